@@ -1,0 +1,172 @@
+package actors
+
+import (
+	"github.com/mockgql/mockgql/model"
+)
+
+// accountGrain is a workspace: plan, members, projects and the index of its
+// API keys (key ID to key hash, the key grain's identity).
+type accountGrain struct {
+	state accountState
+	found bool
+}
+
+type accountState struct {
+	Account model.Account     `json:"account"`
+	Keys    map[string]keyRef `json:"keys"`
+}
+
+type keyRef struct {
+	Hash      string `json:"hash"`
+	ProjectID string `json:"projectId"`
+}
+
+type accountArgs struct {
+	Account   *model.Account `json:"account,omitempty"`
+	Caller    string         `json:"caller,omitempty"` // user ID of who asks
+	Plan      model.Plan     `json:"plan,omitempty"`
+	User      *model.User    `json:"user,omitempty"`
+	UserID    string         `json:"userId,omitempty"`
+	Role      model.Role     `json:"role,omitempty"`
+	ProjectID string         `json:"projectId,omitempty"`
+	KeyID     string         `json:"keyId,omitempty"`
+	Key       *keyRef        `json:"key,omitempty"`
+}
+
+func (a *accountGrain) load(g *grain) (err error) {
+	a.found, err = g.loadJSON(&a.state)
+	return err
+}
+
+func (a *accountGrain) handle(g *grain, c *call) (any, error) {
+	var args accountArgs
+	if err := c.decode(&args); err != nil {
+		return nil, err
+	}
+	if c.req.Method == "create" {
+		return a.create(g, args)
+	}
+	if !a.found {
+		return nil, model.Errorf(model.ErrNotFound, "account %s not found", g.id)
+	}
+	switch c.req.Method {
+	case "get":
+		return a.state, nil
+	case "setPlan":
+		return a.update(g, args.Caller, model.RoleOwner, func(s *accountState) error {
+			if !args.Plan.Valid() {
+				return model.Errorf(model.ErrBadUserInput, "unknown plan %q", args.Plan)
+			}
+			s.Account.Plan = args.Plan
+			return nil
+		})
+	case "addMember":
+		return a.update(g, args.Caller, model.RoleAdmin, func(s *accountState) error { return addMember(s, args) })
+	case "setRole":
+		return a.update(g, args.Caller, model.RoleAdmin, func(s *accountState) error { return setRole(s, args) })
+	case "removeMember":
+		return a.update(g, args.Caller, model.RoleAdmin, func(s *accountState) error { return setRole(s, args) })
+	case "addProject", "removeProject":
+		return a.update(g, "", "", func(s *accountState) error {
+			s.Account.ProjectIDs = removeString(s.Account.ProjectIDs, args.ProjectID)
+			if c.req.Method == "addProject" {
+				s.Account.ProjectIDs = append(s.Account.ProjectIDs, args.ProjectID)
+			}
+			return nil
+		})
+	case "addKey", "removeKey":
+		return a.update(g, "", "", func(s *accountState) error {
+			delete(s.Keys, args.KeyID)
+			if args.Key != nil {
+				s.Keys[args.KeyID] = *args.Key
+			}
+			return nil
+		})
+	}
+	return nil, unknownMethod(g, c)
+}
+
+func (a *accountGrain) create(g *grain, args accountArgs) (any, error) {
+	if a.found {
+		return a.state, nil // a retried create
+	}
+	if args.Account == nil {
+		return nil, model.Errorf(model.ErrBadUserInput, "account missing")
+	}
+	next := accountState{Account: *args.Account, Keys: map[string]keyRef{}}
+	if err := commit(g, next, func(v accountState) { a.state, a.found = v, true }); err != nil {
+		return nil, err
+	}
+	return a.state, nil
+}
+
+// update checks that caller (if given) has at least role min, applies edit
+// to a copy, checkpoints it and only then makes it the state.
+func (a *accountGrain) update(g *grain, caller string, min model.Role, edit func(*accountState) error) (any, error) {
+	if caller != "" {
+		m := a.state.Account.Member(caller)
+		if m == nil || !m.Role.AtLeast(min) {
+			return nil, model.Errorf(model.ErrForbidden, "this needs role %s or higher in the account", min)
+		}
+	}
+	next := clone(a.state)
+	if next.Keys == nil {
+		next.Keys = map[string]keyRef{}
+	}
+	if err := edit(&next); err != nil {
+		return nil, err
+	}
+	if err := commit(g, next, func(v accountState) { a.state = v }); err != nil {
+		return nil, err
+	}
+	return a.state, nil
+}
+
+func addMember(s *accountState, args accountArgs) error {
+	if args.User == nil || !args.Role.AtLeast(model.RoleViewer) {
+		return model.Errorf(model.ErrBadUserInput, "a member needs a user and a role")
+	}
+	if m := s.Account.Member(args.User.ID); m != nil {
+		m.Role = args.Role
+		return nil
+	}
+	s.Account.Members = append(s.Account.Members, model.Member{User: *args.User, Role: args.Role})
+	return nil
+}
+
+// setRole changes a member's role; an empty role removes the member. The
+// last owner can be neither demoted nor removed.
+func setRole(s *accountState, args accountArgs) error {
+	m := s.Account.Member(args.UserID)
+	if m == nil {
+		return model.Errorf(model.ErrNotFound, "user %s is not a member", args.UserID)
+	}
+	if args.Role != "" && !args.Role.AtLeast(model.RoleViewer) {
+		return model.Errorf(model.ErrBadUserInput, "unknown role %q", args.Role)
+	}
+	if m.Role == model.RoleOwner && args.Role != model.RoleOwner && owners(&s.Account) == 1 {
+		return model.Errorf(model.ErrConflict, "the account's last owner cannot be demoted or removed")
+	}
+	if args.Role == "" {
+		out := s.Account.Members[:0:0]
+		for _, x := range s.Account.Members {
+			if x.User.ID != args.UserID {
+				out = append(out, x)
+			}
+		}
+		s.Account.Members = out
+		return nil
+	}
+	m.Role = args.Role
+	return nil
+}
+
+func owners(a *model.Account) int {
+	n := 0
+	for _, m := range a.Members {
+		if m.Role == model.RoleOwner {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,21 @@
+// Package actors holds mockgql's grains — protoactor-go virtual actors, one
+// per project, API key, account, user, slug and dataset — and Service, the
+// client the HTTP layer calls. Every grain owns its state: it loads it from
+// the Store when it activates, changes it only on its own goroutine, and
+// writes a checkpoint before it answers a call that changed it, so an
+// acknowledged write survives kill -9.
+//
+// Grains talk to each other and to Service through pb.Call and pb.Reply
+// (protobuf, because in a cluster they cross nodes); the body of a call is
+// the method's argument as JSON. Kinds and identities:
+//
+//	project/<projectID>   model, mock-data overlay, compiled runtime schema
+//	apikey/<sha256(key)>  one API key: scope, expiry, revocation
+//	account/<accountID>   plan, members, project list, key index
+//	user/<email>          password hash, accounts
+//	slug/<slug>           which project answers a slug
+//	dataset/<importCode>  a data pool dataset's catalog entry
+//
+//	svc := actors.NewService(env)            // env: Store, Caller, Pool, Clock, ...
+//	p, err := svc.CreateProject(ctx, principal, "Shop", "")
+package actors

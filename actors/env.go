@@ -1,0 +1,74 @@
+package actors
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/mockgql/mockgql/model"
+	"github.com/mockgql/mockgql/persistence"
+)
+
+// Store is the durable storage grains checkpoint to. persistence.DB
+// implements it. Write is atomic and durable when it returns nil.
+type Store interface {
+	Get(kind, id string) ([]byte, error)
+	Write(puts ...persistence.Put) error
+	Scan(kind, prefix string, fn func(id string, v []byte) error) error
+	DeletePrefix(kind, prefix string) error
+}
+
+// Caller reaches a grain by kind and identity; cluster.Node implements it.
+// It returns the grain's reply message or an error when the grain could not
+// be reached before ctx's deadline.
+type Caller interface {
+	Request(ctx context.Context, kind, identity string, msg any) (any, error)
+}
+
+// Clock tells the time; tests move it instead of sleeping.
+type Clock interface{ Now() time.Time }
+
+// SystemClock is the real clock.
+type SystemClock struct{}
+
+// Now returns time.Now().
+func (SystemClock) Now() time.Time { return time.Now() }
+
+// Config holds the settings grains need (API.md "Defaults").
+type Config struct {
+	Limits model.Limits
+	// IdleAfter passivates a grain that received no call for this long.
+	IdleAfter time.Duration
+	// MaxDepth and MaxPageSize bound runtime queries.
+	MaxDepth, MaxPageSize int
+	// BcryptCost is the password hashing cost (tests lower it).
+	BcryptCost int
+	// MaxDatasetBytes bounds one dataset upload.
+	MaxDatasetBytes int64
+}
+
+// DefaultConfig returns the API.md defaults.
+func DefaultConfig() Config {
+	return Config{Limits: model.DefaultLimits(), IdleAfter: 10 * time.Minute, MaxDepth: 10, MaxPageSize: 1000,
+		BcryptCost: 10, MaxDatasetBytes: 1 << 30}
+}
+
+// Env is what every grain of a node shares. It is built once per node by
+// cmd/mockgql (or a test) and captured by the grain producers; nothing here
+// is a package global, so several nodes can run in one process.
+type Env struct {
+	Store  Store
+	Caller Caller
+	Pool   *Pool
+	Clock  Clock
+	Config Config
+	Log    *slog.Logger
+	// Metrics receives grain activation counts; may be nil.
+	Metrics Metrics
+}
+
+// Metrics counts grain lifecycle events; http's Prometheus registry implements it.
+type Metrics interface {
+	GrainActivated(kind string)
+	GrainPassivated(kind string)
+}

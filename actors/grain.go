@@ -1,0 +1,208 @@
+package actors
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	protocluster "github.com/asynkron/protoactor-go/cluster"
+	"github.com/asynkron/protoactor-go/scheduler"
+
+	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/model"
+)
+
+// behavior is the logic of one grain kind. All methods run on the grain's
+// own goroutine, one message at a time.
+type behavior interface {
+	// load reads the grain's state from the store; called once on activation.
+	load(g *grain) error
+	// handle runs a method. It returns the result (marshalled to JSON) or
+	// an error; deferred means handle answers later through g.replyLater.
+	handle(g *grain, c *call) (any, error)
+}
+
+// deferred is returned by handle when the answer is sent later.
+var deferred = errors.New("reply deferred")
+
+// call is one pb.Call being handled.
+type call struct {
+	ctx    actor.Context
+	req    *pb.Call
+	sender *actor.PID
+}
+
+// decode unmarshals the call's JSON body into v.
+func (c *call) decode(v any) error {
+	if len(c.req.Body) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(c.req.Body, v); err != nil {
+		return fmt.Errorf("decode %s body: %w", c.req.Method, err)
+	}
+	return nil
+}
+
+// idleTick asks a grain whether it has been idle long enough to stop.
+type idleTick struct{}
+
+// NotInfluenceReceiveTimeout keeps ticks from counting as activity.
+func (idleTick) NotInfluenceReceiveTimeout() {}
+
+// grain is the actor every kind shares: activation, loading, dispatch, the
+// answer cache for retried calls, idle passivation and panic containment.
+type grain struct {
+	env      *Env
+	kind, id string
+	b        behavior
+	loadErr  error
+	lastUsed time.Time
+	recent   replyCache
+	stopTick scheduler.CancelFunc
+}
+
+func newGrain(env *Env, b behavior) *grain { return &grain{env: env, b: b} }
+
+// Receive implements actor.Actor.
+func (g *grain) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *protocluster.ClusterInit:
+		g.activate(ctx, m.Identity)
+	case *pb.Call:
+		g.lastUsed = g.env.Clock.Now()
+		g.dispatch(ctx, m)
+	case idleTick:
+		if g.env.Clock.Now().Sub(g.lastUsed) >= g.env.Config.IdleAfter {
+			ctx.Poison(ctx.Self())
+		}
+	case *actor.Stopped:
+		if g.stopTick != nil {
+			g.stopTick()
+		}
+		if g.env.Metrics != nil {
+			g.env.Metrics.GrainPassivated(g.kind)
+		}
+	default:
+		if h, ok := g.b.(interface{ other(*grain, actor.Context) }); ok {
+			h.other(g, ctx)
+		}
+	}
+}
+
+func (g *grain) activate(ctx actor.Context, id *protocluster.ClusterIdentity) {
+	g.kind, g.id = id.Kind, id.Identity
+	g.lastUsed = g.env.Clock.Now()
+	g.loadErr = g.b.load(g)
+	if g.loadErr != nil {
+		g.env.Log.Error("grain load failed", "kind", g.kind, "id", g.id, "err", g.loadErr)
+	}
+	if g.env.Config.IdleAfter > 0 {
+		every := g.env.Config.IdleAfter / 4
+		g.stopTick = scheduler.NewTimerScheduler(ctx).SendRepeatedly(every, every, ctx.Self(), idleTick{})
+	}
+	if g.env.Metrics != nil {
+		g.env.Metrics.GrainActivated(g.kind)
+	}
+}
+
+func (g *grain) dispatch(ctx actor.Context, m *pb.Call) {
+	if m.RequestId != "" {
+		if r, ok := g.recent.get(m.RequestId); ok {
+			ctx.Respond(r)
+			return
+		}
+	}
+	if g.loadErr != nil {
+		ctx.Respond(errorReply(fmt.Errorf("%s/%s unavailable: %w", g.kind, g.id, g.loadErr)))
+		ctx.Poison(ctx.Self()) // try a fresh activation next time
+		return
+	}
+	c := &call{ctx: ctx, req: m, sender: ctx.Sender()}
+	res, err := g.safeHandle(c)
+	if errors.Is(err, deferred) {
+		return
+	}
+	r := makeReply(res, err)
+	if m.RequestId != "" {
+		g.recent.put(m.RequestId, r)
+	}
+	ctx.Respond(r)
+}
+
+// safeHandle keeps a bug in one method from killing the grain or the node.
+func (g *grain) safeHandle(c *call) (res any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			g.env.Log.Error("grain method panicked", "kind", g.kind, "id", g.id, "method", c.req.Method,
+				"panic", p, "stack", string(debug.Stack()))
+			res, err = nil, fmt.Errorf("panic in %s.%s: %v", g.kind, c.req.Method, p)
+		}
+	}()
+	return g.b.handle(g, c)
+}
+
+// replyLater sends r to the sender of c from any goroutine.
+func (g *grain) replyLater(c *call, r *pb.Reply) {
+	if c.sender != nil {
+		c.ctx.ActorSystem().Root.Send(c.sender, r)
+	}
+}
+
+// makeReply turns a method's result into a Reply.
+func makeReply(res any, err error) *pb.Reply {
+	if err != nil {
+		return errorReply(err)
+	}
+	switch v := res.(type) {
+	case *pb.Reply:
+		return v
+	case nil:
+		return &pb.Reply{}
+	case []byte:
+		return &pb.Reply{Body: v}
+	}
+	b, mErr := json.Marshal(res)
+	if mErr != nil {
+		return errorReply(fmt.Errorf("marshal reply: %w", mErr))
+	}
+	return &pb.Reply{Body: b}
+}
+
+// errorReply carries err's code and message; the cause of an internal error
+// stays in the node's log.
+func errorReply(err error) *pb.Reply {
+	var me *model.Error
+	if errors.As(err, &me) {
+		r := &pb.Reply{ErrorCode: me.Code, ErrorMessage: me.Message, RetryAfter: int32(me.RetryAfter)}
+		if len(me.Extra) > 0 {
+			r.ErrorExtra, _ = json.Marshal(me.Extra)
+		}
+		return r
+	}
+	return &pb.Reply{ErrorCode: model.ErrInternal, ErrorMessage: err.Error()}
+}
+
+// replyCache remembers the answers to the last few request IDs, so that a
+// call cluster.Request delivers twice is answered, not executed, twice.
+type replyCache struct {
+	ids  [32]string
+	reps [32]*pb.Reply
+	next int
+}
+
+func (rc *replyCache) get(id string) (*pb.Reply, bool) {
+	for i, v := range rc.ids {
+		if v == id {
+			return rc.reps[i], true
+		}
+	}
+	return nil, false
+}
+
+func (rc *replyCache) put(id string, r *pb.Reply) {
+	rc.ids[rc.next], rc.reps[rc.next] = id, r
+	rc.next = (rc.next + 1) % len(rc.ids)
+}

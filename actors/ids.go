@@ -1,0 +1,60 @@
+package actors
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/hex"
+	"strings"
+)
+
+const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+// randomString returns n characters of base62 from crypto/rand (5.95 bits
+// each: 22 characters carry more than 128 bits).
+func randomString(n int) string {
+	b := make([]byte, n)
+	buf := make([]byte, n*2)
+	i := 0
+	for i < n {
+		if _, err := rand.Read(buf); err != nil {
+			panic("crypto/rand failed: " + err.Error())
+		}
+		for _, c := range buf {
+			if c < 248 && i < n { // 248 = 4*62: no modulo bias
+				b[i] = base62[c%62]
+				i++
+			}
+		}
+	}
+	return string(b)
+}
+
+// newProjectID returns a fresh project ID.
+func newProjectID() string { return "p" + randomString(14) }
+
+// newChildID returns an ID for a table, attribute, relation, operation or
+// view of a project: "<projectID>.<letter><random>", so that an operation
+// given only the child's ID finds the project (model.ProjectOf).
+func newChildID(projectID string, letter byte) string {
+	return projectID + "." + string(letter) + randomString(8)
+}
+
+// projectOf returns the project ID part of a child ID.
+func projectOf(childID string) string {
+	if i := strings.IndexByte(childID, '.'); i > 0 {
+		return childID[:i]
+	}
+	return ""
+}
+
+// hashSecret returns the hex SHA-256 of a secret (API key, adoption token);
+// only hashes are stored. Secrets are 128+ random bits, so a fast hash is
+// enough (no offline guessing to slow down).
+func hashSecret(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:])
+}
+
+// equalSecret compares two secrets in constant time.
+func equalSecret(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }

@@ -1,0 +1,230 @@
+package actors
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/mockgql/mockgql/model"
+	"github.com/mockgql/mockgql/model/dataset"
+	"github.com/mockgql/mockgql/persistence"
+)
+
+// Datasets are stored in two kinds: the catalog entry (datasetMeta, kind
+// "dataset", written by the dataset grain) and the encoded contents in
+// chunks (kind "datablob", id "<code>/<blobID>/<chunk>"), written before the
+// catalog entry points at them. A blob no entry points at is an abandoned
+// upload and is deleted at start.
+const (
+	kindDataset  = "dataset"
+	kindDataBlob = "datablob"
+	blobChunk    = 4 << 20
+)
+
+// datasetMeta is the catalog entry of a dataset.
+type datasetMeta struct {
+	ImportCode   string            `json:"importCode"`
+	Name         string            `json:"name"`
+	Format       string            `json:"format"`
+	VariantField string            `json:"variantField,omitempty"`
+	RecordCount  int               `json:"recordCount"`
+	FieldPaths   []string          `json:"fieldPaths"`
+	Variants     []dataset.Variant `json:"variants"`
+	BlobID       string            `json:"blobId"`
+	CreatedAt    time.Time         `json:"createdAt"`
+}
+
+// Pool is a node's cache of datasets: each is decoded from the store once,
+// on first use, and then shared read-only by every project bound to it. It
+// implements graphql.Pool and is safe for concurrent use.
+type Pool struct {
+	store Store
+	mu    sync.Mutex
+	sets  map[string]*poolEntry
+}
+
+type poolEntry struct {
+	once sync.Once
+	d    *dataset.Dataset
+	err  error
+}
+
+// NewPool returns an empty pool over store.
+func NewPool(store Store) *Pool { return &Pool{store: store, sets: map[string]*poolEntry{}} }
+
+// Dataset returns the dataset with the import code, loading it if needed,
+// or nil when there is none (or it cannot be read; the error is logged by
+// Load's callers).
+func (p *Pool) Dataset(code string) *dataset.Dataset {
+	d, _ := p.Load(code)
+	return d
+}
+
+// Load is Dataset with the error.
+func (p *Pool) Load(code string) (*dataset.Dataset, error) {
+	p.mu.Lock()
+	e := p.sets[code]
+	p.mu.Unlock()
+	if e == nil {
+		meta, err := p.meta(code)
+		if err != nil || meta == nil {
+			return nil, err
+		}
+		p.mu.Lock()
+		if e = p.sets[code]; e == nil {
+			e = &poolEntry{}
+			p.sets[code] = e
+		}
+		p.mu.Unlock()
+		e.once.Do(func() { e.d, e.err = p.read(meta) })
+	}
+	e.once.Do(func() {}) // wait for a load under way
+	return e.d, e.err
+}
+
+// put adds a dataset just imported on this node, so it is not decoded again.
+func (p *Pool) put(d *dataset.Dataset) {
+	e := &poolEntry{d: d}
+	e.once.Do(func() {})
+	p.mu.Lock()
+	p.sets[d.ImportCode()] = e
+	p.mu.Unlock()
+}
+
+func (p *Pool) meta(code string) (*datasetMeta, error) {
+	b, err := p.store.Get(kindDataset, code)
+	if err != nil || b == nil {
+		return nil, err
+	}
+	var m datasetMeta
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("dataset %s catalog entry: %w", code, err)
+	}
+	return &m, nil
+}
+
+func (p *Pool) read(m *datasetMeta) (*dataset.Dataset, error) {
+	var buf bytes.Buffer
+	err := p.store.Scan(kindDataBlob, m.ImportCode+"/"+m.BlobID+"/", func(_ string, v []byte) error {
+		buf.Write(v)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	d, err := dataset.Decode(&buf)
+	if err != nil {
+		return nil, fmt.Errorf("dataset %s: %w", m.ImportCode, err)
+	}
+	return d, nil
+}
+
+// List returns the catalog, in import-code order.
+func (p *Pool) List() ([]datasetMeta, error) {
+	var out []datasetMeta
+	err := p.store.Scan(kindDataset, "", func(_ string, v []byte) error {
+		var m datasetMeta
+		if err := json.Unmarshal(v, &m); err != nil {
+			return err
+		}
+		out = append(out, m)
+		return nil
+	})
+	return out, err
+}
+
+// blobPuts encodes d into chunked puts under a fresh blob ID.
+func blobPuts(d *dataset.Dataset) (string, []persistence.Put, error) {
+	var buf bytes.Buffer
+	if err := d.Encode(&buf); err != nil {
+		return "", nil, err
+	}
+	blobID := randomString(10)
+	b := buf.Bytes()
+	var puts []persistence.Put
+	for i := 0; len(b) > 0; i++ {
+		n := min(blobChunk, len(b))
+		puts = append(puts, persistence.Put{Kind: kindDataBlob, ID: fmt.Sprintf("%s/%s/%06d", d.ImportCode(), blobID, i), Value: b[:n]})
+		b = b[n:]
+	}
+	return blobID, puts, nil
+}
+
+// CollectGarbage deletes dataset blobs no catalog entry points at (uploads
+// abandoned by a crash between writing the blob and committing the entry).
+func (p *Pool) CollectGarbage() error {
+	keep := map[string]bool{}
+	metas, err := p.List()
+	if err != nil {
+		return err
+	}
+	for _, m := range metas {
+		keep[m.ImportCode+"/"+m.BlobID+"/"] = true
+	}
+	drop := map[string]bool{}
+	err = p.store.Scan(kindDataBlob, "", func(id string, _ []byte) error {
+		if prefix := blobPrefix(id); !keep[prefix] {
+			drop[prefix] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for prefix := range drop {
+		if err := p.store.DeletePrefix(kindDataBlob, prefix); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// blobPrefix cuts the chunk number off a blob key: "code/blob/000001" → "code/blob/".
+func blobPrefix(id string) string {
+	for i := len(id) - 1; i >= 0; i-- {
+		if id[i] == '/' {
+			return id[:i+1]
+		}
+	}
+	return id
+}
+
+// datasetGrain makes import codes unique: it commits a catalog entry only
+// if the code is free.
+type datasetGrain struct {
+	meta  datasetMeta
+	found bool
+}
+
+func (d *datasetGrain) load(g *grain) (err error) {
+	d.found, err = g.loadJSON(&d.meta)
+	return err
+}
+
+func (d *datasetGrain) handle(g *grain, c *call) (any, error) {
+	switch c.req.Method {
+	case "get":
+		if !d.found {
+			return nil, model.Errorf(model.ErrNotFound, "no dataset %q", g.id)
+		}
+		return d.meta, nil
+	case "commit":
+		var m datasetMeta
+		if err := c.decode(&m); err != nil {
+			return nil, err
+		}
+		if d.found {
+			if d.meta.BlobID == m.BlobID {
+				return d.meta, nil // a retried commit
+			}
+			return nil, model.Errorf(model.ErrConflict, "a dataset with importCode %q exists", g.id)
+		}
+		if err := commit(g, m, func(v datasetMeta) { d.meta, d.found = v, true }); err != nil {
+			return nil, err
+		}
+		return d.meta, nil
+	}
+	return nil, unknownMethod(g, c)
+}

@@ -1,0 +1,212 @@
+package actors
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/model"
+	"github.com/mockgql/mockgql/persistence"
+)
+
+const (
+	kindProject = "project"
+	kindOverlay = "overlay"
+)
+
+// projectGrain owns one project: its model, the compiled runtime schema
+// (rebuilt lazily after a model change), and its mock-data overlay. Model
+// edits and mutations run on the grain's goroutine, one at a time; queries
+// run on their own goroutines against immutable snapshots, so one busy
+// project does not serialise its readers.
+type projectGrain struct {
+	st    *projectState
+	rt    *graphql.Runtime
+	rtVer int64
+	ov    *graphql.Overlay
+}
+
+// projectState is the project's checkpoint.
+type projectState struct {
+	Project *model.Project `json:"project"`
+	// Session owns a guest or session project.
+	Session string `json:"session,omitempty"`
+}
+
+// access is what the service learned about the caller: the grain decides
+// with it, so the check and the change are one step.
+type access struct {
+	System         bool        `json:"system,omitempty"`
+	AccountID      string      `json:"accountId,omitempty"`
+	Role           model.Role  `json:"role,omitempty"`
+	Plan           model.Plan  `json:"plan,omitempty"`
+	KeyProjectID   string      `json:"keyProjectId,omitempty"`
+	KeyScope       model.Scope `json:"keyScope,omitempty"`
+	SessionID      string      `json:"sessionId,omitempty"`
+	BoardProjectID string      `json:"boardProjectId,omitempty"`
+}
+
+// projectArgs is the body of every projectGrain method but runtime.
+type projectArgs struct {
+	Access  access          `json:"access"`
+	Op      string          `json:"op,omitempty"`
+	Args    json.RawMessage `json:"args,omitempty"`
+	Project *model.Project  `json:"project,omitempty"`
+	Session string          `json:"session,omitempty"`
+}
+
+func (p *projectGrain) load(g *grain) error {
+	var st projectState
+	found, err := g.loadJSON(&st)
+	if err != nil || !found {
+		return err
+	}
+	p.st = &st
+	p.ov = graphql.NewOverlay()
+	var changes []graphql.Change
+	err = g.env.Store.Scan(kindOverlay, g.id+"/", func(_ string, v []byte) error {
+		var c graphql.Change
+		if err := json.Unmarshal(v, &c); err != nil {
+			return err
+		}
+		changes = append(changes, c)
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("overlay of %s: %w", g.id, err)
+	}
+	p.ov.Apply(changes)
+	return nil
+}
+
+func (p *projectGrain) handle(g *grain, c *call) (any, error) {
+	if c.req.Method == "runtime" {
+		return p.runtimeCall(g, c)
+	}
+	var a projectArgs
+	if err := c.decode(&a); err != nil {
+		return nil, err
+	}
+	if c.req.Method == "create" {
+		return p.create(g, a)
+	}
+	if p.st == nil || p.st.Project.Expired(g.env.Clock.Now()) {
+		return nil, model.Errorf(model.ErrNotFound, "project %s not found", g.id)
+	}
+	write := c.req.Method != "get" && c.req.Method != "sdl"
+	if err := p.authorize(a.Access, write); err != nil {
+		return nil, err
+	}
+	switch c.req.Method {
+	case "get":
+		return p.st.Project, nil
+	case "sdl":
+		rt, err := p.runtime(g)
+		if err != nil {
+			return nil, err
+		}
+		return rt.SDL(), nil
+	case "edit":
+		return p.edit(g, a)
+	case "delete":
+		return nil, p.delete(g)
+	case "reset":
+		return nil, p.reset(g)
+	}
+	return nil, unknownMethod(g, c)
+}
+
+func (p *projectGrain) create(g *grain, a projectArgs) (any, error) {
+	if p.st != nil {
+		return p.st.Project, nil // a retried create
+	}
+	if a.Project == nil {
+		return nil, model.Errorf(model.ErrBadUserInput, "project missing")
+	}
+	next := &projectState{Project: a.Project, Session: a.Session}
+	if err := commit(g, next, func(v *projectState) { p.st, p.ov = v, graphql.NewOverlay() }); err != nil {
+		return nil, err
+	}
+	return p.st.Project, nil
+}
+
+// authorize lets the caller read (or, with write, change) the project.
+func (p *projectGrain) authorize(a access, write bool) error {
+	pr := p.st.Project
+	min := model.RoleViewer
+	if write {
+		min = model.RoleEditor
+	}
+	switch {
+	case a.System:
+		return nil
+	case pr.AccountID != "" && a.AccountID == pr.AccountID:
+		if a.Role.AtLeast(min) {
+			return nil
+		}
+		return model.Errorf(model.ErrForbidden, "this needs role %s or higher", min)
+	case a.KeyProjectID != "" && a.KeyProjectID == pr.ID && a.KeyScope.Management():
+		return nil
+	case a.SessionID != "" && p.st.Session != "" && equalSecret(a.SessionID, p.st.Session):
+		return nil
+	case a.BoardProjectID != "" && a.BoardProjectID == pr.ID:
+		return nil
+	case pr.Kind != model.KindAccount:
+		return model.Errorf(model.ErrForbidden, "this %s project belongs to another session", pr.Kind)
+	}
+	return model.Errorf(model.ErrNotFound, "project %s not found", pr.ID)
+}
+
+// runtime returns the compiled runtime of the current model version.
+func (p *projectGrain) runtime(g *grain) (*graphql.Runtime, error) {
+	if p.rt != nil && p.rtVer == p.st.Project.Version {
+		return p.rt, nil
+	}
+	rt, err := graphql.Compile(p.st.Project, graphql.Options{MaxDepth: g.env.Config.MaxDepth, MaxPageSize: g.env.Config.MaxPageSize})
+	if err != nil {
+		return nil, fmt.Errorf("compile project %s: %w", p.st.Project.ID, err)
+	}
+	p.rt, p.rtVer = rt, p.st.Project.Version
+	return rt, nil
+}
+
+func (p *projectGrain) delete(g *grain) error {
+	if err := g.env.Store.DeletePrefix(kindOverlay, g.id+"/"); err != nil {
+		return err
+	}
+	if err := g.saveJSON(nil); err != nil {
+		return err
+	}
+	p.st, p.rt, p.ov = nil, nil, nil
+	return nil
+}
+
+func (p *projectGrain) reset(g *grain) error {
+	if err := g.env.Store.DeletePrefix(kindOverlay, g.id+"/"); err != nil {
+		return err
+	}
+	p.ov.Reset()
+	return nil
+}
+
+// overlayPuts turns mutation changes into store writes.
+func overlayPuts(projectID string, changes []graphql.Change) ([]persistence.Put, error) {
+	puts := make([]persistence.Put, 0, len(changes))
+	for _, c := range changes {
+		b, err := json.Marshal(c)
+		if err != nil {
+			return nil, err
+		}
+		puts = append(puts, persistence.Put{Kind: kindOverlay, ID: projectID + "/" + c.TableID + "/" + c.RowID, Value: b})
+	}
+	return puts, nil
+}
+
+// other handles the grain's own messages (mutations handed back by a query goroutine).
+func (p *projectGrain) other(g *grain, ctx actor.Context) {
+	if t, ok := ctx.Message().(*mutationTask); ok {
+		p.runMutation(g, t)
+	}
+}

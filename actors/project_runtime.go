@@ -1,0 +1,143 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/model"
+)
+
+// Keys of pb.Call.Meta on runtime calls.
+const (
+	metaSlug     = "slug"     // the slug the client asked for
+	metaToken    = "token"    // the share token (?token=) for guest and session projects
+	metaKeyOK    = "key"      // "1": the HTTP layer verified an API key of this project
+	metaMgmtCall = "internal" // "1": the call comes from runtimeList or the board, not a client
+)
+
+// mutationTask is a mutation a query goroutine hands back to the grain,
+// which runs mutations one at a time. It never leaves the node.
+type mutationTask struct {
+	call     *call
+	req      graphql.Request
+	deadline time.Time
+}
+
+// runtimeCall checks that this project answers the request, then runs it on
+// a goroutine of its own with a snapshot of the runtime and overlay.
+func (p *projectGrain) runtimeCall(g *grain, c *call) (any, error) {
+	meta := c.req.Meta
+	if p.st == nil || p.st.Project.Slug != meta[metaSlug] || p.st.Project.Expired(g.env.Clock.Now()) {
+		return nil, model.Errorf(model.ErrProjectNotFound, "no project has the slug %q", meta[metaSlug])
+	}
+	if err := p.checkRuntimeCredential(meta); err != nil {
+		return nil, err
+	}
+	rt, err := p.runtime(g)
+	if err != nil {
+		return nil, err
+	}
+	deadline := time.UnixMilli(c.req.DeadlineUnixMs)
+	if c.req.DeadlineUnixMs == 0 {
+		deadline = time.Now().Add(5 * time.Second)
+	}
+	ov, pool, self, body := p.ov, g.env.Pool, c.ctx.Self(), c.req.Body
+	root := c.ctx.ActorSystem().Root
+	go func() {
+		req, err := graphql.DecodeRequest(body)
+		if err != nil {
+			g.replyLater(c, errorReply(err))
+			return
+		}
+		prep, refused := rt.Prepare(req)
+		switch {
+		case refused != nil:
+			g.replyLater(c, refusedReply(refused))
+		case prep.Mutation():
+			root.Send(self, &mutationTask{call: c, req: req, deadline: deadline})
+		default:
+			ctx, cancel := context.WithDeadline(context.Background(), deadline)
+			defer cancel()
+			res, err := rt.Query(ctx, prep, pool, ov)
+			g.replyLater(c, resultReply(res, err))
+		}
+	}()
+	return nil, deferred
+}
+
+// checkRuntimeCredential: an account project answers only to a verified key;
+// a guest or session project to its share token.
+func (p *projectGrain) checkRuntimeCredential(meta map[string]string) error {
+	pr := p.st.Project
+	if meta[metaMgmtCall] == "1" {
+		return nil
+	}
+	if pr.Kind == model.KindAccount {
+		if meta[metaKeyOK] != "1" {
+			return model.Errorf(model.ErrUnauthenticated, "this project's API needs an API key: Authorization: Bearer <key> or X-API-Key")
+		}
+		return nil
+	}
+	if meta[metaToken] == "" || !equalSecret(meta[metaToken], pr.ShareToken) {
+		return model.Errorf(model.ErrUnauthenticated, "missing or wrong share token: add ?token=<shareToken> to the URL")
+	}
+	return nil
+}
+
+// runMutation runs a mutation on the grain's goroutine: execute against the
+// overlay without changing it, write the changes durably, apply, answer.
+func (p *projectGrain) runMutation(g *grain, t *mutationTask) {
+	if p.st == nil {
+		g.replyLater(t.call, errorReply(model.Errorf(model.ErrProjectNotFound, "the project was deleted")))
+		return
+	}
+	rt, err := p.runtime(g) // the model may have changed since the query goroutine looked
+	if err != nil {
+		g.replyLater(t.call, errorReply(err))
+		return
+	}
+	prep, refused := rt.Prepare(t.req)
+	if refused != nil {
+		g.replyLater(t.call, refusedReply(refused))
+		return
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), t.deadline)
+	defer cancel()
+	res, changes, err := rt.Mutate(ctx, prep, g.env.Pool, p.ov)
+	if err == nil && len(changes) > 0 {
+		err = p.persistChanges(g, changes)
+	}
+	g.replyLater(t.call, resultReply(res, err))
+}
+
+func (p *projectGrain) persistChanges(g *grain, changes []graphql.Change) error {
+	puts, err := overlayPuts(p.st.Project.ID, changes)
+	if err != nil {
+		return err
+	}
+	if err := g.env.Store.Write(puts...); err != nil {
+		return err
+	}
+	p.ov.Apply(changes)
+	return nil
+}
+
+// resultReply is a 200 answer, or a timeout or internal error.
+func resultReply(res *graphql.Result, err error) *pb.Reply {
+	switch {
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return errorReply(&model.Error{Code: model.ErrQueryTimeout, Message: "the query ran past the time limit; narrow it (smaller pageSize, fewer nested relations) and retry", RetryAfter: 1})
+	case err != nil:
+		return errorReply(err)
+	}
+	return &pb.Reply{Status: 200, Body: res.AppendJSON(nil)}
+}
+
+// refusedReply is a 400 whose body carries the GraphQL errors.
+func refusedReply(res *graphql.Result) *pb.Reply {
+	return &pb.Reply{Status: 400, ErrorCode: model.ErrBadRequest, ErrorMessage: "the GraphQL document does not parse or validate",
+		Body: res.AppendJSON(nil), ErrorExtra: []byte(`{"graphqlCode":"` + res.Code + `"}`)}
+}

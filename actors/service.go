@@ -1,0 +1,110 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/model"
+)
+
+// Grain kinds.
+const (
+	KindProject = kindProject
+	KindAPIKey  = "apikey"
+	KindAccount = "account"
+	KindUser    = "user"
+	KindSlug    = "slug"
+	KindDataset = kindDataset
+)
+
+// Kinds returns the producers of every grain kind, bound to env; the node
+// registers them with the cluster.
+func Kinds(env *Env) map[string]actor.Producer {
+	return map[string]actor.Producer{
+		KindProject: func() actor.Actor { return newGrain(env, &projectGrain{}) },
+		KindAPIKey:  func() actor.Actor { return newGrain(env, &keyGrain{}) },
+		KindAccount: func() actor.Actor { return newGrain(env, &accountGrain{}) },
+		KindUser:    func() actor.Actor { return newGrain(env, &userGrain{}) },
+		KindSlug:    func() actor.Actor { return newGrain(env, &slugGrain{}) },
+		KindDataset: func() actor.Actor { return newGrain(env, &datasetGrain{}) },
+	}
+}
+
+// Service is the client of the grains that the HTTP layer uses; it
+// implements http.Backend. It holds no state of its own beyond env and is
+// safe for concurrent use.
+type Service struct {
+	env    *Env
+	prefix string
+	seq    atomic.Uint64
+	slugs  slugCache
+}
+
+// NewService returns a Service over env.
+func NewService(env *Env) *Service { return &Service{env: env, prefix: randomString(8) + "-"} }
+
+// callID names one grain call. cluster.Request resends the same message
+// when it retries, so the grain sees the same ID and answers from its cache.
+func (s *Service) callID() string { return s.prefix + strconv.FormatUint(s.seq.Add(1), 36) }
+
+// call sends method with body (marshalled to JSON) to kind/id and decodes
+// the reply into out (if not nil). A refusal comes back as *model.Error; an
+// unreachable grain as UNAVAILABLE.
+func (s *Service) call(ctx context.Context, kind, id, method string, body, out any) error {
+	var b []byte
+	if body != nil {
+		var err error
+		if b, err = json.Marshal(body); err != nil {
+			return fmt.Errorf("%s.%s: %w", kind, method, err)
+		}
+	}
+	r, err := s.send(ctx, kind, id, &pb.Call{Method: method, Body: b, RequestId: s.callID()})
+	if err != nil {
+		return err
+	}
+	if out != nil && len(r.Body) > 0 {
+		if err := json.Unmarshal(r.Body, out); err != nil {
+			return fmt.Errorf("%s.%s reply: %w", kind, method, err)
+		}
+	}
+	return nil
+}
+
+// send delivers a prepared call and turns an error reply into an error.
+func (s *Service) send(ctx context.Context, kind, id string, c *pb.Call) (*pb.Reply, error) {
+	if dl, ok := ctx.Deadline(); ok && c.DeadlineUnixMs == 0 {
+		c.DeadlineUnixMs = dl.UnixMilli()
+	}
+	resp, err := s.env.Caller.Request(ctx, kind, id, c)
+	if err != nil {
+		s.env.Log.Warn("grain call failed", "kind", kind, "id", id, "method", c.Method, "err", err)
+		return nil, &model.Error{Code: model.ErrUnavailable, Message: "the service is busy moving data between nodes; retry shortly", RetryAfter: 1}
+	}
+	r, ok := resp.(*pb.Reply)
+	if !ok {
+		return nil, fmt.Errorf("%s.%s: unexpected reply %T", kind, c.Method, resp)
+	}
+	if r.ErrorCode != "" && r.Status == 0 {
+		return r, replyError(r)
+	}
+	return r, nil
+}
+
+// replyError rebuilds the error a grain answered with.
+func replyError(r *pb.Reply) error {
+	if r.ErrorCode == model.ErrInternal {
+		return errors.New(r.ErrorMessage) // the cause stays internal
+	}
+	e := &model.Error{Code: r.ErrorCode, Message: r.ErrorMessage, RetryAfter: int(r.RetryAfter)}
+	if len(r.ErrorExtra) > 0 {
+		_ = json.Unmarshal(r.ErrorExtra, &e.Extra)
+	}
+	return e
+}

@@ -1,0 +1,204 @@
+package actors
+
+import (
+	"context"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// normEmail lower-cases and checks an e-mail address: the user grain's identity.
+func normEmail(email string) (string, error) {
+	e := strings.ToLower(strings.TrimSpace(email))
+	if a, err := mail.ParseAddress(e); err != nil || a.Address != e || len(e) > 254 {
+		return "", model.Errorf(model.ErrBadUserInput, "%q is not an e-mail address", email)
+	}
+	return e, nil
+}
+
+// SignUp creates a user and their own STARTER account, with them as OWNER.
+func (s *Service) SignUp(ctx context.Context, p model.Principal, email, password, name string) (model.User, *model.Account, error) {
+	e, err := normEmail(email)
+	if err != nil {
+		return model.User{}, nil, err
+	}
+	if len(password) < 8 || len(password) > 72 {
+		return model.User{}, nil, model.Errorf(model.ErrBadUserInput, "a password has 8 to 72 characters")
+	}
+	accountID := "acc" + randomString(12)
+	var u userState
+	err = s.call(ctx, KindUser, e, "signup", userArgs{UserID: "u" + randomString(12), Name: name, Password: password,
+		AccountID: accountID, Cost: s.env.Config.BcryptCost}, &u)
+	if err != nil {
+		return model.User{}, nil, err
+	}
+	acc := &model.Account{ID: accountID, Name: accountName(name, e), Plan: model.PlanStarter,
+		Members: []model.Member{{User: u.User, Role: model.RoleOwner}}, ProjectIDs: []string{}}
+	var st accountState
+	if err := s.call(ctx, KindAccount, accountID, "create", accountArgs{Account: acc}, &st); err != nil {
+		return model.User{}, nil, err
+	}
+	return u.User, &st.Account, nil
+}
+
+func accountName(name, email string) string {
+	if name != "" {
+		return name + "'s workspace"
+	}
+	return strings.SplitN(email, "@", 2)[0] + "'s workspace"
+}
+
+// Login checks a password and returns the user and their own account.
+func (s *Service) Login(ctx context.Context, email, password string) (model.User, *model.Account, error) {
+	e, err := normEmail(email)
+	if err != nil {
+		return model.User{}, nil, model.Errorf(model.ErrUnauthenticated, "wrong e-mail or password")
+	}
+	var u userState
+	if err := s.call(ctx, KindUser, e, "login", userArgs{Password: password}, &u); err != nil {
+		return model.User{}, nil, err
+	}
+	if len(u.AccountIDs) == 0 {
+		return model.User{}, nil, model.Errorf(model.ErrUnauthenticated, "this user has no account")
+	}
+	acc, err := s.account(ctx, u.AccountIDs[0])
+	if err != nil {
+		return model.User{}, nil, err
+	}
+	return u.User, &acc.Account, nil
+}
+
+func (s *Service) account(ctx context.Context, id string) (*accountState, error) {
+	var st accountState
+	if err := s.call(ctx, KindAccount, id, "get", nil, &st); err != nil {
+		return nil, err
+	}
+	return &st, nil
+}
+
+// needUser refuses principals that are not a signed-in user.
+func needUser(p model.Principal) error {
+	if p.UserID == "" || p.AccountID == "" {
+		if p.KeyProjectID != "" {
+			return model.Errorf(model.ErrForbidden, "an API key reaches only its own project; sign in for account operations")
+		}
+		return model.Errorf(model.ErrUnauthenticated, "sign in first (login or signUp)")
+	}
+	return nil
+}
+
+// Me returns the signed-in user.
+func (s *Service) Me(ctx context.Context, p model.Principal) (model.User, error) {
+	if err := needUser(p); err != nil {
+		return model.User{}, err
+	}
+	var u userState
+	if err := s.call(ctx, KindUser, p.UserEmail, "get", nil, &u); err != nil {
+		return model.User{}, err
+	}
+	return u.User, nil
+}
+
+// Account returns the principal's account and its usage.
+func (s *Service) Account(ctx context.Context, p model.Principal) (*model.Account, model.Usage, error) {
+	if err := needUser(p); err != nil {
+		return nil, model.Usage{}, err
+	}
+	st, err := s.account(ctx, p.AccountID)
+	if err != nil {
+		return nil, model.Usage{}, err
+	}
+	if st.Account.Member(p.UserID) == nil {
+		return nil, model.Usage{}, model.Errorf(model.ErrForbidden, "you are no longer a member of this account")
+	}
+	return &st.Account, s.usage(&st.Account), nil
+}
+
+// usage reports the plan quota and its period. Request counting arrives
+// with the quota work (issue 3); until then requests is 0.
+func (s *Service) usage(a *model.Account) model.Usage {
+	now := s.env.Clock.Now().UTC()
+	u := model.Usage{Quota: s.env.Config.Limits.Quota(a.Plan)}
+	if a.Plan == model.PlanStarter {
+		day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+		u.Period, u.ResetsAt = day.Format("2006-01-02"), day.AddDate(0, 0, 1)
+	} else {
+		month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
+		u.Period, u.ResetsAt = month.Format("2006-01"), month.AddDate(0, 1, 0)
+	}
+	return u
+}
+
+// SetPlan changes the account's plan (OWNER only; stands in for billing).
+func (s *Service) SetPlan(ctx context.Context, p model.Principal, plan model.Plan) (*model.Account, error) {
+	if err := needUser(p); err != nil {
+		return nil, err
+	}
+	var st accountState
+	if err := s.call(ctx, KindAccount, p.AccountID, "setPlan", accountArgs{Caller: p.UserID, Plan: plan}, &st); err != nil {
+		return nil, err
+	}
+	return &st.Account, nil
+}
+
+// InviteMember adds a user (a placeholder when the e-mail has none yet).
+func (s *Service) InviteMember(ctx context.Context, p model.Principal, email string, role model.Role) (model.Member, error) {
+	if err := needUser(p); err != nil {
+		return model.Member{}, err
+	}
+	e, err := normEmail(email)
+	if err != nil {
+		return model.Member{}, err
+	}
+	if role.Rank() < 0 {
+		return model.Member{}, model.Errorf(model.ErrBadUserInput, "unknown role %q", role)
+	}
+	// Check the caller's right before creating a placeholder user.
+	st, err := s.account(ctx, p.AccountID)
+	if err != nil {
+		return model.Member{}, err
+	}
+	if m := st.Account.Member(p.UserID); m == nil || !m.Role.AtLeast(model.RoleAdmin) {
+		return model.Member{}, model.Errorf(model.ErrForbidden, "inviting members needs role ADMIN or higher")
+	}
+	var u userState
+	if err := s.call(ctx, KindUser, e, "invite", userArgs{UserID: "u" + randomString(12)}, &u); err != nil {
+		return model.Member{}, err
+	}
+	if err := s.call(ctx, KindAccount, p.AccountID, "addMember", accountArgs{Caller: p.UserID, User: &u.User, Role: role}, nil); err != nil {
+		return model.Member{}, err
+	}
+	if err := s.call(ctx, KindUser, e, "addAccount", userArgs{AccountID: p.AccountID}, nil); err != nil {
+		return model.Member{}, err
+	}
+	return model.Member{User: u.User, Role: role}, nil
+}
+
+// SetMemberRole changes a member's role (ADMIN or higher).
+func (s *Service) SetMemberRole(ctx context.Context, p model.Principal, userID string, role model.Role) (model.Member, error) {
+	if err := needUser(p); err != nil {
+		return model.Member{}, err
+	}
+	if role.Rank() < 0 {
+		return model.Member{}, model.Errorf(model.ErrBadUserInput, "unknown role %q", role)
+	}
+	var st accountState
+	if err := s.call(ctx, KindAccount, p.AccountID, "setRole", accountArgs{Caller: p.UserID, UserID: userID, Role: role}, &st); err != nil {
+		return model.Member{}, err
+	}
+	return *st.Account.Member(userID), nil
+}
+
+// RemoveMember removes a member (ADMIN or higher; not the last owner).
+func (s *Service) RemoveMember(ctx context.Context, p model.Principal, userID string) error {
+	if err := needUser(p); err != nil {
+		return err
+	}
+	var st accountState
+	if err := s.call(ctx, KindAccount, p.AccountID, "removeMember", accountArgs{Caller: p.UserID, UserID: userID}, &st); err != nil {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,153 @@
+package actors
+
+import (
+	"context"
+	"time"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// KeyPrefix starts every API key value: mgq_ and 43 base62 characters
+// (about 256 bits).
+const KeyPrefix = "mgq_"
+
+// keyAdmin checks that p may manage the keys of projectID: a signed-in
+// EDITOR or higher of the project's account, on PROFESSIONAL or above.
+func (s *Service) keyAdmin(ctx context.Context, p model.Principal, projectID string) (*model.Project, error) {
+	if err := needUser(p); err != nil {
+		return nil, err
+	}
+	pr, err := s.Project(ctx, p, projectID, "")
+	if err != nil {
+		return nil, err
+	}
+	if pr.Kind != model.KindAccount {
+		return nil, model.Errorf(model.ErrForbidden, "%s projects have no API keys; their runtime answers to the share token", pr.Kind)
+	}
+	a, err := s.access(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if !model.KeysAllowed(a.Plan) {
+		return nil, model.Errorf(model.ErrForbidden, "API keys are available on the PROFESSIONAL plan and above (this account is on %s)", a.Plan)
+	}
+	if !a.Role.AtLeast(model.RoleEditor) {
+		return nil, model.Errorf(model.ErrForbidden, "managing API keys needs role EDITOR or higher")
+	}
+	return pr, nil
+}
+
+// CreateAPIKey makes a key for a project; its value is returned once.
+func (s *Service) CreateAPIKey(ctx context.Context, p model.Principal, projectID, name string, scope model.Scope, expiresAt time.Time, maxActors int) (model.CreatedKey, error) {
+	if _, err := s.keyAdmin(ctx, p, projectID); err != nil {
+		return model.CreatedKey{}, err
+	}
+	if !scope.Valid() {
+		return model.CreatedKey{}, model.Errorf(model.ErrBadUserInput, "unknown scope %q", scope)
+	}
+	if maxActors == 0 {
+		maxActors = 5
+	}
+	if maxActors < 1 || maxActors > 1000 {
+		return model.CreatedKey{}, model.Errorf(model.ErrBadUserInput, "maxActors is 1 to 1000")
+	}
+	now := s.env.Clock.Now().UTC()
+	if !expiresAt.IsZero() && !expiresAt.After(now) {
+		return model.CreatedKey{}, model.Errorf(model.ErrBadUserInput, "expiresAt is in the past")
+	}
+	value := KeyPrefix + randomString(43)
+	key := model.APIKey{ID: "k" + randomString(14), Name: trimName(name), ProjectID: projectID, AccountID: p.AccountID,
+		Scope: scope, Prefix: value[:len(KeyPrefix)+6], ExpiresAt: expiresAt, MaxActors: maxActors, CreatedAt: now, Hash: hashSecret(value)}
+	if err := s.call(ctx, KindAPIKey, key.Hash, "create", keyArgs{Key: &key}, nil); err != nil {
+		return model.CreatedKey{}, err
+	}
+	ref := keyRef{Hash: key.Hash, ProjectID: projectID}
+	if err := s.call(ctx, KindAccount, p.AccountID, "addKey", accountArgs{KeyID: key.ID, Key: &ref}, nil); err != nil {
+		return model.CreatedKey{}, err
+	}
+	key.Hash = ""
+	return model.CreatedKey{Key: key, Value: value}, nil
+}
+
+// APIKeys lists a project's keys (never their values).
+func (s *Service) APIKeys(ctx context.Context, p model.Principal, projectID string) ([]model.APIKey, error) {
+	if _, err := s.keyAdmin(ctx, p, projectID); err != nil {
+		return nil, err
+	}
+	st, err := s.account(ctx, p.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	out := []model.APIKey{}
+	for _, ref := range st.Keys {
+		if ref.ProjectID != projectID {
+			continue
+		}
+		var k model.APIKey
+		if err := s.call(ctx, KindAPIKey, ref.Hash, "get", nil, &k); err != nil {
+			if model.ErrorCode(err) == model.ErrAPIKeyInvalid {
+				continue
+			}
+			return nil, err
+		}
+		k.Hash = ""
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// keyRefOf finds a key of the principal's account by ID.
+func (s *Service) keyRefOf(ctx context.Context, p model.Principal, keyID string) (keyRef, error) {
+	if err := needUser(p); err != nil {
+		return keyRef{}, err
+	}
+	st, err := s.account(ctx, p.AccountID)
+	if err != nil {
+		return keyRef{}, err
+	}
+	ref, ok := st.Keys[keyID]
+	if !ok {
+		return keyRef{}, model.Errorf(model.ErrNotFound, "no API key %q in this account", keyID)
+	}
+	_, err = s.keyAdmin(ctx, p, ref.ProjectID)
+	return ref, err
+}
+
+// RevokeAPIKey revokes a key at once.
+func (s *Service) RevokeAPIKey(ctx context.Context, p model.Principal, keyID string) (model.APIKey, error) {
+	ref, err := s.keyRefOf(ctx, p, keyID)
+	if err != nil {
+		return model.APIKey{}, err
+	}
+	var k model.APIKey
+	if err := s.call(ctx, KindAPIKey, ref.Hash, "revoke", nil, &k); err != nil {
+		return model.APIKey{}, err
+	}
+	k.Hash = ""
+	return k, nil
+}
+
+// DeleteAPIKey deletes a key; it behaves as revoked from then on.
+func (s *Service) DeleteAPIKey(ctx context.Context, p model.Principal, keyID string) error {
+	ref, err := s.keyRefOf(ctx, p, keyID)
+	if err != nil {
+		return err
+	}
+	if err := s.call(ctx, KindAPIKey, ref.Hash, "delete", nil, nil); err != nil && model.ErrorCode(err) != model.ErrAPIKeyInvalid {
+		return err
+	}
+	return s.call(ctx, KindAccount, p.AccountID, "removeKey", accountArgs{KeyID: keyID}, nil)
+}
+
+// AuthKey checks an API key value and returns its record. Unknown, revoked
+// and deleted keys are API_KEY_INVALID; expired ones API_KEY_EXPIRED.
+func (s *Service) AuthKey(ctx context.Context, value string) (model.APIKey, error) {
+	if len(value) != len(KeyPrefix)+43 || value[:len(KeyPrefix)] != KeyPrefix {
+		return model.APIKey{}, model.Errorf(model.ErrAPIKeyInvalid, "an API key looks like mgq_ followed by 43 letters and digits")
+	}
+	var k model.APIKey
+	if err := s.call(ctx, KindAPIKey, hashSecret(value), "auth", nil, &k); err != nil {
+		return model.APIKey{}, err
+	}
+	return k, nil
+}

@@ -1,0 +1,252 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// access resolves what the principal may do: its role and plan in its account.
+func (s *Service) access(ctx context.Context, p model.Principal) (access, error) {
+	a := access{System: p.System, BoardProjectID: p.BoardProjectID, KeyProjectID: p.KeyProjectID, KeyScope: p.KeyScope}
+	if p.SessionID != "" {
+		a.SessionID = hashSecret(p.SessionID) // projects keep only the hash of their session
+	}
+	if p.AccountID == "" {
+		return a, nil
+	}
+	st, err := s.account(ctx, p.AccountID)
+	if err != nil {
+		return a, err
+	}
+	a.Plan = st.Account.Plan
+	if p.UserID != "" {
+		if m := st.Account.Member(p.UserID); m != nil {
+			a.AccountID, a.Role = p.AccountID, m.Role
+		}
+	}
+	return a, nil
+}
+
+// projectCall runs method on a project grain on behalf of p.
+func (s *Service) projectCall(ctx context.Context, p model.Principal, projectID, method string, args projectArgs, out any) error {
+	if projectID == "" {
+		return model.Errorf(model.ErrNotFound, "project not found")
+	}
+	if p.Anonymous() && !p.System {
+		return model.Errorf(model.ErrUnauthenticated, "sign in, or use an API key or a session")
+	}
+	a, err := s.access(ctx, p)
+	if err != nil {
+		return err
+	}
+	args.Access = a
+	return s.call(ctx, KindProject, projectID, method, args, out)
+}
+
+// edit runs one model edit on the project the ID names.
+func (s *Service) edit(ctx context.Context, p model.Principal, projectID, op string, e editArgs, out any) error {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return err
+	}
+	return s.projectCall(ctx, p, projectID, "edit", projectArgs{Op: op, Args: b}, out)
+}
+
+// Projects lists the projects of the principal's account (an API key: its
+// own project; a session: its guest or session project).
+func (s *Service) Projects(ctx context.Context, p model.Principal) ([]*model.Project, error) {
+	var ids []string
+	switch {
+	case p.KeyProjectID != "":
+		ids = []string{p.KeyProjectID}
+	case p.BoardProjectID != "":
+		ids = []string{p.BoardProjectID}
+	default:
+		if err := needUser(p); err != nil {
+			return nil, err
+		}
+		st, err := s.account(ctx, p.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		ids = st.Account.ProjectIDs
+	}
+	out := make([]*model.Project, 0, len(ids))
+	for _, id := range ids {
+		pr, err := s.Project(ctx, p, id, "")
+		if model.ErrorCode(err) == model.ErrNotFound {
+			continue // deleted or expired meanwhile
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pr)
+	}
+	return out, nil
+}
+
+// Project returns one project by ID or slug.
+func (s *Service) Project(ctx context.Context, p model.Principal, id, slug string) (*model.Project, error) {
+	if id == "" && slug != "" {
+		var st slugState
+		if err := s.call(ctx, KindSlug, slug, "get", nil, &st); err != nil {
+			if model.ErrorCode(err) == model.ErrProjectNotFound {
+				return nil, model.Errorf(model.ErrNotFound, "no project has the slug %q", slug)
+			}
+			return nil, err
+		}
+		id = st.ProjectID
+	}
+	var pr model.Project
+	if err := s.projectCall(ctx, p, id, "get", projectArgs{}, &pr); err != nil {
+		return nil, err
+	}
+	return &pr, nil
+}
+
+// CreateProject creates an account project (EDITOR or higher).
+func (s *Service) CreateProject(ctx context.Context, p model.Principal, name, slug string) (*model.Project, error) {
+	if err := needUser(p); err != nil {
+		return nil, err
+	}
+	a, err := s.access(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if !a.Role.AtLeast(model.RoleEditor) {
+		return nil, model.Errorf(model.ErrForbidden, "creating projects needs role EDITOR or higher")
+	}
+	pr := &model.Project{ID: newProjectID(), Name: name, Kind: model.KindAccount, AccountID: p.AccountID}
+	if err := s.createProject(ctx, pr, slug, ""); err != nil {
+		return nil, err
+	}
+	if err := s.call(ctx, KindAccount, p.AccountID, "addProject", accountArgs{ProjectID: pr.ID}, nil); err != nil {
+		return nil, err
+	}
+	return pr, nil
+}
+
+// createProject claims a slug (the given one, or one derived from the name
+// with a numeric suffix until free) and creates the project grain.
+func (s *Service) createProject(ctx context.Context, pr *model.Project, slug, session string) error {
+	if pr.Name = trimName(pr.Name); pr.Name == "" {
+		return model.Errorf(model.ErrBadUserInput, "a project needs a name")
+	}
+	pr.CreatedAt = s.env.Clock.Now().UTC()
+	pr.Tables, pr.Relations, pr.Operations, pr.Views = []*model.Table{}, []*model.Relation{}, []*model.Operation{}, []*model.View{}
+	claimed, err := s.claimSlug(ctx, pr.ID, pr.Name, slug)
+	if err != nil {
+		return err
+	}
+	pr.Slug = claimed
+	return s.call(ctx, KindProject, pr.ID, "create", projectArgs{Project: pr, Session: session}, nil)
+}
+
+func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (string, error) {
+	if slug != "" {
+		if !model.ValidSlug(slug) {
+			return "", model.Errorf(model.ErrBadUserInput, "slug %q: use 2 to 64 of a-z, 0-9 and inner dashes", slug)
+		}
+		return slug, s.call(ctx, KindSlug, slug, "claim", slugArgs{ProjectID: projectID}, nil)
+	}
+	base := model.Slugify(name)
+	if len(base) < 2 {
+		base += "-project"
+	}
+	for i := 0; i < 20; i++ {
+		try := base
+		if i > 0 {
+			try = base + "-" + randomString(4)
+		}
+		err := s.call(ctx, KindSlug, try, "claim", slugArgs{ProjectID: projectID}, nil)
+		if model.ErrorCode(err) != model.ErrConflict {
+			return try, err
+		}
+	}
+	return "", model.Errorf(model.ErrConflict, "no free slug found for %q; give one", name)
+}
+
+// trimName trims spaces and cuts a name to 100 characters.
+func trimName(s string) string {
+	r := []rune(strings.TrimSpace(s))
+	if len(r) > 100 {
+		r = r[:100]
+	}
+	return strings.TrimSpace(string(r))
+}
+
+// UpdateProject renames a project or moves it to a new slug (the old slug
+// is released only after the project answers to the new one).
+func (s *Service) UpdateProject(ctx context.Context, p model.Principal, id string, name, slug *string) (*model.Project, error) {
+	cur, err := s.Project(ctx, p, id, "")
+	if err != nil {
+		return nil, err
+	}
+	if name != nil && trimName(*name) == "" {
+		return nil, model.Errorf(model.ErrBadUserInput, "a project needs a name")
+	}
+	if slug != nil && *slug != cur.Slug {
+		if _, err := s.claimSlug(ctx, id, "", *slug); err != nil {
+			return nil, err
+		}
+	}
+	var pr model.Project
+	if err := s.edit(ctx, p, id, "updateProject", editArgs{Name: name, Slug: slug}, &pr); err != nil {
+		if slug != nil && *slug != cur.Slug {
+			_ = s.call(ctx, KindSlug, *slug, "release", slugArgs{ProjectID: id}, nil)
+		}
+		return nil, err
+	}
+	if slug != nil && *slug != cur.Slug {
+		_ = s.call(ctx, KindSlug, cur.Slug, "release", slugArgs{ProjectID: id}, nil)
+	}
+	return &pr, nil
+}
+
+// DeleteProject deletes a project with its overlay and releases its slug.
+func (s *Service) DeleteProject(ctx context.Context, p model.Principal, id string) error {
+	cur, err := s.Project(ctx, p, id, "")
+	if err != nil {
+		return err
+	}
+	if err := s.projectCall(ctx, p, id, "delete", projectArgs{}, nil); err != nil {
+		return err
+	}
+	_ = s.call(ctx, KindSlug, cur.Slug, "release", slugArgs{ProjectID: id}, nil)
+	if cur.AccountID != "" {
+		_ = s.call(ctx, KindAccount, cur.AccountID, "removeProject", accountArgs{ProjectID: id}, nil)
+	}
+	return nil
+}
+
+// CreateGuestProject creates a guest project owned by the principal's
+// session, starting a session when there is none.
+func (s *Service) CreateGuestProject(ctx context.Context, p model.Principal, name string) (*model.Project, string, error) {
+	session := p.SessionID
+	if session == "" {
+		session = "s" + randomString(26)
+	}
+	if name == "" {
+		name = "Guest project"
+	}
+	pr := &model.Project{ID: newProjectID(), Name: name, Kind: model.KindGuest, ShareToken: "shr_" + randomString(24)}
+	if err := s.createProject(ctx, pr, "guest-"+strings.ToLower(randomString(8)), hashSecret(session)); err != nil {
+		return nil, "", err
+	}
+	return pr, session, nil
+}
+
+// ResetMockData drops a project's mutations.
+func (s *Service) ResetMockData(ctx context.Context, p model.Principal, projectID string) error {
+	return s.projectCall(ctx, p, projectID, "reset", projectArgs{}, nil)
+}
+
+// SDL returns the project's runtime schema.
+func (s *Service) SDL(ctx context.Context, p model.Principal, projectID string) (string, error) {
+	var sdl string
+	err := s.projectCall(ctx, p, projectID, "sdl", projectArgs{}, &sdl)
+	return sdl, err
+}

@@ -1,0 +1,92 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+
+	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/model"
+)
+
+// slugCache remembers which project answers a slug. An entry may go stale
+// when a slug moves; the project grain checks the slug on every call and
+// the caller then asks the slug grain again, so staleness costs one retry
+// and never a wrong answer.
+type slugCache struct{ m sync.Map }
+
+func (c *slugCache) get(slug string) string {
+	v, _ := c.m.Load(slug)
+	s, _ := v.(string)
+	return s
+}
+
+// Runtime runs a request against the project a slug names, in the check
+// order of API.md: slug, credential, key scope and project, then the query.
+func (s *Service) Runtime(ctx context.Context, r model.RuntimeRequest) (*model.RuntimeResult, error) {
+	for attempt := 0; ; attempt++ {
+		projectID, err := s.resolveSlug(ctx, r.Slug, attempt > 0)
+		if err != nil {
+			return nil, err
+		}
+		meta := map[string]string{metaSlug: r.Slug}
+		if r.KeyValue != "" {
+			if err := s.checkRuntimeKey(ctx, r.KeyValue, projectID); err != nil {
+				return nil, err
+			}
+			meta[metaKeyOK] = "1"
+		} else if r.ShareToken != "" {
+			meta[metaToken] = r.ShareToken
+		}
+		reply, err := s.send(ctx, KindProject, projectID, &pb.Call{Method: "runtime", Body: r.Body, Meta: meta, RequestId: s.callID()})
+		if model.ErrorCode(err) == model.ErrProjectNotFound && attempt == 0 {
+			continue // the slug may have moved: ask the slug grain, not the cache
+		}
+		if err != nil {
+			return nil, err
+		}
+		if reply.Status == 400 {
+			var extra struct{ GraphQLCode string }
+			_ = json.Unmarshal(reply.ErrorExtra, &extra)
+			return &model.RuntimeResult{Status: 400, Body: reply.Body, GraphQLCode: extra.GraphQLCode}, nil
+		}
+		if reply.ErrorCode != "" {
+			return nil, replyError(reply)
+		}
+		return &model.RuntimeResult{Status: 200, Body: reply.Body}, nil
+	}
+}
+
+func (s *Service) resolveSlug(ctx context.Context, slug string, fresh bool) (string, error) {
+	if !fresh {
+		if id := s.slugs.get(slug); id != "" {
+			return id, nil
+		}
+	}
+	if !model.ValidSlug(slug) {
+		return "", model.Errorf(model.ErrProjectNotFound, "no project has the slug %q", slug)
+	}
+	var st slugState
+	if err := s.call(ctx, KindSlug, slug, "get", nil, &st); err != nil {
+		s.slugs.m.Delete(slug)
+		return "", err
+	}
+	s.slugs.m.Store(slug, st.ProjectID)
+	return st.ProjectID, nil
+}
+
+// checkRuntimeKey: the key must be valid, of this project, and allowed to
+// query the runtime.
+func (s *Service) checkRuntimeKey(ctx context.Context, value, projectID string) error {
+	k, err := s.AuthKey(ctx, value)
+	if err != nil {
+		return err
+	}
+	if k.ProjectID != projectID {
+		return model.Errorf(model.ErrProjectNotFound, "this API key belongs to another project")
+	}
+	if !k.Scope.Runtime() {
+		return model.Errorf(model.ErrScopeInsufficient, "a %s key cannot query the runtime; use a RUNTIME or FULL key", k.Scope)
+	}
+	return nil
+}

@@ -1,0 +1,143 @@
+package actors
+
+import (
+	"golang.org/x/crypto/bcrypt"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// userGrain is one person, found by e-mail (its identity, lower-cased). It
+// holds the bcrypt hash of the password, which never leaves the grain.
+type userGrain struct {
+	state userState
+	found bool
+}
+
+type userState struct {
+	User         model.User `json:"user"`
+	PasswordHash []byte     `json:"passwordHash,omitempty"`
+	// AccountIDs lists the accounts the user belongs to; the first is the
+	// one created at sign-up.
+	AccountIDs []string `json:"accountIds"`
+}
+
+// userArgs is the body of every userGrain method.
+type userArgs struct {
+	UserID    string `json:"userId,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Password  string `json:"password,omitempty"`
+	AccountID string `json:"accountId,omitempty"`
+	Cost      int    `json:"cost,omitempty"`
+}
+
+func (u *userGrain) load(g *grain) (err error) {
+	u.found, err = g.loadJSON(&u.state)
+	return err
+}
+
+func (u *userGrain) handle(g *grain, c *call) (any, error) {
+	var a userArgs
+	if err := c.decode(&a); err != nil {
+		return nil, err
+	}
+	switch c.req.Method {
+	case "get":
+		if !u.found {
+			return nil, model.Errorf(model.ErrNotFound, "no user %s", g.id)
+		}
+		return u.public(), nil
+	case "signup":
+		return u.signup(g, a)
+	case "login":
+		return u.login(g, a)
+	case "invite":
+		return u.invite(g, a)
+	case "addAccount", "removeAccount":
+		return u.membership(g, c.req.Method == "addAccount", a.AccountID)
+	}
+	return nil, unknownMethod(g, c)
+}
+
+// public is the state without the password hash.
+func (u *userGrain) public() userState {
+	s := u.state
+	s.PasswordHash = nil
+	return s
+}
+
+func (u *userGrain) signup(g *grain, a userArgs) (any, error) {
+	if u.found && len(u.state.PasswordHash) > 0 {
+		return nil, model.Errorf(model.ErrConflict, "an account with e-mail %s exists; log in instead", g.id)
+	}
+	hash, err := bcrypt.GenerateFromPassword([]byte(a.Password), a.Cost)
+	if err != nil {
+		return nil, model.Errorf(model.ErrBadUserInput, "password: %v", err)
+	}
+	next := clone(u.state)
+	if !u.found { // an invited placeholder keeps its ID and memberships
+		next.User = model.User{ID: a.UserID, Email: g.id}
+	}
+	if a.Name != "" {
+		next.User.Name = a.Name
+	}
+	next.PasswordHash = hash
+	next.AccountIDs = append([]string{a.AccountID}, next.AccountIDs...)
+	if err := commit(g, next, func(v userState) { u.state, u.found = v, true }); err != nil {
+		return nil, err
+	}
+	return u.public(), nil
+}
+
+func (u *userGrain) login(g *grain, a userArgs) (any, error) {
+	bad := model.Errorf(model.ErrUnauthenticated, "wrong e-mail or password")
+	if !u.found || len(u.state.PasswordHash) == 0 {
+		// Spend the same time as a real check, so timing does not tell
+		// which e-mails have accounts.
+		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(a.Password))
+		return nil, bad
+	}
+	if bcrypt.CompareHashAndPassword(u.state.PasswordHash, []byte(a.Password)) != nil {
+		return nil, bad
+	}
+	return u.public(), nil
+}
+
+var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("timing equaliser"), bcrypt.DefaultCost)
+
+// invite makes a placeholder user for an e-mail that has none, so an
+// account can add them before they sign up.
+func (u *userGrain) invite(g *grain, a userArgs) (any, error) {
+	if u.found {
+		return u.public(), nil
+	}
+	next := userState{User: model.User{ID: a.UserID, Email: g.id}, AccountIDs: []string{}}
+	if err := commit(g, next, func(v userState) { u.state, u.found = v, true }); err != nil {
+		return nil, err
+	}
+	return u.public(), nil
+}
+
+func (u *userGrain) membership(g *grain, add bool, accountID string) (any, error) {
+	if !u.found {
+		return nil, model.Errorf(model.ErrNotFound, "no user %s", g.id)
+	}
+	next := clone(u.state)
+	next.AccountIDs = removeString(next.AccountIDs, accountID)
+	if add {
+		next.AccountIDs = append(next.AccountIDs, accountID)
+	}
+	if err := commit(g, next, func(v userState) { u.state = v }); err != nil {
+		return nil, err
+	}
+	return u.public(), nil
+}
+
+func removeString(list []string, s string) []string {
+	out := list[:0:0]
+	for _, v := range list {
+		if v != s {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,160 @@
+package cluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	protocluster "github.com/asynkron/protoactor-go/cluster"
+	"github.com/asynkron/protoactor-go/cluster/identitylookup/disthash"
+	"github.com/asynkron/protoactor-go/remote"
+	"github.com/hashicorp/memberlist"
+)
+
+// Config configures a node. The zero value of every field but Kinds has a
+// working default (see DefaultConfig).
+type Config struct {
+	// Name is the cluster's name; nodes of other clusters are ignored.
+	Name string
+	// NodeName is this node's human name (logs, metrics).
+	NodeName string
+	// Bind is the memberlist host:port. Port 0 picks a free one. The gRPC
+	// remote listens on the same host, on a free port.
+	Bind string
+	// Join lists memberlist addresses of nodes to join.
+	Join []string
+	// Kinds maps a grain kind to the producer of its actors.
+	Kinds map[string]actor.Producer
+	// RequestTimeout bounds a grain call whose context has no deadline.
+	RequestTimeout time.Duration
+	// Tune adjusts memberlist timings (tests make failure detection fast).
+	Tune func(*memberlist.Config)
+	// Logger receives the node's and protoactor's logs (protoactor at Warn).
+	Logger *slog.Logger
+}
+
+// DefaultConfig returns a single-node configuration on 127.0.0.1.
+func DefaultConfig() Config {
+	return Config{Name: "mockgql", NodeName: "node", Bind: "127.0.0.1:0", RequestTimeout: 5 * time.Second, Logger: slog.Default()}
+}
+
+// Node is a running cluster member. Its methods are safe for concurrent use.
+type Node struct {
+	cfg     Config
+	system  *actor.ActorSystem
+	cluster *protocluster.Cluster
+	prov    *provider
+}
+
+// ErrUnavailable is returned when the owning grain cannot be reached before
+// the deadline (ownership in flux, node down). Callers answer 503.
+var ErrUnavailable = errors.New("grain unavailable")
+
+// Start starts a node and joins the cluster. It returns once this node is a
+// member (protoactor's StartMember waits about a second).
+func Start(cfg Config) (*Node, error) {
+	def := DefaultConfig()
+	if cfg.Name == "" {
+		cfg.Name = def.Name
+	}
+	if cfg.Bind == "" {
+		cfg.Bind = def.Bind
+	}
+	if cfg.RequestTimeout <= 0 {
+		cfg.RequestTimeout = def.RequestTimeout
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = def.Logger
+	}
+	host, portText, err := net.SplitHostPort(cfg.Bind)
+	if err != nil {
+		return nil, fmt.Errorf("cluster bind %q: %w", cfg.Bind, err)
+	}
+	port, err := strconv.Atoi(portText)
+	if err != nil {
+		return nil, fmt.Errorf("cluster bind %q: bad port", cfg.Bind)
+	}
+	libLog := cfg.Logger.With("lib", "protoactor")
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
+		return slog.New(levelFloor{h: libLog.Handler(), min: slog.LevelWarn})
+	}))
+	var kinds []*protocluster.Kind
+	for name, producer := range cfg.Kinds {
+		kinds = append(kinds, protocluster.NewKind(name, actor.PropsFromProducer(producer)))
+	}
+	prov := newProvider(host, port, cfg.Join, cfg.Tune, cfg.Logger)
+	ccfg := protocluster.Configure(cfg.Name, prov, disthash.New(), remote.Configure(host, 0),
+		protocluster.WithKinds(kinds...), protocluster.WithRequestTimeout(cfg.RequestTimeout))
+	c := protocluster.New(system, ccfg)
+	c.StartMember()
+	return &Node{cfg: cfg, system: system, cluster: c, prov: prov}, nil
+}
+
+// System is the node's actor system (grains use it to send from goroutines).
+func (n *Node) System() *actor.ActorSystem { return n.system }
+
+// Addr is the memberlist address other nodes join.
+func (n *Node) Addr() string { return n.prov.Addr() }
+
+// Members is the number of members this node currently sees.
+func (n *Node) Members() int { return n.cluster.MemberList.Length() }
+
+// Ready reports whether this node is a member of a topology that includes itself.
+func (n *Node) Ready() bool { return n.cluster.MemberList.ContainsMemberID(n.system.ID) }
+
+// Request calls the grain kind/identity with msg and returns its reply. It
+// gives up at ctx's deadline (or RequestTimeout) with ErrUnavailable, never
+// later than about one attempt past it. msg must be a protobuf message.
+func (n *Node) Request(ctx context.Context, kind, identity string, msg any) (any, error) {
+	timeout := n.cfg.RequestTimeout
+	if dl, ok := ctx.Deadline(); ok {
+		timeout = time.Until(dl)
+	}
+	if timeout <= 0 {
+		return nil, fmt.Errorf("%s/%s: %w (deadline passed)", kind, identity, ErrUnavailable)
+	}
+	resp, err := n.cluster.Request(identity, kind, msg,
+		protocluster.WithTimeout(timeout),
+		protocluster.WithRetryCount(3),
+		protocluster.WithRetryAction(backoff))
+	if err != nil {
+		return nil, fmt.Errorf("%s/%s: %w: %v", kind, identity, ErrUnavailable, err)
+	}
+	return resp, nil
+}
+
+// backoff is a real exponential backoff (the library's default sleeps nanoseconds).
+func backoff(i int) int {
+	i++
+	time.Sleep(time.Duration(i*i) * 10 * time.Millisecond)
+	return i
+}
+
+// Stop leaves the cluster. Graceful hands this node's grains off (they stop
+// and write final checkpoints) and tells the others; it takes a few seconds.
+func (n *Node) Stop(graceful bool) {
+	n.cluster.Shutdown(graceful)
+	if !graceful {
+		_ = n.prov.Shutdown(false)
+	}
+}
+
+// levelFloor drops records below min: protoactor logs a lot at Info.
+type levelFloor struct {
+	h   slog.Handler
+	min slog.Level
+}
+
+func (l levelFloor) Enabled(ctx context.Context, lv slog.Level) bool {
+	return lv >= l.min && l.h.Enabled(ctx, lv)
+}
+func (l levelFloor) Handle(ctx context.Context, r slog.Record) error { return l.h.Handle(ctx, r) }
+func (l levelFloor) WithAttrs(a []slog.Attr) slog.Handler {
+	return levelFloor{h: l.h.WithAttrs(a), min: l.min}
+}
+func (l levelFloor) WithGroup(g string) slog.Handler { return levelFloor{h: l.h.WithGroup(g), min: l.min} }

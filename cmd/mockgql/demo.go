@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/mockgql/mockgql/model"
+	"github.com/mockgql/mockgql/model/dataset"
+	"github.com/mockgql/mockgql/persistence"
+)
+
+// demoInfo is kept in the store so later starts print the same project.
+type demoInfo struct {
+	Slug       string `json:"slug"`
+	ShareToken string `json:"shareToken"`
+}
+
+// seedDemo loads the demo data pool and builds the demo guest project on
+// first start, then prints its runtime URL and a curl command.
+func (r *running) seedDemo() error {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var info demoInfo
+	b, err := r.db.Get("meta", "demo")
+	if err != nil {
+		return err
+	}
+	if b != nil {
+		err = json.Unmarshal(b, &info)
+	} else {
+		info, err = r.buildDemo(ctx)
+	}
+	if err != nil {
+		return err
+	}
+	url := fmt.Sprintf("%s/mock/%s/graphql?token=%s", r.srv.BaseURL(), info.Slug, info.ShareToken)
+	fmt.Fprintf(os.Stdout, "\nDemo project (guest, data: categories, products, customers, orders):\n  %s\n\nTry:\n  curl -s '%s' \\\n    -H 'Content-Type: application/json' \\\n    -d '{\"query\":\"{ products(pageSize: 3, sortField: \\\"price\\\", sortDirection: DESC) { total items { id name price category { name } } } }\"}'\n\n", url, url)
+	return nil
+}
+
+func (r *running) buildDemo(ctx context.Context) (demoInfo, error) {
+	sys := model.Principal{System: true}
+	for _, set := range dataset.Demo() {
+		_, err := r.svc.ImportDataset(ctx, sys, model.DatasetImport{ImportCode: set.ImportCode, Name: set.Name,
+			Format: string(set.Format), VariantField: set.VariantField, Body: bytes.NewReader(set.Data)})
+		if err != nil && model.ErrorCode(err) != model.ErrConflict {
+			return demoInfo{}, fmt.Errorf("import %s: %w", set.ImportCode, err)
+		}
+	}
+	pr, _, err := r.svc.CreateGuestProject(ctx, sys, "Demo shop")
+	if err != nil {
+		return demoInfo{}, err
+	}
+	if err := buildDemoModel(ctx, r.svc, sys, pr.ID); err != nil {
+		return demoInfo{}, err
+	}
+	info := demoInfo{Slug: pr.Slug, ShareToken: pr.ShareToken}
+	b, _ := json.Marshal(info)
+	return info, r.db.Write(persistence.Put{Kind: "meta", ID: "demo", Value: b})
+}

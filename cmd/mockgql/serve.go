@@ -1,0 +1,178 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mockgql/mockgql/actors"
+	"github.com/mockgql/mockgql/cluster"
+	"github.com/mockgql/mockgql/http"
+	"github.com/mockgql/mockgql/persistence"
+)
+
+// serveConfig is every setting of mockgql serve (API.md "Command line").
+type serveConfig struct {
+	HTTP, Data, BaseURL, AppURL, JWTSecret string
+	NoDemo                                 bool
+	MaxDatasetBytes                        int64
+	QueryTimeout                           time.Duration
+	Node, ClusterBind                      string
+	Join                                   list
+	LogLevel                               string
+}
+
+func serveFlags(fs *flag.FlagSet, c *serveConfig) {
+	host, _ := os.Hostname()
+	fs.StringVar(&c.HTTP, "http", "127.0.0.1:8080", "HTTP listener")
+	fs.StringVar(&c.Data, "data", "./data", "data folder (bbolt files)")
+	fs.StringVar(&c.BaseURL, "base-url", "", "public address of the API (default: from --http)")
+	fs.StringVar(&c.AppURL, "app-url", "", "public address of the board (default: --base-url)")
+	fs.StringVar(&c.JWTSecret, "jwt-secret", "", "signs session JWTs (default: generated once and kept in the data folder)")
+	fs.BoolVar(&c.NoDemo, "no-demo", false, "skip the demo data pool and project")
+	fs.Int64Var(&c.MaxDatasetBytes, "max-dataset-bytes", 1<<30, "largest dataset upload in bytes")
+	fs.DurationVar(&c.QueryTimeout, "query-timeout", 5*time.Second, "runtime query time limit")
+	fs.StringVar(&c.Node, "node", host, "this node's name in the cluster")
+	fs.StringVar(&c.ClusterBind, "cluster-bind", "", "memberlist address host:port (default: 127.0.0.1 on a free port, a cluster of one)")
+	fs.Var(&c.Join, "join", "comma-separated memberlist addresses of nodes to join")
+	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
+}
+
+func serve(args []string) error {
+	var c serveConfig
+	fset := flag.NewFlagSet("serve", flag.ContinueOnError)
+	serveFlags(fset, &c)
+	if err := parse(fset, args); err != nil {
+		return err
+	}
+	log := newLogger(c.LogLevel)
+	n, err := start(c, log)
+	if err != nil {
+		return err
+	}
+	if !c.NoDemo {
+		if err := n.seedDemo(); err != nil {
+			n.stop(false)
+			return fmt.Errorf("demo: %w", err)
+		}
+	}
+	log.Info("mockgql serving", "http", n.srv.BaseURL(), "node", c.Node, "cluster", n.node.Addr())
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
+	s := <-sig
+	log.Info("shutting down", "signal", s.String())
+	n.stop(true)
+	return nil
+}
+
+func newLogger(level string) *slog.Logger {
+	var lv slog.Level
+	if err := lv.UnmarshalText([]byte(level)); err != nil {
+		lv = slog.LevelInfo
+	}
+	return slog.New(slog.NewJSONHandler(os.Stderr, &slog.HandlerOptions{Level: lv}))
+}
+
+// running is a started node: store, cluster member, service and HTTP server.
+type running struct {
+	log  *slog.Logger
+	db   *persistence.DB
+	node *cluster.Node
+	svc  *actors.Service
+	srv  *http.Server
+}
+
+func start(c serveConfig, log *slog.Logger) (*running, error) {
+	if err := os.MkdirAll(c.Data, 0o700); err != nil {
+		return nil, err
+	}
+	db, err := persistence.Open(filepath.Join(c.Data, "mockgql.db"))
+	if err != nil {
+		return nil, err
+	}
+	secret, err := jwtSecret(c)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	metrics := http.NewMetrics()
+	acfg := actors.DefaultConfig()
+	acfg.MaxDatasetBytes = c.MaxDatasetBytes
+	env := &actors.Env{Store: db, Pool: actors.NewPool(db), Clock: actors.SystemClock{}, Config: acfg, Log: log, Metrics: metrics}
+	bind := c.ClusterBind
+	if bind == "" {
+		bind = "127.0.0.1:0"
+	}
+	node, err := cluster.Start(cluster.Config{NodeName: c.Node, Bind: bind, Join: c.Join, Kinds: actors.Kinds(env), Logger: log})
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	env.Caller = node
+	if err := env.Pool.CollectGarbage(); err != nil {
+		log.Warn("dataset garbage collection failed", "err", err)
+	}
+	svc := actors.NewService(env)
+	hcfg := http.DefaultConfig()
+	hcfg.Addr, hcfg.BaseURL, hcfg.AppURL, hcfg.JWTSecret = c.HTTP, strings.TrimRight(c.BaseURL, "/"), strings.TrimRight(c.AppURL, "/"), secret
+	hcfg.MaxDatasetBytes, hcfg.QueryTimeout, hcfg.Logger, hcfg.Ready = c.MaxDatasetBytes, c.QueryTimeout, log, node.Ready
+	srv, err := http.NewServer(hcfg, svc, svc, metrics)
+	if err == nil {
+		err = srv.Start()
+	}
+	if err != nil {
+		node.Stop(false)
+		db.Close()
+		return nil, err
+	}
+	return &running{log: log, db: db, node: node, svc: svc, srv: srv}, nil
+}
+
+// stop drains HTTP, leaves the cluster (graceful: grains stop and
+// checkpoint) and closes the store.
+func (r *running) stop(graceful bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := r.srv.Shutdown(ctx); err != nil {
+		r.log.Warn("http drain incomplete", "err", err)
+	}
+	r.node.Stop(graceful)
+	if err := r.db.Close(); err != nil {
+		r.log.Warn("closing the store", "err", err)
+	}
+}
+
+// jwtSecret is the flag's value, or one generated once and kept in the data folder.
+func jwtSecret(c serveConfig) ([]byte, error) {
+	if c.JWTSecret != "" {
+		if len(c.JWTSecret) < 32 {
+			return nil, errors.New("--jwt-secret needs at least 32 characters")
+		}
+		return []byte(c.JWTSecret), nil
+	}
+	path := filepath.Join(c.Data, "jwt.secret")
+	b, err := os.ReadFile(path)
+	if err == nil && len(b) >= 32 {
+		return b, nil
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	raw := make([]byte, 32)
+	if _, err := rand.Read(raw); err != nil {
+		return nil, err
+	}
+	b = []byte(hex.EncodeToString(raw))
+	return b, os.WriteFile(path, b, 0o600)
+}

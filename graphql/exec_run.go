@@ -1,0 +1,171 @@
+package graphql
+
+import (
+	"context"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// ctxCheckEvery is how many list items execution completes between two
+// looks at the context.
+const ctxCheckEvery = 256
+
+// run is the state of one execution. It writes the data JSON straight into
+// buf; a non-null violation unwinds to the nearest nullable position, which
+// truncates buf back to where its value began and writes null there.
+type run struct {
+	ctx     context.Context
+	p       *Prepared
+	buf     []byte
+	errs    []*gqlerror.Error
+	path    []pathStep
+	field   Field // handed to resolvers, one call at a time
+	coercer inputCoercer
+	items   int   // list items completed, for context checks
+	ctxErr  error // set once ctx has ended: everything unwinds
+
+	pathBuf [16]pathStep // backs path for the usual depths
+}
+
+// pathStep is one step of the response path: a key, or an index when key
+// is empty.
+type pathStep struct {
+	key   string
+	index int
+}
+
+// Execute runs the operation with root as the Parent of root fields and
+// returns its result, whose Errors hold field errors. Root fields run in
+// document order, one after the other (strictly in order for mutations).
+// If ctx ends first, Execute stops early and returns ctx.Err(). Execute is
+// safe for concurrent use; no panic of a resolver escapes it.
+func (p *Prepared) Execute(ctx context.Context, root any) (res *Result, err error) {
+	r := &run{ctx: ctx, p: p, coercer: inputCoercer{schema: p.ex.Schema, vars: p.vars}}
+	r.buf = make([]byte, 0, p.sizeHint())
+	r.path = r.pathBuf[:0]
+	r.field.run = r
+	defer func() {
+		if v := recover(); v != nil {
+			res, err = internalFailure(v), nil
+		}
+	}()
+	ok := r.rootObject(root)
+	if r.ctxErr != nil {
+		return nil, r.ctxErr
+	}
+	if !ok {
+		r.buf = append(r.buf[:0], "null"...)
+	}
+	p.noteSize(len(r.buf))
+	return &Result{Data: r.buf, Errors: r.errs}, nil
+}
+
+// rootObject writes the root selection, looking at ctx before each field.
+func (r *run) rootObject(root any) bool {
+	r.buf = append(r.buf, '{')
+	for i, pf := range r.p.plan.fields {
+		if err := r.ctx.Err(); err != nil {
+			r.ctxErr = err
+			return false
+		}
+		if i > 0 {
+			r.buf = append(r.buf, ',')
+		}
+		if !r.field1(pf, r.p.rootType, root) {
+			return false
+		}
+	}
+	r.buf = append(r.buf, '}')
+	return true
+}
+
+// object writes the selection plan sp of obj for the value v.
+func (r *run) object(sp *selectionPlan, obj *objectType, v any) bool {
+	r.buf = append(r.buf, '{')
+	for i, pf := range sp.fields {
+		if i > 0 {
+			r.buf = append(r.buf, ',')
+		}
+		if !r.field1(pf, obj, v) {
+			return false
+		}
+	}
+	r.buf = append(r.buf, '}')
+	return true
+}
+
+// field1 writes one response key of obj: `"key":value`.
+func (r *run) field1(pf *plannedField, obj *objectType, parent any) bool {
+	r.buf = append(r.buf, pf.keyJSON...)
+	if pf.info == nil {
+		r.buf = append(r.buf, obj.nameJSON...)
+		return true
+	}
+	r.path = append(r.path, pathStep{key: pf.key})
+	ok := r.fieldValue(pf, parent)
+	r.path = r.path[:len(r.path)-1]
+	return ok
+}
+
+// fieldValue resolves pf on parent and writes its value.
+func (r *run) fieldValue(pf *plannedField, parent any) bool {
+	v, err := r.resolve(pf, parent)
+	if err != nil {
+		r.fieldError(err, pf.ast)
+		return r.null(pf.info.out)
+	}
+	return r.complete(pf.info.out, v, pf)
+}
+
+// null writes null for a position of type t that has no value; false
+// when t is non-null (the caller then unwinds).
+func (r *run) null(t *outType) bool {
+	if t.nonNull || r.ctxErr != nil {
+		return false
+	}
+	r.buf = append(r.buf, "null"...)
+	return true
+}
+
+// fieldError records err at the current path, located at f.
+func (r *run) fieldError(err error, f *ast.Field) {
+	e := &gqlerror.Error{
+		Err:        err,
+		Message:    model.ErrorMessage(err),
+		Path:       r.astPath(),
+		Extensions: map[string]any{"code": model.ErrorCode(err)},
+	}
+	if f != nil && f.Position != nil {
+		e.Locations = []gqlerror.Location{{Line: f.Position.Line, Column: f.Position.Column}}
+	}
+	r.errs = append(r.errs, e)
+}
+
+// astPath returns a copy of the current response path.
+func (r *run) astPath() ast.Path {
+	path := make(ast.Path, len(r.path))
+	for i, s := range r.path {
+		if s.key != "" {
+			path[i] = ast.PathName(s.key)
+		} else {
+			path[i] = ast.PathIndex(s.index)
+		}
+	}
+	return path
+}
+
+// internalFailure is the result of an execution that panicked outside a
+// resolver: no data and one INTERNAL error.
+func internalFailure(v any) *Result {
+	return &Result{
+		Data: []byte("null"),
+		Errors: []*gqlerror.Error{{
+			Message:    "internal error",
+			Extensions: map[string]any{"code": model.ErrInternal},
+			Err:        panicError{v},
+		}},
+	}
+}

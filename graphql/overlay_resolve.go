@@ -1,0 +1,189 @@
+package graphql
+
+import (
+	"slices"
+	"strconv"
+	"sync"
+	"weak"
+
+	"github.com/mockgql/mockgql/model/dataset"
+)
+
+// tableOverlay is a table's overlay records resolved against its dataset:
+// which dataset rows they change and which rows they create. It is
+// immutable once built (but for the lazily built key indexes) and cached
+// per (table, dataset, overlay version). A nil *tableOverlay is empty.
+type tableOverlay struct {
+	n       int32
+	rows    map[int32]*rowRec // dataset rows with a record (updated or deleted)
+	changed *bitset           // the keys of rows
+	updated []int32           // dataset rows with a live (not deleted) record, ascending
+	created []*rowRec         // live created rows in Seq order; row n+i is created[i]
+	ids     map[string]bool   // every RowID with a record, tombstones included
+	byID    map[string]int32  // live created rows by id
+
+	mu   sync.Mutex
+	keys map[int]map[string][]int32 // by attribute index (-1: id): live changed rows by key
+}
+
+// rowRec is one record decoded for a table.
+type rowRec struct {
+	id      string
+	idValue dataset.Value
+	ch      *Change
+	deleted bool
+	vals    []dataset.Value // by attribute index
+	has     []bool
+}
+
+// resolveOverlay returns tv's resolved overlay, cached when the view allows.
+func (v *view) resolveOverlay(tv *tableView) *tableOverlay {
+	ts := v.st.table(tv.t.id)
+	if ts == nil || len(ts.recs) == 0 {
+		return nil
+	}
+	if !v.cacheable {
+		return buildOverlay(tv, ts)
+	}
+	k := cacheKey{kind: cacheOverlay, table: tv.t.id, ds: weak.Make(tv.ds), ov: weak.Make(v.ov), version: v.st.version}
+	o, _ := getOrMake(v.rt.cache, k, func() (*tableOverlay, int64, error) {
+		return buildOverlay(tv, ts), int64(len(ts.recs)) * 64, nil
+	})
+	return o
+}
+
+func buildOverlay(tv *tableView, ts *tableState) *tableOverlay {
+	o := &tableOverlay{n: tv.n, rows: map[int32]*rowRec{}, ids: map[string]bool{}, byID: map[string]int32{}}
+	for _, c := range ts.recs {
+		o.ids[c.RowID] = true
+		rec := decodeRecord(tv, c)
+		if c.Created {
+			if !c.Deleted {
+				o.created = append(o.created, rec)
+			}
+			continue
+		}
+		for _, r := range tv.datasetRowsByID(c.RowID) {
+			o.rows[r] = rec
+		}
+	}
+	slices.SortFunc(o.created, func(a, b *rowRec) int {
+		if a.ch.Seq != b.ch.Seq {
+			return int(a.ch.Seq - b.ch.Seq)
+		}
+		return compareStrings(a.id, b.id)
+	})
+	for i, rec := range o.created {
+		o.byID[rec.id] = tv.n + int32(i)
+	}
+	o.changed = newBitset(int(tv.n))
+	for r, rec := range o.rows {
+		o.changed.set(r)
+		if !rec.deleted {
+			o.updated = append(o.updated, r)
+		}
+	}
+	slices.Sort(o.updated)
+	return o
+}
+
+func decodeRecord(tv *tableView, c *Change) *rowRec {
+	t := tv.t
+	rec := &rowRec{id: c.RowID, ch: c, deleted: c.Deleted, vals: make([]dataset.Value, len(t.attrs)), has: make([]bool, len(t.attrs))}
+	rec.idValue = dataset.Value{Kind: dataset.String, Str: c.RowID}
+	if f, err := strconv.ParseFloat(c.RowID, 64); err == nil && tv.idNumeric && formatNum(f) == c.RowID {
+		rec.idValue = dataset.Value{Kind: dataset.Number, Num: f}
+	}
+	for attrID, raw := range c.Values {
+		if a := t.byID[attrID]; a != nil && !a.isID {
+			rec.vals[a.idx], rec.has[a.idx] = valueOfJSON(raw), true
+		}
+	}
+	return rec
+}
+
+func compareStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// record returns the record of row r (dataset or created), or nil.
+func (o *tableOverlay) record(r int32) *rowRec {
+	if o == nil {
+		return nil
+	}
+	if r >= o.n {
+		return o.created[r-o.n]
+	}
+	if o.changed.has(r) {
+		return o.rows[r]
+	}
+	return nil
+}
+
+// isChanged reports whether dataset row r has a record (updated or deleted).
+func (o *tableOverlay) isChanged(r int32) bool { return o != nil && o.changed.has(r) }
+
+// live returns the rows the overlay holds that exist: updated dataset rows
+// (ascending) then created rows, in storage order.
+func (o *tableOverlay) live() []int32 {
+	if o == nil {
+		return nil
+	}
+	out := make([]int32, 0, len(o.updated)+len(o.created))
+	out = append(out, o.updated...)
+	for i := range o.created {
+		out = append(out, o.n+int32(i))
+	}
+	return out
+}
+
+// keyRows returns the live overlay rows whose value of a has key k, in
+// storage order, from an index built on first use.
+func (o *tableOverlay) keyRows(tv *tableView, a *attribute, k string) []int32 {
+	if o == nil {
+		return nil
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.keys == nil {
+		o.keys = map[int]map[string][]int32{}
+	}
+	idx, ok := o.keys[a.idx]
+	if !ok {
+		idx = map[string][]int32{}
+		for _, r := range o.live() {
+			if key, ok := canonKey(tv.value(a, r)); ok {
+				idx[key] = append(idx[key], r)
+			}
+		}
+		o.keys[a.idx] = idx
+	}
+	return idx[k]
+}
+
+// datasetRowsByID returns the dataset rows whose id is id, ascending,
+// whatever the variant and the overlay say.
+func (tv *tableView) datasetRowsByID(id string) []int32 {
+	var out []int32
+	if tv.idPath != "" {
+		for _, k := range lookupKeys(id) {
+			out = append(out, tv.ds.Lookup(tv.idPath, k)...)
+		}
+	}
+	if pos, err := strconv.Atoi(id); err == nil && strconv.Itoa(pos) == id && pos >= 1 && pos <= int(tv.n) {
+		if r := int32(pos - 1); tv.datasetID(r).Kind == dataset.Null {
+			out = append(out, r)
+		}
+	}
+	if len(out) > 1 {
+		slices.Sort(out)
+		out = slices.Compact(out)
+	}
+	return out
+}

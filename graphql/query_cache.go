@@ -1,0 +1,104 @@
+package graphql
+
+import (
+	"container/list"
+	"sync"
+	"weak"
+
+	"github.com/mockgql/mockgql/model/dataset"
+)
+
+// cacheKey names one cached result. Datasets and overlays are held weakly,
+// so a cache entry never keeps a replaced dataset (re-import) or a dropped
+// overlay alive; a new dataset never matches an old entry.
+type cacheKey struct {
+	kind    uint8
+	table   string
+	ds      weak.Pointer[dataset.Dataset]
+	ov      weak.Pointer[Overlay]
+	version int64
+	spec    string
+}
+
+// Kinds of cache entries.
+const (
+	cacheBase    uint8 = iota // filtered, sorted dataset rows (no overlay)
+	cacheList                 // the same with the overlay merged in
+	cacheVariant              // variant membership bitset
+	cacheOverlay              // a table's overlay resolved against a dataset
+	cacheMaxID                // numeric-id statistics of a dataset
+)
+
+// lru is a size-bounded, concurrency-safe least-recently-used cache. Cost is
+// in units of 4 bytes (one int32 row number); every entry costs at least
+// entryCost so that the number of entries stays bounded too.
+type lru struct {
+	mu    sync.Mutex
+	max   int64
+	cost  int64
+	items map[cacheKey]*list.Element
+	order list.List // front = most recent
+}
+
+const entryCost = 32
+
+type lruEntry struct {
+	key   cacheKey
+	value any
+	cost  int64
+}
+
+func newLRU(max int64) *lru {
+	return &lru{max: max, items: map[cacheKey]*list.Element{}}
+}
+
+// get returns the value under k and marks it recently used.
+func (c *lru) get(k cacheKey) (any, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.items[k]
+	if !ok {
+		return nil, false
+	}
+	c.order.MoveToFront(e)
+	return e.Value.(*lruEntry).value, true
+}
+
+// put stores v under k with the given cost, evicting the least recently
+// used entries beyond the bound. A value costing more than the whole bound
+// is not stored.
+func (c *lru) put(k cacheKey, v any, cost int64) {
+	cost += entryCost
+	if cost > c.max {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.items[k]; ok {
+		c.cost -= e.Value.(*lruEntry).cost
+		c.order.Remove(e)
+	}
+	c.items[k] = c.order.PushFront(&lruEntry{key: k, value: v, cost: cost})
+	c.cost += cost
+	for c.cost > c.max {
+		e := c.order.Back()
+		ent := e.Value.(*lruEntry)
+		c.order.Remove(e)
+		delete(c.items, ent.key)
+		c.cost -= ent.cost
+	}
+}
+
+// getOrMake returns the value under k, computing it with make on a miss and
+// storing it unless make fails. Concurrent misses may compute twice; both
+// results are equal.
+func getOrMake[T any](c *lru, k cacheKey, make func() (T, int64, error)) (T, error) {
+	if v, ok := c.get(k); ok {
+		return v.(T), nil
+	}
+	v, cost, err := make()
+	if err == nil {
+		c.put(k, v, cost)
+	}
+	return v, err
+}

@@ -1,0 +1,228 @@
+package graphql
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mockgql/mockgql/model"
+	"github.com/mockgql/mockgql/model/dataset"
+)
+
+// A predicate is one parameter argument of a list query, compared with the
+// stored value of an attribute (SPEC.md Query shapes rules 5 and 6):
+//
+//   - The comparison uses the stored value's own JSON type: a number only
+//     compares with a number, text with text (byte-wise), a boolean with a
+//     boolean. A value of another type matches nothing, for neq too.
+//   - eq null matches rows whose value is null or absent; neq null matches
+//     the others; gt, gte, lt, lte and like with null match nothing.
+//   - gt, gte, lt and lte compare numbers and text only; booleans match nothing.
+//   - in matches when any element is eq; a null list does not filter.
+//   - like is contains on text, ignoring case; non-text values match nothing.
+type predicate struct {
+	attr  *attribute
+	op    model.Operator
+	arg   dataset.Value
+	args  []dataset.Value // in
+	like  string          // lower-cased like text
+	ascii bool            // like is ASCII: fold byte-wise without allocating
+}
+
+// buildPredicates reads the parameter arguments of a list query. Omitted
+// parameters do not filter. It also returns a canonical text of the
+// predicates for cache keys.
+func buildPredicates(params []param, args map[string]any) ([]predicate, string, error) {
+	var preds []predicate
+	var spec strings.Builder
+	for _, p := range params {
+		raw, ok := args[p.name]
+		if !ok || (raw == nil && p.op == model.OpIn) {
+			continue
+		}
+		pr, err := newPredicate(p, raw)
+		if err != nil {
+			return nil, "", err
+		}
+		preds = append(preds, pr)
+		pr.writeSpec(&spec)
+	}
+	return preds, spec.String(), nil
+}
+
+func newPredicate(p param, raw any) (predicate, error) {
+	pr := predicate{attr: p.attr, op: p.op}
+	if p.op == model.OpIn {
+		list, ok := raw.([]any)
+		if !ok {
+			list = []any{raw}
+		}
+		for _, x := range list {
+			v, err := scalarArg(p.name, x)
+			if err != nil {
+				return pr, err
+			}
+			pr.args = append(pr.args, v)
+		}
+		return pr, nil
+	}
+	v, err := scalarArg(p.name, raw)
+	if err != nil {
+		return pr, err
+	}
+	pr.arg = v
+	if p.op == model.OpLike && v.Kind == dataset.String {
+		pr.like = strings.ToLower(v.Str)
+		pr.ascii = isASCII(pr.like)
+	}
+	return pr, nil
+}
+
+func scalarArg(name string, x any) (dataset.Value, error) {
+	v := valueOfGo(x)
+	if v.Kind == dataset.Raw {
+		return v, model.Errorf(model.ErrBadUserInput, "argument %q takes a single JSON scalar (a number, text, boolean or null), not a list or object", name)
+	}
+	return v, nil
+}
+
+func (pr *predicate) writeSpec(b *strings.Builder) {
+	idx := -2
+	if pr.attr != nil {
+		idx = pr.attr.idx
+	}
+	b.WriteString(strconv.Itoa(idx))
+	b.WriteString(string(pr.op))
+	if pr.op == model.OpIn {
+		b.WriteByte('[')
+		for _, v := range pr.args {
+			writeValueSpec(b, v)
+		}
+		b.WriteByte(']')
+	} else {
+		writeValueSpec(b, pr.arg)
+	}
+	b.WriteByte(';')
+}
+
+func writeValueSpec(b *strings.Builder, v dataset.Value) {
+	switch v.Kind {
+	case dataset.Null:
+		b.WriteString("n,")
+	case dataset.Bool:
+		b.WriteString("b" + strconv.FormatBool(v.Bool) + ",")
+	case dataset.Number:
+		b.WriteString("f" + strconv.FormatFloat(v.Num, 'g', -1, 64) + ",")
+	default:
+		b.WriteString("s" + strconv.Quote(v.Str) + ",")
+	}
+}
+
+// match reports whether stored value v satisfies the predicate.
+func (pr *predicate) match(v dataset.Value) bool {
+	switch pr.op {
+	case model.OpEq:
+		return equal(v, pr.arg)
+	case model.OpNeq:
+		if pr.arg.Kind == dataset.Null {
+			return v.Kind != dataset.Null
+		}
+		return v.Kind == pr.arg.Kind && dataset.Compare(v, pr.arg) != 0
+	case model.OpIn:
+		for _, a := range pr.args {
+			if equal(v, a) {
+				return true
+			}
+		}
+		return false
+	case model.OpLike:
+		return v.Kind == dataset.String && pr.arg.Kind == dataset.String && pr.containsFold(v.Str)
+	}
+	return pr.order(v)
+}
+
+func equal(v, arg dataset.Value) bool {
+	if arg.Kind == dataset.Null {
+		return v.Kind == dataset.Null
+	}
+	return v.Kind == arg.Kind && dataset.Compare(v, arg) == 0
+}
+
+// order applies gt, gte, lt and lte.
+func (pr *predicate) order(v dataset.Value) bool {
+	k := pr.arg.Kind
+	if v.Kind != k || (k != dataset.Number && k != dataset.String) {
+		return false
+	}
+	c := dataset.Compare(v, pr.arg)
+	switch pr.op {
+	case model.OpGt:
+		return c > 0
+	case model.OpGte:
+		return c >= 0
+	case model.OpLt:
+		return c < 0
+	case model.OpLte:
+		return c <= 0
+	}
+	return false
+}
+
+// containsFold reports whether s contains the like text, ignoring case.
+// ASCII patterns fold byte-wise without allocating; others compare the
+// Unicode lower case of s.
+func (pr *predicate) containsFold(s string) bool {
+	if !pr.ascii {
+		return strings.Contains(strings.ToLower(s), pr.like)
+	}
+	sub := pr.like
+	n := len(sub)
+	for i := 0; i+n <= len(s); i++ {
+		j := 0
+		for j < n && lowerASCII(s[i+j]) == sub[j] {
+			j++
+		}
+		if j == n {
+			return true
+		}
+	}
+	return false
+}
+
+func lowerASCII(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// matchBase reports whether dataset row r satisfies every predicate,
+// reading dataset values only.
+func (tv *tableView) matchBase(preds []predicate, r int32) bool {
+	for i := range preds {
+		if !preds[i].match(tv.base(preds[i].attr, r)) {
+			return false
+		}
+	}
+	return true
+}
+
+// matchLive reports whether row r satisfies every predicate with the
+// overlay applied.
+func (tv *tableView) matchLive(preds []predicate, r int32) bool {
+	for i := range preds {
+		if !preds[i].match(tv.value(preds[i].attr, r)) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,226 @@
+package graphql
+
+import (
+	"strconv"
+	"sync"
+	"weak"
+
+	"github.com/mockgql/mockgql/model"
+	"github.com/mockgql/mockgql/model/dataset"
+)
+
+// view is what one request reads: the pool, one overlay snapshot, and the
+// table views built from them on first use. It is the root value of
+// queries; every row object points to a table view of it.
+type view struct {
+	rt   *Runtime
+	pool Pool
+	ov   *Overlay      // for cache keys; may be nil
+	st   *overlayState // the snapshot read
+	// cacheable is false for the private states of a running mutation,
+	// which must not enter the shared cache.
+	cacheable bool
+
+	mu     sync.Mutex
+	tables map[*table]*tableView
+}
+
+func newView(rt *Runtime, pool Pool, ov *Overlay, st *overlayState, cacheable bool) *view {
+	return &view{rt: rt, pool: pool, ov: ov, st: st, cacheable: cacheable, tables: map[*table]*tableView{}}
+}
+
+// tableView binds a table to its dataset and overlay records for one view.
+// It is immutable once built and safe for concurrent use.
+type tableView struct {
+	v  *view
+	t  *table
+	ds *dataset.Dataset // nil when the table is not ready
+	n  int32            // dataset rows; created rows are numbered from n
+	// cols are the leaf columns of SOURCE attributes by attribute index; nil
+	// for other attributes and for paths that name an object.
+	cols      []*dataset.Column
+	idPath    string // "" = positional ids
+	idCol     *dataset.Column
+	idNumeric bool // dataset ids are numbers: created ids are numbers too
+	ov        *tableOverlay
+	member    *bitset // variant rows; nil = all rows
+	noRows    bool    // the variant is unknown or empty
+	notReady  error
+}
+
+// rowObj is one row as resolvers see it (Field.Parent of the type's fields).
+type rowObj struct {
+	tv  *tableView
+	row int32
+}
+
+// tableView returns the view of t, building it on first use.
+func (v *view) tableView(t *table) *tableView {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if tv := v.tables[t]; tv != nil {
+		return tv
+	}
+	tv := v.bind(t)
+	v.tables[t] = tv
+	return tv
+}
+
+func (v *view) bind(t *table) *tableView {
+	tv := &tableView{v: v, t: t}
+	var ds *dataset.Dataset
+	if t.ready && v.pool != nil {
+		ds = v.pool.Dataset(t.importCode)
+	}
+	switch {
+	case !t.ready:
+		tv.notReady = model.Errorf(model.ErrNotReady, "table %s is not bound to imported data: bind it to a dataset and map at least one attribute with SOURCE", t.name)
+		return tv
+	case ds == nil:
+		tv.notReady = model.Errorf(model.ErrNotReady, "table %s is not bound to imported data: dataset %q is not in the data pool", t.name, t.importCode)
+		return tv
+	}
+	tv.ds, tv.n = ds, int32(ds.Len())
+	tv.cols = make([]*dataset.Column, len(t.attrs))
+	for _, a := range t.attrs {
+		if a.mapping == model.MappingSource {
+			tv.cols[a.idx] = ds.Column(a.path)
+		}
+	}
+	tv.bindID()
+	tv.bindVariant()
+	tv.ov = v.resolveOverlay(tv)
+	return tv
+}
+
+// bindID finds the id path: the attribute named id if SOURCE-mapped, else
+// the record's id, _id or _id.$oid (MongoDB exports) field, else none.
+func (tv *tableView) bindID() {
+	tv.idPath = tv.t.idPath
+	if tv.idPath == "" {
+		for _, p := range []string{"id", "_id", "_id.$oid"} {
+			if tv.ds.Column(p) != nil {
+				tv.idPath = p
+				break
+			}
+		}
+	}
+	if tv.idPath == "" {
+		return
+	}
+	tv.idCol = tv.ds.Column(tv.idPath)
+	if tv.n > 0 {
+		tv.idNumeric = tv.datasetID(0).Kind == dataset.Number
+	}
+}
+
+func (tv *tableView) bindVariant() {
+	if tv.t.variant == nil {
+		return
+	}
+	name := *tv.t.variant
+	rows := tv.ds.VariantRows(name)
+	if len(rows) == 0 {
+		tv.noRows = true
+		return
+	}
+	tv.member = getOrMakeBitset(tv.v.rt.cache, tv.ds, name, rows, int(tv.n))
+}
+
+// getOrMakeBitset returns the cached membership bitset of a variant.
+func getOrMakeBitset(c *lru, ds *dataset.Dataset, name string, rows []int32, n int) *bitset {
+	k := cacheKey{kind: cacheVariant, ds: weak.Make(ds), spec: name}
+	b, _ := getOrMake(c, k, func() (*bitset, int64, error) {
+		b := newBitset(n)
+		for _, r := range rows {
+			b.set(r)
+		}
+		return b, int64(len(b.words) * 2), nil
+	})
+	return b
+}
+
+// inTable reports whether dataset row r belongs to the table's variant.
+func (tv *tableView) inTable(r int32) bool {
+	return !tv.noRows && (tv.member == nil || tv.member.has(r))
+}
+
+// datasetID is the stored id of dataset row r (null when positional).
+func (tv *tableView) datasetID(r int32) dataset.Value {
+	switch {
+	case tv.idCol != nil:
+		return tv.idCol.Value(int(r))
+	case tv.idPath != "":
+		return tv.ds.Value(int(r), tv.idPath)
+	}
+	return dataset.Value{}
+}
+
+// id is the id of row r as the schema shows it: the stored id, or the
+// 1-based position when the row has none; a created row's RowID.
+func (tv *tableView) id(r int32) string {
+	if r >= tv.n {
+		return tv.ov.created[r-tv.n].id
+	}
+	if k, ok := canonKey(tv.datasetID(r)); ok {
+		return k
+	}
+	return strconv.Itoa(int(r) + 1)
+}
+
+// idValue is the stored value of the id field of row r, used by filters,
+// sorting and relations on "id": the stored id, else the position as text.
+func (tv *tableView) idValue(r int32) dataset.Value {
+	if r >= tv.n {
+		return tv.ov.created[r-tv.n].idValue
+	}
+	if v := tv.datasetID(r); v.Kind != dataset.Null {
+		return v
+	}
+	return dataset.Value{Kind: dataset.String, Str: strconv.Itoa(int(r) + 1)}
+}
+
+// base is the value of attribute a on dataset row r ignoring the overlay.
+func (tv *tableView) base(a *attribute, r int32) dataset.Value {
+	if a == nil {
+		return dataset.Value{}
+	}
+	if a.isID {
+		return tv.idValue(r)
+	}
+	switch a.mapping {
+	case model.MappingSource:
+		if c := tv.cols[a.idx]; c != nil {
+			return c.Value(int(r))
+		}
+		return tv.ds.Value(int(r), a.path)
+	case model.MappingConstant:
+		return a.constant
+	case model.MappingGenerated:
+		if a.gen != nil {
+			return a.gen.value(a.id, tv.id(r))
+		}
+	}
+	return dataset.Value{}
+}
+
+// value is the value of attribute a on row r with the overlay applied.
+func (tv *tableView) value(a *attribute, r int32) dataset.Value {
+	if a == nil || a.isID {
+		return tv.base(a, r)
+	}
+	rec := tv.ov.record(r)
+	if rec == nil {
+		return tv.base(a, r)
+	}
+	if rec.has[a.idx] {
+		return rec.vals[a.idx]
+	}
+	if r >= tv.n && a.mapping == model.MappingSource {
+		return dataset.Value{} // a created row has no dataset values
+	}
+	if r >= tv.n && a.mapping == model.MappingGenerated && a.gen != nil {
+		return a.gen.value(a.id, rec.id)
+	}
+	return tv.base(a, r)
+}

@@ -1,0 +1,145 @@
+package graphql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/formatter"
+
+	"github.com/mockgql/mockgql/model"
+	"github.com/mockgql/mockgql/model/dataset"
+)
+
+// Pool gives the datasets of the data pool. Dataset returns nil when the
+// import code is unknown. It must be safe for concurrent use.
+type Pool interface {
+	Dataset(importCode string) *dataset.Dataset
+}
+
+// Options configure a Runtime. Zero fields take the defaults.
+type Options struct {
+	// MaxDepth limits the nesting of a query's selections (default 10).
+	MaxDepth int
+	// MaxFields limits the number of selected fields (default 1000).
+	MaxFields int
+	// MaxPageSize clamps pageSize (default 1000, API.md).
+	MaxPageSize int
+	// CacheRows bounds the query cache of the Runtime, in cached row
+	// numbers (4 bytes each; default 8M, i.e. 32 MB).
+	CacheRows int
+}
+
+func (o Options) withDefaults() Options {
+	def := func(v *int, d int) {
+		if *v <= 0 {
+			*v = d
+		}
+	}
+	def(&o.MaxDepth, DefaultMaxDepth)
+	def(&o.MaxFields, DefaultMaxFields)
+	def(&o.MaxPageSize, 1000)
+	def(&o.CacheRows, 8<<20)
+	return o
+}
+
+// Runtime is the compiled mock runtime of one version of a project's model:
+// its GraphQL schema, resolvers and a query cache. It is immutable (but for
+// the cache, which is internally synchronised) and safe for concurrent use.
+// A Runtime holds no mock data: every call gets the pool and the overlay.
+type Runtime struct {
+	opt    Options
+	model  *compiled
+	schema *ast.Schema
+	sdl    string
+	exec   *Executor
+	cache  *lru
+}
+
+// Compile builds the runtime of project p. It reads p only during the call
+// and keeps nothing of it, so the caller may change p afterwards. The error
+// is an internal one (a model the runtime cannot express); model validation
+// (package model) keeps it from happening.
+func Compile(p *model.Project, opt Options) (*Runtime, error) {
+	opt = opt.withDefaults()
+	rt := &Runtime{opt: opt, model: compileModel(p), cache: newLRU(int64(opt.CacheRows))}
+	schema, err := gqlparser.LoadSchema(&ast.Source{Name: "runtime.graphql", Input: buildSDL(rt.model, opt)})
+	if err != nil {
+		return nil, fmt.Errorf("graphql: runtime schema of project %s: %w", p.ID, err)
+	}
+	rt.schema = schema
+	rt.exec, err = NewExecutor(Executor{
+		Schema:    schema,
+		Resolvers: rt.resolvers(),
+		LooseArgs: rt.looseArgs(),
+		MaxDepth:  opt.MaxDepth,
+		MaxFields: opt.MaxFields,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("graphql: runtime of project %s: %w", p.ID, err)
+	}
+	var b strings.Builder
+	formatter.NewFormatter(&b, formatter.WithIndent("  ")).FormatSchema(schema)
+	rt.sdl = b.String()
+	return rt, nil
+}
+
+// SDL returns the schema printed by the gqlparser formatter (types sorted
+// by name, built-ins left out): the management API's `sdl` field and the
+// input of schema comparisons.
+func (rt *Runtime) SDL() string { return rt.sdl }
+
+// Schema returns the runtime schema. The caller must not modify it.
+func (rt *Runtime) Schema() *ast.Schema { return rt.schema }
+
+// Prepare parses and validates a request against the runtime schema (see
+// Executor.Prepare). A refused request, an unknown or disabled operation
+// included, gives nil and a Result with Refused set: the HTTP layer answers 400.
+func (rt *Runtime) Prepare(req Request) (*Prepared, *Result) { return rt.exec.Prepare(req) }
+
+var (
+	errMutationInQuery = errors.New("graphql: Runtime.Query given a mutation; use Mutate")
+	errQueryInMutate   = errors.New("graphql: Runtime.Mutate given a query; use Query")
+	errForeignPrepared = errors.New("graphql: the request was prepared by another Runtime")
+)
+
+// Query runs a prepared query (not a mutation) against the pool and one
+// snapshot of ov (nil: no changes). It is safe to call concurrently with
+// other Query calls and with ov.Apply. The error is non-nil only when ctx
+// ends (ctx.Err()) or the call is misused; data-level problems are in the
+// Result's errors.
+func (rt *Runtime) Query(ctx context.Context, prep *Prepared, pool Pool, ov *Overlay) (*Result, error) {
+	switch {
+	case prep.ex != rt.exec:
+		return nil, errForeignPrepared
+	case prep.Mutation():
+		return nil, errMutationInQuery
+	}
+	return prep.Execute(ctx, newView(rt, pool, ov, ov.snapshot(), true))
+}
+
+// Mutate runs a prepared mutation without changing ov. It returns the
+// result as it will be once the changes are applied, and the changes (one
+// per row, latest state, in the order they were last made). The caller
+// (one mutation at a time per overlay) persists the changes, then calls
+// ov.Apply(changes), then answers; if persisting fails it applies nothing
+// and answers an error. Root fields run in order, each seeing the changes
+// of those before it.
+func (rt *Runtime) Mutate(ctx context.Context, prep *Prepared, pool Pool, ov *Overlay) (*Result, []Change, error) {
+	switch {
+	case prep.ex != rt.exec:
+		return nil, nil, errForeignPrepared
+	case !prep.Mutation():
+		return nil, nil, errQueryInMutate
+	}
+	m := &mutation{rt: rt, pool: pool, ov: ov, base: ov.snapshot()}
+	m.st = m.base
+	res, err := prep.Execute(ctx, m)
+	if err != nil {
+		return nil, nil, err
+	}
+	return res, m.changes(), nil
+}

@@ -1,0 +1,188 @@
+package graphql
+
+import (
+	"context"
+	"sort"
+	"strings"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// resolvers returns the resolver of every field the runtime computes:
+// operations on Query and Mutation, and the id, attribute and relation
+// fields of each table type. Page types are maps, served by the executor's
+// default resolver.
+func (rt *Runtime) resolvers() map[string]Resolver {
+	m := map[string]Resolver{}
+	queries := 0
+	for _, o := range rt.model.ops {
+		switch o.kind {
+		case model.OpList:
+			m["Query."+o.name] = rt.listResolver(o)
+			queries++
+		case model.OpSingle:
+			m["Query."+o.name] = singleResolver(o)
+			queries++
+		case model.OpCreate:
+			m["Mutation."+o.name] = mutationResolver(o, (*mutation).create)
+		case model.OpUpdate:
+			m["Mutation."+o.name] = mutationResolver(o, (*mutation).update)
+		case model.OpDelete:
+			m["Mutation."+o.name] = mutationResolver(o, (*mutation).remove)
+		}
+	}
+	if queries == 0 {
+		m["Query."+placeholderField] = func(context.Context, *Field) (any, error) { return nil, nil }
+	}
+	for _, t := range rt.model.tables {
+		m[t.name+".id"] = idResolver
+		for _, a := range t.attrs {
+			if !a.isID {
+				m[t.name+"."+a.name] = attrResolver(a)
+			}
+		}
+		for _, r := range t.rels {
+			m[t.name+"."+r.name] = relResolver(r)
+		}
+	}
+	return m
+}
+
+// looseArgs lists the list operations: their unknown arguments reach the
+// resolver, which ignores or refuses them (SPEC.md rules 1 and 2).
+func (rt *Runtime) looseArgs() map[string]bool {
+	m := map[string]bool{}
+	for _, o := range rt.model.ops {
+		if o.kind == model.OpList {
+			m["Query."+o.name] = true
+		}
+	}
+	return m
+}
+
+func idResolver(_ context.Context, f *Field) (any, error) {
+	ro := f.Parent.(*rowObj)
+	return ro.tv.id(ro.row), nil
+}
+
+func attrResolver(a *attribute) Resolver {
+	return func(_ context.Context, f *Field) (any, error) {
+		ro := f.Parent.(*rowObj)
+		return output(a.typ, ro.tv.value(a, ro.row)), nil
+	}
+}
+
+func relResolver(rf *relField) Resolver {
+	return func(_ context.Context, f *Field) (any, error) {
+		ro := f.Parent.(*rowObj)
+		target, rows := ro.tv.related(rf, ro.row)
+		if rf.list {
+			return target.objects(rowList{rows: rows}, 0, len(rows)), nil
+		}
+		if len(rows) == 0 {
+			return nil, nil
+		}
+		return &rowObj{tv: target, row: rows[0]}, nil
+	}
+}
+
+func singleResolver(o *operation) Resolver {
+	return func(_ context.Context, f *Field) (any, error) {
+		tv := f.Parent.(*view).tableView(o.t)
+		if tv.notReady != nil {
+			return nil, tv.notReady
+		}
+		id, _ := f.Args["id"].(string)
+		if r := tv.byID(id); r >= 0 {
+			return &rowObj{tv: tv, row: r}, nil
+		}
+		return nil, nil
+	}
+}
+
+// listResolver serves a LIST operation (SPEC.md Query shapes). A table that
+// is not ready gives an empty page and a NOT_READY error beside it.
+func (rt *Runtime) listResolver(o *operation) Resolver {
+	return func(ctx context.Context, f *Field) (any, error) {
+		if err := o.checkExtra(f.Extra); err != nil {
+			return nil, err
+		}
+		pg, size := rt.paging(f.Args)
+		tv := f.Parent.(*view).tableView(o.t)
+		if tv.notReady != nil {
+			f.Report(tv.notReady)
+			return pageValue([]any{}, 0, pg, size), nil
+		}
+		q, err := o.listQuery(f.Args)
+		if err != nil {
+			return nil, err
+		}
+		rows, err := tv.rows(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		lo, hi := page(rows.len(), pg, size)
+		return pageValue(tv.objects(rows, lo, hi), rows.len(), pg, size), nil
+	}
+}
+
+func pageValue(items []any, total, page, size int) map[string]any {
+	return map[string]any{"items": items, "total": total, "page": page, "pageSize": size}
+}
+
+// paging reads page (less than 1 means 1) and pageSize (less than 1 means
+// the default 20; more than MaxPageSize is clamped, API.md).
+func (rt *Runtime) paging(args map[string]any) (page, size int) {
+	page, _ = args["page"].(int)
+	size, _ = args["pageSize"].(int)
+	if page < 1 {
+		page = 1
+	}
+	if size < 1 {
+		size = 20
+	}
+	return page, min(size, rt.opt.MaxPageSize)
+}
+
+// listQuery reads the sort and parameter arguments.
+func (o *operation) listQuery(args map[string]any) (*listQuery, error) {
+	q := &listQuery{}
+	if name, ok := args["sortField"].(string); ok {
+		q.sort = o.t.sortAttr(name)
+	}
+	q.desc = args["sortDirection"] == "DESC"
+	preds, spec, err := buildPredicates(o.params, args)
+	if err != nil {
+		return nil, err
+	}
+	q.preds = preds
+	var b strings.Builder
+	if q.sort != nil {
+		b.WriteString(q.sort.name)
+		if q.desc {
+			b.WriteString(" desc")
+		}
+	}
+	b.WriteByte('|')
+	b.WriteString(spec)
+	q.spec = b.String()
+	return q, nil
+}
+
+// checkExtra applies SPEC.md rules 1 and 2 to arguments the operation does
+// not define: ignored without parameters, refused with them.
+func (o *operation) checkExtra(extra map[string]any) error {
+	if len(extra) == 0 || len(o.params) == 0 {
+		return nil
+	}
+	names := make([]string, 0, len(extra))
+	for k := range extra {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	known := make([]string, len(o.params))
+	for i, p := range o.params {
+		known[i] = p.name
+	}
+	return model.Errorf(model.ErrBadUserInput, "Unknown argument %q on %s; known parameters: %s", names[0], o.name, strings.Join(known, ", "))
+}

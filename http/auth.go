@@ -1,0 +1,129 @@
+package http
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// Cookie names (API.md).
+const (
+	cookieJWT     = "mgq_jwt"
+	cookieSession = "mgq_session"
+	keyPrefix     = "mgq_"
+)
+
+// claims are the JWT's: the user, their e-mail and active account.
+type claims struct {
+	Email   string `json:"email"`
+	Account string `json:"acc"`
+	jwt.RegisteredClaims
+}
+
+// issueJWT signs a session token for a user and account.
+func (s *Server) issueJWT(userID, accountID string) (string, error) {
+	return s.issueJWTWithEmail(userID, "", accountID)
+}
+
+func (s *Server) issueJWTWithEmail(userID, email, accountID string) (string, error) {
+	now := time.Now()
+	t := jwt.NewWithClaims(jwt.SigningMethodHS256, claims{Email: email, Account: accountID,
+		RegisteredClaims: jwt.RegisteredClaims{Subject: userID, IssuedAt: jwt.NewNumericDate(now),
+			ExpiresAt: jwt.NewNumericDate(now.Add(s.cfg.JWTTTL)), Issuer: "mockgql"}})
+	return t.SignedString(s.cfg.JWTSecret)
+}
+
+// parseJWT checks a session token and returns its principal.
+func (s *Server) parseJWT(token string) (model.Principal, error) {
+	var cl claims
+	_, err := jwt.ParseWithClaims(token, &cl, func(t *jwt.Token) (any, error) { return s.cfg.JWTSecret, nil },
+		jwt.WithValidMethods([]string{"HS256"}), jwt.WithIssuer("mockgql"), jwt.WithExpirationRequired())
+	if err != nil || cl.Subject == "" {
+		return model.Principal{}, model.Errorf(model.ErrUnauthenticated, "the session token is invalid or expired; log in again")
+	}
+	return model.Principal{UserID: cl.Subject, UserEmail: cl.Email, AccountID: cl.Account}, nil
+}
+
+// bearer returns the credential of "Authorization: Bearer <x>" or "".
+func bearer(c *gin.Context) string {
+	h := c.GetHeader("Authorization")
+	if len(h) > 7 && strings.EqualFold(h[:7], "bearer ") {
+		return strings.TrimSpace(h[7:])
+	}
+	return ""
+}
+
+// apiKeyOf returns the API key sent as Bearer or X-API-Key, or "".
+func apiKeyOf(c *gin.Context) string {
+	if k := c.GetHeader("X-API-Key"); k != "" {
+		return strings.TrimSpace(k)
+	}
+	if b := bearer(c); strings.HasPrefix(b, keyPrefix) {
+		return b
+	}
+	return ""
+}
+
+// managementPrincipal reads the credential of /graphql and /datasets: an API
+// key (FULL or MANAGEMENT scope), a Bearer JWT, or the board's mgq_jwt
+// cookie; none gives an anonymous principal (signUp and login need none).
+func (s *Server) managementPrincipal(c *gin.Context) (model.Principal, error) {
+	if k := apiKeyOf(c); k != "" {
+		key, err := s.runtime.AuthKey(c.Request.Context(), k)
+		if err != nil {
+			return model.Principal{}, err
+		}
+		if !key.Scope.Management() {
+			return model.Principal{}, model.Errorf(model.ErrScopeInsufficient, "a %s key cannot reach the management API; use a FULL or MANAGEMENT key", key.Scope)
+		}
+		return model.Principal{AccountID: key.AccountID, KeyProjectID: key.ProjectID, KeyScope: key.Scope}, nil
+	}
+	token := bearer(c)
+	if token == "" {
+		if ck, err := c.Cookie(cookieJWT); err == nil {
+			token = ck
+		}
+	}
+	p := model.Principal{}
+	if token != "" {
+		var err error
+		if p, err = s.parseJWT(token); err != nil {
+			return p, err
+		}
+	}
+	if sess, err := c.Cookie(cookieSession); err == nil && validSession(sess) {
+		p.SessionID = sess
+	}
+	return p, nil
+}
+
+// validSession accepts only values shaped like the session IDs we issue.
+func validSession(s string) bool {
+	if len(s) < 16 || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// cookieSetter returns the SetCookie a surface call uses: HttpOnly,
+// SameSite=Lax, Secure when the public address is https.
+func (s *Server) cookieSetter(c *gin.Context) func(name, value string, maxAge time.Duration) {
+	secure := strings.HasPrefix(s.cfg.BaseURL, "https://")
+	return func(name, value string, maxAge time.Duration) {
+		ck := &http.Cookie{Name: name, Value: value, Path: "/", HttpOnly: true, Secure: secure, SameSite: http.SameSiteLaxMode}
+		if maxAge > 0 {
+			ck.MaxAge = int(maxAge / time.Second)
+		}
+		http.SetCookie(c.Writer, ck)
+	}
+}

@@ -1,0 +1,85 @@
+package http
+
+import (
+	"context"
+	"time"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// These domain types live in package model so that the actors package can
+// implement Backend without importing http; the aliases keep this file's
+// signatures short.
+type (
+	Principal     = model.Principal
+	DataSource    = model.DataSource
+	Variant       = model.DataSourceVariant
+	DatasetImport = model.DatasetImport
+	CreatedKey    = model.CreatedKey
+)
+
+// TablePatch, AttributePatch and OperationPatch are the model package's
+// partial updates.
+type (
+	TablePatch     = model.TablePatch
+	AttributePatch = model.AttributePatch
+	OperationPatch = model.OperationPatch
+)
+
+// Backend is everything the HTTP layer asks of the grains. Each method
+// checks the principal's rights (role, plan, scope, session) and returns a
+// *model.Error for every refusal. IDs of tables, attributes, relations,
+// operations and views name their project (see model.ProjectOf), so methods
+// taking only such an ID find the project themselves. All methods are safe
+// for concurrent use.
+type Backend interface {
+	// Accounts and members.
+	SignUp(ctx context.Context, p Principal, email, password, name string) (model.User, *model.Account, error)
+	Login(ctx context.Context, email, password string) (model.User, *model.Account, error)
+	Me(ctx context.Context, p Principal) (model.User, error)
+	Account(ctx context.Context, p Principal) (*model.Account, model.Usage, error)
+	SetPlan(ctx context.Context, p Principal, plan model.Plan) (*model.Account, error)
+	InviteMember(ctx context.Context, p Principal, email string, role model.Role) (model.Member, error)
+	SetMemberRole(ctx context.Context, p Principal, userID string, role model.Role) (model.Member, error)
+	RemoveMember(ctx context.Context, p Principal, userID string) error
+
+	// Projects. Project returns a NOT_FOUND error when there is none the
+	// principal may see.
+	Projects(ctx context.Context, p Principal) ([]*model.Project, error)
+	Project(ctx context.Context, p Principal, id, slug string) (*model.Project, error)
+	CreateProject(ctx context.Context, p Principal, name, slug string) (*model.Project, error)
+	UpdateProject(ctx context.Context, p Principal, id string, name, slug *string) (*model.Project, error)
+	DeleteProject(ctx context.Context, p Principal, id string) error
+	// CreateGuestProject makes a guest project for the principal's session
+	// (creating the session when SessionID is empty; the new session ID is
+	// returned so the HTTP layer can set the cookie).
+	CreateGuestProject(ctx context.Context, p Principal, name string) (*model.Project, string, error)
+
+	// Model edits (API.md Mutation).
+	CreateTable(ctx context.Context, p Principal, projectID, name string, source *model.TableSource) (*model.Table, error)
+	UpdateTable(ctx context.Context, p Principal, tableID string, patch TablePatch) (*model.Table, error)
+	DeleteTable(ctx context.Context, p Principal, tableID string) error
+	CreateAttribute(ctx context.Context, p Principal, a model.Attribute) (*model.Attribute, error)
+	UpdateAttribute(ctx context.Context, p Principal, attributeID string, patch AttributePatch) (*model.Attribute, error)
+	DeleteAttribute(ctx context.Context, p Principal, attributeID string) error
+	CreateRelation(ctx context.Context, p Principal, r model.Relation) (*model.Relation, error)
+	DeleteRelation(ctx context.Context, p Principal, relationID string) error
+	GenerateDefaultOperations(ctx context.Context, p Principal, projectID, tableID string) ([]*model.Operation, error)
+	CreateOperation(ctx context.Context, p Principal, o model.Operation) (*model.Operation, error)
+	UpdateOperation(ctx context.Context, p Principal, operationID string, patch OperationPatch) (*model.Operation, error)
+	DeleteOperation(ctx context.Context, p Principal, operationID string) error
+	GenerateMissingViews(ctx context.Context, p Principal, projectID string) ([]*model.View, error)
+	ResetMockData(ctx context.Context, p Principal, projectID string) error
+	// SDL is the project's runtime schema as GraphQL SDL.
+	SDL(ctx context.Context, p Principal, projectID string) (string, error)
+
+	// Data pool.
+	DataSources(ctx context.Context) ([]DataSource, error)
+	ImportDataset(ctx context.Context, p Principal, in DatasetImport) (DataSource, error)
+
+	// API keys.
+	APIKeys(ctx context.Context, p Principal, projectID string) ([]model.APIKey, error)
+	CreateAPIKey(ctx context.Context, p Principal, projectID, name string, scope model.Scope, expiresAt time.Time, maxActors int) (CreatedKey, error)
+	RevokeAPIKey(ctx context.Context, p Principal, keyID string) (model.APIKey, error)
+	DeleteAPIKey(ctx context.Context, p Principal, keyID string) error
+}

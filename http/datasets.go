@@ -1,0 +1,51 @@
+package http
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+func jsonMarshal(v any) ([]byte, error) { return json.Marshal(v) }
+
+// serveDatasetUpload answers POST /datasets/{importCode}: the body is the
+// file, parsed as a stream, so its size is bounded by MaxDatasetBytes and
+// not by memory.
+func (s *Server) serveDatasetUpload(c *gin.Context) {
+	p, err := s.managementPrincipal(c)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	if c.Request.ContentLength > s.cfg.MaxDatasetBytes {
+		s.writeError(c, model.Errorf(model.ErrPayloadTooLarge, "the dataset is larger than %d bytes", s.cfg.MaxDatasetBytes))
+		return
+	}
+	format := c.DefaultQuery("format", "json")
+	ds, err := s.backend.ImportDataset(c.Request.Context(), p, model.DatasetImport{ImportCode: c.Param("importCode"),
+		Name: c.Query("name"), Format: format, VariantField: c.Query("variantField"), Body: c.Request.Body,
+		MaxBytes: s.cfg.MaxDatasetBytes})
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, dataSourceJSON(ds))
+}
+
+// dataSourceJSON is the DataSource as the upload route answers it (the
+// GraphQL type's fields, with three sample documents).
+func dataSourceJSON(ds model.DataSource) gin.H {
+	variants := make([]gin.H, 0, len(ds.Variants))
+	for _, v := range ds.Variants {
+		variants = append(variants, gin.H{"name": v.Name, "recordCount": v.RecordCount})
+	}
+	samples := []json.RawMessage{}
+	if ds.Samples != nil {
+		samples = ds.Samples(3)
+	}
+	return gin.H{"importCode": ds.ImportCode, "name": ds.Name, "fieldPaths": ds.FieldPaths,
+		"recordCount": ds.RecordCount, "variants": variants, "sampleDocuments": samples}
+}

@@ -1,0 +1,75 @@
+package http
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/model"
+)
+
+// serveManagement answers /graphql (GET with ?query= or POST with a JSON body).
+func (s *Server) serveManagement(c *gin.Context) {
+	p, err := s.managementPrincipal(c)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	s.serveSurface(c, s.mgmt, p, s.cfg.MaxManagementBodyBytes)
+}
+
+// servePublic answers /public-graphql; the credential is the mgq_session cookie.
+func (s *Server) servePublic(c *gin.Context) {
+	p := model.Principal{}
+	if sess, err := c.Cookie(cookieSession); err == nil && validSession(sess) {
+		p.SessionID = sess
+	}
+	s.serveSurface(c, s.public, p, s.cfg.MaxBodyBytes)
+}
+
+func (s *Server) serveSurface(c *gin.Context, surface *Surface, p model.Principal, max int64) {
+	body, err := surfaceBody(c, max)
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.QueryTimeout*6)
+	defer cancel()
+	res, err := surface.Execute(ctx, &Call{Principal: p, Body: body, SetCookie: s.cookieSetter(c)})
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	s.writeResult(c, res)
+}
+
+// surfaceBody is the POST body, or for GET the query string as a JSON body.
+func surfaceBody(c *gin.Context, max int64) ([]byte, error) {
+	if c.Request.Method == http.MethodGet {
+		q := c.Query("query")
+		if q == "" {
+			return nil, model.Errorf(model.ErrBadRequest, "GET /graphql needs ?query=")
+		}
+		req := graphql.Request{Query: q, OperationName: c.Query("operationName")}
+		return jsonMarshal(req)
+	}
+	var buf bytes.Buffer
+	if err := readBody(c, max, &buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// writeResult answers a surface's GraphQL result: 400 with the error body
+// when the document was refused, else 200.
+func (s *Server) writeResult(c *gin.Context, res *graphql.Result) {
+	out := res.AppendJSON(nil)
+	if res.Refused {
+		s.writeRefusedGraphQL(c, out, res.Code)
+		return
+	}
+	c.Data(http.StatusOK, "application/json", out)
+}

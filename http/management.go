@@ -1,0 +1,182 @@
+package http
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"time"
+
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/model"
+)
+
+// managementSDL is the schema of the management API (API.md "Management API").
+//
+//go:embed schema/management.graphql
+var managementSDL string
+
+// Call is one GraphQL HTTP request to a static surface. Execute reads it
+// and does not keep it.
+type Call struct {
+	Principal Principal
+	Body      []byte
+	// SetCookie lets resolvers set a cookie on the response: signUp and
+	// login set the board's mgq_jwt, createGuestProject sets mgq_session.
+	// maxAge 0 means a session cookie. It may be nil when the caller does
+	// not set cookies.
+	SetCookie func(name, value string, maxAge time.Duration)
+}
+
+// setCookie calls c.SetCookie when there is one.
+func (c *Call) setCookie(name, value string, maxAge time.Duration) {
+	if c.SetCookie != nil {
+		c.SetCookie(name, value, maxAge)
+	}
+}
+
+// Cookie names set by the static surfaces.
+const (
+	jwtCookie     = "mgq_jwt"
+	sessionCookie = "mgq_session"
+)
+
+// SurfaceConfig is what a static GraphQL surface needs.
+type SurfaceConfig struct {
+	Backend Backend
+	// BaseURL and AppURL are the public addresses (no trailing slash) used
+	// in Project.runtimeUrl and Project.previewUrl.
+	BaseURL, AppURL string
+	// IssueToken signs the JWT that signUp and login return. It must be
+	// safe for concurrent use.
+	IssueToken func(userID, accountID string) (string, error)
+	// JWTTTL is the max age of the mgq_jwt cookie.
+	JWTTTL time.Duration
+}
+
+// Surface is a static GraphQL API: a schema from embedded SDL and a
+// resolver map, run by the graphql package's executor. It is immutable and
+// safe for concurrent use.
+type Surface struct {
+	cfg  SurfaceConfig
+	sdl  string
+	exec *graphql.Executor
+	// anonymous is the message of the UNAUTHENTICATED error for callers
+	// without a credential.
+	anonymous string
+}
+
+// NewManagementSurface returns the management API (/graphql).
+func NewManagementSurface(cfg SurfaceConfig) (*Surface, error) {
+	s := &Surface{cfg: cfg, sdl: managementSDL,
+		anonymous: "sign in (login or signUp) or send an API key of scope FULL or MANAGEMENT"}
+	return s, s.build("management.graphql", s.managementResolvers())
+}
+
+// build parses s.sdl and makes the executor.
+func (s *Surface) build(name string, resolvers map[string]graphql.Resolver) error {
+	if s.cfg.Backend == nil {
+		return fmt.Errorf("http: %s: SurfaceConfig.Backend is nil", name)
+	}
+	schema, err := gqlparser.LoadSchema(&ast.Source{Name: name, Input: s.sdl})
+	if err != nil {
+		return fmt.Errorf("http: %s: %w", name, err)
+	}
+	s.exec, err = graphql.NewExecutor(graphql.Executor{Schema: schema, Resolvers: resolvers})
+	if err != nil {
+		return fmt.Errorf("http: %s: %w", name, err)
+	}
+	return nil
+}
+
+// Execute decodes, prepares and runs c. A malformed body gives a nil
+// result and a *model.Error with code model.ErrBadRequest. A document that
+// does not parse or validate gives a Result with Refused set (HTTP 400).
+// Otherwise the Result holds data and field errors (HTTP 200). An error
+// of ctx is returned as is.
+func (s *Surface) Execute(ctx context.Context, c *Call) (*graphql.Result, error) {
+	req, err := graphql.DecodeRequest(c.Body)
+	if err != nil {
+		return nil, err
+	}
+	prep, refused := s.exec.Prepare(req)
+	if refused != nil {
+		return refused, nil
+	}
+	return prep.Execute(ctx, c)
+}
+
+// SDL returns the surface's schema text.
+func (s *Surface) SDL() string { return s.sdl }
+
+// managementResolvers maps the management API's root fields to the Backend.
+// Object fields below the root are plain maps built by shaper.
+func (s *Surface) managementResolvers() map[string]graphql.Resolver {
+	r := map[string]graphql.Resolver{
+		"Query.me":          s.authed(s.me),
+		"Query.account":     s.authed(s.account),
+		"Query.projects":    s.authed(s.projects),
+		"Query.project":     s.authed(s.project),
+		"Query.dataSources": s.authed(s.dataSources),
+		"Query.apiKeys":     s.authed(s.apiKeys),
+
+		"Mutation.signUp":        s.open(s.signUp),
+		"Mutation.login":         s.open(s.login),
+		"Mutation.setPlan":       s.authed(s.setPlan),
+		"Mutation.inviteMember":  s.authed(s.inviteMember),
+		"Mutation.setMemberRole": s.authed(s.setMemberRole),
+		"Mutation.removeMember":  s.authed(s.removeMember),
+		"Mutation.createProject": s.authed(s.createProject),
+		"Mutation.updateProject": s.authed(s.updateProject),
+		"Mutation.deleteProject": s.authed(s.deleteProject),
+		"Mutation.resetMockData": s.authed(s.resetMockData),
+		"Mutation.createApiKey":  s.authed(s.createAPIKey),
+		"Mutation.revokeApiKey":  s.authed(s.revokeAPIKey),
+		"Mutation.deleteApiKey":  s.authed(s.deleteAPIKey),
+		"Mutation.importDataset": s.authed(s.importDataset),
+	}
+	for name, fn := range s.modelMutations() {
+		r["Mutation."+name] = s.authed(fn)
+	}
+	return r
+}
+
+// rootFunc resolves a root field for a call, with the field's coerced
+// arguments.
+type rootFunc func(ctx context.Context, c *Call, args input) (any, error)
+
+// open adapts fn to a resolver that needs no credential.
+func (s *Surface) open(fn rootFunc) graphql.Resolver {
+	return func(ctx context.Context, f *graphql.Field) (any, error) {
+		c, ok := f.Parent.(*Call)
+		if !ok {
+			return nil, fmt.Errorf("http: root value is %T, not *Call", f.Parent)
+		}
+		return fn(ctx, c, f.Args)
+	}
+}
+
+// authed adapts fn to a resolver that refuses callers without any
+// credential up front, so that a missing credential gives a clean
+// message; the Backend checks everything else.
+func (s *Surface) authed(fn rootFunc) graphql.Resolver {
+	return s.open(func(ctx context.Context, c *Call, args input) (any, error) {
+		if !signedIn(c.Principal) {
+			return nil, &model.Error{Code: model.ErrUnauthenticated, Message: s.anonymous}
+		}
+		return fn(ctx, c, args)
+	})
+}
+
+// signedIn reports whether p carries any credential: a user, an API key, a
+// board session opened by an adoption link, or a guest session.
+func signedIn(p Principal) bool {
+	return p.UserID != "" || p.KeyProjectID != "" || p.BoardProjectID != "" || p.SessionID != ""
+}
+
+// shaper returns the shaper for c's principal.
+func (s *Surface) shaper(c *Call) shaper {
+	return shaper{backend: s.cfg.Backend, principal: c.Principal, baseURL: s.cfg.BaseURL, appURL: s.cfg.AppURL}
+}

@@ -1,0 +1,373 @@
+package http
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// Fragments selecting every field of the model types.
+const modelFragments = `
+fragment P on Project { id slug name kind accountId shareToken previewUrl runtimeUrl expiresAt createdAt sdl
+  tables { ...T } relations { ...R } operations { ...O } views { ...V } }
+fragment T on Table { id name ready source { importCode variant } attributes { ...A } }
+fragment A on Attribute { id tableId name type sortable filterable required mappingType
+  sourceMapping { path } constantValue computedExpression generator { kind options } }
+fragment R on Relation { id sourceTableId targetTableId direction cardinality sourceAttribute targetAttribute fieldName inverseFieldName }
+fragment O on Operation { id tableId name kind enabled parameters { name attribute operator } }
+fragment V on View { id tableId kind name }
+fragment D on DataSource { importCode name fieldPaths recordCount variants { name recordCount } sampleDocuments }
+fragment K on ApiKey { id name projectId scope prefix expiresAt revoked maxActors createdAt lastUsedAt }
+fragment U on Account { id name plan members { user { id email name } role } usage { requests quota period resetsAt } }
+`
+
+// managementCases call every operation of the management API, as the
+// signed-in user u_1 unless they say otherwise.
+var managementCases = []surfaceCase{
+	{name: "me", query: `{ me { id email name } }`},
+	{name: "me_api_key", principal: &Principal{KeyProjectID: "prj_1", KeyScope: model.ScopeManagement}, query: `{ me { id } }`},
+	{name: "account", query: `{ account { ...U } }` + modelFragments},
+	{name: "projects", query: `{ projects { ...P } }` + modelFragments},
+	{name: "projects_without_sdl", query: `{ projects { id kind shareToken runtimeUrl previewUrl expiresAt } }`},
+	{name: "project_by_id", query: `query($id: ID) { project(id: $id) { ...P } }` + modelFragments, vars: map[string]any{"id": "prj_1"}},
+	{name: "project_by_slug_guest", query: `{ project(slug: "guest-1") { id kind accountId shareToken runtimeUrl previewUrl expiresAt } }`},
+	{name: "project_without_id_or_slug", query: `{ project { id } }`},
+	{name: "project_not_found", query: `{ project(id: "nope") { id } }`,
+		fail: map[string]error{"Project": model.Errorf(model.ErrNotFound, "project %q not found", "nope")}},
+	{name: "dataSources", query: `{ dataSources { ...D few: sampleDocuments(limit: 1) many: sampleDocuments(limit: 500) none: sampleDocuments(limit: 0) negative: sampleDocuments(limit: -4) } }` + modelFragments},
+	{name: "apiKeys", query: `{ apiKeys(projectId: "prj_1") { ...K } }` + modelFragments},
+
+	{name: "signUp", principal: &Principal{SessionID: "ses_1"},
+		query: `mutation { signUp(email: "new@example.com", password: "pw", name: "New") { token user { id email name } account { ...U } } }` + modelFragments},
+	{name: "signUp_without_name", principal: &anonymous,
+		query: `mutation { signUp(email: "new@example.com", password: "pw") { token user { name } } }`},
+	{name: "signUp_conflict", principal: &anonymous, query: `mutation { signUp(email: "ada@example.com", password: "pw") { token } }`,
+		fail: map[string]error{"SignUp": model.Errorf(model.ErrConflict, "e-mail taken")}},
+	{name: "login", principal: &anonymous, query: `mutation { login(email: "ada@example.com", password: "pw") { token user { id } account { id plan usage { quota } } } }`},
+	{name: "login_refused", principal: &anonymous, query: `mutation { login(email: "ada@example.com", password: "bad") { token } }`,
+		fail: map[string]error{"Login": model.Errorf(model.ErrUnauthenticated, "wrong e-mail or password")}},
+
+	{name: "createProject", query: `mutation { createProject(name: "Shop", slug: "shop") { ...P } }` + modelFragments},
+	{name: "createProject_without_slug", query: `mutation { createProject(name: "Shop") { slug } }`},
+	{name: "updateProject", query: `mutation { updateProject(projectId: "prj_1", name: "Renamed", slug: null) { name slug } }`},
+	{name: "updateProject_slug_only", query: `mutation { updateProject(projectId: "prj_1", slug: "store") { name slug } }`},
+	{name: "deleteProject", query: `mutation { deleteProject(projectId: "prj_1") }`},
+	{name: "resetMockData", query: `mutation { resetMockData(projectId: "prj_1") }`},
+
+	{name: "createModellingTable", query: `mutation { createModellingTable(input: {projectId: "prj_1", name: "Customer", source: {importCode: "customers", variant: "eu"}}) { ...T } }` + modelFragments},
+	{name: "createModellingTable_unbound", query: `mutation { createModellingTable(input: {projectId: "prj_1", name: "Customer"}) { ...T } }` + modelFragments},
+	{name: "updateModellingTable", query: `mutation { updateModellingTable(input: {tableId: "prj_1.tbl_o", name: "Purchase", source: {importCode: "orders"}}) { ...T } }` + modelFragments},
+	{name: "updateModellingTable_absent", query: `mutation { updateModellingTable(input: {tableId: "prj_1.tbl_o"}) { ...T } }` + modelFragments},
+	{name: "deleteModellingTable", query: `mutation { deleteModellingTable(tableId: "prj_1.tbl_o") }`},
+
+	{name: "createModellingAttribute_source", query: `mutation { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "title", type: STRING, sortable: true, mappingType: SOURCE, sourceMapping: {path: "title.en"}}) { ...A } }` + modelFragments},
+	{name: "createModellingAttribute_constant", query: `mutation($c: JSON) { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "tags", type: JSON, required: true, filterable: false, mappingType: CONSTANT, constantValue: $c}) { ...A } }` + modelFragments,
+		vars: map[string]any{"c": map[string]any{"a<b": []any{1, 2.5, "x&y", true, nil}}}},
+	{name: "createModellingAttribute_constant_literal", query: `mutation { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "stock", type: INT, mappingType: CONSTANT, constantValue: 7}) { constantValue } }`},
+	{name: "createModellingAttribute_generated", query: `mutation { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "owner", type: STRING, mappingType: GENERATED, generator: {kind: "person.name", options: {locale: "de"}}}) { ...A } }` + modelFragments},
+	{name: "createModellingAttribute_computed", query: `mutation { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "total", type: FLOAT, mappingType: COMPUTED, computedExpression: "price * 2"}) { ...A } }` + modelFragments},
+	{name: "createModellingAttribute_refused", query: `mutation { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "c", type: STRING, mappingType: CONSTANT}) { id } }`},
+	{name: "updateModellingAttribute", query: `mutation { updateModellingAttribute(input: {attributeId: "prj_1.att_note", name: "remark", type: STRING, sortable: true, filterable: false, required: true, mappingType: SOURCE, sourceMapping: {path: "note"}}) { ...A } }` + modelFragments},
+	{name: "updateModellingAttribute_nulls", query: `mutation { updateModellingAttribute(input: {attributeId: "prj_1.att_cur", name: null, type: null, sortable: null, mappingType: null, constantValue: null, computedExpression: null, sourceMapping: null, generator: null}) { ...A } }` + modelFragments},
+	{name: "updateModellingAttribute_generator", query: `mutation { updateModellingAttribute(input: {attributeId: "prj_1.att_mail", generator: {kind: "internet.email"}}) { ...A } }` + modelFragments},
+	{name: "deleteModellingAttribute", query: `mutation { deleteModellingAttribute(attributeId: "prj_1.att_note") }`},
+
+	{name: "createRelation", query: `mutation { createRelation(input: {sourceTableId: "prj_1.tbl_o", targetTableId: "prj_1.tbl_p", cardinality: ONE_TO_ONE, sourceAttribute: "productId", targetAttribute: "id", fieldName: "bought", inverseFieldName: "purchases"}) { ...R } }` + modelFragments},
+	{name: "createRelation_directed", query: `mutation { createRelation(input: {sourceTableId: "prj_1.tbl_o", targetTableId: "prj_1.tbl_p", direction: SOURCE_TO_TARGET, cardinality: ONE_TO_ONE, sourceAttribute: "productId", targetAttribute: "id", fieldName: "bought"}) { ...R } }` + modelFragments},
+	{name: "deleteRelation", query: `mutation { deleteRelation(relationId: "prj_1.rel_1") }`},
+
+	{name: "generateDefaultGqlOperations", query: `mutation { generateDefaultGqlOperations(projectId: "prj_1") { ...O } }` + modelFragments},
+	{name: "generateDefaultGqlOperations_table", query: `mutation { generateDefaultGqlOperations(projectId: "prj_1", tableId: "prj_1.tbl_o") { ...O } }` + modelFragments},
+	{name: "createOperation", query: `mutation { createOperation(input: {tableId: "prj_1.tbl_p", name: "cheap", kind: LIST, parameters: [{name: "max", attribute: "price", operator: lte}, {name: "q", attribute: "label", operator: like}]}) { ...O } }` + modelFragments},
+	{name: "createOperation_without_parameters", query: `mutation { createOperation(input: {tableId: "prj_1.tbl_p", name: "item", kind: SINGLE}) { ...O } }` + modelFragments},
+	{name: "updateOperation", query: `mutation { updateOperation(input: {operationId: "prj_1.op_list", name: "allProducts", enabled: false, parameters: []}) { ...O } }` + modelFragments},
+	{name: "updateOperation_absent", query: `mutation { updateOperation(input: {operationId: "prj_1.op_list", parameters: null}) { ...O } }` + modelFragments},
+	{name: "deleteOperation", query: `mutation { deleteOperation(operationId: "prj_1.op_one") }`},
+	{name: "generateMissingViews", query: `mutation { generateMissingViews(projectId: "prj_1") { ...V } }` + modelFragments},
+
+	{name: "createApiKey", query: `mutation { createApiKey(projectId: "prj_1", name: "deploy", scope: RUNTIME, expiresAt: "2027-01-02T03:04:05+02:00", maxActors: 12) { key { ...K } value } }` + modelFragments},
+	{name: "createApiKey_defaults", query: `mutation { createApiKey(projectId: "prj_1", name: "deploy", scope: MANAGEMENT) { key { ...K } value } }` + modelFragments},
+	{name: "createApiKey_bad_expiry", query: `mutation { createApiKey(projectId: "prj_1", name: "deploy", scope: FULL, expiresAt: "tomorrow") { value } }`},
+	{name: "createApiKey_plan", query: `mutation { createApiKey(projectId: "prj_1", name: "deploy", scope: FULL) { value } }`,
+		fail: map[string]error{"CreateAPIKey": model.Errorf(model.ErrForbidden, "API keys need the PROFESSIONAL plan")}},
+	{name: "revokeApiKey", query: `mutation { revokeApiKey(keyId: "key_1") { ...K } }` + modelFragments},
+	{name: "deleteApiKey", query: `mutation { deleteApiKey(keyId: "key_1") }`},
+	{name: "importDataset", query: `mutation($c: String!) { importDataset(importCode: "books", name: "Books", format: "csv", content: $c, variantField: "lang") { ...D } }` + modelFragments,
+		vars: map[string]any{"c": "id,title\n1,Dune\n"}},
+	{name: "importDataset_minimal", query: `mutation { importDataset(importCode: "books", format: "ndjson", content: "{}") { importCode } }`},
+
+	{name: "inviteMember", query: `mutation { inviteMember(email: "cy@example.com", role: EDITOR) { user { id email name } role } }`},
+	{name: "setMemberRole", query: `mutation { setMemberRole(userId: "u_2", role: ADMIN) { user { id } role } }`},
+	{name: "removeMember", query: `mutation { removeMember(userId: "u_2") }`},
+	{name: "setPlan", query: `mutation { setPlan(plan: TEAM) { ...U } }` + modelFragments},
+	{name: "setPlan_forbidden", query: `mutation { setPlan(plan: TEAM) { plan } }`,
+		fail: map[string]error{"SetPlan": model.Errorf(model.ErrForbidden, "only the OWNER may change the plan")}},
+}
+
+func TestManagementOperations(t *testing.T) {
+	runCases(t, "management", NewManagementSurface, userPrincipal, managementCases)
+	s, _ := mustSurface(t, NewManagementSurface)
+	checkCoverage(t, s, managementCases)
+}
+
+// TestManagementUnauthenticated runs every case without a credential:
+// everything but signUp and login is refused before the Backend is asked.
+func TestManagementUnauthenticated(t *testing.T) {
+	for _, tc := range managementCases {
+		roots := rootFields(t, tc.query)
+		if slices.Contains(roots, "signUp") || slices.Contains(roots, "login") {
+			continue
+		}
+		t.Run(tc.name, func(t *testing.T) {
+			out := run(t, NewManagementSurface, anonymous, tc.query, tc.vars, nil)
+			if codes := errorCodes(out); len(codes) != 1 || codes[0] != model.ErrUnauthenticated {
+				t.Errorf("error codes = %v, want [UNAUTHENTICATED]", codes)
+			}
+			if len(out.Calls) != 0 {
+				t.Errorf("Backend called: %v", out.Calls)
+			}
+		})
+	}
+}
+
+// TestManagementErrorCodes checks that the Backend's refusals reach
+// errors[].extensions.code unchanged, and anything else is INTERNAL.
+func TestManagementErrorCodes(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want string
+	}{
+		{"unauthenticated", model.Errorf(model.ErrUnauthenticated, "x"), model.ErrUnauthenticated},
+		{"forbidden", model.Errorf(model.ErrForbidden, "x"), model.ErrForbidden},
+		{"not found", model.Errorf(model.ErrNotFound, "x"), model.ErrNotFound},
+		{"bad user input", model.Errorf(model.ErrBadUserInput, "x"), model.ErrBadUserInput},
+		{"limit reached", model.Errorf(model.ErrLimitReached, "x"), model.ErrLimitReached},
+		{"conflict", model.Errorf(model.ErrConflict, "x"), model.ErrConflict},
+		{"wrapped", errors.Join(errors.New("grain"), model.Errorf(model.ErrConflict, "x")), model.ErrConflict},
+		{"internal", errors.New("disk on fire"), model.ErrInternal},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := run(t, NewManagementSurface, userPrincipal, `mutation { createProject(name: "Shop") { id } }`, nil,
+				map[string]error{"CreateProject": tc.err})
+			if codes := errorCodes(out); len(codes) != 1 || codes[0] != tc.want {
+				t.Errorf("error codes = %v, want [%s]", codes, tc.want)
+			}
+			if strings.Contains(string(out.Response), "disk on fire") {
+				t.Errorf("internal cause leaked: %s", out.Response)
+			}
+		})
+	}
+}
+
+// TestManagementCookies checks the mgq_jwt cookie of signUp and login.
+func TestManagementCookies(t *testing.T) {
+	for _, tc := range []struct {
+		name, query string
+		want        []setCookie
+	}{
+		{"signUp", `mutation { signUp(email: "a@b.c", password: "pw") { token } }`, []setCookie{{"mgq_jwt", "jwt.u_1.acc_1", testJWTTTL.String()}}},
+		{"login", `mutation { login(email: "a@b.c", password: "pw") { token } }`, []setCookie{{"mgq_jwt", "jwt.u_1.acc_1", testJWTTTL.String()}}},
+		{"refused login", `mutation { login(email: "a@b.c", password: "no") { token } }`, []setCookie{}},
+		{"me", `{ me { id } }`, []setCookie{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var fail map[string]error
+			if tc.name == "refused login" {
+				fail = map[string]error{"Login": model.Errorf(model.ErrUnauthenticated, "no")}
+			}
+			out := run(t, NewManagementSurface, userPrincipal, tc.query, nil, fail)
+			if !reflect.DeepEqual(out.Cookies, tc.want) {
+				t.Errorf("cookies = %v, want %v", out.Cookies, tc.want)
+			}
+		})
+	}
+}
+
+// TestManagementIssueTokenFails checks that a signing failure is INTERNAL
+// and sets no cookie.
+func TestManagementIssueTokenFails(t *testing.T) {
+	cfg := testConfig(&fakeBackend{})
+	cfg.IssueToken = func(string, string) (string, error) { return "", errors.New("no key") }
+	s, err := NewManagementSurface(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := false
+	res, err := s.Execute(context.Background(), &Call{
+		Body:      []byte(`{"query":"mutation { login(email: \"a\", password: \"b\") { token } }"}`),
+		SetCookie: func(string, string, time.Duration) { set = true },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Errors) != 1 || res.Errors[0].Extensions["code"] != model.ErrInternal || set {
+		t.Errorf("errors = %v, cookie set = %v; want one INTERNAL error and no cookie", res.Errors, set)
+	}
+}
+
+// TestManagementUpdateInputs checks the patches the update mutations send:
+// an absent member is nil, null keeps non-null fields and clears nullable
+// ones.
+func TestManagementUpdateInputs(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		input string
+		want  AttributePatch
+	}{
+		{"absent", `{attributeId: "prj_1.att_note"}`, AttributePatch{}},
+		{"nulls", `{attributeId: "prj_1.att_note", name: null, type: null, sortable: null, filterable: null, required: null, mappingType: null,
+			sourceMapping: null, constantValue: null, computedExpression: null, generator: null}`,
+			AttributePatch{SourcePath: ptr(""), Constant: json.RawMessage("null"), Computed: ptr("")}},
+		{"values", `{attributeId: "prj_1.att_note", name: "n", type: INT, sortable: true, filterable: false, required: true, mappingType: GENERATED,
+			sourceMapping: {path: "a.b"}, constantValue: {x: [1, "<"]}, computedExpression: "e", generator: {kind: "k", options: null}}`,
+			AttributePatch{Name: ptr("n"), Type: ptr(model.TypeInt), Sortable: ptr(true), Filterable: ptr(false), Required: ptr(true),
+				Mapping: ptr(model.MappingGenerated), SourcePath: ptr("a.b"), Constant: json.RawMessage(`{"x":[1,"<"]}`), Computed: ptr("e"),
+				Generator: &model.Generator{Kind: "k"}}},
+		{"generator options", `{attributeId: "prj_1.att_note", generator: {kind: "k", options: {n: 2}}}`,
+			AttributePatch{Generator: &model.Generator{Kind: "k", Options: json.RawMessage(`{"n":2}`)}}},
+		{"constant false", `{attributeId: "prj_1.att_note", constantValue: false}`, AttributePatch{Constant: json.RawMessage("false")}},
+	} {
+		t.Run("attribute "+tc.name, func(t *testing.T) {
+			out := run(t, NewManagementSurface, userPrincipal, `mutation { updateModellingAttribute(input: `+tc.input+`) { id } }`, nil, nil)
+			got := onlyCall(t, out, "UpdateAttribute").Args[2].(AttributePatch)
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("patch = %s, want %s", dump(got), dump(tc.want))
+			}
+		})
+	}
+	t.Run("table", func(t *testing.T) {
+		for input, want := range map[string]TablePatch{
+			`{tableId: "t"}`: {},
+			`{tableId: "t", name: null, source: null}`:                 {},
+			`{tableId: "t", name: "N", source: {importCode: "c"}}`:     {Name: ptr("N"), Source: &model.TableSource{ImportCode: "c"}},
+			`{tableId: "t", source: {importCode: "c", variant: "v"}}`:  {Source: &model.TableSource{ImportCode: "c", Variant: ptr("v")}},
+			`{tableId: "t", source: {importCode: "c", variant: null}}`: {Source: &model.TableSource{ImportCode: "c"}},
+		} {
+			out := run(t, NewManagementSurface, userPrincipal, `mutation { updateModellingTable(input: `+input+`) { id } }`, nil, nil)
+			if got := onlyCall(t, out, "UpdateTable").Args[2].(TablePatch); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: patch = %s, want %s", input, dump(got), dump(want))
+			}
+		}
+	})
+	t.Run("operation", func(t *testing.T) {
+		for input, want := range map[string]OperationPatch{
+			`{operationId: "o"}`: {},
+			`{operationId: "o", name: null, enabled: null, parameters: null}`: {},
+			`{operationId: "o", parameters: []}`:                              {Parameters: []model.Parameter{}},
+			`{operationId: "o", name: "n", enabled: true, parameters: [{name: "p", attribute: "a", operator: in}]}`: {
+				Name: ptr("n"), Enabled: ptr(true), Parameters: []model.Parameter{{Name: "p", Attribute: "a", Operator: model.OpIn}}},
+		} {
+			out := run(t, NewManagementSurface, userPrincipal, `mutation { updateOperation(input: `+input+`) { id } }`, nil, nil)
+			if got := onlyCall(t, out, "UpdateOperation").Args[2].(OperationPatch); !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: patch = %s, want %s", input, dump(got), dump(want))
+			}
+		}
+	})
+	t.Run("project", func(t *testing.T) {
+		out := run(t, NewManagementSurface, userPrincipal, `mutation { updateProject(projectId: "p", name: null) { id } }`, nil, nil)
+		call := onlyCall(t, out, "UpdateProject")
+		if call.Args[2].(*string) != nil || call.Args[3].(*string) != nil {
+			t.Errorf("name, slug = %s, %s; want nil, nil", dump(call.Args[2]), dump(call.Args[3]))
+		}
+	})
+}
+
+// TestManagementLazyFields checks that Project.sdl and Account.usage ask
+// the Backend only when selected.
+func TestManagementLazyFields(t *testing.T) {
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{`{ project(id: "prj_1") { id } }`, []string{"Project"}},
+		{`{ project(id: "prj_1") { sdl } }`, []string{"Project", "SDL"}},
+		{`mutation { setPlan(plan: TEAM) { plan } }`, []string{"SetPlan"}},
+		{`mutation { setPlan(plan: TEAM) { usage { quota } } }`, []string{"SetPlan", "Account"}},
+		{`{ dataSources { name } }`, []string{"DataSources"}},
+		{`{ dataSources { sampleDocuments(limit: 2) } }`, []string{"DataSources", "Samples"}},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			out := run(t, NewManagementSurface, userPrincipal, tc.query, nil, nil)
+			var got []string
+			for _, c := range out.Calls {
+				got = append(got, c.Method)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("Backend calls = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestManagementRequests checks malformed bodies and invalid documents.
+func TestManagementRequests(t *testing.T) {
+	s, _ := mustSurface(t, NewManagementSurface)
+	for _, tc := range []struct {
+		name, body string
+		code       string // model.Error code of a malformed body
+		refused    string // Result.Code of an invalid document
+	}{
+		{"not JSON", `{"query":`, model.ErrBadRequest, ""},
+		{"no query", `{}`, model.ErrBadRequest, ""},
+		{"parse error", `{"query":"{ me { id "}`, "", model.ErrParseFailed},
+		{"unknown field", `{"query":"{ nope }"}`, "", model.ErrValidateFailed},
+		{"later issue", `{"query":"{ exportOpenApi(projectId: \"p\") }"}`, "", model.ErrValidateFailed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := s.Execute(context.Background(), &Call{Principal: userPrincipal, Body: []byte(tc.body)})
+			if tc.code != "" {
+				if model.ErrorCode(err) != tc.code || res != nil {
+					t.Errorf("Execute = %v, %v; want nil, %s", res, err, tc.code)
+				}
+				return
+			}
+			if err != nil || res == nil || !res.Refused || res.Code != tc.refused {
+				t.Errorf("Execute = %+v, %v; want a refused result %s", res, err, tc.refused)
+			}
+		})
+	}
+}
+
+// TestManagementContextCanceled checks that an ended context is returned.
+func TestManagementContextCanceled(t *testing.T) {
+	s, _ := mustSurface(t, NewManagementSurface)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := s.Execute(ctx, &Call{Principal: userPrincipal, Body: []byte(`{"query":"{ me { id } }"}`)})
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("Execute = %v, want context.Canceled", err)
+	}
+}
+
+// TestManagementConfig checks that a surface needs a Backend.
+func TestManagementConfig(t *testing.T) {
+	if _, err := NewManagementSurface(SurfaceConfig{}); err == nil {
+		t.Error("NewManagementSurface without Backend: no error")
+	}
+	if _, err := NewPublicSurface(SurfaceConfig{}); err == nil {
+		t.Error("NewPublicSurface without Backend: no error")
+	}
+}
+
+// onlyCall returns the one call of out, failing unless it is to method.
+func onlyCall(tb testing.TB, out outcome, method string) fakeCall {
+	tb.Helper()
+	if len(out.Calls) != 1 || out.Calls[0].Method != method {
+		tb.Fatalf("calls = %v (errors %v), want one %s", out.Calls, out.result.Errors, method)
+	}
+	return out.Calls[0]
+}
+
+// dump renders v, following pointers, for failure messages.
+func dump(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

@@ -1,0 +1,56 @@
+package http
+
+import (
+	"context"
+	_ "embed"
+
+	"github.com/mockgql/mockgql/graphql"
+)
+
+// publicSDL is the schema of the public session-project API (API.md
+// "Public session-project API").
+//
+//go:embed schema/public.graphql
+var publicSDL string
+
+// publicModelMutations are the model mutations the public API serves.
+var publicModelMutations = []string{
+	"createModellingTable", "createModellingAttribute", "createRelation",
+	"generateDefaultGqlOperations", "generateMissingViews",
+}
+
+// NewPublicSurface returns the public session-project API (/public-graphql).
+// availableDataSources and createGuestProject need no credential; the
+// model mutations need the mgq_session cookie's session, and the Backend
+// limits them to that session's project.
+func NewPublicSurface(cfg SurfaceConfig) (*Surface, error) {
+	s := &Surface{cfg: cfg, sdl: publicSDL,
+		anonymous: "no session: call createGuestProject first and send back the mgq_session cookie it sets"}
+	return s, s.build("public.graphql", s.publicResolvers())
+}
+
+// publicResolvers maps the public API's root fields to the Backend.
+func (s *Surface) publicResolvers() map[string]graphql.Resolver {
+	r := map[string]graphql.Resolver{
+		"Query.availableDataSources":  s.open(s.dataSources),
+		"Mutation.createGuestProject": s.open(s.createGuestProject),
+	}
+	model := s.modelMutations()
+	for _, name := range publicModelMutations {
+		r["Mutation."+name] = s.authed(model[name])
+	}
+	return r
+}
+
+// createGuestProject resolves Mutation.createGuestProject. When the call
+// carried no session, the Backend made one and its cookie is set.
+func (s *Surface) createGuestProject(ctx context.Context, c *Call, args input) (any, error) {
+	p, session, err := s.cfg.Backend.CreateGuestProject(ctx, c.Principal, args.str("name"))
+	if err != nil {
+		return nil, err
+	}
+	if c.Principal.SessionID == "" && session != "" {
+		c.setCookie(sessionCookie, session, 0)
+	}
+	return s.shaper(c).guestProject(p), nil
+}

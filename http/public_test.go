@@ -1,0 +1,97 @@
+package http
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// publicCases call every operation of the public API, as session ses_1
+// unless they say otherwise.
+var publicCases = []surfaceCase{
+	{name: "availableDataSources", principal: &anonymous,
+		query: `{ availableDataSources { ...D two: sampleDocuments(limit: 2) } }` + publicFragments},
+	{name: "createGuestProject", principal: &anonymous, query: `mutation { createGuestProject(name: "Try") { projectId slug shareToken runtimeUrl } }`},
+	{name: "createGuestProject_with_session", query: `mutation { createGuestProject { projectId slug shareToken runtimeUrl } }`},
+	{name: "createModellingTable", query: `mutation { createModellingTable(input: {projectId: "prj_1", name: "Book", source: {importCode: "books"}}) { ...T } }` + publicFragments},
+	{name: "createModellingAttribute", query: `mutation { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "title", type: STRING, mappingType: SOURCE, sourceMapping: {path: "title"}}) { ...A } }` + publicFragments},
+	{name: "createModellingAttribute_limit", query: `mutation { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "title", type: STRING, mappingType: SOURCE, sourceMapping: {path: "title"}}) { id } }`,
+		fail: map[string]error{"CreateAttribute": model.Errorf(model.ErrLimitReached, "a session project's table has at most 30 attributes")}},
+	{name: "createRelation", query: `mutation { createRelation(input: {sourceTableId: "prj_1.tbl_p", targetTableId: "prj_1.tbl_o", cardinality: ONE_TO_MANY, sourceAttribute: "id", targetAttribute: "productId", fieldName: "purchases"}) { ...R } }` + publicFragments},
+	{name: "generateDefaultGqlOperations", query: `mutation { generateDefaultGqlOperations(projectId: "prj_1", tableId: "prj_1.tbl_o") { ...O } }` + publicFragments},
+	{name: "generateMissingViews", query: `mutation { generateMissingViews(projectId: "prj_1") { id tableId kind name } }`},
+	{name: "model_mutation_of_another_session", query: `mutation { generateMissingViews(projectId: "prj_1") { id } }`,
+		fail: map[string]error{"GenerateMissingViews": model.Errorf(model.ErrForbidden, "not your session's project")}},
+}
+
+// publicFragments select every field of the public API's model types.
+const publicFragments = `
+fragment T on Table { id name ready source { importCode variant } attributes { ...A } }
+fragment A on Attribute { id tableId name type sortable filterable required mappingType
+  sourceMapping { path } constantValue computedExpression generator { kind options } }
+fragment R on Relation { id sourceTableId targetTableId direction cardinality sourceAttribute targetAttribute fieldName inverseFieldName }
+fragment O on Operation { id tableId name kind enabled parameters { name attribute operator } }
+fragment D on DataSource { importCode name fieldPaths recordCount variants { name recordCount } sampleDocuments }
+`
+
+func TestPublicOperations(t *testing.T) {
+	runCases(t, "public", NewPublicSurface, sessionPrincipal, publicCases)
+	s, _ := mustSurface(t, NewPublicSurface)
+	checkCoverage(t, s, publicCases)
+}
+
+// TestPublicSession checks which operations need the mgq_session cookie
+// and which set it.
+func TestPublicSession(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		principal Principal
+		query     string
+		code      string
+		cookies   []setCookie
+	}{
+		{"guest project makes the session", anonymous, `mutation { createGuestProject { slug } }`, "",
+			[]setCookie{{"mgq_session", "ses_new", "0s"}}},
+		{"guest project keeps the session", sessionPrincipal, `mutation { createGuestProject { slug } }`, "", []setCookie{}},
+		{"data sources need no session", anonymous, `{ availableDataSources { importCode } }`, "", []setCookie{}},
+		{"table needs a session", anonymous, `mutation { createModellingTable(input: {projectId: "p", name: "T"}) { id } }`, model.ErrUnauthenticated, []setCookie{}},
+		{"attribute needs a session", anonymous, `mutation { createModellingAttribute(input: {tableId: "t", name: "a", type: ID, mappingType: NONE}) { id } }`, model.ErrUnauthenticated, []setCookie{}},
+		{"relation needs a session", anonymous, `mutation { createRelation(input: {sourceTableId: "a", targetTableId: "b", cardinality: ONE_TO_ONE, sourceAttribute: "x", targetAttribute: "y", fieldName: "f"}) { id } }`, model.ErrUnauthenticated, []setCookie{}},
+		{"operations need a session", anonymous, `mutation { generateDefaultGqlOperations(projectId: "p") { id } }`, model.ErrUnauthenticated, []setCookie{}},
+		{"views need a session", anonymous, `mutation { generateMissingViews(projectId: "p") { id } }`, model.ErrUnauthenticated, []setCookie{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := run(t, NewPublicSurface, tc.principal, tc.query, nil, nil)
+			codes := errorCodes(out)
+			switch {
+			case tc.code == "" && len(codes) > 0:
+				t.Errorf("error codes = %v, want none", codes)
+			case tc.code != "" && (len(codes) != 1 || codes[0] != tc.code):
+				t.Errorf("error codes = %v, want [%s]", codes, tc.code)
+			case tc.code != "" && len(out.Calls) > 0:
+				t.Errorf("Backend called: %v", out.Calls)
+			}
+			if !reflect.DeepEqual(out.Cookies, tc.cookies) {
+				t.Errorf("cookies = %v, want %v", out.Cookies, tc.cookies)
+			}
+		})
+	}
+}
+
+// TestPublicLeavesOutManagement checks that the public API has none of the
+// management operations it does not serve.
+func TestPublicLeavesOutManagement(t *testing.T) {
+	for _, q := range []string{
+		`{ me { id } }`, `{ projects { id } }`, `{ dataSources { name } }`,
+		`mutation { deleteModellingTable(tableId: "t") }`, `mutation { login(email: "a", password: "b") { token } }`,
+		`mutation { createApiKey(projectId: "p", name: "k", scope: FULL) { value } }`,
+	} {
+		t.Run(q, func(t *testing.T) {
+			out := run(t, NewPublicSurface, sessionPrincipal, q, nil, nil)
+			if !out.result.Refused || out.result.Code != model.ErrValidateFailed {
+				t.Errorf("result = %s, want a validation failure", out.Response)
+			}
+		})
+	}
+}

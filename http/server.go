@@ -1,0 +1,179 @@
+// Package http is mockgql's HTTP layer: gin routes, credential extraction,
+// error bodies, metrics and request logs. It decodes requests, calls the
+// grains through the Backend and Runtime interfaces it declares, and encodes
+// answers; it keeps no state of its own. No other package imports gin.
+package http
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// Runtime is the mock runtime path of the grains.
+type Runtime interface {
+	// Runtime runs one /mock/{slug}/graphql request.
+	Runtime(ctx context.Context, r model.RuntimeRequest) (*model.RuntimeResult, error)
+	// AuthKey checks an API key value and returns its record.
+	AuthKey(ctx context.Context, value string) (model.APIKey, error)
+}
+
+// Config configures a Server. Every field has a usable default from DefaultConfig.
+type Config struct {
+	// Addr is the listener address; port 0 picks a free one.
+	Addr string
+	// BaseURL and AppURL are the public addresses used in links; empty means
+	// the listener's address.
+	BaseURL, AppURL string
+	// JWTSecret signs session JWTs (at least 32 bytes).
+	JWTSecret []byte
+	JWTTTL    time.Duration
+	// MaxBodyBytes bounds runtime and public request bodies (1 MB).
+	MaxBodyBytes int64
+	// MaxManagementBodyBytes bounds /graphql bodies (importDataset carries up to 16 MB).
+	MaxManagementBodyBytes int64
+	// MaxDatasetBytes bounds a streaming dataset upload.
+	MaxDatasetBytes int64
+	// QueryTimeout bounds one runtime query.
+	QueryTimeout time.Duration
+	// Ready reports readiness (cluster joined, store open); nil = always.
+	Ready  func() bool
+	Logger *slog.Logger
+}
+
+// DefaultConfig returns API.md's defaults.
+func DefaultConfig() Config {
+	return Config{Addr: "127.0.0.1:8080", JWTTTL: 7 * 24 * time.Hour, MaxBodyBytes: 1 << 20,
+		MaxManagementBodyBytes: 24 << 20, MaxDatasetBytes: 1 << 30, QueryTimeout: 5 * time.Second}
+}
+
+// Server serves every route of API.md on one listener.
+type Server struct {
+	cfg     Config
+	log     *slog.Logger
+	backend Backend
+	runtime Runtime
+	mgmt    *Surface
+	public  *Surface
+	metrics *Metrics
+	engine  *gin.Engine
+	srv     *http.Server
+	ln      net.Listener
+}
+
+// NewServer builds a server; Start begins listening.
+func NewServer(cfg Config, backend Backend, runtime Runtime, metrics *Metrics) (*Server, error) {
+	def := DefaultConfig()
+	if cfg.MaxBodyBytes <= 0 {
+		cfg.MaxBodyBytes = def.MaxBodyBytes
+	}
+	if cfg.MaxManagementBodyBytes <= 0 {
+		cfg.MaxManagementBodyBytes = def.MaxManagementBodyBytes
+	}
+	if cfg.MaxDatasetBytes <= 0 {
+		cfg.MaxDatasetBytes = def.MaxDatasetBytes
+	}
+	if cfg.QueryTimeout <= 0 {
+		cfg.QueryTimeout = def.QueryTimeout
+	}
+	if cfg.JWTTTL <= 0 {
+		cfg.JWTTTL = def.JWTTTL
+	}
+	if len(cfg.JWTSecret) < 32 {
+		return nil, errors.New("http: JWTSecret needs at least 32 bytes")
+	}
+	if metrics == nil {
+		metrics = NewMetrics()
+	}
+	s := &Server{cfg: cfg, log: logger(cfg.Logger), backend: backend, runtime: runtime, metrics: metrics}
+	return s, nil
+}
+
+// Start listens on cfg.Addr and serves in the background. It returns once
+// the listener is open, so Addr is known.
+func (s *Server) Start() error {
+	ln, err := net.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		return err
+	}
+	s.ln = ln
+	base := "http://" + ln.Addr().String()
+	if s.cfg.BaseURL == "" {
+		s.cfg.BaseURL = base
+	}
+	if s.cfg.AppURL == "" {
+		s.cfg.AppURL = s.cfg.BaseURL
+	}
+	if err := s.buildSurfaces(); err != nil {
+		ln.Close()
+		return err
+	}
+	s.engine = s.routes()
+	s.srv = &http.Server{Handler: s.engine, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	go func() {
+		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("http server stopped", "err", err)
+		}
+	}()
+	return nil
+}
+
+func (s *Server) buildSurfaces() error {
+	sc := SurfaceConfig{Backend: s.backend, BaseURL: s.cfg.BaseURL, AppURL: s.cfg.AppURL,
+		IssueToken: s.issueJWT, JWTTTL: s.cfg.JWTTTL}
+	var err error
+	if s.mgmt, err = NewManagementSurface(sc); err != nil {
+		return err
+	}
+	s.public, err = NewPublicSurface(sc)
+	return err
+}
+
+// Addr is the listener's address.
+func (s *Server) Addr() string { return s.ln.Addr().String() }
+
+// BaseURL is the public base address.
+func (s *Server) BaseURL() string { return s.cfg.BaseURL }
+
+// Handler is the server's handler (for in-process benchmarks).
+func (s *Server) Handler() http.Handler { return s.engine }
+
+// Shutdown stops accepting requests and waits for those under way, up to ctx's deadline.
+func (s *Server) Shutdown(ctx context.Context) error { return s.srv.Shutdown(ctx) }
+
+func (s *Server) routes() *gin.Engine {
+	gin.SetMode(gin.ReleaseMode)
+	r := gin.New()
+	r.HandleMethodNotAllowed = true
+	r.Use(s.recoverPanics, s.requestLog)
+	r.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
+	r.GET("/readyz", s.readyz)
+	r.GET("/metrics", gin.WrapH(s.metrics.Handler()))
+	r.POST("/mock/:slug/graphql", s.metricsFor("runtime"), s.serveRuntime)
+	r.GET("/graphql", s.metricsFor("management"), s.serveManagement)
+	r.POST("/graphql", s.metricsFor("management"), s.serveManagement)
+	r.POST("/public-graphql", s.metricsFor("public"), s.servePublic)
+	r.POST("/datasets/:importCode", s.metricsFor("datasets"), s.serveDatasetUpload)
+	r.NoRoute(func(c *gin.Context) {
+		s.writeError(c, model.Errorf(model.ErrNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
+	})
+	r.NoMethod(func(c *gin.Context) {
+		s.writeError(c, model.Errorf(model.ErrBadRequest, "method %s is not allowed on %s", c.Request.Method, c.Request.URL.Path))
+	})
+	return r
+}
+
+func (s *Server) readyz(c *gin.Context) {
+	if s.cfg.Ready != nil && !s.cfg.Ready() {
+		s.writeError(c, &model.Error{Code: model.ErrUnavailable, Message: "this node has not joined the cluster yet", RetryAfter: 1})
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"status": "ready"})
+}

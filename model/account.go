@@ -1,0 +1,114 @@
+package model
+
+import "time"
+
+// User is a person who signs in. Users are found by e-mail; the password
+// hash never leaves the grain that owns the user.
+type User struct {
+	ID    string `json:"id"`
+	Email string `json:"email"`
+	Name  string `json:"name,omitempty"`
+}
+
+// Member is a user's role in an account.
+type Member struct {
+	User User `json:"user"`
+	Role Role `json:"role"`
+}
+
+// Account is a workspace: a plan, members and projects.
+type Account struct {
+	ID         string   `json:"id"`
+	Name       string   `json:"name"`
+	Plan       Plan     `json:"plan"`
+	Members    []Member `json:"members"`
+	ProjectIDs []string `json:"projectIds"`
+}
+
+// Member returns the membership of the user with the given ID, or nil.
+func (a *Account) Member(userID string) *Member {
+	for i := range a.Members {
+		if a.Members[i].User.ID == userID {
+			return &a.Members[i]
+		}
+	}
+	return nil
+}
+
+// Usage is an account's request count against its plan quota in the current period.
+type Usage struct {
+	Requests int64     `json:"requests"`
+	Quota    int64     `json:"quota"` // 0 = unlimited
+	Period   string    `json:"period"`
+	ResetsAt time.Time `json:"resetsAt"`
+}
+
+// APIKey is the stored record of a key; the secret itself is never stored,
+// only its hash (which is the key grain's identity).
+type APIKey struct {
+	ID         string    `json:"id"`
+	Name       string    `json:"name"`
+	ProjectID  string    `json:"projectId"`
+	AccountID  string    `json:"accountId"`
+	Scope      Scope     `json:"scope"`
+	Prefix     string    `json:"prefix"`
+	ExpiresAt  time.Time `json:"expiresAt,omitzero"`
+	Revoked    bool      `json:"revoked"`
+	Deleted    bool      `json:"deleted,omitempty"`
+	MaxActors  int       `json:"maxActors"`
+	CreatedAt  time.Time `json:"createdAt"`
+	LastUsedAt time.Time `json:"lastUsedAt,omitzero"`
+	Hash       string    `json:"hash"`
+}
+
+// Expired reports whether k has an expiry date that is not after now.
+func (k *APIKey) Expired(now time.Time) bool {
+	return !k.ExpiresAt.IsZero() && !now.Before(k.ExpiresAt)
+}
+
+// Limits are the plan and session limits of API.md "Defaults"; every one is a setting.
+type Limits struct {
+	StarterQuota, ProfessionalQuota, TeamQuota int64
+	StarterTables, ProfessionalTables          int
+	TeamTables                                 int
+	// Guest and session projects (API.md: 20 tables, 30 attributes a table).
+	SessionTables, SessionAttributes int
+}
+
+// DefaultLimits returns the API.md defaults.
+func DefaultLimits() Limits {
+	return Limits{
+		StarterQuota: 1000, ProfessionalQuota: 100000, TeamQuota: 1000000,
+		StarterTables: 5, ProfessionalTables: 50, TeamTables: 500,
+		SessionTables: 20, SessionAttributes: 30,
+	}
+}
+
+// TableLimit is the number of tables a project of an account on plan p may hold.
+func (l Limits) TableLimit(p Plan) int {
+	switch p {
+	case PlanStarter:
+		return l.StarterTables
+	case PlanProfessional:
+		return l.ProfessionalTables
+	default:
+		return l.TeamTables
+	}
+}
+
+// Quota is the request quota of plan p for its period; 0 means unlimited.
+func (l Limits) Quota(p Plan) int64 {
+	switch p {
+	case PlanStarter:
+		return l.StarterQuota
+	case PlanProfessional:
+		return l.ProfessionalQuota
+	case PlanTeam:
+		return l.TeamQuota
+	default:
+		return 0
+	}
+}
+
+// KeysAllowed reports whether accounts on plan p may create API keys.
+func KeysAllowed(p Plan) bool { return p.Rank() >= PlanProfessional.Rank() }

@@ -1,0 +1,209 @@
+package dataset
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"unsafe"
+)
+
+// Dictionary encoding limits: a column keeps a dictionary while it has at
+// most maxDictEntries distinct texts and, past dictProbe of them, while they
+// are at most half of its texts (a column of unique names is not worth it).
+const (
+	maxDictEntries = math.MaxUint16 // codes are uint16; code 0 means no text
+	dictProbe      = 4096
+)
+
+// errTextTooLarge refuses a column whose texts outgrow uint32 offsets.
+var errTextTooLarge = errors.New("the texts of one field exceed 4 GiB")
+
+// colBuilder accumulates one column row by row. Arrays other than the tags
+// are created when the first value needing them arrives, so a column of
+// numbers stores no text offsets and vice versa.
+type colBuilder struct {
+	path     string
+	related  []int // columns whose path is a dot prefix of this one, or the reverse
+	n        int
+	tag      uint8 // the tag of every row while tags is nil
+	tags     []uint8
+	ints     []int32
+	nums     []float64
+	text     []byte
+	offs     []uint32
+	dict     map[string]uint16 // non-nil while dictionary encoding
+	codes    []uint16
+	textRows int
+}
+
+// add appends row r's value, first padding the rows before it as absent.
+// s is copied.
+func (c *colBuilder) add(r int, t uint8, num float64, s []byte) error {
+	c.pad(r)
+	c.addTag(t)
+	c.addNum(t, num)
+	if err := c.addText(t, s); err != nil {
+		return err
+	}
+	c.n++
+	return nil
+}
+
+// pad appends absent rows until the column has r rows.
+func (c *colBuilder) pad(r int) {
+	for c.n < r {
+		c.addTag(tagAbsent)
+		c.addNum(tagAbsent, 0)
+		c.addText(tagAbsent, nil) // cannot fail: adds no text
+		c.n++
+	}
+}
+
+func (c *colBuilder) addTag(t uint8) {
+	if c.tags == nil {
+		if c.n == 0 {
+			c.tag = t
+		}
+		if t == c.tag {
+			return
+		}
+		c.tags = make([]uint8, c.n, c.n+c.n/4+16)
+		for i := range c.tags {
+			c.tags[i] = c.tag
+		}
+	}
+	c.tags = append(c.tags, t)
+}
+
+func (c *colBuilder) addNum(t uint8, num float64) {
+	if t != tagNumber {
+		switch {
+		case c.nums != nil:
+			c.nums = append(c.nums, 0)
+		case c.ints != nil:
+			c.ints = append(c.ints, 0)
+		}
+		return
+	}
+	if c.ints == nil && c.nums == nil {
+		c.ints = make([]int32, c.n, c.n+c.n/4+16)
+	}
+	if c.nums == nil {
+		if i := int32(num); float64(i) == num && (num != 0 || !math.Signbit(num)) {
+			c.ints = append(c.ints, i)
+			return
+		}
+		c.nums = make([]float64, len(c.ints), cap(c.ints))
+		for i, v := range c.ints {
+			c.nums[i] = float64(v)
+		}
+		c.ints = nil
+	}
+	c.nums = append(c.nums, num)
+}
+
+func (c *colBuilder) addText(t uint8, s []byte) error {
+	isText := t == tagString || t == tagRaw
+	if c.dict == nil && c.offs == nil {
+		if !isText {
+			return nil
+		}
+		c.dict = map[string]uint16{}
+		c.offs = []uint32{0, 0}
+		c.codes = make([]uint16, c.n, c.n+c.n/4+16)
+	}
+	if isText {
+		c.textRows++
+	}
+	if c.dict != nil {
+		return c.addCode(isText, s)
+	}
+	if isText {
+		if uint64(len(c.text))+uint64(len(s)) > math.MaxUint32 {
+			return errTextTooLarge
+		}
+		c.text = append(c.text, s...)
+	}
+	c.offs = append(c.offs, uint32(len(c.text)))
+	return nil
+}
+
+// addCode appends a dictionary code, switching to plain offsets when the
+// dictionary stops paying.
+func (c *colBuilder) addCode(isText bool, s []byte) error {
+	if !isText {
+		c.codes = append(c.codes, 0)
+		return nil
+	}
+	if code, ok := c.dict[string(s)]; ok {
+		c.codes = append(c.codes, code)
+		return nil
+	}
+	entries := len(c.dict)
+	if entries+1 >= maxDictEntries || entries >= dictProbe && 2*entries > c.textRows {
+		c.toPlain()
+		c.textRows-- // addText counts this row again
+		return c.addText(tagString, s)
+	}
+	if uint64(len(c.text))+uint64(len(s)) > math.MaxUint32 {
+		return errTextTooLarge
+	}
+	c.text = append(c.text, s...)
+	c.offs = append(c.offs, uint32(len(c.text)))
+	code := uint16(entries + 1)
+	c.dict[string(s)] = code
+	c.codes = append(c.codes, code)
+	return nil
+}
+
+// toPlain rewrites the dictionary-encoded rows as plain offsets.
+func (c *colBuilder) toPlain() {
+	text := make([]byte, 0, 2*len(c.text)+len(c.codes)*8)
+	offs := make([]uint32, 1, cap(c.codes)+1)
+	for _, code := range c.codes {
+		text = append(text, c.text[c.offs[code]:c.offs[code+1]]...)
+		offs = append(offs, uint32(len(text)))
+	}
+	c.text, c.offs, c.dict, c.codes = text, offs, nil, nil
+}
+
+// finish pads the column to n rows and returns it in its compact form.
+func (c *colBuilder) finish(n int) *Column {
+	c.pad(n)
+	col := &Column{path: c.path, n: n, tag: c.tag, tags: trim(c.tags),
+		ints: trim(c.ints), nums: trim(c.nums), offs: trim(c.offs)}
+	if len(c.text) > 0 {
+		text := trim(c.text)
+		col.text = unsafe.String(&text[0], len(text)) // never written again
+	}
+	if c.dict != nil {
+		if len(c.offs)-1 <= math.MaxUint8+1 {
+			col.codes8 = make([]uint8, len(c.codes))
+			for i, code := range c.codes {
+				col.codes8[i] = uint8(code)
+			}
+		} else {
+			col.codes16 = trim(c.codes)
+		}
+	}
+	return col
+}
+
+// trim returns s without much spare capacity.
+func trim[S ~[]E, E any](s S) S {
+	if cap(s)-len(s) <= len(s)/32 {
+		return s
+	}
+	return slices.Clone(s)
+}
+
+// fieldError is an input error found while storing a value; the reader adds
+// where it happened.
+type fieldError struct{ msg string }
+
+func (e *fieldError) Error() string { return e.msg }
+
+func fieldErrorf(format string, args ...any) error {
+	return &fieldError{msg: fmt.Sprintf(format, args...)}
+}

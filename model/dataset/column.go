@@ -1,0 +1,137 @@
+package dataset
+
+// Cell tags: the stored type of one cell, finer than Kind so that booleans
+// need no storage of their own and an absent path differs from null.
+const (
+	tagAbsent uint8 = iota // the document lacks the path (reads as Null)
+	tagNull
+	tagFalse
+	tagTrue
+	tagNumber
+	tagString
+	tagRaw
+	numTags
+)
+
+// tagKind maps a tag to the Kind users see.
+var tagKind = [numTags]Kind{Null, Null, Bool, Bool, Number, String, Raw}
+
+// Column holds the values of one leaf path for every row of a dataset. It is
+// immutable and safe for concurrent use.
+//
+// Storage, per row: a tag byte (or one tag for the whole column when every
+// row has the same one); a number when the column holds any (int32 while all
+// its numbers are small integers, float64 otherwise); a span of one shared
+// text arena for strings and raw JSON, addressed either directly through
+// n+1 offsets or, for columns with few distinct texts, through a dictionary
+// code of one or two bytes.
+type Column struct {
+	path    string
+	n       int
+	tag     uint8   // the tag of every row when tags is nil
+	tags    []uint8 // per row, or nil
+	ints    []int32 // per row numbers, when all fit in int32
+	nums    []float64
+	text    string   // arena of every string and raw text
+	offs    []uint32 // plain: n+1 row offsets; dictionary: entries+1 offsets
+	codes8  []uint8  // dictionary codes per row (entry 0 is empty)
+	codes16 []uint16
+}
+
+// Path returns the leaf dot path the column stores.
+func (c *Column) Path() string {
+	if c == nil {
+		return ""
+	}
+	return c.path
+}
+
+// Len returns the number of rows.
+func (c *Column) Len() int {
+	if c == nil {
+		return 0
+	}
+	return c.n
+}
+
+// Value returns the value of row. A nil Column, an absent value or a row out
+// of range give Null. It does not allocate: a String or Raw value's Str
+// shares the column's immutable arena.
+func (c *Column) Value(row int) Value {
+	if c == nil || uint(row) >= uint(c.n) {
+		return Value{}
+	}
+	switch t := c.tagAt(row); t {
+	case tagFalse, tagTrue:
+		return Value{Kind: Bool, Bool: t == tagTrue}
+	case tagNumber:
+		return Value{Kind: Number, Num: c.num(row)}
+	case tagString, tagRaw:
+		return Value{Kind: tagKind[t], Str: c.textAt(row)}
+	}
+	return Value{}
+}
+
+// Kind returns the kind of row's value, Null for a nil Column, an absent
+// value or a row out of range.
+func (c *Column) Kind(row int) Kind {
+	if c == nil || uint(row) >= uint(c.n) {
+		return Null
+	}
+	return tagKind[c.tagAt(row)]
+}
+
+// present reports whether row has the path at all (null counts).
+func (c *Column) present(row int) bool {
+	return c.tagAt(row) != tagAbsent
+}
+
+func (c *Column) tagAt(row int) uint8 {
+	if c.tags == nil {
+		return c.tag
+	}
+	return c.tags[row]
+}
+
+func (c *Column) num(row int) float64 {
+	if c.ints != nil {
+		return float64(c.ints[row])
+	}
+	return c.nums[row]
+}
+
+// textAt returns row's span of the arena ("" for rows without text).
+func (c *Column) textAt(row int) string {
+	i := row
+	switch {
+	case c.codes8 != nil:
+		i = int(c.codes8[row])
+	case c.codes16 != nil:
+		i = int(c.codes16[row])
+	}
+	return c.text[c.offs[i]:c.offs[i+1]]
+}
+
+// dictionary reports whether texts are dictionary encoded, and the number
+// of entries (entry 0, the empty text of rows without text, included).
+func (c *Column) dictionary() (bool, int) {
+	if c.codes8 == nil && c.codes16 == nil {
+		return false, 0
+	}
+	return true, len(c.offs) - 1
+}
+
+// code returns row's dictionary code; the column must be dictionary encoded.
+func (c *Column) code(row int) int {
+	if c.codes8 != nil {
+		return int(c.codes8[row])
+	}
+	return int(c.codes16[row])
+}
+
+// memoryBytes approximates the bytes the column holds.
+func (c *Column) memoryBytes() int64 {
+	return int64(cap(c.tags)) + 4*int64(cap(c.ints)) + 8*int64(cap(c.nums)) +
+		int64(len(c.text)) + 4*int64(cap(c.offs)) + int64(cap(c.codes8)) +
+		2*int64(cap(c.codes16)) + int64(len(c.path)) + 160
+}

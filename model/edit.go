@@ -1,0 +1,567 @@
+package model
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// The methods in this file change a project's model. Each one checks its
+// input completely before it changes anything, so a refused edit leaves the
+// project as it was; a successful one increments Version.
+
+// listArgs are the arguments every LIST operation has; parameters may not reuse them.
+var listArgs = map[string]bool{"page": true, "pageSize": true, "sortField": true, "sortDirection": true}
+
+// AddTable adds t (with no attributes yet, or with attributes whose TableID is t.ID).
+func (p *Project) AddTable(t *Table) error {
+	if err := p.checkTableName(t.Name, ""); err != nil {
+		return err
+	}
+	if err := checkSource(t.Source); err != nil {
+		return err
+	}
+	if t.Attributes == nil {
+		t.Attributes = []*Attribute{}
+	}
+	p.Tables = append(p.Tables, t)
+	p.Version++
+	return nil
+}
+
+func (p *Project) checkTableName(name, selfID string) error {
+	if err := CheckName("table name", name); err != nil {
+		return err
+	}
+	if reservedTypeNames[name] {
+		return Errorf(ErrBadUserInput, "table name %q is reserved by the runtime schema", name)
+	}
+	for _, o := range p.Tables {
+		if o.ID == selfID {
+			continue
+		}
+		for _, gen := range []string{"", "Page", "Input"} {
+			for _, mine := range []string{"", "Page", "Input"} {
+				if strings.EqualFold(o.Name+gen, name+mine) {
+					return Errorf(ErrConflict, "table name %q clashes with table %q (type %s)", name, o.Name, o.Name+gen)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func checkSource(s *TableSource) error {
+	if s == nil {
+		return nil
+	}
+	if strings.TrimSpace(s.ImportCode) == "" {
+		return Errorf(ErrBadUserInput, "source.importCode is empty")
+	}
+	return nil
+}
+
+// TablePatch is a partial update of a table; nil fields stay as they are.
+type TablePatch struct {
+	Name   *string
+	Source *TableSource
+}
+
+// UpdateTable renames and rebinds a table.
+func (p *Project) UpdateTable(id string, patch TablePatch) (*Table, error) {
+	t := p.Table(id)
+	if t == nil {
+		return nil, Errorf(ErrNotFound, "table %q not found", id)
+	}
+	if patch.Name != nil && *patch.Name != t.Name {
+		if err := p.checkTableName(*patch.Name, t.ID); err != nil {
+			return nil, err
+		}
+	}
+	if err := checkSource(patch.Source); err != nil {
+		return nil, err
+	}
+	if patch.Name != nil {
+		t.Name = *patch.Name
+	}
+	if patch.Source != nil {
+		s := *patch.Source
+		t.Source = &s
+	}
+	p.Version++
+	return t, nil
+}
+
+// RemoveTable removes a table with its attributes, operations, views and
+// the relations that touch it.
+func (p *Project) RemoveTable(id string) error {
+	if p.Table(id) == nil {
+		return Errorf(ErrNotFound, "table %q not found", id)
+	}
+	p.Tables = filter(p.Tables, func(t *Table) bool { return t.ID != id })
+	p.Relations = filter(p.Relations, func(r *Relation) bool { return r.SourceTableID != id && r.TargetTableID != id })
+	p.Operations = filter(p.Operations, func(o *Operation) bool { return o.TableID != id })
+	p.Views = filter(p.Views, func(v *View) bool { return v.TableID != id })
+	p.Version++
+	return nil
+}
+
+// fieldOwner names what already uses field name on table t ("" if free),
+// ignoring the attribute and relation with the given IDs.
+func (p *Project) fieldOwner(t *Table, name, skipAttr, skipRel string) string {
+	if name == "id" {
+		if a := t.Attribute("id"); a != nil && a.ID != skipAttr {
+			return "attribute id"
+		}
+		if skipAttr == "" || t.Attribute("id") == nil {
+			return "the id field every type has"
+		}
+	}
+	for _, a := range t.Attributes {
+		if a.Name == name && a.ID != skipAttr {
+			return "attribute " + a.Name
+		}
+	}
+	for _, r := range p.Relations {
+		if r.ID == skipRel {
+			continue
+		}
+		if r.SourceTableID == t.ID && r.FieldName == name {
+			return "relation field " + r.FieldName
+		}
+		if r.TargetTableID == t.ID && r.InverseFieldName == name {
+			return "relation field " + r.InverseFieldName
+		}
+	}
+	return ""
+}
+
+// AddAttribute adds a to its table (a.TableID).
+func (p *Project) AddAttribute(a *Attribute) error {
+	t := p.Table(a.TableID)
+	if t == nil {
+		return Errorf(ErrNotFound, "table %q not found", a.TableID)
+	}
+	if err := CheckName("attribute name", a.Name); err != nil {
+		return err
+	}
+	if a.Name != "id" || t.Attribute("id") != nil {
+		if owner := p.fieldOwner(t, a.Name, "", ""); owner != "" {
+			return Errorf(ErrConflict, "attribute %q clashes with %s of table %s", a.Name, owner, t.Name)
+		}
+	}
+	if err := checkMapping(a); err != nil {
+		return err
+	}
+	t.Attributes = append(t.Attributes, a)
+	p.Version++
+	return nil
+}
+
+func checkMapping(a *Attribute) error {
+	if !a.Type.Valid() {
+		return Errorf(ErrBadUserInput, "attribute %q: unknown type %q", a.Name, a.Type)
+	}
+	if a.Mapping == "" {
+		a.Mapping = MappingNone
+	}
+	switch a.Mapping {
+	case MappingNone:
+	case MappingSource:
+		if strings.TrimSpace(a.SourcePath) == "" {
+			return Errorf(ErrBadUserInput, "attribute %q: SOURCE mapping needs sourceMapping.path", a.Name)
+		}
+		for _, part := range strings.Split(a.SourcePath, ".") {
+			if part == "" {
+				return Errorf(ErrBadUserInput, "attribute %q: sourceMapping.path %q has an empty segment", a.Name, a.SourcePath)
+			}
+		}
+	case MappingConstant:
+		if len(a.Constant) == 0 || !json.Valid(a.Constant) {
+			return Errorf(ErrBadUserInput, "attribute %q: CONSTANT mapping needs constantValue", a.Name)
+		}
+	case MappingComputed:
+		if strings.TrimSpace(a.Computed) == "" {
+			return Errorf(ErrBadUserInput, "attribute %q: COMPUTED mapping needs computedExpression", a.Name)
+		}
+	case MappingGenerated:
+		if a.Generator == nil || a.Generator.Kind == "" {
+			return Errorf(ErrBadUserInput, "attribute %q: GENERATED mapping needs generator.kind", a.Name)
+		}
+		if len(a.Generator.Options) > 0 && !json.Valid(a.Generator.Options) {
+			return Errorf(ErrBadUserInput, "attribute %q: generator.options is not JSON", a.Name)
+		}
+	default:
+		return Errorf(ErrBadUserInput, "attribute %q: unknown mappingType %q", a.Name, a.Mapping)
+	}
+	return nil
+}
+
+// AttributePatch is a partial update of an attribute; nil fields stay.
+type AttributePatch struct {
+	Name                           *string
+	Type                           *ScalarType
+	Sortable, Filterable, Required *bool
+	Mapping                        *MappingType
+	SourcePath                     *string
+	Constant                       json.RawMessage
+	Computed                       *string
+	Generator                      *Generator
+}
+
+// UpdateAttribute changes an attribute. Renaming an attribute that a relation
+// or a parameter refers to is refused: those references are by name.
+func (p *Project) UpdateAttribute(id string, patch AttributePatch) (*Attribute, error) {
+	t, a := p.Attribute(id)
+	if a == nil {
+		return nil, Errorf(ErrNotFound, "attribute %q not found", id)
+	}
+	next := *a
+	if patch.Name != nil && *patch.Name != a.Name {
+		if err := CheckName("attribute name", *patch.Name); err != nil {
+			return nil, err
+		}
+		if owner := p.fieldOwner(t, *patch.Name, a.ID, ""); owner != "" && !(*patch.Name == "id" && t.Attribute("id") == nil) {
+			return nil, Errorf(ErrConflict, "attribute %q clashes with %s of table %s", *patch.Name, owner, t.Name)
+		}
+		if ref := p.attributeUse(t, a.Name); ref != "" {
+			return nil, Errorf(ErrConflict, "attribute %q is used by %s; change that first", a.Name, ref)
+		}
+		next.Name = *patch.Name
+	}
+	applyAttributePatch(&next, patch)
+	if err := checkMapping(&next); err != nil {
+		return nil, err
+	}
+	*a = next
+	p.Version++
+	return a, nil
+}
+
+func applyAttributePatch(a *Attribute, patch AttributePatch) {
+	if patch.Type != nil {
+		a.Type = *patch.Type
+	}
+	if patch.Sortable != nil {
+		a.Sortable = *patch.Sortable
+	}
+	if patch.Filterable != nil {
+		a.Filterable = *patch.Filterable
+	}
+	if patch.Required != nil {
+		a.Required = *patch.Required
+	}
+	if patch.Mapping != nil {
+		a.Mapping = *patch.Mapping
+	}
+	if patch.SourcePath != nil {
+		a.SourcePath = *patch.SourcePath
+	}
+	if patch.Constant != nil {
+		a.Constant = patch.Constant
+	}
+	if patch.Computed != nil {
+		a.Computed = *patch.Computed
+	}
+	if patch.Generator != nil {
+		g := *patch.Generator
+		a.Generator = &g
+	}
+}
+
+// attributeUse names a relation or operation parameter that refers to
+// attribute name of table t, or "".
+func (p *Project) attributeUse(t *Table, name string) string {
+	for _, r := range p.Relations {
+		if (r.SourceTableID == t.ID && r.SourceAttribute == name) || (r.TargetTableID == t.ID && r.TargetAttribute == name) {
+			return "relation " + r.FieldName
+		}
+	}
+	for _, o := range p.Operations {
+		if o.TableID != t.ID {
+			continue
+		}
+		for _, prm := range o.Parameters {
+			if prm.Attribute == name {
+				return "parameter " + prm.Name + " of operation " + o.Name
+			}
+		}
+	}
+	return ""
+}
+
+// RemoveAttribute removes an attribute that no relation or parameter uses.
+func (p *Project) RemoveAttribute(id string) error {
+	t, a := p.Attribute(id)
+	if a == nil {
+		return Errorf(ErrNotFound, "attribute %q not found", id)
+	}
+	if ref := p.attributeUse(t, a.Name); ref != "" {
+		return Errorf(ErrConflict, "attribute %q is used by %s; remove that first", a.Name, ref)
+	}
+	t.Attributes = filter(t.Attributes, func(x *Attribute) bool { return x.ID != id })
+	p.Version++
+	return nil
+}
+
+// hasField reports whether t has an attribute called name or name is "id".
+func hasField(t *Table, name string) bool { return name == "id" || t.Attribute(name) != nil }
+
+// AddRelation adds r after checking its tables, linking attributes and field names.
+func (p *Project) AddRelation(r *Relation) error {
+	src, dst := p.Table(r.SourceTableID), p.Table(r.TargetTableID)
+	switch {
+	case src == nil:
+		return Errorf(ErrNotFound, "source table %q not found", r.SourceTableID)
+	case dst == nil:
+		return Errorf(ErrNotFound, "target table %q not found", r.TargetTableID)
+	case r.Cardinality != OneToOne && r.Cardinality != OneToMany:
+		return Errorf(ErrBadUserInput, "cardinality %q is not ONE_TO_ONE or ONE_TO_MANY", r.Cardinality)
+	case !hasField(src, r.SourceAttribute):
+		return Errorf(ErrBadUserInput, "sourceAttribute %q is not an attribute of table %s", r.SourceAttribute, src.Name)
+	case !hasField(dst, r.TargetAttribute):
+		return Errorf(ErrBadUserInput, "targetAttribute %q is not an attribute of table %s", r.TargetAttribute, dst.Name)
+	}
+	if r.Direction == "" {
+		r.Direction = SourceToTarget
+		if r.InverseFieldName != "" {
+			r.Direction = Bidirectional
+		}
+	}
+	if r.Direction != SourceToTarget && r.Direction != Bidirectional {
+		return Errorf(ErrBadUserInput, "direction %q is not SOURCE_TO_TARGET or BIDIRECTIONAL", r.Direction)
+	}
+	if err := p.checkRelationField(src, r.FieldName, "fieldName"); err != nil {
+		return err
+	}
+	if r.Direction == Bidirectional {
+		if r.InverseFieldName == "" {
+			r.InverseFieldName = LowerCamel(src.Name)
+		}
+		if err := p.checkRelationField(dst, r.InverseFieldName, "inverseFieldName"); err != nil {
+			return err
+		}
+		if src.ID == dst.ID && r.InverseFieldName == r.FieldName {
+			return Errorf(ErrConflict, "fieldName and inverseFieldName are both %q on table %s", r.FieldName, src.Name)
+		}
+	} else {
+		r.InverseFieldName = ""
+	}
+	p.Relations = append(p.Relations, r)
+	p.Version++
+	return nil
+}
+
+func (p *Project) checkRelationField(t *Table, name, what string) error {
+	if err := CheckName(what, name); err != nil {
+		return err
+	}
+	if owner := p.fieldOwner(t, name, "", ""); owner != "" {
+		return Errorf(ErrConflict, "%s %q shadows %s of table %s", what, name, owner, t.Name)
+	}
+	return nil
+}
+
+// RemoveRelation removes a relation.
+func (p *Project) RemoveRelation(id string) error {
+	if p.Relation(id) == nil {
+		return Errorf(ErrNotFound, "relation %q not found", id)
+	}
+	p.Relations = filter(p.Relations, func(r *Relation) bool { return r.ID != id })
+	p.Version++
+	return nil
+}
+
+// operationOwner names the operation already called name, ignoring skipID, or "".
+func (p *Project) operationOwner(name, skipID string) string {
+	for _, o := range p.Operations {
+		if o.Name == name && o.ID != skipID {
+			if t := p.Table(o.TableID); t != nil {
+				return "operation " + o.Name + " of table " + t.Name
+			}
+			return "operation " + o.Name
+		}
+	}
+	return ""
+}
+
+// AddOperation adds o after checking its name and parameters.
+func (p *Project) AddOperation(o *Operation) error {
+	t := p.Table(o.TableID)
+	if t == nil {
+		return Errorf(ErrNotFound, "table %q not found", o.TableID)
+	}
+	if !o.Kind.Valid() {
+		return Errorf(ErrBadUserInput, "operation kind %q is not one of LIST, SINGLE, CREATE, UPDATE, DELETE", o.Kind)
+	}
+	if err := CheckName("operation name", o.Name); err != nil {
+		return err
+	}
+	if owner := p.operationOwner(o.Name, ""); owner != "" {
+		return Errorf(ErrConflict, "operation name %q is used by %s", o.Name, owner)
+	}
+	if err := checkParameters(t, o.Kind, o.Parameters); err != nil {
+		return err
+	}
+	if o.Parameters == nil {
+		o.Parameters = []Parameter{}
+	}
+	p.Operations = append(p.Operations, o)
+	p.Version++
+	return nil
+}
+
+func checkParameters(t *Table, k OperationKind, params []Parameter) error {
+	if len(params) > 0 && k != OpList {
+		return Errorf(ErrBadUserInput, "only LIST operations take parameters")
+	}
+	seen := map[string]bool{}
+	for _, prm := range params {
+		if err := CheckName("parameter name", prm.Name); err != nil {
+			return err
+		}
+		if listArgs[prm.Name] || seen[prm.Name] {
+			return Errorf(ErrConflict, "parameter name %q is used twice or clashes with page, pageSize, sortField or sortDirection", prm.Name)
+		}
+		seen[prm.Name] = true
+		if !hasField(t, prm.Attribute) {
+			return Errorf(ErrBadUserInput, "parameter %q: %q is not an attribute of table %s", prm.Name, prm.Attribute, t.Name)
+		}
+		if !prm.Operator.Valid() {
+			return Errorf(ErrBadUserInput, "parameter %q: operator %q is not one of eq, neq, gt, gte, lt, lte, in, like", prm.Name, prm.Operator)
+		}
+	}
+	return nil
+}
+
+// OperationPatch is a partial update of an operation; nil fields stay.
+type OperationPatch struct {
+	Name       *string
+	Enabled    *bool
+	Parameters []Parameter // nil keeps them; empty clears them
+}
+
+// UpdateOperation renames, enables or disables an operation or replaces its parameters.
+func (p *Project) UpdateOperation(id string, patch OperationPatch) (*Operation, error) {
+	o := p.Operation(id)
+	if o == nil {
+		return nil, Errorf(ErrNotFound, "operation %q not found", id)
+	}
+	if patch.Name != nil && *patch.Name != o.Name {
+		if err := CheckName("operation name", *patch.Name); err != nil {
+			return nil, err
+		}
+		if owner := p.operationOwner(*patch.Name, o.ID); owner != "" {
+			return nil, Errorf(ErrConflict, "operation name %q is used by %s", *patch.Name, owner)
+		}
+	}
+	if patch.Parameters != nil {
+		if err := checkParameters(p.Table(o.TableID), o.Kind, patch.Parameters); err != nil {
+			return nil, err
+		}
+	}
+	if patch.Name != nil {
+		o.Name = *patch.Name
+	}
+	if patch.Enabled != nil {
+		o.Enabled = *patch.Enabled
+	}
+	if patch.Parameters != nil {
+		o.Parameters = append([]Parameter{}, patch.Parameters...)
+	}
+	p.Version++
+	return o, nil
+}
+
+// RemoveOperation removes an operation.
+func (p *Project) RemoveOperation(id string) error {
+	if p.Operation(id) == nil {
+		return Errorf(ErrNotFound, "operation %q not found", id)
+	}
+	p.Operations = filter(p.Operations, func(o *Operation) bool { return o.ID != id })
+	p.Version++
+	return nil
+}
+
+// GenerateDefaultOperations adds the five default operations (list, single,
+// create, update, delete) of each table that lacks an operation of that kind;
+// tableID "" means every table. newID gives IDs. It returns the operations
+// of the tables concerned, new and old. A default name already used by
+// another table is refused, naming both, and nothing is added.
+func (p *Project) GenerateDefaultOperations(tableID string, newID func() string) ([]*Operation, error) {
+	var tables []*Table
+	if tableID == "" {
+		tables = p.Tables
+	} else if t := p.Table(tableID); t != nil {
+		tables = []*Table{t}
+	} else {
+		return nil, Errorf(ErrNotFound, "table %q not found", tableID)
+	}
+	var add []*Operation
+	taken := map[string]bool{}
+	for _, t := range tables {
+		for _, k := range []OperationKind{OpList, OpSingle, OpCreate, OpUpdate, OpDelete} {
+			if p.hasOperationKind(t.ID, k) {
+				continue
+			}
+			name := DefaultOperationName(t.Name, k)
+			if owner := p.operationOwner(name, ""); owner != "" || taken[name] {
+				if owner == "" {
+					owner = "another generated operation"
+				}
+				return nil, Errorf(ErrConflict, "default operation %q of table %s clashes with %s", name, t.Name, owner)
+			}
+			taken[name] = true
+			add = append(add, &Operation{ID: newID(), TableID: t.ID, Name: name, Kind: k, Enabled: true, Parameters: []Parameter{}})
+		}
+	}
+	p.Operations = append(p.Operations, add...)
+	if len(add) > 0 {
+		p.Version++
+	}
+	var out []*Operation
+	for _, t := range tables {
+		for _, o := range p.Operations {
+			if o.TableID == t.ID {
+				out = append(out, o)
+			}
+		}
+	}
+	return out, nil
+}
+
+func (p *Project) hasOperationKind(tableID string, k OperationKind) bool {
+	for _, o := range p.Operations {
+		if o.TableID == tableID && o.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
+// GenerateMissingViews gives every table without views a list view and a
+// form view, and returns all views.
+func (p *Project) GenerateMissingViews(newID func() string) []*View {
+	for _, t := range p.Tables {
+		has := false
+		for _, v := range p.Views {
+			has = has || v.TableID == t.ID
+		}
+		if !has {
+			p.Views = append(p.Views,
+				&View{ID: newID(), TableID: t.ID, Kind: "LIST", Name: t.Name + " list"},
+				&View{ID: newID(), TableID: t.ID, Kind: "FORM", Name: t.Name + " form"})
+			p.Version++
+		}
+	}
+	return p.Views
+}
+
+func filter[T any](in []T, keep func(T) bool) []T {
+	out := in[:0:0]
+	for _, v := range in {
+		if keep(v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}

@@ -1,0 +1,64 @@
+package model
+
+import (
+	"encoding/json"
+	"io"
+)
+
+// Principal is who is calling: a signed-in user (JWT), an API key, or a
+// browser/assistant session (the mgq_session cookie). Fields that do not
+// apply are empty.
+type Principal struct {
+	UserID    string
+	UserEmail string
+	AccountID string
+	// KeyProjectID and KeyScope are set when the caller used an API key.
+	KeyProjectID string
+	KeyScope     Scope
+	// SessionID is the mgq_session cookie's session (public API, guests).
+	SessionID string
+	// BoardProjectID is set when the board session was opened by an
+	// adoption link: the caller may edit that one project.
+	BoardProjectID string
+	// System marks the node's own calls (demo seeding); the HTTP layer never
+	// sets it from a request.
+	System bool
+}
+
+// Anonymous reports whether p carries no credential at all.
+func (p Principal) Anonymous() bool {
+	return p.UserID == "" && p.KeyProjectID == "" && p.SessionID == "" && p.BoardProjectID == ""
+}
+
+// DataSource is a dataset of the data pool as the APIs show it.
+type DataSource struct {
+	ImportCode  string
+	Name        string
+	FieldPaths  []string
+	RecordCount int
+	Variants    []DataSourceVariant
+	// Samples returns up to limit documents (JSON objects).
+	Samples func(limit int) []json.RawMessage `json:"-"`
+}
+
+// DataSourceVariant is a named subset of a dataset.
+type DataSourceVariant struct {
+	Name        string
+	RecordCount int
+}
+
+// DatasetImport is one dataset upload.
+type DatasetImport struct {
+	ImportCode   string
+	Name         string
+	Format       string // json | ndjson | csv
+	VariantField string
+	Body         io.Reader
+	MaxBytes     int64
+}
+
+// CreatedKey is a new API key with its value, shown once.
+type CreatedKey struct {
+	Key   APIKey
+	Value string
+}

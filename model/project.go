@@ -1,0 +1,205 @@
+package model
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// Project is a model with its runtime settings. A project is owned by one
+// project grain; the grain is the only writer and hands out clones.
+type Project struct {
+	ID         string      `json:"id"`
+	Slug       string      `json:"slug"`
+	Name       string      `json:"name"`
+	Kind       ProjectKind `json:"kind"`
+	AccountID  string      `json:"accountId,omitempty"`
+	ShareToken string      `json:"shareToken,omitempty"`
+	CreatedAt  time.Time   `json:"createdAt"`
+	// ExpiresAt is zero for projects that do not expire.
+	ExpiresAt  time.Time    `json:"expiresAt,omitzero"`
+	Tables     []*Table     `json:"tables"`
+	Relations  []*Relation  `json:"relations"`
+	Operations []*Operation `json:"operations"`
+	Views      []*View      `json:"views"`
+	// Version increases with every model change; compiled schemas and caches
+	// are keyed by it.
+	Version int64 `json:"version"`
+}
+
+// Table is a model table: a GraphQL object type in the runtime schema.
+type Table struct {
+	ID         string       `json:"id"`
+	Name       string       `json:"name"`
+	Source     *TableSource `json:"source,omitempty"`
+	Attributes []*Attribute `json:"attributes"`
+}
+
+// TableSource binds a table to a dataset of the data pool.
+type TableSource struct {
+	ImportCode string `json:"importCode"`
+	// Variant selects one variant; nil means all variants.
+	Variant *string `json:"variant,omitempty"`
+}
+
+// Attribute is a field of a table and says where its value comes from.
+type Attribute struct {
+	ID         string      `json:"id"`
+	TableID    string      `json:"tableId"`
+	Name       string      `json:"name"`
+	Type       ScalarType  `json:"type"`
+	Sortable   bool        `json:"sortable"`
+	Filterable bool        `json:"filterable"`
+	Required   bool        `json:"required"`
+	Mapping    MappingType `json:"mappingType"`
+	// SourcePath is the dot path into a dataset document (SOURCE mapping).
+	SourcePath string `json:"sourcePath,omitempty"`
+	// Constant is the JSON value returned on every row (CONSTANT mapping).
+	Constant json.RawMessage `json:"constantValue,omitempty"`
+	// Computed is the expression of a COMPUTED mapping; the runtime does not
+	// evaluate it and the field is not in the runtime schema.
+	Computed  string     `json:"computedExpression,omitempty"`
+	Generator *Generator `json:"generator,omitempty"`
+}
+
+// Generator describes a GENERATED mapping: fake data, deterministic per
+// record and attribute.
+type Generator struct {
+	Kind    string          `json:"kind"`
+	Options json.RawMessage `json:"options,omitempty"`
+}
+
+// Relation links two tables through linking attributes: a source row relates
+// to the target rows whose TargetAttribute equals its SourceAttribute. With
+// ONE_TO_MANY the target holds the foreign key and FieldName (on the source)
+// is a list; with ONE_TO_ONE it is a single object. A BIDIRECTIONAL relation
+// adds InverseFieldName on the target, always to-one.
+type Relation struct {
+	ID               string            `json:"id"`
+	SourceTableID    string            `json:"sourceTableId"`
+	TargetTableID    string            `json:"targetTableId"`
+	Direction        RelationDirection `json:"direction"`
+	Cardinality      Cardinality       `json:"cardinality"`
+	SourceAttribute  string            `json:"sourceAttribute"`
+	TargetAttribute  string            `json:"targetAttribute"`
+	FieldName        string            `json:"fieldName"`
+	InverseFieldName string            `json:"inverseFieldName,omitempty"`
+}
+
+// Operation is a query or mutation of the runtime schema.
+type Operation struct {
+	ID         string        `json:"id"`
+	TableID    string        `json:"tableId"`
+	Name       string        `json:"name"`
+	Kind       OperationKind `json:"kind"`
+	Enabled    bool          `json:"enabled"`
+	Parameters []Parameter   `json:"parameters"`
+}
+
+// Parameter is an argument of a LIST operation compared with an attribute.
+type Parameter struct {
+	Name      string   `json:"name"`
+	Attribute string   `json:"attribute"`
+	Operator  Operator `json:"operator"`
+}
+
+// View is a board view of a table.
+type View struct {
+	ID      string `json:"id"`
+	TableID string `json:"tableId"`
+	Kind    string `json:"kind"`
+	Name    string `json:"name"`
+}
+
+// Table returns the table with the given ID, or nil.
+func (p *Project) Table(id string) *Table {
+	for _, t := range p.Tables {
+		if t.ID == id {
+			return t
+		}
+	}
+	return nil
+}
+
+// TableByName returns the table with the given name, or nil.
+func (p *Project) TableByName(name string) *Table {
+	for _, t := range p.Tables {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// Attribute returns the attribute with the given ID and its table, or nils.
+func (p *Project) Attribute(id string) (*Table, *Attribute) {
+	for _, t := range p.Tables {
+		for _, a := range t.Attributes {
+			if a.ID == id {
+				return t, a
+			}
+		}
+	}
+	return nil, nil
+}
+
+// Operation returns the operation with the given ID, or nil.
+func (p *Project) Operation(id string) *Operation {
+	for _, o := range p.Operations {
+		if o.ID == id {
+			return o
+		}
+	}
+	return nil
+}
+
+// Relation returns the relation with the given ID, or nil.
+func (p *Project) Relation(id string) *Relation {
+	for _, r := range p.Relations {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}
+
+// Attribute returns the attribute of t with the given name, or nil.
+func (t *Table) Attribute(name string) *Attribute {
+	for _, a := range t.Attributes {
+		if a.Name == name {
+			return a
+		}
+	}
+	return nil
+}
+
+// Ready reports whether t serves rows: it is bound to a dataset and at least
+// one attribute is bound to a column (SPEC.md "Table ... not ready").
+func (t *Table) Ready() bool {
+	if t.Source == nil || t.Source.ImportCode == "" {
+		return false
+	}
+	for _, a := range t.Attributes {
+		if a.Mapping == MappingSource && a.SourcePath != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Clone returns a deep copy of p.
+func (p *Project) Clone() *Project {
+	b, err := json.Marshal(p)
+	if err != nil {
+		panic("model: project does not marshal: " + err.Error())
+	}
+	var c Project
+	if err := json.Unmarshal(b, &c); err != nil {
+		panic("model: project does not unmarshal: " + err.Error())
+	}
+	return &c
+}
+
+// Expired reports whether p has an expiry that is not after now.
+func (p *Project) Expired(now time.Time) bool {
+	return !p.ExpiresAt.IsZero() && !now.Before(p.ExpiresAt)
+}

@@ -1,0 +1,21 @@
+package model
+
+// RuntimeRequest is one call of a project's mock runtime API.
+type RuntimeRequest struct {
+	Slug string
+	// KeyValue is the API key sent (Authorization: Bearer or X-API-Key); empty if none.
+	KeyValue string
+	// ShareToken is the ?token= of guest and session projects.
+	ShareToken string
+	// Body is the GraphQL-over-HTTP request body.
+	Body []byte
+}
+
+// RuntimeResult is the runtime's answer: 200 with a GraphQL response, or 400
+// when the document does not parse or validate (Body then holds the GraphQL
+// errors and GraphQLCode says which).
+type RuntimeResult struct {
+	Status      int
+	Body        []byte
+	GraphQLCode string
+}
