@@ -89,16 +89,20 @@ func needUser(p model.Principal) error {
 	return nil
 }
 
-// Me returns the signed-in user.
+// Me returns the signed-in user, as their account knows them.
 func (s *Service) Me(ctx context.Context, p model.Principal) (model.User, error) {
 	if err := needUser(p); err != nil {
 		return model.User{}, err
 	}
-	var u userState
-	if err := s.call(ctx, KindUser, p.UserEmail, "get", nil, &u); err != nil {
+	st, err := s.account(ctx, p.AccountID)
+	if err != nil {
 		return model.User{}, err
 	}
-	return u.User, nil
+	m := st.Account.Member(p.UserID)
+	if m == nil {
+		return model.User{}, model.Errorf(model.ErrForbidden, "you are no longer a member of this account")
+	}
+	return m.User, nil
 }
 
 // Account returns the principal's account and its usage.

@@ -90,6 +90,9 @@ func appendJSONObject(buf []byte, m map[string]any) ([]byte, error) {
 // how JavaScript prints numbers): no exponent between 1e-6 and 1e21, and
 // no fraction for integral values. f must be finite.
 func appendFloat(buf []byte, f float64) []byte {
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return strconv.AppendInt(buf, int64(f), 10)
+	}
 	format := byte('f')
 	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
 		format = 'e'

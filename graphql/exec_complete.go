@@ -69,25 +69,26 @@ func (r *run) list(t *outType, v any, pf *plannedField) bool {
 // ctxCheckEvery items.
 func listOf[T any](r *run, t *outType, items []T, pf *plannedField) bool {
 	r.buf = append(r.buf, '[')
-	for i := range items {
+	// One path step serves every item; updating its index in place keeps
+	// the loop free of pointer writes.
+	step := len(r.path)
+	r.path = append(r.path, pathStep{})
+	ok := true
+	for i := 0; i < len(items) && ok; i++ {
 		if i > 0 {
 			r.buf = append(r.buf, ',')
 		}
-		if r.items++; r.items%ctxCheckEvery == 0 {
-			if err := r.ctx.Err(); err != nil {
-				r.ctxErr = err
-				return false
-			}
+		if r.items++; r.items%ctxCheckEvery == 0 && r.ctx.Err() != nil {
+			r.ctxErr = r.ctx.Err()
+			ok = false
+			break
 		}
-		r.path = append(r.path, pathStep{index: i})
-		ok := r.complete(t.elem, items[i], pf)
-		r.path = r.path[:len(r.path)-1]
-		if !ok {
-			return false
-		}
+		r.path[step].index = i
+		ok = r.complete(t.elem, items[i], pf)
 	}
+	r.path = r.path[:step]
 	r.buf = append(r.buf, ']')
-	return true
+	return ok
 }
 
 // abstract writes v as the object type it names (Typer, or a

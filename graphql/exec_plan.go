@@ -22,6 +22,10 @@ type plannedField struct {
 	ast     *ast.Field // first field with this key
 	info    *fieldInfo // nil for __typename
 
+	// mapLeaf marks a scalar or enum field with the default resolver: on a
+	// map parent, object writes common values of it without a call.
+	mapLeaf bool
+
 	// Arguments: coerced once when they use no variables, else per call.
 	dynamic bool
 	args    map[string]any
@@ -135,6 +139,7 @@ func (p *planner) field(obj *objectType, g []*ast.Field) *plannedField {
 		return nil
 	}
 	p.planArgs(pf)
+	pf.mapLeaf = pf.info.resolver == nil && pf.info.out.kind < kindObject
 	named := pf.info.out
 	for named.kind == kindList {
 		named = named.elem

@@ -46,7 +46,7 @@ const suppliersJSON = `[
  {"id": "9", "name": "Initech"}
 ]`
 
-func mustDataset(tb testing.TB, code string, format dataset.Format, variantField, data string) *dataset.Dataset {
+func rtDataset(tb testing.TB, code string, format dataset.Format, variantField, data string) *dataset.Dataset {
 	tb.Helper()
 	d, err := dataset.Read(strings.NewReader(data), dataset.Options{ImportCode: code, Format: format, VariantField: variantField})
 	if err != nil {
@@ -55,37 +55,37 @@ func mustDataset(tb testing.TB, code string, format dataset.Format, variantField
 	return d
 }
 
-func testPool(tb testing.TB) memPool {
+func rtPool(tb testing.TB) memPool {
 	tb.Helper()
 	return memPool{
-		"products":  mustDataset(tb, "products", dataset.JSON, "kind", productsJSON),
-		"customers": mustDataset(tb, "customers", dataset.JSON, "", customersJSON),
-		"orders":    mustDataset(tb, "orders", dataset.NDJSON, "", ordersNDJSON),
-		"suppliers": mustDataset(tb, "suppliers", dataset.JSON, "", suppliersJSON),
+		"products":  rtDataset(tb, "products", dataset.JSON, "kind", productsJSON),
+		"customers": rtDataset(tb, "customers", dataset.JSON, "", customersJSON),
+		"orders":    rtDataset(tb, "orders", dataset.NDJSON, "", ordersNDJSON),
+		"suppliers": rtDataset(tb, "suppliers", dataset.JSON, "", suppliersJSON),
 	}
 }
 
-// modelBuilder builds a project through the model's own edit methods, so
+// rtModel builds a project through the model's own edit methods, so
 // the test model is one the service could hold.
-type modelBuilder struct {
+type rtModel struct {
 	tb testing.TB
 	p  *model.Project
 	n  int
 }
 
-func (b *modelBuilder) id(prefix string) string {
+func (b *rtModel) id(prefix string) string {
 	b.n++
 	return fmt.Sprintf("%s%03d", prefix, b.n)
 }
 
-func (b *modelBuilder) must(err error) {
+func (b *rtModel) must(err error) {
 	b.tb.Helper()
 	if err != nil {
 		b.tb.Fatal(err)
 	}
 }
 
-func (b *modelBuilder) table(name, code string, variant *string) *model.Table {
+func (b *rtModel) table(name, code string, variant *string) *model.Table {
 	b.tb.Helper()
 	t := &model.Table{ID: "t_" + name, Name: name}
 	if code != "" {
@@ -95,46 +95,46 @@ func (b *modelBuilder) table(name, code string, variant *string) *model.Table {
 	return t
 }
 
-func (b *modelBuilder) attr(t *model.Table, a model.Attribute) {
+func (b *rtModel) attr(t *model.Table, a model.Attribute) {
 	b.tb.Helper()
 	a.ID, a.TableID = "a_"+t.Name+"_"+a.Name, t.ID
 	b.must(b.p.AddAttribute(&a))
 }
 
-func (b *modelBuilder) src(t *model.Table, name string, typ model.ScalarType, path string) {
+func (b *rtModel) src(t *model.Table, name string, typ model.ScalarType, path string) {
 	b.tb.Helper()
 	b.attr(t, model.Attribute{Name: name, Type: typ, Mapping: model.MappingSource, SourcePath: path})
 }
 
-func (b *modelBuilder) defaults(t *model.Table) {
+func (b *rtModel) defaults(t *model.Table) {
 	b.tb.Helper()
 	_, err := b.p.GenerateDefaultOperations(t.ID, func() string { return b.id("o") })
 	b.must(err)
 }
 
-func (b *modelBuilder) op(t *model.Table, name string, kind model.OperationKind, params ...model.Parameter) *model.Operation {
+func (b *rtModel) op(t *model.Table, name string, kind model.OperationKind, params ...model.Parameter) *model.Operation {
 	b.tb.Helper()
 	o := &model.Operation{ID: b.id("o"), TableID: t.ID, Name: name, Kind: kind, Enabled: true, Parameters: params}
 	b.must(b.p.AddOperation(o))
 	return o
 }
 
-func (b *modelBuilder) relation(r model.Relation) {
+func (b *rtModel) relation(r model.Relation) {
 	b.tb.Helper()
 	r.ID = b.id("r")
 	b.must(b.p.AddRelation(&r))
 }
 
-func prm(name, attr string, op model.Operator) model.Parameter {
+func rtParam(name, attr string, op model.Operator) model.Parameter {
 	return model.Parameter{Name: name, Attribute: attr, Operator: op}
 }
 
-// testProject is the fixed test model: Product (all mapping kinds and all
+// rtProject is the fixed test model: Product (all mapping kinds and all
 // operators), Customer (_id ids), Order (positional ids), Supplier (text
 // ids), variant tables and tables that are not ready.
-func testProject(tb testing.TB) *model.Project {
+func rtProject(tb testing.TB) *model.Project {
 	tb.Helper()
-	b := &modelBuilder{tb: tb, p: &model.Project{ID: "p1", Slug: "shop", Name: "Shop", Kind: model.KindAccount}}
+	b := &rtModel{tb: tb, p: &model.Project{ID: "p1", Slug: "shop", Name: "Shop", Kind: model.KindAccount}}
 	product := b.table("Product", "products", nil)
 	b.src(product, "name", model.TypeString, "name")
 	b.src(product, "price", model.TypeFloat, "price")
@@ -152,14 +152,14 @@ func testProject(tb testing.TB) *model.Project {
 	b.attr(product, model.Attribute{Name: "note", Type: model.TypeString, Mapping: model.MappingNone})
 	b.defaults(product)
 	b.op(product, "searchProducts", model.OpList,
-		prm("priceEq", "price", model.OpEq), prm("priceNeq", "price", model.OpNeq),
-		prm("priceGt", "price", model.OpGt), prm("minPrice", "price", model.OpGte),
-		prm("priceLt", "price", model.OpLt), prm("maxPrice", "price", model.OpLte),
-		prm("categories", "category", model.OpIn), prm("nameLike", "name", model.OpLike),
-		prm("category", "category", model.OpEq), prm("inStock", "inStock", model.OpEq),
-		prm("productId", "id", model.OpEq))
+		rtParam("priceEq", "price", model.OpEq), rtParam("priceNeq", "price", model.OpNeq),
+		rtParam("priceGt", "price", model.OpGt), rtParam("minPrice", "price", model.OpGte),
+		rtParam("priceLt", "price", model.OpLt), rtParam("maxPrice", "price", model.OpLte),
+		rtParam("categories", "category", model.OpIn), rtParam("nameLike", "name", model.OpLike),
+		rtParam("category", "category", model.OpEq), rtParam("inStock", "inStock", model.OpEq),
+		rtParam("productId", "id", model.OpEq))
 	hidden := b.op(product, "hiddenProducts", model.OpList)
-	_, err := b.p.UpdateOperation(hidden.ID, model.OperationPatch{Enabled: ptr(false)})
+	_, err := b.p.UpdateOperation(hidden.ID, model.OperationPatch{Enabled: ptrTo(false)})
 	b.must(err)
 
 	customer := b.table("Customer", "customers", nil)
@@ -200,14 +200,14 @@ func testProject(tb testing.TB) *model.Project {
 	b.defaults(draft)
 	ghost := b.table("Ghost", "missing", nil)
 	b.src(ghost, "name", model.TypeString, "name")
-	b.op(ghost, "ghosts", model.OpList, prm("name", "name", model.OpEq))
+	b.op(ghost, "ghosts", model.OpList, rtParam("name", "name", model.OpEq))
 	b.op(ghost, "ghost", model.OpSingle)
 	return b.p
 }
 
-func ptr[T any](v T) *T { return &v }
+func ptrTo[T any](v T) *T { return &v }
 
-func mustCompile(tb testing.TB, p *model.Project, opt Options) *Runtime {
+func rtCompile(tb testing.TB, p *model.Project, opt Options) *Runtime {
 	tb.Helper()
 	rt, err := Compile(p, opt)
 	if err != nil {
@@ -216,22 +216,22 @@ func mustCompile(tb testing.TB, p *model.Project, opt Options) *Runtime {
 	return rt
 }
 
-// harness runs requests against one runtime, pool and overlay.
-type harness struct {
+// rtHarness runs requests against one runtime, pool and overlay.
+type rtHarness struct {
 	tb   testing.TB
 	rt   *Runtime
 	pool Pool
 	ov   *Overlay
 }
 
-func newHarness(tb testing.TB) *harness {
+func newRTHarness(tb testing.TB) *rtHarness {
 	tb.Helper()
-	return &harness{tb: tb, rt: mustCompile(tb, testProject(tb), Options{}), pool: testPool(tb), ov: NewOverlay()}
+	return &rtHarness{tb: tb, rt: rtCompile(tb, rtProject(tb), Options{}), pool: rtPool(tb), ov: NewOverlay()}
 }
 
 // do runs a query, or a mutation whose changes it applies, and returns the
 // result as generic JSON.
-func (h *harness) do(query string, vars map[string]any) map[string]any {
+func (h *rtHarness) do(query string, vars map[string]any) map[string]any {
 	h.tb.Helper()
 	var out map[string]any
 	if err := json.Unmarshal(h.raw(query, vars), &out); err != nil {
@@ -241,7 +241,7 @@ func (h *harness) do(query string, vars map[string]any) map[string]any {
 }
 
 // raw is do without decoding.
-func (h *harness) raw(query string, vars map[string]any) []byte {
+func (h *rtHarness) raw(query string, vars map[string]any) []byte {
 	h.tb.Helper()
 	prep, refused := h.rt.Prepare(Request{Query: query, Variables: vars})
 	if refused != nil {

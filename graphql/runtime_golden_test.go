@@ -24,7 +24,7 @@ func init() {
 	}
 }
 
-func updating() bool {
+func rtUpdating() bool {
 	f := flag.Lookup("update")
 	return f != nil && f.Value.String() == "true"
 }
@@ -41,9 +41,9 @@ func TestRuntimeGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := runGolden(t, string(src))
+			got := runRTGolden(t, string(src))
 			golden := strings.TrimSuffix(file, ".graphql") + ".golden.json"
-			if updating() {
+			if rtUpdating() {
 				if err := os.WriteFile(golden, got, 0o644); err != nil {
 					t.Fatal(err)
 				}
@@ -60,10 +60,10 @@ func TestRuntimeGolden(t *testing.T) {
 	}
 }
 
-// runGolden runs the requests of one golden input and returns their
+// runRTGolden runs the requests of one golden input and returns their
 // results, indented: one object, or an array when there are several.
-func runGolden(t *testing.T, src string) []byte {
-	h := newHarness(t)
+func runRTGolden(t *testing.T, src string) []byte {
+	h := newRTHarness(t)
 	var results []json.RawMessage
 	for _, doc := range strings.Split(src, "\n# ---\n") {
 		var vars map[string]any

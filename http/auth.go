@@ -18,21 +18,16 @@ const (
 	keyPrefix     = "mgq_"
 )
 
-// claims are the JWT's: the user, their e-mail and active account.
+// claims are the JWT's: the user (subject) and their active account.
 type claims struct {
-	Email   string `json:"email"`
 	Account string `json:"acc"`
 	jwt.RegisteredClaims
 }
 
 // issueJWT signs a session token for a user and account.
 func (s *Server) issueJWT(userID, accountID string) (string, error) {
-	return s.issueJWTWithEmail(userID, "", accountID)
-}
-
-func (s *Server) issueJWTWithEmail(userID, email, accountID string) (string, error) {
 	now := time.Now()
-	t := jwt.NewWithClaims(jwt.SigningMethodHS256, claims{Email: email, Account: accountID,
+	t := jwt.NewWithClaims(jwt.SigningMethodHS256, claims{Account: accountID,
 		RegisteredClaims: jwt.RegisteredClaims{Subject: userID, IssuedAt: jwt.NewNumericDate(now),
 			ExpiresAt: jwt.NewNumericDate(now.Add(s.cfg.JWTTTL)), Issuer: "mockgql"}})
 	return t.SignedString(s.cfg.JWTSecret)
@@ -46,7 +41,7 @@ func (s *Server) parseJWT(token string) (model.Principal, error) {
 	if err != nil || cl.Subject == "" {
 		return model.Principal{}, model.Errorf(model.ErrUnauthenticated, "the session token is invalid or expired; log in again")
 	}
-	return model.Principal{UserID: cl.Subject, UserEmail: cl.Email, AccountID: cl.Account}, nil
+	return model.Principal{UserID: cl.Subject, AccountID: cl.Account}, nil
 }
 
 // bearer returns the credential of "Authorization: Bearer <x>" or "".

@@ -37,12 +37,6 @@ func (c *Call) setCookie(name, value string, maxAge time.Duration) {
 	}
 }
 
-// Cookie names set by the static surfaces.
-const (
-	jwtCookie     = "mgq_jwt"
-	sessionCookie = "mgq_session"
-)
-
 // SurfaceConfig is what a static GraphQL surface needs.
 type SurfaceConfig struct {
 	Backend Backend
@@ -159,21 +153,15 @@ func (s *Surface) open(fn rootFunc) graphql.Resolver {
 }
 
 // authed adapts fn to a resolver that refuses callers without any
-// credential up front, so that a missing credential gives a clean
-// message; the Backend checks everything else.
+// credential (Principal.Anonymous) up front, so that a missing credential
+// gives a clean message; the Backend checks everything else.
 func (s *Surface) authed(fn rootFunc) graphql.Resolver {
 	return s.open(func(ctx context.Context, c *Call, args input) (any, error) {
-		if !signedIn(c.Principal) {
+		if c.Principal.Anonymous() {
 			return nil, &model.Error{Code: model.ErrUnauthenticated, Message: s.anonymous}
 		}
 		return fn(ctx, c, args)
 	})
-}
-
-// signedIn reports whether p carries any credential: a user, an API key, a
-// board session opened by an adoption link, or a guest session.
-func signedIn(p Principal) bool {
-	return p.UserID != "" || p.KeyProjectID != "" || p.BoardProjectID != "" || p.SessionID != ""
 }
 
 // shaper returns the shaper for c's principal.

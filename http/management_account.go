@@ -59,7 +59,7 @@ func (s *Surface) authPayload(c *Call, u model.User, a *model.Account) (any, err
 	if err != nil {
 		return nil, fmt.Errorf("http: issue token for user %s: %w", u.ID, err)
 	}
-	c.setCookie(jwtCookie, token, s.cfg.JWTTTL)
+	c.setCookie(cookieJWT, token, s.cfg.JWTTTL)
 	sh := s.shaper(c)
 	sh.principal = Principal{UserID: u.ID, AccountID: a.ID}
 	return map[string]any{"token": token, "user": sh.user(u), "account": sh.account(a, nil)}, nil

@@ -9,8 +9,8 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
-// surfaces are the static surfaces under test.
-var surfaces = []struct {
+// testSurfaces are the static testSurfaces under test.
+var testSurfaces = []struct {
 	name string
 	new  func(SurfaceConfig) (*Surface, error)
 }{
@@ -21,7 +21,7 @@ var surfaces = []struct {
 // TestManagementAndPublicDescriptions checks that every type, field,
 // argument, input field and enum value of both schemas is described.
 func TestManagementAndPublicDescriptions(t *testing.T) {
-	for _, sf := range surfaces {
+	for _, sf := range testSurfaces {
 		t.Run(sf.name, func(t *testing.T) {
 			s, _ := mustSurface(t, sf.new)
 			for _, def := range mustSchema(t, s).Types {
@@ -118,8 +118,8 @@ func signature(kind ast.DefinitionKind, fields ast.FieldList, values ast.EnumVal
 	return b.String()
 }
 
-// introspection reads what GraphiQL and codegen tools read.
-const introspection = `query {
+// introspectionQuery reads what GraphiQL and codegen tools read.
+const introspectionQuery = `query {
   __schema {
     queryType { name } mutationType { name }
     types { name kind description fields { name description args { name description defaultValue } } }
@@ -127,12 +127,12 @@ const introspection = `query {
   ds: __type(name: "DataSource") { fields { name args { name defaultValue } } }
 }`
 
-// TestManagementAndPublicIntrospection checks that both surfaces answer
+// TestManagementAndPublicIntrospection checks that both testSurfaces answer
 // introspection without a credential, with their descriptions.
 func TestManagementAndPublicIntrospection(t *testing.T) {
-	for _, sf := range surfaces {
+	for _, sf := range testSurfaces {
 		t.Run(sf.name, func(t *testing.T) {
-			out := run(t, sf.new, anonymous, introspection, nil, nil)
+			out := runSurface(t, sf.new, anonymousPrincipal, introspectionQuery, nil, nil)
 			if len(out.result.Errors) > 0 || len(out.Calls) > 0 {
 				t.Fatalf("errors %v, Backend calls %v", out.result.Errors, out.Calls)
 			}

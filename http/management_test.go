@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -13,100 +14,123 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// Fragments selecting every field of the model types.
-const modelFragments = `
-fragment P on Project { id slug name kind accountId shareToken previewUrl runtimeUrl expiresAt createdAt sdl
-  tables { ...T } relations { ...R } operations { ...O } views { ...V } }
-fragment T on Table { id name ready source { importCode variant } attributes { ...A } }
-fragment A on Attribute { id tableId name type sortable filterable required mappingType
-  sourceMapping { path } constantValue computedExpression generator { kind options } }
-fragment R on Relation { id sourceTableId targetTableId direction cardinality sourceAttribute targetAttribute fieldName inverseFieldName }
-fragment O on Operation { id tableId name kind enabled parameters { name attribute operator } }
-fragment V on View { id tableId kind name }
-fragment D on DataSource { importCode name fieldPaths recordCount variants { name recordCount } sampleDocuments }
-fragment K on ApiKey { id name projectId scope prefix expiresAt revoked maxActors createdAt lastUsedAt }
-fragment U on Account { id name plan members { user { id email name } role } usage { requests quota period resetsAt } }
-`
+// modelFragments select every field of the API's types, by fragment name.
+var modelFragments = map[string]string{
+	"P": `fragment P on Project { id slug name kind accountId shareToken previewUrl runtimeUrl expiresAt createdAt sdl
+  tables { ...T } relations { ...R } operations { ...O } views { ...V } }`,
+	"T": `fragment T on Table { id name ready source { importCode variant } attributes { ...A } }`,
+	"A": `fragment A on Attribute { id tableId name type sortable filterable required mappingType
+  sourceMapping { path } constantValue computedExpression generator { kind options } }`,
+	"R": `fragment R on Relation { id sourceTableId targetTableId direction cardinality sourceAttribute targetAttribute fieldName inverseFieldName }`,
+	"O": `fragment O on Operation { id tableId name kind enabled parameters { name attribute operator } }`,
+	"V": `fragment V on View { id tableId kind name }`,
+	"D": `fragment D on DataSource { importCode name fieldPaths recordCount variants { name recordCount } sampleDocuments }`,
+	"K": `fragment K on ApiKey { id name projectId scope prefix expiresAt revoked maxActors createdAt lastUsedAt }`,
+	"U": `fragment U on Account { id name plan members { user { id email name } role } usage { requests quota period resetsAt } }`,
+}
+
+// fragmentSpread matches a fragment fragmentSpread.
+var fragmentSpread = regexp.MustCompile(`\.\.\.([A-Z])\b`)
+
+// withFragments returns query followed by the modelFragments it spreads, directly or
+// through other fragments (GraphQL refuses unused fragments).
+func withFragments(query string) string {
+	added := map[string]bool{}
+	for text := query; ; {
+		var next []string
+		for _, m := range fragmentSpread.FindAllStringSubmatch(text, -1) {
+			if !added[m[1]] {
+				added[m[1]] = true
+				next = append(next, modelFragments[m[1]])
+			}
+		}
+		if len(next) == 0 {
+			return query
+		}
+		text = strings.Join(next, "\n")
+		query += "\n" + text
+	}
+}
 
 // managementCases call every operation of the management API, as the
 // signed-in user u_1 unless they say otherwise.
 var managementCases = []surfaceCase{
 	{name: "me", query: `{ me { id email name } }`},
 	{name: "me_api_key", principal: &Principal{KeyProjectID: "prj_1", KeyScope: model.ScopeManagement}, query: `{ me { id } }`},
-	{name: "account", query: `{ account { ...U } }` + modelFragments},
-	{name: "projects", query: `{ projects { ...P } }` + modelFragments},
+	{name: "account", query: withFragments(`{ account { ...U } }`)},
+	{name: "projects", query: withFragments(`{ projects { ...P } }`)},
 	{name: "projects_without_sdl", query: `{ projects { id kind shareToken runtimeUrl previewUrl expiresAt } }`},
-	{name: "project_by_id", query: `query($id: ID) { project(id: $id) { ...P } }` + modelFragments, vars: map[string]any{"id": "prj_1"}},
+	{name: "project_by_id", query: withFragments(`query($id: ID) { project(id: $id) { ...P } }`), vars: map[string]any{"id": "prj_1"}},
 	{name: "project_by_slug_guest", query: `{ project(slug: "guest-1") { id kind accountId shareToken runtimeUrl previewUrl expiresAt } }`},
 	{name: "project_without_id_or_slug", query: `{ project { id } }`},
 	{name: "project_not_found", query: `{ project(id: "nope") { id } }`,
 		fail: map[string]error{"Project": model.Errorf(model.ErrNotFound, "project %q not found", "nope")}},
-	{name: "dataSources", query: `{ dataSources { ...D few: sampleDocuments(limit: 1) many: sampleDocuments(limit: 500) none: sampleDocuments(limit: 0) negative: sampleDocuments(limit: -4) } }` + modelFragments},
-	{name: "apiKeys", query: `{ apiKeys(projectId: "prj_1") { ...K } }` + modelFragments},
+	{name: "dataSources", query: withFragments(`{ dataSources { ...D few: sampleDocuments(limit: 1) many: sampleDocuments(limit: 500) none: sampleDocuments(limit: 0) negative: sampleDocuments(limit: -4) } }`)},
+	{name: "apiKeys", query: withFragments(`{ apiKeys(projectId: "prj_1") { ...K } }`)},
 
 	{name: "signUp", principal: &Principal{SessionID: "ses_1"},
-		query: `mutation { signUp(email: "new@example.com", password: "pw", name: "New") { token user { id email name } account { ...U } } }` + modelFragments},
-	{name: "signUp_without_name", principal: &anonymous,
+		query: withFragments(`mutation { signUp(email: "new@example.com", password: "pw", name: "New") { token user { id email name } account { ...U } } }`)},
+	{name: "signUp_without_name", principal: &anonymousPrincipal,
 		query: `mutation { signUp(email: "new@example.com", password: "pw") { token user { name } } }`},
-	{name: "signUp_conflict", principal: &anonymous, query: `mutation { signUp(email: "ada@example.com", password: "pw") { token } }`,
+	{name: "signUp_conflict", principal: &anonymousPrincipal, query: `mutation { signUp(email: "ada@example.com", password: "pw") { token } }`,
 		fail: map[string]error{"SignUp": model.Errorf(model.ErrConflict, "e-mail taken")}},
-	{name: "login", principal: &anonymous, query: `mutation { login(email: "ada@example.com", password: "pw") { token user { id } account { id plan usage { quota } } } }`},
-	{name: "login_refused", principal: &anonymous, query: `mutation { login(email: "ada@example.com", password: "bad") { token } }`,
+	{name: "login", principal: &anonymousPrincipal, query: `mutation { login(email: "ada@example.com", password: "pw") { token user { id } account { id plan usage { quota } } } }`},
+	{name: "login_refused", principal: &anonymousPrincipal, query: `mutation { login(email: "ada@example.com", password: "bad") { token } }`,
 		fail: map[string]error{"Login": model.Errorf(model.ErrUnauthenticated, "wrong e-mail or password")}},
 
-	{name: "createProject", query: `mutation { createProject(name: "Shop", slug: "shop") { ...P } }` + modelFragments},
+	{name: "createProject", query: withFragments(`mutation { createProject(name: "Shop", slug: "shop") { ...P } }`)},
 	{name: "createProject_without_slug", query: `mutation { createProject(name: "Shop") { slug } }`},
 	{name: "updateProject", query: `mutation { updateProject(projectId: "prj_1", name: "Renamed", slug: null) { name slug } }`},
 	{name: "updateProject_slug_only", query: `mutation { updateProject(projectId: "prj_1", slug: "store") { name slug } }`},
 	{name: "deleteProject", query: `mutation { deleteProject(projectId: "prj_1") }`},
 	{name: "resetMockData", query: `mutation { resetMockData(projectId: "prj_1") }`},
 
-	{name: "createModellingTable", query: `mutation { createModellingTable(input: {projectId: "prj_1", name: "Customer", source: {importCode: "customers", variant: "eu"}}) { ...T } }` + modelFragments},
-	{name: "createModellingTable_unbound", query: `mutation { createModellingTable(input: {projectId: "prj_1", name: "Customer"}) { ...T } }` + modelFragments},
-	{name: "updateModellingTable", query: `mutation { updateModellingTable(input: {tableId: "prj_1.tbl_o", name: "Purchase", source: {importCode: "orders"}}) { ...T } }` + modelFragments},
-	{name: "updateModellingTable_absent", query: `mutation { updateModellingTable(input: {tableId: "prj_1.tbl_o"}) { ...T } }` + modelFragments},
+	{name: "createModellingTable", query: withFragments(`mutation { createModellingTable(input: {projectId: "prj_1", name: "Customer", source: {importCode: "customers", variant: "eu"}}) { ...T } }`)},
+	{name: "createModellingTable_unbound", query: withFragments(`mutation { createModellingTable(input: {projectId: "prj_1", name: "Customer"}) { ...T } }`)},
+	{name: "updateModellingTable", query: withFragments(`mutation { updateModellingTable(input: {tableId: "prj_1.tbl_o", name: "Purchase", source: {importCode: "orders"}}) { ...T } }`)},
+	{name: "updateModellingTable_absent", query: withFragments(`mutation { updateModellingTable(input: {tableId: "prj_1.tbl_o"}) { ...T } }`)},
 	{name: "deleteModellingTable", query: `mutation { deleteModellingTable(tableId: "prj_1.tbl_o") }`},
 
-	{name: "createModellingAttribute_source", query: `mutation { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "title", type: STRING, sortable: true, mappingType: SOURCE, sourceMapping: {path: "title.en"}}) { ...A } }` + modelFragments},
-	{name: "createModellingAttribute_constant", query: `mutation($c: JSON) { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "tags", type: JSON, required: true, filterable: false, mappingType: CONSTANT, constantValue: $c}) { ...A } }` + modelFragments,
+	{name: "createModellingAttribute_source", query: withFragments(`mutation { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "title", type: STRING, sortable: true, mappingType: SOURCE, sourceMapping: {path: "title.en"}}) { ...A } }`)},
+	{name: "createModellingAttribute_constant", query: withFragments(`mutation($c: JSON) { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "tags", type: JSON, required: true, filterable: false, mappingType: CONSTANT, constantValue: $c}) { ...A } }`),
 		vars: map[string]any{"c": map[string]any{"a<b": []any{1, 2.5, "x&y", true, nil}}}},
 	{name: "createModellingAttribute_constant_literal", query: `mutation { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "stock", type: INT, mappingType: CONSTANT, constantValue: 7}) { constantValue } }`},
-	{name: "createModellingAttribute_generated", query: `mutation { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "owner", type: STRING, mappingType: GENERATED, generator: {kind: "person.name", options: {locale: "de"}}}) { ...A } }` + modelFragments},
-	{name: "createModellingAttribute_computed", query: `mutation { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "total", type: FLOAT, mappingType: COMPUTED, computedExpression: "price * 2"}) { ...A } }` + modelFragments},
+	{name: "createModellingAttribute_generated", query: withFragments(`mutation { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "owner", type: STRING, mappingType: GENERATED, generator: {kind: "person.name", options: {locale: "de"}}}) { ...A } }`)},
+	{name: "createModellingAttribute_computed", query: withFragments(`mutation { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "total", type: FLOAT, mappingType: COMPUTED, computedExpression: "price * 2"}) { ...A } }`)},
 	{name: "createModellingAttribute_refused", query: `mutation { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "c", type: STRING, mappingType: CONSTANT}) { id } }`},
-	{name: "updateModellingAttribute", query: `mutation { updateModellingAttribute(input: {attributeId: "prj_1.att_note", name: "remark", type: STRING, sortable: true, filterable: false, required: true, mappingType: SOURCE, sourceMapping: {path: "note"}}) { ...A } }` + modelFragments},
-	{name: "updateModellingAttribute_nulls", query: `mutation { updateModellingAttribute(input: {attributeId: "prj_1.att_cur", name: null, type: null, sortable: null, mappingType: null, constantValue: null, computedExpression: null, sourceMapping: null, generator: null}) { ...A } }` + modelFragments},
-	{name: "updateModellingAttribute_generator", query: `mutation { updateModellingAttribute(input: {attributeId: "prj_1.att_mail", generator: {kind: "internet.email"}}) { ...A } }` + modelFragments},
+	{name: "updateModellingAttribute", query: withFragments(`mutation { updateModellingAttribute(input: {attributeId: "prj_1.att_note", name: "remark", type: STRING, sortable: true, filterable: false, required: true, mappingType: SOURCE, sourceMapping: {path: "note"}}) { ...A } }`)},
+	{name: "updateModellingAttribute_nulls", query: withFragments(`mutation { updateModellingAttribute(input: {attributeId: "prj_1.att_cur", name: null, type: null, sortable: null, mappingType: null, constantValue: null, computedExpression: null, sourceMapping: null, generator: null}) { ...A } }`)},
+	{name: "updateModellingAttribute_generator", query: withFragments(`mutation { updateModellingAttribute(input: {attributeId: "prj_1.att_mail", generator: {kind: "internet.email"}}) { ...A } }`)},
 	{name: "deleteModellingAttribute", query: `mutation { deleteModellingAttribute(attributeId: "prj_1.att_note") }`},
 
-	{name: "createRelation", query: `mutation { createRelation(input: {sourceTableId: "prj_1.tbl_o", targetTableId: "prj_1.tbl_p", cardinality: ONE_TO_ONE, sourceAttribute: "productId", targetAttribute: "id", fieldName: "bought", inverseFieldName: "purchases"}) { ...R } }` + modelFragments},
-	{name: "createRelation_directed", query: `mutation { createRelation(input: {sourceTableId: "prj_1.tbl_o", targetTableId: "prj_1.tbl_p", direction: SOURCE_TO_TARGET, cardinality: ONE_TO_ONE, sourceAttribute: "productId", targetAttribute: "id", fieldName: "bought"}) { ...R } }` + modelFragments},
+	{name: "createRelation", query: withFragments(`mutation { createRelation(input: {sourceTableId: "prj_1.tbl_o", targetTableId: "prj_1.tbl_p", cardinality: ONE_TO_ONE, sourceAttribute: "productId", targetAttribute: "id", fieldName: "bought", inverseFieldName: "purchases"}) { ...R } }`)},
+	{name: "createRelation_directed", query: withFragments(`mutation { createRelation(input: {sourceTableId: "prj_1.tbl_o", targetTableId: "prj_1.tbl_p", direction: SOURCE_TO_TARGET, cardinality: ONE_TO_ONE, sourceAttribute: "productId", targetAttribute: "id", fieldName: "bought"}) { ...R } }`)},
 	{name: "deleteRelation", query: `mutation { deleteRelation(relationId: "prj_1.rel_1") }`},
 
-	{name: "generateDefaultGqlOperations", query: `mutation { generateDefaultGqlOperations(projectId: "prj_1") { ...O } }` + modelFragments},
-	{name: "generateDefaultGqlOperations_table", query: `mutation { generateDefaultGqlOperations(projectId: "prj_1", tableId: "prj_1.tbl_o") { ...O } }` + modelFragments},
-	{name: "createOperation", query: `mutation { createOperation(input: {tableId: "prj_1.tbl_p", name: "cheap", kind: LIST, parameters: [{name: "max", attribute: "price", operator: lte}, {name: "q", attribute: "label", operator: like}]}) { ...O } }` + modelFragments},
-	{name: "createOperation_without_parameters", query: `mutation { createOperation(input: {tableId: "prj_1.tbl_p", name: "item", kind: SINGLE}) { ...O } }` + modelFragments},
-	{name: "updateOperation", query: `mutation { updateOperation(input: {operationId: "prj_1.op_list", name: "allProducts", enabled: false, parameters: []}) { ...O } }` + modelFragments},
-	{name: "updateOperation_absent", query: `mutation { updateOperation(input: {operationId: "prj_1.op_list", parameters: null}) { ...O } }` + modelFragments},
+	{name: "generateDefaultGqlOperations", query: withFragments(`mutation { generateDefaultGqlOperations(projectId: "prj_1") { ...O } }`)},
+	{name: "generateDefaultGqlOperations_table", query: withFragments(`mutation { generateDefaultGqlOperations(projectId: "prj_1", tableId: "prj_1.tbl_o") { ...O } }`)},
+	{name: "createOperation", query: withFragments(`mutation { createOperation(input: {tableId: "prj_1.tbl_p", name: "cheap", kind: LIST, parameters: [{name: "max", attribute: "price", operator: lte}, {name: "q", attribute: "label", operator: like}]}) { ...O } }`)},
+	{name: "createOperation_without_parameters", query: withFragments(`mutation { createOperation(input: {tableId: "prj_1.tbl_p", name: "item", kind: SINGLE}) { ...O } }`)},
+	{name: "updateOperation", query: withFragments(`mutation { updateOperation(input: {operationId: "prj_1.op_list", name: "allProducts", enabled: false, parameters: []}) { ...O } }`)},
+	{name: "updateOperation_absent", query: withFragments(`mutation { updateOperation(input: {operationId: "prj_1.op_list", parameters: null}) { ...O } }`)},
 	{name: "deleteOperation", query: `mutation { deleteOperation(operationId: "prj_1.op_one") }`},
-	{name: "generateMissingViews", query: `mutation { generateMissingViews(projectId: "prj_1") { ...V } }` + modelFragments},
+	{name: "generateMissingViews", query: withFragments(`mutation { generateMissingViews(projectId: "prj_1") { ...V } }`)},
 
-	{name: "createApiKey", query: `mutation { createApiKey(projectId: "prj_1", name: "deploy", scope: RUNTIME, expiresAt: "2027-01-02T03:04:05+02:00", maxActors: 12) { key { ...K } value } }` + modelFragments},
-	{name: "createApiKey_defaults", query: `mutation { createApiKey(projectId: "prj_1", name: "deploy", scope: MANAGEMENT) { key { ...K } value } }` + modelFragments},
+	{name: "createApiKey", query: withFragments(`mutation { createApiKey(projectId: "prj_1", name: "deploy", scope: RUNTIME, expiresAt: "2027-01-02T03:04:05+02:00", maxActors: 12) { key { ...K } value } }`)},
+	{name: "createApiKey_defaults", query: withFragments(`mutation { createApiKey(projectId: "prj_1", name: "deploy", scope: MANAGEMENT) { key { ...K } value } }`)},
 	{name: "createApiKey_bad_expiry", query: `mutation { createApiKey(projectId: "prj_1", name: "deploy", scope: FULL, expiresAt: "tomorrow") { value } }`},
 	{name: "createApiKey_plan", query: `mutation { createApiKey(projectId: "prj_1", name: "deploy", scope: FULL) { value } }`,
 		fail: map[string]error{"CreateAPIKey": model.Errorf(model.ErrForbidden, "API keys need the PROFESSIONAL plan")}},
-	{name: "revokeApiKey", query: `mutation { revokeApiKey(keyId: "key_1") { ...K } }` + modelFragments},
+	{name: "revokeApiKey", query: withFragments(`mutation { revokeApiKey(keyId: "key_1") { ...K } }`)},
 	{name: "deleteApiKey", query: `mutation { deleteApiKey(keyId: "key_1") }`},
-	{name: "importDataset", query: `mutation($c: String!) { importDataset(importCode: "books", name: "Books", format: "csv", content: $c, variantField: "lang") { ...D } }` + modelFragments,
+	{name: "importDataset", query: withFragments(`mutation($c: String!) { importDataset(importCode: "books", name: "Books", format: "csv", content: $c, variantField: "lang") { ...D } }`),
 		vars: map[string]any{"c": "id,title\n1,Dune\n"}},
 	{name: "importDataset_minimal", query: `mutation { importDataset(importCode: "books", format: "ndjson", content: "{}") { importCode } }`},
 
 	{name: "inviteMember", query: `mutation { inviteMember(email: "cy@example.com", role: EDITOR) { user { id email name } role } }`},
 	{name: "setMemberRole", query: `mutation { setMemberRole(userId: "u_2", role: ADMIN) { user { id } role } }`},
 	{name: "removeMember", query: `mutation { removeMember(userId: "u_2") }`},
-	{name: "setPlan", query: `mutation { setPlan(plan: TEAM) { ...U } }` + modelFragments},
+	{name: "setPlan", query: withFragments(`mutation { setPlan(plan: TEAM) { ...U } }`)},
 	{name: "setPlan_forbidden", query: `mutation { setPlan(plan: TEAM) { plan } }`,
 		fail: map[string]error{"SetPlan": model.Errorf(model.ErrForbidden, "only the OWNER may change the plan")}},
 }
@@ -126,7 +150,7 @@ func TestManagementUnauthenticated(t *testing.T) {
 			continue
 		}
 		t.Run(tc.name, func(t *testing.T) {
-			out := run(t, NewManagementSurface, anonymous, tc.query, tc.vars, nil)
+			out := runSurface(t, NewManagementSurface, anonymousPrincipal, tc.query, tc.vars, nil)
 			if codes := errorCodes(out); len(codes) != 1 || codes[0] != model.ErrUnauthenticated {
 				t.Errorf("error codes = %v, want [UNAUTHENTICATED]", codes)
 			}
@@ -155,7 +179,7 @@ func TestManagementErrorCodes(t *testing.T) {
 		{"internal", errors.New("disk on fire"), model.ErrInternal},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out := run(t, NewManagementSurface, userPrincipal, `mutation { createProject(name: "Shop") { id } }`, nil,
+			out := runSurface(t, NewManagementSurface, userPrincipal, `mutation { createProject(name: "Shop") { id } }`, nil,
 				map[string]error{"CreateProject": tc.err})
 			if codes := errorCodes(out); len(codes) != 1 || codes[0] != tc.want {
 				t.Errorf("error codes = %v, want [%s]", codes, tc.want)
@@ -183,7 +207,7 @@ func TestManagementCookies(t *testing.T) {
 			if tc.name == "refused login" {
 				fail = map[string]error{"Login": model.Errorf(model.ErrUnauthenticated, "no")}
 			}
-			out := run(t, NewManagementSurface, userPrincipal, tc.query, nil, fail)
+			out := runSurface(t, NewManagementSurface, userPrincipal, tc.query, nil, fail)
 			if !reflect.DeepEqual(out.Cookies, tc.want) {
 				t.Errorf("cookies = %v, want %v", out.Cookies, tc.want)
 			}
@@ -194,7 +218,7 @@ func TestManagementCookies(t *testing.T) {
 // TestManagementIssueTokenFails checks that a signing failure is INTERNAL
 // and sets no cookie.
 func TestManagementIssueTokenFails(t *testing.T) {
-	cfg := testConfig(&fakeBackend{})
+	cfg := testSurfaceConfig(&fakeBackend{})
 	cfg.IssueToken = func(string, string) (string, error) { return "", errors.New("no key") }
 	s, err := NewManagementSurface(cfg)
 	if err != nil {
@@ -225,21 +249,21 @@ func TestManagementUpdateInputs(t *testing.T) {
 		{"absent", `{attributeId: "prj_1.att_note"}`, AttributePatch{}},
 		{"nulls", `{attributeId: "prj_1.att_note", name: null, type: null, sortable: null, filterable: null, required: null, mappingType: null,
 			sourceMapping: null, constantValue: null, computedExpression: null, generator: null}`,
-			AttributePatch{SourcePath: ptr(""), Constant: json.RawMessage("null"), Computed: ptr("")}},
+			AttributePatch{SourcePath: ptrTo(""), Constant: json.RawMessage("null"), Computed: ptrTo("")}},
 		{"values", `{attributeId: "prj_1.att_note", name: "n", type: INT, sortable: true, filterable: false, required: true, mappingType: GENERATED,
 			sourceMapping: {path: "a.b"}, constantValue: {x: [1, "<"]}, computedExpression: "e", generator: {kind: "k", options: null}}`,
-			AttributePatch{Name: ptr("n"), Type: ptr(model.TypeInt), Sortable: ptr(true), Filterable: ptr(false), Required: ptr(true),
-				Mapping: ptr(model.MappingGenerated), SourcePath: ptr("a.b"), Constant: json.RawMessage(`{"x":[1,"<"]}`), Computed: ptr("e"),
+			AttributePatch{Name: ptrTo("n"), Type: ptrTo(model.TypeInt), Sortable: ptrTo(true), Filterable: ptrTo(false), Required: ptrTo(true),
+				Mapping: ptrTo(model.MappingGenerated), SourcePath: ptrTo("a.b"), Constant: json.RawMessage(`{"x":[1,"<"]}`), Computed: ptrTo("e"),
 				Generator: &model.Generator{Kind: "k"}}},
 		{"generator options", `{attributeId: "prj_1.att_note", generator: {kind: "k", options: {n: 2}}}`,
 			AttributePatch{Generator: &model.Generator{Kind: "k", Options: json.RawMessage(`{"n":2}`)}}},
 		{"constant false", `{attributeId: "prj_1.att_note", constantValue: false}`, AttributePatch{Constant: json.RawMessage("false")}},
 	} {
 		t.Run("attribute "+tc.name, func(t *testing.T) {
-			out := run(t, NewManagementSurface, userPrincipal, `mutation { updateModellingAttribute(input: `+tc.input+`) { id } }`, nil, nil)
+			out := runSurface(t, NewManagementSurface, userPrincipal, `mutation { updateModellingAttribute(input: `+tc.input+`) { id } }`, nil, nil)
 			got := onlyCall(t, out, "UpdateAttribute").Args[2].(AttributePatch)
 			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("patch = %s, want %s", dump(got), dump(tc.want))
+				t.Errorf("patch = %s, want %s", dumpJSON(got), dumpJSON(tc.want))
 			}
 		})
 	}
@@ -247,13 +271,13 @@ func TestManagementUpdateInputs(t *testing.T) {
 		for input, want := range map[string]TablePatch{
 			`{tableId: "t"}`: {},
 			`{tableId: "t", name: null, source: null}`:                 {},
-			`{tableId: "t", name: "N", source: {importCode: "c"}}`:     {Name: ptr("N"), Source: &model.TableSource{ImportCode: "c"}},
-			`{tableId: "t", source: {importCode: "c", variant: "v"}}`:  {Source: &model.TableSource{ImportCode: "c", Variant: ptr("v")}},
+			`{tableId: "t", name: "N", source: {importCode: "c"}}`:     {Name: ptrTo("N"), Source: &model.TableSource{ImportCode: "c"}},
+			`{tableId: "t", source: {importCode: "c", variant: "v"}}`:  {Source: &model.TableSource{ImportCode: "c", Variant: ptrTo("v")}},
 			`{tableId: "t", source: {importCode: "c", variant: null}}`: {Source: &model.TableSource{ImportCode: "c"}},
 		} {
-			out := run(t, NewManagementSurface, userPrincipal, `mutation { updateModellingTable(input: `+input+`) { id } }`, nil, nil)
+			out := runSurface(t, NewManagementSurface, userPrincipal, `mutation { updateModellingTable(input: `+input+`) { id } }`, nil, nil)
 			if got := onlyCall(t, out, "UpdateTable").Args[2].(TablePatch); !reflect.DeepEqual(got, want) {
-				t.Errorf("%s: patch = %s, want %s", input, dump(got), dump(want))
+				t.Errorf("%s: patch = %s, want %s", input, dumpJSON(got), dumpJSON(want))
 			}
 		}
 	})
@@ -263,19 +287,19 @@ func TestManagementUpdateInputs(t *testing.T) {
 			`{operationId: "o", name: null, enabled: null, parameters: null}`: {},
 			`{operationId: "o", parameters: []}`:                              {Parameters: []model.Parameter{}},
 			`{operationId: "o", name: "n", enabled: true, parameters: [{name: "p", attribute: "a", operator: in}]}`: {
-				Name: ptr("n"), Enabled: ptr(true), Parameters: []model.Parameter{{Name: "p", Attribute: "a", Operator: model.OpIn}}},
+				Name: ptrTo("n"), Enabled: ptrTo(true), Parameters: []model.Parameter{{Name: "p", Attribute: "a", Operator: model.OpIn}}},
 		} {
-			out := run(t, NewManagementSurface, userPrincipal, `mutation { updateOperation(input: `+input+`) { id } }`, nil, nil)
+			out := runSurface(t, NewManagementSurface, userPrincipal, `mutation { updateOperation(input: `+input+`) { id } }`, nil, nil)
 			if got := onlyCall(t, out, "UpdateOperation").Args[2].(OperationPatch); !reflect.DeepEqual(got, want) {
-				t.Errorf("%s: patch = %s, want %s", input, dump(got), dump(want))
+				t.Errorf("%s: patch = %s, want %s", input, dumpJSON(got), dumpJSON(want))
 			}
 		}
 	})
 	t.Run("project", func(t *testing.T) {
-		out := run(t, NewManagementSurface, userPrincipal, `mutation { updateProject(projectId: "p", name: null) { id } }`, nil, nil)
+		out := runSurface(t, NewManagementSurface, userPrincipal, `mutation { updateProject(projectId: "p", name: null) { id } }`, nil, nil)
 		call := onlyCall(t, out, "UpdateProject")
 		if call.Args[2].(*string) != nil || call.Args[3].(*string) != nil {
-			t.Errorf("name, slug = %s, %s; want nil, nil", dump(call.Args[2]), dump(call.Args[3]))
+			t.Errorf("name, slug = %s, %s; want nil, nil", dumpJSON(call.Args[2]), dumpJSON(call.Args[3]))
 		}
 	})
 }
@@ -295,7 +319,7 @@ func TestManagementLazyFields(t *testing.T) {
 		{`{ dataSources { sampleDocuments(limit: 2) } }`, []string{"DataSources", "Samples"}},
 	} {
 		t.Run(tc.query, func(t *testing.T) {
-			out := run(t, NewManagementSurface, userPrincipal, tc.query, nil, nil)
+			out := runSurface(t, NewManagementSurface, userPrincipal, tc.query, nil, nil)
 			var got []string
 			for _, c := range out.Calls {
 				got = append(got, c.Method)
@@ -358,7 +382,7 @@ func TestManagementConfig(t *testing.T) {
 }
 
 // onlyCall returns the one call of out, failing unless it is to method.
-func onlyCall(tb testing.TB, out outcome, method string) fakeCall {
+func onlyCall(tb testing.TB, out surfaceOutcome, method string) fakeCall {
 	tb.Helper()
 	if len(out.Calls) != 1 || out.Calls[0].Method != method {
 		tb.Fatalf("calls = %v (errors %v), want one %s", out.Calls, out.result.Errors, method)
@@ -366,8 +390,8 @@ func onlyCall(tb testing.TB, out outcome, method string) fakeCall {
 	return out.Calls[0]
 }
 
-// dump renders v, following pointers, for failure messages.
-func dump(v any) string {
+// dumpJSON renders v, following pointers, for failure messages.
+func dumpJSON(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }

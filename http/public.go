@@ -50,7 +50,7 @@ func (s *Surface) createGuestProject(ctx context.Context, c *Call, args input) (
 		return nil, err
 	}
 	if c.Principal.SessionID == "" && session != "" {
-		c.setCookie(sessionCookie, session, 0)
+		c.setCookie(cookieSession, session, 0)
 	}
 	return s.shaper(c).guestProject(p), nil
 }

@@ -10,30 +10,20 @@ import (
 // publicCases call every operation of the public API, as session ses_1
 // unless they say otherwise.
 var publicCases = []surfaceCase{
-	{name: "availableDataSources", principal: &anonymous,
-		query: `{ availableDataSources { ...D two: sampleDocuments(limit: 2) } }` + publicFragments},
-	{name: "createGuestProject", principal: &anonymous, query: `mutation { createGuestProject(name: "Try") { projectId slug shareToken runtimeUrl } }`},
+	{name: "availableDataSources", principal: &anonymousPrincipal,
+		query: withFragments(`{ availableDataSources { ...D two: sampleDocuments(limit: 2) } }`)},
+	{name: "createGuestProject", principal: &anonymousPrincipal, query: `mutation { createGuestProject(name: "Try") { projectId slug shareToken runtimeUrl } }`},
 	{name: "createGuestProject_with_session", query: `mutation { createGuestProject { projectId slug shareToken runtimeUrl } }`},
-	{name: "createModellingTable", query: `mutation { createModellingTable(input: {projectId: "prj_1", name: "Book", source: {importCode: "books"}}) { ...T } }` + publicFragments},
-	{name: "createModellingAttribute", query: `mutation { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "title", type: STRING, mappingType: SOURCE, sourceMapping: {path: "title"}}) { ...A } }` + publicFragments},
+	{name: "createModellingTable", query: withFragments(`mutation { createModellingTable(input: {projectId: "prj_1", name: "Book", source: {importCode: "books"}}) { ...T } }`)},
+	{name: "createModellingAttribute", query: withFragments(`mutation { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "title", type: STRING, mappingType: SOURCE, sourceMapping: {path: "title"}}) { ...A } }`)},
 	{name: "createModellingAttribute_limit", query: `mutation { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "title", type: STRING, mappingType: SOURCE, sourceMapping: {path: "title"}}) { id } }`,
 		fail: map[string]error{"CreateAttribute": model.Errorf(model.ErrLimitReached, "a session project's table has at most 30 attributes")}},
-	{name: "createRelation", query: `mutation { createRelation(input: {sourceTableId: "prj_1.tbl_p", targetTableId: "prj_1.tbl_o", cardinality: ONE_TO_MANY, sourceAttribute: "id", targetAttribute: "productId", fieldName: "purchases"}) { ...R } }` + publicFragments},
-	{name: "generateDefaultGqlOperations", query: `mutation { generateDefaultGqlOperations(projectId: "prj_1", tableId: "prj_1.tbl_o") { ...O } }` + publicFragments},
+	{name: "createRelation", query: withFragments(`mutation { createRelation(input: {sourceTableId: "prj_1.tbl_p", targetTableId: "prj_1.tbl_o", cardinality: ONE_TO_MANY, sourceAttribute: "id", targetAttribute: "productId", fieldName: "purchases"}) { ...R } }`)},
+	{name: "generateDefaultGqlOperations", query: withFragments(`mutation { generateDefaultGqlOperations(projectId: "prj_1", tableId: "prj_1.tbl_o") { ...O } }`)},
 	{name: "generateMissingViews", query: `mutation { generateMissingViews(projectId: "prj_1") { id tableId kind name } }`},
 	{name: "model_mutation_of_another_session", query: `mutation { generateMissingViews(projectId: "prj_1") { id } }`,
 		fail: map[string]error{"GenerateMissingViews": model.Errorf(model.ErrForbidden, "not your session's project")}},
 }
-
-// publicFragments select every field of the public API's model types.
-const publicFragments = `
-fragment T on Table { id name ready source { importCode variant } attributes { ...A } }
-fragment A on Attribute { id tableId name type sortable filterable required mappingType
-  sourceMapping { path } constantValue computedExpression generator { kind options } }
-fragment R on Relation { id sourceTableId targetTableId direction cardinality sourceAttribute targetAttribute fieldName inverseFieldName }
-fragment O on Operation { id tableId name kind enabled parameters { name attribute operator } }
-fragment D on DataSource { importCode name fieldPaths recordCount variants { name recordCount } sampleDocuments }
-`
 
 func TestPublicOperations(t *testing.T) {
 	runCases(t, "public", NewPublicSurface, sessionPrincipal, publicCases)
@@ -51,18 +41,18 @@ func TestPublicSession(t *testing.T) {
 		code      string
 		cookies   []setCookie
 	}{
-		{"guest project makes the session", anonymous, `mutation { createGuestProject { slug } }`, "",
+		{"guest project makes the session", anonymousPrincipal, `mutation { createGuestProject { slug } }`, "",
 			[]setCookie{{"mgq_session", "ses_new", "0s"}}},
 		{"guest project keeps the session", sessionPrincipal, `mutation { createGuestProject { slug } }`, "", []setCookie{}},
-		{"data sources need no session", anonymous, `{ availableDataSources { importCode } }`, "", []setCookie{}},
-		{"table needs a session", anonymous, `mutation { createModellingTable(input: {projectId: "p", name: "T"}) { id } }`, model.ErrUnauthenticated, []setCookie{}},
-		{"attribute needs a session", anonymous, `mutation { createModellingAttribute(input: {tableId: "t", name: "a", type: ID, mappingType: NONE}) { id } }`, model.ErrUnauthenticated, []setCookie{}},
-		{"relation needs a session", anonymous, `mutation { createRelation(input: {sourceTableId: "a", targetTableId: "b", cardinality: ONE_TO_ONE, sourceAttribute: "x", targetAttribute: "y", fieldName: "f"}) { id } }`, model.ErrUnauthenticated, []setCookie{}},
-		{"operations need a session", anonymous, `mutation { generateDefaultGqlOperations(projectId: "p") { id } }`, model.ErrUnauthenticated, []setCookie{}},
-		{"views need a session", anonymous, `mutation { generateMissingViews(projectId: "p") { id } }`, model.ErrUnauthenticated, []setCookie{}},
+		{"data sources need no session", anonymousPrincipal, `{ availableDataSources { importCode } }`, "", []setCookie{}},
+		{"table needs a session", anonymousPrincipal, `mutation { createModellingTable(input: {projectId: "p", name: "T"}) { id } }`, model.ErrUnauthenticated, []setCookie{}},
+		{"attribute needs a session", anonymousPrincipal, `mutation { createModellingAttribute(input: {tableId: "t", name: "a", type: ID, mappingType: NONE}) { id } }`, model.ErrUnauthenticated, []setCookie{}},
+		{"relation needs a session", anonymousPrincipal, `mutation { createRelation(input: {sourceTableId: "a", targetTableId: "b", cardinality: ONE_TO_ONE, sourceAttribute: "x", targetAttribute: "y", fieldName: "f"}) { id } }`, model.ErrUnauthenticated, []setCookie{}},
+		{"operations need a session", anonymousPrincipal, `mutation { generateDefaultGqlOperations(projectId: "p") { id } }`, model.ErrUnauthenticated, []setCookie{}},
+		{"views need a session", anonymousPrincipal, `mutation { generateMissingViews(projectId: "p") { id } }`, model.ErrUnauthenticated, []setCookie{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out := run(t, NewPublicSurface, tc.principal, tc.query, nil, nil)
+			out := runSurface(t, NewPublicSurface, tc.principal, tc.query, nil, nil)
 			codes := errorCodes(out)
 			switch {
 			case tc.code == "" && len(codes) > 0:
@@ -88,7 +78,7 @@ func TestPublicLeavesOutManagement(t *testing.T) {
 		`mutation { createApiKey(projectId: "p", name: "k", scope: FULL) { value } }`,
 	} {
 		t.Run(q, func(t *testing.T) {
-			out := run(t, NewPublicSurface, sessionPrincipal, q, nil, nil)
+			out := runSurface(t, NewPublicSurface, sessionPrincipal, q, nil, nil)
 			if !out.result.Refused || out.result.Code != model.ErrValidateFailed {
 				t.Errorf("result = %s, want a validation failure", out.Response)
 			}

@@ -16,8 +16,8 @@ func testShaper() (shaper, *fakeBackend) {
 	return shaper{backend: b, principal: userPrincipal, baseURL: "https://api.example.test", appURL: "https://app.example.test"}, b
 }
 
-// field returns member name of the shaped object v, calling it when lazy.
-func field(tb testing.TB, v any, name string, args map[string]any) any {
+// shapedField returns member name of the shaped object v, calling it when lazy.
+func shapedField(tb testing.TB, v any, name string, args map[string]any) any {
 	tb.Helper()
 	m, ok := v.(map[string]any)
 	if !ok {
@@ -79,7 +79,7 @@ func TestShapeProject(t *testing.T) {
 				"shareToken": tc.shareToken, "runtimeUrl": tc.runtimeURL, "previewUrl": tc.preview,
 				"expiresAt": tc.expAt, "accountId": tc.accountID, "kind": string(tc.p.Kind),
 			} {
-				if got := field(t, v, name, nil); got != want {
+				if got := shapedField(t, v, name, nil); got != want {
 					t.Errorf("%s = %v, want %v", name, got, want)
 				}
 			}
@@ -94,11 +94,11 @@ func TestShapeProjectLists(t *testing.T) {
 		t.Fatalf("shaping called the Backend: %v", b.recorded())
 	}
 	for name, want := range map[string]int{"tables": 2, "relations": 2, "operations": 2, "views": 1} {
-		if got := field(t, v, name, nil).([]any); len(got) != want {
+		if got := shapedField(t, v, name, nil).([]any); len(got) != want {
 			t.Errorf("%s has %d elements, want %d", name, len(got), want)
 		}
 	}
-	if got := field(t, v, "sdl", nil); got != "type Query { products: ProductPage! }" {
+	if got := shapedField(t, v, "sdl", nil); got != "type Query { products: ProductPage! }" {
 		t.Errorf("sdl = %v", got)
 	}
 	if calls := b.recorded(); len(calls) != 1 || calls[0].Method != "SDL" || calls[0].Args[1] != "prj_1" {
@@ -124,13 +124,13 @@ func TestShapeTable(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v := sh.table(tc.table)
-			if got := field(t, v, "ready", nil); got != tc.ready {
+			if got := shapedField(t, v, "ready", nil); got != tc.ready {
 				t.Errorf("ready = %v, want %v", got, tc.ready)
 			}
-			if got := field(t, v, "source", nil); !reflect.DeepEqual(got, tc.source) {
+			if got := shapedField(t, v, "source", nil); !reflect.DeepEqual(got, tc.source) {
 				t.Errorf("source = %v, want %v", got, tc.source)
 			}
-			if got := field(t, v, "attributes", nil).([]any); len(got) != len(tc.table.Attributes) {
+			if got := shapedField(t, v, "attributes", nil).([]any); len(got) != len(tc.table.Attributes) {
 				t.Errorf("%d attributes, want %d", len(got), len(tc.table.Attributes))
 			}
 		})
@@ -159,7 +159,7 @@ func TestShapeAttribute(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			v := sh.attribute(tc.attr)
 			for name, want := range tc.want {
-				if got := field(t, v, name, nil); !reflect.DeepEqual(got, want) {
+				if got := shapedField(t, v, name, nil); !reflect.DeepEqual(got, want) {
 					t.Errorf("%s = %#v, want %#v", name, got, want)
 				}
 			}
@@ -183,7 +183,7 @@ func TestShapeSampleDocuments(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sh, b := testShaper()
-			got := field(t, sh.dataSource(b.fixtureDataSource("products")), "sampleDocuments", tc.args).([]json.RawMessage)
+			got := shapedField(t, sh.dataSource(b.fixtureDataSource("products")), "sampleDocuments", tc.args).([]json.RawMessage)
 			if len(got) != tc.docs {
 				t.Errorf("%d documents, want %d", len(got), tc.docs)
 			}
@@ -198,7 +198,7 @@ func TestShapeSampleDocuments(t *testing.T) {
 	}
 	t.Run("no samples", func(t *testing.T) {
 		sh, _ := testShaper()
-		got := field(t, sh.dataSource(DataSource{ImportCode: "x"}), "sampleDocuments", map[string]any{"limit": 3})
+		got := shapedField(t, sh.dataSource(DataSource{ImportCode: "x"}), "sampleDocuments", map[string]any{"limit": 3})
 		if docs, ok := got.([]json.RawMessage); !ok || docs == nil || len(docs) != 0 {
 			t.Errorf("sampleDocuments = %#v, want an empty list", got)
 		}
@@ -206,7 +206,7 @@ func TestShapeSampleDocuments(t *testing.T) {
 	t.Run("more than asked", func(t *testing.T) {
 		sh, _ := testShaper()
 		d := DataSource{Samples: func(int) []json.RawMessage { return make([]json.RawMessage, 9) }}
-		if got := field(t, sh.dataSource(d), "sampleDocuments", map[string]any{"limit": 2}).([]json.RawMessage); len(got) != 2 {
+		if got := shapedField(t, sh.dataSource(d), "sampleDocuments", map[string]any{"limit": 2}).([]json.RawMessage); len(got) != 2 {
 			t.Errorf("%d documents, want 2", len(got))
 		}
 	})
@@ -220,7 +220,7 @@ func TestShapeAPIKey(t *testing.T) {
 		"expiresAt": nil, "lastUsedAt": "2026-11-21T09:00:00.000Z", "createdAt": "2026-11-20T09:30:00.123Z",
 		"scope": "FULL", "maxActors": 5, "revoked": false,
 	} {
-		if got := field(t, v, name, nil); got != want {
+		if got := shapedField(t, v, name, nil); got != want {
 			t.Errorf("%s = %v, want %v", name, got, want)
 		}
 	}
@@ -235,20 +235,20 @@ func TestShapeAccountUsage(t *testing.T) {
 	eager := sh.account(fixtureAccount(), &usage)
 	lazyAcc := sh.account(fixtureAccount(), nil)
 	want := map[string]any{"requests": int64(42), "quota": int64(100000), "period": "month", "resetsAt": "2026-12-01T00:00:00.000Z"}
-	if got := field(t, eager, "usage", nil); !reflect.DeepEqual(got, want) {
+	if got := shapedField(t, eager, "usage", nil); !reflect.DeepEqual(got, want) {
 		t.Errorf("usage = %v, want %v", got, want)
 	}
 	if len(b.recorded()) != 0 {
 		t.Errorf("Backend called before usage was read: %v", b.recorded())
 	}
-	if got := field(t, lazyAcc, "usage", nil); !reflect.DeepEqual(got, want) {
+	if got := shapedField(t, lazyAcc, "usage", nil); !reflect.DeepEqual(got, want) {
 		t.Errorf("lazy usage = %v, want %v", got, want)
 	}
 	if calls := b.recorded(); len(calls) != 1 || calls[0].Method != "Account" || calls[0].Args[0] != userPrincipal {
 		t.Errorf("calls = %v, want Account as u_1", calls)
 	}
-	members := field(t, eager, "members", nil).([]any)
-	if got := field(t, members[1], "user", nil); !reflect.DeepEqual(got, map[string]any{"id": "u_2", "email": "bob@example.com", "name": nil}) {
+	members := shapedField(t, eager, "members", nil).([]any)
+	if got := shapedField(t, members[1], "user", nil); !reflect.DeepEqual(got, map[string]any{"id": "u_2", "email": "bob@example.com", "name": nil}) {
 		t.Errorf("second member's user = %v", got)
 	}
 }

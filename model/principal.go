@@ -10,7 +10,6 @@ import (
 // apply are empty.
 type Principal struct {
 	UserID    string
-	UserEmail string
 	AccountID string
 	// KeyProjectID and KeyScope are set when the caller used an API key.
 	KeyProjectID string

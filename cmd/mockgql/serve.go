@@ -31,6 +31,8 @@ type serveConfig struct {
 	Node, ClusterBind                      string
 	Join                                   list
 	LogLevel                               string
+	// bcryptCost is not a flag: tests lower it to keep sign-ups fast.
+	bcryptCost int
 }
 
 func serveFlags(fs *flag.FlagSet, c *serveConfig) {
@@ -109,6 +111,9 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	metrics := http.NewMetrics()
 	acfg := actors.DefaultConfig()
 	acfg.MaxDatasetBytes = c.MaxDatasetBytes
+	if c.bcryptCost > 0 {
+		acfg.BcryptCost = c.bcryptCost
+	}
 	env := &actors.Env{Store: db, Pool: actors.NewPool(db), Clock: actors.SystemClock{}, Config: acfg, Log: log, Metrics: metrics}
 	bind := c.ClusterBind
 	if bind == "" {

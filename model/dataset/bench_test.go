@@ -59,15 +59,15 @@ func appendProduct(b []byte, i, n int) []byte {
 	return append(b, `"}`...)
 }
 
-// vmRSS returns the process's resident set in bytes, or 0 where /proc is
-// missing.
-func vmRSS() int64 {
+// procStatus returns a /proc/self/status size field (VmRSS, VmHWM) in
+// bytes, or 0 where /proc is missing.
+func procStatus(field string) int64 {
 	status, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(status), "\n") {
-		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmRSS:" {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == field+":" {
 			kb, _ := strconv.ParseInt(f[1], 10, 64)
 			return kb << 10
 		}
@@ -121,6 +121,7 @@ func reportMemory(b *testing.B, d *Dataset) {
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(d.MemoryBytes())/1e6, "store-MB")
 	b.ReportMetric(float64(ms.HeapAlloc)/1e6, "heap-MB")
-	b.ReportMetric(float64(vmRSS())/1e6, "rss-MB")
+	b.ReportMetric(float64(procStatus("VmRSS"))/1e6, "rss-MB")
+	b.ReportMetric(float64(procStatus("VmHWM"))/1e6, "peak-rss-MB")
 	runtime.KeepAlive(d)
 }

@@ -34,7 +34,7 @@ type recordParser struct {
 	// column the previous record stored as that field.
 	field int
 	hints []int
-	start int // where the value being stored starts
+	start int    // where the value being stored starts
 	str   []byte // scratch for unescaped strings
 	raw   bytes.Buffer
 }

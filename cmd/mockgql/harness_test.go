@@ -1,0 +1,186 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain lets the test binary act as a mockgql process for the crash
+// tests: with MGQ_TEST_CHILD set it runs `mockgql serve` with the args in
+// MGQ_TEST_ARGS instead of the tests.
+func TestMain(m *testing.M) {
+	if os.Getenv("MGQ_TEST_CHILD") == "1" {
+		if err := serve(strings.Fields(os.Getenv("MGQ_TEST_ARGS"))); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// server is a real node (bbolt in a temp dir, protoactor cluster of one,
+// HTTP on a free loopback port) for end-to-end tests.
+type server struct {
+	t    testing.TB
+	base string
+	run  *running
+	data string
+}
+
+// startServer starts a node; edit may change the settings. It stops when the test ends.
+func startServer(t testing.TB, edit ...func(*serveConfig)) *server {
+	t.Helper()
+	c := serveConfig{HTTP: "127.0.0.1:0", Data: t.TempDir(), NoDemo: true, MaxDatasetBytes: 1 << 30,
+		QueryTimeout: 5 * time.Second, Node: "test", bcryptCost: 4}
+	for _, e := range edit {
+		e(&c)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if testing.Verbose() {
+		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	run, err := start(c, log)
+	if err != nil {
+		t.Fatalf("start server: %v", err)
+	}
+	t.Cleanup(func() { run.stop(false) })
+	return &server{t: t, base: run.srv.BaseURL(), run: run, data: c.Data}
+}
+
+// response is an HTTP answer with its body decoded as JSON (if it is JSON).
+type response struct {
+	Status int
+	Header http.Header
+	Raw    []byte
+	JSON   map[string]any
+}
+
+// do sends a request; headers alternate name, value. It fails the test
+// when the server cannot be reached.
+func (s *server) do(method, path string, body []byte, headers ...string) response {
+	s.t.Helper()
+	r, err := s.try(method, path, body, headers...)
+	if err != nil {
+		s.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	return r
+}
+
+// try is do that returns the transport error instead of failing (safe to
+// call from other goroutines).
+func (s *server) try(method, path string, body []byte, headers ...string) (response, error) {
+	req, err := http.NewRequest(method, s.base+path, bytes.NewReader(body))
+	if err != nil {
+		return response{}, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return response{}, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	r := response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
+	_ = json.Unmarshal(raw, &r.JSON)
+	return r, err
+}
+
+// gql posts a GraphQL request to path.
+func (s *server) gql(path, query string, vars map[string]any, headers ...string) response {
+	s.t.Helper()
+	b, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	return s.do(http.MethodPost, path, b, headers...)
+}
+
+// data returns the GraphQL data of a 200 answer, failing on errors.
+func (r response) data(t testing.TB) map[string]any {
+	t.Helper()
+	if r.Status != 200 || r.JSON["errors"] != nil {
+		t.Fatalf("want 200 without errors, got %d: %s", r.Status, r.Raw)
+	}
+	d, _ := r.JSON["data"].(map[string]any)
+	return d
+}
+
+// errCode returns extensions.code of the first GraphQL error.
+func (r response) errCode() string {
+	errs, _ := r.JSON["errors"].([]any)
+	if len(errs) == 0 {
+		return ""
+	}
+	e, _ := errs[0].(map[string]any)
+	ext, _ := e["extensions"].(map[string]any)
+	code, _ := ext["code"].(string)
+	return code
+}
+
+// refusal checks an HTTP refusal's status and error body code.
+func (r response) refusal(t testing.TB, status int, code string) {
+	t.Helper()
+	if r.Status != status || r.JSON["code"] != code || r.JSON["message"] != code {
+		t.Fatalf("want %d %s, got %d: %s", status, code, r.Status, r.Raw)
+	}
+	for _, f := range []string{"statusCode", "path", "timestamp"} {
+		if _, ok := r.JSON[f]; !ok {
+			t.Fatalf("error body lacks %s: %s", f, r.Raw)
+		}
+	}
+}
+
+// get walks a decoded JSON value by keys and indexes: get(v, "a", 0, "b").
+func get(v any, path ...any) any {
+	for _, p := range path {
+		switch k := p.(type) {
+		case string:
+			m, _ := v.(map[string]any)
+			v = m[k]
+		case int:
+			l, _ := v.([]any)
+			if k >= len(l) {
+				return nil
+			}
+			v = l[k]
+		}
+	}
+	return v
+}
+
+// user is a signed-up account owner.
+type user struct {
+	s     *server
+	token string
+	email string
+}
+
+// signUp creates an account and returns its owner.
+func (s *server) signUp(email string) *user {
+	s.t.Helper()
+	r := s.gql("/graphql", `mutation($e:String!){ signUp(email:$e, password:"correct horse", name:"Test") { token user { id } account { id plan } } }`,
+		map[string]any{"e": email})
+	d := r.data(s.t)
+	return &user{s: s, token: get(d, "signUp", "token").(string), email: email}
+}
+
+// gql runs a management request as this user.
+func (u *user) gql(query string, vars map[string]any) response {
+	u.s.t.Helper()
+	return u.s.gql("/graphql", query, vars, "Authorization", "Bearer "+u.token)
+}
+
+// must runs a management request and returns its data, failing on errors.
+func (u *user) must(query string, vars map[string]any) map[string]any {
+	u.s.t.Helper()
+	return u.gql(query, vars).data(u.s.t)
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// proc is a mockgql serve process (this test binary re-executed, see
+// TestMain) for tests that kill or signal it.
+type proc struct {
+	*server
+	cmd *exec.Cmd
+}
+
+// freePort returns a loopback port that was free a moment ago.
+func freePort(t testing.TB) int {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port
+}
+
+// startProc runs `mockgql serve` on data dir and waits until it is ready.
+func startProc(t *testing.T, data string, port int, extra ...string) *proc {
+	t.Helper()
+	args := fmt.Sprintf("--http 127.0.0.1:%d --data %s --no-demo --node crash", port, data)
+	for _, e := range extra {
+		args += " " + e
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "MGQ_TEST_CHILD=1", "MGQ_TEST_ARGS="+args, "MGQ_LOG_LEVEL=warn")
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	p := &proc{server: &server{t: t, base: fmt.Sprintf("http://127.0.0.1:%d", port), data: data}, cmd: cmd}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		resp, err := http.Get(p.base + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return p
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("mockgql did not become ready: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// kill sends SIGKILL and waits for the process to be gone.
+func (p *proc) kill() {
+	_ = p.cmd.Process.Signal(syscall.SIGKILL)
+	_, _ = p.cmd.Process.Wait()
+}

@@ -1,0 +1,169 @@
+package dataset
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// encode returns d's binary form.
+func encode(tb testing.TB, d *Dataset) []byte {
+	tb.Helper()
+	var buf bytes.Buffer
+	if err := d.Encode(&buf); err != nil {
+		tb.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// sameDataset fails unless a and b hold the same rows.
+func sameDataset(tb testing.TB, a, b *Dataset) {
+	tb.Helper()
+	if a.ImportCode() != b.ImportCode() || a.Name() != b.Name() || a.VariantField() != b.VariantField() || a.Len() != b.Len() {
+		tb.Fatalf("header differs: %q %q %q %d vs %q %q %q %d", a.ImportCode(), a.Name(), a.VariantField(), a.Len(),
+			b.ImportCode(), b.Name(), b.VariantField(), b.Len())
+	}
+	if !reflect.DeepEqual(a.Paths(), b.Paths()) || !reflect.DeepEqual(a.Variants(), b.Variants()) {
+		tb.Fatalf("paths or variants differ: %q %v vs %q %v", a.Paths(), a.Variants(), b.Paths(), b.Variants())
+	}
+	for _, v := range a.Variants() {
+		if !reflect.DeepEqual(a.VariantRows(v.Name), b.VariantRows(v.Name)) {
+			tb.Fatalf("rows of variant %q differ", v.Name)
+		}
+	}
+	for row := range a.Len() {
+		for _, p := range a.Paths() {
+			if va, vb := a.Value(row, p), b.Value(row, p); va != vb {
+				tb.Fatalf("Value(%d, %q) = %+v vs %+v", row, p, va, vb)
+			}
+			if ka, kb := a.Column(p).Kind(row), b.Column(p).Kind(row); ka != kb {
+				tb.Fatalf("Kind(%d, %q) = %v vs %v", row, p, ka, kb)
+			}
+		}
+		if da, db := a.Document(row), b.Document(row); !bytes.Equal(da, db) {
+			tb.Fatalf("Document(%d) = %s vs %s", row, da, db)
+		}
+	}
+}
+
+// onlyReader hides the length of a bytes.Reader, as a network stream would.
+type onlyReader struct{ r io.Reader }
+
+func (o onlyReader) Read(p []byte) (int, error) { return o.r.Read(p) }
+
+func TestEncodeRoundTrip(t *testing.T) {
+	var big strings.Builder
+	for i := range 20000 { // past one 64 KiB chunk of every array
+		fmt.Fprintf(&big, `{"id":%d,"name":"n%d","cat":"c%d","price":%d.25,"tags":[%d],"ok":%t,"v":%s}`+"\n",
+			i, i, i%300, i%1000, i%5, i%2 == 0, mixedValue(i))
+	}
+	sets := map[string]*Dataset{
+		"mixed": mustRead(t, NDJSON, mixed, "v"),
+		"big":   mustRead(t, NDJSON, big.String(), "ok"),
+	}
+	for _, set := range Demo() {
+		sets[set.ImportCode] = mustRead(t, set.Format, string(set.Data), set.VariantField)
+	}
+	for name, d := range sets {
+		t.Run(name, func(t *testing.T) {
+			data := encode(t, d)
+			for _, r := range []io.Reader{bytes.NewReader(data), onlyReader{bytes.NewReader(data)}} {
+				got, err := Decode(r)
+				if err != nil {
+					t.Fatalf("Decode(%T): %v", r, err)
+				}
+				sameDataset(t, d, got)
+			}
+		})
+	}
+}
+
+// fixCRC rewrites the trailing checksum of an encoding so that corruption
+// of the body reaches Decode's structural checks.
+func fixCRC(data []byte) []byte {
+	if len(data) < 4 {
+		return data
+	}
+	out := bytes.Clone(data)
+	body := out[:len(out)-4]
+	binary.LittleEndian.PutUint32(out[len(out)-4:], crc32.Checksum(body, castagnoli))
+	return out
+}
+
+func TestDecodeCorrupt(t *testing.T) {
+	d := mustRead(t, NDJSON, mixed+"\n{\"w\":\"x\",\"v\":\"y\"}", "v")
+	data := encode(t, d)
+	tests := []struct {
+		name string
+		data []byte
+	}{
+		{"empty", nil},
+		{"bad magic", append([]byte("NOTMAGIC"), data[8:]...)},
+		{"bad version", append(append([]byte(encodingMagic), 99), data[9:]...)},
+		{"checksum", append(bytes.Clone(data[:len(data)-1]), data[len(data)-1]^1)},
+		{"flipped body byte", append(append(bytes.Clone(data[:20]), data[20]^0x40), data[21:]...)},
+	}
+	for n := 0; n < len(data); n += 7 {
+		tests = append(tests, struct {
+			name string
+			data []byte
+		}{fmt.Sprintf("truncated at %d", n), data[:n]})
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Decode(bytes.NewReader(tt.data))
+			if !errors.Is(err, ErrCorrupt) || got != nil {
+				t.Errorf("Decode = %v, %v; want ErrCorrupt", got, err)
+			}
+		})
+	}
+}
+
+// TestDecodeStructure corrupts every byte of the body with a valid checksum:
+// Decode must refuse or return a dataset that reads without panicking.
+func TestDecodeStructure(t *testing.T) {
+	d := mustRead(t, NDJSON, mixed+"\n{\"w\":\"x\",\"v\":\"y\"}", "v")
+	data := encode(t, d)
+	for i := 0; i < len(data)-4; i++ {
+		for _, mask := range []byte{0x01, 0x80, 0xFF} {
+			corrupt := bytes.Clone(data)
+			corrupt[i] ^= mask
+			if got, err := Decode(bytes.NewReader(fixCRC(corrupt))); err == nil {
+				exercise(t, got)
+			}
+		}
+	}
+}
+
+// exercise reads everything a dataset offers.
+func exercise(tb testing.TB, d *Dataset) {
+	tb.Helper()
+	paths := append(d.Paths(), "", "nope", d.VariantField())
+	for _, p := range paths {
+		for row := -1; row <= d.Len(); row++ {
+			d.Value(row, p)
+			d.Column(p).Value(row)
+			d.Column(p).Kind(row)
+		}
+		d.Sorted(p)
+		d.Lookup(p, "")
+		d.Lookup(p, "1")
+	}
+	for row := range d.Len() {
+		d.Document(row)
+	}
+	for _, v := range d.Variants() {
+		d.VariantRows(v.Name)
+	}
+	d.MemoryBytes()
+	var buf bytes.Buffer
+	if err := d.Encode(&buf); err != nil {
+		tb.Fatal(err)
+	}
+}
