@@ -157,4 +157,6 @@ func (l levelFloor) Handle(ctx context.Context, r slog.Record) error { return l.
 func (l levelFloor) WithAttrs(a []slog.Attr) slog.Handler {
 	return levelFloor{h: l.h.WithAttrs(a), min: l.min}
 }
-func (l levelFloor) WithGroup(g string) slog.Handler { return levelFloor{h: l.h.WithGroup(g), min: l.min} }
+func (l levelFloor) WithGroup(g string) slog.Handler {
+	return levelFloor{h: l.h.WithGroup(g), min: l.min}
+}

@@ -7,15 +7,15 @@ import (
 // shop is an account project over the products dataset, with a category
 // table, a relation, default operations and a filtered list operation.
 type shop struct {
-	s        *server
-	owner    *user
-	project  map[string]any
-	slug     string
-	tables   map[string]string // name → ID
-	runtime  string            // /mock/<slug>/graphql
-	fullKey  string
-	rtKey    string
-	mgmtKey  string
+	s       *server
+	owner   *user
+	project map[string]any
+	slug    string
+	tables  map[string]string // name → ID
+	runtime string            // /mock/<slug>/graphql
+	fullKey string
+	rtKey   string
+	mgmtKey string
 }
 
 const categoriesJSON = `[{"id":1,"title":"Office"},{"id":2,"title":"Lighting"},{"id":3,"title":"Empty"}]`
