@@ -1,6 +1,8 @@
 package actors
 
 import (
+	"time"
+
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -10,6 +12,7 @@ import (
 type keyGrain struct {
 	key   model.APIKey
 	found bool
+	view  *model.APIKey // the snapshot published in env.Local
 }
 
 type keyArgs struct {
@@ -18,7 +21,24 @@ type keyArgs struct {
 
 func (k *keyGrain) load(g *grain) (err error) {
 	k.found, err = g.loadJSON(&k.key)
+	k.publish(g)
 	return err
+}
+
+// publish makes the key's current record the node's read snapshot, or
+// withdraws it when the key is gone. Revocation is published before it is
+// acknowledged, so it takes effect at once on the local read path too.
+func (k *keyGrain) publish(g *grain) {
+	g.env.Local.withdrawKey(g.id, k.view)
+	k.view = nil
+	if k.found && !k.key.Deleted {
+		k.view = g.env.Local.publishKey(g.id, &k.key)
+	}
+}
+
+func (k *keyGrain) stopped(g *grain) {
+	g.env.Local.withdrawKey(g.id, k.view)
+	k.view = nil
 }
 
 func (k *keyGrain) handle(g *grain, c *call) (any, error) {
@@ -55,6 +75,7 @@ func (k *keyGrain) create(g *grain, a keyArgs) (any, error) {
 	if err := commit(g, *a.Key, func(v model.APIKey) { k.key, k.found = v, true }); err != nil {
 		return nil, err
 	}
+	k.publish(g)
 	return k.key, nil
 }
 
@@ -62,14 +83,22 @@ func (k *keyGrain) create(g *grain, a keyArgs) (any, error) {
 // memory and written with the next checkpoint of the key (it is advisory).
 func (k *keyGrain) auth(g *grain) (any, error) {
 	now := g.env.Clock.Now()
-	switch {
-	case k.key.Revoked:
-		return nil, model.Errorf(model.ErrAPIKeyInvalid, "this API key was revoked")
-	case k.key.Expired(now):
-		return nil, model.Errorf(model.ErrAPIKeyExpired, "this API key expired at %s", k.key.ExpiresAt.UTC().Format("2006-01-02T15:04:05Z"))
+	if err := checkKeyUsable(&k.key, now); err != nil {
+		return nil, err
 	}
 	k.key.LastUsedAt = now
 	return k.key, nil
+}
+
+// checkKeyUsable refuses a revoked or expired key.
+func checkKeyUsable(k *model.APIKey, now time.Time) error {
+	switch {
+	case k.Revoked || k.Deleted:
+		return model.Errorf(model.ErrAPIKeyInvalid, "this API key was revoked")
+	case k.Expired(now):
+		return model.Errorf(model.ErrAPIKeyExpired, "this API key expired at %s", k.ExpiresAt.UTC().Format("2006-01-02T15:04:05Z"))
+	}
+	return nil
 }
 
 func (k *keyGrain) set(g *grain, edit func(*model.APIKey)) (any, error) {
@@ -78,5 +107,6 @@ func (k *keyGrain) set(g *grain, edit func(*model.APIKey)) (any, error) {
 	if err := commit(g, next, func(v model.APIKey) { k.key = v }); err != nil {
 		return nil, err
 	}
+	k.publish(g)
 	return k.key, nil
 }

@@ -60,6 +60,9 @@ type Env struct {
 	Store  Store
 	Caller Caller
 	Pool   *Pool
+	// Local holds the read snapshots of this node's grains; nil disables
+	// the local read path (every read is a grain call).
+	Local  *Local
 	Clock  Clock
 	Config Config
 	Log    *slog.Logger

@@ -21,12 +21,12 @@ type behavior interface {
 	// load reads the grain's state from the store; called once on activation.
 	load(g *grain) error
 	// handle runs a method. It returns the result (marshalled to JSON) or
-	// an error; deferred means handle answers later through g.replyLater.
+	// an error; errDeferred means handle answers later through g.replyLater.
 	handle(g *grain, c *call) (any, error)
 }
 
-// deferred is returned by handle when the answer is sent later.
-var deferred = errors.New("reply deferred")
+// errDeferred is returned by handle when the answer is sent later.
+var errDeferred = errors.New("reply deferred")
 
 // call is one pb.Call being handled.
 type call struct {
@@ -82,6 +82,9 @@ func (g *grain) Receive(ctx actor.Context) {
 		if g.stopTick != nil {
 			g.stopTick()
 		}
+		if st, ok := g.b.(interface{ stopped(*grain) }); ok {
+			st.stopped(g)
+		}
 		if g.env.Metrics != nil {
 			g.env.Metrics.GrainPassivated(g.kind)
 		}
@@ -122,7 +125,7 @@ func (g *grain) dispatch(ctx actor.Context, m *pb.Call) {
 	}
 	c := &call{ctx: ctx, req: m, sender: ctx.Sender()}
 	res, err := g.safeHandle(c)
-	if errors.Is(err, deferred) {
+	if errors.Is(err, errDeferred) {
 		return
 	}
 	r := makeReply(res, err)

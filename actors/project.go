@@ -26,6 +26,7 @@ type projectGrain struct {
 	rt    *graphql.Runtime
 	rtVer int64
 	ov    *graphql.Overlay
+	view  *projectView // the snapshot published in env.Local
 }
 
 // projectState is the project's checkpoint.
@@ -78,7 +79,32 @@ func (p *projectGrain) load(g *grain) error {
 		return fmt.Errorf("overlay of %s: %w", g.id, err)
 	}
 	p.ov.Apply(changes)
+	p.publish(g)
 	return nil
+}
+
+// publish makes the current state the node's read snapshot of this
+// project (or withdraws it when the project is gone). It runs before every
+// acknowledgement of a change.
+func (p *projectGrain) publish(g *grain) {
+	old := p.view
+	if p.st == nil {
+		p.view = nil
+		g.env.Local.withdrawProject(g.id, old)
+		return
+	}
+	var rt *graphql.Runtime
+	if p.rt != nil && p.rtVer == p.st.Project.Version {
+		rt = p.rt
+	}
+	p.view = &projectView{project: p.st.Project, rt: rt, ov: p.ov}
+	g.env.Local.publishProject(g.id, p.view)
+}
+
+// stopped withdraws the snapshot when the grain passivates.
+func (p *projectGrain) stopped(g *grain) {
+	g.env.Local.withdrawProject(g.id, p.view)
+	p.view = nil
 }
 
 func (p *projectGrain) handle(g *grain, c *call) (any, error) {
@@ -129,6 +155,7 @@ func (p *projectGrain) create(g *grain, a projectArgs) (any, error) {
 	if err := commit(g, next, func(v *projectState) { p.st, p.ov = v, graphql.NewOverlay() }); err != nil {
 		return nil, err
 	}
+	p.publish(g)
 	return p.st.Project, nil
 }
 
@@ -169,6 +196,7 @@ func (p *projectGrain) runtime(g *grain) (*graphql.Runtime, error) {
 		return nil, fmt.Errorf("compile project %s: %w", p.st.Project.ID, err)
 	}
 	p.rt, p.rtVer = rt, p.st.Project.Version
+	p.publish(g)
 	return rt, nil
 }
 
@@ -180,6 +208,7 @@ func (p *projectGrain) delete(g *grain) error {
 		return err
 	}
 	p.st, p.rt, p.ov = nil, nil, nil
+	p.publish(g)
 	return nil
 }
 

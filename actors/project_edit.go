@@ -46,6 +46,7 @@ func (p *projectGrain) edit(g *grain, a projectArgs) (any, error) {
 	if err := commit(g, st, func(v *projectState) { p.st = v }); err != nil {
 		return nil, err
 	}
+	p.publish(g)
 	return res, nil
 }
 

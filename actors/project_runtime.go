@@ -33,7 +33,7 @@ func (p *projectGrain) runtimeCall(g *grain, c *call) (any, error) {
 	if p.st == nil || p.st.Project.Slug != meta[metaSlug] || p.st.Project.Expired(g.env.Clock.Now()) {
 		return nil, model.Errorf(model.ErrProjectNotFound, "no project has the slug %q", meta[metaSlug])
 	}
-	if err := p.checkRuntimeCredential(meta); err != nil {
+	if err := checkRuntimeCredential(p.st.Project, meta[metaToken], meta[metaKeyOK] == "1", meta[metaMgmtCall] == "1"); err != nil {
 		return nil, err
 	}
 	rt, err := p.runtime(g)
@@ -65,23 +65,22 @@ func (p *projectGrain) runtimeCall(g *grain, c *call) (any, error) {
 			g.replyLater(c, resultReply(res, err))
 		}
 	}()
-	return nil, deferred
+	return nil, errDeferred
 }
 
-// checkRuntimeCredential: an account project answers only to a verified key;
-// a guest or session project to its share token.
-func (p *projectGrain) checkRuntimeCredential(meta map[string]string) error {
-	pr := p.st.Project
-	if meta[metaMgmtCall] == "1" {
+// checkRuntimeCredential: an account project answers only to a verified key
+// (keyOK); a guest or session project to its share token. internal calls
+// (the board's preview, runtimeList) are let through.
+func checkRuntimeCredential(pr *model.Project, token string, keyOK, internal bool) error {
+	switch {
+	case internal:
 		return nil
-	}
-	if pr.Kind == model.KindAccount {
-		if meta[metaKeyOK] != "1" {
+	case pr.Kind == model.KindAccount:
+		if !keyOK {
 			return model.Errorf(model.ErrUnauthenticated, "this project's API needs an API key: Authorization: Bearer <key> or X-API-Key")
 		}
 		return nil
-	}
-	if meta[metaToken] == "" || !equalSecret(meta[metaToken], pr.ShareToken) {
+	case token == "" || !equalSecret(token, pr.ShareToken):
 		return model.Errorf(model.ErrUnauthenticated, "missing or wrong share token: add ?token=<shareToken> to the URL")
 	}
 	return nil

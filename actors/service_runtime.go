@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -29,11 +30,18 @@ func (s *Service) Runtime(ctx context.Context, r model.RuntimeRequest) (*model.R
 		if err != nil {
 			return nil, err
 		}
-		meta := map[string]string{metaSlug: r.Slug}
+		keyOK := false
 		if r.KeyValue != "" {
 			if err := s.checkRuntimeKey(ctx, r.KeyValue, projectID); err != nil {
 				return nil, err
 			}
+			keyOK = true
+		}
+		if res, ok, err := s.localQuery(ctx, projectID, r, keyOK); ok {
+			return res, err
+		}
+		meta := map[string]string{metaSlug: r.Slug}
+		if keyOK {
 			meta[metaKeyOK] = "1"
 		} else if r.ShareToken != "" {
 			meta[metaToken] = r.ShareToken
@@ -73,6 +81,36 @@ func (s *Service) resolveSlug(ctx context.Context, slug string, fresh bool) (str
 	}
 	s.slugs.m.Store(slug, st.ProjectID)
 	return st.ProjectID, nil
+}
+
+// localQuery answers a query from the read snapshot of a project grain
+// active on this node. ok is false when it cannot (no snapshot, runtime not
+// compiled yet, slug moved, a mutation): the caller then asks the grain.
+func (s *Service) localQuery(ctx context.Context, projectID string, r model.RuntimeRequest, keyOK bool) (res *model.RuntimeResult, ok bool, err error) {
+	v := s.env.Local.project(projectID)
+	if v == nil || v.rt == nil || v.project.Slug != r.Slug || v.project.Expired(s.env.Clock.Now()) {
+		return nil, false, nil
+	}
+	if err := checkRuntimeCredential(v.project, r.ShareToken, keyOK, false); err != nil {
+		return nil, true, err
+	}
+	req, err := graphql.DecodeRequest(r.Body)
+	if err != nil {
+		return nil, true, err
+	}
+	prep, refused := v.rt.Prepare(req)
+	if refused != nil {
+		return &model.RuntimeResult{Status: 400, Body: refused.AppendJSON(nil), GraphQLCode: refused.Code}, true, nil
+	}
+	if prep.Mutation() {
+		return nil, false, nil // mutations run in the grain, one at a time
+	}
+	out, err := v.rt.Query(ctx, prep, s.env.Pool, v.ov)
+	reply := resultReply(out, err)
+	if reply.ErrorCode != "" {
+		return nil, true, replyError(reply)
+	}
+	return &model.RuntimeResult{Status: 200, Body: reply.Body}, true, nil
 }
 
 // checkRuntimeKey: the key must be valid, of this project, and allowed to

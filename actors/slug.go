@@ -40,7 +40,7 @@ func (s *slugGrain) handle(g *grain, c *call) (any, error) {
 		if s.state.ProjectID != "" && s.state.ProjectID != a.ProjectID {
 			return nil, model.Errorf(model.ErrConflict, "the slug %q is taken", g.id)
 		}
-		return nil, commit(g, slugState{ProjectID: a.ProjectID}, func(v slugState) { s.state = v })
+		return nil, commit(g, slugState(a), func(v slugState) { s.state = v })
 	case "release":
 		if s.state.ProjectID != a.ProjectID {
 			return nil, nil

@@ -90,7 +90,7 @@ func appendJSONObject(buf []byte, m map[string]any) ([]byte, error) {
 // how JavaScript prints numbers): no exponent between 1e-6 and 1e21, and
 // no fraction for integral values. f must be finite.
 func appendFloat(buf []byte, f float64) []byte {
-	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 && (f != 0 || !math.Signbit(f)) {
 		return strconv.AppendInt(buf, int64(f), 10)
 	}
 	format := byte('f')
@@ -171,6 +171,10 @@ func appendEscapedByte(buf []byte, c byte) []byte {
 		return append(buf, '\\', 'r')
 	case '\t':
 		return append(buf, '\\', 't')
+	case '\b':
+		return append(buf, '\\', 'b')
+	case '\f':
+		return append(buf, '\\', 'f')
 	}
 	return append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
 }

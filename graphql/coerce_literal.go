@@ -83,8 +83,9 @@ func (c *inputCoercer) extra(defs ast.ArgumentDefinitionList, args ast.ArgumentL
 func (c *inputCoercer) literal(t *ast.Type, v *ast.Value) (val any, present bool, err error) {
 	switch {
 	case v.Kind == ast.Variable:
+		// A copy: every use of a variable gets its own lists and maps.
 		val, present = c.vars[v.Raw]
-		return val, present, nil
+		return cloneValue(val), present, nil
 	case v.Kind == ast.NullValue:
 		if t.NonNull {
 			return nil, false, inputErrorf("Expected non-nullable type %q not to be null.", t.String())

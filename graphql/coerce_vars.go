@@ -45,7 +45,7 @@ func (c *inputCoercer) variable(d *ast.VariableDefinition, raw map[string]any) (
 	case v == nil && d.Type.NonNull:
 		return nil, false, failuref("Variable \"$%s\" of non-null type %q must not be null.", d.Variable, d.Type.String())
 	}
-	val, err := c.json(d.Type, v)
+	val, err := c.fromJSON(d.Type, v)
 	if err != nil {
 		return nil, false, failuref("Variable \"$%s\" got invalid value %s; %s", d.Variable, inspect(v), model.ErrorMessage(err))
 	}

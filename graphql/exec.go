@@ -10,7 +10,8 @@ import (
 )
 
 // Executor executes GraphQL requests against one schema. Build it with
-// NewExecutor; the result is immutable and safe for concurrent use.
+// NewExecutor and do not change its fields afterwards; the result is
+// immutable and safe for concurrent use.
 //
 // Argument values reach resolvers (Field.Args) coerced to Go values: Int as
 // int, Float as float64, String and ID as string, Boolean as bool, an enum
@@ -19,19 +20,21 @@ import (
 // nil, bool, float64, string, []any or map[string]any.
 //
 // Resolver results are shaped by the field's type: Int from any Go integer
-// or an integral float; Float from any number; String from a string (or a
-// number or bool, converted to text); ID from a string or an integer;
-// Boolean from a bool; an enum from its name; a custom scalar from a
-// json.RawMessage written verbatim or any value encoding/json can encode;
-// a list from any slice (a nil slice is an empty list); an object from
-// any value, whose fields are resolved by Resolvers["Type.field"] when
-// set, and otherwise by the default resolver: the member of a
-// map[string]any, or GraphQLField(name) of a value that has that method,
-// else null. A default-resolved member that is a
-// func(ctx context.Context, args map[string]any) (any, error) is called
-// with the field's arguments, which gives static resolvers lazy fields.
-// An interface or union value names its object type through a
-// GraphQLType() string method or a "__typename" map member.
+// or integral float that fits 32 bits; Float from any number; String from a
+// string (or a number or bool, as text); ID from a string or an integer;
+// Boolean from a bool; an enum from its value name; a custom scalar from a
+// json.RawMessage, written verbatim, or any value encoding/json encodes
+// (maps with sorted keys); a list from any slice (a nil slice is an empty
+// list); an object from any value. Named types of those kinds and pointers
+// to them work too. A value that does not fit its type is a field error
+// with code INTERNAL and a message saying why.
+//
+// An object's fields are resolved by Resolvers["Type.field"] when set, and
+// otherwise by the default resolver: the member of a map with string keys,
+// or what a FieldGetter returns, else null. A default-resolved member that
+// is a LazyField is called with the field's arguments. An interface or
+// union value names its object type as a Typer or by a "__typename" map
+// member.
 type Executor struct {
 	// Schema is the schema to execute against, built with the gqlparser
 	// prelude (gqlparser.LoadSchema or validator.LoadSchema with

@@ -15,6 +15,11 @@ type docCache struct {
 	items map[string]*list.Element
 }
 
+// maxCachedQuery is the longest query text the cache keeps: clients repeat
+// short queries, while keeping long ones would let a client fill memory
+// with a few distinct megabyte bodies.
+const maxCachedQuery = 64 << 10
+
 // newDocCache returns a cache of size entries; size < 0 disables it.
 func newDocCache(size int) *docCache {
 	return &docCache{size: size, order: list.New(), items: make(map[string]*list.Element)}
@@ -22,7 +27,7 @@ func newDocCache(size int) *docCache {
 
 // get returns the document for query, or nil.
 func (c *docCache) get(query string) *document {
-	if c.size <= 0 {
+	if c.size <= 0 || len(query) > maxCachedQuery {
 		return nil
 	}
 	c.mu.Lock()
@@ -39,7 +44,7 @@ func (c *docCache) get(query string) *document {
 // another goroutine added the same query meanwhile, put returns that one,
 // so that all callers share one document and its plans.
 func (c *docCache) put(d *document) *document {
-	if c.size <= 0 {
+	if c.size <= 0 || len(d.query) > maxCachedQuery {
 		return d
 	}
 	c.mu.Lock()

@@ -13,7 +13,7 @@ import (
 // the nearest nullable position; a nullable position swallows that by
 // writing null over whatever its value had begun to write.
 func (r *run) complete(t *outType, v any, pf *plannedField) bool {
-	if isNil(v) && !(t.kind == kindList && v != nil) {
+	if isNil(v) {
 		if t.nonNull {
 			r.fieldError(internalf("Cannot return null for non-nullable field %s.", pf.info.key), pf.ast)
 		}
@@ -121,24 +121,21 @@ func typeName(v any) string {
 	return ""
 }
 
-// isNil reports whether v is nil or a nil pointer, map, slice, func,
-// channel or interface.
+// isNil reports whether v is null: nil, or a nil pointer, map, func,
+// channel or interface. A nil slice is not null but an empty list, as Go
+// code means it.
 func isNil(v any) bool {
 	switch x := v.(type) {
 	case nil:
 		return true
-	case string, bool, int, int64, float64, json.Number:
+	case string, bool, int, int64, float64, json.Number, []any, json.RawMessage:
 		return false
 	case map[string]any:
-		return x == nil
-	case []any:
-		return x == nil
-	case json.RawMessage:
 		return x == nil
 	}
 	rv := reflect.ValueOf(v)
 	switch rv.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface:
+	case reflect.Pointer, reflect.Map, reflect.Func, reflect.Chan, reflect.Interface:
 		return rv.IsNil()
 	}
 	return false

@@ -139,7 +139,7 @@ func (p *planner) field(obj *objectType, g []*ast.Field) *plannedField {
 		return nil
 	}
 	p.planArgs(pf)
-	pf.mapLeaf = pf.info.resolver == nil && pf.info.out.kind < kindObject
+	pf.mapLeaf = pf.info.resolver == nil && pf.info.out.leaf()
 	named := pf.info.out
 	for named.kind == kindList {
 		named = named.elem

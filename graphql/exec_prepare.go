@@ -42,7 +42,7 @@ type Prepared struct {
 // model.ErrParseFailed or model.ErrValidateFailed; an unknown operation, a
 // query over the depth or field-count limits, a subscription and variables
 // that do not coerce are validation failures. The refused Result may be
-// shared; the caller must not modify it.
+// shared; the caller must not modify it. Prepare is safe for concurrent use.
 func (e *Executor) Prepare(req Request) (*Prepared, *Result) {
 	d := e.document(req.Query)
 	if d.refused != nil {
@@ -52,21 +52,34 @@ func (e *Executor) Prepare(req Request) (*Prepared, *Result) {
 	if gerr != nil {
 		return nil, refuse(model.ErrValidateFailed, gerr)
 	}
-	rootDef := e.Schema.Query
-	switch op.Operation {
-	case ast.Mutation:
-		rootDef = e.Schema.Mutation
-	case ast.Subscription:
-		return nil, refuse(model.ErrValidateFailed, limitError(op, "subscriptions are not supported"))
+	rootType := e.rootType(op.Operation)
+	if rootType == nil {
+		return nil, refuse(model.ErrValidateFailed, limitError(op, "operation type "+string(op.Operation)+" is not supported"))
 	}
 	vars, gerr := coerceVariables(e.Schema, op, req.Variables)
 	if gerr != nil {
 		return nil, refuse(model.ErrValidateFailed, gerr)
 	}
-	p := &Prepared{ex: e, doc: d, op: op, vars: vars, rootType: e.types[rootDef.Name]}
+	p := &Prepared{ex: e, doc: d, op: op, vars: vars, rootType: rootType}
 	p.plan = e.planFor(d, op, vars, p.rootType)
 	p.rootFields = rootFieldNames(p.plan)
 	return p, nil
+}
+
+// rootType returns the root type of operations of kind op, or nil when the
+// schema has none (subscriptions are not supported at all).
+func (e *Executor) rootType(op ast.Operation) *objectType {
+	var def *ast.Definition
+	switch op {
+	case ast.Query:
+		def = e.Schema.Query
+	case ast.Mutation:
+		def = e.Schema.Mutation
+	}
+	if def == nil {
+		return nil
+	}
+	return e.types[def.Name]
 }
 
 // document returns the cached document for query, parsing and validating
@@ -81,10 +94,10 @@ func (e *Executor) document(query string) *document {
 	case err != nil:
 		d.refused = refuse(model.ErrParseFailed, asGQLError(err))
 	default:
-		if errs := e.validate(doc); len(errs) > 0 {
-			d.refused = refuse(model.ErrValidateFailed, errs...)
-		} else if lerr := e.checkLimits(doc); lerr != nil {
+		if lerr := e.checkLimits(doc); lerr != nil {
 			d.refused = refuse(model.ErrValidateFailed, lerr)
+		} else if errs := e.validate(doc); len(errs) > 0 {
+			d.refused = refuse(model.ErrValidateFailed, errs...)
 		} else {
 			d.doc = doc
 		}
@@ -105,10 +118,11 @@ func (e *Executor) planFor(d *document, op *ast.OperationDefinition, vars map[st
 		consts:  &inputCoercer{schema: e.Schema},
 	}
 	sp := pl.plan(root, []ast.SelectionSet{op.SelectionSet})
-	if !pl.varDirs {
-		d.plans.Store(op, sp)
+	if pl.varDirs {
+		return sp
 	}
-	return sp
+	shared, _ := d.plans.LoadOrStore(op, sp)
+	return shared.(*selectionPlan)
 }
 
 // selectOperation returns the operation named name, or the only one.

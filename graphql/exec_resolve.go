@@ -3,7 +3,6 @@ package graphql
 import (
 	"context"
 	"fmt"
-	"maps"
 	"reflect"
 )
 
@@ -53,7 +52,7 @@ func (r *run) resolve(pf *plannedField, parent any) (any, error) {
 // may keep or change them.
 func (r *run) args(pf *plannedField) (args, extra map[string]any, err error) {
 	if !pf.dynamic {
-		return maps.Clone(pf.args), maps.Clone(pf.extra), pf.argsErr
+		return cloneValues(pf.args), cloneValues(pf.extra), pf.argsErr
 	}
 	def := pf.info.def
 	if args, err = r.coercer.args(def.Arguments, pf.ast.Arguments); err != nil {
@@ -128,3 +127,30 @@ func mapMember(parent any, name string) any {
 type panicError struct{ v any }
 
 func (p panicError) Error() string { return fmt.Sprintf("panic: %v", p.v) }
+
+// cloneValues deep-copies m, whose lists and maps are []any and
+// map[string]any (coerced input values); nil stays nil.
+func cloneValues(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = cloneValue(v)
+	}
+	return out
+}
+
+func cloneValue(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		return cloneValues(x)
+	case []any:
+		out := make([]any, len(x))
+		for i, item := range x {
+			out[i] = cloneValue(item)
+		}
+		return out
+	}
+	return v
+}

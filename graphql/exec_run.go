@@ -44,7 +44,7 @@ type pathStep struct {
 // returns its result, whose Errors hold field errors. Root fields run in
 // document order, one after the other (strictly in order for mutations).
 // If ctx ends first, Execute stops early and returns ctx.Err(). Execute is
-// safe for concurrent use; no panic of a resolver escapes it.
+// safe for concurrent use; no panic escapes it (a resolver's becomes an INTERNAL field error).
 func (p *Prepared) Execute(ctx context.Context, root any) (res *Result, err error) {
 	r := &run{ctx: ctx, p: p, coercer: inputCoercer{schema: p.ex.Schema, vars: p.vars}}
 	r.buf = make([]byte, 0, p.sizeHint())
@@ -78,7 +78,7 @@ func (r *run) rootObject(root any) bool {
 			r.buf = append(r.buf, ',')
 		}
 		r.buf = append(r.buf, pf.keyJSON...)
-		if !r.field1(pf, r.p.rootType, root) {
+		if !r.writeField(pf, r.p.rootType, root) {
 			return false
 		}
 	}
@@ -105,7 +105,7 @@ func (r *run) object(sp *selectionPlan, obj *objectType, v any) bool {
 			}
 		}
 		r.buf = buf
-		if !r.field1(pf, obj, v) {
+		if !r.writeField(pf, obj, v) {
 			return false
 		}
 		buf = r.buf
@@ -145,9 +145,9 @@ func appendCommonLeaf(buf []byte, k outKind, v any) ([]byte, bool) {
 	return buf, false
 }
 
-// field1 writes the value of one response key of obj, whose key the
+// writeField writes the value of one response key of obj, whose key the
 // caller has written.
-func (r *run) field1(pf *plannedField, obj *objectType, parent any) bool {
+func (r *run) writeField(pf *plannedField, obj *objectType, parent any) bool {
 	if pf.info == nil {
 		r.buf = append(r.buf, obj.nameJSON...)
 		return true

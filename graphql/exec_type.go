@@ -27,6 +27,7 @@ type fieldInfo struct {
 // outKind is the shape of an output type.
 type outKind uint8
 
+// The leaf kinds come before kindObject (see outType.leaf).
 const (
 	kindCustom outKind = iota // custom scalar: plain JSON
 	kindInt
@@ -46,10 +47,13 @@ type outType struct {
 	nonNull  bool
 	name     string // named type; "" for a list
 	elem     *outType
-	obj      *objectType        // kindObject
-	possible map[string]bool    // kindAbstract: names of its object types
-	enum     map[string]bool    // kindEnum: value names
+	obj      *objectType     // kindObject
+	possible map[string]bool // kindAbstract: names of its object types
+	enum     map[string]bool // kindEnum: value names
 }
+
+// leaf reports whether t is a scalar or an enum.
+func (t *outType) leaf() bool { return t.kind < kindObject }
 
 // buildTypes precomputes the object types of s with their fields.
 func buildTypes(s *ast.Schema) map[string]*objectType {

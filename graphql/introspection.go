@@ -14,9 +14,10 @@ import (
 // *ast.ArgumentDefinition (input fields are converted); an __EnumValue an
 // *ast.EnumValueDefinition; a __Directive an *ast.DirectiveDefinition.
 
-// hiddenDirectives are directives of the gqlparser prelude that the
-// executor does not implement, so introspection does not advertise them.
-var hiddenDirectives = map[string]bool{"defer": true}
+// hiddenDirective reports whether introspection leaves out the directive:
+// @defer is in the gqlparser prelude, but the executor runs deferred
+// fragments inline, so advertising it would mislead clients.
+func hiddenDirective(name string) bool { return name == "defer" }
 
 // attachIntrospection installs the resolvers of __schema, __type and the
 // introspection types.
@@ -44,7 +45,7 @@ func newIntrospection(s *ast.Schema) *introspection {
 	}
 	slices.SortFunc(in.types, func(a, b *ast.Definition) int { return strings.Compare(a.Name, b.Name) })
 	for name, d := range s.Directives {
-		if !hiddenDirectives[name] {
+		if !hiddenDirective(name) {
 			in.directives = append(in.directives, d)
 		}
 	}

@@ -84,13 +84,15 @@ func (o *Overlay) Version() int64 { return o.snapshot().version }
 
 // Changes returns all current records, one per row with its latest state,
 // ordered by table ID, then Seq, then RowID: what a persistence layer needs
-// to rebuild the overlay with Apply.
+// to rebuild the overlay with Apply. The caller owns the result.
 func (o *Overlay) Changes() []Change {
 	s := o.snapshot()
 	var out []Change
 	for _, ts := range s.tables {
 		for _, c := range ts.recs {
-			out = append(out, *c)
+			cp := *c
+			cp.Values = maps.Clone(c.Values)
+			out = append(out, cp)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool {

@@ -8,9 +8,9 @@ import (
 	"github.com/mockgql/mockgql/model/dataset"
 )
 
-func vNum(f float64) dataset.Value  { return dataset.Value{Kind: dataset.Number, Num: f} }
-func vStr(s string) dataset.Value   { return dataset.Value{Kind: dataset.String, Str: s} }
-func vBool(b bool) dataset.Value { return dataset.Value{Kind: dataset.Bool, Bool: b} }
+func vNum(f float64) dataset.Value { return dataset.Value{Kind: dataset.Number, Num: f} }
+func vStr(s string) dataset.Value  { return dataset.Value{Kind: dataset.String, Str: s} }
+func vBool(b bool) dataset.Value   { return dataset.Value{Kind: dataset.Bool, Bool: b} }
 
 func TestOutput(t *testing.T) {
 	raw := dataset.Value{Kind: dataset.Raw, Str: `{"a":1}`}

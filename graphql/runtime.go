@@ -14,6 +14,24 @@ import (
 	"github.com/mockgql/mockgql/model/dataset"
 )
 
+// The mock runtime serves a project's model as GraphQL (API.md "Runtime
+// schema generated for a project"):
+//
+//	rt, err := graphql.Compile(project, graphql.Options{}) // once per model version
+//	prep, refused := rt.Prepare(req)                     // refused: HTTP 400
+//	if prep.Mutation() {                                  // one at a time per project
+//		res, changes, err := rt.Mutate(ctx, prep, pool, overlay)
+//		// persist changes, then:
+//		overlay.Apply(changes)
+//	} else {
+//		res, err := rt.Query(ctx, prep, pool, overlay) // concurrently
+//	}
+//
+// Files: compile*.go turn the model into tables, operations and the SDL;
+// query*.go and relation.go find rows (views, filters, sorting, paging, the
+// cache); overlay*.go hold mutation changes; runtime_mutate.go makes them;
+// generate.go makes GENERATED values.
+
 // Pool gives the datasets of the data pool. Dataset returns nil when the
 // import code is unknown. It must be safe for concurrent use.
 type Pool interface {

@@ -69,9 +69,11 @@ func runRTGolden(t *testing.T, src string) []byte {
 		var vars map[string]any
 		for _, line := range strings.Split(doc, "\n") {
 			if v, ok := strings.CutPrefix(line, "# variables:"); ok {
-				if err := json.Unmarshal([]byte(v), &vars); err != nil {
+				req, err := DecodeRequest([]byte(`{"query": "{}", "variables": ` + v + `}`))
+				if err != nil {
 					t.Fatalf("variables %q: %v", v, err)
 				}
+				vars = req.Variables // numbers as json.Number, as over HTTP
 			}
 		}
 		results = append(results, h.raw(doc, vars))

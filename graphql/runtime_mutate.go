@@ -265,7 +265,8 @@ func inputJSON(t *table, a *attribute, x any) (json.RawMessage, error) {
 		_, ok = x.(string)
 	}
 	if !ok {
-		return nil, model.Errorf(model.ErrBadUserInput, "%sInput.%s: %v is not a valid %s value", t.name, a.name, x, a.typ)
+		shown, _ := json.Marshal(x)
+		return nil, model.Errorf(model.ErrBadUserInput, "%sInput.%s: %s is not a valid %s value", t.name, a.name, shown, a.typ)
 	}
 	if a.typ == model.TypeJSON {
 		return json.Marshal(x)

@@ -48,12 +48,14 @@ func (rt *Runtime) resolvers() map[string]Resolver {
 	return m
 }
 
-// looseArgs lists the list operations: their unknown arguments reach the
-// resolver, which ignores or refuses them (SPEC.md rules 1 and 2).
+// looseArgs lists the query operations: their unknown arguments reach the
+// resolver, which ignores them when the operation has no parameters (single
+// operations never have any) and refuses them otherwise (SPEC.md Query
+// shapes rules 1 and 2). Mutations stay strict.
 func (rt *Runtime) looseArgs() map[string]bool {
 	m := map[string]bool{}
 	for _, o := range rt.model.ops {
-		if o.kind == model.OpList {
+		if o.kind == model.OpList || o.kind == model.OpSingle {
 			m["Query."+o.name] = true
 		}
 	}

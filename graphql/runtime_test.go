@@ -156,6 +156,12 @@ func TestUnknownArguments(t *testing.T) {
 		{"ignored without parameters", `products(color: "red", pageSize: 2)`, "1,2", 5, ""},
 		{"refused with parameters", `searchProducts(color: "red")`, "", -1, "BAD_USER_INPUT"},
 	})
+	if res := h.do(`{ product(id: "2", color: "red") { id } }`, nil); jsonAt(res, "data.product.id") != "2" {
+		t.Errorf("single operation: %v", res)
+	}
+	if _, refused := h.rt.Prepare(Request{Query: `mutation { deleteProduct(id: "2", color: "red") { id } }`}); refused == nil {
+		t.Error("unknown argument of a mutation passed validation")
+	}
 	res := h.do(`{ searchProducts(color: "red", minPrice: 1) { total } }`, nil)
 	msg := fmt.Sprint(jsonAt(res, "errors.0.message"))
 	if !strings.Contains(msg, `Unknown argument "color" on searchProducts; known parameters: priceEq,`) {

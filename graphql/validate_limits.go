@@ -11,8 +11,9 @@ import (
 // deeper than e.MaxDepth or selects more than e.MaxFields fields after
 // fragment expansion. Introspection subtrees (__schema, __type) count
 // toward the fields but not the depth, since the standard introspection
-// query is deep by design. doc must have passed validation (no fragment
-// cycles, no unknown fragments).
+// query is deep by design. It runs before validation, which it spares
+// oversized documents: unknown fragments count as empty and a fragment
+// cycle (which validation then rejects) counts once.
 func (e *Executor) checkLimits(doc *ast.QueryDocument) *gqlerror.Error {
 	m := &measurer{doc: doc, limit: e.MaxFields, memo: make(map[string]measure)}
 	for _, op := range doc.Operations {
@@ -76,6 +77,7 @@ func (m *measurer) fragment(name string) measure {
 	if got, ok := m.memo[name]; ok {
 		return got
 	}
+	m.memo[name] = measure{} // in progress: a cycle back to it adds nothing
 	var got measure
 	if f := m.doc.Fragments.ForName(name); f != nil {
 		got = m.selectionSet(f.SelectionSet)

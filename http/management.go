@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/vektah/gqlparser/v2"
@@ -66,7 +67,10 @@ type Surface struct {
 func NewManagementSurface(cfg SurfaceConfig) (*Surface, error) {
 	s := &Surface{cfg: cfg, sdl: managementSDL,
 		anonymous: "sign in (login or signUp) or send an API key of scope FULL or MANAGEMENT"}
-	return s, s.build("management.graphql", s.managementResolvers())
+	if err := s.build("management.graphql", s.managementResolvers()); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // build parses s.sdl and makes the executor.
@@ -78,9 +82,25 @@ func (s *Surface) build(name string, resolvers map[string]graphql.Resolver) erro
 	if err != nil {
 		return fmt.Errorf("http: %s: %w", name, err)
 	}
+	if err := checkRoots(schema, resolvers); err != nil {
+		return fmt.Errorf("http: %s: %w", name, err)
+	}
 	s.exec, err = graphql.NewExecutor(graphql.Executor{Schema: schema, Resolvers: resolvers})
 	if err != nil {
 		return fmt.Errorf("http: %s: %w", name, err)
+	}
+	return nil
+}
+
+// checkRoots makes sure every root field has a resolver: the default one
+// would answer null on the *Call root value.
+func checkRoots(schema *ast.Schema, resolvers map[string]graphql.Resolver) error {
+	for _, root := range []*ast.Definition{schema.Query, schema.Mutation} {
+		for _, f := range root.Fields {
+			if key := root.Name + "." + f.Name; !strings.HasPrefix(f.Name, "__") && resolvers[key] == nil {
+				return fmt.Errorf("no resolver for %s", key)
+			}
+		}
 	}
 	return nil
 }

@@ -227,7 +227,7 @@ func (f *fakeBackend) CreateGuestProject(_ context.Context, p Principal, name st
 		return nil, "", err
 	}
 	session := p.SessionID
-	if session == "" {
+	if session == "" || session == "ses_stale" {
 		session = "ses_new"
 	}
 	return fixtureGuest(), session, nil

@@ -26,7 +26,7 @@ import (
 // package.
 var updateSurface = flag.Bool("update-surface", false, "rewrite http/testdata/surface/*/*.golden.json")
 
-// testJWTTTL is the mgq_jwt cookie age the test testSurfaces use.
+// testJWTTTL is the mgq_jwt cookie age of the test surfaces.
 const testJWTTTL = 72 * time.Hour
 
 // The principals of the surface tests.
@@ -111,7 +111,7 @@ func runSurface(tb testing.TB, newSurface func(SurfaceConfig) (*Surface, error),
 	return out
 }
 
-// runCases runs each case as a subtest and compares its surfaceOutcome with the
+// runCases runs each case as a subtest and compares its outcome with the
 // golden file testdata/surface/<dir>/<case>.golden.json.
 func runCases(t *testing.T, dir string, newSurface func(SurfaceConfig) (*Surface, error), def Principal, cases []surfaceCase) {
 	t.Helper()

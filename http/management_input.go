@@ -81,7 +81,7 @@ func (in input) dateTime(key string) (time.Time, error) {
 	s, _ := v.(string)
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		return time.Time{}, model.Errorf(model.ErrBadUserInput, "%s: %q is not an RFC 3339 date-time", key, v)
+		return time.Time{}, model.Errorf(model.ErrBadUserInput, "%s: %#v is not an RFC 3339 date-time", key, v)
 	}
 	return t, nil
 }

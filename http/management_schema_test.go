@@ -9,7 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
-// testSurfaces are the static testSurfaces under test.
+// testSurfaces are the static surfaces under test.
 var testSurfaces = []struct {
 	name string
 	new  func(SurfaceConfig) (*Surface, error)
@@ -202,5 +202,20 @@ func TestManagementSDL(t *testing.T) {
 	ps, _ := mustSurface(t, NewPublicSurface)
 	if ps.SDL() != publicSDL {
 		t.Error("SDL() is not the embedded public schema")
+	}
+}
+
+// TestManagementCheckRoots checks that a root field without a resolver is
+// refused when a surface is built.
+func TestManagementCheckRoots(t *testing.T) {
+	ms, _ := mustSurface(t, NewManagementSurface)
+	schema := mustSchema(t, ms)
+	resolvers := ms.managementResolvers()
+	if err := checkRoots(schema, resolvers); err != nil {
+		t.Fatalf("checkRoots = %v", err)
+	}
+	delete(resolvers, "Mutation.setPlan")
+	if err := checkRoots(schema, resolvers); err == nil || !strings.Contains(err.Error(), "Mutation.setPlan") {
+		t.Errorf("checkRoots without Mutation.setPlan = %v", err)
 	}
 }

@@ -32,8 +32,8 @@ var modelFragments = map[string]string{
 // fragmentSpread matches a fragment fragmentSpread.
 var fragmentSpread = regexp.MustCompile(`\.\.\.([A-Z])\b`)
 
-// withFragments returns query followed by the modelFragments it spreads, directly or
-// through other fragments (GraphQL refuses unused fragments).
+// withFragments returns query followed by the modelFragments it spreads,
+// directly or through other fragments (GraphQL refuses unused fragments).
 func withFragments(query string) string {
 	added := map[string]bool{}
 	for text := query; ; {

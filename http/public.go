@@ -26,7 +26,10 @@ var publicModelMutations = []string{
 func NewPublicSurface(cfg SurfaceConfig) (*Surface, error) {
 	s := &Surface{cfg: cfg, sdl: publicSDL,
 		anonymous: "no session: call createGuestProject first and send back the mgq_session cookie it sets"}
-	return s, s.build("public.graphql", s.publicResolvers())
+	if err := s.build("public.graphql", s.publicResolvers()); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // publicResolvers maps the public API's root fields to the Backend.
@@ -42,14 +45,15 @@ func (s *Surface) publicResolvers() map[string]graphql.Resolver {
 	return r
 }
 
-// createGuestProject resolves Mutation.createGuestProject. When the call
-// carried no session, the Backend made one and its cookie is set.
+// createGuestProject resolves Mutation.createGuestProject. When the
+// Backend made a session (the call carried none, or one it no longer
+// knows), its cookie is set.
 func (s *Surface) createGuestProject(ctx context.Context, c *Call, args input) (any, error) {
 	p, session, err := s.cfg.Backend.CreateGuestProject(ctx, c.Principal, args.str("name"))
 	if err != nil {
 		return nil, err
 	}
-	if c.Principal.SessionID == "" && session != "" {
+	if session != "" && session != c.Principal.SessionID {
 		c.setCookie(cookieSession, session, 0)
 	}
 	return s.shaper(c).guestProject(p), nil

@@ -43,6 +43,8 @@ func TestPublicSession(t *testing.T) {
 	}{
 		{"guest project makes the session", anonymousPrincipal, `mutation { createGuestProject { slug } }`, "",
 			[]setCookie{{"mgq_session", "ses_new", "0s"}}},
+		{"guest project replaces a stale session", Principal{SessionID: "ses_stale"}, `mutation { createGuestProject { slug } }`, "",
+			[]setCookie{{"mgq_session", "ses_new", "0s"}}},
 		{"guest project keeps the session", sessionPrincipal, `mutation { createGuestProject { slug } }`, "", []setCookie{}},
 		{"data sources need no session", anonymousPrincipal, `{ availableDataSources { importCode } }`, "", []setCookie{}},
 		{"table needs a session", anonymousPrincipal, `mutation { createModellingTable(input: {projectId: "p", name: "T"}) { id } }`, model.ErrUnauthenticated, []setCookie{}},

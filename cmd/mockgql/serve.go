@@ -31,6 +31,7 @@ type serveConfig struct {
 	Node, ClusterBind                      string
 	Join                                   list
 	LogLevel                               string
+	DebugAddr                              string
 	// bcryptCost is not a flag: tests lower it to keep sign-ups fast.
 	bcryptCost int
 }
@@ -49,6 +50,7 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	fs.StringVar(&c.ClusterBind, "cluster-bind", "", "memberlist address host:port (default: 127.0.0.1 on a free port, a cluster of one)")
 	fs.Var(&c.Join, "join", "comma-separated memberlist addresses of nodes to join")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
+	fs.StringVar(&c.DebugAddr, "debug-addr", "", "serve Go's pprof profiles on this address (off when empty; keep it private)")
 }
 
 func serve(args []string) error {
@@ -59,6 +61,9 @@ func serve(args []string) error {
 		return err
 	}
 	log := newLogger(c.LogLevel)
+	if c.DebugAddr != "" {
+		go servePprof(c.DebugAddr, log)
+	}
 	n, err := start(c, log)
 	if err != nil {
 		return err
@@ -114,7 +119,7 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	if c.bcryptCost > 0 {
 		acfg.BcryptCost = c.bcryptCost
 	}
-	env := &actors.Env{Store: db, Pool: actors.NewPool(db), Clock: actors.SystemClock{}, Config: acfg, Log: log, Metrics: metrics}
+	env := &actors.Env{Store: db, Pool: actors.NewPool(db), Local: &actors.Local{}, Clock: actors.SystemClock{}, Config: acfg, Log: log, Metrics: metrics}
 	bind := c.ClusterBind
 	if bind == "" {
 		bind = "127.0.0.1:0"

@@ -19,14 +19,17 @@ const (
 // errTextTooLarge refuses a column whose texts outgrow uint32 offsets.
 var errTextTooLarge = errors.New("the texts of one field exceed 4 GiB")
 
-// colBuilder accumulates one column row by row. Arrays other than the tags
-// are created when the first value needing them arrives, so a column of
-// numbers stores no text offsets and vice versa.
+// colBuilder accumulates one column row by row. Only rows with a value
+// take a slot. Arrays other than the tags are created when the first value
+// needing them arrives, so a column of numbers stores no text offsets and
+// vice versa.
 type colBuilder struct {
 	path     string
 	related  []int // columns whose path is a dot prefix of this one, or the reverse
-	n        int
-	tag      uint8 // the tag of every row while tags is nil
+	last     int   // the last row given a value
+	n        int   // slots
+	rows     []int32
+	tag      uint8 // the tag of every slot while tags is nil
 	tags     []uint8
 	ints     []int32
 	nums     []float64
@@ -37,27 +40,29 @@ type colBuilder struct {
 	textRows int
 }
 
-// add appends row r's value, first padding the rows before it as absent.
-// s is copied.
+func newColBuilder(path string) *colBuilder {
+	return &colBuilder{path: path, last: -1}
+}
+
+// add gives row r (after the last row given one) a value. s is copied.
 func (c *colBuilder) add(r int, t uint8, num float64, s []byte) error {
-	c.pad(r)
+	if c.rows == nil && r != c.n { // the first row without a value
+		c.rows = make([]int32, c.n, c.n+c.n/4+16)
+		for i := range c.rows {
+			c.rows[i] = int32(i)
+		}
+	}
+	if c.rows != nil {
+		c.rows = append(c.rows, int32(r))
+	}
 	c.addTag(t)
 	c.addNum(t, num)
 	if err := c.addText(t, s); err != nil {
 		return err
 	}
+	c.last = r
 	c.n++
 	return nil
-}
-
-// pad appends absent rows until the column has r rows.
-func (c *colBuilder) pad(r int) {
-	for c.n < r {
-		c.addTag(tagAbsent)
-		c.addNum(tagAbsent, 0)
-		c.addText(tagAbsent, nil) // cannot fail: adds no text
-		c.n++
-	}
 }
 
 func (c *colBuilder) addTag(t uint8) {
@@ -168,11 +173,19 @@ func (c *colBuilder) toPlain() {
 	c.text, c.offs, c.dict, c.codes = text, offs, nil, nil
 }
 
-// finish pads the column to n rows and returns it in its compact form.
+// finish returns the column of n rows in its compact form.
 func (c *colBuilder) finish(n int) *Column {
-	c.pad(n)
-	col := &Column{path: c.path, n: n, tag: c.tag, tags: trim(c.tags),
+	col := &Column{path: c.path, n: n, slots: c.n, tag: c.tag, tags: trim(c.tags),
 		ints: trim(c.ints), nums: trim(c.nums), offs: trim(c.offs)}
+	if c.rows == nil && c.n < n { // every row up to the last has a value
+		c.rows = make([]int32, c.n)
+		for i := range c.rows {
+			c.rows[i] = int32(i)
+		}
+	}
+	if c.rows != nil {
+		col.present = newPresence(c.rows, n)
+	}
 	if len(c.text) > 0 {
 		text := trim(c.text)
 		col.text = unsafe.String(&text[0], len(text)) // never written again

@@ -19,22 +19,26 @@ var tagKind = [numTags]Kind{Null, Null, Bool, Bool, Number, String, Raw}
 // Column holds the values of one leaf path for every row of a dataset. It is
 // immutable and safe for concurrent use.
 //
-// Storage, per row: a tag byte (or one tag for the whole column when every
-// row has the same one); a number when the column holds any (int32 while all
-// its numbers are small integers, float64 otherwise); a span of one shared
-// text arena for strings and raw JSON, addressed either directly through
-// n+1 offsets or, for columns with few distinct texts, through a dictionary
-// code of one or two bytes.
+// Only rows that have the path store anything: their values fill slots, and
+// a presence maps rows to slots (nil when every row has a value). Storage,
+// per slot: a tag byte (or one tag for the whole column when every slot has
+// the same one); a number when the column holds any (int32 while all its
+// numbers are small integers, float64 otherwise); a span of one shared text
+// arena for strings and raw JSON, addressed either directly through
+// slots+1 offsets or, for columns with few distinct texts, through a
+// dictionary code of one or two bytes.
 type Column struct {
 	path    string
-	n       int
-	tag     uint8   // the tag of every row when tags is nil
-	tags    []uint8 // per row, or nil
-	ints    []int32 // per row numbers, when all fit in int32
+	n       int       // rows
+	slots   int       // values
+	present *presence // nil: slot i is row i
+	tag     uint8     // the tag of every slot when tags is nil
+	tags    []uint8   // per slot, or nil
+	ints    []int32   // per slot numbers, when all fit in int32
 	nums    []float64
 	text    string   // arena of every string and raw text
-	offs    []uint32 // plain: n+1 row offsets; dictionary: entries+1 offsets
-	codes8  []uint8  // dictionary codes per row (entry 0 is empty)
+	offs    []uint32 // plain: slots+1 offsets; dictionary: entries+1 offsets
+	codes8  []uint8  // dictionary codes per slot (entry 0 is empty)
 	codes16 []uint16
 }
 
@@ -61,13 +65,17 @@ func (c *Column) Value(row int) Value {
 	if c == nil || uint(row) >= uint(c.n) {
 		return Value{}
 	}
-	switch t := c.tagAt(row); t {
+	s := c.slot(row)
+	if s < 0 {
+		return Value{}
+	}
+	switch t := c.slotTag(s); t {
 	case tagFalse, tagTrue:
 		return Value{Kind: Bool, Bool: t == tagTrue}
 	case tagNumber:
-		return Value{Kind: Number, Num: c.num(row)}
+		return Value{Kind: Number, Num: c.slotNum(s)}
 	case tagString, tagRaw:
-		return Value{Kind: tagKind[t], Str: c.textAt(row)}
+		return Value{Kind: tagKind[t], Str: c.slotText(s)}
 	}
 	return Value{}
 }
@@ -81,33 +89,63 @@ func (c *Column) Kind(row int) Kind {
 	return tagKind[c.tagAt(row)]
 }
 
-// present reports whether row has the path at all (null counts).
-func (c *Column) present(row int) bool {
+// has reports whether row has the path at all (null counts).
+func (c *Column) has(row int) bool {
 	return c.tagAt(row) != tagAbsent
 }
 
+// slot returns the slot of row, or -1 when the row lacks the path. row must
+// be in range.
+func (c *Column) slot(row int) int {
+	if c.present == nil {
+		return row
+	}
+	return c.present.slot(row)
+}
+
+// tagAt, num, textAt and code read row's value; row must be in range and,
+// but for tagAt, have a value of their kind.
 func (c *Column) tagAt(row int) uint8 {
+	if s := c.slot(row); s >= 0 {
+		return c.slotTag(s)
+	}
+	return tagAbsent
+}
+
+func (c *Column) num(row int) float64 { return c.slotNum(c.slot(row)) }
+
+func (c *Column) textAt(row int) string { return c.slotText(c.slot(row)) }
+
+func (c *Column) code(row int) int {
+	s := c.slot(row)
+	if c.codes8 != nil {
+		return int(c.codes8[s])
+	}
+	return int(c.codes16[s])
+}
+
+func (c *Column) slotTag(s int) uint8 {
 	if c.tags == nil {
 		return c.tag
 	}
-	return c.tags[row]
+	return c.tags[s]
 }
 
-func (c *Column) num(row int) float64 {
+func (c *Column) slotNum(s int) float64 {
 	if c.ints != nil {
-		return float64(c.ints[row])
+		return float64(c.ints[s])
 	}
-	return c.nums[row]
+	return c.nums[s]
 }
 
-// textAt returns row's span of the arena ("" for rows without text).
-func (c *Column) textAt(row int) string {
-	i := row
+// slotText returns the slot's span of the arena ("" for slots without text).
+func (c *Column) slotText(s int) string {
+	i := s
 	switch {
 	case c.codes8 != nil:
-		i = int(c.codes8[row])
+		i = int(c.codes8[s])
 	case c.codes16 != nil:
-		i = int(c.codes16[row])
+		i = int(c.codes16[s])
 	}
 	return c.text[c.offs[i]:c.offs[i+1]]
 }
@@ -121,17 +159,9 @@ func (c *Column) dictionary() (bool, int) {
 	return true, len(c.offs) - 1
 }
 
-// code returns row's dictionary code; the column must be dictionary encoded.
-func (c *Column) code(row int) int {
-	if c.codes8 != nil {
-		return int(c.codes8[row])
-	}
-	return int(c.codes16[row])
-}
-
 // memoryBytes approximates the bytes the column holds.
 func (c *Column) memoryBytes() int64 {
 	return int64(cap(c.tags)) + 4*int64(cap(c.ints)) + 8*int64(cap(c.nums)) +
 		int64(len(c.text)) + 4*int64(cap(c.offs)) + int64(cap(c.codes8)) +
-		2*int64(cap(c.codes16)) + int64(len(c.path)) + 160
+		2*int64(cap(c.codes16)) + int64(len(c.path)) + 160 + c.present.memoryBytes()
 }

@@ -185,7 +185,7 @@ func (d *Dataset) Value(row int, path string) Value {
 	if uint(row) >= uint(d.n) {
 		return Value{}
 	}
-	if c := d.byPath[path]; c != nil && c.present(row) {
+	if c := d.byPath[path]; c != nil && c.has(row) {
 		return c.Value(row)
 	}
 	if o := d.objects[path]; o != nil {

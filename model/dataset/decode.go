@@ -91,6 +91,12 @@ func (d *decoder) string(max uint64, what string) string {
 // bytes reads n bytes, growing the result chunk by chunk when the input's
 // size is unknown.
 func (d *decoder) bytes(n int) []byte {
+	if d.err == nil && d.left >= 0 && int64(n) > d.left {
+		d.fail("%d bytes overrun the input", n)
+	}
+	if d.err != nil {
+		return nil
+	}
 	if d.left >= 0 || n <= chunkBytes {
 		b := make([]byte, n)
 		d.read(b)
@@ -197,9 +203,11 @@ func (d *decoder) trailer() {
 // column reads and checks one column of n rows.
 func (d *decoder) column(n int) *Column {
 	c := &Column{n: n, path: d.string(1<<20, "path")}
+	c.slots = d.length(0, uint64(n), "slots")
+	d.presence(c)
 	switch t := d.byte(); {
 	case t == manyTags:
-		c.tags = d.bytes(n)
+		c.tags = d.bytes(c.slots)
 	case t < numTags:
 		c.tag = t
 	default:
@@ -208,9 +216,9 @@ func (d *decoder) column(n int) *Column {
 	switch mode := d.byte(); mode {
 	case numNone:
 	case numInt32:
-		c.ints = readArray(d, n, 4, func(b []byte) int32 { return int32(binary.LittleEndian.Uint32(b)) })
+		c.ints = readArray(d, c.slots, 4, func(b []byte) int32 { return int32(binary.LittleEndian.Uint32(b)) })
 	case numFloat64:
-		c.nums = readArray(d, n, 8, func(b []byte) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(b)) })
+		c.nums = readArray(d, c.slots, 8, func(b []byte) float64 { return math.Float64frombits(binary.LittleEndian.Uint64(b)) })
 	default:
 		d.fail("column %q: bad number mode %d", c.path, mode)
 	}
@@ -221,6 +229,31 @@ func (d *decoder) column(n int) *Column {
 		}
 	}
 	return c
+}
+
+// presence reads which rows of c have a value and checks it against the
+// column's slots.
+func (d *decoder) presence(c *Column) {
+	switch mode := d.byte(); mode {
+	case presenceAll:
+		if c.slots != c.n {
+			d.fail("column %q: %d values for %d rows", c.path, c.slots, c.n)
+		}
+	case presenceBitmap:
+		words := d.length(8, uint64(c.n+63)/64, "bitmap")
+		b := readArray(d, words, 8, binary.LittleEndian.Uint64)
+		c.present = &presence{bits: b, ranks: rankWords(b)}
+	case presenceList:
+		rows := readArray(d, c.slots, 4, func(b []byte) int32 { return int32(binary.LittleEndian.Uint32(b)) })
+		c.present = &presence{rows: rows}
+	default:
+		d.fail("column %q: bad presence mode %d", c.path, mode)
+	}
+	if d.err == nil && c.present != nil {
+		if err := c.present.check(c.n, c.slots); err != nil {
+			d.fail("column %q: %v", c.path, err)
+		}
+	}
 }
 
 // texts reads a column's text arena, offsets and codes.
@@ -240,9 +273,9 @@ func (d *decoder) texts(c *Column) {
 	}
 	switch mode {
 	case textDict8:
-		c.codes8 = d.bytes(c.n)
+		c.codes8 = d.bytes(c.slots)
 	case textDict16:
-		c.codes16 = readArray(d, c.n, 2, binary.LittleEndian.Uint16)
+		c.codes16 = readArray(d, c.slots, 2, binary.LittleEndian.Uint16)
 	}
 }
 
@@ -270,6 +303,25 @@ func (c *Column) check() error {
 	return c.checkTexts()
 }
 
+// check verifies that p maps n rows to slots values.
+func (p *presence) check(n, slots int) error {
+	if p.bits != nil {
+		if len(p.bits) != (n+63)/64 || n%64 != 0 && p.bits[len(p.bits)-1]>>(n%64) != 0 {
+			return errors.New("bitmap does not match the rows")
+		}
+	} else {
+		for i, r := range p.rows {
+			if r < 0 || int(r) >= n || i > 0 && r <= p.rows[i-1] {
+				return errors.New("row list out of order")
+			}
+		}
+	}
+	if p.count() != slots {
+		return errors.New("presence does not match the values")
+	}
+	return nil
+}
+
 // checkTexts verifies offsets and dictionary codes.
 func (c *Column) checkTexts() error {
 	if c.offs == nil {
@@ -285,7 +337,7 @@ func (c *Column) checkTexts() error {
 	}
 	entries := len(c.offs) - 1
 	if c.codes8 == nil && c.codes16 == nil {
-		if entries != c.n {
+		if entries != c.slots {
 			return errors.New("wrong number of offsets")
 		}
 		return nil

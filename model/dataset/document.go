@@ -71,7 +71,7 @@ func (n *node) appendObject(buf []byte, row int) ([]byte, bool) {
 // appendMember appends `"key":value` for row, reporting false when the row
 // lacks the key.
 func (n *node) appendMember(buf []byte, row int) ([]byte, bool) {
-	if n.col != nil && n.col.present(row) {
+	if n.col != nil && n.col.has(row) {
 		buf = append(buf, n.key...)
 		return appendValue(buf, n.col.Value(row)), true
 	}

@@ -15,8 +15,11 @@ import (
 // integers are little endian; lengths are uvarints.
 //
 //	header: importCode name variantField (strings), rows, columns
-//	column: path, tags (a tag byte, or 0xFF and a byte per row),
-//	        numbers (0 none | 1 int32 per row | 2 float64 per row),
+//	column: path, slots,
+//	        presence (0 every row | 1 bitmap: words, uint64 words |
+//	        2 list: int32 rows),
+//	        tags (a tag byte, or 0xFF and a byte per slot),
+//	        numbers (0 none | 1 int32 per slot | 2 float64 per slot),
 //	        texts (0 none | 1 plain | 2 dictionary with uint8 codes |
 //	        3 dictionary with uint16 codes): offsets count, uint32 offsets,
 //	        arena, then the codes of a dictionary.
@@ -27,7 +30,13 @@ const (
 	chunkBytes      = 1 << 16
 )
 
-// Number and text modes of an encoded column.
+// Presence, number and text modes of an encoded column.
+const (
+	presenceAll = iota
+	presenceBitmap
+	presenceList
+)
+
 const (
 	numNone = iota
 	numInt32
@@ -97,6 +106,8 @@ func (e *encoder) string(s string) {
 
 func (e *encoder) column(c *Column) {
 	e.string(c.path)
+	e.uvarint(uint64(c.slots))
+	e.presence(c.present)
 	if c.tags == nil {
 		e.bytes([]byte{c.tag})
 	} else {
@@ -114,6 +125,20 @@ func (e *encoder) column(c *Column) {
 		e.bytes([]byte{numNone})
 	}
 	e.texts(c)
+}
+
+func (e *encoder) presence(p *presence) {
+	switch {
+	case p == nil:
+		e.bytes([]byte{presenceAll})
+	case p.bits != nil:
+		e.bytes([]byte{presenceBitmap})
+		e.uvarint(uint64(len(p.bits)))
+		writeArray(e, p.bits, 8, binary.LittleEndian.AppendUint64)
+	default:
+		e.bytes([]byte{presenceList})
+		writeArray(e, p.rows, 4, func(b []byte, v int32) []byte { return binary.LittleEndian.AppendUint32(b, uint32(v)) })
+	}
 }
 
 func (e *encoder) texts(c *Column) {

@@ -141,9 +141,14 @@ func TestDecodeStructure(t *testing.T) {
 	}
 }
 
-// exercise reads everything a dataset offers.
+// exercise reads everything a dataset offers. It skips datasets of more
+// than a million rows: a tiny encoding can declare any number of empty rows,
+// and reading them all is not what the fuzzer is for.
 func exercise(tb testing.TB, d *Dataset) {
 	tb.Helper()
+	if d.Len() > 1_000_000 {
+		return
+	}
 	paths := append(d.Paths(), "", "nope", d.VariantField())
 	for _, p := range paths {
 		for row := -1; row <= d.Len(); row++ {

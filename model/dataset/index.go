@@ -177,7 +177,7 @@ func (d *Dataset) Lookup(path, key string) []int32 {
 
 // appendKey appends the Key of row's value at path.
 func (d *Dataset) appendKey(buf []byte, row int, path string) []byte {
-	if c := d.byPath[path]; c != nil && c.present(row) {
+	if c := d.byPath[path]; c != nil && c.has(row) {
 		return c.appendKey(buf, row)
 	}
 	if d.objects[path] == nil {

@@ -21,7 +21,10 @@ const readBufferSize = 256 << 10
 // a path is split at every dot, a key containing a dot reads the same as
 // nested objects. Arrays and empty objects are kept as Raw JSON text. CSV
 // header names are dot paths and cells are typed by inference: empty is
-// Null, true/false Bool, a JSON number Number, anything else String.
+// Null, true/false Bool, a JSON number Number, anything else String. A
+// record may not give a path twice (a duplicate key) nor give one path both
+// a value and an object ({"a":1,"a.b":2}); rows may differ in shape.
+// Strings are valid UTF-8: invalid bytes become U+FFFD.
 //
 // Errors are *model.Error: BAD_USER_INPUT saying what is wrong and where
 // (record, line, byte offset), PAYLOAD_TOO_LARGE past opt.MaxBytes. Errors

@@ -7,17 +7,15 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// Import limits. A dataset has at most MaxPaths leaf paths, at most
-// MaxRows rows, and rows × paths at most maxCells (each cell costs at least a
-// tag byte, so a file of ever new keys cannot exhaust memory).
+// Import limits: a dataset has at most MaxPaths leaf paths and MaxRows rows.
 const (
 	MaxPaths = 2000
 	MaxRows  = math.MaxInt32
-	maxCells = 1 << 30
 )
 
 // tableBuilder accumulates the rows of an import. Rows are built one at a
-// time: set stores the current row's values, endRow commits it.
+// time: lookup and setColumn store the current row's values, endRow
+// commits it.
 type tableBuilder struct {
 	rows  int
 	cols  []*colBuilder
@@ -44,11 +42,11 @@ func (t *tableBuilder) lookup(path []byte, hint int) (int, error) {
 // setColumn stores the current row's value in column i.
 func (t *tableBuilder) setColumn(i int, tag uint8, num float64, s []byte) error {
 	c, r := t.cols[i], t.rows
-	if c.n == r+1 {
+	if c.last == r {
 		return fieldErrorf("duplicate field %q", c.path)
 	}
 	for _, j := range c.related {
-		if t.cols[j].n == r+1 {
+		if t.cols[j].last == r {
 			return fieldErrorf("field %q conflicts with field %q: a path cannot hold both a value and an object", c.path, t.cols[j].path)
 		}
 	}
@@ -65,7 +63,7 @@ func (t *tableBuilder) column(path string) (int, error) {
 		return 0, fieldErrorf("more than %d distinct field paths", MaxPaths)
 	}
 	i := len(t.cols)
-	c := &colBuilder{path: path}
+	c := newColBuilder(path)
 	for _, j := range t.under[path] {
 		c.related = append(c.related, j)
 		t.cols[j].related = append(t.cols[j].related, i)
@@ -93,10 +91,8 @@ func nextDot(path string, k int) int {
 
 // endRow commits the current row.
 func (t *tableBuilder) endRow() error {
-	t.rows++
-	if t.rows > MaxRows || t.rows*len(t.cols) > maxCells {
-		return model.Errorf(model.ErrPayloadTooLarge,
-			"dataset too large: %d rows of %d field paths exceed the limit of %d cells", t.rows, len(t.cols), maxCells)
+	if t.rows++; t.rows > MaxRows {
+		return model.Errorf(model.ErrPayloadTooLarge, "dataset too large: more than %d rows", MaxRows)
 	}
 	return nil
 }

@@ -118,3 +118,21 @@ func TestManyChanges(t *testing.T) {
 		t.Errorf("got %v", res)
 	}
 }
+
+// TestMongoIDs checks ids read from MongoDB exports ({"_id": {"$oid": ...}}).
+func TestMongoIDs(t *testing.T) {
+	p := &model.Project{ID: "p"}
+	b := &rtModel{tb: t, p: p}
+	doc := b.table("Doc", "docs", nil)
+	b.src(doc, "title", model.TypeString, "title")
+	b.defaults(doc)
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), ov: NewOverlay(), pool: memPool{
+		"docs": rtDataset(t, "docs", dataset.NDJSON, "", `{"_id": {"$oid": "65a1"}, "title": "one"}
+{"_id": {"$oid": "65a2"}, "title": "two"}
+`),
+	}}
+	got := string(h.raw(`{ docs { items { id } } doc(id: "65a2") { title } }`, nil))
+	if want := `{"data":{"docs":{"items":[{"id":"65a1"},{"id":"65a2"}]},"doc":{"title":"two"}}}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}

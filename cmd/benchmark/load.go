@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"net"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// result is one load run: requests answered, wall time and latencies.
+type result struct {
+	n       int
+	errors  int
+	elapsed time.Duration
+	lat     []time.Duration
+}
+
+func (r result) rps() float64 { return float64(r.n) / r.elapsed.Seconds() }
+
+func (r result) pct(p float64) time.Duration {
+	if len(r.lat) == 0 {
+		return 0
+	}
+	i := int(float64(len(r.lat)-1) * p)
+	return r.lat[i]
+}
+
+// load sends the same HTTP/1.1 request over conns keep-alive connections for
+// d and measures every answer. It is a deliberately lean client (raw TCP,
+// the request bytes built once, only Content-Length responses), so that
+// on one core it is not the bottleneck of a fast server.
+func load(addr string, req []byte, conns int, d time.Duration, wantStatus int) (result, error) {
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	total := result{}
+	start := time.Now()
+	deadline := start.Add(d)
+	var firstErr error
+	for i := 0; i < conns; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := worker(addr, req, deadline, wantStatus)
+			mu.Lock()
+			defer mu.Unlock()
+			total.n += r.n
+			total.errors += r.errors
+			total.lat = append(total.lat, r.lat...)
+			if err != nil && firstErr == nil {
+				firstErr = err
+			}
+		}()
+	}
+	wg.Wait()
+	total.elapsed = time.Since(start)
+	slices.Sort(total.lat)
+	return total, firstErr
+}
+
+func worker(addr string, req []byte, deadline time.Time, wantStatus int) (result, error) {
+	var r result
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		return r, err
+	}
+	defer c.Close()
+	br := bufio.NewReaderSize(c, 64<<10)
+	r.lat = make([]time.Duration, 0, 1<<14)
+	for time.Now().Before(deadline) {
+		t0 := time.Now()
+		if _, err := c.Write(req); err != nil {
+			return r, err
+		}
+		status, err := readResponse(br)
+		if err != nil {
+			return r, err
+		}
+		r.lat = append(r.lat, time.Since(t0))
+		r.n++
+		if status != wantStatus {
+			r.errors++
+		}
+	}
+	return r, nil
+}
+
+// readResponse reads one response with a Content-Length body and returns its status.
+func readResponse(br *bufio.Reader) (int, error) {
+	line, err := br.ReadSlice('\n')
+	if err != nil {
+		return 0, err
+	}
+	if len(line) < 12 {
+		return 0, fmt.Errorf("bad status line %q", line)
+	}
+	status, _ := strconv.Atoi(string(line[9:12]))
+	length := -1
+	for {
+		h, err := br.ReadSlice('\n')
+		if err != nil {
+			return 0, err
+		}
+		if len(h) <= 2 {
+			break
+		}
+		if len(h) > 16 && bytes.EqualFold(h[:15], []byte("Content-Length:")) {
+			length, _ = strconv.Atoi(string(bytes.TrimSpace(h[15:])))
+		}
+	}
+	if length < 0 {
+		return 0, fmt.Errorf("response without Content-Length")
+	}
+	_, err = io.CopyN(io.Discard, br, int64(length))
+	return status, err
+}
+
+// httpRequest builds a POST with a JSON body and headers (name, value pairs).
+func httpRequest(host, path string, body []byte, headers ...string) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %d\r\n", path, host, len(body))
+	for i := 0; i+1 < len(headers); i += 2 {
+		fmt.Fprintf(&b, "%s: %s\r\n", headers[i], headers[i+1])
+	}
+	b.WriteString("\r\n")
+	b.Write(body)
+	return b.Bytes()
+}

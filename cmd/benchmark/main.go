@@ -1,0 +1,64 @@
+// Command benchmark is `make bench`: it builds mockgql, runs it pinned to
+// one core, drives it from another core with a lean HTTP/1.1 load generator,
+// and prints each scenario next to a bare gin handler that returns the same
+// bytes, measured in the same run. Ratios, not absolute numbers, are the
+// point: both sides share the machine's noise.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"time"
+)
+
+type options struct {
+	rowsSmall, rowsLarge int
+	duration             time.Duration
+	conns                int
+	keep                 bool
+}
+
+func main() {
+	if len(os.Args) == 4 && os.Args[1] == "bare" {
+		if err := serveBare(os.Args[2], os.Args[3]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
+	var o options
+	flag.IntVar(&o.rowsSmall, "small", 10_000, "rows of the small dataset")
+	flag.IntVar(&o.rowsLarge, "large", 1_000_000, "rows of the large dataset")
+	flag.DurationVar(&o.duration, "duration", 3*time.Second, "load time per measurement")
+	flag.IntVar(&o.conns, "conns", 8, "concurrent connections")
+	flag.BoolVar(&o.keep, "keep", false, "keep the temporary folder")
+	flag.Parse()
+	if err := run(o); err != nil {
+		fmt.Fprintln(os.Stderr, "benchmark:", err)
+		os.Exit(1)
+	}
+}
+
+// pinSelf puts the load generator on the last core, the servers get core 0.
+func pinSelf() {
+	runtime.GOMAXPROCS(1)
+	if runtime.NumCPU() > 1 {
+		_ = exec.Command("taskset", "-a", "-cp", strconv.Itoa(runtime.NumCPU()-1), strconv.Itoa(os.Getpid())).Run()
+	}
+}
+
+// pinned returns a command that runs on core 0 with one P.
+func pinned(name string, args ...string) *exec.Cmd {
+	var cmd *exec.Cmd
+	if _, err := exec.LookPath("taskset"); err == nil && runtime.NumCPU() > 1 {
+		cmd = exec.Command("taskset", append([]string{"-c", "0", name}, args...)...)
+	} else {
+		cmd = exec.Command(name, args...)
+	}
+	cmd.Env = append(os.Environ(), "GOMAXPROCS=1")
+	return cmd
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// scenario is one request measured against mockgql and the bare handler.
+type scenario struct {
+	name  string
+	query string
+}
+
+func run(o options) error {
+	pinSelf()
+	dir, err := os.MkdirTemp("", "mockgql-bench-")
+	if err != nil {
+		return err
+	}
+	if !o.keep {
+		defer os.RemoveAll(dir)
+	}
+	bin := filepath.Join(dir, "mockgql")
+	fmt.Println("building mockgql ...")
+	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/mockgql").CombinedOutput(); err != nil {
+		return fmt.Errorf("go build: %v\n%s", err, out)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	srv, err := startMockgql(bin, dir)
+	if err != nil {
+		return err
+	}
+	defer srv.stop()
+	fx, err := setup(srv, o)
+	if err != nil {
+		return err
+	}
+	report := &report{}
+	report.note("import %d rows (JSON, %.0f MB): %v", o.rowsLarge, float64(fx.largeBytes)/1e6, fx.importLarge.Round(time.Millisecond))
+	report.note("first sorted+filtered query on %d rows (builds the sort index): %v", o.rowsLarge, fx.firstLarge.Round(time.Millisecond))
+	report.note("resident memory of mockgql with %d + %d rows loaded and indexed: %.0f MB", o.rowsSmall, o.rowsLarge, float64(srv.rss())/1e6)
+	for _, sc := range fx.scenarios {
+		if err := measure(self, dir, srv, fx, sc, o, report); err != nil {
+			return fmt.Errorf("%s: %w", sc.name, err)
+		}
+	}
+	report.print()
+	return nil
+}
+
+// measure runs one scenario against the bare handler, then mockgql.
+func measure(self, dir string, srv *mockgql, fx *fixture, sc scenario, o options, rep *report) error {
+	body := fmt.Sprintf(`{"query":%q}`, sc.query)
+	resp, err := srv.post(fx.runtimePath, body, "X-API-Key", fx.key)
+	if err != nil {
+		return err
+	}
+	if strings.Contains(resp, `"errors"`) {
+		return fmt.Errorf("query fails: %s", resp)
+	}
+	bodyFile := filepath.Join(dir, "bare-"+sc.name+".json")
+	if err := os.WriteFile(bodyFile, []byte(resp), 0o600); err != nil {
+		return err
+	}
+	bare, err := startBare(self, dir, bodyFile)
+	if err != nil {
+		return err
+	}
+	defer bare.stop()
+	bareReq := httpRequest(bare.addr, "/mock", []byte(body))
+	ourReq := httpRequest(srv.addr, fx.runtimePath, []byte(body), "X-API-Key", fx.key)
+	// Warm both, then measure bare and ours back to back.
+	if _, err := load(bare.addr, bareReq, o.conns, 300*time.Millisecond, 200); err != nil {
+		return err
+	}
+	if _, err := load(srv.addr, ourReq, o.conns, 300*time.Millisecond, 200); err != nil {
+		return err
+	}
+	b, err := load(bare.addr, bareReq, o.conns, o.duration, 200)
+	if err != nil {
+		return err
+	}
+	if os.Getenv("BENCH_PPROF") != "" && sc.name == fx.scenarios[0].name {
+		go func() {
+			out, _ := exec.Command("go", "tool", "pprof", "-top", "-cum", "-nodecount=60", "http://"+os.Getenv("BENCH_PPROF")+"/debug/pprof/profile?seconds=2").CombinedOutput()
+			_ = os.WriteFile("/tmp/bench-cpu.txt", out, 0o600)
+		}()
+	}
+	m, err := load(srv.addr, ourReq, o.conns, o.duration, 200)
+	if err != nil {
+		return err
+	}
+	if m.errors > 0 {
+		return fmt.Errorf("%d of %d requests failed", m.errors, m.n)
+	}
+	rep.add(sc.name, len(resp), m, b)
+	return nil
+}
+
+// bareServer is the reference process.
+type bareServer struct {
+	cmd  *exec.Cmd
+	addr string
+}
+
+func startBare(self, dir, bodyFile string) (*bareServer, error) {
+	addrFile := bodyFile + ".addr"
+	cmd := pinned(self, "bare", addrFile, bodyFile)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	for i := 0; i < 200; i++ {
+		if b, err := os.ReadFile(addrFile); err == nil && len(b) > 0 {
+			if c, err := net.Dial("tcp", string(b)); err == nil {
+				c.Close()
+				return &bareServer{cmd: cmd, addr: string(b)}, nil
+			}
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	_ = cmd.Process.Kill()
+	return nil, fmt.Errorf("bare server did not start")
+}
+
+func (b *bareServer) stop() { _ = b.cmd.Process.Kill(); _, _ = b.cmd.Process.Wait() }

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// mockgql is the server under test, a child process on core 0.
+type mockgql struct {
+	cmd   *exec.Cmd
+	addr  string
+	token string
+}
+
+func startMockgql(bin, dir string) (*mockgql, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	args := []string{"serve", "--http", addr, "--data", dir + "/data", "--no-demo", "--log-level", "error", "--max-dataset-bytes", strconv.Itoa(2 << 30)}
+	if pp := os.Getenv("BENCH_PPROF"); pp != "" {
+		args = append(args, "--debug-addr", pp)
+	}
+	cmd := pinned(bin, args...)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	m := &mockgql{cmd: cmd, addr: addr}
+	for i := 0; i < 400; i++ {
+		if resp, err := http.Get("http://" + addr + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return m, nil
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	m.stop()
+	return nil, fmt.Errorf("mockgql did not become ready")
+}
+
+func (m *mockgql) stop() { _ = m.cmd.Process.Kill(); _, _ = m.cmd.Process.Wait() }
+
+// rss is the server's resident memory in bytes.
+func (m *mockgql) rss() int64 {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", m.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.Fields(rest)[0], 10, 64)
+			return kb * 1024
+		}
+	}
+	return 0
+}
+
+// post sends a body and returns the answer text.
+func (m *mockgql) post(path, body string, headers ...string) (string, error) {
+	return m.postReader(path, strings.NewReader(body), headers...)
+}
+
+func (m *mockgql) postReader(path string, body io.Reader, headers ...string) (string, error) {
+	req, err := http.NewRequest(http.MethodPost, "http://"+m.addr+path, body)
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if m.token != "" {
+		req.Header.Set("Authorization", "Bearer "+m.token)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		return "", fmt.Errorf("%s: %d %s", path, resp.StatusCode, b)
+	}
+	return string(b), err
+}
+
+// gql runs a management operation and decodes its data.
+func (m *mockgql) gql(query string, vars map[string]any) (map[string]any, error) {
+	b, _ := json.Marshal(map[string]any{"query": query, "variables": vars})
+	out, err := m.postReader("/graphql", bytes.NewReader(b))
+	if err != nil {
+		return nil, err
+	}
+	var r struct {
+		Data   map[string]any
+		Errors []any
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		return nil, err
+	}
+	if len(r.Errors) > 0 {
+		return nil, fmt.Errorf("%s: %v", query, r.Errors)
+	}
+	return r.Data, nil
+}

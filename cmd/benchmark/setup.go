@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"strconv"
+	"time"
+)
+
+// fixture is the benchmark's account, datasets, project and key.
+type fixture struct {
+	key         string
+	runtimePath string
+	largeBytes  int
+	importLarge time.Duration
+	firstLarge  time.Duration
+	scenarios   []scenario
+}
+
+// rows generates n documents of six short fields (about 110 bytes each).
+func rows(n int) []byte {
+	var b bytes.Buffer
+	b.Grow(n * 112)
+	b.WriteByte('[')
+	for i := 1; i <= n; i++ {
+		if i > 1 {
+			b.WriteByte(',')
+		}
+		price := float64((i*7919)%100000) / 100
+		fmt.Fprintf(&b, `{"id":%d,"name":"Product %d","price":%s,"category":"cat-%d","inStock":%t,"sku":"SKU-%08d"}`,
+			i, i, strconv.FormatFloat(price, 'f', -1, 64), i%50, i%3 != 0, i)
+	}
+	b.WriteByte(']')
+	return b.Bytes()
+}
+
+func setup(m *mockgql, o options) (*fixture, error) {
+	d, err := m.gql(`mutation { signUp(email:"bench@example.com", password:"benchmark!", name:"Bench") { token } }`, nil)
+	if err != nil {
+		return nil, err
+	}
+	m.token = d["signUp"].(map[string]any)["token"].(string)
+	if _, err := m.gql(`mutation { setPlan(plan: ENTERPRISE) { plan } }`, nil); err != nil {
+		return nil, err
+	}
+	fx := &fixture{}
+	if _, err := m.post("/datasets/small?format=json", string(rows(o.rowsSmall))); err != nil {
+		return nil, err
+	}
+	large := rows(o.rowsLarge)
+	fx.largeBytes = len(large)
+	t0 := time.Now()
+	if _, err := m.postReader("/datasets/large?format=json", bytes.NewReader(large)); err != nil {
+		return nil, err
+	}
+	fx.importLarge = time.Since(t0)
+	large = nil
+	if err := model(m, fx); err != nil {
+		return nil, err
+	}
+	return fx, nil
+}
+
+// model builds a project with a table per dataset, a filtered list
+// operation on each, a FULL key, and the scenarios.
+func model(m *mockgql, fx *fixture) error {
+	d, err := m.gql(`mutation { createProject(name:"Bench", slug:"bench") { id } }`, nil)
+	if err != nil {
+		return err
+	}
+	pid := d["createProject"].(map[string]any)["id"].(string)
+	for _, t := range []struct{ name, code string }{{"Small", "small"}, {"Large", "large"}} {
+		d, err := m.gql(`mutation($p:ID!,$n:String!,$c:String!){ createModellingTable(input:{projectId:$p, name:$n, source:{importCode:$c}}) { id } }`,
+			map[string]any{"p": pid, "n": t.name, "c": t.code})
+		if err != nil {
+			return err
+		}
+		tid := d["createModellingTable"].(map[string]any)["id"].(string)
+		for _, a := range [][2]string{{"id", "ID"}, {"name", "STRING"}, {"price", "FLOAT"}, {"category", "STRING"}, {"inStock", "BOOLEAN"}, {"sku", "STRING"}} {
+			if _, err := m.gql(`mutation($t:ID!,$n:String!,$ty:ScalarType!){ createModellingAttribute(input:{tableId:$t, name:$n, type:$ty, mappingType: SOURCE, sourceMapping:{path:$n}}) { id } }`,
+				map[string]any{"t": tid, "n": a[0], "ty": a[1]}); err != nil {
+				return err
+			}
+		}
+		if _, err := m.gql(`mutation($t:ID!,$n:String!){ createOperation(input:{tableId:$t, name:$n, kind: LIST, parameters:[{name:"minPrice", attribute:"price", operator: gte}]}) { id } }`,
+			map[string]any{"t": tid, "n": "search" + t.name}); err != nil {
+			return err
+		}
+	}
+	if _, err := m.gql(`mutation($p:ID!){ generateDefaultGqlOperations(projectId:$p) { id } }`, map[string]any{"p": pid}); err != nil {
+		return err
+	}
+	d, err = m.gql(`mutation($p:ID!){ createApiKey(projectId:$p, name:"bench", scope: FULL) { value } }`, map[string]any{"p": pid})
+	if err != nil {
+		return err
+	}
+	fx.key = d["createApiKey"].(map[string]any)["value"].(string)
+	fx.runtimePath = "/mock/bench/graphql"
+	list := `{ search%s(minPrice: 500, pageSize: 20, sortField: "price", sortDirection: DESC) { total items { id name price category inStock sku } } }`
+	fx.scenarios = []scenario{
+		{"list 10k (filter+sort+page)", fmt.Sprintf(list, "Small")},
+		{"list 1M (filter+sort+page)", fmt.Sprintf(list, "Large")},
+		{"single by id (1M)", `{ large(id: "654321") { id name price category inStock sku } }`},
+	}
+	t0 := time.Now()
+	if _, err := m.post(fx.runtimePath, fmt.Sprintf(`{"query":%q}`, fx.scenarios[1].query), "X-API-Key", fx.key); err != nil {
+		return err
+	}
+	fx.firstLarge = time.Since(t0)
+	return nil
+}
