@@ -12,10 +12,11 @@ import (
 
 // Keys of pb.Call.Meta on runtime calls.
 const (
-	metaSlug     = "slug"     // the slug the client asked for
-	metaToken    = "token"    // the share token (?token=) for guest and session projects
-	metaKeyOK    = "key"      // "1": the HTTP layer verified an API key of this project
-	metaMgmtCall = "internal" // "1": the call comes from runtimeList or the board, not a client
+	metaSlug      = "slug"     // the slug the client asked for
+	metaToken     = "token"    // the share token (?token=) for guest and session projects
+	metaKeyOK     = "key"      // "1": the HTTP layer verified an API key of this project
+	metaMgmtCall  = "internal" // "1": the call comes from runtimeList or the board, not a client
+	metaQueryOnly = "get"      // "1": a GET request; mutations are refused
 )
 
 // mutationTask is a mutation a query goroutine hands back to the grain,
@@ -56,6 +57,8 @@ func (p *projectGrain) runtimeCall(g *grain, c *call) (any, error) {
 		switch {
 		case refused != nil:
 			g.replyLater(c, refusedReply(refused))
+		case prep.Mutation() && c.req.Meta[metaQueryOnly] == "1":
+			g.replyLater(c, errorReply(errMutationOverGet))
 		case prep.Mutation():
 			root.Send(self, &mutationTask{call: c, req: req, deadline: deadline})
 		default:

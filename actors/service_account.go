@@ -50,8 +50,9 @@ func accountName(name, email string) string {
 	return strings.SplitN(email, "@", 2)[0] + "'s workspace"
 }
 
-// Login checks a password and returns the user and their own account.
-func (s *Service) Login(ctx context.Context, email, password string) (model.User, *model.Account, error) {
+// Login checks a password and returns the user and the account to work in:
+// accountID if given (the user must be a member), else their own.
+func (s *Service) Login(ctx context.Context, email, password, accountID string) (model.User, *model.Account, error) {
 	e, err := normEmail(email)
 	if err != nil {
 		return model.User{}, nil, model.Errorf(model.ErrUnauthenticated, "wrong e-mail or password")
@@ -63,7 +64,13 @@ func (s *Service) Login(ctx context.Context, email, password string) (model.User
 	if len(u.AccountIDs) == 0 {
 		return model.User{}, nil, model.Errorf(model.ErrUnauthenticated, "this user has no account")
 	}
-	acc, err := s.account(ctx, u.AccountIDs[0])
+	if accountID == "" {
+		accountID = u.AccountIDs[0]
+	}
+	acc, err := s.account(ctx, accountID)
+	if model.ErrorCode(err) == model.ErrNotFound || err == nil && acc.Account.Member(u.User.ID) == nil {
+		return model.User{}, nil, model.Errorf(model.ErrForbidden, "you are not a member of account %s", accountID)
+	}
 	if err != nil {
 		return model.User{}, nil, err
 	}
@@ -200,9 +207,16 @@ func (s *Service) RemoveMember(ctx context.Context, p model.Principal, userID st
 	if err := needUser(p); err != nil {
 		return err
 	}
-	var st accountState
-	if err := s.call(ctx, KindAccount, p.AccountID, "removeMember", accountArgs{Caller: p.UserID, UserID: userID}, &st); err != nil {
+	cur, err := s.account(ctx, p.AccountID)
+	if err != nil {
 		return err
 	}
-	return nil
+	m := cur.Account.Member(userID)
+	if m == nil {
+		return model.Errorf(model.ErrNotFound, "user %s is not a member", userID)
+	}
+	if err := s.call(ctx, KindAccount, p.AccountID, "removeMember", accountArgs{Caller: p.UserID, UserID: userID}, nil); err != nil {
+		return err
+	}
+	return s.call(ctx, KindUser, m.User.Email, "removeAccount", userArgs{AccountID: p.AccountID}, nil)
 }

@@ -41,6 +41,9 @@ func (s *Service) Runtime(ctx context.Context, r model.RuntimeRequest) (*model.R
 			return res, err
 		}
 		meta := map[string]string{metaSlug: r.Slug}
+		if r.QueryOnly {
+			meta[metaQueryOnly] = "1"
+		}
 		if keyOK {
 			meta[metaKeyOK] = "1"
 		} else if r.ShareToken != "" {
@@ -83,6 +86,8 @@ func (s *Service) resolveSlug(ctx context.Context, slug string, fresh bool) (str
 	return st.ProjectID, nil
 }
 
+var errMutationOverGet = model.Errorf(model.ErrBadRequest, "mutations need POST; GET carries only queries")
+
 // localQuery answers a query from the read snapshot of a project grain
 // active on this node. ok is false when it cannot (no snapshot, runtime not
 // compiled yet, slug moved, a mutation): the caller then asks the grain.
@@ -103,6 +108,9 @@ func (s *Service) localQuery(ctx context.Context, projectID string, r model.Runt
 		return &model.RuntimeResult{Status: 400, Body: refused.AppendJSON(nil), GraphQLCode: refused.Code}, true, nil
 	}
 	if prep.Mutation() {
+		if r.QueryOnly {
+			return nil, true, errMutationOverGet
+		}
 		return nil, false, nil // mutations run in the grain, one at a time
 	}
 	out, err := v.rt.Query(ctx, prep, s.env.Pool, v.ov)

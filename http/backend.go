@@ -35,7 +35,9 @@ type (
 type Backend interface {
 	// Accounts and members.
 	SignUp(ctx context.Context, p Principal, email, password, name string) (model.User, *model.Account, error)
-	Login(ctx context.Context, email, password string) (model.User, *model.Account, error)
+	// Login signs a user in to accountID, or to their own account when it
+	// is empty.
+	Login(ctx context.Context, email, password, accountID string) (model.User, *model.Account, error)
 	Me(ctx context.Context, p Principal) (model.User, error)
 	Account(ctx context.Context, p Principal) (*model.Account, model.Usage, error)
 	SetPlan(ctx context.Context, p Principal, plan model.Plan) (*model.Account, error)

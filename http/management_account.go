@@ -38,7 +38,7 @@ func (s *Surface) signUp(ctx context.Context, c *Call, args input) (any, error) 
 
 // login resolves Mutation.login.
 func (s *Surface) login(ctx context.Context, c *Call, args input) (any, error) {
-	u, a, err := s.cfg.Backend.Login(ctx, args.str("email"), args.str("password"))
+	u, a, err := s.cfg.Backend.Login(ctx, args.str("email"), args.str("password"), args.str("accountId"))
 	if err != nil {
 		return nil, err
 	}

@@ -141,7 +141,7 @@ func (f *fakeBackend) SignUp(_ context.Context, p Principal, email, password, na
 		Members: []model.Member{{User: model.User{ID: "u_1", Email: email, Name: name}, Role: model.RoleOwner}}}, nil
 }
 
-func (f *fakeBackend) Login(_ context.Context, email, password string) (model.User, *model.Account, error) {
+func (f *fakeBackend) Login(_ context.Context, email, password, _ string) (model.User, *model.Account, error) {
 	if err := f.record("Login", email, password); err != nil {
 		return model.User{}, nil, err
 	}

@@ -3,6 +3,7 @@ package http
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -31,21 +32,49 @@ func readBody(c *gin.Context, max int64, buf *bytes.Buffer) error {
 	return nil
 }
 
-// serveRuntime answers POST /mock/{slug}/graphql. The checks run in API.md's
+// getBody turns a GraphQL-over-HTTP GET (?query=&variables=&operationName=)
+// into the JSON body a POST would carry. Clients such as urql send queries
+// this way by default.
+func getBody(c *gin.Context, buf *bytes.Buffer) error {
+	q := c.Query("query")
+	if q == "" {
+		return model.Errorf(model.ErrBadRequest, "a GET needs ?query=")
+	}
+	req := map[string]any{"query": q}
+	if v := c.Query("variables"); v != "" {
+		req["variables"] = json.RawMessage(v)
+		if !json.Valid([]byte(v)) {
+			return model.Errorf(model.ErrBadRequest, "?variables= is not JSON")
+		}
+	}
+	if op := c.Query("operationName"); op != "" {
+		req["operationName"] = op
+	}
+	return json.NewEncoder(buf).Encode(req)
+}
+
+// serveRuntime answers POST (and, for queries, GET) /mock/{slug}/graphql. The checks run in API.md's
 // order inside Service.Runtime and the project grain: slug, credential, key
 // scope and project, body and GraphQL validity, execution.
 func (s *Server) serveRuntime(c *gin.Context) {
 	buf := bodyPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer bodyPool.Put(buf)
-	if err := readBody(c, s.cfg.MaxBodyBytes, buf); err != nil {
+	get := c.Request.Method == http.MethodGet
+	var err error
+	if get {
+		err = getBody(c, buf)
+	} else {
+		err = readBody(c, s.cfg.MaxBodyBytes, buf)
+	}
+	if err != nil {
 		s.writeError(c, err)
 		return
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.QueryTimeout)
 	defer cancel()
 	res, err := s.runtime.Runtime(ctx, model.RuntimeRequest{Slug: c.Param("slug"), KeyValue: apiKeyOf(c),
-		ShareToken: c.Query("token"), Body: buf.Bytes()})
+		ShareToken: c.Query("token"), Body: buf.Bytes(), QueryOnly: get})
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && c.Request.Context().Err() == nil && err != nil:
 		s.writeError(c, &model.Error{Code: model.ErrQueryTimeout, Message: "the query ran past the time limit; narrow it and retry", RetryAfter: 1})

@@ -157,6 +157,7 @@ func (s *Server) routes() *gin.Engine {
 	r.GET("/readyz", s.readyz)
 	r.GET("/metrics", gin.WrapH(s.metrics.Handler()))
 	r.POST("/mock/:slug/graphql", s.metricsFor("runtime"), s.serveRuntime)
+	r.GET("/mock/:slug/graphql", s.metricsFor("runtime"), s.serveRuntime)
 	r.GET("/graphql", s.metricsFor("management"), s.serveManagement)
 	r.POST("/graphql", s.metricsFor("management"), s.serveManagement)
 	r.POST("/public-graphql", s.metricsFor("public"), s.servePublic)

@@ -9,6 +9,9 @@ type RuntimeRequest struct {
 	ShareToken string
 	// Body is the GraphQL-over-HTTP request body.
 	Body []byte
+	// QueryOnly refuses mutations: the request came as a GET (GraphQL over
+	// HTTP allows only queries there).
+	QueryOnly bool
 }
 
 // RuntimeResult is the runtime's answer: 200 with a GraphQL response, or 400

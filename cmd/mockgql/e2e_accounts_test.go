@@ -50,10 +50,9 @@ func TestAccounts(t *testing.T) {
 		s.gql("/graphql", `{ me { id } }`, nil, "Authorization", "Bearer eyJhbGciOiJIUzI1NiJ9.e30.x").refusal(t, 401, "UNAUTHENTICATED")
 	})
 	t.Run("roles", func(t *testing.T) {
-		viewer := s.signUp("viewer@example.com")
-		editor := s.signUp("editor@example.com")
-		acc := owner.must(`{ account { id } }`, nil)
-		_ = acc
+		s.signUp("viewer@example.com")
+		s.signUp("editor@example.com")
+		accID := get(owner.must(`{ account { id } }`, nil), "account", "id")
 		for email, role := range map[string]string{"viewer@example.com": "VIEWER", "editor@example.com": "EDITOR"} {
 			owner.must(`mutation($e:String!,$r:Role!){ inviteMember(email:$e, role:$r) { role } }`, map[string]any{"e": email, "r": role})
 		}
@@ -61,18 +60,46 @@ func TestAccounts(t *testing.T) {
 		if !strings.Contains(fmt.Sprint(d), "VIEWER") || !strings.Contains(fmt.Sprint(d), "EDITOR") {
 			t.Fatalf("members: %v", d)
 		}
-		// Members act in the owner's account with a token for it: log in
-		// picks the user's own account, so switch by re-issuing through
-		// the owner's account id is not offered; instead the owner's
-		// project is shared and each member's role is checked there.
 		p := owner.must(`mutation { createProject(name: "Team shop") { id } }`, nil)
 		pid := get(p, "createProject", "id")
-		if r := viewer.gql(`query($id:ID){ project(id:$id) { id } }`, map[string]any{"id": pid}); r.errCode() != "NOT_FOUND" {
-			t.Fatalf("a member's own account does not see the owner's project through its own token: %s", r.Raw)
+		// Members log in to the owner's account by its ID.
+		as := func(email string) *user {
+			r := s.gql("/graphql", `mutation($e:String!,$a:ID){ login(email:$e, password:"correct horse", accountId:$a) { token } }`,
+				map[string]any{"e": email, "a": accID})
+			return &user{s: s, token: get(r.data(t), "login", "token").(string), email: email}
 		}
-		_ = editor
+		viewer, editor := as("viewer@example.com"), as("editor@example.com")
+		viewer.must(`query($id:ID){ project(id:$id) { id } }`, map[string]any{"id": pid})
+		create := `mutation($p:ID!){ createModellingTable(input:{projectId:$p, name:"T"}) { id } }`
+		if r := viewer.gql(create, map[string]any{"p": pid}); r.errCode() != "FORBIDDEN" {
+			t.Fatalf("viewer edited the model: %s", r.Raw)
+		}
+		editor.must(create, map[string]any{"p": pid})
+		if r := editor.gql(`mutation { setPlan(plan: TEAM) { plan } }`, nil); r.errCode() != "FORBIDDEN" {
+			t.Fatalf("editor changed the plan: %s", r.Raw)
+		}
+		if r := editor.gql(`mutation($e:String!){ inviteMember(email:$e, role: OWNER) { role } }`, map[string]any{"e": "x@example.com"}); r.errCode() != "FORBIDDEN" {
+			t.Fatalf("editor invited: %s", r.Raw)
+		}
 		if r := owner.gql(`mutation { setPlan(plan: TEAM) { plan } }`, nil); get(r.data(t), "setPlan", "plan") != "TEAM" {
 			t.Fatalf("setPlan: %s", r.Raw)
+		}
+		// A stranger cannot log in to the account.
+		s.signUp("stranger@example.com")
+		r := s.gql("/graphql", `mutation($a:ID){ login(email:"stranger@example.com", password:"correct horse", accountId:$a) { token } }`, map[string]any{"a": accID})
+		if r.errCode() != "FORBIDDEN" {
+			t.Fatalf("stranger logged in to the account: %s", r.Raw)
+		}
+		// Removing the viewer: their next login to the account is refused.
+		vid := ""
+		for _, m := range get(owner.must(`{ account { members { role user { id email } } } }`, nil), "account", "members").([]any) {
+			if get(m, "user", "email") == "viewer@example.com" {
+				vid = get(m, "user", "id").(string)
+			}
+		}
+		owner.must(`mutation($u:ID!){ removeMember(userId:$u) }`, map[string]any{"u": vid})
+		if r := viewer.gql(`query($id:ID){ project(id:$id) { id } }`, map[string]any{"id": pid}); r.errCode() != "NOT_FOUND" && r.errCode() != "FORBIDDEN" {
+			t.Fatalf("removed member still reads: %s", r.Raw)
 		}
 	})
 	t.Run("plan table limit", func(t *testing.T) {
