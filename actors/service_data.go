@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"encoding/json"
+	"runtime/debug"
 
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/model/dataset"
@@ -103,5 +104,9 @@ func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format,
 		return model.DataSource{}, err
 	}
 	s.env.Pool.put(d)
+	// An import leaves the parse buffers and the encoded copy as garbage,
+	// several times the dataset's size; give it back to the OS now rather
+	// than keep it resident until the scavenger gets to it.
+	debug.FreeOSMemory()
 	return s.dataSource(m), nil
 }

@@ -46,12 +46,12 @@ func run(o options) error {
 	report := &report{}
 	report.note("import %d rows (JSON, %.0f MB): %v", o.rowsLarge, float64(fx.largeBytes)/1e6, fx.importLarge.Round(time.Millisecond))
 	report.note("first sorted+filtered query on %d rows (builds the sort index): %v", o.rowsLarge, fx.firstLarge.Round(time.Millisecond))
-	report.note("resident memory of mockgql with %d + %d rows loaded and indexed: %.0f MB", o.rowsSmall, o.rowsLarge, float64(srv.rss())/1e6)
 	for _, sc := range fx.scenarios {
 		if err := measure(self, dir, srv, fx, sc, o, report); err != nil {
 			return fmt.Errorf("%s: %w", sc.name, err)
 		}
 	}
+	report.note("resident memory of mockgql after all scenarios, %d + %d rows loaded and indexed: %.0f MB", o.rowsSmall, o.rowsLarge, float64(srv.rss())/1e6)
 	report.print()
 	return nil
 }
