@@ -60,6 +60,12 @@ func serve(args []string) error {
 	if err := parse(fset, args); err != nil {
 		return err
 	}
+	if len(c.Join) > 0 {
+		// Until grain checkpoints are replicated (the cluster issue), a
+		// grain that moves to another node would come up without its
+		// state. Refuse rather than lose data.
+		return fmt.Errorf("--join: multi-node clusters need replicated checkpoints, which this version does not have yet; run one node per data folder")
+	}
 	log := newLogger(c.LogLevel)
 	if c.DebugAddr != "" {
 		go servePprof(c.DebugAddr, log)
