@@ -58,6 +58,11 @@ func (r *running) buildDemo(ctx context.Context) (demoInfo, error) {
 	if err := buildDemoModel(ctx, r.svc, sys, pr.ID); err != nil {
 		return demoInfo{}, err
 	}
+	demoSlug := "demo"
+	if moved, err := r.svc.UpdateProject(ctx, sys, pr.ID, nil, &demoSlug); err == nil {
+		pr = moved
+	} // a taken "demo" slug keeps the generated one
+
 	info := demoInfo{Slug: pr.Slug, ShareToken: pr.ShareToken}
 	b, _ := json.Marshal(info)
 	return info, r.db.Write(persistence.Put{Kind: "meta", ID: "demo", Value: b})
