@@ -1,19 +1,44 @@
 package actors
 
 import (
+	"time"
+
 	"github.com/mockgql/mockgql/model"
 )
+
+// quotaError is the 429 of a used-up quota.
+func quotaError(retry int) error {
+	return &model.Error{Code: model.ErrTooManyRequests, RetryAfter: retry,
+		Message: "the request quota is used up until it resets; see account { usage } or upgrade the plan"}
+}
 
 // accountGrain is a workspace: plan, members, projects and the index of its
 // API keys (key ID to key hash, the key grain's identity).
 type accountGrain struct {
 	state accountState
 	found bool
+	quota *meter // the plan's request quota; published on this node
 }
 
 type accountState struct {
 	Account model.Account     `json:"account"`
 	Keys    map[string]keyRef `json:"keys"`
+	Usage   meterState        `json:"usage"`
+}
+
+// quotaPeriod is the plan's quota window: a UTC day on STARTER, a UTC
+// calendar month on paid plans.
+func quotaPeriod(p model.Plan) period {
+	if p == model.PlanStarter {
+		return perDay
+	}
+	return perMonth
+}
+
+// usage is what the account's plan quota shows.
+type usage struct {
+	Requests, Quota int64
+	Start, ResetsAt time.Time
 }
 
 type keyRef struct {
@@ -35,7 +60,38 @@ type accountArgs struct {
 
 func (a *accountGrain) load(g *grain) (err error) {
 	a.found, err = g.loadJSON(&a.state)
+	if err == nil && a.found {
+		a.startQuota(g)
+	}
 	return err
+}
+
+func (a *accountGrain) startQuota(g *grain) {
+	plan := a.state.Account.Plan
+	a.quota = newMeter(quotaPeriod(plan), g.env.Config.Limits.Quota(plan), a.state.Usage)
+	g.env.Local.publishMeter("account/"+g.id, a.quota)
+}
+
+// flush checkpoints the request count, at most once a second: a crash
+// loses at most that second's count.
+func (a *accountGrain) flush(g *grain) {
+	if a.quota == nil {
+		return
+	}
+	if st, dirty := a.quota.checkpoint(); dirty {
+		next := a.state
+		next.Usage = st
+		if err := g.saveJSON(next); err != nil {
+			g.env.Log.Warn("account checkpoint failed", "err", err)
+			return
+		}
+		a.state.Usage = st
+	}
+}
+
+func (a *accountGrain) stopped(g *grain) {
+	a.flush(g)
+	g.env.Local.withdrawMeter("account/"+g.id, a.quota)
 }
 
 func (a *accountGrain) handle(g *grain, c *call) (any, error) {
@@ -52,12 +108,21 @@ func (a *accountGrain) handle(g *grain, c *call) (any, error) {
 	switch c.req.Method {
 	case "get":
 		return a.state, nil
+	case "consume":
+		if ok, retry := a.quota.take(g.env.Clock.Now()); !ok {
+			return nil, quotaError(retry)
+		}
+		return nil, nil
+	case "usage":
+		n, q, start, end := a.quota.usage(g.env.Clock.Now())
+		return usage{Requests: n, Quota: q, Start: start, ResetsAt: end}, nil
 	case "setPlan":
 		return a.update(g, args.Caller, model.RoleOwner, func(s *accountState) error {
 			if !args.Plan.Valid() {
 				return model.Errorf(model.ErrBadUserInput, "unknown plan %q", args.Plan)
 			}
 			s.Account.Plan = args.Plan
+			a.quota.setLimit(quotaPeriod(args.Plan), g.env.Config.Limits.Quota(args.Plan), g.env.Clock.Now())
 			return nil
 		})
 	case "addMember":
@@ -97,6 +162,7 @@ func (a *accountGrain) create(g *grain, args accountArgs) (any, error) {
 	if err := commit(g, next, func(v accountState) { a.state, a.found = v, true }); err != nil {
 		return nil, err
 	}
+	a.startQuota(g)
 	return a.state, nil
 }
 
@@ -116,6 +182,7 @@ func (a *accountGrain) update(g *grain, caller string, min model.Role, edit func
 	if err := edit(&next); err != nil {
 		return nil, err
 	}
+	next.Usage, _ = a.quota.checkpoint()
 	if err := commit(g, next, func(v accountState) { a.state = v }); err != nil {
 		return nil, err
 	}

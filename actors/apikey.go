@@ -7,38 +7,98 @@ import (
 )
 
 // keyGrain is one API key, identified by the SHA-256 of its value: the
-// value itself is never stored. Revocation takes effect at once because
-// every runtime request asks this grain.
+// value itself is never stored. It also holds the key's actor slots
+// (leases) and its actor-token issue rate. Revocation takes effect at once
+// because every runtime request checks this grain's record (directly, or
+// through the snapshot it publishes on its node before acknowledging).
 type keyGrain struct {
-	key   model.APIKey
-	found bool
-	view  *model.APIKey // the snapshot published in env.Local
+	key    model.APIKey
+	found  bool
+	leases *leases
+	issues *meter
+	view   *keyView // the snapshot published in env.Local
+}
+
+// keyState is the key grain's checkpoint.
+type keyState struct {
+	Key    model.APIKey `json:"key"`
+	Leases []lease      `json:"leases,omitempty"`
+	Issues meterState   `json:"issues"`
+}
+
+// keyView is what the key grain publishes on its node: an immutable copy
+// of the record and the live lease table.
+type keyView struct {
+	key    *model.APIKey
+	leases *leases
 }
 
 type keyArgs struct {
-	Key *model.APIKey `json:"key,omitempty"`
+	Key  *model.APIKey `json:"key,omitempty"`
+	Hash string        `json:"hash,omitempty"` // an actor token's hash
 }
 
-func (k *keyGrain) load(g *grain) (err error) {
-	k.found, err = g.loadJSON(&k.key)
+// actorGrant is the answer of POST /runtime/actors.
+type actorGrant struct {
+	ActorToken       string `json:"actorToken"`
+	ExpiresInSeconds int    `json:"expiresInSeconds"`
+	MaxActors        int    `json:"maxActors"`
+	CurrentActors    int    `json:"currentActors"`
+}
+
+func (k *keyGrain) load(g *grain) error {
+	var st keyState
+	found, err := g.loadJSON(&st)
+	if err != nil {
+		return err
+	}
+	k.found, k.key = found, st.Key
+	cfg := g.env.Config
+	k.leases = newLeases(cfg.ActorIdle, st.Leases, g.env.Clock.Now())
+	k.issues = newMeter(perMinute, int64(cfg.ActorIssueLimit), st.Issues)
 	k.publish(g)
-	return err
+	return nil
 }
 
 // publish makes the key's current record the node's read snapshot, or
-// withdraws it when the key is gone. Revocation is published before it is
-// acknowledged, so it takes effect at once on the local read path too.
+// withdraws it when the key is gone.
 func (k *keyGrain) publish(g *grain) {
 	g.env.Local.withdrawKey(g.id, k.view)
 	k.view = nil
 	if k.found && !k.key.Deleted {
-		k.view = g.env.Local.publishKey(g.id, &k.key)
+		rec := k.key
+		k.view = &keyView{key: &rec, leases: k.leases}
+		g.env.Local.publishKey(g.id, k.view)
 	}
 }
 
 func (k *keyGrain) stopped(g *grain) {
+	k.flush(g)
 	g.env.Local.withdrawKey(g.id, k.view)
 	k.view = nil
+}
+
+// flush checkpoints lease touches and the issue count, at most once a
+// second (the grain's flush tick): a crash loses at most that much of them,
+// and restores leases as used at restart, so it never frees a slot early.
+func (k *keyGrain) flush(g *grain) {
+	if !k.found {
+		return
+	}
+	ls, ld := k.leases.list()
+	is, id := k.issues.checkpoint()
+	if ld || id {
+		if err := g.saveJSON(keyState{Key: k.key, Leases: ls, Issues: is}); err != nil {
+			g.env.Log.Warn("key checkpoint failed", "err", err)
+		}
+	}
+}
+
+// save checkpoints everything now (before acknowledging a grant or release).
+func (k *keyGrain) save(g *grain, key model.APIKey) error {
+	ls, _ := k.leases.list()
+	is, _ := k.issues.checkpoint()
+	return g.saveJSON(keyState{Key: key, Leases: ls, Issues: is})
 }
 
 func (k *keyGrain) handle(g *grain, c *call) (any, error) {
@@ -52,15 +112,26 @@ func (k *keyGrain) handle(g *grain, c *call) (any, error) {
 	if !k.found || k.key.Deleted {
 		return nil, model.Errorf(model.ErrAPIKeyInvalid, "unknown, revoked or deleted API key")
 	}
+	now := g.env.Clock.Now()
 	switch c.req.Method {
 	case "get":
 		return k.key, nil
 	case "auth":
-		return k.auth(g)
+		if err := checkKeyUsable(&k.key, now); err != nil {
+			return nil, err
+		}
+		k.key.LastUsedAt = now
+		return k.key, nil
 	case "revoke":
 		return k.set(g, func(key *model.APIKey) { key.Revoked = true })
 	case "delete":
 		return k.set(g, func(key *model.APIKey) { key.Deleted = true })
+	case "acquire":
+		return k.acquire(g, now)
+	case "touch":
+		return nil, k.leases.touch(a.Hash, now)
+	case "release":
+		return k.leases.release(a.Hash), k.save(g, k.key)
 	}
 	return nil, unknownMethod(g, c)
 }
@@ -72,22 +143,36 @@ func (k *keyGrain) create(g *grain, a keyArgs) (any, error) {
 	if a.Key == nil {
 		return nil, model.Errorf(model.ErrBadUserInput, "key missing")
 	}
-	if err := commit(g, *a.Key, func(v model.APIKey) { k.key, k.found = v, true }); err != nil {
+	if err := k.save(g, *a.Key); err != nil {
 		return nil, err
 	}
+	k.key, k.found = *a.Key, true
 	k.publish(g)
 	return k.key, nil
 }
 
-// auth answers whether the key may be used now. lastUsedAt is kept in
-// memory and written with the next checkpoint of the key (it is advisory).
-func (k *keyGrain) auth(g *grain) (any, error) {
-	now := g.env.Clock.Now()
+// acquire issues an actor token if the issue rate and a free slot allow.
+func (k *keyGrain) acquire(g *grain, now time.Time) (any, error) {
 	if err := checkKeyUsable(&k.key, now); err != nil {
 		return nil, err
 	}
-	k.key.LastUsedAt = now
-	return k.key, nil
+	if ok, retry := k.issues.take(now); !ok {
+		return nil, &model.Error{Code: model.ErrRateLimitExceeded, RetryAfter: retry,
+			Message: "too many actor tokens requested for this key this minute; reuse an active token"}
+	}
+	token := ActorTokenPrefix + k.key.ID + "_" + randomString(32)
+	ok, current, retry := k.leases.acquire(hashSecret(token), k.key.MaxActors, now)
+	if !ok {
+		return nil, &model.Error{Code: model.ErrMaxActors, RetryAfter: retry,
+			Message: "all actor slots of this key are in use; retry after the soonest one frees, or release a token with DELETE /runtime/actors",
+			Extra: map[string]any{"error": model.ErrMaxActors, "maxActors": k.key.MaxActors, "currentActors": current, "retryAfterSeconds": retry}}
+	}
+	if err := k.save(g, k.key); err != nil {
+		k.leases.release(hashSecret(token))
+		return nil, err
+	}
+	return actorGrant{ActorToken: token, ExpiresInSeconds: int(g.env.Config.ActorIdle / time.Second),
+		MaxActors: k.key.MaxActors, CurrentActors: current}, nil
 }
 
 // checkKeyUsable refuses a revoked or expired key.
@@ -104,9 +189,10 @@ func checkKeyUsable(k *model.APIKey, now time.Time) error {
 func (k *keyGrain) set(g *grain, edit func(*model.APIKey)) (any, error) {
 	next := k.key
 	edit(&next)
-	if err := commit(g, next, func(v model.APIKey) { k.key = v }); err != nil {
+	if err := k.save(g, next); err != nil {
 		return nil, err
 	}
+	k.key = next
 	k.publish(g)
 	return k.key, nil
 }

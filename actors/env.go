@@ -45,12 +45,25 @@ type Config struct {
 	BcryptCost int
 	// MaxDatasetBytes bounds one dataset upload.
 	MaxDatasetBytes int64
+	// ActorIdle frees an actor slot after this long without requests.
+	ActorIdle time.Duration
+	// ActorIssueLimit is the actor tokens a key may request a minute.
+	ActorIssueLimit int
+	// IPLimit is the runtime requests a minute per client IP (0 = off).
+	IPLimit int
+	// GuestDailyCalls and SessionDailyCalls are the daily runtime quotas
+	// of a guest session and of a session project.
+	GuestDailyCalls, SessionDailyCalls int
+	// FlushEvery is how often grains checkpoint counters (quotas, IP
+	// windows, lease touches): the most a crash can lose of them.
+	FlushEvery time.Duration
 }
 
 // DefaultConfig returns the API.md defaults.
 func DefaultConfig() Config {
 	return Config{Limits: model.DefaultLimits(), IdleAfter: 10 * time.Minute, MaxDepth: 10, MaxPageSize: 1000,
-		BcryptCost: 10, MaxDatasetBytes: 1 << 30}
+		BcryptCost: 10, MaxDatasetBytes: 1 << 30, ActorIdle: 15 * time.Minute, ActorIssueLimit: 10, IPLimit: 60,
+		GuestDailyCalls: 500, SessionDailyCalls: 100, FlushEvery: time.Second}
 }
 
 // Env is what every grain of a node shares. It is built once per node by

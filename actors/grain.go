@@ -49,6 +49,15 @@ func (c *call) decode(v any) error {
 // idleTick asks a grain whether it has been idle long enough to stop.
 type idleTick struct{}
 
+// flushTick asks a grain to checkpoint its counters.
+type flushTick struct{}
+
+// NotInfluenceReceiveTimeout keeps ticks from counting as activity.
+func (flushTick) NotInfluenceReceiveTimeout() {}
+
+// flusher is a behavior with counters checkpointed lazily.
+type flusher interface{ flush(*grain) }
+
 // NotInfluenceReceiveTimeout keeps ticks from counting as activity.
 func (idleTick) NotInfluenceReceiveTimeout() {}
 
@@ -61,7 +70,8 @@ type grain struct {
 	loadErr  error
 	lastUsed time.Time
 	recent   replyCache
-	stopTick scheduler.CancelFunc
+	stopTick  scheduler.CancelFunc
+	stopFlush scheduler.CancelFunc
 }
 
 func newGrain(env *Env, b behavior) *grain { return &grain{env: env, b: b} }
@@ -74,6 +84,10 @@ func (g *grain) Receive(ctx actor.Context) {
 	case *pb.Call:
 		g.lastUsed = g.env.Clock.Now()
 		g.dispatch(ctx, m)
+	case flushTick:
+		if f, ok := g.b.(flusher); ok && g.loadErr == nil {
+			f.flush(g)
+		}
 	case idleTick:
 		if g.env.Clock.Now().Sub(g.lastUsed) >= g.env.Config.IdleAfter {
 			ctx.Poison(ctx.Self())
@@ -81,6 +95,9 @@ func (g *grain) Receive(ctx actor.Context) {
 	case *actor.Stopped:
 		if g.stopTick != nil {
 			g.stopTick()
+		}
+		if g.stopFlush != nil {
+			g.stopFlush()
 		}
 		if st, ok := g.b.(interface{ stopped(*grain) }); ok {
 			st.stopped(g)
@@ -105,6 +122,10 @@ func (g *grain) activate(ctx actor.Context, id *protocluster.ClusterIdentity) {
 	if g.env.Config.IdleAfter > 0 {
 		every := g.env.Config.IdleAfter / 4
 		g.stopTick = scheduler.NewTimerScheduler(ctx).SendRepeatedly(every, every, ctx.Self(), idleTick{})
+	}
+	if _, ok := g.b.(flusher); ok && g.env.Config.FlushEvery > 0 {
+		every := g.env.Config.FlushEvery
+		g.stopFlush = scheduler.NewTimerScheduler(ctx).SendRepeatedly(every, every, ctx.Self(), flushTick{})
 	}
 	if g.env.Metrics != nil {
 		g.env.Metrics.GrainActivated(g.kind)

@@ -16,7 +16,8 @@ import (
 // sees state older than the last acknowledged write. Safe for concurrent use.
 type Local struct {
 	projects sync.Map // project ID → *projectView
-	keys     sync.Map // key hash → *model.APIKey (never changed once stored)
+	keys     sync.Map // key hash → *keyView
+	meters   sync.Map // "account/<id>", "session/<hash>", "ip/<addr>" → *meter
 }
 
 // projectView is an immutable read snapshot of a project grain.
@@ -24,6 +25,7 @@ type projectView struct {
 	project *model.Project // read-only
 	rt      *graphql.Runtime
 	ov      *graphql.Overlay // concurrency-safe; shared with the grain
+	session string           // hash of the owning session (guest and session projects)
 }
 
 func (l *Local) publishProject(id string, v *projectView) {
@@ -48,28 +50,45 @@ func (l *Local) project(id string) *projectView {
 	return pv
 }
 
-// publishKey stores a copy of k and returns it (for withdrawKey).
-func (l *Local) publishKey(hash string, k *model.APIKey) *model.APIKey {
-	if l == nil {
-		return nil
-	}
-	c := *k
-	l.keys.Store(hash, &c)
-	return &c
-}
-
-// withdrawKey removes k, and only k.
-func (l *Local) withdrawKey(hash string, k *model.APIKey) {
-	if l != nil && k != nil {
-		l.keys.CompareAndDelete(hash, k)
+func (l *Local) publishKey(hash string, v *keyView) {
+	if l != nil {
+		l.keys.Store(hash, v)
 	}
 }
 
-func (l *Local) key(hash string) *model.APIKey {
+// withdrawKey removes v, and only v.
+func (l *Local) withdrawKey(hash string, v *keyView) {
+	if l != nil && v != nil {
+		l.keys.CompareAndDelete(hash, v)
+	}
+}
+
+func (l *Local) key(hash string) *keyView {
 	if l == nil {
 		return nil
 	}
 	v, _ := l.keys.Load(hash)
-	k, _ := v.(*model.APIKey)
+	k, _ := v.(*keyView)
 	return k
+}
+
+func (l *Local) publishMeter(name string, m *meter) {
+	if l != nil {
+		l.meters.Store(name, m)
+	}
+}
+
+func (l *Local) withdrawMeter(name string, m *meter) {
+	if l != nil && m != nil {
+		l.meters.CompareAndDelete(name, m)
+	}
+}
+
+func (l *Local) meter(name string) *meter {
+	if l == nil {
+		return nil
+	}
+	v, _ := l.meters.Load(name)
+	m, _ := v.(*meter)
+	return m
 }

@@ -97,7 +97,7 @@ func (p *projectGrain) publish(g *grain) {
 	if p.rt != nil && p.rtVer == p.st.Project.Version {
 		rt = p.rt
 	}
-	p.view = &projectView{project: p.st.Project, rt: rt, ov: p.ov}
+	p.view = &projectView{project: p.st.Project, rt: rt, ov: p.ov, session: p.st.Session}
 	g.env.Local.publishProject(g.id, p.view)
 }
 
@@ -121,13 +121,15 @@ func (p *projectGrain) handle(g *grain, c *call) (any, error) {
 	if p.st == nil || p.st.Project.Expired(g.env.Clock.Now()) {
 		return nil, model.Errorf(model.ErrNotFound, "project %s not found", g.id)
 	}
-	write := c.req.Method != "get" && c.req.Method != "sdl"
+	write := c.req.Method != "get" && c.req.Method != "sdl" && c.req.Method != "owner"
 	if err := p.authorize(a.Access, write); err != nil {
 		return nil, err
 	}
 	switch c.req.Method {
 	case "get":
 		return p.st.Project, nil
+	case "owner":
+		return projectOwner{AccountID: p.st.Project.AccountID, Session: p.st.Session}, nil
 	case "sdl":
 		rt, err := p.runtime(g)
 		if err != nil {

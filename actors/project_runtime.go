@@ -65,7 +65,7 @@ func (p *projectGrain) runtimeCall(g *grain, c *call) (any, error) {
 			ctx, cancel := context.WithDeadline(context.Background(), deadline)
 			defer cancel()
 			res, err := rt.Query(ctx, prep, pool, ov)
-			g.replyLater(c, resultReply(res, err))
+			g.replyLater(c, resultReply(ctx, res, err))
 		}
 	}()
 	return nil, errDeferred
@@ -109,10 +109,17 @@ func (p *projectGrain) runMutation(g *grain, t *mutationTask) {
 	ctx, cancel := context.WithDeadline(context.Background(), t.deadline)
 	defer cancel()
 	res, changes, err := rt.Mutate(ctx, prep, g.env.Pool, p.ov)
-	if err == nil && len(changes) > 0 {
-		err = p.persistChanges(g, changes)
+	if err != nil || ctx.Err() != nil || len(changes) == 0 {
+		g.replyLater(t.call, resultReply(ctx, res, err)) // nothing written
+		return
 	}
-	g.replyLater(t.call, resultReply(res, err))
+	if err := p.persistChanges(g, changes); err != nil {
+		g.replyLater(t.call, errorReply(err))
+		return
+	}
+	// Written and applied: the answer is a success even if the caller's
+	// deadline passed meanwhile.
+	g.replyLater(t.call, &pb.Reply{Status: 200, Body: res.AppendJSON(nil)})
 }
 
 func (p *projectGrain) persistChanges(g *grain, changes []graphql.Change) error {
@@ -127,10 +134,12 @@ func (p *projectGrain) persistChanges(g *grain, changes []graphql.Change) error 
 	return nil
 }
 
-// resultReply is a 200 answer, or a timeout or internal error.
-func resultReply(res *graphql.Result, err error) *pb.Reply {
+// resultReply is a 200 answer, or a timeout or internal error. A query
+// that ran out of time is a timeout even when the engine turned the
+// cancellation into a field error.
+func resultReply(ctx context.Context, res *graphql.Result, err error) *pb.Reply {
 	switch {
-	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+	case ctx.Err() != nil, errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return errorReply(&model.Error{Code: model.ErrQueryTimeout, Message: "the query ran past the time limit; narrow it (smaller pageSize, fewer nested relations) and retry", RetryAfter: 1})
 	case err != nil:
 		return errorReply(err)

@@ -34,6 +34,12 @@ func Kinds(env *Env) map[string]actor.Producer {
 		KindUser:    func() actor.Actor { return newGrain(env, &userGrain{}) },
 		KindSlug:    func() actor.Actor { return newGrain(env, &slugGrain{}) },
 		KindDataset: func() actor.Actor { return newGrain(env, &datasetGrain{}) },
+		KindIP: func() actor.Actor {
+			return newGrain(env, &meterGrain{p: perMinute, limit: func(c Config) int64 { return int64(c.IPLimit) }})
+		},
+		KindSession: func() actor.Actor {
+			return newGrain(env, &meterGrain{p: perDay, persist: true, limit: func(c Config) int64 { return int64(c.GuestDailyCalls) }})
+		},
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"net/mail"
 	"strings"
-	"time"
 
 	"github.com/mockgql/mockgql/model"
 )
@@ -124,22 +123,27 @@ func (s *Service) Account(ctx context.Context, p model.Principal) (*model.Accoun
 	if st.Account.Member(p.UserID) == nil {
 		return nil, model.Usage{}, model.Errorf(model.ErrForbidden, "you are no longer a member of this account")
 	}
-	return &st.Account, s.usage(&st.Account), nil
+	u, err := s.usage(ctx, &st.Account)
+	if err != nil {
+		return nil, model.Usage{}, err
+	}
+	return &st.Account, u, nil
 }
 
-// usage reports the plan quota and its period. Request counting arrives
-// with the quota work (issue 3); until then requests is 0.
-func (s *Service) usage(a *model.Account) model.Usage {
-	now := s.env.Clock.Now().UTC()
-	u := model.Usage{Quota: s.env.Config.Limits.Quota(a.Plan)}
-	if a.Plan == model.PlanStarter {
-		day := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
-		u.Period, u.ResetsAt = day.Format("2006-01-02"), day.AddDate(0, 0, 1)
-	} else {
-		month := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, time.UTC)
-		u.Period, u.ResetsAt = month.Format("2006-01"), month.AddDate(0, 1, 0)
+// usage reports the account's requests in the current quota period: from
+// the meter its grain publishes on this node, or by a call.
+func (s *Service) usage(ctx context.Context, a *model.Account) (model.Usage, error) {
+	var u usage
+	if m := s.env.Local.meter(KindAccount + "/" + a.ID); m != nil {
+		u.Requests, u.Quota, u.Start, u.ResetsAt = m.usage(s.env.Clock.Now())
+	} else if err := s.call(ctx, KindAccount, a.ID, "usage", nil, &u); err != nil {
+		return model.Usage{}, err
 	}
-	return u
+	out := model.Usage{Requests: u.Requests, Quota: u.Quota, ResetsAt: u.ResetsAt, Period: u.Start.Format("2006-01-02")}
+	if quotaPeriod(a.Plan) == perMonth {
+		out.Period = u.Start.Format("2006-01")
+	}
+	return out, nil
 }
 
 // SetPlan changes the account's plan (OWNER only; stands in for billing).

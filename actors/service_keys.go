@@ -146,8 +146,8 @@ func (s *Service) AuthKey(ctx context.Context, value string) (model.APIKey, erro
 		return model.APIKey{}, model.Errorf(model.ErrAPIKeyInvalid, "an API key looks like mgq_ followed by 43 letters and digits")
 	}
 	hash := hashSecret(value)
-	if k := s.env.Local.key(hash); k != nil {
-		return *k, checkKeyUsable(k, s.env.Clock.Now())
+	if v := s.env.Local.key(hash); v != nil {
+		return *v.key, checkKeyUsable(v.key, s.env.Clock.Now())
 	}
 	var k model.APIKey
 	if err := s.call(ctx, KindAPIKey, hash, "auth", nil, &k); err != nil {

@@ -159,7 +159,7 @@ func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (
 	for i := 0; i < 20; i++ {
 		try := base
 		if i > 0 {
-			try = base + "-" + randomString(4)
+			try = base + "-" + strings.ToLower(randomString(4)) // slugs are lower case
 		}
 		err := s.call(ctx, KindSlug, try, "claim", slugArgs{ProjectID: projectID}, nil)
 		if model.ErrorCode(err) != model.ErrConflict {

@@ -25,6 +25,7 @@ func (c *slugCache) get(slug string) string {
 // Runtime runs a request against the project a slug names, in the check
 // order of API.md: slug, credential, key scope and project, then the query.
 func (s *Service) Runtime(ctx context.Context, r model.RuntimeRequest) (*model.RuntimeResult, error) {
+	counted := false
 	for attempt := 0; ; attempt++ {
 		projectID, err := s.resolveSlug(ctx, r.Slug, attempt > 0)
 		if err != nil {
@@ -32,10 +33,31 @@ func (s *Service) Runtime(ctx context.Context, r model.RuntimeRequest) (*model.R
 		}
 		keyOK := false
 		if r.KeyValue != "" {
-			if err := s.checkRuntimeKey(ctx, r.KeyValue, projectID); err != nil {
+			k, err := s.checkRuntimeKey(ctx, r.KeyValue, projectID)
+			if err != nil {
 				return nil, err
 			}
 			keyOK = true
+			if r.ActorToken != "" {
+				if err := s.touchActor(ctx, k, hashSecret(r.KeyValue), r.ActorToken); err != nil {
+					return nil, err
+				}
+			}
+		} else if r.ActorToken != "" {
+			return nil, model.Errorf(model.ErrActorTokenInvalid, "an actor token goes with the API key it was issued for; send the key too")
+		}
+		if !counted { // a retry after a slug move is the same request
+			if err := s.takeQuota(ctx, projectID); err != nil {
+				return nil, err
+			}
+			counted = true
+		}
+		if r.ReadBody != nil {
+			b, err := r.ReadBody()
+			if err != nil {
+				return nil, err
+			}
+			r.Body, r.ReadBody = b, nil
 		}
 		if res, ok, err := s.localQuery(ctx, projectID, r, keyOK); ok {
 			return res, err
@@ -114,7 +136,7 @@ func (s *Service) localQuery(ctx context.Context, projectID string, r model.Runt
 		return nil, false, nil // mutations run in the grain, one at a time
 	}
 	out, err := v.rt.Query(ctx, prep, s.env.Pool, v.ov)
-	reply := resultReply(out, err)
+	reply := resultReply(ctx, out, err)
 	if reply.ErrorCode != "" {
 		return nil, true, replyError(reply)
 	}
@@ -123,16 +145,16 @@ func (s *Service) localQuery(ctx context.Context, projectID string, r model.Runt
 
 // checkRuntimeKey: the key must be valid, of this project, and allowed to
 // query the runtime.
-func (s *Service) checkRuntimeKey(ctx context.Context, value, projectID string) error {
+func (s *Service) checkRuntimeKey(ctx context.Context, value, projectID string) (model.APIKey, error) {
 	k, err := s.AuthKey(ctx, value)
 	if err != nil {
-		return err
+		return k, err
 	}
 	if k.ProjectID != projectID {
-		return model.Errorf(model.ErrProjectNotFound, "this API key belongs to another project")
+		return k, model.Errorf(model.ErrProjectNotFound, "this API key belongs to another project")
 	}
 	if !k.Scope.Runtime() {
-		return model.Errorf(model.ErrScopeInsufficient, "a %s key cannot query the runtime; use a RUNTIME or FULL key", k.Scope)
+		return k, model.Errorf(model.ErrScopeInsufficient, "a %s key cannot query the runtime; use a RUNTIME or FULL key", k.Scope)
 	}
-	return nil
+	return k, nil
 }

@@ -57,24 +57,27 @@ func getBody(c *gin.Context, buf *bytes.Buffer) error {
 // order inside Service.Runtime and the project grain: slug, credential, key
 // scope and project, body and GraphQL validity, execution.
 func (s *Server) serveRuntime(c *gin.Context) {
+	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.QueryTimeout)
+	defer cancel()
+	if err := s.runtime.CheckIP(ctx, c.ClientIP()); err != nil {
+		s.writeError(c, err)
+		return
+	}
 	buf := bodyPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer bodyPool.Put(buf)
 	get := c.Request.Method == http.MethodGet
-	var err error
-	if get {
-		err = getBody(c, buf)
-	} else {
-		err = readBody(c, s.cfg.MaxBodyBytes, buf)
+	readBody := func() ([]byte, error) {
+		var err error
+		if get {
+			err = getBody(c, buf)
+		} else {
+			err = readBody(c, s.cfg.MaxBodyBytes, buf)
+		}
+		return buf.Bytes(), err
 	}
-	if err != nil {
-		s.writeError(c, err)
-		return
-	}
-	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.QueryTimeout)
-	defer cancel()
 	res, err := s.runtime.Runtime(ctx, model.RuntimeRequest{Slug: c.Param("slug"), KeyValue: apiKeyOf(c),
-		ShareToken: c.Query("token"), Body: buf.Bytes(), QueryOnly: get})
+		ShareToken: c.Query("token"), ActorToken: c.GetHeader("X-Actor-Token"), ReadBody: readBody, QueryOnly: get})
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && c.Request.Context().Err() == nil && err != nil:
 		s.writeError(c, &model.Error{Code: model.ErrQueryTimeout, Message: "the query ran past the time limit; narrow it and retry", RetryAfter: 1})
@@ -85,4 +88,31 @@ func (s *Server) serveRuntime(c *gin.Context) {
 	default:
 		c.Data(http.StatusOK, "application/json", res.Body)
 	}
+}
+
+// serveIssueActor answers POST /runtime/actors.
+func (s *Server) serveIssueActor(c *gin.Context) {
+	if err := s.runtime.CheckIP(c.Request.Context(), c.ClientIP()); err != nil {
+		s.writeError(c, err)
+		return
+	}
+	grant, err := s.runtime.IssueActorToken(c.Request.Context(), apiKeyOf(c))
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, grant)
+}
+
+// serveReleaseActor answers DELETE /runtime/actors with X-Actor-Token.
+func (s *Server) serveReleaseActor(c *gin.Context) {
+	if err := s.runtime.CheckIP(c.Request.Context(), c.ClientIP()); err != nil {
+		s.writeError(c, err)
+		return
+	}
+	if err := s.runtime.ReleaseActorToken(c.Request.Context(), apiKeyOf(c), c.GetHeader("X-Actor-Token")); err != nil {
+		s.writeError(c, err)
+		return
+	}
+	c.JSON(http.StatusOK, gin.H{"released": true})
 }

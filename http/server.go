@@ -7,6 +7,7 @@ package http
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -23,6 +24,12 @@ type Runtime interface {
 	Runtime(ctx context.Context, r model.RuntimeRequest) (*model.RuntimeResult, error)
 	// AuthKey checks an API key value and returns its record.
 	AuthKey(ctx context.Context, value string) (model.APIKey, error)
+	// CheckIP counts a runtime request against its client IP's window.
+	CheckIP(ctx context.Context, ip string) error
+	// IssueActorToken grants an actor slot of the key (POST /runtime/actors).
+	IssueActorToken(ctx context.Context, keyValue string) (any, error)
+	// ReleaseActorToken frees the token's slot (DELETE /runtime/actors).
+	ReleaseActorToken(ctx context.Context, keyValue, token string) error
 }
 
 // Config configures a Server. Every field has a usable default from DefaultConfig.
@@ -43,6 +50,9 @@ type Config struct {
 	MaxDatasetBytes int64
 	// QueryTimeout bounds one runtime query.
 	QueryTimeout time.Duration
+	// TrustedProxies are the CIDRs whose X-Forwarded-For is believed; the
+	// client IP is otherwise the peer address.
+	TrustedProxies []string
 	// Ready reports readiness (cluster joined, store open); nil = always.
 	Ready  func() bool
 	Logger *slog.Logger
@@ -115,7 +125,10 @@ func (s *Server) Start() error {
 		ln.Close()
 		return err
 	}
-	s.engine = s.routes()
+	if s.engine, err = s.routes(); err != nil {
+		ln.Close()
+		return err
+	}
 	s.srv = &http.Server{Handler: s.engine, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	go func() {
 		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -148,9 +161,13 @@ func (s *Server) Handler() http.Handler { return s.engine }
 // Shutdown stops accepting requests and waits for those under way, up to ctx's deadline.
 func (s *Server) Shutdown(ctx context.Context) error { return s.srv.Shutdown(ctx) }
 
-func (s *Server) routes() *gin.Engine {
+func (s *Server) routes() (*gin.Engine, error) {
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
+	if err := r.SetTrustedProxies(s.cfg.TrustedProxies); err != nil {
+		return nil, fmt.Errorf("trusted proxies: %w", err)
+	}
+	r.RemoteIPHeaders = []string{"X-Forwarded-For"}
 	r.HandleMethodNotAllowed = true
 	r.Use(s.recoverPanics, s.requestLog)
 	r.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
@@ -158,6 +175,8 @@ func (s *Server) routes() *gin.Engine {
 	r.GET("/metrics", gin.WrapH(s.metrics.Handler()))
 	r.POST("/mock/:slug/graphql", s.metricsFor("runtime"), s.serveRuntime)
 	r.GET("/mock/:slug/graphql", s.metricsFor("runtime"), s.serveRuntime)
+	r.POST("/runtime/actors", s.metricsFor("actors"), s.serveIssueActor)
+	r.DELETE("/runtime/actors", s.metricsFor("actors"), s.serveReleaseActor)
 	r.GET("/graphql", s.metricsFor("management"), s.serveManagement)
 	r.POST("/graphql", s.metricsFor("management"), s.serveManagement)
 	r.POST("/public-graphql", s.metricsFor("public"), s.servePublic)
@@ -168,7 +187,7 @@ func (s *Server) routes() *gin.Engine {
 	r.NoMethod(func(c *gin.Context) {
 		s.writeError(c, model.Errorf(model.ErrBadRequest, "method %s is not allowed on %s", c.Request.Method, c.Request.URL.Path))
 	})
-	return r
+	return r, nil
 }
 
 func (s *Server) readyz(c *gin.Context) {

@@ -7,8 +7,13 @@ type RuntimeRequest struct {
 	KeyValue string
 	// ShareToken is the ?token= of guest and session projects.
 	ShareToken string
-	// Body is the GraphQL-over-HTTP request body.
-	Body []byte
+	// ActorToken is the X-Actor-Token header; empty if none.
+	ActorToken string
+	// Body is the GraphQL-over-HTTP request body. When ReadBody is set,
+	// Body is read through it only after the credential and limit checks,
+	// so that their refusals come first (API.md's order of checks).
+	Body     []byte
+	ReadBody func() ([]byte, error)
 	// QueryOnly refuses mutations: the request came as a GET (GraphQL over
 	// HTTP allows only queries there).
 	QueryOnly bool

@@ -31,7 +31,7 @@ func freePort(t testing.TB) int {
 // startProc runs `mockgql serve` on data dir and waits until it is ready.
 func startProc(t *testing.T, data string, port int, extra ...string) *proc {
 	t.Helper()
-	args := fmt.Sprintf("--http 127.0.0.1:%d --data %s --no-demo --node crash", port, data)
+	args := fmt.Sprintf("--http 127.0.0.1:%d --data %s --no-demo --node crash --ip-limit 0", port, data)
 	for _, e := range extra {
 		args += " " + e
 	}

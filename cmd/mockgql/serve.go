@@ -32,6 +32,11 @@ type serveConfig struct {
 	Join                                   list
 	LogLevel                               string
 	DebugAddr                              string
+	IPLimit, ActorIssueLimit               int
+	GuestDailyCalls, SessionDailyCalls     int
+	QuotaStarter, QuotaPro, QuotaTeam      int64
+	ActorIdle                              time.Duration
+	TrustedProxies                         list
 	// bcryptCost is not a flag: tests lower it to keep sign-ups fast.
 	bcryptCost int
 }
@@ -50,6 +55,15 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	fs.StringVar(&c.ClusterBind, "cluster-bind", "", "memberlist address host:port (default: 127.0.0.1 on a free port, a cluster of one)")
 	fs.Var(&c.Join, "join", "comma-separated memberlist addresses of nodes to join")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
+	fs.IntVar(&c.IPLimit, "ip-limit", 60, "runtime requests a minute per client IP (0 = off)")
+	fs.Var(&c.TrustedProxies, "trusted-proxies", "comma-separated CIDRs whose X-Forwarded-For names the client IP")
+	fs.Int64Var(&c.QuotaStarter, "quota-starter", 1000, "STARTER plan: runtime requests a day")
+	fs.Int64Var(&c.QuotaPro, "quota-professional", 100000, "PROFESSIONAL plan: runtime requests a month")
+	fs.Int64Var(&c.QuotaTeam, "quota-team", 1000000, "TEAM plan: runtime requests a month")
+	fs.IntVar(&c.GuestDailyCalls, "guest-daily-calls", 500, "runtime calls a day of a guest session")
+	fs.IntVar(&c.SessionDailyCalls, "session-daily-calls", 100, "runtime calls a day of a session project")
+	fs.DurationVar(&c.ActorIdle, "actor-idle", 15*time.Minute, "an actor token expires after this long without requests")
+	fs.IntVar(&c.ActorIssueLimit, "actor-issue-limit", 10, "actor tokens a key may request a minute")
 	fs.StringVar(&c.DebugAddr, "debug-addr", "", "serve Go's pprof profiles on this address (off when empty; keep it private)")
 }
 
@@ -122,6 +136,9 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	metrics := http.NewMetrics()
 	acfg := actors.DefaultConfig()
 	acfg.MaxDatasetBytes = c.MaxDatasetBytes
+	acfg.IPLimit, acfg.ActorIssueLimit, acfg.ActorIdle = c.IPLimit, c.ActorIssueLimit, c.ActorIdle
+	acfg.GuestDailyCalls, acfg.SessionDailyCalls = c.GuestDailyCalls, c.SessionDailyCalls
+	acfg.Limits.StarterQuota, acfg.Limits.ProfessionalQuota, acfg.Limits.TeamQuota = c.QuotaStarter, c.QuotaPro, c.QuotaTeam
 	if c.bcryptCost > 0 {
 		acfg.BcryptCost = c.bcryptCost
 	}
@@ -143,6 +160,7 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	hcfg := http.DefaultConfig()
 	hcfg.Addr, hcfg.BaseURL, hcfg.AppURL, hcfg.JWTSecret = c.HTTP, strings.TrimRight(c.BaseURL, "/"), strings.TrimRight(c.AppURL, "/"), secret
 	hcfg.MaxDatasetBytes, hcfg.QueryTimeout, hcfg.Logger, hcfg.Ready = c.MaxDatasetBytes, c.QueryTimeout, log, node.Ready
+	hcfg.TrustedProxies = c.TrustedProxies
 	srv, err := http.NewServer(hcfg, svc, svc, metrics)
 	if err == nil {
 		err = srv.Start()

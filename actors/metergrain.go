@@ -1,0 +1,80 @@
+package actors
+
+import "github.com/mockgql/mockgql/model"
+
+// Kinds of the grains that only count.
+const (
+	// KindIP is a client IP's per-minute runtime window: ip/<address>.
+	KindIP = "ip"
+	// KindSession is a browser or assistant session: session/<sha256 of
+	// the mgq_session cookie>. It holds the session's daily runtime quota.
+	KindSession = "session"
+)
+
+// meterGrain is a grain whose state is one meter: a client IP's window or
+// a session's daily quota. The meter is published on the grain's node so
+// the local path counts without a round trip.
+type meterGrain struct {
+	p       period
+	limit   func(Config) int64
+	persist bool // IP windows restore empty after a crash; quotas do not
+	m       *meter
+}
+
+type meterCheckpoint struct {
+	Meter meterState `json:"meter"`
+}
+
+func (mg *meterGrain) name(g *grain) string { return g.kind + "/" + g.id }
+
+func (mg *meterGrain) load(g *grain) error {
+	var st meterCheckpoint
+	if mg.persist {
+		if _, err := g.loadJSON(&st); err != nil {
+			return err
+		}
+	}
+	mg.m = newMeter(mg.p, mg.limit(g.env.Config), st.Meter)
+	g.env.Local.publishMeter(mg.name(g), mg.m)
+	return nil
+}
+
+func (mg *meterGrain) handle(g *grain, c *call) (any, error) {
+	switch c.req.Method {
+	case "consume":
+		ok, retry := mg.m.take(g.env.Clock.Now())
+		if !ok {
+			return nil, limitError(g.kind, retry)
+		}
+		return nil, nil
+	case "usage":
+		n, q, start, end := mg.m.usage(g.env.Clock.Now())
+		return usage{Requests: n, Quota: q, Start: start, ResetsAt: end}, nil
+	}
+	return nil, unknownMethod(g, c)
+}
+
+// limitError is the 429 of a full window or a used-up quota.
+func limitError(kind string, retry int) error {
+	if kind == KindIP {
+		return &model.Error{Code: model.ErrTooManyRequests, RetryAfter: retry,
+			Message: "too many runtime requests from this IP address this minute"}
+	}
+	return quotaError(retry)
+}
+
+func (mg *meterGrain) flush(g *grain) {
+	if !mg.persist || mg.m == nil {
+		return
+	}
+	if st, dirty := mg.m.checkpoint(); dirty {
+		if err := g.saveJSON(meterCheckpoint{Meter: st}); err != nil {
+			g.env.Log.Warn("meter checkpoint failed", "kind", g.kind, "err", err)
+		}
+	}
+}
+
+func (mg *meterGrain) stopped(g *grain) {
+	mg.flush(g)
+	g.env.Local.withdrawMeter(mg.name(g), mg.m)
+}

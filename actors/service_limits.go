@@ -1,0 +1,144 @@
+package actors
+
+import (
+	"context"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// CheckIP counts one runtime request against its client IP's one-minute
+// window; it is the first check of every runtime request, so guessing keys
+// costs the guesser.
+func (s *Service) CheckIP(ctx context.Context, ip string) error {
+	if s.env.Config.IPLimit <= 0 {
+		return nil
+	}
+	return s.consume(ctx, KindIP, ip)
+}
+
+// consume takes one from the meter grain kind/id: directly from the meter
+// it publishes when it lives on this node, else by a call.
+func (s *Service) consume(ctx context.Context, kind, id string) error {
+	if m := s.env.Local.meter(kind + "/" + id); m != nil {
+		if ok, retry := m.take(s.env.Clock.Now()); !ok {
+			if kind == KindAccount {
+				return quotaError(retry)
+			}
+			return limitError(kind, retry)
+		}
+		return nil
+	}
+	return s.call(ctx, kind, id, "consume", nil, nil)
+}
+
+// takeQuota counts a runtime request against the plan quota of the
+// project's account, or the daily quota of a guest project's session.
+func (s *Service) takeQuota(ctx context.Context, projectID string) error {
+	kind, id, err := s.quotaOwner(ctx, projectID)
+	if err != nil || kind == "" {
+		return err
+	}
+	return s.consume(ctx, kind, id)
+}
+
+// quotaOwner names the grain whose quota a project's runtime calls use.
+func (s *Service) quotaOwner(ctx context.Context, projectID string) (kind, id string, err error) {
+	var o projectOwner
+	if v := s.env.Local.project(projectID); v != nil {
+		o = projectOwner{AccountID: v.project.AccountID, Session: v.session}
+	} else if err := s.call(ctx, KindProject, projectID, "owner", projectArgs{Access: access{System: true}}, &o); err != nil {
+		return "", "", err
+	}
+	switch {
+	case o.AccountID != "":
+		return KindAccount, o.AccountID, nil
+	case o.Session != "":
+		return KindSession, o.Session, nil
+	}
+	return "", "", nil
+}
+
+// projectOwner is who pays for a project's runtime calls.
+type projectOwner struct {
+	AccountID string `json:"accountId,omitempty"`
+	Session   string `json:"session,omitempty"` // hash of the owning session
+}
+
+// IssueActorToken answers POST /runtime/actors: a slot of the key's
+// maxActors, held by the returned token until it is idle for ActorIdle.
+func (s *Service) IssueActorToken(ctx context.Context, keyValue string) (any, error) {
+	k, err := s.runtimeKey(ctx, keyValue)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.projectExists(ctx, k.ProjectID); err != nil {
+		return nil, err
+	}
+	var grant actorGrant
+	if err := s.call(ctx, KindAPIKey, k.Hash, "acquire", nil, &grant); err != nil {
+		return nil, err
+	}
+	return grant, nil
+}
+
+// ReleaseActorToken answers DELETE /runtime/actors: the token's slot frees at once.
+func (s *Service) ReleaseActorToken(ctx context.Context, keyValue, token string) error {
+	k, err := s.runtimeKey(ctx, keyValue)
+	if err != nil {
+		return err
+	}
+	hash, err := checkActorToken(token, k.ID)
+	if err != nil {
+		return err
+	}
+	var live bool
+	if err := s.call(ctx, KindAPIKey, k.Hash, "release", keyArgs{Hash: hash}, &live); err != nil {
+		return err
+	}
+	if !live {
+		return model.Errorf(model.ErrActorTokenInvalid, "unknown actor token: it was released already, or it expired")
+	}
+	return nil
+}
+
+// runtimeKey checks a key for the actor-token routes: present, valid, and
+// allowed to query the runtime.
+func (s *Service) runtimeKey(ctx context.Context, value string) (model.APIKey, error) {
+	if value == "" {
+		return model.APIKey{}, model.Errorf(model.ErrUnauthenticated, "send the API key: Authorization: Bearer <key> or X-API-Key")
+	}
+	k, err := s.AuthKey(ctx, value)
+	if err != nil {
+		return k, err
+	}
+	if !k.Scope.Runtime() {
+		return k, model.Errorf(model.ErrScopeInsufficient, "a %s key cannot use the runtime; use a RUNTIME or FULL key", k.Scope)
+	}
+	k.Hash = hashSecret(value)
+	return k, nil
+}
+
+// projectExists answers PROJECT_NOT_FOUND for a deleted project.
+func (s *Service) projectExists(ctx context.Context, projectID string) error {
+	if s.env.Local.project(projectID) != nil {
+		return nil
+	}
+	err := s.call(ctx, KindProject, projectID, "owner", projectArgs{Access: access{System: true}}, nil)
+	if code := model.ErrorCode(err); code == model.ErrNotFound {
+		return model.Errorf(model.ErrProjectNotFound, "this key's project was deleted")
+	}
+	return err
+}
+
+// touchActor restarts an actor token's idle time; it must be a live token
+// of key k.
+func (s *Service) touchActor(ctx context.Context, k model.APIKey, keyHash, token string) error {
+	hash, err := checkActorToken(token, k.ID)
+	if err != nil {
+		return err
+	}
+	if v := s.env.Local.key(keyHash); v != nil {
+		return v.leases.touch(hash, s.env.Clock.Now())
+	}
+	return s.call(ctx, KindAPIKey, keyHash, "touch", keyArgs{Hash: hash}, nil)
+}
