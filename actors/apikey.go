@@ -165,7 +165,7 @@ func (k *keyGrain) acquire(g *grain, now time.Time) (any, error) {
 	if !ok {
 		return nil, &model.Error{Code: model.ErrMaxActors, RetryAfter: retry,
 			Message: "all actor slots of this key are in use; retry after the soonest one frees, or release a token with DELETE /runtime/actors",
-			Extra: map[string]any{"error": model.ErrMaxActors, "maxActors": k.key.MaxActors, "currentActors": current, "retryAfterSeconds": retry}}
+			Extra:   map[string]any{"error": model.ErrMaxActors, "maxActors": k.key.MaxActors, "currentActors": current, "retryAfterSeconds": retry}}
 	}
 	if err := k.save(g, k.key); err != nil {
 		k.leases.release(hashSecret(token))

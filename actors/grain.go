@@ -64,12 +64,12 @@ func (idleTick) NotInfluenceReceiveTimeout() {}
 // grain is the actor every kind shares: activation, loading, dispatch, the
 // answer cache for retried calls, idle passivation and panic containment.
 type grain struct {
-	env      *Env
-	kind, id string
-	b        behavior
-	loadErr  error
-	lastUsed time.Time
-	recent   replyCache
+	env       *Env
+	kind, id  string
+	b         behavior
+	loadErr   error
+	lastUsed  time.Time
+	recent    replyCache
 	stopTick  scheduler.CancelFunc
 	stopFlush scheduler.CancelFunc
 }

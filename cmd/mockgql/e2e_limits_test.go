@@ -134,8 +134,8 @@ func TestActorTokenLimitsRealClock(t *testing.T) {
 	if r := sh.actors("POST", key, ""); r.Status != 200 { // the idle slot was freed
 		t.Fatalf("after idle expiry: %s", r.Raw)
 	}
-	sh.actors("POST", key, "")                // third issue this minute (refused: slot taken, but counted)
-	r := sh.actors("POST", key, "")           // fourth: over the issue limit
+	sh.actors("POST", key, "")               // third issue this minute (refused: slot taken, but counted)
+	r := sh.actors("POST", key, "")          // fourth: over the issue limit
 	r.refusal(t, 429, "RATE_LIMIT_EXCEEDED") // issue rate comes before slots
 	if ra, _ := strconv.Atoi(r.Header.Get("Retry-After")); ra < 1 || ra > 60 {
 		t.Fatalf("Retry-After %q", r.Header.Get("Retry-After"))
