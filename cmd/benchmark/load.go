@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/http"
 	"slices"
 	"strconv"
 	"sync"
@@ -129,4 +130,23 @@ func httpRequest(host, path string, body []byte, headers ...string) []byte {
 	b.WriteString("\r\n")
 	b.Write(body)
 	return b.Bytes()
+}
+
+// rawOnce sends one request and returns the response body.
+func rawOnce(addr string, req []byte) (string, error) {
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		return "", err
+	}
+	defer c.Close()
+	if _, err := c.Write(req); err != nil {
+		return "", err
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return string(b), err
 }

@@ -8,10 +8,11 @@ import (
 )
 
 type row struct {
-	name  string
-	bytes int
-	ours  result
-	bare  result
+	name     string
+	bytes    int
+	ours     result
+	bare     result
+	baseName string // what "bare" is in this row; "" for the bare gin handler
 }
 
 // report collects notes and rows and prints them as a table.
@@ -28,6 +29,11 @@ func (r *report) add(name string, bytes int, ours, bare result) {
 	r.rows = append(r.rows, row{name: name, bytes: bytes, ours: ours, bare: bare})
 }
 
+// addNamed adds a row compared with something other than the bare handler.
+func (r *report) addNamed(name, base string, ours, other result) {
+	r.rows = append(r.rows, row{name: name, ours: ours, bare: other, baseName: base})
+}
+
 func us(d time.Duration) string { return fmt.Sprintf("%.0fµs", float64(d.Nanoseconds())/1000) }
 
 func (r *report) print() {
@@ -37,10 +43,14 @@ func (r *report) print() {
 	}
 	fmt.Println()
 	w := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "scenario\tbytes\tmockgql req/s\tbare req/s\tratio\tp50\tp99\tbare p50\tbare p99\t")
+	fmt.Fprintln(w, "scenario\tbytes\tmockgql req/s\tbaseline req/s\tratio\tp50\tp99\tbaseline p50\tbaseline p99\tbaseline\t")
 	for _, x := range r.rows {
-		fmt.Fprintf(w, "%s\t%d\t%.0f\t%.0f\t%.2f\t%s\t%s\t%s\t%s\t\n", x.name, x.bytes, x.ours.rps(), x.bare.rps(),
-			x.ours.rps()/x.bare.rps(), us(x.ours.pct(0.5)), us(x.ours.pct(0.99)), us(x.bare.pct(0.5)), us(x.bare.pct(0.99)))
+		base := x.baseName
+		if base == "" {
+			base = "bare gin"
+		}
+		fmt.Fprintf(w, "%s\t%d\t%.0f\t%.0f\t%.2f\t%s\t%s\t%s\t%s\t%s\t\n", x.name, x.bytes, x.ours.rps(), x.bare.rps(),
+			x.ours.rps()/x.bare.rps(), us(x.ours.pct(0.5)), us(x.ours.pct(0.99)), us(x.bare.pct(0.5)), us(x.bare.pct(0.99)), base)
 	}
 	w.Flush()
 	if len(r.rows) >= 2 {

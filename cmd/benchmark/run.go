@@ -34,7 +34,7 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	srv, err := startMockgql(bin, dir)
+	srv, err := startMockgql(bin, filepath.Join(dir, "main"), "--ip-limit", "0")
 	if err != nil {
 		return err
 	}
@@ -50,6 +50,9 @@ func run(o options) error {
 		if err := measure(self, dir, srv, fx, sc, o, report); err != nil {
 			return fmt.Errorf("%s: %w", sc.name, err)
 		}
+	}
+	if err := limits(bin, self, dir, o, report); err != nil {
+		return fmt.Errorf("limits: %w", err)
 	}
 	report.note("resident memory of mockgql after all scenarios, %d + %d rows loaded and indexed: %.0f MB", o.rowsSmall, o.rowsLarge, float64(srv.rss())/1e6)
 	report.print()

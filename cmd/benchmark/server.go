@@ -22,14 +22,15 @@ type mockgql struct {
 	token string
 }
 
-func startMockgql(bin, dir string) (*mockgql, error) {
+func startMockgql(bin, dir string, extra ...string) (*mockgql, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	args := []string{"serve", "--http", addr, "--data", dir + "/data", "--no-demo", "--log-level", "error", "--max-dataset-bytes", strconv.Itoa(2 << 30)}
+	args := []string{"serve", "--http", addr, "--data", dir, "--no-demo", "--log-level", "error", "--max-dataset-bytes", strconv.Itoa(2 << 30)}
+	args = append(args, extra...)
 	if pp := os.Getenv("BENCH_PPROF"); pp != "" {
 		args = append(args, "--debug-addr", pp)
 	}

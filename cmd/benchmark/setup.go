@@ -47,6 +47,9 @@ func setup(m *mockgql, o options) (*fixture, error) {
 	if _, err := m.post("/datasets/small?format=json", string(rows(o.rowsSmall))); err != nil {
 		return nil, err
 	}
+	if o.rowsLarge == 0 {
+		return fx, model(m, fx, false)
+	}
 	large := rows(o.rowsLarge)
 	fx.largeBytes = len(large)
 	t0 := time.Now()
@@ -55,7 +58,7 @@ func setup(m *mockgql, o options) (*fixture, error) {
 	}
 	fx.importLarge = time.Since(t0)
 	large = nil
-	if err := model(m, fx); err != nil {
+	if err := model(m, fx, true); err != nil {
 		return nil, err
 	}
 	return fx, nil
@@ -63,13 +66,17 @@ func setup(m *mockgql, o options) (*fixture, error) {
 
 // model builds a project with a table per dataset, a filtered list
 // operation on each, a FULL key, and the scenarios.
-func model(m *mockgql, fx *fixture) error {
+func model(m *mockgql, fx *fixture, withLarge bool) error {
 	d, err := m.gql(`mutation { createProject(name:"Bench", slug:"bench") { id } }`, nil)
 	if err != nil {
 		return err
 	}
 	pid := d["createProject"].(map[string]any)["id"].(string)
-	for _, t := range []struct{ name, code string }{{"Small", "small"}, {"Large", "large"}} {
+	tables := []struct{ name, code string }{{"Small", "small"}, {"Large", "large"}}
+	if !withLarge {
+		tables = tables[:1]
+	}
+	for _, t := range tables {
 		d, err := m.gql(`mutation($p:ID!,$n:String!,$c:String!){ createModellingTable(input:{projectId:$p, name:$n, source:{importCode:$c}}) { id } }`,
 			map[string]any{"p": pid, "n": t.name, "c": t.code})
 		if err != nil {
@@ -101,6 +108,10 @@ func model(m *mockgql, fx *fixture) error {
 		{"list 10k (filter+sort+page)", fmt.Sprintf(list, "Small")},
 		{"list 1M (filter+sort+page)", fmt.Sprintf(list, "Large")},
 		{"single by id (1M)", `{ large(id: "654321") { id name price category inStock sku } }`},
+	}
+	if !withLarge {
+		fx.scenarios = fx.scenarios[:1]
+		return nil
 	}
 	t0 := time.Now()
 	if _, err := m.post(fx.runtimePath, fmt.Sprintf(`{"query":%q}`, fx.scenarios[1].query), "X-API-Key", fx.key); err != nil {
