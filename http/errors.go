@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"sort"
 	"strconv"
 	"time"
 
@@ -78,26 +79,61 @@ func (s *Server) writeError(c *gin.Context, err error) {
 }
 
 // writeBody writes the error body with any extra fields of the refusal
-// (for example the alternative MAX_ACTIVE_ACTORS_REACHED shape).
+// (for example the alternative MAX_ACTIVE_ACTORS_REACHED shape). Refusals
+// must be cheap (a flood of 429s should not cost more than the requests it
+// keeps out), so the body is appended by hand.
 func (s *Server) writeBody(c *gin.Context, body errorBody, extra map[string]any) {
-	b, err := json.Marshal(body)
-	if err == nil && len(extra) > 0 {
-		var m map[string]any
-		if json.Unmarshal(b, &m) == nil {
-			for k, v := range extra {
-				if _, taken := m[k]; !taken {
-					m[k] = v
-				}
-			}
-			b, err = json.Marshal(m)
+	b := make([]byte, 0, 256)
+	b = append(b, `{"statusCode":`...)
+	b = strconv.AppendInt(b, int64(body.StatusCode), 10)
+	b = appendField(b, "code", body.Code)
+	b = appendField(b, "message", body.Message)
+	b = appendField(b, "path", body.Path)
+	b = appendField(b, "timestamp", body.Timestamp)
+	if body.RetryAfter > 0 {
+		b = append(b, `,"retryAfter":`...)
+		b = strconv.AppendInt(b, int64(body.RetryAfter), 10)
+	}
+	if body.Detail != "" {
+		b = appendField(b, "detail", body.Detail)
+	}
+	if len(body.Errors) > 0 {
+		b = append(b, `,"errors":`...)
+		b = append(b, body.Errors...)
+	}
+	for _, k := range sortedKeys(extra) {
+		v, err := json.Marshal(extra[k])
+		if err != nil || reservedErrorField[k] {
+			continue
 		}
+		b = appendField(b, k, "")
+		b = append(b[:len(b)-2], v...) // replace the empty string value
 	}
-	if err != nil {
-		s.log.Error("error body", "err", err)
-		b = []byte(`{"statusCode":500,"code":"INTERNAL","message":"INTERNAL"}`)
-	}
+	b = append(b, '}')
 	c.Data(body.StatusCode, "application/json", b)
 	c.Abort()
+}
+
+// reservedErrorField are the standard fields extras may not replace.
+var reservedErrorField = map[string]bool{"statusCode": true, "code": true, "message": true, "path": true,
+	"timestamp": true, "retryAfter": true, "detail": true, "errors": true}
+
+// appendField appends ,"name":"value" with value JSON-escaped.
+func appendField(b []byte, name, value string) []byte {
+	b = append(b, ',', '"')
+	b = append(b, name...)
+	b = append(b, '"', ':')
+	q, _ := json.Marshal(value)
+	return append(b, q...)
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // writeRefusedGraphQL answers 400 Bad Request for a document that does not

@@ -57,12 +57,12 @@ func getBody(c *gin.Context, buf *bytes.Buffer) error {
 // order inside Service.Runtime and the project grain: slug, credential, key
 // scope and project, body and GraphQL validity, execution.
 func (s *Server) serveRuntime(c *gin.Context) {
-	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.QueryTimeout)
-	defer cancel()
-	if err := s.runtime.CheckIP(ctx, c.ClientIP()); err != nil {
+	if err := s.runtime.CheckIP(c.Request.Context(), c.ClientIP()); err != nil {
 		s.writeError(c, err)
 		return
 	}
+	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.QueryTimeout)
+	defer cancel()
 	buf := bodyPool.Get().(*bytes.Buffer)
 	buf.Reset()
 	defer bodyPool.Put(buf)
