@@ -127,9 +127,7 @@ func (a *accountGrain) handle(g *grain, c *call) (any, error) {
 		})
 	case "addMember":
 		return a.update(g, args.Caller, model.RoleAdmin, func(s *accountState) error { return addMember(s, args) })
-	case "setRole":
-		return a.update(g, args.Caller, model.RoleAdmin, func(s *accountState) error { return setRole(s, args) })
-	case "removeMember":
+	case "setRole", "removeMember":
 		return a.update(g, args.Caller, model.RoleAdmin, func(s *accountState) error { return setRole(s, args) })
 	case "addProject", "removeProject":
 		return a.update(g, "", "", func(s *accountState) error {
@@ -193,9 +191,11 @@ func addMember(s *accountState, args accountArgs) error {
 	if args.User == nil || !args.Role.AtLeast(model.RoleViewer) {
 		return model.Errorf(model.ErrBadUserInput, "a member needs a user and a role")
 	}
+	if err := ownerOnly(s, args.Caller, args.Role, ""); err != nil {
+		return err
+	}
 	if m := s.Account.Member(args.User.ID); m != nil {
-		m.Role = args.Role
-		return nil
+		return model.Errorf(model.ErrConflict, "%s is a member already (role %s); use setMemberRole", m.User.Email, m.Role)
 	}
 	s.Account.Members = append(s.Account.Members, model.Member{User: *args.User, Role: args.Role})
 	return nil
@@ -210,6 +210,9 @@ func setRole(s *accountState, args accountArgs) error {
 	}
 	if args.Role != "" && !args.Role.AtLeast(model.RoleViewer) {
 		return model.Errorf(model.ErrBadUserInput, "unknown role %q", args.Role)
+	}
+	if err := ownerOnly(s, args.Caller, args.Role, m.Role); err != nil {
+		return err
 	}
 	if m.Role == model.RoleOwner && args.Role != model.RoleOwner && owners(&s.Account) == 1 {
 		return model.Errorf(model.ErrConflict, "the account's last owner cannot be demoted or removed")
@@ -226,6 +229,18 @@ func setRole(s *accountState, args accountArgs) error {
 	}
 	m.Role = args.Role
 	return nil
+}
+
+// ownerOnly: giving the OWNER role, or changing or removing an owner, is
+// for owners; an admin can do the rest.
+func ownerOnly(s *accountState, caller string, role, current model.Role) error {
+	if role != model.RoleOwner && current != model.RoleOwner {
+		return nil
+	}
+	if m := s.Account.Member(caller); caller == "" || m != nil && m.Role == model.RoleOwner {
+		return nil
+	}
+	return model.Errorf(model.ErrForbidden, "only an owner can make or change owners")
 }
 
 func owners(a *model.Account) int {

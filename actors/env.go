@@ -54,6 +54,10 @@ type Config struct {
 	// GuestDailyCalls and SessionDailyCalls are the daily runtime quotas
 	// of a guest session and of a session project.
 	GuestDailyCalls, SessionDailyCalls int
+	// SessionTTL is a session project's life; AdoptionTTL an adoption link's.
+	SessionTTL, AdoptionTTL time.Duration
+	// SweepEvery is how often a node deletes expired session projects.
+	SweepEvery time.Duration
 	// FlushEvery is how often grains checkpoint counters (quotas, IP
 	// windows, lease touches): the most a crash can lose of them.
 	FlushEvery time.Duration
@@ -63,7 +67,8 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{Limits: model.DefaultLimits(), IdleAfter: 10 * time.Minute, MaxDepth: 10, MaxPageSize: 1000,
 		BcryptCost: 10, MaxDatasetBytes: 1 << 30, ActorIdle: 15 * time.Minute, ActorIssueLimit: 10, IPLimit: 60,
-		GuestDailyCalls: 500, SessionDailyCalls: 100, FlushEvery: time.Second}
+		GuestDailyCalls: 500, SessionDailyCalls: 100, FlushEvery: time.Second,
+		SessionTTL: 24 * time.Hour, AdoptionTTL: 15 * time.Minute, SweepEvery: 10 * time.Second}
 }
 
 // Env is what every grain of a node shares. It is built once per node by

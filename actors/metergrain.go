@@ -11,8 +11,7 @@ const (
 	KindSession = "session"
 )
 
-// meterGrain is a grain whose state is one meter: a client IP's window or
-// a session's daily quota. The meter is published on the grain's node so
+// meterGrain is a grain whose state is one meter (a client IP's window). The meter is published on the grain's node so
 // the local path counts without a round trip.
 type meterGrain struct {
 	p       period

@@ -27,13 +27,19 @@ type projectGrain struct {
 	rtVer int64
 	ov    *graphql.Overlay
 	view  *projectView // the snapshot published in env.Local
+	calls *meter       // a session project's daily calls; nil for other kinds
 }
 
 // projectState is the project's checkpoint.
 type projectState struct {
 	Project *model.Project `json:"project"`
-	// Session owns a guest or session project.
+	// Session owns a guest or session project (the hash of its cookie).
 	Session string `json:"session,omitempty"`
+	// Adoptions are the hashes of the session project's adoption tokens,
+	// deleted with it.
+	Adoptions []string `json:"adoptions,omitempty"`
+	// Calls is a session project's daily runtime quota.
+	Calls meterState `json:"calls"`
 }
 
 // access is what the service learned about the caller: the grain decides
@@ -51,11 +57,14 @@ type access struct {
 
 // projectArgs is the body of every projectGrain method but runtime.
 type projectArgs struct {
-	Access  access          `json:"access"`
-	Op      string          `json:"op,omitempty"`
-	Args    json.RawMessage `json:"args,omitempty"`
-	Project *model.Project  `json:"project,omitempty"`
-	Session string          `json:"session,omitempty"`
+	Access    access          `json:"access"`
+	AccountID string          `json:"accountId,omitempty"` // transfer
+	Adoption  string          `json:"adoption,omitempty"`  // addAdoption: a token hash
+	ExpiryKey string          `json:"expiryKey,omitempty"` // expire: the index entry that led here
+	Op        string          `json:"op,omitempty"`
+	Args      json.RawMessage `json:"args,omitempty"`
+	Project   *model.Project  `json:"project,omitempty"`
+	Session   string          `json:"session,omitempty"`
 }
 
 func (p *projectGrain) load(g *grain) error {
@@ -79,8 +88,39 @@ func (p *projectGrain) load(g *grain) error {
 		return fmt.Errorf("overlay of %s: %w", g.id, err)
 	}
 	p.ov.Apply(changes)
+	p.startCalls(g)
 	p.publish(g)
 	return nil
+}
+
+// startCalls starts (or stops) the daily call quota of a session project.
+func (p *projectGrain) startCalls(g *grain) {
+	name := KindProject + "/" + g.id
+	if p.st == nil || p.st.Project.Kind != model.KindSession {
+		g.env.Local.withdrawMeter(name, p.calls)
+		p.calls = nil
+		return
+	}
+	if p.calls == nil {
+		p.calls = newMeter(perDay, int64(g.env.Config.SessionDailyCalls), p.st.Calls)
+		g.env.Local.publishMeter(name, p.calls)
+	}
+}
+
+// flush checkpoints the session project's call count, at most once a second.
+func (p *projectGrain) flush(g *grain) {
+	if p.calls == nil || p.st == nil {
+		return
+	}
+	if st, dirty := p.calls.checkpoint(); dirty {
+		next := *p.st
+		next.Calls = st
+		if err := g.saveJSON(&next); err != nil {
+			g.env.Log.Warn("project checkpoint failed", "err", err)
+			return
+		}
+		p.st = &next
+	}
 }
 
 // publish makes the current state the node's read snapshot of this
@@ -103,8 +143,10 @@ func (p *projectGrain) publish(g *grain) {
 
 // stopped withdraws the snapshot when the grain passivates.
 func (p *projectGrain) stopped(g *grain) {
+	p.flush(g)
 	g.env.Local.withdrawProject(g.id, p.view)
-	p.view = nil
+	g.env.Local.withdrawMeter(KindProject+"/"+g.id, p.calls)
+	p.view, p.calls = nil, nil
 }
 
 func (p *projectGrain) handle(g *grain, c *call) (any, error) {
@@ -121,7 +163,10 @@ func (p *projectGrain) handle(g *grain, c *call) (any, error) {
 	if p.st == nil || p.st.Project.Expired(g.env.Clock.Now()) {
 		return nil, model.Errorf(model.ErrNotFound, "project %s not found", g.id)
 	}
-	write := c.req.Method != "get" && c.req.Method != "sdl" && c.req.Method != "owner"
+	if c.req.Method == "expire" { // the sweeper: also for projects already past their expiry
+		return p.expire(g, a.ExpiryKey)
+	}
+	write := c.req.Method != "get" && c.req.Method != "sdl" && c.req.Method != "owner" && c.req.Method != "consume"
 	if err := p.authorize(a.Access, write); err != nil {
 		return nil, err
 	}
@@ -129,7 +174,20 @@ func (p *projectGrain) handle(g *grain, c *call) (any, error) {
 	case "get":
 		return p.st.Project, nil
 	case "owner":
-		return projectOwner{AccountID: p.st.Project.AccountID, Session: p.st.Session}, nil
+		return projectOwner{AccountID: p.st.Project.AccountID, Session: p.st.Session, Kind: p.st.Project.Kind}, nil
+	case "consume":
+		if p.calls == nil {
+			return nil, nil
+		}
+		if ok, retry := p.calls.take(g.env.Clock.Now()); !ok {
+			return nil, &model.Error{Code: model.ErrTooManyRequests, RetryAfter: retry,
+				Message: "this session project's 100 runtime calls a day are used up; they reset at 00:00 UTC"}
+		}
+		return nil, nil
+	case "transfer":
+		return p.transfer(g, a)
+	case "addAdoption":
+		return nil, p.addAdoption(g, a)
 	case "sdl":
 		rt, err := p.runtime(g)
 		if err != nil {
@@ -154,9 +212,14 @@ func (p *projectGrain) create(g *grain, a projectArgs) (any, error) {
 		return nil, model.Errorf(model.ErrBadUserInput, "project missing")
 	}
 	next := &projectState{Project: a.Project, Session: a.Session}
-	if err := commit(g, next, func(v *projectState) { p.st, p.ov = v, graphql.NewOverlay() }); err != nil {
+	var extra []persistence.Put
+	if !a.Project.ExpiresAt.IsZero() {
+		extra = append(extra, persistence.Put{Kind: kindExpiry, ID: expiryKey(a.Project.ExpiresAt, a.Project.ID), Value: []byte{1}})
+	}
+	if err := commit(g, next, func(v *projectState) { p.st, p.ov = v, graphql.NewOverlay() }, extra...); err != nil {
 		return nil, err
 	}
+	p.startCalls(g)
 	p.publish(g)
 	return p.st.Project, nil
 }
@@ -206,7 +269,11 @@ func (p *projectGrain) delete(g *grain) error {
 	if err := g.env.Store.DeletePrefix(kindOverlay, g.id+"/"); err != nil {
 		return err
 	}
-	if err := g.saveJSON(nil); err != nil {
+	var extra []persistence.Put
+	if pr := p.st.Project; !pr.ExpiresAt.IsZero() {
+		extra = append(extra, persistence.Put{Kind: kindExpiry, ID: expiryKey(pr.ExpiresAt, pr.ID)})
+	}
+	if err := g.saveJSON(nil, extra...); err != nil {
 		return err
 	}
 	p.st, p.rt, p.ov = nil, nil, nil

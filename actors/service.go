@@ -22,6 +22,8 @@ const (
 	KindUser    = "user"
 	KindSlug    = "slug"
 	KindDataset = kindDataset
+	// KindAdoption is a one-time adoption token: adoption/<sha256>.
+	KindAdoption = "adoption"
 )
 
 // Kinds returns the producers of every grain kind, bound to env; the node
@@ -37,9 +39,8 @@ func Kinds(env *Env) map[string]actor.Producer {
 		KindIP: func() actor.Actor {
 			return newGrain(env, &meterGrain{p: perMinute, limit: func(c Config) int64 { return int64(c.IPLimit) }})
 		},
-		KindSession: func() actor.Actor {
-			return newGrain(env, &meterGrain{p: perDay, persist: true, limit: func(c Config) int64 { return int64(c.GuestDailyCalls) }})
-		},
+		KindSession:  func() actor.Actor { return newGrain(env, &sessionGrain{}) },
+		KindAdoption: func() actor.Actor { return newGrain(env, &adoptionGrain{}) },
 	}
 }
 

@@ -39,6 +39,14 @@ func (s *Service) SignUp(ctx context.Context, p model.Principal, email, password
 	if err := s.call(ctx, KindAccount, accountID, "create", accountArgs{Account: acc}, &st); err != nil {
 		return model.User{}, nil, err
 	}
+	// A live session project of the browser or assistant signing up moves
+	// into the new workspace.
+	if err := s.adoptSessionProject(ctx, p, accountID); err != nil {
+		return model.User{}, nil, err
+	}
+	if fresh, err := s.account(ctx, accountID); err == nil {
+		st = *fresh
+	}
 	return u.User, &st.Account, nil
 }
 

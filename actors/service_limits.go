@@ -21,9 +21,6 @@ func (s *Service) CheckIP(ctx context.Context, ip string) error {
 func (s *Service) consume(ctx context.Context, kind, id string) error {
 	if m := s.env.Local.meter(kind + "/" + id); m != nil {
 		if ok, retry := m.take(s.env.Clock.Now()); !ok {
-			if kind == KindAccount {
-				return quotaError(retry)
-			}
 			return limitError(kind, retry)
 		}
 		return nil
@@ -45,11 +42,13 @@ func (s *Service) takeQuota(ctx context.Context, projectID string) error {
 func (s *Service) quotaOwner(ctx context.Context, projectID string) (kind, id string, err error) {
 	var o projectOwner
 	if v := s.env.Local.project(projectID); v != nil {
-		o = projectOwner{AccountID: v.project.AccountID, Session: v.session}
+		o = projectOwner{AccountID: v.project.AccountID, Session: v.session, Kind: v.project.Kind}
 	} else if err := s.call(ctx, KindProject, projectID, "owner", projectArgs{Access: access{System: true}}, &o); err != nil {
 		return "", "", err
 	}
 	switch {
+	case o.Kind == model.KindSession:
+		return KindProject, projectID, nil
 	case o.AccountID != "":
 		return KindAccount, o.AccountID, nil
 	case o.Session != "":
@@ -60,8 +59,9 @@ func (s *Service) quotaOwner(ctx context.Context, projectID string) (kind, id st
 
 // projectOwner is who pays for a project's runtime calls.
 type projectOwner struct {
-	AccountID string `json:"accountId,omitempty"`
-	Session   string `json:"session,omitempty"` // hash of the owning session
+	Kind      model.ProjectKind `json:"kind,omitempty"`
+	AccountID string            `json:"accountId,omitempty"`
+	Session   string            `json:"session,omitempty"` // hash of the owning session
 }
 
 // IssueActorToken answers POST /runtime/actors: a slot of the key's

@@ -185,8 +185,15 @@ func (s *Service) UpdateProject(ctx context.Context, p model.Principal, id strin
 	if err != nil {
 		return nil, err
 	}
-	if name != nil && trimName(*name) == "" {
-		return nil, model.Errorf(model.ErrBadUserInput, "a project needs a name")
+	if name != nil {
+		trimmed := trimName(*name)
+		if trimmed == "" {
+			return nil, model.Errorf(model.ErrBadUserInput, "a project needs a name")
+		}
+		name = &trimmed
+	}
+	if slug != nil && !model.ValidSlug(*slug) {
+		return nil, model.Errorf(model.ErrBadUserInput, "slug %q: use 2 to 64 of a-z, 0-9 and inner dashes", *slug)
 	}
 	if slug != nil && *slug != cur.Slug {
 		if _, err := s.claimSlug(ctx, id, "", *slug); err != nil {

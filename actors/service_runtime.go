@@ -34,6 +34,9 @@ func (s *Service) Runtime(ctx context.Context, r model.RuntimeRequest) (*model.R
 		keyOK := false
 		if r.KeyValue != "" {
 			k, err := s.checkRuntimeKey(ctx, r.KeyValue, projectID)
+			if model.ErrorCode(err) == model.ErrProjectNotFound && attempt == 0 {
+				continue // the cached slug may be stale: the key may be the new project's
+			}
 			if err != nil {
 				return nil, err
 			}

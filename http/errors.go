@@ -28,7 +28,7 @@ func statusOf(code string) int {
 		return http.StatusNotFound
 	case model.ErrConflict:
 		return http.StatusConflict
-	case model.ErrAdoptionTokenInvald:
+	case model.ErrAdoptionTokenInvalid:
 		return http.StatusGone
 	case model.ErrPayloadTooLarge:
 		return http.StatusRequestEntityTooLarge

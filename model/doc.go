@@ -8,6 +8,6 @@
 // Copy with Clone before handing one to another goroutine that may change it.
 //
 //	p := &model.Project{ID: "p1", Slug: "shop", Name: "Shop", Kind: model.KindAccount}
-//	t, err := p.AddTable(model.Table{ID: "t1", Name: "Product"})
-//	if err != nil { /* model.Error with code CONFLICT or BAD_USER_INPUT */ }
+//	err := p.AddTable(&model.Table{ID: "t1", Name: "Product"})
+//	if err != nil { /* a *model.Error with code CONFLICT or BAD_USER_INPUT */ }
 package model

@@ -22,7 +22,7 @@ const (
 	ErrRateLimitExceeded   = "RATE_LIMIT_EXCEEDED"
 	ErrQueryTimeout        = "QUERY_TIMEOUT"
 	ErrPayloadTooLarge     = "PAYLOAD_TOO_LARGE"
-	ErrAdoptionTokenInvald = "ADOPTION_TOKEN_INVALID"
+	ErrAdoptionTokenInvalid = "ADOPTION_TOKEN_INVALID"
 	ErrUnavailable         = "UNAVAILABLE"
 
 	// GraphQL-level (extensions.code).

@@ -51,7 +51,7 @@ func LowerCamel(s string) string {
 	}
 	switch {
 	case n == 0:
-	case n == 1 || n == len(r):
+	case n == 1 || n == len(r) || string(r[n:]) == "s": // "URLs" → "urls"
 		for i := 0; i < n; i++ {
 			r[i] = unicode.ToLower(r[i])
 		}
@@ -82,6 +82,8 @@ func Plural(s string) string {
 		return s
 	case strings.HasSuffix(low, "y") && len(s) > 1 && !strings.ContainsRune("aeiou", rune(low[len(low)-2])):
 		return s[:len(s)-1] + "ies"
+	case strings.HasSuffix(low, "ies"): // "series", "species": their own plural
+		return s
 	case strings.HasSuffix(low, "s"), strings.HasSuffix(low, "x"), strings.HasSuffix(low, "z"),
 		strings.HasSuffix(low, "ch"), strings.HasSuffix(low, "sh"):
 		return s + "es"

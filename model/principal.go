@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/json"
 	"io"
+	"time"
 )
 
 // Principal is who is calling: a signed-in user (JWT), an API key, or a
@@ -60,4 +61,31 @@ type DatasetImport struct {
 type CreatedKey struct {
 	Key   APIKey
 	Value string
+}
+
+// SessionProject is a session project with a fresh one-time adoption token
+// (shown once; only its hash is stored).
+type SessionProject struct {
+	Project           *Project
+	AdoptionToken     string
+	AdoptionExpiresAt time.Time
+}
+
+// RuntimeList is a runtimeList call: one page of a LIST operation.
+type RuntimeList struct {
+	Operation     string
+	Page          *int
+	PageSize      *int
+	SortField     *string
+	SortDirection *string
+	Args          map[string]any
+}
+
+// RuntimeListResult is what runtimeList answers.
+type RuntimeListResult struct {
+	Items    []json.RawMessage
+	Total    int
+	Page     int
+	PageSize int
+	Errors   []json.RawMessage
 }

@@ -14,6 +14,9 @@ type RuntimeRequest struct {
 	// so that their refusals come first (API.md's order of checks).
 	Body     []byte
 	ReadBody func() ([]byte, error)
+	// Internal marks a call the service makes for a signed-in owner
+	// (runtimeList): the credential check is skipped, the quota is not.
+	Internal bool
 	// QueryOnly refuses mutations: the request came as a GET (GraphQL over
 	// HTTP allows only queries there).
 	QueryOnly bool

@@ -62,8 +62,8 @@ func (db *DB) migrate() error {
 		switch {
 		case v == nil:
 			return m.Put([]byte("schema"), []byte{schemaVersion})
-		case v[0] > schemaVersion:
-			return fmt.Errorf("database layout %d is newer than this binary's %d", v[0], schemaVersion)
+		case len(v) != 1 || v[0] > schemaVersion:
+			return fmt.Errorf("database layout %v is unknown or newer than this binary's %d", v, schemaVersion)
 		}
 		return nil
 	})
