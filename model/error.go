@@ -10,20 +10,20 @@ import (
 // is append-only: never rename or reuse one.
 const (
 	// HTTP refusals (SPEC.md).
-	ErrBadRequest          = "Bad Request"
-	ErrUnauthenticated     = "UNAUTHENTICATED"
-	ErrAPIKeyInvalid       = "API_KEY_INVALID"
-	ErrAPIKeyExpired       = "API_KEY_EXPIRED"
-	ErrActorTokenInvalid   = "ACTOR_TOKEN_INVALID"
-	ErrScopeInsufficient   = "API_KEY_SCOPE_INSUFFICIENT"
-	ErrProjectNotFound     = "PROJECT_NOT_FOUND"
-	ErrTooManyRequests     = "TOO_MANY_REQUESTS"
-	ErrMaxActors           = "MAX_ACTIVE_ACTORS_REACHED"
-	ErrRateLimitExceeded   = "RATE_LIMIT_EXCEEDED"
-	ErrQueryTimeout        = "QUERY_TIMEOUT"
-	ErrPayloadTooLarge     = "PAYLOAD_TOO_LARGE"
+	ErrBadRequest           = "Bad Request"
+	ErrUnauthenticated      = "UNAUTHENTICATED"
+	ErrAPIKeyInvalid        = "API_KEY_INVALID"
+	ErrAPIKeyExpired        = "API_KEY_EXPIRED"
+	ErrActorTokenInvalid    = "ACTOR_TOKEN_INVALID"
+	ErrScopeInsufficient    = "API_KEY_SCOPE_INSUFFICIENT"
+	ErrProjectNotFound      = "PROJECT_NOT_FOUND"
+	ErrTooManyRequests      = "TOO_MANY_REQUESTS"
+	ErrMaxActors            = "MAX_ACTIVE_ACTORS_REACHED"
+	ErrRateLimitExceeded    = "RATE_LIMIT_EXCEEDED"
+	ErrQueryTimeout         = "QUERY_TIMEOUT"
+	ErrPayloadTooLarge      = "PAYLOAD_TOO_LARGE"
 	ErrAdoptionTokenInvalid = "ADOPTION_TOKEN_INVALID"
-	ErrUnavailable         = "UNAVAILABLE"
+	ErrUnavailable          = "UNAVAILABLE"
 
 	// GraphQL-level (extensions.code).
 	ErrNotReady       = "NOT_READY"
