@@ -69,6 +69,9 @@ func (s *Service) Runtime(ctx context.Context, r model.RuntimeRequest) (*model.R
 		if r.QueryOnly {
 			meta[metaQueryOnly] = "1"
 		}
+		if r.Internal {
+			meta[metaMgmtCall] = "1"
+		}
 		if keyOK {
 			meta[metaKeyOK] = "1"
 		} else if r.ShareToken != "" {
@@ -121,7 +124,7 @@ func (s *Service) localQuery(ctx context.Context, projectID string, r model.Runt
 	if v == nil || v.rt == nil || v.project.Slug != r.Slug || v.project.Expired(s.env.Clock.Now()) {
 		return nil, false, nil
 	}
-	if err := checkRuntimeCredential(v.project, r.ShareToken, keyOK, false); err != nil {
+	if err := checkRuntimeCredential(v.project, r.ShareToken, keyOK, r.Internal); err != nil {
 		return nil, true, err
 	}
 	req, err := graphql.DecodeRequest(r.Body)

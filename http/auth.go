@@ -94,6 +94,7 @@ func (s *Server) managementPrincipal(c *gin.Context) (model.Principal, error) {
 	if sess, err := c.Cookie(cookieSession); err == nil && validSession(sess) {
 		p.SessionID = sess
 	}
+	p.BoardProjectID = s.boardProject(c)
 	return p, nil
 }
 

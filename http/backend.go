@@ -57,6 +57,14 @@ type Backend interface {
 	// returned so the HTTP layer can set the cookie).
 	CreateGuestProject(ctx context.Context, p Principal, name string) (*model.Project, string, error)
 
+	// Session projects (public API). CreateSessionProject returns the
+	// session ID (new when the principal had none, to be set as cookie).
+	CreateSessionProject(ctx context.Context, p Principal, name string) (model.SessionProject, string, error)
+	CreateAdoptionLink(ctx context.Context, p Principal, projectID string) (model.SessionProject, error)
+	// SessionProject is the session's live session project, or nil.
+	SessionProject(ctx context.Context, p Principal) (*model.Project, error)
+	RuntimeList(ctx context.Context, p Principal, projectID string, in model.RuntimeList) (model.RuntimeListResult, error)
+
 	// Model edits (API.md Mutation).
 	CreateTable(ctx context.Context, p Principal, projectID, name string, source *model.TableSource) (*model.Table, error)
 	UpdateTable(ctx context.Context, p Principal, tableID string, patch TablePatch) (*model.Table, error)

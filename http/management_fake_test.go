@@ -373,3 +373,39 @@ func (f *fakeBackend) RevokeAPIKey(_ context.Context, p Principal, keyID string)
 func (f *fakeBackend) DeleteAPIKey(_ context.Context, p Principal, keyID string) error {
 	return f.record("DeleteAPIKey", p, keyID)
 }
+
+func (f *fakeBackend) CreateSessionProject(_ context.Context, p Principal, name string) (model.SessionProject, string, error) {
+	if err := f.record("CreateSessionProject", p, name); err != nil {
+		return model.SessionProject{}, "", err
+	}
+	session := p.SessionID
+	if session == "" {
+		session = "ses_new"
+	}
+	pr := fixtureGuest()
+	pr.Kind = model.KindSession
+	return model.SessionProject{Project: pr, AdoptionToken: "adt_fixture"}, session, nil
+}
+
+func (f *fakeBackend) CreateAdoptionLink(_ context.Context, p Principal, projectID string) (model.SessionProject, error) {
+	if err := f.record("CreateAdoptionLink", p, projectID); err != nil {
+		return model.SessionProject{}, err
+	}
+	pr := fixtureGuest()
+	pr.Kind = model.KindSession
+	return model.SessionProject{Project: pr, AdoptionToken: "adt_fixture2"}, nil
+}
+
+func (f *fakeBackend) SessionProject(_ context.Context, p Principal) (*model.Project, error) {
+	if err := f.record("SessionProject", p); err != nil {
+		return nil, err
+	}
+	return nil, nil
+}
+
+func (f *fakeBackend) RuntimeList(_ context.Context, p Principal, projectID string, in model.RuntimeList) (model.RuntimeListResult, error) {
+	if err := f.record("RuntimeList", p, projectID, in.Operation); err != nil {
+		return model.RuntimeListResult{}, err
+	}
+	return model.RuntimeListResult{Items: []json.RawMessage{[]byte(`{"id":"1"}`)}, Total: 1, Page: 1, PageSize: 20, Errors: []json.RawMessage{}}, nil
+}

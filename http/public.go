@@ -35,8 +35,12 @@ func NewPublicSurface(cfg SurfaceConfig) (*Surface, error) {
 // publicResolvers maps the public API's root fields to the Backend.
 func (s *Surface) publicResolvers() map[string]graphql.Resolver {
 	r := map[string]graphql.Resolver{
-		"Query.availableDataSources":  s.open(s.dataSources),
-		"Mutation.createGuestProject": s.open(s.createGuestProject),
+		"Query.availableDataSources":    s.open(s.dataSources),
+		"Query.sessionProject":          s.authed(s.sessionProjectQuery),
+		"Query.runtimeList":             s.authed(s.runtimeList),
+		"Mutation.createGuestProject":   s.open(s.createGuestProject),
+		"Mutation.createSessionProject": s.open(s.createSessionProject),
+		"Mutation.createAdoptionLink":   s.authed(s.createAdoptionLink),
 	}
 	model := s.modelMutations()
 	for _, name := range publicModelMutations {

@@ -21,6 +21,11 @@ var publicCases = []surfaceCase{
 	{name: "createRelation", query: withFragments(`mutation { createRelation(input: {sourceTableId: "prj_1.tbl_p", targetTableId: "prj_1.tbl_o", cardinality: ONE_TO_MANY, sourceAttribute: "id", targetAttribute: "productId", fieldName: "purchases"}) { ...R } }`)},
 	{name: "generateDefaultGqlOperations", query: withFragments(`mutation { generateDefaultGqlOperations(projectId: "prj_1", tableId: "prj_1.tbl_o") { ...O } }`)},
 	{name: "generateMissingViews", query: `mutation { generateMissingViews(projectId: "prj_1") { id tableId kind name } }`},
+	{name: "createSessionProject", principal: &anonymousPrincipal, query: `mutation { createSessionProject(name: "Shop") { projectId slug shareToken runtimeUrl adoptionToken adoptionUrl } }`},
+	{name: "createAdoptionLink", query: `mutation { createAdoptionLink(projectId: "prj_1") { projectId adoptionToken adoptionUrl } }`},
+	{name: "sessionProject", query: `{ sessionProject { id } }`},
+	{name: "runtimeList", query: `{ runtimeList(projectId: "prj_1", operation: "books", page: 2, pageSize: 5, sortField: "title", sortDirection: "DESC", args: {minPrice: 10}) { items total page pageSize errors } }`},
+	{name: "runtimeList_bad_args", query: `{ runtimeList(projectId: "prj_1", operation: "books", args: [1]) { total } }`},
 	{name: "model_mutation_of_another_session", query: `mutation { generateMissingViews(projectId: "prj_1") { id } }`,
 		fail: map[string]error{"GenerateMissingViews": model.Errorf(model.ErrForbidden, "not your session's project")}},
 }

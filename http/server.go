@@ -30,6 +30,9 @@ type Runtime interface {
 	IssueActorToken(ctx context.Context, keyValue string) (any, error)
 	// ReleaseActorToken frees the token's slot (DELETE /runtime/actors).
 	ReleaseActorToken(ctx context.Context, keyValue, token string) error
+	// Adopt uses a one-time adoption token: the project it opens and
+	// until when that project lives.
+	Adopt(ctx context.Context, token string) (projectID string, expires time.Time, err error)
 }
 
 // Config configures a Server. Every field has a usable default from DefaultConfig.
@@ -181,6 +184,8 @@ func (s *Server) routes() (*gin.Engine, error) {
 	r.POST("/graphql", s.metricsFor("management"), s.serveManagement)
 	r.POST("/public-graphql", s.metricsFor("public"), s.servePublic)
 	r.POST("/datasets/:importCode", s.metricsFor("datasets"), s.serveDatasetUpload)
+	r.GET("/auth/adopt/:token", s.metricsFor("adopt"), s.serveAdopt)
+	r.GET("/board/*path", s.serveBoard)
 	r.NoRoute(func(c *gin.Context) {
 		s.writeError(c, model.Errorf(model.ErrNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
 	})

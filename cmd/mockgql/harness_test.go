@@ -42,7 +42,8 @@ func startServer(t testing.TB, edit ...func(*serveConfig)) *server {
 	c := serveConfig{HTTP: "127.0.0.1:0", Data: t.TempDir(), NoDemo: true, MaxDatasetBytes: 1 << 30,
 		QueryTimeout: 5 * time.Second, Node: "test", bcryptCost: 4,
 		IPLimit: 0, ActorIssueLimit: 10, GuestDailyCalls: 500, SessionDailyCalls: 100, ActorIdle: 15 * time.Minute,
-		QuotaStarter: 1000, QuotaPro: 100000, QuotaTeam: 1000000}
+		QuotaStarter: 1000, QuotaPro: 100000, QuotaTeam: 1000000,
+		SessionTTL: 24 * time.Hour, AdoptionTTL: 15 * time.Minute, SweepEvery: 10 * time.Second}
 	for _, e := range edit {
 		e(&c)
 	}

@@ -36,6 +36,7 @@ type serveConfig struct {
 	GuestDailyCalls, SessionDailyCalls     int
 	QuotaStarter, QuotaPro, QuotaTeam      int64
 	ActorIdle                              time.Duration
+	SessionTTL, AdoptionTTL, SweepEvery    time.Duration
 	TrustedProxies                         list
 	// bcryptCost is not a flag: tests lower it to keep sign-ups fast.
 	bcryptCost int
@@ -64,6 +65,9 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	fs.IntVar(&c.SessionDailyCalls, "session-daily-calls", 100, "runtime calls a day of a session project")
 	fs.DurationVar(&c.ActorIdle, "actor-idle", 15*time.Minute, "an actor token expires after this long without requests")
 	fs.IntVar(&c.ActorIssueLimit, "actor-issue-limit", 10, "actor tokens a key may request a minute")
+	fs.DurationVar(&c.SessionTTL, "session-ttl", 24*time.Hour, "life of a session project")
+	fs.DurationVar(&c.AdoptionTTL, "adoption-ttl", 15*time.Minute, "life of a one-time adoption link")
+	fs.DurationVar(&c.SweepEvery, "sweep-every", 10*time.Second, "how often expired session projects are deleted")
 	fs.StringVar(&c.DebugAddr, "debug-addr", "", "serve Go's pprof profiles on this address (off when empty; keep it private)")
 }
 
@@ -113,11 +117,12 @@ func newLogger(level string) *slog.Logger {
 
 // running is a started node: store, cluster member, service and HTTP server.
 type running struct {
-	log  *slog.Logger
-	db   *persistence.DB
-	node *cluster.Node
-	svc  *actors.Service
-	srv  *http.Server
+	stopSweep context.CancelFunc
+	log       *slog.Logger
+	db        *persistence.DB
+	node      *cluster.Node
+	svc       *actors.Service
+	srv       *http.Server
 }
 
 func start(c serveConfig, log *slog.Logger) (*running, error) {
@@ -138,6 +143,7 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	acfg.MaxDatasetBytes = c.MaxDatasetBytes
 	acfg.IPLimit, acfg.ActorIssueLimit, acfg.ActorIdle = c.IPLimit, c.ActorIssueLimit, c.ActorIdle
 	acfg.GuestDailyCalls, acfg.SessionDailyCalls = c.GuestDailyCalls, c.SessionDailyCalls
+	acfg.SessionTTL, acfg.AdoptionTTL, acfg.SweepEvery = c.SessionTTL, c.AdoptionTTL, c.SweepEvery
 	acfg.Limits.StarterQuota, acfg.Limits.ProfessionalQuota, acfg.Limits.TeamQuota = c.QuotaStarter, c.QuotaPro, c.QuotaTeam
 	if c.bcryptCost > 0 {
 		acfg.BcryptCost = c.bcryptCost
@@ -170,12 +176,15 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 		db.Close()
 		return nil, err
 	}
-	return &running{log: log, db: db, node: node, svc: svc, srv: srv}, nil
+	sweepCtx, stopSweep := context.WithCancel(context.Background())
+	go svc.RunSweeper(sweepCtx)
+	return &running{stopSweep: stopSweep, log: log, db: db, node: node, svc: svc, srv: srv}, nil
 }
 
 // stop drains HTTP, leaves the cluster (graceful: grains stop and
 // checkpoint) and closes the store.
 func (r *running) stop(graceful bool) {
+	r.stopSweep()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := r.srv.Shutdown(ctx); err != nil {

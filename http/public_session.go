@@ -1,0 +1,78 @@
+package http
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// createSessionProject resolves Mutation.createSessionProject; a new
+// session's cookie is set.
+func (s *Surface) createSessionProject(ctx context.Context, c *Call, args input) (any, error) {
+	sp, session, err := s.cfg.Backend.CreateSessionProject(ctx, c.Principal, args.str("name"))
+	if err != nil {
+		return nil, err
+	}
+	if session != "" && session != c.Principal.SessionID {
+		c.setCookie(cookieSession, session, 0)
+	}
+	return s.shaper(c).sessionProject(sp), nil
+}
+
+// createAdoptionLink resolves Mutation.createAdoptionLink.
+func (s *Surface) createAdoptionLink(ctx context.Context, c *Call, args input) (any, error) {
+	sp, err := s.cfg.Backend.CreateAdoptionLink(ctx, c.Principal, args.str("projectId"))
+	if err != nil {
+		return nil, err
+	}
+	return s.shaper(c).sessionProject(sp), nil
+}
+
+// sessionProjectQuery resolves Query.sessionProject.
+func (s *Surface) sessionProjectQuery(ctx context.Context, c *Call, _ input) (any, error) {
+	p, err := s.cfg.Backend.SessionProject(ctx, c.Principal)
+	if err != nil || p == nil {
+		return nil, err
+	}
+	return s.shaper(c).project(p), nil
+}
+
+// runtimeList resolves Query.runtimeList.
+func (s *Surface) runtimeList(ctx context.Context, c *Call, args input) (any, error) {
+	in := model.RuntimeList{Operation: args.str("operation"), SortField: args.strPtr("sortField"), SortDirection: args.strPtr("sortDirection")}
+	if v, ok := args.integer("page"); ok {
+		in.Page = &v
+	}
+	if v, ok := args.integer("pageSize"); ok {
+		in.PageSize = &v
+	}
+	if a, ok := args["args"]; ok && a != nil {
+		m, isObj := a.(map[string]any)
+		if !isObj {
+			return nil, model.Errorf(model.ErrBadUserInput, "args is a JSON object of parameter values, e.g. {\"minPrice\": 10}")
+		}
+		in.Args = m
+	}
+	r, err := s.cfg.Backend.RuntimeList(ctx, c.Principal, args.str("projectId"), in)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"items": rawList(r.Items), "total": r.Total, "page": r.Page, "pageSize": r.PageSize, "errors": rawList(r.Errors)}, nil
+}
+
+func rawList(in []json.RawMessage) []any {
+	out := make([]any, len(in))
+	for i, v := range in {
+		out[i] = v
+	}
+	return out
+}
+
+// sessionProject shapes a SessionProject.
+func (sh shaper) sessionProject(sp model.SessionProject) any {
+	p := sp.Project
+	return map[string]any{"projectId": p.ID, "slug": p.Slug, "shareToken": p.ShareToken, "runtimeUrl": sh.runtimeURL(p),
+		"adoptionToken": sp.AdoptionToken, "adoptionUrl": sh.appURL + "/auth/adopt/" + sp.AdoptionToken,
+		"expiresAt": dateTime(p.ExpiresAt)}
+}
