@@ -55,6 +55,10 @@ type flushTick struct{}
 // NotInfluenceReceiveTimeout keeps ticks from counting as activity.
 func (flushTick) NotInfluenceReceiveTimeout() {}
 
+// acquirer is a Store that must be told when a grain activates (the
+// cluster's replicated store).
+type acquirer interface{ Acquire(kind, id string) error }
+
 // flusher is a behavior with counters checkpointed lazily.
 type flusher interface{ flush(*grain) }
 
@@ -115,7 +119,14 @@ func (g *grain) Receive(ctx actor.Context) {
 func (g *grain) activate(ctx actor.Context, id *protocluster.ClusterIdentity) {
 	g.kind, g.id = id.Kind, id.Identity
 	g.lastUsed = g.env.Clock.Now()
-	g.loadErr = g.b.load(g)
+	// In a cluster, take over the grain first: a new generation from a
+	// majority of its replicas, and their most recent records.
+	if a, ok := g.env.Store.(acquirer); ok {
+		g.loadErr = a.Acquire(g.kind, g.id)
+	}
+	if g.loadErr == nil {
+		g.loadErr = g.b.load(g)
+	}
 	if g.loadErr != nil {
 		g.env.Log.Error("grain load failed", "kind", g.kind, "id", g.id, "err", g.loadErr)
 	}
@@ -154,6 +165,11 @@ func (g *grain) dispatch(ctx actor.Context, m *pb.Call) {
 		g.recent.put(m.RequestId, r)
 	}
 	ctx.Respond(r)
+	if r.ErrorCode == model.ErrUnavailable {
+		// A write found no majority: this activation may be stale (a newer
+		// one elsewhere fenced it). Stop; the next call activates afresh.
+		ctx.Poison(ctx.Self())
+	}
 }
 
 // safeHandle keeps a bug in one method from killing the grain or the node.

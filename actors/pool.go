@@ -20,7 +20,7 @@ import (
 const (
 	kindDataset  = "dataset"
 	kindDataBlob = "datablob"
-	blobChunk    = 4 << 20
+	blobChunk    = 1 << 20
 )
 
 // datasetMeta is the catalog entry of a dataset.

@@ -91,8 +91,13 @@ func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format,
 	if err != nil {
 		return model.DataSource{}, err
 	}
-	if err := s.env.Store.Write(puts...); err != nil {
-		return model.DataSource{}, err
+	// Two chunks a write: in a cluster each write is one replication
+	// message, and those stay well under gRPC's message size.
+	for i := 0; i < len(puts); i += 2 {
+		if err := s.env.Store.Write(puts[i:min(i+2, len(puts))]...); err != nil {
+			_ = s.env.Store.DeletePrefix(kindDataBlob, d.ImportCode()+"/"+blobID+"/")
+			return model.DataSource{}, err
+		}
 	}
 	m := datasetMeta{ImportCode: d.ImportCode(), Name: d.Name(), Format: format, VariantField: variantField,
 		RecordCount: d.Len(), FieldPaths: d.Paths(), Variants: d.Variants(), BlobID: blobID, CreatedAt: s.env.Clock.Now().UTC()}

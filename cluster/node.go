@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -14,6 +15,9 @@ import (
 	"github.com/asynkron/protoactor-go/cluster/identitylookup/disthash"
 	"github.com/asynkron/protoactor-go/remote"
 	"github.com/hashicorp/memberlist"
+	"google.golang.org/grpc"
+
+	"github.com/mockgql/mockgql/persistence"
 )
 
 // Config configures a node. The zero value of every field but Kinds has a
@@ -36,6 +40,14 @@ type Config struct {
 	Tune func(*memberlist.Config)
 	// Logger receives the node's and protoactor's logs (protoactor at Warn).
 	Logger *slog.Logger
+	// DB is the node's bbolt file; the node serves its replicas to others
+	// and Store() replicates grain writes through it.
+	DB *persistence.DB
+	// Store configures replication.
+	Store StoreConfig
+	// OnFenced is called when the cluster has blocked this node (declared
+	// it dead); the node must stop serving. Nil: only logged.
+	OnFenced func()
 }
 
 // DefaultConfig returns a single-node configuration on 127.0.0.1.
@@ -49,7 +61,12 @@ type Node struct {
 	system  *actor.ActorSystem
 	cluster *protocluster.Cluster
 	prov    *provider
+	store   *Store
+	stopped atomic.Bool
 }
+
+// maxGRPCMessage bounds one gRPC message between nodes.
+const maxGRPCMessage = 128 << 20
 
 // ErrUnavailable is returned when the owning grain cannot be reached before
 // the deadline (ownership in flux, node down). Callers answer 503.
@@ -88,11 +105,89 @@ func Start(cfg Config) (*Node, error) {
 		kinds = append(kinds, protocluster.NewKind(name, actor.PropsFromProducer(producer)))
 	}
 	prov := newProvider(host, port, cfg.Join, cfg.Tune, cfg.Logger)
-	ccfg := protocluster.Configure(cfg.Name, prov, disthash.New(), remote.Configure(host, 0),
+	// Replication pages are up to a few MB and protoactor batches many
+	// messages into one gRPC message: raise gRPC's 4 MB default.
+	rcfg := remote.Configure(host, 0,
+		remote.WithServerOptions(grpc.MaxRecvMsgSize(maxGRPCMessage)),
+		remote.WithCallOptions(grpc.MaxCallSendMsgSize(maxGRPCMessage), grpc.MaxCallRecvMsgSize(maxGRPCMessage)))
+	ccfg := protocluster.Configure(cfg.Name, prov, disthash.New(), rcfg,
 		protocluster.WithKinds(kinds...), protocluster.WithRequestTimeout(cfg.RequestTimeout))
 	c := protocluster.New(system, ccfg)
+	n := &Node{cfg: cfg, system: system, cluster: c, prov: prov}
+	if cfg.DB != nil {
+		n.store = newStore(cfg.DB, cfg.Store, n)
+		rep := &replica{db: cfg.DB, records: cfg.Store.Records, log: cfg.Logger}
+		if _, err := system.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return rep }), replicaName); err != nil {
+			return nil, fmt.Errorf("replica actor: %w", err)
+		}
+	}
 	c.StartMember()
-	return &Node{cfg: cfg, system: system, cluster: c, prov: prov}, nil
+	go n.watchFence()
+	return n, nil
+}
+
+// watchFence calls OnFenced once this node finds its own ID among the
+// members the cluster blocked: the others treat it as dead and may have
+// taken over its grains, so it must not answer any more.
+func (n *Node) watchFence() {
+	t := time.NewTicker(500 * time.Millisecond)
+	defer t.Stop()
+	for range t.C {
+		if n.stopped.Load() {
+			return
+		}
+		if n.cluster.GetBlockedMembers().Contains(n.system.ID) {
+			n.cfg.Logger.Error("fenced: the cluster blocked this node")
+			if n.cfg.OnFenced != nil {
+				n.cfg.OnFenced()
+			}
+			return
+		}
+	}
+}
+
+// CatchUp waits (a few seconds at most) until this node sees the peers it
+// joined, then pulls every grain for which a peer holds newer records.
+// A node calls it before it serves.
+func (n *Node) CatchUp(peers int) error {
+	if n.store == nil || peers == 0 {
+		return nil
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for n.Members() < 2 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	return n.store.CatchUp(ctx)
+}
+
+// Store is the replicated grain store (nil when Config.DB was nil).
+func (n *Node) Store() *Store { return n.store }
+
+// memberList is the current topology's members.
+func (n *Node) memberList() []*protocluster.Member {
+	return n.cluster.MemberList.Members().Members()
+}
+
+// replicaSet is the replicas of a grain key: its top r ranked members.
+func (n *Node) replicaSet(key string, r int) []string {
+	ms := n.memberList()
+	if len(ms) == 0 { // not a member yet: only this node
+		return []string{n.system.Address()}
+	}
+	set := ranked(key, ms)
+	return set[:min(r, len(set))]
+}
+
+// isReplica reports whether this node holds key's replicas.
+func (n *Node) isReplica(key string, r int) bool {
+	for _, a := range n.replicaSet(key, r) {
+		if a == n.system.Address() {
+			return true
+		}
+	}
+	return false
 }
 
 // System is the node's actor system (grains use it to send from goroutines).
@@ -138,6 +233,7 @@ func backoff(i int) int {
 // Stop leaves the cluster. Graceful hands this node's grains off (they stop
 // and write final checkpoints) and tells the others; it takes a few seconds.
 func (n *Node) Stop(graceful bool) {
+	n.stopped.Store(true)
 	n.cluster.Shutdown(graceful)
 	if !graceful {
 		_ = n.prov.Shutdown(false)

@@ -57,8 +57,10 @@ type Config struct {
 	// client IP is otherwise the peer address.
 	TrustedProxies []string
 	// Ready reports readiness (cluster joined, store open); nil = always.
-	Ready  func() bool
-	Logger *slog.Logger
+	Ready func() bool
+	// Members is the number of cluster members this node sees; may be nil.
+	Members func() int
+	Logger  *slog.Logger
 }
 
 // DefaultConfig returns API.md's defaults.
@@ -200,5 +202,9 @@ func (s *Server) readyz(c *gin.Context) {
 		s.writeError(c, &model.Error{Code: model.ErrUnavailable, Message: "this node has not joined the cluster yet", RetryAfter: 1})
 		return
 	}
-	c.JSON(http.StatusOK, gin.H{"status": "ready"})
+	members := 1
+	if s.cfg.Members != nil {
+		members = s.cfg.Members()
+	}
+	c.JSON(http.StatusOK, gin.H{"status": "ready", "members": members})
 }

@@ -30,11 +30,13 @@ type DB struct {
 	bolt *bolt.DB
 }
 
-// Put is one key write in a batch; a nil Value deletes the key.
+// Put is one key write in a batch; a nil Value deletes the key, and with
+// Prefix set every key of Kind starting with ID.
 type Put struct {
-	Kind  string
-	ID    string
-	Value []byte
+	Kind   string
+	ID     string
+	Value  []byte
+	Prefix bool
 }
 
 // Open opens (creating if needed) the database file at path. It fails after
@@ -102,6 +104,9 @@ func (db *DB) Write(puts ...Put) error {
 }
 
 func put(tx *bolt.Tx, p Put) error {
+	if p.Prefix {
+		return deletePrefix(tx, p.Kind, p.ID)
+	}
 	if p.Value == nil {
 		if b := tx.Bucket([]byte(p.Kind)); b != nil {
 			return b.Delete([]byte(p.ID))
@@ -117,19 +122,21 @@ func put(tx *bolt.Tx, p Put) error {
 
 // DeletePrefix deletes every key of kind that starts with prefix, in one transaction.
 func (db *DB) DeletePrefix(kind, prefix string) error {
-	return db.bolt.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket([]byte(kind))
-		if b == nil {
-			return nil
-		}
-		c := b.Cursor()
-		for k, _ := c.Seek([]byte(prefix)); k != nil && bytes.HasPrefix(k, []byte(prefix)); k, _ = c.Seek([]byte(prefix)) {
-			if err := b.Delete(k); err != nil {
-				return err
-			}
-		}
+	return db.bolt.Update(func(tx *bolt.Tx) error { return deletePrefix(tx, kind, prefix) })
+}
+
+func deletePrefix(tx *bolt.Tx, kind, prefix string) error {
+	b := tx.Bucket([]byte(kind))
+	if b == nil {
 		return nil
-	})
+	}
+	c := b.Cursor()
+	for k, _ := c.Seek([]byte(prefix)); k != nil && bytes.HasPrefix(k, []byte(prefix)); k, _ = c.Seek([]byte(prefix)) {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ErrStop ends a Scan early without an error.

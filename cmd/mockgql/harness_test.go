@@ -176,6 +176,13 @@ func (s *server) signUp(email string) *user {
 	return &user{s: s, token: get(d, "signUp", "token").(string), email: email}
 }
 
+// on returns the user talking to another node.
+func (u *user) on(s *server) *user {
+	c := *u
+	c.s = s
+	return &c
+}
+
 // gql runs a management request as this user.
 func (u *user) gql(query string, vars map[string]any) response {
 	u.s.t.Helper()

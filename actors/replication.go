@@ -1,0 +1,44 @@
+package actors
+
+import (
+	"strings"
+
+	"github.com/mockgql/mockgql/persistence"
+)
+
+// GrainKeyOf names the grain ("kind/identity") that owns a store record,
+// which is the unit the cluster replicates; ok is false for node-local
+// records that are not replicated (kind "meta").
+func GrainKeyOf(kind, id string) (key string, ok bool) {
+	switch kind {
+	case "meta":
+		return "", false
+	case kindOverlay: // <projectID>/<tableID>/<rowID>
+		return KindProject + "/" + before(id, '/'), true
+	case kindExpiry: // <unix ms>/<projectID>
+		return KindProject + "/" + id[strings.IndexByte(id, '/')+1:], true
+	case kindDataBlob: // <code>/<blobID>/<chunk>
+		return KindDataset + "/" + before(id, '/'), true
+	}
+	return kind + "/" + id, true
+}
+
+// GrainRecords lists where a grain's records are, for snapshots.
+func GrainRecords(key string) []persistence.Range {
+	kind, id, _ := strings.Cut(key, "/")
+	switch kind {
+	case KindProject:
+		return []persistence.Range{{Kind: kindProject, Prefix: id, Exact: true},
+			{Kind: kindOverlay, Prefix: id + "/"}, {Kind: kindExpiry, Suffix: "/" + id}}
+	case KindDataset:
+		return []persistence.Range{{Kind: kindDataset, Prefix: id, Exact: true}, {Kind: kindDataBlob, Prefix: id + "/"}}
+	}
+	return []persistence.Range{{Kind: kind, Prefix: id, Exact: true}}
+}
+
+func before(s string, sep byte) string {
+	if i := strings.IndexByte(s, sep); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

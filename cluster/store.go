@@ -1,0 +1,349 @@
+package cluster
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/mockgql/mockgql/cluster/pb"
+	"github.com/mockgql/mockgql/model"
+	"github.com/mockgql/mockgql/persistence"
+)
+
+// StoreConfig says how grain records map to replicated grains.
+type StoreConfig struct {
+	// Replicas is how many nodes hold each grain's records, owner
+	// included, capped at the cluster's size (API.md --replicas).
+	Replicas int
+	// KeyOf names the grain that owns a record; ok false keeps the record
+	// on this node only.
+	KeyOf func(kind, id string) (key string, ok bool)
+	// Records lists where a grain's records are (for snapshots).
+	Records func(key string) []persistence.Range
+	// Timeout bounds one replication round.
+	Timeout time.Duration
+}
+
+// Store is the grains' store on a cluster node: reads are local; a write
+// goes to the grain's replicas — the top Replicas nodes of its rendezvous
+// ranking, which are the nodes that own it next if its owner dies — and
+// returns once a majority of them hold it. A grain activation first takes
+// a new generation from a majority and catches up from the most recent
+// replica (Acquire), so a stale activation elsewhere can no longer write.
+// All methods are safe for concurrent use.
+type Store struct {
+	db   *persistence.DB
+	cfg  StoreConfig
+	node *Node
+
+	mu    sync.Mutex
+	gens  map[string]uint64      // generation of this node's activation of each grain
+	locks map[string]*sync.Mutex // one write at a time per grain from this node
+}
+
+// errNoQuorum is what a write or activation answers when a majority of the
+// grain's replicas cannot be reached or refuse (a newer activation exists).
+func errNoQuorum(key string, got, need int) error {
+	return &model.Error{Code: model.ErrUnavailable, RetryAfter: 1,
+		Message: fmt.Sprintf("the service is moving %s between nodes (%d of %d replicas answered); retry shortly", key, got, need)}
+}
+
+func newStore(db *persistence.DB, cfg StoreConfig, n *Node) *Store {
+	if cfg.Replicas <= 0 {
+		cfg.Replicas = 3
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 2 * time.Second
+	}
+	if cfg.KeyOf == nil {
+		cfg.KeyOf = func(kind, id string) (string, bool) { return kind + "/" + id, true }
+	}
+	return &Store{db: db, cfg: cfg, node: n, gens: map[string]uint64{}, locks: map[string]*sync.Mutex{}}
+}
+
+// Get reads a record from this node's copy.
+func (s *Store) Get(kind, id string) ([]byte, error) { return s.db.Get(kind, id) }
+
+// Scan reads records from this node's copy.
+func (s *Store) Scan(kind, prefix string, fn func(id string, v []byte) error) error {
+	return s.db.Scan(kind, prefix, fn)
+}
+
+// DeletePrefix deletes records, replicated like a write.
+func (s *Store) DeletePrefix(kind, prefix string) error {
+	return s.Write(persistence.Put{Kind: kind, ID: prefix, Prefix: true})
+}
+
+// Write replicates puts, grain by grain; it returns nil once a majority of
+// each grain's replicas hold them.
+func (s *Store) Write(puts ...persistence.Put) error {
+	var order []string
+	groups := map[string][]persistence.Put{}
+	var local []persistence.Put
+	for _, p := range puts {
+		key, ok := s.cfg.KeyOf(p.Kind, p.ID)
+		if !ok {
+			local = append(local, p)
+			continue
+		}
+		if _, seen := groups[key]; !seen {
+			order = append(order, key)
+		}
+		groups[key] = append(groups[key], p)
+	}
+	if len(local) > 0 {
+		if err := s.db.Write(local...); err != nil {
+			return err
+		}
+	}
+	for _, key := range order {
+		if err := s.replicate(key, groups[key]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Store) keyLock(key string) *sync.Mutex {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	l := s.locks[key]
+	if l == nil {
+		l = &sync.Mutex{}
+		s.locks[key] = l
+	}
+	return l
+}
+
+// replicate sends one grain's write to its replicas and waits for a majority.
+func (s *Store) replicate(key string, puts []persistence.Put) error {
+	l := s.keyLock(key)
+	l.Lock()
+	defer l.Unlock()
+	have, err := s.db.Version(key)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	gen := max(s.gens[key], have.Gen, 1)
+	s.mu.Unlock()
+	w := &pb.Write{Key: key, Ver: &pb.Version{Gen: gen, Seq: have.Seq + 1}, Records: toRecords(puts)}
+	// A replica that just joined may not answer the first time (its
+	// connection is still being made): try a few times, briefly. A replica
+	// that holds the write already answers a retry with success.
+	var acks, need int
+	for attempt := 0; attempt < 3; attempt++ {
+		if attempt > 0 {
+			time.Sleep(time.Duration(attempt) * 150 * time.Millisecond)
+		}
+		set := s.node.replicaSet(key, s.cfg.Replicas)
+		need = majority(len(set))
+		if acks = s.writeRound(set, key, w); acks >= need {
+			return nil
+		}
+	}
+	return errNoQuorum(key, acks, need)
+}
+
+// writeRound writes to this node's copy first, so that a snapshot it sends
+// a lagging replica already holds this write, then to the others at once.
+func (s *Store) writeRound(set []string, key string, w *pb.Write) int {
+	self, others, acks := s.node.system.Address(), set[:0:0], 0
+	for _, addr := range set {
+		if addr != self {
+			others = append(others, addr)
+		} else if s.writeTo(addr, key, w) {
+			acks++
+		}
+	}
+	return acks + s.fanOut(others, majority(len(set))-acks, func(addr string) bool { return s.writeTo(addr, key, w) })
+}
+
+// fanOut runs call for every address in parallel and counts the trues. It
+// returns as soon as enough calls said true (the rest finish on their own,
+// so a dead replica's timeout does not slow a write a majority has), or
+// when all have answered.
+func (s *Store) fanOut(set []string, enough int, call func(addr string) bool) int {
+	results := make(chan bool, len(set))
+	for _, addr := range set {
+		go func() { results <- call(addr) }()
+	}
+	n := 0
+	for range set {
+		if <-results {
+			n++
+		}
+		if n >= enough {
+			break
+		}
+	}
+	return n
+}
+
+// writeTo sends a write to one replica; a replica that is behind gets a
+// snapshot from this node's copy instead.
+func (s *Store) writeTo(addr, key string, w *pb.Write) bool {
+	ack, ok := s.ask(addr, w).(*pb.WriteAck)
+	if !ok {
+		return false
+	}
+	if ack.Behind {
+		return s.pushSnapshot(addr, key, fromPB(w.Ver))
+	}
+	return ack.Ok
+}
+
+// ask sends msg to the replica actor at addr (directly when it is this node).
+func (s *Store) ask(addr string, msg any) any {
+	pid := actor.NewPID(addr, replicaName)
+	res, err := s.node.system.Root.RequestFuture(pid, msg, s.cfg.Timeout).Result()
+	if err != nil {
+		s.node.cfg.Logger.Warn("replica unreachable", "addr", addr, "err", err)
+		return nil
+	}
+	return res
+}
+
+// pushSnapshot copies this node's records of key to addr, page by page.
+func (s *Store) pushSnapshot(addr, key string, v persistence.Version) bool {
+	r := &replica{db: s.db, records: s.cfg.Records, log: s.node.cfg.Logger}
+	after := &pb.Read{Key: key}
+	first := true
+	for {
+		page, err := r.read(after)
+		if err != nil {
+			return false
+		}
+		snap := &pb.Snapshot{Key: key, Ver: toPB(v), Records: page.Records, First: first, Last: !page.More}
+		if ack, ok := s.ask(addr, snap).(*pb.WriteAck); !ok || !ack.Ok {
+			return false
+		}
+		if !page.More {
+			return true
+		}
+		lastRec := page.Records[len(page.Records)-1]
+		after, first = &pb.Read{Key: key, AfterKind: lastRec.Kind, AfterId: lastRec.Id}, false
+	}
+}
+
+// Acquire prepares this node's activation of grain kind/id: it takes a
+// generation higher than any a majority of replicas promised, and brings
+// this node's copy up to the most recent replica's. Until a later Acquire
+// elsewhere, only this activation can write the grain.
+func (s *Store) Acquire(kind, id string) error {
+	key, ok := s.cfg.KeyOf(kind, id)
+	if !ok {
+		return nil
+	}
+	set := s.node.replicaSet(key, s.cfg.Replicas)
+	need := majority(len(set))
+	promised, err := s.db.Promised(key)
+	if err != nil {
+		return err
+	}
+	have, err := s.db.Version(key)
+	if err != nil {
+		return err
+	}
+	gen := max(promised, have.Gen) + 1
+	for attempt := 0; attempt < 4; attempt++ {
+		if attempt > 0 {
+			time.Sleep(time.Duration(attempt) * 100 * time.Millisecond)
+			set, need = s.node.replicaSet(key, s.cfg.Replicas), majority(len(s.node.replicaSet(key, s.cfg.Replicas)))
+		}
+		best, bestAddr, okN, higher := s.promiseRound(set, key, gen)
+		if okN >= need {
+			if have.Less(best) && bestAddr != "" {
+				if err := s.pull(bestAddr, key); err != nil {
+					return err
+				}
+			}
+			s.mu.Lock()
+			s.gens[key] = gen
+			s.mu.Unlock()
+			return nil
+		}
+		gen = max(gen, higher) + 1
+	}
+	return errNoQuorum(key, 0, need)
+}
+
+// promiseRound asks every replica to promise gen; it returns the most
+// recent version among those that did, who holds it, how many promised,
+// and the highest generation a refusal named.
+func (s *Store) promiseRound(set []string, key string, gen uint64) (best persistence.Version, bestAddr string, okN int, higher uint64) {
+	var mu sync.Mutex
+	s.fanOut(set, len(set), func(addr string) bool {
+		ack, ok := s.ask(addr, &pb.Promise{Key: key, Gen: gen}).(*pb.PromiseAck)
+		if !ok {
+			return false
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if !ack.Ok {
+			higher = max(higher, ack.Promised)
+			return false
+		}
+		okN++
+		if v := fromPB(ack.Have); best.Less(v) {
+			best, bestAddr = v, addr
+		}
+		return true
+	})
+	return best, bestAddr, okN, higher
+}
+
+// pull replaces this node's records of key with addr's.
+func (s *Store) pull(addr, key string) error {
+	r := &replica{db: s.db, records: s.cfg.Records, log: s.node.cfg.Logger}
+	after := &pb.Read{Key: key}
+	first := true
+	for {
+		page, ok := s.ask(addr, after).(*pb.ReadReply)
+		if !ok {
+			return errNoQuorum(key, 0, 1)
+		}
+		if _, err := r.snapshot(&pb.Snapshot{Key: key, Ver: page.Have, Records: page.Records, First: first, Last: !page.More}); err != nil {
+			return err
+		}
+		if !page.More {
+			return nil
+		}
+		last := page.Records[len(page.Records)-1]
+		after, first = &pb.Read{Key: key, AfterKind: last.Kind, AfterId: last.Id}, false
+	}
+}
+
+// CatchUp brings this node's copies up to date with the other members':
+// every grain for which this node is a replica and a member holds a newer
+// version is pulled. A node that comes back runs it before it serves.
+func (s *Store) CatchUp(ctx context.Context) error {
+	self := s.node.system.Address()
+	for _, m := range s.node.memberList() {
+		if m.Address() == self || ctx.Err() != nil {
+			continue
+		}
+		vs, ok := s.ask(m.Address(), &pb.Versions{}).(*pb.VersionsReply)
+		if !ok {
+			continue
+		}
+		for key, v := range vs.Versions {
+			if !s.node.isReplica(key, s.cfg.Replicas) {
+				continue
+			}
+			have, err := s.db.Version(key)
+			if err != nil {
+				return err
+			}
+			if have.Less(fromPB(v)) {
+				if err := s.pull(m.Address(), key); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}

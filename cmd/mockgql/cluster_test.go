@@ -1,0 +1,224 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// trio is a three-process cluster on loopback, each node with its own data
+// folder, HTTP port and memberlist port; every node joins the other two.
+type trio struct {
+	t     *testing.T
+	data  [3]string
+	http  [3]int
+	ml    [3]int
+	procs [3]*proc
+}
+
+func startTrio(t *testing.T) *trio {
+	tr := &trio{t: t}
+	for i := range 3 {
+		tr.data[i], tr.http[i], tr.ml[i] = t.TempDir(), freePort(t), freePort(t)
+	}
+	var wg sync.WaitGroup
+	for i := range 3 {
+		wg.Add(1)
+		go func() { defer wg.Done(); tr.start(i) }()
+	}
+	wg.Wait()
+	tr.waitMembers(3)
+	return tr
+}
+
+// start runs node i (again).
+func (tr *trio) start(i int) {
+	var join []string
+	for j := range 3 {
+		if j != i {
+			join = append(join, fmt.Sprintf("127.0.0.1:%d", tr.ml[j]))
+		}
+	}
+	tr.procs[i] = startProc(tr.t, tr.data[i], tr.http[i], fmt.Sprintf("--node n%d --cluster-bind 127.0.0.1:%d --join %s --sweep-every 1h",
+		i+1, tr.ml[i], strings.Join(join, ",")))
+}
+
+// waitMembers waits until every running node sees n members.
+func (tr *trio) waitMembers(n int) {
+	deadline := time.Now().Add(20 * time.Second)
+	for _, p := range tr.procs {
+		if p == nil {
+			continue
+		}
+		for {
+			r, err := p.try("GET", "/readyz", nil)
+			if err == nil && r.JSON["members"] == float64(n) {
+				break
+			}
+			if time.Now().After(deadline) {
+				tr.t.Fatalf("node at %s does not see %d members: %v %s", p.base, n, err, r.Raw)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+}
+
+// on returns the shop fixture bound to node i.
+func (sh *shop) on(s *server) *shop {
+	c := *sh
+	c.s = s
+	return &c
+}
+
+func TestClusterReplicationAndFailover(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts and kills three processes")
+	}
+	tr := startTrio(t)
+	sh := newShop(t, tr.procs[0].server, "cluster@example.com", "cl")
+	q := `query($p:Int){ products(page:$p, pageSize: 1000) { total items { name } } }`
+
+	t.Run("write on one node, read on the others", func(t *testing.T) {
+		sh.on(tr.procs[1].server).query(`mutation { createProduct(input: {name: "from-b"}) { id } }`, nil).data(t)
+		for i := range 3 {
+			d := sh.on(tr.procs[i].server).query(q, map[string]any{"p": 1}).data(t)
+			if get(d, "products", "total") != 5.0 || !strings.Contains(fmt.Sprint(d), "from-b") {
+				t.Fatalf("node %d: %v", i+1, d)
+			}
+		}
+	})
+
+	for victim := range 3 {
+		t.Run(fmt.Sprintf("kill node %d under load", victim+1), func(t *testing.T) {
+			acked := tr.loadWhile(t, sh, victim, func() {
+				tr.procs[victim].kill()
+				time.Sleep(3500 * time.Millisecond) // detection (~2 s) and failover under load
+			})
+			tr.start(victim)
+			tr.waitMembers(3)
+			for i := range 3 {
+				have := allNames(t, sh.on(tr.procs[i].server), q)
+				var lost []string
+				for _, n := range acked {
+					if !have[n] {
+						lost = append(lost, n)
+					}
+				}
+				if len(lost) > 0 {
+					for j := range 3 {
+						h := allNames(t, sh.on(tr.procs[j].server), q)
+						t.Logf("node %d has %d of the lost, %d rows", j+1, countIn(h, lost), len(h))
+					}
+					time.Sleep(3 * time.Second)
+					again := allNames(t, sh.on(tr.procs[i].server), q)
+					t.Fatalf("node %d lost %d acknowledged writes (%d acked), e.g. %v; 3 s later it has %d of them", i+1, len(lost), len(acked), lost[:min(3, len(lost))], countIn(again, lost))
+				}
+			}
+			t.Logf("%d writes acknowledged while node %d died; all present on every node after it rejoined", len(acked), victim+1)
+		})
+	}
+
+	t.Run("actor slots stay strict across nodes", func(t *testing.T) {
+		d := sh.owner.on(tr.procs[0].server).must(`mutation($p:ID!){ createApiKey(projectId:$p, name:"cap", scope: RUNTIME, maxActors: 4) { value } }`,
+			map[string]any{"p": sh.project["id"]})
+		key := get(d, "createApiKey", "value").(string)
+		var granted atomic.Int32
+		var wg sync.WaitGroup
+		for i := range 60 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r, err := tr.procs[i%3].try("POST", "/runtime/actors", nil, "X-API-Key", key)
+				if err == nil && r.Status == 200 {
+					granted.Add(1)
+				}
+			}()
+		}
+		wg.Wait()
+		if g := granted.Load(); g != 4 {
+			t.Fatalf("granted %d actor slots across nodes, maxActors is 4", g)
+		}
+	})
+}
+
+// loadWhile runs writers against the nodes other than victim while during
+// runs, and returns the names of the acknowledged writes.
+func (tr *trio) loadWhile(t *testing.T, sh *shop, victim int, during func()) []string {
+	var mu sync.Mutex
+	var acked []string
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	var n503 atomic.Int32
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			node := tr.procs[(victim+1+w%2)%3]
+			for i := 0; !stop.Load(); i++ {
+				name := fmt.Sprintf("v%d-w%d-%d", victim, w, i)
+				body, _ := json.Marshal(map[string]any{"query": `mutation($n:String){ createProduct(input:{name:$n}) { id } }`, "variables": map[string]any{"n": name}})
+				r, err := node.try("POST", sh.runtime, body, "X-API-Key", sh.fullKey)
+				switch {
+				case err != nil:
+				case r.Status == 200 && r.JSON["errors"] == nil:
+					mu.Lock()
+					acked = append(acked, name)
+					mu.Unlock()
+				case r.Status == 503:
+					n503.Add(1)
+					time.Sleep(50 * time.Millisecond)
+				default:
+					t.Errorf("unexpected answer %d %s", r.Status, r.Raw)
+					return
+				}
+			}
+		}()
+	}
+	time.Sleep(300 * time.Millisecond)
+	during()
+	time.Sleep(500 * time.Millisecond)
+	stop.Store(true)
+	wg.Wait()
+	t.Logf("%d acknowledged, %d answered 503 while ownership moved", len(acked), n503.Load())
+	return acked
+}
+
+func countIn(have map[string]bool, list []string) int {
+	n := 0
+	for _, s := range list {
+		if have[s] {
+			n++
+		}
+	}
+	return n
+}
+
+// allNames pages through every product a node serves.
+func allNames(t *testing.T, sh *shop, q string) map[string]bool {
+	out := map[string]bool{}
+	for page := 1; ; page++ {
+		r := sh.query(q, map[string]any{"p": page})
+		n := names(t, r)
+		for k := range n {
+			out[k] = true
+		}
+		if len(n) < 1000 {
+			return out
+		}
+	}
+}
+
+func names(t *testing.T, r response) map[string]bool {
+	out := map[string]bool{}
+	for _, it := range get(r.data(t), "products", "items").([]any) {
+		out[fmt.Sprint(get(it, "name"))] = true
+	}
+	return out
+}
+
+var _ = syscall.SIGTERM
