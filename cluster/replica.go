@@ -202,4 +202,3 @@ func toRecords(puts []persistence.Put) []*pb.Record {
 	}
 	return out
 }
-
