@@ -23,6 +23,10 @@ func GrainKeyOf(kind, id string) (key string, ok bool) {
 	return kind + "/" + id, true
 }
 
+// Everywhere reports the grains every node holds: datasets, which are
+// immutable once imported and read by whichever node serves a project.
+func Everywhere(key string) bool { return strings.HasPrefix(key, KindDataset+"/") }
+
 // GrainRecords lists where a grain's records are, for snapshots.
 func GrainRecords(key string) []persistence.Range {
 	kind, id, _ := strings.Cut(key, "/")

@@ -180,16 +180,6 @@ func (n *Node) replicaSet(key string, r int) []string {
 	return set[:min(r, len(set))]
 }
 
-// isReplica reports whether this node holds key's replicas.
-func (n *Node) isReplica(key string, r int) bool {
-	for _, a := range n.replicaSet(key, r) {
-		if a == n.system.Address() {
-			return true
-		}
-	}
-	return false
-}
-
 // System is the node's actor system (grains use it to send from goroutines).
 func (n *Node) System() *actor.ActorSystem { return n.system }
 

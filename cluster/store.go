@@ -23,6 +23,9 @@ type StoreConfig struct {
 	KeyOf func(kind, id string) (key string, ok bool)
 	// Records lists where a grain's records are (for snapshots).
 	Records func(key string) []persistence.Range
+	// Everywhere names grains whose records every node holds (immutable
+	// data every node reads, such as datasets); nil means none.
+	Everywhere func(key string) bool
 	// Timeout bounds one replication round.
 	Timeout time.Duration
 }
@@ -58,10 +61,33 @@ func newStore(db *persistence.DB, cfg StoreConfig, n *Node) *Store {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 2 * time.Second
 	}
+	if cfg.Everywhere == nil {
+		cfg.Everywhere = func(string) bool { return false }
+	}
 	if cfg.KeyOf == nil {
 		cfg.KeyOf = func(kind, id string) (string, bool) { return kind + "/" + id, true }
 	}
 	return &Store{db: db, cfg: cfg, node: n, gens: map[string]uint64{}, locks: map[string]*sync.Mutex{}}
+}
+
+// replicaSet is the nodes that hold key's records.
+func (s *Store) replicaSet(key string) []string {
+	r := s.cfg.Replicas
+	if s.cfg.Everywhere(key) {
+		r = 1 << 30
+	}
+	return s.node.replicaSet(key, r)
+}
+
+// isReplica reports whether this node holds key's records.
+func (s *Store) isReplica(key string) bool {
+	self := s.node.system.Address()
+	for _, a := range s.replicaSet(key) {
+		if a == self {
+			return true
+		}
+	}
+	return false
 }
 
 // Get reads a record from this node's copy.
@@ -139,7 +165,7 @@ func (s *Store) replicate(key string, puts []persistence.Put) error {
 		if attempt > 0 {
 			time.Sleep(time.Duration(attempt) * 150 * time.Millisecond)
 		}
-		set := s.node.replicaSet(key, s.cfg.Replicas)
+		set := s.replicaSet(key)
 		need = majority(len(set))
 		if acks = s.writeRound(set, key, w); acks >= need {
 			return nil
@@ -238,7 +264,7 @@ func (s *Store) Acquire(kind, id string) error {
 	if !ok {
 		return nil
 	}
-	set := s.node.replicaSet(key, s.cfg.Replicas)
+	set := s.replicaSet(key)
 	need := majority(len(set))
 	promised, err := s.db.Promised(key)
 	if err != nil {
@@ -252,7 +278,7 @@ func (s *Store) Acquire(kind, id string) error {
 	for attempt := 0; attempt < 4; attempt++ {
 		if attempt > 0 {
 			time.Sleep(time.Duration(attempt) * 100 * time.Millisecond)
-			set, need = s.node.replicaSet(key, s.cfg.Replicas), majority(len(s.node.replicaSet(key, s.cfg.Replicas)))
+			set, need = s.replicaSet(key), majority(len(s.replicaSet(key)))
 		}
 		best, bestAddr, okN, higher := s.promiseRound(set, key, gen)
 		if okN >= need {
@@ -331,7 +357,7 @@ func (s *Store) CatchUp(ctx context.Context) error {
 			continue
 		}
 		for key, v := range vs.Versions {
-			if !s.node.isReplica(key, s.cfg.Replicas) {
+			if !s.isReplica(key) {
 				continue
 			}
 			have, err := s.db.Version(key)

@@ -153,7 +153,7 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	}
 	node, err := cluster.Start(cluster.Config{NodeName: c.Node, Bind: bind, Join: c.Join, Kinds: actors.Kinds(env), Logger: log,
 		Tune: fastFailureDetection, DB: db, OnFenced: fenced(log),
-		Store: cluster.StoreConfig{Replicas: c.Replicas, KeyOf: actors.GrainKeyOf, Records: actors.GrainRecords}})
+		Store: cluster.StoreConfig{Replicas: c.Replicas, KeyOf: actors.GrainKeyOf, Records: actors.GrainRecords, Everywhere: actors.Everywhere}})
 	if err != nil {
 		db.Close()
 		return nil, err
