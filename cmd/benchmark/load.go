@@ -36,6 +36,12 @@ func (r result) pct(p float64) time.Duration {
 // the request bytes built once, only Content-Length responses), so that
 // on one core it is not the bottleneck of a fast server.
 func load(addr string, req []byte, conns int, d time.Duration, wantStatus int) (result, error) {
+	return loadSpread([]string{addr}, [][]byte{req}, conns, d, wantStatus)
+}
+
+// loadSpread is load with the connections spread over several servers:
+// connection i goes to addrs[i%len(addrs)] with reqs[i%len(addrs)].
+func loadSpread(addrs []string, reqs [][]byte, conns int, d time.Duration, wantStatus int) (result, error) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	total := result{}
@@ -46,7 +52,7 @@ func load(addr string, req []byte, conns int, d time.Duration, wantStatus int) (
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r, err := worker(addr, req, deadline, wantStatus)
+			r, err := worker(addrs[i%len(addrs)], reqs[i%len(addrs)], deadline, wantStatus)
 			mu.Lock()
 			defer mu.Unlock()
 			total.n += r.n

@@ -51,6 +51,9 @@ func run(o options) error {
 			return fmt.Errorf("%s: %w", sc.name, err)
 		}
 	}
+	if err := clusterBench(bin, dir, srv, fx, o, report); err != nil {
+		return fmt.Errorf("cluster: %w", err)
+	}
 	if err := sessionFlow(srv, report); err != nil {
 		return fmt.Errorf("session flow: %w", err)
 	}

@@ -120,3 +120,14 @@ func (m *mockgql) gql(query string, vars map[string]any) (map[string]any, error)
 	}
 	return r.Data, nil
 }
+
+// get fetches a path and returns the body.
+func (m *mockgql) get(path string) (string, error) {
+	resp, err := http.Get("http://" + m.addr + path)
+	if err != nil {
+		return "", err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return string(b), err
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// clusterBench compares the 10k list query through a 3-node cluster
+// (requests spread over the nodes, all three on core 0 like the single
+// node) with one node, and the latency of an acknowledged write with three
+// replicas with one.
+func clusterBench(bin, dir string, single *mockgql, fxSingle *fixture, o options, rep *report) error {
+	ml := make([]string, 3)
+	for i := range ml {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return err
+		}
+		ml[i] = ln.Addr().String()
+		ln.Close()
+	}
+	var nodes []*mockgql
+	for i := range 3 {
+		var join []string
+		for j := range 3 {
+			if j != i {
+				join = append(join, ml[j])
+			}
+		}
+		n, err := startMockgql(bin, filepath.Join(dir, fmt.Sprintf("cluster%d", i)), "--ip-limit", "0",
+			"--cluster-bind", ml[i], "--join", strings.Join(join, ","), "--node", fmt.Sprintf("n%d", i+1))
+		if err != nil {
+			return err
+		}
+		defer n.stop()
+		nodes = append(nodes, n)
+	}
+	if err := waitMembers(nodes, 3); err != nil {
+		return err
+	}
+	fx, err := setup(nodes[0], options{rowsSmall: o.rowsSmall})
+	if err != nil {
+		return err
+	}
+	body := []byte(fmt.Sprintf(`{"query":%q}`, fx.scenarios[0].query))
+	var addrs []string
+	var reqs [][]byte
+	for _, n := range nodes {
+		addrs = append(addrs, n.addr)
+		reqs = append(reqs, httpRequest(n.addr, fx.runtimePath, body, "X-API-Key", fx.key))
+	}
+	one := httpRequest(single.addr, fxSingle.runtimePath, body, "X-API-Key", fxSingle.key)
+	if _, err := loadSpread(addrs, reqs, o.conns, 500*time.Millisecond, 200); err != nil {
+		return err
+	}
+	s, err := load(single.addr, one, o.conns, o.duration, 200)
+	if err != nil {
+		return err
+	}
+	c, err := loadSpread(addrs, reqs, o.conns, o.duration, 200)
+	if err != nil {
+		return err
+	}
+	if c.errors > 0 {
+		return fmt.Errorf("%d of %d cluster requests failed", c.errors, c.n)
+	}
+	rep.addNamed("list 10k, 3-node cluster vs 1 node", "1 node", c, s)
+	return writeLatency(nodes[0], fx, single, fxSingle, rep)
+}
+
+// writeLatency measures an acknowledged mutation at concurrency 1 on the
+// cluster (three replicas, a majority acknowledges) and on one node.
+func writeLatency(cn *mockgql, fx *fixture, single *mockgql, fxSingle *fixture, rep *report) error {
+	body := []byte(`{"query":"mutation { createSmall(input: {name: \"bench\"}) { id } }"}`)
+	c, err := load(cn.addr, httpRequest(cn.addr, fx.runtimePath, body, "X-API-Key", fx.key), 1, time.Second, 200)
+	if err != nil {
+		return err
+	}
+	s, err := load(single.addr, httpRequest(single.addr, fxSingle.runtimePath, body, "X-API-Key", fxSingle.key), 1, time.Second, 200)
+	if err != nil {
+		return err
+	}
+	rep.addNamed("acknowledged write, 3 replicas vs 1 (c=1)", "1 replica", c, s)
+	return nil
+}
+
+func waitMembers(nodes []*mockgql, n int) error {
+	deadline := time.Now().Add(20 * time.Second)
+	for _, node := range nodes {
+		for {
+			out, err := node.get("/readyz")
+			if err == nil && strings.Contains(out, fmt.Sprintf(`"members":%d`, n)) {
+				break
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("node %s does not see %d members: %v %s", node.addr, n, err, out)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	return nil
+}
