@@ -7,12 +7,10 @@ import (
 )
 
 // GrainKeyOf names the grain ("kind/identity") that owns a store record,
-// which is the unit the cluster replicates; ok is false for node-local
-// records that are not replicated (kind "meta").
+// which is the unit the cluster replicates; every record written through
+// the store is replicated (ok is always true today).
 func GrainKeyOf(kind, id string) (key string, ok bool) {
 	switch kind {
-	case "meta":
-		return "", false
 	case kindOverlay: // <projectID>/<tableID>/<rowID>
 		return KindProject + "/" + before(id, '/'), true
 	case kindExpiry: // <unix ms>/<projectID>

@@ -63,6 +63,7 @@ type Node struct {
 	prov    *provider
 	store   *Store
 	stopped atomic.Bool
+	maxSeen atomic.Int64 // the largest cluster size seen (see replicaSet)
 }
 
 // maxGRPCMessage bounds one gRPC message between nodes.
@@ -114,7 +115,13 @@ func Start(cfg Config) (*Node, error) {
 		protocluster.WithKinds(kinds...), protocluster.WithRequestTimeout(cfg.RequestTimeout))
 	c := protocluster.New(system, ccfg)
 	n := &Node{cfg: cfg, system: system, cluster: c, prov: prov}
+	n.maxSeen.Store(1)
 	if cfg.DB != nil {
+		if b, err := cfg.DB.Get("meta", "cluster-size"); err == nil && b != nil {
+			if v, err := strconv.Atoi(string(b)); err == nil {
+				n.maxSeen.Store(int64(v))
+			}
+		}
 		n.store = newStore(cfg.DB, cfg.Store, n)
 		rep := &replica{db: cfg.DB, records: cfg.Store.Records, log: cfg.Logger}
 		if _, err := system.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return rep }), replicaName); err != nil {
@@ -170,14 +177,37 @@ func (n *Node) memberList() []*protocluster.Member {
 	return n.cluster.MemberList.Members().Members()
 }
 
-// replicaSet is the replicas of a grain key: its top r ranked members.
-func (n *Node) replicaSet(key string, r int) []string {
+// replicaSet is the replicas of a grain key: its top r ranked members,
+// and how many of them make a quorum. The quorum counts the replicas the
+// grain should have — r capped by the largest cluster this node has been
+// part of — not just the members alive now: with two of three nodes down,
+// the survivor alone is no majority and refuses writes.
+func (n *Node) replicaSet(key string, r int) (set []string, quorum int) {
 	ms := n.memberList()
-	if len(ms) == 0 { // not a member yet: only this node
-		return []string{n.system.Address()}
+	set = []string{n.system.Address()} // not a member yet: only this node
+	if len(ms) > 0 {
+		set = ranked(key, ms)
 	}
-	set := ranked(key, ms)
-	return set[:min(r, len(set))]
+	size := n.seenSize(max(1, len(ms)))
+	set = set[:min(r, len(set))]
+	return set, majority(min(r, size))
+}
+
+// seenSize records and returns the largest cluster size seen, kept in the
+// store so that a restart does not forget it.
+func (n *Node) seenSize(now int) int {
+	for {
+		cur := n.maxSeen.Load()
+		if int64(now) <= cur {
+			return int(cur)
+		}
+		if n.maxSeen.CompareAndSwap(cur, int64(now)) {
+			if n.cfg.DB != nil {
+				_ = n.cfg.DB.Write(persistence.Put{Kind: "meta", ID: "cluster-size", Value: []byte(strconv.Itoa(now))})
+			}
+			return now
+		}
+	}
 }
 
 // System is the node's actor system (grains use it to send from goroutines).

@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	protocluster "github.com/asynkron/protoactor-go/cluster"
@@ -34,9 +35,10 @@ type provider struct {
 	c    *protocluster.Cluster
 	ml   *memberlist.Memberlist
 	self memberMeta
-	kick chan struct{}
-	stop chan struct{}
-	once sync.Once
+	kick    chan struct{}
+	stop    chan struct{}
+	once    sync.Once
+	joining atomic.Bool
 }
 
 func newProvider(bindHost string, bindPort int, join []string, tune func(*memberlist.Config), log *slog.Logger) *provider {
@@ -115,9 +117,22 @@ func (p *provider) loop() {
 			return
 		case <-p.kick:
 		case <-t.C:
+			p.rejoin()
 		}
 		p.publish()
 	}
+}
+
+// rejoin retries the seeds while this node is alone: nodes that start at
+// the same moment may each have found no seed up yet.
+func (p *provider) rejoin() {
+	if len(p.join) == 0 || p.ml.NumMembers() > 1 || !p.joining.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer p.joining.Store(false)
+		_, _ = p.ml.Join(p.join)
+	}()
 }
 
 func (p *provider) publish() {

@@ -70,8 +70,8 @@ func newStore(db *persistence.DB, cfg StoreConfig, n *Node) *Store {
 	return &Store{db: db, cfg: cfg, node: n, gens: map[string]uint64{}, locks: map[string]*sync.Mutex{}}
 }
 
-// replicaSet is the nodes that hold key's records.
-func (s *Store) replicaSet(key string) []string {
+// replicaSet is the nodes that hold key's records and how many make a quorum.
+func (s *Store) replicaSet(key string) ([]string, int) {
 	r := s.cfg.Replicas
 	if s.cfg.Everywhere(key) {
 		r = 1 << 30
@@ -82,7 +82,8 @@ func (s *Store) replicaSet(key string) []string {
 // isReplica reports whether this node holds key's records.
 func (s *Store) isReplica(key string) bool {
 	self := s.node.system.Address()
-	for _, a := range s.replicaSet(key) {
+	set, _ := s.replicaSet(key)
+	for _, a := range set {
 		if a == self {
 			return true
 		}
@@ -165,9 +166,9 @@ func (s *Store) replicate(key string, puts []persistence.Put) error {
 		if attempt > 0 {
 			time.Sleep(time.Duration(attempt) * 150 * time.Millisecond)
 		}
-		set := s.replicaSet(key)
-		need = majority(len(set))
-		if acks = s.writeRound(set, key, w); acks >= need {
+		var set []string
+		set, need = s.replicaSet(key)
+		if acks = s.writeRound(set, key, w, need); acks >= need {
 			return nil
 		}
 	}
@@ -176,7 +177,7 @@ func (s *Store) replicate(key string, puts []persistence.Put) error {
 
 // writeRound writes to this node's copy first, so that a snapshot it sends
 // a lagging replica already holds this write, then to the others at once.
-func (s *Store) writeRound(set []string, key string, w *pb.Write) int {
+func (s *Store) writeRound(set []string, key string, w *pb.Write, need int) int {
 	self, others, acks := s.node.system.Address(), set[:0:0], 0
 	for _, addr := range set {
 		if addr != self {
@@ -185,7 +186,7 @@ func (s *Store) writeRound(set []string, key string, w *pb.Write) int {
 			acks++
 		}
 	}
-	return acks + s.fanOut(others, majority(len(set))-acks, func(addr string) bool { return s.writeTo(addr, key, w) })
+	return acks + s.fanOut(others, need-acks, func(addr string) bool { return s.writeTo(addr, key, w) })
 }
 
 // fanOut runs call for every address in parallel and counts the trues. It
@@ -193,6 +194,9 @@ func (s *Store) writeRound(set []string, key string, w *pb.Write) int {
 // so a dead replica's timeout does not slow a write a majority has), or
 // when all have answered.
 func (s *Store) fanOut(set []string, enough int, call func(addr string) bool) int {
+	if enough <= 0 {
+		return 0
+	}
 	results := make(chan bool, len(set))
 	for _, addr := range set {
 		go func() { results <- call(addr) }()
@@ -264,8 +268,7 @@ func (s *Store) Acquire(kind, id string) error {
 	if !ok {
 		return nil
 	}
-	set := s.replicaSet(key)
-	need := majority(len(set))
+	set, need := s.replicaSet(key)
 	promised, err := s.db.Promised(key)
 	if err != nil {
 		return err
@@ -278,7 +281,7 @@ func (s *Store) Acquire(kind, id string) error {
 	for attempt := 0; attempt < 4; attempt++ {
 		if attempt > 0 {
 			time.Sleep(time.Duration(attempt) * 100 * time.Millisecond)
-			set, need = s.replicaSet(key), majority(len(s.replicaSet(key)))
+			set, need = s.replicaSet(key)
 		}
 		best, bestAddr, okN, higher := s.promiseRound(set, key, gen)
 		if okN >= need {

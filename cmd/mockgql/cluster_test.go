@@ -123,6 +123,32 @@ func TestClusterReplicationAndFailover(t *testing.T) {
 		})
 	}
 
+	t.Run("two of three down: the survivor refuses writes, nothing is lost", func(t *testing.T) {
+		tr.procs[1].kill()
+		tr.procs[2].kill()
+		tr.procs[1], tr.procs[2] = nil, nil
+		time.Sleep(3 * time.Second)
+		r := sh.on(tr.procs[0].server).query(`mutation { createProduct(input: {name: "alone"}) { id } }`, nil)
+		if r.Status != 503 && r.errCode() != "UNAVAILABLE" {
+			t.Fatalf("a lone survivor acknowledged a write: %d %s", r.Status, r.Raw)
+		}
+		tr.start(1)
+		tr.waitMembers(2)
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			r := sh.on(tr.procs[0].server).query(`mutation { createProduct(input: {name: "back"}) { id } }`, nil)
+			if r.Status == 200 && r.JSON["errors"] == nil {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("writes did not resume with two nodes: %d %s", r.Status, r.Raw)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		tr.start(2)
+		tr.waitMembers(3)
+	})
+
 	t.Run("actor slots stay strict across nodes", func(t *testing.T) {
 		d := sh.owner.on(tr.procs[0].server).must(`mutation($p:ID!){ createApiKey(projectId:$p, name:"cap", scope: RUNTIME, maxActors: 4) { value } }`,
 			map[string]any{"p": sh.project["id"]})

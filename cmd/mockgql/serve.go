@@ -86,19 +86,28 @@ func serve(args []string) error {
 	if c.DebugAddr != "" {
 		go servePprof(c.DebugAddr, log)
 	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	n, err := start(c, log)
 	if err != nil {
 		return err
 	}
 	if !c.NoDemo {
-		if err := n.seedDemo(); err != nil {
-			n.stop(false)
-			return fmt.Errorf("demo: %w", err)
+		seeded := make(chan error, 1)
+		go func() { seeded <- n.seedDemo() }()
+		select {
+		case err := <-seeded:
+			if err != nil {
+				n.stop(false)
+				return fmt.Errorf("demo: %w", err)
+			}
+		case s := <-sig: // stop cleanly even while seeding
+			log.Info("shutting down during demo seeding", "signal", s.String())
+			n.stop(true)
+			return nil
 		}
 	}
 	log.Info("mockgql serving", "http", n.srv.BaseURL(), "node", c.Node, "cluster", n.node.Addr())
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	s := <-sig
 	log.Info("shutting down", "signal", s.String())
 	n.stop(true)
