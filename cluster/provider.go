@@ -32,9 +32,9 @@ type provider struct {
 	tune     func(*memberlist.Config)
 	log      *slog.Logger
 
-	c    *protocluster.Cluster
-	ml   *memberlist.Memberlist
-	self memberMeta
+	c       *protocluster.Cluster
+	ml      *memberlist.Memberlist
+	self    memberMeta
 	kick    chan struct{}
 	stop    chan struct{}
 	once    sync.Once

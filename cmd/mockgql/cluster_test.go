@@ -247,7 +247,6 @@ func names(t *testing.T, r response) map[string]bool {
 	return out
 }
 
-
 // TestClusterRollingRestart restarts the three nodes one after the other
 // with SIGTERM while clients write through the nodes that are up (as a load
 // balancer reading /readyz would): every answer is 200 or 503, and every
