@@ -111,6 +111,8 @@ func applyOperationEdit(p *model.Project, op string, e editArgs) (any, error) {
 		return true, p.RemoveOperation(e.OperationID)
 	case "generateViews":
 		return p.GenerateMissingViews(func() string { return newChildID(pid, 'v') }), nil
+	case "importTables", "setBaseline":
+		return applyVersioningEdit(p, op, e)
 	}
 	return nil, fmt.Errorf("unknown model edit %q", op)
 }

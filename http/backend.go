@@ -83,6 +83,20 @@ type Backend interface {
 	// SDL is the project's runtime schema as GraphQL SDL.
 	SDL(ctx context.Context, p Principal, projectID string) (string, error)
 
+	// Import, export and versioning (SPEC.md "Import and export",
+	// "Versioning"). ExportOpenAPI writes the model as OpenAPI 3.1, format
+	// json or yaml. ImportOpenAPI adds an unbound table for each selected
+	// schema of an OpenAPI 3.0/3.1 or Swagger 2.0 document (none selected:
+	// every object schema), all or none. ExportCodePackage returns a
+	// generated backend as a base64 zip (PROFESSIONAL plan and EDITOR role
+	// or above). SetSchemaBaseline saves the runtime schema; SchemaChanges
+	// compares the current one with it.
+	ExportOpenAPI(ctx context.Context, p Principal, projectID, format string) (string, error)
+	ImportOpenAPI(ctx context.Context, p Principal, projectID, document string, schemas []string) ([]*model.Table, error)
+	ExportCodePackage(ctx context.Context, p Principal, projectID, language string) (string, error)
+	SetSchemaBaseline(ctx context.Context, p Principal, projectID string) error
+	SchemaChanges(ctx context.Context, p Principal, projectID string) ([]model.SchemaChange, error)
+
 	// Data pool.
 	DataSources(ctx context.Context) ([]DataSource, error)
 	ImportDataset(ctx context.Context, p Principal, in DatasetImport) (DataSource, error)

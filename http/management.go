@@ -154,6 +154,9 @@ func (s *Surface) managementResolvers() map[string]graphql.Resolver {
 	for name, fn := range s.modelMutations() {
 		r["Mutation."+name] = s.authed(fn)
 	}
+	for key, fn := range s.versioningResolvers() {
+		r[key] = s.authed(fn)
+	}
 	return r
 }
 

@@ -324,6 +324,39 @@ func (f *fakeBackend) SDL(_ context.Context, p Principal, projectID string) (str
 	return "type Query { products: ProductPage! }", f.record("SDL", p, projectID)
 }
 
+func (f *fakeBackend) ExportOpenAPI(_ context.Context, p Principal, projectID, format string) (string, error) {
+	return "openapi: 3.1.0\n", f.record("ExportOpenAPI", p, projectID, format)
+}
+
+func (f *fakeBackend) ImportOpenAPI(_ context.Context, p Principal, projectID, document string, schemas []string) ([]*model.Table, error) {
+	if err := f.record("ImportOpenAPI", p, projectID, document, schemas); err != nil {
+		return nil, err
+	}
+	id := f.newID()
+	return []*model.Table{{ID: id, Name: "Pet", Attributes: []*model.Attribute{
+		{ID: id + ".a1", TableID: id, Name: "id", Type: model.TypeID, Required: true, Mapping: model.MappingNone, SourcePath: "id"},
+		{ID: id + ".a2", TableID: id, Name: "ownerCity", Type: model.TypeString, Mapping: model.MappingNone, SourcePath: "owner.city"},
+	}}}, nil
+}
+
+// fakeZip is an empty zip archive in base64.
+const fakeZip = "UEsFBgAAAAAAAAAAAAAAAAAAAAAAAA=="
+
+func (f *fakeBackend) ExportCodePackage(_ context.Context, p Principal, projectID, language string) (string, error) {
+	return fakeZip, f.record("ExportCodePackage", p, projectID, language)
+}
+
+func (f *fakeBackend) SetSchemaBaseline(_ context.Context, p Principal, projectID string) error {
+	return f.record("SetSchemaBaseline", p, projectID)
+}
+
+func (f *fakeBackend) SchemaChanges(_ context.Context, p Principal, projectID string) ([]model.SchemaChange, error) {
+	return []model.SchemaChange{
+		{Type: "FIELD_REMOVED", Criticality: model.ChangeBreaking, Path: "Query.products", Message: "Field Query.products was removed."},
+		{Type: "FIELD_ADDED", Criticality: model.ChangeSafe, Path: "Query.allProducts", Message: "Field Query.allProducts: ProductPage! was added."},
+	}, f.record("SchemaChanges", p, projectID)
+}
+
 func (f *fakeBackend) DataSources(context.Context) ([]DataSource, error) {
 	return []DataSource{f.fixtureDataSource("products")}, f.record("DataSources")
 }

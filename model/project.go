@@ -24,6 +24,10 @@ type Project struct {
 	// Version increases with every model change; compiled schemas and caches
 	// are keyed by it.
 	Version int64 `json:"version"`
+	// Baseline is the runtime schema (SDL) saved by setSchemaBaseline, which
+	// schemaChanges compares the current schema with; empty until saved.
+	// It is not part of the schema, so saving it leaves Version as it is.
+	Baseline string `json:"baseline,omitempty"`
 }
 
 // Table is a model table: a GraphQL object type in the runtime schema.

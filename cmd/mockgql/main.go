@@ -1,8 +1,10 @@
-// Command mockgql runs a node of the mockgql service (mockgql serve) and
-// talks to a running one (mockgql import).
+// Command mockgql runs a node of the mockgql service (mockgql serve), talks
+// to a running one (mockgql import) and compares GraphQL schemas offline
+// (mockgql schema diff).
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 )
@@ -19,14 +21,20 @@ func main() {
 		err = serve(args)
 	case "import":
 		err = importCmd(args)
+	case "schema":
+		err = schemaCmd(args, os.Stdout)
 	case "help", "-h", "--help":
-		fmt.Println("usage: mockgql serve [flags] | mockgql import --code CODE --format json|ndjson|csv [--variant-field V] FILE")
+		fmt.Println("usage: mockgql serve [flags] | mockgql import --code CODE --format json|ndjson|csv [--variant-field V] FILE | mockgql schema diff OLD.graphql NEW.graphql")
 		return
 	default:
-		err = fmt.Errorf("unknown command %q (serve, import)", cmd)
+		err = fmt.Errorf("unknown command %q (serve, import, schema)", cmd)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mockgql:", err)
+		var exit *exitError
+		if errors.As(err, &exit) {
+			os.Exit(exit.code)
+		}
 		os.Exit(1)
 	}
 }

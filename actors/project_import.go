@@ -1,0 +1,72 @@
+package actors
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/model"
+)
+
+// The model edits of OpenAPI import and schema versioning. They run in the
+// project grain like every edit (applyOperationEdit hands them here), so
+// the plan's limits are checked on the result and a refusal leaves the
+// project as it was.
+//
+//	importTables  editArgs.Name holds the tables as JSON (a []*model.Table
+//	              whose attributes carry no IDs). All are added, or none.
+//	setBaseline   saves the current runtime schema as the baseline.
+//
+// The import's tables travel in Name because editArgs, the union of all
+// edits' arguments, has no slot for a list of tables.
+
+// applyVersioningEdit runs importTables or setBaseline on p.
+func applyVersioningEdit(p *model.Project, op string, e editArgs) (any, error) {
+	switch op {
+	case "importTables":
+		var tables []*model.Table
+		if err := json.Unmarshal([]byte(deref(e.Name)), &tables); err != nil {
+			return nil, fmt.Errorf("importTables: %w", err)
+		}
+		return importTables(p, tables)
+	case "setBaseline":
+		return true, setBaseline(p)
+	}
+	return nil, fmt.Errorf("unknown model edit %q", op)
+}
+
+// importTables adds unbound tables with their attributes to p, stopping at
+// the first the model refuses (the caller then drops p). It returns the
+// tables as added.
+func importTables(p *model.Project, in []*model.Table) ([]*model.Table, error) {
+	if len(in) == 0 {
+		return nil, model.Errorf(model.ErrBadUserInput, "no tables to import")
+	}
+	out := make([]*model.Table, 0, len(in))
+	for _, src := range in {
+		t := &model.Table{ID: newChildID(p.ID, 't'), Name: src.Name}
+		if err := p.AddTable(t); err != nil {
+			return nil, err
+		}
+		for _, a := range src.Attributes {
+			attr := *a
+			attr.ID, attr.TableID, attr.Mapping = newChildID(p.ID, 'a'), t.ID, model.MappingNone
+			if err := p.AddAttribute(&attr); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// setBaseline saves p's runtime schema as its baseline. The baseline is not
+// part of the schema, so p.Version stays and the compiled runtime with it.
+func setBaseline(p *model.Project) error {
+	rt, err := graphql.Compile(p, graphql.Options{})
+	if err != nil {
+		return fmt.Errorf("baseline of project %s: %w", p.ID, err)
+	}
+	p.Baseline = rt.SDL()
+	return nil
+}

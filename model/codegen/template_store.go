@@ -1,0 +1,339 @@
+package codegen
+
+// storeSource is api/store.go of the generated module: the storage
+// interface every table's handlers use and its in-memory implementation.
+const storeSource = `package api
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"sync"
+)
+
+// ErrNotFound is returned by a Store when no row has the id.
+var ErrNotFound = errors.New("not found")
+
+// ErrConflict is returned by Store.Create when a row with the id exists.
+var ErrConflict = errors.New("a row with this id exists")
+
+// Store keeps the rows of one table. Replace MemoryStore with an
+// implementation over your database; the handlers need only this.
+// Implementations must be safe for concurrent use.
+type Store[T any] interface {
+	// List returns up to limit rows from offset, in a stable order, and the
+	// number of rows in all.
+	List(ctx context.Context, offset, limit int) (rows []T, total int, err error)
+	// Get returns the row with the id, or ErrNotFound.
+	Get(ctx context.Context, id string) (T, error)
+	// Create adds row, choosing an id when it has none; ErrConflict when
+	// the id is taken.
+	Create(ctx context.Context, row T) (T, error)
+	// Update sets the fields that patch sets on the row with the id, or
+	// returns ErrNotFound. The id does not change.
+	Update(ctx context.Context, id string, patch T) (T, error)
+	// Delete removes the row with the id and returns it, or ErrNotFound.
+	Delete(ctx context.Context, id string) (T, error)
+}
+
+// Record is what the generic code needs of a row type: implemented by the
+// pointer type of every generated row.
+type Record[T any] interface {
+	*T
+	// rowKey points at the row's id.
+	rowKey() *string
+	// applyPatch sets the fields that patch sets.
+	applyPatch(patch T)
+}
+
+// MemoryStore is a Store in memory, in insertion order. It is safe for
+// concurrent use; its rows are lost when the process ends.
+type MemoryStore[T any, P Record[T]] struct {
+	mu    sync.RWMutex
+	rows  map[string]T
+	order []string
+	next  int
+}
+
+// NewMemoryStore returns an empty MemoryStore.
+func NewMemoryStore[T any, P Record[T]]() *MemoryStore[T, P] {
+	return &MemoryStore[T, P]{rows: map[string]T{}}
+}
+
+// List implements Store.
+func (s *MemoryStore[T, P]) List(_ context.Context, offset, limit int) ([]T, int, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	rows := []T{}
+	for i := offset; i >= 0 && i < len(s.order) && len(rows) < limit; i++ {
+		rows = append(rows, s.rows[s.order[i]])
+	}
+	return rows, len(s.order), nil
+}
+
+// Get implements Store.
+func (s *MemoryStore[T, P]) Get(_ context.Context, id string) (T, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	row, ok := s.rows[id]
+	if !ok {
+		return row, ErrNotFound
+	}
+	return row, nil
+}
+
+// Create implements Store: a row without id gets the next free number.
+func (s *MemoryStore[T, P]) Create(_ context.Context, row T) (T, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := P(&row).rowKey()
+	if *key == "" {
+		for *key == "" || s.taken(*key) {
+			s.next++
+			*key = strconv.Itoa(s.next)
+		}
+	}
+	if s.taken(*key) {
+		var zero T
+		return zero, ErrConflict
+	}
+	s.rows[*key] = row
+	s.order = append(s.order, *key)
+	return row, nil
+}
+
+func (s *MemoryStore[T, P]) taken(id string) bool {
+	_, ok := s.rows[id]
+	return ok
+}
+
+// Update implements Store.
+func (s *MemoryStore[T, P]) Update(_ context.Context, id string, patch T) (T, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	row, ok := s.rows[id]
+	if !ok {
+		return row, ErrNotFound
+	}
+	P(&row).applyPatch(patch)
+	*P(&row).rowKey() = id
+	s.rows[id] = row
+	return row, nil
+}
+
+// Delete implements Store.
+func (s *MemoryStore[T, P]) Delete(_ context.Context, id string) (T, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	row, ok := s.rows[id]
+	if !ok {
+		return row, ErrNotFound
+	}
+	delete(s.rows, id)
+	for i, k := range s.order {
+		if k == id {
+			s.order = append(s.order[:i], s.order[i+1:]...)
+			break
+		}
+	}
+	return row, nil
+}
+`
+
+// handlersSource is api/handlers.go: the generic handler set of a table.
+const handlersSource = `package api
+
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+)
+
+// MaxBodyBytes bounds request bodies.
+const MaxBodyBytes = 1 << 20
+
+// Page is the answer of a list request.
+type Page[T any] struct {
+	Items    []T ` + "`json:\"items\"`" + `
+	Total    int ` + "`json:\"total\"`" + `
+	Page     int ` + "`json:\"page\"`" + `
+	PageSize int ` + "`json:\"pageSize\"`" + `
+}
+
+// Error is the body of every refusal.
+type Error struct {
+	Code    string ` + "`json:\"code\"`" + `
+	Message string ` + "`json:\"message\"`" + `
+}
+
+// resource serves one table's rows from its store.
+type resource[T any, P Record[T]] struct {
+	store Store[T]
+}
+
+// register adds the handler set of a table at base: list, get, create,
+// update (PUT and PATCH both set the fields given) and delete.
+func register[T any, P Record[T]](mux *http.ServeMux, base string, store Store[T]) {
+	r := resource[T, P]{store: store}
+	mux.HandleFunc("GET "+base, r.list)
+	mux.HandleFunc("POST "+base, r.create)
+	mux.HandleFunc("GET "+base+"/{id}", r.get)
+	mux.HandleFunc("PUT "+base+"/{id}", r.update)
+	mux.HandleFunc("PATCH "+base+"/{id}", r.update)
+	mux.HandleFunc("DELETE "+base+"/{id}", r.delete)
+}
+
+// list answers GET base?page=&pageSize= (page 1-based, pageSize 1..1000).
+func (r resource[T, P]) list(w http.ResponseWriter, req *http.Request) {
+	page, size := intParam(req, "page", 1), intParam(req, "pageSize", 20)
+	page, size = max(page, 1), min(max(size, 1), 1000)
+	rows, total, err := r.store.List(req.Context(), (page-1)*size, size)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, Page[T]{Items: rows, Total: total, Page: page, PageSize: size})
+}
+
+func (r resource[T, P]) get(w http.ResponseWriter, req *http.Request) {
+	row, err := r.store.Get(req.Context(), req.PathValue("id"))
+	answer(w, http.StatusOK, row, err)
+}
+
+func (r resource[T, P]) create(w http.ResponseWriter, req *http.Request) {
+	var row T
+	if !decode(w, req, &row) {
+		return
+	}
+	row, err := r.store.Create(req.Context(), row)
+	answer(w, http.StatusCreated, row, err)
+}
+
+func (r resource[T, P]) update(w http.ResponseWriter, req *http.Request) {
+	var patch T
+	if !decode(w, req, &patch) {
+		return
+	}
+	row, err := r.store.Update(req.Context(), req.PathValue("id"), patch)
+	answer(w, http.StatusOK, row, err)
+}
+
+func (r resource[T, P]) delete(w http.ResponseWriter, req *http.Request) {
+	row, err := r.store.Delete(req.Context(), req.PathValue("id"))
+	answer(w, http.StatusOK, row, err)
+}
+
+// intParam reads a query parameter, def when absent or not a number.
+func intParam(req *http.Request, name string, def int) int {
+	n, err := strconv.Atoi(req.URL.Query().Get(name))
+	if err != nil {
+		return def
+	}
+	return n
+}
+
+// decode reads a JSON body into v; unknown fields are refused.
+func decode(w http.ResponseWriter, req *http.Request, v any) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(w, req.Body, MaxBodyBytes))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		writeJSON(w, http.StatusBadRequest, Error{Code: "BAD_REQUEST", Message: err.Error()})
+		return false
+	}
+	return true
+}
+
+// answer writes row with status, or the error.
+func answer(w http.ResponseWriter, status int, row any, err error) {
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	writeJSON(w, status, row)
+}
+
+// writeError maps store errors to statuses; others are 500.
+func writeError(w http.ResponseWriter, err error) {
+	switch {
+	case errors.Is(err, ErrNotFound):
+		writeJSON(w, http.StatusNotFound, Error{Code: "NOT_FOUND", Message: err.Error()})
+	case errors.Is(err, ErrConflict):
+		writeJSON(w, http.StatusConflict, Error{Code: "CONFLICT", Message: err.Error()})
+	default:
+		writeJSON(w, http.StatusInternalServerError, Error{Code: "INTERNAL", Message: "internal error"})
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+`
+
+// testHelperSource is api/crud_test.go: the generic test every table's
+// test calls.
+const testHelperSource = `package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+// testCRUD drives one table's handlers through a real HTTP server: create
+// (with and without id), get, list, update (PUT and PATCH), delete, and the
+// refusals (unknown field 400, taken id 409, unknown id 404).
+func testCRUD(t *testing.T, base, createBody, patchBody string) {
+	srv := httptest.NewServer(NewServer(NewMemoryStores()))
+	defer srv.Close()
+	var row map[string]any
+	call(t, srv, "POST", base, createBody, http.StatusCreated, &row)
+	id, _ := row["id"].(string)
+	if id == "" {
+		t.Fatalf("created row has no id: %v", row)
+	}
+	call(t, srv, "POST", base, createBody, http.StatusConflict, nil)
+	call(t, srv, "POST", base, "{}", http.StatusCreated, nil)
+	call(t, srv, "GET", base+"/"+id, "", http.StatusOK, &row)
+	var page map[string]any
+	call(t, srv, "GET", base+"?page=1&pageSize=1", "", http.StatusOK, &page)
+	if page["total"] != 2.0 || len(page["items"].([]any)) != 1 {
+		t.Fatalf("list: %v", page)
+	}
+	call(t, srv, "PATCH", base+"/"+id, patchBody, http.StatusOK, &row)
+	call(t, srv, "PUT", base+"/"+id, patchBody, http.StatusOK, &row)
+	if row["id"] != id {
+		t.Fatalf("update changed the id: %v", row)
+	}
+	call(t, srv, "POST", base, ` + "`{\"__unknown\": 1}`" + `, http.StatusBadRequest, nil)
+	call(t, srv, "DELETE", base+"/"+id, "", http.StatusOK, nil)
+	call(t, srv, "GET", base+"/"+id, "", http.StatusNotFound, nil)
+	call(t, srv, "DELETE", base+"/"+id, "", http.StatusNotFound, nil)
+}
+
+// call sends a request and checks the status; out receives the JSON body.
+func call(t *testing.T, srv *httptest.Server, method, path, body string, status int, out any) {
+	t.Helper()
+	req, err := http.NewRequest(method, srv.URL+path, bytes.NewReader([]byte(body)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != status {
+		t.Fatalf("%s %s: status %d, want %d", method, path, resp.StatusCode, status)
+	}
+	if out != nil {
+		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+			t.Fatalf("%s %s: %v", method, path, err)
+		}
+	}
+}
+`
