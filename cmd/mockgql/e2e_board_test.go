@@ -91,3 +91,37 @@ func TestBoardOpensAdoptedProject(t *testing.T) {
 		t.Fatalf("query result on the board: %s", result)
 	}
 }
+
+// TestBoardShowsSchemaChanges: after a baseline and a breaking rename, the
+// board's API design section lists the change.
+func TestBoardShowsSchemaChanges(t *testing.T) {
+	ctx := browser(t)
+	s := startServer(t)
+	sh := newShop(t, s, "design@example.com", "d")
+	pid := sh.project["id"]
+	sh.owner.must(`mutation($p:ID!){ setSchemaBaseline(projectId:$p) }`, map[string]any{"p": pid})
+	var opID string
+	for _, o := range get(sh.owner.must(`query($id:ID){ project(id:$id) { operations { id name } } }`, map[string]any{"id": pid}), "project", "operations").([]any) {
+		if get(o, "name") == "categories" {
+			opID = get(o, "id").(string)
+		}
+	}
+	sh.owner.must(`mutation($id:ID!){ updateOperation(input:{operationId:$id, name:"allCategories"}) { name } }`, map[string]any{"id": opID})
+	// The board reads with the signed-in owner's cookie.
+	if err := chromedp.Do(ctx, chromedp.Navigate(s.base+"/healthz")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(document.cookie = "mgq_jwt=`+sh.owner.token+`; path=/", true)`)); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.Navigate(s.base+"/board/projects/"+pid.(string)), chromedp.WaitVisible(`[data-criticality="BREAKING"]`)); err != nil {
+		t.Fatalf("board: %v", err)
+	}
+	changes, err := chromedp.Run(ctx, chromedp.Text(`#changes`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(changes, "BREAKING") || !strings.Contains(changes, "categories") {
+		t.Fatalf("changes on the board: %s", changes)
+	}
+}
