@@ -56,6 +56,10 @@ type Executor struct {
 	// text. 0 means 256; a negative value disables the cache.
 	CacheSize int
 
+	// directPlan compiles plans for direct writers (exec_direct.go); nil
+	// for none. Only the package's own surfaces set it.
+	directPlan directCompiler
+
 	types map[string]*objectType // object types by name, with their fields precomputed
 	rules *rules.Rules
 	cache *docCache

@@ -36,11 +36,7 @@ func (r *run) complete(t *outType, v any, pf *plannedField) bool {
 		}
 		ok = err == nil
 	}
-	if ok || t.nonNull || r.ctxErr != nil {
-		return ok
-	}
-	r.buf = append(r.buf[:start], "null"...)
-	return true
+	return r.settle(t, start, ok)
 }
 
 // list writes the slice v as a list of t.elem.
@@ -65,30 +61,9 @@ func (r *run) list(t *outType, v any, pf *plannedField) bool {
 	return listOf(r, t, items, pf)
 }
 
-// listOf writes items as a list of t.elem, looking at the context every
-// ctxCheckEvery items.
+// listOf writes items as a list of t.elem.
 func listOf[T any](r *run, t *outType, items []T, pf *plannedField) bool {
-	r.buf = append(r.buf, '[')
-	// One path step serves every item; updating its index in place keeps
-	// the loop free of pointer writes.
-	step := len(r.path)
-	r.path = append(r.path, pathStep{})
-	ok := true
-	for i := 0; i < len(items) && ok; i++ {
-		if i > 0 {
-			r.buf = append(r.buf, ',')
-		}
-		if r.items++; r.items%ctxCheckEvery == 0 && r.ctx.Err() != nil {
-			r.ctxErr = r.ctx.Err()
-			ok = false
-			break
-		}
-		r.path[step].index = i
-		ok = r.complete(t.elem, items[i], pf)
-	}
-	r.path = r.path[:step]
-	r.buf = append(r.buf, ']')
-	return ok
+	return r.listItems(len(items), func(i int) bool { return r.complete(t.elem, items[i], pf) })
 }
 
 // abstract writes v as the object type it names (Typer, or a

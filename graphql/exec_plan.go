@@ -11,6 +11,8 @@ import (
 // applied and same-key fields merged.
 type selectionPlan struct {
 	fields []*plannedField
+	// direct is the plan compiled by Executor.directPlan, or nil.
+	direct any
 }
 
 // plannedField is one response key of a selectionPlan. A plan holds no
@@ -71,7 +73,8 @@ func (p *planner) plan(obj *objectType, sets []ast.SelectionSet) *selectionPlan 
 	return p.collectPlan(obj, sets)
 }
 
-// collectPlan builds the plan of sets for obj.
+// collectPlan builds the plan of sets for obj, and its direct form once
+// the plans of its fields exist.
 func (p *planner) collectPlan(obj *objectType, sets []ast.SelectionSet) *selectionPlan {
 	var groups [][]*ast.Field
 	index := make(map[string]int)
@@ -84,6 +87,9 @@ func (p *planner) collectPlan(obj *objectType, sets []ast.SelectionSet) *selecti
 		if pf := p.field(obj, g); pf != nil {
 			sp.fields = append(sp.fields, pf)
 		}
+	}
+	if p.ex.directPlan != nil {
+		sp.direct = p.ex.directPlan(obj, sp)
 	}
 	return sp
 }

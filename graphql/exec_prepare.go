@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -18,13 +19,24 @@ type document struct {
 	query   string
 	doc     *ast.QueryDocument // nil when refused
 	refused *Result            // parse or validation failure
-	plans   sync.Map           // *ast.OperationDefinition -> *selectionPlan, for plans that depend on no variable
+	plans   sync.Map           // *ast.OperationDefinition -> *opPlan, for plans that depend on no variable
 	size    atomic.Int64       // size of the last data written, to size the next buffer
+}
+
+// opPlan is the plan of an operation's root selection, shared by every
+// request of the document when it depends on no variable.
+type opPlan struct {
+	plan       *selectionPlan
+	rootFields []string
+	// prepared serves every request when the operation declares no
+	// variables: they all prepare alike.
+	prepared *Prepared
 }
 
 // Prepared is a parsed, validated operation with its variables coerced,
 // ready to execute. It is immutable; Execute may be called more than once
-// and from several goroutines.
+// and from several goroutines. Requests that prepare alike (the same
+// document and an operation without variables) may share one Prepared.
 type Prepared struct {
 	ex         *Executor
 	doc        *document
@@ -52,6 +64,9 @@ func (e *Executor) Prepare(req Request) (*Prepared, *Result) {
 	if gerr != nil {
 		return nil, refuse(model.ErrValidateFailed, gerr)
 	}
+	if cached, ok := d.plans.Load(op); ok && cached.(*opPlan).prepared != nil {
+		return cached.(*opPlan).prepared, nil
+	}
 	rootType := e.rootType(op.Operation)
 	if rootType == nil {
 		return nil, refuse(model.ErrValidateFailed, limitError(op, "operation type "+string(op.Operation)+" is not supported"))
@@ -61,8 +76,8 @@ func (e *Executor) Prepare(req Request) (*Prepared, *Result) {
 		return nil, refuse(model.ErrValidateFailed, gerr)
 	}
 	p := &Prepared{ex: e, doc: d, op: op, vars: vars, rootType: rootType}
-	p.plan = e.planFor(d, op, vars, p.rootType)
-	p.rootFields = rootFieldNames(p.plan)
+	o := e.planFor(d, op, vars, p.rootType)
+	p.plan, p.rootFields = o.plan, o.rootFields
 	return p, nil
 }
 
@@ -88,6 +103,9 @@ func (e *Executor) document(query string) *document {
 	if d := e.cache.get(query); d != nil {
 		return d
 	}
+	// The cache keeps its own copy of the text: query may share memory
+	// with a whole request body (see DecodeRequest).
+	query = strings.Clone(query)
 	d := &document{query: query}
 	doc, err := parser.ParseQuery(&ast.Source{Input: query})
 	switch {
@@ -107,9 +125,9 @@ func (e *Executor) document(query string) *document {
 
 // planFor returns the plan of op's root selection, from the document's
 // cache when the plan does not depend on variables.
-func (e *Executor) planFor(d *document, op *ast.OperationDefinition, vars map[string]any, root *objectType) *selectionPlan {
+func (e *Executor) planFor(d *document, op *ast.OperationDefinition, vars map[string]any, root *objectType) *opPlan {
 	if sp, ok := d.plans.Load(op); ok {
-		return sp.(*selectionPlan)
+		return sp.(*opPlan)
 	}
 	pl := &planner{
 		ex:      e,
@@ -118,11 +136,15 @@ func (e *Executor) planFor(d *document, op *ast.OperationDefinition, vars map[st
 		consts:  &inputCoercer{schema: e.Schema},
 	}
 	sp := pl.plan(root, []ast.SelectionSet{op.SelectionSet})
+	o := &opPlan{plan: sp, rootFields: rootFieldNames(sp)}
 	if pl.varDirs {
-		return sp
+		return o
 	}
-	shared, _ := d.plans.LoadOrStore(op, sp)
-	return shared.(*selectionPlan)
+	if len(op.VariableDefinitions) == 0 {
+		o.prepared = &Prepared{ex: e, doc: d, op: op, rootType: root, plan: sp, rootFields: o.rootFields}
+	}
+	shared, _ := d.plans.LoadOrStore(op, o)
+	return shared.(*opPlan)
 }
 
 // selectOperation returns the operation named name, or the only one.

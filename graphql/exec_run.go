@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math"
 	"strconv"
+	"sync"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
@@ -46,10 +47,8 @@ type pathStep struct {
 // If ctx ends first, Execute stops early and returns ctx.Err(). Execute is
 // safe for concurrent use; no panic escapes it (a resolver's becomes an INTERNAL field error).
 func (p *Prepared) Execute(ctx context.Context, root any) (res *Result, err error) {
-	r := &run{ctx: ctx, p: p, coercer: inputCoercer{schema: p.ex.Schema, vars: p.vars}}
-	r.buf = make([]byte, 0, p.sizeHint())
-	r.path = r.pathBuf[:0]
-	r.field.run = r
+	r := newRun(ctx, p)
+	defer r.release()
 	defer func() {
 		if v := recover(); v != nil {
 			res, err = internalFailure(v), nil
@@ -66,10 +65,37 @@ func (p *Prepared) Execute(ctx context.Context, root any) (res *Result, err erro
 	return &Result{Data: r.buf, Errors: r.errs}, nil
 }
 
+// runPool recycles the state of executions; see newRun and release.
+var runPool = sync.Pool{New: func() any { return new(run) }}
+
+// newRun returns the state of one execution of p, with a fresh buffer.
+func newRun(ctx context.Context, p *Prepared) *run {
+	r := runPool.Get().(*run)
+	*r = run{ctx: ctx, p: p, coercer: inputCoercer{schema: p.ex.Schema, vars: p.vars}}
+	r.buf = make([]byte, 0, p.sizeHint())
+	r.path = r.pathBuf[:0]
+	r.field.run = r
+	return r
+}
+
+// release returns r to the pool once its execution is over. The buffer
+// and errors belong to the Result by then; nothing else keeps r, since
+// resolvers must not keep their Field.
+func (r *run) release() {
+	*r = run{}
+	runPool.Put(r)
+}
+
 // rootObject writes the root selection, looking at ctx before each field.
+// A directRoot writes the fields it covers itself.
 func (r *run) rootObject(root any) bool {
+	sp := r.p.plan
+	direct, _ := root.(directRoot)
+	if sp.direct == nil {
+		direct = nil
+	}
 	r.buf = append(r.buf, '{')
-	for i, pf := range r.p.plan.fields {
+	for i, pf := range sp.fields {
 		if err := r.ctx.Err(); err != nil {
 			r.ctxErr = err
 			return false
@@ -78,6 +104,14 @@ func (r *run) rootObject(root any) bool {
 			r.buf = append(r.buf, ',')
 		}
 		r.buf = append(r.buf, pf.keyJSON...)
+		if direct != nil {
+			if ok, handled := direct.writeRootField(r, sp, i); handled {
+				if !ok {
+					return false
+				}
+				continue
+			}
+		}
 		if !r.writeField(pf, r.p.rootType, root) {
 			return false
 		}
@@ -86,11 +120,17 @@ func (r *run) rootObject(root any) bool {
 	return true
 }
 
-// object writes the selection plan sp of obj for the value v. The members
+// object writes the selection plan sp of obj for the value v. A
+// directObject with a compiled plan writes itself. The members
 // of a map that hold common scalar values are written inline: that is most
 // of the fields of the mock runtime, whose rows are maps. The inline path
 // appends to a local slice, which spares a GC write barrier per field.
 func (r *run) object(sp *selectionPlan, obj *objectType, v any) bool {
+	if d, ok := v.(directObject); ok && sp.direct != nil {
+		if ok, handled := d.writeDirect(r, sp, obj); handled {
+			return ok
+		}
+	}
 	m, isMap := v.(map[string]any)
 	buf := append(r.buf, '{')
 	for i, pf := range sp.fields {

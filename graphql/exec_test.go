@@ -471,3 +471,35 @@ func TestResultJSON(t *testing.T) {
 		t.Errorf("empty result: %s", got)
 	}
 }
+
+// TestPrepareShares checks that requests of an operation without variables
+// share one Prepared, and that the others get their own.
+func TestPrepareShares(t *testing.T) {
+	ex := newTestExecutor(t, nil)
+	tests := []struct {
+		name, query string
+		vars        map[string]any
+		shared      bool
+	}{
+		{"no variables", `{ products { total } }`, nil, true},
+		{"variables given to an operation without any", `{ products { total } }`, map[string]any{"p": json.Number("2")}, true},
+		{"variables", `query ($p: Int) { products(page: $p) { page } }`, map[string]any{"p": json.Number("2")}, false},
+		{"variable directives", `query ($x: Boolean!) { products { total @include(if: $x) } }`, map[string]any{"x": true}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := Request{Query: tt.query, Variables: tt.vars}
+			var prepared []*Prepared
+			for range 3 {
+				p, refused := ex.Prepare(req)
+				if refused != nil {
+					t.Fatal(refused.Errors)
+				}
+				prepared = append(prepared, p)
+			}
+			if shared := prepared[1] == prepared[2]; shared != tt.shared {
+				t.Errorf("shared = %v, want %v", shared, tt.shared)
+			}
+		})
+	}
+}

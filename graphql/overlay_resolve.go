@@ -167,6 +167,36 @@ func (o *tableOverlay) keyRows(tv *tableView, a *attribute, k string) []int32 {
 	return idx[k]
 }
 
+// positionalRow returns the dataset row whose id is its 1-based position
+// id, or -1: a row that has no id of its own.
+func (tv *tableView) positionalRow(id string) int32 {
+	pos, ok := position(id, int(tv.n))
+	if !ok {
+		return -1
+	}
+	if r := int32(pos - 1); tv.datasetID(r).Kind == dataset.Null {
+		return r
+	}
+	return -1
+}
+
+// position reads id as a position from 1 to n written as strconv.Itoa
+// writes it (no sign, no leading zero), without allocating.
+func position(id string, n int) (int, bool) {
+	if id == "" || id[0] == '0' || len(id) > 10 {
+		return 0, false
+	}
+	pos := 0
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		pos = pos*10 + int(c-'0')
+	}
+	return pos, pos <= n
+}
+
 // datasetRowsByID returns the dataset rows whose id is id, ascending,
 // whatever the variant and the overlay say.
 func (tv *tableView) datasetRowsByID(id string) []int32 {
@@ -176,10 +206,8 @@ func (tv *tableView) datasetRowsByID(id string) []int32 {
 			out = append(out, tv.ds.Lookup(tv.idPath, k)...)
 		}
 	}
-	if pos, err := strconv.Atoi(id); err == nil && strconv.Itoa(pos) == id && pos >= 1 && pos <= int(tv.n) {
-		if r := int32(pos - 1); tv.datasetID(r).Kind == dataset.Null {
-			out = append(out, r)
-		}
+	if r := tv.positionalRow(id); r >= 0 {
+		out = append(out, r)
 	}
 	if len(out) > 1 {
 		slices.Sort(out)

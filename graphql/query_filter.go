@@ -30,11 +30,10 @@ type predicate struct {
 }
 
 // buildPredicates reads the parameter arguments of a list query. Omitted
-// parameters do not filter. It also returns a canonical text of the
-// predicates for cache keys.
-func buildPredicates(params []param, args map[string]any) ([]predicate, string, error) {
+// parameters do not filter. It also appends a canonical text of the
+// predicates for cache keys to spec.
+func buildPredicates(params []param, args map[string]any, spec []byte) ([]predicate, []byte, error) {
 	var preds []predicate
-	var spec strings.Builder
 	for _, p := range params {
 		raw, ok := args[p.name]
 		if !ok || (raw == nil && p.op == model.OpIn) {
@@ -42,12 +41,12 @@ func buildPredicates(params []param, args map[string]any) ([]predicate, string, 
 		}
 		pr, err := newPredicate(p, raw)
 		if err != nil {
-			return nil, "", err
+			return nil, spec, err
 		}
 		preds = append(preds, pr)
-		pr.writeSpec(&spec)
+		spec = pr.appendSpec(spec)
 	}
-	return preds, spec.String(), nil
+	return preds, spec, nil
 }
 
 func newPredicate(p param, raw any) (predicate, error) {
@@ -86,36 +85,37 @@ func scalarArg(name string, x any) (dataset.Value, error) {
 	return v, nil
 }
 
-func (pr *predicate) writeSpec(b *strings.Builder) {
+func (pr *predicate) appendSpec(b []byte) []byte {
 	idx := -2
 	if pr.attr != nil {
 		idx = pr.attr.idx
 	}
-	b.WriteString(strconv.Itoa(idx))
-	b.WriteString(string(pr.op))
+	b = strconv.AppendInt(b, int64(idx), 10)
+	b = append(b, pr.op...)
 	if pr.op == model.OpIn {
-		b.WriteByte('[')
+		b = append(b, '[')
 		for _, v := range pr.args {
-			writeValueSpec(b, v)
+			b = appendValueSpec(b, v)
 		}
-		b.WriteByte(']')
+		b = append(b, ']')
 	} else {
-		writeValueSpec(b, pr.arg)
+		b = appendValueSpec(b, pr.arg)
 	}
-	b.WriteByte(';')
+	return append(b, ';')
 }
 
-func writeValueSpec(b *strings.Builder, v dataset.Value) {
+func appendValueSpec(b []byte, v dataset.Value) []byte {
 	switch v.Kind {
 	case dataset.Null:
-		b.WriteString("n,")
+		b = append(b, 'n')
 	case dataset.Bool:
-		b.WriteString("b" + strconv.FormatBool(v.Bool) + ",")
+		b = strconv.AppendBool(append(b, 'b'), v.Bool)
 	case dataset.Number:
-		b.WriteString("f" + strconv.FormatFloat(v.Num, 'g', -1, 64) + ",")
+		b = strconv.AppendFloat(append(b, 'f'), v.Num, 'g', -1, 64)
 	default:
-		b.WriteString("s" + strconv.Quote(v.Str) + ",")
+		b = strconv.AppendQuote(append(b, 's'), v.Str)
 	}
+	return append(b, ',')
 }
 
 // match reports whether stored value v satisfies the predicate.

@@ -21,12 +21,17 @@ type view struct {
 	// which must not enter the shared cache.
 	cacheable bool
 
-	mu     sync.Mutex
-	tables map[*table]*tableView
+	mu sync.Mutex
+	// tables are the table views built so far; a request reads few
+	// tables, so a short list, first backed by tablesBuf, beats a map.
+	tables    []*tableView
+	tablesBuf [4]*tableView
 }
 
 func newView(rt *Runtime, pool Pool, ov *Overlay, st *overlayState, cacheable bool) *view {
-	return &view{rt: rt, pool: pool, ov: ov, st: st, cacheable: cacheable, tables: map[*table]*tableView{}}
+	v := &view{rt: rt, pool: pool, ov: ov, st: st, cacheable: cacheable}
+	v.tables = v.tablesBuf[:0]
+	return v
 }
 
 // tableView binds a table to its dataset and overlay records for one view.
@@ -39,7 +44,8 @@ type tableView struct {
 	// cols are the leaf columns of SOURCE attributes by attribute index; nil
 	// for other attributes and for paths that name an object.
 	cols      []*dataset.Column
-	idPath    string // "" = positional ids
+	colsBuf   [8]*dataset.Column // backs cols for the usual tables
+	idPath    string             // "" = positional ids
 	idCol     *dataset.Column
 	idNumeric bool // dataset ids are numbers: created ids are numbers too
 	ov        *tableOverlay
@@ -58,11 +64,13 @@ type rowObj struct {
 func (v *view) tableView(t *table) *tableView {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	if tv := v.tables[t]; tv != nil {
-		return tv
+	for _, tv := range v.tables {
+		if tv.t == t {
+			return tv
+		}
 	}
 	tv := v.bind(t)
-	v.tables[t] = tv
+	v.tables = append(v.tables, tv)
 	return tv
 }
 
@@ -81,7 +89,11 @@ func (v *view) bind(t *table) *tableView {
 		return tv
 	}
 	tv.ds, tv.n = ds, int32(ds.Len())
-	tv.cols = make([]*dataset.Column, len(t.attrs))
+	tv.cols = tv.colsBuf[:]
+	if len(t.attrs) > len(tv.colsBuf) {
+		tv.cols = make([]*dataset.Column, len(t.attrs))
+	}
+	tv.cols = tv.cols[:len(t.attrs)]
 	for _, a := range t.attrs {
 		if a.mapping == model.MappingSource {
 			tv.cols[a.idx] = ds.Column(a.path)
@@ -166,6 +178,21 @@ func (tv *tableView) id(r int32) string {
 		return k
 	}
 	return strconv.Itoa(int(r) + 1)
+}
+
+// appendRowID appends id(r) as a JSON string without allocating.
+func (tv *tableView) appendRowID(buf []byte, r int32) []byte {
+	if r >= tv.n {
+		return appendString(buf, tv.ov.created[r-tv.n].id)
+	}
+	switch v := tv.datasetID(r); v.Kind {
+	case dataset.Null:
+		return append(strconv.AppendInt(append(buf, '"'), int64(r)+1, 10), '"')
+	case dataset.Number, dataset.Bool:
+		return appendOutputString(buf, v)
+	default:
+		return appendString(buf, v.Str)
+	}
 }
 
 // idValue is the stored value of the id field of row r, used by filters,

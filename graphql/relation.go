@@ -2,8 +2,10 @@ package graphql
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/mockgql/mockgql/model"
+	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // This file finds rows by key: relation fields and single-row lookups by
@@ -62,6 +64,55 @@ func (tv *tableView) datasetRowsWhere(a *attribute, k string) []int32 {
 	return nil
 }
 
+// firstWhere returns the first row rowsWhere(a, k, 1) gives, or -1. For the
+// id and SOURCE attributes it does not allocate: the dataset's lookup rows
+// are in storage order, so the first one that is in the table and has no
+// overlay record is the least. It looks up k alone: lookupKeys never gives
+// another key (TestLookupKeysCanonical).
+func (tv *tableView) firstWhere(a *attribute, k string) int32 {
+	if tv.notReady != nil || a == nil {
+		return -1
+	}
+	if !a.isID && a.mapping != model.MappingSource {
+		// The clone keeps k from escaping: callers may pass a key in a
+		// stack buffer.
+		if rows := tv.rowsWhere(a, strings.Clone(k), 1); len(rows) > 0 {
+			return rows[0]
+		}
+		return -1
+	}
+	path := a.path
+	if a.isID {
+		path = tv.idPath
+	}
+	best := int32(-1)
+	if path != "" {
+		best = tv.firstLive(tv.ds.Lookup(path, k))
+	}
+	if a.isID {
+		if r := tv.positionalRow(k); r >= 0 && tv.inTable(r) && !tv.ov.isChanged(r) && (best < 0 || r < best) {
+			best = r
+		}
+	}
+	for _, r := range tv.ov.keyRows(tv, a, k) {
+		if (r >= tv.n || tv.inTable(r)) && (best < 0 || r < best) {
+			best = r
+		}
+	}
+	return best
+}
+
+// firstLive returns the first of dataset rows (ascending) that is in the
+// table and has no overlay record, or -1.
+func (tv *tableView) firstLive(rows []int32) int32 {
+	for _, r := range rows {
+		if tv.inTable(r) && !tv.ov.isChanged(r) {
+			return r
+		}
+	}
+	return -1
+}
+
 // allRows returns every dataset row of the variant.
 func (tv *tableView) allRows() []int32 {
 	if tv.member != nil {
@@ -85,6 +136,14 @@ func (tv *tableView) byID(id string) int32 {
 	return -1
 }
 
+// rowByID is byID without allocating (see firstWhere).
+func (tv *tableView) rowByID(id string) int32 {
+	if r, ok := tv.ov.createdRow(id); ok {
+		return r
+	}
+	return tv.firstWhere(tv.t.idField, id)
+}
+
 // createdRow returns the created row with this id.
 func (o *tableOverlay) createdRow(id string) (int32, bool) {
 	if o == nil {
@@ -92,6 +151,29 @@ func (o *tableOverlay) createdRow(id string) (int32, bool) {
 	}
 	r, ok := o.byID[id]
 	return r, ok
+}
+
+// relatedRows is tv.related for a to-many relation. When the target rows
+// are exactly a dataset lookup (a SOURCE attribute, all variants, no
+// overlay) it returns the lookup's own rows, which are in storage order
+// and must not be modified, instead of a copy.
+func (tv *tableView) relatedRows(rf *relField, r int32) (*tableView, []int32) {
+	target := tv.v.tableView(rf.to)
+	a := rf.toAttr
+	if rf.from == nil || a == nil || a.isID || a.mapping != model.MappingSource ||
+		target.notReady != nil || target.noRows || target.member != nil || target.ov != nil {
+		return tv.related(rf, r)
+	}
+	v := tv.value(rf.from, r)
+	if v.Kind == dataset.Number { // canonKey, in a buffer that stays here
+		var scratch [32]byte
+		return target, target.ds.Lookup(a.path, string(appendNum(scratch[:0], v.Num)))
+	}
+	k, ok := canonKey(v)
+	if !ok {
+		return target, nil
+	}
+	return target, target.ds.Lookup(a.path, k)
 }
 
 // related resolves relation field rf of row r: the view of the target

@@ -27,7 +27,18 @@ type Request struct {
 // *model.Error with Code model.ErrBadRequest and a Message saying what is
 // wrong. Unknown top-level members (such as extensions) are ignored.
 // Numbers inside variables are kept as json.Number.
+//
+// The usual body is decoded by a scanner of its own (request_scan.go);
+// any other body, every malformed one included, by encoding/json.
 func DecodeRequest(body []byte) (Request, error) {
+	if req, ok := scanRequest(body); ok {
+		return req, nil
+	}
+	return decodeRequestJSON(body)
+}
+
+// decodeRequestJSON is DecodeRequest through encoding/json, for any body.
+func decodeRequestJSON(body []byte) (Request, error) {
 	var raw map[string]json.RawMessage
 	if err := decodeJSON(body, &raw); err != nil {
 		return Request{}, badRequest("request body is not a JSON object")

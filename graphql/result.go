@@ -35,6 +35,9 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 // AppendJSON appends the bytes MarshalJSON returns to dst and returns the
 // extended slice.
 func (r *Result) AppendJSON(dst []byte) []byte {
+	if n := len(r.Data) + 16; len(r.Errors) == 0 && cap(dst)-len(dst) < n {
+		dst = append(make([]byte, 0, len(dst)+n), dst...) // one allocation of the right size
+	}
 	dst = append(dst, '{')
 	sep := false
 	if !r.Refused && r.Data != nil {

@@ -30,7 +30,10 @@ import (
 // Files: compile*.go turn the model into tables, operations and the SDL;
 // query*.go and relation.go find rows (views, filters, sorting, paging, the
 // cache); overlay*.go hold mutation changes; runtime_mutate.go makes them;
-// generate.go makes GENERATED values.
+// generate.go makes GENERATED values. runtime_resolve.go defines what each
+// field answers; runtime_direct.go, runtime_row.go and runtime_root.go
+// write the same answers for queries without resolver calls, straight
+// from the dataset columns.
 
 // Pool gives the datasets of the data pool. Dataset returns nil when the
 // import code is unknown. It must be safe for concurrent use.
@@ -95,6 +98,8 @@ func Compile(p *model.Project, opt Options) (*Runtime, error) {
 		LooseArgs: rt.looseArgs(),
 		MaxDepth:  opt.MaxDepth,
 		MaxFields: opt.MaxFields,
+
+		directPlan: newDirectTypes(rt).compile,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("graphql: runtime of project %s: %w", p.ID, err)

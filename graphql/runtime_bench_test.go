@@ -19,7 +19,7 @@ import (
 var rtBenchData sync.Map // rows -> *dataset.Dataset, built once per process
 
 // rtBenchDataset returns a generated products dataset of n rows.
-func rtBenchDataset(b *testing.B, n int) *dataset.Dataset {
+func rtBenchDataset(b testing.TB, n int) *dataset.Dataset {
 	if d, ok := rtBenchData.Load(n); ok {
 		return d.(*dataset.Dataset)
 	}
@@ -44,7 +44,7 @@ func rtBenchDataset(b *testing.B, n int) *dataset.Dataset {
 }
 
 // rtBenchRuntime is a one-table project over the bench dataset.
-func rtBenchRuntime(b *testing.B, opt Options) *Runtime {
+func rtBenchRuntime(b testing.TB, opt Options) *Runtime {
 	p := &model.Project{ID: "bench"}
 	mb := &rtModel{tb: b, p: p}
 	t := mb.table("Product", "bench", nil)

@@ -153,21 +153,20 @@ func (o *operation) listQuery(args map[string]any) (*listQuery, error) {
 		q.sort = o.t.sortAttr(name)
 	}
 	q.desc = args["sortDirection"] == "DESC"
-	preds, spec, err := buildPredicates(o.params, args)
+	var scratch [64]byte
+	spec := scratch[:0]
+	if q.sort != nil {
+		spec = append(spec, q.sort.name...)
+		if q.desc {
+			spec = append(spec, " desc"...)
+		}
+	}
+	spec = append(spec, '|')
+	preds, spec, err := buildPredicates(o.params, args, spec)
 	if err != nil {
 		return nil, err
 	}
-	q.preds = preds
-	var b strings.Builder
-	if q.sort != nil {
-		b.WriteString(q.sort.name)
-		if q.desc {
-			b.WriteString(" desc")
-		}
-	}
-	b.WriteByte('|')
-	b.WriteString(spec)
-	q.spec = b.String()
+	q.preds, q.spec = preds, string(spec)
 	return q, nil
 }
 

@@ -324,7 +324,7 @@ func TestMutateThenQuery(t *testing.T) {
 	if jsonAt(res, "data.a.name") != "New" || jsonAt(res, "data.b") != nil || jsonAt(res, "data.c.products.id") != "1" {
 		t.Errorf("single after mutations: %v", res)
 	}
-	res = mutate(`mutation { deleteProduct(id: "1") { id } }`)
+	mutate(`mutation { deleteProduct(id: "1") { id } }`)
 	res = h.do(`{ supplier(id: "7") { products { id } } }`, nil)
 	if jsonAt(res, "data.supplier.products") != nil {
 		t.Errorf("relation to deleted rows: %v", res)
