@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -227,15 +226,6 @@ func wantCode(tb testing.TB, err error, code string) {
 	tb.Helper()
 	if got := model.ErrorCode(err); got != code {
 		tb.Fatalf("error %v: code %q, want %q", err, got, code)
-	}
-}
-
-// knownBug skips a test that shows a reported, unfixed bug, unless
-// MOCKGQL_KNOWN_BUGS=1 asks to see it fail.
-func knownBug(tb testing.TB, what string) {
-	tb.Helper()
-	if os.Getenv("MOCKGQL_KNOWN_BUGS") == "" {
-		tb.Skipf("known bug (set MOCKGQL_KNOWN_BUGS=1 to run): %s", what)
 	}
 }
 

@@ -3,13 +3,13 @@ package persistence_test
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/mockgql/mockgql/persistence"
 )
@@ -297,7 +297,7 @@ func TestSecondOpenFails(t *testing.T) {
 			_ = r.db.Close()
 			t.Fatal("a second Open of an open file succeeded")
 		}
-		if !errors.Is(r.err, bolt.ErrTimeout) {
+		if !errors.Is(r.err, berrors.ErrTimeout) {
 			t.Errorf("second Open: %v, want a bbolt timeout", r.err)
 		}
 		t.Logf("second Open failed after %v: %v", time.Since(start).Round(time.Millisecond), r.err)
@@ -370,15 +370,6 @@ func TestConcurrentWrites(t *testing.T) {
 	}
 	if got := scanAll(t, db, "overlay", "p1/"); len(got) != n {
 		t.Errorf("got %d rows, want %d", len(got), n)
-	}
-}
-
-// knownBug skips a test that shows a reported, unfixed bug, unless
-// MOCKGQL_KNOWN_BUGS=1 asks to see it fail.
-func knownBug(t *testing.T, what string) {
-	t.Helper()
-	if os.Getenv("MOCKGQL_KNOWN_BUGS") == "" {
-		t.Skipf("known bug (set MOCKGQL_KNOWN_BUGS=1 to run): %s", what)
 	}
 }
 
