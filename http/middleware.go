@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 	"time"
 
@@ -30,6 +31,9 @@ func (s *Server) requestLog(c *gin.Context) {
 	c.Set(ctxRequestID, id)
 	c.Header("X-Request-Id", id)
 	c.Next()
+	if !s.log.Enabled(c.Request.Context(), slog.LevelInfo) {
+		return // the arguments below cost even when the line is dropped
+	}
 	s.log.Info("request", "id", id, "method", c.Request.Method, "path", c.Request.URL.Path,
 		"status", c.Writer.Status(), "bytes", c.Writer.Size(), "ms", float64(time.Since(start).Microseconds())/1000,
 		"ip", c.ClientIP())
