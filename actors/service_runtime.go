@@ -42,7 +42,11 @@ func (s *Service) Runtime(ctx context.Context, r model.RuntimeRequest) (*model.R
 			}
 			keyOK = true
 			if r.ActorToken != "" {
-				if err := s.touchActor(ctx, k, hashSecret(r.KeyValue), r.ActorToken); err != nil {
+				keyHash := k.Hash // the stored record keeps its hash; hashing again costs
+				if keyHash == "" {
+					keyHash = hashSecret(r.KeyValue)
+				}
+				if err := s.touchActor(ctx, k, keyHash, r.ActorToken); err != nil {
 					return nil, err
 				}
 			}

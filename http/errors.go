@@ -123,8 +123,25 @@ func appendField(b []byte, name, value string) []byte {
 	b = append(b, ',', '"')
 	b = append(b, name...)
 	b = append(b, '"', ':')
+	if plain(value) { // codes, paths and most messages: no escaping needed
+		b = append(b, '"')
+		b = append(b, value...)
+		return append(b, '"')
+	}
 	q, _ := json.Marshal(value)
 	return append(b, q...)
+}
+
+// plain reports whether s is printable ASCII without quotes, backslashes or
+// the characters encoding/json escapes for HTML safety.
+func plain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }
 
 func sortedKeys(m map[string]any) []string {

@@ -3,6 +3,7 @@ package http
 import (
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -47,13 +48,20 @@ func (m *Metrics) GrainActivated(kind string) { m.activations.WithLabelValues(ki
 // GrainPassivated counts a passivation.
 func (m *Metrics) GrainPassivated(kind string) { m.passivated.WithLabelValues(kind).Inc() }
 
-// metricsFor records requests and latency of a route.
+// metricsFor records requests and latency of a route. The counter of each
+// status is looked up once and kept, so a request costs two atomic adds.
 func (s *Server) metricsFor(route string) gin.HandlerFunc {
 	lat := s.metrics.latency.WithLabelValues(route)
+	var byStatus sync.Map // int → prometheus.Counter
 	return func(c *gin.Context) {
 		start := time.Now()
 		c.Next()
 		lat.Observe(time.Since(start).Seconds())
-		s.metrics.requests.WithLabelValues(route, strconv.Itoa(c.Writer.Status())).Inc()
+		status := c.Writer.Status()
+		ctr, ok := byStatus.Load(status)
+		if !ok {
+			ctr, _ = byStatus.LoadOrStore(status, s.metrics.requests.WithLabelValues(route, strconv.Itoa(status)))
+		}
+		ctr.(prometheus.Counter).Inc()
 	}
 }
