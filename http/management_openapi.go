@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/mockgql/mockgql/model"
+	"github.com/mockgql/mockgql/model/openapi"
 )
 
 // The resolvers in this file import and export a project's model (OpenAPI,
@@ -15,6 +16,7 @@ func (s *Surface) versioningResolvers() map[string]rootFunc {
 	return map[string]rootFunc{
 		"Query.exportOpenApi":        s.exportOpenAPI,
 		"Query.schemaChanges":        s.schemaChanges,
+		"Query.openApiSchemas":       s.openAPISchemas,
 		"Mutation.importOpenApi":     s.importOpenAPI,
 		"Mutation.exportCodePackage": s.exportCodePackage,
 		"Mutation.setSchemaBaseline": s.setSchemaBaseline,
@@ -24,6 +26,19 @@ func (s *Surface) versioningResolvers() map[string]rootFunc {
 // exportOpenAPI resolves exportOpenApi; format defaults to json in the schema.
 func (s *Surface) exportOpenAPI(ctx context.Context, c *Call, args input) (any, error) {
 	return s.cfg.Backend.ExportOpenAPI(ctx, c.Principal, args.str("projectId"), args.str("format"))
+}
+
+// openAPISchemas resolves openApiSchemas: pure, no grain involved.
+func (s *Surface) openAPISchemas(_ context.Context, _ *Call, args input) (any, error) {
+	list, err := openapi.Schemas([]byte(args.str("document")), openapi.ImportOptions{})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, len(list))
+	for i, x := range list {
+		out[i] = map[string]any{"name": x.Name, "importable": x.Object, "properties": x.Properties}
+	}
+	return out, nil
 }
 
 // importOpenAPI resolves importOpenApi; absent or null schemas select all.

@@ -128,6 +128,8 @@ var managementCases = []surfaceCase{
 	{name: "importDataset_minimal", query: `mutation { importDataset(importCode: "books", format: "ndjson", content: "{}") { importCode } }`},
 
 	{name: "exportOpenApi", query: `{ exportOpenApi(projectId: "prj_1") }`},
+	{name: "openApiSchemas", query: `{ openApiSchemas(document: "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{},\"components\":{\"schemas\":{\"Pet\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}},\"Names\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}") { name importable properties } }`},
+	{name: "openApiSchemas_refused", query: `{ openApiSchemas(document: "{\"swagger\":\"1.2\"}") { name } }`},
 	{name: "exportOpenApi_yaml", query: `{ exportOpenApi(projectId: "prj_1", format: "yaml") }`},
 	{name: "importOpenApi", query: withFragments(`mutation($d: String!) { importOpenApi(projectId: "prj_1", document: $d, schemas: ["Pet"]) { ...T } }`),
 		vars: map[string]any{"d": "openapi: 3.0.0\n"}},

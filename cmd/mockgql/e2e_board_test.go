@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -123,5 +125,52 @@ func TestBoardShowsSchemaChanges(t *testing.T) {
 	}
 	if !strings.Contains(changes, "BREAKING") || !strings.Contains(changes, "categories") {
 		t.Fatalf("changes on the board: %s", changes)
+	}
+}
+
+// TestBoardImportsOpenAPI drives the board's import wizard: a real public
+// OpenAPI document, its schemas listed, the object ones imported as tables.
+func TestBoardImportsOpenAPI(t *testing.T) {
+	doc, err := os.ReadFile("../../../shared/testdata/openapi/petstore-v3.0.yaml")
+	if err != nil {
+		t.Skipf("shared test data missing: %v", err)
+	}
+	ctx := browser(t)
+	s := startServer(t)
+	u := s.signUp("wizard@example.com")
+	pid := get(u.must(`mutation { createProject(name: "Pets") { id } }`, nil), "createProject", "id").(string)
+	if err := chromedp.Do(ctx, chromedp.Navigate(s.base+"/healthz")); err != nil {
+		t.Fatal(err)
+	}
+	js := func(expr string) {
+		t.Helper()
+		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool]("("+expr+", true)")); err != nil {
+			t.Fatalf("%s: %v", expr, err)
+		}
+	}
+	js(`document.cookie = "mgq_jwt=` + u.token + `; path=/"`)
+	if err := chromedp.Do(ctx, chromedp.Navigate(s.base+"/board/projects/"+pid), chromedp.WaitVisible(`#wizard`)); err != nil {
+		t.Fatal(err)
+	}
+	quoted, _ := json.Marshal(string(doc))
+	js(`document.getElementById("oaDoc").value = ` + string(quoted))
+	js(`document.getElementById("oaRead").click()`)
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(`#oaImport`)); err != nil {
+		t.Fatal(err)
+	}
+	listed, err := chromedp.Run(ctx, chromedp.Text(`#oaSchemas`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(listed, "Pet (") || !strings.Contains(listed, "Pets (not an object)") {
+		t.Fatalf("schemas listed: %q", listed)
+	}
+	js(`document.getElementById("oaImport").click()`)
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(`[data-table="Pet"]`)); err != nil {
+		t.Fatal(err)
+	}
+	d := u.must(`query($id:ID){ project(id:$id) { tables { name attributes { name } } } }`, map[string]any{"id": pid})
+	if !strings.Contains(fmt.Sprint(d), "Pet") || !strings.Contains(fmt.Sprint(d), "Error") {
+		t.Fatalf("tables after the wizard: %v", d)
 	}
 }
