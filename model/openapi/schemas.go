@@ -64,4 +64,3 @@ func schemaInfo(name string, ref *openapi3.SchemaRef) Schema {
 	s.Object = v.Type.Is("object") || len(v.Properties) > 0 || len(v.AllOf) > 0
 	return s
 }
-
