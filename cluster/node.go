@@ -255,8 +255,9 @@ func backoff(i int) int {
 func (n *Node) Stop(graceful bool) {
 	n.stopped.Store(true)
 	n.cluster.Shutdown(graceful)
-	if !graceful {
+	if !graceful { // protoactor's non-graceful shutdown leaves these running
 		_ = n.prov.Shutdown(false)
+		n.cluster.Remote.Shutdown(false)
 	}
 }
 

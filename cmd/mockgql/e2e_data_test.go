@@ -97,11 +97,15 @@ func TestDataPool(t *testing.T) {
 		r = s.do(http.MethodPost, "/datasets/anon?format=json", []byte(`[{"v":1}]`))
 		r.refusal(t, 401, "UNAUTHENTICATED")
 	})
-	t.Run("upload over the limit is 413", func(t *testing.T) {
-		small := startServer(t, func(c *serveConfig) { c.MaxDatasetBytes = 64 })
-		o := small.signUp("small@example.com")
-		body := []byte("[" + strings.Repeat(`{"v":1},`, 20) + `{"v":1}]`)
-		r := small.do(http.MethodPost, "/datasets/big?format=json", body, "Authorization", "Bearer "+o.token)
-		r.refusal(t, 413, "PAYLOAD_TOO_LARGE")
-	})
+}
+
+// TestUploadOverLimit has a server of its own: protoactor-go's remote
+// writes a process-global gRPC logger when a node starts, which races with
+// a node already running in the same process, so each test runs one node.
+func TestUploadOverLimit(t *testing.T) {
+	small := startServer(t, func(c *serveConfig) { c.MaxDatasetBytes = 64 })
+	o := small.signUp("small@example.com")
+	body := []byte("[" + strings.Repeat(`{"v":1},`, 20) + `{"v":1}]`)
+	r := small.do(http.MethodPost, "/datasets/big?format=json", body, "Authorization", "Bearer "+o.token)
+	r.refusal(t, 413, "PAYLOAD_TOO_LARGE")
 }

@@ -159,8 +159,13 @@ func TestIPWindow(t *testing.T) {
 	}
 	// Another client IP has its own window.
 	s.do("POST", sh.runtime, q, "X-API-Key", sh.fullKey, "X-Forwarded-For", "198.51.100.1").data(t)
+}
 
-	// Without trusted proxies, X-Forwarded-For is ignored: the peer counts.
+// TestIPWindowIgnoresUntrustedForwarding: without trusted proxies,
+// X-Forwarded-For is ignored and the peer address counts. (A test of its
+// own: one in-process node at a time, see TestUploadOverLimit.)
+func TestIPWindowIgnoresUntrustedForwarding(t *testing.T) {
+	q := []byte(`{"query":"{ products { total } }"}`)
 	u := startServer(t, func(c *serveConfig) { c.IPLimit = 2 })
 	for i, want := range []int{404, 404, 429} {
 		r := u.do("POST", "/mock/nope/graphql", q, "X-Forwarded-For", fmt.Sprintf("10.0.0.%d", i))
