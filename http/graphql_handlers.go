@@ -3,6 +3,7 @@ package http
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 
 	"github.com/gin-gonic/gin"
@@ -54,7 +55,7 @@ func surfaceBody(c *gin.Context, max int64) ([]byte, error) {
 			return nil, model.Errorf(model.ErrBadRequest, "GET /graphql needs ?query=")
 		}
 		req := graphql.Request{Query: q, OperationName: c.Query("operationName")}
-		return jsonMarshal(req)
+		return json.Marshal(req)
 	}
 	var buf bytes.Buffer
 	if err := readBody(c, max, &buf); err != nil {
