@@ -9,7 +9,6 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-
 // serveDatasetUpload answers POST /datasets/{importCode}: the body is the
 // file, parsed as a stream, so its size is bounded by MaxDatasetBytes and
 // not by memory.
