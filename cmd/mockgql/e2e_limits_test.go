@@ -123,6 +123,7 @@ func TestActorTokenLimitsRealClock(t *testing.T) {
 	sh := newShop(t, s, "clock@example.com", "c")
 	q := []byte(`{"query":"{ products { total } }"}`)
 	key, _ := sh.keyWith(t, 1)
+	clearOfWindowEdge(t, time.Minute, 15*time.Second) // the issue rate counts per UTC minute
 
 	tok := sh.actors("POST", key, "").JSON["actorToken"].(string)
 	for i := 0; i < 3; i++ { // each request restarts the idle time
@@ -146,6 +147,7 @@ func TestIPWindow(t *testing.T) {
 	s := startServer(t, func(c *serveConfig) { c.IPLimit = 5; c.TrustedProxies = list{"127.0.0.1/32"} })
 	sh := newShop(t, s, "ip@example.com", "ip")
 	q := []byte(`{"query":"{ products { total } }"}`)
+	clearOfWindowEdge(t, time.Minute, 10*time.Second) // the window is a UTC minute
 	for i := 0; i < 3; i++ {
 		s.do("POST", sh.runtime, q, "X-API-Key", sh.fullKey, "X-Forwarded-For", "203.0.113.7").data(t)
 	}
@@ -167,6 +169,7 @@ func TestIPWindow(t *testing.T) {
 func TestIPWindowIgnoresUntrustedForwarding(t *testing.T) {
 	q := []byte(`{"query":"{ products { total } }"}`)
 	u := startServer(t, func(c *serveConfig) { c.IPLimit = 2 })
+	clearOfWindowEdge(t, time.Minute, 10*time.Second)
 	for i, want := range []int{404, 404, 429} {
 		r := u.do("POST", "/mock/nope/graphql", q, "X-Forwarded-For", fmt.Sprintf("10.0.0.%d", i))
 		if r.Status != want {
@@ -178,6 +181,7 @@ func TestIPWindowIgnoresUntrustedForwarding(t *testing.T) {
 func TestPlanQuotas(t *testing.T) {
 	s := startServer(t, func(c *serveConfig) { c.QuotaPro = 4; c.GuestDailyCalls = 2 })
 	sh := newShop(t, s, "quota@example.com", "q")
+	clearOfWindowEdge(t, 24*time.Hour, time.Minute) // quotas reset at UTC midnight
 	q := []byte(`{"query":"{ products { total } }"}`)
 	for i := 0; i < 4; i++ {
 		s.do("POST", sh.runtime, q, "X-API-Key", sh.fullKey).data(t)
@@ -212,6 +216,7 @@ func TestQuotaSurvivesRestart(t *testing.T) {
 	data, port := t.TempDir(), freePort(t)
 	p := startProc(t, data, port, "--quota-professional 5")
 	sh := newShop(t, p.server, "qr@example.com", "qr")
+	clearOfWindowEdge(t, 24*time.Hour, time.Minute) // quotas reset at UTC midnight
 	q := []byte(`{"query":"{ products { total } }"}`)
 	for i := 0; i < 3; i++ {
 		p.do("POST", sh.runtime, q, "X-API-Key", sh.fullKey).data(t)

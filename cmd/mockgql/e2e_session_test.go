@@ -190,6 +190,7 @@ func TestAssistantFlow(t *testing.T) {
 
 func TestSessionLimits(t *testing.T) {
 	s := startServer(t, func(c *serveConfig) { c.SessionDailyCalls = 3 })
+	clearOfWindowEdge(t, 24*time.Hour, time.Minute) // quotas reset at UTC midnight
 	seedPool(t, s)
 	a := &assistant{s: s}
 	sp := buildSessionModel(t, a)

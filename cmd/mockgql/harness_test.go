@@ -194,3 +194,17 @@ func (u *user) must(query string, vars map[string]any) map[string]any {
 	u.s.t.Helper()
 	return u.gql(query, vars).data(u.s.t)
 }
+
+// clearOfWindowEdge waits, if need be, until at least need is left in the
+// current fixed window of the given length (a UTC minute or day), so a test
+// that counts against a fixed-window limit cannot straddle a reset.
+func clearOfWindowEdge(t testing.TB, window, need time.Duration) {
+	t.Helper()
+	now := time.Now().UTC()
+	if left := now.Truncate(window).Add(window).Sub(now); left < need {
+		if left > 2*time.Minute {
+			t.Skipf("%s left before the %s window resets; rerun later", left, window)
+		}
+		time.Sleep(left + 50*time.Millisecond)
+	}
+}
