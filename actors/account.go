@@ -113,6 +113,8 @@ func (a *accountGrain) handle(g *grain, c *call) (any, error) {
 			return nil, quotaError(retry)
 		}
 		return nil, nil
+	case "lease":
+		return serveLease(a.quota, c, g.env.Clock.Now(), quotaError)
 	case "usage":
 		n, q, start, end := a.quota.usage(g.env.Clock.Now())
 		return usage{Requests: n, Quota: q, Start: start, ResetsAt: end}, nil

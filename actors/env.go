@@ -86,6 +86,9 @@ type Env struct {
 	Log    *slog.Logger
 	// Metrics receives grain activation counts; may be nil.
 	Metrics Metrics
+	// serve runs a runtime request on this node, for a project grain that
+	// received it from another node (NewService sets it).
+	serve func(ctx context.Context, projectID string, r model.RuntimeRequest) (*model.RuntimeResult, error)
 }
 
 // Metrics counts grain lifecycle events; http's Prometheus registry implements it.

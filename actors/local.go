@@ -26,6 +26,8 @@ type projectView struct {
 	rt      *graphql.Runtime
 	ov      *graphql.Overlay // concurrency-safe; shared with the grain
 	session string           // hash of the owning session (guest and session projects)
+	keys    *keyCache        // shared by every view of one activation
+	lease   *quotaLease
 }
 
 func (l *Local) publishProject(id string, v *projectView) {

@@ -119,3 +119,35 @@ func secondsUntil(now, t time.Time) int {
 	}
 	return s
 }
+
+// lease counts up to want events at once for a node that spends them
+// locally: an eighth of what is left (at least one), so that the blocks
+// shrink as the limit nears and a few nodes together cannot run far past
+// it. n is 0 when the window is full; retryAfter then says until when.
+func (m *meter) lease(now time.Time, want int64) (n int64, start, end time.Time, retryAfter int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.roll(now)
+	n = want
+	if m.limit > 0 {
+		left := m.limit - m.count
+		if left <= 0 {
+			return 0, m.start, m.p.end(m.start), secondsUntil(now, m.p.end(m.start))
+		}
+		n = min(want, max(1, left/8))
+	}
+	m.count += n
+	m.dirty = true
+	return n, m.start, m.p.end(m.start), 0
+}
+
+// giveBack uncounts n leased events that were not used, if they belong to
+// the current window.
+func (m *meter) giveBack(start time.Time, n int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if start.Equal(m.start) && n > 0 {
+		m.count = max(0, m.count-n)
+		m.dirty = true
+	}
+}

@@ -46,6 +46,8 @@ func (mg *meterGrain) handle(g *grain, c *call) (any, error) {
 			return nil, limitError(g.kind, retry)
 		}
 		return nil, nil
+	case "lease":
+		return serveLease(mg.m, c, g.env.Clock.Now(), func(retry int) error { return limitError(g.kind, retry) })
 	case "usage":
 		n, q, start, end := mg.m.usage(g.env.Clock.Now())
 		return usage{Requests: n, Quota: q, Start: start, ResetsAt: end}, nil

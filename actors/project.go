@@ -28,6 +28,11 @@ type projectGrain struct {
 	ov    *graphql.Overlay
 	view  *projectView // the snapshot published in env.Local
 	calls *meter       // a session project's daily calls; nil for other kinds
+	// keys and lease serve runtime requests on this node without a round
+	// trip to key and account grains elsewhere; they live as long as this
+	// activation (runtime_cache.go).
+	keys  *keyCache
+	lease *quotaLease
 }
 
 // projectState is the project's checkpoint.
@@ -65,6 +70,7 @@ type projectArgs struct {
 	Args      json.RawMessage `json:"args,omitempty"`
 	Project   *model.Project  `json:"project,omitempty"`
 	Session   string          `json:"session,omitempty"`
+	KeyHash   string          `json:"keyHash,omitempty"` // evictKey
 }
 
 func (p *projectGrain) load(g *grain) error {
@@ -137,7 +143,10 @@ func (p *projectGrain) publish(g *grain) {
 	if p.rt != nil && p.rtVer == p.st.Project.Version {
 		rt = p.rt
 	}
-	p.view = &projectView{project: p.st.Project, rt: rt, ov: p.ov, session: p.st.Session}
+	if p.keys == nil {
+		p.keys, p.lease = newKeyCache(), &quotaLease{}
+	}
+	p.view = &projectView{project: p.st.Project, rt: rt, ov: p.ov, session: p.st.Session, keys: p.keys, lease: p.lease}
 	g.env.Local.publishProject(g.id, p.view)
 }
 
@@ -147,11 +156,15 @@ func (p *projectGrain) stopped(g *grain) {
 	g.env.Local.withdrawProject(g.id, p.view)
 	g.env.Local.withdrawMeter(KindProject+"/"+g.id, p.calls)
 	p.view, p.calls = nil, nil
+	p.returnLease(g)
 }
 
 func (p *projectGrain) handle(g *grain, c *call) (any, error) {
-	if c.req.Method == "runtime" {
+	switch c.req.Method {
+	case "runtime":
 		return p.runtimeCall(g, c)
+	case "serve":
+		return p.serveCall(g, c)
 	}
 	var a projectArgs
 	if err := c.decode(&a); err != nil {
@@ -165,6 +178,12 @@ func (p *projectGrain) handle(g *grain, c *call) (any, error) {
 	}
 	if c.req.Method == "expire" { // the sweeper: also for projects already past their expiry
 		return p.expire(g, a.ExpiryKey)
+	}
+	if c.req.Method == "evictKey" { // a key of this project was revoked or deleted
+		if p.keys != nil {
+			p.keys.evict(a.KeyHash)
+		}
+		return nil, nil
 	}
 	write := c.req.Method != "get" && c.req.Method != "sdl" && c.req.Method != "owner" && c.req.Method != "consume"
 	if err := p.authorize(a.Access, write); err != nil {

@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -17,6 +18,10 @@ const (
 	metaKeyOK     = "key"      // "1": the HTTP layer verified an API key of this project
 	metaMgmtCall  = "internal" // "1": the call comes from runtimeList or the board, not a client
 	metaQueryOnly = "get"      // "1": a GET request; mutations are refused
+	// serve calls (a whole runtime request handed to the project's node)
+	metaKeyValue = "apiKey"  // the API key as the client sent it
+	metaActor    = "actor"   // the X-Actor-Token
+	metaBodyErr  = "bodyErr" // the body could not be read: the error's code; the message is the call body
 )
 
 // mutationTask is a mutation a query goroutine hands back to the grain,
@@ -151,4 +156,66 @@ func resultReply(ctx context.Context, res *graphql.Result, err error) *pb.Reply 
 func refusedReply(res *graphql.Result) *pb.Reply {
 	return &pb.Reply{Status: 400, ErrorCode: model.ErrBadRequest, ErrorMessage: "the GraphQL document does not parse or validate",
 		Body: res.AppendJSON(nil), ErrorExtra: []byte(`{"graphqlCode":"` + res.Code + `"}`)}
+}
+
+// serveCall runs a whole runtime request that an HTTP node without this
+// project handed over, on this node, where the project's snapshot, key
+// cache and quota lease are: one round trip instead of one per check.
+func (p *projectGrain) serveCall(g *grain, c *call) (any, error) {
+	meta := c.req.Meta
+	if p.st == nil || p.st.Project.Slug != meta[metaSlug] || p.st.Project.Expired(g.env.Clock.Now()) {
+		return nil, model.Errorf(model.ErrProjectNotFound, "no project has the slug %q", meta[metaSlug])
+	}
+	if g.env.serve == nil {
+		return nil, errors.New("serve: no service on this node")
+	}
+	r := model.RuntimeRequest{Slug: meta[metaSlug], KeyValue: meta[metaKeyValue], ShareToken: meta[metaToken],
+		ActorToken: meta[metaActor], Body: c.req.Body, Internal: meta[metaMgmtCall] == "1", QueryOnly: meta[metaQueryOnly] == "1"}
+	if code := meta[metaBodyErr]; code != "" {
+		bodyErr := &model.Error{Code: code, Message: string(c.req.Body)}
+		r.Body, r.ReadBody = nil, func() ([]byte, error) { return nil, bodyErr }
+	}
+	deadline := time.UnixMilli(c.req.DeadlineUnixMs)
+	if c.req.DeadlineUnixMs == 0 {
+		deadline = time.Now().Add(5 * time.Second)
+	}
+	id := g.id
+	go func() {
+		ctx, cancel := context.WithDeadline(context.Background(), deadline)
+		defer cancel()
+		res, err := g.env.serve(ctx, id, r)
+		switch {
+		case err != nil:
+			g.replyLater(c, errorReply(err))
+		case res.Status == 400:
+			g.replyLater(c, &pb.Reply{Status: 400, ErrorCode: model.ErrBadRequest, Body: res.Body,
+				ErrorExtra: []byte(`{"graphqlCode":"` + res.GraphQLCode + `"}`)})
+		default:
+			g.replyLater(c, &pb.Reply{Status: int32(res.Status), Body: res.Body})
+		}
+	}()
+	return nil, errDeferred
+}
+
+// returnLease gives the unused units of the quota lease back when the grain
+// stops, so usage does not over-count; on a crash they stay counted.
+func (p *projectGrain) returnLease(g *grain) {
+	l := p.lease
+	if l == nil {
+		return
+	}
+	l.mu.Lock()
+	back := l.leftover(l.kind, l.id)
+	kind, id := l.kind, l.id
+	l.units = 0
+	l.mu.Unlock()
+	if back.Return == 0 || g.env.Caller == nil {
+		return
+	}
+	body, _ := json.Marshal(back)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_, _ = g.env.Caller.Request(ctx, kind, id, &pb.Call{Method: "lease", Body: body, RequestId: "lease-" + randomString(12)})
+	}()
 }

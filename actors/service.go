@@ -55,7 +55,11 @@ type Service struct {
 }
 
 // NewService returns a Service over env.
-func NewService(env *Env) *Service { return &Service{env: env, prefix: randomString(8) + "-"} }
+func NewService(env *Env) *Service {
+	s := &Service{env: env, prefix: randomString(8) + "-"}
+	env.serve = s.runHere
+	return s
+}
 
 // callID names one grain call. cluster.Request resends the same message
 // when it retries, so the grain sees the same ID and answers from its cache.

@@ -123,6 +123,9 @@ func (s *Service) RevokeAPIKey(ctx context.Context, p model.Principal, keyID str
 	if err := s.call(ctx, KindAPIKey, ref.Hash, "revoke", nil, &k); err != nil {
 		return model.APIKey{}, err
 	}
+	if err := s.evictKey(ctx, ref); err != nil {
+		return model.APIKey{}, err
+	}
 	k.Hash = ""
 	return k, nil
 }
@@ -134,6 +137,9 @@ func (s *Service) DeleteAPIKey(ctx context.Context, p model.Principal, keyID str
 		return err
 	}
 	if err := s.call(ctx, KindAPIKey, ref.Hash, "delete", nil, nil); err != nil && model.ErrorCode(err) != model.ErrAPIKeyInvalid {
+		return err
+	}
+	if err := s.evictKey(ctx, ref); err != nil {
 		return err
 	}
 	return s.call(ctx, KindAccount, p.AccountID, "removeKey", accountArgs{KeyID: keyID}, nil)
@@ -154,4 +160,43 @@ func (s *Service) AuthKey(ctx context.Context, value string) (model.APIKey, erro
 		return model.APIKey{}, err
 	}
 	return k, nil
+}
+
+// authKeyFor is AuthKey for a runtime request to projectID: when the key's
+// grain is elsewhere but the project's grain is here, the project's key
+// cache answers, and a record fetched from the key grain is cached there.
+func (s *Service) authKeyFor(ctx context.Context, value, projectID string) (model.APIKey, error) {
+	pv := s.env.Local.project(projectID)
+	if pv == nil || pv.keys == nil || len(value) != len(KeyPrefix)+43 || value[:len(KeyPrefix)] != KeyPrefix {
+		return s.AuthKey(ctx, value)
+	}
+	hash := hashSecret(value)
+	if v := s.env.Local.key(hash); v != nil {
+		return *v.key, checkKeyUsable(v.key, s.env.Clock.Now())
+	}
+	now := s.env.Clock.Now()
+	if k, ok := pv.keys.get(hash, now); ok {
+		return k, checkKeyUsable(&k, now)
+	}
+	epoch := pv.keys.begin()
+	var k model.APIKey
+	if err := s.call(ctx, KindAPIKey, hash, "auth", nil, &k); err != nil {
+		return model.APIKey{}, err
+	}
+	if k.ProjectID == projectID {
+		k.Hash = hash
+		pv.keys.put(epoch, hash, k, now)
+	}
+	return k, nil
+}
+
+// evictKey tells the project's grain to drop a key it may have cached,
+// before a revocation or deletion is acknowledged. A project that is gone
+// has nothing cached.
+func (s *Service) evictKey(ctx context.Context, ref keyRef) error {
+	err := s.call(ctx, KindProject, ref.ProjectID, "evictKey", projectArgs{Access: access{System: true}, KeyHash: ref.Hash}, nil)
+	if c := model.ErrorCode(err); c == model.ErrNotFound || c == model.ErrProjectNotFound {
+		return nil
+	}
+	return err
 }

@@ -35,7 +35,37 @@ func (s *Service) takeQuota(ctx context.Context, projectID string) error {
 	if err != nil || kind == "" {
 		return err
 	}
+	if s.env.Local.meter(kind+"/"+id) == nil {
+		if pv := s.env.Local.project(projectID); pv != nil && pv.lease != nil {
+			return s.takeLeased(ctx, pv.lease, kind, id)
+		}
+	}
 	return s.consume(ctx, kind, id)
+}
+
+// takeLeased counts a request against the project's quota lease, leasing
+// a new block from the paying grain when it is used up (runtime_cache.go).
+// Requests of the project wait for one lease call rather than each making
+// its own.
+func (s *Service) takeLeased(ctx context.Context, l *quotaLease, kind, id string) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := s.env.Clock.Now()
+	if l.take(kind, id, now) {
+		return nil
+	}
+	args := l.leftover(kind, id)
+	args.Want = leaseWant
+	var grant leaseGrant
+	if err := s.call(ctx, kind, id, "lease", args, &grant); err != nil {
+		if model.ErrorCode(err) == model.ErrTooManyRequests {
+			l.units = 0 // given back with the refused call
+		}
+		return err
+	}
+	l.set(kind, id, grant, now)
+	l.units-- // this request's
+	return nil
 }
 
 // quotaOwner names the grain whose quota a project's runtime calls use.

@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"sync"
 
 	"github.com/mockgql/mockgql/actors/pb"
@@ -24,6 +25,10 @@ func (c *slugCache) get(slug string) string {
 
 // Runtime runs a request against the project a slug names, in the check
 // order of API.md: slug, credential, key scope and project, then the query.
+// When the project's grain is active on another node, the whole request
+// goes there in one call (the project grain's "serve"), where the checks
+// find the project's snapshot, key cache and quota lease: one round trip,
+// not one per check.
 func (s *Service) Runtime(ctx context.Context, r model.RuntimeRequest) (*model.RuntimeResult, error) {
 	counted := false
 	for attempt := 0; ; attempt++ {
@@ -31,73 +36,135 @@ func (s *Service) Runtime(ctx context.Context, r model.RuntimeRequest) (*model.R
 		if err != nil {
 			return nil, err
 		}
-		keyOK := false
-		if r.KeyValue != "" {
-			k, err := s.checkRuntimeKey(ctx, r.KeyValue, projectID)
-			if model.ErrorCode(err) == model.ErrProjectNotFound && attempt == 0 {
-				continue // the cached slug may be stale: the key may be the new project's
-			}
-			if err != nil {
-				return nil, err
-			}
-			keyOK = true
-			if r.ActorToken != "" {
-				keyHash := k.Hash // the stored record keeps its hash; hashing again costs
-				if keyHash == "" {
-					keyHash = hashSecret(r.KeyValue)
-				}
-				if err := s.touchActor(ctx, k, keyHash, r.ActorToken); err != nil {
-					return nil, err
-				}
-			}
-		} else if r.ActorToken != "" {
-			return nil, model.Errorf(model.ErrActorTokenInvalid, "an actor token goes with the API key it was issued for; send the key too")
+		var res *model.RuntimeResult
+		if s.env.Local == nil || s.env.Local.project(projectID) != nil {
+			res, err = s.runChecked(ctx, projectID, &r, &counted)
+		} else {
+			res, err = s.forward(ctx, projectID, &r)
 		}
-		if !counted { // a retry after a slug move is the same request
-			if err := s.takeQuota(ctx, projectID); err != nil {
-				return nil, err
-			}
-			counted = true
-		}
-		if r.ReadBody != nil {
-			b, err := r.ReadBody()
-			if err != nil {
-				return nil, err
-			}
-			r.Body, r.ReadBody = b, nil
-		}
-		if res, ok, err := s.localQuery(ctx, projectID, r, keyOK); ok {
-			return res, err
-		}
-		meta := map[string]string{metaSlug: r.Slug}
-		if r.QueryOnly {
-			meta[metaQueryOnly] = "1"
-		}
-		if r.Internal {
-			meta[metaMgmtCall] = "1"
-		}
-		if keyOK {
-			meta[metaKeyOK] = "1"
-		} else if r.ShareToken != "" {
-			meta[metaToken] = r.ShareToken
-		}
-		reply, err := s.send(ctx, KindProject, projectID, &pb.Call{Method: "runtime", Body: r.Body, Meta: meta, RequestId: s.callID()})
 		if model.ErrorCode(err) == model.ErrProjectNotFound && attempt == 0 {
-			continue // the slug may have moved: ask the slug grain, not the cache
+			continue // the cached slug may be stale: ask the slug grain, not the cache
 		}
+		return res, err
+	}
+}
+
+// runHere runs a request handed over by another node (env.serve).
+func (s *Service) runHere(ctx context.Context, projectID string, r model.RuntimeRequest) (*model.RuntimeResult, error) {
+	counted := false
+	return s.runChecked(ctx, projectID, &r, &counted)
+}
+
+// runChecked makes the checks and runs the query on this node. counted
+// says whether the request was already counted against the quota (a retry
+// after a slug move is the same request).
+func (s *Service) runChecked(ctx context.Context, projectID string, r *model.RuntimeRequest, counted *bool) (*model.RuntimeResult, error) {
+	keyOK := false
+	if r.KeyValue != "" {
+		k, err := s.checkRuntimeKey(ctx, r.KeyValue, projectID)
 		if err != nil {
 			return nil, err
 		}
-		if reply.Status == 400 {
-			var extra struct{ GraphQLCode string }
-			_ = json.Unmarshal(reply.ErrorExtra, &extra)
-			return &model.RuntimeResult{Status: 400, Body: reply.Body, GraphQLCode: extra.GraphQLCode}, nil
+		keyOK = true
+		if r.ActorToken != "" {
+			keyHash := k.Hash // the stored record keeps its hash; hashing again costs
+			if keyHash == "" {
+				keyHash = hashSecret(r.KeyValue)
+			}
+			if err := s.touchActor(ctx, k, keyHash, r.ActorToken); err != nil {
+				return nil, err
+			}
 		}
-		if reply.ErrorCode != "" {
-			return nil, replyError(reply)
-		}
-		return &model.RuntimeResult{Status: 200, Body: reply.Body}, nil
+	} else if r.ActorToken != "" {
+		return nil, model.Errorf(model.ErrActorTokenInvalid, "an actor token goes with the API key it was issued for; send the key too")
 	}
+	if !*counted {
+		if err := s.takeQuota(ctx, projectID); err != nil {
+			return nil, err
+		}
+		*counted = true
+	}
+	if r.ReadBody != nil {
+		b, err := r.ReadBody()
+		if err != nil {
+			return nil, err
+		}
+		r.Body, r.ReadBody = b, nil
+	}
+	if res, ok, err := s.localQuery(ctx, projectID, *r, keyOK); ok {
+		return res, err
+	}
+	meta := map[string]string{metaSlug: r.Slug}
+	if r.QueryOnly {
+		meta[metaQueryOnly] = "1"
+	}
+	if r.Internal {
+		meta[metaMgmtCall] = "1"
+	}
+	if keyOK {
+		meta[metaKeyOK] = "1"
+	} else if r.ShareToken != "" {
+		meta[metaToken] = r.ShareToken
+	}
+	reply, err := s.send(ctx, KindProject, projectID, &pb.Call{Method: "runtime", Body: r.Body, Meta: meta, RequestId: s.callID()})
+	if err != nil {
+		return nil, err
+	}
+	return runtimeResult(reply)
+}
+
+// forward hands the whole request to the node of the project's grain.
+func (s *Service) forward(ctx context.Context, projectID string, r *model.RuntimeRequest) (*model.RuntimeResult, error) {
+	meta := map[string]string{metaSlug: r.Slug}
+	set := func(k, v string) {
+		if v != "" {
+			meta[k] = v
+		}
+	}
+	set(metaKeyValue, r.KeyValue)
+	set(metaToken, r.ShareToken)
+	set(metaActor, r.ActorToken)
+	if r.QueryOnly {
+		meta[metaQueryOnly] = "1"
+	}
+	if r.Internal {
+		meta[metaMgmtCall] = "1"
+	}
+	body := r.Body
+	if r.ReadBody != nil {
+		// The body is read before the credential is checked over there;
+		// a body that cannot be read travels as its error, which the
+		// other node answers only after the checks that come first.
+		b, err := r.ReadBody()
+		var me *model.Error
+		switch {
+		case errors.As(err, &me):
+			meta[metaBodyErr], body = me.Code, []byte(me.Message)
+		case err != nil:
+			return nil, err
+		default:
+			body = b
+			r.Body, r.ReadBody = b, nil
+		}
+	}
+	reply, err := s.send(ctx, KindProject, projectID, &pb.Call{Method: "serve", Body: body, Meta: meta, RequestId: s.callID()})
+	if err != nil {
+		return nil, err
+	}
+	return runtimeResult(reply)
+}
+
+// runtimeResult turns a runtime or serve reply into the HTTP layer's result.
+func runtimeResult(reply *pb.Reply) (*model.RuntimeResult, error) {
+	if reply.Status == 400 {
+		var extra struct{ GraphQLCode string }
+		_ = json.Unmarshal(reply.ErrorExtra, &extra)
+		return &model.RuntimeResult{Status: 400, Body: reply.Body, GraphQLCode: extra.GraphQLCode}, nil
+	}
+	if reply.ErrorCode != "" {
+		return nil, replyError(reply)
+	}
+	return &model.RuntimeResult{Status: 200, Body: reply.Body}, nil
 }
 
 func (s *Service) resolveSlug(ctx context.Context, slug string, fresh bool) (string, error) {
@@ -156,7 +223,7 @@ func (s *Service) localQuery(ctx context.Context, projectID string, r model.Runt
 // checkRuntimeKey: the key must be valid, of this project, and allowed to
 // query the runtime.
 func (s *Service) checkRuntimeKey(ctx context.Context, value, projectID string) (model.APIKey, error) {
-	k, err := s.AuthKey(ctx, value)
+	k, err := s.authKeyFor(ctx, value, projectID)
 	if err != nil {
 		return k, err
 	}

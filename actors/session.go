@@ -46,6 +46,8 @@ func (s *sessionGrain) handle(g *grain, c *call) (any, error) {
 			return nil, quotaError(retry)
 		}
 		return nil, nil
+	case "lease":
+		return serveLease(s.guest, c, now, quotaError)
 	case "project":
 		if s.st.ProjectID == "" || !now.Before(s.st.Expires) {
 			return sessionArgs{}, nil

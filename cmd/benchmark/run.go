@@ -47,18 +47,27 @@ func run(o options) error {
 	report.note("import %d rows (JSON, %.0f MB): %v", o.rowsLarge, float64(fx.largeBytes)/1e6, fx.importLarge.Round(time.Millisecond))
 	report.note("first sorted+filtered query on %d rows (builds the sort index): %v", o.rowsLarge, fx.firstLarge.Round(time.Millisecond))
 	for _, sc := range fx.scenarios {
+		if !o.runs("list") {
+			break
+		}
 		if err := measure(self, dir, srv, fx, sc, o, report); err != nil {
 			return fmt.Errorf("%s: %w", sc.name, err)
 		}
 	}
-	if err := clusterBench(bin, dir, srv, fx, o, report); err != nil {
-		return fmt.Errorf("cluster: %w", err)
+	if o.runs("cluster") {
+		if err := clusterBench(bin, dir, srv, fx, o, report); err != nil {
+			return fmt.Errorf("cluster: %w", err)
+		}
 	}
-	if err := sessionFlow(srv, report); err != nil {
-		return fmt.Errorf("session flow: %w", err)
+	if o.runs("session") {
+		if err := sessionFlow(srv, report); err != nil {
+			return fmt.Errorf("session flow: %w", err)
+		}
 	}
-	if err := limits(bin, self, dir, o, report); err != nil {
-		return fmt.Errorf("limits: %w", err)
+	if o.runs("limits") {
+		if err := limits(bin, self, dir, o, report); err != nil {
+			return fmt.Errorf("limits: %w", err)
+		}
 	}
 	report.note("resident memory of mockgql after all scenarios, %d + %d rows loaded and indexed: %.0f MB", o.rowsSmall, o.rowsLarge, float64(srv.rss())/1e6)
 	report.print()

@@ -19,10 +19,15 @@ type trio struct {
 	http  [3]int
 	ml    [3]int
 	procs [3]*proc
+	extra string // more flags for every node
 }
 
-func startTrio(t *testing.T) *trio {
-	tr := &trio{t: t}
+// clusterJWTSecret is shared by the nodes, as in any real cluster, so a
+// login on one node is valid on the others.
+const clusterJWTSecret = "trio-secret-0123456789abcdef0123456789"
+
+func startTrio(t *testing.T, extra ...string) *trio {
+	tr := &trio{t: t, extra: strings.Join(extra, " ")}
 	for i := range 3 {
 		tr.data[i], tr.http[i], tr.ml[i] = t.TempDir(), freePort(t), freePort(t)
 	}
@@ -44,8 +49,8 @@ func (tr *trio) start(i int) {
 			join = append(join, fmt.Sprintf("127.0.0.1:%d", tr.ml[j]))
 		}
 	}
-	tr.procs[i] = startProc(tr.t, tr.data[i], tr.http[i], fmt.Sprintf("--node n%d --cluster-bind 127.0.0.1:%d --join %s --sweep-every 1h",
-		i+1, tr.ml[i], strings.Join(join, ",")))
+	tr.procs[i] = startProc(tr.t, tr.data[i], tr.http[i], fmt.Sprintf("--node n%d --cluster-bind 127.0.0.1:%d --join %s --sweep-every 1h --jwt-secret %s %s",
+		i+1, tr.ml[i], strings.Join(join, ","), clusterJWTSecret, tr.extra))
 }
 
 // waitMembers waits until every running node sees n members.
@@ -79,7 +84,7 @@ func TestClusterReplicationAndFailover(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts and kills three processes")
 	}
-	tr := startTrio(t)
+	tr := startTrio(t, "--quota-starter 40")
 	sh := newShop(t, tr.procs[0].server, "cluster@example.com", "cl")
 	q := `query($p:Int){ products(page:$p, pageSize: 1000) { total items { name } } }`
 
@@ -89,6 +94,25 @@ func TestClusterReplicationAndFailover(t *testing.T) {
 			d := sh.on(tr.procs[i].server).query(q, map[string]any{"p": 1}).data(t)
 			if get(d, "products", "total") != 5.0 || !strings.Contains(fmt.Sprint(d), "from-b") {
 				t.Fatalf("node %d: %v", i+1, d)
+			}
+		}
+	})
+
+	// Keys are cached on the node of the project's grain; a revocation
+	// through any node must still stop the key everywhere before it is
+	// acknowledged.
+	t.Run("revocation reaches every node at once", func(t *testing.T) {
+		body := []byte(`{"query":"{ products { total } }"}`)
+		for n := range 3 { // three keys: whatever nodes their grains land on, most are not the project's node
+			d := sh.owner.on(tr.procs[n].server).must(`mutation($p:ID!){ createApiKey(projectId:$p, name:"short", scope: RUNTIME) { key { id } value } }`,
+				map[string]any{"p": sh.project["id"]})
+			key, id := get(d, "createApiKey", "value").(string), get(d, "createApiKey", "key", "id").(string)
+			for i := range 3 { // every node has served it, so the project's node has it cached
+				tr.procs[i].do("POST", sh.runtime, body, "X-API-Key", key).data(t)
+			}
+			sh.owner.on(tr.procs[(n+1)%3].server).must(`mutation($k:ID!){ revokeApiKey(keyId:$k) { revoked } }`, map[string]any{"k": id})
+			for i := range 3 {
+				tr.procs[i].do("POST", sh.runtime, body, "X-API-Key", key).refusal(t, 401, "API_KEY_INVALID")
 			}
 		}
 	})
@@ -168,6 +192,44 @@ func TestClusterReplicationAndFailover(t *testing.T) {
 		wg.Wait()
 		if g := granted.Load(); g != 4 {
 			t.Fatalf("granted %d actor slots across nodes, maxActors is 4", g)
+		}
+	})
+
+	// The node of the project's grain spends quota it leased from the
+	// account's grain: requests through all nodes together still get
+	// exactly the plan's quota, and usage reports it.
+	t.Run("plan quota is exact across nodes", func(t *testing.T) {
+		clearOfWindowEdge(t, 24*time.Hour, time.Minute)
+		owner := sh.owner.on(tr.procs[1].server)
+		owner.must(`mutation { setPlan(plan: STARTER) { plan } }`, nil)
+		time.Sleep(1100 * time.Millisecond) // leases taken under the old plan run out (leaseTTL)
+		body := []byte(`{"query":"{ products { total } }"}`)
+		var ok, refused atomic.Int32
+		var wg sync.WaitGroup
+		for i := range 60 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				r, err := tr.procs[i%3].try("POST", sh.runtime, body, "X-API-Key", sh.fullKey)
+				switch {
+				case err != nil:
+					t.Errorf("request: %v", err)
+				case r.Status == 200:
+					ok.Add(1)
+				case r.Status == 429 && r.JSON["code"] == "TOO_MANY_REQUESTS":
+					refused.Add(1)
+				default:
+					t.Errorf("unexpected %d %s", r.Status, r.Raw)
+				}
+			}()
+		}
+		wg.Wait()
+		if ok.Load() != 40 || refused.Load() != 20 {
+			t.Fatalf("%d served, %d refused; the STARTER quota is 40", ok.Load(), refused.Load())
+		}
+		u := owner.must(`{ account { usage { requests quota } } }`, nil)
+		if got := fmt.Sprint(get(u, "account", "usage")); got != "map[quota:40 requests:40]" {
+			t.Fatalf("usage %s", got)
 		}
 	})
 }
