@@ -88,7 +88,9 @@ type Env struct {
 	Metrics Metrics
 	// serve runs a runtime request on this node, for a project grain that
 	// received it from another node (NewService sets it).
-	serve func(ctx context.Context, projectID string, r model.RuntimeRequest) (*model.RuntimeResult, error)
+	// reqID is the serve call's request ID, which a mutation's answer is
+	// kept under (project_replies.go).
+	serve func(ctx context.Context, projectID, reqID string, r model.RuntimeRequest) (*model.RuntimeResult, error)
 }
 
 // Metrics counts grain lifecycle events; http's Prometheus registry implements it.

@@ -33,6 +33,8 @@ type projectGrain struct {
 	// activation (runtime_cache.go).
 	keys  *keyCache
 	lease *quotaLease
+	// replies answers a mutation delivered twice (project_replies.go).
+	replies *replyLog
 }
 
 // projectState is the project's checkpoint.
@@ -94,6 +96,9 @@ func (p *projectGrain) load(g *grain) error {
 		return fmt.Errorf("overlay of %s: %w", g.id, err)
 	}
 	p.ov.Apply(changes)
+	if p.replies, err = loadReplies(g.env.Store, g.id); err != nil {
+		return fmt.Errorf("mutation replies of %s: %w", g.id, err)
+	}
 	p.startCalls(g)
 	p.publish(g)
 	return nil
@@ -286,6 +291,9 @@ func (p *projectGrain) runtime(g *grain) (*graphql.Runtime, error) {
 
 func (p *projectGrain) delete(g *grain) error {
 	if err := g.env.Store.DeletePrefix(kindOverlay, g.id+"/"); err != nil {
+		return err
+	}
+	if err := g.env.Store.DeletePrefix(kindReply, g.id+"/"); err != nil {
 		return err
 	}
 	var extra []persistence.Put

@@ -37,6 +37,9 @@ func (p *projectGrain) expire(g *grain, indexKey string) (any, error) {
 	if err := g.env.Store.DeletePrefix(kindOverlay, g.id+"/"); err != nil {
 		return nil, err
 	}
+	if err := g.env.Store.DeletePrefix(kindReply, g.id+"/"); err != nil {
+		return nil, err
+	}
 	puts := []persistence.Put{{Kind: kindExpiry, ID: expiryKey(pr.ExpiresAt, pr.ID)}}
 	for _, h := range p.st.Adoptions {
 		puts = append(puts, persistence.Put{Kind: KindAdoption, ID: h})

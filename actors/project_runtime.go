@@ -106,6 +106,14 @@ func (p *projectGrain) runMutation(g *grain, t *mutationTask) {
 		g.replyLater(t.call, errorReply(err))
 		return
 	}
+	reqID := t.call.req.RequestId
+	if p.replies == nil {
+		p.replies = &replyLog{bodies: map[string][]byte{}}
+	}
+	if body, ok := p.replies.bodies[reqID]; ok && reqID != "" {
+		g.replyLater(t.call, &pb.Reply{Status: 200, Body: body}) // delivered again: applied once already
+		return
+	}
 	prep, refused := rt.Prepare(t.req)
 	if refused != nil {
 		g.replyLater(t.call, refusedReply(refused))
@@ -118,24 +126,33 @@ func (p *projectGrain) runMutation(g *grain, t *mutationTask) {
 		g.replyLater(t.call, resultReply(ctx, res, err)) // nothing written
 		return
 	}
-	if err := p.persistChanges(g, changes); err != nil {
+	body := res.AppendJSON(nil)
+	if err := p.persistChanges(g, changes, reqID, body); err != nil {
 		g.replyLater(t.call, errorReply(err))
 		return
 	}
 	// Written and applied: the answer is a success even if the caller's
 	// deadline passed meanwhile.
-	g.replyLater(t.call, &pb.Reply{Status: 200, Body: res.AppendJSON(nil)})
+	g.replyLater(t.call, &pb.Reply{Status: 200, Body: body})
 }
 
-func (p *projectGrain) persistChanges(g *grain, changes []graphql.Change) error {
+// persistChanges writes a mutation's changes, and its answer under reqID,
+// in one batch, then applies them.
+func (p *projectGrain) persistChanges(g *grain, changes []graphql.Change, reqID string, body []byte) error {
 	puts, err := overlayPuts(p.st.Project.ID, changes)
 	if err != nil {
 		return err
+	}
+	if reqID != "" {
+		puts = append(puts, p.replies.puts(p.st.Project.ID, reqID, body, g.env.Clock.Now())...)
 	}
 	if err := g.env.Store.Write(puts...); err != nil {
 		return err
 	}
 	p.ov.Apply(changes)
+	if reqID != "" {
+		p.replies.add(reqID, body)
+	}
 	return nil
 }
 
@@ -179,11 +196,11 @@ func (p *projectGrain) serveCall(g *grain, c *call) (any, error) {
 	if c.req.DeadlineUnixMs == 0 {
 		deadline = time.Now().Add(5 * time.Second)
 	}
-	id := g.id
+	id, reqID := g.id, c.req.RequestId
 	go func() {
 		ctx, cancel := context.WithDeadline(context.Background(), deadline)
 		defer cancel()
-		res, err := g.env.serve(ctx, id, r)
+		res, err := g.env.serve(ctx, id, reqID, r)
 		switch {
 		case err != nil:
 			g.replyLater(c, errorReply(err))

@@ -11,7 +11,7 @@ import (
 // the store is replicated (ok is always true today).
 func GrainKeyOf(kind, id string) (key string, ok bool) {
 	switch kind {
-	case kindOverlay: // <projectID>/<tableID>/<rowID>
+	case kindOverlay, kindReply: // <projectID>/<tableID>/<rowID>, <projectID>/<requestID>
 		return KindProject + "/" + before(id, '/'), true
 	case kindExpiry: // <unix ms>/<projectID>
 		return KindProject + "/" + id[strings.IndexByte(id, '/')+1:], true
@@ -31,7 +31,7 @@ func GrainRecords(key string) []persistence.Range {
 	switch kind {
 	case KindProject:
 		return []persistence.Range{{Kind: kindProject, Prefix: id, Exact: true},
-			{Kind: kindOverlay, Prefix: id + "/"}, {Kind: kindExpiry, Suffix: "/" + id}}
+			{Kind: kindOverlay, Prefix: id + "/"}, {Kind: kindExpiry, Suffix: "/" + id}, {Kind: kindReply, Prefix: id + "/"}}
 	case KindDataset:
 		return []persistence.Range{{Kind: kindDataset, Prefix: id, Exact: true}, {Kind: kindDataBlob, Prefix: id + "/"}}
 	}

@@ -38,7 +38,7 @@ func (s *Service) Runtime(ctx context.Context, r model.RuntimeRequest) (*model.R
 		}
 		var res *model.RuntimeResult
 		if s.env.Local == nil || s.env.Local.project(projectID) != nil {
-			res, err = s.runChecked(ctx, projectID, &r, &counted)
+			res, err = s.runChecked(ctx, projectID, "", &r, &counted)
 		} else {
 			res, err = s.forward(ctx, projectID, &r)
 		}
@@ -50,15 +50,17 @@ func (s *Service) Runtime(ctx context.Context, r model.RuntimeRequest) (*model.R
 }
 
 // runHere runs a request handed over by another node (env.serve).
-func (s *Service) runHere(ctx context.Context, projectID string, r model.RuntimeRequest) (*model.RuntimeResult, error) {
+func (s *Service) runHere(ctx context.Context, projectID, reqID string, r model.RuntimeRequest) (*model.RuntimeResult, error) {
 	counted := false
-	return s.runChecked(ctx, projectID, &r, &counted)
+	return s.runChecked(ctx, projectID, reqID, &r, &counted)
 }
 
 // runChecked makes the checks and runs the query on this node. counted
 // says whether the request was already counted against the quota (a retry
-// after a slug move is the same request).
-func (s *Service) runChecked(ctx context.Context, projectID string, r *model.RuntimeRequest, counted *bool) (*model.RuntimeResult, error) {
+// after a slug move is the same request). reqID, when set, is the ID of the
+// serve call that brought the request here: the grain call derives its ID
+// from it, so that a serve call delivered twice applies a mutation once.
+func (s *Service) runChecked(ctx context.Context, projectID, reqID string, r *model.RuntimeRequest, counted *bool) (*model.RuntimeResult, error) {
 	keyOK := false
 	if r.KeyValue != "" {
 		k, err := s.checkRuntimeKey(ctx, r.KeyValue, projectID)
@@ -106,7 +108,11 @@ func (s *Service) runChecked(ctx context.Context, projectID string, r *model.Run
 	} else if r.ShareToken != "" {
 		meta[metaToken] = r.ShareToken
 	}
-	reply, err := s.send(ctx, KindProject, projectID, &pb.Call{Method: "runtime", Body: r.Body, Meta: meta, RequestId: s.callID()})
+	callID := s.callID()
+	if reqID != "" {
+		callID = reqID + ".r"
+	}
+	reply, err := s.send(ctx, KindProject, projectID, &pb.Call{Method: "runtime", Body: r.Body, Meta: meta, RequestId: callID})
 	if err != nil {
 		return nil, err
 	}
