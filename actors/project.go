@@ -178,11 +178,14 @@ func (p *projectGrain) handle(g *grain, c *call) (any, error) {
 	if c.req.Method == "create" {
 		return p.create(g, a)
 	}
+	switch c.req.Method { // the sweeper's: for projects past their expiry or deleted already
+	case "expire":
+		return p.expire(g, a.ExpiryKey)
+	case "expireDone":
+		return nil, p.expireDone(g, a.ExpiryKey)
+	}
 	if p.st == nil || p.st.Project.Expired(g.env.Clock.Now()) {
 		return nil, model.Errorf(model.ErrNotFound, "project %s not found", g.id)
-	}
-	if c.req.Method == "expire" { // the sweeper: also for projects already past their expiry
-		return p.expire(g, a.ExpiryKey)
 	}
 	if c.req.Method == "evictKey" { // a key of this project was revoked or deleted
 		if p.keys != nil {

@@ -42,8 +42,9 @@ func (p *projectGrain) edit(g *grain, a projectArgs) (any, error) {
 	if err := p.checkLimits(g, next, a.Access); err != nil {
 		return nil, err
 	}
-	st := &projectState{Project: next, Session: p.st.Session}
-	if err := commit(g, st, func(v *projectState) { p.st = v }); err != nil {
+	st := *p.st // the session, adoption tokens and call count stay
+	st.Project = next
+	if err := commit(g, &st, func(v *projectState) { p.st = v }); err != nil {
 		return nil, err
 	}
 	p.publish(g)

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -23,35 +24,62 @@ type expired struct {
 	Session string `json:"session,omitempty"`
 }
 
-// expire deletes the project with all its content when its time has come:
-// overlay, adoption tokens, expiry entry and checkpoint. It does nothing to
-// a project that is live (or was transferred to an account meanwhile).
+// expire deletes the project with all its content when its time has come
+// (checkpoint, overlay, mutation answers, adoption tokens) in one write. It
+// does nothing to a project that is live (or was transferred to an account
+// meanwhile).
+//
+// The expiry index entry stays, now holding what the sweeper must still
+// release (the slug, the session's claim), until the sweeper reports both
+// released with expireDone. A sweeper that dies between the steps leaves
+// the entry for the next sweep on any node, which gets the same answer here
+// and repeats the (idempotent) releases: the deletion happens once, the
+// releases at least once.
 func (p *projectGrain) expire(g *grain, indexKey string) (any, error) {
-	if p.st == nil { // deleted already: drop the stale index entry
+	if p.st == nil { // deleted already: finish what a sweep left, or drop a stale entry
+		v, err := g.env.Store.Get(kindExpiry, indexKey)
+		if err != nil {
+			return nil, err
+		}
+		var ex expired
+		if len(v) > 1 && json.Unmarshal(v, &ex) == nil && ex.Deleted {
+			return ex, nil
+		}
 		return expired{}, g.env.Store.Write(persistence.Put{Kind: kindExpiry, ID: indexKey})
 	}
 	pr := p.st.Project
 	if !pr.Expired(g.env.Clock.Now()) {
 		return expired{}, nil
 	}
-	if err := g.env.Store.DeletePrefix(kindOverlay, g.id+"/"); err != nil {
+	out := expired{Deleted: true, Slug: pr.Slug, Session: p.st.Session}
+	pending, err := json.Marshal(out)
+	if err != nil {
 		return nil, err
 	}
-	if err := g.env.Store.DeletePrefix(kindReply, g.id+"/"); err != nil {
-		return nil, err
+	puts := []persistence.Put{
+		{Kind: kindOverlay, ID: g.id + "/", Prefix: true},
+		{Kind: kindReply, ID: g.id + "/", Prefix: true},
+		{Kind: kindExpiry, ID: expiryKey(pr.ExpiresAt, pr.ID), Value: pending},
 	}
-	puts := []persistence.Put{{Kind: kindExpiry, ID: expiryKey(pr.ExpiresAt, pr.ID)}}
 	for _, h := range p.st.Adoptions {
 		puts = append(puts, persistence.Put{Kind: KindAdoption, ID: h})
 	}
 	if err := g.saveJSON(nil, puts...); err != nil {
 		return nil, err
 	}
-	out := expired{Deleted: true, Slug: pr.Slug, Session: p.st.Session}
 	p.st, p.rt, p.ov = nil, nil, nil
 	p.startCalls(g)
 	p.publish(g)
 	return out, nil
+}
+
+// expireDone drops the expiry index entry of a deleted project once the
+// sweeper released its slug and session.
+func (p *projectGrain) expireDone(g *grain, indexKey string) error {
+	if p.st != nil { // live again? (an ID is never reused; be safe)
+		return nil
+	}
+	return g.env.Store.Write(persistence.Put{Kind: kindExpiry, ID: indexKey})
 }
 
 // transfer moves a live session project into an account: it becomes an
@@ -65,8 +93,11 @@ func (p *projectGrain) transfer(g *grain, a projectArgs) (any, error) {
 	np := next.Project
 	np.Kind, np.AccountID, np.ExpiresAt, np.ShareToken = model.KindAccount, a.AccountID, time.Time{}, ""
 	np.Version++
-	drop := persistence.Put{Kind: kindExpiry, ID: expiryKey(pr.ExpiresAt, pr.ID)}
-	if err := commit(g, next, func(v *projectState) { p.st = v }, drop); err != nil {
+	drop := []persistence.Put{{Kind: kindExpiry, ID: expiryKey(pr.ExpiresAt, pr.ID)}}
+	for _, h := range p.st.Adoptions { // adoption links open session projects only
+		drop = append(drop, persistence.Put{Kind: KindAdoption, ID: h})
+	}
+	if err := commit(g, next, func(v *projectState) { p.st = v }, drop...); err != nil {
 		return nil, err
 	}
 	p.startCalls(g)

@@ -2,6 +2,8 @@ package actors
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"time"
 
@@ -47,22 +49,39 @@ func (s *Service) Sweep(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	var errs []error
 	for _, key := range due {
-		projectID := key[strings.IndexByte(key, '/')+1:]
-		var ex expired
 		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		err := s.call(cctx, KindProject, projectID, "expire", projectArgs{Access: access{System: true}, ExpiryKey: key}, &ex)
-		if err == nil && ex.Slug != "" {
-			_ = s.call(cctx, KindSlug, ex.Slug, "release", slugArgs{ProjectID: projectID}, nil)
-		}
-		if err == nil && ex.Session != "" {
-			_ = s.call(cctx, KindSession, ex.Session, "releaseProject", sessionArgs{ProjectID: projectID}, nil)
+		if err := s.expire(cctx, key); err != nil {
+			errs = append(errs, err) // the entry stays; the next sweep retries it
 		}
 		cancel()
-		if err != nil {
-			return err
+	}
+	return errors.Join(errs...)
+}
+
+// expire deletes one due project, then releases its slug and its session's
+// claim, then drops its index entry (project_expiry.go).
+func (s *Service) expire(ctx context.Context, key string) error {
+	projectID := key[strings.IndexByte(key, '/')+1:]
+	args := projectArgs{Access: access{System: true}, ExpiryKey: key}
+	var ex expired
+	if err := s.call(ctx, KindProject, projectID, "expire", args, &ex); err != nil {
+		return fmt.Errorf("expire %s: %w", projectID, err)
+	}
+	if !ex.Deleted {
+		return nil
+	}
+	if ex.Slug != "" {
+		if err := s.call(ctx, KindSlug, ex.Slug, "release", slugArgs{ProjectID: projectID}, nil); err != nil {
+			return fmt.Errorf("release slug %s: %w", ex.Slug, err)
 		}
 		s.slugs.m.Delete(ex.Slug)
 	}
-	return nil
+	if ex.Session != "" {
+		if err := s.call(ctx, KindSession, ex.Session, "releaseProject", sessionArgs{ProjectID: projectID}, nil); err != nil {
+			return fmt.Errorf("release the session of %s: %w", projectID, err)
+		}
+	}
+	return s.call(ctx, KindProject, projectID, "expireDone", args, nil)
 }

@@ -3,12 +3,15 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mockgql/mockgql/persistence"
 )
 
 // trio is a three-process cluster on loopback, each node with its own data
@@ -379,4 +382,72 @@ func TestClusterRollingRestart(t *testing.T) {
 		}
 	}
 	t.Logf("answers by status: %v; %d acknowledged writes all present", counts, len(acked))
+}
+
+// TestClusterSessionExpiry: a session project expires once, completely,
+// although a node dies shortly before its expiry: the survivors delete it
+// (model, overlay, slug, the session's claim) and the dead node, back,
+// holds none of it either.
+func TestClusterSessionExpiry(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts and kills three processes")
+	}
+	tr := startTrio(t, "--session-ttl 6s", "--sweep-every 200ms")
+	seedPool(t, tr.procs[0].server)
+	a := &assistant{s: tr.procs[0].server}
+	sp := buildSessionModel(t, a)
+	pid, slug := sp["projectId"].(string), sp["slug"].(string)
+	path := strings.TrimPrefix(sp["runtimeUrl"].(string), tr.procs[0].base)
+	body := []byte(`{"query":"mutation { createProduct(input: {name: \"doomed\"}) { id } }"}`)
+	tr.procs[1].do("POST", path, body).data(t)
+	tr.procs[1].kill()
+	tr.procs[1] = nil
+	deadline := time.Now().Add(30 * time.Second)
+	for _, i := range []int{0, 2} {
+		for {
+			r := tr.procs[i].do("POST", path, []byte(`{"query":"{ products { total } }"}`))
+			if r.Status == 404 && r.JSON["code"] == "PROJECT_NOT_FOUND" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("node %d still serves the expired project: %d %s", i+1, r.Status, r.Raw)
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+	}
+	// The session's claim was released: it may start a new project.
+	a.s = tr.procs[2].server
+	for {
+		r := a.gql(`mutation { createSessionProject { projectId } }`, nil)
+		if r.Status == 200 && r.JSON["errors"] == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the session is still claimed: %s", r.Raw)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	tr.start(1)
+	tr.waitMembers(3)
+	time.Sleep(time.Second) // a few sweeps on the node that came back
+	for i := range 3 {
+		tr.procs[i].kill()
+		db, err := persistence.Open(filepath.Join(tr.data[i], "mockgql.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var left []string
+		for _, kind := range []string{"project", "overlay", "reply", "expiry", "slug"} {
+			_ = db.Scan(kind, "", func(id string, _ []byte) error {
+				if strings.Contains(id, pid) || id == slug {
+					left = append(left, kind+"/"+id)
+				}
+				return nil
+			})
+		}
+		db.Close()
+		if len(left) > 0 {
+			t.Errorf("node %d still holds %v", i+1, left)
+		}
+	}
 }

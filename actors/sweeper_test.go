@@ -1,0 +1,100 @@
+package actors_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mockgql/mockgql/actors"
+	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/model"
+)
+
+// records lists every stored record that names projectID, by kind.
+func records(t *testing.T, nd *node, projectID, slug string) []string {
+	t.Helper()
+	var found []string
+	for _, kind := range []string{"project", "overlay", "reply", "expiry", actors.KindAdoption, actors.KindSlug, actors.KindSession} {
+		err := nd.db.Scan(kind, "", func(id string, v []byte) error {
+			if strings.Contains(id, projectID) || (kind == actors.KindSlug && id == slug) ||
+				(kind != "expiry" && strings.Contains(string(v), projectID)) {
+				found = append(found, kind+"/"+id)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return found
+}
+
+// TestSweepDeletesExpiredSessionProject: the sweep deletes everything of an
+// expired session project from the store, frees its session for a new
+// project, and finishes a sweep that stopped half-way.
+func TestSweepDeletesExpiredSessionProject(t *testing.T) {
+	clock := newTestClock()
+	nd := startNode(t, "", clock)
+	svc, ctx := nd.svc, context.Background()
+	importProducts(t, svc, "products")
+	newSession := func(session string) (*model.Project, string) {
+		t.Helper()
+		sp, session, err := svc.CreateSessionProject(ctx, model.Principal{SessionID: session}, "S")
+		if err != nil {
+			t.Fatal(err)
+		}
+		buildShop(t, svc, model.Principal{SessionID: session}, sp.Project.ID, "products")
+		mutate(t, svc, sp.Project.Slug, "", sp.Project.ShareToken, `mutation { createProduct(input: {name: "Mine"}) { id } }`, "createProduct")
+		return sp.Project, session
+	}
+	pr, session := newSession("")
+	if len(records(t, nd, pr.ID, pr.Slug)) == 0 {
+		t.Fatal("the test finds no records of a live project")
+	}
+	if err := svc.Sweep(ctx); err != nil || len(records(t, nd, pr.ID, pr.Slug)) == 0 {
+		t.Fatalf("a live project was swept: %v", err)
+	}
+	clock.Add(24*time.Hour + time.Second)
+	if err := svc.Sweep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if left := records(t, nd, pr.ID, pr.Slug); len(left) > 0 {
+		t.Fatalf("left after the sweep: %v", left)
+	}
+	if err := svc.Sweep(ctx); err != nil {
+		t.Fatalf("sweeping again: %v", err)
+	}
+	next, _ := newSession(session) // the session's claim was released
+
+	// A sweeper that died after the deletion, before the releases: the
+	// next sweep finishes them from the index entry.
+	clock.Add(24*time.Hour + time.Second)
+	var key string
+	_ = nd.db.Scan("expiry", "", func(id string, _ []byte) error {
+		if strings.HasSuffix(id, "/"+next.ID) {
+			key = id
+		}
+		return nil
+	})
+	body, _ := json.Marshal(map[string]any{"access": map[string]any{"system": true}, "expiryKey": key})
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	r, err := nd.env.Caller.Request(cctx, actors.KindProject, next.ID, &pb.Call{Method: "expire", Body: body, RequestId: "half-way"})
+	if err != nil || r.(*pb.Reply).ErrorCode != "" {
+		t.Fatalf("expire: %v %v", err, r)
+	}
+	if left := records(t, nd, next.ID, next.Slug); len(left) != 3 { // the pending index entry, the slug, the session's claim
+		t.Fatalf("after the deletion alone: %v", left)
+	}
+	if err := svc.Sweep(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if left := records(t, nd, next.ID, next.Slug); len(left) > 0 {
+		t.Fatalf("left after the second sweep: %v", left)
+	}
+	if _, _, err := svc.CreateSessionProject(ctx, model.Principal{SessionID: session}, "again"); err != nil {
+		t.Fatalf("the session is still claimed: %v", err)
+	}
+}
