@@ -124,7 +124,21 @@ func TestClusterReplicationAndFailover(t *testing.T) {
 		t.Run(fmt.Sprintf("kill node %d under load", victim+1), func(t *testing.T) {
 			acked := tr.loadWhile(t, sh, victim, func() {
 				tr.procs[victim].kill()
-				time.Sleep(3500 * time.Millisecond) // detection (~2 s) and failover under load
+				killed := time.Now()
+				for i := range 3 {
+					for i != victim {
+						r, err := tr.procs[i].try("GET", "/readyz", nil)
+						if err == nil && r.JSON["members"] == 2.0 {
+							break
+						}
+						if time.Since(killed) > 20*time.Second {
+							t.Fatalf("node %d still counts %d members", i+1, r.JSON["members"])
+						}
+						time.Sleep(20 * time.Millisecond)
+					}
+				}
+				t.Logf("both survivors noticed node %d's death %v after the kill, under load", victim+1, time.Since(killed).Round(10*time.Millisecond))
+				time.Sleep(1500 * time.Millisecond) // failover under load
 			})
 			tr.start(victim)
 			tr.waitMembers(3)
