@@ -23,6 +23,8 @@ type editArgs struct {
 	Relation    *model.Relation       `json:"relation,omitempty"`
 	Operation   *model.Operation      `json:"operation,omitempty"`
 	OpPatch     *model.OperationPatch `json:"opPatch,omitempty"`
+	// ShareToken is setPreviewSharing's new token; empty turns sharing off.
+	ShareToken string `json:"shareToken,omitempty"`
 }
 
 // edit applies one model edit to a copy of the project, checks the plan's
@@ -64,6 +66,8 @@ func applyEdit(p *model.Project, op string, e editArgs) (any, error) {
 		}
 		p.Version++
 		return p, nil
+	case "setPreviewSharing":
+		return p, setPreviewSharing(p, e.ShareToken)
 	case "createTable":
 		t := &model.Table{ID: newChildID(pid, 't'), Name: deref(e.Name), Source: e.Source}
 		return t, p.AddTable(t)
@@ -116,6 +120,21 @@ func applyOperationEdit(p *model.Project, op string, e editArgs) (any, error) {
 		return applyVersioningEdit(p, op, e)
 	}
 	return nil, fmt.Errorf("unknown model edit %q", op)
+}
+
+// setPreviewSharing gives an account project the preview share token, or
+// takes it away when token is empty. A guest or session project keeps its
+// token: it is its runtime credential. The token is not part of the
+// runtime schema, so the model version stays.
+func setPreviewSharing(p *model.Project, token string) error {
+	if p.Kind == model.KindAccount {
+		p.ShareToken = token
+		return nil
+	}
+	if token == "" {
+		return model.Errorf(model.ErrBadUserInput, "the share token of a %s project is its runtime credential and cannot be turned off; it goes when the project is adopted into an account", p.Kind)
+	}
+	return nil
 }
 
 func createAttribute(p *model.Project, in *model.Attribute) (any, error) {

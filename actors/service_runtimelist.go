@@ -34,13 +34,7 @@ func runtimeListRequest(pr *model.Project, in model.RuntimeList) ([]byte, error)
 	if op == nil {
 		return nil, model.Errorf(model.ErrBadUserInput, "no enabled LIST operation %q; this project's are: %s", in.Operation, strings.Join(listOperationNames(pr), ", "))
 	}
-	t := pr.Table(op.TableID)
-	fields := []string{"id"}
-	for _, a := range t.Attributes {
-		if a.Mapping != model.MappingComputed && a.Name != "id" {
-			fields = append(fields, a.Name)
-		}
-	}
+	fields := listFields(pr.Table(op.TableID))
 	decls, args := []string{}, []string{}
 	vars := map[string]any{}
 	add := func(name, typ string, v any) {
@@ -80,6 +74,18 @@ func runtimeListRequest(pr *model.Project, in model.RuntimeList) ([]byte, error)
 	q := fmt.Sprintf("query runtimeList%s { result: %s%s { total page pageSize items { %s } } }",
 		wrap(decls), op.Name, wrap(args), strings.Join(fields, " "))
 	return json.Marshal(map[string]any{"query": q, "variables": vars})
+}
+
+// listFields are the fields of t's type a list reads: id and every
+// attribute in the schema (COMPUTED ones are not).
+func listFields(t *model.Table) []string {
+	fields := []string{"id"}
+	for _, a := range t.Attributes {
+		if a.Mapping != model.MappingComputed && a.Name != "id" {
+			fields = append(fields, a.Name)
+		}
+	}
+	return fields
 }
 
 func wrap(parts []string) string {

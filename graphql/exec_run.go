@@ -3,6 +3,7 @@ package graphql
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"strconv"
 	"sync"
@@ -219,13 +220,19 @@ func (r *run) null(t *outType) bool {
 	return true
 }
 
-// fieldError records err at the current path, located at f.
+// fieldError records err at the current path, located at f. A refusal
+// that says when to retry (a quota, for example) carries its seconds as
+// extensions.retryAfter, as the HTTP error body carries retryAfter.
 func (r *run) fieldError(err error, f *ast.Field) {
 	e := &gqlerror.Error{
 		Err:        err,
 		Message:    model.ErrorMessage(err),
 		Path:       r.astPath(),
 		Extensions: map[string]any{"code": model.ErrorCode(err)},
+	}
+	var me *model.Error
+	if errors.As(err, &me) && me.RetryAfter > 0 {
+		e.Extensions["retryAfter"] = me.RetryAfter
 	}
 	if f != nil && f.Position != nil {
 		e.Locations = []gqlerror.Location{{Line: f.Position.Line, Column: f.Position.Column}}

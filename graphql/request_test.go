@@ -204,3 +204,27 @@ func BenchmarkDecodeRequest(b *testing.B) {
 		})
 	}
 }
+
+func TestIsMutation(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		req  Request
+		want bool
+	}{
+		{"query", Request{Query: `{ products { total } }`}, false},
+		{"named query", Request{Query: `query q { products { total } }`}, false},
+		{"mutation", Request{Query: `mutation { deleteProduct(id: "1") { id } }`}, true},
+		{"selected mutation", Request{Query: `query q { a } mutation m { b }`, OperationName: "m"}, true},
+		{"selected query", Request{Query: `query q { a } mutation m { b }`, OperationName: "q"}, false},
+		{"ambiguous", Request{Query: `query q { a } mutation m { b }`}, false},
+		{"unknown operation", Request{Query: `mutation m { b }`, OperationName: "x"}, false},
+		{"does not parse", Request{Query: `mutation {`}, false},
+		{"subscription", Request{Query: `subscription { a }`}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := IsMutation(tc.req); got != tc.want {
+				t.Errorf("IsMutation(%q, %q) = %v, want %v", tc.req.Query, tc.req.OperationName, got, tc.want)
+			}
+		})
+	}
+}

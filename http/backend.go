@@ -52,6 +52,12 @@ type Backend interface {
 	CreateProject(ctx context.Context, p Principal, name, slug string) (*model.Project, error)
 	UpdateProject(ctx context.Context, p Principal, id string, name, slug *string) (*model.Project, error)
 	DeleteProject(ctx context.Context, p Principal, id string) error
+	// SetPreviewSharing turns the project's preview link on (a fresh share
+	// token) or off; guest and session projects keep theirs.
+	SetPreviewSharing(ctx context.Context, p Principal, projectID string, enabled bool) (*model.Project, error)
+	// PreviewQuery runs a runtime request body against the project without
+	// an API key, counted against its quota (the board's query box).
+	PreviewQuery(ctx context.Context, p Principal, projectID string, body []byte) (*model.RuntimeResult, error)
 	// CreateGuestProject makes a guest project for the principal's session
 	// (creating the session when SessionID is empty; the new session ID is
 	// returned so the HTTP layer can set the cookie).

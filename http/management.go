@@ -150,6 +150,9 @@ func (s *Surface) managementResolvers() map[string]graphql.Resolver {
 		"Mutation.revokeApiKey":  s.authed(s.revokeAPIKey),
 		"Mutation.deleteApiKey":  s.authed(s.deleteAPIKey),
 		"Mutation.importDataset": s.authed(s.importDataset),
+
+		"Mutation.setPreviewSharing": s.authed(s.setPreviewSharing),
+		"Mutation.previewQuery":      s.authed(s.previewQuery),
 	}
 	for name, fn := range s.modelMutations() {
 		r["Mutation."+name] = s.authed(fn)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -441,4 +442,26 @@ func (f *fakeBackend) RuntimeList(_ context.Context, p Principal, projectID stri
 		return model.RuntimeListResult{}, err
 	}
 	return model.RuntimeListResult{Items: []json.RawMessage{[]byte(`{"id":"1"}`)}, Total: 1, Page: 1, PageSize: 20, Errors: []json.RawMessage{}}, nil
+}
+
+func (f *fakeBackend) SetPreviewSharing(_ context.Context, p Principal, projectID string, enabled bool) (*model.Project, error) {
+	if err := f.record("SetPreviewSharing", p, projectID, enabled); err != nil {
+		return nil, err
+	}
+	pr := fixtureProject()
+	if !enabled {
+		pr.ShareToken = ""
+	}
+	return pr, nil
+}
+
+func (f *fakeBackend) PreviewQuery(_ context.Context, p Principal, projectID string, body []byte) (*model.RuntimeResult, error) {
+	if err := f.record("PreviewQuery", p, projectID, string(body)); err != nil {
+		return nil, err
+	}
+	if strings.Contains(string(body), "nope") {
+		return &model.RuntimeResult{Status: 400, Body: []byte(`{"errors":[{"message":"Cannot query field \"nope\" on type \"Query\".","extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}`),
+			GraphQLCode: model.ErrValidateFailed}, nil
+	}
+	return &model.RuntimeResult{Status: 200, Body: []byte(`{"data":{"products":{"total":3}}}`)}, nil
 }

@@ -2,7 +2,9 @@ package http
 
 import (
 	"context"
+	"encoding/json"
 
+	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -57,4 +59,35 @@ func (s *Surface) deleteProject(ctx context.Context, c *Call, args input) (any, 
 // resetMockData resolves Mutation.resetMockData.
 func (s *Surface) resetMockData(ctx context.Context, c *Call, args input) (any, error) {
 	return done(s.cfg.Backend.ResetMockData(ctx, c.Principal, args.str("projectId")))
+}
+
+// setPreviewSharing resolves Mutation.setPreviewSharing.
+func (s *Surface) setPreviewSharing(ctx context.Context, c *Call, args input) (any, error) {
+	p, err := s.cfg.Backend.SetPreviewSharing(ctx, c.Principal, args.str("projectId"), args.boolean("enabled"))
+	if err != nil {
+		return nil, err
+	}
+	return s.shaper(c).project(p), nil
+}
+
+// previewQuery resolves Mutation.previewQuery: the runtime's answer as a
+// JSON value, {data, errors} or, for a document the runtime refused,
+// {errors}. Refusals before the query runs (quota, rights) are errors of
+// the field.
+func (s *Surface) previewQuery(ctx context.Context, c *Call, args input) (any, error) {
+	req := graphql.Request{Query: args.str("query"), OperationName: args.str("operationName")}
+	if v, ok := args["variables"].(map[string]any); ok {
+		req.Variables = v
+	} else if args["variables"] != nil {
+		return nil, model.Errorf(model.ErrBadUserInput, "variables: a JSON object, or null")
+	}
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, model.Errorf(model.ErrBadUserInput, "variables: not a JSON value: %v", err)
+	}
+	res, err := s.cfg.Backend.PreviewQuery(ctx, c.Principal, args.str("projectId"), body)
+	if err != nil {
+		return nil, err
+	}
+	return json.RawMessage(res.Body), nil
 }

@@ -16,7 +16,7 @@ import (
 
 // modelFragments select every field of the API's types, by fragment name.
 var modelFragments = map[string]string{
-	"P": `fragment P on Project { id slug name kind accountId shareToken previewUrl runtimeUrl expiresAt createdAt sdl
+	"P": `fragment P on Project { id slug name kind accountId shareToken previewUrl previewSharing runtimeUrl expiresAt createdAt sdl
   tables { ...T } relations { ...R } operations { ...O } views { ...V } }`,
 	"T": `fragment T on Table { id name ready source { importCode variant } attributes { ...A } }`,
 	"A": `fragment A on Attribute { id tableId name type sortable filterable required mappingType
@@ -84,6 +84,17 @@ var managementCases = []surfaceCase{
 	{name: "updateProject_slug_only", query: `mutation { updateProject(projectId: "prj_1", slug: "store") { name slug } }`},
 	{name: "deleteProject", query: `mutation { deleteProject(projectId: "prj_1") }`},
 	{name: "resetMockData", query: `mutation { resetMockData(projectId: "prj_1") }`},
+	{name: "setPreviewSharing_on", query: `mutation { setPreviewSharing(projectId: "prj_1", enabled: true) { id shareToken previewUrl previewSharing runtimeUrl } }`},
+	{name: "setPreviewSharing_off", query: `mutation { setPreviewSharing(projectId: "prj_1", enabled: false) { shareToken previewUrl previewSharing } }`},
+	{name: "setPreviewSharing_refused", query: `mutation { setPreviewSharing(projectId: "prj_g", enabled: false) { id } }`,
+		fail: map[string]error{"SetPreviewSharing": model.Errorf(model.ErrBadUserInput, "the share token of a GUEST project is its runtime credential")}},
+	{name: "previewQuery", query: `mutation($v: JSON) { previewQuery(projectId: "prj_1", query: "query q($m: FilterValue) { products(minPrice: $m) { total } }", variables: $v, operationName: "q") }`,
+		vars: map[string]any{"v": map[string]any{"m": 10}}},
+	{name: "previewQuery_minimal", query: `mutation { previewQuery(projectId: "prj_1", query: "{ products { total } }") }`},
+	{name: "previewQuery_refused_document", query: `mutation { previewQuery(projectId: "prj_1", query: "{ nope }") }`},
+	{name: "previewQuery_variables_not_object", query: `mutation { previewQuery(projectId: "prj_1", query: "{ products { total } }", variables: [1]) }`},
+	{name: "previewQuery_over_quota", query: `mutation { previewQuery(projectId: "prj_1", query: "{ products { total } }") }`,
+		fail: map[string]error{"PreviewQuery": &model.Error{Code: model.ErrTooManyRequests, Message: "the plan's request quota is used up", RetryAfter: 60}}},
 
 	{name: "createModellingTable", query: withFragments(`mutation { createModellingTable(input: {projectId: "prj_1", name: "Customer", source: {importCode: "customers", variant: "eu"}}) { ...T } }`)},
 	{name: "createModellingTable_unbound", query: withFragments(`mutation { createModellingTable(input: {projectId: "prj_1", name: "Customer"}) { ...T } }`)},

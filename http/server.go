@@ -30,6 +30,10 @@ type Runtime interface {
 	IssueActorToken(ctx context.Context, keyValue string) (any, error)
 	// ReleaseActorToken frees the token's slot (DELETE /runtime/actors).
 	ReleaseActorToken(ctx context.Context, keyValue, token string) error
+	// Preview answers the read-only preview page: the project the slug
+	// names when token is its share token, its schema and a sample page of
+	// each table, counted against the project's quota.
+	Preview(ctx context.Context, slug, token string) (*model.Preview, error)
 	// Adopt uses a one-time adoption token: the project it opens and
 	// until when that project lives.
 	Adopt(ctx context.Context, token string) (projectID string, expires time.Time, err error)
@@ -188,6 +192,8 @@ func (s *Server) routes() (*gin.Engine, error) {
 	r.POST("/datasets/:importCode", s.metricsFor("datasets"), s.serveDatasetUpload)
 	r.GET("/auth/adopt/:token", s.metricsFor("adopt"), s.serveAdopt)
 	r.GET("/board/*path", s.serveBoard)
+	r.GET("/preview/:slug", s.servePreviewPage)
+	r.GET("/preview/:slug/data", s.metricsFor("preview"), s.servePreviewData)
 	r.NoRoute(func(c *gin.Context) {
 		s.writeError(c, model.Errorf(model.ErrNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
 	})

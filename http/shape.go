@@ -115,16 +115,17 @@ func (sh shaper) project(p *model.Project) any {
 	id := p.ID
 	return map[string]any{
 		"id": p.ID, "slug": p.Slug, "name": p.Name, "kind": string(p.Kind),
-		"accountId":  optString(p.AccountID),
-		"shareToken": optString(shareToken(p)),
-		"previewUrl": sh.previewURL(p),
-		"runtimeUrl": sh.runtimeURL(p),
-		"expiresAt":  optDateTime(p.ExpiresAt),
-		"createdAt":  dateTime(p.CreatedAt),
-		"tables":     shapeList(p.Tables, sh.table),
-		"relations":  shapeList(p.Relations, sh.relation),
-		"operations": shapeList(p.Operations, sh.operation),
-		"views":      shapeList(p.Views, sh.view),
+		"accountId":      optString(p.AccountID),
+		"shareToken":     optString(shareToken(p)),
+		"previewUrl":     sh.previewURL(p),
+		"previewSharing": p.ShareToken != "",
+		"runtimeUrl":     sh.runtimeURL(p),
+		"expiresAt":      optDateTime(p.ExpiresAt),
+		"createdAt":      dateTime(p.CreatedAt),
+		"tables":         shapeList(p.Tables, sh.table),
+		"relations":      shapeList(p.Relations, sh.relation),
+		"operations":     shapeList(p.Operations, sh.operation),
+		"views":          shapeList(p.Views, sh.view),
 		"sdl": lazy(func(ctx context.Context, _ map[string]any) (any, error) {
 			return sh.backend.SDL(ctx, sh.principal, id)
 		}),
@@ -150,8 +151,9 @@ func (sh shaper) runtimeURL(p *model.Project) string {
 	return u
 }
 
-// previewURL is p's preview page when p has a share token, else its page
-// on the board.
+// previewURL is p's preview page when p has a share token (guest and
+// session projects always, account projects while preview sharing is on),
+// else its page on the board.
 func (sh shaper) previewURL(p *model.Project) string {
 	if p.ShareToken == "" {
 		return sh.appURL + "/board/projects/" + url.PathEscape(p.ID)

@@ -1,0 +1,26 @@
+package model
+
+import "encoding/json"
+
+// Preview is what a project's read-only preview page shows (SPEC.md,
+// Project "preview share link"): the model, its runtime schema, and the
+// first page of each table's list operation as the runtime served it.
+type Preview struct {
+	Project *Project
+	// SDL is the project's runtime schema.
+	SDL string
+	// Samples are keyed by table ID; a table without an enabled LIST
+	// operation has none.
+	Samples map[string]PreviewSample
+}
+
+// PreviewSample is the first page of one table's list operation.
+type PreviewSample struct {
+	// Operation is the LIST operation that served the page.
+	Operation string
+	Total     int
+	Items     []json.RawMessage
+	// Errors are the GraphQL errors of this table's field (NOT_READY for a
+	// table that is not bound, for example).
+	Errors []json.RawMessage
+}
