@@ -69,7 +69,7 @@ func (a *accountGrain) load(g *grain) (err error) {
 func (a *accountGrain) startQuota(g *grain) {
 	plan := a.state.Account.Plan
 	a.quota = newMeter(quotaPeriod(plan), g.env.Config.Limits.Quota(plan), a.state.Usage)
-	g.env.Local.publishMeter("account/"+g.id, a.quota)
+	g.env.Local.publishMeter(KindAccount, g.id, a.quota)
 }
 
 // flush checkpoints the request count, at most once a second: a crash
@@ -91,7 +91,7 @@ func (a *accountGrain) flush(g *grain) {
 
 func (a *accountGrain) stopped(g *grain) {
 	a.flush(g)
-	g.env.Local.withdrawMeter("account/"+g.id, a.quota)
+	g.env.Local.withdrawMeter(KindAccount, g.id, a.quota)
 }
 
 func (a *accountGrain) handle(g *grain, c *call) (any, error) {

@@ -53,7 +53,9 @@ func projectOf(childID string) string {
 // enough (no offline guessing to slow down).
 func hashSecret(s string) string {
 	h := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(h[:])
+	var out [2 * sha256.Size]byte
+	hex.Encode(out[:], h[:])
+	return string(out[:])
 }
 
 // equalSecret compares two secrets in constant time.

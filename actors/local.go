@@ -17,8 +17,12 @@ import (
 type Local struct {
 	projects sync.Map // project ID → *projectView
 	keys     sync.Map // key hash → *keyView
-	meters   sync.Map // "account/<id>", "session/<hash>", "ip/<addr>" → *meter
+	meters   sync.Map // meterKey → *meter
 }
+
+// meterKey names a meter by its grain: account/<id>, session/<hash>,
+// ip/<addr>, project/<id> (a struct, so a lookup builds no string).
+type meterKey struct{ kind, id string }
 
 // projectView is an immutable read snapshot of a project grain.
 type projectView struct {
@@ -74,23 +78,23 @@ func (l *Local) key(hash string) *keyView {
 	return k
 }
 
-func (l *Local) publishMeter(name string, m *meter) {
+func (l *Local) publishMeter(kind, id string, m *meter) {
 	if l != nil {
-		l.meters.Store(name, m)
+		l.meters.Store(meterKey{kind, id}, m)
 	}
 }
 
-func (l *Local) withdrawMeter(name string, m *meter) {
+func (l *Local) withdrawMeter(kind, id string, m *meter) {
 	if l != nil && m != nil {
-		l.meters.CompareAndDelete(name, m)
+		l.meters.CompareAndDelete(meterKey{kind, id}, m)
 	}
 }
 
-func (l *Local) meter(name string) *meter {
+func (l *Local) meter(kind, id string) *meter {
 	if l == nil {
 		return nil
 	}
-	v, _ := l.meters.Load(name)
+	v, _ := l.meters.Load(meterKey{kind, id})
 	m, _ := v.(*meter)
 	return m
 }

@@ -24,8 +24,6 @@ type meterCheckpoint struct {
 	Meter meterState `json:"meter"`
 }
 
-func (mg *meterGrain) name(g *grain) string { return g.kind + "/" + g.id }
-
 func (mg *meterGrain) load(g *grain) error {
 	var st meterCheckpoint
 	if mg.persist {
@@ -34,7 +32,7 @@ func (mg *meterGrain) load(g *grain) error {
 		}
 	}
 	mg.m = newMeter(mg.p, mg.limit(g.env.Config), st.Meter)
-	g.env.Local.publishMeter(mg.name(g), mg.m)
+	g.env.Local.publishMeter(g.kind, g.id, mg.m)
 	return nil
 }
 
@@ -77,5 +75,5 @@ func (mg *meterGrain) flush(g *grain) {
 
 func (mg *meterGrain) stopped(g *grain) {
 	mg.flush(g)
-	g.env.Local.withdrawMeter(mg.name(g), mg.m)
+	g.env.Local.withdrawMeter(g.kind, g.id, mg.m)
 }

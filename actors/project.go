@@ -106,15 +106,14 @@ func (p *projectGrain) load(g *grain) error {
 
 // startCalls starts (or stops) the daily call quota of a session project.
 func (p *projectGrain) startCalls(g *grain) {
-	name := KindProject + "/" + g.id
 	if p.st == nil || p.st.Project.Kind != model.KindSession {
-		g.env.Local.withdrawMeter(name, p.calls)
+		g.env.Local.withdrawMeter(KindProject, g.id, p.calls)
 		p.calls = nil
 		return
 	}
 	if p.calls == nil {
 		p.calls = newMeter(perDay, int64(g.env.Config.SessionDailyCalls), p.st.Calls)
-		g.env.Local.publishMeter(name, p.calls)
+		g.env.Local.publishMeter(KindProject, g.id, p.calls)
 	}
 }
 
@@ -159,7 +158,7 @@ func (p *projectGrain) publish(g *grain) {
 func (p *projectGrain) stopped(g *grain) {
 	p.flush(g)
 	g.env.Local.withdrawProject(g.id, p.view)
-	g.env.Local.withdrawMeter(KindProject+"/"+g.id, p.calls)
+	g.env.Local.withdrawMeter(KindProject, g.id, p.calls)
 	p.view, p.calls = nil, nil
 	p.returnLease(g)
 }

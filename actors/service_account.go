@@ -142,7 +142,7 @@ func (s *Service) Account(ctx context.Context, p model.Principal) (*model.Accoun
 // the meter its grain publishes on this node, or by a call.
 func (s *Service) usage(ctx context.Context, a *model.Account) (model.Usage, error) {
 	var u usage
-	if m := s.env.Local.meter(KindAccount + "/" + a.ID); m != nil {
+	if m := s.env.Local.meter(KindAccount, a.ID); m != nil {
 		u.Requests, u.Quota, u.Start, u.ResetsAt = m.usage(s.env.Clock.Now())
 	} else if err := s.call(ctx, KindAccount, a.ID, "usage", nil, &u); err != nil {
 		return model.Usage{}, err

@@ -19,7 +19,7 @@ func (s *Service) CheckIP(ctx context.Context, ip string) error {
 // consume takes one from the meter grain kind/id: directly from the meter
 // it publishes when it lives on this node, else by a call.
 func (s *Service) consume(ctx context.Context, kind, id string) error {
-	if m := s.env.Local.meter(kind + "/" + id); m != nil {
+	if m := s.env.Local.meter(kind, id); m != nil {
 		if ok, retry := m.take(s.env.Clock.Now()); !ok {
 			return limitError(kind, retry)
 		}
@@ -35,7 +35,7 @@ func (s *Service) takeQuota(ctx context.Context, projectID string) error {
 	if err != nil || kind == "" {
 		return err
 	}
-	if s.env.Local.meter(kind+"/"+id) == nil {
+	if s.env.Local.meter(kind, id) == nil {
 		if pv := s.env.Local.project(projectID); pv != nil && pv.lease != nil {
 			return s.takeLeased(ctx, pv.lease, kind, id)
 		}
@@ -73,7 +73,7 @@ func (s *Service) quotaOwner(ctx context.Context, projectID string) (kind, id st
 	var o projectOwner
 	if v := s.env.Local.project(projectID); v != nil {
 		o = projectOwner{AccountID: v.project.AccountID, Session: v.session, Kind: v.project.Kind}
-	} else if err := s.call(ctx, KindProject, projectID, "owner", projectArgs{Access: access{System: true}}, &o); err != nil {
+	} else if o, err = s.askOwner(ctx, projectID); err != nil {
 		return "", "", err
 	}
 	switch {
@@ -85,6 +85,13 @@ func (s *Service) quotaOwner(ctx context.Context, projectID string) (kind, id st
 		return KindSession, o.Session, nil
 	}
 	return "", "", nil
+}
+
+// askOwner asks the project grain who pays for its calls.
+func (s *Service) askOwner(ctx context.Context, projectID string) (projectOwner, error) {
+	var o projectOwner
+	err := s.call(ctx, KindProject, projectID, "owner", projectArgs{Access: access{System: true}}, &o)
+	return o, err
 }
 
 // projectOwner is who pays for a project's runtime calls.

@@ -219,11 +219,45 @@ func (s *Service) localQuery(ctx context.Context, projectID string, r model.Runt
 		return nil, false, nil // mutations run in the grain, one at a time
 	}
 	out, err := v.rt.Query(ctx, prep, s.env.Pool, v.ov)
-	reply := resultReply(ctx, out, err)
-	if reply.ErrorCode != "" {
-		return nil, true, replyError(reply)
+	if err != nil || ctx.Err() != nil {
+		return nil, true, replyError(resultReply(ctx, out, err))
 	}
-	return &model.RuntimeResult{Status: 200, Body: reply.Body}, true, nil
+	return pooledResult(out), true, nil
+}
+
+// resultBufs recycles the response buffers of queries answered on this
+// node: a list page is a few kB, and allocating it per request was a good
+// part of the garbage a query makes.
+var resultBufs sync.Pool
+
+func init() {
+	resultBufs.New = func() any {
+		rb := new(resultBuf)
+		rb.res.Release = rb.release // bound once: no closure per request
+		return rb
+	}
+}
+
+type resultBuf struct {
+	res model.RuntimeResult
+	b   []byte
+}
+
+// maxPooledResult keeps an occasional huge answer from staying in the pool.
+const maxPooledResult = 64 << 10
+
+// pooledResult encodes res into a pooled buffer, returned by Release.
+func pooledResult(res *graphql.Result) *model.RuntimeResult {
+	rb := resultBufs.Get().(*resultBuf)
+	rb.b = res.AppendJSON(rb.b[:0])
+	rb.res.Status, rb.res.Body = 200, rb.b
+	return &rb.res
+}
+
+func (rb *resultBuf) release() {
+	if cap(rb.b) <= maxPooledResult {
+		resultBufs.Put(rb)
+	}
 }
 
 // checkRuntimeKey: the key must be valid, of this project, and allowed to

@@ -30,7 +30,7 @@ func (s *sessionGrain) load(g *grain) error {
 		return err
 	}
 	s.guest = newMeter(perDay, int64(g.env.Config.GuestDailyCalls), s.st.Guest)
-	g.env.Local.publishMeter(KindSession+"/"+g.id, s.guest)
+	g.env.Local.publishMeter(KindSession, g.id, s.guest)
 	return nil
 }
 
@@ -92,7 +92,7 @@ func (s *sessionGrain) flush(g *grain) {
 
 func (s *sessionGrain) stopped(g *grain) {
 	s.flush(g)
-	g.env.Local.withdrawMeter(KindSession+"/"+g.id, s.guest)
+	g.env.Local.withdrawMeter(KindSession, g.id, s.guest)
 }
 
 // adoptionGrain is one adoption token (identity: its SHA-256): which

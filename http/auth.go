@@ -55,7 +55,7 @@ func bearer(c *gin.Context) string {
 
 // apiKeyOf returns the API key sent as Bearer or X-API-Key, or "".
 func apiKeyOf(c *gin.Context) string {
-	if k := c.GetHeader("X-API-Key"); k != "" {
+	if k := c.GetHeader("X-Api-Key"); k != "" { // X-API-Key, canonical: no allocation per lookup
 		return strings.TrimSpace(k)
 	}
 	if b := bearer(c); strings.HasPrefix(b, keyPrefix) {

@@ -2,11 +2,11 @@ package http
 
 import (
 	"encoding/json"
-	"errors"
 	"log/slog"
 	"net/http"
 	"sort"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -59,23 +59,54 @@ type errorBody struct {
 func (s *Server) writeError(c *gin.Context, err error) {
 	code := model.ErrorCode(err)
 	if code == model.ErrInternal {
-		s.log.Error("internal error", "request_id", c.GetString(ctxRequestID), "path", c.Request.URL.Path, "err", err)
+		s.log.Error("internal error", "request_id", requestID(c), "path", c.Request.URL.Path, "err", err)
 	}
-	var me *model.Error
 	var extra map[string]any
 	retry := 0
-	if errors.As(err, &me) {
+	if me := model.AsError(err); me != nil {
 		extra, retry = me.Extra, me.RetryAfter
 	}
 	body := errorBody{StatusCode: statusOf(code), Code: code, Message: code, Path: c.Request.URL.Path,
-		Timestamp: time.Now().UTC().Format("2006-01-02T15:04:05.000Z"), Detail: model.ErrorMessage(err)}
+		Detail: model.ErrorMessage(err)}
 	if body.StatusCode == http.StatusTooManyRequests || body.StatusCode == http.StatusServiceUnavailable {
 		if retry > 0 {
 			body.RetryAfter = retry
-			c.Header("Retry-After", strconv.Itoa(retry))
+			c.Writer.Header()["Retry-After"] = retryAfterValue(retry)
 		}
 	}
 	s.writeBody(c, body, extra)
+}
+
+// retryAfterValues are the Retry-After header values of the first minute,
+// shared by every response (net/http only reads them): a flood of 429s
+// should not allocate them one by one.
+var retryAfterValues = func() [][]string {
+	v := make([][]string, 61)
+	for i := range v {
+		v[i] = []string{strconv.Itoa(i)}
+	}
+	return v
+}()
+
+func retryAfterValue(s int) []string {
+	if s < len(retryAfterValues) {
+		return retryAfterValues[s]
+	}
+	return []string{strconv.Itoa(s)}
+}
+
+// jsonContentType is the Content-Type header value of every JSON answer,
+// shared like retryAfterValues.
+var jsonContentType = []string{"application/json"}
+
+// writeJSON writes a JSON answer without the allocations of gin's c.Data.
+// A Content-Length keeps HTTP/1.1 answers unchunked.
+func writeJSON(c *gin.Context, status int, b []byte) {
+	h := c.Writer.Header()
+	h["Content-Type"] = jsonContentType
+	h["Content-Length"] = []string{strconv.Itoa(len(b))}
+	c.Writer.WriteHeader(status)
+	_, _ = c.Writer.Write(b)
 }
 
 // writeBody writes the error body with any extra fields of the refusal
@@ -83,13 +114,21 @@ func (s *Server) writeError(c *gin.Context, err error) {
 // must be cheap (a flood of 429s should not cost more than the requests it
 // keeps out), so the body is appended by hand.
 func (s *Server) writeBody(c *gin.Context, body errorBody, extra map[string]any) {
-	b := make([]byte, 0, 256)
+	bp := errBufs.Get().(*[]byte)
+	defer errBufs.Put(bp)
+	b := (*bp)[:0]
 	b = append(b, `{"statusCode":`...)
 	b = strconv.AppendInt(b, int64(body.StatusCode), 10)
 	b = appendField(b, "code", body.Code)
 	b = appendField(b, "message", body.Message)
 	b = appendField(b, "path", body.Path)
-	b = appendField(b, "timestamp", body.Timestamp)
+	if body.Timestamp == "" { // now, written straight into the body
+		b = append(b, `,"timestamp":"`...)
+		b = time.Now().UTC().AppendFormat(b, "2006-01-02T15:04:05.000Z")
+		b = append(b, '"')
+	} else {
+		b = appendField(b, "timestamp", body.Timestamp)
+	}
 	if body.RetryAfter > 0 {
 		b = append(b, `,"retryAfter":`...)
 		b = strconv.AppendInt(b, int64(body.RetryAfter), 10)
@@ -110,9 +149,15 @@ func (s *Server) writeBody(c *gin.Context, body errorBody, extra map[string]any)
 		b = append(b[:len(b)-2], v...) // replace the empty string value
 	}
 	b = append(b, '}')
-	c.Data(body.StatusCode, "application/json", b)
+	writeJSON(c, body.StatusCode, b)
+	if cap(b) <= 4096 {
+		*bp = b
+	}
 	c.Abort()
 }
+
+// errBufs recycles error bodies (written to the connection before reuse).
+var errBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
 // reservedErrorField are the standard fields extras may not replace.
 var reservedErrorField = map[string]bool{"statusCode": true, "code": true, "message": true, "path": true,
@@ -165,7 +210,7 @@ func (s *Server) writeRefusedGraphQL(c *gin.Context, graphqlBody []byte, graphql
 		detail = "the GraphQL document does not validate against the schema (unknown or disabled operation, unknown field or argument, wrong variable)"
 	}
 	s.writeBody(c, errorBody{StatusCode: http.StatusBadRequest, Code: model.ErrBadRequest, Message: model.ErrBadRequest,
-		Path: c.Request.URL.Path, Timestamp: time.Now().UTC().Format("2006-01-02T15:04:05.000Z"),
+		Path:   c.Request.URL.Path,
 		Detail: detail, Errors: res.Errors}, nil)
 }
 

@@ -33,7 +33,7 @@ func (s *Server) servePreviewPage(c *gin.Context) {
 // first, as it counts runtime requests; the sample pages count against
 // the project's quota (429 TOO_MANY_REQUESTS past it).
 func (s *Server) servePreviewData(c *gin.Context) {
-	if err := s.runtime.CheckIP(c.Request.Context(), c.ClientIP()); err != nil {
+	if err := s.checkIP(c); err != nil {
 		s.writeError(c, err)
 		return
 	}

@@ -57,7 +57,7 @@ func getBody(c *gin.Context, buf *bytes.Buffer) error {
 // order inside Service.Runtime and the project grain: slug, credential, key
 // scope and project, body and GraphQL validity, execution.
 func (s *Server) serveRuntime(c *gin.Context) {
-	if err := s.runtime.CheckIP(c.Request.Context(), c.ClientIP()); err != nil {
+	if err := s.checkIP(c); err != nil {
 		s.writeError(c, err)
 		return
 	}
@@ -76,8 +76,12 @@ func (s *Server) serveRuntime(c *gin.Context) {
 		}
 		return buf.Bytes(), err
 	}
+	var token string
+	if c.Request.URL.RawQuery != "" { // parsing an empty query still allocates
+		token = c.Query("token")
+	}
 	res, err := s.runtime.Runtime(ctx, model.RuntimeRequest{Slug: c.Param("slug"), KeyValue: apiKeyOf(c),
-		ShareToken: c.Query("token"), ActorToken: c.GetHeader("X-Actor-Token"), ReadBody: readBody, QueryOnly: get})
+		ShareToken: token, ActorToken: c.GetHeader("X-Actor-Token"), ReadBody: readBody, QueryOnly: get})
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && c.Request.Context().Err() == nil && err != nil:
 		s.writeError(c, &model.Error{Code: model.ErrQueryTimeout, Message: "the query ran past the time limit; narrow it and retry", RetryAfter: 1})
@@ -86,13 +90,25 @@ func (s *Server) serveRuntime(c *gin.Context) {
 	case res.Status == http.StatusBadRequest:
 		s.writeRefusedGraphQL(c, res.Body, res.GraphQLCode)
 	default:
-		c.Data(http.StatusOK, "application/json", res.Body)
+		writeJSON(c, http.StatusOK, res.Body)
+		if res.Release != nil {
+			res.Release() // written: the buffer may serve the next request
+		}
 	}
+}
+
+// checkIP counts the request against its client IP's window, when there
+// is one.
+func (s *Server) checkIP(c *gin.Context) error {
+	if s.cfg.IPLimit <= 0 {
+		return nil
+	}
+	return s.runtime.CheckIP(c.Request.Context(), c.ClientIP())
 }
 
 // serveIssueActor answers POST /runtime/actors.
 func (s *Server) serveIssueActor(c *gin.Context) {
-	if err := s.runtime.CheckIP(c.Request.Context(), c.ClientIP()); err != nil {
+	if err := s.checkIP(c); err != nil {
 		s.writeError(c, err)
 		return
 	}
@@ -106,7 +122,7 @@ func (s *Server) serveIssueActor(c *gin.Context) {
 
 // serveReleaseActor answers DELETE /runtime/actors with X-Actor-Token.
 func (s *Server) serveReleaseActor(c *gin.Context) {
-	if err := s.runtime.CheckIP(c.Request.Context(), c.ClientIP()); err != nil {
+	if err := s.checkIP(c); err != nil {
 		s.writeError(c, err)
 		return
 	}

@@ -60,6 +60,9 @@ type Config struct {
 	// TrustedProxies are the CIDRs whose X-Forwarded-For is believed; the
 	// client IP is otherwise the peer address.
 	TrustedProxies []string
+	// IPLimit is the per-IP window's size (runtime requests a minute); 0
+	// turns the window off, and the client IP is then not worked out.
+	IPLimit int
 	// Ready reports readiness (cluster joined, store open); nil = always.
 	Ready func() bool
 	// Members is the number of cluster members this node sees; may be nil.

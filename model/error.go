@@ -71,18 +71,32 @@ func ErrorCode(err error) string {
 	if err == nil {
 		return ""
 	}
-	var e *Error
-	if errors.As(err, &e) {
+	if e := AsError(err); e != nil {
 		return e.Code
 	}
 	return ErrInternal
 }
 
+// AsError returns the *Error in err's chain, or nil. The common case, err
+// itself, costs no allocation (errors.As makes its target escape).
+func AsError(err error) *Error {
+	if e, ok := err.(*Error); ok {
+		return e
+	}
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return nil
+}
+
 // ErrorMessage returns the message safe to show a client: the Message of an
 // *Error in the chain, or "internal error" for anything else.
 func ErrorMessage(err error) string {
-	var e *Error
-	if errors.As(err, &e) {
+	if e := AsError(err); e != nil {
 		if e.Message == "" {
 			return e.Code
 		}

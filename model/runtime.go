@@ -29,4 +29,7 @@ type RuntimeResult struct {
 	Status      int
 	Body        []byte
 	GraphQLCode string
+	// Release, when set, returns Body's buffer for reuse; the caller calls
+	// it once Body is written and no longer used.
+	Release func()
 }

@@ -69,7 +69,12 @@ func run(o options) error {
 			return fmt.Errorf("limits: %w", err)
 		}
 	}
-	report.note("resident memory of mockgql after all scenarios, %d + %d rows loaded and indexed: %.0f MB", o.rowsSmall, o.rowsLarge, float64(srv.rss())/1e6)
+	if d, err := time.ParseDuration(os.Getenv("BENCH_HOLD")); err == nil { // time to take profiles by hand
+		fmt.Println("holding the server for", d)
+		time.Sleep(d)
+	}
+	report.note("resident memory of mockgql with %d + %d rows: %.0f MB after the import, %.0f MB after the first sorted query, %.0f MB after all scenarios (peak %.0f MB, during the import)",
+		o.rowsSmall, o.rowsLarge, float64(fx.rssImported)/1e6, float64(fx.rssIndexed)/1e6, float64(srv.rss())/1e6, float64(srv.peak())/1e6)
 	report.print()
 	return nil
 }
@@ -110,6 +115,10 @@ func measure(self, dir string, srv *mockgql, fx *fixture, sc scenario, o options
 		go func() {
 			out, _ := exec.Command("go", "tool", "pprof", "-top", "-cum", "-nodecount=60", "http://"+os.Getenv("BENCH_PPROF")+"/debug/pprof/profile?seconds=2").CombinedOutput()
 			_ = os.WriteFile("/tmp/bench-cpu.txt", out, 0o600)
+		}()
+		go func() {
+			out, _ := exec.Command("go", "tool", "pprof", "-top", "-sample_index=alloc_space", "-nodecount=40", "http://"+os.Getenv("BENCH_PPROF")+"/debug/pprof/allocs?seconds=2").CombinedOutput()
+			_ = os.WriteFile("/tmp/bench-allocs.txt", out, 0o600)
 		}()
 	}
 	m, err := load(srv.addr, ourReq, o.conns, o.duration, 200)

@@ -56,7 +56,13 @@ func startMockgql(bin, dir string, extra ...string) (*mockgql, error) {
 func (m *mockgql) stop() { _ = m.cmd.Process.Kill(); _, _ = m.cmd.Process.Wait() }
 
 // rss is the server's resident memory in bytes.
-func (m *mockgql) rss() int64 {
+func (m *mockgql) rss() int64 { return m.status("VmRSS:") }
+
+// peak is the most resident memory the server had so far.
+func (m *mockgql) peak() int64 { return m.status("VmHWM:") }
+
+// status reads a size in kB from /proc/<pid>/status.
+func (m *mockgql) status(field string) int64 {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", m.cmd.Process.Pid))
 	if err != nil {
 		return 0
@@ -64,7 +70,7 @@ func (m *mockgql) rss() int64 {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+		if rest, ok := strings.CutPrefix(sc.Text(), field); ok {
 			kb, _ := strconv.ParseInt(strings.Fields(rest)[0], 10, 64)
 			return kb * 1024
 		}

@@ -14,7 +14,10 @@ type fixture struct {
 	largeBytes  int
 	importLarge time.Duration
 	firstLarge  time.Duration
-	scenarios   []scenario
+	// resident memory of the server after the import and after the
+	// first sorted query
+	rssImported, rssIndexed int64
+	scenarios               []scenario
 }
 
 // rows generates n documents of six short fields (about 110 bytes each).
@@ -57,6 +60,7 @@ func setup(m *mockgql, o options) (*fixture, error) {
 		return nil, err
 	}
 	fx.importLarge = time.Since(t0)
+	fx.rssImported = m.rss()
 	large = nil
 	if err := model(m, fx, true); err != nil {
 		return nil, err
@@ -118,5 +122,6 @@ func model(m *mockgql, fx *fixture, withLarge bool) error {
 		return err
 	}
 	fx.firstLarge = time.Since(t0)
+	fx.rssIndexed = m.rss()
 	return nil
 }

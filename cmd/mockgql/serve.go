@@ -179,7 +179,7 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	hcfg := http.DefaultConfig()
 	hcfg.Addr, hcfg.BaseURL, hcfg.AppURL, hcfg.JWTSecret = c.HTTP, strings.TrimRight(c.BaseURL, "/"), strings.TrimRight(c.AppURL, "/"), secret
 	hcfg.MaxDatasetBytes, hcfg.QueryTimeout, hcfg.Logger, hcfg.Ready = c.MaxDatasetBytes, c.QueryTimeout, log, node.Ready
-	hcfg.TrustedProxies, hcfg.Members = c.TrustedProxies, node.Members
+	hcfg.TrustedProxies, hcfg.Members, hcfg.IPLimit = c.TrustedProxies, node.Members, c.IPLimit
 	srv, err := http.NewServer(hcfg, svc, svc, metrics)
 	if err == nil {
 		err = srv.Start()
