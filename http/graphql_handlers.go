@@ -39,7 +39,8 @@ func (s *Server) serveSurface(c *gin.Context, surface *Surface, p model.Principa
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.QueryTimeout*6)
 	defer cancel()
-	res, err := surface.Execute(ctx, &Call{Principal: p, Body: body, SetCookie: s.cookieSetter(c)})
+	res, err := surface.Execute(ctx, &Call{Principal: p, Body: body, SetCookie: s.cookieSetter(c),
+		QueryOnly: c.Request.Method == http.MethodGet})
 	if err != nil {
 		s.writeError(c, err)
 		return

@@ -29,6 +29,10 @@ type Call struct {
 	// maxAge 0 means a session cookie. It may be nil when the caller does
 	// not set cookies.
 	SetCookie func(name, value string, maxAge time.Duration)
+	// QueryOnly refuses mutations: the call came by GET. A GET can be
+	// triggered by another site's link with the board's cookie attached
+	// (SameSite=Lax), so it must not change anything.
+	QueryOnly bool
 }
 
 // setCookie calls c.SetCookie when there is one.
@@ -118,6 +122,9 @@ func (s *Surface) Execute(ctx context.Context, c *Call) (*graphql.Result, error)
 	prep, refused := s.exec.Prepare(req)
 	if refused != nil {
 		return refused, nil
+	}
+	if c.QueryOnly && prep.Mutation() {
+		return nil, model.Errorf(model.ErrBadRequest, "mutations need POST; GET carries only queries")
 	}
 	return prep.Execute(ctx, c)
 }

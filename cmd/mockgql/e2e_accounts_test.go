@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -114,4 +115,22 @@ func TestAccounts(t *testing.T) {
 			t.Fatalf("sixth table on STARTER: %s", last.Raw)
 		}
 	})
+}
+
+// TestManagementGETIsReadOnly: GET /graphql answers queries, but a
+// mutation needs POST — a link on another site can make the browser send
+// a GET with the board's cookie, and it must change nothing.
+func TestManagementGETIsReadOnly(t *testing.T) {
+	s := startServer(t)
+	u := s.signUp("get@example.com")
+	cookie := "mgq_jwt=" + u.token
+	r := s.do("GET", "/graphql?query="+url.QueryEscape(`{ me { email } }`), nil, "Cookie", cookie)
+	if get(r.data(t), "me", "email") != "get@example.com" {
+		t.Fatalf("GET query: %s", r.Raw)
+	}
+	s.do("GET", "/graphql?query="+url.QueryEscape(`mutation { createProject(name: "by link") { id } }`), nil, "Cookie", cookie).
+		refusal(t, 400, "Bad Request")
+	if ps := u.must(`{ projects { name } }`, nil); len(get(ps, "projects").([]any)) != 0 {
+		t.Fatalf("a GET created a project: %v", ps)
+	}
 }
