@@ -94,7 +94,7 @@ func (s *Service) previewSamples(ctx context.Context, pr *model.Project) (map[st
 	}
 	out := make(map[string]model.PreviewSample, len(pr.Tables))
 	for _, b := range batches {
-		res, err := s.Runtime(ctx, model.RuntimeRequest{Slug: pr.Slug, Body: b.body, Internal: true, QueryOnly: true})
+		res, err := s.Runtime(ctx, model.RuntimeRequest{Slug: pr.Slug, Body: b.body, Internal: true, QueryOnly: true, ProjectID: pr.ID})
 		if err != nil {
 			return nil, err
 		}
@@ -233,7 +233,7 @@ func (s *Service) PreviewQuery(ctx context.Context, p model.Principal, projectID
 			return nil, err
 		}
 	}
-	return s.Runtime(ctx, model.RuntimeRequest{Slug: pr.Slug, Body: body, Internal: true})
+	return s.Runtime(ctx, model.RuntimeRequest{Slug: pr.Slug, Body: body, Internal: true, ProjectID: pr.ID})
 }
 
 // mayEdit refuses a member of pr's account whose role reads but does not

@@ -36,6 +36,12 @@ func (s *Service) Runtime(ctx context.Context, r model.RuntimeRequest) (*model.R
 		if err != nil {
 			return nil, err
 		}
+		if r.ProjectID != "" && projectID != r.ProjectID {
+			if attempt == 0 {
+				continue // the cache may be stale
+			}
+			return nil, model.Errorf(model.ErrProjectNotFound, "the project's slug changed meanwhile; retry")
+		}
 		var res *model.RuntimeResult
 		if s.env.Local == nil || s.env.Local.project(projectID) != nil {
 			res, err = s.runChecked(ctx, projectID, "", &r, &counted)

@@ -21,7 +21,7 @@ func (s *Service) RuntimeList(ctx context.Context, p model.Principal, projectID 
 	if err != nil {
 		return model.RuntimeListResult{}, err
 	}
-	res, err := s.Runtime(ctx, model.RuntimeRequest{Slug: pr.Slug, Body: body, Internal: true})
+	res, err := s.Runtime(ctx, model.RuntimeRequest{Slug: pr.Slug, Body: body, Internal: true, ProjectID: pr.ID})
 	if err != nil {
 		return model.RuntimeListResult{}, err
 	}

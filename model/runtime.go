@@ -17,6 +17,9 @@ type RuntimeRequest struct {
 	// Internal marks a call the service makes for a signed-in owner
 	// (runtimeList): the credential check is skipped, the quota is not.
 	Internal bool
+	// ProjectID, for Internal calls, is the project the caller was
+	// authorized for: the slug must still name it (a slug can move).
+	ProjectID string
 	// QueryOnly refuses mutations: the request came as a GET (GraphQL over
 	// HTTP allows only queries there).
 	QueryOnly bool
