@@ -224,11 +224,13 @@ func (s *Service) localQuery(ctx context.Context, projectID string, r model.Runt
 		}
 		return nil, false, nil // mutations run in the grain, one at a time
 	}
-	out, err := v.rt.Query(ctx, prep, s.env.Pool, v.ov)
+	rb := resultBufs.Get().(*resultBuf)
+	out, err := v.rt.QueryTo(ctx, prep, s.env.Pool, v.ov, rb.data)
 	if err != nil || ctx.Err() != nil {
+		resultBufs.Put(rb)
 		return nil, true, replyError(resultReply(ctx, out, err))
 	}
-	return pooledResult(out), true, nil
+	return rb.result(out), true, nil
 }
 
 // resultBufs recycles the response buffers of queries answered on this
@@ -245,23 +247,25 @@ func init() {
 }
 
 type resultBuf struct {
-	res model.RuntimeResult
-	b   []byte
+	res  model.RuntimeResult
+	data []byte // the engine's data buffer
+	b    []byte // the answer
 }
 
 // maxPooledResult keeps an occasional huge answer from staying in the pool.
 const maxPooledResult = 64 << 10
 
-// pooledResult encodes res into a pooled buffer, returned by Release.
-func pooledResult(res *graphql.Result) *model.RuntimeResult {
-	rb := resultBufs.Get().(*resultBuf)
+// result encodes res, whose data is in rb.data, into rb's answer buffer;
+// Release gives both back.
+func (rb *resultBuf) result(res *graphql.Result) *model.RuntimeResult {
+	rb.data = res.Data
 	rb.b = res.AppendJSON(rb.b[:0])
 	rb.res.Status, rb.res.Body = 200, rb.b
 	return &rb.res
 }
 
 func (rb *resultBuf) release() {
-	if cap(rb.b) <= maxPooledResult {
+	if cap(rb.b) <= maxPooledResult && cap(rb.data) <= maxPooledResult {
 		resultBufs.Put(rb)
 	}
 }

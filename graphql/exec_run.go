@@ -48,7 +48,14 @@ type pathStep struct {
 // If ctx ends first, Execute stops early and returns ctx.Err(). Execute is
 // safe for concurrent use; no panic escapes it (a resolver's becomes an INTERNAL field error).
 func (p *Prepared) Execute(ctx context.Context, root any) (res *Result, err error) {
-	r := newRun(ctx, p)
+	return p.ExecuteTo(ctx, root, nil)
+}
+
+// ExecuteTo is Execute writing the data into buf's storage (from buf[:0],
+// growing it if need be): the Result's Data then belongs to the caller's
+// buffer, which it may reuse once it is done with the Result.
+func (p *Prepared) ExecuteTo(ctx context.Context, root any, buf []byte) (res *Result, err error) {
+	r := newRun(ctx, p, buf)
 	defer r.release()
 	defer func() {
 		if v := recover(); v != nil {
@@ -69,11 +76,15 @@ func (p *Prepared) Execute(ctx context.Context, root any) (res *Result, err erro
 // runPool recycles the state of executions; see newRun and release.
 var runPool = sync.Pool{New: func() any { return new(run) }}
 
-// newRun returns the state of one execution of p, with a fresh buffer.
-func newRun(ctx context.Context, p *Prepared) *run {
+// newRun returns the state of one execution of p, writing into buf (a
+// fresh buffer when buf has too little room).
+func newRun(ctx context.Context, p *Prepared, buf []byte) *run {
 	r := runPool.Get().(*run)
 	*r = run{ctx: ctx, p: p, coercer: inputCoercer{schema: p.ex.Schema, vars: p.vars}}
-	r.buf = make([]byte, 0, p.sizeHint())
+	if hint := p.sizeHint(); cap(buf) < hint {
+		buf = make([]byte, 0, hint)
+	}
+	r.buf = buf[:0]
 	r.path = r.pathBuf[:0]
 	r.field.run = r
 	return r

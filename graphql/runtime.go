@@ -135,13 +135,19 @@ var (
 // ends (ctx.Err()) or the call is misused; data-level problems are in the
 // Result's errors.
 func (rt *Runtime) Query(ctx context.Context, prep *Prepared, pool Pool, ov *Overlay) (*Result, error) {
+	return rt.QueryTo(ctx, prep, pool, ov, nil)
+}
+
+// QueryTo is Query writing the data into buf's storage (see
+// Prepared.ExecuteTo).
+func (rt *Runtime) QueryTo(ctx context.Context, prep *Prepared, pool Pool, ov *Overlay, buf []byte) (*Result, error) {
 	switch {
 	case prep.ex != rt.exec:
 		return nil, errForeignPrepared
 	case prep.Mutation():
 		return nil, errMutationInQuery
 	}
-	return prep.Execute(ctx, newView(rt, pool, ov, ov.snapshot(), true))
+	return prep.ExecuteTo(ctx, newView(rt, pool, ov, ov.snapshot(), true), buf)
 }
 
 // Mutate runs a prepared mutation without changing ov. It returns the
