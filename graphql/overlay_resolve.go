@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"unsafe"
 	"weak"
 
 	"github.com/mockgql/mockgql/model/dataset"
@@ -47,9 +48,19 @@ func (v *view) resolveOverlay(tv *tableView) *tableOverlay {
 	}
 	k := cacheKey{kind: cacheOverlay, table: tv.t.id, ds: weak.Make(tv.ds), ov: weak.Make(v.ov), version: v.st.version}
 	o, _ := getOrMake(v.rt.cache, k, func() (*tableOverlay, int64, error) {
-		return buildOverlay(tv, ts), int64(len(ts.recs)) * 64, nil
+		return buildOverlay(tv, ts), overlayCost(tv, ts), nil
 	})
 	return o
+}
+
+// overlayCost is what a resolved overlay holds, in the cache's 4-byte
+// units: per record its rowRec, values and map entries, and the changed
+// bitset over the dataset. (A flat 256 bytes a record, the estimate before,
+// let a project that takes many mutations keep several times its budget
+// in old versions.)
+func overlayCost(tv *tableView, ts *tableState) int64 {
+	perRecord := int64(256 + len(tv.t.attrs)*int(unsafe.Sizeof(dataset.Value{})+1))
+	return (int64(len(ts.recs))*perRecord + int64(tv.n)/8) / 4
 }
 
 func buildOverlay(tv *tableView, ts *tableState) *tableOverlay {

@@ -56,11 +56,8 @@ func clusterBench(bin, dir string, single *mockgql, fxSingle *fixture, o options
 	if _, err := loadSpread(addrs, reqs, o.conns, 500*time.Millisecond, 200); err != nil {
 		return err
 	}
-	s, err := load(single.addr, one, o.conns, o.duration, 200)
-	if err != nil {
-		return err
-	}
-	c, err := loadSpread(addrs, reqs, o.conns, o.duration, 200)
+	spread := func(d time.Duration) (result, error) { return loadSpread(addrs, reqs, o.conns, d, 200) }
+	c, s, err := sideBySide(o.duration, spread, loader(single.addr, one, o.conns, 200))
 	if err != nil {
 		return err
 	}
@@ -75,11 +72,8 @@ func clusterBench(bin, dir string, single *mockgql, fxSingle *fixture, o options
 // cluster (three replicas, a majority acknowledges) and on one node.
 func writeLatency(cn *mockgql, fx *fixture, single *mockgql, fxSingle *fixture, rep *report) error {
 	body := []byte(`{"query":"mutation { createSmall(input: {name: \"bench\"}) { id } }"}`)
-	c, err := load(cn.addr, httpRequest(cn.addr, fx.runtimePath, body, "X-API-Key", fx.key), 1, time.Second, 200)
-	if err != nil {
-		return err
-	}
-	s, err := load(single.addr, httpRequest(single.addr, fxSingle.runtimePath, body, "X-API-Key", fxSingle.key), 1, time.Second, 200)
+	c, s, err := sideBySide(2*time.Second, loader(cn.addr, httpRequest(cn.addr, fx.runtimePath, body, "X-API-Key", fx.key), 1, 200),
+		loader(single.addr, httpRequest(single.addr, fxSingle.runtimePath, body, "X-API-Key", fxSingle.key), 1, 200))
 	if err != nil {
 		return err
 	}

@@ -48,11 +48,7 @@ func limits(bin, self, dir string, o options, rep *report) error {
 		if _, err := load(off.addr, reqOff, c, 300*time.Millisecond, 200); err != nil {
 			return err
 		}
-		mOff, err := load(off.addr, reqOff, c, o.duration, 200)
-		if err != nil {
-			return err
-		}
-		mOn, err := load(on.addr, reqOn, c, o.duration, 200)
+		mOn, mOff, err := sideBySide(o.duration, loader(on.addr, reqOn, c, 200), loader(off.addr, reqOff, c, 200))
 		if err != nil {
 			return err
 		}
@@ -91,11 +87,7 @@ func refusals(bin, self, dir string, o options, rep *report) error {
 		return err
 	}
 	defer bare.stop()
-	b, err := load(bare.addr, httpRequest(bare.addr, "/x", body), o.conns, o.duration, 200)
-	if err != nil {
-		return err
-	}
-	m, err := load(srv.addr, req, o.conns, o.duration, 429)
+	m, b, err := sideBySide(o.duration, loader(srv.addr, req, o.conns, 429), loader(bare.addr, httpRequest(bare.addr, "/x", body), o.conns, 200))
 	if err != nil {
 		return err
 	}

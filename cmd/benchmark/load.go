@@ -156,3 +156,42 @@ func rawOnce(addr string, req []byte) (string, error) {
 	b, err := io.ReadAll(resp.Body)
 	return string(b), err
 }
+
+// rounds is how many alternating slices a side-by-side measurement takes.
+const rounds = 4
+
+// sideBySide measures a and b in alternating slices of d/rounds each (a,
+// b, a, b, ...), so that the machine's drift during the measurement (other
+// processes, CPU frequency) falls on both sides alike, and returns each
+// side's merged result.
+func sideBySide(d time.Duration, a, b func(time.Duration) (result, error)) (ra, rb result, err error) {
+	for range rounds {
+		x, err := a(d / rounds)
+		if err != nil {
+			return ra, rb, err
+		}
+		y, err := b(d / rounds)
+		if err != nil {
+			return ra, rb, err
+		}
+		ra, rb = ra.merge(x), rb.merge(y)
+	}
+	slices.Sort(ra.lat)
+	slices.Sort(rb.lat)
+	return ra, rb, nil
+}
+
+// merge adds the requests and time of o to r (latencies unsorted).
+func (r result) merge(o result) result {
+	r.n += o.n
+	r.errors += o.errors
+	r.elapsed += o.elapsed
+	r.lat = append(r.lat, o.lat...)
+	return r
+}
+
+// loader returns a function that runs load with these arguments for a
+// given time.
+func loader(addr string, req []byte, conns, wantStatus int) func(time.Duration) (result, error) {
+	return func(d time.Duration) (result, error) { return load(addr, req, conns, d, wantStatus) }
+}

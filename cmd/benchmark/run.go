@@ -73,7 +73,7 @@ func run(o options) error {
 		fmt.Println("holding the server for", d)
 		time.Sleep(d)
 	}
-	report.note("resident memory of mockgql with %d + %d rows: %.0f MB after the import, %.0f MB after the first sorted query, %.0f MB after all scenarios (peak %.0f MB, during the import)",
+	report.note("resident memory of mockgql with %d + %d rows: %.0f MB after the import, %.0f MB after the first sorted query, %.0f MB after all scenarios (peak %.0f MB)",
 		o.rowsSmall, o.rowsLarge, float64(fx.rssImported)/1e6, float64(fx.rssIndexed)/1e6, float64(srv.rss())/1e6, float64(srv.peak())/1e6)
 	report.print()
 	return nil
@@ -100,15 +100,11 @@ func measure(self, dir string, srv *mockgql, fx *fixture, sc scenario, o options
 	defer bare.stop()
 	bareReq := httpRequest(bare.addr, "/mock", []byte(body))
 	ourReq := httpRequest(srv.addr, fx.runtimePath, []byte(body), "X-API-Key", fx.key)
-	// Warm both, then measure bare and ours back to back.
+	// Warm both, then measure them in alternating slices.
 	if _, err := load(bare.addr, bareReq, o.conns, 300*time.Millisecond, 200); err != nil {
 		return err
 	}
 	if _, err := load(srv.addr, ourReq, o.conns, 300*time.Millisecond, 200); err != nil {
-		return err
-	}
-	b, err := load(bare.addr, bareReq, o.conns, o.duration, 200)
-	if err != nil {
 		return err
 	}
 	if os.Getenv("BENCH_PPROF") != "" && sc.name == fx.scenarios[0].name {
@@ -121,7 +117,7 @@ func measure(self, dir string, srv *mockgql, fx *fixture, sc scenario, o options
 			_ = os.WriteFile("/tmp/bench-allocs.txt", out, 0o600)
 		}()
 	}
-	m, err := load(srv.addr, ourReq, o.conns, o.duration, 200)
+	m, b, err := sideBySide(o.duration, loader(srv.addr, ourReq, o.conns, 200), loader(bare.addr, bareReq, o.conns, 200))
 	if err != nil {
 		return err
 	}
