@@ -16,7 +16,9 @@ const (
 type meterGrain struct {
 	p       period
 	limit   func(Config) int64
-	persist bool // IP windows restore empty after a crash; quotas do not
+	// persist checkpoints the meter at most once a second, so that a
+	// crash or failover forgets at most that much of the window.
+	persist bool
 	m       *meter
 }
 
@@ -73,7 +75,16 @@ func (mg *meterGrain) flush(g *grain) {
 	}
 }
 
+// stopped checkpoints the meter; a per-minute window is deleted instead:
+// a grain stops after minutes without calls, when its window is long over,
+// so keeping it would only leave a record per client IP ever seen.
 func (mg *meterGrain) stopped(g *grain) {
-	mg.flush(g)
+	if mg.persist && mg.p == perMinute {
+		if err := g.saveJSON(nil); err != nil {
+			g.env.Log.Warn("meter checkpoint failed", "kind", g.kind, "err", err)
+		}
+	} else {
+		mg.flush(g)
+	}
 	g.env.Local.withdrawMeter(g.kind, g.id, mg.m)
 }

@@ -37,7 +37,7 @@ func Kinds(env *Env) map[string]actor.Producer {
 		KindSlug:    func() actor.Actor { return newGrain(env, &slugGrain{}) },
 		KindDataset: func() actor.Actor { return newGrain(env, &datasetGrain{}) },
 		KindIP: func() actor.Actor {
-			return newGrain(env, &meterGrain{p: perMinute, limit: func(c Config) int64 { return int64(c.IPLimit) }})
+			return newGrain(env, &meterGrain{p: perMinute, limit: func(c Config) int64 { return int64(c.IPLimit) }, persist: true})
 		},
 		KindSession:  func() actor.Actor { return newGrain(env, &sessionGrain{}) },
 		KindAdoption: func() actor.Actor { return newGrain(env, &adoptionGrain{}) },

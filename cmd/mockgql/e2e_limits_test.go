@@ -293,3 +293,23 @@ func TestQueryTimeout(t *testing.T) {
 		t.Fatalf("no Retry-After: %v", r.Header)
 	}
 }
+
+// TestIPWindowSurvivesRestart: the per-IP window is checkpointed like the
+// quotas, so a crash does not hand a client a fresh window (refuse rather
+// than over-admit).
+func TestIPWindowSurvivesRestart(t *testing.T) {
+	clearOfWindowEdge(t, time.Minute, 12*time.Second)
+	data, port := t.TempDir(), freePort(t)
+	p := startProc(t, data, port, "--ip-limit 5")
+	q := []byte(`{"query":"{ __typename }"}`)
+	for i := 0; i < 3; i++ {
+		p.do("POST", "/mock/nope/graphql", q).refusal(t, 404, "PROJECT_NOT_FOUND")
+	}
+	time.Sleep(1500 * time.Millisecond) // past the one-second checkpoint window
+	p.kill()
+	p = startProc(t, data, port, "--ip-limit 5")
+	for i := 0; i < 2; i++ {
+		p.do("POST", "/mock/nope/graphql", q).refusal(t, 404, "PROJECT_NOT_FOUND")
+	}
+	p.do("POST", "/mock/nope/graphql", q).refusal(t, 429, "TOO_MANY_REQUESTS")
+}
