@@ -14,8 +14,8 @@ const (
 // meterGrain is a grain whose state is one meter (a client IP's window). The meter is published on the grain's node so
 // the local path counts without a round trip.
 type meterGrain struct {
-	p       period
-	limit   func(Config) int64
+	p     period
+	limit func(Config) int64
 	// persist checkpoints the meter at most once a second, so that a
 	// crash or failover forgets at most that much of the window.
 	persist bool

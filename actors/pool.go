@@ -43,7 +43,20 @@ type Pool struct {
 	store Store
 	mu    sync.Mutex
 	sets  map[string]*poolEntry
+	// missed remembers when a dataset was last looked for in vain on the
+	// other nodes, so a table bound to a code nobody has does not make
+	// every query ask the cluster.
+	missed map[string]time.Time
 }
+
+// fetcher is the cluster store's way to pull a grain every node should
+// hold but this one lacks (cluster.Store.Fetch).
+type fetcher interface {
+	Fetch(key, kind, id string) bool
+}
+
+// fetchAgainAfter spaces the cluster lookups of a dataset no node has.
+const fetchAgainAfter = 5 * time.Second
 
 type poolEntry struct {
 	once sync.Once
@@ -52,7 +65,9 @@ type poolEntry struct {
 }
 
 // NewPool returns an empty pool over store.
-func NewPool(store Store) *Pool { return &Pool{store: store, sets: map[string]*poolEntry{}} }
+func NewPool(store Store) *Pool {
+	return &Pool{store: store, sets: map[string]*poolEntry{}, missed: map[string]time.Time{}}
+}
 
 // Dataset returns the dataset with the import code, loading it if needed,
 // or nil when there is none (or it cannot be read; the error is logged by
@@ -69,6 +84,9 @@ func (p *Pool) Load(code string) (*dataset.Dataset, error) {
 	p.mu.Unlock()
 	if e == nil {
 		meta, err := p.meta(code)
+		if err == nil && meta == nil && p.fetch(code) {
+			meta, err = p.meta(code)
+		}
 		if err != nil || meta == nil {
 			return nil, err
 		}
@@ -82,6 +100,29 @@ func (p *Pool) Load(code string) (*dataset.Dataset, error) {
 	}
 	e.once.Do(func() {}) // wait for a load under way
 	return e.d, e.err
+}
+
+// fetch asks the other nodes for a dataset this node lacks, at most once
+// every fetchAgainAfter per code.
+func (p *Pool) fetch(code string) bool {
+	f, ok := p.store.(fetcher)
+	if !ok {
+		return false
+	}
+	p.mu.Lock()
+	if t, seen := p.missed[code]; seen && time.Since(t) < fetchAgainAfter {
+		p.mu.Unlock()
+		return false
+	}
+	p.missed[code] = time.Now()
+	p.mu.Unlock()
+	if !f.Fetch(KindDataset+"/"+code, kindDataset, code) {
+		return false
+	}
+	p.mu.Lock()
+	delete(p.missed, code)
+	p.mu.Unlock()
+	return true
 }
 
 // put adds a dataset just imported on this node, so it is not decoded again.

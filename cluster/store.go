@@ -346,6 +346,28 @@ func (s *Store) pull(addr, key string) error {
 	}
 }
 
+// Fetch pulls key's records from the first other member that holds them.
+// It is for grains every node holds (datasets): a node that finds one
+// missing — a replication to it that never arrived, a catch-up that ran
+// before all peers were seen — fetches it on first use rather than
+// answering without it. It reports whether the records are here now.
+func (s *Store) Fetch(key, kind, id string) bool {
+	self := s.node.system.Address()
+	for _, m := range s.node.memberList() {
+		if m.Address() == self {
+			continue
+		}
+		if err := s.pull(m.Address(), key); err != nil {
+			continue
+		}
+		if b, err := s.db.Get(kind, id); err == nil && b != nil {
+			s.node.cfg.Logger.Warn("fetched a grain this node should have held", "key", key, "from", m.Address())
+			return true
+		}
+	}
+	return false
+}
+
 // CatchUp brings this node's copies up to date with the other members':
 // every grain for which this node is a replica and a member holds a newer
 // version is pulled. A node that comes back runs it before it serves.
