@@ -146,12 +146,24 @@ func (p *Pool) meta(code string) (*datasetMeta, error) {
 	return &m, nil
 }
 
+// read decodes a dataset's contents, fetched from the other nodes first
+// if this one lacks them (they are a replication unit of their own, see
+// GrainKeyOf).
 func (p *Pool) read(m *datasetMeta) (*dataset.Dataset, error) {
+	prefix := m.ImportCode + "/" + m.BlobID + "/"
 	var buf bytes.Buffer
-	err := p.store.Scan(kindDataBlob, m.ImportCode+"/"+m.BlobID+"/", func(_ string, v []byte) error {
-		buf.Write(v)
-		return nil
-	})
+	scan := func() error {
+		return p.store.Scan(kindDataBlob, prefix, func(_ string, v []byte) error {
+			buf.Write(v)
+			return nil
+		})
+	}
+	err := scan()
+	if f, ok := p.store.(fetcher); ok && err == nil && buf.Len() == 0 {
+		if key, _ := GrainKeyOf(kindDataBlob, prefix); f.Fetch(key, kindDataBlob, prefix+"000000") {
+			err = scan()
+		}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -7,8 +7,9 @@ import (
 )
 
 // GrainKeyOf names the grain ("kind/identity") that owns a store record,
-// which is the unit the cluster replicates; every record written through
-// the store is replicated (ok is always true today).
+// which is the unit the cluster replicates (a dataset's blob is a unit of
+// its own); every record written through the store is replicated (ok is
+// always true today).
 func GrainKeyOf(kind, id string) (key string, ok bool) {
 	switch kind {
 	case kindOverlay, kindReply: // <projectID>/<tableID>/<rowID>, <projectID>/<requestID>
@@ -16,14 +17,22 @@ func GrainKeyOf(kind, id string) (key string, ok bool) {
 	case kindExpiry: // <unix ms>/<projectID>
 		return KindProject + "/" + id[strings.IndexByte(id, '/')+1:], true
 	case kindDataBlob: // <code>/<blobID>/<chunk>
-		return KindDataset + "/" + before(id, '/'), true
+		// Its own unit, not the dataset grain's: the node that took the
+		// upload writes the blob, the grain writes the catalog entry, and
+		// the store's versions assume one writer per unit (two writers
+		// could send different writes with the same version, and a
+		// replica holding one acknowledges the other as a retry).
+		return kindDataBlob + "/" + strings.TrimSuffix(blobPrefix(id), "/"), true
 	}
 	return kind + "/" + id, true
 }
 
-// Everywhere reports the grains every node holds: datasets, which are
-// immutable once imported and read by whichever node serves a project.
-func Everywhere(key string) bool { return strings.HasPrefix(key, KindDataset+"/") }
+// Everywhere reports the units every node holds: datasets (catalog entries
+// and blobs), which are immutable once imported and read by whichever node
+// serves a project.
+func Everywhere(key string) bool {
+	return strings.HasPrefix(key, KindDataset+"/") || strings.HasPrefix(key, kindDataBlob+"/")
+}
 
 // GrainRecords lists where a grain's records are, for snapshots.
 func GrainRecords(key string) []persistence.Range {
@@ -32,8 +41,8 @@ func GrainRecords(key string) []persistence.Range {
 	case KindProject:
 		return []persistence.Range{{Kind: kindProject, Prefix: id, Exact: true},
 			{Kind: kindOverlay, Prefix: id + "/"}, {Kind: kindExpiry, Suffix: "/" + id}, {Kind: kindReply, Prefix: id + "/"}}
-	case KindDataset:
-		return []persistence.Range{{Kind: kindDataset, Prefix: id, Exact: true}, {Kind: kindDataBlob, Prefix: id + "/"}}
+	case kindDataBlob: // <code>/<blobID>
+		return []persistence.Range{{Kind: kindDataBlob, Prefix: id + "/"}}
 	}
 	return []persistence.Range{{Kind: kind, Prefix: id, Exact: true}}
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -128,14 +129,22 @@ func Start(cfg Config) (*Node, error) {
 			return nil, fmt.Errorf("replica actor: %w", err)
 		}
 	}
+	// Record the cluster's size when a topology shows it, not at this
+	// node's next replicated write: a node cut off (or restarted alone)
+	// before it wrote anything must still know it alone is no majority.
+	system.EventStream.Subscribe(func(evt any) {
+		if t, ok := evt.(*protocluster.ClusterTopology); ok {
+			n.seenSize(len(t.Members))
+		}
+	})
 	c.StartMember()
 	go n.watchFence()
 	return n, nil
 }
 
-// watchFence calls OnFenced once this node finds its own ID among the
-// members the cluster blocked: the others treat it as dead and may have
-// taken over its grains, so it must not answer any more.
+// watchFence calls OnFenced once this node must stop serving (see
+// fenceReason): the others treat it as dead and may have taken over its
+// grains, so it must not answer any more.
 func (n *Node) watchFence() {
 	t := time.NewTicker(500 * time.Millisecond)
 	defer t.Stop()
@@ -143,14 +152,48 @@ func (n *Node) watchFence() {
 		if n.stopped.Load() {
 			return
 		}
-		if n.cluster.GetBlockedMembers().Contains(n.system.ID) {
-			n.cfg.Logger.Error("fenced: the cluster blocked this node")
+		if why := n.fenceReason(); why != "" {
+			n.cfg.Logger.Error("fenced: "+why, "node", n.cfg.NodeName, "id", n.system.ID)
 			if n.cfg.OnFenced != nil {
 				n.cfg.OnFenced()
 			}
 			return
 		}
 	}
+}
+
+// fenceReason says why this node must stop serving, or "" if it need not.
+//
+// protoactor blocks a member's ID for good once it left the topology, so
+// when a network partition heals the two sides never merge: each blocked
+// the other's members, and memberlist now holds them alive again. Whoever
+// is not in a majority of the live members fences itself (restarted, it
+// gets a new ID nobody blocked, joins and catches up); the majority goes on
+// and sees it die. This protoactor version never gossips the IDs it
+// blocked, so a node cannot learn it from the others (the check of our own
+// ID is for versions that do): after a partition shorter than this node's
+// own failure detection, which only the others noticed, it blocks them and
+// fences when their gossip heartbeats expire (protoactor's
+// HeartbeatExpiration, 20 s). Until then it serves as an excluded member;
+// the writes of its own grain activations fail against the generations the
+// others took since.
+func (n *Node) fenceReason() string {
+	blocked := n.cluster.GetBlockedMembers()
+	if blocked.Contains(n.system.ID) {
+		return "the cluster blocked this node"
+	}
+	alive := n.prov.members()
+	var back []string
+	for _, m := range alive {
+		if blocked.Contains(m.Id) {
+			back = append(back, m.Id)
+		}
+	}
+	if len(back) > 0 && len(alive)-len(back) < majority(len(alive)) {
+		return fmt.Sprintf("a partition healed and this node is on its minority side: it blocked %d of the %d live members (%s)",
+			len(back), len(alive), strings.Join(back, ", "))
+	}
+	return ""
 }
 
 // CatchUp waits (a few seconds at most) until this node sees the peers it

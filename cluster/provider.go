@@ -25,6 +25,13 @@ type memberMeta struct {
 // provider is a protoactor ClusterProvider backed by memberlist. It feeds the
 // full member list to protoactor on every membership event and once a
 // second (protoactor's gossip may block members between events).
+//
+// A member memberlist stops listing stays in that list for removalGrace:
+// protoactor blocks a member's ID for good once it leaves the topology,
+// while memberlist takes a death back when the member refutes it, which it
+// does as soon as it hears of it. Deaths that get refuted happen: a false
+// suspicion on a loaded machine, or, when a partition heals, the minority's
+// last gossip declaring the majority's nodes dead reaching those nodes.
 type provider struct {
 	bindHost string
 	bindPort int
@@ -39,11 +46,23 @@ type provider struct {
 	stop    chan struct{}
 	once    sync.Once
 	joining atomic.Bool
+	seen    map[string]seenMember // by ID; only the loop goroutine uses it
+}
+
+// removalGrace is how long a member memberlist no longer lists stays in
+// protoactor's topology (see provider): a refutation takes one or two
+// gossip rounds (100 ms each), and failure detection about a second.
+const removalGrace = 500 * time.Millisecond
+
+// seenMember is a member and when memberlist last listed it.
+type seenMember struct {
+	m  *protocluster.Member
+	at time.Time
 }
 
 func newProvider(bindHost string, bindPort int, join []string, tune func(*memberlist.Config), log *slog.Logger) *provider {
 	return &provider{bindHost: bindHost, bindPort: bindPort, join: join, tune: tune, log: log,
-		kick: make(chan struct{}, 1), stop: make(chan struct{})}
+		kick: make(chan struct{}, 1), stop: make(chan struct{}), seen: map[string]seenMember{}}
 }
 
 // memberlist.Delegate and EventDelegate: all methods must be thread-safe and
@@ -111,15 +130,20 @@ func (p *provider) Addr() string { return p.ml.LocalNode().Address() }
 func (p *provider) loop() {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
+	var recheck <-chan time.Time // when a member's removal grace ends
 	for {
 		select {
 		case <-p.stop:
 			return
 		case <-p.kick:
+		case <-recheck:
 		case <-t.C:
 			p.rejoin()
 		}
-		p.publish()
+		recheck = nil
+		if wait := p.publish(); wait > 0 {
+			recheck = time.After(wait)
+		}
 	}
 }
 
@@ -135,8 +159,38 @@ func (p *provider) rejoin() {
 	}()
 }
 
-func (p *provider) publish() {
+// publish gives protoactor the members memberlist lists, and those it
+// stopped listing less than removalGrace ago. It returns how long until the
+// next of those is due to go (0: none).
+func (p *provider) publish() (wait time.Duration) {
+	now := time.Now()
+	members := p.members()
+	for _, m := range members {
+		p.seen[m.Id] = seenMember{m: m, at: now}
+	}
+	for id, s := range p.seen {
+		switch left := removalGrace - now.Sub(s.at); {
+		case s.at.Equal(now):
+		case left > 0:
+			members = append(members, s.m)
+			if wait == 0 || left < wait {
+				wait = left
+			}
+		default:
+			delete(p.seen, id)
+		}
+	}
+	p.c.MemberList.UpdateClusterTopology(members)
+	return wait
+}
+
+// members is this cluster's members that memberlist holds alive or
+// suspect, this node included, whether protoactor blocked them or not.
+func (p *provider) members() protocluster.Members {
 	var members protocluster.Members
+	if p.ml == nil { // not started
+		return nil
+	}
 	for _, n := range p.ml.Members() { // alive and suspect nodes
 		var m memberMeta
 		if json.Unmarshal(n.Meta, &m) != nil || m.Cluster != p.self.Cluster || len(m.Kinds) == 0 {
@@ -144,7 +198,7 @@ func (p *provider) publish() {
 		}
 		members = append(members, &protocluster.Member{Id: m.ID, Host: m.Host, Port: int32(m.Port), Kinds: m.Kinds})
 	}
-	p.c.MemberList.UpdateClusterTopology(members)
+	return members
 }
 
 // Shutdown implements protocluster.ClusterProvider. A graceful shutdown

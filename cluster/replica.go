@@ -73,12 +73,25 @@ func (r *replica) write(m *pb.Write) (*pb.WriteAck, error) {
 	return &pb.WriteAck{Ok: true, Have: m.Ver, Promised: promised}, nil
 }
 
+// promise grants m.Gen if it exceeds every generation this replica
+// promised and the generation of the records it holds: a replica accepts
+// the writes of a generation only a majority promised, and an activation
+// whose generation did not exceed it would write under that generation
+// (replicate takes the newer of its own and the records'), alongside the
+// activation it was meant to fence.
 func (r *replica) promise(m *pb.Promise) (*pb.PromiseAck, error) {
-	promised, ok, err := r.db.Promise(m.Key, m.Gen)
+	have, err := r.db.Version(m.Key)
 	if err != nil {
 		return nil, err
 	}
-	have, err := r.db.Version(m.Key)
+	if m.Gen <= have.Gen {
+		promised, err := r.db.Promised(m.Key)
+		if err != nil {
+			return nil, err
+		}
+		return &pb.PromiseAck{Promised: max(promised, have.Gen), Have: toPB(have)}, nil
+	}
+	promised, ok, err := r.db.Promise(m.Key, m.Gen)
 	if err != nil {
 		return nil, err
 	}
