@@ -167,11 +167,12 @@ func (n *Node) watchFence() {
 // protoactor blocks a member's ID for good once it left the topology, so
 // when a network partition heals the two sides never merge: each blocked
 // the other's members, and memberlist now holds them alive again. Whoever
-// is not in a majority of the live members fences itself (restarted, it
-// gets a new ID nobody blocked, joins and catches up); the majority goes on
-// and sees it die. This protoactor version never gossips the IDs it
-// blocked, so a node cannot learn it from the others (the check of our own
-// ID is for versions that do): after a partition shorter than this node's
+// is not in a majority of the live members (counting one whose death is
+// being refuted, see provider) fences itself (restarted, it gets a new ID
+// nobody blocked, joins and catches up); the majority goes on and sees it
+// die. This protoactor version never gossips the IDs it blocked, so a node
+// cannot learn it from the others (the check of our own ID is for versions
+// that do): after a partition shorter than this node's
 // own failure detection, which only the others noticed, it blocks them and
 // fences when their gossip heartbeats expire (protoactor's
 // HeartbeatExpiration, 20 s). Until then it serves as an excluded member;
@@ -182,7 +183,7 @@ func (n *Node) fenceReason() string {
 	if blocked.Contains(n.system.ID) {
 		return "the cluster blocked this node"
 	}
-	alive := n.prov.members()
+	alive := n.prov.live()
 	var back []string
 	for _, m := range alive {
 		if blocked.Contains(m.Id) {

@@ -46,12 +46,15 @@ type provider struct {
 	stop    chan struct{}
 	once    sync.Once
 	joining atomic.Bool
-	seen    map[string]seenMember // by ID; only the loop goroutine uses it
+	seen    map[string]seenMember                // by ID; only the loop goroutine uses it
+	listed  atomic.Pointer[protocluster.Members] // what publish last gave protoactor, blocked members included
 }
 
 // removalGrace is how long a member memberlist no longer lists stays in
 // protoactor's topology (see provider): a refutation takes one or two
-// gossip rounds (100 ms each), and failure detection about a second.
+// gossip rounds (100 ms each), and failure detection about a second. A
+// node that is itself slow waits (1 + its memberlist health score) times
+// as long, as memberlist stretches its own timeouts (Lifeguard).
 const removalGrace = 500 * time.Millisecond
 
 // seenMember is a member and when memberlist last listed it.
@@ -164,12 +167,13 @@ func (p *provider) rejoin() {
 // next of those is due to go (0: none).
 func (p *provider) publish() (wait time.Duration) {
 	now := time.Now()
+	grace := removalGrace * time.Duration(1+p.ml.GetHealthScore())
 	members := p.members()
 	for _, m := range members {
 		p.seen[m.Id] = seenMember{m: m, at: now}
 	}
 	for id, s := range p.seen {
-		switch left := removalGrace - now.Sub(s.at); {
+		switch left := grace - now.Sub(s.at); {
 		case s.at.Equal(now):
 		case left > 0:
 			members = append(members, s.m)
@@ -180,8 +184,19 @@ func (p *provider) publish() (wait time.Duration) {
 			delete(p.seen, id)
 		}
 	}
+	p.listed.Store(&members)
 	p.c.MemberList.UpdateClusterTopology(members)
 	return wait
+}
+
+// live is this cluster's members as publish last listed them: those
+// memberlist holds alive or suspect, and those it stopped listing less
+// than removalGrace ago (a death being refuted), blocked or not.
+func (p *provider) live() protocluster.Members {
+	if l := p.listed.Load(); l != nil {
+		return *l
+	}
+	return p.members()
 }
 
 // members is this cluster's members that memberlist holds alive or
