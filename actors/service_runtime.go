@@ -3,7 +3,6 @@ package actors
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"sync"
 
 	"github.com/mockgql/mockgql/actors/pb"
@@ -102,13 +101,7 @@ func (s *Service) runChecked(ctx context.Context, projectID, reqID string, r *mo
 	if res, ok, err := s.localQuery(ctx, projectID, *r, keyOK); ok {
 		return res, err
 	}
-	meta := map[string]string{metaSlug: r.Slug}
-	if r.QueryOnly {
-		meta[metaQueryOnly] = "1"
-	}
-	if r.Internal {
-		meta[metaMgmtCall] = "1"
-	}
+	meta := callMeta(r)
 	if keyOK {
 		meta[metaKeyOK] = "1"
 	} else if r.ShareToken != "" {
@@ -125,22 +118,26 @@ func (s *Service) runChecked(ctx context.Context, projectID, reqID string, r *mo
 	return runtimeResult(reply)
 }
 
-// forward hands the whole request to the node of the project's grain.
-func (s *Service) forward(ctx context.Context, projectID string, r *model.RuntimeRequest) (*model.RuntimeResult, error) {
+// callMeta is the metadata every grain call of a runtime request carries:
+// the slug asked for, and whether it is a GET or an internal call.
+func callMeta(r *model.RuntimeRequest) map[string]string {
 	meta := map[string]string{metaSlug: r.Slug}
-	set := func(k, v string) {
-		if v != "" {
-			meta[k] = v
-		}
-	}
-	set(metaKeyValue, r.KeyValue)
-	set(metaToken, r.ShareToken)
-	set(metaActor, r.ActorToken)
 	if r.QueryOnly {
 		meta[metaQueryOnly] = "1"
 	}
 	if r.Internal {
 		meta[metaMgmtCall] = "1"
+	}
+	return meta
+}
+
+// forward hands the whole request to the node of the project's grain.
+func (s *Service) forward(ctx context.Context, projectID string, r *model.RuntimeRequest) (*model.RuntimeResult, error) {
+	meta := callMeta(r)
+	for _, kv := range [...][2]string{{metaKeyValue, r.KeyValue}, {metaToken, r.ShareToken}, {metaActor, r.ActorToken}} {
+		if kv[1] != "" {
+			meta[kv[0]] = kv[1]
+		}
 	}
 	body := r.Body
 	if r.ReadBody != nil {
@@ -148,9 +145,8 @@ func (s *Service) forward(ctx context.Context, projectID string, r *model.Runtim
 		// a body that cannot be read travels as its error, which the
 		// other node answers only after the checks that come first.
 		b, err := r.ReadBody()
-		var me *model.Error
-		switch {
-		case errors.As(err, &me):
+		switch me := model.AsError(err); {
+		case me != nil:
 			meta[metaBodyErr], body = me.Code, []byte(me.Message)
 		case err != nil:
 			return nil, err

@@ -7,9 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"regexp"
@@ -70,11 +68,7 @@ func TestClusterPartition(t *testing.T) {
 			signUpRefused(t, c.node(cut), fmt.Sprintf("minority-%d@example.com", i))
 		}
 		lab.heal(cut)
-		c.waitFenced(t, cut)
-		if err := c.start(cut); err != nil {
-			t.Fatal(err)
-		}
-		c.waitMembers(t, 3)
+		c.restartFenced(t, cut)
 	})
 	if t.Failed() {
 		t.FailNow()
@@ -109,11 +103,7 @@ func TestClusterPartition(t *testing.T) {
 				t.Log("KNOWN BUG (README, Running a cluster): " + msg)
 			}
 		}
-		c.waitFenced(t, cut)
-		if err := c.start(cut); err != nil {
-			t.Fatal(err)
-		}
-		c.waitMembers(t, 3)
+		c.restartFenced(t, cut)
 	})
 	if t.Failed() {
 		t.FailNow()
@@ -166,11 +156,7 @@ func TestClusterPartition(t *testing.T) {
 	}
 
 	t.Run("after the heal the cut-off node fences itself and catches up", func(t *testing.T) {
-		c.waitFenced(t, cut)
-		if err := c.start(cut); err != nil {
-			t.Fatal(err)
-		}
-		c.waitMembers(t, 3)
+		c.restartFenced(t, cut)
 	})
 	if t.Failed() {
 		t.FailNow()
@@ -206,7 +192,7 @@ func signUpRefused(t *testing.T, s *server, email string) {
 	t.Helper()
 	body, _ := json.Marshal(map[string]any{"query": `mutation($e:String!){ signUp(email:$e, password:"correct horse", name:"Minority") { user { id } } }`,
 		"variables": map[string]any{"e": email}})
-	r, err := tryWithin(s, labRequest, "POST", "/graphql", body)
+	r, err := s.tryWithin(labRequest, "POST", "/graphql", body)
 	switch {
 	case err != nil:
 		t.Errorf("sign-up on the cut-off node: no answer: %v", err)
@@ -521,7 +507,7 @@ func (c *labCluster) start(i int) error {
 	c.procs[i] = p
 	deadline := time.Now().Add(labWait)
 	for {
-		r, err := tryWithin(p.server, labRequest, "GET", "/readyz", nil)
+		r, err := p.server.tryWithin(labRequest, "GET", "/readyz", nil)
 		if err == nil && r.Status == 200 {
 			return nil
 		}
@@ -539,7 +525,7 @@ func (c *labCluster) start(i int) error {
 
 // members is what node i's /readyz reports (-1 when it does not answer 200).
 func (c *labCluster) members(i int) int {
-	r, err := tryWithin(c.node(i), labRequest, "GET", "/readyz", nil)
+	r, err := c.node(i).tryWithin(labRequest, "GET", "/readyz", nil)
 	if err != nil || r.Status != 200 {
 		return -1
 	}
@@ -589,6 +575,17 @@ func (c *labCluster) waitFenced(t *testing.T, i int) {
 	}
 }
 
+// restartFenced waits until node i fences itself, starts it again on its
+// data and waits until all three nodes see each other.
+func (c *labCluster) restartFenced(t *testing.T, i int) {
+	t.Helper()
+	c.waitFenced(t, i)
+	if err := c.start(i); err != nil {
+		t.Fatal(err)
+	}
+	c.waitMembers(t, 3)
+}
+
 // loadUntilExit sends writes through node i, and actor slot requests with
 // key to all three nodes at once, until node i exits. It adds the writes
 // node i acknowledges to acked, checks every refusal's body and returns
@@ -631,7 +628,7 @@ func (c *labCluster) loadUntilExit(t *testing.T, i int, sh *shop, key string, ac
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				r, err := tryWithin(c.node(j), labRequest, "POST", "/runtime/actors", nil, "X-API-Key", key)
+				r, err := c.node(j).tryWithin(labRequest, "POST", "/runtime/actors", nil, "X-API-Key", key)
 				if err == nil && r.Status == 200 {
 					mu.Lock()
 					grants[j]++
@@ -687,28 +684,7 @@ func (l *ledger) write(t *testing.T, s *server, sh *shop, name string) {
 // createProduct sends one runtime mutation through s.
 func createProduct(s *server, sh *shop, name string) (response, error) {
 	body, _ := json.Marshal(map[string]any{"query": `mutation($n:String){ createProduct(input:{name:$n}) { id } }`, "variables": map[string]any{"n": name}})
-	return tryWithin(s, labRequest, "POST", sh.runtime, body, "X-API-Key", sh.fullKey)
-}
-
-// tryWithin is server.try with a time limit.
-func tryWithin(s *server, within time.Duration, method, path string, body []byte, headers ...string) (response, error) {
-	req, err := http.NewRequest(method, s.base+path, bytes.NewReader(body))
-	if err != nil {
-		return response{}, err
-	}
-	req.Header.Set("Content-Type", "application/json")
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	resp, err := (&http.Client{Timeout: within}).Do(req)
-	if err != nil {
-		return response{}, err
-	}
-	defer resp.Body.Close()
-	raw, err := io.ReadAll(resp.Body)
-	r := response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
-	_ = json.Unmarshal(raw, &r.JSON)
-	return r, err
+	return s.tryWithin(labRequest, "POST", sh.runtime, body, "X-API-Key", sh.fullKey)
 }
 
 // isolatedProbe sends the cut-off node a write and an actor slot request,
@@ -734,7 +710,7 @@ func probeIsolated(t *testing.T, s *server, sh *shop, slotKey string) *isolatedP
 			name := fmt.Sprintf("isolated-%d", i)
 			p.check("write", func() (response, error) { return createProduct(s, sh, name) })
 			p.check("actor", func() (response, error) {
-				return tryWithin(s, labRequest, "POST", "/runtime/actors", nil, "X-API-Key", slotKey)
+				return s.tryWithin(labRequest, "POST", "/runtime/actors", nil, "X-API-Key", slotKey)
 			})
 			time.Sleep(50 * time.Millisecond)
 		}
@@ -815,7 +791,7 @@ func grabSlots(t *testing.T, nodes []*server, key string, want int) []int {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					r, err := tryWithin(s, labRequest, "POST", "/runtime/actors", nil, "X-API-Key", key)
+					r, err := s.tryWithin(labRequest, "POST", "/runtime/actors", nil, "X-API-Key", key)
 					mu.Lock()
 					defer mu.Unlock()
 					switch {
@@ -854,7 +830,7 @@ func namesEventually(t *testing.T, sh *shop) map[string]bool {
 	out := map[string]bool{}
 	for page := 1; ; {
 		body, _ := json.Marshal(map[string]any{"query": q, "variables": map[string]any{"p": page}})
-		r, err := tryWithin(sh.s, labRequest, "POST", sh.runtime, body, "X-API-Key", sh.fullKey)
+		r, err := sh.s.tryWithin(labRequest, "POST", sh.runtime, body, "X-API-Key", sh.fullKey)
 		if err != nil || r.Status == 503 {
 			if time.Now().After(deadline) {
 				t.Fatalf("reading through %s: %v %d %s", sh.s.base, err, r.Status, r.Raw)

@@ -81,6 +81,11 @@ func (s *server) do(method, path string, body []byte, headers ...string) respons
 // try is do that returns the transport error instead of failing (safe to
 // call from other goroutines).
 func (s *server) try(method, path string, body []byte, headers ...string) (response, error) {
+	return s.tryWithin(0, method, path, body, headers...)
+}
+
+// tryWithin is try with a time limit (0: none).
+func (s *server) tryWithin(within time.Duration, method, path string, body []byte, headers ...string) (response, error) {
 	req, err := http.NewRequest(method, s.base+path, bytes.NewReader(body))
 	if err != nil {
 		return response{}, err
@@ -89,7 +94,7 @@ func (s *server) try(method, path string, body []byte, headers ...string) (respo
 	for i := 0; i+1 < len(headers); i += 2 {
 		req.Header.Set(headers[i], headers[i+1])
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := (&http.Client{Timeout: within}).Do(req)
 	if err != nil {
 		return response{}, err
 	}
