@@ -20,7 +20,8 @@ var schemaDiffWant = map[string][]string{
 	"operation_renamed": {
 		"BREAKING FIELD_REMOVED Mutation.createProduct", "BREAKING FIELD_REMOVED Query.products",
 		"SAFE FIELD_ADDED Mutation.addProduct", "SAFE FIELD_ADDED Query.allProducts"},
-	"field_added": {"SAFE FIELD_ADDED Product.price"},
+	"field_added":   {"SAFE FIELD_ADDED Product.price"},
+	"field_renamed": {"BREAKING FIELD_REMOVED Product.price", "SAFE FIELD_ADDED Product.cost"},
 	"type_removed_and_added": {
 		"BREAKING TYPE_REMOVED Product", "BREAKING TYPE_CHANGED Query.product", "SAFE TYPE_ADDED Item"},
 	"type_kind_changed": {"BREAKING TYPE_KIND_CHANGED Color"},
@@ -28,6 +29,7 @@ var schemaDiffWant = map[string][]string{
 		"BREAKING TYPE_CHANGED Product.name", "BREAKING TYPE_CHANGED Product.price", "BREAKING TYPE_CHANGED Product.total",
 		"SAFE TYPE_CHANGED Product.stock", "SAFE TYPE_CHANGED Product.tags"},
 	"argument_removed": {"BREAKING ARGUMENT_REMOVED Query.products(category:)"},
+	"argument_renamed": {"BREAKING ARGUMENT_REMOVED Query.products(category:)", "SAFE ARGUMENT_ADDED Query.products(categoryId:)"},
 	"argument_added": {
 		"BREAKING ARGUMENT_ADDED Query.products(market:)",
 		"SAFE ARGUMENT_ADDED Query.products(limit:)", "SAFE ARGUMENT_ADDED Query.products(size:)"},

@@ -71,3 +71,52 @@ func TestGuestSession(t *testing.T) {
 		t.Fatalf("availableDataSources: %v", ds)
 	}
 }
+
+// TestSchemaDiffCommand runs `mockgql schema diff` as a process on schema
+// files: exit 0 when nothing breaks (dangerous and safe changes included),
+// 1 on a breaking change, 2 when a schema or the command line is wrong, so
+// that a CI job fails on breaking changes only.
+func TestSchemaDiffCommand(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, sdl string) string {
+		path := filepath.Join(dir, name)
+		writeFile(t, path, sdl)
+		return path
+	}
+	base := file("base.graphql", "enum Status { ACTIVE }\ntype Product { id: ID! status: Status }\ntype Query { products(page: Int): [Product!]! }\n")
+	additive := file("additive.graphql", "enum Status { ACTIVE DRAFT }\ntype Product { id: ID! status: Status price: Float }\n"+
+		"type Query { products(page: Int = 1): [Product!]! }\n")
+	breaking := file("breaking.graphql", "enum Status { ACTIVE }\ntype Product { id: ID! status: Status }\n"+
+		"type Query { products(page: Int, market: String!): [Product!]! }\n")
+	broken := file("broken.graphql", "type Query { products: [Nope] }\n")
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		says []string
+	}{
+		{"no change", []string{"diff", base, base}, 0, []string{"0 changes: 0 breaking, 0 dangerous, 0 safe"}},
+		{"dangerous and safe only", []string{"diff", base, additive}, 0, []string{
+			"DANGEROUS  ENUM_VALUE_ADDED  Status.DRAFT", "DANGEROUS  DEFAULT_CHANGED   Query.products(page:)",
+			"SAFE       FIELD_ADDED       Product.price", "3 changes: 0 breaking, 2 dangerous, 1 safe"}},
+		{"breaking", []string{"diff", base, breaking}, 1, []string{
+			"BREAKING  ARGUMENT_ADDED  Query.products(market:)", "1 changes: 1 breaking", "mockgql: 1 breaking changes"}},
+		{"breaking backwards", []string{"diff", additive, base}, 1, []string{"ENUM_VALUE_REMOVED", "FIELD_REMOVED", "Product.price"}},
+		{"new schema invalid", []string{"diff", base, broken}, 2, []string{"new schema"}},
+		{"old schema missing", []string{"diff", filepath.Join(dir, "none.graphql"), base}, 2, []string{"none.graphql"}},
+		{"one file", []string{"diff", base}, 2, []string{"usage: mockgql schema diff OLD.graphql NEW.graphql"}},
+		{"no subcommand", nil, 2, []string{"usage: mockgql schema diff"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, code := runSchema(t, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d\n%s", code, tc.code, out)
+			}
+			for _, s := range tc.says {
+				if !strings.Contains(out, s) {
+					t.Errorf("output lacks %q:\n%s", s, out)
+				}
+			}
+		})
+	}
+}

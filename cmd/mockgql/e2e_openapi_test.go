@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/oasdiff/yaml"
 )
 
 // openapiDocs holds the public example documents the import tests read
@@ -106,6 +107,17 @@ func TestOpenAPIImport(t *testing.T) {
 			t.Errorf("project tables: %v, want %v", got, want)
 		}
 	})
+	t.Run("petstore-expanded Swagger 2.0 as JSON", func(t *testing.T) {
+		doc, err := yaml.YAMLToJSON([]byte(readOpenAPIDoc(t, "petstore-expanded-v2.0.yaml")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pid := u.newProject("Pets v2 JSON")
+		u.importDoc(pid, string(doc), "NewPet").data(t)
+		if got, want := u.tableShapes(pid), []string{"NewPet: name:STRING tag:STRING"}; !slices.Equal(got, want) {
+			t.Errorf("project tables: %v, want %v", got, want)
+		}
+	})
 	t.Run("refusals", func(t *testing.T) { importRefusals(t, u) })
 	t.Run("table limit on STARTER", func(t *testing.T) {
 		starter := s.signUp("openapi-starter@example.com")
@@ -140,6 +152,7 @@ func importRefusals(t *testing.T, u *user) {
 		{"over 1 MB", genOpenAPI(1, 1<<20), []string{"S0"}, "PAYLOAD_TOO_LARGE", "at most 1048576 (1 MB)"},
 		{"over 50 schemas", genOpenAPI(51, 0), genNames(51), "BAD_USER_INPUT", "51 schemas selected; one import takes at most 50"},
 		{"unknown schema", genOpenAPI(2, 0), []string{"S0", "Nope"}, "BAD_USER_INPUT", `schema "Nope" is not in the document`},
+		{"empty selection", genOpenAPI(2, 0), []string{}, "BAD_USER_INPUT", "no schemas selected"},
 		{"broken $ref", v3(`"A":{"type":"object","properties":{"b":{"$ref":"#/components/schemas/Gone"}}}`), []string{"A"},
 			"BAD_USER_INPUT", `broken $ref "#/components/schemas/Gone" at #/components/schemas/A/properties/b`},
 		{"name clash", v3(`"A":{"type":"object","properties":{"x":{"type":"string"}}},"AInput":{"type":"object","properties":{"y":{"type":"string"}}}`),
@@ -243,8 +256,21 @@ func TestCodePackage(t *testing.T) {
 			t.Fatal(err)
 		}
 		dir := unzipTo(t, raw)
-		for _, args := range [][]string{{"vet", "./..."}, {"build", "./..."}, {"test", "-count=1", "./..."}} {
-			runGo(t, goTool, dir, args...)
+		runGo(t, goTool, dir, "vet", "./...")
+		runGo(t, goTool, dir, "build", "./...")
+		// -v: the generated tests must run (one per table), not just compile.
+		out := runGo(t, goTool, dir, "test", "-count=1", "-v", "./...")
+		for _, test := range []string{"--- PASS: TestProduct ", "--- PASS: TestCategory "} {
+			if !strings.Contains(out, test) {
+				t.Errorf("go test ran no %q:\n%s", strings.TrimSpace(test), out)
+			}
+		}
+	})
+	t.Run("an EDITOR may", func(t *testing.T) {
+		editor := sh.member(t, "codegen-editor@example.com", "EDITOR")
+		d := editor.must(export, map[string]any{"p": pid, "l": "go"})
+		if raw, err := base64.StdEncoding.DecodeString(get(d, "exportCodePackage").(string)); err != nil || !bytes.HasPrefix(raw, []byte("PK")) {
+			t.Fatalf("editor's package: %v", err)
 		}
 	})
 	t.Run("unknown language", func(t *testing.T) {
@@ -315,9 +341,9 @@ func unzipTo(t *testing.T, raw []byte) string {
 	return dir
 }
 
-// runGo runs the go command in dir without the network: the generated
-// module has no dependencies.
-func runGo(t *testing.T, goTool, dir string, args ...string) {
+// runGo runs the go command in dir without the network (the generated
+// module has no dependencies) and returns its output.
+func runGo(t *testing.T, goTool, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command(goTool, args...)
 	cmd.Dir = dir
@@ -325,9 +351,11 @@ func runGo(t *testing.T, goTool, dir string, args ...string) {
 	if out, err := exec.Command(goTool, "env", "GOCACHE").Output(); err != nil || strings.TrimSpace(string(out)) == "" {
 		cmd.Env = append(cmd.Env, "GOCACHE="+t.TempDir())
 	}
-	if out, err := cmd.CombinedOutput(); err != nil {
+	out, err := cmd.CombinedOutput()
+	if err != nil {
 		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
+	return string(out)
 }
 
 // TestSchemaVersioning saves a baseline, renames an operation and finds
@@ -411,12 +439,19 @@ func writeFile(t *testing.T, path, content string) {
 	}
 }
 
-// runSchemaDiff runs `mockgql schema diff old new` as a real process (this
-// test binary, see TestSchemaDiffChild) and returns its output and exit code.
+// runSchemaDiff runs `mockgql schema diff old new` as a real process and
+// returns its output and exit code.
 func runSchemaDiff(t *testing.T, oldFile, newFile string) (string, int) {
 	t.Helper()
+	return runSchema(t, "diff", oldFile, newFile)
+}
+
+// runSchema runs `mockgql schema args...` as a real process (this test
+// binary, see TestSchemaDiffChild) and returns its output and exit code.
+func runSchema(t *testing.T, args ...string) (string, int) {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestSchemaDiffChild$")
-	cmd.Env = append(os.Environ(), "MGQ_SCHEMA_CHILD=1", "MGQ_SCHEMA_ARGS="+oldFile+"\n"+newFile)
+	cmd.Env = append(os.Environ(), "MGQ_SCHEMA_CHILD=1", "MGQ_SCHEMA_ARGS="+strings.Join(args, "\n"))
 	out, err := cmd.CombinedOutput()
 	if exit, ok := err.(*exec.ExitError); ok {
 		return string(out), exit.ExitCode()
@@ -427,14 +462,17 @@ func runSchemaDiff(t *testing.T, oldFile, newFile string) (string, int) {
 	return string(out), 0
 }
 
-// TestSchemaDiffChild is the child process of runSchemaDiff: it runs main
-// as `mockgql schema diff` with the two files in MGQ_SCHEMA_ARGS, and main
-// sets the exit code. Run directly, it skips.
+// TestSchemaDiffChild is the child process of runSchema: it runs main as
+// `mockgql schema` with the arguments in MGQ_SCHEMA_ARGS (one a line), and
+// main sets the exit code. Run directly, it skips.
 func TestSchemaDiffChild(t *testing.T) {
 	if os.Getenv("MGQ_SCHEMA_CHILD") != "1" {
-		t.Skip("the child process of TestSchemaVersioning")
+		t.Skip("the child process of TestSchemaVersioning and TestSchemaDiffCommand")
 	}
-	os.Args = append([]string{"mockgql", "schema", "diff"}, strings.Split(os.Getenv("MGQ_SCHEMA_ARGS"), "\n")...)
+	os.Args = []string{"mockgql", "schema"}
+	if args := os.Getenv("MGQ_SCHEMA_ARGS"); args != "" {
+		os.Args = append(os.Args, strings.Split(args, "\n")...)
+	}
 	main()
 	os.Exit(0)
 }

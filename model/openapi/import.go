@@ -51,12 +51,13 @@ type ImportedTable struct {
 }
 
 // Import reads an OpenAPI 3.0/3.1 or Swagger 2.0 document (JSON or YAML)
-// and returns a table for each selected schema, in the order given; no
+// and returns a table for each selected schema, in the order given; a nil
 // selection means every schema of the document that is an object. It refuses, with a
 // *model.Error that says which, a document over opt.MaxBytes
-// (PAYLOAD_TOO_LARGE), and with BAD_USER_INPUT more than opt.MaxSchemas
-// schemas, an unsupported version, an unknown schema name, a broken or
-// external $ref, and a schema that is not an object. It never panics.
+// (PAYLOAD_TOO_LARGE), and with BAD_USER_INPUT an empty (non-nil)
+// selection, more than opt.MaxSchemas schemas, an unsupported version, an
+// unknown schema name, a broken or external $ref, and a schema that is not
+// an object. It never panics.
 func Import(doc []byte, schemas []string, opt ImportOptions) (tables []ImportedTable, err error) {
 	defer func() {
 		if r := recover(); r != nil { // kin-openapi on a hostile document
@@ -67,6 +68,11 @@ func Import(doc []byte, schemas []string, opt ImportOptions) (tables []ImportedT
 	if len(doc) > opt.MaxBytes {
 		return nil, &model.Error{Code: model.ErrPayloadTooLarge, Message: fmt.Sprintf(
 			"the document has %d bytes; OpenAPI import takes at most %d (%s)", len(doc), opt.MaxBytes, sizeText(opt.MaxBytes))}
+	}
+	if schemas != nil && len(schemas) == 0 {
+		// An empty list is a selection of nothing (the wizard with every box
+		// cleared), not a request for everything.
+		return nil, model.Errorf(model.ErrBadUserInput, "no schemas selected; select at least one, or leave schemas out to import every object schema")
 	}
 	if len(schemas) > opt.MaxSchemas {
 		return nil, model.Errorf(model.ErrBadUserInput, "%d schemas selected; one import takes at most %d", len(schemas), opt.MaxSchemas)
