@@ -1,14 +1,14 @@
 # mockgql — make targets. `make test` is what CI runs (.ci/run).
 #
 # Race detector: every package and test runs with -race except the
-# multi-node cluster tests (TestCluster*, in cmd/mockgql), whose node
-# processes are the race-built test binary: protoactor-go
-# v0.0.0-20240822202345 races inside its own code as soon as a second member
-# joins (remote.BlockList.Block from gossip against BlockedMembers read by
-# MemberList.Length; also disthash's unlocked rendezvous swap and
-# MemberList reads without a lock, shared/research/protoactor.md §5). Our
-# own code in those tests is the same code the race-checked single-node
-# tests run.
+# multi-node cluster tests (TestCluster*: the node processes of cmd/mockgql,
+# which are the test binary itself, and the in-process nodes of cluster/):
+# protoactor-go v0.0.0-20240822202345 races inside its own code as soon as
+# a second member joins (remote.BlockList.Block from gossip against
+# BlockedMembers read by MemberList.Length; also disthash's unlocked
+# rendezvous swap and MemberList reads without a lock,
+# shared/research/protoactor.md §5). Our own code in those tests is the
+# same code the race-checked single-node tests run.
 
 GO          ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
@@ -18,7 +18,7 @@ NORACE_TESTS := TestCluster
 
 test: lint js-deps
 	$(GO) test -race -count=1 -timeout 12m -skip '$(NORACE_TESTS)' ./...
-	$(GO) test -count=1 -timeout 8m -run '$(NORACE_TESTS)' ./cmd/mockgql/
+	$(GO) test -count=1 -timeout 8m -run '$(NORACE_TESTS)' ./cluster/ ./cmd/mockgql/
 
 run:
 	$(GO) run ./cmd/mockgql serve

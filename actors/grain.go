@@ -57,7 +57,10 @@ func (flushTick) NotInfluenceReceiveTimeout() {}
 
 // acquirer is a Store that must be told when a grain activates (the
 // cluster's replicated store).
-type acquirer interface{ Acquire(kind, id string) error }
+type acquirer interface {
+	Acquire(kind, id string) error
+	Release(kind, id string)
+}
 
 // flusher is a behavior with counters checkpointed lazily.
 type flusher interface{ flush(*grain) }
@@ -68,12 +71,16 @@ func (idleTick) NotInfluenceReceiveTimeout() {}
 // grain is the actor every kind shares: activation, loading, dispatch, the
 // answer cache for retried calls, idle passivation and panic containment.
 type grain struct {
-	env       *Env
-	kind, id  string
-	b         behavior
-	loadErr   error
-	lastUsed  time.Time
-	recent    replyCache
+	env      *Env
+	kind, id string
+	b        behavior
+	loadErr  error
+	lastUsed time.Time
+	recent   replyCache
+	// stale is set when a checkpoint found no majority: another node may
+	// have taken the grain over, so this activation stops after the
+	// current message and the next call activates it afresh.
+	stale     bool
 	stopTick  scheduler.CancelFunc
 	stopFlush scheduler.CancelFunc
 }
@@ -92,6 +99,9 @@ func (g *grain) Receive(ctx actor.Context) {
 		if f, ok := g.b.(flusher); ok && g.loadErr == nil {
 			f.flush(g)
 		}
+		if g.stale {
+			ctx.Poison(ctx.Self()) // see saveJSON
+		}
 	case idleTick:
 		if g.env.Clock.Now().Sub(g.lastUsed) >= g.env.Config.IdleAfter {
 			ctx.Poison(ctx.Self())
@@ -105,6 +115,11 @@ func (g *grain) Receive(ctx actor.Context) {
 		}
 		if st, ok := g.b.(interface{ stopped(*grain) }); ok {
 			st.stopped(g)
+		}
+		// After the final checkpoint: the node's next activation of this
+		// grain (spawned once this one has terminated) acquires anew.
+		if a, ok := g.env.Store.(acquirer); ok {
+			a.Release(g.kind, g.id)
 		}
 		if g.env.Metrics != nil {
 			g.env.Metrics.GrainPassivated(g.kind)
@@ -165,7 +180,7 @@ func (g *grain) dispatch(ctx actor.Context, m *pb.Call) {
 		g.recent.put(m.RequestId, r)
 	}
 	ctx.Respond(r)
-	if r.ErrorCode == model.ErrUnavailable {
+	if g.stale || r.ErrorCode == model.ErrUnavailable {
 		// A write found no majority: this activation may be stale (a newer
 		// one elsewhere fenced it). Stop; the next call activates afresh.
 		ctx.Poison(ctx.Self())

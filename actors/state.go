@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/persistence"
 )
 
@@ -31,7 +32,11 @@ func (g *grain) saveJSON(v any, extra ...persistence.Put) error {
 		}
 		put.Value = b
 	}
-	return g.env.Store.Write(append([]persistence.Put{put}, extra...)...)
+	err := g.env.Store.Write(append([]persistence.Put{put}, extra...)...)
+	if me := model.AsError(err); me != nil && me.Code == model.ErrUnavailable {
+		g.stale = true
+	}
+	return err
 }
 
 // commit saves next as the checkpoint and, only if that succeeded, makes it

@@ -170,18 +170,20 @@ func (n *Node) watchFence() {
 // is not in a majority of the live members (counting one whose death is
 // being refuted, see provider) fences itself (restarted, it gets a new ID
 // nobody blocked, joins and catches up); the majority goes on and sees it
-// die. This protoactor version never gossips the IDs it blocked, so a node
-// cannot learn it from the others (the check of our own ID is for versions
-// that do): after a partition shorter than this node's
-// own failure detection, which only the others noticed, it blocks them and
-// fences when their gossip heartbeats expire (protoactor's
-// HeartbeatExpiration, 20 s). Until then it serves as an excluded member;
-// the writes of its own grain activations fail against the generations the
-// others took since.
+// die. A partition shorter than this node's own failure detection, which
+// only the others noticed, leaves it blocking nobody: protoactor never
+// tells a member it was blocked, so the others advertise whom they
+// blocked in their memberlist metadata, and a node blocked by a member it
+// did not block fences as soon as that gossip reaches it (about a gossip
+// round after the heal; protoactor's own gossip would take 20 s). The
+// check of our own ID in protoactor's list is for versions that gossip it.
 func (n *Node) fenceReason() string {
 	blocked := n.cluster.GetBlockedMembers()
 	if blocked.Contains(n.system.ID) {
 		return "the cluster blocked this node"
+	}
+	if by := n.prov.blockedBy(); len(by) > 0 {
+		return fmt.Sprintf("members dropped this node while it did not notice (a short partition, or a false suspicion): %s", strings.Join(by, ", "))
 	}
 	alive := n.prov.live()
 	var back []string

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,7 +21,18 @@ type memberMeta struct {
 	Host    string   `json:"h"`
 	Port    int      `json:"p"`
 	Kinds   []string `json:"k"`
+	// Blocked is the members this node's protoactor blocked (declared
+	// dead for good) that memberlist lists alive again: protoactor never
+	// tells a member it blocked it, so a member the others dropped during
+	// a partition too short for it to notice would serve on, excluded,
+	// until their protoactor gossip expires (20 s). Read from here, it
+	// fences itself as soon as the partition heals (Node.fenceReason).
+	Blocked []string `json:"b,omitempty"`
 }
+
+// maxAdvertisedBlocks bounds Blocked so that the metadata stays under
+// memberlist.MetaMaxSize (512 bytes; an ID is 22 characters).
+const maxAdvertisedBlocks = 8
 
 // provider is a protoactor ClusterProvider backed by memberlist. It feeds the
 // full member list to protoactor on every membership event and once a
@@ -39,15 +51,17 @@ type provider struct {
 	tune     func(*memberlist.Config)
 	log      *slog.Logger
 
-	c       *protocluster.Cluster
-	ml      *memberlist.Memberlist
-	self    memberMeta
-	kick    chan struct{}
-	stop    chan struct{}
-	once    sync.Once
-	joining atomic.Bool
-	seen    map[string]seenMember                // by ID; only the loop goroutine uses it
-	listed  atomic.Pointer[protocluster.Members] // what publish last gave protoactor, blocked members included
+	c        *protocluster.Cluster
+	ml       *memberlist.Memberlist
+	self     memberMeta
+	meta     atomic.Pointer[[]byte] // self encoded, what NodeMeta returns
+	updating atomic.Bool            // a metadata update is being gossiped
+	kick     chan struct{}
+	stop     chan struct{}
+	once     sync.Once
+	joining  atomic.Bool
+	seen     map[string]seenMember                // by ID; only the loop goroutine uses it
+	listed   atomic.Pointer[protocluster.Members] // what publish last gave protoactor, blocked members included
 }
 
 // removalGrace is how long a member memberlist no longer lists stays in
@@ -72,8 +86,16 @@ func newProvider(bindHost string, bindPort int, join []string, tune func(*member
 // must not block (memberlist calls them from its own goroutines).
 
 func (p *provider) NodeMeta(limit int) []byte {
+	if b := p.meta.Load(); b != nil {
+		return *b
+	}
+	return nil
+}
+
+// setMeta encodes p.self for NodeMeta.
+func (p *provider) setMeta() {
 	b, _ := json.Marshal(p.self)
-	return b
+	p.meta.Store(&b)
 }
 func (p *provider) NotifyMsg([]byte)                           {}
 func (p *provider) GetBroadcasts(overhead, limit int) [][]byte { return nil }
@@ -103,6 +125,7 @@ func (p *provider) start(c *protocluster.Cluster, kinds []string) error {
 		return err
 	}
 	p.self = memberMeta{Cluster: c.Config.Name, ID: c.ActorSystem.ID, Host: host, Port: port, Kinds: kinds}
+	p.setMeta()
 	cfg := memberlist.DefaultLANConfig()
 	// The name must be new for every process: protoactor blocks a member ID
 	// forever once it has left.
@@ -186,7 +209,54 @@ func (p *provider) publish() (wait time.Duration) {
 	}
 	p.listed.Store(&members)
 	p.c.MemberList.UpdateClusterTopology(members)
+	p.advertiseBlocked()
 	return wait
+}
+
+// advertiseBlocked puts the members protoactor blocked that memberlist
+// lists alive into this node's metadata, and gossips it when it changed.
+// Only the loop goroutine calls it.
+func (p *provider) advertiseBlocked() {
+	blocked := p.c.GetBlockedMembers()
+	var list []string
+	for _, n := range p.ml.Members() {
+		if n.Name != p.self.ID && blocked.Contains(n.Name) && len(list) < maxAdvertisedBlocks {
+			list = append(list, n.Name) // memberlist's name is the member ID (start)
+		}
+	}
+	slices.Sort(list)
+	if slices.Equal(list, p.self.Blocked) || !p.updating.CompareAndSwap(false, true) {
+		return
+	}
+	p.self.Blocked = list
+	p.setMeta()
+	go func() { // UpdateNode waits for the gossip to go out
+		defer p.updating.Store(false)
+		if err := p.ml.UpdateNode(time.Second); err != nil {
+			p.log.Warn("memberlist metadata update", "err", err)
+		}
+	}()
+}
+
+// blockedBy lists the live members whose metadata says they blocked this
+// node while this node did not block them: they dropped it, it did not
+// notice (see memberMeta.Blocked).
+func (p *provider) blockedBy() []string {
+	if p.ml == nil {
+		return nil
+	}
+	mine := p.c.GetBlockedMembers()
+	var out []string
+	for _, n := range p.ml.Members() {
+		var m memberMeta
+		if n.Name == p.self.ID || json.Unmarshal(n.Meta, &m) != nil || m.Cluster != p.self.Cluster || mine.Contains(m.ID) {
+			continue
+		}
+		if slices.Contains(m.Blocked, p.self.ID) {
+			out = append(out, m.ID)
+		}
+	}
+	return out
 }
 
 // live is this cluster's members as publish last listed them: those

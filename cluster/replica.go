@@ -35,7 +35,7 @@ func (r *replica) Receive(ctx actor.Context) {
 	case *pb.Read:
 		reply, err = r.read(m)
 	case *pb.Snapshot:
-		reply, err = r.snapshot(m)
+		reply, err = r.push(m)
 	case *pb.Versions:
 		reply, err = r.versions()
 	default:
@@ -132,7 +132,31 @@ func (r *replica) read(m *pb.Read) (*pb.ReadReply, error) {
 	return out, nil
 }
 
-// snapshot replaces key's records page by page; the last page sets the version.
+// push applies a page of a snapshot another node sends (a write found this
+// replica behind), fenced like a write: a snapshot of an older generation
+// than this replica promised or holds is refused. A promise can arrive
+// between the write that found this replica behind and the snapshot's
+// pages.
+func (r *replica) push(m *pb.Snapshot) (*pb.WriteAck, error) {
+	promised, err := r.db.Promised(m.Key)
+	if err != nil {
+		return nil, err
+	}
+	have, err := r.db.Version(m.Key)
+	if err != nil {
+		return nil, err
+	}
+	if gen := fromPB(m.Ver).Gen; gen < promised || gen < have.Gen {
+		return &pb.WriteAck{Promised: promised, Have: toPB(have)}, nil
+	}
+	return r.snapshot(m)
+}
+
+// snapshot replaces key's records page by page; the last page sets the
+// version. Until it does, the records are marked as holding no version,
+// so that a snapshot cut off after its first pages is never taken for a
+// complete copy (a promise reports it as the oldest, a write finds it
+// behind and sends a whole snapshot again).
 func (r *replica) snapshot(m *pb.Snapshot) (*pb.WriteAck, error) {
 	var clear []persistence.Put
 	if m.First {
@@ -145,8 +169,11 @@ func (r *replica) snapshot(m *pb.Snapshot) (*pb.WriteAck, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m.Last {
+	switch {
+	case m.Last:
 		v = fromPB(m.Ver)
+	case m.First:
+		v = persistence.Version{}
 	}
 	if err := r.db.Apply(m.Key, v, toPuts(m.Records), clear); err != nil {
 		return nil, err

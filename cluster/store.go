@@ -54,6 +54,13 @@ func errNoQuorum(key string, got, need int) error {
 		Message: fmt.Sprintf("the service is moving %s between nodes (%d of %d replicas answered); retry shortly", key, got, need)}
 }
 
+// errFenced is what a stale activation's write answers: another node took
+// the grain over with a newer generation.
+func errFenced(key string, own, newer uint64) error {
+	return &model.Error{Code: model.ErrUnavailable, RetryAfter: 1,
+		Message: fmt.Sprintf("the service moved %s to another node (generation %d, this activation holds %d); retry shortly", key, newer, own)}
+}
+
 func newStore(db *persistence.DB, cfg StoreConfig, n *Node) *Store {
 	if cfg.Replicas <= 0 {
 		cfg.Replicas = 3
@@ -154,9 +161,31 @@ func (s *Store) replicate(key string, puts []persistence.Put) error {
 	if err != nil {
 		return err
 	}
+	// An activation writes under the generation it acquired, and no other:
+	// were it to take the records' newer generation, a stale activation
+	// (one a membership disagreement left running after another node took
+	// the grain over) would write on top of the newer one's state, each
+	// overwriting the other's grants, and no replica could tell. Records of
+	// a newer generation here mean exactly that: refuse at once. Writers
+	// that are no activation (a dataset's blob, the sweeper after the
+	// grain stopped) hold no state of their own to put back: they write
+	// under the newest generation this node knows of.
 	s.mu.Lock()
-	gen := max(s.gens[key], have.Gen, 1)
+	own, active := s.gens[key]
 	s.mu.Unlock()
+	var gen uint64
+	if active {
+		if have.Gen > own {
+			return errFenced(key, own, have.Gen)
+		}
+		gen = own
+	} else {
+		promised, err := s.db.Promised(key)
+		if err != nil {
+			return err
+		}
+		gen = max(have.Gen, promised, 1)
+	}
 	w := &pb.Write{Key: key, Ver: &pb.Version{Gen: gen, Seq: have.Seq + 1}, Records: toRecords(puts)}
 	// A replica that just joined may not answer the first time (its
 	// connection is still being made): try a few times, briefly. A replica
@@ -298,6 +327,19 @@ func (s *Store) Acquire(kind, id string) error {
 		gen = max(gen, higher) + 1
 	}
 	return errNoQuorum(key, 0, need)
+}
+
+// Release forgets this node's activation of grain kind/id (it stopped):
+// until the next Acquire, a write of its records from this node is no
+// activation's. A grain calls it once its final checkpoint is written.
+func (s *Store) Release(kind, id string) {
+	key, ok := s.cfg.KeyOf(kind, id)
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	delete(s.gens, key)
+	s.mu.Unlock()
 }
 
 // promiseRound asks every replica to promise gen; it returns the most
