@@ -206,8 +206,7 @@ func (p *projectGrain) handle(g *grain, c *call) (any, error) {
 			return nil, nil
 		}
 		if ok, retry := p.calls.take(g.env.Clock.Now()); !ok {
-			return nil, &model.Error{Code: model.ErrTooManyRequests, RetryAfter: retry,
-				Message: "this session project's 100 runtime calls a day are used up; they reset at 00:00 UTC"}
+			return nil, sessionQuotaError(g.env.Config, retry)
 		}
 		return nil, nil
 	case "transfer":
@@ -269,8 +268,8 @@ func (p *projectGrain) authorize(a access, write bool) error {
 		return nil
 	case a.SessionID != "" && p.st.Session != "" && equalSecret(a.SessionID, p.st.Session):
 		return nil
-	case a.BoardProjectID != "" && a.BoardProjectID == pr.ID:
-		return nil
+	case a.BoardProjectID != "" && a.BoardProjectID == pr.ID && pr.Kind == model.KindSession:
+		return nil // an adoption link's board session opens a session project; once it moves into an account, membership does
 	case pr.Kind != model.KindAccount:
 		return model.Errorf(model.ErrForbidden, "this %s project belongs to another session", pr.Kind)
 	}

@@ -3,6 +3,7 @@ package actors
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/model"
@@ -174,12 +175,15 @@ func (p *projectGrain) checkLimits(g *grain, next *model.Project, a access) erro
 		maxTables = l.TeamTables
 	}
 	if len(next.Tables) > len(p.st.Project.Tables) && len(next.Tables) > maxTables {
-		return model.Errorf(model.ErrLimitReached, "a project may have %d tables on this plan", maxTables)
+		if next.Kind != model.KindAccount {
+			return model.Errorf(model.ErrLimitReached, "a %s project may have %s", strings.ToLower(string(next.Kind)), plural(maxTables, "table"))
+		}
+		return model.Errorf(model.ErrLimitReached, "a project may have %s on this plan", plural(maxTables, "table"))
 	}
 	if maxAttrs > 0 {
 		for _, t := range next.Tables {
 			if old := p.st.Project.Table(t.ID); len(t.Attributes) > maxAttrs && (old == nil || len(old.Attributes) < len(t.Attributes)) {
-				return model.Errorf(model.ErrLimitReached, "table %s may have %d attributes in a %s project", t.Name, maxAttrs, next.Kind)
+				return model.Errorf(model.ErrLimitReached, "table %s may have %s in a %s project", t.Name, plural(maxAttrs, "attribute"), strings.ToLower(string(next.Kind)))
 			}
 		}
 	}

@@ -29,7 +29,8 @@ func (s *Service) consume(ctx context.Context, kind, id string) error {
 }
 
 // takeQuota counts a runtime request against the plan quota of the
-// project's account, or the daily quota of a guest project's session.
+// project's account, the daily quota of a guest project's session, or a
+// session project's own; a refusal names the limit (namedQuota).
 func (s *Service) takeQuota(ctx context.Context, projectID string) error {
 	kind, id, err := s.quotaOwner(ctx, projectID)
 	if err != nil || kind == "" {
@@ -37,10 +38,10 @@ func (s *Service) takeQuota(ctx context.Context, projectID string) error {
 	}
 	if s.env.Local.meter(kind, id) == nil {
 		if pv := s.env.Local.project(projectID); pv != nil && pv.lease != nil {
-			return s.takeLeased(ctx, pv.lease, kind, id)
+			return s.namedQuota(kind, s.takeLeased(ctx, pv.lease, kind, id))
 		}
 	}
-	return s.consume(ctx, kind, id)
+	return s.namedQuota(kind, s.consume(ctx, kind, id))
 }
 
 // takeLeased counts a request against the project's quota lease, leasing

@@ -62,7 +62,7 @@ func (s *Service) Projects(ctx context.Context, p model.Principal) ([]*model.Pro
 	switch {
 	case p.KeyProjectID != "":
 		ids = []string{p.KeyProjectID}
-	case p.BoardProjectID != "":
+	case p.BoardProjectID != "" && p.UserID == "": // a board session alone; signed in, the account's projects, the adopted one among them
 		ids = []string{p.BoardProjectID}
 	default:
 		if err := needUser(p); err != nil {

@@ -11,7 +11,8 @@ import (
 
 // RuntimeList runs one page of a LIST operation of the caller's project
 // through the mock runtime, as a client would, and returns the rows with
-// every scalar field. It counts against the project's runtime quota.
+// every scalar field. It counts against the project's runtime quota; a
+// used-up quota is LIMIT_REACHED.
 func (s *Service) RuntimeList(ctx context.Context, p model.Principal, projectID string, in model.RuntimeList) (model.RuntimeListResult, error) {
 	pr, err := s.Project(ctx, p, projectID, "")
 	if err != nil {
@@ -22,6 +23,11 @@ func (s *Service) RuntimeList(ctx context.Context, p model.Principal, projectID 
 		return model.RuntimeListResult{}, err
 	}
 	res, err := s.Runtime(ctx, model.RuntimeRequest{Slug: pr.Slug, Body: body, Internal: true, ProjectID: pr.ID})
+	if e := model.AsError(err); e != nil && e.Code == model.ErrTooManyRequests {
+		// A GraphQL answer names a used-up limit LIMIT_REACHED (API.md);
+		// the message says which and RetryAfter when it resets.
+		return model.RuntimeListResult{}, &model.Error{Code: model.ErrLimitReached, Message: e.Message, RetryAfter: e.RetryAfter}
+	}
 	if err != nil {
 		return model.RuntimeListResult{}, err
 	}

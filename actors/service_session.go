@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"time"
 
@@ -9,12 +10,15 @@ import (
 )
 
 // AdoptionTokenPrefix starts every adoption token: adt_ and 32 base62
-// characters (about 190 random bits). Only its hash is stored.
+// characters from crypto/rand (about 190 random bits). Only its SHA-256 is
+// stored: it is the adoption grain's identity, so a token is looked up by
+// its hash and never compared with a stored token; what a lookup's timing
+// could tell is about a hash, whose preimage stays unknown.
 const AdoptionTokenPrefix = "adt_"
 
-// CreateSessionProject makes the session's one session project (24 hours
-// of life), starting a session when there is none, and a one-time adoption
-// link for the human. It returns the session ID so the caller can set the cookie.
+// CreateSessionProject makes a session project (SessionTTL of life; a
+// session holds Limits.SessionProjects at a time), starting a session when
+// there is none, and a one-time adoption link for the human. It returns the session ID so the caller can set the cookie.
 func (s *Service) CreateSessionProject(ctx context.Context, p model.Principal, name string) (model.SessionProject, string, error) {
 	session := p.SessionID
 	if session == "" {
@@ -105,22 +109,43 @@ func (s *Service) Adopt(ctx context.Context, token string) (string, time.Time, e
 	return pr.ID, pr.ExpiresAt, nil
 }
 
-// adoptSessionProject moves the principal's live session project (by its
-// session cookie or its board session) into accountID, at sign-up.
+// adoptSessionProject moves the principal's live session projects (its
+// board session's, and its session cookie's) into accountID, at sign-up.
 func (s *Service) adoptSessionProject(ctx context.Context, p model.Principal, accountID string) error {
-	projectID := p.BoardProjectID
-	if projectID == "" && p.SessionID != "" {
-		var a sessionArgs
-		if err := s.call(ctx, KindSession, hashSecret(p.SessionID), "project", nil, &a); err != nil {
+	var ids []string
+	if p.BoardProjectID != "" {
+		ids = append(ids, p.BoardProjectID)
+	}
+	var claims []sessionClaim
+	if p.SessionID != "" {
+		if err := s.call(ctx, KindSession, hashSecret(p.SessionID), "projects", nil, &claims); err != nil {
 			return err
 		}
-		projectID = a.ProjectID
 	}
-	if projectID == "" {
-		return nil
+	for _, cl := range claims {
+		if cl.ProjectID != p.BoardProjectID {
+			ids = append(ids, cl.ProjectID)
+		}
 	}
-	var pr model.Project
-	err := s.call(ctx, KindProject, projectID, "transfer", projectArgs{Access: access{System: true}, AccountID: accountID}, &pr)
+	for _, id := range ids {
+		if err := s.transferProject(ctx, id, accountID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// transferProject moves one live session project into accountID and
+// releases the claim of the session that made it (the caller's, or the
+// assistant's when the board session of an adoption link signs up), so that
+// session may make another.
+func (s *Service) transferProject(ctx context.Context, projectID, accountID string) error {
+	sys := projectArgs{Access: access{System: true}, AccountID: accountID}
+	var o projectOwner
+	err := s.call(ctx, KindProject, projectID, "owner", sys, &o)
+	if err == nil {
+		err = s.call(ctx, KindProject, projectID, "transfer", sys, nil)
+	}
 	switch model.ErrorCode(err) {
 	case "":
 	case model.ErrNotFound, model.ErrConflict: // expired, or not a session project: nothing to move
@@ -131,8 +156,46 @@ func (s *Service) adoptSessionProject(ctx context.Context, p model.Principal, ac
 	if err := s.call(ctx, KindAccount, accountID, "addProject", accountArgs{ProjectID: projectID}, nil); err != nil {
 		return err
 	}
-	if p.SessionID != "" {
-		return s.call(ctx, KindSession, hashSecret(p.SessionID), "releaseProject", sessionArgs{ProjectID: projectID}, nil)
+	if o.Session == "" {
+		return nil
 	}
-	return nil
+	return s.call(ctx, KindSession, o.Session, "releaseProject", sessionArgs{ProjectID: projectID}, nil)
+}
+
+// sessionQuotaError is the 429 of a session project whose daily runtime
+// calls are used up; its message names the limit.
+func sessionQuotaError(c Config, retry int) error {
+	return &model.Error{Code: model.ErrTooManyRequests, RetryAfter: retry,
+		Message: fmt.Sprintf("this session project's %s a day (runtimeList and preview pages included) are used up; they reset at 00:00 UTC", plural(c.SessionDailyCalls, "runtime call"))}
+}
+
+// guestQuotaError is the 429 of a session whose guest projects used up
+// their daily runtime calls; its message names the limit.
+func guestQuotaError(c Config, retry int) error {
+	return &model.Error{Code: model.ErrTooManyRequests, RetryAfter: retry,
+		Message: fmt.Sprintf("this session's %s a day for its guest projects are used up; they reset at 00:00 UTC", plural(c.GuestDailyCalls, "runtime call"))}
+}
+
+// namedQuota turns a meter's generic quota refusal into the one naming the
+// session-project or guest limit when kind is the quota's owner.
+func (s *Service) namedQuota(kind string, err error) error {
+	e := model.AsError(err)
+	if e == nil || e.Code != model.ErrTooManyRequests {
+		return err
+	}
+	switch kind {
+	case KindProject:
+		return sessionQuotaError(s.env.Config, e.RetryAfter)
+	case KindSession:
+		return guestQuotaError(s.env.Config, e.RetryAfter)
+	}
+	return err
+}
+
+// plural writes n and the noun, with an s when n is not 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

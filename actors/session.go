@@ -8,18 +8,33 @@ import (
 
 // sessionGrain is a browser's or an assistant's session (the mgq_session
 // cookie; identity: its SHA-256). It holds the guest projects' daily quota
-// and which session project, if any, the session has: one at a time.
+// and the session projects the session has: Limits.SessionProjects at a
+// time (1 by default).
 type sessionGrain struct {
 	st    sessionState
 	guest *meter
 }
 
 type sessionState struct {
-	Guest     meterState `json:"guest"`
-	ProjectID string     `json:"projectId,omitempty"`
-	Expires   time.Time  `json:"expires,omitzero"`
+	Guest meterState `json:"guest"`
+	// Projects are the session's claims on session projects, oldest first.
+	// A claim past its expiry is dead whether or not the sweeper released
+	// it yet.
+	Projects []sessionClaim `json:"projects,omitempty"`
+	// ProjectID and Expires are the one claim of a checkpoint written when
+	// a session held one project; load moves it into Projects.
+	ProjectID string    `json:"projectId,omitempty"`
+	Expires   time.Time `json:"expires,omitzero"`
 }
 
+// sessionClaim is a session project a session holds, and until when.
+type sessionClaim struct {
+	ProjectID string    `json:"projectId"`
+	Expires   time.Time `json:"expires"`
+}
+
+// sessionArgs is the body of claimProject and releaseProject, and the
+// answer of project (the newest live claim; empty when there is none).
 type sessionArgs struct {
 	ProjectID string    `json:"projectId,omitempty"`
 	Expires   time.Time `json:"expires,omitzero"`
@@ -28,6 +43,10 @@ type sessionArgs struct {
 func (s *sessionGrain) load(g *grain) error {
 	if _, err := g.loadJSON(&s.st); err != nil {
 		return err
+	}
+	if s.st.ProjectID != "" {
+		s.st.Projects = append(s.st.Projects, sessionClaim{ProjectID: s.st.ProjectID, Expires: s.st.Expires})
+		s.st.ProjectID, s.st.Expires = "", time.Time{}
 	}
 	s.guest = newMeter(perDay, int64(g.env.Config.GuestDailyCalls), s.st.Guest)
 	g.env.Local.publishMeter(KindSession, g.id, s.guest)
@@ -43,34 +62,76 @@ func (s *sessionGrain) handle(g *grain, c *call) (any, error) {
 	switch c.req.Method {
 	case "consume":
 		if ok, retry := s.guest.take(now); !ok {
-			return nil, quotaError(retry)
+			return nil, guestQuotaError(g.env.Config, retry)
 		}
 		return nil, nil
 	case "lease":
-		return serveLease(s.guest, c, now, quotaError)
+		return serveLease(s.guest, c, now, func(retry int) error { return guestQuotaError(g.env.Config, retry) })
 	case "project":
-		if s.st.ProjectID == "" || !now.Before(s.st.Expires) {
+		live := s.live(now)
+		if len(live) == 0 {
 			return sessionArgs{}, nil
 		}
-		return sessionArgs{ProjectID: s.st.ProjectID, Expires: s.st.Expires}, nil
+		newest := live[len(live)-1]
+		return sessionArgs{ProjectID: newest.ProjectID, Expires: newest.Expires}, nil
+	case "projects":
+		return s.live(now), nil
 	case "claimProject":
-		if s.st.ProjectID != "" && s.st.ProjectID != a.ProjectID && now.Before(s.st.Expires) {
-			return nil, model.Errorf(model.ErrLimitReached, "a session has one session project at a time (%s, until %s); use sessionProject", s.st.ProjectID, s.st.Expires.UTC().Format(time.RFC3339))
-		}
-		return nil, s.save(g, a.ProjectID, a.Expires)
+		return nil, s.claim(g, a, now)
 	case "releaseProject":
-		if s.st.ProjectID != a.ProjectID {
-			return nil, nil
-		}
-		return nil, s.save(g, "", time.Time{})
+		return nil, s.release(g, a.ProjectID)
 	}
 	return nil, unknownMethod(g, c)
 }
 
-func (s *sessionGrain) save(g *grain, projectID string, expires time.Time) error {
+// live returns the claims whose projects have not expired.
+func (s *sessionGrain) live(now time.Time) []sessionClaim {
+	var out []sessionClaim
+	for _, cl := range s.st.Projects {
+		if now.Before(cl.Expires) {
+			out = append(out, cl)
+		}
+	}
+	return out
+}
+
+// claim adds a session project to the session unless it holds the most
+// it may already. Dead claims are dropped on the way; a retried claim of
+// the same project succeeds.
+func (s *sessionGrain) claim(g *grain, a sessionArgs, now time.Time) error {
+	live := s.live(now)
+	for _, cl := range live {
+		if cl.ProjectID == a.ProjectID {
+			return nil
+		}
+	}
+	if limit := max(g.env.Config.Limits.SessionProjects, 1); len(live) >= limit {
+		newest := live[len(live)-1]
+		return model.Errorf(model.ErrLimitReached, "a session may hold %s at a time (it has %s, the newest until %s); use sessionProject, or sign up to keep it",
+			plural(limit, "session project"), newest.ProjectID, newest.Expires.UTC().Format(time.RFC3339))
+	}
+	return s.save(g, append(live, sessionClaim{ProjectID: a.ProjectID, Expires: a.Expires}))
+}
+
+// release drops the session's claim on a project (expired, transferred,
+// or a creation that failed); releasing twice is harmless.
+func (s *sessionGrain) release(g *grain, projectID string) error {
+	var keep []sessionClaim
+	for _, cl := range s.st.Projects {
+		if cl.ProjectID != projectID {
+			keep = append(keep, cl)
+		}
+	}
+	if len(keep) == len(s.st.Projects) {
+		return nil
+	}
+	return s.save(g, keep)
+}
+
+func (s *sessionGrain) save(g *grain, projects []sessionClaim) error {
 	next := s.st
 	next.Guest, _ = s.guest.checkpoint()
-	next.ProjectID, next.Expires = projectID, expires
+	next.Projects = projects
 	if err := g.saveJSON(next); err != nil {
 		return err
 	}

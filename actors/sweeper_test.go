@@ -2,6 +2,8 @@ package actors_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -10,6 +12,7 @@ import (
 	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
+	"github.com/mockgql/mockgql/persistence"
 )
 
 // records lists every stored record that names projectID, by kind.
@@ -96,5 +99,27 @@ func TestSweepDeletesExpiredSessionProject(t *testing.T) {
 	}
 	if _, _, err := svc.CreateSessionProject(ctx, model.Principal{SessionID: session}, "again"); err != nil {
 		t.Fatalf("the session is still claimed: %v", err)
+	}
+}
+
+// TestSessionClaimFromOldCheckpoint: a session checkpoint written when a
+// session held one project (projectId, expires) still counts that claim.
+func TestSessionClaimFromOldCheckpoint(t *testing.T) {
+	clock := newTestClock()
+	nd := startNode(t, "", clock)
+	ctx := context.Background()
+	session := "s" + strings.Repeat("o", 26)
+	h := sha256.Sum256([]byte(session))
+	old, _ := json.Marshal(map[string]any{"guest": map[string]any{}, "projectId": "pOld00000000000", "expires": clock.Now().Add(time.Hour)})
+	if err := nd.db.Write(persistence.Put{Kind: actors.KindSession, ID: hex.EncodeToString(h[:]), Value: old}); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := nd.svc.CreateSessionProject(ctx, model.Principal{SessionID: session}, "new")
+	if model.ErrorCode(err) != model.ErrLimitReached || !strings.Contains(err.Error(), "pOld00000000000") {
+		t.Fatalf("with the old claim live: %v", err)
+	}
+	clock.Add(time.Hour)
+	if _, _, err := nd.svc.CreateSessionProject(ctx, model.Principal{SessionID: session}, "new"); err != nil {
+		t.Fatalf("after the old claim's expiry: %v", err)
 	}
 }

@@ -73,6 +73,8 @@ type Limits struct {
 	TeamTables                                 int
 	// Guest and session projects (API.md: 20 tables, 30 attributes a table).
 	SessionTables, SessionAttributes int
+	// SessionProjects is how many live session projects a session may hold (API.md: 1).
+	SessionProjects int
 }
 
 // DefaultLimits returns the API.md defaults.
@@ -80,7 +82,7 @@ func DefaultLimits() Limits {
 	return Limits{
 		StarterQuota: 1000, ProfessionalQuota: 100000, TeamQuota: 1000000,
 		StarterTables: 5, ProfessionalTables: 50, TeamTables: 500,
-		SessionTables: 20, SessionAttributes: 30,
+		SessionTables: 20, SessionAttributes: 30, SessionProjects: 1,
 	}
 }
 

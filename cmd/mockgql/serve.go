@@ -36,6 +36,8 @@ type serveConfig struct {
 	DebugAddr                              string
 	IPLimit, ActorIssueLimit               int
 	GuestDailyCalls, SessionDailyCalls     int
+	SessionProjects, SessionTables         int
+	SessionAttributes                      int
 	QuotaStarter, QuotaPro, QuotaTeam      int64
 	ActorIdle                              time.Duration
 	SessionTTL, AdoptionTTL, SweepEvery    time.Duration
@@ -67,6 +69,9 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	fs.Int64Var(&c.QuotaTeam, "quota-team", 1000000, "TEAM plan: runtime requests a month")
 	fs.IntVar(&c.GuestDailyCalls, "guest-daily-calls", 500, "runtime calls a day of a guest session")
 	fs.IntVar(&c.SessionDailyCalls, "session-daily-calls", 100, "runtime calls a day of a session project")
+	fs.IntVar(&c.SessionProjects, "session-projects", 1, "live session projects a session may hold")
+	fs.IntVar(&c.SessionTables, "session-tables", 20, "tables of a session or guest project")
+	fs.IntVar(&c.SessionAttributes, "session-attributes", 30, "attributes a table of a session or guest project")
 	fs.DurationVar(&c.ActorIdle, "actor-idle", 15*time.Minute, "an actor token expires after this long without requests")
 	fs.IntVar(&c.ActorIssueLimit, "actor-issue-limit", 10, "actor tokens a key may request a minute")
 	fs.DurationVar(&c.SessionTTL, "session-ttl", 24*time.Hour, "life of a session project")
@@ -151,6 +156,10 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	acfg.IPLimit, acfg.ActorIssueLimit, acfg.ActorIdle = c.IPLimit, c.ActorIssueLimit, c.ActorIdle
 	acfg.GuestDailyCalls, acfg.SessionDailyCalls = c.GuestDailyCalls, c.SessionDailyCalls
 	acfg.SessionTTL, acfg.AdoptionTTL, acfg.SweepEvery = c.SessionTTL, c.AdoptionTTL, c.SweepEvery
+	// Session limits left at 0 (tests that build a serveConfig) keep the API.md defaults.
+	setPositive(&acfg.Limits.SessionProjects, c.SessionProjects)
+	setPositive(&acfg.Limits.SessionTables, c.SessionTables)
+	setPositive(&acfg.Limits.SessionAttributes, c.SessionAttributes)
 	acfg.Limits.StarterQuota, acfg.Limits.ProfessionalQuota, acfg.Limits.TeamQuota = c.QuotaStarter, c.QuotaPro, c.QuotaTeam
 	if c.bcryptCost > 0 {
 		acfg.BcryptCost = c.bcryptCost
@@ -192,6 +201,13 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	sweepCtx, stopSweep := context.WithCancel(context.Background())
 	go svc.RunSweeper(sweepCtx)
 	return &running{stopSweep: stopSweep, log: log, db: db, node: node, svc: svc, srv: srv}, nil
+}
+
+// setPositive sets *to to v when v is positive.
+func setPositive(to *int, v int) {
+	if v > 0 {
+		*to = v
+	}
 }
 
 // stop drains HTTP, leaves the cluster (graceful: grains stop and
