@@ -73,7 +73,7 @@ func (s *sessionGrain) handle(g *grain, c *call) (any, error) {
 			return sessionArgs{}, nil
 		}
 		newest := live[len(live)-1]
-		return sessionArgs{ProjectID: newest.ProjectID, Expires: newest.Expires}, nil
+		return sessionArgs(newest), nil
 	case "projects":
 		return s.live(now), nil
 	case "claimProject":
@@ -110,7 +110,7 @@ func (s *sessionGrain) claim(g *grain, a sessionArgs, now time.Time) error {
 		return model.Errorf(model.ErrLimitReached, "a session may hold %s at a time (it has %s, the newest until %s); use sessionProject, or sign up to keep it",
 			plural(limit, "session project"), newest.ProjectID, newest.Expires.UTC().Format(time.RFC3339))
 	}
-	return s.save(g, append(live, sessionClaim{ProjectID: a.ProjectID, Expires: a.Expires}))
+	return s.save(g, append(live, sessionClaim(a)))
 }
 
 // release drops the session's claim on a project (expired, transferred,
