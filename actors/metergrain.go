@@ -58,11 +58,29 @@ func (mg *meterGrain) handle(g *grain, c *call) (any, error) {
 // limitError is the 429 of a full window or a used-up quota.
 func limitError(kind string, retry int) error {
 	if kind == KindIP {
-		return &model.Error{Code: model.ErrTooManyRequests, RetryAfter: retry,
-			Message: "too many runtime requests from this IP address this minute"}
+		if retry >= 0 && retry < len(ipLimitErrors) {
+			return ipLimitErrors[retry]
+		}
+		return ipLimitError(retry)
 	}
 	return quotaError(retry)
 }
+
+func ipLimitError(retry int) *model.Error {
+	return &model.Error{Code: model.ErrTooManyRequests, RetryAfter: retry,
+		Message: "too many runtime requests from this IP address this minute"}
+}
+
+// ipLimitErrors are the per-IP window's refusals for each Retry-After of a
+// minute, made once: a flood of refusals should not allocate them one by
+// one. They are shared, so nobody may modify them.
+var ipLimitErrors = func() []*model.Error {
+	v := make([]*model.Error, 61)
+	for i := range v {
+		v[i] = ipLimitError(i)
+	}
+	return v
+}()
 
 func (mg *meterGrain) flush(g *grain) {
 	if !mg.persist || mg.m == nil {

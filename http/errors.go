@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -57,24 +58,31 @@ type errorBody struct {
 // writeError answers a refusal. Internal errors are logged with the request
 // ID and shown only as "internal error".
 func (s *Server) writeError(c *gin.Context, err error) {
+	s.refuse(c.Writer, c.Request, requestID(c), err)
+	c.Abort()
+}
+
+// refuse writes err's error body to w; gin's handlers go through
+// writeError, the IP gate (gate.go) comes here straight from net/http.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, reqID string, err error) {
 	code := model.ErrorCode(err)
 	if code == model.ErrInternal {
-		s.log.Error("internal error", "request_id", requestID(c), "path", c.Request.URL.Path, "err", err)
+		s.log.Error("internal error", "request_id", reqID, "path", r.URL.Path, "err", err)
 	}
 	var extra map[string]any
 	retry := 0
 	if me := model.AsError(err); me != nil {
 		extra, retry = me.Extra, me.RetryAfter
 	}
-	body := errorBody{StatusCode: statusOf(code), Code: code, Message: code, Path: c.Request.URL.Path,
+	body := errorBody{StatusCode: statusOf(code), Code: code, Message: code, Path: r.URL.Path,
 		Detail: model.ErrorMessage(err)}
 	if body.StatusCode == http.StatusTooManyRequests || body.StatusCode == http.StatusServiceUnavailable {
 		if retry > 0 {
 			body.RetryAfter = retry
-			c.Writer.Header()["Retry-After"] = retryAfterValue(retry)
+			w.Header()["Retry-After"] = retryAfterValue(retry)
 		}
 	}
-	s.writeBody(c, body, extra)
+	writeBodyTo(w, body, extra)
 }
 
 // retryAfterValues are the Retry-After header values of the first minute,
@@ -100,20 +108,31 @@ func retryAfterValue(s int) []string {
 var jsonContentType = []string{"application/json"}
 
 // writeJSON writes a JSON answer without the allocations of gin's c.Data.
-// A Content-Length keeps HTTP/1.1 answers unchunked.
-func writeJSON(c *gin.Context, status int, b []byte) {
-	h := c.Writer.Header()
+// A Content-Length keeps HTTP/1.1 answers unchunked; net/http sets it
+// itself for an answer written in one piece below its chunking size.
+func writeJSON(c *gin.Context, status int, b []byte) { writeJSONTo(c.Writer, status, b) }
+
+func writeJSONTo(w http.ResponseWriter, status int, b []byte) {
+	h := w.Header()
 	h["Content-Type"] = jsonContentType
-	h["Content-Length"] = []string{strconv.Itoa(len(b))}
-	c.Writer.WriteHeader(status)
-	_, _ = c.Writer.Write(b)
+	if len(b) >= 2048 { // net/http's bufferBeforeChunkingSize
+		h["Content-Length"] = []string{strconv.Itoa(len(b))}
+	}
+	w.WriteHeader(status)
+	_, _ = w.Write(b)
 }
 
 // writeBody writes the error body with any extra fields of the refusal
-// (for example the alternative MAX_ACTIVE_ACTORS_REACHED shape). Refusals
-// must be cheap (a flood of 429s should not cost more than the requests it
-// keeps out), so the body is appended by hand.
+// (for example the alternative MAX_ACTIVE_ACTORS_REACHED shape).
 func (s *Server) writeBody(c *gin.Context, body errorBody, extra map[string]any) {
+	writeBodyTo(c.Writer, body, extra)
+	c.Abort()
+}
+
+// writeBodyTo writes an error body. Refusals must be cheap (a flood of
+// 429s should not cost more than the requests it keeps out), so the body
+// is appended by hand into a pooled buffer.
+func writeBodyTo(w http.ResponseWriter, body errorBody, extra map[string]any) {
 	bp := errBufs.Get().(*[]byte)
 	defer errBufs.Put(bp)
 	b := (*bp)[:0]
@@ -124,7 +143,7 @@ func (s *Server) writeBody(c *gin.Context, body errorBody, extra map[string]any)
 	b = appendField(b, "path", body.Path)
 	if body.Timestamp == "" { // now, written straight into the body
 		b = append(b, `,"timestamp":"`...)
-		b = time.Now().UTC().AppendFormat(b, "2006-01-02T15:04:05.000Z")
+		b = appendNow(b)
 		b = append(b, '"')
 	} else {
 		b = appendField(b, "timestamp", body.Timestamp)
@@ -149,11 +168,31 @@ func (s *Server) writeBody(c *gin.Context, body errorBody, extra map[string]any)
 		b = append(b[:len(b)-2], v...) // replace the empty string value
 	}
 	b = append(b, '}')
-	writeJSON(c, body.StatusCode, b)
+	writeJSONTo(w, body.StatusCode, b)
 	if cap(b) <= 4096 {
 		*bp = b
 	}
-	c.Abort()
+}
+
+// stamp is the current millisecond's timestamp text, formatted once per
+// millisecond however many refusals share it.
+type stamp struct {
+	ms   int64
+	text []byte
+}
+
+var lastStamp atomic.Pointer[stamp]
+
+// appendNow appends the time now as 2006-01-02T15:04:05.000Z (UTC).
+func appendNow(b []byte) []byte {
+	now := time.Now()
+	ms := now.UnixMilli()
+	if st := lastStamp.Load(); st != nil && st.ms == ms {
+		return append(b, st.text...)
+	}
+	text := now.UTC().AppendFormat(make([]byte, 0, 24), "2006-01-02T15:04:05.000Z")
+	lastStamp.Store(&stamp{ms: ms, text: text})
+	return append(b, text...)
 }
 
 // errBufs recycles error bodies (written to the connection before reuse).

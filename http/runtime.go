@@ -57,10 +57,6 @@ func getBody(c *gin.Context, buf *bytes.Buffer) error {
 // order inside Service.Runtime and the project grain: slug, credential, key
 // scope and project, body and GraphQL validity, execution.
 func (s *Server) serveRuntime(c *gin.Context) {
-	if err := s.checkIP(c); err != nil {
-		s.writeError(c, err)
-		return
-	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.QueryTimeout)
 	defer cancel()
 	buf := bodyPool.Get().(*bytes.Buffer)
@@ -97,21 +93,8 @@ func (s *Server) serveRuntime(c *gin.Context) {
 	}
 }
 
-// checkIP counts the request against its client IP's window, when there
-// is one.
-func (s *Server) checkIP(c *gin.Context) error {
-	if s.cfg.IPLimit <= 0 {
-		return nil
-	}
-	return s.runtime.CheckIP(c.Request.Context(), c.ClientIP())
-}
-
 // serveIssueActor answers POST /runtime/actors.
 func (s *Server) serveIssueActor(c *gin.Context) {
-	if err := s.checkIP(c); err != nil {
-		s.writeError(c, err)
-		return
-	}
 	grant, err := s.runtime.IssueActorToken(c.Request.Context(), apiKeyOf(c))
 	if err != nil {
 		s.writeError(c, err)
@@ -122,10 +105,6 @@ func (s *Server) serveIssueActor(c *gin.Context) {
 
 // serveReleaseActor answers DELETE /runtime/actors with X-Actor-Token.
 func (s *Server) serveReleaseActor(c *gin.Context) {
-	if err := s.checkIP(c); err != nil {
-		s.writeError(c, err)
-		return
-	}
 	if err := s.runtime.ReleaseActorToken(c.Request.Context(), apiKeyOf(c), c.GetHeader("X-Actor-Token")); err != nil {
 		s.writeError(c, err)
 		return

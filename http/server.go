@@ -86,6 +86,7 @@ type Server struct {
 	public  *Surface
 	metrics *Metrics
 	engine  *gin.Engine
+	handler http.Handler // the IP gate in front of engine
 	srv     *http.Server
 	ln      net.Listener
 }
@@ -141,7 +142,11 @@ func (s *Server) Start() error {
 		ln.Close()
 		return err
 	}
-	s.srv = &http.Server{Handler: s.engine, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	if s.handler, err = newGate(s, s.engine); err != nil {
+		ln.Close()
+		return err
+	}
+	s.srv = &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	go func() {
 		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Error("http server stopped", "err", err)
@@ -168,7 +173,7 @@ func (s *Server) Addr() string { return s.ln.Addr().String() }
 func (s *Server) BaseURL() string { return s.cfg.BaseURL }
 
 // Handler is the server's handler (for in-process benchmarks).
-func (s *Server) Handler() http.Handler { return s.engine }
+func (s *Server) Handler() http.Handler { return s.handler }
 
 // Shutdown stops accepting requests and waits for those under way, up to ctx's deadline.
 func (s *Server) Shutdown(ctx context.Context) error { return s.srv.Shutdown(ctx) }

@@ -34,6 +34,7 @@ type serveConfig struct {
 	Join                                   list
 	LogLevel                               string
 	DebugAddr                              string
+	GCHeadroom                             int64
 	IPLimit, ActorIssueLimit               int
 	GuestDailyCalls, SessionDailyCalls     int
 	SessionProjects, SessionTables         int
@@ -77,6 +78,7 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	fs.DurationVar(&c.SessionTTL, "session-ttl", 24*time.Hour, "life of a session project")
 	fs.DurationVar(&c.AdoptionTTL, "adoption-ttl", 15*time.Minute, "life of a one-time adoption link")
 	fs.DurationVar(&c.SweepEvery, "sweep-every", 10*time.Second, "how often expired session projects are deleted")
+	fs.Int64Var(&c.GCHeadroom, "gc-headroom", 32<<20, "while the live heap is smaller, collect garbage once per this many bytes allocated rather than at every doubling (0: Go's default; GOGC in the environment overrides)")
 	fs.StringVar(&c.DebugAddr, "debug-addr", "", "serve Go's pprof profiles on this address (off when empty; keep it private)")
 }
 
@@ -88,6 +90,7 @@ func serve(args []string) error {
 		return err
 	}
 	log := newLogger(c.LogLevel)
+	startGCTuner(uint64(max(c.GCHeadroom, 0)), log)
 	if c.DebugAddr != "" {
 		go servePprof(c.DebugAddr, log)
 	}

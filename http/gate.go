@@ -1,0 +1,152 @@
+package http
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// gate is the server's handler: it counts the requests of the per-IP
+// window (the runtime, actor tokens, preview data) before anything else
+// runs — gin's routing, request IDs, logging and latency metrics included
+// — and refuses those over the window straight from net/http. A flood of
+// refused requests is what the window exists for, so a refusal must cost
+// little more than a bare handler's answer; everything else goes on to
+// gin. Refusals are counted in mockgql_http_requests_total but carry no
+// request ID and are not logged one by one.
+type gate struct {
+	s       *Server
+	next    http.Handler
+	trusted []netip.Prefix
+	refused map[string]prometheus.Counter // by route, status 429
+}
+
+func newGate(s *Server, next http.Handler) (*gate, error) {
+	g := &gate{s: s, next: next, refused: map[string]prometheus.Counter{}}
+	for _, t := range s.cfg.TrustedProxies {
+		p, err := netip.ParsePrefix(t)
+		if err != nil {
+			a, aerr := netip.ParseAddr(t)
+			if aerr != nil {
+				return nil, fmt.Errorf("trusted proxy %q is neither an IP nor a CIDR", t)
+			}
+			p = netip.PrefixFrom(a, a.BitLen())
+		}
+		g.trusted = append(g.trusted, p.Masked())
+	}
+	for _, route := range []string{"runtime", "actors", "preview"} {
+		g.refused[route] = s.metrics.requests.WithLabelValues(route, "429")
+	}
+	return g, nil
+}
+
+func (g *gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if g.s.cfg.IPLimit > 0 {
+		if route := windowed(r.Method, r.URL.Path); route != "" {
+			if err := g.s.runtime.CheckIP(r.Context(), g.clientIP(r)); err != nil {
+				drainSmall(r)
+				g.refuse(w, r, route, err)
+				return
+			}
+		}
+	}
+	g.next.ServeHTTP(w, r)
+}
+
+// refuse answers a request the window (or its grain) turned away.
+func (g *gate) refuse(w http.ResponseWriter, r *http.Request, route string, err error) {
+	defer func() { // no panic reaches the client, as in gin's recoverPanics
+		if p := recover(); p != nil {
+			g.s.log.Error("refusal panicked", "panic", p)
+		}
+	}()
+	g.s.refuse(w, r, "", err)
+	if c := g.refused[route]; c != nil && statusOf(model.ErrorCode(err)) == http.StatusTooManyRequests {
+		c.Inc()
+	} else {
+		g.s.metrics.requests.WithLabelValues(route, fmt.Sprint(statusOf(model.ErrorCode(err)))).Inc()
+	}
+}
+
+// drainSmall reads the rest of a small request body (a GraphQL request),
+// as a handler that serves it would: net/http would otherwise discard it
+// after the answer through a reader it allocates for the purpose. A large
+// body is left to net/http, which reads at most 256 KB of it and then
+// closes the connection.
+func drainSmall(r *http.Request) {
+	if r.Body != nil && r.ContentLength > 0 && r.ContentLength <= 64<<10 {
+		_, _ = io.Copy(io.Discard, r.Body) // net/http's body reader stops at ContentLength
+	}
+}
+
+// windowed names the route of a request the per-IP window counts, or ""
+// for one it does not: the routes of routes() that call the runtime.
+func windowed(method, path string) string {
+	switch {
+	case (method == http.MethodPost || method == http.MethodGet) && oneSegment(path, "/mock/", "/graphql"):
+		return "runtime"
+	case (method == http.MethodPost || method == http.MethodDelete) && path == "/runtime/actors":
+		return "actors"
+	case method == http.MethodGet && oneSegment(path, "/preview/", "/data"):
+		return "preview"
+	}
+	return ""
+}
+
+// oneSegment reports whether path is prefix, one non-empty segment, suffix.
+func oneSegment(path, prefix, suffix string) bool {
+	if len(path) <= len(prefix)+len(suffix) || !strings.HasPrefix(path, prefix) || !strings.HasSuffix(path, suffix) {
+		return false
+	}
+	return !strings.Contains(path[len(prefix):len(path)-len(suffix)], "/")
+}
+
+// clientIP is the request's client as gin's ClientIP sees it with our
+// settings (routes): the peer address, unless the peer is a trusted proxy;
+// then the rightmost X-Forwarded-For entry that is not a trusted proxy
+// (the leftmost if all are).
+func (g *gate) clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(strings.TrimSpace(r.RemoteAddr))
+	if err != nil {
+		return ""
+	}
+	if len(g.trusted) == 0 {
+		return host
+	}
+	peer, err := netip.ParseAddr(host)
+	if err != nil {
+		return ""
+	}
+	if !g.isTrusted(peer) {
+		return peer.Unmap().String()
+	}
+	items := strings.Split(strings.Join(r.Header.Values("X-Forwarded-For"), ","), ",")
+	for i := len(items) - 1; i >= 0; i-- {
+		text := strings.TrimSpace(items[i])
+		ip, err := netip.ParseAddr(text)
+		if err != nil {
+			break
+		}
+		if i == 0 || !g.isTrusted(ip) {
+			return text
+		}
+	}
+	return peer.Unmap().String()
+}
+
+func (g *gate) isTrusted(ip netip.Addr) bool {
+	ip = ip.Unmap()
+	for _, p := range g.trusted {
+		if p.Contains(ip) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,84 @@
+package http
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/gin-gonic/gin"
+)
+
+// TestGateRoutes: the gate counts exactly the requests routes() sends to
+// the handlers that call the runtime.
+func TestGateRoutes(t *testing.T) {
+	for _, tc := range []struct{ method, path, want string }{
+		{"POST", "/mock/shop/graphql", "runtime"},
+		{"GET", "/mock/shop/graphql", "runtime"},
+		{"PUT", "/mock/shop/graphql", ""},
+		{"POST", "/mock//graphql", ""},
+		{"POST", "/mock/a/b/graphql", ""},
+		{"POST", "/mock/shop/graphql/", ""},
+		{"POST", "/mock/graphql", ""},
+		{"POST", "/runtime/actors", "actors"},
+		{"DELETE", "/runtime/actors", "actors"},
+		{"GET", "/runtime/actors", ""},
+		{"GET", "/preview/shop/data", "preview"},
+		{"GET", "/preview/shop", ""},
+		{"POST", "/preview/shop/data", ""},
+		{"POST", "/graphql", ""},
+		{"POST", "/public-graphql", ""},
+	} {
+		if got := windowed(tc.method, tc.path); got != tc.want {
+			t.Errorf("%s %s: counted as %q, want %q", tc.method, tc.path, got, tc.want)
+		}
+	}
+}
+
+// TestGateClientIP: the gate identifies the client as gin's ClientIP does
+// with the same settings (the request log and everything else use gin's).
+func TestGateClientIP(t *testing.T) {
+	for _, trusted := range [][]string{nil, {"10.0.0.0/8"}, {"10.0.0.1", "192.168.0.0/16"}, {"::1/128", "fd00::/8"}} {
+		s := &Server{cfg: Config{TrustedProxies: trusted}, metrics: NewMetrics()}
+		g, err := newGate(s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		engine := gin.New()
+		if err := engine.SetTrustedProxies(trusted); err != nil {
+			t.Fatal(err)
+		}
+		engine.RemoteIPHeaders = []string{"X-Forwarded-For"}
+		var seen string
+		engine.POST("/*any", func(c *gin.Context) { seen = c.ClientIP() })
+		for _, tc := range []struct {
+			remote string
+			xff    []string
+		}{
+			{"203.0.113.9:5000", nil},
+			{"203.0.113.9:5000", []string{"1.2.3.4"}},
+			{"10.0.0.1:5000", nil},
+			{"10.0.0.1:5000", []string{"1.2.3.4"}},
+			{"10.0.0.1:5000", []string{"1.2.3.4, 10.2.3.4"}},
+			{"10.0.0.1:5000", []string{"1.2.3.4", "10.9.9.9"}},
+			{"10.0.0.1:5000", []string{"10.1.1.1, 10.2.2.2"}},
+			{"10.0.0.1:5000", []string{"not-an-ip, 1.2.3.4"}},
+			{"10.0.0.1:5000", []string{"1.2.3.4, garbage"}},
+			{"192.168.3.3:5000", []string{" 5.6.7.8 "}},
+			{"[::1]:5000", []string{"2001:db8::7"}},
+			{"[fd00::5]:5000", []string{"2001:db8::7, fd00::9"}},
+			{"[2001:db8::1]:5000", []string{"1.2.3.4"}},
+			{"garbage", nil},
+		} {
+			r := httptest.NewRequest(http.MethodPost, "/mock/x/graphql", nil)
+			r.RemoteAddr = tc.remote
+			for _, v := range tc.xff {
+				r.Header.Add("X-Forwarded-For", v)
+			}
+			seen = "(not served)"
+			engine.ServeHTTP(httptest.NewRecorder(), r)
+			if got, want := g.clientIP(r), seen; got != want {
+				t.Errorf("trusted %v, peer %s, X-Forwarded-For %q: gate sees %q, gin %q", trusted, tc.remote, tc.xff, got, want)
+			}
+		}
+	}
+}
