@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -99,6 +101,15 @@ func (p *Pool) Load(code string) (*dataset.Dataset, error) {
 		e.once.Do(func() { e.d, e.err = p.read(meta) })
 	}
 	e.once.Do(func() {}) // wait for a load under way
+	if e.err != nil {
+		// Not kept: the cause may pass (a blob that had not reached this
+		// node, a peer that did not answer); the next use tries again.
+		p.mu.Lock()
+		if p.sets[code] == e {
+			delete(p.sets, code)
+		}
+		p.mu.Unlock()
+	}
 	return e.d, e.err
 }
 
@@ -188,13 +199,14 @@ func (p *Pool) List() ([]datasetMeta, error) {
 	return out, err
 }
 
-// blobPuts encodes d into chunked puts under a fresh blob ID.
-func blobPuts(d *dataset.Dataset) (string, []persistence.Put, error) {
+// blobPuts encodes d into chunked puts under a fresh blob ID, which
+// carries the time of the upload (see CollectGarbage).
+func blobPuts(d *dataset.Dataset, now time.Time) (string, []persistence.Put, error) {
 	var buf bytes.Buffer
 	if err := d.Encode(&buf); err != nil {
 		return "", nil, err
 	}
-	blobID := randomString(10)
+	blobID := strconv.FormatInt(now.Unix(), 36) + "." + randomString(10)
 	b := buf.Bytes()
 	var puts []persistence.Put
 	for i := 0; len(b) > 0; i++ {
@@ -206,8 +218,13 @@ func blobPuts(d *dataset.Dataset) (string, []persistence.Put, error) {
 }
 
 // CollectGarbage deletes dataset blobs no catalog entry points at (uploads
-// abandoned by a crash between writing the blob and committing the entry).
-func (p *Pool) CollectGarbage() error {
+// abandoned by a crash between writing the blob and committing the entry)
+// once they are older than minAge. The deletion reaches every node (blobs
+// are on all of them), so a young blob is left alone: it may be an upload
+// under way on another node, whose entry comes last, or one whose entry
+// has not reached this node yet. Blobs from before blob IDs carried their
+// time count as old.
+func (p *Pool) CollectGarbage(now time.Time, minAge time.Duration) error {
 	keep := map[string]bool{}
 	metas, err := p.List()
 	if err != nil {
@@ -218,7 +235,7 @@ func (p *Pool) CollectGarbage() error {
 	}
 	drop := map[string]bool{}
 	err = p.store.Scan(kindDataBlob, "", func(id string, _ []byte) error {
-		if prefix := blobPrefix(id); !keep[prefix] {
+		if prefix := blobPrefix(id); !keep[prefix] && !drop[prefix] && !blobYoung(prefix, now, minAge) {
 			drop[prefix] = true
 		}
 		return nil
@@ -232,6 +249,19 @@ func (p *Pool) CollectGarbage() error {
 		}
 	}
 	return nil
+}
+
+// blobYoung reports whether the blob "code/blobID/" was uploaded less than
+// minAge before now, by the time its ID carries ("<unix base 36>.<random>").
+func blobYoung(prefix string, now time.Time, minAge time.Duration) bool {
+	id := strings.TrimSuffix(prefix, "/")
+	id = id[strings.LastIndexByte(id, '/')+1:]
+	stamp, _, ok := strings.Cut(id, ".")
+	if !ok {
+		return false
+	}
+	sec, err := strconv.ParseInt(stamp, 36, 64)
+	return err == nil && now.Sub(time.Unix(sec, 0)) < minAge
 }
 
 // blobPrefix cuts the chunk number off a blob key: "code/blob/000001" → "code/blob/".

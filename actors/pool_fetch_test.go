@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mockgql/mockgql/model/dataset"
 	"github.com/mockgql/mockgql/persistence"
@@ -53,7 +54,7 @@ func TestPoolFetchesMissingDataset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blobID, puts, err := blobPuts(d)
+	blobID, puts, err := blobPuts(d, time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,5 +74,76 @@ func TestPoolFetchesMissingDataset(t *testing.T) {
 	}
 	if got, _ := pool.Load("nobody"); got != nil || store.fetches != 3 {
 		t.Fatalf("a missing code was looked for again at once (%d fetches)", store.fetches)
+	}
+}
+
+// TestCollectGarbageSparesYoungBlobs: a blob no catalog entry points at is
+// deleted only once it is older than the minimum age; a young one may be
+// an upload under way on another node, whose entry is written last.
+func TestCollectGarbageSparesYoungBlobs(t *testing.T) {
+	db := openDB(t, "gc.db")
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	d, err := dataset.Read(strings.NewReader(`[{"id":1}]`), dataset.Options{ImportCode: "things", Format: dataset.JSON})
+	if err != nil {
+		t.Fatal(err)
+	}
+	blob := func(at time.Time) string {
+		id, puts, err := blobPuts(d, at)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.Write(puts...); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	live := blob(now.Add(-72 * time.Hour))
+	meta := []byte(`{"importCode":"things","name":"things","format":"json","recordCount":1,"blobId":"` + live + `"}`)
+	if err := db.Write(persistence.Put{Kind: kindDataset, ID: "things", Value: meta}); err != nil {
+		t.Fatal(err)
+	}
+	inFlight := blob(now.Add(-time.Minute))
+	abandoned := blob(now.Add(-48 * time.Hour))
+	legacy := "AbCdEfGhIj" // a blob ID from before IDs carried their time
+	if err := db.Write(persistence.Put{Kind: kindDataBlob, ID: "things/" + legacy + "/000000", Value: []byte("x")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := NewPool(db).CollectGarbage(now, 24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]bool{live: true, inFlight: true, abandoned: false, legacy: false} {
+		var n int
+		_ = db.Scan(kindDataBlob, "things/"+id+"/", func(string, []byte) error { n++; return nil })
+		if (n > 0) != want {
+			t.Errorf("blob %s: kept %v, want %v", id, n > 0, want)
+		}
+	}
+}
+
+// TestPoolRetriesAFailedLoad: a dataset that could not be read (its blob
+// had not arrived) is read again on the next use, not refused for good.
+func TestPoolRetriesAFailedLoad(t *testing.T) {
+	db := openDB(t, "retry.db")
+	d, err := dataset.Read(strings.NewReader(`[{"id":1},{"id":2}]`), dataset.Options{ImportCode: "late", Format: dataset.JSON})
+	if err != nil {
+		t.Fatal(err)
+	}
+	blobID, puts, err := blobPuts(d, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := []byte(`{"importCode":"late","name":"late","format":"json","recordCount":2,"blobId":"` + blobID + `"}`)
+	if err := db.Write(persistence.Put{Kind: kindDataset, ID: "late", Value: meta}); err != nil {
+		t.Fatal(err)
+	}
+	pool := NewPool(db)
+	if got, err := pool.Load("late"); err == nil || got != nil {
+		t.Fatalf("Load without the blob: %v, %v; want an error", got, err)
+	}
+	if err := db.Write(puts...); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := pool.Load("late"); err != nil || got == nil || got.Len() != 2 {
+		t.Fatalf("Load once the blob arrived: %v, %v", got, err)
 	}
 }

@@ -44,7 +44,7 @@ func (s *Service) dataSource(m datasetMeta) model.DataSource {
 // ImportDataset parses an upload as a stream and adds it to the data pool.
 // The contents are written first and the catalog entry last, in the dataset
 // grain that makes import codes unique; a refused or failed import leaves
-// nothing behind (an orphaned blob from a crash is collected at start).
+// nothing behind (an orphaned blob from a crash is collected at a node's start once a day old).
 func (s *Service) ImportDataset(ctx context.Context, p model.Principal, in model.DatasetImport) (model.DataSource, error) {
 	if err := s.canImport(ctx, p); err != nil {
 		return model.DataSource{}, err
@@ -87,7 +87,7 @@ func (s *Service) canImport(ctx context.Context, p model.Principal) error {
 }
 
 func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format, variantField string) (model.DataSource, error) {
-	blobID, puts, err := blobPuts(d)
+	blobID, puts, err := blobPuts(d, s.env.Clock.Now())
 	if err != nil {
 		return model.DataSource{}, err
 	}

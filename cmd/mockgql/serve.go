@@ -181,10 +181,12 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	}
 	env.Store, env.Caller = node.Store(), node
 	env.Pool = actors.NewPool(node.Store())
+	// Abandoned dataset uploads are collected only from a node that caught
+	// up (its catalog is complete) and only once they are a day old (an
+	// upload may be under way on another node): see Pool.CollectGarbage.
 	if err := node.CatchUp(len(c.Join)); err != nil {
-		log.Warn("catching up with the cluster", "err", err)
-	}
-	if err := env.Pool.CollectGarbage(); err != nil {
+		log.Warn("catching up with the cluster; dataset garbage collection skipped", "err", err)
+	} else if err := env.Pool.CollectGarbage(time.Now(), 24*time.Hour); err != nil {
 		log.Warn("dataset garbage collection failed", "err", err)
 	}
 	svc := actors.NewService(env)
