@@ -49,18 +49,30 @@ func (r *replica) Receive(ctx actor.Context) {
 	ctx.Respond(reply)
 }
 
-func (r *replica) write(m *pb.Write) (*pb.WriteAck, error) {
-	promised, err := r.db.Promised(m.Key)
-	if err != nil {
-		return nil, err
+// state is what this replica holds of key: the highest generation it
+// promised and the version of its records.
+func (r *replica) state(key string) (promised uint64, have persistence.Version, err error) {
+	if promised, err = r.db.Promised(key); err != nil {
+		return 0, have, err
 	}
-	have, err := r.db.Version(m.Key)
+	have, err = r.db.Version(key)
+	return promised, have, err
+}
+
+// stale reports whether a write or snapshot of generation gen is one this
+// replica must refuse: a newer activation exists.
+func stale(gen, promised uint64, have persistence.Version) bool {
+	return gen < promised || gen < have.Gen
+}
+
+func (r *replica) write(m *pb.Write) (*pb.WriteAck, error) {
+	promised, have, err := r.state(m.Key)
 	if err != nil {
 		return nil, err
 	}
 	w := fromPB(m.Ver)
 	switch {
-	case w.Gen < promised || w.Gen < have.Gen:
+	case stale(w.Gen, promised, have):
 		return &pb.WriteAck{Promised: promised, Have: toPB(have)}, nil // fenced: a newer activation exists
 	case !have.Less(w):
 		return &pb.WriteAck{Ok: true, Have: toPB(have)}, nil // a retry of a write it holds
@@ -138,15 +150,11 @@ func (r *replica) read(m *pb.Read) (*pb.ReadReply, error) {
 // between the write that found this replica behind and the snapshot's
 // pages.
 func (r *replica) push(m *pb.Snapshot) (*pb.WriteAck, error) {
-	promised, err := r.db.Promised(m.Key)
+	promised, have, err := r.state(m.Key)
 	if err != nil {
 		return nil, err
 	}
-	have, err := r.db.Version(m.Key)
-	if err != nil {
-		return nil, err
-	}
-	if gen := fromPB(m.Ver).Gen; gen < promised || gen < have.Gen {
+	if stale(fromPB(m.Ver).Gen, promised, have) {
 		return &pb.WriteAck{Promised: promised, Have: toPB(have)}, nil
 	}
 	return r.snapshot(m)
