@@ -91,6 +91,8 @@ type Env struct {
 	// reqID is the serve call's request ID, which a mutation's answer is
 	// kept under (project_replies.go).
 	serve func(ctx context.Context, projectID, reqID string, r model.RuntimeRequest) (*model.RuntimeResult, error)
+	// workers run what serve is given (NewService sets it).
+	workers *workers
 }
 
 // Metrics counts grain lifecycle events; http's Prometheus registry implements it.

@@ -183,7 +183,7 @@ func (p *projectGrain) serveCall(g *grain, c *call) (any, error) {
 	if p.st == nil || p.st.Project.Slug != meta[metaSlug] || p.st.Project.Expired(g.env.Clock.Now()) {
 		return nil, model.Errorf(model.ErrProjectNotFound, "no project has the slug %q", meta[metaSlug])
 	}
-	if g.env.serve == nil {
+	if g.env.serve == nil || g.env.workers == nil {
 		return nil, errors.New("serve: no service on this node")
 	}
 	r := model.RuntimeRequest{Slug: meta[metaSlug], KeyValue: meta[metaKeyValue], ShareToken: meta[metaToken],
@@ -197,7 +197,7 @@ func (p *projectGrain) serveCall(g *grain, c *call) (any, error) {
 		deadline = time.Now().Add(5 * time.Second)
 	}
 	id, reqID := g.id, c.req.RequestId
-	go func() {
+	g.env.workers.run(func() {
 		ctx, cancel := context.WithDeadline(context.Background(), deadline)
 		defer cancel()
 		res, err := g.env.serve(ctx, id, reqID, r)
@@ -210,7 +210,7 @@ func (p *projectGrain) serveCall(g *grain, c *call) (any, error) {
 		default:
 			g.replyLater(c, &pb.Reply{Status: int32(res.Status), Body: res.Body})
 		}
-	}()
+	})
 	return nil, errDeferred
 }
 

@@ -57,7 +57,7 @@ type Service struct {
 // NewService returns a Service over env.
 func NewService(env *Env) *Service {
 	s := &Service{env: env, prefix: randomString(8) + "-"}
-	env.serve = s.runHere
+	env.serve, env.workers = s.runHere, newWorkers()
 	return s
 }
 

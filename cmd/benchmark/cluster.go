@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"net"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -30,8 +31,11 @@ func clusterBench(bin, dir string, single *mockgql, fxSingle *fixture, o options
 				join = append(join, ml[j])
 			}
 		}
-		n, err := startMockgql(bin, filepath.Join(dir, fmt.Sprintf("cluster%d", i)), "--ip-limit", "0",
-			"--cluster-bind", ml[i], "--join", strings.Join(join, ","), "--node", fmt.Sprintf("n%d", i+1))
+		extra := []string{"--ip-limit", "0", "--cluster-bind", ml[i], "--join", strings.Join(join, ","), "--node", fmt.Sprintf("n%d", i+1)}
+		if os.Getenv("BENCH_CLUSTER_PPROF") != "" { // node i serves pprof on 127.0.0.1:1910<i>
+			extra = append(extra, "--debug-addr", fmt.Sprintf("127.0.0.1:1910%d", i))
+		}
+		n, err := startMockgql(bin, filepath.Join(dir, fmt.Sprintf("cluster%d", i)), extra...)
 		if err != nil {
 			return err
 		}
