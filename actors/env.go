@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/persistence"
 )
@@ -86,6 +87,10 @@ type Env struct {
 	Log    *slog.Logger
 	// Metrics receives grain activation counts; may be nil.
 	Metrics Metrics
+	// QueryCache is the node's query cache, shared by every project's
+	// runtime, so that its size is bounded per node, not per project; nil
+	// gives each runtime its own (tests).
+	QueryCache *graphql.Cache
 	// serve runs a runtime request on this node, for a project grain that
 	// received it from another node (NewService sets it).
 	// reqID is the serve call's request ID, which a mutation's answer is

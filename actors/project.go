@@ -281,7 +281,8 @@ func (p *projectGrain) runtime(g *grain) (*graphql.Runtime, error) {
 	if p.rt != nil && p.rtVer == p.st.Project.Version {
 		return p.rt, nil
 	}
-	rt, err := graphql.Compile(p.st.Project, graphql.Options{MaxDepth: g.env.Config.MaxDepth, MaxPageSize: g.env.Config.MaxPageSize})
+	rt, err := graphql.Compile(p.st.Project, graphql.Options{MaxDepth: g.env.Config.MaxDepth, MaxPageSize: g.env.Config.MaxPageSize,
+		Cache: g.env.QueryCache})
 	if err != nil {
 		return nil, fmt.Errorf("compile project %s: %w", p.st.Project.ID, err)
 	}

@@ -3,6 +3,7 @@ package graphql
 import (
 	"container/list"
 	"sync"
+	"sync/atomic"
 	"weak"
 
 	"github.com/mockgql/mockgql/model/dataset"
@@ -12,6 +13,7 @@ import (
 // so a cache entry never keeps a replaced dataset (re-import) or a dropped
 // overlay alive; a new dataset never matches an old entry.
 type cacheKey struct {
+	owner   uint64 // the Runtime (a shared Cache holds many)
 	kind    uint8
 	table   string
 	ds      weak.Pointer[dataset.Dataset]
@@ -89,16 +91,36 @@ func (c *lru) put(k cacheKey, v any, cost int64) {
 	}
 }
 
+// Cache is a query cache several Runtimes can share (Options.Cache): a
+// node's one budget for all its projects, so that memory stays bounded
+// however many projects are busy. The least recently used entries go
+// first, whichever Runtime made them.
+type Cache struct{ l *lru }
+
+// NewCache returns a cache bounded at maxRows cached row numbers (4 bytes
+// each).
+func NewCache(maxRows int) *Cache { return &Cache{l: newLRU(int64(maxRows))} }
+
+// cacheView is one Runtime's part of a Cache: its keys carry the owner.
+type cacheView struct {
+	l     *lru
+	owner uint64
+}
+
+// runtimeIDs numbers Runtimes, the owners of cache entries.
+var runtimeIDs atomic.Uint64
+
 // getOrMake returns the value under k, computing it with make on a miss and
 // storing it unless make fails. Concurrent misses may compute twice; both
 // results are equal.
-func getOrMake[T any](c *lru, k cacheKey, make func() (T, int64, error)) (T, error) {
-	if v, ok := c.get(k); ok {
+func getOrMake[T any](c cacheView, k cacheKey, make func() (T, int64, error)) (T, error) {
+	k.owner = c.owner
+	if v, ok := c.l.get(k); ok {
 		return v.(T), nil
 	}
 	v, cost, err := make()
 	if err == nil {
-		c.put(k, v, cost)
+		c.l.put(k, v, cost)
 	}
 	return v, err
 }

@@ -140,7 +140,7 @@ func (tv *tableView) bindVariant() {
 }
 
 // getOrMakeBitset returns the cached membership bitset of a variant.
-func getOrMakeBitset(c *lru, ds *dataset.Dataset, name string, rows []int32, n int) *bitset {
+func getOrMakeBitset(c cacheView, ds *dataset.Dataset, name string, rows []int32, n int) *bitset {
 	k := cacheKey{kind: cacheVariant, ds: weak.Make(ds), spec: name}
 	b, _ := getOrMake(c, k, func() (*bitset, int64, error) {
 		b := newBitset(n)

@@ -50,8 +50,11 @@ type Options struct {
 	// MaxPageSize clamps pageSize (default 1000, API.md).
 	MaxPageSize int
 	// CacheRows bounds the query cache of the Runtime, in cached row
-	// numbers (4 bytes each; default 8M, i.e. 32 MB).
+	// numbers (4 bytes each; default 8M, i.e. 32 MB), when Cache is nil.
 	CacheRows int
+	// Cache, when set, is the query cache the Runtime shares with others
+	// (a node's budget for all its projects); CacheRows is then unused.
+	Cache *Cache
 }
 
 func (o Options) withDefaults() Options {
@@ -77,7 +80,7 @@ type Runtime struct {
 	schema *ast.Schema
 	sdl    string
 	exec   *Executor
-	cache  *lru
+	cache  cacheView
 }
 
 // Compile builds the runtime of project p. It reads p only during the call
@@ -86,7 +89,11 @@ type Runtime struct {
 // (package model) keeps it from happening.
 func Compile(p *model.Project, opt Options) (*Runtime, error) {
 	opt = opt.withDefaults()
-	rt := &Runtime{opt: opt, model: compileModel(p), cache: newLRU(int64(opt.CacheRows))}
+	c := opt.Cache
+	if c == nil {
+		c = NewCache(opt.CacheRows)
+	}
+	rt := &Runtime{opt: opt, model: compileModel(p), cache: cacheView{l: c.l, owner: runtimeIDs.Add(1)}}
 	schema, err := gqlparser.LoadSchema(&ast.Source{Name: "runtime.graphql", Input: buildSDL(rt.model, opt)})
 	if err != nil {
 		return nil, fmt.Errorf("graphql: runtime schema of project %s: %w", p.ID, err)

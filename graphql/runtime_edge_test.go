@@ -136,3 +136,38 @@ func TestMongoIDs(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+// TestSharedCacheKeepsRuntimesApart: two projects' runtimes share one
+// query cache (a node's budget). The same query text over the same
+// dataset means different things in each (their "rank" attributes are
+// bound to different fields), so neither may be answered from the other's
+// entries; and the shared cache stays within its one bound.
+func TestSharedCacheKeepsRuntimesApart(t *testing.T) {
+	shared, pool := NewCache(1<<10), rtPool(t) // one node: one pool, one cache
+	build := func(path string, c *Cache) *rtHarness {
+		p := &model.Project{ID: "p_" + path}
+		b := &rtModel{tb: t, p: p}
+		item := b.table("Item", "products", nil)
+		b.src(item, "rank", model.TypeFloat, path)
+		b.defaults(item)
+		return &rtHarness{tb: t, rt: rtCompile(t, p, Options{Cache: c}), pool: pool, ov: NewOverlay()}
+	}
+	q := `{ items(sortField: "rank", sortDirection: DESC) { items { id } } }`
+	wantPrice := itemIDs(build("price", nil).do(q, nil), "data.items.items")
+	wantID := itemIDs(build("id", nil).do(q, nil), "data.items.items")
+	if wantPrice == wantID {
+		t.Fatalf("the two models rank alike (%s); the test needs them apart", wantID)
+	}
+	byPrice, byID := build("price", shared), build("id", shared)
+	for range 2 { // the second round is served from the cache
+		if got := itemIDs(byPrice.do(q, nil), "data.items.items"); got != wantPrice {
+			t.Errorf("ranked by price: %s, want %s", got, wantPrice)
+		}
+		if got := itemIDs(byID.do(q, nil), "data.items.items"); got != wantID {
+			t.Errorf("ranked by id: %s, want %s", got, wantID)
+		}
+	}
+	if shared.l.cost > shared.l.max || len(shared.l.items) == 0 {
+		t.Errorf("shared cache: cost %d of %d, %d entries", shared.l.cost, shared.l.max, len(shared.l.items))
+	}
+}

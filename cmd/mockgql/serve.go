@@ -20,6 +20,7 @@ import (
 
 	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/cluster"
+	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/http"
 	"github.com/mockgql/mockgql/persistence"
 )
@@ -35,6 +36,7 @@ type serveConfig struct {
 	LogLevel                               string
 	DebugAddr                              string
 	GCHeadroom                             int64
+	QueryCacheMB                           int
 	IPLimit, ActorIssueLimit               int
 	GuestDailyCalls, SessionDailyCalls     int
 	SessionProjects, SessionTables         int
@@ -78,6 +80,7 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	fs.DurationVar(&c.SessionTTL, "session-ttl", 24*time.Hour, "life of a session project")
 	fs.DurationVar(&c.AdoptionTTL, "adoption-ttl", 15*time.Minute, "life of a one-time adoption link")
 	fs.DurationVar(&c.SweepEvery, "sweep-every", 10*time.Second, "how often expired session projects are deleted")
+	fs.IntVar(&c.QueryCacheMB, "query-cache-mb", 32, "the node's cache of filtered and sorted row lists and resolved overlays, shared by all its projects, in MB")
 	fs.Int64Var(&c.GCHeadroom, "gc-headroom", 32<<20, "while the live heap is smaller, collect garbage once per this many bytes allocated rather than at every doubling (0: Go's default; GOGC in the environment overrides)")
 	fs.StringVar(&c.DebugAddr, "debug-addr", "", "serve Go's pprof profiles on this address (off when empty; keep it private)")
 }
@@ -167,7 +170,8 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	if c.bcryptCost > 0 {
 		acfg.BcryptCost = c.bcryptCost
 	}
-	env := &actors.Env{Local: &actors.Local{}, Clock: actors.SystemClock{}, Config: acfg, Log: log, Metrics: metrics}
+	env := &actors.Env{Local: &actors.Local{}, Clock: actors.SystemClock{}, Config: acfg, Log: log, Metrics: metrics,
+		QueryCache: graphql.NewCache(max(c.QueryCacheMB, 1) << 20 / 4)}
 	bind := c.ClusterBind
 	if bind == "" {
 		bind = "127.0.0.1:0"
