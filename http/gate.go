@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"runtime/debug"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -25,11 +26,11 @@ type gate struct {
 	s       *Server
 	next    http.Handler
 	trusted []netip.Prefix
-	refused map[string]prometheus.Counter // by route, status 429
+	limited map[string]prometheus.Counter // by route, status 429
 }
 
 func newGate(s *Server, next http.Handler) (*gate, error) {
-	g := &gate{s: s, next: next, refused: map[string]prometheus.Counter{}}
+	g := &gate{s: s, next: next, limited: map[string]prometheus.Counter{}}
 	for _, t := range s.cfg.TrustedProxies {
 		p, err := netip.ParsePrefix(t)
 		if err != nil {
@@ -42,33 +43,43 @@ func newGate(s *Server, next http.Handler) (*gate, error) {
 		g.trusted = append(g.trusted, p.Masked())
 	}
 	for _, route := range []string{"runtime", "actors", "preview"} {
-		g.refused[route] = s.metrics.requests.WithLabelValues(route, "429")
+		g.limited[route] = s.metrics.requests.WithLabelValues(route, "429")
 	}
 	return g, nil
 }
 
 func (g *gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if g.s.cfg.IPLimit > 0 {
-		if route := windowed(r.Method, r.URL.Path); route != "" {
-			if err := g.s.runtime.CheckIP(r.Context(), g.clientIP(r)); err != nil {
-				drainSmall(r)
-				g.refuse(w, r, route, err)
-				return
-			}
+		if route := windowed(r.Method, r.URL.Path); route != "" && g.refused(w, r, route) {
+			return
 		}
 	}
 	g.next.ServeHTTP(w, r)
 }
 
-// refuse answers a request the window (or its grain) turned away.
-func (g *gate) refuse(w http.ResponseWriter, r *http.Request, route string, err error) {
-	defer func() { // no panic reaches the client, as in gin's recoverPanics
+// refused counts r against its client's window and answers it when the
+// window (or its grain) turns it away.
+func (g *gate) refused(w http.ResponseWriter, r *http.Request, route string) (done bool) {
+	defer func() { // a panic is a 500 with the error body, as in gin's recoverPanics
 		if p := recover(); p != nil {
-			g.s.log.Error("refusal panicked", "panic", p)
+			g.s.log.Error("IP window check panicked", "panic", p, "stack", string(debug.Stack()))
+			g.refuse(w, r, route, fmt.Errorf("panic: %v", p))
+			done = true
 		}
 	}()
+	err := g.s.runtime.CheckIP(r.Context(), g.clientIP(r))
+	if err == nil {
+		return false
+	}
+	drainSmall(r)
+	g.refuse(w, r, route, err)
+	return true
+}
+
+// refuse answers a request the window (or its grain) turned away.
+func (g *gate) refuse(w http.ResponseWriter, r *http.Request, route string, err error) {
 	g.s.refuse(w, r, "", err)
-	if c := g.refused[route]; c != nil && statusOf(model.ErrorCode(err)) == http.StatusTooManyRequests {
+	if c := g.limited[route]; c != nil && statusOf(model.ErrorCode(err)) == http.StatusTooManyRequests {
 		c.Inc()
 	} else {
 		g.s.metrics.requests.WithLabelValues(route, fmt.Sprint(statusOf(model.ErrorCode(err)))).Inc()

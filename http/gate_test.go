@@ -1,11 +1,17 @@
 package http
 
 import (
+	"context"
+	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/mockgql/mockgql/model"
 )
 
 // TestGateRoutes: the gate counts exactly the requests routes() sends to
@@ -80,5 +86,59 @@ func TestGateClientIP(t *testing.T) {
 				t.Errorf("trusted %v, peer %s, X-Forwarded-For %q: gate sees %q, gin %q", trusted, tc.remote, tc.xff, got, want)
 			}
 		}
+	}
+}
+
+// runtimeStub lets the stubs below embed Runtime (whose own method is
+// named Runtime) for the methods they do not implement.
+type runtimeStub = Runtime
+
+// panickyRuntime's IP window panics; nothing else of it is called.
+type panickyRuntime struct{ runtimeStub }
+
+func (panickyRuntime) CheckIP(context.Context, string) error { panic("window broken") }
+
+// limitedRuntime refuses every request with the window's error.
+type limitedRuntime struct{ runtimeStub }
+
+func (limitedRuntime) CheckIP(context.Context, string) error {
+	return &model.Error{Code: model.ErrTooManyRequests, RetryAfter: 7, Message: "too many"}
+}
+
+// TestGateAnswers: a request over the window gets the error body and
+// Retry-After without reaching gin; a panic in the check is a 500 with the
+// error body, never a dropped connection; other routes pass through.
+func TestGateAnswers(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		rt      Runtime
+		status  int
+		code    string
+		retry   string
+		through bool
+	}{
+		{"over the window", limitedRuntime{}, http.StatusTooManyRequests, model.ErrTooManyRequests, "7", false},
+		{"the check panics", panickyRuntime{}, http.StatusInternalServerError, model.ErrInternal, "", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &Server{cfg: Config{IPLimit: 1}, metrics: NewMetrics(), log: slog.New(slog.DiscardHandler), runtime: tc.rt}
+			reached := false
+			g, err := newGate(s, http.HandlerFunc(func(http.ResponseWriter, *http.Request) { reached = true }))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := httptest.NewRecorder()
+			g.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/mock/shop/graphql", strings.NewReader(`{"query":"{ x }"}`)))
+			var body errorBody
+			if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil || rec.Code != tc.status || body.Code != tc.code ||
+				body.StatusCode != tc.status || body.Path != "/mock/shop/graphql" || rec.Header().Get("Retry-After") != tc.retry || reached {
+				t.Fatalf("%d %q (Retry-After %q, reached gin %v): %v", rec.Code, rec.Body, rec.Header().Get("Retry-After"), reached, err)
+			}
+			rec = httptest.NewRecorder()
+			g.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/graphql", nil))
+			if !reached {
+				t.Fatal("a route outside the window did not reach gin")
+			}
+		})
 	}
 }
