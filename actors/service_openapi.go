@@ -33,6 +33,16 @@ func (s *Service) ExportOpenAPI(ctx context.Context, p model.Principal, projectI
 // in one model edit, so the plan's table limit refuses the whole import
 // and a refusal of any table leaves the project as it was.
 func (s *Service) ImportOpenAPI(ctx context.Context, p model.Principal, projectID, document string, schemas []string) ([]*model.Table, error) {
+	// The right to edit comes before the document: a caller who may not
+	// import is told so, not what is wrong with the document. The project
+	// grain checks again when it applies the import.
+	pr, err := s.Project(ctx, p, projectID, "")
+	if err != nil {
+		return nil, err
+	}
+	if err := s.mayEdit(ctx, p, pr); err != nil {
+		return nil, err
+	}
 	imported, err := openapi.Import([]byte(document), schemas, openapi.ImportOptions{})
 	if err != nil {
 		return nil, err

@@ -248,7 +248,7 @@ func (s *Service) mayEdit(ctx context.Context, p model.Principal, pr *model.Proj
 		return err
 	}
 	if a.AccountID == pr.AccountID && !a.Role.AtLeast(model.RoleEditor) {
-		return model.Errorf(model.ErrForbidden, "running mutations needs role %s or higher", model.RoleEditor)
+		return model.Errorf(model.ErrForbidden, "this needs role %s or higher; you are %s", model.RoleEditor, a.Role)
 	}
 	return nil
 }

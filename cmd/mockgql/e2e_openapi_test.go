@@ -294,6 +294,11 @@ func TestCodePackage(t *testing.T) {
 		if r := viewer.importDoc(pid, genOpenAPI(1, 0), "S0"); r.errCode() != "FORBIDDEN" {
 			t.Fatalf("viewer imported: %s", r.Raw)
 		}
+		// The right to edit comes before the document: a viewer is not
+		// told what is wrong with a document it may not import anyway.
+		if r := viewer.importDoc(pid, "openapi: 9.9\n", "S0"); r.errCode() != "FORBIDDEN" {
+			t.Fatalf("viewer importing a broken document: %s", r.Raw)
+		}
 	})
 }
 
