@@ -52,6 +52,9 @@ type Service struct {
 	prefix string
 	seq    atomic.Uint64
 	slugs  slugCache
+	// ipRefused remembers the IP windows held on other nodes that refused
+	// (service_limits.go).
+	ipRefused refusedIPs
 }
 
 // NewService returns a Service over env.

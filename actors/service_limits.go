@@ -2,6 +2,8 @@ package actors
 
 import (
 	"context"
+	"sync"
+	"time"
 
 	"github.com/mockgql/mockgql/model"
 )
@@ -19,13 +21,69 @@ func (s *Service) CheckIP(ctx context.Context, ip string) error {
 // consume takes one from the meter grain kind/id: directly from the meter
 // it publishes when it lives on this node, else by a call.
 func (s *Service) consume(ctx context.Context, kind, id string) error {
+	now := s.env.Clock.Now()
 	if m := s.env.Local.meter(kind, id); m != nil {
-		if ok, retry := m.take(s.env.Clock.Now()); !ok {
+		if ok, retry := m.take(now); !ok {
 			return limitError(kind, retry)
 		}
 		return nil
 	}
-	return s.call(ctx, kind, id, "consume", nil, nil)
+	if kind != KindIP {
+		return s.call(ctx, kind, id, "consume", nil, nil)
+	}
+	if retry := s.ipRefused.check(id, now); retry > 0 {
+		return limitError(kind, retry)
+	}
+	err := s.call(ctx, kind, id, "consume", nil, nil)
+	if me := model.AsError(err); me != nil && me.Code == model.ErrTooManyRequests {
+		s.ipRefused.note(id, now, me.RetryAfter)
+	}
+	return err
+}
+
+// refusedIPs remembers, on a node that does not hold an IP's window, that
+// the window refused it, until the window ends: a full fixed window stays
+// full until then (nothing gives units back to it), so a flood from one
+// address is refused here without a call to its grain on another node.
+// Safe for concurrent use.
+type refusedIPs struct {
+	mu sync.Mutex
+	m  map[string]time.Time // until when
+}
+
+// check returns the seconds to wait if ip is known refused at now, or 0.
+func (r *refusedIPs) check(ip string, now time.Time) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if until, ok := r.m[ip]; ok {
+		if now.Before(until) {
+			return secondsUntil(now, until)
+		}
+		delete(r.m, ip)
+	}
+	return 0
+}
+
+// note records a refusal with Retry-After retry seconds. Retry-After is
+// rounded up, so the window ends within its last second: the refusal is
+// remembered one second less, and never past the window's end.
+func (r *refusedIPs) note(ip string, now time.Time, retry int) {
+	if retry <= 1 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.m == nil {
+		r.m = map[string]time.Time{}
+	}
+	if len(r.m) >= 4096 { // many addresses refused: drop those whose window ended
+		for k, until := range r.m {
+			if !now.Before(until) {
+				delete(r.m, k)
+			}
+		}
+	}
+	r.m[ip] = now.Add(time.Duration(retry-1) * time.Second)
 }
 
 // takeQuota counts a runtime request against the plan quota of the
