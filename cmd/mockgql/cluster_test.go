@@ -465,3 +465,59 @@ func TestClusterSessionExpiry(t *testing.T) {
 		}
 	}
 }
+
+// TestClusterIPRefusalIsRemembered: a node that does not hold a client
+// IP's window remembers that the window refused the address, until the
+// window ends, and refuses the next requests itself: with the window's
+// node frozen (SIGSTOP), it still answers 429 at once rather than waiting
+// on a call to it (503).
+func TestClusterIPRefusalIsRemembered(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts three processes")
+	}
+	const limit = 3
+	tr := startTrio(t, fmt.Sprintf("--ip-limit %d", limit))
+	clearOfWindowEdge(t, time.Minute, 30*time.Second)
+	body := []byte(`{"query":"{ __typename }"}`)
+	if r, err := tr.procs[0].try("POST", "/mock/nope/graphql", body); err != nil || r.Status != 404 {
+		t.Fatalf("first request: %v %d %s", err, r.Status, r.Raw)
+	}
+	// Every request comes from 127.0.0.1: find the node of its window.
+	owner := -1
+	for i, p := range tr.procs {
+		r, err := p.try("GET", "/metrics", nil)
+		if err == nil && strings.Contains(string(r.Raw), `mockgql_grain_activations_total{kind="ip"}`) {
+			owner = i
+		}
+	}
+	if owner < 0 {
+		t.Fatal("no node holds the IP window")
+	}
+	x := tr.procs[(owner+1)%3]
+	for n := 1; ; n++ {
+		r, err := x.try("POST", "/mock/nope/graphql", body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Status == 429 {
+			if n != limit { // the first request above counted too
+				t.Fatalf("refused at request %d through another node, want %d", n, limit)
+			}
+			break
+		}
+		if r.Status != 404 || n > limit {
+			t.Fatalf("request %d: %d %s", n, r.Status, r.Raw)
+		}
+	}
+	frozen := tr.procs[owner].cmd.Process
+	if err := frozen.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = frozen.Signal(syscall.SIGCONT) })
+	for range 3 {
+		r, err := x.tryWithin(4*time.Second, "POST", "/mock/nope/graphql", body)
+		if err != nil || r.Status != 429 || r.JSON["code"] != "TOO_MANY_REQUESTS" || r.Header.Get("Retry-After") == "" {
+			t.Fatalf("with the window's node frozen: %v %d %s", err, r.Status, r.Raw)
+		}
+	}
+}
