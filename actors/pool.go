@@ -45,9 +45,9 @@ type Pool struct {
 	store Store
 	mu    sync.Mutex
 	sets  map[string]*poolEntry
-	// missed remembers when a dataset was last looked for in vain on the
-	// other nodes, so a table bound to a code nobody has does not make
-	// every query ask the cluster.
+	// missed remembers when a unit (a catalog entry, a blob) was last
+	// looked for in vain on the other nodes, by unit key, so a table bound
+	// to a dataset nobody has does not make every query ask the cluster.
 	missed map[string]time.Time
 }
 
@@ -113,25 +113,32 @@ func (p *Pool) Load(code string) (*dataset.Dataset, error) {
 	return e.d, e.err
 }
 
-// fetch asks the other nodes for a dataset this node lacks, at most once
-// every fetchAgainAfter per code.
+// fetch asks the other nodes for a dataset's catalog entry this node lacks.
 func (p *Pool) fetch(code string) bool {
+	return p.fetchUnit(KindDataset+"/"+code, kindDataset, code)
+}
+
+// fetchUnit asks the other nodes for the replication unit key, which
+// should hold record kind/id, at most once every fetchAgainAfter per unit:
+// a dataset no node has (or whose blob none has) costs its users a round
+// of calls to every peer once in that time, not on every request.
+func (p *Pool) fetchUnit(key, kind, id string) bool {
 	f, ok := p.store.(fetcher)
 	if !ok {
 		return false
 	}
 	p.mu.Lock()
-	if t, seen := p.missed[code]; seen && time.Since(t) < fetchAgainAfter {
+	if t, seen := p.missed[key]; seen && time.Since(t) < fetchAgainAfter {
 		p.mu.Unlock()
 		return false
 	}
-	p.missed[code] = time.Now()
+	p.missed[key] = time.Now()
 	p.mu.Unlock()
-	if !f.Fetch(KindDataset+"/"+code, kindDataset, code) {
+	if !f.Fetch(key, kind, id) {
 		return false
 	}
 	p.mu.Lock()
-	delete(p.missed, code)
+	delete(p.missed, key)
 	p.mu.Unlock()
 	return true
 }
@@ -170,8 +177,8 @@ func (p *Pool) read(m *datasetMeta) (*dataset.Dataset, error) {
 		})
 	}
 	err := scan()
-	if f, ok := p.store.(fetcher); ok && err == nil && buf.Len() == 0 {
-		if key, _ := GrainKeyOf(kindDataBlob, prefix); f.Fetch(key, kindDataBlob, prefix+"000000") {
+	if err == nil && buf.Len() == 0 {
+		if key, _ := GrainKeyOf(kindDataBlob, prefix); p.fetchUnit(key, kindDataBlob, prefix+"000000") {
 			err = scan()
 		}
 	}

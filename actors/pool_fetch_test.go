@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -50,16 +51,8 @@ func openDB(t *testing.T, name string) *persistence.DB {
 // is looked for at most once every fetchAgainAfter.
 func TestPoolFetchesMissingDataset(t *testing.T) {
 	peer := openDB(t, "peer.db")
-	d, err := dataset.Read(strings.NewReader(`[{"id":1,"name":"Ann"},{"id":2,"name":"Bob"}]`), dataset.Options{ImportCode: "people", Format: dataset.JSON})
-	if err != nil {
-		t.Fatal(err)
-	}
-	blobID, puts, err := blobPuts(d, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	meta := []byte(`{"importCode":"people","name":"people","format":"json","recordCount":2,"blobId":"` + blobID + `"}`)
-	if err := peer.Write(append(puts, persistence.Put{Kind: kindDataset, ID: "people", Value: meta})...); err != nil {
+	_, puts, entry := encodeDataset(t, testDataset(t, "people", `[{"id":1,"name":"Ann"},{"id":2,"name":"Bob"}]`), time.Now())
+	if err := peer.Write(append(puts, entry)...); err != nil {
 		t.Fatal(err)
 	}
 	store := &peerStore{DB: openDB(t, "self.db"), peer: peer}
@@ -83,27 +76,20 @@ func TestPoolFetchesMissingDataset(t *testing.T) {
 func TestCollectGarbageSparesYoungBlobs(t *testing.T) {
 	db := openDB(t, "gc.db")
 	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
-	d, err := dataset.Read(strings.NewReader(`[{"id":1}]`), dataset.Options{ImportCode: "things", Format: dataset.JSON})
-	if err != nil {
-		t.Fatal(err)
-	}
-	blob := func(at time.Time) string {
-		id, puts, err := blobPuts(d, at)
-		if err != nil {
-			t.Fatal(err)
-		}
+	d := testDataset(t, "things", `[{"id":1}]`)
+	blob := func(at time.Time) (string, persistence.Put) {
+		id, puts, entry := encodeDataset(t, d, at)
 		if err := db.Write(puts...); err != nil {
 			t.Fatal(err)
 		}
-		return id
+		return id, entry
 	}
-	live := blob(now.Add(-72 * time.Hour))
-	meta := []byte(`{"importCode":"things","name":"things","format":"json","recordCount":1,"blobId":"` + live + `"}`)
-	if err := db.Write(persistence.Put{Kind: kindDataset, ID: "things", Value: meta}); err != nil {
+	live, entry := blob(now.Add(-72 * time.Hour))
+	if err := db.Write(entry); err != nil {
 		t.Fatal(err)
 	}
-	inFlight := blob(now.Add(-time.Minute))
-	abandoned := blob(now.Add(-48 * time.Hour))
+	inFlight, _ := blob(now.Add(-time.Minute))
+	abandoned, _ := blob(now.Add(-48 * time.Hour))
 	legacy := "AbCdEfGhIj" // a blob ID from before IDs carried their time
 	if err := db.Write(persistence.Put{Kind: kindDataBlob, ID: "things/" + legacy + "/000000", Value: []byte("x")}); err != nil {
 		t.Fatal(err)
@@ -124,16 +110,8 @@ func TestCollectGarbageSparesYoungBlobs(t *testing.T) {
 // had not arrived) is read again on the next use, not refused for good.
 func TestPoolRetriesAFailedLoad(t *testing.T) {
 	db := openDB(t, "retry.db")
-	d, err := dataset.Read(strings.NewReader(`[{"id":1},{"id":2}]`), dataset.Options{ImportCode: "late", Format: dataset.JSON})
-	if err != nil {
-		t.Fatal(err)
-	}
-	blobID, puts, err := blobPuts(d, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	meta := []byte(`{"importCode":"late","name":"late","format":"json","recordCount":2,"blobId":"` + blobID + `"}`)
-	if err := db.Write(persistence.Put{Kind: kindDataset, ID: "late", Value: meta}); err != nil {
+	_, puts, entry := encodeDataset(t, testDataset(t, "late", `[{"id":1},{"id":2}]`), time.Now())
+	if err := db.Write(entry); err != nil {
 		t.Fatal(err)
 	}
 	pool := NewPool(db)
@@ -146,4 +124,29 @@ func TestPoolRetriesAFailedLoad(t *testing.T) {
 	if got, err := pool.Load("late"); err != nil || got == nil || got.Len() != 2 {
 		t.Fatalf("Load once the blob arrived: %v, %v", got, err)
 	}
+}
+
+// testDataset reads a JSON dataset with import code code.
+func testDataset(t *testing.T, code, data string) *dataset.Dataset {
+	t.Helper()
+	d, err := dataset.Read(strings.NewReader(data), dataset.Options{ImportCode: code, Format: dataset.JSON})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// encodeDataset returns the blob of d as uploaded at, and the catalog
+// entry that points at it (the entry an import commits last).
+func encodeDataset(t *testing.T, d *dataset.Dataset, at time.Time) (blobID string, puts []persistence.Put, entry persistence.Put) {
+	t.Helper()
+	blobID, puts, err := blobPuts(d, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta, err := json.Marshal(datasetMeta{ImportCode: d.ImportCode(), Name: d.ImportCode(), Format: "json", RecordCount: d.Len(), BlobID: blobID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return blobID, puts, persistence.Put{Kind: kindDataset, ID: d.ImportCode(), Value: meta}
 }

@@ -62,9 +62,10 @@ func (s *Server) writeError(c *gin.Context, err error) {
 	c.Abort()
 }
 
-// refuse writes err's error body to w; gin's handlers go through
-// writeError, the IP gate (gate.go) comes here straight from net/http.
-func (s *Server) refuse(w http.ResponseWriter, r *http.Request, reqID string, err error) {
+// refuse writes err's error body to w and returns its status; gin's
+// handlers go through writeError, the IP gate (gate.go) comes here straight
+// from net/http.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, reqID string, err error) int {
 	code := model.ErrorCode(err)
 	if code == model.ErrInternal {
 		s.log.Error("internal error", "request_id", reqID, "path", r.URL.Path, "err", err)
@@ -83,6 +84,7 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, reqID string, er
 		}
 	}
 	writeBodyTo(w, body, extra)
+	return body.StatusCode
 }
 
 // retryAfterValues are the Retry-After header values of the first minute,

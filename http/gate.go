@@ -7,11 +7,10 @@ import (
 	"net/http"
 	"net/netip"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/mockgql/mockgql/model"
 )
 
 // gate is the server's handler: it counts the requests of the per-IP
@@ -78,11 +77,11 @@ func (g *gate) refused(w http.ResponseWriter, r *http.Request, route string) (do
 
 // refuse answers a request the window (or its grain) turned away.
 func (g *gate) refuse(w http.ResponseWriter, r *http.Request, route string, err error) {
-	g.s.refuse(w, r, "", err)
-	if c := g.limited[route]; c != nil && statusOf(model.ErrorCode(err)) == http.StatusTooManyRequests {
+	status := g.s.refuse(w, r, "", err)
+	if c := g.limited[route]; c != nil && status == http.StatusTooManyRequests {
 		c.Inc()
 	} else {
-		g.s.metrics.requests.WithLabelValues(route, fmt.Sprint(statusOf(model.ErrorCode(err)))).Inc()
+		g.s.metrics.requests.WithLabelValues(route, strconv.Itoa(status)).Inc()
 	}
 }
 

@@ -264,6 +264,30 @@ func TestPreviewQueryRoles(t *testing.T) {
 	}
 }
 
+// evalString evaluates a JavaScript expression in the page and returns its
+// string value, failing the test on an error.
+func evalString(t *testing.T, ctx context.Context, expr string) string {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
+	if err != nil {
+		t.Fatalf("%s: %v", expr, err)
+	}
+	return v
+}
+
+// runQueryBox clicks the page's Run button (a DOM click: see
+// TestBoardOpensAdoptedProject) and waits, 10 s at most, for a result that
+// mentions total; it returns the result box's text.
+func runQueryBox(t *testing.T, ctx context.Context) string {
+	t.Helper()
+	evalString(t, ctx, `(document.getElementById("run").click(), "")`)
+	var result string
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(result, "total") && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		result = evalString(t, ctx, `document.getElementById("result").textContent`)
+	}
+	return result
+}
+
 // visit navigates to url (when not "") and waits up to 15 seconds for each
 // CSS selector to match a visible element; on failure it says what the
 // page shows.
@@ -300,14 +324,7 @@ func TestPreviewPageInBrowser(t *testing.T) {
 	sh := newShop(t, s, "browse@example.com", "br")
 	clearOfWindowEdge(t, 24*time.Hour, time.Minute) // quotas reset at UTC midnight
 	link := sh.setSharing(t, true)["previewUrl"].(string)
-	js := func(expr string) string {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
-		if err != nil {
-			t.Fatalf("%s: %v", expr, err)
-		}
-		return v
-	}
+	js := func(expr string) string { t.Helper(); return evalString(t, ctx, expr) }
 	visit(t, ctx, link, `[data-table="Product"] table.sample`) // 1
 	tables := js(`document.getElementById("tables").innerText`)
 	for _, want := range []string{"Product", "Category", "Sample: products (first 4 of 4)", "Desk", "120.5", "Lighting"} {
@@ -330,11 +347,7 @@ func TestPreviewPageInBrowser(t *testing.T) {
 
 	_, g := guestWithCategories(t, s)
 	visit(t, ctx, s.base+"/preview/"+g["slug"].(string)+"?token="+g["shareToken"].(string), `#runner`)
-	js(`(document.getElementById("run").click(), "")`) // a DOM click: see TestBoardOpensAdoptedProject
-	var result string
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(result, "total") && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		result = js(`document.getElementById("result").textContent`)
-	}
+	result := runQueryBox(t, ctx)
 	if !strings.Contains(result, `"total": 3`) {
 		t.Fatalf("guest query box: %q", result)
 	}
@@ -348,24 +361,13 @@ func TestBoardAccountProjectPreview(t *testing.T) {
 	s := startServer(t)
 	sh := newShop(t, s, "boardq@example.com", "bq")
 	pid := sh.project["id"].(string)
-	js := func(expr string) string {
-		t.Helper()
-		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](expr))
-		if err != nil {
-			t.Fatalf("%s: %v", expr, err)
-		}
-		return v
-	}
+	js := func(expr string) string { t.Helper(); return evalString(t, ctx, expr) }
 	if err := chromedp.Do(ctx, chromedp.Navigate(s.base+"/healthz")); err != nil {
 		t.Fatal(err)
 	}
 	js(`(document.cookie = "mgq_jwt=` + sh.owner.token + `; path=/", "")`)
 	visit(t, ctx, s.base+"/board/projects/"+pid, `#runner`, `#shareOn`)
-	js(`(document.getElementById("run").click(), "")`)
-	var result string
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(result, "total") && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		result = js(`document.getElementById("result").textContent`)
-	}
+	result := runQueryBox(t, ctx)
 	if !strings.Contains(result, `"total": 4`) { // the first LIST operation: products
 		t.Fatalf("board query on an account project: %q", result)
 	}
