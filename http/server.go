@@ -67,6 +67,9 @@ type Config struct {
 	Ready func() bool
 	// Members is the number of cluster members this node sees; may be nil.
 	Members func() int
+	// MCP serves the Model Context Protocol's Streamable HTTP transport at
+	// /mcp (package mcp); nil leaves the route out. It bounds its own body.
+	MCP http.Handler
 	Logger  *slog.Logger
 }
 
@@ -202,6 +205,12 @@ func (s *Server) routes() (*gin.Engine, error) {
 	r.GET("/board/*path", s.serveBoard)
 	r.GET("/preview/:slug", s.servePreviewPage)
 	r.GET("/preview/:slug/data", s.metricsFor("preview"), s.servePreviewData)
+	if s.cfg.MCP != nil {
+		mcp := gin.WrapH(s.cfg.MCP)
+		r.POST("/mcp", s.metricsFor("mcp"), mcp)
+		r.GET("/mcp", s.metricsFor("mcp"), mcp)
+		r.DELETE("/mcp", s.metricsFor("mcp"), mcp)
+	}
 	r.NoRoute(func(c *gin.Context) {
 		s.writeError(c, model.Errorf(model.ErrNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
 	})

@@ -23,11 +23,13 @@ func main() {
 		err = importCmd(args)
 	case "schema":
 		err = schemaCmd(args, os.Stdout)
+	case "mcp":
+		err = mcpCmd(args)
 	case "help", "-h", "--help":
-		fmt.Println("usage: mockgql serve [flags] | mockgql import --code CODE --format json|ndjson|csv [--variant-field V] FILE | mockgql schema diff OLD.graphql NEW.graphql")
+		fmt.Println("usage: mockgql serve [flags] | mockgql import --code CODE --format json|ndjson|csv [--variant-field V] FILE | mockgql schema diff OLD.graphql NEW.graphql | mockgql mcp --server URL")
 		return
 	default:
-		err = fmt.Errorf("unknown command %q (serve, import, schema)", cmd)
+		err = fmt.Errorf("unknown command %q (serve, import, schema, mcp)", cmd)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mockgql:", err)

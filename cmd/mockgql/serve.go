@@ -198,7 +198,10 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	hcfg.Addr, hcfg.BaseURL, hcfg.AppURL, hcfg.JWTSecret = c.HTTP, strings.TrimRight(c.BaseURL, "/"), strings.TrimRight(c.AppURL, "/"), secret
 	hcfg.MaxDatasetBytes, hcfg.QueryTimeout, hcfg.Logger, hcfg.Ready = c.MaxDatasetBytes, c.QueryTimeout, log, node.Ready
 	hcfg.TrustedProxies, hcfg.Members, hcfg.IPLimit = c.TrustedProxies, node.Members, c.IPLimit
-	srv, err := http.NewServer(hcfg, svc, svc, metrics)
+	var srv *http.Server
+	if hcfg.MCP, err = newMCP(c, acfg, svc, secret, func() string { return srv.BaseURL() }, log); err == nil {
+		srv, err = http.NewServer(hcfg, svc, svc, metrics)
+	}
 	if err == nil {
 		err = srv.Start()
 	}
