@@ -69,8 +69,8 @@ type Config struct {
 	Members func() int
 	// MCP serves the Model Context Protocol's Streamable HTTP transport at
 	// /mcp (package mcp); nil leaves the route out. It bounds its own body.
-	MCP http.Handler
-	Logger  *slog.Logger
+	MCP    http.Handler
+	Logger *slog.Logger
 }
 
 // DefaultConfig returns API.md's defaults.

@@ -76,12 +76,12 @@ func (s *Server) toolError(tool string, err error) error {
 
 // enumTypes are the string types whose JSON Schema lists their values.
 var enumTypes = map[reflect.Type]*jsonschema.Schema{
-	reflect.TypeFor[scalarType]():    enum("ID", "STRING", "INT", "FLOAT", "BOOLEAN", "DATETIME", "JSON"),
-	reflect.TypeFor[mappingType]():   enum("SOURCE", "CONSTANT", "GENERATED", "COMPUTED", "NONE"),
-	reflect.TypeFor[cardinality]():   enum("ONE_TO_MANY", "ONE_TO_ONE"),
-	reflect.TypeFor[direction]():     enum("SOURCE_TO_TARGET", "BIDIRECTIONAL"),
-	reflect.TypeFor[operator]():      enum("eq", "neq", "gt", "gte", "lt", "lte", "in", "like"),
-	reflect.TypeFor[sortDirection](): enum("ASC", "DESC"),
+	reflect.TypeFor[scalarType]():      enum("ID", "STRING", "INT", "FLOAT", "BOOLEAN", "DATETIME", "JSON"),
+	reflect.TypeFor[mappingType]():     enum("SOURCE", "CONSTANT", "GENERATED", "COMPUTED", "NONE"),
+	reflect.TypeFor[cardinality]():     enum("ONE_TO_MANY", "ONE_TO_ONE"),
+	reflect.TypeFor[direction]():       enum("SOURCE_TO_TARGET", "BIDIRECTIONAL"),
+	reflect.TypeFor[operator]():        enum("eq", "neq", "gt", "gte", "lt", "lte", "in", "like"),
+	reflect.TypeFor[sortDirection]():   enum("ASC", "DESC"),
 	reflect.TypeFor[json.RawMessage](): {Description: "any JSON value"},
 }
 
