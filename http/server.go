@@ -67,10 +67,11 @@ type Config struct {
 	Ready func() bool
 	// Members is the number of cluster members this node sees; may be nil.
 	Members func() int
+	Logger  *slog.Logger
+
 	// MCP serves the Model Context Protocol's Streamable HTTP transport at
 	// /mcp (package mcp); nil leaves the route out. It bounds its own body.
-	MCP    http.Handler
-	Logger *slog.Logger
+	MCP http.Handler
 }
 
 // DefaultConfig returns API.md's defaults.
