@@ -1,0 +1,270 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// init lets the test binary act as `mockgql mcp` (the stdio bridge) for
+// TestMCPStdioBridge, as TestMain lets it act as `mockgql serve`.
+func init() {
+	if os.Getenv("MGQ_TEST_MCP_BRIDGE") == "1" {
+		if err := mcpCmd(strings.Fields(os.Getenv("MGQ_TEST_ARGS"))); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+}
+
+// mcpConnect connects the SDK's client to a node's /mcp over Streamable HTTP.
+func mcpConnect(t testing.TB, base string) *sdk.ClientSession {
+	t.Helper()
+	return mcpConnectVia(t, &sdk.StreamableClientTransport{Endpoint: base + "/mcp", DisableStandaloneSSE: true, MaxRetries: -1})
+}
+
+func mcpConnectVia(t testing.TB, tr sdk.Transport) *sdk.ClientSession {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "e2e", Version: "1"}, nil).Connect(ctx, tr, nil)
+	if err != nil {
+		t.Fatalf("mcp connect: %v", err)
+	}
+	t.Cleanup(func() { _ = cs.Close() })
+	return cs
+}
+
+// agent is an assistant calling tools; with several client sessions (one
+// per node) it takes them in turn, one call each.
+type agent struct {
+	t       testing.TB
+	clients []*sdk.ClientSession
+	n       int
+}
+
+func newAgent(t testing.TB, clients ...*sdk.ClientSession) *agent {
+	return &agent{t: t, clients: clients}
+}
+
+// call calls a tool; a JSON-RPC error fails the test.
+func (a *agent) call(name string, args map[string]any) *sdk.CallToolResult {
+	a.t.Helper()
+	cs := a.clients[a.n%len(a.clients)]
+	a.n++
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		a.t.Fatalf("%s: %v", name, err)
+	}
+	return res
+}
+
+// must calls a tool and returns its structured result, failing on a tool error.
+func (a *agent) must(name string, args map[string]any) map[string]any {
+	a.t.Helper()
+	res := a.call(name, args)
+	if res.IsError {
+		a.t.Fatalf("%s(%v): tool error %s", name, args, text(res))
+	}
+	if len(res.Content) == 0 || text(res) == "" {
+		a.t.Fatalf("%s: no text content", name)
+	}
+	var m map[string]any
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &m); err != nil || m == nil {
+		a.t.Fatalf("%s: structured content %s", name, b)
+	}
+	return m
+}
+
+// refused calls a tool that must fail with a tool error starting with code
+// and returns the error's text.
+func (a *agent) refused(code, name string, args map[string]any) string {
+	a.t.Helper()
+	res := a.call(name, args)
+	if !res.IsError || !strings.HasPrefix(text(res), code) {
+		a.t.Fatalf("%s(%v): want tool error %s, got isError=%t %s", name, args, code, res.IsError, text(res))
+	}
+	return text(res)
+}
+
+// text is the first text content of a result.
+func text(res *sdk.CallToolResult) string {
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			return tc.Text
+		}
+	}
+	return ""
+}
+
+// built is what the flow built.
+type built struct {
+	session, projectID, adoptionURL, runtimeURL string
+	tables                                      map[string]string
+}
+
+// buildShop runs the assistant's whole flow for a 3-table model, from
+// create_session_project to a run_query that returns rows.
+func buildShop(t testing.TB, a *agent) built {
+	t.Helper()
+	sp := a.must("create_session_project", map[string]any{"name": "Shop for Ann"})
+	b := built{session: sp["session"].(string), projectID: sp["projectId"].(string), adoptionURL: sp["adoptionUrl"].(string),
+		runtimeURL: sp["runtimeUrl"].(string), tables: map[string]string{}}
+	if !strings.HasPrefix(b.session, "mcs_") || !strings.Contains(b.runtimeURL, "/mock/") || !strings.Contains(b.adoptionURL, "/auth/adopt/adt_") {
+		t.Fatalf("create_session_project: %v", sp)
+	}
+	ds := a.must("list_data_sources", map[string]any{"importCode": "products", "samples": 1})
+	p := get(ds, "dataSources", 0)
+	if get(p, "recordCount") != 4.0 || !strings.Contains(fmt.Sprint(get(p, "fieldPaths")), "price.amount") || len(get(p, "variants").([]any)) != 2 || len(get(p, "samples").([]any)) != 1 {
+		t.Fatalf("list_data_sources: %v", ds)
+	}
+	s := b.session
+	for name, code := range map[string]string{"Category": "categories", "Product": "products", "Review": "reviews"} {
+		b.tables[name] = a.must("create_table", map[string]any{"session": s, "name": name, "importCode": code})["id"].(string)
+	}
+	attrs := map[string][]any{
+		"Category": {attr("id", "ID", "id"), attr("title", "STRING", "title")},
+		"Product": {attr("id", "ID", "id"), attr("name", "STRING", "name"), attr("price", "FLOAT", "price.amount"), attr("categoryId", "INT", "categoryId"),
+			map[string]any{"name": "label", "type": "STRING", "mapping": "CONSTANT", "value": "demo"},
+			map[string]any{"name": "supplierEmail", "type": "STRING", "mapping": "GENERATED", "generator": "person.email"}},
+		"Review": {attr("id", "ID", "id"), attr("productId", "INT", "productId"), attr("stars", "INT", "stars")},
+	}
+	for name, list := range attrs {
+		out := a.must("add_attributes", map[string]any{"session": s, "tableId": b.tables[name], "attributes": list})
+		if len(out["created"].([]any)) != len(list) {
+			t.Fatalf("add_attributes %s: %v", name, out)
+		}
+	}
+	a.must("create_relation", map[string]any{"session": s, "sourceTableId": b.tables["Category"], "targetTableId": b.tables["Product"],
+		"cardinality": "ONE_TO_MANY", "sourceAttribute": "id", "targetAttribute": "categoryId", "fieldName": "products", "inverseFieldName": "category"})
+	a.must("create_relation", map[string]any{"session": s, "sourceTableId": b.tables["Product"], "targetTableId": b.tables["Review"],
+		"cardinality": "ONE_TO_MANY", "sourceAttribute": "id", "targetAttribute": "productId", "fieldName": "reviews", "inverseFieldName": "product"})
+	ops := a.must("generate_operations", map[string]any{"session": s})
+	list := ""
+	for _, o := range ops["operations"].([]any) {
+		if get(o, "name") == "products" {
+			list = get(o, "id").(string)
+		}
+	}
+	if list == "" {
+		t.Fatalf("generate_operations: %v", ops)
+	}
+	a.must("update_operation", map[string]any{"session": s, "operationId": list,
+		"parameters": []any{map[string]any{"name": "minPrice", "attribute": "price", "operator": "gte"}}})
+	if v := a.must("generate_views", map[string]any{"session": s}); len(v["views"].([]any)) == 0 {
+		t.Fatalf("generate_views: %v", v)
+	}
+	checkRows(t, a, s)
+	return b
+}
+
+func attr(name, typ, path string) map[string]any {
+	return map[string]any{"name": name, "type": typ, "mapping": "SOURCE", "path": path}
+}
+
+// checkRows runs the runtime through run_query: a filtered, sorted page,
+// and a nested GraphQL document.
+func checkRows(t testing.TB, a *agent, session string) {
+	t.Helper()
+	r := a.must("run_query", map[string]any{"session": session, "operation": "products", "args": map[string]any{"minPrice": 40},
+		"sortField": "price", "sortDirection": "DESC", "pageSize": 5})
+	items, _ := r["items"].([]any)
+	if r["total"] != 2.0 || len(items) != 2 || get(items, 0, "name") != "Desk" || get(items, 1, "name") != "Chair" ||
+		get(items, 0, "label") != "demo" || !strings.Contains(fmt.Sprint(get(items, 0, "supplierEmail")), "@") {
+		t.Fatalf("run_query operation: %v", r)
+	}
+	q := a.must("run_query", map[string]any{"session": session, "query": `{ categories(sortField: "id") { items { title products { name reviews { stars } } } } }`})
+	if get(q, "data", "categories", "items", 0, "title") != "Office" || get(q, "data", "categories", "items", 0, "products", 0, "reviews", 0, "stars") != 5.0 {
+		t.Fatalf("run_query document: %v", q)
+	}
+}
+
+// opensBoard checks that an adoption link opens the project on the board:
+// 302 to /board/projects/{id} with the board session cookie.
+func opensBoard(t testing.TB, link, projectID string) {
+	t.Helper()
+	resp, cookie := adopt(t, link)
+	if resp.StatusCode != 302 || resp.Header.Get("Location") != "/board/projects/"+projectID || cookie == "" {
+		t.Fatalf("adoption link %s: %d %q cookie %q", link, resp.StatusCode, resp.Header.Get("Location"), cookie)
+	}
+}
+
+// TestMCPFlowOverHTTP drives a real mockgql process with the SDK's client
+// over Streamable HTTP: the whole flow, two sessions kept apart, limit
+// refusals as tool errors naming the limit, and a kill -9 and restart
+// after which the same handle still reaches the project and both the
+// adoption link given before the crash and a new one open the board.
+func TestMCPFlowOverHTTP(t *testing.T) {
+	data, port := t.TempDir(), freePort(t)
+	p := startProc(t, data, port)
+	seedPool(t, p.server)
+	a := newAgent(t, mcpConnect(t, p.base))
+	if v := a.clients[0].InitializeResult().ProtocolVersion; v != sdk.SupportedProtocolVersions()[0] {
+		t.Fatalf("negotiated protocol %s, want the SDK's newest, %s", v, sdk.SupportedProtocolVersions()[0])
+	}
+	b := buildShop(t, a)
+	d := a.must("describe_project", map[string]any{"session": b.session})
+	if d["ready"] != true || len(d["tables"].([]any)) != 3 || !strings.Contains(d["sdl"].(string), "type Product") || d["projectId"] != b.projectID {
+		t.Fatalf("describe_project: %v", d)
+	}
+	fresh := a.must("get_adoption_link", map[string]any{"session": b.session})["adoptionUrl"].(string)
+
+	t.Run("two sessions cannot see each other's project", func(t *testing.T) {
+		other := newAgent(t, mcpConnect(t, p.base))
+		s2 := other.must("create_session_project", map[string]any{"name": "Other"})
+		if s2["projectId"] == b.projectID || s2["session"] == b.session {
+			t.Fatalf("second session shares the first's project: %v", s2)
+		}
+		d2 := other.must("describe_project", map[string]any{"session": s2["session"]})
+		if len(d2["tables"].([]any)) != 0 {
+			t.Fatalf("second session sees tables: %v", d2)
+		}
+		other.refused("FORBIDDEN", "add_attributes", map[string]any{"session": s2["session"], "tableId": b.tables["Product"],
+			"attributes": []any{attr("stock", "STRING", "stock")}})
+		other.refused("FORBIDDEN", "create_relation", map[string]any{"session": s2["session"], "sourceTableId": b.tables["Category"],
+			"targetTableId": b.tables["Product"], "cardinality": "ONE_TO_MANY", "sourceAttribute": "id", "targetAttribute": "categoryId", "fieldName": "x"})
+		other.refused("BAD_USER_INPUT", "describe_project", map[string]any{"session": b.session + "x"})
+	})
+
+	t.Run("limits are tool errors naming them", func(t *testing.T) {
+		msg := a.refused("LIMIT_REACHED", "create_session_project", map[string]any{"session": b.session})
+		if !strings.Contains(msg, "1 session project") {
+			t.Fatalf("project limit: %s", msg)
+		}
+		var many []any
+		for i := range 29 { // Category has 2: the 29th is its 31st
+			many = append(many, map[string]any{"name": fmt.Sprintf("extra%d", i), "type": "STRING", "mapping": "CONSTANT", "value": i})
+		}
+		res := a.call("add_attributes", map[string]any{"session": b.session, "tableId": b.tables["Category"], "attributes": many})
+		out, _ := json.Marshal(res.StructuredContent)
+		if !res.IsError || !strings.Contains(text(res), "LIMIT_REACHED") || !strings.Contains(text(res), "30 attributes") ||
+			!strings.Contains(string(out), `"index":28`) || strings.Count(string(out), `"mapping":"CONSTANT"`) != 28 {
+			t.Fatalf("attribute limit: %s %s", text(res), out)
+		}
+	})
+
+	p.kill()
+	p = startProc(t, data, port)
+	t.Run("a killed and restarted server keeps the project and its links", func(t *testing.T) {
+		a2 := newAgent(t, a.clients[0], mcpConnect(t, p.base)) // the old client session, and a new one
+		for range 2 {
+			if d := a2.must("describe_project", map[string]any{"session": b.session}); d["projectId"] != b.projectID || d["ready"] != true {
+				t.Fatalf("after restart: %v", d)
+			}
+		}
+		checkRows(t, a2, b.session)
+		opensBoard(t, b.adoptionURL, b.projectID)
+		opensBoard(t, fresh, b.projectID)
+		opensBoard(t, a2.must("get_adoption_link", map[string]any{"session": b.session})["adoptionUrl"].(string), b.projectID)
+	})
+}
