@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -267,4 +268,106 @@ func TestMCPFlowOverHTTP(t *testing.T) {
 		opensBoard(t, fresh, b.projectID)
 		opensBoard(t, a2.must("get_adoption_link", map[string]any{"session": b.session})["adoptionUrl"].(string), b.projectID)
 	})
+}
+
+// TestMCPStdioBridge runs `mockgql mcp --server URL` as a subprocess (this
+// test binary, see init) and drives the same flow through it with the SDK's
+// command transport, plus the resources and the prompt.
+func TestMCPStdioBridge(t *testing.T) {
+	s := startServer(t)
+	seedPool(t, s)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "MGQ_TEST_MCP_BRIDGE=1", "MGQ_TEST_ARGS=--server "+s.base)
+	cmd.Stderr = os.Stderr
+	cs := mcpConnectVia(t, &sdk.CommandTransport{Command: cmd})
+	a := newAgent(t, cs)
+	b := buildShop(t, a)
+	opensBoard(t, a.must("get_adoption_link", map[string]any{"session": b.session})["adoptionUrl"].(string), b.projectID)
+	a.refused("LIMIT_REACHED", "create_session_project", map[string]any{"session": b.session})
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, c := range []struct{ uri, want string }{
+		{"mockgql://data-sources", `"importCode": "products"`},
+		{"mockgql://data-sources/reviews", `"stars"`},
+		{"mockgql://sessions/" + b.session + "/sdl", "type Product"},
+	} {
+		r, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: c.uri})
+		if err != nil || len(r.Contents) != 1 || !strings.Contains(r.Contents[0].Text, c.want) {
+			t.Fatalf("resource %s: %v %v", c.uri, err, r)
+		}
+	}
+	if _, err := cs.ReadResource(ctx, &sdk.ReadResourceParams{URI: "mockgql://data-sources/nothing"}); err == nil {
+		t.Fatal("an unknown dataset was read")
+	}
+	pr, err := cs.GetPrompt(ctx, &sdk.GetPromptParams{Name: "build_mock_backend", Arguments: map[string]string{"description": "a pet shop"}})
+	if err != nil || len(pr.Messages) != 1 || !strings.Contains(pr.Messages[0].Content.(*sdk.TextContent).Text, "a pet shop") {
+		t.Fatalf("prompt: %v %v", err, pr)
+	}
+	tools := 0
+	for tool, err := range cs.Tools(ctx, nil) {
+		if err != nil || tool.Description == "" || tool.InputSchema == nil || tool.OutputSchema == nil {
+			t.Fatalf("tool %v: %v", tool, err)
+		}
+		tools++
+	}
+	if tools != 11 {
+		t.Fatalf("%d tools through the bridge, want 11", tools)
+	}
+}
+
+// TestMCPBadInput posts bad MCP requests to a real node: each is answered
+// with a JSON-RPC error or a tool error (isError), never a 500, and the
+// node serves on.
+func TestMCPBadInput(t *testing.T) {
+	s := startServer(t)
+	call := func(name string, args string) string {
+		return `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"` + name + `","arguments":` + args + `}}`
+	}
+	const rpc, tool = "jsonrpc error", "tool error"
+	for _, c := range []struct {
+		name, method, body, contentType string
+		status                          int
+		want                            string // rpc or tool
+		says                            string
+	}{
+		{"not JSON", "POST", `{"jsonrpc":"2.0","id":1,"method":`, "", 400, rpc, "parse error"},
+		{"not JSON-RPC", "POST", `{"hello":"world"}`, "", 400, rpc, "2.0"},
+		{"empty batch", "POST", `[]`, "", 400, rpc, "empty batch"},
+		{"unknown method", "POST", `{"jsonrpc":"2.0","id":1,"method":"tables/drop"}`, "", 400, rpc, "tables/drop"},
+		{"params not an object", "POST", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":"x"}`, "", 200, rpc, "invalid params"},
+		{"unknown tool", "POST", call("drop_tables", `{}`), "", 200, rpc, "unknown tool"},
+		{"missing required argument", "POST", call("create_table", `{"session":"mcs_x","name":"P"}`), "", 200, tool, "importCode"},
+		{"argument of the wrong type", "POST", call("run_query", `{"session":"mcs_x","operation":"p","pageSize":"ten"}`), "", 200, tool, "pageSize"},
+		{"value outside its enum", "POST", call("add_attributes", `{"session":"mcs_x","tableId":"t","attributes":[{"name":"a","type":"TEXT"}]}`), "", 200, tool, "TEXT"},
+		{"unknown argument", "POST", call("generate_views", `{"session":"mcs_x","force":true}`), "", 200, tool, "force"},
+		{"forged session handle", "POST", call("describe_project", `{"session":"mcs_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}`), "", 200, tool, "BAD_USER_INPUT"},
+		{"pageSize over the bound", "POST", call("run_query", `{"session":"mcs_x","operation":"p","pageSize":5000}`), "", 200, tool, "BAD_USER_INPUT"},
+		{"oversized body", "POST", call("create_session_project", `{"name":"`+strings.Repeat("x", 1<<20)+`"}`), "", 413, rpc, "1048576 bytes"},
+		{"wrong content type", "POST", call("list_data_sources", `{}`), "text/plain", 415, rpc, "application/json"},
+		{"GET on a stateless server", "GET", "", "", 405, rpc, "Method Not Allowed"},
+		{"DELETE on a stateless server", "DELETE", "", "", 405, rpc, "Method Not Allowed"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			ct := c.contentType
+			if ct == "" {
+				ct = "application/json"
+			}
+			r := s.do(c.method, "/mcp", []byte(c.body), "Content-Type", ct, "Accept", "application/json, text/event-stream")
+			if r.Status != c.status || !strings.Contains(string(r.Raw), c.says) {
+				t.Fatalf("want %d saying %q, got %d: %.300s", c.status, c.says, r.Status, r.Raw)
+			}
+			switch c.want {
+			case rpc:
+				if r.JSON["jsonrpc"] != "2.0" || get(r.JSON, "error", "code") == nil || get(r.JSON, "error", "message") == nil {
+					t.Fatalf("not a JSON-RPC error: %.300s", r.Raw)
+				}
+			case tool:
+				if get(r.JSON, "result", "isError") != true {
+					t.Fatalf("not a tool error: %.300s", r.Raw)
+				}
+			}
+		})
+	}
+	s.do("GET", "/healthz", nil).data(t)
 }
