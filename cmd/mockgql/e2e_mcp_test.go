@@ -371,3 +371,26 @@ func TestMCPBadInput(t *testing.T) {
 	}
 	s.do("GET", "/healthz", nil).data(t)
 }
+
+// TestMCPClusterAnyNode builds the model through three nodes in turn, one
+// call each: a session handle minted by one node works on every other (MCP
+// sessions are stateless; the handle is sealed with the cluster's shared
+// JWT secret), and the adoption link opens on any node.
+func TestMCPClusterAnyNode(t *testing.T) {
+	tr := startTrio(t)
+	seedPool(t, tr.procs[0].server)
+	var clients []*sdk.ClientSession
+	for _, p := range tr.procs {
+		clients = append(clients, mcpConnect(t, p.base))
+	}
+	a := newAgent(t, clients...)
+	b := buildShop(t, a)
+	for range 3 {
+		if d := a.must("describe_project", map[string]any{"session": b.session}); d["projectId"] != b.projectID || d["ready"] != true {
+			t.Fatalf("describe_project on node %d: %v", a.n%3, d)
+		}
+	}
+	a.n = 0 // node 1 mints the link; node 3 opens it
+	link := a.must("get_adoption_link", map[string]any{"session": b.session})["adoptionUrl"].(string)
+	opensBoard(t, tr.procs[2].base+link[strings.Index(link, "/auth/adopt/"):], b.projectID)
+}
