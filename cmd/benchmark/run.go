@@ -64,6 +64,11 @@ func run(o options) error {
 			return fmt.Errorf("session flow: %w", err)
 		}
 	}
+	if o.runs("mcp") {
+		if err := mcpFlow(srv, report); err != nil {
+			return fmt.Errorf("mcp flow: %w", err)
+		}
+	}
 	if o.runs("limits") {
 		if err := limits(bin, self, dir, o, report); err != nil {
 			return fmt.Errorf("limits: %w", err)
