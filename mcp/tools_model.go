@@ -146,8 +146,8 @@ func (s *Server) addAttributes(ctx context.Context, in addAttributesIn) (addAttr
 			}
 			e := model.AsError(err)
 			out.Failed = &failedOut{Index: i, Name: a.Name, Code: e.Code, Message: e.Message}
-			return out, outcome{failed: true, text: fmt.Sprintf("Added %d of %d attributes; %q was refused: %s: %s. Fix it and send it and the %d after it again.",
-				i, len(in.Attributes), a.Name, e.Code, e.Message, len(in.Attributes)-i-1)}, nil
+			return out, outcome{failed: true, text: fmt.Sprintf("Added %d of %d attributes; %q was refused: %s: %s. %s after it not tried.",
+				i, len(in.Attributes), a.Name, e.Code, e.Message, plural(len(in.Attributes)-i-1, "attribute"))}, nil
 		}
 		out.Created = append(out.Created, shapeAttribute(created))
 	}
@@ -322,7 +322,7 @@ func (s *Server) updateOperation(ctx context.Context, in updateOperationIn) (ope
 	if err != nil {
 		return operationOut{}, outcome{}, err
 	}
-	return shapeOperation(o), outcome{text: fmt.Sprintf("Updated operation %s (%s, %d parameters, enabled %t).", o.Name, o.Kind, len(o.Parameters), o.Enabled)}, nil
+	return shapeOperation(o), outcome{text: fmt.Sprintf("Updated operation %s (%s, %s, enabled %t).", o.Name, o.Kind, plural(len(o.Parameters), "parameter"), o.Enabled)}, nil
 }
 
 type viewsOut struct {
@@ -372,4 +372,12 @@ func (s *Server) addModelTools() {
 	addTool(s, &sdk.Tool{Name: "generate_views", Title: "Generate board views",
 		Description: "Adds the default board views of every table that has none, so the project looks right when the person opens it."},
 		s.generateViews)
+}
+
+// plural writes n and the noun, with an s when n is not 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -28,10 +28,10 @@ type runQueryIn struct {
 }
 
 type runQueryOut struct {
-	Items    []json.RawMessage `json:"items,omitempty" jsonschema:"operation: the page's rows"`
-	Total    int               `json:"total,omitempty"`
-	Page     int               `json:"page,omitempty"`
-	PageSize int               `json:"pageSize,omitempty"`
+	Items    []json.RawMessage `json:"items" jsonschema:"operation: the page's rows (empty for a query)"`
+	Total    int               `json:"total" jsonschema:"operation: rows matching in all"`
+	Page     int               `json:"page"`
+	PageSize int               `json:"pageSize"`
 	Data     json.RawMessage   `json:"data,omitempty" jsonschema:"query: the GraphQL data"`
 	Errors   []json.RawMessage `json:"errors" jsonschema:"GraphQL errors, e.g. NOT_READY when a table serves no rows yet"`
 }
@@ -107,7 +107,7 @@ func (s *Server) runDocument(ctx context.Context, pr *model.Project, in runQuery
 	if err := json.Unmarshal(res.Body, &g); err != nil {
 		return runQueryOut{}, outcome{}, fmt.Errorf("mcp: the runtime's answer: %w", err)
 	}
-	out := runQueryOut{Data: g.Data, Errors: g.Errors}
+	out := runQueryOut{Items: []json.RawMessage{}, Data: g.Data, Errors: g.Errors}
 	if out.Errors == nil {
 		out.Errors = []json.RawMessage{}
 	}

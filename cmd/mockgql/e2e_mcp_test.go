@@ -282,8 +282,8 @@ func TestMCPStdioBridge(t *testing.T) {
 	cs := mcpConnectVia(t, &sdk.CommandTransport{Command: cmd})
 	a := newAgent(t, cs)
 	b := buildShop(t, a)
-	opensBoard(t, a.must("get_adoption_link", map[string]any{"session": b.session})["adoptionUrl"].(string), b.projectID)
 	a.refused("LIMIT_REACHED", "create_session_project", map[string]any{"session": b.session})
+	defer signUpOnBoard(t, s, a, b) // last: it moves the project away
 
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
@@ -393,4 +393,23 @@ func TestMCPClusterAnyNode(t *testing.T) {
 	a.n = 0 // node 1 mints the link; node 3 opens it
 	link := a.must("get_adoption_link", map[string]any{"session": b.session})["adoptionUrl"].(string)
 	opensBoard(t, tr.procs[2].base+link[strings.Index(link, "/auth/adopt/"):], b.projectID)
+}
+
+// signUpOnBoard opens a fresh adoption link and signs up in that board
+// session: the project moves into the new account, the handle no longer
+// reaches it, and the session may make another.
+func signUpOnBoard(t *testing.T, s *server, a *agent, b built) {
+	t.Helper()
+	link := a.must("get_adoption_link", map[string]any{"session": b.session})["adoptionUrl"].(string)
+	opensBoard(t, link, b.projectID)
+	_, board := adopt(t, a.must("get_adoption_link", map[string]any{"session": b.session})["adoptionUrl"].(string))
+	r := s.gql("/graphql", `mutation { signUp(email:"mcp-adopter@example.com", password:"correct horse") { token } }`, nil, "Cookie", board)
+	u := &user{s: s, token: get(r.data(t), "signUp", "token").(string)}
+	if d := u.must(`{ projects { id kind } }`, nil); get(d, "projects", 0, "id") != b.projectID || get(d, "projects", 0, "kind") != "ACCOUNT" {
+		t.Fatalf("after sign-up on the board: %v", d)
+	}
+	a.refused("NOT_FOUND", "describe_project", map[string]any{"session": b.session})
+	if sp := a.must("create_session_project", map[string]any{"session": b.session}); sp["projectId"] == b.projectID || sp["session"] != b.session {
+		t.Fatalf("a new project in the same session: %v", sp)
+	}
 }
