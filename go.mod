@@ -9,9 +9,9 @@ require (
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/gin-gonic/gin v1.12.0
 	github.com/golang-jwt/jwt/v5 v5.3.1
-	github.com/google/jsonschema-go v0.4.3
+	github.com/google/jsonschema-go v0.4.3 // the MCP tools' JSON Schemas: the library the MCP SDK validates with
 	github.com/hashicorp/memberlist v0.7.0
-	github.com/modelcontextprotocol/go-sdk v1.8.0
+	github.com/modelcontextprotocol/go-sdk v1.8.0 // MCP server, client and stdio bridge: the official SDK, pinned; implements MCP 2026-07-28
 	github.com/oasdiff/yaml v0.1.1
 	github.com/orcaman/concurrent-map v1.0.0
 	github.com/prometheus/client_golang v1.24.1

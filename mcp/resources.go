@@ -58,8 +58,9 @@ func (s *Server) readDataSources(ctx context.Context, req *sdk.ReadResourceReque
 // readSDL serves the SDL of a session's project.
 func (s *Server) readSDL(ctx context.Context, req *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 	uri := req.Params.URI
-	handle, ok := strings.CutPrefix(uri, uriSessionSDLPre)
-	if handle, ok = strings.CutSuffix(handle, uriSessionSDLSuf); !ok {
+	rest, hasPrefix := strings.CutPrefix(uri, uriSessionSDLPre)
+	handle, hasSuffix := strings.CutSuffix(rest, uriSessionSDLSuf)
+	if !hasPrefix || !hasSuffix {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
 	p, pr, err := s.project(ctx, handle)
