@@ -13,6 +13,11 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// maxBatch bounds a JSON-RPC batch (protocol 2025-03-26 allows them; the
+// SDK runs a batch's calls at once), so one request cannot fan out into
+// thousands of tool calls and answers.
+const maxBatch = 10
+
 // Version is the implementation version the server announces.
 const Version = "1.0.0"
 
@@ -116,8 +121,8 @@ func (s *Server) MCP() *sdk.Server { return s.mcp }
 // ServeHTTP serves MCP's Streamable HTTP transport (POST; GET and DELETE
 // answer 405, as a stateless server has no stream to open or session to
 // end). A body over MaxBodyBytes is refused with 413 and a JSON-RPC error
-// before the SDK reads it, and a body that is not JSON with a JSON-RPC
-// parse error; the SDK's other refusals become JSON-RPC errors too
+// before the SDK reads it, a body that is not JSON with a JSON-RPC parse
+// error, and a batch of more than maxBatch messages; the SDK's other refusals become JSON-RPC errors too
 // (rpcErrorWriter).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost && r.Body != nil {
@@ -129,6 +134,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if !json.Valid(body) {
 			rpcError(w, http.StatusBadRequest, codeParseError, "parse error: the body is not JSON; send one JSON-RPC 2.0 message")
+			return
+		}
+		if n := batchLen(body); n > maxBatch {
+			rpcError(w, http.StatusBadRequest, codeInvalidRequest,
+				fmt.Sprintf("a batch carries at most %d messages, this one %d; send one message a request", maxBatch, n))
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -148,4 +158,17 @@ create_relation → generate_operations → generate_views → run_query to chec
 get_adoption_link, and give the person the adoptionUrl (one use, %s) to open the project on the board.
 Limits: %d project a session, %d tables, %d attributes a table, %d runtime calls a day, the project lives %s.`,
 		l.AdoptionTTL, l.Projects, l.Tables, l.Attributes, l.DailyCalls, l.ProjectTTL)
+}
+
+// batchLen is the number of messages of a JSON-RPC batch, 0 if body (valid
+// JSON) is not an array.
+func batchLen(body []byte) int {
+	if b := bytes.TrimLeft(body, " \t\r\n"); len(b) == 0 || b[0] != '[' {
+		return 0
+	}
+	var msgs []json.RawMessage
+	if json.Unmarshal(body, &msgs) != nil {
+		return 0
+	}
+	return len(msgs)
 }

@@ -334,6 +334,7 @@ func TestMCPBadInput(t *testing.T) {
 		{"not JSON", "POST", `{"jsonrpc":"2.0","id":1,"method":`, "", 400, rpc, "parse error"},
 		{"not JSON-RPC", "POST", `{"hello":"world"}`, "", 400, rpc, "2.0"},
 		{"empty batch", "POST", `[]`, "", 400, rpc, "empty batch"},
+		{"batch over the bound", "POST", "[" + strings.Repeat(call("list_data_sources", `{}`)+",", 10) + call("list_data_sources", `{}`) + "]", "", 400, rpc, "at most 10 messages"},
 		{"unknown method", "POST", `{"jsonrpc":"2.0","id":1,"method":"tables/drop"}`, "", 400, rpc, "tables/drop"},
 		{"params not an object", "POST", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":"x"}`, "", 200, rpc, "invalid params"},
 		{"unknown tool", "POST", call("drop_tables", `{}`), "", 200, rpc, "unknown tool"},
