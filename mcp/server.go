@@ -45,13 +45,17 @@ type Config struct {
 	// MaxResultBytes bounds a tool's structured result; a larger one is
 	// refused with a hint to narrow the call.
 	MaxResultBytes int
-	Limits         Limits
-	Logger         *slog.Logger
+	// QueryTimeout bounds run_query's runtime call (--query-timeout, 5 s);
+	// CallTimeout bounds any tool call (30 s: add_attributes makes up to
+	// 30 acknowledged writes).
+	QueryTimeout, CallTimeout time.Duration
+	Limits                    Limits
+	Logger                    *slog.Logger
 }
 
 // DefaultConfig returns API.md's limits and the bounds stated in the README.
 func DefaultConfig() Config {
-	return Config{MaxBodyBytes: 1 << 20, MaxResultBytes: 256 << 10,
+	return Config{MaxBodyBytes: 1 << 20, MaxResultBytes: 256 << 10, QueryTimeout: 5 * time.Second, CallTimeout: 30 * time.Second,
 		Limits: Limits{Projects: 1, Tables: 20, Attributes: 30, DailyCalls: 100, ProjectTTL: 24 * time.Hour, AdoptionTTL: 15 * time.Minute}}
 }
 
@@ -80,6 +84,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.MaxResultBytes <= 0 {
 		cfg.MaxResultBytes = def.MaxResultBytes
+	}
+	if cfg.QueryTimeout <= 0 {
+		cfg.QueryTimeout = def.QueryTimeout
+	}
+	if cfg.CallTimeout <= 0 {
+		cfg.CallTimeout = def.CallTimeout
 	}
 	if cfg.Limits.Tables <= 0 {
 		cfg.Limits = def.Limits

@@ -38,6 +38,8 @@ func addTool[In, Out any](s *Server, t *sdk.Tool, f toolFunc[In, Out]) {
 				res, out, err = nil, zero, errors.New("INTERNAL: internal error")
 			}
 		}()
+		ctx, cancel := context.WithTimeout(ctx, s.cfg.CallTimeout)
+		defer cancel()
 		out, o, err := f(ctx, in)
 		if err != nil {
 			return nil, out, s.toolError(t.Name, err)

@@ -50,6 +50,8 @@ func (s *Server) runQuery(ctx context.Context, in runQueryIn) (runQueryOut, outc
 	if err != nil {
 		return runQueryOut{}, outcome{}, err
 	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.QueryTimeout)
+	defer cancel()
 	if in.Query != "" {
 		return s.runDocument(ctx, pr, in)
 	}
