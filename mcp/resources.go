@@ -114,7 +114,7 @@ Use the mockgql tools, in this order:
 7. generate_views.
 8. run_query on each list operation and check rows come back (each call counts against %d a day); fix what describe_project reports as not ready.
 9. get_adoption_link and give the person the adoptionUrl (one use, valid %s) and the runtimeUrl. The project is deleted after %s unless they sign up from the board.`,
-		desc, l.Tables, l.Attributes, l.DailyCalls, l.AdoptionTTL, l.ProjectTTL)
+		desc, l.Tables, l.Attributes, l.DailyCalls, span(l.AdoptionTTL), span(l.ProjectTTL))
 	return &sdk.GetPromptResult{Description: "Build a mock backend for " + clip(desc, 80),
 		Messages: []*sdk.PromptMessage{{Role: "user", Content: &sdk.TextContent{Text: text}}}}, nil
 }

@@ -167,7 +167,7 @@ create_table for each entity (bound to an importCode) → add_attributes (bind f
 create_relation → generate_operations → generate_views → run_query to check rows come back → describe_project →
 get_adoption_link, and give the person the adoptionUrl (one use, %s) to open the project on the board.
 Limits: %d project a session, %d tables, %d attributes a table, %d runtime calls a day, the project lives %s.`,
-		l.AdoptionTTL, l.Projects, l.Tables, l.Attributes, l.DailyCalls, l.ProjectTTL)
+		span(l.AdoptionTTL), l.Projects, l.Tables, l.Attributes, l.DailyCalls, span(l.ProjectTTL))
 }
 
 // batchLen is the number of messages of a JSON-RPC batch, 0 if body (valid
@@ -181,4 +181,15 @@ func batchLen(body []byte) int {
 		return 0
 	}
 	return len(msgs)
+}
+
+// span writes a limit's duration for people: "24 hours", "15 minutes".
+func span(d time.Duration) string {
+	switch {
+	case d >= time.Hour && d%time.Hour == 0:
+		return plural(int(d/time.Hour), "hour")
+	case d >= time.Minute && d%time.Minute == 0:
+		return plural(int(d/time.Minute), "minute")
+	}
+	return d.String()
 }

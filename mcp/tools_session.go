@@ -31,7 +31,7 @@ func (s *Server) project(ctx context.Context, handle string) (model.Principal, *
 	}
 	pr, err := s.cfg.Backend.SessionProject(ctx, p)
 	if err == nil && pr == nil {
-		err = model.Errorf(model.ErrNotFound, "this session has no live project: it expired (%s after creation) or moved into an account when the person signed up; call create_session_project with this session to start another", s.cfg.Limits.ProjectTTL)
+		err = model.Errorf(model.ErrNotFound, "this session has no live project: it expired (%s after creation) or moved into an account when the person signed up; call create_session_project with this session to start another", span(s.cfg.Limits.ProjectTTL))
 	}
 	return p, pr, err
 }
@@ -169,13 +169,13 @@ func shapeDataSource(d model.DataSource, samples int) dataSourceOut {
 func (s *Server) addSessionTools() {
 	l := s.cfg.Limits
 	addTool(s, &sdk.Tool{Name: "create_session_project", Title: "Create a session project",
-		Description: fmt.Sprintf("Start here. Creates a temporary mock-backend project (no account needed; it lives %s, one at a time per session) and returns the session handle to pass to every other tool, the runtime URL and a one-time adoption link for the person.", l.ProjectTTL)},
+		Description: fmt.Sprintf("Start here. Creates a temporary mock-backend project (no account needed; it lives %s, one at a time per session) and returns the session handle to pass to every other tool, the runtime URL and a one-time adoption link for the person.", span(l.ProjectTTL))},
 		s.createSessionProject)
 	addTool(s, &sdk.Tool{Name: "list_data_sources", Title: "List the data pool", Annotations: readOnly(),
 		Description: "Lists the datasets tables can be bound to: importCode, field paths (what attributes bind to), record counts, variants and sample documents. Needs no session."},
 		s.listDataSources)
 	addTool(s, &sdk.Tool{Name: "get_adoption_link", Title: "Get an adoption link",
-		Description: fmt.Sprintf("Issues a fresh one-time link (valid %s) that opens the session's project on the board in the person's browser; if they sign up there the project moves into their account and stops expiring.", l.AdoptionTTL)},
+		Description: fmt.Sprintf("Issues a fresh one-time link (valid %s) that opens the session's project on the board in the person's browser; if they sign up there the project moves into their account and stops expiring.", span(l.AdoptionTTL))},
 		s.getAdoptionLink)
 }
 
