@@ -37,7 +37,8 @@ func (s *Server) readDataSources(ctx context.Context, req *sdk.ReadResourceReque
 	uri := req.Params.URI
 	in := dataSourcesIn{}
 	if code, ok := strings.CutPrefix(uri, uriDataSourcePre); ok {
-		in = dataSourcesIn{ImportCode: code, Samples: 5}
+		five := 5
+		in = dataSourcesIn{ImportCode: code, Samples: &five}
 	} else if uri != uriDataSources {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}

@@ -50,7 +50,7 @@ func addTool[In, Out any](s *Server, t *sdk.Tool, f toolFunc[In, Out]) {
 		}
 		if len(body) > s.cfg.MaxResultBytes {
 			return nil, out, s.toolError(t.Name, model.Errorf(model.ErrLimitReached,
-				"the result is %d bytes, over this server's %d-byte limit a tool result; ask for less (a smaller pageSize, one importCode, fewer sample documents)", len(body), s.cfg.MaxResultBytes))
+				"the result is %d bytes, over this server's %d-byte limit a tool result; ask for less (a smaller pageSize, one importCode, samples: 0)", len(body), s.cfg.MaxResultBytes))
 		}
 		// Clients that read only content get the JSON too (the spec's advice
 		// for structured results), after the short text.

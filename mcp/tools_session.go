@@ -103,7 +103,7 @@ func (s *Server) getAdoptionLink(ctx context.Context, in sessionArg) (adoptionOu
 
 type dataSourcesIn struct {
 	ImportCode string `json:"importCode,omitempty" jsonschema:"only this dataset (leave out for all)"`
-	Samples    int    `json:"samples,omitempty" jsonschema:"sample documents per dataset, 0 to 5 (default 2)"`
+	Samples    *int   `json:"samples,omitempty" jsonschema:"sample documents per dataset, 0 to 5 (default 2); 0 lists many datasets compactly"`
 }
 
 type dataSourceOut struct {
@@ -125,11 +125,12 @@ type dataSourcesOut struct {
 }
 
 func (s *Server) listDataSources(ctx context.Context, in dataSourcesIn) (dataSourcesOut, outcome, error) {
-	if in.Samples < 0 || in.Samples > 5 {
-		return dataSourcesOut{}, outcome{}, model.Errorf(model.ErrBadUserInput, "samples is 0 to 5, not %d", in.Samples)
+	samples := 2
+	if in.Samples != nil {
+		samples = *in.Samples
 	}
-	if in.Samples == 0 {
-		in.Samples = 2
+	if samples < 0 || samples > 5 {
+		return dataSourcesOut{}, outcome{}, model.Errorf(model.ErrBadUserInput, "samples is 0 to 5, not %d", samples)
 	}
 	all, err := s.cfg.Backend.DataSources(ctx)
 	if err != nil {
@@ -138,7 +139,7 @@ func (s *Server) listDataSources(ctx context.Context, in dataSourcesIn) (dataSou
 	out := dataSourcesOut{DataSources: []dataSourceOut{}}
 	for _, d := range all {
 		if in.ImportCode == "" || d.ImportCode == in.ImportCode {
-			out.DataSources = append(out.DataSources, shapeDataSource(d, in.Samples))
+			out.DataSources = append(out.DataSources, shapeDataSource(d, samples))
 		}
 	}
 	if in.ImportCode != "" && len(out.DataSources) == 0 {
@@ -160,7 +161,7 @@ func shapeDataSource(d model.DataSource, samples int) dataSourceOut {
 	for _, v := range d.Variants {
 		o.Variants = append(o.Variants, variantOut{Name: v.Name, RecordCount: v.RecordCount})
 	}
-	if d.Samples != nil {
+	if d.Samples != nil && samples > 0 {
 		o.Samples = append(o.Samples, d.Samples(samples)...)
 	}
 	return o

@@ -129,6 +129,9 @@ func buildShop(t testing.TB, a *agent) built {
 	if get(p, "recordCount") != 4.0 || !strings.Contains(fmt.Sprint(get(p, "fieldPaths")), "price.amount") || len(get(p, "variants").([]any)) != 2 || len(get(p, "samples").([]any)) != 1 {
 		t.Fatalf("list_data_sources: %v", ds)
 	}
+	if all := a.must("list_data_sources", map[string]any{"samples": 0}); len(all["dataSources"].([]any)) != 3 || len(get(all, "dataSources", 0, "samples").([]any)) != 0 {
+		t.Fatalf("list_data_sources without samples: %v", all)
+	}
 	s := b.session
 	for name, code := range map[string]string{"Category": "categories", "Product": "products", "Review": "reviews"} {
 		b.tables[name] = a.must("create_table", map[string]any{"session": s, "name": name, "importCode": code})["id"].(string)
