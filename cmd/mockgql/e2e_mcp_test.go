@@ -417,3 +417,29 @@ func signUpOnBoard(t *testing.T, s *server, a *agent, b built) {
 		t.Fatalf("a new project in the same session: %v", sp)
 	}
 }
+
+// TestMCPOlderProtocol: a client of protocol 2025-06-18 (most clients in
+// use) initializes and calls tools as plain JSON-RPC POSTs, and gets that
+// version back, not the SDK's newest.
+func TestMCPOlderProtocol(t *testing.T) {
+	s := startServer(t)
+	post := func(body string, headers ...string) response {
+		h := append([]string{"Content-Type", "application/json", "Accept", "application/json, text/event-stream"}, headers...)
+		return s.do("POST", "/mcp", []byte(body), h...)
+	}
+	r := post(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"old","version":"1"}}}`)
+	if r.Status != 200 || get(r.JSON, "result", "protocolVersion") != "2025-06-18" || get(r.JSON, "result", "capabilities", "tools") == nil {
+		t.Fatalf("initialize: %d %s", r.Status, r.Raw)
+	}
+	v := []string{"Mcp-Protocol-Version", "2025-06-18"}
+	post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, v...)
+	r = post(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"create_session_project","arguments":{"name":"Old client"}}}`, v...)
+	session, _ := get(r.JSON, "result", "structuredContent", "session").(string)
+	if r.Status != 200 || !strings.HasPrefix(session, "mcs_") {
+		t.Fatalf("create_session_project: %d %s", r.Status, r.Raw)
+	}
+	r = post(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"describe_project","arguments":{"session":"`+session+`"}}}`, v...)
+	if get(r.JSON, "result", "structuredContent", "name") != "Old client" {
+		t.Fatalf("describe_project: %d %s", r.Status, r.Raw)
+	}
+}
