@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -89,6 +90,7 @@ type Server struct {
 	handler http.Handler // the IP gate in front of engine
 	srv     *http.Server
 	ln      net.Listener
+	demo    atomic.Pointer[demoRef] // board_demo.go
 }
 
 // NewServer builds a server; Start begins listening.
@@ -157,7 +159,7 @@ func (s *Server) Start() error {
 
 func (s *Server) buildSurfaces() error {
 	sc := SurfaceConfig{Backend: s.backend, BaseURL: s.cfg.BaseURL, AppURL: s.cfg.AppURL,
-		IssueToken: s.issueJWT, JWTTTL: s.cfg.JWTTTL}
+		IssueToken: s.issueJWT, JWTTTL: s.cfg.JWTTTL, Demo: s.demoProject}
 	var err error
 	if s.mgmt, err = NewManagementSurface(sc); err != nil {
 		return err
@@ -199,6 +201,7 @@ func (s *Server) routes() (*gin.Engine, error) {
 	r.POST("/public-graphql", s.metricsFor("public"), s.servePublic)
 	r.POST("/datasets/:importCode", s.metricsFor("datasets"), s.serveDatasetUpload)
 	r.GET("/auth/adopt/:token", s.metricsFor("adopt"), s.serveAdopt)
+	r.GET("/", s.serveLanding)
 	r.GET("/board/*path", s.serveBoard)
 	r.GET("/preview/:slug", s.servePreviewPage)
 	r.GET("/preview/:slug/data", s.metricsFor("preview"), s.servePreviewData)

@@ -175,7 +175,7 @@ func (sh shaper) table(t *model.Table) any {
 		return nil
 	}
 	m := map[string]any{
-		"id": t.ID, "name": t.Name, "ready": t.Ready(), "source": nil,
+		"id": t.ID, "name": t.Name, "ready": t.Ready(), "notReadyReason": optString(t.NotReadyReason()), "source": nil,
 		"attributes": shapeList(t.Attributes, sh.attribute),
 	}
 	if t.Source != nil {
