@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -203,5 +206,42 @@ func (p *page) axe(name string) {
 	}
 	for _, v := range got {
 		p.t.Errorf("axe on %s: %s %s (%s) at %v", name, v.Impact, v.ID, v.Help, v.Nodes)
+	}
+}
+
+// choose selects the option of the <select> sel whose text starts with label.
+func (p *page) choose(sel, label string) {
+	p.t.Helper()
+	p.wait(sel)
+	q, _ := json.Marshal(sel)
+	l, _ := json.Marshal(label)
+	ok := p.js(fmt.Sprintf(`(() => { const e = document.querySelector(%s); const o = [...e.options].find((x) => x.text.startsWith(%s)); if (!o) return false; e.value = o.value; e.dispatchEvent(new Event("change", {bubbles: true})); return true; })()`, q, l))
+	if ok != true {
+		p.t.Fatalf("%s has no option %q; the page shows:\n%s", sel, label, p.bodyText())
+	}
+}
+
+// allowClipboard lets the page write and read the clipboard, as a person's
+// click on a copy button may in a focused window (headless Chromium's page
+// is not focused unless emulated).
+func (p *page) allowClipboard() {
+	p.t.Helper()
+	err := chromedp.Do(p.ctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := cdp.Call(ctx, t, emulation.SetFocusEmulationEnabled, emulation.SetFocusEmulationEnabledParams{Enabled: true})
+		return err
+	}))
+	if err != nil {
+		p.t.Fatalf("focus emulation: %v", err)
+	}
+	for _, name := range []string{"clipboard-read", "clipboard-write"} {
+		err := chromedp.Do(p.ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+			c := chromedp.FromContext(ctx)
+			_, err := cdp.Call(ctx, c.Browser, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+				Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, Origin: p.base})
+			return err
+		}))
+		if err != nil {
+			p.t.Fatalf("grant %s: %v", name, err)
+		}
 	}
 }

@@ -21,8 +21,8 @@ function planCard(a, role) {
   const unlimited = u.quota <= 0 || a.plan === "ENTERPRISE";
   const kids = [
     h("p", {}, "Plan: ", h("strong", { id: "plan" }, a.plan.toLowerCase())),
-    h("p", { id: "usage" }, unlimited ? `${u.requests.toLocaleString()} requests this ${u.period}; no quota.`
-      : `${u.requests.toLocaleString()} of ${u.quota.toLocaleString()} requests used this ${u.period}; resets ${when(u.resetsAt)}.`),
+    h("p", { id: "usage" }, unlimited ? `${u.requests.toLocaleString()} requests in the period ${u.period}; no quota.`
+      : `${u.requests.toLocaleString()} of ${u.quota.toLocaleString()} requests used in the period ${u.period}; the quota resets ${when(u.resetsAt)}.`),
     unlimited ? null : h("progress", { max: u.quota, value: Math.min(u.requests, u.quota), "aria-label": "Quota used" }),
   ];
   if (role === "OWNER") {
