@@ -245,3 +245,10 @@ func (p *page) allowClipboard() {
 		}
 	}
 }
+
+// signIn logs a user in through the API and returns them.
+func (s *server) signIn(t *testing.T, email, password string) *user {
+	t.Helper()
+	d := s.gql("/graphql", `mutation($e:String!,$p:String!){ login(email:$e, password:$p) { token } }`, map[string]any{"e": email, "p": password}).data(t)
+	return &user{s: s, token: get(d, "login", "token").(string), email: email}
+}

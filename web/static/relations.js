@@ -10,11 +10,12 @@ export function relationsCard(p) {
       await gql(`mutation($id: ID!) { deleteRelation(relationId: $id) }`, { id: r.id });
       location.reload();
     });
-    return h("tr", { dataset: { relation: r.fieldName } }, h("td", {}, name(r.sourceTableId)), h("td", {}, r.cardinality === "ONE_TO_MANY" ? "one to many" : "one to one"),
-      h("td", {}, name(r.targetTableId)), h("td", { class: "mono" }, `${r.sourceAttribute} = ${r.targetAttribute}`),
-      h("td", { class: "mono" }, r.fieldName, r.inverseFieldName ? ` / ${r.inverseFieldName}` : ""), h("td", {}, del));
+    return h("tr", { dataset: { relation: r.fieldName } }, h("td", { "data-label": "Source" }, name(r.sourceTableId)),
+      h("td", { "data-label": "Cardinality" }, r.cardinality === "ONE_TO_MANY" ? "one to many" : "one to one"),
+      h("td", { "data-label": "Target" }, name(r.targetTableId)), h("td", { class: "mono", "data-label": "Linking columns" }, `${r.sourceAttribute} = ${r.targetAttribute}`),
+      h("td", { class: "mono", "data-label": "Fields" }, r.fieldName, r.inverseFieldName ? ` / ${r.inverseFieldName}` : ""), h("td", {}, del));
   });
-  const list = rows.length ? h("div", { class: "scroll" }, h("table", { class: "data", id: "relations" },
+  const list = rows.length ? h("div", { class: "scroll" }, h("table", { class: "data stack", id: "relations" },
     h("thead", {}, h("tr", {}, ["Source", "Cardinality", "Target", "Linking columns", "Fields", ""].map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows)))
     : h("p", { class: "muted" }, "No relations yet.");
   return card("Relations", list, p.tables.length > 1 ? relationForm(p, st) : h("p", { class: "muted" }, "Add two tables to relate them."), st);

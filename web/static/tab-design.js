@@ -64,7 +64,7 @@ function operationRow(p, t, o, box, st) {
   });
   const del = action(h("button", { type: "button", class: "danger", "aria-label": `Delete ${o.name}` }, "Delete"), st, () =>
     guarded(p, box, { kind: "DELETE_OPERATION", id: o.id }, () => gql(`mutation($id: ID!) { deleteOperation(operationId: $id) }`, { id: o.id }), st));
-  return h("tr", { dataset: { operation: o.name } }, h("td", {}, h("div", { class: "row" }, name, rename)), h("td", {}, o.kind.toLowerCase()),
+  return h("tr", { dataset: { operation: o.name } }, h("td", {}, h("div", { class: "inline" }, name, rename)), h("td", {}, o.kind.toLowerCase()),
     h("td", {}, enabled), h("td", {}, o.kind === "LIST" ? parameters(t, o, st) : h("span", { class: "muted" }, "—")), h("td", {}, del));
 }
 
@@ -112,7 +112,10 @@ function changesCard(p) {
       fill(tbody, d.schemaChanges.length ? d.schemaChanges.map((c) => h("tr", { dataset: { criticality: c.criticality } },
         h("td", { class: c.criticality === "BREAKING" ? "notready" : "" }, c.criticality), h("td", { class: "mono" }, c.path), h("td", {}, c.message)))
         : h("tr", {}, h("td", { colspan: 3, class: "muted" }, "No changes since the baseline.")));
-    } catch (e) { fill(tbody, h("tr", {}, h("td", { colspan: 3, class: "muted" }, e.message))); }
+    } catch (e) {
+      const msg = e.code === "NOT_FOUND" ? "No baseline yet: set one to see what later edits change for the apps that use the API." : e.message;
+      fill(tbody, h("tr", {}, h("td", { colspan: 3, class: "muted" }, msg)));
+    }
   };
   load();
   return card("Changes since the baseline", h("div", { class: "scroll" }, h("table", { class: "data" },

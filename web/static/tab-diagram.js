@@ -51,12 +51,13 @@ export function diagram(tables, relations, width) {
       s("path", { d: "M0,0 L10,5 L0,10 z", fill: "#2748b8" }))));
   for (const r of relations) svg.append(edge(pos.get(r.sourceTableId), pos.get(r.targetTableId), r));
   for (const p of pos.values()) svg.append(node(p));
+  svg.style.maxWidth = `${svgW}px`; // never drawn larger than life (CSSOM: allowed by the CSP)
   return svg;
 }
 
 function node({ x, y, h: hgt, t }) {
   const g = s("g", { class: "node", transform: `translate(${x},${y})`, "data-table": t.name });
-  g.append(s("rect", { width: W, height: hgt, rx: 6 }), s("rect", { width: W, height: HEAD, rx: 6, fill: t.ready ? "#dff3e4" : "#fbe3e1" }));
+  g.append(s("rect", { width: W, height: hgt, rx: 6 }), s("rect", { width: W, height: HEAD, rx: 6, class: t.ready ? "head ready" : "head notready" }));
   g.append(s("text", { x: 8, y: 17, class: "title" }, clip(t.name, 22), t.ready ? "" : " (not ready)"));
   const shown = t.attributes.length > MAXROWS + 1 ? t.attributes.slice(0, MAXROWS) : t.attributes;
   shown.forEach((a, i) => g.append(s("text", { x: 8, y: HEAD + 14 + i * ROW }, clip(a.name, 18), s("tspan", { fill: "#525a6b" }, " ", a.type.toLowerCase()))));
@@ -75,10 +76,10 @@ function edge(a, b, r) {
     return [cx + dx * k, cy + dy * k];
   };
   const [x1, y1] = side(a, bx, by), [x2, y2] = side(b, ax, ay);
-  const mx = (x1 + x2) / 2, my = (y1 + y2) / 2 - 12;
+  const mx = (x1 + x2) / 2, my = (y1 + y2) / 2 - 20; // the curve's control point; its label sits above it
   const label = `${r.fieldName} ${r.cardinality === "ONE_TO_MANY" ? "1:n" : "1:1"}`;
   return s("g", {}, s("path", { class: "edge", d: `M${x1},${y1} Q${mx},${my} ${x2},${y2}`, "marker-end": "url(#arrow)" }),
-    s("text", { class: "edge-label", x: mx, y: my, "text-anchor": "middle" }, label));
+    s("text", { class: "edge-label", x: mx, y: my - 2, "text-anchor": "middle" }, label));
 }
 
 export async function diagramTab(body, p) {

@@ -43,5 +43,37 @@ export async function playgroundTab(body, p) {
       (p.kind === "ACCOUNT" ? " Outside the board the runtime needs an API key: “Copy as curl” leaves $MGQ_API_KEY for it." : "")),
     field("Query or mutation (Ctrl+Enter runs it)", query), field("Variables (JSON, optional)", vars),
     h("div", { class: "row" }, run, curl), st, h("h3", {}, "Result"), result),
-  card("Schema", h("details", {}, h("summary", {}, "Types and operations of this project (SDL)"), h("pre", { tabindex: "0" }, schema))));
+  card("Schema", h("details", {}, h("summary", {}, "Types and operations of this project (SDL)"), h("pre", { tabindex: "0" }, schema))),
+  sharingCard(p));
+}
+
+/** sharingCard shows the preview link; on an account project it turns it
+ * on, replaces it (older links stop working) or turns it off. */
+export function sharingCard(p) {
+  const st = status();
+  st.id = "shareStatus";
+  const link = h("a", { id: "previewLink", rel: "noreferrer", target: "_blank" });
+  const on = h("button", { type: "button", id: "shareOn" }, "Share a preview link");
+  const again = h("button", { type: "button", id: "shareNew", class: "secondary" }, "New link");
+  const off = h("button", { type: "button", id: "shareOff", class: "danger" }, "Stop sharing");
+  const show = () => {
+    link.textContent = p.previewSharing ? p.previewUrl : "";
+    link.href = p.previewSharing ? p.previewUrl : "#";
+    link.hidden = !p.previewSharing;
+    const account = p.kind === "ACCOUNT";
+    on.hidden = !account || p.previewSharing;
+    again.hidden = off.hidden = !account || !p.previewSharing;
+  };
+  const set = (enabled, msg) => async () => {
+    const d = await gql(`mutation($p: ID!, $on: Boolean!) { setPreviewSharing(projectId: $p, enabled: $on) { previewUrl previewSharing } }`, { p: p.id, on: enabled });
+    Object.assign(p, d.setPreviewSharing);
+    show();
+    st.ok(msg);
+  };
+  action(on, st, set(true, "Anyone with the link can open the preview page."));
+  action(again, st, set(true, "A new link: earlier links no longer work."));
+  action(off, st, set(false, "The preview link no longer works."));
+  show();
+  return card("Preview link", h("p", { class: "muted" }, "A read-only page with the model, the schema and a sample of each table. It never opens the API of an account project; each opening counts against the quota."),
+    h("p", {}, link), h("div", { class: "row tight" }, on, again, off), st);
 }
