@@ -29,7 +29,9 @@ onSubmit("login", "loginStatus", async (f) => {
 
 onSubmit("guest", "guestStatus", async (f) => {
   const d = await publicGql(`mutation($n: String) { createGuestProject(name: $n) { projectId } }`, { n: f.get("name") || null });
-  location.assign("/board/projects/" + encodeURIComponent(d.createGuestProject.projectId));
+  const id = d.createGuestProject.projectId;
+  try { localStorage.setItem("mgq.guestProject", id); } catch { /* storage off: the address still opens it */ }
+  location.assign("/board/projects/" + encodeURIComponent(id));
 });
 
 gql(`{ demo { previewUrl boardUrl } }`).then((d) => {

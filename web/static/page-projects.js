@@ -12,7 +12,16 @@ async function visibleProjects(who) {
   try {
     const d = await publicGql(`{ sessionProject { ${PROJECT} } }`);
     if (d.sessionProject && !out.some((p) => p.id === d.sessionProject.id)) out.push(d.sessionProject);
-  } catch { /* no guest session */ }
+  } catch { /* no session */ }
+  // The guest project this browser started (the API lists a session's
+  // session project, not its guest project); its session cookie opens it.
+  const guest = localStorage.getItem("mgq.guestProject");
+  if (guest && !out.some((p) => p.id === guest)) {
+    try {
+      const d = await gql(`query($id: ID) { project(id: $id) { ${PROJECT} } }`, { id: guest });
+      if (d.project) out.push(d.project);
+    } catch { localStorage.removeItem("mgq.guestProject"); }
+  }
   return out;
 }
 

@@ -1,7 +1,8 @@
 // tab-diagram.js: the tables and relations as an SVG diagram. Related
-// tables are placed next to each other (breadth-first from the most
-// connected table) on a grid whose width follows the screen, so that 20 or
-// more tables stay readable; long attribute lists are cut with "… n more".
+// tables are placed in rows by depth (a relation's target one row below its
+// source), rows wrap at the screen's width, and labels sit on top of boxes
+// with a halo, so that 20 or more tables stay readable; long attribute
+// lists are cut with "… n more".
 import { fill, card, h } from "./dom.js";
 
 const NS = "http://www.w3.org/2000/svg";
@@ -14,43 +15,65 @@ function s(tag, attrs, ...kids) {
   return e;
 }
 
-/** order lists the tables so that related ones come together. */
-function order(tables, relations) {
-  const adj = new Map(tables.map((t) => [t.id, []]));
-  for (const r of relations) { adj.get(r.sourceTableId)?.push(r.targetTableId); adj.get(r.targetTableId)?.push(r.sourceTableId); }
-  const seen = new Set(), out = [];
-  const byDegree = [...tables].sort((a, b) => adj.get(b.id).length - adj.get(a.id).length);
-  for (const start of byDegree) {
-    if (seen.has(start.id)) continue;
-    const queue = [start.id];
-    seen.add(start.id);
+/** layers puts each table one row below the tables that point at it
+ * (breadth-first from the tables no relation targets), ordering each row by
+ * where its parents sit, so that most arrows run down between neighbours. */
+function layers(tables, relations) {
+  const kids = new Map(tables.map((t) => [t.id, []]));
+  const parents = new Map(tables.map((t) => [t.id, []]));
+  for (const r of relations) {
+    if (!kids.has(r.sourceTableId) || !kids.has(r.targetTableId) || r.sourceTableId === r.targetTableId) continue;
+    kids.get(r.sourceTableId).push(r.targetTableId);
+    parents.get(r.targetTableId).push(r.sourceTableId);
+  }
+  const depth = new Map();
+  const visit = (roots) => {
+    const queue = roots.filter((id) => !depth.has(id));
+    queue.forEach((id) => depth.set(id, 0));
     while (queue.length) {
       const id = queue.shift();
-      out.push(tables.find((t) => t.id === id));
-      for (const n of adj.get(id)) if (!seen.has(n)) { seen.add(n); queue.push(n); }
+      for (const k of kids.get(id)) if (!depth.has(k)) { depth.set(k, depth.get(id) + 1); queue.push(k); }
     }
-  }
-  return out;
+  };
+  visit(tables.filter((t) => !parents.get(t.id).length).map((t) => t.id));
+  for (const t of tables) visit([t.id]); // cycles: start anywhere left
+  const rows = [];
+  for (const t of tables) (rows[depth.get(t.id)] ||= []).push(t);
+  const at = new Map();
+  return rows.filter(Boolean).map((row) => {
+    const centre = (t) => { const ps = parents.get(t.id).filter((p) => at.has(p)); return ps.length ? ps.reduce((a, p) => a + at.get(p), 0) / ps.length : Infinity; };
+    row.sort((a, b) => centre(a) - centre(b));
+    row.forEach((t, i) => at.set(t.id, i));
+    return row;
+  });
 }
 
-/** diagram returns the SVG of a model. */
+/** diagram returns the SVG of a model; a row wider than the screen wraps. */
 export function diagram(tables, relations, width) {
-  const cols = Math.max(1, Math.min(Math.floor((width + GAPX) / (W + GAPX)), Math.ceil(Math.sqrt(tables.length * 1.5))));
+  const cols = Math.max(1, Math.floor((width + GAPX) / (W + GAPX)));
   const boxH = (t) => HEAD + Math.min(t.attributes.length, MAXROWS + 1) * ROW + 8;
-  const ordered = order(tables, relations);
-  const rowH = [];
-  ordered.forEach((t, i) => { const r = Math.floor(i / cols); rowH[r] = Math.max(rowH[r] || 0, boxH(t)); });
+  const rows = layers(tables, relations).flatMap((row) => {
+    const out = [];
+    for (let i = 0; i < row.length; i += cols) out.push(row.slice(i, i + cols));
+    return out;
+  });
+  const wide = Math.max(...rows.map((r) => r.length));
   const pos = new Map();
   let y = 20;
-  const rowY = rowH.map((hgt) => { const at = y; y += hgt + GAPY; return at; });
-  ordered.forEach((t, i) => pos.set(t.id, { x: 20 + (i % cols) * (W + GAPX), y: rowY[Math.floor(i / cols)], h: boxH(t), t }));
-  const svgW = 20 + cols * (W + GAPX) - GAPX + 20;
+  for (const row of rows) {
+    const left = 20 + ((wide - row.length) * (W + GAPX)) / 2; // centre short rows
+    row.forEach((t, i) => pos.set(t.id, { x: left + i * (W + GAPX), y, h: boxH(t), t }));
+    y += Math.max(...row.map(boxH)) + GAPY;
+  }
+  const svgW = 20 + wide * (W + GAPX) - GAPX + 20;
   const svg = s("svg", { class: "diagram", viewBox: `0 0 ${svgW} ${y}`, role: "img", "aria-labelledby": "diagramTitle" },
     s("title", { id: "diagramTitle" }, `Diagram of ${tables.length} tables and ${relations.length} relations`),
     s("defs", {}, s("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" },
       s("path", { d: "M0,0 L10,5 L0,10 z", fill: "#2748b8" }))));
-  for (const r of relations) svg.append(edge(pos.get(r.sourceTableId), pos.get(r.targetTableId), r));
+  const edges = relations.map((r) => edge(pos.get(r.sourceTableId), pos.get(r.targetTableId), r));
+  for (const e of edges) svg.append(e.path);
   for (const p of pos.values()) svg.append(node(p));
+  for (const e of edges) svg.append(e.label); // on top, with a halo, so boxes never hide them
   svg.style.maxWidth = `${svgW}px`; // never drawn larger than life (CSSOM: allowed by the CSP)
   return svg;
 }
@@ -68,18 +91,24 @@ function node({ x, y, h: hgt, t }) {
 const clip = (str, n) => (str.length > n ? str.slice(0, n - 1) + "…" : str);
 
 function edge(a, b, r) {
-  if (!a || !b) return s("g", {});
-  const ax = a.x + W / 2, ay = a.y + a.h / 2, bx = b.x + W / 2, by = b.y + b.h / 2;
-  const side = (p, tx, ty) => { // the point where the line to (tx,ty) leaves p's box
-    const cx = p.x + W / 2, cy = p.y + p.h / 2, dx = tx - cx, dy = ty - cy;
-    const k = Math.min(Math.abs((W / 2) / (dx || 1e-9)), Math.abs((p.h / 2) / (dy || 1e-9)));
-    return [cx + dx * k, cy + dy * k];
-  };
-  const [x1, y1] = side(a, bx, by), [x2, y2] = side(b, ax, ay);
-  const mx = (x1 + x2) / 2, my = (y1 + y2) / 2 - 20; // the curve's control point; its label sits above it
   const label = `${r.fieldName} ${r.cardinality === "ONE_TO_MANY" ? "1:n" : "1:1"}`;
-  return s("g", {}, s("path", { class: "edge", d: `M${x1},${y1} Q${mx},${my} ${x2},${y2}`, "marker-end": "url(#arrow)" }),
-    s("text", { class: "edge-label", x: mx, y: my - 2, "text-anchor": "middle" }, label));
+  if (!a || !b) return { path: s("g", {}), label: s("g", {}) };
+  let d, lx, ly;
+  if (b.y > a.y + a.h) { // below: from the bottom edge to the top edge
+    const x1 = a.x + W / 2, y1 = a.y + a.h, x2 = b.x + W / 2, y2 = b.y;
+    d = `M${x1},${y1} C${x1},${y1 + 30} ${x2},${y2 - 30} ${x2},${y2}`;
+    lx = (x1 + x2) / 2; ly = (y1 + y2) / 2;
+  } else if (a === b) {
+    const x = a.x + W, y = a.y + 10;
+    d = `M${x},${y} c40,0 40,30 0,30`; lx = x + 30; ly = y - 4;
+  } else { // same row or above: from the facing sides
+    const right = b.x > a.x;
+    const x1 = right ? a.x + W : a.x, y1 = a.y + HEAD / 2, x2 = right ? b.x : b.x + W, y2 = b.y + HEAD / 2;
+    d = `M${x1},${y1} C${(x1 + x2) / 2},${y1} ${(x1 + x2) / 2},${y2} ${x2},${y2}`;
+    lx = (x1 + x2) / 2; ly = Math.min(y1, y2) - 6;
+  }
+  return { path: s("path", { class: "edge", d, "marker-end": "url(#arrow)" }),
+    label: s("text", { class: "edge-label", x: lx, y: ly, "text-anchor": "middle" }, label) };
 }
 
 export async function diagramTab(body, p) {

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// signedIn opens the board with u's session cookie, as after a login.
+func (p *page) signedIn(u *user) {
+	p.t.Helper()
+	p.open("/healthz", "body")
+	p.js(`(document.cookie = "mgq_jwt=` + u.token + `; path=/", true)`)
+}
+
+// TestBoardBreakingRenameWarning: renaming an operation that consumers
+// use shows a warning naming what breaks and changes nothing until the
+// person confirms; then the rename is made and listed as BREAKING.
+func TestBoardBreakingRenameWarning(t *testing.T) {
+	s := startServer(t)
+	sh := newShop(t, s, "warn@example.com", "w")
+	pid := sh.project["id"].(string)
+	sh.owner.must(`mutation($p:ID!){ setSchemaBaseline(projectId:$p) }`, map[string]any{"p": pid})
+	p := newPage(t, s)
+	p.signedIn(sh.owner)
+	p.open("/board/projects/"+pid+"/design", `tr[data-operation="categories"]`)
+	p.set(`[aria-label="Name of operation categories"]`, "allCategories")
+	p.click(`[aria-label="Rename categories"]`)
+	warning := p.waitText("#breakingWarning", "Query.categories")
+	if !strings.Contains(warning, "This change breaks apps that use the API") {
+		t.Fatalf("warning: %q", warning)
+	}
+	p.shot("breaking-warning")
+	ops := func() string {
+		return fmt.Sprint(sh.owner.must(`query($id:ID){ project(id:$id) { operations { name } } }`, map[string]any{"id": pid}))
+	}
+	if strings.Contains(ops(), "allCategories") {
+		t.Fatal("the rename was made before the person confirmed")
+	}
+	p.clickText("#breakingWarning button", "Cancel")
+	if p.text("#confirm") != "" || strings.Contains(ops(), "allCategories") {
+		t.Fatal("cancel left the warning or made the rename")
+	}
+	// A rename nobody uses yet (a fresh operation) needs no confirmation.
+	p.set(`[aria-label="Name of operation categories"]`, "allCategories")
+	p.click(`[aria-label="Rename categories"]`)
+	p.click("#confirmBreaking")
+	p.wait(`tr[data-operation="allCategories"]`)
+	p.waitText(`#changes`, "BREAKING")
+	if !strings.Contains(ops(), "allCategories") {
+		t.Fatal("the confirmed rename was not made")
+	}
+	r := sh.owner.gql(`query($p:ID!){ schemaChangesOfEdit(projectId:$p, edit:{kind: RENAME_OPERATION, id: "nope", name: "x"}) { path } }`, map[string]any{"p": pid})
+	if r.errCode() != "NOT_FOUND" && r.errCode() != "BAD_USER_INPUT" {
+		t.Fatalf("an edit of an unknown operation: %s", r.Raw)
+	}
+}
+
+// TestBoardGuestAndDemo: "try without an account" starts a guest project
+// on the board that the signed-out project list shows; the demo opens on
+// the board (model, diagram, a query with its share token) and the landing
+// page links to it.
+func TestBoardGuestAndDemo(t *testing.T) {
+	s := startServer(t)
+	if err := s.run.seedDemo(); err != nil {
+		t.Fatal(err)
+	}
+	p := newPage(t, s)
+	p.open("/", "#guest")
+	p.wait("#demoPreview")
+	p.set("#guestName", "Try it")
+	p.submit("#guestName")
+	p.wait("#tableName")
+	p.waitText("main .muted", "guest project")
+	p.choose("#tableSource", "products")
+	p.set("#tableName", "Product")
+	p.click("#addTable")
+	p.wait(`section[data-table="Product"]`)
+	p.open("/board/projects", `#projects`)
+	p.waitText("#projects", "Try it")
+	p.waitText("main", "Not signed in")
+
+	p.open("/board/demo", "svg.diagram")
+	p.waitText("main", "Demo shop")
+	if n := p.js(`document.querySelectorAll("svg.diagram .node").length`); n.(float64) < 3 {
+		t.Fatalf("demo diagram nodes: %v", n)
+	}
+	p.clickText("main button", "Run")
+	p.waitText("main pre[aria-live]", `"total"`)
+	p.shot("demo")
+}
+
+// TestBoardLargeProject: 20 tables of 30 attributes, 19 relations, 50 keys
+// and a dataset of a million rows stay usable: the pages show counts and
+// samples, and the diagram places 20 tables without overlap.
+func TestBoardLargeProject(t *testing.T) {
+	s := startServer(t)
+	u := s.signUp("big@example.com")
+	u.must(`mutation { setPlan(plan: PROFESSIONAL) { plan } }`, nil)
+	var b strings.Builder
+	b.WriteString("id,n,label\n")
+	for i := 1; i <= 1_000_000; i++ {
+		fmt.Fprintf(&b, "%d,%d,r%d\n", i, i%97, i%13)
+	}
+	if r := s.do("POST", "/datasets/big?format=csv", []byte(b.String()), "Authorization", "Bearer "+u.token, "Content-Type", "text/csv"); r.Status != http.StatusOK {
+		t.Fatalf("upload: %d %s", r.Status, r.Raw)
+	}
+	pid := get(u.must(`mutation { createProject(name: "Big") { id } }`, nil), "createProject", "id").(string)
+	var ids []string
+	for i := range 20 {
+		id := get(u.must(`mutation($p:ID!,$n:String!){ createModellingTable(input:{projectId:$p, name:$n, source:{importCode:"big"}}) { id } }`,
+			map[string]any{"p": pid, "n": fmt.Sprintf("Table%02d", i)}), "createModellingTable", "id").(string)
+		ids = append(ids, id)
+		for j := range 30 {
+			path := []string{"id", "n", "label"}[j%3]
+			u.must(`mutation($t:ID!,$n:String!,$path:String!){ createModellingAttribute(input:{tableId:$t, name:$n, type: STRING, mappingType: SOURCE, sourceMapping:{path:$path}}) { id } }`,
+				map[string]any{"t": id, "n": fmt.Sprintf("attribute%02d", j), "path": path})
+		}
+	}
+	for i := 1; i < 20; i++ {
+		u.must(`mutation($s:ID!,$t:ID!,$f:String!){ createRelation(input:{sourceTableId:$s, targetTableId:$t, cardinality: ONE_TO_MANY, sourceAttribute:"attribute00", targetAttribute:"attribute01", fieldName:$f}) { id } }`,
+			map[string]any{"s": ids[(i-1)/2], "t": ids[i], "f": fmt.Sprintf("children%02d", i)})
+	}
+	u.must(`mutation($p:ID!){ generateDefaultGqlOperations(projectId:$p) { name } }`, map[string]any{"p": pid})
+	for i := range 50 {
+		u.must(`mutation($p:ID!,$n:String!){ createApiKey(projectId:$p, name:$n, scope: RUNTIME) { value } }`, map[string]any{"p": pid, "n": fmt.Sprintf("key %02d", i)})
+	}
+	p := newPage(t, s)
+	p.signedIn(u)
+	p.open("/board/data", `[data-dataset="big"]`)
+	p.waitText(`[data-dataset="big"]`, "1,000,000 records")
+	p.shot("large-data")
+	p.open("/board/projects/"+pid, `section[data-table="Table19"]`)
+	if n := p.js(`document.querySelectorAll("tr[data-attribute]").length`); n != float64(600) {
+		t.Fatalf("attribute rows: %v", n)
+	}
+	p.open("/board/projects/"+pid+"/diagram", "svg.diagram")
+	overlap := p.js(`(() => { const r = [...document.querySelectorAll("svg.diagram .node > rect:first-child")].map((e) => e.getBoundingClientRect());
+		for (let i = 0; i < r.length; i++) for (let j = i + 1; j < r.length; j++) {
+			const a = r[i], b = r[j];
+			if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) return i + "/" + j;
+		}
+		return r.length; })()`)
+	if overlap != float64(20) {
+		t.Fatalf("diagram: %v (20 boxes without overlap wanted)", overlap)
+	}
+	p.shot("large-diagram")
+	p.open("/board/projects/"+pid+"/keys", `tr[data-key="key 49"]`)
+	if n := p.js(`document.querySelectorAll("tr[data-key]").length`); n != float64(50) {
+		t.Fatalf("key rows: %v", n)
+	}
+}
