@@ -26,8 +26,9 @@ type boardClaims struct {
 // pageCSP is the Content-Security-Policy of every HTML page: scripts and
 // styles only from our own files (no inline script, no eval), data only
 // from our own routes, no framing, no plugins.
+// GraphiQL's stylesheet carries its fonts and icons as data: URLs.
 const pageCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-	"connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+	"connect-src 'self'; font-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 
 // pageHeaders are the security headers of every HTML page and of the
 // board's static files.
@@ -56,13 +57,18 @@ func (s *Server) servePage(c *gin.Context, status int, name string) {
 // project, the demo.
 func (s *Server) serveLanding(c *gin.Context) { s.servePage(c, http.StatusOK, "index.html") }
 
-// serveBoard serves /board/...: the board's static files under
-// /board/static/, and its single page for every other path (the page
-// routes itself by its address).
+// serveBoard serves /board/...: the board's own files under
+// /board/static/, the vendored libraries under /board/vendor/<lib>@<version>/,
+// and its single page for every other path (the page routes itself by its
+// address).
 func (s *Server) serveBoard(c *gin.Context) {
 	p := c.Param("path")
 	if rest, ok := strings.CutPrefix(p, "/static/"); ok {
-		s.serveStatic(c, rest)
+		s.serveStatic(c, "static/", rest, "no-cache")
+		return
+	}
+	if rest, ok := strings.CutPrefix(p, "/vendor/"); ok { // versioned paths: never change
+		s.serveStatic(c, "vendor/", rest, "public, max-age=31536000, immutable")
 		return
 	}
 	s.servePage(c, http.StatusOK, "board.html")
@@ -75,20 +81,20 @@ var staticTypes = map[string]string{
 	".svg": "image/svg+xml", ".png": "image/png", ".txt": "text/plain; charset=utf-8",
 }
 
-// serveStatic serves one embedded file of web/static.
-func (s *Server) serveStatic(c *gin.Context, name string) {
+// serveStatic serves one embedded file of web/<dir> (static/ or vendor/).
+func (s *Server) serveStatic(c *gin.Context, dir, name, cache string) {
 	typ, ok := staticTypes[path.Ext(name)]
 	if !ok || !fs.ValidPath(name) {
 		s.writeError(c, model.Errorf(model.ErrNotFound, "no board file %q", name))
 		return
 	}
-	b, err := web.Files.ReadFile("static/" + name)
+	b, err := web.Files.ReadFile(dir + name)
 	if err != nil {
 		s.writeError(c, model.Errorf(model.ErrNotFound, "no board file %q", name))
 		return
 	}
 	pageHeaders(c)
-	c.Header("Cache-Control", "no-cache")
+	c.Header("Cache-Control", cache)
 	c.Data(http.StatusOK, typ, b)
 }
 

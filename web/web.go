@@ -6,7 +6,9 @@
 // address), preview.html (the read-only preview page) and
 // adopt-invalid.html (a used or expired adoption link). Their scripts and
 // styles are plain ES modules and CSS under static/, served at
-// /board/static/. The board talks only to /graphql, /public-graphql and
+// /board/static/; vendor/<lib>@<version>/ holds the libraries the board
+// uses as files at pinned versions with their licenses (GraphiQL and the
+// React it needs), served at /board/vendor/ (see vendor/README.md). The board talks only to /graphql, /public-graphql and
 // the dataset upload route, with the session the browser holds (the
 // mgq_jwt cookie after login, the mgq_board cookie an adoption link set,
 // or the mgq_session cookie of a guest project).
@@ -16,5 +18,5 @@ import "embed"
 
 // Files are the board's, the landing's and the preview page's files.
 //
-//go:embed *.html static
+//go:embed *.html static vendor
 var Files embed.FS

@@ -192,10 +192,7 @@ func TestBoardModellingFlow(t *testing.T) {
 	p.shot("design")
 
 	// The playground, through previewQuery.
-	p.open("/board/projects/"+pid+"/playground", "#pgQuery")
-	p.set("#pgQuery", `{ products(q: "script", pageSize: 5) { total items { id name category { title } } } }`)
-	p.click("#pgRun")
-	res := p.waitText("#pgResult", `"total": 1`)
+	res := p.playground(pid, `{ products(q: "script", pageSize: 5) { total items { id name category { title } } } }`, `"total": 1`)
 	if !strings.Contains(res, "<script>window.__xss=2</script>") || !strings.Contains(res, `"title": "Office"`) {
 		t.Fatalf("playground result: %s", res)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -24,11 +25,40 @@ type page struct {
 	t    *testing.T
 	ctx  context.Context
 	base string
+
+	mu       sync.Mutex
+	problems []string // CSP violations and uncaught exceptions, as the console showed them
 }
 
 func newPage(t *testing.T, s *server) *page {
 	t.Helper()
-	return &page{t: t, ctx: browser(t), base: s.base}
+	p := &page{t: t, ctx: browser(t), base: s.base}
+	messages := chromedp.Console(p.ctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.Type == chromedp.ConsoleException || strings.Contains(m.Text, "Content Security Policy") {
+				p.mu.Lock()
+				p.problems = append(p.problems, string(m.Type)+": "+m.Text)
+				p.mu.Unlock()
+			}
+		}
+	}()
+	t.Cleanup(p.checkConsole)
+	return p
+}
+
+// checkConsole fails the test on a CSP violation or an uncaught exception
+// in any page it opened.
+func (p *page) checkConsole() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, m := range p.problems {
+		p.t.Errorf("browser console: %s", m)
+	}
+	p.problems = nil
 }
 
 // js evaluates an expression and returns its JSON-decoded value.
@@ -160,6 +190,7 @@ func screenshotDir(t testing.TB) string {
 // 1280 and at 390 px wide; it fails on content wider than the window.
 func (p *page) shot(name string) {
 	p.t.Helper()
+	p.checkConsole()
 	p.axe(name)
 	for _, w := range []int64{1280, 390} {
 		if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(w, 900)); err != nil {
@@ -251,4 +282,15 @@ func (s *server) signIn(t *testing.T, email, password string) *user {
 	t.Helper()
 	d := s.gql("/graphql", `mutation($e:String!,$p:String!){ login(email:$e, password:$p) { token } }`, map[string]any{"e": email, "p": password}).data(t)
 	return &user{s: s, token: get(d, "login", "token").(string), email: email}
+}
+
+// playground opens the project's playground (GraphiQL) with a query, runs
+// it with GraphiQL's own button and returns the result pane's text once it
+// holds want.
+func (p *page) playground(projectID, query, want string) string {
+	p.t.Helper()
+	p.open("/board/projects/"+projectID+"/playground?query="+url.QueryEscape(query), ".graphiql-execute-button")
+	p.waitText(".graphiql-query-editor", strings.Fields(query)[1]) // the editor shows the query
+	p.click(".graphiql-execute-button")
+	return p.waitText(".result-window", want)
 }

@@ -76,10 +76,7 @@ func TestBoardAdoptionFlow(t *testing.T) {
 	}
 	p.shot("adopted")
 
-	p.open("/board/projects/"+pid+"/playground", "#pgQuery")
-	p.set("#pgQuery", `{ products(pageSize: 5) { total items { id } } }`)
-	p.click("#pgRun")
-	p.waitText("#pgResult", `"total": 4`)
+	p.playground(pid, `{ products(pageSize: 5) { total items { id } } }`, `"total": 4`)
 
 	p.open("/board/projects/"+pid, "#keep")
 	p.click("#keep")

@@ -366,11 +366,11 @@ func TestBoardAccountProjectPreview(t *testing.T) {
 		t.Fatal(err)
 	}
 	js(`(document.cookie = "mgq_jwt=` + sh.owner.token + `; path=/", "")`)
-	visit(t, ctx, s.base+"/board/projects/"+pid+"/playground", `#pgRun`, `#shareOn`)
-	evalString(t, ctx, `(document.getElementById("pgRun").click(), "")`)
+	visit(t, ctx, s.base+"/board/projects/"+pid+"/playground", `.graphiql-execute-button`, `#shareOn`)
+	evalString(t, ctx, `(document.querySelector(".graphiql-execute-button").click(), "")`)
 	var result string
 	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(result, "total") && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		result = evalString(t, ctx, `document.getElementById("pgResult").textContent`)
+		result = evalString(t, ctx, `(document.querySelector(".result-window") || {innerText: ""}).innerText`)
 	}
 	if !strings.Contains(result, `"total": 4`) { // the first LIST operation: products
 		t.Fatalf("board query on an account project: %q", result)

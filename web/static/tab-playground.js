@@ -1,8 +1,9 @@
 // tab-playground.js: run queries and mutations against the project's
-// runtime from the board, through previewQuery (the member's session, no
-// API key in the browser; counted as preview requests), and copy the same
-// request as curl with the credential the runtime wants.
-import { h, gql, fill, field, status, action, card, copyButton } from "./dom.js";
+// runtime from the board in GraphiQL (vendored, web/vendor), through
+// previewQuery (the member's session, no API key in the browser; counted as
+// preview requests), and copy the same request as curl with the credential
+// the runtime wants. ?query= in the address opens it with that query.
+import { h, gql, fill, status, action, card, copyButton } from "./dom.js";
 
 /** curlOf is the request as a shell command; account projects need a key. */
 export function curlOf(p, query, variables) {
@@ -20,31 +21,90 @@ function starter(p) {
   return `query {\n  ${list.name}(pageSize: 5) {\n    total\n    items { id ${fields.join(" ")} }\n  }\n}`;
 }
 
-export async function playgroundTab(body, p) {
-  const query = h("textarea", { id: "pgQuery", spellcheck: "false", rows: 12 }, );
-  query.value = starter(p);
-  const vars = h("textarea", { id: "pgVariables", spellcheck: "false", rows: 3, placeholder: "{}" });
-  const result = h("pre", { id: "pgResult", tabindex: "0", "aria-live": "polite" });
-  const st = status();
-  const run = action(h("button", { type: "button", id: "pgRun" }, "Run"), st, async () => {
-    let variables = null;
-    if (vars.value.trim()) {
-      try { variables = JSON.parse(vars.value); } catch { throw new Error("Variables must be a JSON object, e.g. {\"id\": \"1\"}."); }
-    }
-    const d = await gql(`mutation($p: ID!, $q: String!, $v: JSON) { previewQuery(projectId: $p, query: $q, variables: $v) }`, { p: p.id, q: query.value, v: variables });
-    result.textContent = JSON.stringify(d.previewQuery, null, 2);
+const VENDOR = "/board/vendor";
+
+function loadScript(src) {
+  return new Promise((resolve, reject) => {
+    const el = h("script", { src });
+    el.addEventListener("load", resolve);
+    el.addEventListener("error", () => reject(new Error(`cannot load ${src}`)));
+    document.head.append(el);
   });
-  query.addEventListener("keydown", (e) => { if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) run.click(); });
-  const curl = copyButton("Copy as curl", () => curlOf(p, query.value, vars.value.trim() ? JSON.parse(vars.value) : null));
+}
+
+/** loadGraphiQL loads the vendored GraphiQL and the React it needs, once. */
+let graphiql = null;
+function loadGraphiQL() {
+  if (!graphiql) {
+    document.head.append(h("link", { rel: "stylesheet", href: `${VENDOR}/graphiql@3.9.0/graphiql.min.css` }));
+    graphiql = loadScript(`${VENDOR}/react@18.3.1/react.production.min.js`)
+      .then(() => loadScript(`${VENDOR}/react-dom@18.3.1/react-dom.production.min.js`))
+      .then(() => loadScript(`${VENDOR}/graphiql@3.9.0/graphiql.min.js`))
+      .then(() => window.GraphiQL);
+  }
+  return graphiql;
+}
+
+/** projectStorage keeps GraphiQL's tabs and history per project. */
+function projectStorage(id) {
+  const key = (k) => `mgq:${id}:${k}`;
+  const mine = () => Object.keys(localStorage).filter((k) => k.startsWith(`mgq:${id}:`));
+  return {
+    getItem: (k) => localStorage.getItem(key(k)),
+    setItem: (k, v) => { try { localStorage.setItem(key(k), v); } catch { /* full: keep going */ } },
+    removeItem: (k) => localStorage.removeItem(key(k)),
+    clear: () => mine().forEach((k) => localStorage.removeItem(k)),
+    get length() { return mine().length; },
+  };
+}
+
+/** labelEditors names GraphiQL's editors for assistive technology (its
+ * CodeMirror textareas have no label) and lets the keyboard reach their
+ * scrolling areas; it runs again whenever GraphiQL re-renders. */
+function labelEditors(root) {
+  const names = [[".graphiql-query-editor", "GraphQL query"], [".graphiql-editor-tool", "Variables (JSON)"], [".result-window", "Result"]];
+  const apply = () => {
+    for (const [sel, name] of names) {
+      for (const el of root.querySelectorAll(`${sel} .CodeMirror textarea`)) if (!el.hasAttribute("aria-label")) el.setAttribute("aria-label", name);
+      for (const el of root.querySelectorAll(`${sel} .CodeMirror-scroll`)) {
+        if (el.getAttribute("tabindex") !== "0") { el.setAttribute("tabindex", "0"); el.setAttribute("aria-label", `${name}, scrollable`); } // CodeMirror sets -1
+      }
+    }
+  };
+  new MutationObserver(apply).observe(root, { childList: true, subtree: true });
+  apply();
+}
+
+export async function playgroundTab(body, p) {
+  const st = status();
+  const state = { query: new URLSearchParams(location.search).get("query") || starter(p), variables: "" };
+  const curl = copyButton("Copy as curl", () => {
+    let vars = null;
+    if (state.variables.trim()) { try { vars = JSON.parse(state.variables); } catch { vars = null; } }
+    return curlOf(p, state.query, vars);
+  });
   curl.id = "pgCurl";
-  const schema = await gql(`query($id: ID) { project(id: $id) { sdl } }`, { id: p.id }).then((d) => d.project.sdl, () => "");
+  const mount = h("div", { id: "graphiql", class: "graphiql-box" });
   fill(body, card("Playground",
-    h("p", { class: "muted" }, `Runs against ${p.runtimeUrl.split("?")[0]} with your board session (no key in the browser). Each run counts as a preview request against the quota.` +
+    h("p", { class: "muted" }, `Runs against ${p.runtimeUrl.split("?")[0]} with your board session (no key in the browser). Each run, and the schema read when the page opens, counts as a preview request against the quota.` +
       (p.kind === "ACCOUNT" ? " Outside the board the runtime needs an API key: “Copy as curl” leaves $MGQ_API_KEY for it." : "")),
-    field("Query or mutation (Ctrl+Enter runs it)", query), field("Variables (JSON, optional)", vars),
-    h("div", { class: "row" }, run, curl), st, h("h3", {}, "Result"), result),
-  card("Schema", h("details", {}, h("summary", {}, "Types and operations of this project (SDL)"), h("pre", { tabindex: "0" }, schema))),
+    h("div", { class: "row tight" }, curl), st, mount),
   sharingCard(p));
+  const fetcher = async (params) => {
+    const d = await gql(`mutation($p: ID!, $q: String!, $v: JSON, $o: String) { previewQuery(projectId: $p, query: $q, variables: $v, operationName: $o) }`,
+      { p: p.id, q: params.query, v: params.variables || null, o: params.operationName || null });
+    return d.previewQuery;
+  };
+  labelEditors(mount);
+  try {
+    const GraphiQL = await loadGraphiQL();
+    const { React, ReactDOM } = window;
+    ReactDOM.createRoot(mount).render(React.createElement(GraphiQL, {
+      fetcher, query: state.query, defaultEditorToolsVisibility: true, isHeadersEditorEnabled: false,
+      shouldPersistHeaders: false, storage: projectStorage(p.id),
+      onEditQuery: (q) => { state.query = q; }, onEditVariables: (v) => { state.variables = v; },
+    }));
+  } catch (e) { st.fail(e); }
 }
 
 /** sharingCard shows the preview link; on an account project it turns it
