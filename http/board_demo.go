@@ -20,3 +20,6 @@ func (s *Server) demoProject() (slug, shareToken string) {
 
 // AppURL is the board's public address ({app_url}), known once Start returned.
 func (s *Server) AppURL() string { return s.cfg.AppURL }
+
+// Demo returns the demo project's slug and share token ("" without one).
+func (s *Server) Demo() (slug, shareToken string) { return s.demoProject() }

@@ -89,6 +89,9 @@ func TestBoardGuestAndDemo(t *testing.T) {
 	p.clickText("main button", "Run")
 	p.waitText("main pre[aria-live]", `"total"`)
 	p.shot("demo")
+	slug, token := s.run.srv.Demo()
+	p.open("/preview/"+slug+"?token="+token, `[data-table="Product"] table.sample`)
+	p.shot("preview")
 }
 
 // TestBoardLargeProject: 20 tables of 30 attributes, 19 relations, 50 keys

@@ -44,6 +44,7 @@ function sampleTable(smp) {
 function tableCard(t) {
   const card = document.createElement("section");
   card.className = "card";
+  card.tabIndex = 0; // it scrolls sideways: the keyboard must reach it
   card.dataset.table = t.name;
   card.append(text("h2", t.name));
   card.append(text("div", t.ready ? "ready" : "not ready", t.ready ? "ready" : "notready"));
