@@ -2,6 +2,7 @@ package http
 
 import (
 	"context"
+	"strings"
 
 	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/model"
@@ -39,42 +40,29 @@ func (s *Surface) schemaChangesOfEdit(ctx context.Context, c *Call, args input) 
 
 // applyEdit makes one ModelEditInput on p.
 func applyEdit(p *model.Project, e input) error {
-	id, name := e.str("id"), e.strPtr("name")
-	needName := func() error {
-		if name == nil {
-			return model.Errorf(model.ErrBadUserInput, "edit %s needs a name", e.str("kind"))
-		}
-		return nil
+	kind, id, name := e.str("kind"), e.str("id"), e.strPtr("name")
+	if strings.HasPrefix(kind, "RENAME_") && name == nil {
+		return model.Errorf(model.ErrBadUserInput, "edit %s needs a name", kind)
 	}
-	switch e.str("kind") {
+	off := false
+	var err error
+	switch kind {
 	case "RENAME_OPERATION":
-		if err := needName(); err != nil {
-			return err
-		}
-		_, err := p.UpdateOperation(id, model.OperationPatch{Name: name})
-		return err
+		_, err = p.UpdateOperation(id, model.OperationPatch{Name: name})
 	case "DISABLE_OPERATION":
-		off := false
-		_, err := p.UpdateOperation(id, model.OperationPatch{Enabled: &off})
-		return err
+		_, err = p.UpdateOperation(id, model.OperationPatch{Enabled: &off})
 	case "DELETE_OPERATION":
-		return p.RemoveOperation(id)
+		err = p.RemoveOperation(id)
 	case "RENAME_ATTRIBUTE":
-		if err := needName(); err != nil {
-			return err
-		}
-		_, err := p.UpdateAttribute(id, model.AttributePatch{Name: name})
-		return err
+		_, err = p.UpdateAttribute(id, model.AttributePatch{Name: name})
 	case "DELETE_ATTRIBUTE":
-		return p.RemoveAttribute(id)
+		err = p.RemoveAttribute(id)
 	case "RENAME_TABLE":
-		if err := needName(); err != nil {
-			return err
-		}
-		_, err := p.UpdateTable(id, model.TablePatch{Name: name})
-		return err
+		_, err = p.UpdateTable(id, model.TablePatch{Name: name})
 	case "DELETE_TABLE":
-		return p.RemoveTable(id)
+		err = p.RemoveTable(id)
+	default:
+		err = model.Errorf(model.ErrBadUserInput, "unknown edit kind %q", kind)
 	}
-	return model.Errorf(model.ErrBadUserInput, "unknown edit kind %q", e.str("kind"))
+	return err
 }

@@ -19,10 +19,7 @@ func TestBoardStartAndProjects(t *testing.T) {
 	p := newPage(t, s)
 	p.open("/", "#signup")
 	p.shot("start")
-	p.set("#suEmail", "ann@example.com")
-	p.set("#suPassword", "a long password")
-	p.submit("#suEmail")
-	p.wait("#newName")
+	p.signUpOnLanding("ann@example.com")
 	if !strings.HasSuffix(p.location(), "/board/projects") {
 		t.Fatalf("after sign-up: %s", p.location())
 	}
@@ -76,10 +73,7 @@ func TestBoardModellingFlow(t *testing.T) {
 		}
 	}
 	p.open("/", "#signup")
-	p.set("#suEmail", "bea@example.com")
-	p.set("#suPassword", "a long password")
-	p.submit("#suEmail")
-	p.wait("#newName")
+	p.signUpOnLanding("bea@example.com")
 
 	// The plan: keys need PROFESSIONAL.
 	p.open("/board/account", "#planSelect")

@@ -294,3 +294,13 @@ func (p *page) playground(projectID, query, want string) string {
 	p.click(".graphiql-execute-button")
 	return p.waitText(".result-window", want)
 }
+
+// signUpOnLanding fills in and sends the landing page's sign-up form and
+// waits for the project list it leads to.
+func (p *page) signUpOnLanding(email string) {
+	p.t.Helper()
+	p.set("#suEmail", email)
+	p.set("#suPassword", "a long password")
+	p.submit("#suEmail")
+	p.wait("#newName")
+}
