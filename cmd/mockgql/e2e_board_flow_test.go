@@ -213,7 +213,11 @@ func TestBoardModellingFlow(t *testing.T) {
 	if r := runtime(); r.Status != http.StatusOK || !strings.Contains(string(r.Raw), `"total":4`) {
 		t.Fatalf("runtime with the copied key: %d %s", r.Status, r.Raw)
 	}
+	if r := s.do("POST", "/runtime/actors", nil, "Authorization", "Bearer "+copied); r.Status != http.StatusOK {
+		t.Fatalf("actor token: %d %s", r.Status, r.Raw)
+	}
 	p.open("/board/projects/"+pid+"/keys", `tr[data-key="web app"]`)
+	p.waitText(`tr[data-key="web app"]`, "1 of 5")
 	p.shot("keys")
 	p.click(`[aria-label="Revoke web app"]`)
 	p.waitText(`tr[data-key="web app"]`, "revoked")

@@ -1,5 +1,6 @@
 // tab-keys.js: the project's API keys: create (name, scope, expiry,
-// maxActors), the value shown once, list, revoke, delete; the plan gate.
+// maxActors), the value shown once, list (with active actors), revoke,
+// delete; the plan gate.
 import { h, gql, fill, field, select, status, action, card, copyButton, when } from "./dom.js";
 
 export async function keysTab(body, p, who) {
@@ -12,7 +13,7 @@ export async function keysTab(body, p, who) {
       h("a", { href: "/board/account" }, "Change the plan under Account"), ". Until then, run queries in the Playground.")));
   }
   let keys;
-  try { keys = (await gql(`query($p: ID!) { apiKeys(projectId: $p) { id name scope prefix expiresAt revoked maxActors createdAt lastUsedAt } }`, { p: p.id })).apiKeys; }
+  try { keys = (await gql(`query($p: ID!) { apiKeys(projectId: $p) { id name scope prefix expiresAt revoked maxActors activeActors createdAt lastUsedAt } }`, { p: p.id })).apiKeys; }
   catch (e) { return fill(body, card("API keys", h("p", { class: "status error" }, e.message))); }
   fill(body, createCard(p), listCard(keys));
 }
@@ -53,9 +54,9 @@ function listCard(keys) {
     const td = (label, v, cls) => h("td", { "data-label": label, class: cls }, v);
     return h("tr", { dataset: { key: k.name } }, h("th", { scope: "row" }, k.name), td("Prefix", k.prefix + "…", "mono"), td("Scope", k.scope.toLowerCase()),
       td("Expires", k.expiresAt ? when(k.expiresAt) : "never"), td("State", k.revoked ? "revoked" : "active", k.revoked ? "notready" : ""),
-      td("Last used", when(k.lastUsedAt)), td("Max actors", String(k.maxActors)), h("td", {}, h("div", { class: "row tight" }, revoke, del)));
+      td("Last used", when(k.lastUsedAt)), td("Active actors", `${k.activeActors} of ${k.maxActors}`), h("td", {}, h("div", { class: "row tight" }, revoke, del)));
   });
   return card(`Keys (${keys.length})`, h("div", { class: "scroll" }, h("table", { class: "data stack", id: "keys" },
-    h("thead", {}, h("tr", {}, ["Name", "Prefix", "Scope", "Expires", "State", "Last used", "Max actors", ""].map((c) => h("th", { scope: "col" }, c)))),
+    h("thead", {}, h("tr", {}, ["Name", "Prefix", "Scope", "Expires", "State", "Last used", "Active actors", ""].map((c) => h("th", { scope: "col" }, c)))),
     h("tbody", {}, rows))), st);
 }
