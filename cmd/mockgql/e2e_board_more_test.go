@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"net/http"
+	"os"
 	"strings"
 	"testing"
 )
@@ -152,5 +153,77 @@ func TestBoardLargeProject(t *testing.T) {
 	p.open("/board/projects/"+pid+"/keys", `tr[data-key="key 49"]`)
 	if n := p.js(`document.querySelectorAll("tr[data-key]").length`); n != float64(50) {
 		t.Fatalf("key rows: %v", n)
+	}
+}
+
+// TestBoardBindImportedTableAndMembers: a table imported from OpenAPI comes
+// unbound; the board binds it to a dataset and its attributes to the paths
+// the import kept as hints, sets a constant and a generator (with a preview
+// of its values) until it is ready; the account page invites a member,
+// changes their role and removes them.
+func TestBoardBindImportedTableAndMembers(t *testing.T) {
+	doc, err := os.ReadFile("../../../shared/testdata/openapi/petstore-v3.0.yaml")
+	if err != nil {
+		t.Skipf("shared test data missing: %v", err)
+	}
+	s := startServer(t)
+	u := s.signUp("pets@example.com")
+	u.importVia("pets", "json", `[{"id":1,"name":"Rex","tag":"dog"},{"id":2,"name":"Tom","tag":"cat"}]`, "").data(t)
+	pid := get(u.must(`mutation { createProject(name: "Pets") { id } }`, nil), "createProject", "id").(string)
+	u.must(`mutation($p:ID!,$d:String!){ importOpenApi(projectId:$p, document:$d, schemas:["Pet"]) { name } }`, map[string]any{"p": pid, "d": string(doc)})
+	p := newPage(t, s)
+	p.signedIn(u)
+	card := `section[data-table="Pet"]`
+	p.open("/board/projects/"+pid, card)
+	p.waitText(card+" .notready", "not bound to a dataset")
+	p.choose(card+" .binding select", "pets")
+	p.clickText(card+" button", "Save binding")
+	p.waitText(card+" .notready", "no attribute is bound to a field path of pets")
+
+	row := card + ` tr[data-attribute="name"]`
+	p.js(`(document.querySelector('` + row + ` details').open = true, true)`)
+	p.choose(row+" .mapping select", "source")
+	p.waitText(row+` [data-path="name"]`, "Rex")
+	if pressed := p.js(`document.querySelector('` + row + ` [data-path="name"]').getAttribute("aria-pressed")`); pressed != "true" {
+		t.Fatalf("the import's path hint is not preselected: %v", pressed)
+	}
+	p.clickText(row+" button", "Save mapping")
+	p.waitText(card, "✓ ready")
+	// The other hinted attributes in one go: id (tag's hint too, replaced by a constant below).
+	p.click(`[data-bind-hinted="Pet"]`)
+	p.waitText(card+` tr[data-attribute="id"]`, "id e.g. 1")
+
+	row = card + ` tr[data-attribute="tag"]`
+	p.js(`(document.querySelector('` + row + ` details').open = true, true)`)
+	p.choose(row+" .mapping select", "constant")
+	p.set(row+" .mapping input", `"pet"`)
+	p.clickText(row+" button", "Save mapping")
+	p.waitText(card+` tr[data-attribute="tag"]`, `constant "pet"`)
+
+	form := `form.add-attribute[data-table="Pet"]`
+	p.js(`(document.querySelector('` + form + `').closest("details").open = true, true)`)
+	p.set(form+" input[type=text]", "owner")
+	p.choose(form+" .mapping select", "generated")
+	p.set(form+" .mapping input", "person.email")
+	p.clickText(form+" button", "Preview values")
+	p.waitText(form+" .mapping ul", "@")
+	p.shot("mappings")
+	p.clickText(form+" button", "Add attribute")
+	p.waitText(card+` tr[data-attribute="owner"]`, "generated person.email")
+
+	p.open("/board/account", "#inviteEmail")
+	p.set("#inviteEmail", "cy@example.com")
+	p.choose("#inviteRole", "viewer")
+	p.clickText("main button", "Invite")
+	p.waitText("#members", "cy@example.com")
+	p.choose(`[aria-label="Role of cy@example.com"]`, "admin")
+	p.waitText("main .status.ok", "cy@example.com is now admin")
+	if d := fmt.Sprint(u.must(`{ account { members { user { email } role } } }`, nil)); !strings.Contains(d, "role:ADMIN user:map[email:cy@example.com]") {
+		t.Fatalf("members after the role change: %s", d)
+	}
+	p.click(`[aria-label="Remove cy@example.com"]`)
+	p.open("/board/account", "#members")
+	if strings.Contains(p.text("#members"), "cy@example.com") {
+		t.Fatal("the removed member is still listed")
 	}
 }

@@ -40,7 +40,7 @@ function tableCard(p, t, pool, source) {
   const readiness = t.ready ? h("p", { class: "ready" }, "✓ ready")
     : h("p", { class: "notready", dataset: { reason: "" } }, "✗ not ready: ", h("span", { class: "reason" }, t.notReadyReason));
   const views = p.views.filter((v) => v.tableId === t.id);
-  const el = card(t.name, readiness, bindingForm(t, pool, st), attributeGrid(t, source, st), addAttribute(t, source, st),
+  const el = card(t.name, readiness, bindingForm(t, pool, st), attributeGrid(t, source, st), bindHinted(t, source, st), addAttribute(t, source, st),
     views.length ? viewsBox(p, t, views) : null, deleteTable(t, st), st);
   el.dataset.table = t.name;
   return el;
@@ -84,7 +84,26 @@ function mappingText(a, source) {
     case "GENERATED": return ["generated ", h("code", {}, a.generator ? a.generator.kind : "?")];
     case "COMPUTED": return ["computed ", h("code", {}, a.computedExpression || "")];
   }
+  if (a.sourceMapping) return h("span", { class: "muted" }, "none (null); hint ", h("code", {}, a.sourceMapping.path));
   return h("span", { class: "muted" }, "none (null)");
+}
+
+/** hinted are the unmapped attributes that carry a path hint (an OpenAPI
+ * import keeps each property's path), bindable in one go once the table
+ * has a dataset. */
+const hinted = (t) => t.attributes.filter((a) => a.mappingType === "NONE" && a.sourceMapping && a.sourceMapping.path);
+
+function bindHinted(t, source, st) {
+  const todo = hinted(t).filter((a) => source && source.fieldPaths.includes(a.sourceMapping.path));
+  if (!todo.length) return null;
+  return action(h("button", { type: "button", class: "secondary", dataset: { bindHinted: t.name } },
+    `Bind ${todo.length} attribute${todo.length === 1 ? "" : "s"} to ${todo.length === 1 ? "its" : "their"} hinted path${todo.length === 1 ? "" : "s"}`), st, async () => {
+    for (const a of todo) {
+      await gql(`mutation($i: UpdateModellingAttributeInput!) { updateModellingAttribute(input: $i) { id } }`,
+        { i: { attributeId: a.id, mappingType: "SOURCE", sourceMapping: { path: a.sourceMapping.path } } });
+    }
+    location.reload();
+  });
 }
 
 function pathValue(doc, path) {
