@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // signedIn opens the board with u's session cookie, as after a login.
@@ -225,5 +227,40 @@ func TestBoardBindImportedTableAndMembers(t *testing.T) {
 	p.open("/board/account", "#members")
 	if strings.Contains(p.text("#members"), "cy@example.com") {
 		t.Fatal("the removed member is still listed")
+	}
+}
+
+// TestBoardKeyboard: signing up and creating a project with the keyboard
+// alone (Tab, typing, Enter), and the focused control shows a focus ring.
+func TestBoardKeyboard(t *testing.T) {
+	s := startServer(t)
+	p := newPage(t, s)
+	p.open("/", "#signup")
+	keys := func(k string) {
+		t.Helper()
+		if err := chromedp.Do(p.ctx, chromedp.KeyEvent(k)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p.js(`(document.getElementById("suEmail").focus(), true)`)
+	keys("kim@example.com")
+	if ring := p.js(`getComputedStyle(document.activeElement).outlineStyle`); ring != "solid" {
+		t.Errorf("focused email field's outline: %v", ring)
+	}
+	keys("\t") // the name field
+	keys("\t") // the password
+	keys("a long password")
+	keys("\r")
+	p.wait("#newName")
+	p.js(`(document.getElementById("newName").focus(), true)`)
+	keys("By keyboard")
+	keys("\r")
+	p.wait("#tableName")
+	p.waitText("main h1", "By keyboard")
+	// Tab from the top reaches the skip link first, then the header.
+	p.js(`(document.activeElement.blur(), document.body.focus(), true)`)
+	keys("\t")
+	if got := p.js(`document.activeElement.textContent`); got != "Skip to content" {
+		t.Errorf("first Tab stop: %v", got)
 	}
 }
