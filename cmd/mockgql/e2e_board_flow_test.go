@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -191,9 +192,16 @@ func TestBoardModellingFlow(t *testing.T) {
 		t.Fatalf("playground result: %s", res)
 	}
 	p.shot("playground")
+	p.allowClipboard()
+	p.click("#pgCurl")
+	p.waitText("#pgCurl", "Copied")
+	curl, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
+	if err != nil || !strings.Contains(curl, "curl -s '"+s.base+"/mock/") || !strings.Contains(curl, `-H "Authorization: Bearer $MGQ_API_KEY"`) ||
+		!strings.Contains(curl, `products(q: \"script\"`) {
+		t.Fatalf("copy as curl: %q (%v)", curl, err)
+	}
 
 	// A key: created, shown once, copied; it opens the runtime until revoked.
-	p.allowClipboard()
 	p.open("/board/projects/"+pid+"/keys", "#keyName")
 	p.set("#keyName", "web app")
 	p.click("#createKey")
@@ -212,6 +220,17 @@ func TestBoardModellingFlow(t *testing.T) {
 	}
 	if r := runtime(); r.Status != http.StatusOK || !strings.Contains(string(r.Raw), `"total":4`) {
 		t.Fatalf("runtime with the copied key: %d %s", r.Status, r.Raw)
+	}
+	// The playground's "Copy as curl", run as copied with the key in its variable.
+	if _, err := exec.LookPath("curl"); err == nil {
+		cmd := exec.Command("sh", "-c", curl)
+		cmd.Env = append(os.Environ(), "MGQ_API_KEY="+copied)
+		out, err := cmd.Output()
+		if err != nil || !strings.Contains(string(out), `"total":1`) {
+			t.Fatalf("the copied curl command: %v %s", err, out)
+		}
+	} else {
+		t.Log("no curl here: the copied command was checked by its text only")
 	}
 	if r := s.do("POST", "/runtime/actors", nil, "Authorization", "Bearer "+copied); r.Status != http.StatusOK {
 		t.Fatalf("actor token: %d %s", r.Status, r.Raw)

@@ -9,7 +9,8 @@ import { h, gql, fill, status, action, card, copyButton } from "./dom.js";
 export function curlOf(p, query, variables) {
   const body = JSON.stringify(variables ? { query, variables } : { query });
   const q = (s) => "'" + s.replace(/'/g, "'\\''") + "'";
-  const auth = p.kind === "ACCOUNT" ? ` \\\n  -H ${q("Authorization: Bearer $MGQ_API_KEY")}` : "";
+  // Double quotes, so that the shell puts the key in from $MGQ_API_KEY.
+  const auth = p.kind === "ACCOUNT" ? ` \\\n  -H "Authorization: Bearer $MGQ_API_KEY"` : "";
   return `curl -s ${q(p.runtimeUrl)}${auth} \\\n  -H 'Content-Type: application/json' \\\n  -d ${q(body)}`;
 }
 
