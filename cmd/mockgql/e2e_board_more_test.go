@@ -54,6 +54,19 @@ func TestBoardBreakingRenameWarning(t *testing.T) {
 	if !strings.Contains(ops(), "allCategories") {
 		t.Fatal("the confirmed rename was not made")
 	}
+	// The exports: what the download buttons hand to the browser.
+	p.js(`(window.__blobs = [], URL.createObjectURL = ((make) => (b) => (window.__blobs.push(b), make(b)))(URL.createObjectURL), true)`)
+	p.clickText("button", "OpenAPI JSON")
+	p.waitText("#wizard + .card .status", "Downloaded w-shop.openapi.json")
+	doc, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`window.__blobs[0].text()`, chromedp.EvalAwaitPromise))
+	if err != nil || !strings.Contains(doc, `"openapi": "3.1.0"`) && !strings.Contains(doc, `"openapi":"3.1.0"`) || !strings.Contains(doc, "allCategories") {
+		t.Fatalf("exported OpenAPI: %v %.300s", err, doc)
+	}
+	p.click("#exportCode")
+	p.waitText("#wizard + .card .status", "Downloaded w-shop-backend.zip")
+	if zip := p.js(`window.__blobs[1].size > 1000 && window.__blobs[1].type`); zip != "application/zip" {
+		t.Fatalf("code package: %v", zip)
+	}
 	r := sh.owner.gql(`query($p:ID!){ schemaChangesOfEdit(projectId:$p, edit:{kind: RENAME_OPERATION, id: "nope", name: "x"}) { path } }`, map[string]any{"p": pid})
 	if r.errCode() != "NOT_FOUND" && r.errCode() != "BAD_USER_INPUT" {
 		t.Fatalf("an edit of an unknown operation: %s", r.Raw)
@@ -212,6 +225,14 @@ func TestBoardBindImportedTableAndMembers(t *testing.T) {
 	p.shot("mappings")
 	p.clickText(form+" button", "Add attribute")
 	p.waitText(card+` tr[data-attribute="owner"]`, "generated person.email")
+
+	// STARTER: no keys, no code package, and the board says why.
+	p.open("/board/projects/"+pid+"/keys", "#planGate")
+	p.waitText("#planGate", "API keys are available on the Professional plan and above")
+	p.shot("keys-plan-gate")
+	p.open("/board/projects/"+pid+"/design", "#exportCode")
+	p.click("#exportCode")
+	p.waitText("#wizard + .card .status", "Not available here")
 
 	p.open("/board/account", "#inviteEmail")
 	p.set("#inviteEmail", "cy@example.com")
