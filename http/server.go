@@ -189,6 +189,7 @@ func (s *Server) routes() (*gin.Engine, error) {
 	r.RemoteIPHeaders = []string{"X-Forwarded-For"}
 	r.HandleMethodNotAllowed = true
 	r.Use(s.recoverPanics, s.requestLog)
+	r.GET("/", s.serveLanding) // the board's landing page (board.go)
 	r.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
 	r.GET("/readyz", s.readyz)
 	r.GET("/metrics", gin.WrapH(s.metrics.Handler()))
@@ -201,7 +202,6 @@ func (s *Server) routes() (*gin.Engine, error) {
 	r.POST("/public-graphql", s.metricsFor("public"), s.servePublic)
 	r.POST("/datasets/:importCode", s.metricsFor("datasets"), s.serveDatasetUpload)
 	r.GET("/auth/adopt/:token", s.metricsFor("adopt"), s.serveAdopt)
-	r.GET("/", s.serveLanding)
 	r.GET("/board/*path", s.serveBoard)
 	r.GET("/preview/:slug", s.servePreviewPage)
 	r.GET("/preview/:slug/data", s.metricsFor("preview"), s.servePreviewData)
