@@ -191,6 +191,11 @@ func TestBoardModellingFlow(t *testing.T) {
 	if !strings.Contains(res, "<script>window.__xss=2</script>") || !strings.Contains(res, `"title": "Office"`) {
 		t.Fatalf("playground result: %s", res)
 	}
+	// Docs from introspection (through previewQuery): the explorer lists the project's types.
+	p.click(`.graphiql-sidebar button[aria-label="Show Documentation Explorer"]`)
+	p.waitText(".graphiql-doc-explorer", "Query")
+	p.clickText(".graphiql-doc-explorer a", "Query")
+	p.waitText(".graphiql-doc-explorer", "products")
 	p.shot("playground")
 	p.allowClipboard()
 	p.click("#pgCurl")
