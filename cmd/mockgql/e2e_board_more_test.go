@@ -67,6 +67,20 @@ func TestBoardBreakingRenameWarning(t *testing.T) {
 	if zip := p.js(`window.__blobs[1].size > 1000 && window.__blobs[1].type`); zip != "application/zip" {
 		t.Fatalf("code package: %v", zip)
 	}
+	// On the Model tab: renaming an attribute warns too; cancel puts the name back.
+	p.open("/board/projects/"+pid, `section[data-table="Product"] tr[data-attribute="stock"]`)
+	p.set(`[aria-label="Name of Product.stock"]`, "inventory")
+	p.waitText(`section[data-table="Product"] #breakingWarning`, "Product.stock")
+	p.clickText(`section[data-table="Product"] #breakingWarning button`, "Cancel")
+	if v := p.js(`document.querySelector('[aria-label="Name of Product.stock"]').value`); v != "stock" {
+		t.Fatalf("after cancel the name field says %v", v)
+	}
+	// Deleting an attribute warns as well; confirmed, it is gone.
+	p.click(`[aria-label="Delete Product.stock"]`)
+	p.waitText(`section[data-table="Product"] #breakingWarning`, "Product.stock")
+	p.click(`section[data-table="Product"] #confirmBreaking`)
+	p.gone(`section[data-table="Product"] tr[data-attribute="stock"]`)
+	p.wait(`section[data-table="Product"] tr[data-attribute="name"]`)
 	r := sh.owner.gql(`query($p:ID!){ schemaChangesOfEdit(projectId:$p, edit:{kind: RENAME_OPERATION, id: "nope", name: "x"}) { path } }`, map[string]any{"p": pid})
 	if r.errCode() != "NOT_FOUND" && r.errCode() != "BAD_USER_INPUT" {
 		t.Fatalf("an edit of an unknown operation: %s", r.Raw)

@@ -304,3 +304,20 @@ func (p *page) signUpOnLanding(email string) {
 	p.submit("#suEmail")
 	p.wait("#newName")
 }
+
+// gone waits until nothing matches sel (e.g. after a reload that removed it).
+func (p *page) gone(sel string) {
+	p.t.Helper()
+	q, _ := json.Marshal(sel)
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		still, _ := chromedp.Run(p.ctx, chromedp.Evaluate[bool](fmt.Sprintf(`!!document.querySelector(%s)`, q)))
+		if !still {
+			return
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("%s is still on %s; the page shows:\n%s", sel, p.location(), p.bodyText())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

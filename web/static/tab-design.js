@@ -4,6 +4,7 @@
 // OpenAPI import wizard and the exports.
 import { h, gql, fill, field, select, status, action, card } from "./dom.js";
 import { openApiCard, exportCard } from "./openapi.js";
+import { guarded } from "./guard.js";
 
 const KINDS = ["LIST", "SINGLE", "CREATE", "UPDATE", "DELETE"];
 const OPERATORS = ["eq", "neq", "gt", "gte", "lt", "lte", "in", "like"];
@@ -21,21 +22,6 @@ export async function designTab(body, p) {
   fill(body, card("Operations", h("p", { class: "muted" }, "Each table gets list, single, create, update and delete operations; rename, disable or add parameters to a list operation below."),
     gen, st, confirmBox), ...perTable, changesCard(p), card("Generated schema (SDL)", h("pre", { id: "sdl", tabindex: "0" }, sdl)),
   openApiCard(p), exportCard(p));
-}
-
-/** guarded makes an edit after checking what it breaks: with BREAKING
- * changes it shows them and waits for the person to confirm. */
-async function guarded(p, box, edit, apply, st) {
-  const d = await gql(`query($p: ID!, $e: ModelEditInput!) { schemaChangesOfEdit(projectId: $p, edit: $e) { criticality path message } }`, { p: p.id, e: edit });
-  const breaking = d.schemaChangesOfEdit.filter((c) => c.criticality === "BREAKING");
-  if (!breaking.length) { await apply(); return location.reload(); }
-  const yes = action(h("button", { type: "button", class: "danger", id: "confirmBreaking" }, "Make the change anyway"), st, async () => { await apply(); location.reload(); });
-  const no = h("button", { type: "button", class: "secondary" }, "Cancel");
-  no.addEventListener("click", () => fill(box));
-  fill(box, h("div", { class: "warning", role: "alert", id: "breakingWarning" },
-    h("p", {}, h("strong", {}, "This change breaks apps that use the API:")),
-    h("ul", {}, breaking.map((c) => h("li", {}, h("code", {}, c.path), " — ", c.message))), yes, " ", no));
-  yes.focus();
 }
 
 function operationsCard(p, t, box) {
@@ -59,7 +45,7 @@ function operationRow(p, t, o, box, st) {
   enabled.addEventListener("change", async () => {
     const set = () => gql(`mutation($i: UpdateOperationInput!) { updateOperation(input: $i) { id } }`, { i: { operationId: o.id, enabled: enabled.checked } });
     try {
-      if (enabled.checked) { await set(); location.reload(); } else await guarded(p, box, { kind: "DISABLE_OPERATION", id: o.id }, set, st);
+      if (enabled.checked) { await set(); location.reload(); } else await guarded(p, box, { kind: "DISABLE_OPERATION", id: o.id }, set, st, () => { enabled.checked = true; });
     } catch (e) { st.fail(e); }
   });
   const del = action(h("button", { type: "button", class: "danger", "aria-label": `Delete ${o.name}` }, "Delete"), st, () =>

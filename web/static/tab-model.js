@@ -4,6 +4,7 @@
 import { h, gql, fill, field, check, select, status, action, card } from "./dom.js";
 import { mappingEditor, show } from "./mapping.js";
 import { relationsCard } from "./relations.js";
+import { guarded } from "./guard.js";
 
 export const TYPES = ["STRING", "INT", "FLOAT", "BOOLEAN", "ID", "DATETIME", "JSON"];
 
@@ -40,8 +41,9 @@ function tableCard(p, t, pool, source) {
   const readiness = t.ready ? h("p", { class: "ready" }, "✓ ready")
     : h("p", { class: "notready", dataset: { reason: "" } }, "✗ not ready: ", h("span", { class: "reason" }, t.notReadyReason));
   const views = p.views.filter((v) => v.tableId === t.id);
-  const el = card(t.name, readiness, bindingForm(t, pool, st), attributeGrid(t, source, st), bindHinted(t, source, st), addAttribute(t, source, st),
-    views.length ? viewsBox(p, t, views) : null, deleteTable(t, st), st);
+  const box = h("div", { class: "confirm" }); // the warning before a breaking edit
+  const el = card(t.name, readiness, box, bindingForm(t, pool, st), attributeGrid(p, t, source, st, box), bindHinted(t, source, st), addAttribute(t, source, st),
+    views.length ? viewsBox(p, t, views) : null, renameTable(p, t, st, box), deleteTable(p, t, st, box), st);
   el.dataset.table = t.name;
   return el;
 }
@@ -65,9 +67,9 @@ function bindingForm(t, pool, st) {
   return h("div", { class: "row binding" }, field("Dataset (importCode)", code), variantBox, save);
 }
 
-function attributeGrid(t, source, st) {
+function attributeGrid(p, t, source, st, box) {
   if (!t.attributes.length) return h("p", { class: "muted" }, "No attributes yet.");
-  const rows = t.attributes.map((a) => attributeRow(t, a, source, st));
+  const rows = t.attributes.map((a) => attributeRow(p, t, a, source, st, box));
   return h("div", { class: "scroll" }, h("table", { class: "data attrs" },
     h("caption", { class: "muted" }, `Attributes of ${t.name}`),
     h("thead", {}, h("tr", {}, ["Name", "Type", "Sortable", "Filterable", "Required", "Mapping", ""].map((c) => h("th", { scope: "col" }, c)))),
@@ -110,11 +112,12 @@ function pathValue(doc, path) {
   return path.split(".").reduce((v, k) => (v && typeof v === "object" ? v[k] : undefined), doc);
 }
 
-function attributeRow(t, a, source, st) {
+function attributeRow(p, t, a, source, st, box) {
   const save = (patch) => gql(`mutation($i: UpdateModellingAttributeInput!) { updateModellingAttribute(input: $i) { id } }`,
     { i: { attributeId: a.id, ...patch } }).then(() => st.ok(`Saved ${t.name}.${a.name}.`), (e) => st.fail(e));
   const name = h("input", { type: "text", value: a.name, "aria-label": `Name of ${t.name}.${a.name}` });
-  name.addEventListener("change", () => save({ name: name.value.trim() }));
+  name.addEventListener("change", () => guarded(p, box, { kind: "RENAME_ATTRIBUTE", id: a.id, name: name.value.trim() },
+    () => save({ name: name.value.trim() }), st, () => { name.value = a.name; }).catch((e) => st.fail(e)));
   const type = select(TYPES, a.type, { "aria-label": `Type of ${t.name}.${a.name}` });
   type.addEventListener("change", () => save({ type: type.value }));
   const flag = (key, label) => {
@@ -129,10 +132,8 @@ function attributeRow(t, a, source, st) {
     location.reload();
   });
   edit.append(ed.el, apply);
-  const del = action(h("button", { type: "button", class: "danger", "aria-label": `Delete ${t.name}.${a.name}` }, "Delete"), st, async () => {
-    await gql(`mutation($id: ID!) { deleteModellingAttribute(attributeId: $id) }`, { id: a.id });
-    location.reload();
-  });
+  const del = action(h("button", { type: "button", class: "danger", "aria-label": `Delete ${t.name}.${a.name}` }, "Delete"), st, () =>
+    guarded(p, box, { kind: "DELETE_ATTRIBUTE", id: a.id }, () => gql(`mutation($id: ID!) { deleteModellingAttribute(attributeId: $id) }`, { id: a.id }), st));
   return h("tr", { dataset: { attribute: a.name } }, h("td", {}, name), h("td", {}, type),
     flag("sortable", "Sortable"), flag("filterable", "Filterable"), flag("required", "Required"),
     h("td", {}, h("div", {}, mappingText(a, source)), edit), h("td", {}, del));
@@ -185,13 +186,19 @@ export function rowsTable(cols, items) {
     h("tbody", {}, items.map((it) => h("tr", {}, cols.map((c) => h("td", {}, show(it[c]))))))));
 }
 
-function deleteTable(t, st) {
+function renameTable(p, t, st, box) {
+  const name = h("input", { type: "text", value: t.name });
+  const go = action(h("button", { type: "button", class: "secondary" }, "Rename"), st, () =>
+    guarded(p, box, { kind: "RENAME_TABLE", id: t.id, name: name.value.trim() },
+      () => gql(`mutation($i: UpdateModellingTableInput!) { updateModellingTable(input: $i) { id } }`, { i: { tableId: t.id, name: name.value.trim() } }), st));
+  return h("details", {}, h("summary", {}, `Rename ${t.name}`), h("div", { class: "row" }, field("New table name", name), go));
+}
+
+function deleteTable(p, t, st, box) {
   const ask = h("button", { type: "button", class: "danger" }, `Delete table ${t.name}…`);
-  const yes = action(h("button", { type: "button", class: "danger" }, `Yes, delete ${t.name}`), st, async () => {
-    await gql(`mutation($id: ID!) { deleteModellingTable(tableId: $id) }`, { id: t.id });
-    location.reload();
-  });
-  const box = h("div", { class: "warning", hidden: true, role: "alert" }, h("p", {}, `Delete ${t.name}, its attributes, operations and relations?`), yes);
-  ask.addEventListener("click", () => { box.hidden = false; yes.focus(); });
-  return h("div", {}, ask, box);
+  const yes = action(h("button", { type: "button", class: "danger" }, `Yes, delete ${t.name}`), st, () =>
+    guarded(p, box, { kind: "DELETE_TABLE", id: t.id }, () => gql(`mutation($id: ID!) { deleteModellingTable(tableId: $id) }`, { id: t.id }), st));
+  const sure = h("div", { class: "warning", hidden: true, role: "alert" }, h("p", {}, `Delete ${t.name}, its attributes, operations and relations?`), yes);
+  ask.addEventListener("click", () => { sure.hidden = false; yes.focus(); });
+  return h("div", {}, ask, sure);
 }
