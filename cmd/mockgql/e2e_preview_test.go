@@ -114,8 +114,11 @@ func TestPreviewData(t *testing.T) {
 		previewData(s, sh.slug, tok+"x").refusal(t, 401, "UNAUTHENTICATED")
 		previewData(s, "no-such-shop", tok).refusal(t, 404, "PROJECT_NOT_FOUND")
 		page := s.do("GET", "/preview/"+sh.slug+"?token="+tok, nil)
-		if page.Status != 200 || !strings.HasPrefix(page.Header.Get("Content-Type"), "text/html") || !strings.Contains(string(page.Raw), "/data?token=") {
+		if page.Status != 200 || !strings.HasPrefix(page.Header.Get("Content-Type"), "text/html") || !strings.Contains(string(page.Raw), "/board/static/preview.js") {
 			t.Fatalf("page: %d %s", page.Status, page.Header)
+		}
+		if js := s.do("GET", "/board/static/preview.js", nil); !strings.Contains(string(js.Raw), "/data?token=") { // no inline script: the CSP forbids it
+			t.Fatalf("preview.js: %d %.200s", js.Status, js.Raw)
 		}
 	})
 	t.Run("the share token never opens the account project's runtime", func(t *testing.T) {
