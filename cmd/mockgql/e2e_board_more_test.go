@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"strings"
@@ -93,8 +94,25 @@ func TestBoardBreakingRenameWarning(t *testing.T) {
 // page links to it.
 func TestBoardGuestAndDemo(t *testing.T) {
 	s := startServer(t)
-	if err := s.run.seedDemo(); err != nil {
+	// Startup prints the board's address and the demo's preview next to the curl command.
+	r, w, err := os.Pipe()
+	if err != nil {
 		t.Fatal(err)
+	}
+	stdout := os.Stdout
+	os.Stdout = w
+	err = s.run.seedDemo()
+	os.Stdout = stdout
+	w.Close()
+	printed, _ := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Board (sign up, log in, or try without an account):\n  " + s.base + "/\n",
+		"on the board: " + s.base + "/board/demo", "preview page: " + s.base + "/preview/demo?token=shr_", "curl -s '" + s.base + "/mock/demo/graphql?token="} {
+		if !strings.Contains(string(printed), want) {
+			t.Errorf("startup output lacks %q:\n%s", want, printed)
+		}
 	}
 	p := newPage(t, s)
 	p.open("/", "#guest")
