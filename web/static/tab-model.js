@@ -125,13 +125,18 @@ function attributeRow(p, t, a, source, st, box) {
     box.addEventListener("change", () => save({ [key]: box.checked }));
     return h("td", {}, box);
   };
+  // The Mappings pane of one attribute, built when first opened: a large
+  // model has hundreds of attributes, each with every path of its dataset.
   const edit = h("details", {}, h("summary", {}, "Edit mapping"));
-  const ed = mappingEditor(a, source);
-  const apply = action(h("button", { type: "button" }, "Save mapping"), st, async () => {
-    await gql(`mutation($i: UpdateModellingAttributeInput!) { updateModellingAttribute(input: $i) { id } }`, { i: { attributeId: a.id, ...ed.value() } });
-    location.reload();
+  edit.addEventListener("toggle", () => {
+    if (!edit.open || edit.querySelector(".mapping")) return;
+    const ed = mappingEditor(a, source);
+    const apply = action(h("button", { type: "button" }, "Save mapping"), st, async () => {
+      await gql(`mutation($i: UpdateModellingAttributeInput!) { updateModellingAttribute(input: $i) { id } }`, { i: { attributeId: a.id, ...ed.value() } });
+      location.reload();
+    });
+    edit.append(ed.el, apply);
   });
-  edit.append(ed.el, apply);
   const del = action(h("button", { type: "button", class: "danger", "aria-label": `Delete ${t.name}.${a.name}` }, "Delete"), st, () =>
     guarded(p, box, { kind: "DELETE_ATTRIBUTE", id: a.id }, () => gql(`mutation($id: ID!) { deleteModellingAttribute(attributeId: $id) }`, { id: a.id }), st));
   return h("tr", { dataset: { attribute: a.name } }, h("td", {}, name), h("td", {}, type),
