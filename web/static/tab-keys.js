@@ -12,13 +12,18 @@ export async function keysTab(body, p, who) {
     return fill(body, card("API keys", h("p", { id: "planGate" }, "API keys are available on the Professional plan and above; your account is on Starter. ",
       h("a", { href: "/board/account" }, "Change the plan under Account"), ". Until then, run queries in the Playground.")));
   }
-  let keys;
-  try { keys = (await gql(`query($p: ID!) { apiKeys(projectId: $p) { id name scope prefix expiresAt revoked maxActors activeActors createdAt lastUsedAt } }`, { p: p.id })).apiKeys; }
-  catch (e) { return fill(body, card("API keys", h("p", { class: "status error" }, e.message))); }
-  fill(body, createCard(p), listCard(keys));
+  const list = h("div", { id: "keyList" });
+  const refresh = async () => {
+    try {
+      const d = await gql(`query($p: ID!) { apiKeys(projectId: $p) { id name scope prefix expiresAt revoked maxActors activeActors createdAt lastUsedAt } }`, { p: p.id });
+      fill(list, listCard(d.apiKeys));
+    } catch (e) { fill(list, card("Keys", h("p", { class: "status error" }, e.message))); }
+  };
+  await refresh();
+  fill(body, createCard(p, refresh), list);
 }
 
-function createCard(p) {
+function createCard(p, refresh) {
   const name = h("input", { type: "text", id: "keyName", required: true, placeholder: "web app dev" });
   const scope = select([["RUNTIME", "Runtime: queries the mock API"], ["FULL", "Full: runtime and management API"], ["MANAGEMENT", "Management: management API only"]], "RUNTIME", { id: "keyScope" });
   const expires = h("input", { type: "datetime-local", id: "keyExpires" });
@@ -35,7 +40,8 @@ function createCard(p) {
       h("p", {}, h("strong", {}, "Copy this key now: it is shown only once.")),
       h("p", {}, h("code", { id: "keyValue" }, value), " ", copy),
       h("p", {}, "The key is a secret: it belongs in server-side code, CI secrets, or a dev-server proxy that adds the header — never in a front-end bundle."),
-      h("p", {}, h("a", { href: location.pathname }, "Done: show the key list"))));
+      h("p", {}, "It is in the list below by its prefix only.")));
+    await refresh();
   });
   return card("Create an API key", h("form", {}, h("div", { class: "row" }, field("Key name", name), field("Scope", scope),
     field("Expires (optional)", expires, "After it, the key answers 401 API_KEY_EXPIRED."), field("Max actors", actors, "Concurrent actor tokens, 1 to 1000.")), create), st, shown);
