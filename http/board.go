@@ -1,8 +1,10 @@
 package http
 
 import (
+	"fmt"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"path"
 	"strings"
 	"time"
@@ -25,15 +27,35 @@ type boardClaims struct {
 
 // pageCSP is the Content-Security-Policy of every HTML page: scripts and
 // styles only from our own files (no inline script, no eval), data only
-// from our own routes, no framing, no plugins.
+// from our own routes, no framing, no plugins. %s is where the pages may
+// also connect: the runtime's address when it is not the board's (the
+// demo's query box calls the runtime itself).
 // GraphiQL's stylesheet carries its fonts and icons as data: URLs.
 const pageCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
-	"connect-src 'self'; font-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+	"connect-src 'self'%s; font-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+
+// csp is the pages' Content-Security-Policy for this server's addresses.
+func (s *Server) csp() string {
+	extra := ""
+	if base, app := origin(s.cfg.BaseURL), origin(s.cfg.AppURL); base != "" && base != app {
+		extra = " " + base
+	}
+	return fmt.Sprintf(pageCSP, extra)
+}
+
+// origin is scheme://host[:port] of an address, or "" if it has none.
+func origin(addr string) string {
+	u, err := url.Parse(addr)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
+}
 
 // pageHeaders are the security headers of every HTML page and of the
 // board's static files.
-func pageHeaders(c *gin.Context) {
-	c.Header("Content-Security-Policy", pageCSP)
+func (s *Server) pageHeaders(c *gin.Context) {
+	c.Header("Content-Security-Policy", s.csp())
 	c.Header("X-Content-Type-Options", "nosniff")
 	c.Header("X-Frame-Options", "DENY")
 	if c.Writer.Header().Get("Referrer-Policy") == "" { // the preview page's no-referrer stays
@@ -48,7 +70,7 @@ func (s *Server) servePage(c *gin.Context, status int, name string) {
 		s.writeError(c, err)
 		return
 	}
-	pageHeaders(c)
+	s.pageHeaders(c)
 	c.Header("Cache-Control", "no-store")
 	c.Data(status, "text/html; charset=utf-8", b)
 }
@@ -93,7 +115,7 @@ func (s *Server) serveStatic(c *gin.Context, dir, name, cache string) {
 		s.writeError(c, model.Errorf(model.ErrNotFound, "no board file %q", name))
 		return
 	}
-	pageHeaders(c)
+	s.pageHeaders(c)
 	c.Header("Cache-Control", cache)
 	c.Data(http.StatusOK, typ, b)
 }

@@ -151,3 +151,19 @@ func TestBoardAPIAdditions(t *testing.T) {
 		}
 	})
 }
+
+// TestBoardCSPRuntimeOrigin: when the runtime's public address is not the
+// board's, the pages may connect to it too (the demo's query box), and to
+// nothing else.
+func TestBoardCSPRuntimeOrigin(t *testing.T) {
+	s := startServer(t, func(c *serveConfig) { c.BaseURL = "https://api.example.test"; c.AppURL = "https://board.example.test" })
+	s.base = "http://" + s.run.srv.Addr() // the public addresses are not this listener's
+	csp := s.do("GET", "/", nil).Header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "connect-src 'self' https://api.example.test;") {
+		t.Fatalf("CSP: %q", csp)
+	}
+	same := startServer(t)
+	if csp := same.do("GET", "/", nil).Header.Get("Content-Security-Policy"); !strings.Contains(csp, "connect-src 'self';") {
+		t.Fatalf("CSP with one address: %q", csp)
+	}
+}
