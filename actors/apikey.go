@@ -115,7 +115,9 @@ func (k *keyGrain) handle(g *grain, c *call) (any, error) {
 	now := g.env.Clock.Now()
 	switch c.req.Method {
 	case "get":
-		return k.key, nil
+		out := k.key
+		out.ActiveActors = k.leases.live(now)
+		return out, nil
 	case "auth":
 		if err := checkKeyUsable(&k.key, now); err != nil {
 			return nil, err

@@ -119,6 +119,8 @@ func (s *Server) cookieSetter(c *gin.Context) func(name, value string, maxAge ti
 		ck := &http.Cookie{Name: name, Value: value, Path: "/", HttpOnly: true, Secure: secure, SameSite: http.SameSiteLaxMode}
 		if maxAge > 0 {
 			ck.MaxAge = int(maxAge / time.Second)
+		} else if maxAge < 0 { // delete it (logout)
+			ck.MaxAge = -1
 		}
 		http.SetCookie(c.Writer, ck)
 	}

@@ -53,6 +53,9 @@ type SurfaceConfig struct {
 	IssueToken func(userID, accountID string) (string, error)
 	// JWTTTL is the max age of the mgq_jwt cookie.
 	JWTTTL time.Duration
+	// Demo returns the demo project's slug and share token, "" when there
+	// is none (Query.demo); it may be nil.
+	Demo func() (slug, shareToken string)
 }
 
 // Surface is a static GraphQL API: a schema from embedded SDL and a
@@ -163,6 +166,9 @@ func (s *Surface) managementResolvers() map[string]graphql.Resolver {
 	}
 	for name, fn := range s.modelMutations() {
 		r["Mutation."+name] = s.authed(fn)
+	}
+	for key, fn := range s.boardResolvers() {
+		r[key] = fn
 	}
 	for key, fn := range s.versioningResolvers() {
 		r[key] = s.authed(fn)

@@ -9,7 +9,6 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/web"
 )
 
 // The read-only preview page (API.md: /preview/{slug}?token=<shareToken>).
@@ -19,13 +18,8 @@ import (
 
 // servePreviewPage serves the preview page's HTML for any slug.
 func (s *Server) servePreviewPage(c *gin.Context) {
-	b, err := web.Files.ReadFile("preview.html")
-	if err != nil {
-		s.writeError(c, err)
-		return
-	}
 	previewHeaders(c)
-	c.Data(http.StatusOK, "text/html; charset=utf-8", b)
+	s.servePage(c, http.StatusOK, "preview.html")
 }
 
 // servePreviewData answers GET /preview/{slug}/data?token=: the model, the

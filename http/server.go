@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -93,6 +94,7 @@ type Server struct {
 	handler http.Handler // the IP gate in front of engine
 	srv     *http.Server
 	ln      net.Listener
+	demo    atomic.Pointer[demoRef] // board_demo.go
 }
 
 // NewServer builds a server; Start begins listening.
@@ -161,7 +163,7 @@ func (s *Server) Start() error {
 
 func (s *Server) buildSurfaces() error {
 	sc := SurfaceConfig{Backend: s.backend, BaseURL: s.cfg.BaseURL, AppURL: s.cfg.AppURL,
-		IssueToken: s.issueJWT, JWTTTL: s.cfg.JWTTTL}
+		IssueToken: s.issueJWT, JWTTTL: s.cfg.JWTTTL, Demo: s.demoProject}
 	var err error
 	if s.mgmt, err = NewManagementSurface(sc); err != nil {
 		return err
@@ -191,6 +193,7 @@ func (s *Server) routes() (*gin.Engine, error) {
 	r.RemoteIPHeaders = []string{"X-Forwarded-For"}
 	r.HandleMethodNotAllowed = true
 	r.Use(s.recoverPanics, s.requestLog)
+	r.GET("/", s.serveLanding) // the board's landing page (board.go)
 	r.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
 	r.GET("/readyz", s.readyz)
 	r.GET("/metrics", gin.WrapH(s.metrics.Handler()))

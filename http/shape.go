@@ -175,7 +175,7 @@ func (sh shaper) table(t *model.Table) any {
 		return nil
 	}
 	m := map[string]any{
-		"id": t.ID, "name": t.Name, "ready": t.Ready(), "source": nil,
+		"id": t.ID, "name": t.Name, "ready": t.Ready(), "notReadyReason": optString(t.NotReadyReason()), "source": nil,
 		"attributes": shapeList(t.Attributes, sh.attribute),
 	}
 	if t.Source != nil {
@@ -284,7 +284,7 @@ func (sh shaper) apiKey(k model.APIKey) any {
 	return map[string]any{
 		"id": k.ID, "name": k.Name, "projectId": k.ProjectID, "scope": string(k.Scope), "prefix": k.Prefix,
 		"expiresAt": optDateTime(k.ExpiresAt), "revoked": k.Revoked, "maxActors": k.MaxActors,
-		"createdAt": dateTime(k.CreatedAt), "lastUsedAt": optDateTime(k.LastUsedAt),
+		"createdAt": dateTime(k.CreatedAt), "lastUsedAt": optDateTime(k.LastUsedAt), "activeActors": k.ActiveActors,
 	}
 }
 

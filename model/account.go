@@ -59,6 +59,9 @@ type APIKey struct {
 	CreatedAt  time.Time `json:"createdAt"`
 	LastUsedAt time.Time `json:"lastUsedAt,omitzero"`
 	Hash       string    `json:"hash"`
+	// ActiveActors is the number of actor slots in use when the key was
+	// read (the key's grain fills it; it is never stored).
+	ActiveActors int `json:"activeActors,omitempty"`
 }
 
 // Expired reports whether k has an expiry date that is not after now.

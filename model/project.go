@@ -178,16 +178,24 @@ func (t *Table) Attribute(name string) *Attribute {
 
 // Ready reports whether t serves rows: it is bound to a dataset and at least
 // one attribute is bound to a column (SPEC.md "Table ... not ready").
-func (t *Table) Ready() bool {
+func (t *Table) Ready() bool { return t.NotReadyReason() == "" }
+
+// NotReadyReason says why t is not ready, in words the board shows and that
+// name the fix, or "" when t is ready. Ready is defined by it, so the two
+// never disagree.
+func (t *Table) NotReadyReason() string {
 	if t.Source == nil || t.Source.ImportCode == "" {
-		return false
+		return "not bound to a dataset: choose an importCode in the Mappings pane"
 	}
 	for _, a := range t.Attributes {
 		if a.Mapping == MappingSource && a.SourcePath != "" {
-			return true
+			return ""
 		}
 	}
-	return false
+	if len(t.Attributes) == 0 {
+		return "no attributes: add one bound to a field path of " + t.Source.ImportCode
+	}
+	return "no attribute is bound to a field path of " + t.Source.ImportCode + ": map at least one attribute with SOURCE"
 }
 
 // Clone returns a deep copy of p.

@@ -37,8 +37,11 @@ func (r *running) seedDemo() error {
 	if err != nil {
 		return err
 	}
+	r.srv.SetDemo(info.Slug, info.ShareToken)
 	url := fmt.Sprintf("%s/mock/%s/graphql?token=%s", r.srv.BaseURL(), info.Slug, info.ShareToken)
-	fmt.Fprintf(os.Stdout, "\nDemo project (guest, data: categories, products, customers, orders):\n  %s\n\nTry:\n  curl -s '%s' \\\n    -H 'Content-Type: application/json' \\\n    -d '{\"query\":\"{ products(pageSize: 3, sortField: \\\"price\\\", sortDirection: DESC) { total items { id name price category { name } } } }\"}'\n\n", url, url)
+	preview := fmt.Sprintf("%s/preview/%s?token=%s", r.srv.AppURL(), info.Slug, info.ShareToken)
+	fmt.Fprintf(os.Stdout, "\nBoard (sign up, log in, or try without an account):\n  %s/\n", r.srv.AppURL())
+	fmt.Fprintf(os.Stdout, "\nDemo project (guest, data: categories, products, customers, orders):\n  on the board: %s/board/demo\n  preview page: %s\n  runtime:      %s\n\nTry:\n  curl -s '%s' \\\n    -H 'Content-Type: application/json' \\\n    -d '{\"query\":\"{ products(pageSize: 3, sortField: \\\"price\\\", sortDirection: DESC) { total items { id name price category { name } } } }\"}'\n\n", r.srv.AppURL(), preview, url, url)
 	return nil
 }
 

@@ -114,8 +114,11 @@ func TestPreviewData(t *testing.T) {
 		previewData(s, sh.slug, tok+"x").refusal(t, 401, "UNAUTHENTICATED")
 		previewData(s, "no-such-shop", tok).refusal(t, 404, "PROJECT_NOT_FOUND")
 		page := s.do("GET", "/preview/"+sh.slug+"?token="+tok, nil)
-		if page.Status != 200 || !strings.HasPrefix(page.Header.Get("Content-Type"), "text/html") || !strings.Contains(string(page.Raw), "/data?token=") {
+		if page.Status != 200 || !strings.HasPrefix(page.Header.Get("Content-Type"), "text/html") || !strings.Contains(string(page.Raw), "/board/static/preview.js") {
 			t.Fatalf("page: %d %s", page.Status, page.Header)
+		}
+		if js := s.do("GET", "/board/static/preview.js", nil); !strings.Contains(string(js.Raw), "/data?token=") { // no inline script: the CSP forbids it
+			t.Fatalf("preview.js: %d %.200s", js.Status, js.Raw)
 		}
 	})
 	t.Run("the share token never opens the account project's runtime", func(t *testing.T) {
@@ -366,8 +369,12 @@ func TestBoardAccountProjectPreview(t *testing.T) {
 		t.Fatal(err)
 	}
 	js(`(document.cookie = "mgq_jwt=` + sh.owner.token + `; path=/", "")`)
-	visit(t, ctx, s.base+"/board/projects/"+pid, `#runner`, `#shareOn`)
-	result := runQueryBox(t, ctx)
+	visit(t, ctx, s.base+"/board/projects/"+pid+"/playground", `.graphiql-execute-button`, `#shareOn`)
+	evalString(t, ctx, `(document.querySelector(".graphiql-execute-button").click(), "")`)
+	var result string
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(result, "total") && time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		result = evalString(t, ctx, `(document.querySelector(".result-window") || {innerText: ""}).innerText`)
+	}
 	if !strings.Contains(result, `"total": 4`) { // the first LIST operation: products
 		t.Fatalf("board query on an account project: %q", result)
 	}

@@ -118,6 +118,9 @@ func serve(args []string) error {
 			return nil
 		}
 	}
+	if c.NoDemo { // seedDemo prints it next to the demo's addresses otherwise
+		fmt.Fprintf(os.Stdout, "\nBoard (sign up, log in, or try without an account):\n  %s/\n\n", n.srv.AppURL())
+	}
 	log.Info("mockgql serving", "http", n.srv.BaseURL(), "node", c.Node, "cluster", n.node.Addr())
 	s := <-sig
 	log.Info("shutting down", "signal", s.String())

@@ -1,0 +1,79 @@
+package http
+
+import (
+	"context"
+	"net/url"
+
+	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/model"
+)
+
+// The resolvers in this file exist for the board: logout, the demo
+// project's links, and the generator kinds with a preview of their values
+// (schema/management.graphql, "extend type Query/Mutation" at its end).
+
+// boardResolvers maps the board's root fields.
+func (s *Surface) boardResolvers() map[string]graphql.Resolver {
+	return map[string]graphql.Resolver{
+		"Query.demo":                s.open(s.demo),
+		"Query.generatorKinds":      s.open(s.generatorKinds),
+		"Query.generatorPreview":    s.open(s.generatorPreview),
+		"Query.schemaChangesOfEdit": s.authed(s.schemaChangesOfEdit),
+		"Mutation.logout":           s.open(s.logout),
+	}
+}
+
+// logout resolves Mutation.logout: it deletes the board's cookies (the
+// mgq_jwt of a sign-in and the mgq_board of an adoption link). A JWT sent
+// as a Bearer header stays valid until it expires; it is the caller's.
+func (s *Surface) logout(_ context.Context, c *Call, _ input) (any, error) {
+	c.setCookie(cookieJWT, "", -1)
+	c.setCookie(cookieBoard, "", -1)
+	return true, nil
+}
+
+// demo resolves Query.demo: the demo guest project's addresses, or null
+// when the server was started without it.
+func (s *Surface) demo(_ context.Context, _ *Call, _ input) (any, error) {
+	if s.cfg.Demo == nil {
+		return nil, nil
+	}
+	slug, token := s.cfg.Demo()
+	if slug == "" {
+		return nil, nil
+	}
+	q := "?token=" + url.QueryEscape(token)
+	return map[string]any{
+		"slug":       slug,
+		"previewUrl": s.cfg.AppURL + "/preview/" + url.PathEscape(slug) + q,
+		"runtimeUrl": s.cfg.BaseURL + "/mock/" + url.PathEscape(slug) + "/graphql" + q,
+		"boardUrl":   s.cfg.AppURL + "/board/demo",
+	}, nil
+}
+
+// generatorKinds resolves Query.generatorKinds.
+func (s *Surface) generatorKinds(context.Context, *Call, input) (any, error) {
+	return graphql.GeneratorKinds(), nil
+}
+
+// generatorPreview resolves Query.generatorPreview: the values a generator
+// gives the first records, computed here (no I/O), bounded to 20.
+func (s *Surface) generatorPreview(_ context.Context, _ *Call, args input) (any, error) {
+	opts, err := args.json("options")
+	if err != nil {
+		return nil, err
+	}
+	n, ok := args.integer("count")
+	if !ok {
+		n = 5
+	}
+	vals, err := graphql.GeneratorPreview(&model.Generator{Kind: args.str("kind"), Options: opts}, n)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]any, len(vals))
+	for i, v := range vals {
+		out[i] = v
+	}
+	return out, nil
+}

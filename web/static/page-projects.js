@@ -1,0 +1,100 @@
+// page-projects.js: the project list: create, rename, change slug, delete.
+import { h, gql, publicGql, fill, field, status, action, card, when } from "./dom.js";
+
+const PROJECT = `id name slug kind expiresAt createdAt tables { id }`;
+
+/** visibleProjects lists what this browser may open: an account's projects,
+ * or, signed out, the adopted project or the guest session's project. */
+async function visibleProjects(who) {
+  if (who) return (await gql(`{ projects { ${PROJECT} } }`)).projects;
+  const out = [];
+  try { out.push(...(await gql(`{ projects { ${PROJECT} } }`)).projects); } catch { /* no board session */ }
+  try {
+    const d = await publicGql(`{ sessionProject { ${PROJECT} } }`);
+    if (d.sessionProject && !out.some((p) => p.id === d.sessionProject.id)) out.push(d.sessionProject);
+  } catch { /* no session */ }
+  // The guest project this browser started (the API lists a session's
+  // session project, not its guest project); its session cookie opens it.
+  const guest = localStorage.getItem("mgq.guestProject");
+  if (guest && !out.some((p) => p.id === guest)) {
+    try {
+      const d = await gql(`query($id: ID) { project(id: $id) { ${PROJECT} } }`, { id: guest });
+      if (d.project) out.push(d.project);
+    } catch { localStorage.removeItem("mgq.guestProject"); }
+  }
+  return out;
+}
+
+export async function projectsPage(main, who) {
+  const list = await visibleProjects(who);
+  document.title = "Projects · mockgql";
+  const rows = h("tbody");
+  const table = h("div", { class: "scroll" }, h("table", { class: "data stack", id: "projects" },
+    h("caption", { class: "muted" }, `${list.length} project${list.length === 1 ? "" : "s"}`),
+    h("thead", {}, h("tr", {}, ["Name", "Kind", "Slug", "Tables", "Expires", "Actions"].map((t) => h("th", { scope: "col" }, t)))),
+    rows));
+  for (const p of list) rows.append(projectRow(p, who));
+  fill(main, h("h1", {}, "Projects"),
+    who ? createForm() : signedOutNote(list.length),
+    list.length ? card("Your projects", table) : card("Your projects", h("p", {}, "No projects yet. Create one above.")));
+}
+
+function signedOutNote(n) {
+  return card("Not signed in", h("p", {}, n ? "These are the projects this browser holds without an account. "
+    : "You are not signed in and this browser holds no guest project. ",
+  h("a", { href: "/" }, "Sign up, log in or try without an account"), "."));
+}
+
+function createForm() {
+  const name = h("input", { type: "text", id: "newName", required: true });
+  const slug = h("input", { type: "text", id: "newSlug", pattern: "[a-z0-9-]+" });
+  const st = status();
+  const btn = action(h("button", { type: "submit", id: "create" }, "Create project"), st, async () => {
+    if (!name.value.trim()) throw new Error("A project needs a name.");
+    const d = await gql(`mutation($n: String!, $s: String) { createProject(name: $n, slug: $s) { id } }`,
+      { n: name.value.trim(), s: slug.value.trim() || null });
+    location.assign("/board/projects/" + encodeURIComponent(d.createProject.id));
+  });
+  return card("New project", h("form", { class: "row" }, field("Name", name),
+    field("Slug (optional)", slug, "Lower-case letters, digits and dashes; used in /mock/{slug}/graphql."), btn), st);
+}
+
+function projectRow(p, who) {
+  const st = status();
+  const open = h("a", { href: "/board/projects/" + encodeURIComponent(p.id) }, p.name);
+  const actions = h("td", {});
+  if (who && p.kind === "ACCOUNT") actions.append(editControls(p, st), deleteControl(p, st));
+  actions.append(st);
+  return h("tr", { dataset: { project: p.name } },
+    h("th", { scope: "row" }, open), h("td", { "data-label": "Kind" }, p.kind.toLowerCase()), h("td", { class: "mono", "data-label": "Slug" }, p.slug),
+    h("td", { "data-label": "Tables" }, String(p.tables.length)), h("td", { "data-label": "Expires" }, p.expiresAt ? when(p.expiresAt) : "never"), actions);
+}
+
+function editControls(p, st) {
+  const name = h("input", { type: "text", value: p.name, "aria-label": `New name of ${p.name}` });
+  const slug = h("input", { type: "text", value: p.slug, "aria-label": `New slug of ${p.name}` });
+  const save = action(h("button", { type: "button", class: "secondary" }, "Save"), st, async () => {
+    await gql(`mutation($id: ID!, $n: String, $s: String) { updateProject(projectId: $id, name: $n, slug: $s) { id } }`,
+      { id: p.id, n: name.value.trim() || null, s: slug.value.trim() !== p.slug ? slug.value.trim() : null });
+    location.reload();
+  });
+  const box = h("details", {}, h("summary", {}, "Rename or change slug"),
+    h("div", { class: "row" }, field("Name", name), field("Slug", slug, "Changing it breaks existing runtime URLs."), save));
+  return box;
+}
+
+/** deleteControl asks, naming the project, before it deletes. */
+function deleteControl(p, st) {
+  const ask = h("button", { type: "button", class: "danger" }, "Delete…");
+  const confirmBox = h("div", { class: "warning", hidden: true, role: "alert" },
+    h("p", {}, `Delete the project “${p.name}” (/mock/${p.slug}/graphql), its model, keys and mock data? This cannot be undone.`));
+  const yes = action(h("button", { type: "button", class: "danger" }, `Delete “${p.name}”`), st, async () => {
+    await gql(`mutation($id: ID!) { deleteProject(projectId: $id) }`, { id: p.id });
+    location.reload();
+  });
+  const no = h("button", { type: "button", class: "secondary" }, "Cancel");
+  no.addEventListener("click", () => { confirmBox.hidden = true; ask.focus(); });
+  ask.addEventListener("click", () => { confirmBox.hidden = false; yes.focus(); });
+  confirmBox.append(yes, " ", no);
+  return h("div", {}, ask, confirmBox);
+}

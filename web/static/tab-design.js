@@ -1,0 +1,110 @@
+// tab-design.js: API design: operations per table (create, rename,
+// enable/disable, parameters, delete) guarded by a warning that names what
+// a change breaks; the generated SDL; the changes since the baseline; the
+// OpenAPI import wizard and the exports.
+import { h, gql, fill, field, select, status, action, card } from "./dom.js";
+import { openApiCard, exportCard } from "./openapi.js";
+import { guarded } from "./guard.js";
+
+const KINDS = ["LIST", "SINGLE", "CREATE", "UPDATE", "DELETE"];
+const OPERATORS = ["eq", "neq", "gt", "gte", "lt", "lte", "in", "like"];
+
+export async function designTab(body, p) {
+  const st = status();
+  const gen = action(h("button", { type: "button", id: "generateOps" }, "Generate default operations"), st, async () => {
+    const d = await gql(`mutation($p: ID!) { generateDefaultGqlOperations(projectId: $p) { name } }`, { p: p.id });
+    st.ok(d.generateDefaultGqlOperations.length ? `Added ${d.generateDefaultGqlOperations.map((o) => o.name).join(", ")}.` : "Every table has its default operations already.");
+    setTimeout(() => location.reload(), 600);
+  });
+  const confirmBox = h("div", { id: "confirm" });
+  const perTable = p.tables.map((t) => operationsCard(p, t, confirmBox));
+  const sdl = await gql(`query($id: ID) { project(id: $id) { sdl } }`, { id: p.id }).then((d) => d.project.sdl, (e) => `# ${e.message}`);
+  fill(body, card("Operations", h("p", { class: "muted" }, "Each table gets list, single, create, update and delete operations; rename, disable or add parameters to a list operation below."),
+    gen, st, confirmBox), ...perTable, changesCard(p), card("Generated schema (SDL)", h("pre", { id: "sdl", tabindex: "0" }, sdl)),
+  openApiCard(p), exportCard(p));
+}
+
+function operationsCard(p, t, box) {
+  const ops = p.operations.filter((o) => o.tableId === t.id);
+  const st = status();
+  const rows = ops.map((o) => operationRow(p, t, o, box, st));
+  const list = ops.length ? h("div", { class: "scroll" }, h("table", { class: "data ops" },
+    h("thead", {}, h("tr", {}, ["Name", "Kind", "Enabled", "Parameters", ""].map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows)))
+    : h("p", { class: "muted" }, "No operations yet.");
+  const el = card(`${t.name}: operations`, list, newOperation(t, st), st);
+  el.dataset.operations = t.name;
+  return el;
+}
+
+function operationRow(p, t, o, box, st) {
+  const name = h("input", { type: "text", value: o.name, "aria-label": `Name of operation ${o.name}` });
+  const rename = action(h("button", { type: "button", class: "secondary", "aria-label": `Rename ${o.name}` }, "Rename"), st, () =>
+    guarded(p, box, { kind: "RENAME_OPERATION", id: o.id, name: name.value.trim() },
+      () => gql(`mutation($i: UpdateOperationInput!) { updateOperation(input: $i) { id } }`, { i: { operationId: o.id, name: name.value.trim() } }), st));
+  const enabled = h("input", { type: "checkbox", checked: o.enabled, "aria-label": `${o.name} enabled` });
+  enabled.addEventListener("change", async () => {
+    const set = () => gql(`mutation($i: UpdateOperationInput!) { updateOperation(input: $i) { id } }`, { i: { operationId: o.id, enabled: enabled.checked } });
+    try {
+      if (enabled.checked) { await set(); location.reload(); } else await guarded(p, box, { kind: "DISABLE_OPERATION", id: o.id }, set, st, () => { enabled.checked = true; });
+    } catch (e) { st.fail(e); }
+  });
+  const del = action(h("button", { type: "button", class: "danger", "aria-label": `Delete ${o.name}` }, "Delete"), st, () =>
+    guarded(p, box, { kind: "DELETE_OPERATION", id: o.id }, () => gql(`mutation($id: ID!) { deleteOperation(operationId: $id) }`, { id: o.id }), st));
+  return h("tr", { dataset: { operation: o.name } }, h("td", {}, h("div", { class: "inline" }, name, rename)), h("td", {}, o.kind.toLowerCase()),
+    h("td", {}, enabled), h("td", {}, o.kind === "LIST" ? parameters(t, o, st) : h("span", { class: "muted" }, "—")), h("td", {}, del));
+}
+
+function parameters(t, o, st) {
+  const save = (params) => gql(`mutation($i: UpdateOperationInput!) { updateOperation(input: $i) { id } }`, { i: { operationId: o.id, parameters: params } });
+  const items = o.parameters.map((pa, i) => {
+    const rm = action(h("button", { type: "button", class: "danger", "aria-label": `Remove parameter ${pa.name}` }, "Remove"), st, async () => {
+      await save(o.parameters.filter((_, j) => j !== i)); location.reload();
+    });
+    return h("li", { dataset: { parameter: pa.name } }, h("code", {}, `${pa.name}: ${pa.attribute} ${pa.operator}`), " ", rm);
+  });
+  const name = h("input", { type: "text", required: true });
+  const attr = select(t.attributes.map((a) => a.name), t.attributes[0] && t.attributes[0].name);
+  const op = select(OPERATORS, "eq");
+  const add = action(h("button", { type: "submit" }, "Add parameter"), st, async () => {
+    if (!name.value.trim()) throw new Error("A parameter needs a name, e.g. minPrice.");
+    await save([...o.parameters, { name: name.value.trim(), attribute: attr.value, operator: op.value }]); location.reload();
+  });
+  return h("div", {}, items.length ? h("ul", {}, items) : null,
+    h("details", { class: "add-parameter", dataset: { operation: o.name } }, h("summary", {}, "Add a parameter"),
+      h("form", { class: "row" }, field("Parameter name", name), field("Attribute", attr), field("Operator", op), add)));
+}
+
+function newOperation(t, st) {
+  const kind = select(KINDS.map((k) => [k, k.toLowerCase()]), "LIST");
+  const name = h("input", { type: "text", required: true });
+  const add = action(h("button", { type: "submit" }, "Create operation"), st, async () => {
+    await gql(`mutation($i: CreateOperationInput!) { createOperation(input: $i) { id } }`, { i: { tableId: t.id, name: name.value.trim(), kind: kind.value } });
+    location.reload();
+  });
+  return h("details", {}, h("summary", {}, `New operation on ${t.name}`), h("form", { class: "row" }, field("Kind", kind), field("Operation name", name), add));
+}
+
+function changesCard(p) {
+  const st = status();
+  const tbody = h("tbody", { id: "changes" });
+  const base = action(h("button", { type: "button", class: "secondary", id: "setBaseline" }, "Set baseline to the current schema"), st, async () => {
+    await gql(`mutation($p: ID!) { setSchemaBaseline(projectId: $p) }`, { p: p.id });
+    st.ok("Baseline saved: changes are counted from now.");
+    await load();
+  });
+  const load = async () => {
+    try {
+      const d = await gql(`query($id: ID!) { schemaChanges(projectId: $id) { type criticality path message } }`, { id: p.id });
+      fill(tbody, d.schemaChanges.length ? d.schemaChanges.map((c) => h("tr", { dataset: { criticality: c.criticality } },
+        h("td", { class: c.criticality === "BREAKING" ? "notready" : "" }, c.criticality), h("td", { class: "mono" }, c.path), h("td", {}, c.message)))
+        : h("tr", {}, h("td", { colspan: 3, class: "muted" }, "No changes since the baseline.")));
+    } catch (e) {
+      const msg = e.code === "NOT_FOUND" ? "No baseline yet: set one to see what later edits change for the apps that use the API." : e.message;
+      fill(tbody, h("tr", {}, h("td", { colspan: 3, class: "muted" }, msg)));
+    }
+  };
+  load();
+  return card("Changes since the baseline", h("div", { class: "scroll" }, h("table", { class: "data" },
+    h("thead", {}, h("tr", {}, ["Criticality", "Where", "What"].map((c) => h("th", { scope: "col" }, c)))), tbody)), base, st);
+}
+

@@ -1,0 +1,120 @@
+// tab-diagram.js: the tables and relations as an SVG diagram. Related
+// tables are placed in rows by depth (a relation's target one row below its
+// source), rows wrap at the screen's width, and labels sit on top of boxes
+// with a halo, so that 20 or more tables stay readable; long attribute
+// lists are cut with "… n more".
+import { fill, card, h } from "./dom.js";
+
+const NS = "http://www.w3.org/2000/svg";
+const W = 200, ROW = 16, HEAD = 24, MAXROWS = 8, GAPX = 70, GAPY = 50;
+
+function s(tag, attrs, ...kids) {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+  for (const k of kids) e.append(k instanceof Node ? k : document.createTextNode(String(k)));
+  return e;
+}
+
+/** layers puts each table one row below the tables that point at it
+ * (breadth-first from the tables no relation targets), ordering each row by
+ * where its parents sit, so that most arrows run down between neighbours. */
+function layers(tables, relations) {
+  const kids = new Map(tables.map((t) => [t.id, []]));
+  const parents = new Map(tables.map((t) => [t.id, []]));
+  for (const r of relations) {
+    if (!kids.has(r.sourceTableId) || !kids.has(r.targetTableId) || r.sourceTableId === r.targetTableId) continue;
+    kids.get(r.sourceTableId).push(r.targetTableId);
+    parents.get(r.targetTableId).push(r.sourceTableId);
+  }
+  const depth = new Map();
+  const visit = (roots) => {
+    const queue = roots.filter((id) => !depth.has(id));
+    queue.forEach((id) => depth.set(id, 0));
+    while (queue.length) {
+      const id = queue.shift();
+      for (const k of kids.get(id)) if (!depth.has(k)) { depth.set(k, depth.get(id) + 1); queue.push(k); }
+    }
+  };
+  visit(tables.filter((t) => !parents.get(t.id).length).map((t) => t.id));
+  for (const t of tables) visit([t.id]); // cycles: start anywhere left
+  const rows = [];
+  for (const t of tables) (rows[depth.get(t.id)] ||= []).push(t);
+  const at = new Map();
+  return rows.filter(Boolean).map((row) => {
+    const centre = (t) => { const ps = parents.get(t.id).filter((p) => at.has(p)); return ps.length ? ps.reduce((a, p) => a + at.get(p), 0) / ps.length : Infinity; };
+    row.sort((a, b) => centre(a) - centre(b));
+    row.forEach((t, i) => at.set(t.id, i));
+    return row;
+  });
+}
+
+/** diagram returns the SVG of a model; a row wider than the screen wraps. */
+export function diagram(tables, relations, width) {
+  const cols = Math.max(1, Math.floor((width + GAPX) / (W + GAPX)));
+  const boxH = (t) => HEAD + Math.min(t.attributes.length, MAXROWS + 1) * ROW + 8;
+  const rows = layers(tables, relations).flatMap((row) => {
+    const out = [];
+    for (let i = 0; i < row.length; i += cols) out.push(row.slice(i, i + cols));
+    return out;
+  });
+  const wide = Math.max(...rows.map((r) => r.length));
+  const pos = new Map();
+  let y = 20;
+  for (const row of rows) {
+    const left = 20 + ((wide - row.length) * (W + GAPX)) / 2; // centre short rows
+    row.forEach((t, i) => pos.set(t.id, { x: left + i * (W + GAPX), y, h: boxH(t), t }));
+    y += Math.max(...row.map(boxH)) + GAPY;
+  }
+  const svgW = 20 + wide * (W + GAPX) - GAPX + 20;
+  const svg = s("svg", { class: "diagram", viewBox: `0 0 ${svgW} ${y}`, role: "img", "aria-labelledby": "diagramTitle" },
+    s("title", { id: "diagramTitle" }, `Diagram of ${tables.length} tables and ${relations.length} relations`),
+    s("defs", {}, s("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" },
+      s("path", { d: "M0,0 L10,5 L0,10 z", fill: "#2748b8" }))));
+  const edges = relations.map((r) => edge(pos.get(r.sourceTableId), pos.get(r.targetTableId), r));
+  for (const e of edges) svg.append(e.path);
+  for (const p of pos.values()) svg.append(node(p));
+  for (const e of edges) svg.append(e.label); // on top, with a halo, so boxes never hide them
+  svg.style.maxWidth = `${svgW}px`; // never drawn larger than life (CSSOM: allowed by the CSP)
+  return svg;
+}
+
+function node({ x, y, h: hgt, t }) {
+  const g = s("g", { class: "node", transform: `translate(${x},${y})`, "data-table": t.name });
+  g.append(s("rect", { width: W, height: hgt, rx: 6 }), s("rect", { width: W, height: HEAD, rx: 6, class: t.ready ? "head ready" : "head notready" }));
+  g.append(s("text", { x: 8, y: 17, class: "title" }, clip(t.name, 22), t.ready ? "" : " (not ready)"));
+  const shown = t.attributes.length > MAXROWS + 1 ? t.attributes.slice(0, MAXROWS) : t.attributes;
+  shown.forEach((a, i) => g.append(s("text", { x: 8, y: HEAD + 14 + i * ROW }, clip(a.name, 18), s("tspan", { fill: "#525a6b" }, " ", a.type.toLowerCase()))));
+  if (shown.length < t.attributes.length) g.append(s("text", { x: 8, y: HEAD + 14 + MAXROWS * ROW, fill: "#525a6b" }, `… ${t.attributes.length - MAXROWS} more`));
+  return g;
+}
+
+const clip = (str, n) => (str.length > n ? str.slice(0, n - 1) + "…" : str);
+
+function edge(a, b, r) {
+  const label = `${r.fieldName} ${r.cardinality === "ONE_TO_MANY" ? "1:n" : "1:1"}`;
+  if (!a || !b) return { path: s("g", {}), label: s("g", {}) };
+  let d, lx, ly;
+  if (b.y > a.y + a.h) { // below: from the bottom edge to the top edge
+    const x1 = a.x + W / 2, y1 = a.y + a.h, x2 = b.x + W / 2, y2 = b.y;
+    d = `M${x1},${y1} C${x1},${y1 + 30} ${x2},${y2 - 30} ${x2},${y2}`;
+    lx = (x1 + x2) / 2; ly = (y1 + y2) / 2;
+  } else if (a === b) {
+    const x = a.x + W, y = a.y + 10;
+    d = `M${x},${y} c40,0 40,30 0,30`; lx = x + 30; ly = y - 4;
+  } else { // same row or above: from the facing sides
+    const right = b.x > a.x;
+    const x1 = right ? a.x + W : a.x, y1 = a.y + HEAD / 2, x2 = right ? b.x : b.x + W, y2 = b.y + HEAD / 2;
+    d = `M${x1},${y1} C${(x1 + x2) / 2},${y1} ${(x1 + x2) / 2},${y2} ${x2},${y2}`;
+    lx = (x1 + x2) / 2; ly = Math.min(y1, y2) - 6;
+  }
+  return { path: s("path", { class: "edge", d, "marker-end": "url(#arrow)" }),
+    label: s("text", { class: "edge-label", x: lx, y: ly, "text-anchor": "middle" }, label) };
+}
+
+export async function diagramTab(body, p) {
+  const box = h("div", { class: "scroll" });
+  fill(body, card(`Diagram: ${p.tables.length} tables, ${p.relations.length} relations`,
+    p.tables.length ? box : h("p", {}, "No tables yet: add them on the Model tab."),
+    h("p", { class: "muted" }, "Green: ready; red: not ready. Arrows go from a relation's source to its target, labelled with the field and cardinality.")));
+  if (p.tables.length) box.append(diagram(p.tables, p.relations, Math.max(body.clientWidth, 360)));
+}

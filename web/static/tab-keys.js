@@ -1,0 +1,68 @@
+// tab-keys.js: the project's API keys: create (name, scope, expiry,
+// maxActors), the value shown once, list (with active actors), revoke,
+// delete; the plan gate.
+import { h, gql, fill, field, select, status, action, card, copyButton, when } from "./dom.js";
+
+export async function keysTab(body, p, who) {
+  if (p.kind !== "ACCOUNT") {
+    return fill(body, card("API keys", h("p", {}, `A ${p.kind.toLowerCase()} project has no API keys: its runtime answers to its share token, which is in its runtime URL:`),
+      h("p", {}, h("code", {}, p.runtimeUrl)), p.kind === "SESSION" ? h("p", {}, "Sign up to keep this project; it then gets API keys on the Professional plan.") : null));
+  }
+  if (who && who.account.plan === "STARTER") {
+    return fill(body, card("API keys", h("p", { id: "planGate" }, "API keys are available on the Professional plan and above; your account is on Starter. ",
+      h("a", { href: "/board/account" }, "Change the plan under Account"), ". Until then, run queries in the Playground.")));
+  }
+  const list = h("div", { id: "keyList" });
+  const refresh = async () => {
+    try {
+      const d = await gql(`query($p: ID!) { apiKeys(projectId: $p) { id name scope prefix expiresAt revoked maxActors activeActors createdAt lastUsedAt } }`, { p: p.id });
+      fill(list, listCard(d.apiKeys));
+    } catch (e) { fill(list, card("Keys", h("p", { class: "status error" }, e.message))); }
+  };
+  await refresh();
+  fill(body, createCard(p, refresh), list);
+}
+
+function createCard(p, refresh) {
+  const name = h("input", { type: "text", id: "keyName", required: true, placeholder: "web app dev" });
+  const scope = select([["RUNTIME", "Runtime: queries the mock API"], ["FULL", "Full: runtime and management API"], ["MANAGEMENT", "Management: management API only"]], "RUNTIME", { id: "keyScope" });
+  const expires = h("input", { type: "datetime-local", id: "keyExpires" });
+  const actors = h("input", { type: "number", id: "keyActors", min: 1, max: 1000, value: 5 });
+  const shown = h("div", { id: "keyValueBox" });
+  const st = status();
+  const create = action(h("button", { type: "submit", id: "createKey" }, "Create key"), st, async () => {
+    const d = await gql(`mutation($p: ID!, $n: String!, $s: ApiKeyScope!, $e: DateTime, $m: Int) { createApiKey(projectId: $p, name: $n, scope: $s, expiresAt: $e, maxActors: $m) { value key { prefix } } }`,
+      { p: p.id, n: name.value.trim(), s: scope.value, e: expires.value ? new Date(expires.value).toISOString() : null, m: Number(actors.value) || null });
+    const value = d.createApiKey.value;
+    const copy = copyButton("Copy the key", () => value);
+    copy.id = "copyKey";
+    fill(shown, h("div", { class: "warning", role: "alert" },
+      h("p", {}, h("strong", {}, "Copy this key now: it is shown only once.")),
+      h("p", {}, h("code", { id: "keyValue" }, value), " ", copy),
+      h("p", {}, "The key is a secret: it belongs in server-side code, CI secrets, or a dev-server proxy that adds the header — never in a front-end bundle."),
+      h("p", {}, "It is in the list below by its prefix only.")));
+    await refresh();
+  });
+  return card("Create an API key", h("form", {}, h("div", { class: "row" }, field("Key name", name), field("Scope", scope),
+    field("Expires (optional)", expires, "After it, the key answers 401 API_KEY_EXPIRED."), field("Max actors", actors, "Concurrent actor tokens, 1 to 1000.")), create), st, shown);
+}
+
+function listCard(keys) {
+  const st = status();
+  if (!keys.length) return card("Keys", h("p", { class: "muted" }, "No keys yet."));
+  const rows = keys.map((k) => {
+    const revoke = k.revoked ? null : action(h("button", { type: "button", class: "secondary", "aria-label": `Revoke ${k.name}` }, "Revoke"), st, async () => {
+      await gql(`mutation($id: ID!) { revokeApiKey(keyId: $id) { id } }`, { id: k.id }); location.reload();
+    });
+    const del = action(h("button", { type: "button", class: "danger", "aria-label": `Delete ${k.name}` }, "Delete"), st, async () => {
+      await gql(`mutation($id: ID!) { deleteApiKey(keyId: $id) }`, { id: k.id }); location.reload();
+    });
+    const td = (label, v, cls) => h("td", { "data-label": label, class: cls }, v);
+    return h("tr", { dataset: { key: k.name } }, h("th", { scope: "row" }, k.name), td("Prefix", k.prefix + "…", "mono"), td("Scope", k.scope.toLowerCase()),
+      td("Expires", k.expiresAt ? when(k.expiresAt) : "never"), td("State", k.revoked ? "revoked" : "active", k.revoked ? "notready" : ""),
+      td("Last used", when(k.lastUsedAt)), td("Active actors", `${k.activeActors} of ${k.maxActors}`), h("td", {}, h("div", { class: "row tight" }, revoke, del)));
+  });
+  return card(`Keys (${keys.length})`, h("div", { class: "scroll" }, h("table", { class: "data stack", id: "keys" },
+    h("thead", {}, h("tr", {}, ["Name", "Prefix", "Scope", "Expires", "State", "Last used", "Active actors", ""].map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", {}, rows))), st);
+}

@@ -1,0 +1,209 @@
+// tab-model.js: the Model tab: tables with their data binding (importCode
+// and variant), the attribute grid, the Mappings pane, readiness with its
+// reason, the relations editor and each table's default views.
+import { h, gql, fill, field, check, select, status, action, card } from "./dom.js";
+import { mappingEditor, show } from "./mapping.js";
+import { relationsCard } from "./relations.js";
+import { guarded } from "./guard.js";
+
+export const TYPES = ["STRING", "INT", "FLOAT", "BOOLEAN", "ID", "DATETIME", "JSON"];
+
+/** dataSources is the data pool with a few sample documents each. */
+export async function dataSources() {
+  const d = await gql(`{ dataSources { importCode name fieldPaths recordCount variants { name recordCount } sampleDocuments(limit: 3) } }`);
+  return d.dataSources;
+}
+
+export async function modelTab(body, p) {
+  const pool = await dataSources();
+  const byCode = Object.fromEntries(pool.map((d) => [d.importCode, d]));
+  const tables = h("div", { id: "tables" });
+  for (const t of p.tables) tables.append(tableCard(p, t, pool, byCode[t.source && t.source.importCode]));
+  fill(body, newTableCard(p, pool),
+    p.tables.length ? tables : card("Tables", h("p", {}, "No tables yet: add one above, bound to a dataset of the data pool.")),
+    relationsCard(p));
+}
+
+function newTableCard(p, pool) {
+  const name = h("input", { type: "text", id: "tableName", required: true, placeholder: "Product" });
+  const code = select([["", "not bound yet"], ...pool.map((d) => [d.importCode, `${d.importCode} (${d.recordCount} records)`])], "", { id: "tableSource" });
+  const st = status();
+  const add = action(h("button", { type: "submit", id: "addTable" }, "Add table"), st, async () => {
+    await gql(`mutation($i: CreateModellingTableInput!) { createModellingTable(input: $i) { id } }`,
+      { i: { projectId: p.id, name: name.value.trim(), source: code.value ? { importCode: code.value } : null } });
+    location.reload();
+  });
+  return card("Add a table", h("form", { class: "row" }, field("Table name", name, "A GraphQL type name, e.g. Product."), field("Dataset", code), add), st);
+}
+
+function tableCard(p, t, pool, source) {
+  const st = status();
+  const readiness = t.ready ? h("p", { class: "ready" }, "✓ ready")
+    : h("p", { class: "notready", dataset: { reason: "" } }, "✗ not ready: ", h("span", { class: "reason" }, t.notReadyReason));
+  const views = p.views.filter((v) => v.tableId === t.id);
+  const box = h("div", { class: "confirm" }); // the warning before a breaking edit
+  const el = card(t.name, readiness, box, bindingForm(t, pool, st), attributeGrid(p, t, source, st, box), bindHinted(t, source, st), addAttribute(t, source, st),
+    views.length ? viewsBox(p, t, views) : null, renameTable(p, t, st, box), deleteTable(p, t, st, box), st);
+  el.dataset.table = t.name;
+  return el;
+}
+
+function bindingForm(t, pool, st) {
+  const cur = t.source || {};
+  const code = select([["", "not bound"], ...pool.map((d) => [d.importCode, `${d.importCode} (${d.recordCount} records)`])], cur.importCode || "");
+  const variantSel = () => {
+    const ds = pool.find((d) => d.importCode === code.value);
+    return select([["", "All variants"], ...((ds && ds.variants) || []).map((v) => [v.name, `${v.name} (${v.recordCount})`])], cur.variant || "");
+  };
+  let variant = variantSel();
+  const variantBox = h("div", { class: "field-box" }, field("Variant", variant));
+  code.addEventListener("change", () => { variant = variantSel(); fill(variantBox, field("Variant", variant)); });
+  const save = action(h("button", { type: "button", class: "secondary" }, "Save binding"), st, async () => {
+    if (!code.value) throw new Error("Choose a dataset to bind the table to.");
+    await gql(`mutation($i: UpdateModellingTableInput!) { updateModellingTable(input: $i) { id } }`,
+      { i: { tableId: t.id, source: { importCode: code.value, variant: variant.value || null } } });
+    location.reload();
+  });
+  return h("div", { class: "row binding" }, field("Dataset (importCode)", code), variantBox, save);
+}
+
+function attributeGrid(p, t, source, st, box) {
+  if (!t.attributes.length) return h("p", { class: "muted" }, "No attributes yet.");
+  const rows = t.attributes.map((a) => attributeRow(p, t, a, source, st, box));
+  return h("div", { class: "scroll" }, h("table", { class: "data attrs" },
+    h("caption", { class: "muted" }, `Attributes of ${t.name}`),
+    h("thead", {}, h("tr", {}, ["Name", "Type", "Sortable", "Filterable", "Required", "Mapping", ""].map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", {}, rows)));
+}
+
+function mappingText(a, source) {
+  switch (a.mappingType) {
+    case "SOURCE": {
+      const sample = source && source.sampleDocuments[0];
+      return [h("code", {}, a.sourceMapping.path), sample ? h("span", { class: "muted" }, " e.g. ", show(pathValue(sample, a.sourceMapping.path))) : null];
+    }
+    case "CONSTANT": return ["constant ", h("code", {}, JSON.stringify(a.constantValue))];
+    case "GENERATED": return ["generated ", h("code", {}, a.generator ? a.generator.kind : "?")];
+    case "COMPUTED": return ["computed ", h("code", {}, a.computedExpression || "")];
+  }
+  if (a.sourceMapping) return h("span", { class: "muted" }, "none (null); hint ", h("code", {}, a.sourceMapping.path));
+  return h("span", { class: "muted" }, "none (null)");
+}
+
+/** hinted are the unmapped attributes that carry a path hint (an OpenAPI
+ * import keeps each property's path), bindable in one go once the table
+ * has a dataset. */
+const hinted = (t) => t.attributes.filter((a) => a.mappingType === "NONE" && a.sourceMapping && a.sourceMapping.path);
+
+function bindHinted(t, source, st) {
+  const todo = hinted(t).filter((a) => source && source.fieldPaths.includes(a.sourceMapping.path));
+  if (!todo.length) return null;
+  return action(h("button", { type: "button", class: "secondary", dataset: { bindHinted: t.name } },
+    `Bind ${todo.length} attribute${todo.length === 1 ? "" : "s"} to ${todo.length === 1 ? "its" : "their"} hinted path${todo.length === 1 ? "" : "s"}`), st, async () => {
+    for (const a of todo) {
+      await gql(`mutation($i: UpdateModellingAttributeInput!) { updateModellingAttribute(input: $i) { id } }`,
+        { i: { attributeId: a.id, mappingType: "SOURCE", sourceMapping: { path: a.sourceMapping.path } } });
+    }
+    location.reload();
+  });
+}
+
+function pathValue(doc, path) {
+  return path.split(".").reduce((v, k) => (v && typeof v === "object" ? v[k] : undefined), doc);
+}
+
+function attributeRow(p, t, a, source, st, box) {
+  const save = (patch) => gql(`mutation($i: UpdateModellingAttributeInput!) { updateModellingAttribute(input: $i) { id } }`,
+    { i: { attributeId: a.id, ...patch } }).then(() => st.ok(`Saved ${t.name}.${a.name}.`), (e) => st.fail(e));
+  const name = h("input", { type: "text", value: a.name, "aria-label": `Name of ${t.name}.${a.name}` });
+  name.addEventListener("change", () => guarded(p, box, { kind: "RENAME_ATTRIBUTE", id: a.id, name: name.value.trim() },
+    () => save({ name: name.value.trim() }), st, () => { name.value = a.name; }).catch((e) => st.fail(e)));
+  const type = select(TYPES, a.type, { "aria-label": `Type of ${t.name}.${a.name}` });
+  type.addEventListener("change", () => save({ type: type.value }));
+  const flag = (key, label) => {
+    const box = h("input", { type: "checkbox", checked: a[key], "aria-label": `${label}: ${t.name}.${a.name}` });
+    box.addEventListener("change", () => save({ [key]: box.checked }));
+    return h("td", {}, box);
+  };
+  // The Mappings pane of one attribute, built when first opened: a large
+  // model has hundreds of attributes, each with every path of its dataset.
+  const edit = h("details", {}, h("summary", {}, "Edit mapping"));
+  edit.addEventListener("toggle", () => {
+    if (!edit.open || edit.querySelector(".mapping")) return;
+    const ed = mappingEditor(a, source);
+    const apply = action(h("button", { type: "button" }, "Save mapping"), st, async () => {
+      await gql(`mutation($i: UpdateModellingAttributeInput!) { updateModellingAttribute(input: $i) { id } }`, { i: { attributeId: a.id, ...ed.value() } });
+      location.reload();
+    });
+    edit.append(ed.el, apply);
+  });
+  const del = action(h("button", { type: "button", class: "danger", "aria-label": `Delete ${t.name}.${a.name}` }, "Delete"), st, () =>
+    guarded(p, box, { kind: "DELETE_ATTRIBUTE", id: a.id }, () => gql(`mutation($id: ID!) { deleteModellingAttribute(attributeId: $id) }`, { id: a.id }), st));
+  return h("tr", { dataset: { attribute: a.name } }, h("td", {}, name), h("td", {}, type),
+    flag("sortable", "Sortable"), flag("filterable", "Filterable"), flag("required", "Required"),
+    h("td", {}, h("div", {}, mappingText(a, source)), edit), h("td", {}, del));
+}
+
+function addAttribute(t, source, st) {
+  const name = h("input", { type: "text", required: true });
+  const type = select(TYPES, "STRING");
+  const flags = { sortable: true, filterable: true, required: false };
+  const ed = mappingEditor(null, source);
+  const add = action(h("button", { type: "submit" }, "Add attribute"), st, async () => {
+    await gql(`mutation($i: CreateModellingAttributeInput!) { createModellingAttribute(input: $i) { id } }`,
+      { i: { tableId: t.id, name: name.value.trim(), type: type.value, ...flags, ...ed.value() } });
+    location.reload();
+  });
+  const form = h("form", { class: "add-attribute", dataset: { table: t.name } },
+    h("div", { class: "row" }, field("Attribute name", name), field("Type", type)),
+    h("div", {}, ["sortable", "filterable", "required"].map((k) => check(k[0].toUpperCase() + k.slice(1), flags[k], (e) => { flags[k] = e.target.checked; }))),
+    ed.el, add);
+  return h("details", { class: "add" }, h("summary", {}, `Add an attribute to ${t.name}`), form);
+}
+
+/** viewsBox shows the table's default views; the list view's rows come
+ * from the project's runtime through previewQuery, on request. */
+function viewsBox(p, t, views) {
+  const list = p.operations.find((o) => o.tableId === t.id && o.kind === "LIST" && o.enabled);
+  const out = h("div", { class: "view-rows" });
+  const names = views.map((v) => `${v.name} (${v.kind.toLowerCase()})`).join(", ");
+  const kids = [h("h3", {}, "Views"), h("p", { class: "muted" }, names)];
+  if (list) {
+    const st = status();
+    const showRows = action(h("button", { type: "button", class: "secondary" }, `Show the first rows (${list.name})`), st, async () => {
+      const fields = t.attributes.filter((a) => a.mappingType !== "COMPUTED").map((a) => a.name).filter((n) => /^[_A-Za-z][_0-9A-Za-z]*$/.test(n));
+      const q = `{ ${list.name}(pageSize: 5) { total items { id ${fields.join(" ")} } } }`;
+      const d = await gql(`mutation($p: ID!, $q: String!) { previewQuery(projectId: $p, query: $q) }`, { p: p.id, q });
+      const res = d.previewQuery;
+      if (res.errors && res.errors.length) throw new Error(res.errors[0].message);
+      const page = res.data[list.name];
+      fill(out, h("p", { class: "muted" }, `${page.total} rows; the first ${page.items.length}:`), rowsTable(["id", ...fields], page.items));
+    });
+    kids.push(showRows, st, out);
+  }
+  return h("div", {}, kids);
+}
+
+/** rowsTable shows records as a table; every value is text. */
+export function rowsTable(cols, items) {
+  return h("div", { class: "scroll" }, h("table", { class: "data" },
+    h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", {}, items.map((it) => h("tr", {}, cols.map((c) => h("td", {}, show(it[c]))))))));
+}
+
+function renameTable(p, t, st, box) {
+  const name = h("input", { type: "text", value: t.name });
+  const go = action(h("button", { type: "button", class: "secondary" }, "Rename"), st, () =>
+    guarded(p, box, { kind: "RENAME_TABLE", id: t.id, name: name.value.trim() },
+      () => gql(`mutation($i: UpdateModellingTableInput!) { updateModellingTable(input: $i) { id } }`, { i: { tableId: t.id, name: name.value.trim() } }), st));
+  return h("details", {}, h("summary", {}, `Rename ${t.name}`), h("div", { class: "row" }, field("New table name", name), go));
+}
+
+function deleteTable(p, t, st, box) {
+  const ask = h("button", { type: "button", class: "danger" }, `Delete table ${t.name}…`);
+  const yes = action(h("button", { type: "button", class: "danger" }, `Yes, delete ${t.name}`), st, () =>
+    guarded(p, box, { kind: "DELETE_TABLE", id: t.id }, () => gql(`mutation($id: ID!) { deleteModellingTable(tableId: $id) }`, { id: t.id }), st));
+  const sure = h("div", { class: "warning", hidden: true, role: "alert" }, h("p", {}, `Delete ${t.name}, its attributes, operations and relations?`), yes);
+  ask.addEventListener("click", () => { sure.hidden = false; yes.focus(); });
+  return h("div", {}, ask, sure);
+}

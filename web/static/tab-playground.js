@@ -1,0 +1,140 @@
+// tab-playground.js: run queries and mutations against the project's
+// runtime from the board in GraphiQL (vendored, web/vendor), through
+// previewQuery (the member's session, no API key in the browser; counted as
+// preview requests), and copy the same request as curl with the credential
+// the runtime wants. ?query= in the address opens it with that query.
+import { h, gql, fill, status, action, card, copyButton } from "./dom.js";
+
+/** curlOf is the request as a shell command; account projects need a key. */
+export function curlOf(p, query, variables) {
+  const body = JSON.stringify(variables ? { query, variables } : { query });
+  const q = (s) => "'" + s.replace(/'/g, "'\\''") + "'";
+  // Double quotes, so that the shell puts the key in from $MGQ_API_KEY.
+  const auth = p.kind === "ACCOUNT" ? ` \\\n  -H "Authorization: Bearer $MGQ_API_KEY"` : "";
+  return `curl -s ${q(p.runtimeUrl)}${auth} \\\n  -H 'Content-Type: application/json' \\\n  -d ${q(body)}`;
+}
+
+function starter(p) {
+  const list = p.operations.find((o) => o.kind === "LIST" && o.enabled);
+  if (!list) return "{ __typename }";
+  const t = p.tables.find((x) => x.id === list.tableId);
+  const fields = t.attributes.filter((a) => a.mappingType !== "COMPUTED").slice(0, 4).map((a) => a.name);
+  return `query {\n  ${list.name}(pageSize: 5) {\n    total\n    items { id ${fields.join(" ")} }\n  }\n}`;
+}
+
+const VENDOR = "/board/vendor";
+
+function loadScript(src) {
+  return new Promise((resolve, reject) => {
+    const el = h("script", { src });
+    el.addEventListener("load", resolve);
+    el.addEventListener("error", () => reject(new Error(`cannot load ${src}`)));
+    document.head.append(el);
+  });
+}
+
+/** loadGraphiQL loads the vendored GraphiQL and the React it needs, once. */
+let graphiql = null;
+function loadGraphiQL() {
+  if (!graphiql) {
+    document.head.append(h("link", { rel: "stylesheet", href: `${VENDOR}/graphiql@3.9.0/graphiql.min.css` }));
+    graphiql = loadScript(`${VENDOR}/react@18.3.1/react.production.min.js`)
+      .then(() => loadScript(`${VENDOR}/react-dom@18.3.1/react-dom.production.min.js`))
+      .then(() => loadScript(`${VENDOR}/graphiql@3.9.0/graphiql.min.js`))
+      .then(() => window.GraphiQL);
+  }
+  return graphiql;
+}
+
+/** projectStorage keeps GraphiQL's tabs and history per project. */
+function projectStorage(id) {
+  const key = (k) => `mgq:${id}:${k}`;
+  const mine = () => Object.keys(localStorage).filter((k) => k.startsWith(`mgq:${id}:`));
+  return {
+    getItem: (k) => localStorage.getItem(key(k)),
+    setItem: (k, v) => { try { localStorage.setItem(key(k), v); } catch { /* full: keep going */ } },
+    removeItem: (k) => localStorage.removeItem(key(k)),
+    clear: () => mine().forEach((k) => localStorage.removeItem(k)),
+    get length() { return mine().length; },
+  };
+}
+
+/** labelEditors names GraphiQL's editors for assistive technology (its
+ * CodeMirror textareas have no label) and lets the keyboard reach their
+ * scrolling areas; it runs again whenever GraphiQL re-renders. */
+function labelEditors(root) {
+  const names = [[".graphiql-query-editor", "GraphQL query"], [".graphiql-editor-tool", "Variables (JSON)"], [".result-window", "Result"]];
+  const apply = () => {
+    for (const [sel, name] of names) {
+      for (const el of root.querySelectorAll(`${sel} .CodeMirror textarea`)) if (!el.hasAttribute("aria-label")) el.setAttribute("aria-label", name);
+      for (const el of root.querySelectorAll(`${sel} .CodeMirror-scroll`)) {
+        if (el.getAttribute("tabindex") !== "0") { el.setAttribute("tabindex", "0"); el.setAttribute("aria-label", `${name}, scrollable`); } // CodeMirror sets -1
+      }
+    }
+  };
+  new MutationObserver(apply).observe(root, { childList: true, subtree: true });
+  apply();
+}
+
+export async function playgroundTab(body, p) {
+  const st = status();
+  const state = { query: new URLSearchParams(location.search).get("query") || starter(p), variables: "" };
+  const curl = copyButton("Copy as curl", () => {
+    let vars = null;
+    if (state.variables.trim()) { try { vars = JSON.parse(state.variables); } catch { vars = null; } }
+    return curlOf(p, state.query, vars);
+  });
+  curl.id = "pgCurl";
+  const mount = h("div", { id: "graphiql", class: "graphiql-box" });
+  fill(body, card("Playground",
+    h("p", { class: "muted" }, `Runs against ${p.runtimeUrl.split("?")[0]} with your board session (no key in the browser). Each run, and the schema read when the page opens, counts as a preview request against the quota.` +
+      (p.kind === "ACCOUNT" ? " Outside the board the runtime needs an API key: “Copy as curl” leaves $MGQ_API_KEY for it." : "")),
+    h("div", { class: "row tight" }, curl), st, mount),
+  sharingCard(p));
+  const fetcher = async (params) => {
+    const d = await gql(`mutation($p: ID!, $q: String!, $v: JSON, $o: String) { previewQuery(projectId: $p, query: $q, variables: $v, operationName: $o) }`,
+      { p: p.id, q: params.query, v: params.variables || null, o: params.operationName || null });
+    return d.previewQuery;
+  };
+  labelEditors(mount);
+  try {
+    const GraphiQL = await loadGraphiQL();
+    const { React, ReactDOM } = window;
+    ReactDOM.createRoot(mount).render(React.createElement(GraphiQL, {
+      fetcher, query: state.query, defaultEditorToolsVisibility: true, isHeadersEditorEnabled: false,
+      shouldPersistHeaders: false, storage: projectStorage(p.id),
+      onEditQuery: (q) => { state.query = q; }, onEditVariables: (v) => { state.variables = v; },
+    }));
+  } catch (e) { st.fail(e); }
+}
+
+/** sharingCard shows the preview link; on an account project it turns it
+ * on, replaces it (older links stop working) or turns it off. */
+export function sharingCard(p) {
+  const st = status();
+  st.id = "shareStatus";
+  const link = h("a", { id: "previewLink", rel: "noreferrer", target: "_blank" });
+  const on = h("button", { type: "button", id: "shareOn" }, "Share a preview link");
+  const again = h("button", { type: "button", id: "shareNew", class: "secondary" }, "New link");
+  const off = h("button", { type: "button", id: "shareOff", class: "danger" }, "Stop sharing");
+  const show = () => {
+    link.textContent = p.previewSharing ? p.previewUrl : "";
+    link.href = p.previewSharing ? p.previewUrl : "#";
+    link.hidden = !p.previewSharing;
+    const account = p.kind === "ACCOUNT";
+    on.hidden = !account || p.previewSharing;
+    again.hidden = off.hidden = !account || !p.previewSharing;
+  };
+  const set = (enabled, msg) => async () => {
+    const d = await gql(`mutation($p: ID!, $on: Boolean!) { setPreviewSharing(projectId: $p, enabled: $on) { previewUrl previewSharing } }`, { p: p.id, on: enabled });
+    Object.assign(p, d.setPreviewSharing);
+    show();
+    st.ok(msg);
+  };
+  action(on, st, set(true, "Anyone with the link can open the preview page."));
+  action(again, st, set(true, "A new link: earlier links no longer work."));
+  action(off, st, set(false, "The preview link no longer works."));
+  show();
+  return card("Preview link", h("p", { class: "muted" }, "A read-only page with the model, the schema and a sample of each table. It never opens the API of an account project; each opening counts against the quota."),
+    h("p", {}, link), h("div", { class: "row tight" }, on, again, off), st);
+}
