@@ -64,9 +64,9 @@ type Executor struct {
 	// for none. Only the package's own surfaces set it.
 	directPlan directCompiler
 
-	types map[string]*objectType // object types by name, with their fields precomputed
-	ruleList []validator.Rule // the validation rules, in the order validate runs them
-	cache *docCache
+	types    map[string]*objectType // object types by name, with their fields precomputed
+	ruleList []validator.Rule       // the validation rules, in the order validate runs them
+	cache    *docCache
 }
 
 // Default limits of an Executor.
