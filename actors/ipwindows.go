@@ -18,9 +18,8 @@ const (
 	// KindIPPublic counts a client IP's /public-graphql requests a
 	// minute: ipp/<address>.
 	KindIPPublic = "ipp"
-	// KindIPCreate counts what a client IP creates from nothing a minute:
-	// sign-ups, and guest and session projects made without a session:
-	// ipc/<address>.
+	// KindIPCreate counts what a client IP creates a minute: sign-ups,
+	// guest and session projects: ipc/<address>.
 	KindIPCreate = "ipc"
 	// KindLogin counts the login attempts of one e-mail address a minute,
 	// whatever IPs they come from: login/<sha256 of the normalised e-mail>.

@@ -23,7 +23,11 @@ func (s *Server) serveManagement(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	s.serveSurface(c, s.mgmt, p, s.cfg.MaxManagementBodyBytes)
+	max := s.cfg.MaxManagementBodyBytes // importDataset carries a dataset…
+	if p.UserID == "" && p.AccountID == "" {
+		max = s.cfg.MaxBodyBytes // …which needs an account: an anonymous call gets the public bound
+	}
+	s.serveSurface(c, s.mgmt, p, max)
 }
 
 // servePublic answers /public-graphql; the credential is the mgq_session cookie.

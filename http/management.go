@@ -66,8 +66,8 @@ type SurfaceConfig struct {
 	JWTTTL time.Duration
 	// Bounds limit each request's response (graphql.Bounds).
 	Bounds graphql.Bounds
-	// CheckCreate counts a sign-up, or a guest or session project made
-	// without a session, against the client IP's window; nil counts none.
+	// CheckCreate counts a sign-up, a guest project or a session project
+	// against the client IP's window; nil counts none.
 	CheckCreate func(ctx context.Context, ip string) error
 }
 

@@ -53,10 +53,8 @@ func (s *Surface) publicResolvers() map[string]graphql.Resolver {
 // Backend made a session (the call carried none, or one it no longer
 // knows), its cookie is set.
 func (s *Surface) createGuestProject(ctx context.Context, c *Call, args input) (any, error) {
-	if c.Principal.SessionID == "" { // a new session: counted per IP
-		if err := s.checkCreate(ctx, c); err != nil {
-			return nil, err
-		}
+	if err := s.checkCreate(ctx, c); err != nil { // counted per IP, with or without a session
+		return nil, err
 	}
 	p, session, err := s.cfg.Backend.CreateGuestProject(ctx, c.Principal, args.str("name"))
 	if err != nil {

@@ -28,8 +28,8 @@ type Runtime interface {
 	// CheckIP counts a runtime request against its client IP's window.
 	CheckIP(ctx context.Context, ip string) error
 	// CheckWindow counts a request against the client IP's named window
-	// ("management", "public", or "create" for sign-ups and sessionless
-	// guest and session projects); a window turned off answers nil.
+	// ("management", "public", or "create" for sign-ups, guest and session
+	// projects); a window turned off answers nil.
 	CheckWindow(ctx context.Context, window, ip string) error
 	// IssueActorToken grants an actor slot of the key (POST /runtime/actors).
 	IssueActorToken(ctx context.Context, keyValue string) (any, error)

@@ -66,7 +66,7 @@ func surfaceFlags(fs *flag.FlagSet, c *surfaceConfig) {
 	fs.IntVar(&c.ResponseBudgetMB, "response-budget-mb", 256, "the node's budget of GraphQL response bytes being written at once, in MB; a request that finds it spent is refused 503 UNAVAILABLE")
 	fs.IntVar(&c.IPLimitManagement, "ip-limit-management", 300, "/graphql and /datasets requests a minute per client IP (0 = off)")
 	fs.IntVar(&c.IPLimitPublic, "ip-limit-public", 120, "/public-graphql requests a minute per client IP (0 = off)")
-	fs.IntVar(&c.IPLimitCreate, "ip-limit-create", 10, "sign-ups, and guest and session projects made without a session, a minute per client IP (0 = off)")
+	fs.IntVar(&c.IPLimitCreate, "ip-limit-create", 10, "sign-ups, guest projects and session projects a minute per client IP (0 = off)")
 	fs.IntVar(&c.LoginAttempts, "login-attempts", 10, "login attempts a minute per e-mail address, from any IP (0 = off)")
 	fs.IntVar(&c.MaxConnsPerIP, "max-conns-per-ip", 128, "connections one peer IP may hold open at once (0 = off)")
 	fs.DurationVar(&c.BodyTimeout, "body-timeout", 30*time.Second, "time a request body may take to arrive after its headers (a dataset upload: the longest pause)")
