@@ -62,4 +62,3 @@ func TestConnLimiter(t *testing.T) {
 		t.Fatalf("%d more connections accepted after one closed, want 1", n)
 	}
 }
-
