@@ -174,6 +174,12 @@ func (g *gate) clientIP(r *http.Request) string {
 	return peer.Unmap().String()
 }
 
+// trustedPeer reports whether the peer address ip is a trusted proxy.
+func (g *gate) trustedPeer(ip string) bool {
+	a, err := netip.ParseAddr(ip)
+	return err == nil && g.isTrusted(a)
+}
+
 func (g *gate) isTrusted(ip netip.Addr) bool {
 	ip = ip.Unmap()
 	for _, p := range g.trusted {

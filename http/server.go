@@ -156,7 +156,6 @@ func (s *Server) Start() error {
 		ln.Close()
 		return err
 	}
-	ln = limitConns(ln, s.cfg.MaxConnsPerIP)
 	s.ln = ln
 	base := "http://" + ln.Addr().String()
 	if s.cfg.BaseURL == "" {
@@ -173,10 +172,13 @@ func (s *Server) Start() error {
 		ln.Close()
 		return err
 	}
-	if s.handler, err = newGate(s, s.engine); err != nil {
+	g, err := newGate(s, s.engine)
+	if err != nil {
 		ln.Close()
 		return err
 	}
+	s.handler = g
+	ln = limitConns(ln, s.cfg.MaxConnsPerIP, g.trustedPeer)
 	s.srv = &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 		MaxHeaderBytes: 64 << 10}
 	go func() {

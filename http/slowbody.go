@@ -80,21 +80,26 @@ func (b *idleBody) Read(p []byte) (int, error) {
 
 // connLimiter is a listener that holds at most max connections of one
 // peer IP at once: a further one is closed as soon as it is accepted. The
-// peer is the TCP peer (a trusted proxy counts as one client; its clients
-// are held by the proxy). Safe for concurrent use.
+// peer is the TCP peer; a trusted proxy, which carries many clients'
+// connections, is not capped. Safe for concurrent use.
 type connLimiter struct {
 	net.Listener
-	max int
-	mu  sync.Mutex
-	n   map[string]int
+	max    int
+	exempt func(ip string) bool
+	mu     sync.Mutex
+	n      map[string]int
 }
 
-// limitConns wraps ln; max <= 0 returns ln itself.
-func limitConns(ln net.Listener, max int) net.Listener {
+// limitConns wraps ln; max <= 0 returns ln itself. Peers for which exempt
+// (which may be nil) answers true are not capped.
+func limitConns(ln net.Listener, max int, exempt func(ip string) bool) net.Listener {
 	if max <= 0 {
 		return ln
 	}
-	return &connLimiter{Listener: ln, max: max, n: make(map[string]int)}
+	if exempt == nil {
+		exempt = func(string) bool { return false }
+	}
+	return &connLimiter{Listener: ln, max: max, exempt: exempt, n: make(map[string]int)}
 }
 
 // Accept returns the next connection whose IP holds fewer than max.
@@ -105,6 +110,9 @@ func (l *connLimiter) Accept() (net.Conn, error) {
 			return nil, err
 		}
 		ip, _, _ := net.SplitHostPort(c.RemoteAddr().String())
+		if l.exempt(ip) {
+			return c, nil
+		}
 		if l.acquire(ip) {
 			return &limitedConn{Conn: c, l: l, ip: ip}, nil
 		}

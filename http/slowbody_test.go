@@ -13,7 +13,7 @@ func TestConnLimiter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := limitConns(ln, 2)
+	l := limitConns(ln, 2, nil)
 	defer l.Close()
 	accepted := make(chan net.Conn, 10)
 	go func() {
@@ -60,5 +60,27 @@ func TestConnLimiter(t *testing.T) {
 	dial()
 	if n := held(nil); n != 1 {
 		t.Fatalf("%d more connections accepted after one closed, want 1", n)
+	}
+}
+
+// TestConnLimiterExempt: a trusted proxy's connections are not capped.
+func TestConnLimiterExempt(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := limitConns(ln, 1, func(ip string) bool { return ip == "127.0.0.1" })
+	defer l.Close()
+	for range 3 {
+		c, err := net.Dial("tcp", ln.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		a, err := l.Accept()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer a.Close()
 	}
 }
