@@ -52,6 +52,11 @@ type Config struct {
 	ActorIssueLimit int
 	// IPLimit is the runtime requests a minute per client IP (0 = off).
 	IPLimit int
+	// IPLimitManagement, IPLimitPublic and IPLimitCreate are the per-IP
+	// windows of /graphql and /datasets, of /public-graphql, and of
+	// sign-ups and sessionless guest and session projects, a minute (0 =
+	// off); LoginAttempts the login attempts a minute per e-mail (0 = off).
+	IPLimitManagement, IPLimitPublic, IPLimitCreate, LoginAttempts int
 	// GuestDailyCalls and SessionDailyCalls are the daily runtime quotas
 	// of a guest session and of a session project.
 	GuestDailyCalls, SessionDailyCalls int
@@ -91,6 +96,9 @@ type Env struct {
 	// runtime, so that its size is bounded per node, not per project; nil
 	// gives each runtime its own (tests).
 	QueryCache *graphql.Cache
+	// Bounds are the node's bounds of one runtime request (response
+	// bytes, list items, errors) and its response byte budget.
+	Bounds graphql.Bounds
 	// serve runs a runtime request on this node, for a project grain that
 	// received it from another node (NewService sets it).
 	// reqID is the serve call's request ID, which a mutation's answer is

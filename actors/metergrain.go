@@ -57,11 +57,14 @@ func (mg *meterGrain) handle(g *grain, c *call) (any, error) {
 
 // limitError is the 429 of a full window or a used-up quota.
 func limitError(kind string, retry int) error {
-	if kind == KindIP {
+	switch kind {
+	case KindIP:
 		if retry >= 0 && retry < len(ipLimitErrors) {
 			return ipLimitErrors[retry]
 		}
 		return ipLimitError(retry)
+	case KindIPManagement, KindIPPublic, KindIPCreate, KindLogin:
+		return windowError(kind, retry)
 	}
 	return quotaError(retry)
 }

@@ -29,7 +29,7 @@ const (
 // Kinds returns the producers of every grain kind, bound to env; the node
 // registers them with the cluster.
 func Kinds(env *Env) map[string]actor.Producer {
-	return map[string]actor.Producer{
+	kinds := map[string]actor.Producer{
 		KindProject: func() actor.Actor { return newGrain(env, &projectGrain{}) },
 		KindAPIKey:  func() actor.Actor { return newGrain(env, &keyGrain{}) },
 		KindAccount: func() actor.Actor { return newGrain(env, &accountGrain{}) },
@@ -42,6 +42,10 @@ func Kinds(env *Env) map[string]actor.Producer {
 		KindSession:  func() actor.Actor { return newGrain(env, &sessionGrain{}) },
 		KindAdoption: func() actor.Actor { return newGrain(env, &adoptionGrain{}) },
 	}
+	for kind, p := range windowKinds(env) {
+		kinds[kind] = p
+	}
+	return kinds
 }
 
 // Service is the client of the grains that the HTTP layer uses; it

@@ -64,6 +64,9 @@ func (s *Service) Login(ctx context.Context, email, password, accountID string) 
 	if err != nil {
 		return model.User{}, nil, model.Errorf(model.ErrUnauthenticated, "wrong e-mail or password")
 	}
+	if err := s.checkLogin(ctx, e); err != nil {
+		return model.User{}, nil, err
+	}
 	var u userState
 	if err := s.call(ctx, KindUser, e, "login", userArgs{Password: password}, &u); err != nil {
 		return model.User{}, nil, err

@@ -28,15 +28,19 @@ func (s *Service) consume(ctx context.Context, kind, id string) error {
 		}
 		return nil
 	}
-	if kind != KindIP {
+	if !isIPKind(kind) {
 		return s.call(ctx, kind, id, "consume", nil, nil)
 	}
-	if retry := s.ipRefused.check(id, now); retry > 0 {
+	key := id // the runtime's window, the hot one, keyed without an allocation
+	if kind != KindIP {
+		key = kind + "/" + id
+	}
+	if retry := s.ipRefused.check(key, now); retry > 0 {
 		return limitError(kind, retry)
 	}
 	err := s.call(ctx, kind, id, "consume", nil, nil)
 	if me := model.AsError(err); me != nil && me.Code == model.ErrTooManyRequests {
-		s.ipRefused.note(id, now, me.RetryAfter)
+		s.ipRefused.note(key, now, me.RetryAfter)
 	}
 	return err
 }

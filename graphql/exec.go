@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/validator/rules"
+	"github.com/vektah/gqlparser/v2/validator"
 )
 
 // Executor executes GraphQL requests against one schema. Build it with
@@ -55,14 +55,18 @@ type Executor struct {
 	// CacheSize is the number of prepared documents kept, keyed by query
 	// text. 0 means 256; a negative value disables the cache.
 	CacheSize int
+	// Bounds limit the response bytes, list items and errors of one
+	// request, and share the node's Budget (exec_bounds.go); zero fields
+	// take the defaults.
+	Bounds Bounds
 
 	// directPlan compiles plans for direct writers (exec_direct.go); nil
 	// for none. Only the package's own surfaces set it.
 	directPlan directCompiler
 
-	types map[string]*objectType // object types by name, with their fields precomputed
-	rules *rules.Rules
-	cache *docCache
+	types    map[string]*objectType // object types by name, with their fields precomputed
+	ruleList []validator.Rule       // the validation rules, in the order validate runs them
+	cache    *docCache
 }
 
 // Default limits of an Executor.
@@ -91,6 +95,7 @@ func NewExecutor(e Executor) (*Executor, error) {
 	if ex.CacheSize == 0 {
 		ex.CacheSize = DefaultCacheSize
 	}
+	ex.Bounds = ex.Bounds.withDefaults()
 	ex.types = buildTypes(ex.Schema)
 	if err := ex.attach(ex.Resolvers, func(fi *fieldInfo, r Resolver) { fi.resolver = r }); err != nil {
 		return nil, err
@@ -99,7 +104,7 @@ func NewExecutor(e Executor) (*Executor, error) {
 		return nil, err
 	}
 	ex.attachIntrospection()
-	ex.rules = ex.validationRules()
+	ex.ruleList = sortedRules(ex.validationRules())
 	ex.cache = newDocCache(ex.CacheSize)
 	return &ex, nil
 }

@@ -56,7 +56,8 @@ func (r *run) settle(t *outType, start int, ok bool) bool {
 }
 
 // listItems writes a list of n items, item writing item i, looking at the
-// context every ctxCheckEvery items. It keeps one path step for the index.
+// context every ctxCheckEvery items and at the Bounds before each item. It
+// keeps one path step for the index.
 func (r *run) listItems(n int, item func(i int) bool) bool {
 	r.buf = append(r.buf, '[')
 	// One path step serves every item; updating its index in place keeps
@@ -70,6 +71,14 @@ func (r *run) listItems(n int, item func(i int) bool) bool {
 		}
 		if r.items++; r.items%ctxCheckEvery == 0 && r.ctx.Err() != nil {
 			r.ctxErr = r.ctx.Err()
+			ok = false
+			break
+		}
+		if r.items > r.p.ex.Bounds.MaxItems {
+			ok = r.tooManyItems()
+			break
+		}
+		if len(r.buf) > r.bound && !r.overBound() {
 			ok = false
 			break
 		}

@@ -29,8 +29,13 @@ type run struct {
 	path    []pathStep
 	field   Field // handed to resolvers, one call at a time
 	coercer inputCoercer
-	items   int   // list items completed, for context checks
-	ctxErr  error // set once ctx has ended: everything unwinds
+	items   int   // list items completed, for context checks and Bounds.MaxItems
+	ctxErr  error // set once ctx has ended or a bound was passed: everything unwinds
+	bound   int   // len(buf) past which overBound must look (exec_bounds.go)
+	taken   int   // bytes taken from the Budget, given back by release
+
+	omitted     int    // field errors left out (Bounds.MaxErrors)
+	omittedCode string // the code of the first one left out
 
 	pathBuf [16]pathStep // backs path for the usual depths
 }
@@ -70,6 +75,9 @@ func (p *Prepared) ExecuteTo(ctx context.Context, root any, buf []byte) (res *Re
 		r.buf = append(r.buf[:0], "null"...)
 	}
 	p.noteSize(len(r.buf))
+	if r.omitted > 0 {
+		r.errs = append(r.errs, omittedError(r.omitted, r.omittedCode, p.ex.Bounds.MaxErrors))
+	}
 	return &Result{Data: r.buf, Errors: r.errs}, nil
 }
 
@@ -81,6 +89,10 @@ var runPool = sync.Pool{New: func() any { return new(run) }}
 func newRun(ctx context.Context, p *Prepared, buf []byte) *run {
 	r := runPool.Get().(*run)
 	*r = run{ctx: ctx, p: p, coercer: inputCoercer{schema: p.ex.Schema, vars: p.vars}}
+	r.bound = min(freeBytes, p.ex.Bounds.MaxResponseBytes)
+	if p.ex.Bounds.Budget == nil {
+		r.bound = p.ex.Bounds.MaxResponseBytes
+	}
 	if hint := p.sizeHint(); cap(buf) < hint {
 		buf = make([]byte, 0, hint)
 	}
@@ -90,10 +102,12 @@ func newRun(ctx context.Context, p *Prepared, buf []byte) *run {
 	return r
 }
 
-// release returns r to the pool once its execution is over. The buffer
-// and errors belong to the Result by then; nothing else keeps r, since
-// resolvers must not keep their Field.
+// release returns r to the pool once its execution is over, and what it
+// took from the Budget to the Budget. The buffer and errors belong to the
+// Result by then; nothing else keeps r, since resolvers must not keep
+// their Field.
 func (r *run) release() {
+	r.giveBack()
 	*r = run{}
 	runPool.Put(r)
 }
@@ -110,6 +124,9 @@ func (r *run) rootObject(root any) bool {
 	for i, pf := range sp.fields {
 		if err := r.ctx.Err(); err != nil {
 			r.ctxErr = err
+			return false
+		}
+		if len(r.buf) > r.bound && !r.overBound() {
 			return false
 		}
 		if i > 0 {
@@ -146,6 +163,11 @@ func (r *run) object(sp *selectionPlan, obj *objectType, v any) bool {
 	m, isMap := v.(map[string]any)
 	buf := append(r.buf, '{')
 	for i, pf := range sp.fields {
+		if len(buf) > r.bound {
+			if r.buf = buf; !r.overBound() {
+				return false
+			}
+		}
 		if i > 0 {
 			buf = append(buf, ',')
 		}
@@ -234,12 +256,20 @@ func (r *run) null(t *outType) bool {
 // fieldError records err at the current path, located at f. A refusal
 // that says when to retry (a quota, for example) carries its seconds as
 // extensions.retryAfter, as the HTTP error body carries retryAfter.
+//
+// A response carries at most Bounds.MaxErrors errors, messages clipped to
+// MaxMessageBytes: the errors past the limit are summed up in one last
+// error (see fieldErrorRoom).
 func (r *run) fieldError(err error, f *ast.Field) {
+	code := model.ErrorCode(err)
+	if !r.fieldErrorRoom(code) {
+		return
+	}
 	e := &gqlerror.Error{
 		Err:        err,
-		Message:    model.ErrorMessage(err),
+		Message:    model.Clip(model.ErrorMessage(err), MaxMessageBytes),
 		Path:       r.astPath(),
-		Extensions: map[string]any{"code": model.ErrorCode(err)},
+		Extensions: map[string]any{"code": code},
 	}
 	var me *model.Error
 	if errors.As(err, &me) && me.RetryAfter > 0 {

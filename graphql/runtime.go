@@ -55,6 +55,9 @@ type Options struct {
 	// Cache, when set, is the query cache the Runtime shares with others
 	// (a node's budget for all its projects); CacheRows is then unused.
 	Cache *Cache
+	// Bounds limit each request's response and share the node's budget
+	// (see Bounds); the zero value takes the defaults.
+	Bounds Bounds
 }
 
 func (o Options) withDefaults() Options {
@@ -105,6 +108,7 @@ func Compile(p *model.Project, opt Options) (*Runtime, error) {
 		LooseArgs: rt.looseArgs(),
 		MaxDepth:  opt.MaxDepth,
 		MaxFields: opt.MaxFields,
+		Bounds:    opt.Bounds,
 
 		directPlan: newDirectTypes(rt).compile,
 	})

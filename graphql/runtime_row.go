@@ -110,6 +110,11 @@ func (rp *rowPlan) write(r *run, tv *tableView, row int32) bool {
 	buf := append(r.buf, '{')
 	for i := range rp.steps {
 		s := &rp.steps[i]
+		if len(buf) > r.bound { // the response bounds (exec_bounds.go)
+			if r.buf = buf; !r.overBound() {
+				return false
+			}
+		}
 		if i > 0 {
 			buf = append(buf, ',')
 		}

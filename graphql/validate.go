@@ -1,6 +1,9 @@
 package graphql
 
 import (
+	"errors"
+	"fmt"
+	"sort"
 	"strconv"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -8,6 +11,8 @@ import (
 	"github.com/vektah/gqlparser/v2/validator"
 	"github.com/vektah/gqlparser/v2/validator/core"
 	"github.com/vektah/gqlparser/v2/validator/rules"
+
+	"github.com/mockgql/mockgql/model"
 )
 
 // validationRules returns gqlparser's default rules with two changes:
@@ -21,9 +26,53 @@ func (e *Executor) validationRules() *rules.Rules {
 	return r
 }
 
-// validate runs the validation rules over doc.
-func (e *Executor) validate(doc *ast.QueryDocument) gqlerror.List {
-	return validator.ValidateWithRules(e.Schema, doc, e.rules)
+// validate runs the validation rules over doc, as
+// validator.ValidateWithRules does, but stops at Bounds.MaxErrors errors:
+// a document built to fail (a thousand conflicting fields) costs what its
+// first errors cost, not an error per pair of its fields. Messages are
+// clipped to MaxMessageBytes, since they quote the document.
+func (e *Executor) validate(doc *ast.QueryDocument) (errs gqlerror.List) {
+	max := e.Bounds.MaxErrors
+	observers := &core.Events{}
+	for _, rule := range e.ruleList {
+		rule.RuleFunc(observers, func(options ...core.ErrorOption) {
+			err := &gqlerror.Error{Rule: rule.Name}
+			for _, o := range options {
+				o(err)
+			}
+			err.Message = model.Clip(err.Message, MaxMessageBytes)
+			if len(errs) == max-1 {
+				err = &gqlerror.Error{Rule: rule.Name,
+					Message: fmt.Sprintf("validation stopped after %d errors: fix those first", max)}
+			}
+			errs = append(errs, err)
+			if len(errs) >= max {
+				panic(errValidationStopped)
+			}
+		})
+	}
+	defer func() {
+		if v := recover(); v != nil && v != errValidationStopped {
+			panic(v)
+		}
+	}()
+	validator.Walk(e.Schema, doc, observers)
+	return errs
+}
+
+// errValidationStopped unwinds the validator's walk once validate has
+// collected as many errors as a response carries.
+var errValidationStopped = errors.New("graphql: validation stopped")
+
+// sortedRules returns the rules of r in name order, as
+// validator.ValidateWithRules runs them.
+func sortedRules(r *rules.Rules) []validator.Rule {
+	var out []validator.Rule
+	for name, f := range r.GetInner() {
+		out = append(out, validator.Rule{Name: name, RuleFunc: f})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 // knownArgumentNames is rules.KnownArgumentNamesRule, except that the

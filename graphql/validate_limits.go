@@ -5,16 +5,32 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/mockgql/mockgql/model"
 )
+
+// MaxDirectives is the most directives one field, fragment or operation
+// may carry: @skip and @include, once each, are all a client needs, and a
+// thousand copies of one would otherwise cost validation an error each.
+const MaxDirectives = 8
+
+// MaxSameKey is the most fields of one selection set that may share a
+// response key. Validation compares such fields pairwise (they must
+// merge), so a thousand of them would cost it half a million comparisons.
+const MaxSameKey = 100
 
 // checkLimits returns an error for the first operation of doc that nests
 // deeper than e.MaxDepth or selects more than e.MaxFields fields after
-// fragment expansion. Introspection subtrees (__schema, __type) count
+// fragment expansion, or for the first place in doc with more than
+// MaxDirectives directives or MaxSameKey fields of one response key. Introspection subtrees (__schema, __type) count
 // toward the fields but not the depth, since the standard introspection
 // query is deep by design. It runs before validation, which it spares
 // oversized documents: unknown fragments count as empty and a fragment
 // cycle (which validation then rejects) counts once.
 func (e *Executor) checkLimits(doc *ast.QueryDocument) *gqlerror.Error {
+	if err := checkSelections(doc); err != nil {
+		return err
+	}
 	m := &measurer{doc: doc, limit: e.MaxFields, memo: make(map[string]measure)}
 	for _, op := range doc.Operations {
 		got := m.selectionSet(op.SelectionSet)
@@ -84,4 +100,73 @@ func (m *measurer) fragment(name string) measure {
 	}
 	m.memo[name] = got
 	return got
+}
+
+// checkSelections returns an error for the first place in doc with more
+// than MaxDirectives directives or MaxSameKey fields of one response key.
+// It looks at each selection once, fragment definitions included, so it
+// is linear in the document.
+func checkSelections(doc *ast.QueryDocument) *gqlerror.Error {
+	for _, op := range doc.Operations {
+		if err := directivesOf(op.Directives, op.Position); err != nil {
+			return err
+		}
+		if err := directivesIn(op.SelectionSet); err != nil {
+			return err
+		}
+	}
+	for _, f := range doc.Fragments {
+		if err := directivesOf(f.Directives, f.Position); err != nil {
+			return err
+		}
+		if err := directivesIn(f.SelectionSet); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func directivesIn(set ast.SelectionSet) *gqlerror.Error {
+	var keys map[string]int
+	for _, sel := range set {
+		var err *gqlerror.Error
+		switch s := sel.(type) {
+		case *ast.Field:
+			if keys == nil {
+				keys = make(map[string]int, len(set))
+			}
+			if keys[s.Alias]++; keys[s.Alias] > MaxSameKey {
+				return limitErrorAt(s.Position, fmt.Sprintf("more than %d fields of the selection share the response key %q", MaxSameKey, model.Clip(s.Alias, 64)))
+			}
+			if err = directivesOf(s.Directives, s.Position); err == nil {
+				err = directivesIn(s.SelectionSet)
+			}
+		case *ast.InlineFragment:
+			if err = directivesOf(s.Directives, s.Position); err == nil {
+				err = directivesIn(s.SelectionSet)
+			}
+		case *ast.FragmentSpread:
+			err = directivesOf(s.Directives, s.Position)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func directivesOf(dirs ast.DirectiveList, pos *ast.Position) *gqlerror.Error {
+	if len(dirs) <= MaxDirectives {
+		return nil
+	}
+	return limitErrorAt(pos, fmt.Sprintf("%d directives in one place exceed the limit of %d", len(dirs), MaxDirectives))
+}
+
+// limitErrorAt returns a validation error located at pos (which may be nil).
+func limitErrorAt(pos *ast.Position, msg string) *gqlerror.Error {
+	err := &gqlerror.Error{Message: msg}
+	if pos != nil {
+		err.Locations = []gqlerror.Location{{Line: pos.Line, Column: pos.Column}}
+	}
+	return err
 }

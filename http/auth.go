@@ -64,10 +64,27 @@ func apiKeyOf(c *gin.Context) string {
 	return ""
 }
 
+// runtimeKeyOf returns the credential of a runtime or actor-token request:
+// X-API-Key, else any Bearer value. On the runtime a Bearer can only be an
+// API key, so one that does not look like a key is an invalid key
+// (API_KEY_INVALID, SPEC.md), not a missing one (UNAUTHENTICATED).
+func runtimeKeyOf(c *gin.Context) string {
+	if k := c.GetHeader("X-Api-Key"); k != "" {
+		return strings.TrimSpace(k)
+	}
+	return bearer(c)
+}
+
 // managementPrincipal reads the credential of /graphql and /datasets: an API
 // key (FULL or MANAGEMENT scope), a Bearer JWT, or the board's mgq_jwt
 // cookie; none gives an anonymous principal (signUp and login need none).
+//
+// A request that carries the board's or a session's cookie must come from
+// the app's own origin when it says where it comes from (checkOrigin).
 func (s *Server) managementPrincipal(c *gin.Context) (model.Principal, error) {
+	if err := s.checkOrigin(c.Request); err != nil {
+		return model.Principal{}, err
+	}
 	if k := apiKeyOf(c); k != "" {
 		key, err := s.runtime.AuthKey(c.Request.Context(), k)
 		if err != nil {

@@ -41,6 +41,13 @@ func statusOf(code string) int {
 	return http.StatusInternalServerError
 }
 
+// The longest request path and detail an error body or a log line
+// repeats: both may quote what the client sent (model.Clip).
+const (
+	maxEchoPath   = 256
+	maxEchoDetail = 1024
+)
+
 // errorBody is the JSON body of every refused request (API.md "Error body").
 type errorBody struct {
 	StatusCode int    `json:"statusCode"`
@@ -68,15 +75,16 @@ func (s *Server) writeError(c *gin.Context, err error) {
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, reqID string, err error) int {
 	code := model.ErrorCode(err)
 	if code == model.ErrInternal {
-		s.log.Error("internal error", "request_id", reqID, "path", r.URL.Path, "err", err)
+		s.log.Error("internal error", "request_id", reqID, "path", model.Clip(r.URL.Path, maxEchoPath),
+			"err", model.Clip(err.Error(), maxEchoDetail))
 	}
 	var extra map[string]any
 	retry := 0
 	if me := model.AsError(err); me != nil {
 		extra, retry = me.Extra, me.RetryAfter
 	}
-	body := errorBody{StatusCode: statusOf(code), Code: code, Message: code, Path: r.URL.Path,
-		Detail: model.ErrorMessage(err)}
+	body := errorBody{StatusCode: statusOf(code), Code: code, Message: code, Path: model.Clip(r.URL.Path, maxEchoPath),
+		Detail: model.Clip(model.ErrorMessage(err), maxEchoDetail)}
 	if body.StatusCode == http.StatusTooManyRequests || body.StatusCode == http.StatusServiceUnavailable {
 		if retry > 0 {
 			body.RetryAfter = retry
@@ -251,7 +259,7 @@ func (s *Server) writeRefusedGraphQL(c *gin.Context, graphqlBody []byte, graphql
 		detail = "the GraphQL document does not validate against the schema (unknown or disabled operation, unknown field or argument, wrong variable)"
 	}
 	s.writeBody(c, errorBody{StatusCode: http.StatusBadRequest, Code: model.ErrBadRequest, Message: model.ErrBadRequest,
-		Path:   c.Request.URL.Path,
+		Path:   model.Clip(c.Request.URL.Path, maxEchoPath),
 		Detail: detail, Errors: res.Errors}, nil)
 }
 

@@ -41,7 +41,7 @@ func newGate(s *Server, next http.Handler) (*gate, error) {
 		}
 		g.trusted = append(g.trusted, p.Masked())
 	}
-	for _, route := range []string{"runtime", "actors", "preview"} {
+	for _, route := range []string{"runtime", "actors", "preview", "management", "public"} {
 		g.limited[route] = s.metrics.requests.WithLabelValues(route, "429")
 	}
 	return g, nil
@@ -53,7 +53,24 @@ func (g *gate) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if window := g.apiWindow(r.URL.Path); window != "" && g.refused(w, r, window) {
+		return
+	}
+	g.setBodyDeadline(w, r)
 	g.next.ServeHTTP(w, r)
+}
+
+// apiWindow names the per-IP window of the management ("management":
+// /graphql, /datasets/…) and public ("public": /public-graphql) APIs that
+// counts a request to path, or "" when none does (or it is turned off).
+func (g *gate) apiWindow(path string) string {
+	switch {
+	case g.s.cfg.IPLimitManagement > 0 && (path == "/graphql" || strings.HasPrefix(path, "/datasets/")):
+		return "management"
+	case g.s.cfg.IPLimitPublic > 0 && path == "/public-graphql":
+		return "public"
+	}
+	return ""
 }
 
 // refused counts r against its client's window and answers it when the
@@ -66,10 +83,16 @@ func (g *gate) refused(w http.ResponseWriter, r *http.Request, route string) (do
 			done = true
 		}
 	}()
-	err := g.s.runtime.CheckIP(r.Context(), g.clientIP(r))
+	var err error
+	if route == "management" || route == "public" {
+		err = g.s.runtime.CheckWindow(r.Context(), route, g.clientIP(r))
+	} else {
+		err = g.s.runtime.CheckIP(r.Context(), g.clientIP(r))
+	}
 	if err == nil {
 		return false
 	}
+	g.setBodyDeadline(w, r) // the drain must not wait on a trickled body
 	drainSmall(r)
 	g.refuse(w, r, route, err)
 	return true
@@ -149,6 +172,12 @@ func (g *gate) clientIP(r *http.Request) string {
 		}
 	}
 	return peer.Unmap().String()
+}
+
+// trustedPeer reports whether the peer address ip is a trusted proxy.
+func (g *gate) trustedPeer(ip string) bool {
+	a, err := netip.ParseAddr(ip)
+	return err == nil && g.isTrusted(a)
 }
 
 func (g *gate) isTrusted(ip netip.Addr) bool {

@@ -14,16 +14,32 @@ import (
 
 // serveManagement answers /graphql (GET with ?query= or POST with a JSON body).
 func (s *Server) serveManagement(c *gin.Context) {
+	if err := requireJSON(c.Request); err != nil {
+		s.writeError(c, err)
+		return
+	}
 	p, err := s.managementPrincipal(c)
 	if err != nil {
 		s.writeError(c, err)
 		return
 	}
-	s.serveSurface(c, s.mgmt, p, s.cfg.MaxManagementBodyBytes)
+	max := s.cfg.MaxManagementBodyBytes // importDataset carries a dataset…
+	if p.UserID == "" && p.AccountID == "" {
+		max = s.cfg.MaxBodyBytes // …which needs an account: an anonymous call gets the public bound
+	}
+	s.serveSurface(c, s.mgmt, p, max)
 }
 
 // servePublic answers /public-graphql; the credential is the mgq_session cookie.
 func (s *Server) servePublic(c *gin.Context) {
+	err := requireJSON(c.Request)
+	if err == nil {
+		err = s.checkOrigin(c.Request)
+	}
+	if err != nil {
+		s.writeError(c, err)
+		return
+	}
 	p := model.Principal{}
 	if sess, err := c.Cookie(cookieSession); err == nil && validSession(sess) {
 		p.SessionID = sess
@@ -40,7 +56,7 @@ func (s *Server) serveSurface(c *gin.Context, surface *Surface, p model.Principa
 	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.QueryTimeout*6)
 	defer cancel()
 	res, err := surface.Execute(ctx, &Call{Principal: p, Body: body, SetCookie: s.cookieSetter(c),
-		QueryOnly: c.Request.Method == http.MethodGet})
+		QueryOnly: c.Request.Method == http.MethodGet, ClientIP: c.ClientIP()})
 	if err != nil {
 		s.writeError(c, err)
 		return

@@ -33,6 +33,17 @@ type Call struct {
 	// triggered by another site's link with the board's cookie attached
 	// (SameSite=Lax), so it must not change anything.
 	QueryOnly bool
+	// ClientIP is the client's address as the per-IP windows see it ("" when unknown).
+	ClientIP string
+}
+
+// checkCreate counts a creation from nothing (a sign-up, a sessionless
+// guest or session project) against c's IP window.
+func (s *Surface) checkCreate(ctx context.Context, c *Call) error {
+	if s.cfg.CheckCreate == nil {
+		return nil
+	}
+	return s.cfg.CheckCreate(ctx, c.ClientIP)
 }
 
 // setCookie calls c.SetCookie when there is one.
@@ -56,6 +67,11 @@ type SurfaceConfig struct {
 	// Demo returns the demo project's slug and share token, "" when there
 	// is none (Query.demo); it may be nil.
 	Demo func() (slug, shareToken string)
+	// Bounds limit each request's response (graphql.Bounds).
+	Bounds graphql.Bounds
+	// CheckCreate counts a sign-up, a guest project or a session project
+	// against the client IP's window; nil counts none.
+	CheckCreate func(ctx context.Context, ip string) error
 }
 
 // Surface is a static GraphQL API: a schema from embedded SDL and a
@@ -92,7 +108,7 @@ func (s *Surface) build(name string, resolvers map[string]graphql.Resolver) erro
 	if err := checkRoots(schema, resolvers); err != nil {
 		return fmt.Errorf("http: %s: %w", name, err)
 	}
-	s.exec, err = graphql.NewExecutor(graphql.Executor{Schema: schema, Resolvers: resolvers})
+	s.exec, err = graphql.NewExecutor(graphql.Executor{Schema: schema, Resolvers: resolvers, Bounds: s.cfg.Bounds})
 	if err != nil {
 		return fmt.Errorf("http: %s: %w", name, err)
 	}

@@ -29,6 +29,9 @@ func (s *Surface) account(ctx context.Context, c *Call, _ input) (any, error) {
 
 // signUp resolves Mutation.signUp.
 func (s *Surface) signUp(ctx context.Context, c *Call, args input) (any, error) {
+	if err := s.checkCreate(ctx, c); err != nil {
+		return nil, err
+	}
 	u, a, err := s.cfg.Backend.SignUp(ctx, c.Principal, args.str("email"), args.str("password"), args.str("name"))
 	if err != nil {
 		return nil, err

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gin-gonic/gin"
+
+	"github.com/mockgql/mockgql/model"
 )
 
 // requestIDs names the requests of this process: a random prefix, so IDs
@@ -48,7 +50,7 @@ func (s *Server) requestLog(c *gin.Context) {
 	}
 	start := time.Now()
 	c.Next()
-	s.log.Info("request", "id", id, "method", c.Request.Method, "path", c.Request.URL.Path,
+	s.log.Info("request", "id", id, "method", model.Clip(c.Request.Method, 16), "path", model.Clip(c.Request.URL.Path, maxEchoPath),
 		"status", c.Writer.Status(), "bytes", c.Writer.Size(), "ms", float64(time.Since(start).Microseconds())/1000,
 		"ip", c.ClientIP())
 }
@@ -58,7 +60,7 @@ func (s *Server) requestLog(c *gin.Context) {
 func (s *Server) recoverPanics(c *gin.Context) {
 	defer func() {
 		if p := recover(); p != nil {
-			s.log.Error("handler panicked", "panic", p, "stack", string(debug.Stack()))
+			s.log.Error("handler panicked", "panic", model.Clip(fmt.Sprint(p), maxEchoDetail), "stack", string(debug.Stack()))
 			s.writeError(c, fmt.Errorf("panic: %v", p))
 		}
 	}()

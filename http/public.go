@@ -53,6 +53,9 @@ func (s *Surface) publicResolvers() map[string]graphql.Resolver {
 // Backend made a session (the call carried none, or one it no longer
 // knows), its cookie is set.
 func (s *Surface) createGuestProject(ctx context.Context, c *Call, args input) (any, error) {
+	if err := s.checkCreate(ctx, c); err != nil { // counted per IP, with or without a session
+		return nil, err
+	}
 	p, session, err := s.cfg.Backend.CreateGuestProject(ctx, c.Principal, args.str("name"))
 	if err != nil {
 		return nil, err

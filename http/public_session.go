@@ -10,6 +10,9 @@ import (
 // createSessionProject resolves Mutation.createSessionProject; a new
 // session's cookie is set.
 func (s *Surface) createSessionProject(ctx context.Context, c *Call, args input) (any, error) {
+	if err := s.checkCreate(ctx, c); err != nil { // counted per IP, with or without a session
+		return nil, err
+	}
 	sp, session, err := s.cfg.Backend.CreateSessionProject(ctx, c.Principal, args.str("name"))
 	if err != nil {
 		return nil, err

@@ -18,11 +18,17 @@ import (
 var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
 // readBody reads at most max bytes of the request body; more is a 413.
+// A body read whole lifts the gate's body deadline (setBodyDeadline); one
+// that failed or was cut keeps it, so that net/http, which reads what is
+// left of a body before it answers, gives up on a trickled one.
 func readBody(c *gin.Context, max int64, buf *bytes.Buffer) error {
 	if c.Request.ContentLength > max {
 		return model.Errorf(model.ErrPayloadTooLarge, "the request body is larger than %d bytes", max)
 	}
 	n, err := buf.ReadFrom(io.LimitReader(c.Request.Body, max+1))
+	if err == nil && n <= max {
+		clearBodyDeadline(c)
+	}
 	if err != nil {
 		return model.Errorf(model.ErrBadRequest, "reading the request body failed: %v", err)
 	}
@@ -76,7 +82,7 @@ func (s *Server) serveRuntime(c *gin.Context) {
 	if c.Request.URL.RawQuery != "" { // parsing an empty query still allocates
 		token = c.Query("token")
 	}
-	res, err := s.runtime.Runtime(ctx, model.RuntimeRequest{Slug: c.Param("slug"), KeyValue: apiKeyOf(c),
+	res, err := s.runtime.Runtime(ctx, model.RuntimeRequest{Slug: c.Param("slug"), KeyValue: runtimeKeyOf(c),
 		ShareToken: token, ActorToken: c.GetHeader("X-Actor-Token"), ReadBody: readBody, QueryOnly: get})
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && c.Request.Context().Err() == nil && err != nil:
@@ -95,7 +101,7 @@ func (s *Server) serveRuntime(c *gin.Context) {
 
 // serveIssueActor answers POST /runtime/actors.
 func (s *Server) serveIssueActor(c *gin.Context) {
-	grant, err := s.runtime.IssueActorToken(c.Request.Context(), apiKeyOf(c))
+	grant, err := s.runtime.IssueActorToken(c.Request.Context(), runtimeKeyOf(c))
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -105,7 +111,7 @@ func (s *Server) serveIssueActor(c *gin.Context) {
 
 // serveReleaseActor answers DELETE /runtime/actors with X-Actor-Token.
 func (s *Server) serveReleaseActor(c *gin.Context) {
-	if err := s.runtime.ReleaseActorToken(c.Request.Context(), apiKeyOf(c), c.GetHeader("X-Actor-Token")); err != nil {
+	if err := s.runtime.ReleaseActorToken(c.Request.Context(), runtimeKeyOf(c), c.GetHeader("X-Actor-Token")); err != nil {
 		s.writeError(c, err)
 		return
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -27,6 +28,10 @@ type Runtime interface {
 	AuthKey(ctx context.Context, value string) (model.APIKey, error)
 	// CheckIP counts a runtime request against its client IP's window.
 	CheckIP(ctx context.Context, ip string) error
+	// CheckWindow counts a request against the client IP's named window
+	// ("management", "public", or "create" for sign-ups, guest and session
+	// projects); a window turned off answers nil.
+	CheckWindow(ctx context.Context, window, ip string) error
 	// IssueActorToken grants an actor slot of the key (POST /runtime/actors).
 	IssueActorToken(ctx context.Context, keyValue string) (any, error)
 	// ReleaseActorToken frees the token's slot (DELETE /runtime/actors).
@@ -64,6 +69,21 @@ type Config struct {
 	// IPLimit is the per-IP window's size (runtime requests a minute); 0
 	// turns the window off, and the client IP is then not worked out.
 	IPLimit int
+	// IPLimitManagement and IPLimitPublic turn the per-IP windows of
+	// /graphql and /datasets, and of /public-graphql, on (> 0); their
+	// sizes are the grains' (Runtime.CheckWindow).
+	IPLimitManagement, IPLimitPublic int
+	// Bounds limit the response of one /graphql or /public-graphql request
+	// (the runtime's are the grains'); zero fields take the defaults.
+	Bounds graphql.Bounds
+	// BodyTimeout is how long a request body may take to arrive after its
+	// headers (a dataset upload: the longest pause); 0 means 30s.
+	BodyTimeout time.Duration
+	// MaxConnsPerIP caps the connections one peer IP holds at once (0 = off).
+	MaxConnsPerIP int
+	// MetricsAddr, when set, serves /metrics on its own listener there
+	// and not on Addr.
+	MetricsAddr string
 	// Ready reports readiness (cluster joined, store open); nil = always.
 	Ready func() bool
 	// Members is the number of cluster members this node sees; may be nil.
@@ -78,7 +98,8 @@ type Config struct {
 // DefaultConfig returns API.md's defaults.
 func DefaultConfig() Config {
 	return Config{Addr: "127.0.0.1:8080", JWTTTL: 7 * 24 * time.Hour, MaxBodyBytes: 1 << 20,
-		MaxManagementBodyBytes: 24 << 20, MaxDatasetBytes: 1 << 30, QueryTimeout: 5 * time.Second}
+		MaxManagementBodyBytes: 24 << 20, MaxDatasetBytes: 1 << 30, QueryTimeout: 5 * time.Second,
+		BodyTimeout: 30 * time.Second}
 }
 
 // Server serves every route of API.md on one listener.
@@ -95,6 +116,8 @@ type Server struct {
 	srv     *http.Server
 	ln      net.Listener
 	demo    atomic.Pointer[demoRef] // board_demo.go
+	msrv    *http.Server            // /metrics on MetricsAddr, or nil
+	mln     net.Listener
 }
 
 // NewServer builds a server; Start begins listening.
@@ -115,6 +138,9 @@ func NewServer(cfg Config, backend Backend, runtime Runtime, metrics *Metrics) (
 	if cfg.JWTTTL <= 0 {
 		cfg.JWTTTL = def.JWTTTL
 	}
+	if cfg.BodyTimeout <= 0 {
+		cfg.BodyTimeout = def.BodyTimeout
+	}
 	if len(cfg.JWTSecret) < 32 {
 		return nil, errors.New("http: JWTSecret needs at least 32 bytes")
 	}
@@ -130,6 +156,10 @@ func NewServer(cfg Config, backend Backend, runtime Runtime, metrics *Metrics) (
 func (s *Server) Start() error {
 	ln, err := net.Listen("tcp", s.cfg.Addr)
 	if err != nil {
+		return err
+	}
+	if err := s.startMetrics(); err != nil {
+		ln.Close()
 		return err
 	}
 	s.ln = ln
@@ -148,11 +178,15 @@ func (s *Server) Start() error {
 		ln.Close()
 		return err
 	}
-	if s.handler, err = newGate(s, s.engine); err != nil {
+	g, err := newGate(s, s.engine)
+	if err != nil {
 		ln.Close()
 		return err
 	}
-	s.srv = &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	s.handler = g
+	ln = limitConns(ln, s.cfg.MaxConnsPerIP, g.trustedPeer)
+	s.srv = &http.Server{Handler: s.handler, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+		MaxHeaderBytes: 64 << 10}
 	go func() {
 		if err := s.srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			s.log.Error("http server stopped", "err", err)
@@ -161,9 +195,39 @@ func (s *Server) Start() error {
 	return nil
 }
 
+// startMetrics serves /metrics on MetricsAddr, when set.
+func (s *Server) startMetrics() error {
+	if s.cfg.MetricsAddr == "" {
+		return nil
+	}
+	ln, err := net.Listen("tcp", s.cfg.MetricsAddr)
+	if err != nil {
+		return fmt.Errorf("metrics listener: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", s.metrics.Handler())
+	s.mln, s.msrv = ln, &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		if err := s.msrv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("metrics server stopped", "err", err)
+		}
+	}()
+	return nil
+}
+
+// MetricsAddr is the address of the /metrics listener, "" when /metrics
+// is on the main one.
+func (s *Server) MetricsAddr() string {
+	if s.mln == nil {
+		return ""
+	}
+	return s.mln.Addr().String()
+}
+
 func (s *Server) buildSurfaces() error {
 	sc := SurfaceConfig{Backend: s.backend, BaseURL: s.cfg.BaseURL, AppURL: s.cfg.AppURL,
-		IssueToken: s.issueJWT, JWTTTL: s.cfg.JWTTTL, Demo: s.demoProject}
+		IssueToken: s.issueJWT, JWTTTL: s.cfg.JWTTTL, Demo: s.demoProject, Bounds: s.cfg.Bounds,
+		CheckCreate: func(ctx context.Context, ip string) error { return s.runtime.CheckWindow(ctx, "create", ip) }}
 	var err error
 	if s.mgmt, err = NewManagementSurface(sc); err != nil {
 		return err
@@ -182,7 +246,12 @@ func (s *Server) BaseURL() string { return s.cfg.BaseURL }
 func (s *Server) Handler() http.Handler { return s.handler }
 
 // Shutdown stops accepting requests and waits for those under way, up to ctx's deadline.
-func (s *Server) Shutdown(ctx context.Context) error { return s.srv.Shutdown(ctx) }
+func (s *Server) Shutdown(ctx context.Context) error {
+	if s.msrv != nil {
+		_ = s.msrv.Shutdown(ctx)
+	}
+	return s.srv.Shutdown(ctx)
+}
 
 func (s *Server) routes() (*gin.Engine, error) {
 	gin.SetMode(gin.ReleaseMode)
@@ -196,7 +265,9 @@ func (s *Server) routes() (*gin.Engine, error) {
 	r.GET("/", s.serveLanding) // the board's landing page (board.go)
 	r.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
 	r.GET("/readyz", s.readyz)
-	r.GET("/metrics", gin.WrapH(s.metrics.Handler()))
+	if s.cfg.MetricsAddr == "" {
+		r.GET("/metrics", gin.WrapH(s.metrics.Handler()))
+	}
 	r.POST("/mock/:slug/graphql", s.metricsFor("runtime"), s.serveRuntime)
 	r.GET("/mock/:slug/graphql", s.metricsFor("runtime"), s.serveRuntime)
 	r.POST("/runtime/actors", s.metricsFor("actors"), s.serveIssueActor)

@@ -125,7 +125,8 @@ func TestPreviewData(t *testing.T) {
 		q := []byte(`{"query":"{ products { total } }"}`)
 		s.do("POST", sh.runtime+"?token="+tok, q).refusal(t, 401, "UNAUTHENTICATED")
 		s.do("GET", sh.runtime+"?token="+tok+"&query="+url.QueryEscape("{ products { total } }"), nil).refusal(t, 401, "UNAUTHENTICATED")
-		s.do("POST", sh.runtime+"?token="+tok, q, "Authorization", "Bearer "+tok).refusal(t, 401, "UNAUTHENTICATED")
+		// A Bearer that is not a key is an invalid key (issue 11, finding 13).
+		s.do("POST", sh.runtime+"?token="+tok, q, "Authorization", "Bearer "+tok).refusal(t, 401, "API_KEY_INVALID")
 		sh.query(`{ products { total } }`, nil).data(t) // the key still works
 	})
 	t.Run("a new link, then none", func(t *testing.T) {

@@ -5,6 +5,11 @@ import (
 	"fmt"
 	"os"
 	"strings"
+	"time"
+
+	"github.com/mockgql/mockgql/actors"
+	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/http"
 )
 
 // envName is the environment variable of a flag: --ip-limit → MGQ_IP_LIMIT.
@@ -41,4 +46,49 @@ func (l *list) Set(v string) error {
 		}
 	}
 	return nil
+}
+
+// surfaceConfig is the settings of the bounds against abuse of the request
+// surface (README "Bounds against abuse"). Zero values (tests that build a
+// serveConfig by hand) leave the per-IP windows and the connection cap off
+// and give the response bounds their defaults.
+type surfaceConfig struct {
+	MaxResponseBytes, MaxResponseItems, ResponseBudgetMB int
+	IPLimitManagement, IPLimitPublic, IPLimitCreate      int
+	LoginAttempts, MaxConnsPerIP                         int
+	BodyTimeout                                          time.Duration
+	MetricsAddr                                          string
+}
+
+func surfaceFlags(fs *flag.FlagSet, c *surfaceConfig) {
+	fs.IntVar(&c.MaxResponseBytes, "max-response-bytes", graphql.DefaultMaxResponseBytes, "largest GraphQL response data, in bytes; a bigger one is refused 413 PAYLOAD_TOO_LARGE")
+	fs.IntVar(&c.MaxResponseItems, "max-response-items", graphql.DefaultMaxItems, "most list items (rows, related rows) one GraphQL request may complete; more is refused 413 PAYLOAD_TOO_LARGE")
+	fs.IntVar(&c.ResponseBudgetMB, "response-budget-mb", 256, "the node's budget of GraphQL response bytes being written at once, in MB; a request that finds it spent is refused 503 UNAVAILABLE")
+	fs.IntVar(&c.IPLimitManagement, "ip-limit-management", 600, "/graphql and /datasets requests a minute per client IP (0 = off)")
+	fs.IntVar(&c.IPLimitPublic, "ip-limit-public", 600, "/public-graphql requests a minute per client IP (0 = off)")
+	fs.IntVar(&c.IPLimitCreate, "ip-limit-create", 10, "sign-ups, guest projects and session projects a minute per client IP (0 = off)")
+	fs.IntVar(&c.LoginAttempts, "login-attempts", 10, "login attempts a minute per e-mail address, from any IP (0 = off)")
+	fs.IntVar(&c.MaxConnsPerIP, "max-conns-per-ip", 128, "connections one peer IP may hold open at once (0 = off)")
+	fs.DurationVar(&c.BodyTimeout, "body-timeout", 30*time.Second, "time a request body may take to arrive after its headers (a dataset upload: the longest pause)")
+	fs.StringVar(&c.MetricsAddr, "metrics-addr", "", "serve /metrics on this address only, not on --http (keep it private)")
+}
+
+// bounds returns the node's response bounds, with its budget.
+func (c surfaceConfig) bounds() graphql.Bounds {
+	b := graphql.Bounds{MaxResponseBytes: c.MaxResponseBytes, MaxItems: c.MaxResponseItems}
+	if c.ResponseBudgetMB > 0 {
+		b.Budget = graphql.NewBudget(int64(c.ResponseBudgetMB) << 20)
+	}
+	return b
+}
+
+// applyGrains sets the windows the grains keep, before any grain starts.
+func (c surfaceConfig) applyGrains(a *actors.Config) {
+	a.IPLimitManagement, a.IPLimitPublic, a.IPLimitCreate, a.LoginAttempts = c.IPLimitManagement, c.IPLimitPublic, c.IPLimitCreate, c.LoginAttempts
+}
+
+// applyHTTP sets the HTTP layer's settings.
+func (c surfaceConfig) applyHTTP(h *http.Config) {
+	h.IPLimitManagement, h.IPLimitPublic = c.IPLimitManagement, c.IPLimitPublic
+	h.MaxConnsPerIP, h.BodyTimeout, h.MetricsAddr = c.MaxConnsPerIP, c.BodyTimeout, c.MetricsAddr
 }

@@ -46,6 +46,7 @@ type serveConfig struct {
 	SessionTTL, AdoptionTTL, SweepEvery    time.Duration
 	Replicas                               int
 	TrustedProxies                         list
+	Surface                                surfaceConfig // flags.go
 	// bcryptCost is not a flag: tests lower it to keep sign-ups fast.
 	bcryptCost int
 }
@@ -83,6 +84,7 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	fs.IntVar(&c.QueryCacheMB, "query-cache-mb", 32, "the node's cache of filtered and sorted row lists and resolved overlays, shared by all its projects, in MB")
 	fs.Int64Var(&c.GCHeadroom, "gc-headroom", 32<<20, "while the live heap is smaller, collect garbage once per this many bytes allocated rather than at every doubling (0: Go's default; GOGC in the environment overrides)")
 	fs.StringVar(&c.DebugAddr, "debug-addr", "", "serve Go's pprof profiles on this address (off when empty; keep it private)")
+	surfaceFlags(fs, &c.Surface)
 }
 
 func serve(args []string) error {
@@ -173,8 +175,9 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	if c.bcryptCost > 0 {
 		acfg.BcryptCost = c.bcryptCost
 	}
+	c.Surface.applyGrains(&acfg)
 	env := &actors.Env{Local: &actors.Local{}, Clock: actors.SystemClock{}, Config: acfg, Log: log, Metrics: metrics,
-		QueryCache: graphql.NewCache(max(c.QueryCacheMB, 1) << 20 / 4)}
+		QueryCache: graphql.NewCache(max(c.QueryCacheMB, 1) << 20 / 4), Bounds: c.Surface.bounds()}
 	bind := c.ClusterBind
 	if bind == "" {
 		bind = "127.0.0.1:0"
@@ -201,6 +204,8 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	hcfg.Addr, hcfg.BaseURL, hcfg.AppURL, hcfg.JWTSecret = c.HTTP, strings.TrimRight(c.BaseURL, "/"), strings.TrimRight(c.AppURL, "/"), secret
 	hcfg.MaxDatasetBytes, hcfg.QueryTimeout, hcfg.Logger, hcfg.Ready = c.MaxDatasetBytes, c.QueryTimeout, log, node.Ready
 	hcfg.TrustedProxies, hcfg.Members, hcfg.IPLimit = c.TrustedProxies, node.Members, c.IPLimit
+	c.Surface.applyHTTP(&hcfg)
+	hcfg.Bounds = env.Bounds
 	var srv *http.Server
 	if hcfg.MCP, err = newMCP(c, acfg, svc, secret, func() string { return srv.BaseURL() }, log); err == nil {
 		srv, err = http.NewServer(hcfg, svc, svc, metrics)

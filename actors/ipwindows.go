@@ -1,0 +1,112 @@
+package actors
+
+import (
+	"context"
+	"strings"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// The per-IP windows besides the runtime's (KindIP), and the per-e-mail
+// login window. Each is a meterGrain with fixed one-minute windows.
+const (
+	// KindIPManagement counts a client IP's /graphql and /datasets
+	// requests a minute: ipm/<address>.
+	KindIPManagement = "ipm"
+	// KindIPPublic counts a client IP's /public-graphql requests a
+	// minute: ipp/<address>.
+	KindIPPublic = "ipp"
+	// KindIPCreate counts what a client IP creates a minute: sign-ups,
+	// guest and session projects: ipc/<address>.
+	KindIPCreate = "ipc"
+	// KindLogin counts the login attempts of one e-mail address a minute,
+	// whatever IPs they come from: login/<sha256 of the normalised e-mail>.
+	// It is not checkpointed (a restart forgets it), so that guessing
+	// unknown addresses writes nothing to disk.
+	KindLogin = "login"
+)
+
+// Windows named by CheckWindow.
+const (
+	WindowManagement = "management"
+	WindowPublic     = "public"
+	WindowCreate     = "create"
+)
+
+// windowKinds returns the producers of the window grains.
+func windowKinds(env *Env) map[string]actor.Producer {
+	window := func(limit func(Config) int, persist bool) actor.Producer {
+		return func() actor.Actor {
+			return newGrain(env, &meterGrain{p: perMinute, limit: func(c Config) int64 { return int64(limit(c)) }, persist: persist})
+		}
+	}
+	return map[string]actor.Producer{
+		KindIPManagement: window(func(c Config) int { return c.IPLimitManagement }, true),
+		KindIPPublic:     window(func(c Config) int { return c.IPLimitPublic }, true),
+		KindIPCreate:     window(func(c Config) int { return c.IPLimitCreate }, true),
+		KindLogin:        window(func(c Config) int { return c.LoginAttempts }, false),
+	}
+}
+
+// windowKind maps a window name to its grain kind and limit; "" for an
+// unknown name or a window turned off.
+func (s *Service) windowKind(window string) string {
+	c := s.env.Config
+	switch {
+	case window == WindowManagement && c.IPLimitManagement > 0:
+		return KindIPManagement
+	case window == WindowPublic && c.IPLimitPublic > 0:
+		return KindIPPublic
+	case window == WindowCreate && c.IPLimitCreate > 0:
+		return KindIPCreate
+	}
+	return ""
+}
+
+// CheckWindow counts a request of client ip against the named per-IP
+// window (WindowManagement, WindowPublic, WindowCreate): 429
+// TOO_MANY_REQUESTS with Retry-After once it is full. A window set to 0,
+// or an unknown IP (""), is not counted.
+func (s *Service) CheckWindow(ctx context.Context, window, ip string) error {
+	kind := s.windowKind(window)
+	if kind == "" || ip == "" {
+		return nil
+	}
+	return s.consume(ctx, kind, ip)
+}
+
+// checkLogin counts a login attempt for the normalised e-mail e: past
+// --login-attempts a minute, the address is refused until the minute
+// ends, whatever the password and wherever the attempts come from.
+func (s *Service) checkLogin(ctx context.Context, e string) error {
+	if s.env.Config.LoginAttempts <= 0 {
+		return nil
+	}
+	return s.consume(ctx, KindLogin, hashSecret(e))
+}
+
+// isIPKind reports whether kind is a per-IP window, whose refusals a node
+// remembers (refusedIPs) and whose errors say which window is full.
+func isIPKind(kind string) bool {
+	switch kind {
+	case KindIP, KindIPManagement, KindIPPublic, KindIPCreate:
+		return true
+	}
+	return false
+}
+
+// windowError is the 429 of a full window of kind other than KindIP.
+func windowError(kind string, retry int) *model.Error {
+	what := map[string]string{
+		KindIPManagement: "management API requests from this IP address",
+		KindIPPublic:     "public API requests from this IP address",
+		KindIPCreate:     "sign-ups, guest and session projects from this IP address",
+		KindLogin:        "login attempts for this e-mail address",
+	}[kind]
+	if what == "" {
+		what = strings.TrimSpace(kind + " requests")
+	}
+	return &model.Error{Code: model.ErrTooManyRequests, RetryAfter: retry, Message: "too many " + what + " this minute; wait and retry"}
+}
