@@ -67,7 +67,7 @@ func (g *gate) apiWindow(path string) string {
 	switch {
 	case g.s.cfg.IPLimitManagement > 0 && (path == "/graphql" || strings.HasPrefix(path, "/datasets/")):
 		return "management"
-	case g.s.cfg.IPLimitPublic > 0 && path == "/public-graphql":
+	case g.s.cfg.IPLimitPublic > 0 && (path == "/public-graphql" || path == "/mcp"):
 		return "public"
 	}
 	return ""

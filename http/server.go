@@ -281,7 +281,9 @@ func (s *Server) routes() (*gin.Engine, error) {
 	r.GET("/preview/:slug", s.servePreviewPage)
 	r.GET("/preview/:slug/data", s.metricsFor("preview"), s.servePreviewData)
 	if s.cfg.MCP != nil {
-		mcp := gin.WrapH(s.cfg.MCP)
+		mcp := func(c *gin.Context) { // the client IP rides along for the creation window
+			s.cfg.MCP.ServeHTTP(c.Writer, c.Request.WithContext(model.WithClientIP(c.Request.Context(), c.ClientIP())))
+		}
 		r.POST("/mcp", s.metricsFor("mcp"), mcp)
 		r.GET("/mcp", s.metricsFor("mcp"), mcp)
 		r.DELETE("/mcp", s.metricsFor("mcp"), mcp)

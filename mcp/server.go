@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -50,7 +51,12 @@ type Config struct {
 	// 30 acknowledged writes).
 	QueryTimeout, CallTimeout time.Duration
 	Limits                    Limits
-	Logger                    *slog.Logger
+	// CheckCreate counts a new session against the client IP's creation
+	// window (the one /public-graphql's createSessionProject counts in),
+	// with the IP the HTTP layer put in the context (model.ClientIP); nil
+	// counts none.
+	CheckCreate func(ctx context.Context, ip string) error
+	Logger      *slog.Logger
 }
 
 // DefaultConfig returns API.md's limits and the bounds stated in the README.

@@ -60,6 +60,11 @@ func (s *Server) createSessionProject(ctx context.Context, in createSessionIn) (
 			return sessionOut{}, outcome{}, err
 		}
 	}
+	if s.cfg.CheckCreate != nil { // counted per IP like /public-graphql's, with or without a handle
+		if err := s.cfg.CheckCreate(ctx, model.ClientIP(ctx)); err != nil {
+			return sessionOut{}, outcome{}, err
+		}
+	}
 	sp, sessionID, err := s.cfg.Backend.CreateSessionProject(ctx, p, in.Name)
 	if e := model.AsError(err); e != nil && e.Code == model.ErrLimitReached {
 		err = model.Errorf(e.Code, "%s (describe_project shows the session's project)", e.Message)

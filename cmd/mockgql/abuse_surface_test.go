@@ -280,6 +280,21 @@ func TestAbuseThrottles(t *testing.T) {
 				t.Fatalf("creation past the window: %d %s", r.Status, r.Raw)
 			}
 		}
+		// The MCP form of createSessionProject counts in the same window.
+		r := p.do("POST", "/mcp", []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"create_session_project","arguments":{}}}`),
+			append([]string{"Content-Type", "application/json", "Accept", "application/json, text/event-stream"}, ip...)...)
+		if text, _ := get(r.JSON, "result", "content", 0, "text").(string); r.Status != 200 || get(r.JSON, "result", "isError") != true ||
+			!strings.HasPrefix(text, "TOO_MANY_REQUESTS") {
+			t.Fatalf("MCP creation past the window: %d %s", r.Status, r.Raw)
+		}
+	})
+	t.Run("public window counts /mcp", func(t *testing.T) {
+		ip := from("203.0.113.5")
+		for range 10 {
+			p.gql("/public-graphql", `{ __typename }`, nil, ip...).data(t)
+		}
+		p.do("POST", "/mcp", []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`),
+			append([]string{"Content-Type", "application/json", "Accept", "application/json, text/event-stream"}, ip...)...).refusal(t, 429, "TOO_MANY_REQUESTS")
 	})
 }
 
