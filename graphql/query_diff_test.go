@@ -414,7 +414,9 @@ func diffMutate(tb testing.TB, rnd *rand.Rand, h *rtHarness, tn string, ref *dif
 	input, vals := randInput(rnd)
 	switch x := rnd.IntN(10); {
 	case x < 3 || len(ref.rows) == 0:
-		var out struct{ Data map[string]struct{ ID string } }
+		var out struct {
+			Data map[string]struct{ ID string }
+		}
 		raw := h.raw(fmt.Sprintf("mutation { create%s(input: {%s}) { id } }", tn, input), nil)
 		if err := json.Unmarshal(raw, &out); err != nil || out.Data["create"+tn].ID == "" {
 			tb.Fatalf("create: %v %s", err, raw)
