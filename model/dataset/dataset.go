@@ -135,6 +135,7 @@ type Dataset struct {
 	mu      sync.Mutex
 	sorted  map[string]*lazyRows
 	lookups map[string]*lazyLookup
+	orders  map[string]*lazyOrder
 	all     lazyRows     // 0..n-1, for paths no row has
 	indexes atomic.Int64 // bytes of the indexes built so far
 }
