@@ -1,0 +1,417 @@
+package graphql
+
+import (
+	"context"
+	"math/bits"
+	"slices"
+	"sync"
+
+	"github.com/mockgql/mockgql/model"
+	"github.com/mockgql/mockgql/model/dataset"
+)
+
+// This file answers list queries from the dataset's column indexes
+// (dataset.Order) instead of a scan: each predicate is one or more ranges
+// of positions in its column's sorted order, turned into a row bitset from
+// prefix bitsets; the predicates, the variant and the overlay's changed
+// rows combine word by word; total is a popcount; the page is the sort
+// order walked until page × pageSize members are found, or, when the
+// members are few next to the walk, the members selected by rank. The
+// overlay's live rows are matched on their own and merged in order.
+// Nothing here depends on the query cache.
+
+// bitsPool recycles row bitsets (a million rows: 125 KB each) as
+// *rowBits, so that putting one back allocates nothing.
+var bitsPool sync.Pool
+
+type rowBits struct{ w []uint64 }
+
+// getBits returns a zeroed bitset of words words; put it back with putBits.
+func getBits(words int) *rowBits {
+	if b, ok := bitsPool.Get().(*rowBits); ok && cap(b.w) >= words {
+		b.w = b.w[:words]
+		clear(b.w)
+		return b
+	}
+	return &rowBits{w: make([]uint64, words)}
+}
+
+func putBits(b *rowBits) {
+	if b != nil {
+		bitsPool.Put(b)
+	}
+}
+
+// indexedPage returns the page lo..hi of the query's rows as a window of a
+// list of total rows; ok is false when some part of the query has no
+// index (the caller scans instead).
+func (tv *tableView) indexedPage(ctx context.Context, q *listQuery, pg, size int) (rowList, bool, error) {
+	if tv.noRows || !tv.indexable(q) {
+		return rowList{}, false, nil
+	}
+	bs, empty := tv.baseBits(q)
+	var acc []uint64
+	if bs != nil {
+		acc = bs.w
+	}
+	l, err := tv.pageOf(ctx, q, acc, empty, pg, size)
+	putBits(bs)
+	return l, true, err
+}
+
+// pageOf returns the page of the rows acc holds (nil: every row; empty:
+// none) merged with the overlay's matching rows.
+func (tv *tableView) pageOf(ctx context.Context, q *listQuery, acc []uint64, empty bool, pg, size int) (rowList, error) {
+	if err := ctx.Err(); err != nil {
+		return rowList{}, err
+	}
+	var sortOrd *dataset.Order
+	if q.sort != nil {
+		sortOrd = tv.ds.Order(q.sort.path)
+	}
+	baseTotal := int(tv.n)
+	switch {
+	case empty:
+		baseTotal = 0
+	case acc != nil:
+		baseTotal = dataset.Count(acc)
+	}
+	extra, err := tv.overlayMatches(ctx, q, empty)
+	if err != nil {
+		return rowList{}, err
+	}
+	total := baseTotal + len(extra)
+	if acc == nil && !empty && len(extra) == 0 && !q.desc {
+		if sortOrd == nil {
+			return rowList{n: total, identity: true}, nil
+		}
+		return rowList{rows: sortOrd.Rows()}, nil
+	}
+	lo, hi := page(total, pg, size)
+	skip := 0
+	if len(extra) == 0 {
+		skip = lo
+	}
+	var members []int32
+	if baseTotal > 0 {
+		members = tv.firstMembers(acc, sortOrd, q.desc, baseTotal, skip, hi)
+	}
+	if len(extra) > 0 {
+		members = mergeOrdered(members, extra, hi, tv.order(q))
+		members = members[min(lo, len(members)):]
+	}
+	return rowList{rows: members, n: total, off: lo, window: true}, nil
+}
+
+// indexable reports whether every part of q has an index: sorting and
+// predicates on SOURCE attributes with a leaf column (not the id, whose
+// value may be a position), predicates on constants, and like.
+func (tv *tableView) indexable(q *listQuery) bool {
+	if q.sort != nil && !tv.hasOrder(q.sort) {
+		return false
+	}
+	for i := range q.preds {
+		a := q.preds[i].attr
+		if a == nil || (a.mapping != model.MappingConstant && !tv.hasOrder(a)) {
+			return false
+		}
+		if q.preds[i].op == model.OpLike && a.mapping != model.MappingConstant {
+			return false
+		}
+	}
+	return true
+}
+
+func (tv *tableView) hasOrder(a *attribute) bool {
+	return !a.isID && a.mapping == model.MappingSource && tv.cols[a.idx] != nil && tv.ds.Order(a.path) != nil
+}
+
+// baseBits returns the dataset rows of the table that match q and have no
+// overlay record, as a bitset (nil: every row; the caller puts it back
+// with putBits), or empty when none can match.
+func (tv *tableView) baseBits(q *listQuery) (acc *rowBits, empty bool) {
+	words := (int(tv.n) + 63) / 64
+	for i := range q.preds {
+		pr := &q.preds[i]
+		if pr.attr.mapping == model.MappingConstant {
+			if !pr.match(pr.attr.constant) {
+				putBits(acc)
+				return nil, true
+			}
+			continue
+		}
+		ord := tv.ds.Order(pr.attr.path)
+		if acc == nil {
+			acc = getBits(words)
+			addPredicate(acc.w, ord, pr)
+			continue
+		}
+		tmp := getBits(words)
+		addPredicate(tmp.w, ord, pr)
+		andWords(acc.w, tmp.w)
+		putBits(tmp)
+	}
+	if tv.member != nil {
+		if acc == nil {
+			acc = getBits(words)
+			copy(acc.w, tv.member.words)
+		} else {
+			andWords(acc.w, tv.member.words)
+		}
+	}
+	if tv.ov != nil && tv.ov.changed != nil {
+		if acc == nil {
+			acc = getBits(words)
+			for i := range acc.w {
+				acc.w[i] = ^uint64(0)
+			}
+			if rem := int(tv.n) & 63; rem != 0 {
+				acc.w[words-1] = (1 << uint(rem)) - 1
+			}
+		}
+		andNotWords(acc.w, tv.ov.changed.words)
+	}
+	return acc, false
+}
+
+// addPredicate sets in dst the rows whose value satisfies pr (see
+// predicate for the rules), as ranges of ord's positions.
+func addPredicate(dst []uint64, ord *dataset.Order, pr *predicate) {
+	switch pr.op {
+	case model.OpEq:
+		if isScalarArg(pr.arg) {
+			lo, hi := ord.Equal(pr.arg)
+			ord.AddRange(dst, lo, hi)
+		}
+	case model.OpNeq:
+		if pr.arg.Kind == dataset.Null {
+			_, hi := ord.Section(dataset.Null)
+			ord.AddRange(dst, hi, ord.Len())
+			return
+		}
+		s, e := ord.Section(pr.arg.Kind)
+		lo, hi := ord.Equal(pr.arg)
+		ord.AddRange(dst, s, lo)
+		ord.AddRange(dst, hi, e)
+	case model.OpIn:
+		for _, v := range pr.args {
+			if isScalarArg(v) {
+				lo, hi := ord.Equal(v)
+				ord.AddRange(dst, lo, hi)
+			}
+		}
+	case model.OpGt, model.OpGte, model.OpLt, model.OpLte:
+		k := pr.arg.Kind
+		if k != dataset.Number && k != dataset.String {
+			return
+		}
+		s, e := ord.Section(k)
+		switch pr.op {
+		case model.OpGt:
+			ord.AddRange(dst, ord.Search(pr.arg, true), e)
+		case model.OpGte:
+			ord.AddRange(dst, ord.Search(pr.arg, false), e)
+		case model.OpLt:
+			ord.AddRange(dst, s, ord.Search(pr.arg, false))
+		default:
+			ord.AddRange(dst, s, ord.Search(pr.arg, true))
+		}
+	}
+}
+
+// isScalarArg reports whether v can equal a stored value (arguments are
+// never Raw: scalarArg refuses lists and objects).
+func isScalarArg(v dataset.Value) bool { return v.Kind != dataset.Raw }
+
+func andWords(dst, a []uint64) {
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] &= a[i]
+	}
+}
+
+func andNotWords(dst, a []uint64) {
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] &^= a[i]
+	}
+}
+
+// firstMembers returns the base rows at positions skip..limit-1 of the
+// query order among the members of acc (nil: all rows), total of them.
+// Storage order selects by popcount; a sort walks its Order unless
+// selecting the members by rank costs less.
+func (tv *tableView) firstMembers(acc []uint64, ord *dataset.Order, desc bool, total, skip, limit int) []int32 {
+	limit = min(limit, total)
+	if skip >= limit {
+		return nil
+	}
+	switch {
+	case ord == nil && acc == nil:
+		out := make([]int32, 0, limit-skip)
+		for r := skip; r < limit; r++ {
+			out = append(out, int32(r))
+		}
+		return out
+	case ord == nil:
+		return selectBits(acc, skip, limit)
+	case acc == nil && !desc:
+		return ord.Rows()[skip:limit:limit]
+	}
+	n := int(tv.n)
+	walk := int64(limit) * int64(n) / int64(total)
+	if acc == nil || walk <= int64(n/64+2*total) {
+		return walkOrder(acc, ord, desc, skip, limit)
+	}
+	return selectByRank(acc, ord, desc, total, skip, limit)
+}
+
+// selectBits returns the set bits number skip..limit-1 of acc, ascending.
+func selectBits(acc []uint64, skip, limit int) []int32 {
+	out := make([]int32, 0, limit-skip)
+	seen := 0
+	for w, word := range acc {
+		c := bits.OnesCount64(word)
+		if seen+c <= skip {
+			seen += c
+			continue
+		}
+		for word != 0 {
+			if seen >= skip {
+				out = append(out, int32(w<<6+bits.TrailingZeros64(word)))
+				if len(out) == limit-skip {
+					return out
+				}
+			}
+			seen++
+			word &= word - 1
+		}
+	}
+	return out
+}
+
+func has(acc []uint64, r int32) bool {
+	return acc == nil || acc[r>>6]&(1<<(uint(r)&63)) != 0
+}
+
+// walkOrder walks ord ascending, or descending by tie groups each
+// visited forwards (a stable descending sort), keeping the members of acc
+// at member positions skip..limit-1.
+func walkOrder(acc []uint64, ord *dataset.Order, desc bool, skip, limit int) []int32 {
+	out := make([]int32, 0, limit-skip)
+	seen := 0
+	keep := func(r int32) bool {
+		if !has(acc, r) {
+			return false
+		}
+		if seen >= skip {
+			out = append(out, r)
+		}
+		seen++
+		return seen == limit
+	}
+	rows := ord.Rows()
+	if !desc {
+		for _, r := range rows {
+			if keep(r) {
+				break
+			}
+		}
+		return out
+	}
+	for i := len(rows) - 1; i >= 0; {
+		g := int(ord.Rank(rows[i]))
+		for _, r := range rows[g : i+1] {
+			if keep(r) {
+				return out
+			}
+		}
+		i = g - 1
+	}
+	return out
+}
+
+// selectByRank collects the members of acc keyed by (rank, row), or
+// (-rank, row) descending, keeps the keys of the rank buckets that hold
+// the first limit members, and sorts only those: O(total) plus a small
+// sort, where a walk of the order would step over many non-members.
+func selectByRank(acc []uint64, ord *dataset.Order, desc bool, total, skip, limit int) []int32 {
+	const buckets = 1024
+	n := ord.Len()
+	bucketOf := func(r int32) int {
+		rank := int(ord.Rank(r))
+		if desc {
+			rank = n - 1 - rank
+		}
+		return rank * buckets / n
+	}
+	var counts [buckets]int
+	forBits(acc, func(r int32) { counts[bucketOf(r)]++ })
+	cut, sum := 0, 0
+	for cut < buckets-1 && sum+counts[cut] < limit {
+		sum += counts[cut]
+		cut++
+	}
+	keys := make([]uint64, 0, sum+counts[cut])
+	forBits(acc, func(r int32) {
+		if bucketOf(r) <= cut {
+			rank := uint64(ord.Rank(r))
+			if desc {
+				rank = uint64(n-1) - rank
+			}
+			keys = append(keys, rank<<32|uint64(uint32(r)))
+		}
+	})
+	slices.Sort(keys)
+	out := make([]int32, 0, limit-skip)
+	for _, k := range keys[skip:min(limit, len(keys))] {
+		out = append(out, int32(uint32(k)))
+	}
+	return out
+}
+
+func forBits(acc []uint64, f func(int32)) {
+	for w, word := range acc {
+		for word != 0 {
+			f(int32(w<<6 + bits.TrailingZeros64(word)))
+			word &= word - 1
+		}
+	}
+}
+
+// mergeOrdered merges two lists sorted by order and returns the first
+// limit rows; ties (none occur: order ends on the row) take base first.
+func mergeOrdered(base, extra []int32, limit int, order func(a, b int32) int) []int32 {
+	out := make([]int32, 0, min(limit, len(base)+len(extra)))
+	i, j := 0, 0
+	for len(out) < limit && (i < len(base) || j < len(extra)) {
+		if j == len(extra) || (i < len(base) && order(base[i], extra[j]) <= 0) {
+			out = append(out, base[i])
+			i++
+		} else {
+			out = append(out, extra[j])
+			j++
+		}
+	}
+	return out
+}
+
+// overlayMatches returns the live overlay rows of the table (updated
+// dataset rows and created rows) that match q, in the query's order.
+// emptyBase reports that a constant predicate fails, which fails them too.
+func (tv *tableView) overlayMatches(ctx context.Context, q *listQuery, emptyBase bool) ([]int32, error) {
+	if tv.ov == nil || emptyBase {
+		return nil, nil
+	}
+	var extra []int32
+	for i, r := range tv.ov.live() {
+		if i%scanCheck == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if (r >= tv.n || tv.inTable(r)) && tv.matchLive(q.preds, r) {
+			extra = append(extra, r)
+		}
+	}
+	slices.SortFunc(extra, tv.order(q))
+	return extra, nil
+}
