@@ -44,7 +44,7 @@ var diffParams = []struct {
 	{"skuLike", "sku", model.OpLike},
 }
 
-var diffWords = []string{"alpha", "Beta", "gamma", "DELTA", "eps", "zeta", "Eta", "theta", "Alphabet", "mu"}
+var diffWords = []string{"alpha", "Beta", "gamma", "DELTA", "eps", "zeta", "Eta", "theta", "Alphabet", "mu", "Ærøskøbing", "ÉCOLE", "a"}
 
 // diffDataset generates n documents with every kind of value the filters
 // meet: numbers, numbers stored as text, null, absent paths, booleans,
@@ -313,16 +313,18 @@ func randArg(rnd *rand.Rand, attr string, op model.Operator) any {
 	w := diffWords[rnd.IntN(len(diffWords))]
 	switch op {
 	case model.OpLike:
-		i := rnd.IntN(len(w))
-		j := i + 1 + rnd.IntN(len(w)-i)
+		rs := []rune(w + " " + diffWords[rnd.IntN(len(diffWords))])
+		i := rnd.IntN(len(rs))
+		j := i + rnd.IntN(min(len(rs)-i, 7)+1)
 		if rnd.IntN(2) == 0 {
-			return strings.ToUpper(w[i:j])
+			return strings.ToUpper(string(rs[i:j]))
 		}
-		return w[i:j]
+		return string(rs[i:j])
 	case model.OpEq:
 		return w + " " + diffWords[rnd.IntN(len(diffWords))] + strconv.Itoa(rnd.IntN(30))
 	}
-	return w[:1+rnd.IntN(len(w))]
+	rs := []rune(w)
+	return string(rs[:1+rnd.IntN(len(rs))])
 }
 
 func randQuery(rnd *rand.Rand) diffQuery {

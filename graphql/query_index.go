@@ -112,18 +112,29 @@ func (tv *tableView) indexable(q *listQuery) bool {
 	}
 	for i := range q.preds {
 		a := q.preds[i].attr
-		if a == nil || (a.mapping != model.MappingConstant && !tv.hasOrder(a)) {
+		switch {
+		case a == nil:
 			return false
-		}
-		if q.preds[i].op == model.OpLike && a.mapping != model.MappingConstant {
+		case a.mapping == model.MappingConstant:
+		case q.preds[i].op == model.OpLike:
+			if !tv.hasColumn(a) {
+				return false
+			}
+		case !tv.hasOrder(a):
 			return false
 		}
 	}
 	return true
 }
 
+// hasColumn reports whether a's values are those of a leaf column (base
+// reads nothing else for it).
+func (tv *tableView) hasColumn(a *attribute) bool {
+	return !a.isID && a.mapping == model.MappingSource && tv.cols[a.idx] != nil
+}
+
 func (tv *tableView) hasOrder(a *attribute) bool {
-	return !a.isID && a.mapping == model.MappingSource && tv.cols[a.idx] != nil && tv.ds.Order(a.path) != nil
+	return tv.hasColumn(a) && tv.ds.Order(a.path) != nil
 }
 
 // baseBits returns the dataset rows of the table that match q and have no
@@ -140,14 +151,13 @@ func (tv *tableView) baseBits(q *listQuery) (acc *rowBits, empty bool) {
 			}
 			continue
 		}
-		ord := tv.ds.Order(pr.attr.path)
 		if acc == nil {
 			acc = getBits(words)
-			addPredicate(acc.w, ord, pr)
+			tv.addPredicate(acc.w, pr)
 			continue
 		}
 		tmp := getBits(words)
-		addPredicate(tmp.w, ord, pr)
+		tv.addPredicate(tmp.w, pr)
 		andWords(acc.w, tmp.w)
 		putBits(tmp)
 	}
@@ -174,9 +184,15 @@ func (tv *tableView) baseBits(q *listQuery) (acc *rowBits, empty bool) {
 	return acc, false
 }
 
-// addPredicate sets in dst the rows whose value satisfies pr (see
-// predicate for the rules), as ranges of ord's positions.
-func addPredicate(dst []uint64, ord *dataset.Order, pr *predicate) {
+// addPredicate sets in dst (zeroed) the rows whose value satisfies pr (see
+// predicate for the rules): like from the column's n-grams, the others as
+// ranges of the positions of its Order.
+func (tv *tableView) addPredicate(dst []uint64, pr *predicate) {
+	if pr.op == model.OpLike {
+		tv.addLike(dst, pr)
+		return
+	}
+	ord := tv.ds.Order(pr.attr.path)
 	switch pr.op {
 	case model.OpEq:
 		if isScalarArg(pr.arg) {
@@ -215,6 +231,30 @@ func addPredicate(dst []uint64, ord *dataset.Order, pr *predicate) {
 			ord.AddRange(dst, s, ord.Search(pr.arg, false))
 		default:
 			ord.AddRange(dst, s, ord.Search(pr.arg, true))
+		}
+	}
+}
+
+// addLike sets in dst (zeroed) the rows whose text contains the like
+// text ignoring case: the n-gram index's rows, each checked when the
+// index gives only a superset.
+func (tv *tableView) addLike(dst []uint64, pr *predicate) {
+	if pr.arg.Kind != dataset.String {
+		return
+	}
+	rows, exact := tv.ds.Grams(pr.attr.path).Like(pr.arg.Str)
+	rows.WriteDenseTo(dst)
+	if exact {
+		return
+	}
+	col := tv.cols[pr.attr.idx]
+	for w, word := range dst {
+		for word != 0 {
+			r := w<<6 + bits.TrailingZeros64(word)
+			if !pr.match(col.Value(r)) {
+				dst[w] &^= 1 << (uint(r) & 63)
+			}
+			word &= word - 1
 		}
 	}
 }

@@ -136,6 +136,7 @@ type Dataset struct {
 	sorted  map[string]*lazyRows
 	lookups map[string]*lazyLookup
 	orders  map[string]*lazyOrder
+	grams   map[string]*lazyGrams
 	all     lazyRows     // 0..n-1, for paths no row has
 	indexes atomic.Int64 // bytes of the indexes built so far
 }
