@@ -94,7 +94,7 @@ func (tv *tableView) pageOf(ctx context.Context, q *listQuery, acc []uint64, emp
 	}
 	var members []int32
 	if baseTotal > 0 {
-		members = tv.firstMembers(acc, sortOrd, q.desc, baseTotal, skip, hi)
+		members = tv.firstMembers(acc, q, sortOrd, baseTotal, skip, hi)
 	}
 	if len(extra) > 0 {
 		members = mergeOrdered(members, extra, hi, tv.order(q))
@@ -197,18 +197,18 @@ func (tv *tableView) addPredicate(dst []uint64, pr *predicate) {
 	case model.OpEq:
 		if isScalarArg(pr.arg) {
 			lo, hi := ord.Equal(pr.arg)
-			ord.AddRange(dst, lo, hi)
+			ord.SetRange(dst, lo, hi)
 		}
 	case model.OpNeq:
 		if pr.arg.Kind == dataset.Null {
 			_, hi := ord.Section(dataset.Null)
-			ord.AddRange(dst, hi, ord.Len())
+			ord.SetRange(dst, hi, ord.Len())
 			return
 		}
 		s, e := ord.Section(pr.arg.Kind)
 		lo, hi := ord.Equal(pr.arg)
-		ord.AddRange(dst, s, lo)
-		ord.AddRange(dst, hi, e)
+		ord.SetRange(dst, s, e)
+		ord.ClearRange(dst, lo, hi)
 	case model.OpIn:
 		for _, v := range pr.args {
 			if isScalarArg(v) {
@@ -224,13 +224,13 @@ func (tv *tableView) addPredicate(dst []uint64, pr *predicate) {
 		s, e := ord.Section(k)
 		switch pr.op {
 		case model.OpGt:
-			ord.AddRange(dst, ord.Search(pr.arg, true), e)
+			ord.SetRange(dst, ord.Search(pr.arg, true), e)
 		case model.OpGte:
-			ord.AddRange(dst, ord.Search(pr.arg, false), e)
+			ord.SetRange(dst, ord.Search(pr.arg, false), e)
 		case model.OpLt:
-			ord.AddRange(dst, s, ord.Search(pr.arg, false))
+			ord.SetRange(dst, s, ord.Search(pr.arg, false))
 		default:
-			ord.AddRange(dst, s, ord.Search(pr.arg, true))
+			ord.SetRange(dst, s, ord.Search(pr.arg, true))
 		}
 	}
 }
@@ -279,9 +279,11 @@ func andNotWords(dst, a []uint64) {
 
 // firstMembers returns the base rows at positions skip..limit-1 of the
 // query order among the members of acc (nil: all rows), total of them.
-// Storage order selects by popcount; a sort walks its Order unless
-// selecting the members by rank costs less.
-func (tv *tableView) firstMembers(acc []uint64, ord *dataset.Order, desc bool, total, skip, limit int) []int32 {
+// Storage order selects by popcount. A sort walks its Order, within the
+// positions its own column's predicates allow, unless selecting the
+// members by rank costs less; a walk that runs past that cost (members
+// bunched at the far end) stops and selects instead.
+func (tv *tableView) firstMembers(acc []uint64, q *listQuery, ord *dataset.Order, total, skip, limit int) []int32 {
 	limit = min(limit, total)
 	if skip >= limit {
 		return nil
@@ -295,15 +297,66 @@ func (tv *tableView) firstMembers(acc []uint64, ord *dataset.Order, desc bool, t
 		return out
 	case ord == nil:
 		return selectBits(acc, skip, limit)
-	case acc == nil && !desc:
+	case acc == nil && !q.desc:
 		return ord.Rows()[skip:limit:limit]
 	}
-	n := int(tv.n)
-	walk := int64(limit) * int64(n) / int64(total)
-	if acc == nil || walk <= int64(n/64+2*total) {
-		return walkOrder(acc, ord, desc, skip, limit)
+	lo, hi := sortBounds(q, ord)
+	span := int64(hi - lo)
+	selectCost := int64(len(acc)) + 2*int64(total)
+	if acc == nil || int64(limit)*span/int64(total) <= selectCost {
+		if out, ok := walkOrder(acc, ord, q.desc, lo, hi, skip, limit, selectCost+int64(limit)); ok {
+			return out
+		}
 	}
-	return selectByRank(acc, ord, desc, total, skip, limit)
+	return selectByRank(acc, ord, q.desc, total, skip, limit)
+}
+
+// sortBounds returns the positions of ord that the query's predicates on
+// the sort attribute leave (its members all lie there).
+func sortBounds(q *listQuery, ord *dataset.Order) (lo, hi int) {
+	lo, hi = 0, ord.Len()
+	for i := range q.preds {
+		pr := &q.preds[i]
+		if pr.attr != q.sort {
+			continue
+		}
+		a, b, ok := predBounds(ord, pr)
+		if ok {
+			lo, hi = max(lo, a), min(hi, b)
+		}
+	}
+	return lo, max(lo, hi)
+}
+
+// predBounds returns the positions holding every row pr matches, when
+// they are one range.
+func predBounds(ord *dataset.Order, pr *predicate) (lo, hi int, ok bool) {
+	k := pr.arg.Kind
+	switch pr.op {
+	case model.OpEq:
+		lo, hi = ord.Equal(pr.arg)
+		return lo, hi, isScalarArg(pr.arg)
+	case model.OpGt, model.OpGte, model.OpLt, model.OpLte:
+		if k != dataset.Number && k != dataset.String {
+			return 0, 0, true
+		}
+		s, e := ord.Section(k)
+		switch pr.op {
+		case model.OpGt:
+			return ord.Search(pr.arg, true), e, true
+		case model.OpGte:
+			return ord.Search(pr.arg, false), e, true
+		case model.OpLt:
+			return s, ord.Search(pr.arg, false), true
+		}
+		return s, ord.Search(pr.arg, true), true
+	case model.OpLike:
+		if k == dataset.String {
+			s, e := ord.Section(k)
+			return s, e, true
+		}
+	}
+	return 0, 0, false
 }
 
 // selectBits returns the set bits number skip..limit-1 of acc, ascending.
@@ -334,41 +387,48 @@ func has(acc []uint64, r int32) bool {
 	return acc == nil || acc[r>>6]&(1<<(uint(r)&63)) != 0
 }
 
-// walkOrder walks ord ascending, or descending by tie groups each
-// visited forwards (a stable descending sort), keeping the members of acc
-// at member positions skip..limit-1.
-func walkOrder(acc []uint64, ord *dataset.Order, desc bool, skip, limit int) []int32 {
-	out := make([]int32, 0, limit-skip)
+// walkOrder walks ord's positions [lo, hi) ascending, or descending by
+// tie groups each visited forwards (a stable descending sort), keeping
+// the members of acc at member positions skip..limit-1. It gives up (ok
+// false) after budget positions.
+func walkOrder(acc []uint64, ord *dataset.Order, desc bool, lo, hi, skip, limit int, budget int64) (out []int32, ok bool) {
+	out = make([]int32, 0, limit-skip)
 	seen := 0
-	keep := func(r int32) bool {
-		if !has(acc, r) {
-			return false
-		}
-		if seen >= skip {
-			out = append(out, r)
-		}
-		seen++
-		return seen == limit
-	}
-	rows := ord.Rows()
+	rows := ord.Rows()[:hi]
 	if !desc {
-		for _, r := range rows {
-			if keep(r) {
-				break
+		for i := lo; i < hi; i++ {
+			if int64(i-lo) > budget {
+				return nil, false
+			}
+			if r := rows[i]; has(acc, r) {
+				if seen >= skip {
+					out = append(out, r)
+				}
+				if seen++; seen == limit {
+					break
+				}
 			}
 		}
-		return out
+		return out, true
 	}
-	for i := len(rows) - 1; i >= 0; {
-		g := int(ord.Rank(rows[i]))
+	for i := hi - 1; i >= lo; {
+		if int64(hi-1-i) > budget {
+			return nil, false
+		}
+		g := max(lo, int(ord.Rank(rows[i])))
 		for _, r := range rows[g : i+1] {
-			if keep(r) {
-				return out
+			if has(acc, r) {
+				if seen >= skip {
+					out = append(out, r)
+				}
+				if seen++; seen == limit {
+					return out, true
+				}
 			}
 		}
 		i = g - 1
 	}
-	return out
+	return out, true
 }
 
 // selectByRank collects the members of acc keyed by (rank, row), or

@@ -38,10 +38,10 @@ const numKinds = int(Raw) + 1
 // orderPrefixes is the most prefix bitsets an Order keeps: at a million
 // rows 32 bitsets of 125 KB (4 MB, 4 bytes a row) bound the single bits a
 // range sets to 2 · 31,250.
-const orderPrefixes = 32
+const orderPrefixes = 64
 
 // minPrefixStep is the smallest step: below it a range is set bit by bit.
-const minPrefixStep = 4096
+const minPrefixStep = 256
 
 // lazyOrder is an Order built once on first use.
 type lazyOrder struct {
@@ -204,6 +204,63 @@ func (o *Order) AddRange(dst []uint64, lo, hi int) {
 	}
 	o.setRows(dst, lo, a*o.step)
 	o.setRows(dst, min(b*o.step, o.n), hi)
+}
+
+// SetRange overwrites dst (a bitset of Words words) with the rows at
+// positions [lo, hi). A long range is the two prefixes nearest its ends
+// combined word by word, then the rows between each end and its prefix
+// set or cleared: at most step/2 single bits an end.
+func (o *Order) SetRange(dst []uint64, lo, hi int) {
+	if o.step == 0 || hi-lo < 2*o.words {
+		clear(dst)
+		o.setRows(dst, lo, max(lo, hi))
+		return
+	}
+	a, b := (lo+o.step/2)/o.step, (hi+o.step/2)/o.step
+	pa, pb := o.prefixAt(a), o.prefixAt(b)
+	switch {
+	case pa == nil && a > 0: // both ends round to the last position
+		clear(dst)
+	case pb == nil && a == 0:
+		orAllInto(dst)
+		o.clearTail(dst)
+	case pb == nil:
+		for i := range dst {
+			dst[i] = ^pa[i]
+		}
+		o.clearTail(dst)
+	case a == 0:
+		copy(dst, pb)
+	default:
+		for i := range dst {
+			dst[i] = pb[i] &^ pa[i]
+		}
+	}
+	if pa := min(a*o.step, o.n); pa < lo {
+		o.clearRows(dst, pa, lo)
+	} else {
+		o.setRows(dst, lo, pa)
+	}
+	if pb := min(b*o.step, o.n); pb > hi {
+		o.clearRows(dst, hi, pb)
+	} else {
+		o.setRows(dst, pb, hi)
+	}
+}
+
+// ClearRange clears in dst the bits of the rows at positions [lo, hi).
+func (o *Order) ClearRange(dst []uint64, lo, hi int) { o.clearRows(dst, lo, max(lo, hi)) }
+
+func (o *Order) clearRows(dst []uint64, lo, hi int) {
+	for _, r := range o.rows[lo:hi] {
+		dst[r>>6] &^= 1 << (uint(r) & 63)
+	}
+}
+
+func orAllInto(dst []uint64) {
+	for i := range dst {
+		dst[i] = ^uint64(0)
+	}
 }
 
 // prefixAt returns prefix j, nil for j = 0 (empty) and for j past the last

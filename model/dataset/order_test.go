@@ -103,4 +103,14 @@ func checkAddRange(t *testing.T, o *Order, lo, hi int) {
 	if Count(got) != hi-lo {
 		t.Fatalf("AddRange(%d, %d) sets %d bits", lo, hi, Count(got))
 	}
+	set := make([]uint64, o.Words())
+	for i := range set {
+		set[i] = 0x5555 // SetRange overwrites whatever was there
+	}
+	o.SetRange(set, lo, hi)
+	for i := range set {
+		if set[i] != want[i] {
+			t.Fatalf("SetRange(%d, %d): word %d = %x, want %x", lo, hi, i, set[i], want[i])
+		}
+	}
 }

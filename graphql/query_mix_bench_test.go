@@ -1,0 +1,74 @@
+package graphql
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+)
+
+// mixQueries returns n distinct list queries over the bench dataset, the
+// mix of make bench's varied scenario: number filters (gte, lte), text eq
+// and like, sort by a number or by text in both directions, pages 1-50,
+// total always selected.
+func mixQueries(n int) []string {
+	rnd := rand.New(rand.NewPCG(5, 5))
+	cats := []string{"tools", "toys", "garden", "books", "food"}
+	seen := map[string]bool{}
+	var out []string
+	for len(out) < n {
+		args := fmt.Sprintf("page: %d, pageSize: 20", 1+rnd.IntN(50))
+		if rnd.IntN(2) == 0 {
+			args += fmt.Sprintf(", minPrice: %d", rnd.IntN(1000))
+		}
+		if rnd.IntN(2) == 0 {
+			args += fmt.Sprintf(", maxPrice: %d", rnd.IntN(1000))
+		}
+		if rnd.IntN(3) == 0 {
+			args += fmt.Sprintf(", category: %q", cats[rnd.IntN(len(cats))])
+		}
+		if rnd.IntN(3) == 0 {
+			args += fmt.Sprintf(", q: %q", fmt.Sprint(1000+rnd.IntN(9000))[:3+rnd.IntN(2)])
+		}
+		args += fmt.Sprintf(", sortField: %q", []string{"price", "name", "category"}[rnd.IntN(3)])
+		if rnd.IntN(2) == 0 {
+			args += ", sortDirection: DESC"
+		}
+		q := "{ mix(" + args + ") { total items { id name price category } } }"
+		if !seen[q] {
+			seen[q] = true
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+func benchMix(b *testing.B, rows int, opt Options) {
+	pool := memPool{"bench": rtBenchDataset(b, rows)}
+	p := rtBenchProject(b)
+	rt := rtCompile(b, p, opt)
+	queries := mixQueries(1000)
+	preps := make([]*Prepared, len(queries))
+	for i, q := range queries {
+		preps[i] = rtPrepare(b, rt, q)
+	}
+	ctx := context.Background()
+	for _, prep := range preps { // build the indexes
+		if _, err := rt.Query(ctx, prep, pool, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := rt.Query(ctx, preps[i%len(preps)], pool, nil)
+		if err != nil || len(res.Errors) > 0 {
+			b.Fatal(err, res.Errors)
+		}
+		_ = res.AppendJSON(nil)
+	}
+}
+
+func BenchmarkListMix10k(b *testing.B) { benchMix(b, 10_000, Options{CacheRows: 1 << 18}) }
+
+func BenchmarkListMix1M(b *testing.B) { benchMix(b, 1_000_000, Options{}) }
