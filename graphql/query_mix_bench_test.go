@@ -28,7 +28,7 @@ func mixQueries(n int) []string {
 			args += fmt.Sprintf(", category: %q", cats[rnd.IntN(len(cats))])
 		}
 		if rnd.IntN(3) == 0 {
-			args += fmt.Sprintf(", q: %q", fmt.Sprint(1000+rnd.IntN(9000))[:3+rnd.IntN(2)])
+			args += fmt.Sprintf(", q: %q", fmt.Sprint(1000 + rnd.IntN(9000))[:3+rnd.IntN(2)])
 		}
 		args += fmt.Sprintf(", sortField: %q", []string{"price", "name", "category"}[rnd.IntN(3)])
 		if rnd.IntN(2) == 0 {
