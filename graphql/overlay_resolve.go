@@ -23,8 +23,9 @@ type tableOverlay struct {
 	ids     map[string]bool   // every RowID with a record, tombstones included
 	byID    map[string]int32  // live created rows by id
 
-	mu   sync.Mutex
-	keys map[int]map[string][]int32 // by attribute index (-1: id): live changed rows by key
+	mu      sync.Mutex
+	keys    map[int]map[string][]int32 // by attribute index (-1: id): live changed rows by key
+	liveTab *liveTable                 // the live rows for list queries (overlay_live.go)
 }
 
 // rowRec is one record decoded for a table.

@@ -76,12 +76,12 @@ func (tv *tableView) pageOf(ctx context.Context, q *listQuery, acc []uint64, emp
 	case acc != nil:
 		baseTotal = dataset.Count(acc)
 	}
-	extra, err := tv.overlayMatches(ctx, q, empty)
-	if err != nil {
-		return rowList{}, err
+	var live liveMatch
+	if tv.ov != nil && !empty {
+		live = tv.overlayMatch(q)
 	}
-	total := baseTotal + len(extra)
-	if acc == nil && !empty && len(extra) == 0 && !q.desc {
+	total := baseTotal + live.count
+	if acc == nil && !empty && live.count == 0 && !q.desc {
 		if sortOrd == nil {
 			return rowList{n: total, identity: true}, nil
 		}
@@ -89,15 +89,15 @@ func (tv *tableView) pageOf(ctx context.Context, q *listQuery, acc []uint64, emp
 	}
 	lo, hi := page(total, pg, size)
 	skip := 0
-	if len(extra) == 0 {
+	if live.count == 0 {
 		skip = lo
 	}
 	var members []int32
 	if baseTotal > 0 {
 		members = tv.firstMembers(acc, q, sortOrd, baseTotal, skip, hi)
 	}
-	if len(extra) > 0 {
-		members = mergeOrdered(members, extra, hi, tv.order(q))
+	if live.count > 0 {
+		members = mergeOrdered(members, live.first(tv, q, hi), hi, tv.order(q))
 		members = members[min(lo, len(members)):]
 	}
 	return rowList{rows: members, n: total, off: lo, window: true}, nil
@@ -494,24 +494,4 @@ func mergeOrdered(base, extra []int32, limit int, order func(a, b int32) int) []
 		}
 	}
 	return out
-}
-
-// overlayMatches returns the live overlay rows of the table (updated
-// dataset rows and created rows) that match q, in the query's order.
-// emptyBase reports that a constant predicate fails, which fails them too.
-func (tv *tableView) overlayMatches(ctx context.Context, q *listQuery, emptyBase bool) ([]int32, error) {
-	if tv.ov == nil || emptyBase {
-		return nil, nil
-	}
-	var extra []int32
-	for i, r := range tv.ov.live() {
-		if i%scanCheck == 0 && ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if (r >= tv.n || tv.inTable(r)) && tv.matchLive(q.preds, r) {
-			extra = append(extra, r)
-		}
-	}
-	slices.SortFunc(extra, tv.order(q))
-	return extra, nil
 }
