@@ -270,7 +270,7 @@ func mixBench(bin, self, dir string, srv *mockgql, fx *fixture, o options, rep *
 	if err := mutate(srv, "/mock/benchmut/graphql", key, 10_000, o.rowsLarge); err != nil {
 		return err
 	}
-	rep.note("10,000 mutations of the 1M-row table (100 a request): %v", time.Since(t0).Round(time.Millisecond))
+	rep.note("10,000 mutations of the 1M-row table (50 a request): %v", time.Since(t0).Round(time.Millisecond))
 	if _, err := collectMix(srv, "/mock/benchmut/graphql", key, mixQueries("mixLarge", 20, 2)); err != nil {
 		return err
 	}
@@ -298,14 +298,14 @@ func mixSmallCache(bin, self, dir string, queries []string, o options, rep *repo
 }
 
 // mutate applies n mutations to the Large table of the project at path,
-// 100 a request: 40% updates, 40% creates, 20% deletes, of distinct rows.
+// 50 a request: 40% updates, 40% creates, 20% deletes, of distinct rows.
 func mutate(srv *mockgql, path, key string, n, rows int) error {
 	rnd := rand.New(rand.NewPCG(3, 3))
 	ids := rnd.Perm(rows)
 	for done := 0; done < n; {
 		var b strings.Builder
 		b.WriteString("mutation {")
-		for i := 0; i < 100 && done < n; i, done = i+1, done+1 {
+		for i := 0; i < 50 && done < n; i, done = i+1, done+1 {
 			id := ids[done] + 1
 			price := float64(rnd.IntN(100000)) / 100
 			switch x := rnd.IntN(10); {
