@@ -114,3 +114,34 @@ func checkAddRange(t *testing.T, o *Order, lo, hi int) {
 		}
 	}
 }
+
+// TestGramsLike checks the n-gram index against a scan: every row whose
+// text contains the needle ignoring case is in the index's set, and an
+// exact set holds nothing else.
+func TestGramsLike(t *testing.T) {
+	words := []string{"Alpha", "beta", "GAMMA", "Ærø", "ab", "x", "", "Product 1234", "prod"}
+	var b strings.Builder
+	for i := 0; i < 500; i++ {
+		doc := map[string]any{"s": words[i%len(words)] + " " + words[(i*7)%len(words)]}
+		if i%11 == 0 {
+			doc["s"] = i // not text: never matches
+		}
+		line, _ := json.Marshal(doc)
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	d := mustRead(t, NDJSON, b.String())
+	c := d.Column("s")
+	g := d.Grams("s")
+	for _, needle := range []string{"", "a", "AB", "pha", "ALPH", "alpha b", "ærø", "RØ", "1234", "duct 12", "zzz", "t 1"} {
+		rows, exact := g.Like(needle)
+		for r := 0; r < d.Len(); r++ {
+			v := c.Value(r)
+			want := v.Kind == String && strings.Contains(strings.ToLower(v.Str), strings.ToLower(needle))
+			got := rows.Contains(uint32(r))
+			if want && !got || exact && got != want {
+				t.Fatalf("Like(%q) (exact %v): row %d %q: in set %v, contains %v", needle, exact, r, v.Str, got, want)
+			}
+		}
+	}
+}
