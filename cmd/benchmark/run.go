@@ -56,6 +56,7 @@ func run(o options) error {
 	}
 	if o.runs("mix") {
 		if err := mixBench(bin, self, dir, srv, fx, o, report); err != nil {
+			report.print() // what was measured before
 			return fmt.Errorf("mix: %w", err)
 		}
 	}
