@@ -103,9 +103,9 @@ func (tv *tableView) pageOf(ctx context.Context, q *listQuery, acc []uint64, emp
 	return rowList{rows: members, n: total, off: lo, window: true}, nil
 }
 
-// indexable reports whether every part of q has an index: sorting and
-// predicates on SOURCE attributes with a leaf column (not the id, whose
-// value may be a position), predicates on constants, and like.
+// indexable reports whether every part of q has an index, built:
+// sorting and predicates on SOURCE attributes with a leaf column (not the
+// id, whose value may be a position), predicates on constants, and like.
 func (tv *tableView) indexable(q *listQuery) bool {
 	if q.sort != nil && !tv.hasOrder(q.sort) {
 		return false
@@ -117,7 +117,7 @@ func (tv *tableView) indexable(q *listQuery) bool {
 			return false
 		case a.mapping == model.MappingConstant:
 		case q.preds[i].op == model.OpLike:
-			if !tv.hasColumn(a) {
+			if !tv.hasColumn(a) || tv.ds.GramsReady(a.path) == nil {
 				return false
 			}
 		case !tv.hasOrder(a):
@@ -133,8 +133,10 @@ func (tv *tableView) hasColumn(a *attribute) bool {
 	return !a.isID && a.mapping == model.MappingSource && tv.cols[a.idx] != nil
 }
 
+// hasOrder reports whether a has a column whose Order is built (else it
+// is being built in the background and the query scans meanwhile).
 func (tv *tableView) hasOrder(a *attribute) bool {
-	return tv.hasColumn(a) && tv.ds.Order(a.path) != nil
+	return tv.hasColumn(a) && tv.ds.OrderReady(a.path) != nil
 }
 
 // baseBits returns the dataset rows of the table that match q and have no

@@ -3,6 +3,7 @@ package dataset
 import (
 	"math/bits"
 	"sync"
+	"sync/atomic"
 )
 
 // Order is the index of one leaf column that answers comparisons and sorts
@@ -45,19 +46,52 @@ const minPrefixStep = 256
 
 // lazyOrder is an Order built once on first use.
 type lazyOrder struct {
-	once sync.Once
-	o    *Order
+	once    sync.Once
+	o       *Order
+	ready   atomic.Pointer[Order]
+	started atomic.Bool
 }
 
 // Order returns the index of a leaf column, built on first use per path
 // (concurrent first callers of one path wait for one build; other paths
 // are not held up), or nil when path is not a leaf column.
 func (d *Dataset) Order(path string) *Order {
-	c := d.byPath[path]
-	if c == nil || d.objects[path] != nil {
+	l := d.lazyOrder(path)
+	if l == nil {
+		return nil
+	}
+	l.once.Do(func() {
+		l.o = newOrder(d.byPath[path], d.Sorted(path))
+		d.indexes.Add(l.o.memoryBytes())
+		l.ready.Store(l.o)
+	})
+	return l.o
+}
+
+// OrderReady returns the Order of a leaf column if it is built; else it
+// starts building it in the background (once) and returns nil, so that
+// the caller can answer from a scan meanwhile instead of waiting: the
+// first query on a column never waits for its index.
+func (d *Dataset) OrderReady(path string) *Order {
+	l := d.lazyOrder(path)
+	if l == nil {
+		return nil
+	}
+	if o := l.ready.Load(); o != nil {
+		return o
+	}
+	if l.started.CompareAndSwap(false, true) {
+		go d.Order(path)
+	}
+	return nil
+}
+
+func (d *Dataset) lazyOrder(path string) *lazyOrder {
+	if d.byPath[path] == nil || d.objects[path] != nil {
 		return nil
 	}
 	d.mu.Lock()
+	defer d.mu.Unlock()
 	if d.orders == nil {
 		d.orders = map[string]*lazyOrder{}
 	}
@@ -66,12 +100,7 @@ func (d *Dataset) Order(path string) *Order {
 		l = &lazyOrder{}
 		d.orders[path] = l
 	}
-	d.mu.Unlock()
-	l.once.Do(func() {
-		l.o = newOrder(c, d.Sorted(path))
-		d.indexes.Add(l.o.memoryBytes())
-	})
-	return l.o
+	return l
 }
 
 func newOrder(c *Column, rows []int32) *Order {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // orderDataset generates n rows whose "v" is a small number, a text, a
@@ -143,5 +144,27 @@ func TestGramsLike(t *testing.T) {
 				t.Fatalf("Like(%q) (exact %v): row %d %q: in set %v, contains %v", needle, exact, r, v.Str, got, want)
 			}
 		}
+	}
+}
+
+// TestIndexesReadyInBackground: the first call for a column's index does
+// not wait for it; it is built in the background, once, and then given.
+func TestIndexesReadyInBackground(t *testing.T) {
+	d := orderDataset(t, 40000, 3)
+	if d.OrderReady("v") != nil || d.GramsReady("v") != nil {
+		t.Fatal("an index was ready before anything built it")
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for d.OrderReady("v") == nil || d.GramsReady("v") == nil {
+		if time.Now().After(deadline) {
+			t.Fatal("the indexes were not built in the background")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if d.OrderReady("v") != d.Order("v") || d.GramsReady("v") != d.Grams("v") {
+		t.Fatal("the index was built twice")
+	}
+	if d.OrderReady("nope") != nil || d.GramsReady("nope") != nil {
+		t.Fatal("an unknown path has an index")
 	}
 }
