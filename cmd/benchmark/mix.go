@@ -27,34 +27,73 @@ import (
 
 const mixCount = 1000
 
-// mixQueries returns n distinct queries of list operation op.
-func mixQueries(op string, n int, seed uint64) []string {
+// mixArgs is one varied query: its page, filters (nil: not set) and sort.
+type mixArgs struct {
+	page               int
+	minPrice, maxPrice *int
+	category, q        *string
+	sortField          string
+	desc               bool
+}
+
+// mixArgSets returns n distinct argument sets.
+func mixArgSets(n int, seed uint64) []mixArgs {
 	rnd := rand.New(rand.NewPCG(seed, 13))
 	seen := map[string]bool{}
-	var out []string
+	var out []mixArgs
 	for len(out) < n {
-		args := fmt.Sprintf("page: %d, pageSize: 20", 1+rnd.IntN(50))
+		a := mixArgs{page: 1 + rnd.IntN(50)}
 		if rnd.IntN(2) == 0 {
-			args += fmt.Sprintf(", minPrice: %d", rnd.IntN(1000))
+			a.minPrice = ptr(rnd.IntN(1000))
 		}
 		if rnd.IntN(3) == 0 {
-			args += fmt.Sprintf(", maxPrice: %d", rnd.IntN(1000))
+			a.maxPrice = ptr(rnd.IntN(1000))
 		}
 		if rnd.IntN(3) == 0 {
-			args += fmt.Sprintf(", category: \"cat-%d\"", rnd.IntN(50))
+			a.category = ptr(fmt.Sprintf("cat-%d", rnd.IntN(50)))
 		}
 		if rnd.IntN(4) == 0 { // 3 or 4 digits of a product number
-			args += fmt.Sprintf(", q: %q", fmt.Sprint(1000 + rnd.IntN(9000))[:3+rnd.IntN(2)])
+			a.q = ptr(fmt.Sprint(1000 + rnd.IntN(9000))[:3+rnd.IntN(2)])
 		}
-		args += fmt.Sprintf(", sortField: %q", []string{"price", "name"}[rnd.IntN(2)])
-		if rnd.IntN(2) == 0 {
-			args += ", sortDirection: DESC"
+		a.sortField = []string{"price", "name"}[rnd.IntN(2)]
+		a.desc = rnd.IntN(2) == 0
+		if k := a.text("x"); !seen[k] {
+			seen[k] = true
+			out = append(out, a)
 		}
-		q := fmt.Sprintf("{ %s(%s) { total items { id name price category } } }", op, args)
-		if !seen[q] {
-			seen[q] = true
-			out = append(out, q)
-		}
+	}
+	return out
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// text is the query as mockgql's list operation op takes it.
+func (a mixArgs) text(op string) string {
+	args := fmt.Sprintf("page: %d, pageSize: 20", a.page)
+	if a.minPrice != nil {
+		args += fmt.Sprintf(", minPrice: %d", *a.minPrice)
+	}
+	if a.maxPrice != nil {
+		args += fmt.Sprintf(", maxPrice: %d", *a.maxPrice)
+	}
+	if a.category != nil {
+		args += fmt.Sprintf(", category: %q", *a.category)
+	}
+	if a.q != nil {
+		args += fmt.Sprintf(", q: %q", *a.q)
+	}
+	args += fmt.Sprintf(", sortField: %q", a.sortField)
+	if a.desc {
+		args += ", sortDirection: DESC"
+	}
+	return fmt.Sprintf("{ %s(%s) { total items { id name price category } } }", op, args)
+}
+
+// mixQueries returns n distinct queries of list operation op.
+func mixQueries(op string, n int, seed uint64) []string {
+	var out []string
+	for _, a := range mixArgSets(n, seed) {
+		out = append(out, a.text(op))
 	}
 	return out
 }
@@ -274,8 +313,14 @@ func mixBench(bin, self, dir string, srv *mockgql, fx *fixture, o options, rep *
 	if _, err := collectMix(srv, "/mock/benchmut/graphql", key, mixQueries("mixLarge", 20, 2)); err != nil {
 		return err
 	}
-	return compareMix("list mix 1M after 10,000 mutations", "no mutations", srv, "/mock/benchmut/graphql", key,
-		fx.runtimePath, fx.key, large.bodies, o, rep)
+	if err := compareMix("list mix 1M after 10,000 mutations", "no mutations", srv, "/mock/benchmut/graphql", key,
+		fx.runtimePath, fx.key, large.bodies, o, rep); err != nil {
+		return err
+	}
+	if os.Getenv("BENCH_PEERS") == "1" {
+		return peerBench(srv, fx, o, rep)
+	}
+	return nil
 }
 
 // mixSmallCache measures the 10k mix on a server whose query cache is
