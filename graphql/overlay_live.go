@@ -19,6 +19,7 @@ type liveTable struct {
 	rows   []int32
 	vals   [][]dataset.Value // by attribute index, then live index; nil for attributes not read
 	orders map[int]*liveOrder
+	grams  map[int]map[uint32][]int32 // by attribute index: the live indexes whose lowered text holds each 3-gram
 }
 
 // liveOrder is the live rows ascending by one attribute's value, ties in
@@ -35,7 +36,7 @@ func (tv *tableView) liveTable() *liveTable {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.liveTab == nil {
-		lt := &liveTable{vals: make([][]dataset.Value, len(tv.t.attrs)), orders: map[int]*liveOrder{}}
+		lt := &liveTable{vals: make([][]dataset.Value, len(tv.t.attrs)), orders: map[int]*liveOrder{}, grams: map[int]map[uint32][]int32{}}
 		for _, r := range o.live() {
 			if r >= tv.n || tv.inTable(r) {
 				lt.rows = append(lt.rows, r)
@@ -82,6 +83,47 @@ func (lt *liveTable) order(tv *tableView, a *attribute) *liveOrder {
 	return lo
 }
 
+// likeCandidates returns the live indexes that may match a like
+// predicate: those holding the rarest 3-gram of its (ASCII, lowered) text,
+// or nil, false when the text is too short or not ASCII (every row is a
+// candidate). The caller holds the overlay's lock.
+func (lt *liveTable) likeCandidates(tv *tableView, pr *predicate) ([]int32, bool) {
+	if !pr.ascii || len(pr.like) < 3 {
+		return nil, false
+	}
+	g := lt.grams[pr.attr.idx]
+	if g == nil {
+		g = map[uint32][]int32{}
+		var buf []byte
+		for x, v := range lt.values(tv, pr.attr) {
+			if v.Kind != dataset.String {
+				continue
+			}
+			buf = buf[:0]
+			for i := 0; i < len(v.Str); i++ {
+				buf = append(buf, lowerASCII(v.Str[i]))
+			}
+			for i := 0; i+3 <= len(buf); i++ {
+				k := gramKey(buf[i:])
+				if l := g[k]; len(l) == 0 || l[len(l)-1] != int32(x) {
+					g[k] = append(l, int32(x))
+				}
+			}
+		}
+		lt.grams[pr.attr.idx] = g
+	}
+	var best []int32
+	for i := 0; i+3 <= len(pr.like); i++ {
+		l := g[gramKey([]byte(pr.like[i:]))]
+		if i == 0 || len(l) < len(best) {
+			best = l
+		}
+	}
+	return best, true
+}
+
+func gramKey(b []byte) uint32 { return uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(b[2]) }
+
 // liveMatch is the live rows that match a query: a bitset over live
 // indexes and its count.
 type liveMatch struct {
@@ -126,6 +168,16 @@ func (tv *tableView) overlayMatch(q *listQuery) liveMatch {
 			continue
 		}
 		vals := lt.values(tv, pr.attr)
+		if cands, ok := lt.likeCandidates(tv, pr); ok {
+			clear(tmp)
+			for _, x := range cands {
+				if m.bits[x>>6]&(1<<(uint(x)&63)) != 0 && pr.match(vals[x]) {
+					tmp[x>>6] |= 1 << (uint(x) & 63)
+				}
+			}
+			copy(m.bits, tmp)
+			continue
+		}
 		for w, word := range m.bits {
 			for word != 0 {
 				x := w<<6 + bits.TrailingZeros64(word)
@@ -208,9 +260,44 @@ func sortSearch(n int, f func(int) bool) int {
 	return lo
 }
 
-// first returns the first limit matching live rows in the query's order:
-// storage order, or the sort attribute's live order (descending by tie
-// groups, each forwards).
+// merge merges base (dataset rows without records, in the query's order)
+// with the first matching live rows and returns the first limit rows:
+// base values read from the dataset, live ones from the live table.
+func (m liveMatch) merge(tv *tableView, q *listQuery, base []int32, limit int) []int32 {
+	xs := m.first(tv, q, limit)
+	out := make([]int32, 0, min(limit, len(base)+len(xs)))
+	var vals []dataset.Value
+	if q.sort != nil {
+		vals = m.lt.vals[q.sort.idx] // read by first
+	}
+	before := func(b int32, x int32) bool { // base row b before live row x
+		if q.sort != nil {
+			c := dataset.Compare(tv.base(q.sort, b), vals[x])
+			if q.desc {
+				c = -c
+			}
+			if c != 0 {
+				return c < 0
+			}
+		}
+		return b < m.lt.rows[x]
+	}
+	i, j := 0, 0
+	for len(out) < limit && (i < len(base) || j < len(xs)) {
+		if j == len(xs) || (i < len(base) && before(base[i], xs[j])) {
+			out = append(out, base[i])
+			i++
+		} else {
+			out = append(out, m.lt.rows[xs[j]])
+			j++
+		}
+	}
+	return out
+}
+
+// first returns the live indexes of the first limit matching live rows
+// in the query's order: storage order, or the sort attribute's live order
+// (descending by tie groups, each forwards).
 func (m liveMatch) first(tv *tableView, q *listQuery, limit int) []int32 {
 	out := make([]int32, 0, min(limit, m.count))
 	if limit <= 0 || m.count == 0 {
@@ -220,7 +307,7 @@ func (m liveMatch) first(tv *tableView, q *listQuery, limit int) []int32 {
 	if q.sort == nil {
 		for x := range m.lt.rows {
 			if in(int32(x)) {
-				if out = append(out, m.lt.rows[x]); len(out) == limit {
+				if out = append(out, int32(x)); len(out) == limit {
 					break
 				}
 			}
@@ -233,7 +320,7 @@ func (m liveMatch) first(tv *tableView, q *listQuery, limit int) []int32 {
 	if !q.desc {
 		for _, x := range lo.idx {
 			if in(x) {
-				if out = append(out, m.lt.rows[x]); len(out) == limit {
+				if out = append(out, x); len(out) == limit {
 					break
 				}
 			}
@@ -244,7 +331,7 @@ func (m liveMatch) first(tv *tableView, q *listQuery, limit int) []int32 {
 		g := int(lo.group[p])
 		for _, x := range lo.idx[g : p+1] {
 			if in(x) {
-				if out = append(out, m.lt.rows[x]); len(out) == limit {
+				if out = append(out, x); len(out) == limit {
 					return out
 				}
 			}

@@ -97,7 +97,7 @@ func (tv *tableView) pageOf(ctx context.Context, q *listQuery, acc []uint64, emp
 		members = tv.firstMembers(acc, q, sortOrd, baseTotal, skip, hi)
 	}
 	if live.count > 0 {
-		members = mergeOrdered(members, live.first(tv, q, hi), hi, tv.order(q))
+		members = live.merge(tv, q, members, hi)
 		members = members[min(lo, len(members)):]
 	}
 	return rowList{rows: members, n: total, off: lo, window: true}, nil
@@ -479,21 +479,4 @@ func forBits(acc []uint64, f func(int32)) {
 			word &= word - 1
 		}
 	}
-}
-
-// mergeOrdered merges two lists sorted by order and returns the first
-// limit rows; ties (none occur: order ends on the row) take base first.
-func mergeOrdered(base, extra []int32, limit int, order func(a, b int32) int) []int32 {
-	out := make([]int32, 0, min(limit, len(base)+len(extra)))
-	i, j := 0, 0
-	for len(out) < limit && (i < len(base) || j < len(extra)) {
-		if j == len(extra) || (i < len(base) && order(base[i], extra[j]) <= 0) {
-			out = append(out, base[i])
-			i++
-		} else {
-			out = append(out, extra[j])
-			j++
-		}
-	}
-	return out
 }
