@@ -132,7 +132,7 @@ func model(m *mockgql, fx *fixture, withLarge bool) error {
 		return nil
 	}
 	t0 := time.Now()
-	if _, err := m.post(fx.runtimePath, fmt.Sprintf(`{"query":%q}`, fx.scenarios[1].query), "X-API-Key", fx.key); err != nil {
+	if _, err := collectMix(m, fx.runtimePath, fx.key, []string{fx.scenarios[1].query}); err != nil {
 		return err
 	}
 	fx.firstLarge = time.Since(t0)
