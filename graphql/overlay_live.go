@@ -282,17 +282,32 @@ func (m liveMatch) merge(tv *tableView, q *listQuery, base []int32, limit int) [
 		}
 		return b < m.lt.rows[x]
 	}
-	i, j := 0, 0
-	for len(out) < limit && (i < len(base) || j < len(xs)) {
-		if j == len(xs) || (i < len(base) && before(base[i], xs[j])) {
-			out = append(out, base[i])
-			i++
-		} else {
-			out = append(out, m.lt.rows[xs[j]])
-			j++
+	if len(xs)*12 > len(base) { // many live rows: a linear merge
+		i, j := 0, 0
+		for len(out) < limit && (i < len(base) || j < len(xs)) {
+			if j == len(xs) || (i < len(base) && before(base[i], xs[j])) {
+				out = append(out, base[i])
+				i++
+			} else {
+				out = append(out, m.lt.rows[xs[j]])
+				j++
+			}
+		}
+		return out
+	}
+	i := 0 // few: each live row's place by binary search
+	for _, x := range xs {
+		j := i + sortSearch(len(base)-i, func(k int) bool { return !before(base[i+k], x) })
+		out = append(out, base[i:min(j, i+limit-len(out))]...)
+		if len(out) == limit {
+			return out
+		}
+		out, i = append(out, m.lt.rows[x]), j
+		if len(out) == limit {
+			return out
 		}
 	}
-	return out
+	return append(out, base[i:min(len(base), i+limit-len(out))]...)
 }
 
 // first returns the live indexes of the first limit matching live rows

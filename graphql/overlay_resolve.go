@@ -15,13 +15,14 @@ import (
 // immutable once built (but for the lazily built key indexes) and cached
 // per (table, dataset, overlay version). A nil *tableOverlay is empty.
 type tableOverlay struct {
-	n       int32
-	rows    map[int32]*rowRec // dataset rows with a record (updated or deleted)
-	changed *bitset           // the keys of rows
-	updated []int32           // dataset rows with a live (not deleted) record, ascending
-	created []*rowRec         // live created rows in Seq order; row n+i is created[i]
-	ids     map[string]bool   // every RowID with a record, tombstones included
-	byID    map[string]int32  // live created rows by id
+	n           int32
+	rows        map[int32]*rowRec // dataset rows with a record (updated or deleted)
+	changed     *bitset           // the keys of rows
+	updated     []int32           // dataset rows with a live (not deleted) record, ascending
+	changedRows []int32           // dataset rows with a record (the bits of changed), unordered
+	created     []*rowRec         // live created rows in Seq order; row n+i is created[i]
+	ids         map[string]bool   // every RowID with a record, tombstones included
+	byID        map[string]int32  // live created rows by id
 
 	// t, ds and decoded let the next version's build reuse the records
 	// it shares with this one (Overlay.lastResolved).
@@ -122,6 +123,7 @@ func buildOverlay(tv *tableView, ts *tableState) *tableOverlay {
 	o.changed = newBitset(int(tv.n))
 	for r, rec := range o.rows {
 		o.changed.set(r)
+		o.changedRows = append(o.changedRows, r)
 		if !rec.deleted {
 			o.updated = append(o.updated, r)
 		}

@@ -23,13 +23,23 @@ import (
 // *rowBits, so that putting one back allocates nothing.
 var bitsPool sync.Pool
 
-type rowBits struct{ w []uint64 }
+type rowBits struct {
+	w    []uint64
+	keep []int32 // scratch of Order.AndRange
+}
 
 // getBits returns a zeroed bitset of words words; put it back with putBits.
 func getBits(words int) *rowBits {
+	b := getDirtyBits(words)
+	clear(b.w)
+	return b
+}
+
+// getDirtyBits is getBits without zeroing, for a caller that overwrites
+// every word.
+func getDirtyBits(words int) *rowBits {
 	if b, ok := bitsPool.Get().(*rowBits); ok && cap(b.w) >= words {
 		b.w = b.w[:words]
-		clear(b.w)
 		return b
 	}
 	return &rowBits{w: make([]uint64, words)}
@@ -47,6 +57,9 @@ func putBits(b *rowBits) {
 func (tv *tableView) indexedPage(ctx context.Context, q *listQuery, pg, size int) (rowList, bool, error) {
 	if tv.noRows || !tv.indexable(q) {
 		return rowList{}, false, nil
+	}
+	if l, ok := tv.sortRangePage(q, pg, size); ok {
+		return l, true, nil
 	}
 	bs, empty := tv.baseBits(q)
 	var acc []uint64
@@ -102,6 +115,62 @@ func (tv *tableView) pageOf(ctx context.Context, q *listQuery, acc []uint64, emp
 	return rowList{rows: members, n: total, off: lo, window: true}, nil
 }
 
+// sortRangePage answers a query whose every predicate is one range of
+// the sort column (none, or gte and lte on it) without a bitset: the base
+// members are that range of the sort order less the rows the overlay
+// changed, merged with the overlay's matching rows. Not with a variant,
+// which removes rows from it.
+func (tv *tableView) sortRangePage(q *listQuery, pg, size int) (rowList, bool) {
+	if q.sort == nil || tv.member != nil {
+		return rowList{}, false
+	}
+	ord := tv.ds.Order(q.sort.path)
+	for i := range q.preds {
+		pr := &q.preds[i]
+		if pr.attr != q.sort || pr.op == model.OpLike {
+			return rowList{}, false
+		}
+		if _, _, single := predBounds(ord, pr); !single {
+			return rowList{}, false
+		}
+	}
+	lo, hi := sortBounds(q, ord)
+	var excl []uint64
+	var live liveMatch
+	baseTotal := hi - lo
+	if tv.ov != nil {
+		excl = tv.ov.changed.words
+		for _, r := range tv.ov.changedRows { // a range ends at tie groups: the rank tells
+			if rk := int(ord.Rank(r)); rk >= lo && rk < hi {
+				baseTotal--
+			}
+		}
+		live = tv.overlayMatch(q)
+	}
+	total := baseTotal + live.count
+	from, to := page(total, pg, size)
+	if from >= to {
+		return rowList{rows: []int32{}, n: total, off: from, window: true}, true
+	}
+	skip := from
+	if live.count > 0 {
+		skip = 0
+	}
+	var members []int32
+	switch limit := min(to, baseTotal); {
+	case skip >= limit:
+	case excl == nil && !q.desc:
+		members = ord.Rows()[lo+skip : lo+limit : lo+limit]
+	default:
+		members, _ = walkOrder(nil, excl, ord, q.desc, lo, hi, skip, limit, int64(hi-lo)+1)
+	}
+	if live.count > 0 {
+		members = live.merge(tv, q, members, to)
+		members = members[min(from, len(members)):]
+	}
+	return rowList{rows: members, n: total, off: from, window: true}, true
+}
+
 // indexable reports whether every part of q has an index, built:
 // sorting and predicates on SOURCE attributes with a leaf column (not the
 // id, whose value may be a position), predicates on constants, and like.
@@ -152,15 +221,27 @@ func (tv *tableView) baseBits(q *listQuery) (acc *rowBits, empty bool) {
 			}
 			continue
 		}
-		if acc == nil {
+		var ord *dataset.Order
+		lo, hi, single := 0, 0, false
+		if pr.op != model.OpLike {
+			ord = tv.ds.Order(pr.attr.path)
+			lo, hi, single = predBounds(ord, pr)
+		}
+		switch {
+		case acc == nil && single:
+			acc = getDirtyBits(words)
+			ord.SetRange(acc.w, lo, hi)
+		case acc == nil:
 			acc = getBits(words)
 			tv.addPredicate(acc.w, pr)
-			continue
+		case single:
+			acc.keep = ord.AndRange(acc.w, lo, hi, acc.keep)
+		default:
+			tmp := getBits(words)
+			tv.addPredicate(tmp.w, pr)
+			andWords(acc.w, tmp.w)
+			putBits(tmp)
 		}
-		tmp := getBits(words)
-		tv.addPredicate(tmp.w, pr)
-		andWords(acc.w, tmp.w)
-		putBits(tmp)
 	}
 	if tv.member != nil {
 		if acc == nil {

@@ -38,7 +38,7 @@ func (tv *tableView) firstMembers(acc []uint64, q *listQuery, ord *dataset.Order
 	span := int64(hi - lo)
 	selectCost := int64(len(acc)) + 2*int64(total)
 	if acc == nil || int64(limit)*span/int64(total) <= selectCost {
-		if out, ok := walkOrder(acc, ord, q.desc, lo, hi, skip, limit, selectCost+int64(limit)); ok {
+		if out, ok := walkOrder(acc, nil, ord, q.desc, lo, hi, skip, limit, selectCost+int64(limit)); ok {
 			return out
 		}
 	}
@@ -117,15 +117,21 @@ func selectBits(acc []uint64, skip, limit int) []int32 {
 	return out
 }
 
+// has reports whether r is in acc, where a nil acc holds every row.
 func has(acc []uint64, r int32) bool {
 	return acc == nil || acc[r>>6]&(1<<(uint(r)&63)) != 0
 }
 
+// hasAny reports whether r is in b, where a nil b holds no row.
+func hasAny(b []uint64, r int32) bool {
+	return b != nil && b[r>>6]&(1<<(uint(r)&63)) != 0
+}
+
 // walkOrder walks ord's positions [lo, hi) ascending, or descending by
 // tie groups each visited forwards (a stable descending sort), keeping
-// the members of acc at member positions skip..limit-1. It gives up (ok
-// false) after budget positions.
-func walkOrder(acc []uint64, ord *dataset.Order, desc bool, lo, hi, skip, limit int, budget int64) (out []int32, ok bool) {
+// the members of acc (nil: all rows) not in excl (nil: none) at member
+// positions skip..limit-1. It gives up (ok false) after budget positions.
+func walkOrder(acc, excl []uint64, ord *dataset.Order, desc bool, lo, hi, skip, limit int, budget int64) (out []int32, ok bool) {
 	out = make([]int32, 0, limit-skip)
 	seen := 0
 	rows := ord.Rows()[:hi]
@@ -134,7 +140,7 @@ func walkOrder(acc []uint64, ord *dataset.Order, desc bool, lo, hi, skip, limit 
 			if int64(i-lo) > budget {
 				return nil, false
 			}
-			if r := rows[i]; has(acc, r) {
+			if r := rows[i]; has(acc, r) && !hasAny(excl, r) {
 				if seen >= skip {
 					out = append(out, r)
 				}
@@ -151,7 +157,7 @@ func walkOrder(acc []uint64, ord *dataset.Order, desc bool, lo, hi, skip, limit 
 		}
 		g := max(lo, int(ord.Rank(rows[i])))
 		for _, r := range rows[g : i+1] {
-			if has(acc, r) {
+			if has(acc, r) && !hasAny(excl, r) {
 				if seen >= skip {
 					out = append(out, r)
 				}

@@ -240,12 +240,12 @@ func (o *Order) AddRange(dst []uint64, lo, hi int) {
 // combined word by word, then the rows between each end and its prefix
 // set or cleared: at most step/2 single bits an end.
 func (o *Order) SetRange(dst []uint64, lo, hi int) {
-	if o.step == 0 || hi-lo < 2*o.words {
+	a, b := o.nearest(lo, hi)
+	if b <= a || hi-lo < 2*o.words {
 		clear(dst)
 		o.setRows(dst, lo, max(lo, hi))
 		return
 	}
-	a, b := (lo+o.step/2)/o.step, (hi+o.step/2)/o.step
 	pa, pb := o.prefixAt(a), o.prefixAt(b)
 	switch {
 	case pa == nil && a > 0: // both ends round to the last position
@@ -275,6 +275,79 @@ func (o *Order) SetRange(dst []uint64, lo, hi int) {
 	} else {
 		o.setRows(dst, pb, hi)
 	}
+}
+
+// AndRange keeps in acc (a bitset of Words words) only the rows at
+// positions [lo, hi): acc &= SetRange(lo, hi) in one pass over the words
+// (the two prefixes and acc) plus the single bits at the ends. keep is
+// scratch space it may grow and returns.
+func (o *Order) AndRange(acc []uint64, lo, hi int, keep []int32) []int32 {
+	keep = keep[:0]
+	has := func(r int32) bool { return acc[r>>6]&(1<<(uint(r)&63)) != 0 }
+	collect := func(a, b int) {
+		for _, r := range o.rows[a:b] {
+			if has(r) {
+				keep = append(keep, r)
+			}
+		}
+	}
+	if a, b := o.nearest(lo, hi); b <= a || hi-lo < 2*o.words {
+		collect(lo, max(lo, hi))
+		clear(acc)
+	} else {
+		pa, pb := min(a*o.step, o.n), min(b*o.step, o.n)
+		collect(lo, min(max(lo, pa), hi))
+		if pb < hi {
+			collect(max(pb, lo), hi)
+		}
+		o.andPrefixes(acc, o.prefixAt(a), o.prefixAt(b), a)
+		if pa < lo {
+			o.clearRows(acc, pa, lo)
+		}
+		if pb > hi {
+			o.clearRows(acc, hi, pb)
+		}
+	}
+	for _, r := range keep {
+		acc[r>>6] |= 1 << (uint(r) & 63)
+	}
+	return keep
+}
+
+// andPrefixes is acc &= prefix b &^ prefix a, where a nil prefix is none
+// of the rows for a = 0 and all of them otherwise.
+func (o *Order) andPrefixes(acc, pa, pb []uint64, a int) {
+	switch {
+	case pa == nil && a > 0:
+		clear(acc)
+	case pb == nil && a == 0:
+		o.clearTail(acc)
+	case pb == nil:
+		pa = pa[:len(acc)]
+		for i := range acc {
+			acc[i] &^= pa[i]
+		}
+		o.clearTail(acc)
+	case a == 0:
+		pb = pb[:len(acc)]
+		for i := range acc {
+			acc[i] &= pb[i]
+		}
+	default:
+		pa, pb = pa[:len(acc)], pb[:len(acc)]
+		for i := range acc {
+			acc[i] &= pb[i] &^ pa[i]
+		}
+	}
+}
+
+// nearest returns the prefixes nearest to positions lo and hi; 0, 0 when
+// there are none.
+func (o *Order) nearest(lo, hi int) (a, b int) {
+	if o.step == 0 {
+		return 0, 0
+	}
+	return (lo + o.step/2) / o.step, (hi + o.step/2) / o.step
 }
 
 // ClearRange clears in dst the bits of the rows at positions [lo, hi).

@@ -41,7 +41,7 @@ func TestOrderMatchesScan(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		n    int
-	}{{"one", 1}, {"small", 300}, {"prefixes", 40000}} {
+	}{{"one", 1}, {"small", 300}, {"few prefixes", 1000}, {"prefixes", 40000}} {
 		t.Run(tc.name, func(t *testing.T) {
 			d := orderDataset(t, tc.n, uint64(tc.n))
 			o := d.Order("v")
@@ -103,6 +103,16 @@ func checkAddRange(t *testing.T, o *Order, lo, hi int) {
 	}
 	if Count(got) != hi-lo {
 		t.Fatalf("AddRange(%d, %d) sets %d bits", lo, hi, Count(got))
+	}
+	and := make([]uint64, o.Words())
+	for i := range and {
+		and[i] = 0x5555_5555_5555_5555
+	}
+	o.AndRange(and, lo, hi, nil)
+	for i := range and {
+		if w := want[i] & 0x5555_5555_5555_5555; and[i] != w {
+			t.Fatalf("AndRange(%d, %d): word %d = %x, want %x", lo, hi, i, and[i], w)
+		}
 	}
 	set := make([]uint64, o.Words())
 	for i := range set {
