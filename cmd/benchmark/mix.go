@@ -11,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gin-gonic/gin"
@@ -190,28 +189,9 @@ func requests(addr, path string, bodies []string, headers ...string) [][]byte {
 // from offset i·len/conns.
 func mixLoader(addr string, reqs [][]byte, conns int) func(time.Duration) (result, error) {
 	return func(d time.Duration) (result, error) {
-		var wg sync.WaitGroup
-		var mu sync.Mutex
-		total := result{}
-		start := time.Now()
-		deadline := start.Add(d)
-		var firstErr error
-		for i := 0; i < conns; i++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				r, err := cycleWorker(addr, reqs, i*len(reqs)/conns, deadline)
-				mu.Lock()
-				defer mu.Unlock()
-				total = total.merge(r)
-				if err != nil && firstErr == nil {
-					firstErr = err
-				}
-			}()
-		}
-		wg.Wait()
-		total.elapsed = time.Since(start)
-		return total, firstErr
+		return onConns(conns, d, func(i int, deadline time.Time) (result, error) {
+			return cycleWorker(addr, reqs, i*len(reqs)/conns, deadline)
+		})
 	}
 }
 
@@ -259,9 +239,7 @@ func serveBareMix(addrFile, mapFile string) error {
 	for k, v := range answers {
 		bodies[k] = []byte(v)
 	}
-	gin.SetMode(gin.ReleaseMode)
-	r := gin.New()
-	r.POST("/*any", func(c *gin.Context) {
+	return serveGin(addrFile, func(c *gin.Context) {
 		req, _ := io.ReadAll(c.Request.Body)
 		if body, ok := bodies[string(req)]; ok {
 			c.Data(http.StatusOK, "application/json", body)
@@ -269,14 +247,6 @@ func serveBareMix(addrFile, mapFile string) error {
 		}
 		c.Status(http.StatusNotFound)
 	})
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(addrFile, []byte(ln.Addr().String()), 0o600); err != nil {
-		return err
-	}
-	return http.Serve(ln, r)
 }
 
 // mixBench runs the varied scenario: at 10k rows with the default query

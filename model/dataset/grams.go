@@ -2,8 +2,6 @@ package dataset
 
 import (
 	"strings"
-	"sync"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -29,60 +27,31 @@ type Grams struct {
 	bytes    int64
 }
 
-type lazyGrams struct {
-	once    sync.Once
-	g       *Grams
-	ready   atomic.Pointer[Grams]
-	started atomic.Bool
-}
-
 // Grams returns the n-gram index of a leaf column's texts, built on first
 // use per path (other paths are not held up), or nil when path is not a
 // leaf column.
 func (d *Dataset) Grams(path string) *Grams {
-	l := d.lazyGrams(path)
-	if l == nil {
+	if d.byPath[path] == nil {
 		return nil
 	}
-	l.once.Do(func() {
-		l.g = buildGrams(d.byPath[path])
-		d.indexes.Add(l.g.bytes)
-		l.ready.Store(l.g)
-	})
-	return l.g
+	return lazyEntry(d, &d.grams, path).get(d.gramsBuilder(path))
 }
 
 // GramsReady is Grams if the index is built; else it starts building it
 // in the background (once) and returns nil (see OrderReady).
 func (d *Dataset) GramsReady(path string) *Grams {
-	l := d.lazyGrams(path)
-	if l == nil {
-		return nil
-	}
-	if g := l.ready.Load(); g != nil {
-		return g
-	}
-	if l.started.CompareAndSwap(false, true) {
-		go d.Grams(path)
-	}
-	return nil
-}
-
-func (d *Dataset) lazyGrams(path string) *lazyGrams {
 	if d.byPath[path] == nil {
 		return nil
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.grams == nil {
-		d.grams = map[string]*lazyGrams{}
+	return lazyEntry(d, &d.grams, path).getReady(d.gramsBuilder(path))
+}
+
+func (d *Dataset) gramsBuilder(path string) func() *Grams {
+	return func() *Grams {
+		g := buildGrams(d.byPath[path])
+		d.indexes.Add(g.bytes)
+		return g
 	}
-	l := d.grams[path]
-	if l == nil {
-		l = &lazyGrams{}
-		d.grams[path] = l
-	}
-	return l
 }
 
 func key3(b []byte) uint32 { return uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(b[2]) }

@@ -1,10 +1,6 @@
 package dataset
 
-import (
-	"math/bits"
-	"sync"
-	"sync/atomic"
-)
+import "math/bits"
 
 // Order is the index of one leaf column that answers comparisons and sorts
 // without reading every row:
@@ -44,28 +40,14 @@ const orderPrefixes = 64
 // minPrefixStep is the smallest step: below it a range is set bit by bit.
 const minPrefixStep = 256
 
-// lazyOrder is an Order built once on first use.
-type lazyOrder struct {
-	once    sync.Once
-	o       *Order
-	ready   atomic.Pointer[Order]
-	started atomic.Bool
-}
-
 // Order returns the index of a leaf column, built on first use per path
 // (concurrent first callers of one path wait for one build; other paths
 // are not held up), or nil when path is not a leaf column.
 func (d *Dataset) Order(path string) *Order {
-	l := d.lazyOrder(path)
-	if l == nil {
+	if !d.orderable(path) {
 		return nil
 	}
-	l.once.Do(func() {
-		l.o = newOrder(d.byPath[path], d.Sorted(path))
-		d.indexes.Add(l.o.memoryBytes())
-		l.ready.Store(l.o)
-	})
-	return l.o
+	return lazyEntry(d, &d.orders, path).get(d.orderBuilder(path))
 }
 
 // OrderReady returns the Order of a leaf column if it is built; else it
@@ -73,34 +55,22 @@ func (d *Dataset) Order(path string) *Order {
 // the caller can answer from a scan meanwhile instead of waiting: the
 // first query on a column never waits for its index.
 func (d *Dataset) OrderReady(path string) *Order {
-	l := d.lazyOrder(path)
-	if l == nil {
+	if !d.orderable(path) {
 		return nil
 	}
-	if o := l.ready.Load(); o != nil {
-		return o
-	}
-	if l.started.CompareAndSwap(false, true) {
-		go d.Order(path)
-	}
-	return nil
+	return lazyEntry(d, &d.orders, path).getReady(d.orderBuilder(path))
 }
 
-func (d *Dataset) lazyOrder(path string) *lazyOrder {
-	if d.byPath[path] == nil || d.objects[path] != nil {
-		return nil
+func (d *Dataset) orderable(path string) bool {
+	return d.byPath[path] != nil && d.objects[path] == nil
+}
+
+func (d *Dataset) orderBuilder(path string) func() *Order {
+	return func() *Order {
+		o := newOrder(d.byPath[path], d.Sorted(path))
+		d.indexes.Add(o.memoryBytes())
+		return o
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.orders == nil {
-		d.orders = map[string]*lazyOrder{}
-	}
-	l := d.orders[path]
-	if l == nil {
-		l = &lazyOrder{}
-		d.orders[path] = l
-	}
-	return l
 }
 
 func newOrder(c *Column, rows []int32) *Order {
