@@ -34,7 +34,11 @@ func (d *Dataset) Grams(path string) *Grams {
 	if d.byPath[path] == nil {
 		return nil
 	}
-	return lazyEntry(d, &d.grams, path).get(d.gramsBuilder(path))
+	l := lazyEntry(d, &d.grams, path)
+	if g := l.ready.Load(); g != nil { // no closure: queries call this often
+		return g
+	}
+	return l.get(d.gramsBuilder(path))
 }
 
 // GramsReady is Grams if the index is built; else it starts building it
@@ -43,7 +47,11 @@ func (d *Dataset) GramsReady(path string) *Grams {
 	if d.byPath[path] == nil {
 		return nil
 	}
-	return lazyEntry(d, &d.grams, path).getReady(d.gramsBuilder(path))
+	l := lazyEntry(d, &d.grams, path)
+	if g := l.ready.Load(); g != nil {
+		return g
+	}
+	return l.getReady(d.gramsBuilder(path))
 }
 
 func (d *Dataset) gramsBuilder(path string) func() *Grams {

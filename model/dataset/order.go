@@ -47,7 +47,11 @@ func (d *Dataset) Order(path string) *Order {
 	if !d.orderable(path) {
 		return nil
 	}
-	return lazyEntry(d, &d.orders, path).get(d.orderBuilder(path))
+	l := lazyEntry(d, &d.orders, path)
+	if o := l.ready.Load(); o != nil { // no closure: queries call this often
+		return o
+	}
+	return l.get(d.orderBuilder(path))
 }
 
 // OrderReady returns the Order of a leaf column if it is built; else it
@@ -58,7 +62,11 @@ func (d *Dataset) OrderReady(path string) *Order {
 	if !d.orderable(path) {
 		return nil
 	}
-	return lazyEntry(d, &d.orders, path).getReady(d.orderBuilder(path))
+	l := lazyEntry(d, &d.orders, path)
+	if o := l.ready.Load(); o != nil {
+		return o
+	}
+	return l.getReady(d.orderBuilder(path))
 }
 
 func (d *Dataset) orderable(path string) bool {
