@@ -178,36 +178,45 @@ func walkOrder(acc, excl []uint64, ord *dataset.Order, desc bool, lo, hi, skip, 
 func selectByRank(acc []uint64, ord *dataset.Order, desc bool, total, skip, limit int) []int32 {
 	const buckets = 1024
 	n := ord.Len()
-	bucketOf := func(r int32) int {
-		rank := int(ord.Rank(r))
+	key := func(r int32) uint64 {
+		rank := uint64(ord.Rank(r))
 		if desc {
-			rank = n - 1 - rank
+			rank = uint64(n-1) - rank
 		}
-		return rank * buckets / n
+		return rank<<32 | uint64(uint32(r))
 	}
-	var counts [buckets]int
-	forBits(acc, func(r int32) { counts[bucketOf(r)]++ })
-	cut, sum := 0, 0
-	for cut < buckets-1 && sum+counts[cut] < limit {
-		sum += counts[cut]
-		cut++
-	}
-	keys := make([]uint64, 0, sum+counts[cut])
-	forBits(acc, func(r int32) {
-		if bucketOf(r) <= cut {
-			rank := uint64(ord.Rank(r))
-			if desc {
-				rank = uint64(n-1) - rank
-			}
-			keys = append(keys, rank<<32|uint64(uint32(r)))
+	bucketOf := func(k uint64) int { return int(k>>32) * buckets / n }
+	// One pass when the members spread evenly enough: keep the buckets
+	// that should hold twice the members needed.
+	guess := min(buckets-1, 2*limit*buckets/total+2)
+	keys := collectKeys(acc, key, func(k uint64) bool { return bucketOf(k) <= guess }, 4*limit)
+	if len(keys) < limit && guess < buckets-1 { // bunched: count, then keep
+		var counts [buckets]int
+		forBits(acc, func(r int32) { counts[bucketOf(key(r))]++ })
+		cut, sum := 0, 0
+		for cut < buckets-1 && sum+counts[cut] < limit {
+			sum += counts[cut]
+			cut++
 		}
-	})
+		keys = collectKeys(acc, key, func(k uint64) bool { return bucketOf(k) <= cut }, sum+counts[cut])
+	}
 	slices.Sort(keys)
 	out := make([]int32, 0, limit-skip)
-	for _, k := range keys[skip:min(limit, len(keys))] {
+	for _, k := range keys[min(skip, len(keys)):min(limit, len(keys))] {
 		out = append(out, int32(uint32(k)))
 	}
 	return out
+}
+
+// collectKeys returns the keys of the members of acc that keep accepts.
+func collectKeys(acc []uint64, key func(int32) uint64, keep func(uint64) bool, capacity int) []uint64 {
+	keys := make([]uint64, 0, capacity)
+	forBits(acc, func(r int32) {
+		if k := key(r); keep(k) {
+			keys = append(keys, k)
+		}
+	})
+	return keys
 }
 
 func forBits(acc []uint64, f func(int32)) {
