@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
+
+	"github.com/mockgql/mockgql/model"
 )
 
 // mixQueries returns n distinct list queries over the bench dataset, the
@@ -119,5 +122,51 @@ func BenchmarkListMixOverlay(b *testing.B) {
 			b.Fatal(err, res.Errors)
 		}
 		_ = res.AppendJSON(nil)
+	}
+}
+
+// BenchmarkListShapes measures single query shapes over 1M rows, each
+// uncached (distinct pages), to find the slowest.
+func BenchmarkListShapes(b *testing.B) {
+	pool := memPool{"bench": rtBenchDataset(b, 1_000_000)}
+	p := rtBenchProject(b)
+	mb := &rtModel{tb: b, p: p}
+	t := p.Tables[0]
+	var in []string
+	for i := 0; i < 1000; i++ {
+		in = append(in, fmt.Sprint(i*7))
+	}
+	mb.op(&model.Table{ID: t.ID, Name: t.Name}, "shapes", model.OpList, rtParam("priceIn", "price", model.OpIn), rtParam("priceNeq", "price", model.OpNeq),
+		rtParam("priceGt", "price", model.OpGt), rtParam("priceLt", "price", model.OpLt), rtParam("category", "category", model.OpEq),
+		rtParam("q", "name", model.OpLike), rtParam("cust", "customerId", model.OpGte))
+	rt := rtCompile(b, p, Options{CacheRows: 1})
+	for _, path := range []string{"price", "name", "category", "customerId"} {
+		pool["bench"].Order(path)
+	}
+	pool["bench"].Grams("name")
+	ctx := context.Background()
+	for _, sh := range []struct{ name, args string }{
+		{"in 1000 values", "priceIn: [" + strings.Join(in, ", ") + "]"},
+		{"neq", "priceNeq: 500"},
+		{"gt sort text", `priceGt: 500, sortField: "name"`},
+		{"lt desc", `priceLt: 300, sortField: "price", sortDirection: DESC`},
+		{"3 params sort text desc", `priceGt: 100, category: "toys", cust: 500, sortField: "name", sortDirection: DESC`},
+		{"like 2 chars", `q: "12"`},
+		{"like 4 chars sort price", `q: "1234", sortField: "price"`},
+		{"like 6 chars", `q: "em 123"`},
+		{"sort text desc, no filter", `sortField: "name", sortDirection: DESC`},
+	} {
+		b.Run(sh.name, func(b *testing.B) {
+			preps := make([]*Prepared, 50)
+			for i := range preps {
+				preps[i] = rtPrepare(b, rt, fmt.Sprintf("{ shapes(%s, page: %d) { total items { id name price } } }", sh.args, i+1))
+			}
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if _, err := rt.Query(ctx, preps[i%len(preps)], pool, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -16,7 +16,8 @@ import (
 // A needle of 3 or 4 bytes is one posting list, exact when every text is
 // ASCII; a longer one is the intersection of its 4-grams, a superset the
 // caller verifies. Needles of 1 or 2 bytes are the union of the 3-grams
-// that hold them plus the texts shorter than 3 bytes, a superset too. An
+// that hold them plus the texts shorter than 3 bytes that do, exact too
+// when every text is ASCII. An
 // index is immutable and safe for concurrent use.
 type Grams struct {
 	grams3   map[uint32]*roaring.Bitmap // by the 3 bytes, big-endian
@@ -25,6 +26,7 @@ type Grams struct {
 	texts    *roaring.Bitmap            // rows holding text
 	allASCII bool
 	bytes    int64
+	col      *Column // for the short texts
 }
 
 // Grams returns the n-gram index of a leaf column's texts, built on first
@@ -68,7 +70,7 @@ func key4(b []byte) uint32 { return uint32(b[0])<<24 | key3(b[1:]) }
 
 func buildGrams(c *Column) *Grams {
 	g := &Grams{grams3: map[uint32]*roaring.Bitmap{}, grams4: map[uint32]*roaring.Bitmap{},
-		short: roaring.New(), texts: roaring.New(), allASCII: true}
+		short: roaring.New(), texts: roaring.New(), allASCII: true, col: c}
 	var buf []byte
 	for row := 0; row < c.n; row++ {
 		if c.tagAt(row) != tagString {
@@ -130,13 +132,24 @@ func (g *Grams) Like(needle string) (rows *roaring.Bitmap, exact bool) {
 		}
 		return roaring.FastAnd(parts...), false
 	}
-	parts := []*roaring.Bitmap{g.short}
+	// 1 or 2 bytes: a text of 3 bytes or more holds them in one of its
+	// 3-grams, so the union of those is exact for it; the short texts
+	// are checked here.
+	var parts []*roaring.Bitmap
 	for k, b := range g.grams3 {
 		if containsKey3(k, low) {
 			parts = append(parts, b)
 		}
 	}
-	return roaring.FastOr(parts...), false
+	out := roaring.FastOr(parts...)
+	var buf []byte
+	for it := g.short.Iterator(); it.HasNext(); {
+		r := it.Next()
+		if buf, _ = appendLower(buf[:0], g.col.textAt(int(r))); strings.Contains(string(buf), string(low)) {
+			out.Add(r)
+		}
+	}
+	return out, exact
 }
 
 // containsKey3 reports whether the 3-gram k holds the 1- or 2-byte needle.
