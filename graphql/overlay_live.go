@@ -124,6 +124,29 @@ func (lt *liveTable) likeCandidates(tv *tableView, pr *predicate) ([]int32, bool
 
 func gramKey(b []byte) uint32 { return uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(b[2]) }
 
+// changedIn returns how many dataset rows with a record lie at positions
+// [lo, hi) of ord (a range that ends at tie groups), from the sorted ranks
+// of those rows, kept per column on the overlay.
+func (o *tableOverlay) changedIn(ord *dataset.Order, path string, lo, hi int) int {
+	o.mu.Lock()
+	ranks, ok := o.ranks[path]
+	if !ok {
+		ranks = make([]int32, len(o.changedRows))
+		for i, r := range o.changedRows {
+			ranks[i] = ord.Rank(r)
+		}
+		slices.Sort(ranks)
+		if o.ranks == nil {
+			o.ranks = map[string][]int32{}
+		}
+		o.ranks[path] = ranks
+	}
+	o.mu.Unlock()
+	a, _ := slices.BinarySearch(ranks, int32(lo))
+	b, _ := slices.BinarySearch(ranks, int32(hi))
+	return b - a
+}
+
 // liveMatch is the live rows that match a query: a bitset over live
 // indexes and its count.
 type liveMatch struct {

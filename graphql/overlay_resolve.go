@@ -33,6 +33,7 @@ type tableOverlay struct {
 	mu      sync.Mutex
 	keys    map[int]map[string][]int32 // by attribute index (-1: id): live changed rows by key
 	liveTab *liveTable                 // the live rows for list queries (overlay_live.go)
+	ranks   map[string][]int32         // by sort path: the changed rows' ranks, ascending
 }
 
 // rowRec is one record decoded for a table.

@@ -140,11 +140,7 @@ func (tv *tableView) sortRangePage(q *listQuery, pg, size int) (rowList, bool) {
 	baseTotal := hi - lo
 	if tv.ov != nil {
 		excl = tv.ov.changed.words
-		for _, r := range tv.ov.changedRows { // a range ends at tie groups: the rank tells
-			if rk := int(ord.Rank(r)); rk >= lo && rk < hi {
-				baseTotal--
-			}
-		}
+		baseTotal -= tv.ov.changedIn(ord, q.sort.path, lo, hi)
 		live = tv.overlayMatch(q)
 	}
 	total := baseTotal + live.count
