@@ -52,8 +52,9 @@ type Executor struct {
 	// MaxFields limits the number of field selections after fragment
 	// expansion. 0 means 1000.
 	MaxFields int
-	// CacheSize is the number of prepared documents kept, keyed by query
-	// text. 0 means 256; a negative value disables the cache.
+	// CacheSize is the most prepared documents kept, keyed by query text,
+	// within DocCacheBytes. 0 means 65536; a negative value disables the
+	// cache.
 	CacheSize int
 	// Bounds limit the response bytes, list items and errors of one
 	// request, and share the node's Budget (exec_bounds.go); zero fields
@@ -73,7 +74,7 @@ type Executor struct {
 const (
 	DefaultMaxDepth  = 10
 	DefaultMaxFields = 1000
-	DefaultCacheSize = 256
+	DefaultCacheSize = 1 << 16
 )
 
 // NewExecutor checks e and returns a ready executor. A nil schema, or a

@@ -19,6 +19,33 @@ import (
 type Overlay struct {
 	mu    sync.Mutex // serialises writers
 	state atomic.Pointer[overlayState]
+
+	resolvedMu sync.Mutex
+	resolved   map[string]*tableOverlay // by table ID: the last resolved version, for the next build
+}
+
+// lastResolved returns the table's last resolved overlay, or nil. A nil
+// Overlay has none.
+func (o *Overlay) lastResolved(table string) *tableOverlay {
+	if o == nil {
+		return nil
+	}
+	o.resolvedMu.Lock()
+	defer o.resolvedMu.Unlock()
+	return o.resolved[table]
+}
+
+// setResolved keeps t as the table's last resolved overlay.
+func (o *Overlay) setResolved(table string, t *tableOverlay) {
+	if o == nil {
+		return
+	}
+	o.resolvedMu.Lock()
+	defer o.resolvedMu.Unlock()
+	if o.resolved == nil {
+		o.resolved = map[string]*tableOverlay{}
+	}
+	o.resolved[table] = t
 }
 
 // Change is the new state of one row of one table, in the form the

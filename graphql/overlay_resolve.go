@@ -15,16 +15,25 @@ import (
 // immutable once built (but for the lazily built key indexes) and cached
 // per (table, dataset, overlay version). A nil *tableOverlay is empty.
 type tableOverlay struct {
-	n       int32
-	rows    map[int32]*rowRec // dataset rows with a record (updated or deleted)
-	changed *bitset           // the keys of rows
-	updated []int32           // dataset rows with a live (not deleted) record, ascending
-	created []*rowRec         // live created rows in Seq order; row n+i is created[i]
-	ids     map[string]bool   // every RowID with a record, tombstones included
-	byID    map[string]int32  // live created rows by id
+	n           int32
+	rows        map[int32]*rowRec // dataset rows with a record (updated or deleted)
+	changed     *bitset           // the keys of rows
+	updated     []int32           // dataset rows with a live (not deleted) record, ascending
+	changedRows []int32           // dataset rows with a record (the bits of changed), unordered
+	created     []*rowRec         // live created rows in Seq order; row n+i is created[i]
+	ids         map[string]bool   // every RowID with a record, tombstones included
+	byID        map[string]int32  // live created rows by id
 
-	mu   sync.Mutex
-	keys map[int]map[string][]int32 // by attribute index (-1: id): live changed rows by key
+	// t, ds and decoded let the next version's build reuse the records
+	// it shares with this one (Overlay.lastResolved).
+	t       *table
+	ds      weak.Pointer[dataset.Dataset] // weak: a replaced dataset is not kept alive
+	decoded map[*Change]decodedRec
+
+	mu      sync.Mutex
+	keys    map[int]map[string][]int32 // by attribute index (-1: id): live changed rows by key
+	liveTab *liveTable                 // the live rows for list queries (overlay_live.go)
+	ranks   map[string][]int32         // by sort path: the changed rows' ranks, ascending
 }
 
 // rowRec is one record decoded for a table.
@@ -63,21 +72,46 @@ func overlayCost(tv *tableView, ts *tableState) int64 {
 	return (int64(len(ts.recs))*perRecord + int64(tv.n)/8) / 4
 }
 
+// decodedRec is a record decoded for a table and the dataset rows its id
+// names (none for created rows).
+type decodedRec struct {
+	rec  *rowRec
+	rows []int32
+}
+
+// buildOverlay resolves a table's records. Records the previous resolved
+// version of the same table, runtime and dataset already decoded are
+// reused (versions share their unchanged *Change), so that a mutation on
+// a table with many records costs map operations per record, not a
+// decode and an id lookup each.
 func buildOverlay(tv *tableView, ts *tableState) *tableOverlay {
-	o := &tableOverlay{n: tv.n, rows: map[int32]*rowRec{}, ids: map[string]bool{}, byID: map[string]int32{}}
+	o := &tableOverlay{n: tv.n, rows: map[int32]*rowRec{}, ids: map[string]bool{}, byID: map[string]int32{},
+		t: tv.t, ds: weak.Make(tv.ds), decoded: make(map[*Change]decodedRec, len(ts.recs))}
+	prev := tv.v.ov.lastResolved(tv.t.id)
+	if prev != nil && (prev.t != tv.t || prev.ds != weak.Make(tv.ds)) {
+		prev = nil
+	}
 	for _, c := range ts.recs {
 		o.ids[c.RowID] = true
-		rec := decodeRecord(tv, c)
+		d, ok := prev.reuse(c)
+		if !ok {
+			d = decodedRec{rec: decodeRecord(tv, c)}
+			if !c.Created {
+				d.rows = tv.datasetRowsByID(c.RowID)
+			}
+		}
+		o.decoded[c] = d
 		if c.Created {
 			if !c.Deleted {
-				o.created = append(o.created, rec)
+				o.created = append(o.created, d.rec)
 			}
 			continue
 		}
-		for _, r := range tv.datasetRowsByID(c.RowID) {
-			o.rows[r] = rec
+		for _, r := range d.rows {
+			o.rows[r] = d.rec
 		}
 	}
+	tv.v.ov.setResolved(tv.t.id, o)
 	slices.SortFunc(o.created, func(a, b *rowRec) int {
 		if a.ch.Seq != b.ch.Seq {
 			return int(a.ch.Seq - b.ch.Seq)
@@ -90,12 +124,22 @@ func buildOverlay(tv *tableView, ts *tableState) *tableOverlay {
 	o.changed = newBitset(int(tv.n))
 	for r, rec := range o.rows {
 		o.changed.set(r)
+		o.changedRows = append(o.changedRows, r)
 		if !rec.deleted {
 			o.updated = append(o.updated, r)
 		}
 	}
 	slices.Sort(o.updated)
 	return o
+}
+
+// reuse returns what o decoded for c; a nil o has nothing.
+func (o *tableOverlay) reuse(c *Change) (decodedRec, bool) {
+	if o == nil {
+		return decodedRec{}, false
+	}
+	d, ok := o.decoded[c]
+	return d, ok
 }
 
 func decodeRecord(tv *tableView, c *Change) *rowRec {

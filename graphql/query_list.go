@@ -19,26 +19,43 @@ type listQuery struct {
 }
 
 // rowList is an ordered list of rows: rows, or 0..n-1 when identity is set
-// (all rows in storage order, without allocating them). rows may be owned
-// by the dataset or the cache: never modify it.
+// (all rows in storage order, without allocating them), or, when window
+// is set, a list of n rows of which rows holds those from position off
+// (a page). rows may be owned by the dataset or the cache: never modify it.
 type rowList struct {
 	rows     []int32
 	n        int
+	off      int
 	identity bool
+	window   bool
 }
 
 func (l rowList) len() int {
-	if l.identity {
+	if l.identity || l.window {
 		return l.n
 	}
 	return len(l.rows)
 }
 
+// at returns the row at position i; a window holds only its page.
 func (l rowList) at(i int) int32 {
-	if l.identity {
+	switch {
+	case l.identity:
 		return int32(i)
+	case l.window:
+		return l.rows[i-l.off]
 	}
 	return l.rows[i]
+}
+
+// pageRows returns the rows of a list query for page pg of size rows: a
+// window from the indexes when the query has them, else the whole list
+// from rows.
+func (tv *tableView) pageRows(ctx context.Context, q *listQuery, pg, size int) (rowList, error) {
+	if l, ok, err := tv.indexedPage(ctx, q, pg, size); ok {
+		return l, err
+	}
+	return tv.rows(ctx, q)
 }
 
 // scanCheck is how many rows a scan handles between context checks.

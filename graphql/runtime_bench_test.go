@@ -45,6 +45,13 @@ func rtBenchDataset(b testing.TB, n int) *dataset.Dataset {
 
 // rtBenchRuntime is a one-table project over the bench dataset.
 func rtBenchRuntime(b testing.TB, opt Options) *Runtime {
+	return rtCompile(b, rtBenchProject(b), opt)
+}
+
+// rtBenchProject is the bench table with the operations search and mix
+// (the varied benchmark's parameters: price gte and lte, category eq,
+// name like).
+func rtBenchProject(b testing.TB) *model.Project {
 	p := &model.Project{ID: "bench"}
 	mb := &rtModel{tb: b, p: p}
 	t := mb.table("Product", "bench", nil)
@@ -54,7 +61,9 @@ func rtBenchRuntime(b testing.TB, opt Options) *Runtime {
 	mb.src(t, "customerId", model.TypeInt, "customerId")
 	mb.defaults(t)
 	mb.op(t, "search", model.OpList, rtParam("minPrice", "price", model.OpGte), rtParam("category", "category", model.OpEq))
-	return rtCompile(b, p, opt)
+	mb.op(t, "mix", model.OpList, rtParam("minPrice", "price", model.OpGte), rtParam("maxPrice", "price", model.OpLte),
+		rtParam("category", "category", model.OpEq), rtParam("q", "name", model.OpLike))
+	return p
 }
 
 func rtBench(b *testing.B, rows int, query string) {

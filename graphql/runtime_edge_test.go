@@ -167,7 +167,9 @@ func TestSharedCacheKeepsRuntimesApart(t *testing.T) {
 			t.Errorf("ranked by id: %s, want %s", got, wantID)
 		}
 	}
-	if shared.l.cost > shared.l.max || len(shared.l.items) == 0 {
+	// Sorted pages come from the dataset's indexes, not the cache: it
+	// holds entries only for queries without an index.
+	if shared.l.cost > shared.l.max {
 		t.Errorf("shared cache: cost %d of %d, %d entries", shared.l.cost, shared.l.max, len(shared.l.items))
 	}
 }

@@ -119,7 +119,7 @@ func (rt *Runtime) listResolver(o *operation) Resolver {
 		if err != nil {
 			return nil, err
 		}
-		rows, err := tv.rows(ctx, q)
+		rows, err := tv.pageRows(ctx, q, pg, size)
 		if err != nil {
 			return nil, err
 		}

@@ -119,7 +119,7 @@ func (v *view) writeRootField(r *run, sp *selectionPlan, i int) (ok, handled boo
 // writeList writes a page of a LIST operation (listResolver). A failed
 // scan (the context ended) is left to the resolver to report.
 func (s *rootStep) writeList(r *run, tv *tableView, pf *plannedField, a *opArgs) (ok, handled bool) {
-	rows, err := tv.rows(r.ctx, a.q)
+	rows, err := tv.pageRows(r.ctx, a.q, a.page, a.size)
 	if err != nil {
 		return false, false
 	}

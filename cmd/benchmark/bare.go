@@ -18,12 +18,18 @@ func serveBare(addrFile, bodyFile string) error {
 	if err != nil {
 		return err
 	}
-	gin.SetMode(gin.ReleaseMode)
-	r := gin.New()
-	r.POST("/*any", func(c *gin.Context) {
+	return serveGin(addrFile, func(c *gin.Context) {
 		_, _ = io.Copy(io.Discard, c.Request.Body)
 		c.Data(http.StatusOK, "application/json", body)
 	})
+}
+
+// serveGin serves handle for every POST on a loopback port, which it
+// writes to addrFile.
+func serveGin(addrFile string, handle gin.HandlerFunc) error {
+	gin.SetMode(gin.ReleaseMode)
+	r := gin.New()
+	r.POST("/*any", handle)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return err

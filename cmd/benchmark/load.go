@@ -42,6 +42,16 @@ func load(addr string, req []byte, conns int, d time.Duration, wantStatus int) (
 // loadSpread is load with the connections spread over several servers:
 // connection i goes to addrs[i%len(addrs)] with reqs[i%len(addrs)].
 func loadSpread(addrs []string, reqs [][]byte, conns int, d time.Duration, wantStatus int) (result, error) {
+	total, err := onConns(conns, d, func(i int, deadline time.Time) (result, error) {
+		return worker(addrs[i%len(addrs)], reqs[i%len(addrs)], deadline, wantStatus)
+	})
+	slices.Sort(total.lat)
+	return total, err
+}
+
+// onConns runs work for each of conns connections (0..conns-1) until d
+// has passed and merges their results; the first error is returned.
+func onConns(conns int, d time.Duration, work func(i int, deadline time.Time) (result, error)) (result, error) {
 	var wg sync.WaitGroup
 	var mu sync.Mutex
 	total := result{}
@@ -52,12 +62,10 @@ func loadSpread(addrs []string, reqs [][]byte, conns int, d time.Duration, wantS
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r, err := worker(addrs[i%len(addrs)], reqs[i%len(addrs)], deadline, wantStatus)
+			r, err := work(i, deadline)
 			mu.Lock()
 			defer mu.Unlock()
-			total.n += r.n
-			total.errors += r.errors
-			total.lat = append(total.lat, r.lat...)
+			total = total.merge(r)
 			if err != nil && firstErr == nil {
 				firstErr = err
 			}
@@ -65,7 +73,6 @@ func loadSpread(addrs []string, reqs [][]byte, conns int, d time.Duration, wantS
 	}
 	wg.Wait()
 	total.elapsed = time.Since(start)
-	slices.Sort(total.lat)
 	return total, firstErr
 }
 

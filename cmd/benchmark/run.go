@@ -54,6 +54,12 @@ func run(o options) error {
 			return fmt.Errorf("%s: %w", sc.name, err)
 		}
 	}
+	if o.runs("mix") {
+		if err := mixBench(bin, self, dir, srv, fx, o, report); err != nil {
+			report.print() // what was measured before
+			return fmt.Errorf("mix: %w", err)
+		}
+	}
 	if o.runs("cluster") {
 		if err := clusterBench(bin, dir, srv, fx, o, report); err != nil {
 			return fmt.Errorf("cluster: %w", err)
@@ -140,8 +146,14 @@ type bareServer struct {
 }
 
 func startBare(self, dir, bodyFile string) (*bareServer, error) {
+	return startBareMode(self, "bare", bodyFile)
+}
+
+// startBareMode starts the reference in a mode (bare, bare-mix) with its
+// data file.
+func startBareMode(self, mode, bodyFile string) (*bareServer, error) {
 	addrFile := bodyFile + ".addr"
-	cmd := pinned(self, "bare", addrFile, bodyFile)
+	cmd := pinned(self, mode, addrFile, bodyFile)
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {
 		return nil, err

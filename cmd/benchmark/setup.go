@@ -68,12 +68,13 @@ func setup(m *mockgql, o options) (*fixture, error) {
 	return fx, nil
 }
 
-// model builds a project with a table per dataset, a filtered list
-// operation on each, a FULL key, and the scenarios.
-func model(m *mockgql, fx *fixture, withLarge bool) error {
-	d, err := m.gql(`mutation { createProject(name:"Bench", slug:"bench") { id } }`, nil)
+// project creates a project with a table per dataset (Small, and Large
+// when withLarge), the list operations searchX and mixX on each and the
+// default operations, and returns a FULL key of it.
+func project(m *mockgql, name, slug string, withLarge bool) (string, error) {
+	d, err := m.gql(`mutation($n:String!,$s:String!){ createProject(name:$n, slug:$s) { id } }`, map[string]any{"n": name, "s": slug})
 	if err != nil {
-		return err
+		return "", err
 	}
 	pid := d["createProject"].(map[string]any)["id"].(string)
 	tables := []struct{ name, code string }{{"Small", "small"}, {"Large", "large"}}
@@ -84,28 +85,41 @@ func model(m *mockgql, fx *fixture, withLarge bool) error {
 		d, err := m.gql(`mutation($p:ID!,$n:String!,$c:String!){ createModellingTable(input:{projectId:$p, name:$n, source:{importCode:$c}}) { id } }`,
 			map[string]any{"p": pid, "n": t.name, "c": t.code})
 		if err != nil {
-			return err
+			return "", err
 		}
 		tid := d["createModellingTable"].(map[string]any)["id"].(string)
 		for _, a := range [][2]string{{"id", "ID"}, {"name", "STRING"}, {"price", "FLOAT"}, {"category", "STRING"}, {"inStock", "BOOLEAN"}, {"sku", "STRING"}} {
 			if _, err := m.gql(`mutation($t:ID!,$n:String!,$ty:ScalarType!){ createModellingAttribute(input:{tableId:$t, name:$n, type:$ty, mappingType: SOURCE, sourceMapping:{path:$n}}) { id } }`,
 				map[string]any{"t": tid, "n": a[0], "ty": a[1]}); err != nil {
-				return err
+				return "", err
 			}
 		}
 		if _, err := m.gql(`mutation($t:ID!,$n:String!){ createOperation(input:{tableId:$t, name:$n, kind: LIST, parameters:[{name:"minPrice", attribute:"price", operator: gte}]}) { id } }`,
 			map[string]any{"t": tid, "n": "search" + t.name}); err != nil {
-			return err
+			return "", err
+		}
+		if err := mixOperation(m, tid, "mix"+t.name); err != nil {
+			return "", err
 		}
 	}
 	if _, err := m.gql(`mutation($p:ID!){ generateDefaultGqlOperations(projectId:$p) { id } }`, map[string]any{"p": pid}); err != nil {
-		return err
+		return "", err
 	}
 	d, err = m.gql(`mutation($p:ID!){ createApiKey(projectId:$p, name:"bench", scope: FULL) { value } }`, map[string]any{"p": pid})
 	if err != nil {
+		return "", err
+	}
+	return d["createApiKey"].(map[string]any)["value"].(string), nil
+}
+
+// model builds a project with a table per dataset, a filtered list
+// operation on each, a FULL key, and the scenarios.
+func model(m *mockgql, fx *fixture, withLarge bool) error {
+	key, err := project(m, "Bench", "bench", withLarge)
+	if err != nil {
 		return err
 	}
-	fx.key = d["createApiKey"].(map[string]any)["value"].(string)
+	fx.key = key
 	fx.runtimePath = "/mock/bench/graphql"
 	list := `{ search%s(minPrice: 500, pageSize: 20, sortField: "price", sortDirection: DESC) { total items { id name price category inStock sku } } }`
 	fx.scenarios = []scenario{
@@ -118,10 +132,20 @@ func model(m *mockgql, fx *fixture, withLarge bool) error {
 		return nil
 	}
 	t0 := time.Now()
-	if _, err := m.post(fx.runtimePath, fmt.Sprintf(`{"query":%q}`, fx.scenarios[1].query), "X-API-Key", fx.key); err != nil {
+	if _, err := collectMix(m, fx.runtimePath, fx.key, []string{fx.scenarios[1].query}); err != nil {
 		return err
 	}
 	fx.firstLarge = time.Since(t0)
 	fx.rssIndexed = m.rss()
 	return nil
+}
+
+// mixOperation adds the varied scenario's list operation to a table:
+// price gte and lte, category eq, name like.
+func mixOperation(m *mockgql, tableID, name string) error {
+	_, err := m.gql(`mutation($t:ID!,$n:String!){ createOperation(input:{tableId:$t, name:$n, kind: LIST, parameters:[
+		{name:"minPrice", attribute:"price", operator: gte}, {name:"maxPrice", attribute:"price", operator: lte},
+		{name:"category", attribute:"category", operator: eq}, {name:"q", attribute:"name", operator: like}]}) { id } }`,
+		map[string]any{"t": tableID, "n": name})
+	return err
 }

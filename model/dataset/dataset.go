@@ -135,6 +135,8 @@ type Dataset struct {
 	mu      sync.Mutex
 	sorted  map[string]*lazyRows
 	lookups map[string]*lazyLookup
+	orders  map[string]*lazyIndex[Order]
+	grams   map[string]*lazyIndex[Grams]
 	all     lazyRows     // 0..n-1, for paths no row has
 	indexes atomic.Int64 // bytes of the indexes built so far
 }

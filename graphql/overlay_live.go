@@ -1,0 +1,380 @@
+package graphql
+
+import (
+	"cmp"
+	"math/bits"
+	"slices"
+
+	"github.com/mockgql/mockgql/model"
+	"github.com/mockgql/mockgql/model/dataset"
+)
+
+// liveTable is an overlay's live rows (updated dataset rows of the table's
+// variant, then created rows: storage order) with their values copied out
+// of the records, and per attribute, built on first use, their order by
+// value: what a list query needs to match and order the overlay's rows as
+// the dataset's indexes do the dataset's, in O(matches), not O(records ·
+// lookups). It belongs to one resolved overlay and is immutable once built.
+type liveTable struct {
+	rows   []int32
+	vals   [][]dataset.Value // by attribute index, then live index; nil for attributes not read
+	orders map[int]*liveOrder
+	grams  map[int]map[uint32][]int32 // by attribute index: the live indexes whose lowered text holds each 3-gram
+}
+
+// liveOrder is the live rows ascending by one attribute's value, ties in
+// storage order, with each position's tie group start.
+type liveOrder struct {
+	idx   []int32 // live indexes
+	group []int32 // per position: the first position of its tie group
+}
+
+// live returns tv's overlay as a liveTable with the values of attrs, and
+// the order of each sorted attribute; built once per resolved overlay.
+func (tv *tableView) liveTable() *liveTable {
+	o := tv.ov
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.liveTab == nil {
+		lt := &liveTable{vals: make([][]dataset.Value, len(tv.t.attrs)), orders: map[int]*liveOrder{}, grams: map[int]map[uint32][]int32{}}
+		for _, r := range o.live() {
+			if r >= tv.n || tv.inTable(r) {
+				lt.rows = append(lt.rows, r)
+			}
+		}
+		o.liveTab = lt
+	}
+	return o.liveTab
+}
+
+// values returns the live values of a, reading them on first use.
+// The caller holds the overlay's lock.
+func (lt *liveTable) values(tv *tableView, a *attribute) []dataset.Value {
+	if lt.vals[a.idx] == nil {
+		v := make([]dataset.Value, len(lt.rows))
+		for i, r := range lt.rows {
+			v[i] = tv.value(a, r)
+		}
+		lt.vals[a.idx] = v
+	}
+	return lt.vals[a.idx]
+}
+
+// order returns the live order of a, building it on first use. The caller
+// holds the overlay's lock.
+func (lt *liveTable) order(tv *tableView, a *attribute) *liveOrder {
+	if lo := lt.orders[a.idx]; lo != nil {
+		return lo
+	}
+	vals := lt.values(tv, a)
+	lo := &liveOrder{idx: make([]int32, len(vals)), group: make([]int32, len(vals))}
+	for i := range lo.idx {
+		lo.idx[i] = int32(i)
+	}
+	slices.SortFunc(lo.idx, func(x, y int32) int { return cmp.Or(dataset.Compare(vals[x], vals[y]), cmp.Compare(x, y)) })
+	for p := range lo.idx {
+		if p > 0 && dataset.Compare(vals[lo.idx[p]], vals[lo.idx[p-1]]) == 0 {
+			lo.group[p] = lo.group[p-1]
+		} else {
+			lo.group[p] = int32(p)
+		}
+	}
+	lt.orders[a.idx] = lo
+	return lo
+}
+
+// likeCandidates returns the live indexes that may match a like
+// predicate: those holding the rarest 3-gram of its (ASCII, lowered) text,
+// or nil, false when the text is too short or not ASCII (every row is a
+// candidate). The caller holds the overlay's lock.
+func (lt *liveTable) likeCandidates(tv *tableView, pr *predicate) ([]int32, bool) {
+	if !pr.ascii || len(pr.like) < 3 {
+		return nil, false
+	}
+	g := lt.grams[pr.attr.idx]
+	if g == nil {
+		g = map[uint32][]int32{}
+		var buf []byte
+		for x, v := range lt.values(tv, pr.attr) {
+			if v.Kind != dataset.String {
+				continue
+			}
+			buf = buf[:0]
+			for i := 0; i < len(v.Str); i++ {
+				buf = append(buf, lowerASCII(v.Str[i]))
+			}
+			for i := 0; i+3 <= len(buf); i++ {
+				k := gramKey(buf[i:])
+				if l := g[k]; len(l) == 0 || l[len(l)-1] != int32(x) {
+					g[k] = append(l, int32(x))
+				}
+			}
+		}
+		lt.grams[pr.attr.idx] = g
+	}
+	var best []int32
+	for i := 0; i+3 <= len(pr.like); i++ {
+		l := g[gramKey([]byte(pr.like[i:]))]
+		if i == 0 || len(l) < len(best) {
+			best = l
+		}
+	}
+	return best, true
+}
+
+func gramKey(b []byte) uint32 { return uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(b[2]) }
+
+// changedIn returns how many dataset rows with a record lie at positions
+// [lo, hi) of ord (a range that ends at tie groups), from the sorted ranks
+// of those rows, kept per column on the overlay.
+func (o *tableOverlay) changedIn(ord *dataset.Order, path string, lo, hi int) int {
+	o.mu.Lock()
+	ranks, ok := o.ranks[path]
+	if !ok {
+		ranks = make([]int32, len(o.changedRows))
+		for i, r := range o.changedRows {
+			ranks[i] = ord.Rank(r)
+		}
+		slices.Sort(ranks)
+		if o.ranks == nil {
+			o.ranks = map[string][]int32{}
+		}
+		o.ranks[path] = ranks
+	}
+	o.mu.Unlock()
+	a, _ := slices.BinarySearch(ranks, int32(lo))
+	b, _ := slices.BinarySearch(ranks, int32(hi))
+	return b - a
+}
+
+// liveMatch is the live rows that match a query: a bitset over live
+// indexes and its count.
+type liveMatch struct {
+	lt    *liveTable
+	bits  []uint64
+	count int
+}
+
+// overlayMatch matches q against the overlay's live rows: each comparison
+// a range of the attribute's live order, like checked row by row on the
+// rows the others leave.
+func (tv *tableView) overlayMatch(q *listQuery) liveMatch {
+	lt := tv.liveTable()
+	tv.ov.mu.Lock()
+	defer tv.ov.mu.Unlock()
+	m := liveMatch{lt: lt, bits: make([]uint64, (len(lt.rows)+63)/64)}
+	for i := range m.bits {
+		m.bits[i] = ^uint64(0)
+	}
+	if rem := len(lt.rows) & 63; rem != 0 {
+		m.bits[len(m.bits)-1] = (1 << uint(rem)) - 1
+	}
+	tmp := make([]uint64, len(m.bits))
+	for i := range q.preds {
+		pr := &q.preds[i]
+		if pr.op == model.OpLike || pr.attr.mapping == model.MappingConstant {
+			continue
+		}
+		clear(tmp)
+		lo := lt.order(tv, pr.attr)
+		vals := lt.values(tv, pr.attr)
+		for _, rg := range liveRanges(lo, vals, pr) {
+			for _, x := range lo.idx[rg[0]:rg[1]] {
+				tmp[x>>6] |= 1 << (uint(x) & 63)
+			}
+		}
+		andWords(m.bits, tmp)
+	}
+	for i := range q.preds {
+		pr := &q.preds[i]
+		if pr.op != model.OpLike || pr.attr.mapping == model.MappingConstant {
+			continue
+		}
+		vals := lt.values(tv, pr.attr)
+		if cands, ok := lt.likeCandidates(tv, pr); ok {
+			clear(tmp)
+			for _, x := range cands {
+				if m.bits[x>>6]&(1<<(uint(x)&63)) != 0 && pr.match(vals[x]) {
+					tmp[x>>6] |= 1 << (uint(x) & 63)
+				}
+			}
+			copy(m.bits, tmp)
+			continue
+		}
+		for w, word := range m.bits {
+			for word != 0 {
+				x := w<<6 + bits.TrailingZeros64(word)
+				if !pr.match(vals[x]) {
+					m.bits[w] &^= 1 << (uint(x) & 63)
+				}
+				word &= word - 1
+			}
+		}
+	}
+	m.count = dataset.Count(m.bits)
+	return m
+}
+
+// liveRanges returns the positions of lo whose values satisfy pr (the
+// rules of predicate): one range, or two for neq, or one per value of in.
+func liveRanges(lo *liveOrder, vals []dataset.Value, pr *predicate) [][2]int {
+	search := func(v dataset.Value, upper bool) int {
+		return sortSearch(len(lo.idx), func(p int) bool {
+			c := dataset.Compare(vals[lo.idx[p]], v)
+			return c > 0 || (!upper && c == 0)
+		})
+	}
+	section := func(k dataset.Kind) (int, int) {
+		return sortSearch(len(lo.idx), func(p int) bool { return vals[lo.idx[p]].Kind >= k }),
+			sortSearch(len(lo.idx), func(p int) bool { return vals[lo.idx[p]].Kind > k })
+	}
+	equal := func(v dataset.Value) [2]int {
+		if v.Kind == dataset.Null {
+			a, b := section(dataset.Null)
+			return [2]int{a, b}
+		}
+		return [2]int{search(v, false), search(v, true)}
+	}
+	switch pr.op {
+	case model.OpEq:
+		return [][2]int{equal(pr.arg)}
+	case model.OpIn:
+		var out [][2]int
+		for _, v := range pr.args {
+			out = append(out, equal(v))
+		}
+		return out
+	case model.OpNeq:
+		if pr.arg.Kind == dataset.Null {
+			_, b := section(dataset.Null)
+			return [][2]int{{b, len(lo.idx)}}
+		}
+		s, e := section(pr.arg.Kind)
+		eq := equal(pr.arg)
+		return [][2]int{{s, eq[0]}, {eq[1], e}}
+	}
+	k := pr.arg.Kind
+	if k != dataset.Number && k != dataset.String {
+		return nil
+	}
+	s, e := section(k)
+	switch pr.op {
+	case model.OpGt:
+		return [][2]int{{search(pr.arg, true), e}}
+	case model.OpGte:
+		return [][2]int{{search(pr.arg, false), e}}
+	case model.OpLt:
+		return [][2]int{{s, search(pr.arg, false)}}
+	}
+	return [][2]int{{s, search(pr.arg, true)}}
+}
+
+// sortSearch is sort.Search.
+func sortSearch(n int, f func(int) bool) int {
+	lo, hi := 0, n
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if !f(mid) {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	return lo
+}
+
+// merge merges base (dataset rows without records, in the query's order)
+// with the first matching live rows and returns the first limit rows:
+// base values read from the dataset, live ones from the live table.
+func (m liveMatch) merge(tv *tableView, q *listQuery, base []int32, limit int) []int32 {
+	xs := m.first(tv, q, limit)
+	out := make([]int32, 0, min(limit, len(base)+len(xs)))
+	var vals []dataset.Value
+	if q.sort != nil {
+		vals = m.lt.vals[q.sort.idx] // read by first
+	}
+	before := func(b int32, x int32) bool { // base row b before live row x
+		if q.sort != nil {
+			c := dataset.Compare(tv.base(q.sort, b), vals[x])
+			if q.desc {
+				c = -c
+			}
+			if c != 0 {
+				return c < 0
+			}
+		}
+		return b < m.lt.rows[x]
+	}
+	if len(xs)*12 > len(base) { // many live rows: a linear merge
+		i, j := 0, 0
+		for len(out) < limit && (i < len(base) || j < len(xs)) {
+			if j == len(xs) || (i < len(base) && before(base[i], xs[j])) {
+				out = append(out, base[i])
+				i++
+			} else {
+				out = append(out, m.lt.rows[xs[j]])
+				j++
+			}
+		}
+		return out
+	}
+	i := 0 // few: each live row's place by binary search
+	for _, x := range xs {
+		j := i + sortSearch(len(base)-i, func(k int) bool { return !before(base[i+k], x) })
+		out = append(out, base[i:min(j, i+limit-len(out))]...)
+		if len(out) == limit {
+			return out
+		}
+		out, i = append(out, m.lt.rows[x]), j
+		if len(out) == limit {
+			return out
+		}
+	}
+	return append(out, base[i:min(len(base), i+limit-len(out))]...)
+}
+
+// first returns the live indexes of the first limit matching live rows
+// in the query's order: storage order, or the sort attribute's live order
+// (descending by tie groups, each forwards).
+func (m liveMatch) first(tv *tableView, q *listQuery, limit int) []int32 {
+	out := make([]int32, 0, min(limit, m.count))
+	if limit <= 0 || m.count == 0 {
+		return out
+	}
+	in := func(x int32) bool { return m.bits[x>>6]&(1<<(uint(x)&63)) != 0 }
+	if q.sort == nil {
+		for x := range m.lt.rows {
+			if in(int32(x)) {
+				if out = append(out, int32(x)); len(out) == limit {
+					break
+				}
+			}
+		}
+		return out
+	}
+	tv.ov.mu.Lock()
+	lo := m.lt.order(tv, q.sort)
+	tv.ov.mu.Unlock()
+	if !q.desc {
+		for _, x := range lo.idx {
+			if in(x) {
+				if out = append(out, x); len(out) == limit {
+					break
+				}
+			}
+		}
+		return out
+	}
+	for p := len(lo.idx) - 1; p >= 0; {
+		g := int(lo.group[p])
+		for _, x := range lo.idx[g : p+1] {
+			if in(x) {
+				if out = append(out, x); len(out) == limit {
+					return out
+				}
+			}
+		}
+		p = g - 1
+	}
+	return out
+}

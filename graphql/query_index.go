@@ -1,0 +1,356 @@
+package graphql
+
+import (
+	"context"
+	"math/bits"
+	"sync"
+
+	"github.com/mockgql/mockgql/model"
+	"github.com/mockgql/mockgql/model/dataset"
+)
+
+// This file answers list queries from the dataset's column indexes
+// (dataset.Order) instead of a scan: each predicate is one or more ranges
+// of positions in its column's sorted order, turned into a row bitset from
+// prefix bitsets; the predicates, the variant and the overlay's changed
+// rows combine word by word; total is a popcount; the page is the sort
+// order walked until page × pageSize members are found, or, when the
+// members are few next to the walk, the members selected by rank. The
+// overlay's live rows are matched on their own and merged in order.
+// Nothing here depends on the query cache.
+
+// bitsPool recycles row bitsets (a million rows: 125 KB each) as
+// *rowBits, so that putting one back allocates nothing.
+var bitsPool sync.Pool
+
+type rowBits struct {
+	w    []uint64
+	keep []int32 // scratch of Order.AndRange
+}
+
+// getBits returns a zeroed bitset of words words; put it back with putBits.
+func getBits(words int) *rowBits {
+	b := getDirtyBits(words)
+	clear(b.w)
+	return b
+}
+
+// getDirtyBits is getBits without zeroing, for a caller that overwrites
+// every word.
+func getDirtyBits(words int) *rowBits {
+	if b, ok := bitsPool.Get().(*rowBits); ok && cap(b.w) >= words {
+		b.w = b.w[:words]
+		return b
+	}
+	return &rowBits{w: make([]uint64, words)}
+}
+
+func putBits(b *rowBits) {
+	if b != nil {
+		bitsPool.Put(b)
+	}
+}
+
+// indexedPage returns the page lo..hi of the query's rows as a window of a
+// list of total rows; ok is false when some part of the query has no
+// index (the caller scans instead).
+func (tv *tableView) indexedPage(ctx context.Context, q *listQuery, pg, size int) (rowList, bool, error) {
+	if tv.noRows || !tv.indexable(q) {
+		return rowList{}, false, nil
+	}
+	if l, ok := tv.sortRangePage(q, pg, size); ok {
+		return l, true, nil
+	}
+	bs, empty := tv.baseBits(q)
+	var acc []uint64
+	if bs != nil {
+		acc = bs.w
+	}
+	l, err := tv.pageOf(ctx, q, acc, empty, pg, size)
+	putBits(bs)
+	return l, true, err
+}
+
+// pageOf returns the page of the rows acc holds (nil: every row; empty:
+// none) merged with the overlay's matching rows.
+func (tv *tableView) pageOf(ctx context.Context, q *listQuery, acc []uint64, empty bool, pg, size int) (rowList, error) {
+	if err := ctx.Err(); err != nil {
+		return rowList{}, err
+	}
+	var sortOrd *dataset.Order
+	if q.sort != nil {
+		sortOrd = tv.ds.Order(q.sort.path)
+	}
+	baseTotal := int(tv.n)
+	switch {
+	case empty:
+		baseTotal = 0
+	case acc != nil:
+		baseTotal = dataset.Count(acc)
+	}
+	var live liveMatch
+	if tv.ov != nil && !empty {
+		live = tv.overlayMatch(q)
+	}
+	total := baseTotal + live.count
+	if acc == nil && !empty && live.count == 0 && !q.desc {
+		if sortOrd == nil {
+			return rowList{n: total, identity: true}, nil
+		}
+		return rowList{rows: sortOrd.Rows()}, nil
+	}
+	lo, hi := page(total, pg, size)
+	skip := 0
+	if live.count == 0 {
+		skip = lo
+	}
+	var members []int32
+	if baseTotal > 0 {
+		members = tv.firstMembers(acc, q, sortOrd, baseTotal, skip, hi)
+	}
+	if live.count > 0 {
+		members = live.merge(tv, q, members, hi)
+		members = members[min(lo, len(members)):]
+	}
+	return rowList{rows: members, n: total, off: lo, window: true}, nil
+}
+
+// sortRangePage answers a query whose every predicate is one range of
+// the sort column (none, or gte and lte on it) without a bitset: the base
+// members are that range of the sort order less the rows the overlay
+// changed, merged with the overlay's matching rows. Not with a variant,
+// which removes rows from it.
+func (tv *tableView) sortRangePage(q *listQuery, pg, size int) (rowList, bool) {
+	if q.sort == nil || tv.member != nil {
+		return rowList{}, false
+	}
+	ord := tv.ds.Order(q.sort.path)
+	for i := range q.preds {
+		pr := &q.preds[i]
+		if pr.attr != q.sort || pr.op == model.OpLike {
+			return rowList{}, false
+		}
+		if _, _, single := predBounds(ord, pr); !single {
+			return rowList{}, false
+		}
+	}
+	lo, hi := sortBounds(q, ord)
+	var excl []uint64
+	var live liveMatch
+	baseTotal := hi - lo
+	if tv.ov != nil {
+		excl = tv.ov.changed.words
+		baseTotal -= tv.ov.changedIn(ord, q.sort.path, lo, hi)
+		live = tv.overlayMatch(q)
+	}
+	total := baseTotal + live.count
+	from, to := page(total, pg, size)
+	if from >= to {
+		return rowList{rows: []int32{}, n: total, off: from, window: true}, true
+	}
+	skip := from
+	if live.count > 0 {
+		skip = 0
+	}
+	var members []int32
+	switch limit := min(to, baseTotal); {
+	case skip >= limit:
+	case excl == nil && !q.desc:
+		members = ord.Rows()[lo+skip : lo+limit : lo+limit]
+	default:
+		members, _ = walkOrder(nil, excl, ord, q.desc, lo, hi, skip, limit, int64(hi-lo)+1)
+	}
+	if live.count > 0 {
+		members = live.merge(tv, q, members, to)
+		members = members[min(from, len(members)):]
+	}
+	return rowList{rows: members, n: total, off: from, window: true}, true
+}
+
+// indexable reports whether every part of q has an index, built:
+// sorting and predicates on SOURCE attributes with a leaf column (not the
+// id, whose value may be a position), predicates on constants, and like.
+func (tv *tableView) indexable(q *listQuery) bool {
+	if q.sort != nil && !tv.hasOrder(q.sort) {
+		return false
+	}
+	for i := range q.preds {
+		a := q.preds[i].attr
+		switch {
+		case a == nil:
+			return false
+		case a.mapping == model.MappingConstant:
+		case q.preds[i].op == model.OpLike:
+			if !tv.hasColumn(a) || tv.ds.GramsReady(a.path) == nil {
+				return false
+			}
+		case !tv.hasOrder(a):
+			return false
+		}
+	}
+	return true
+}
+
+// hasColumn reports whether a's values are those of a leaf column (base
+// reads nothing else for it).
+func (tv *tableView) hasColumn(a *attribute) bool {
+	return !a.isID && a.mapping == model.MappingSource && tv.cols[a.idx] != nil
+}
+
+// hasOrder reports whether a has a column whose Order is built (else it
+// is being built in the background and the query scans meanwhile).
+func (tv *tableView) hasOrder(a *attribute) bool {
+	return tv.hasColumn(a) && tv.ds.OrderReady(a.path) != nil
+}
+
+// baseBits returns the dataset rows of the table that match q and have no
+// overlay record, as a bitset (nil: every row; the caller puts it back
+// with putBits), or empty when none can match.
+func (tv *tableView) baseBits(q *listQuery) (acc *rowBits, empty bool) {
+	words := (int(tv.n) + 63) / 64
+	for i := range q.preds {
+		pr := &q.preds[i]
+		if pr.attr.mapping == model.MappingConstant {
+			if !pr.match(pr.attr.constant) {
+				putBits(acc)
+				return nil, true
+			}
+			continue
+		}
+		var ord *dataset.Order
+		lo, hi, single := 0, 0, false
+		if pr.op != model.OpLike {
+			ord = tv.ds.Order(pr.attr.path)
+			lo, hi, single = predBounds(ord, pr)
+		}
+		switch {
+		case acc == nil && single:
+			acc = getDirtyBits(words)
+			ord.SetRange(acc.w, lo, hi)
+		case acc == nil:
+			acc = getBits(words)
+			tv.addPredicate(acc.w, pr)
+		case single:
+			acc.keep = ord.AndRange(acc.w, lo, hi, acc.keep)
+		default:
+			tmp := getBits(words)
+			tv.addPredicate(tmp.w, pr)
+			andWords(acc.w, tmp.w)
+			putBits(tmp)
+		}
+	}
+	if tv.member != nil {
+		if acc == nil {
+			acc = getBits(words)
+			copy(acc.w, tv.member.words)
+		} else {
+			andWords(acc.w, tv.member.words)
+		}
+	}
+	if tv.ov != nil && tv.ov.changed != nil {
+		if acc == nil {
+			acc = getBits(words)
+			for i := range acc.w {
+				acc.w[i] = ^uint64(0)
+			}
+			if rem := int(tv.n) & 63; rem != 0 {
+				acc.w[words-1] = (1 << uint(rem)) - 1
+			}
+		}
+		andNotWords(acc.w, tv.ov.changed.words)
+	}
+	return acc, false
+}
+
+// addPredicate sets in dst (zeroed) the rows whose value satisfies pr (see
+// predicate for the rules): like from the column's n-grams, the others as
+// ranges of the positions of its Order.
+func (tv *tableView) addPredicate(dst []uint64, pr *predicate) {
+	if pr.op == model.OpLike {
+		tv.addLike(dst, pr)
+		return
+	}
+	ord := tv.ds.Order(pr.attr.path)
+	switch pr.op {
+	case model.OpEq:
+		if isScalarArg(pr.arg) {
+			lo, hi := ord.Equal(pr.arg)
+			ord.SetRange(dst, lo, hi)
+		}
+	case model.OpNeq:
+		if pr.arg.Kind == dataset.Null {
+			_, hi := ord.Section(dataset.Null)
+			ord.SetRange(dst, hi, ord.Len())
+			return
+		}
+		s, e := ord.Section(pr.arg.Kind)
+		lo, hi := ord.Equal(pr.arg)
+		ord.SetRange(dst, s, e)
+		ord.ClearRange(dst, lo, hi)
+	case model.OpIn:
+		for _, v := range pr.args {
+			if isScalarArg(v) {
+				lo, hi := ord.Equal(v)
+				ord.AddRange(dst, lo, hi)
+			}
+		}
+	case model.OpGt, model.OpGte, model.OpLt, model.OpLte:
+		k := pr.arg.Kind
+		if k != dataset.Number && k != dataset.String {
+			return
+		}
+		s, e := ord.Section(k)
+		switch pr.op {
+		case model.OpGt:
+			ord.SetRange(dst, ord.Search(pr.arg, true), e)
+		case model.OpGte:
+			ord.SetRange(dst, ord.Search(pr.arg, false), e)
+		case model.OpLt:
+			ord.SetRange(dst, s, ord.Search(pr.arg, false))
+		default:
+			ord.SetRange(dst, s, ord.Search(pr.arg, true))
+		}
+	}
+}
+
+// addLike sets in dst (zeroed) the rows whose text contains the like
+// text ignoring case: the n-gram index's rows, each checked when the
+// index gives only a superset.
+func (tv *tableView) addLike(dst []uint64, pr *predicate) {
+	if pr.arg.Kind != dataset.String {
+		return
+	}
+	rows, exact := tv.ds.Grams(pr.attr.path).Like(pr.arg.Str)
+	rows.WriteDenseTo(dst)
+	if exact {
+		return
+	}
+	col := tv.cols[pr.attr.idx]
+	for w, word := range dst {
+		for word != 0 {
+			r := w<<6 + bits.TrailingZeros64(word)
+			if !pr.match(col.Value(r)) {
+				dst[w] &^= 1 << (uint(r) & 63)
+			}
+			word &= word - 1
+		}
+	}
+}
+
+// isScalarArg reports whether v can equal a stored value (arguments are
+// never Raw: scalarArg refuses lists and objects).
+func isScalarArg(v dataset.Value) bool { return v.Kind != dataset.Raw }
+
+func andWords(dst, a []uint64) {
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] &= a[i]
+	}
+}
+
+func andNotWords(dst, a []uint64) {
+	a = a[:len(dst)]
+	for i := range dst {
+		dst[i] &^= a[i]
+	}
+}
