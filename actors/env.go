@@ -62,6 +62,10 @@ type Config struct {
 	// FlushEvery is how often grains checkpoint counters (quotas, IP
 	// windows, lease touches): the most a crash can lose of them.
 	FlushEvery time.Duration
+	// SessionKey signs the session IDs this node mints (session_id.go);
+	// every node of a cluster needs the same one (serve passes the JWT
+	// secret). Empty: a random key, good for this process only.
+	SessionKey []byte
 }
 
 // DefaultConfig returns the API.md defaults.

@@ -170,6 +170,7 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	if c.bcryptCost > 0 {
 		acfg.BcryptCost = c.bcryptCost
 	}
+	acfg.SessionKey = secret // sessions minted on one node are the cluster's (every node has this secret)
 	env := &actors.Env{Local: &actors.Local{}, Clock: actors.SystemClock{}, Config: acfg, Log: log, Metrics: metrics,
 		QueryCache: graphql.NewCache(max(c.QueryCacheMB, 1) << 20 / 4)}
 	bind := c.ClusterBind
