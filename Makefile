@@ -28,7 +28,7 @@ run:
 	$(GO) run ./cmd/mockgql serve $(ARGS)
 
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -o bin/mockgql ./cmd/mockgql
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags="-s -w" -o bin/mockgql ./cmd/mockgql
 
 # Three local nodes on loopback: HTTP 127.0.0.1:8081-8083, memberlist
 # 127.0.0.1:7947-7949, data and logs in data/cluster/. Ctrl-C stops all three.
