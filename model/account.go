@@ -101,8 +101,8 @@ func DefaultLimits() Limits {
 		StarterQuota: 1000, ProfessionalQuota: 100000, TeamQuota: 1000000,
 		StarterTables: 5, ProfessionalTables: 50, TeamTables: 500,
 		SessionTables: 20, SessionAttributes: 30, SessionProjects: 1,
-		Datasets:     [4]int{3, 20, 100, 0},
-		DatasetBytes: [4]int64{50 << 20, 1 << 30, 10 << 30, 0},
+		Datasets:     [4]int{10, 50, 200, 0},
+		DatasetBytes: [4]int64{100 << 20, 1 << 30, 10 << 30, 0},
 	}
 }
 
