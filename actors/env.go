@@ -19,6 +19,13 @@ type Store interface {
 	DeletePrefix(kind, prefix string) error
 }
 
+// deadlineWriter is a Store whose writes can end by a deadline (the
+// cluster's replicated store: a replication round waits for replicas no
+// longer than the request that caused it may take).
+type deadlineWriter interface {
+	WriteBy(deadline time.Time, puts ...persistence.Put) error
+}
+
 // Caller reaches a grain by kind and identity; cluster.Node implements it.
 // It returns the grain's reply message or an error when the grain could not
 // be reached before ctx's deadline.
