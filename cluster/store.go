@@ -432,16 +432,22 @@ func (s *Store) Fetch(key, kind, id string) bool {
 
 // CatchUp brings this node's copies up to date with the other members':
 // every grain for which this node is a replica and a member holds a newer
-// version is pulled. A node that comes back runs it before it serves.
+// version is pulled. A node that comes back runs it before it serves, and
+// must not serve when it fails: a member that does not answer (it may
+// hold the only newer copy this node is a replica of) fails it, as does
+// ctx's end.
 func (s *Store) CatchUp(ctx context.Context) error {
 	self := s.node.system.Address()
 	for _, m := range s.node.memberList() {
-		if m.Address() == self || ctx.Err() != nil {
+		if m.Address() == self {
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("catching up: %w", err)
 		}
 		vs, ok := s.ask(m.Address(), &pb.Versions{}).(*pb.VersionsReply)
 		if !ok {
-			continue
+			return fmt.Errorf("catching up: member %s did not list its versions", m.Address())
 		}
 		for key, v := range vs.Versions {
 			if !s.isReplica(key) {

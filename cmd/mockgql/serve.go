@@ -192,9 +192,23 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	// Abandoned dataset uploads are collected only from a node that caught
 	// up (its catalog is complete) and only once they are a day old (an
 	// upload may be under way on another node): see Pool.CollectGarbage.
-	if err := node.CatchUp(len(c.Join)); err != nil {
-		log.Warn("catching up with the cluster; dataset garbage collection skipped", "err", err)
-	} else if err := env.Pool.CollectGarbage(time.Now(), 24*time.Hour); err != nil {
+	// A node that cannot catch up must not serve: it may lack the newest
+	// copy of grains it is a replica of. A few tries (a peer's connection
+	// may still be forming), then it exits; its supervisor restarts it.
+	var caught error
+	for try := range 3 {
+		if caught = node.CatchUp(len(c.Join)); caught == nil {
+			break
+		}
+		log.Warn("catching up with the cluster failed; trying again", "try", try+1, "err", caught)
+		time.Sleep(time.Duration(try+1) * time.Second)
+	}
+	if caught != nil {
+		node.Stop(false)
+		db.Close()
+		return nil, fmt.Errorf("catching up with the cluster: %w (not serving stale state)", caught)
+	}
+	if err := env.Pool.CollectGarbage(time.Now(), 24*time.Hour); err != nil {
 		log.Warn("dataset garbage collection failed", "err", err)
 	}
 	svc := actors.NewService(env)
