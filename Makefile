@@ -7,7 +7,7 @@
 # a second member joins (remote.BlockList.Block from gossip against
 # BlockedMembers read by MemberList.Length; also disthash's unlocked
 # rendezvous swap and MemberList reads without a lock,
-# shared/research/protoactor.md §5). Our own code in those tests is the
+# the protoactor research notes, §5). Our own code in those tests is the
 # same code the race-checked single-node tests run.
 
 GO          ?= go
