@@ -73,9 +73,9 @@ type Config struct {
 	// every node of a cluster needs the same one (serve passes the JWT
 	// secret). Empty: a random key, good for this process only.
 	SessionKey []byte
-	// PoolCurators are the accounts whose dataset uploads go to the
-	// curated pool every project, session and guest sees (--pool-curators);
-	// anyone else's belong to their account.
+	// PoolCurators are the account IDs and user e-mails (lower case) whose
+	// dataset uploads go to the curated pool every project, session and
+	// guest sees (--pool-curators); anyone else's belong to their account.
 	PoolCurators []string
 }
 

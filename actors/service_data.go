@@ -90,7 +90,10 @@ func (s *Service) ImportDataset(ctx context.Context, p model.Principal, in model
 	if err := s.call(ctx, KindDataset, in.ImportCode, "get", nil, &taken); err == nil {
 		return model.DataSource{}, codeTaken(taken, in.ImportCode)
 	}
-	owner := s.datasetOwner(p)
+	owner, err := s.datasetOwner(ctx, p)
+	if err != nil {
+		return model.DataSource{}, err
+	}
 	max := in.MaxBytes
 	if max <= 0 || max > s.env.Config.MaxDatasetBytes {
 		max = s.env.Config.MaxDatasetBytes
@@ -121,12 +124,23 @@ func (s *Service) ImportDataset(ctx context.Context, p model.Principal, in model
 const maxFieldPath = 256
 
 // datasetOwner is the owner of p's uploads: its account, or none (the
-// curated pool) for the node itself and the --pool-curators accounts.
-func (s *Service) datasetOwner(p model.Principal) string {
-	if p.System || slices.Contains(s.env.Config.PoolCurators, p.AccountID) {
-		return ""
+// curated pool) for the node itself and the --pool-curators accounts and
+// users (by account ID, or by the uploading user's e-mail).
+func (s *Service) datasetOwner(ctx context.Context, p model.Principal) (string, error) {
+	curators := s.env.Config.PoolCurators
+	if p.System || slices.Contains(curators, p.AccountID) {
+		return "", nil
 	}
-	return p.AccountID
+	if len(curators) > 0 && p.UserID != "" {
+		st, err := s.account(ctx, p.AccountID)
+		if err != nil {
+			return "", err
+		}
+		if m := st.Account.Member(p.UserID); m != nil && slices.Contains(curators, strings.ToLower(m.User.Email)) {
+			return "", nil
+		}
+	}
+	return p.AccountID, nil
 }
 
 // datasetRoom refuses an upload past the account plan's dataset count, and

@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net/http"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -34,31 +32,6 @@ func (l *lockedBuffer) Len() int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Len()
-}
-
-// startLoggedProc is startProc with the process's log kept in log.
-func startLoggedProc(t *testing.T, data string, log *lockedBuffer, extra ...string) *proc {
-	t.Helper()
-	port := freePort(t)
-	args := fmt.Sprintf("--http 127.0.0.1:%d --data %s --no-demo --node abuse --ip-limit 0 %s", port, data, strings.Join(extra, " "))
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "MGQ_TEST_CHILD=1", "MGQ_TEST_ARGS="+args, "MGQ_LOG_LEVEL=warn")
-	cmd.Stderr = log
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	p := &proc{server: &server{t: t, base: fmt.Sprintf("http://127.0.0.1:%d", port), data: data}, cmd: cmd}
-	t.Cleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		if r, err := p.tryWithin(time.Second, http.MethodGet, "/readyz", nil); err == nil && r.Status == 200 {
-			return p
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("mockgql did not become ready; its log:\n%s", log.b.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 // storeKeysWith lists the keys of every bucket of a stopped node's bbolt
@@ -105,7 +78,7 @@ func TestAbuseState(t *testing.T) {
 	began := time.Now()
 	data := t.TempDir()
 	var log lockedBuffer
-	p := startLoggedProc(t, data, &log)
+	p := startProcLogging(t, data, freePort(t), &log)
 	const marker = "zz9qabuse"
 
 	// A session the server minted, to reach /public-graphql's project

@@ -52,7 +52,7 @@ func (tr *trio) start(i int) {
 			join = append(join, fmt.Sprintf("127.0.0.1:%d", tr.ml[j]))
 		}
 	}
-	tr.procs[i] = startProc(tr.t, tr.data[i], tr.http[i], fmt.Sprintf("--node n%d --cluster-bind 127.0.0.1:%d --join %s --sweep-every 1h --jwt-secret %s %s",
+	tr.procs[i] = startProc(tr.t, tr.data[i], tr.http[i], fmt.Sprintf("--node n%d --cluster-bind 127.0.0.1:%d --join %s --sweep-every 1h --pool-curators "+poolCurator+" --jwt-secret %s %s",
 		i+1, tr.ml[i], strings.Join(join, ","), clusterJWTSecret, tr.extra))
 }
 

@@ -68,7 +68,7 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
 	fs.IntVar(&c.IPLimit, "ip-limit", 60, "runtime requests a minute per client IP (0 = off)")
 	fs.Var(&c.TrustedProxies, "trusted-proxies", "comma-separated CIDRs whose X-Forwarded-For names the client IP")
-	fs.Var(&c.PoolCurators, "pool-curators", "comma-separated account IDs whose dataset uploads go to the curated pool every project, session and guest sees (anyone else's belong to their account)")
+	fs.Var(&c.PoolCurators, "pool-curators", "comma-separated account IDs and user e-mails whose dataset uploads go to the curated pool every project, session and guest sees (anyone else's belong to their account)")
 	fs.Int64Var(&c.QuotaStarter, "quota-starter", 1000, "STARTER plan: runtime requests a day")
 	fs.Int64Var(&c.QuotaPro, "quota-professional", 100000, "PROFESSIONAL plan: runtime requests a month")
 	fs.Int64Var(&c.QuotaTeam, "quota-team", 1000000, "TEAM plan: runtime requests a month")
@@ -172,7 +172,9 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	if c.bcryptCost > 0 {
 		acfg.BcryptCost = c.bcryptCost
 	}
-	acfg.PoolCurators = c.PoolCurators
+	for _, cur := range c.PoolCurators {
+		acfg.PoolCurators = append(acfg.PoolCurators, strings.ToLower(cur))
+	}
 	acfg.SessionKey = secret // sessions minted on one node are the cluster's (every node has this secret)
 	env := &actors.Env{Local: &actors.Local{}, Clock: actors.SystemClock{}, Config: acfg, Log: log, Metrics: metrics,
 		QueryCache: graphql.NewCache(max(c.QueryCacheMB, 1) << 20 / 4)}
