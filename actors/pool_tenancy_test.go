@@ -31,8 +31,7 @@ func codes(ds []model.DataSource) string {
 // refused while a table is bound (naming it), then frees the bytes but not
 // the code. Plans bound the count. It used to be one pool everyone saw.
 func TestDatasetsBelongToTheirAccount(t *testing.T) {
-	curator := "accCurator"
-	nd := startNode(t, "", nil, func(e *actors.Env) { e.Config.PoolCurators = []string{curator} })
+	nd := startNode(t, "", nil, func(e *actors.Env) { e.Config.PoolCurators = []string{"carol@example.com"} })
 	svc, ctx := nd.svc, context.Background()
 	ann, bob := signUp(t, svc, "ann@example.com"), signUp(t, svc, "bob@example.com")
 	if _, err := upload(svc, model.Principal{System: true}, "demo", `{"id":1,"name":"curated"}`); err != nil {
@@ -119,9 +118,13 @@ func TestDatasetsBelongToTheirAccount(t *testing.T) {
 			t.Fatalf("dataset %d on STARTER: %v", i+1, err)
 		}
 	}
-	// A curator's upload is curated.
-	if _, err := upload(svc, model.Principal{System: true}, "x", `{}`); err != nil {
+	// A curator's upload is curated: everyone sees it.
+	carol := signUp(t, svc, "carol@example.com")
+	if _, err := upload(svc, carol.p, "curated", `{"id":1}`); err != nil {
 		t.Fatal(err)
+	}
+	if ds, _ := svc.DataSources(ctx); codes(ds) != "curated,demo" {
+		t.Errorf("after a curator's upload the public list is %q", codes(ds))
 	}
 }
 
