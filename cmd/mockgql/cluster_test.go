@@ -87,7 +87,8 @@ func TestClusterReplicationAndFailover(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts and kills three processes")
 	}
-	tr := startTrio(t, "--quota-starter 40")
+	// Actor-token issue unbounded: the slot tests ask many times a minute.
+	tr := startTrio(t, "--quota-starter 40", "--actor-issue-limit 100000")
 	sh := newShop(t, tr.procs[0].server, "cluster@example.com", "cl")
 	q := `query($p:Int){ products(page:$p, pageSize: 1000) { total items { name } } }`
 
@@ -163,6 +164,95 @@ func TestClusterReplicationAndFailover(t *testing.T) {
 			t.Logf("%d writes acknowledged while node %d died; all present on every node after it rejoined", len(acked), victim+1)
 		})
 	}
+
+	// Slots are checked while a node dies, not only after: clients take
+	// and release slots through all three nodes while one is SIGKILLed.
+	// What the clients hold — grants answered 200, less releases answered
+	// 200 (releases go through a survivor) — never exceeds maxActors; a
+	// grant the dying node made without answering only makes the real
+	// count higher, so it can only make the node refuse sooner.
+	t.Run("actor slots stay strict while a node dies", func(t *testing.T) {
+		d := sh.owner.on(tr.procs[0].server).must(`mutation($p:ID!){ createApiKey(projectId:$p, name:"during", scope: RUNTIME, maxActors: 4) { value } }`,
+			map[string]any{"p": sh.project["id"]})
+		key := get(d, "createApiKey", "value").(string)
+		const victim = 1
+		survivor := tr.procs[(victim+1)%3]
+		var held, most, granted, released, refused, unavailable, dropped atomic.Int32
+		var stop atomic.Bool
+		var wg sync.WaitGroup
+		for w := range 6 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				node := tr.procs[w%3]
+				for !stop.Load() {
+					time.Sleep(20 * time.Millisecond)
+					r, err := node.try("POST", "/runtime/actors", nil, "X-API-Key", key)
+					switch {
+					case err != nil:
+						dropped.Add(1)
+						if w%3 != victim {
+							t.Errorf("node %d, a survivor, dropped the connection: %v", w%3+1, err)
+							return
+						}
+						continue
+					case r.Status == 429:
+						refused.Add(1)
+						continue
+					case r.Status == 503:
+						unavailable.Add(1)
+						continue
+					case r.Status != 200:
+						t.Errorf("node %d answered %d %s", w%3+1, r.Status, r.Raw)
+						return
+					}
+					granted.Add(1)
+					if h := held.Add(1); h > most.Load() {
+						most.Store(h)
+					}
+					tok, _ := r.JSON["actorToken"].(string)
+					time.Sleep(30 * time.Millisecond)
+					for !stop.Load() { // a slot held is released only once a survivor says so
+						rr, err := survivor.try("DELETE", "/runtime/actors", nil, "X-API-Key", key, "X-Actor-Token", tok)
+						if err == nil && rr.Status == 200 {
+							held.Add(-1)
+							released.Add(1)
+							break
+						}
+						time.Sleep(50 * time.Millisecond)
+					}
+				}
+			}()
+		}
+		time.Sleep(300 * time.Millisecond)
+		tr.procs[victim].kill()
+		killed := time.Now()
+		for i := range 3 {
+			for i != victim {
+				r, err := tr.procs[i].try("GET", "/readyz", nil)
+				if err == nil && r.JSON["members"] == 2.0 {
+					break
+				}
+				if time.Since(killed) > 20*time.Second {
+					t.Fatalf("node %d still counts %v members", i+1, r.JSON["members"])
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+		time.Sleep(1500 * time.Millisecond) // grants and releases go on through the failover
+		stop.Store(true)
+		wg.Wait()
+		t.Logf("while node %d died: %d granted, %d released, at most %d held at once, %d refused, %d 503, %d dropped connections",
+			victim+1, granted.Load(), released.Load(), most.Load(), refused.Load(), unavailable.Load(), dropped.Load())
+		if m := most.Load(); m > 4 {
+			t.Fatalf("clients held %d actor slots at once while a node died; maxActors is 4", m)
+		}
+		if granted.Load() <= 4 || released.Load() == 0 {
+			t.Fatalf("too little churn to test: %d granted, %d released", granted.Load(), released.Load())
+		}
+		tr.start(victim)
+		tr.waitMembers(3)
+	})
 
 	t.Run("two of three down: the survivor refuses writes, nothing is lost", func(t *testing.T) {
 		tr.procs[1].kill()
