@@ -509,7 +509,8 @@ func TestClusterRollingRestart(t *testing.T) {
 }
 
 // TestClusterSessionExpiry: a session project expires once, completely,
-// although a node dies shortly before its expiry: the survivors delete it
+// although its owner node (the one its grain is active on) dies shortly
+// before its expiry: the survivors delete it
 // (model, overlay, slug, the session's claim) and the dead node, back,
 // holds none of it either.
 func TestClusterSessionExpiry(t *testing.T) {
@@ -518,16 +519,32 @@ func TestClusterSessionExpiry(t *testing.T) {
 	}
 	tr := startTrio(t, "--session-ttl 6s", "--sweep-every 200ms")
 	seedPool(t, tr.procs[0].server)
+	before := tr.projectActivations(t)
 	a := &assistant{s: tr.procs[0].server}
 	sp := buildSessionModel(t, a)
 	pid, slug := sp["projectId"].(string), sp["slug"].(string)
 	path := strings.TrimPrefix(sp["runtimeUrl"].(string), tr.procs[0].base)
+	// The node whose project grain activated is the project's owner: the
+	// one to kill (a random node may hold only a replica).
+	owner, after := -1, tr.projectActivations(t)
+	for i := range 3 {
+		if after[i] > before[i] {
+			if owner >= 0 {
+				t.Fatalf("the project activated on nodes %d and %d", owner+1, i+1)
+			}
+			owner = i
+		}
+	}
+	if owner < 0 {
+		t.Fatalf("no node activated the project (activations %v → %v)", before, after)
+	}
+	others := []int{(owner + 1) % 3, (owner + 2) % 3}
 	body := []byte(`{"query":"mutation { createProduct(input: {name: \"doomed\"}) { id } }"}`)
-	tr.procs[1].do("POST", path, body).data(t)
-	tr.procs[1].kill()
-	tr.procs[1] = nil
+	tr.procs[owner].do("POST", path, body).data(t)
+	tr.procs[owner].kill()
+	tr.procs[owner] = nil
 	deadline := time.Now().Add(30 * time.Second)
-	for _, i := range []int{0, 2} {
+	for _, i := range others {
 		for {
 			r := tr.procs[i].do("POST", path, []byte(`{"query":"{ products { total } }"}`))
 			if r.Status == 404 && r.JSON["code"] == "PROJECT_NOT_FOUND" {
@@ -540,7 +557,7 @@ func TestClusterSessionExpiry(t *testing.T) {
 		}
 	}
 	// The session's claim was released: it may start a new project.
-	a.s = tr.procs[2].server
+	a.s = tr.procs[others[1]].server
 	for {
 		r := a.gql(`mutation { createSessionProject { projectId } }`, nil)
 		if r.Status == 200 && r.JSON["errors"] == nil {
@@ -551,7 +568,7 @@ func TestClusterSessionExpiry(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	tr.start(1)
+	tr.start(owner)
 	tr.waitMembers(3)
 	time.Sleep(time.Second) // a few sweeps on the node that came back
 	for i := range 3 {
@@ -630,4 +647,23 @@ func TestClusterIPRefusalIsRemembered(t *testing.T) {
 			t.Fatalf("with the window's node frozen: %v %d %s", err, r.Status, r.Raw)
 		}
 	}
+}
+
+// projectActivations reads each running node's count of project grain
+// activations from /metrics.
+func (tr *trio) projectActivations(t *testing.T) [3]float64 {
+	t.Helper()
+	var out [3]float64
+	for i, p := range tr.procs {
+		if p == nil {
+			continue
+		}
+		r := p.do("GET", "/metrics", nil)
+		for _, line := range strings.Split(string(r.Raw), "\n") {
+			if strings.HasPrefix(line, `mockgql_grain_activations_total{kind="project"} `) {
+				fmt.Sscan(strings.TrimPrefix(line, `mockgql_grain_activations_total{kind="project"} `), &out[i])
+			}
+		}
+	}
+	return out
 }
