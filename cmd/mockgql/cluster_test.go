@@ -124,20 +124,7 @@ func TestClusterReplicationAndFailover(t *testing.T) {
 	for victim := range 3 {
 		t.Run(fmt.Sprintf("kill node %d under load", victim+1), func(t *testing.T) {
 			acked := tr.loadWhile(t, sh, victim, func() {
-				tr.procs[victim].kill()
-				killed := time.Now()
-				for i := range 3 {
-					for i != victim {
-						r, err := tr.procs[i].try("GET", "/readyz", nil)
-						if err == nil && r.JSON["members"] == 2.0 {
-							break
-						}
-						if time.Since(killed) > 20*time.Second {
-							t.Fatalf("node %d still counts %d members", i+1, r.JSON["members"])
-						}
-						time.Sleep(20 * time.Millisecond)
-					}
-				}
+				killed := tr.killAndWait(t, victim)
 				t.Logf("both survivors noticed node %d's death %v after the kill, under load", victim+1, time.Since(killed).Round(10*time.Millisecond))
 				time.Sleep(1500 * time.Millisecond) // failover under load
 			})
@@ -225,20 +212,7 @@ func TestClusterReplicationAndFailover(t *testing.T) {
 			}()
 		}
 		time.Sleep(300 * time.Millisecond)
-		tr.procs[victim].kill()
-		killed := time.Now()
-		for i := range 3 {
-			for i != victim {
-				r, err := tr.procs[i].try("GET", "/readyz", nil)
-				if err == nil && r.JSON["members"] == 2.0 {
-					break
-				}
-				if time.Since(killed) > 20*time.Second {
-					t.Fatalf("node %d still counts %v members", i+1, r.JSON["members"])
-				}
-				time.Sleep(20 * time.Millisecond)
-			}
-		}
+		tr.killAndWait(t, victim)
 		time.Sleep(1500 * time.Millisecond) // grants and releases go on through the failover
 		stop.Store(true)
 		wg.Wait()
@@ -666,4 +640,25 @@ func (tr *trio) projectActivations(t *testing.T) [3]float64 {
 		}
 	}
 	return out
+}
+
+// killAndWait SIGKILLs node victim and waits (bounded) until both
+// survivors count two members; it returns when the kill was sent.
+func (tr *trio) killAndWait(t *testing.T, victim int) time.Time {
+	t.Helper()
+	tr.procs[victim].kill()
+	killed := time.Now()
+	for i := range 3 {
+		for i != victim {
+			r, err := tr.procs[i].try("GET", "/readyz", nil)
+			if err == nil && r.JSON["members"] == 2.0 {
+				break
+			}
+			if time.Since(killed) > 20*time.Second {
+				t.Fatalf("node %d still counts %v members", i+1, r.JSON["members"])
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	return killed
 }
