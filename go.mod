@@ -6,6 +6,10 @@ require (
 	github.com/asynkron/protoactor-go v0.0.0-20240822202345-3c0e61ca19c9
 	github.com/brianvoe/gofakeit/v7 v7.18.1
 	github.com/chromedp/chromedp v0.23.0
+	// compose-go, k8s.io/api, k8s.io/apimachinery and sigs.k8s.io/yaml are test-only:
+	// cmd/mockgql/deploy_test.go loads deploy/docker-compose.yml with the Compose
+	// specification's reference loader and decodes deploy/k8s strictly into the
+	// Kubernetes API types (pinned, as every module here).
 	github.com/compose-spec/compose-go/v2 v2.4.9
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/gin-gonic/gin v1.12.0
