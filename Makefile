@@ -7,7 +7,7 @@
 # a second member joins (remote.BlockList.Block from gossip against
 # BlockedMembers read by MemberList.Length; also disthash's unlocked
 # rendezvous swap and MemberList reads without a lock,
-# shared/research/protoactor.md §5). Our own code in those tests is the
+# the protoactor research notes, §5). Our own code in those tests is the
 # same code the race-checked single-node tests run.
 
 GO          ?= go
@@ -20,11 +20,15 @@ test: lint js-deps
 	$(GO) test -race -count=1 -timeout 12m -skip '$(NORACE_TESTS)' ./...
 	$(GO) test -count=1 -timeout 8m -run '$(NORACE_TESTS)' ./cluster/ ./cmd/mockgql/
 
+# The port and anything else: make run ARGS='--http 127.0.0.1:9090'
+# (or MGQ_HTTP=127.0.0.1:9090 make run; every flag has its MGQ_ variable).
+ARGS ?=
 run:
-	$(GO) run ./cmd/mockgql serve
+	@echo "mockgql serve $(ARGS)  (another address: make run ARGS='--http 127.0.0.1:9090'; all flags: go run ./cmd/mockgql serve --help)"
+	$(GO) run ./cmd/mockgql serve $(ARGS)
 
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -o bin/mockgql ./cmd/mockgql
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags="-s -w" -o bin/mockgql ./cmd/mockgql
 
 # Three local nodes on loopback: HTTP 127.0.0.1:8081-8083, memberlist
 # 127.0.0.1:7947-7949, data and logs in data/cluster/. Ctrl-C stops all three.
@@ -37,14 +41,20 @@ lint:
 	$(STATICCHECK) ./...
 	@$(GO) mod tidy -diff >/dev/null || { echo "go mod tidy would change go.mod/go.sum"; exit 1; }
 
-# graphql-js, used by the tests that check our introspection and runtime
-# with the tools people use. Skipped (tests then skip) when npm is missing.
+# graphql-js and the JS clients, used by the tests that check our
+# introspection and runtime with the tools people use. A failing `npm ci`
+# fails the build (it used to be ignored, and those tests then skipped).
+# Without npm: an error when MGQ_REQUIRE_TOOLS=1 (CI), else a notice (the
+# tests then skip, or fail under MGQ_REQUIRE_TOOLS=1).
 js-deps:
 	@if command -v npm >/dev/null 2>&1; then \
 		for d in graphql/testdata/graphqljs cmd/mockgql/testdata/js; do \
-			[ -f $$d/package-lock.json ] && (cd $$d && npm ci --silent --no-audit --no-fund) || true; \
+			if [ -f $$d/package-lock.json ]; then \
+				(cd $$d && npm ci --silent --no-audit --no-fund) || { echo "npm ci failed in $$d"; exit 1; }; \
+			fi; \
 		done; \
-	else echo "npm not found: graphql-js tests will skip"; fi
+	elif [ "$$MGQ_REQUIRE_TOOLS" = 1 ]; then echo "npm not found and MGQ_REQUIRE_TOOLS=1"; exit 1; \
+	else echo "npm not found: the graphql-js and JS client tests will skip"; fi
 
 bench:
 	$(GO) run ./cmd/benchmark

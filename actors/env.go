@@ -19,6 +19,13 @@ type Store interface {
 	DeletePrefix(kind, prefix string) error
 }
 
+// deadlineWriter is a Store whose writes can end by a deadline (the
+// cluster's replicated store: a replication round waits for replicas no
+// longer than the request that caused it may take).
+type deadlineWriter interface {
+	WriteBy(deadline time.Time, puts ...persistence.Put) error
+}
+
 // Caller reaches a grain by kind and identity; cluster.Node implements it.
 // It returns the grain's reply message or an error when the grain could not
 // be reached before ctx's deadline.
@@ -67,6 +74,14 @@ type Config struct {
 	// FlushEvery is how often grains checkpoint counters (quotas, IP
 	// windows, lease touches): the most a crash can lose of them.
 	FlushEvery time.Duration
+	// SessionKey signs the session IDs this node mints (session_id.go);
+	// every node of a cluster needs the same one (serve passes the JWT
+	// secret). Empty: a random key, good for this process only.
+	SessionKey []byte
+	// PoolCurators are the account IDs and user e-mails (lower case) whose
+	// dataset uploads go to the curated pool every project, session and
+	// guest sees (--pool-curators); anyone else's belong to their account.
+	PoolCurators []string
 }
 
 // DefaultConfig returns the API.md defaults.

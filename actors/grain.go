@@ -83,6 +83,9 @@ type grain struct {
 	stale     bool
 	stopTick  scheduler.CancelFunc
 	stopFlush scheduler.CancelFunc
+	// deadline is the deadline of the call being handled (zero: none); the
+	// writes it makes end by it (saveJSON).
+	deadline time.Time
 }
 
 func newGrain(env *Env, b behavior) *grain { return &grain{env: env, b: b} }
@@ -171,7 +174,11 @@ func (g *grain) dispatch(ctx actor.Context, m *pb.Call) {
 		return
 	}
 	c := &call{ctx: ctx, req: m, sender: ctx.Sender()}
+	if m.DeadlineUnixMs > 0 {
+		g.deadline = time.UnixMilli(m.DeadlineUnixMs)
+	}
 	res, err := g.safeHandle(c)
+	g.deadline = time.Time{}
 	if errors.Is(err, errDeferred) {
 		return
 	}

@@ -69,6 +69,7 @@ func startNode(tb testing.TB, path string, clock *testClock, edit ...func(*actor
 	}
 	cfg := actors.DefaultConfig()
 	cfg.BcryptCost = 4
+	cfg.SessionKey = []byte("the test nodes' shared session key") // a restarted node knows its sessions
 	log := slog.New(slog.DiscardHandler)
 	env := &actors.Env{Store: db, Pool: actors.NewPool(db), Local: &actors.Local{}, Clock: clock, Config: cfg, Log: log}
 	for _, e := range edit {

@@ -36,6 +36,24 @@ type datasetMeta struct {
 	Variants     []dataset.Variant `json:"variants"`
 	BlobID       string            `json:"blobId"`
 	CreatedAt    time.Time         `json:"createdAt"`
+	// Owner is the account whose dataset this is: only its projects read
+	// it and only its members see it. Empty: the curated pool every
+	// project, session and guest sees (the operator's: the demo data, and
+	// uploads by --pool-curators accounts). Entries written before
+	// datasets had owners have none, so they are curated.
+	Owner string `json:"owner,omitempty"`
+	// Bytes is the encoded size, counted against the owner's plan.
+	Bytes int64 `json:"bytes,omitempty"`
+	// Deleted marks a deleted dataset (deleteDataset): its contents are
+	// gone and its code is not given out again, so no node's cache of the
+	// old contents can ever be taken for a new upload's.
+	Deleted bool `json:"deleted,omitempty"`
+}
+
+// visibleTo reports whether the entry is listed for, and read by, account
+// (empty: sessions, guests and anonymous callers).
+func (m *datasetMeta) visibleTo(account string) bool {
+	return !m.Deleted && (m.Owner == "" || m.Owner == account)
 }
 
 // Pool is a node's cache of datasets: each is decoded from the store once,
@@ -43,8 +61,10 @@ type datasetMeta struct {
 // implements graphql.Pool and is safe for concurrent use.
 type Pool struct {
 	store Store
-	mu    sync.Mutex
-	sets  map[string]*poolEntry
+	// scoped holds one *scopedPool per owner (For).
+	scoped sync.Map
+	mu     sync.Mutex
+	sets   map[string]*poolEntry
 	// missed remembers when a unit (a catalog entry, a blob) was last
 	// looked for in vain on the other nodes, by unit key, so a table bound
 	// to a dataset nobody has does not make every query ask the cluster.
@@ -61,9 +81,36 @@ type fetcher interface {
 const fetchAgainAfter = 5 * time.Second
 
 type poolEntry struct {
-	once sync.Once
-	d    *dataset.Dataset
-	err  error
+	once  sync.Once
+	d     *dataset.Dataset
+	err   error
+	owner string // the catalog entry's Owner
+}
+
+// scopedPool is the pool as the projects of one account (or, with owner
+// empty, sessions and guests) see it: curated datasets and their own.
+type scopedPool struct {
+	p     *Pool
+	owner string
+}
+
+// Dataset implements graphql.Pool: a dataset of another account is none.
+func (s *scopedPool) Dataset(code string) *dataset.Dataset {
+	d, owner, _ := s.p.load(code)
+	if d == nil || owner != "" && owner != s.owner {
+		return nil
+	}
+	return d
+}
+
+// For returns the pool the projects of account see (graphql.Pool):
+// curated datasets and account's own; account "" sees the curated ones.
+func (p *Pool) For(account string) *scopedPool {
+	if v, ok := p.scoped.Load(account); ok {
+		return v.(*scopedPool)
+	}
+	v, _ := p.scoped.LoadOrStore(account, &scopedPool{p: p, owner: account})
+	return v.(*scopedPool)
 }
 
 // NewPool returns an empty pool over store.
@@ -81,6 +128,12 @@ func (p *Pool) Dataset(code string) *dataset.Dataset {
 
 // Load is Dataset with the error.
 func (p *Pool) Load(code string) (*dataset.Dataset, error) {
+	d, _, err := p.load(code)
+	return d, err
+}
+
+// load is Load with the dataset's owner.
+func (p *Pool) load(code string) (*dataset.Dataset, string, error) {
 	p.mu.Lock()
 	e := p.sets[code]
 	p.mu.Unlock()
@@ -89,12 +142,12 @@ func (p *Pool) Load(code string) (*dataset.Dataset, error) {
 		if err == nil && meta == nil && p.fetch(code) {
 			meta, err = p.meta(code)
 		}
-		if err != nil || meta == nil {
-			return nil, err
+		if err != nil || meta == nil || meta.Deleted {
+			return nil, "", err
 		}
 		p.mu.Lock()
 		if e = p.sets[code]; e == nil {
-			e = &poolEntry{}
+			e = &poolEntry{owner: meta.Owner}
 			p.sets[code] = e
 		}
 		p.mu.Unlock()
@@ -110,7 +163,7 @@ func (p *Pool) Load(code string) (*dataset.Dataset, error) {
 		}
 		p.mu.Unlock()
 	}
-	return e.d, e.err
+	return e.d, e.owner, e.err
 }
 
 // fetch asks the other nodes for a dataset's catalog entry this node lacks.
@@ -143,9 +196,16 @@ func (p *Pool) fetchUnit(key, kind, id string) bool {
 	return true
 }
 
+// evict drops a deleted dataset from this node's cache.
+func (p *Pool) evict(code string) {
+	p.mu.Lock()
+	delete(p.sets, code)
+	p.mu.Unlock()
+}
+
 // put adds a dataset just imported on this node, so it is not decoded again.
-func (p *Pool) put(d *dataset.Dataset) {
-	e := &poolEntry{d: d}
+func (p *Pool) put(d *dataset.Dataset, owner string) {
+	e := &poolEntry{d: d, owner: owner}
 	e.once.Do(func() {})
 	p.mu.Lock()
 	p.sets[d.ImportCode()] = e
@@ -300,6 +360,12 @@ func (d *datasetGrain) handle(g *grain, c *call) (any, error) {
 			return nil, model.Errorf(model.ErrNotFound, "no dataset %q", g.id)
 		}
 		return d.meta, nil
+	case "delete":
+		if !d.found || d.meta.Deleted {
+			return nil, nil
+		}
+		gone := datasetMeta{ImportCode: d.meta.ImportCode, Owner: d.meta.Owner, Deleted: true, CreatedAt: d.meta.CreatedAt}
+		return nil, commit(g, gone, func(v datasetMeta) { d.meta = v })
 	case "commit":
 		var m datasetMeta
 		if err := c.decode(&m); err != nil {
@@ -309,7 +375,7 @@ func (d *datasetGrain) handle(g *grain, c *call) (any, error) {
 			if d.meta.BlobID == m.BlobID {
 				return d.meta, nil // a retried commit
 			}
-			return nil, model.Errorf(model.ErrConflict, "a dataset with importCode %q exists", g.id)
+			return nil, codeTaken(d.meta, g.id)
 		}
 		if err := commit(g, m, func(v datasetMeta) { d.meta, d.found = v, true }); err != nil {
 			return nil, err
@@ -317,4 +383,12 @@ func (d *datasetGrain) handle(g *grain, c *call) (any, error) {
 		return d.meta, nil
 	}
 	return nil, unknownMethod(g, c)
+}
+
+// codeTaken is the refusal of an import code in use, or deleted.
+func codeTaken(m datasetMeta, code string) error {
+	if m.Deleted {
+		return model.Errorf(model.ErrConflict, "importCode %q belonged to a deleted dataset; codes are not given out again, choose another", code)
+	}
+	return model.Errorf(model.ErrConflict, "a dataset with importCode %q exists", code)
 }

@@ -184,7 +184,7 @@ func (p *projectGrain) handle(g *grain, c *call) (any, error) {
 		return nil, p.expireDone(g, a.ExpiryKey)
 	}
 	if p.st == nil || p.st.Project.Expired(g.env.Clock.Now()) {
-		return nil, model.Errorf(model.ErrNotFound, "project %s not found", g.id)
+		return nil, model.Errorf(model.ErrNotFound, "project not found")
 	}
 	if c.req.Method == "evictKey" { // a key of this project was revoked or deleted
 		if p.keys != nil {
@@ -273,7 +273,7 @@ func (p *projectGrain) authorize(a access, write bool) error {
 	case pr.Kind != model.KindAccount:
 		return model.Errorf(model.ErrForbidden, "this %s project belongs to another session", pr.Kind)
 	}
-	return model.Errorf(model.ErrNotFound, "project %s not found", pr.ID)
+	return model.Errorf(model.ErrNotFound, "project not found")
 }
 
 // runtime returns the compiled runtime of the current model version.

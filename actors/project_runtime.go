@@ -50,7 +50,7 @@ func (p *projectGrain) runtimeCall(g *grain, c *call) (any, error) {
 	if c.req.DeadlineUnixMs == 0 {
 		deadline = time.Now().Add(5 * time.Second)
 	}
-	ov, pool, self, body := p.ov, g.env.Pool, c.ctx.Self(), c.req.Body
+	ov, pool, self, body := p.ov, g.env.Pool.For(p.st.Project.AccountID), c.ctx.Self(), c.req.Body
 	root := c.ctx.ActorSystem().Root
 	go func() {
 		req, err := graphql.DecodeRequest(body)
@@ -121,7 +121,7 @@ func (p *projectGrain) runMutation(g *grain, t *mutationTask) {
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), t.deadline)
 	defer cancel()
-	res, changes, err := rt.Mutate(ctx, prep, g.env.Pool, p.ov)
+	res, changes, err := rt.Mutate(ctx, prep, g.env.Pool.For(p.st.Project.AccountID), p.ov)
 	if err != nil || ctx.Err() != nil || len(changes) == 0 {
 		g.replyLater(t.call, resultReply(ctx, res, err)) // nothing written
 		return

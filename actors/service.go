@@ -52,10 +52,11 @@ func Kinds(env *Env) map[string]actor.Producer {
 // implements http.Backend. It holds no state of its own beyond env and is
 // safe for concurrent use.
 type Service struct {
-	env    *Env
-	prefix string
-	seq    atomic.Uint64
-	slugs  slugCache
+	env        *Env
+	prefix     string
+	sessionKey []byte
+	seq        atomic.Uint64
+	slugs      slugCache
 	// ipRefused remembers the IP windows held on other nodes that refused
 	// (service_limits.go).
 	ipRefused refusedIPs
@@ -63,7 +64,10 @@ type Service struct {
 
 // NewService returns a Service over env.
 func NewService(env *Env) *Service {
-	s := &Service{env: env, prefix: randomString(8) + "-"}
+	s := &Service{env: env, prefix: randomString(8) + "-", sessionKey: env.Config.SessionKey}
+	if len(s.sessionKey) == 0 {
+		s.sessionKey = randomKey()
+	}
 	env.serve, env.workers = s.runHere, newWorkers()
 	return s
 }
@@ -96,7 +100,14 @@ func (s *Service) call(ctx context.Context, kind, id, method string, body, out a
 }
 
 // send delivers a prepared call and turns an error reply into an error.
+//
+// No identity reaches a grain unchecked (model.CheckGrainIdentity): an
+// unbounded one would activate a grain, reach the store as a key and
+// fill log lines.
 func (s *Service) send(ctx context.Context, kind, id string, c *pb.Call) (*pb.Reply, error) {
+	if err := model.CheckGrainIdentity(kind, id); err != nil {
+		return nil, err
+	}
 	if dl, ok := ctx.Deadline(); ok && c.DeadlineUnixMs == 0 {
 		c.DeadlineUnixMs = dl.UnixMilli()
 	}

@@ -2,25 +2,21 @@ package actors
 
 import (
 	"context"
-	"net/mail"
 	"strings"
 
 	"github.com/mockgql/mockgql/model"
 )
 
 // normEmail lower-cases and checks an e-mail address: the user grain's identity.
-func normEmail(email string) (string, error) {
-	e := strings.ToLower(strings.TrimSpace(email))
-	if a, err := mail.ParseAddress(e); err != nil || a.Address != e || len(e) > 254 {
-		return "", model.Errorf(model.ErrBadUserInput, "%q is not an e-mail address", email)
-	}
-	return e, nil
-}
+func normEmail(email string) (string, error) { return model.NormEmail(email) }
 
 // SignUp creates a user and their own STARTER account, with them as OWNER.
 func (s *Service) SignUp(ctx context.Context, p model.Principal, email, password, name string) (model.User, *model.Account, error) {
 	e, err := normEmail(email)
 	if err != nil {
+		return model.User{}, nil, err
+	}
+	if err := model.CheckDisplayName("a name", strings.TrimSpace(name)); err != nil {
 		return model.User{}, nil, err
 	}
 	if len(password) < 8 || len(password) > 72 {

@@ -3,21 +3,41 @@ package actors
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"runtime/debug"
+	"slices"
+	"strings"
 
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/model/dataset"
 )
 
-// DataSources lists the data pool.
+// Bounds of sampleDocuments (whatever limit is asked): a document over
+// maxSampleDoc bytes is replaced by a note of its size, and one call
+// returns at most maxSampleBytes.
+const (
+	maxSampleDoc   = 32 << 10
+	maxSampleBytes = 256 << 10
+)
+
+// DataSources lists the curated data pool (what anonymous callers,
+// sessions and guests see).
 func (s *Service) DataSources(ctx context.Context) ([]model.DataSource, error) {
+	return s.DataSourcesFor(ctx, model.Principal{})
+}
+
+// DataSourcesFor lists the data pool as p sees it: the curated datasets
+// and, for a member of an account (or its API key), the account's own.
+func (s *Service) DataSourcesFor(ctx context.Context, p model.Principal) ([]model.DataSource, error) {
 	metas, err := s.env.Pool.List()
 	if err != nil {
 		return nil, err
 	}
 	out := make([]model.DataSource, 0, len(metas))
 	for _, m := range metas {
-		out = append(out, s.dataSource(m))
+		if m.visibleTo(p.AccountID) {
+			out = append(out, s.dataSource(m))
+		}
 	}
 	return out, nil
 }
@@ -32,9 +52,15 @@ func (s *Service) dataSource(m datasetMeta) model.DataSource {
 	code := m.ImportCode
 	ds.Samples = func(limit int) []json.RawMessage {
 		d := s.env.Pool.Dataset(code)
-		out := []json.RawMessage{}
-		for i := 0; d != nil && i < limit && i < d.Len(); i++ {
-			out = append(out, d.Document(i))
+		out, total := []json.RawMessage{}, 0
+		for i := 0; d != nil && i < limit && i < d.Len() && total < maxSampleBytes; i++ {
+			doc := d.Document(i)
+			if len(doc) > maxSampleDoc || total+len(doc) > maxSampleBytes {
+				doc = json.RawMessage(fmt.Sprintf(`{"_omitted":"a document of %d bytes; samples show documents up to %d bytes and %d bytes a call"}`,
+					len(doc), maxSampleDoc, maxSampleBytes))
+			}
+			total += len(doc)
+			out = append(out, doc)
 		}
 		return out
 	}
@@ -53,20 +79,142 @@ func (s *Service) ImportDataset(ctx context.Context, p model.Principal, in model
 	if err != nil {
 		return model.DataSource{}, err
 	}
+	if err := model.CheckID("importCode", in.ImportCode); err != nil {
+		return model.DataSource{}, err
+	}
+	if err := model.CheckDisplayName("a dataset name", in.Name); err != nil {
+		return model.DataSource{}, err
+	}
 	// Refuse a taken code before reading a large body.
-	if err := s.call(ctx, KindDataset, in.ImportCode, "get", nil, nil); err == nil {
-		return model.DataSource{}, model.Errorf(model.ErrConflict, "a dataset with importCode %q exists", in.ImportCode)
+	var taken datasetMeta
+	if err := s.call(ctx, KindDataset, in.ImportCode, "get", nil, &taken); err == nil {
+		return model.DataSource{}, codeTaken(taken, in.ImportCode)
+	}
+	owner, err := s.datasetOwner(ctx, p)
+	if err != nil {
+		return model.DataSource{}, err
 	}
 	max := in.MaxBytes
 	if max <= 0 || max > s.env.Config.MaxDatasetBytes {
 		max = s.env.Config.MaxDatasetBytes
+	}
+	if owner != "" {
+		left, err := s.datasetRoom(ctx, owner)
+		if err != nil {
+			return model.DataSource{}, err
+		}
+		if left > 0 && left < max {
+			max = left // the upload stops at the plan's bytes left
+		}
 	}
 	d, err := dataset.Read(in.Body, dataset.Options{ImportCode: in.ImportCode, Name: in.Name, Format: format,
 		VariantField: in.VariantField, MaxBytes: max})
 	if err != nil {
 		return model.DataSource{}, err
 	}
-	return s.commitDataset(ctx, d, string(format), in.VariantField)
+	for _, path := range d.Paths() {
+		if len(path) > maxFieldPath {
+			return model.DataSource{}, model.Errorf(model.ErrBadUserInput, "a field path has %d bytes; the limit is %d", len(path), maxFieldPath)
+		}
+	}
+	return s.commitDataset(ctx, d, string(format), in.VariantField, owner)
+}
+
+// maxFieldPath bounds a dataset's field paths (dot-joined field names).
+const maxFieldPath = 256
+
+// datasetOwner is the owner of p's uploads: its account, or none (the
+// curated pool) for the node itself and the --pool-curators accounts and
+// users (by account ID, or by the uploading user's e-mail).
+func (s *Service) datasetOwner(ctx context.Context, p model.Principal) (string, error) {
+	curators := s.env.Config.PoolCurators
+	if p.System || slices.Contains(curators, p.AccountID) {
+		return "", nil
+	}
+	if len(curators) > 0 && p.UserID != "" {
+		st, err := s.account(ctx, p.AccountID)
+		if err != nil {
+			return "", err
+		}
+		if m := st.Account.Member(p.UserID); m != nil && slices.Contains(curators, strings.ToLower(m.User.Email)) {
+			return "", nil
+		}
+	}
+	return p.AccountID, nil
+}
+
+// datasetRoom refuses an upload past the account plan's dataset count, and
+// returns the bytes it has left (0: no limit).
+func (s *Service) datasetRoom(ctx context.Context, account string) (int64, error) {
+	st, err := s.account(ctx, account)
+	if err != nil {
+		return 0, err
+	}
+	i := model.PlanIndex(st.Account.Plan)
+	maxCount, maxBytes := s.env.Config.Limits.Datasets[i], s.env.Config.Limits.DatasetBytes[i]
+	metas, err := s.env.Pool.List()
+	if err != nil {
+		return 0, err
+	}
+	count, used := 0, int64(0)
+	for _, m := range metas {
+		if m.Owner == account && !m.Deleted {
+			count, used = count+1, used+m.Bytes
+		}
+	}
+	if maxCount > 0 && count >= maxCount {
+		return 0, model.Errorf(model.ErrLimitReached, "the %s plan holds %d datasets of an account's own; delete one (deleteDataset) or change plan", st.Account.Plan, maxCount)
+	}
+	if maxBytes > 0 && used >= maxBytes {
+		return 0, model.Errorf(model.ErrLimitReached, "the %s plan holds %d MB of an account's own datasets; delete one (deleteDataset) or change plan", st.Account.Plan, maxBytes>>20)
+	}
+	if maxBytes > 0 {
+		return maxBytes - used, nil
+	}
+	return 0, nil
+}
+
+// DeleteDataset deletes one of the account's own datasets (EDITOR or
+// higher). It is refused while a table of the account's projects is bound
+// to it, naming the tables (only the account's projects can read it). The
+// code is not given out again.
+func (s *Service) DeleteDataset(ctx context.Context, p model.Principal, code string) error {
+	if err := s.canImport(ctx, p); err != nil {
+		return err
+	}
+	if err := model.CheckID("importCode", code); err != nil {
+		return err
+	}
+	var m datasetMeta
+	if err := s.call(ctx, KindDataset, code, "get", nil, &m); err != nil || m.Deleted || !m.visibleTo(p.AccountID) {
+		if err == nil || model.ErrorCode(err) == model.ErrNotFound {
+			return model.Errorf(model.ErrNotFound, "no dataset %q", code)
+		}
+		return err
+	}
+	if m.Owner == "" {
+		return model.Errorf(model.ErrForbidden, "dataset %q is in the curated pool, which the operator keeps", code)
+	}
+	projects, err := s.Projects(ctx, p)
+	if err != nil {
+		return err
+	}
+	var bound []string
+	for _, pr := range projects {
+		for _, t := range pr.Tables {
+			if t.Source != nil && t.Source.ImportCode == code {
+				bound = append(bound, pr.Name+"."+t.Name)
+			}
+		}
+	}
+	if len(bound) > 0 {
+		return model.Errorf(model.ErrConflict, "dataset %q is bound to %s; unbind or delete those tables first", code, strings.Join(bound[:min(len(bound), 10)], ", "))
+	}
+	if err := s.call(ctx, KindDataset, code, "delete", nil, nil); err != nil {
+		return err
+	}
+	s.env.Pool.evict(code)
+	return s.env.Store.DeletePrefix(kindDataBlob, code+"/"+m.BlobID+"/")
 }
 
 func (s *Service) canImport(ctx context.Context, p model.Principal) error {
@@ -86,10 +234,14 @@ func (s *Service) canImport(ctx context.Context, p model.Principal) error {
 	return nil
 }
 
-func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format, variantField string) (model.DataSource, error) {
+func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format, variantField, owner string) (model.DataSource, error) {
 	blobID, puts, err := blobPuts(d, s.env.Clock.Now())
 	if err != nil {
 		return model.DataSource{}, err
+	}
+	var size int64
+	for _, p := range puts {
+		size += int64(len(p.Value))
 	}
 	// Two chunks a write: in a cluster each write is one replication
 	// message, and those stay well under gRPC's message size.
@@ -100,7 +252,8 @@ func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format,
 		}
 	}
 	m := datasetMeta{ImportCode: d.ImportCode(), Name: d.Name(), Format: format, VariantField: variantField,
-		RecordCount: d.Len(), FieldPaths: d.Paths(), Variants: d.Variants(), BlobID: blobID, CreatedAt: s.env.Clock.Now().UTC()}
+		RecordCount: d.Len(), FieldPaths: d.Paths(), Variants: d.Variants(), BlobID: blobID, CreatedAt: s.env.Clock.Now().UTC(),
+		Owner: owner, Bytes: size}
 	if m.Variants == nil {
 		m.Variants = []dataset.Variant{}
 	}
@@ -108,7 +261,7 @@ func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format,
 		_ = s.env.Store.DeletePrefix(kindDataBlob, m.ImportCode+"/"+blobID+"/")
 		return model.DataSource{}, err
 	}
-	s.env.Pool.put(d)
+	s.env.Pool.put(d, owner)
 	// An import leaves the parse buffers and the encoded copy as garbage,
 	// several times the dataset's size; give it back to the OS now rather
 	// than keep it resident until the scavenger gets to it.

@@ -128,9 +128,13 @@ func TestDatasets(t *testing.T) {
 				}
 			})
 		}
-		list, err := svc.DataSources(ctx)
+		// The editor's upload is the team's own; the curated pool has the rest.
+		list, err := svc.DataSourcesFor(ctx, tm.editor)
 		if err != nil || len(list) != 5 {
 			t.Errorf("data pool after refusals: %d sources, %v", len(list), err)
+		}
+		if curated, err := svc.DataSources(ctx); err != nil || len(curated) != 4 {
+			t.Errorf("curated pool after refusals: %d sources, %v", len(curated), err)
 		}
 		// The first j is intact.
 		i := slices.IndexFunc(list, func(ds model.DataSource) bool { return ds.ImportCode == "j" })

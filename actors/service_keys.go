@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/mockgql/mockgql/model"
@@ -45,8 +46,11 @@ func (s *Service) CreateAPIKey(ctx context.Context, p model.Principal, projectID
 	if !scope.Valid() {
 		return model.CreatedKey{}, model.Errorf(model.ErrBadUserInput, "unknown scope %q", scope)
 	}
-	if maxActors == 0 {
-		maxActors = 5
+	if err := model.CheckDisplayName("a key name", strings.TrimSpace(name)); err != nil {
+		return model.CreatedKey{}, err
+	}
+	if maxActors == 0 { // a Go caller's default; the management API refuses an explicit 0 (http)
+		maxActors = model.DefaultMaxActors
 	}
 	if maxActors < 1 || maxActors > 1000 {
 		return model.CreatedKey{}, model.Errorf(model.ErrBadUserInput, "maxActors is 1 to 1000")

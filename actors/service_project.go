@@ -11,8 +11,8 @@ import (
 // access resolves what the principal may do: its role and plan in its account.
 func (s *Service) access(ctx context.Context, p model.Principal) (access, error) {
 	a := access{System: p.System, BoardProjectID: p.BoardProjectID, KeyProjectID: p.KeyProjectID, KeyScope: p.KeyScope}
-	if p.SessionID != "" {
-		a.SessionID = hashSecret(p.SessionID) // projects keep only the hash of their session
+	if sess := s.sessionOf(p); sess != "" {
+		a.SessionID = hashSecret(sess) // projects keep only the hash of their session
 	}
 	if p.AccountID == "" {
 		return a, nil
@@ -35,6 +35,9 @@ func (s *Service) projectCall(ctx context.Context, p model.Principal, projectID,
 	if projectID == "" {
 		return model.Errorf(model.ErrNotFound, "project not found")
 	}
+	if err := model.CheckID("projectId", projectID); err != nil {
+		return err
+	}
 	if p.Anonymous() && !p.System {
 		return model.Errorf(model.ErrUnauthenticated, "sign in, or use an API key or a session")
 	}
@@ -48,6 +51,13 @@ func (s *Service) projectCall(ctx context.Context, p model.Principal, projectID,
 
 // edit runs one model edit on the project the ID names.
 func (s *Service) edit(ctx context.Context, p model.Principal, projectID, op string, e editArgs, out any) error {
+	for what, id := range map[string]string{"tableId": e.TableID, "attributeId": e.AttributeID, "relationId": e.RelationID, "operationId": e.OperationID} {
+		if id != "" {
+			if err := model.CheckID(what, id); err != nil {
+				return err
+			}
+		}
+	}
 	b, err := json.Marshal(e)
 	if err != nil {
 		return err
@@ -91,6 +101,9 @@ func (s *Service) Projects(ctx context.Context, p model.Principal) ([]*model.Pro
 // Project returns one project by ID or slug.
 func (s *Service) Project(ctx context.Context, p model.Principal, id, slug string) (*model.Project, error) {
 	if id == "" && slug != "" {
+		if !model.ValidSlug(slug) {
+			return nil, model.Errorf(model.ErrNotFound, "no project has this slug (slugs have 2 to 64 of a-z, 0-9 and inner dashes)")
+		}
 		var st slugState
 		if err := s.call(ctx, KindSlug, slug, "get", nil, &st); err != nil {
 			if model.ErrorCode(err) == model.ErrProjectNotFound {
@@ -132,6 +145,9 @@ func (s *Service) CreateProject(ctx context.Context, p model.Principal, name, sl
 // createProject claims a slug (the given one, or one derived from the name
 // with a numeric suffix until free) and creates the project grain.
 func (s *Service) createProject(ctx context.Context, pr *model.Project, slug, session string) error {
+	if err := model.CheckDisplayName("a project name", strings.TrimSpace(pr.Name)); err != nil {
+		return err
+	}
 	if pr.Name = trimName(pr.Name); pr.Name == "" {
 		return model.Errorf(model.ErrBadUserInput, "a project needs a name")
 	}
@@ -148,7 +164,7 @@ func (s *Service) createProject(ctx context.Context, pr *model.Project, slug, se
 func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (string, error) {
 	if slug != "" {
 		if !model.ValidSlug(slug) {
-			return "", model.Errorf(model.ErrBadUserInput, "slug %q: use 2 to 64 of a-z, 0-9 and inner dashes", slug)
+			return "", model.Errorf(model.ErrBadUserInput, "slug %q: use 2 to 64 of a-z, 0-9 and inner dashes", model.Truncate(slug, 64))
 		}
 		return slug, s.call(ctx, KindSlug, slug, "claim", slugArgs{ProjectID: projectID}, nil)
 	}
@@ -166,7 +182,7 @@ func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (
 			return try, err
 		}
 	}
-	return "", model.Errorf(model.ErrConflict, "no free slug found for %q; give one", name)
+	return "", model.Errorf(model.ErrConflict, "no free slug found for %q; give one", model.Truncate(name, 64))
 }
 
 // trimName trims spaces and cuts a name to 100 characters.
@@ -186,6 +202,9 @@ func (s *Service) UpdateProject(ctx context.Context, p model.Principal, id strin
 		return nil, err
 	}
 	if name != nil {
+		if err := model.CheckDisplayName("a project name", strings.TrimSpace(*name)); err != nil {
+			return nil, err
+		}
 		trimmed := trimName(*name)
 		if trimmed == "" {
 			return nil, model.Errorf(model.ErrBadUserInput, "a project needs a name")
@@ -193,7 +212,7 @@ func (s *Service) UpdateProject(ctx context.Context, p model.Principal, id strin
 		name = &trimmed
 	}
 	if slug != nil && !model.ValidSlug(*slug) {
-		return nil, model.Errorf(model.ErrBadUserInput, "slug %q: use 2 to 64 of a-z, 0-9 and inner dashes", *slug)
+		return nil, model.Errorf(model.ErrBadUserInput, "slug %q: use 2 to 64 of a-z, 0-9 and inner dashes", model.Truncate(*slug, 64))
 	}
 	if slug != nil && *slug != cur.Slug {
 		if _, err := s.claimSlug(ctx, id, "", *slug); err != nil {
@@ -232,9 +251,9 @@ func (s *Service) DeleteProject(ctx context.Context, p model.Principal, id strin
 // CreateGuestProject creates a guest project owned by the principal's
 // session, starting a session when there is none.
 func (s *Service) CreateGuestProject(ctx context.Context, p model.Principal, name string) (*model.Project, string, error) {
-	session := p.SessionID
+	session := s.sessionOf(p)
 	if session == "" {
-		session = "s" + randomString(26)
+		session = s.newSessionID()
 	}
 	if name == "" {
 		name = "Guest project"

@@ -2,6 +2,7 @@ package actors_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -218,19 +219,29 @@ func TestProjects(t *testing.T) {
 	})
 }
 
+// TestUpdateProjectTrimsName: spaces around a name are trimmed; a name
+// over 100 characters is refused, naming the limit, by creation and
+// update alike (it used to be cut silently, and a 40 KB name taken).
 func TestUpdateProjectTrimsName(t *testing.T) {
 	nd := startNode(t, "", nil)
 	ann := signUp(t, nd.svc, "ann@example.com")
-	pr, err := nd.svc.CreateProject(context.Background(), ann.p, "Shop", "")
+	ctx := context.Background()
+	pr, err := nd.svc.CreateProject(ctx, ann.p, "Shop", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := nd.svc.UpdateProject(context.Background(), ann.p, pr.ID, ptr("  Big "+strings.Repeat("x", 200)+"  "), nil)
-	if err != nil {
-		t.Fatal(err)
+	got, err := nd.svc.UpdateProject(ctx, ann.p, pr.ID, ptr("  Big "+strings.Repeat("x", 94)+"  "), nil)
+	if err != nil || got.Name != "Big "+strings.Repeat("x", 94) {
+		t.Fatalf("a 98-character name with spaces around: %+v, %v", got, err)
 	}
-	if strings.HasPrefix(got.Name, " ") || len([]rune(got.Name)) > 100 {
-		t.Errorf("name %q: want it trimmed and cut to 100 characters as CreateProject does", got.Name)
+	long := strings.Repeat("x", 40<<10)
+	for name, err := range map[string]error{
+		"update": func() error { _, err := nd.svc.UpdateProject(ctx, ann.p, pr.ID, &long, nil); return err }(),
+		"create": func() error { _, err := nd.svc.CreateProject(ctx, ann.p, long, ""); return err }(),
+	} {
+		if model.ErrorCode(err) != model.ErrBadUserInput || !strings.Contains(err.Error(), "limit is 100") || len(err.Error()) > 200 {
+			t.Errorf("%s with a 40 KB name: %v; want BAD_USER_INPUT naming the limit, without the name", name, model.Truncate(fmt.Sprint(err), 300))
+		}
 	}
 }
 

@@ -221,7 +221,7 @@ func (s *Service) localQuery(ctx context.Context, projectID string, r model.Runt
 		return nil, false, nil // mutations run in the grain, one at a time
 	}
 	rb := resultBufs.Get().(*resultBuf)
-	out, err := v.rt.QueryTo(ctx, prep, s.env.Pool, v.ov, rb.data)
+	out, err := v.rt.QueryTo(ctx, prep, s.env.Pool.For(v.project.AccountID), v.ov, rb.data)
 	if err != nil || ctx.Err() != nil {
 		resultBufs.Put(rb)
 		return nil, true, replyError(resultReply(ctx, out, err))

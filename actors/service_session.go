@@ -20,9 +20,12 @@ const AdoptionTokenPrefix = "adt_"
 // session holds Limits.SessionProjects at a time), starting a session when
 // there is none, and a one-time adoption link for the human. It returns the session ID so the caller can set the cookie.
 func (s *Service) CreateSessionProject(ctx context.Context, p model.Principal, name string) (model.SessionProject, string, error) {
-	session := p.SessionID
+	session := s.sessionOf(p)
 	if session == "" {
-		session = "s" + randomString(26)
+		session = s.newSessionID()
+	}
+	if err := model.CheckDisplayName("a project name", strings.TrimSpace(name)); err != nil {
+		return model.SessionProject{}, "", err
 	}
 	if name = trimName(name); name == "" {
 		name = "Session project"
@@ -77,11 +80,12 @@ func (s *Service) CreateAdoptionLink(ctx context.Context, p model.Principal, pro
 
 // SessionProject returns the session's live session project, or nil.
 func (s *Service) SessionProject(ctx context.Context, p model.Principal) (*model.Project, error) {
-	if p.SessionID == "" {
+	sess := s.sessionOf(p)
+	if sess == "" {
 		return nil, nil
 	}
 	var a sessionArgs
-	if err := s.call(ctx, KindSession, hashSecret(p.SessionID), "project", nil, &a); err != nil || a.ProjectID == "" {
+	if err := s.call(ctx, KindSession, hashSecret(sess), "project", nil, &a); err != nil || a.ProjectID == "" {
 		return nil, err
 	}
 	pr, err := s.Project(ctx, p, a.ProjectID, "")
@@ -117,8 +121,8 @@ func (s *Service) adoptSessionProject(ctx context.Context, p model.Principal, ac
 		ids = append(ids, p.BoardProjectID)
 	}
 	var claims []sessionClaim
-	if p.SessionID != "" {
-		if err := s.call(ctx, KindSession, hashSecret(p.SessionID), "projects", nil, &claims); err != nil {
+	if sess := s.sessionOf(p); sess != "" {
+		if err := s.call(ctx, KindSession, hashSecret(sess), "projects", nil, &claims); err != nil {
 			return err
 		}
 	}

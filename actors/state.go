@@ -32,7 +32,13 @@ func (g *grain) saveJSON(v any, extra ...persistence.Put) error {
 		}
 		put.Value = b
 	}
-	err := g.env.Store.Write(append([]persistence.Put{put}, extra...)...)
+	puts := append([]persistence.Put{put}, extra...)
+	var err error
+	if dw, ok := g.env.Store.(deadlineWriter); ok && !g.deadline.IsZero() {
+		err = dw.WriteBy(g.deadline, puts...)
+	} else {
+		err = g.env.Store.Write(puts...)
+	}
 	if me := model.AsError(err); me != nil && me.Code == model.ErrUnavailable {
 		g.stale = true
 	}

@@ -108,13 +108,16 @@ func TestSessionClaimFromOldCheckpoint(t *testing.T) {
 	clock := newTestClock()
 	nd := startNode(t, "", clock)
 	ctx := context.Background()
-	session := "s" + strings.Repeat("o", 26)
+	_, session, err := nd.svc.CreateGuestProject(ctx, model.Principal{}, "mints the session")
+	if err != nil {
+		t.Fatal(err)
+	}
 	h := sha256.Sum256([]byte(session))
 	old, _ := json.Marshal(map[string]any{"guest": map[string]any{}, "projectId": "pOld00000000000", "expires": clock.Now().Add(time.Hour)})
 	if err := nd.db.Write(persistence.Put{Kind: actors.KindSession, ID: hex.EncodeToString(h[:]), Value: old}); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err := nd.svc.CreateSessionProject(ctx, model.Principal{SessionID: session}, "new")
+	_, _, err = nd.svc.CreateSessionProject(ctx, model.Principal{SessionID: session}, "new")
 	if model.ErrorCode(err) != model.ErrLimitReached || !strings.Contains(err.Error(), "pOld00000000000") {
 		t.Fatalf("with the old claim live: %v", err)
 	}

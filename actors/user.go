@@ -67,7 +67,9 @@ func (u *userGrain) public() userState {
 
 func (u *userGrain) signup(g *grain, a userArgs) (any, error) {
 	if u.found && len(u.state.PasswordHash) > 0 {
-		return nil, model.Errorf(model.ErrConflict, "an account with e-mail %s exists; log in instead", g.id)
+		// CONFLICT is API.md's code and a client needs it to offer a login;
+		// the message neither echoes the address nor says more than that.
+		return nil, model.Errorf(model.ErrConflict, "this e-mail address cannot be used to sign up; if it is yours, log in")
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(a.Password), a.Cost)
 	if err != nil {

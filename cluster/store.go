@@ -113,7 +113,13 @@ func (s *Store) DeletePrefix(kind, prefix string) error {
 
 // Write replicates puts, grain by grain; it returns nil once a majority of
 // each grain's replicas hold them.
-func (s *Store) Write(puts ...persistence.Put) error {
+func (s *Store) Write(puts ...persistence.Put) error { return s.WriteBy(time.Time{}, puts...) }
+
+// WriteBy is Write that gives up at deadline (zero: the configured
+// Timeout a replication round, as Write): no replica is waited for past
+// it, and no retry starts after it, so a write honours the deadline of
+// the request that made it.
+func (s *Store) WriteBy(deadline time.Time, puts ...persistence.Put) error {
 	var order []string
 	groups := map[string][]persistence.Put{}
 	var local []persistence.Put
@@ -134,7 +140,7 @@ func (s *Store) Write(puts ...persistence.Put) error {
 		}
 	}
 	for _, key := range order {
-		if err := s.replicate(key, groups[key]); err != nil {
+		if err := s.replicate(key, groups[key], deadline); err != nil {
 			return err
 		}
 	}
@@ -153,7 +159,7 @@ func (s *Store) keyLock(key string) *sync.Mutex {
 }
 
 // replicate sends one grain's write to its replicas and waits for a majority.
-func (s *Store) replicate(key string, puts []persistence.Put) error {
+func (s *Store) replicate(key string, puts []persistence.Put, deadline time.Time) error {
 	l := s.keyLock(key)
 	l.Lock()
 	defer l.Unlock()
@@ -193,11 +199,15 @@ func (s *Store) replicate(key string, puts []persistence.Put) error {
 	var acks, need int
 	for attempt := 0; attempt < 3; attempt++ {
 		if attempt > 0 {
-			time.Sleep(time.Duration(attempt) * 150 * time.Millisecond)
+			pause := time.Duration(attempt) * 150 * time.Millisecond
+			if !deadline.IsZero() && time.Until(deadline) < pause {
+				break // no time left for another round
+			}
+			time.Sleep(pause)
 		}
 		var set []string
 		set, need = s.replicaSet(key)
-		if acks = s.writeRound(set, key, w, need); acks >= need {
+		if acks = s.writeRound(set, key, w, need, deadline); acks >= need {
 			return nil
 		}
 	}
@@ -206,16 +216,16 @@ func (s *Store) replicate(key string, puts []persistence.Put) error {
 
 // writeRound writes to this node's copy first, so that a snapshot it sends
 // a lagging replica already holds this write, then to the others at once.
-func (s *Store) writeRound(set []string, key string, w *pb.Write, need int) int {
+func (s *Store) writeRound(set []string, key string, w *pb.Write, need int, deadline time.Time) int {
 	self, others, acks := s.node.system.Address(), set[:0:0], 0
 	for _, addr := range set {
 		if addr != self {
 			others = append(others, addr)
-		} else if s.writeTo(addr, key, w) {
+		} else if s.writeTo(addr, key, w, deadline) {
 			acks++
 		}
 	}
-	return acks + s.fanOut(others, need-acks, func(addr string) bool { return s.writeTo(addr, key, w) })
+	return acks + s.fanOut(others, need-acks, func(addr string) bool { return s.writeTo(addr, key, w, deadline) })
 }
 
 // fanOut runs call for every address in parallel and counts the trues. It
@@ -244,8 +254,8 @@ func (s *Store) fanOut(set []string, enough int, call func(addr string) bool) in
 
 // writeTo sends a write to one replica; a replica that is behind gets a
 // snapshot from this node's copy instead.
-func (s *Store) writeTo(addr, key string, w *pb.Write) bool {
-	ack, ok := s.ask(addr, w).(*pb.WriteAck)
+func (s *Store) writeTo(addr, key string, w *pb.Write, deadline time.Time) bool {
+	ack, ok := s.askBy(addr, w, deadline).(*pb.WriteAck)
 	if !ok {
 		return false
 	}
@@ -256,9 +266,19 @@ func (s *Store) writeTo(addr, key string, w *pb.Write) bool {
 }
 
 // ask sends msg to the replica actor at addr (directly when it is this node).
-func (s *Store) ask(addr string, msg any) any {
+func (s *Store) ask(addr string, msg any) any { return s.askBy(addr, msg, time.Time{}) }
+
+// askBy is ask that waits at most until deadline (zero: the configured
+// Timeout); past it, it asks nothing.
+func (s *Store) askBy(addr string, msg any, deadline time.Time) any {
+	wait := s.cfg.Timeout
+	if !deadline.IsZero() {
+		if wait = min(wait, time.Until(deadline)); wait <= 0 {
+			return nil
+		}
+	}
 	pid := actor.NewPID(addr, replicaName)
-	res, err := s.node.system.Root.RequestFuture(pid, msg, s.cfg.Timeout).Result()
+	res, err := s.node.system.Root.RequestFuture(pid, msg, wait).Result()
 	if err != nil {
 		s.node.cfg.Logger.Warn("replica unreachable", "addr", addr, "err", err)
 		return nil
@@ -412,16 +432,22 @@ func (s *Store) Fetch(key, kind, id string) bool {
 
 // CatchUp brings this node's copies up to date with the other members':
 // every grain for which this node is a replica and a member holds a newer
-// version is pulled. A node that comes back runs it before it serves.
+// version is pulled. A node that comes back runs it before it serves, and
+// must not serve when it fails: a member that does not answer (it may
+// hold the only newer copy this node is a replica of) fails it, as does
+// ctx's end.
 func (s *Store) CatchUp(ctx context.Context) error {
 	self := s.node.system.Address()
 	for _, m := range s.node.memberList() {
-		if m.Address() == self || ctx.Err() != nil {
+		if m.Address() == self {
 			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("catching up: %w", err)
 		}
 		vs, ok := s.ask(m.Address(), &pb.Versions{}).(*pb.VersionsReply)
 		if !ok {
-			continue
+			return fmt.Errorf("catching up: member %s did not list its versions", m.Address())
 		}
 		for key, v := range vs.Versions {
 			if !s.isReplica(key) {

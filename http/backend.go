@@ -103,9 +103,12 @@ type Backend interface {
 	SetSchemaBaseline(ctx context.Context, p Principal, projectID string) error
 	SchemaChanges(ctx context.Context, p Principal, projectID string) ([]model.SchemaChange, error)
 
-	// Data pool.
+	// Data pool. DataSources lists the curated pool; DataSourcesFor what p
+	// sees (the curated pool and its account's own datasets).
 	DataSources(ctx context.Context) ([]DataSource, error)
+	DataSourcesFor(ctx context.Context, p Principal) ([]DataSource, error)
 	ImportDataset(ctx context.Context, p Principal, in DatasetImport) (DataSource, error)
+	DeleteDataset(ctx context.Context, p Principal, importCode string) error
 
 	// API keys.
 	APIKeys(ctx context.Context, p Principal, projectID string) ([]model.APIKey, error)

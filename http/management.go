@@ -176,6 +176,7 @@ func (s *Surface) managementResolvers() map[string]graphql.Resolver {
 		"Mutation.revokeApiKey":  s.authed(s.revokeAPIKey),
 		"Mutation.deleteApiKey":  s.authed(s.deleteAPIKey),
 		"Mutation.importDataset": s.authed(s.importDataset),
+		"Mutation.deleteDataset": s.authed(s.deleteDataset),
 
 		"Mutation.setPreviewSharing": s.authed(s.setPreviewSharing),
 		"Mutation.previewQuery":      s.authed(s.previewQuery),

@@ -16,7 +16,7 @@ const maxImportContent = 16 << 20
 // dataSources resolves Query.dataSources (and the public
 // availableDataSources).
 func (s *Surface) dataSources(ctx context.Context, c *Call, _ input) (any, error) {
-	ds, err := s.cfg.Backend.DataSources(ctx)
+	ds, err := s.cfg.Backend.DataSourcesFor(ctx, c.Principal)
 	if err != nil {
 		return nil, err
 	}
@@ -43,4 +43,12 @@ func (s *Surface) importDataset(ctx context.Context, c *Call, args input) (any, 
 		return nil, err
 	}
 	return s.shaper(c).dataSource(d), nil
+}
+
+// deleteDataset resolves Mutation.deleteDataset.
+func (s *Surface) deleteDataset(ctx context.Context, c *Call, args input) (any, error) {
+	if err := s.cfg.Backend.DeleteDataset(ctx, c.Principal, args.str("importCode")); err != nil {
+		return nil, err
+	}
+	return true, nil
 }

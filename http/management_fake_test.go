@@ -362,6 +362,14 @@ func (f *fakeBackend) DataSources(context.Context) ([]DataSource, error) {
 	return []DataSource{f.fixtureDataSource("products")}, f.record("DataSources")
 }
 
+func (f *fakeBackend) DataSourcesFor(context.Context, Principal) ([]DataSource, error) {
+	return []DataSource{f.fixtureDataSource("products")}, f.record("DataSources")
+}
+
+func (f *fakeBackend) DeleteDataset(_ context.Context, p Principal, code string) error {
+	return f.record("DeleteDataset", p, code)
+}
+
 // fakeImport is how the fake records a DatasetImport: its body as text.
 type fakeImport struct {
 	DatasetImport

@@ -18,13 +18,17 @@ func (s *Surface) apiKeys(ctx context.Context, c *Call, args input) (any, error)
 }
 
 // createAPIKey resolves Mutation.createApiKey. An absent expiresAt is no
-// expiry; an absent maxActors is 0, which the Backend takes as its default.
+// expiry; an absent maxActors is 0, which the Backend takes as its default; an
+// explicit 0 is refused (BAD_USER_INPUT).
 func (s *Surface) createAPIKey(ctx context.Context, c *Call, args input) (any, error) {
 	expires, err := args.dateTime("expiresAt")
 	if err != nil {
 		return nil, err
 	}
-	maxActors, _ := args.integer("maxActors")
+	maxActors, given := args.integer("maxActors")
+	if given && maxActors < 1 { // 0 would be the Backend's default: refuse it as given
+		return nil, model.Errorf(model.ErrBadUserInput, "maxActors is 1 to 1000 (left out: %d)", model.DefaultMaxActors)
+	}
 	k, err := s.cfg.Backend.CreateAPIKey(ctx, c.Principal, args.str("projectId"), args.str("name"),
 		model.Scope(args.str("scope")), expires, maxActors)
 	if err != nil {

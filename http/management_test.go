@@ -137,6 +137,7 @@ var managementCases = []surfaceCase{
 	{name: "importDataset", query: withFragments(`mutation($c: String!) { importDataset(importCode: "books", name: "Books", format: "csv", content: $c, variantField: "lang") { ...D } }`),
 		vars: map[string]any{"c": "id,title\n1,Dune\n"}},
 	{name: "importDataset_minimal", query: `mutation { importDataset(importCode: "books", format: "ndjson", content: "{}") { importCode } }`},
+	{name: "deleteDataset", query: `mutation { deleteDataset(importCode: "books") }`},
 
 	{name: "exportOpenApi", query: `{ exportOpenApi(projectId: "prj_1") }`},
 	{name: "openApiSchemas", query: `{ openApiSchemas(document: "{\"openapi\":\"3.0.3\",\"info\":{\"title\":\"t\",\"version\":\"1\"},\"paths\":{},\"components\":{\"schemas\":{\"Pet\":{\"type\":\"object\",\"properties\":{\"id\":{\"type\":\"integer\"}}},\"Names\":{\"type\":\"array\",\"items\":{\"type\":\"string\"}}}}}") { name importable properties } }`},

@@ -78,6 +78,24 @@ type Limits struct {
 	SessionTables, SessionAttributes int
 	// SessionProjects is how many live session projects a session may hold (API.md: 1).
 	SessionProjects int
+	// Datasets and DatasetBytes bound what an account of each plan may
+	// upload to its own part of the data pool (index: PlanIndex); 0 is no
+	// limit.
+	Datasets     [4]int
+	DatasetBytes [4]int64
+}
+
+// PlanIndex orders the plans: STARTER 0, PROFESSIONAL 1, TEAM 2, ENTERPRISE 3.
+func PlanIndex(p Plan) int {
+	switch p {
+	case PlanStarter:
+		return 0
+	case PlanProfessional:
+		return 1
+	case PlanTeam:
+		return 2
+	}
+	return 3
 }
 
 // DefaultLimits returns the API.md defaults.
@@ -86,6 +104,8 @@ func DefaultLimits() Limits {
 		StarterQuota: 1000, ProfessionalQuota: 100000, TeamQuota: 1000000,
 		StarterTables: 5, ProfessionalTables: 50, TeamTables: 500,
 		SessionTables: 20, SessionAttributes: 30, SessionProjects: 1,
+		Datasets:     [4]int{10, 50, 200, 0},
+		DatasetBytes: [4]int64{100 << 20, 1 << 30, 10 << 30, 0},
 	}
 }
 

@@ -24,11 +24,15 @@ func ValidName(s string) bool {
 
 // CheckName returns a BAD_USER_INPUT error naming what (e.g. "table name")
 // when s is not a GraphQL name.
+// Names are at most MaxNameLen characters; the refusal echoes at most 64.
 func CheckName(what, s string) error {
+	if len(s) > MaxNameLen {
+		return Errorf(ErrBadUserInput, "%s has %d characters; the limit is %d", what, len(s), MaxNameLen)
+	}
 	if ValidName(s) {
 		return nil
 	}
-	return Errorf(ErrBadUserInput, "%s %q is not a GraphQL name: use letters, digits and _, not starting with a digit or __", what, s)
+	return Errorf(ErrBadUserInput, "%s %q is not a GraphQL name: use letters, digits and _, not starting with a digit or __", what, Truncate(s, 64))
 }
 
 // reservedTypeNames may not be table names: they are built-in or generated

@@ -14,6 +14,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -28,6 +29,9 @@ var metaBucket = []byte("_meta")
 // DB is the node's bbolt database.
 type DB struct {
 	bolt *bolt.DB
+
+	pmu     sync.Mutex
+	pending map[string]uint64 // promises for keys with no records (see Promise)
 }
 
 // Put is one key write in a batch; a nil Value deletes the key, and with

@@ -65,8 +65,20 @@ func (db *DB) Versions() (map[string]Version, error) {
 // Apply writes puts and sets key's version, in one transaction. With
 // replace, every record listed by prefixes is deleted first (a snapshot's
 // first page).
+//
+// A promise for key held in memory (see Promise) is written in the same
+// transaction: from its first records on, a grain's fencing survives a
+// restart.
 func (db *DB) Apply(key string, v Version, puts []Put, replace []Put) error {
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	db.pmu.Lock()
+	mem := db.pending[key]
+	db.pmu.Unlock()
+	err := db.bolt.Update(func(tx *bolt.Tx) error {
+		if mem > durablePromise(tx, key) {
+			if err := putPromise(tx, key, mem); err != nil {
+				return err
+			}
+		}
 		for _, p := range replace {
 			if err := put(tx, p); err != nil {
 				return err
@@ -83,43 +95,116 @@ func (db *DB) Apply(key string, v Version, puts []Put, replace []Put) error {
 		}
 		return b.Put([]byte(key), encodeVersion(v))
 	})
+	if err == nil && mem > 0 {
+		db.pmu.Lock()
+		if db.pending[key] == mem {
+			delete(db.pending, key)
+		}
+		db.pmu.Unlock()
+	}
+	return err
 }
+
+// maxPending bounds the promises kept in memory for keys with no records
+// (see Promise): 64k entries of a key of at most MaxGrainKey bytes.
+const maxPending = 1 << 16
+
+// MaxGrainKey is the longest grain key Promise accepts. Grain identities
+// are validated far below it before a grain is touched (model.CheckID).
+const MaxGrainKey = 1024
 
 // Promise records that this node refuses generations below gen for key;
 // it fails (ok false) when it promised gen or a higher one already (two
 // activations must never share a generation), and returns the highest.
+//
+// A promise for a key that has no records here (a grain that was never
+// written: a lookup of an unknown ID activates one) is kept in memory
+// only, so that a read of something that does not exist writes nothing;
+// the key's first records (Apply) make it durable in the same transaction.
+// A restart forgets such promises, as does eviction past maxPending: the
+// fencing of a grain that holds no records then rests on the replicas
+// that still remember theirs (a majority of them must promise anew).
 func (db *DB) Promise(key string, gen uint64) (promised uint64, ok bool, err error) {
-	err = db.bolt.Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(promiseBucket)
-		if err != nil {
-			return err
+	if len(key) > MaxGrainKey {
+		return 0, false, fmt.Errorf("grain key of %d bytes: the limit is %d", len(key), MaxGrainKey)
+	}
+	db.pmu.Lock()
+	defer db.pmu.Unlock()
+	var held bool
+	err = db.bolt.View(func(tx *bolt.Tx) error {
+		promised = max(durablePromise(tx, key), db.pending[key])
+		if b := tx.Bucket(versionBucket); b != nil {
+			held = b.Get([]byte(key)) != nil
 		}
-		if cur := b.Get([]byte(key)); len(cur) == 8 {
-			promised = binary.BigEndian.Uint64(cur)
-		}
-		if gen <= promised {
-			return nil
-		}
-		ok, promised = true, gen
-		v := make([]byte, 8)
-		binary.BigEndian.PutUint64(v, gen)
-		return b.Put([]byte(key), v)
+		return nil
 	})
-	return promised, ok, err
+	if err != nil || gen <= promised {
+		return promised, false, err
+	}
+	if !held {
+		db.remember(key, gen)
+		return gen, true, nil
+	}
+	err = db.bolt.Update(func(tx *bolt.Tx) error { return putPromise(tx, key, gen) })
+	if err != nil {
+		return promised, false, err
+	}
+	delete(db.pending, key)
+	return gen, true, nil
+}
+
+// remember keeps an in-memory promise; past maxPending it drops one at
+// random first. The caller holds pmu.
+func (db *DB) remember(key string, gen uint64) {
+	if db.pending == nil {
+		db.pending = map[string]uint64{}
+	}
+	if _, ok := db.pending[key]; !ok && len(db.pending) >= maxPending {
+		for k := range db.pending {
+			delete(db.pending, k)
+			break
+		}
+	}
+	db.pending[key] = gen
 }
 
 // Promised returns the highest generation promised for key.
 func (db *DB) Promised(key string) (uint64, error) {
+	db.pmu.Lock()
+	mem := db.pending[key]
+	db.pmu.Unlock()
 	var g uint64
 	err := db.bolt.View(func(tx *bolt.Tx) error {
-		if b := tx.Bucket(promiseBucket); b != nil {
-			if cur := b.Get([]byte(key)); len(cur) == 8 {
-				g = binary.BigEndian.Uint64(cur)
-			}
-		}
+		g = durablePromise(tx, key)
 		return nil
 	})
-	return g, err
+	return max(g, mem), err
+}
+
+// PendingPromises is how many promises are held in memory only.
+func (db *DB) PendingPromises() int {
+	db.pmu.Lock()
+	defer db.pmu.Unlock()
+	return len(db.pending)
+}
+
+func durablePromise(tx *bolt.Tx, key string) uint64 {
+	if b := tx.Bucket(promiseBucket); b != nil {
+		if cur := b.Get([]byte(key)); len(cur) == 8 {
+			return binary.BigEndian.Uint64(cur)
+		}
+	}
+	return 0
+}
+
+func putPromise(tx *bolt.Tx, key string, gen uint64) error {
+	b, err := tx.CreateBucketIfNotExists(promiseBucket)
+	if err != nil {
+		return err
+	}
+	v := make([]byte, 8)
+	binary.BigEndian.PutUint64(v, gen)
+	return b.Put([]byte(key), v)
 }
 
 // Range is a set of records: the keys of Kind that start with Prefix and

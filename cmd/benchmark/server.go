@@ -29,7 +29,11 @@ func startMockgql(bin, dir string, extra ...string) (*mockgql, error) {
 	}
 	addr := ln.Addr().String()
 	ln.Close()
-	args := []string{"serve", "--http", addr, "--data", dir, "--no-demo", "--log-level", "error", "--max-dataset-bytes", strconv.Itoa(2 << 30)}
+	// The bench user's datasets are the curated pool, as the demo's are,
+	// so the session flow's tables read them (datasets belong to their
+	// account otherwise).
+	args := []string{"serve", "--http", addr, "--data", dir, "--no-demo", "--log-level", "error", "--max-dataset-bytes", strconv.Itoa(2 << 30),
+		"--pool-curators", "bench@example.com"}
 	args = append(args, extra...)
 	if pp := os.Getenv("BENCH_PPROF"); pp != "" {
 		args = append(args, "--debug-addr", pp)

@@ -240,6 +240,8 @@ func newNetLab(t *testing.T, nodes int) *netLab {
 		if os.Getenv("MGQ_REQUIRE_NETNS") == "1" {
 			t.Fatal(msg)
 		}
+		// Loudly: go test prints a skip's reason only with -v.
+		fmt.Fprintf(os.Stderr, "\n*** SKIPPED %s: %s\n\n", t.Name(), msg)
 		t.Skip(msg)
 	}
 	if _, err := exec.LookPath("ip"); err != nil {

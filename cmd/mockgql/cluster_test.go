@@ -52,7 +52,7 @@ func (tr *trio) start(i int) {
 			join = append(join, fmt.Sprintf("127.0.0.1:%d", tr.ml[j]))
 		}
 	}
-	tr.procs[i] = startProc(tr.t, tr.data[i], tr.http[i], fmt.Sprintf("--node n%d --cluster-bind 127.0.0.1:%d --join %s --sweep-every 1h --jwt-secret %s %s",
+	tr.procs[i] = startProc(tr.t, tr.data[i], tr.http[i], fmt.Sprintf("--node n%d --cluster-bind 127.0.0.1:%d --join %s --sweep-every 1h --pool-curators "+poolCurator+" --jwt-secret %s %s",
 		i+1, tr.ml[i], strings.Join(join, ","), clusterJWTSecret, tr.extra))
 }
 
@@ -87,7 +87,8 @@ func TestClusterReplicationAndFailover(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts and kills three processes")
 	}
-	tr := startTrio(t, "--quota-starter 40")
+	// Actor-token issue unbounded: the slot tests ask many times a minute.
+	tr := startTrio(t, "--quota-starter 40", "--actor-issue-limit 100000")
 	sh := newShop(t, tr.procs[0].server, "cluster@example.com", "cl")
 	q := `query($p:Int){ products(page:$p, pageSize: 1000) { total items { name } } }`
 
@@ -123,20 +124,7 @@ func TestClusterReplicationAndFailover(t *testing.T) {
 	for victim := range 3 {
 		t.Run(fmt.Sprintf("kill node %d under load", victim+1), func(t *testing.T) {
 			acked := tr.loadWhile(t, sh, victim, func() {
-				tr.procs[victim].kill()
-				killed := time.Now()
-				for i := range 3 {
-					for i != victim {
-						r, err := tr.procs[i].try("GET", "/readyz", nil)
-						if err == nil && r.JSON["members"] == 2.0 {
-							break
-						}
-						if time.Since(killed) > 20*time.Second {
-							t.Fatalf("node %d still counts %d members", i+1, r.JSON["members"])
-						}
-						time.Sleep(20 * time.Millisecond)
-					}
-				}
+				killed := tr.killAndWait(t, victim)
 				t.Logf("both survivors noticed node %d's death %v after the kill, under load", victim+1, time.Since(killed).Round(10*time.Millisecond))
 				time.Sleep(1500 * time.Millisecond) // failover under load
 			})
@@ -163,6 +151,82 @@ func TestClusterReplicationAndFailover(t *testing.T) {
 			t.Logf("%d writes acknowledged while node %d died; all present on every node after it rejoined", len(acked), victim+1)
 		})
 	}
+
+	// Slots are checked while a node dies, not only after: clients take
+	// and release slots through all three nodes while one is SIGKILLed.
+	// What the clients hold — grants answered 200, less releases answered
+	// 200 (releases go through a survivor) — never exceeds maxActors; a
+	// grant the dying node made without answering only makes the real
+	// count higher, so it can only make the node refuse sooner.
+	t.Run("actor slots stay strict while a node dies", func(t *testing.T) {
+		d := sh.owner.on(tr.procs[0].server).must(`mutation($p:ID!){ createApiKey(projectId:$p, name:"during", scope: RUNTIME, maxActors: 4) { value } }`,
+			map[string]any{"p": sh.project["id"]})
+		key := get(d, "createApiKey", "value").(string)
+		const victim = 1
+		survivor := tr.procs[(victim+1)%3]
+		var held, most, granted, released, refused, unavailable, dropped atomic.Int32
+		var stop atomic.Bool
+		var wg sync.WaitGroup
+		for w := range 6 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				node := tr.procs[w%3]
+				for !stop.Load() {
+					time.Sleep(20 * time.Millisecond)
+					r, err := node.try("POST", "/runtime/actors", nil, "X-API-Key", key)
+					switch {
+					case err != nil:
+						dropped.Add(1)
+						if w%3 != victim {
+							t.Errorf("node %d, a survivor, dropped the connection: %v", w%3+1, err)
+							return
+						}
+						continue
+					case r.Status == 429:
+						refused.Add(1)
+						continue
+					case r.Status == 503:
+						unavailable.Add(1)
+						continue
+					case r.Status != 200:
+						t.Errorf("node %d answered %d %s", w%3+1, r.Status, r.Raw)
+						return
+					}
+					granted.Add(1)
+					if h := held.Add(1); h > most.Load() {
+						most.Store(h)
+					}
+					tok, _ := r.JSON["actorToken"].(string)
+					time.Sleep(30 * time.Millisecond)
+					for !stop.Load() { // a slot held is released only once a survivor says so
+						rr, err := survivor.try("DELETE", "/runtime/actors", nil, "X-API-Key", key, "X-Actor-Token", tok)
+						if err == nil && rr.Status == 200 {
+							held.Add(-1)
+							released.Add(1)
+							break
+						}
+						time.Sleep(50 * time.Millisecond)
+					}
+				}
+			}()
+		}
+		time.Sleep(300 * time.Millisecond)
+		tr.killAndWait(t, victim)
+		time.Sleep(1500 * time.Millisecond) // grants and releases go on through the failover
+		stop.Store(true)
+		wg.Wait()
+		t.Logf("while node %d died: %d granted, %d released, at most %d held at once, %d refused, %d 503, %d dropped connections",
+			victim+1, granted.Load(), released.Load(), most.Load(), refused.Load(), unavailable.Load(), dropped.Load())
+		if m := most.Load(); m > 4 {
+			t.Fatalf("clients held %d actor slots at once while a node died; maxActors is 4", m)
+		}
+		if granted.Load() <= 4 || released.Load() == 0 {
+			t.Fatalf("too little churn to test: %d granted, %d released", granted.Load(), released.Load())
+		}
+		tr.start(victim)
+		tr.waitMembers(3)
+	})
 
 	t.Run("two of three down: the survivor refuses writes, nothing is lost", func(t *testing.T) {
 		tr.procs[1].kill()
@@ -329,7 +393,10 @@ func names(t *testing.T, r response) map[string]bool {
 // TestClusterRollingRestart restarts the three nodes one after the other
 // with SIGTERM while clients write through the nodes that are up (as a load
 // balancer reading /readyz would): every answer is 200 or 503, and every
-// acknowledged write is there at the end.
+// acknowledged write is there at the end. Connection errors and 200s with
+// errors are counted and checked, not skipped: only the node being
+// restarted may drop a connection, and a 200 with errors may only be a
+// retryable UNAVAILABLE.
 func TestClusterRollingRestart(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts and restarts three processes")
@@ -342,7 +409,7 @@ func TestClusterRollingRestart(t *testing.T) {
 	var acked []string
 	var stop atomic.Bool
 	var wg sync.WaitGroup
-	counts := map[int]int{}
+	counts := map[string]int{}
 	for w := range 3 {
 		wg.Add(1)
 		go func() {
@@ -356,18 +423,32 @@ func TestClusterRollingRestart(t *testing.T) {
 				body, _ := json.Marshal(map[string]any{"query": `mutation($n:String){ createProduct(input:{name:$n}) { id } }`, "variables": map[string]any{"n": name}})
 				p := tr.procs[n]
 				r, err := p.try("POST", sh.runtime, body, "X-API-Key", sh.fullKey)
-				if err != nil {
-					continue // the node is going down between the check and the call
-				}
 				mu.Lock()
-				counts[r.Status]++
-				if r.Status == 200 && r.JSON["errors"] == nil {
+				switch {
+				case err != nil:
+					// Only the node being restarted may drop a connection
+					// (the call began before it was marked down).
+					counts["connection error"]++
+					if int(down.Load()) != n {
+						t.Errorf("node %d, which is up, dropped the connection: %v", n+1, err)
+					}
+				case r.Status == 200 && r.JSON["errors"] != nil:
+					// A 200 with errors is a failed write: it may only be a
+					// retryable refusal while ownership moves.
+					counts["200 with errors"]++
+					if code := r.errCode(); code != "UNAVAILABLE" {
+						t.Errorf("node %d answered 200 with %s: %s", n+1, code, r.Raw)
+					}
+				case r.Status == 200:
+					counts["200"]++
 					acked = append(acked, name)
+				default:
+					counts[fmt.Sprint(r.Status)]++
+					if r.Status != 503 {
+						t.Errorf("node %d answered %d %s", n+1, r.Status, r.Raw)
+					}
 				}
 				mu.Unlock()
-				if r.Status != 200 && r.Status != 503 {
-					t.Errorf("node %d answered %d %s", n+1, r.Status, r.Raw)
-				}
 			}
 		}()
 	}
@@ -379,7 +460,7 @@ func TestClusterRollingRestart(t *testing.T) {
 		if err := p.cmd.Wait(); err != nil {
 			t.Fatalf("node %d after SIGTERM: %v", i+1, err)
 		}
-		tr.start(i)
+		tr.start(i) // the writers skip node i until it is marked up again
 		tr.waitMembers(3)
 		down.Store(-1)
 		time.Sleep(500 * time.Millisecond)
@@ -395,11 +476,15 @@ func TestClusterRollingRestart(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("answers by status: %v; %d acknowledged writes all present", counts, len(acked))
+	if counts["200"] == 0 || counts["200"] < 10*(counts["connection error"]+counts["200 with errors"]+counts["503"]) {
+		t.Errorf("answers: %v; want mostly 200s", counts)
+	}
+	t.Logf("answers: %v; %d acknowledged writes all present", counts, len(acked))
 }
 
 // TestClusterSessionExpiry: a session project expires once, completely,
-// although a node dies shortly before its expiry: the survivors delete it
+// although its owner node (the one its grain is active on) dies shortly
+// before its expiry: the survivors delete it
 // (model, overlay, slug, the session's claim) and the dead node, back,
 // holds none of it either.
 func TestClusterSessionExpiry(t *testing.T) {
@@ -408,16 +493,32 @@ func TestClusterSessionExpiry(t *testing.T) {
 	}
 	tr := startTrio(t, "--session-ttl 6s", "--sweep-every 200ms")
 	seedPool(t, tr.procs[0].server)
+	before := tr.projectActivations(t)
 	a := &assistant{s: tr.procs[0].server}
 	sp := buildSessionModel(t, a)
 	pid, slug := sp["projectId"].(string), sp["slug"].(string)
 	path := strings.TrimPrefix(sp["runtimeUrl"].(string), tr.procs[0].base)
+	// The node whose project grain activated is the project's owner: the
+	// one to kill (a random node may hold only a replica).
+	owner, after := -1, tr.projectActivations(t)
+	for i := range 3 {
+		if after[i] > before[i] {
+			if owner >= 0 {
+				t.Fatalf("the project activated on nodes %d and %d", owner+1, i+1)
+			}
+			owner = i
+		}
+	}
+	if owner < 0 {
+		t.Fatalf("no node activated the project (activations %v → %v)", before, after)
+	}
+	others := []int{(owner + 1) % 3, (owner + 2) % 3}
 	body := []byte(`{"query":"mutation { createProduct(input: {name: \"doomed\"}) { id } }"}`)
-	tr.procs[1].do("POST", path, body).data(t)
-	tr.procs[1].kill()
-	tr.procs[1] = nil
+	tr.procs[owner].do("POST", path, body).data(t)
+	tr.procs[owner].kill()
+	tr.procs[owner] = nil
 	deadline := time.Now().Add(30 * time.Second)
-	for _, i := range []int{0, 2} {
+	for _, i := range others {
 		for {
 			r := tr.procs[i].do("POST", path, []byte(`{"query":"{ products { total } }"}`))
 			if r.Status == 404 && r.JSON["code"] == "PROJECT_NOT_FOUND" {
@@ -430,7 +531,7 @@ func TestClusterSessionExpiry(t *testing.T) {
 		}
 	}
 	// The session's claim was released: it may start a new project.
-	a.s = tr.procs[2].server
+	a.s = tr.procs[others[1]].server
 	for {
 		r := a.gql(`mutation { createSessionProject { projectId } }`, nil)
 		if r.Status == 200 && r.JSON["errors"] == nil {
@@ -441,7 +542,7 @@ func TestClusterSessionExpiry(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	tr.start(1)
+	tr.start(owner)
 	tr.waitMembers(3)
 	time.Sleep(time.Second) // a few sweeps on the node that came back
 	for i := range 3 {
@@ -520,4 +621,44 @@ func TestClusterIPRefusalIsRemembered(t *testing.T) {
 			t.Fatalf("with the window's node frozen: %v %d %s", err, r.Status, r.Raw)
 		}
 	}
+}
+
+// projectActivations reads each running node's count of project grain
+// activations from /metrics.
+func (tr *trio) projectActivations(t *testing.T) [3]float64 {
+	t.Helper()
+	var out [3]float64
+	for i, p := range tr.procs {
+		if p == nil {
+			continue
+		}
+		r := p.do("GET", "/metrics", nil)
+		for _, line := range strings.Split(string(r.Raw), "\n") {
+			if strings.HasPrefix(line, `mockgql_grain_activations_total{kind="project"} `) {
+				fmt.Sscan(strings.TrimPrefix(line, `mockgql_grain_activations_total{kind="project"} `), &out[i])
+			}
+		}
+	}
+	return out
+}
+
+// killAndWait SIGKILLs node victim and waits (bounded) until both
+// survivors count two members; it returns when the kill was sent.
+func (tr *trio) killAndWait(t *testing.T, victim int) time.Time {
+	t.Helper()
+	tr.procs[victim].kill()
+	killed := time.Now()
+	for i := range 3 {
+		for i != victim {
+			r, err := tr.procs[i].try("GET", "/readyz", nil)
+			if err == nil && r.JSON["members"] == 2.0 {
+				break
+			}
+			if time.Since(killed) > 20*time.Second {
+				t.Fatalf("node %d still counts %v members", i+1, r.JSON["members"])
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	return killed
 }

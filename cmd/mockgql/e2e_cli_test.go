@@ -33,7 +33,7 @@ func TestImportCommand(t *testing.T) {
 // with the session cookie, and checks that another session cannot touch it.
 func TestGuestSession(t *testing.T) {
 	s := startServer(t)
-	owner := s.signUp("guestdata@example.com")
+	owner := s.curator() // guests see the curated pool only
 	owner.importVia("things", "json", `[{"id":1,"label":"a"},{"id":2,"label":"b"}]`, "").data(t)
 
 	r := s.gql("/public-graphql", `mutation { createGuestProject(name: "Mine") { projectId slug shareToken } }`, nil)

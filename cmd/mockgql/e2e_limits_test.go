@@ -46,12 +46,17 @@ func TestActorTokens(t *testing.T) {
 		s.do("POST", sh.runtime, q, "X-API-Key", key).data(t) // key only: served, holds no slot
 		other, _ := sh.keyWith(t, 1)
 		otherTok := sh.actors("POST", other, "").JSON["actorToken"].(string)
-		for name, tok := range map[string]string{"malformed": "act_nope", "another key's": otherTok,
-			"unknown": tok1[:len(tok1)-4] + "AAAA"} {
-			r := s.do("POST", sh.runtime, q, "X-API-Key", key, "X-Actor-Token", tok)
+		// The detail says which; it is a string that names the case (the
+		// check used to compare with "", which an absent detail never equals).
+		for _, tc := range []struct{ name, tok, says string }{
+			{"malformed", "act_nope", "malformed"},
+			{"another key's", otherTok, "another API key"},
+			{"unknown", tok1[:len(tok1)-4] + "AAAA", "unknown actor token"},
+		} {
+			r := s.do("POST", sh.runtime, q, "X-API-Key", key, "X-Actor-Token", tc.tok)
 			r.refusal(t, 401, "ACTOR_TOKEN_INVALID")
-			if r.JSON["detail"] == "" {
-				t.Fatalf("%s token: no detail", name)
+			if detail, ok := r.JSON["detail"].(string); !ok || !strings.Contains(detail, tc.says) {
+				t.Fatalf("%s token: detail %v, want one saying %q", tc.name, r.JSON["detail"], tc.says)
 			}
 		}
 	})

@@ -49,7 +49,7 @@ func (a *assistant) must(query string, vars map[string]any) map[string]any {
 
 // seedPool imports the shop datasets with a signed-up owner.
 func seedPool(t *testing.T, s *server) {
-	u := s.signUp(fmt.Sprintf("pool-%d@example.com", time.Now().UnixNano()))
+	u := s.curator()
 	u.importVia("products", "json", productsJSON, "market").data(t)
 	u.importVia("categories", "json", categoriesJSON, "").data(t)
 	u.importVia("reviews", "ndjson", "{\"id\":1,\"productId\":1,\"stars\":5}\n{\"id\":2,\"productId\":3,\"stars\":2}\n", "").data(t)

@@ -43,7 +43,8 @@ func startServer(t testing.TB, edit ...func(*serveConfig)) *server {
 		QueryTimeout: 5 * time.Second, Node: "test", bcryptCost: 4,
 		IPLimit: 0, ActorIssueLimit: 10, GuestDailyCalls: 500, SessionDailyCalls: 100, ActorIdle: 15 * time.Minute,
 		QuotaStarter: 1000, QuotaPro: 100000, QuotaTeam: 1000000,
-		SessionTTL: 24 * time.Hour, AdoptionTTL: 15 * time.Minute, SweepEvery: 10 * time.Second}
+		SessionTTL: 24 * time.Hour, AdoptionTTL: 15 * time.Minute, SweepEvery: 10 * time.Second,
+		PoolCurators: list{poolCurator}}
 	for _, e := range edit {
 		e(&c)
 	}
@@ -212,4 +213,24 @@ func clearOfWindowEdge(t testing.TB, window, need time.Duration) {
 		}
 		time.Sleep(left + 50*time.Millisecond)
 	}
+}
+
+// poolCurator is the user whose uploads go to the curated pool every
+// session and guest sees (--pool-curators) on the test servers.
+const poolCurator = "curator@example.com"
+
+// curator signs poolCurator up, or in when a node of the cluster has it.
+func (s *server) curator() *user {
+	s.t.Helper()
+	q := `mutation($e:String!){ signUp(email:$e, password:"correct horse") { token } }`
+	r := s.gql("/graphql", q, map[string]any{"e": poolCurator})
+	if r.errCode() == "CONFLICT" {
+		r = s.gql("/graphql", `mutation($e:String!){ login(email:$e, password:"correct horse") { token } }`, map[string]any{"e": poolCurator})
+	}
+	d := r.data(s.t)
+	tok, _ := get(d, "signUp", "token").(string)
+	if tok == "" {
+		tok, _ = get(d, "login", "token").(string)
+	}
+	return &user{s: s, token: tok, email: poolCurator}
 }

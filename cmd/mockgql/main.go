@@ -5,16 +5,39 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 )
 
-func main() {
-	args := os.Args[1:]
-	cmd := "serve"
-	if len(args) > 0 && args[0] != "" && args[0][0] != '-' {
-		cmd, args = args[0], args[1:]
+// usage is what `mockgql help` prints; each command's --help lists its flags.
+const usage = `usage: mockgql <command> [flags]
+
+commands:
+  serve    run a node: mockgql serve [--http 127.0.0.1:8080] [--data ./data] [flags]
+           (every flag also reads MGQ_<FLAG>; mockgql serve --help lists them)
+  import   upload a dataset to a running node:
+           mockgql import --server URL --token JWT --code CODE --format json|ndjson|csv [--variant-field V] FILE
+  schema   compare two schemas offline: mockgql schema diff OLD.graphql NEW.graphql
+  mcp      an MCP server on stdin/stdout for assistants that launch a command,
+           forwarding to a node's /mcp: mockgql mcp --server URL
+  help     print this text
+`
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run is the command line: it returns the process's exit code. With no
+// command it prints the usage and exits 2 (it used to start serving
+// silently); help, -h and --help print it and exit 0, as does a
+// command's --help after its flags' usage.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		fmt.Fprintln(stderr, "\nmockgql: no command given; to run a node: mockgql serve")
+		return 2
 	}
+	cmd, args := args[0], args[1:]
 	var err error
 	switch cmd {
 	case "serve":
@@ -22,21 +45,26 @@ func main() {
 	case "import":
 		err = importCmd(args)
 	case "schema":
-		err = schemaCmd(args, os.Stdout)
+		err = schemaCmd(args, stdout)
 	case "mcp":
 		err = mcpCmd(args)
-	case "help", "-h", "--help":
-		fmt.Println("usage: mockgql serve [flags] | mockgql import --code CODE --format json|ndjson|csv [--variant-field V] FILE | mockgql schema diff OLD.graphql NEW.graphql | mockgql mcp --server URL")
-		return
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
 	default:
-		err = fmt.Errorf("unknown command %q (serve, import, schema, mcp)", cmd)
+		fmt.Fprintf(stderr, "mockgql: unknown command %q (serve, import, schema, mcp, help)\n\n%s", cmd, usage)
+		return 2
 	}
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "mockgql:", err)
-		var exit *exitError
-		if errors.As(err, &exit) {
-			os.Exit(exit.code)
-		}
-		os.Exit(1)
+	var exit *exitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, flag.ErrHelp): // the flag set printed its usage
+		return 0
+	case errors.As(err, &exit):
+		fmt.Fprintln(stderr, "mockgql:", err)
+		return exit.code
 	}
+	fmt.Fprintln(stderr, "mockgql:", err)
+	return 1
 }

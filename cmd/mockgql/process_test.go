@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -31,13 +32,19 @@ func freePort(t testing.TB) int {
 // startProc runs `mockgql serve` on data dir and waits until it is ready.
 func startProc(t *testing.T, data string, port int, extra ...string) *proc {
 	t.Helper()
-	args := fmt.Sprintf("--http 127.0.0.1:%d --data %s --no-demo --node crash --ip-limit 0", port, data)
+	return startProcLogging(t, data, port, os.Stderr, extra...)
+}
+
+// startProcLogging is startProc with the process's log written to stderr.
+func startProcLogging(t *testing.T, data string, port int, stderr io.Writer, extra ...string) *proc {
+	t.Helper()
+	args := fmt.Sprintf("--http 127.0.0.1:%d --data %s --no-demo --node crash --ip-limit 0 --pool-curators %s", port, data, poolCurator)
 	for _, e := range extra {
 		args += " " + e
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), "MGQ_TEST_CHILD=1", "MGQ_TEST_ARGS="+args, "MGQ_LOG_LEVEL=warn")
-	cmd.Stderr = os.Stderr
+	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}

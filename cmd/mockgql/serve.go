@@ -47,6 +47,7 @@ type serveConfig struct {
 	Replicas                               int
 	TrustedProxies                         list
 	Surface                                surfaceConfig // flags.go
+	PoolCurators                           list
 	// bcryptCost is not a flag: tests lower it to keep sign-ups fast.
 	bcryptCost int
 }
@@ -68,6 +69,7 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
 	fs.IntVar(&c.IPLimit, "ip-limit", 60, "runtime requests a minute per client IP (0 = off)")
 	fs.Var(&c.TrustedProxies, "trusted-proxies", "comma-separated CIDRs whose X-Forwarded-For names the client IP")
+	fs.Var(&c.PoolCurators, "pool-curators", "comma-separated account IDs and user e-mails whose dataset uploads go to the curated pool every project, session and guest sees (anyone else's belong to their account)")
 	fs.Int64Var(&c.QuotaStarter, "quota-starter", 1000, "STARTER plan: runtime requests a day")
 	fs.Int64Var(&c.QuotaPro, "quota-professional", 100000, "PROFESSIONAL plan: runtime requests a month")
 	fs.Int64Var(&c.QuotaTeam, "quota-team", 1000000, "TEAM plan: runtime requests a month")
@@ -176,6 +178,10 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 		acfg.BcryptCost = c.bcryptCost
 	}
 	c.Surface.applyGrains(&acfg)
+	for _, cur := range c.PoolCurators {
+		acfg.PoolCurators = append(acfg.PoolCurators, strings.ToLower(cur))
+	}
+	acfg.SessionKey = secret // sessions minted on one node are the cluster's (every node has this secret)
 	env := &actors.Env{Local: &actors.Local{}, Clock: actors.SystemClock{}, Config: acfg, Log: log, Metrics: metrics,
 		QueryCache: graphql.NewCache(max(c.QueryCacheMB, 1) << 20 / 4), Bounds: c.Surface.bounds()}
 	bind := c.ClusterBind
@@ -194,9 +200,23 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	// Abandoned dataset uploads are collected only from a node that caught
 	// up (its catalog is complete) and only once they are a day old (an
 	// upload may be under way on another node): see Pool.CollectGarbage.
-	if err := node.CatchUp(len(c.Join)); err != nil {
-		log.Warn("catching up with the cluster; dataset garbage collection skipped", "err", err)
-	} else if err := env.Pool.CollectGarbage(time.Now(), 24*time.Hour); err != nil {
+	// A node that cannot catch up must not serve: it may lack the newest
+	// copy of grains it is a replica of. A few tries (a peer's connection
+	// may still be forming), then it exits; its supervisor restarts it.
+	var caught error
+	for try := range 3 {
+		if caught = node.CatchUp(len(c.Join)); caught == nil {
+			break
+		}
+		log.Warn("catching up with the cluster failed; trying again", "try", try+1, "err", caught)
+		time.Sleep(time.Duration(try+1) * time.Second)
+	}
+	if caught != nil {
+		node.Stop(false)
+		db.Close()
+		return nil, fmt.Errorf("catching up with the cluster: %w (not serving stale state)", caught)
+	}
+	if err := env.Pool.CollectGarbage(time.Now(), 24*time.Hour); err != nil {
 		log.Warn("dataset garbage collection failed", "err", err)
 	}
 	svc := actors.NewService(env)

@@ -99,9 +99,15 @@ func sizeText(n int) string {
 // load decodes the document, checks its version and $refs, and returns it
 // as OpenAPI 3 with every reference resolved.
 func load(doc []byte) (*openapi3.T, error) {
+	if err := checkBrackets(doc); err != nil {
+		return nil, err
+	}
 	var raw map[string]any
 	if _, err := yaml.Unmarshal(doc, &raw, yaml.DecodeOpts{DisableTimestamps: true}); err != nil || raw == nil {
 		return nil, model.Errorf(model.ErrBadUserInput, "the document is not a JSON or YAML object: %s", shortError(err))
+	}
+	if err := checkShape(raw); err != nil {
+		return nil, err
 	}
 	v2, err := version(raw)
 	if err != nil {
