@@ -7,10 +7,16 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// Import limits: a dataset has at most MaxPaths leaf paths and MaxRows rows.
+// Import limits: a dataset has at most MaxPaths leaf paths and MaxRows rows;
+// a field path (the dot-joined names) has at most MaxPathBytes bytes and one
+// value (a text, or an array kept as JSON) at most MaxValueBytes. The last
+// two keep a single record from holding a value no client could page
+// through: a 20 MB field or a 2 MB name used to be accepted.
 const (
-	MaxPaths = 2000
-	MaxRows  = math.MaxInt32
+	MaxPaths      = 2000
+	MaxRows       = math.MaxInt32
+	MaxPathBytes  = 256
+	MaxValueBytes = 1 << 20
 )
 
 // tableBuilder accumulates the rows of an import. Rows are built one at a
@@ -50,6 +56,9 @@ func (t *tableBuilder) setColumn(i int, tag uint8, num float64, s []byte) error 
 			return fieldErrorf("field %q conflicts with field %q: a path cannot hold both a value and an object", c.path, t.cols[j].path)
 		}
 	}
+	if len(s) > MaxValueBytes {
+		return fieldErrorf("field %q has a value of %d bytes; the limit is %d", c.path, len(s), MaxValueBytes)
+	}
 	if err := c.add(r, tag, num, s); err != nil {
 		return fieldErrorf("field %q: %v", c.path, err)
 	}
@@ -61,6 +70,9 @@ func (t *tableBuilder) setColumn(i int, tag uint8, num float64, s []byte) error 
 func (t *tableBuilder) column(path string) (int, error) {
 	if len(t.cols) >= MaxPaths {
 		return 0, fieldErrorf("more than %d distinct field paths", MaxPaths)
+	}
+	if len(path) > MaxPathBytes {
+		return 0, fieldErrorf("a field path of %d bytes (%s); the limit is %d", len(path), model.Clip(path, 64), MaxPathBytes)
 	}
 	i := len(t.cols)
 	c := newColBuilder(path)
