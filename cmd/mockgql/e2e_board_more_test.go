@@ -196,6 +196,21 @@ func TestBoardLargeProject(t *testing.T) {
 	if overlap != float64(20) {
 		t.Fatalf("diagram: %v (20 boxes without overlap wanted)", overlap)
 	}
+	// No arrow runs through a box: sample every arrow's path and look for a
+	// point inside a box other than just at its own ends.
+	crossing := p.js(`(() => { const svg = document.querySelector("svg.diagram"), m = svg.getScreenCTM();
+		const boxes = [...svg.querySelectorAll(".node > rect:first-child")].map((e) => e.getBoundingClientRect());
+		for (const path of svg.querySelectorAll("path.edge")) {
+			const len = path.getTotalLength();
+			for (let l = 6; l < len - 6; l += 4) {
+				const q = path.getPointAtLength(l).matrixTransform(m);
+				for (const b of boxes) if (q.x > b.left + 1 && q.x < b.right - 1 && q.y > b.top + 1 && q.y < b.bottom - 1) return "an arrow crosses a box at " + Math.round(q.x) + "," + Math.round(q.y);
+			}
+		}
+		return ""; })()`)
+	if crossing != "" {
+		t.Fatalf("diagram: %v", crossing)
+	}
 	p.shot("large-diagram")
 	p.open("/board/projects/"+pid+"/keys", `tr[data-key="key 49"]`)
 	if n := p.js(`document.querySelectorAll("tr[data-key]").length`); n != float64(50) {

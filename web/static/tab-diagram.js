@@ -1,12 +1,12 @@
 // tab-diagram.js: the tables and relations as an SVG diagram. Related
 // tables are placed in rows by depth (a relation's target one row below its
-// source), rows wrap at the screen's width, and labels sit on top of boxes
-// with a halo, so that 20 or more tables stay readable; long attribute
-// lists are cut with "… n more".
+// source), rows wrap at the screen's width, arrows run through the gaps
+// between boxes, and labels sit on top with a halo, so that 20 or more
+// tables stay readable; long attribute lists are cut with "… n more".
 import { fill, card, h } from "./dom.js";
 
 const NS = "http://www.w3.org/2000/svg";
-const W = 200, ROW = 16, HEAD = 24, MAXROWS = 8, GAPX = 70, GAPY = 50;
+const W = 200, ROW = 16, HEAD = 24, MAXROWS = 8, GAPX = 70, GAPY = 56, MARGIN = 40;
 
 function s(tag, attrs, ...kids) {
   const e = document.createElementNS(NS, tag);
@@ -48,9 +48,13 @@ function layers(tables, relations) {
   });
 }
 
-/** diagram returns the SVG of a model; a row wider than the screen wraps. */
+/** diagram returns the SVG of a model; a row wider than the screen wraps.
+ * Boxes sit on a grid, so the gaps between rows and columns are free of
+ * boxes; an arrow that cannot go straight down to the next row runs along
+ * those gaps (down its source's gap, across to a column gap, along it to the
+ * gap above its target), so no arrow crosses a box however many tables. */
 export function diagram(tables, relations, width) {
-  const cols = Math.max(1, Math.floor((width + GAPX) / (W + GAPX)));
+  const cols = Math.max(1, Math.floor((width - 2 * MARGIN + GAPX) / (W + GAPX)));
   const boxH = (t) => HEAD + Math.min(t.attributes.length, MAXROWS + 1) * ROW + 8;
   const rows = layers(tables, relations).flatMap((row) => {
     const out = [];
@@ -59,18 +63,22 @@ export function diagram(tables, relations, width) {
   });
   const wide = Math.max(...rows.map((r) => r.length));
   const pos = new Map();
+  const grid = { tops: [], bottoms: [], colGap: (i) => MARGIN + i * (W + GAPX) - GAPX / 2 };
   let y = 20;
-  for (const row of rows) {
-    const left = 20 + ((wide - row.length) * (W + GAPX)) / 2; // centre short rows
-    row.forEach((t, i) => pos.set(t.id, { x: left + i * (W + GAPX), y, h: boxH(t), t }));
-    y += Math.max(...row.map(boxH)) + GAPY;
-  }
-  const svgW = 20 + wide * (W + GAPX) - GAPX + 20;
+  rows.forEach((row, r) => {
+    const left = MARGIN + Math.floor((wide - row.length) / 2) * (W + GAPX); // centre short rows on the grid
+    row.forEach((t, i) => pos.set(t.id, { x: left + i * (W + GAPX), y, h: boxH(t), t, row: r }));
+    grid.tops.push(y);
+    y += Math.max(...row.map(boxH));
+    grid.bottoms.push(y);
+    y += GAPY;
+  });
+  const svgW = 2 * MARGIN + wide * (W + GAPX) - GAPX;
   const svg = s("svg", { class: "diagram", viewBox: `0 0 ${svgW} ${y}`, role: "img", "aria-labelledby": "diagramTitle" },
     s("title", { id: "diagramTitle" }, `Diagram of ${tables.length} tables and ${relations.length} relations`),
     s("defs", {}, s("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" },
       s("path", { d: "M0,0 L10,5 L0,10 z", fill: "#2748b8" }))));
-  const edges = relations.map((r) => edge(pos.get(r.sourceTableId), pos.get(r.targetTableId), r));
+  const edges = relations.map((r, i) => edge(pos.get(r.sourceTableId), pos.get(r.targetTableId), r, grid, ((i % 5) - 2) * 5));
   for (const e of edges) svg.append(e.path);
   for (const p of pos.values()) svg.append(node(p));
   for (const e of edges) svg.append(e.label); // on top, with a halo, so boxes never hide them
@@ -90,22 +98,30 @@ function node({ x, y, h: hgt, t }) {
 
 const clip = (str, n) => (str.length > n ? str.slice(0, n - 1) + "…" : str);
 
-function edge(a, b, r) {
+/** edge draws a relation from box a to box b. To the next row it is one
+ * curve through the gap between the rows; otherwise it runs along the
+ * grid's gaps, shifted by off so that arrows sharing a gap stay apart. */
+function edge(a, b, r, grid, off) {
   const label = `${r.fieldName} ${r.cardinality === "ONE_TO_MANY" ? "1:n" : "1:1"}`;
   if (!a || !b) return { path: s("g", {}), label: s("g", {}) };
   let d, lx, ly;
-  if (b.y > a.y + a.h) { // below: from the bottom edge to the top edge
-    const x1 = a.x + W / 2, y1 = a.y + a.h, x2 = b.x + W / 2, y2 = b.y;
-    d = `M${x1},${y1} C${x1},${y1 + 30} ${x2},${y2 - 30} ${x2},${y2}`;
-    lx = (x1 + x2) / 2; ly = (y1 + y2) / 2;
-  } else if (a === b) {
+  const x1 = a.x + W / 2 + off, x2 = b.x + W / 2 + off;
+  if (a === b) {
     const x = a.x + W, y = a.y + 10;
     d = `M${x},${y} c40,0 40,30 0,30`; lx = x + 30; ly = y - 4;
-  } else { // same row or above: from the facing sides
-    const right = b.x > a.x;
-    const x1 = right ? a.x + W : a.x, y1 = a.y + HEAD / 2, x2 = right ? b.x : b.x + W, y2 = b.y + HEAD / 2;
-    d = `M${x1},${y1} C${(x1 + x2) / 2},${y1} ${(x1 + x2) / 2},${y2} ${x2},${y2}`;
-    lx = (x1 + x2) / 2; ly = Math.min(y1, y2) - 6;
+  } else if (b.row === a.row + 1) { // the next row: one curve through the gap between them
+    const y1 = a.y + a.h, y2 = b.y, gy = grid.bottoms[a.row] + GAPY / 2;
+    d = `M${x1},${y1} V${gy - 12} C${x1},${gy} ${x2},${gy} ${x2},${gy + 12} V${y2}`;
+    lx = (x1 + x2) / 2; ly = gy - 3;
+  } else { // any other row, or the same one: along the gaps
+    const y1 = a.y + a.h, gy1 = grid.bottoms[a.row] + GAPY / 2 + off / 2;
+    const down = b.row > a.row;
+    const y2 = down ? b.y : b.y + b.h; // enter from above going down, from below otherwise
+    const gy2 = down ? grid.tops[b.row] - GAPY / 2 + off / 2 : grid.bottoms[b.row] + GAPY / 2 - off / 2;
+    const col = Math.round((b.x - MARGIN) / (W + GAPX)); // the target's column
+    const gx = grid.colGap(b.x < a.x ? col + 1 : col) + off; // the gap beside it, on the source's side
+    d = `M${x1},${y1} V${gy1} H${gx} V${gy2} H${x2} V${y2}`;
+    lx = (gx + x2) / 2; ly = gy2 - 3;
   }
   return { path: s("path", { class: "edge", d, "marker-end": "url(#arrow)" }),
     label: s("text", { class: "edge-label", x: lx, y: ly, "text-anchor": "middle" }, label) };
