@@ -100,6 +100,9 @@ func (g *gate) refused(w http.ResponseWriter, r *http.Request, route string) (do
 
 // refuse answers a request the window (or its grain) turned away.
 func (g *gate) refuse(w http.ResponseWriter, r *http.Request, route string, err error) {
+	if route == "runtime" || route == "actors" {
+		corsRefusal(w.Header(), r) // cors.go: the page can read why
+	}
 	status := g.s.refuse(w, r, "", err)
 	if c := g.limited[route]; c != nil && status == http.StatusTooManyRequests {
 		c.Inc()
