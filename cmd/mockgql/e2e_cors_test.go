@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// otherOrigin serves a blank page on its own loopback listener: a page of
+// another origin than the server's, as a frontend's dev server is.
+func otherOrigin(t *testing.T) *httptest.Server {
+	t.Helper()
+	o := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprint(w, `<!doctype html><html lang="en"><title>frontend</title><p>frontend</p></html>`)
+	}))
+	t.Cleanup(o.Close)
+	return o
+}
+
+// fetchFrom runs fetch(url) in the page p shows and returns the answer's
+// status and body, or "blocked: …" when the browser kept the answer from
+// the page (CORS).
+func (p *page) fetchFrom(url, method string, headers map[string]string, body string) string {
+	p.t.Helper()
+	if headers == nil {
+		headers = map[string]string{}
+	}
+	init := map[string]any{"method": method, "headers": headers}
+	if body != "" {
+		init["body"] = body
+	}
+	u, _ := json.Marshal(url)
+	in, _ := json.Marshal(init)
+	got, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](fmt.Sprintf(`fetch(%s, %s).then(async (r) => r.status + " " + await r.text(), (e) => "blocked: " + e)`, u, in),
+		chromedp.EvalAwaitPromise))
+	if err != nil {
+		p.t.Fatalf("fetch %s: %v", url, err)
+	}
+	return got
+}
+
+// TestCORSFromAnotherOrigin: a page on another origin calls the runtime in
+// Chromium: a guest project with its share token (and reads a refusal's
+// error body), an account project with a key from an allowed origin; the
+// same call from an origin not on the project's list is blocked.
+func TestCORSFromAnotherOrigin(t *testing.T) {
+	s := startServer(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	demo, err := s.run.buildDemo(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh := newShop(t, s, "cors@example.com", "cors")
+	front := otherOrigin(t)
+	port := front.URL[strings.LastIndex(front.URL, ":")+1:]
+	allowed := "http://localhost:" + port // front.URL (127.0.0.1) is not on the list
+	pid := sh.project["id"]
+	for _, bad := range []string{"*", "http://localhost:5173/app", "localhost:5173"} {
+		r := sh.owner.gql(`mutation($p:ID!,$o:[String!]){ updateProject(projectId:$p, allowedOrigins:$o) { id } }`, map[string]any{"p": pid, "o": []string{bad}})
+		if code := get(r.JSON, "errors", 0, "extensions", "code"); code != "BAD_USER_INPUT" {
+			t.Fatalf("allowedOrigins [%q]: %s", bad, r.Raw)
+		}
+	}
+	d := sh.owner.must(`mutation($p:ID!,$o:[String!]){ updateProject(projectId:$p, allowedOrigins:$o) { allowedOrigins } }`,
+		map[string]any{"p": pid, "o": []string{allowed, "http://localhost:5173"}})
+	if got := fmt.Sprint(get(d, "updateProject", "allowedOrigins")); got != fmt.Sprintf("[%s http://localhost:5173]", allowed) {
+		t.Fatalf("allowedOrigins read back as %s", got)
+	}
+
+	p := newPage(t, s)
+	query := `{"query":"{ products(pageSize: 2) { total } }"}`
+	json := map[string]string{"Content-Type": "application/json"}
+	withKey := map[string]string{"Content-Type": "application/json", "Authorization": "Bearer " + sh.rtKey}
+	for _, tc := range []struct {
+		name, page, url string
+		headers         map[string]string
+		method, body    string
+		want            string
+	}{
+		{"guest, share token", front.URL, s.base + "/mock/" + demo.Slug + "/graphql?token=" + demo.ShareToken, json, "POST", query, `200 {"data":{"products":{"total":`},
+		{"guest, GET", front.URL, s.base + "/mock/" + demo.Slug + "/graphql?token=" + demo.ShareToken + "&query=%7B__typename%7D", nil, "GET", "", `200 {"data":{"__typename":"Query"}}`},
+		{"guest, wrong token: the refusal is readable", front.URL, s.base + "/mock/" + demo.Slug + "/graphql?token=shr_wrong", json, "POST", query, `401 {"statusCode":401,"code":"UNAUTHENTICATED"`},
+		{"account, key, allowed origin", allowed, s.base + sh.runtime, withKey, "POST", query, `200 {"data":{"products":{"total":`},
+		{"account, no key, allowed origin: the refusal is readable", allowed, s.base + sh.runtime, json, "POST", query, `401 {"statusCode":401`},
+		{"account, key, origin not allowed", front.URL, s.base + sh.runtime, withKey, "POST", query, "blocked: TypeError: Failed to fetch"},
+		{"account, GET, origin not allowed", front.URL, s.base + sh.runtime + "?query=%7B__typename%7D", map[string]string{"X-API-Key": sh.rtKey}, "GET", "", "blocked: TypeError: Failed to fetch"},
+	} {
+		if err := chromedp.Do(p.ctx, chromedp.Navigate(tc.page+"/")); err != nil {
+			t.Fatal(err)
+		}
+		if got := p.fetchFrom(tc.url, tc.method, tc.headers, tc.body); !strings.HasPrefix(got, tc.want) {
+			t.Errorf("%s: from %s: %s, want %s…", tc.name, tc.page, got, tc.want)
+		}
+	}
+}
