@@ -2,9 +2,11 @@
 // browser. Every request goes to this same address: with ?token= (a guest
 // or session project's share token) carried when the page was opened with
 // one, and with the key typed into the labelled field (account projects)
-// as Authorization: Bearer. The key stays in this tab's memory only.
-(function () {
-  "use strict";
+// as Authorization: Bearer. The key stays in this tab's memory only. The
+// look and the editors' labels are the board's playground's.
+import { labelEditors } from "./tab-playground.js";
+
+{
   const params = new URLSearchParams(location.search);
   const token = params.get("token") || "";
   const url = location.pathname + (token ? "?token=" + encodeURIComponent(token) : "");
@@ -25,7 +27,8 @@
   }
 
   const root = document.getElementById("graphiql");
-  ReactDOM.createRoot(root).render(React.createElement(GraphiQL, {
+  labelEditors(root);
+  window.ReactDOM.createRoot(root).render(window.React.createElement(window.GraphiQL, {
     fetcher,
     defaultQuery: params.get("query") || "# Ctrl-Enter runs the query; the Docs button lists the schema.\n{ __typename }\n",
     isHeadersEditorEnabled: true,
@@ -36,4 +39,4 @@
     const btn = document.querySelector(".graphiql-toolbar-button[aria-label^='Re-fetch'], button[aria-label^='Re-fetch']");
     if (btn) btn.click();
   });
-})();
+}
