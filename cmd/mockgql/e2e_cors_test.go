@@ -155,3 +155,38 @@ func TestGraphiQLOnRuntime(t *testing.T) {
 	p.runInGraphiQL(`{ products(pageSize: 2) { total } }`, `"total"`)
 	p.shot("runtime-graphiql-account")
 }
+
+// TestBoardAllowedOrigins: the API keys tab lists an account project's
+// allowed origins; one added there opens the runtime to a page on that
+// origin; "*" is refused with the server's reason and changes nothing.
+func TestBoardAllowedOrigins(t *testing.T) {
+	s := startServer(t)
+	sh := newShop(t, s, "origins@example.com", "or")
+	front := otherOrigin(t)
+	p := newPage(t, s)
+	p.signedIn(sh.owner)
+	pid := sh.project["id"].(string)
+	p.open("/board/projects/"+pid+"/keys", "#addOrigin")
+	p.click("#addOrigin")
+	p.set("#originList input", "*")
+	p.click("#saveOrigins")
+	p.waitText("#originStatus", `"*" is not allowed`)
+	p.set("#originList input", front.URL)
+	p.click("#saveOrigins")
+	p.waitText("#originStatus", "Saved: "+front.URL)
+	if label := p.text(`#originList label`); label != "Allowed origin 1" {
+		t.Fatalf("the origin's label says %q", label)
+	}
+	p.shot("board-allowed-origins")
+	d := sh.owner.must(`query($p:ID){ project(id:$p) { allowedOrigins } }`, map[string]any{"p": pid})
+	if got := fmt.Sprint(get(d, "project", "allowedOrigins")); got != "["+front.URL+"]" {
+		t.Fatalf("allowedOrigins on the server: %s", got)
+	}
+	if err := chromedp.Do(p.ctx, chromedp.Navigate(front.URL+"/")); err != nil {
+		t.Fatal(err)
+	}
+	got := p.fetchFrom(s.base+sh.runtime, "POST", map[string]string{"Content-Type": "application/json", "X-API-Key": sh.rtKey}, `{"query":"{ products(pageSize: 1) { total } }"}`)
+	if !strings.HasPrefix(got, `200 {"data":{"products":{"total":`) {
+		t.Fatalf("from the origin saved on the board: %s", got)
+	}
+}
