@@ -54,6 +54,11 @@ func run(o options) error {
 			return fmt.Errorf("%s: %w", sc.name, err)
 		}
 	}
+	if o.runs("cors") {
+		if err := corsBench(srv, fx, o, report); err != nil {
+			return fmt.Errorf("cors: %w", err)
+		}
+	}
 	if o.runs("cluster") {
 		if err := clusterBench(bin, dir, srv, fx, o, report); err != nil {
 			return fmt.Errorf("cluster: %w", err)
