@@ -47,11 +47,10 @@ func (p *page) fetchFrom(url, method string, headers map[string]string, body str
 	return got
 }
 
-// TestCORSFromAnotherOrigin: a page on another origin calls the runtime in
-// Chromium: a guest project with its share token (and reads a refusal's
-// error body), an account project with a key from an allowed origin; the
-// same call from an origin not on the project's list is blocked.
-func TestCORSFromAnotherOrigin(t *testing.T) {
+// guestAndAccount starts a server with the demo guest project (its slug
+// and share token) and an account project with keys (newShop).
+func guestAndAccount(t *testing.T) (*server, demoInfo, *shop) {
+	t.Helper()
 	s := startServer(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
@@ -59,7 +58,15 @@ func TestCORSFromAnotherOrigin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sh := newShop(t, s, "cors@example.com", "cors")
+	return s, demo, newShop(t, s, "owner@example.com", "cors")
+}
+
+// TestCORSFromAnotherOrigin: a page on another origin calls the runtime in
+// Chromium: a guest project with its share token (and reads a refusal's
+// error body), an account project with a key from an allowed origin; the
+// same call from an origin not on the project's list is blocked.
+func TestCORSFromAnotherOrigin(t *testing.T) {
+	s, demo, sh := guestAndAccount(t)
 	front := otherOrigin(t)
 	port := front.URL[strings.LastIndex(front.URL, ":")+1:]
 	allowed := "http://localhost:" + port // front.URL (127.0.0.1) is not on the list
@@ -127,14 +134,7 @@ func (p *page) openDocs() {
 // runs a query: a guest project with the share token from the URL, an
 // account project with the key typed into the labelled field.
 func TestGraphiQLOnRuntime(t *testing.T) {
-	s := startServer(t)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	demo, err := s.run.buildDemo(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sh := newShop(t, s, "graphiql@example.com", "gq")
+	s, demo, sh := guestAndAccount(t)
 	p := newPage(t, s)
 
 	p.open("/mock/"+demo.Slug+"/graphql?token="+demo.ShareToken, ".graphiql-container")
