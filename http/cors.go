@@ -75,7 +75,13 @@ func (c *corsCache) policy(key string, fetch func() (model.CORSPolicy, error)) (
 
 // corsPolicy is the policy of the project a slug (or, when projectID is
 // set, an ID) names.
+//
+// Only valid slugs are cached (at most 64 bytes each): any other names no
+// project and answers any origin without a lookup.
 func (s *Server) corsPolicy(ctx context.Context, slug, projectID string) (model.CORSPolicy, error) {
+	if projectID == "" && !model.ValidSlug(slug) {
+		return model.CORSPolicy{}, nil
+	}
 	key := "s:" + slug
 	if projectID != "" {
 		key = "p:" + projectID

@@ -96,6 +96,7 @@ func TestCORSHeaders(t *testing.T) {
 		{"guest query", "POST", "/mock/guest/graphql?token=t", "http://other.test", "", `{"query":"{ x }"}`, 200, "*", false},
 		{"guest GET query", "GET", "/mock/guest/graphql?query=%7Bx%7D", "http://other.test", "", "", 200, "*", false},
 		{"guest too large", "POST", "/mock/guest/graphql", "http://other.test", "", big, 413, "*", false},
+		{"not a slug", "POST", "/mock/NOT_A_SLUG/graphql", "http://other.test", "", `{"query":"{ x }"}`, 200, "*", false},
 		{"no such slug", "POST", "/mock/gone/graphql", "http://other.test", "", `{"query":"{ x }"}`, 404, "*", false},
 		{"account preflight, listed", "OPTIONS", "/mock/acct/graphql", "http://app.test", "", "", 204, "http://app.test", true},
 		{"account preflight, not listed", "OPTIONS", "/mock/acct/graphql", "http://evil.test", "", "", 204, "", false},
@@ -188,6 +189,19 @@ func TestCORSCache(t *testing.T) {
 	call("POST")
 	if n := rt.lookups.Load(); n != 2 {
 		t.Fatalf("%d lookups after the TTL, want 2", n)
+	}
+	req, _ := http.NewRequest("OPTIONS", "http://"+s.Addr()+"/mock/"+strings.Repeat("X", 5000)+"/graphql", nil)
+	req.Header.Set("Origin", "http://other.test")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	s.cors.mu.Lock()
+	l := len(s.cors.m)
+	s.cors.mu.Unlock()
+	if n := rt.lookups.Load(); n != 2 || l != 1 || res.Header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Fatalf("a name that is no slug: %d lookups, %d cached, %v", n, l, res.Header)
 	}
 }
 
