@@ -26,6 +26,8 @@ type editArgs struct {
 	OpPatch     *model.OperationPatch `json:"opPatch,omitempty"`
 	// ShareToken is setPreviewSharing's new token; empty turns sharing off.
 	ShareToken string `json:"shareToken,omitempty"`
+	// Origins is updateProject's new allowedOrigins; nil keeps them.
+	Origins *[]string `json:"origins,omitempty"`
 }
 
 // edit applies one model edit to a copy of the project, checks the plan's
@@ -64,6 +66,13 @@ func applyEdit(p *model.Project, op string, e editArgs) (any, error) {
 		}
 		if e.Slug != nil {
 			p.Slug = *e.Slug
+		}
+		if e.Origins != nil {
+			o, err := model.CheckAllowedOrigins(p.Kind, *e.Origins)
+			if err != nil {
+				return nil, err
+			}
+			p.AllowedOrigins = o
 		}
 		p.Version++
 		return p, nil

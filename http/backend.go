@@ -52,6 +52,9 @@ type Backend interface {
 	CreateProject(ctx context.Context, p Principal, name, slug string) (*model.Project, error)
 	UpdateProject(ctx context.Context, p Principal, id string, name, slug *string) (*model.Project, error)
 	DeleteProject(ctx context.Context, p Principal, id string) error
+	// SetAllowedOrigins replaces an account project's CORS origins
+	// (EDITOR and above; model.CheckAllowedOrigins validates them).
+	SetAllowedOrigins(ctx context.Context, p Principal, projectID string, origins []string) (*model.Project, error)
 	// SetPreviewSharing turns the project's preview link on (a fresh share
 	// token) or off; guest and session projects keep theirs.
 	SetPreviewSharing(ctx context.Context, p Principal, projectID string, enabled bool) (*model.Project, error)

@@ -100,6 +100,9 @@ func (g *gate) refused(w http.ResponseWriter, r *http.Request, route string) (do
 
 // refuse answers a request the window (or its grain) turned away.
 func (g *gate) refuse(w http.ResponseWriter, r *http.Request, route string, err error) {
+	if route == "runtime" || route == "actors" {
+		corsRefusal(w.Header(), r) // cors.go: the page can read why
+	}
 	status := g.s.refuse(w, r, "", err)
 	if c := g.limited[route]; c != nil && status == http.StatusTooManyRequests {
 		c.Inc()
@@ -120,10 +123,12 @@ func drainSmall(r *http.Request) {
 }
 
 // windowed names the route of a request the per-IP window counts, or ""
-// for one it does not: the routes of routes() that call the runtime.
+// for one it does not: the routes of routes() that call the runtime,
+// and the runtime's CORS preflights, whose policy lookup may call a grain
+// (browsers keep a preflight's answer for Access-Control-Max-Age).
 func windowed(method, path string) string {
 	switch {
-	case (method == http.MethodPost || method == http.MethodGet) && oneSegment(path, "/mock/", "/graphql"):
+	case (method == http.MethodPost || method == http.MethodGet || method == http.MethodOptions) && oneSegment(path, "/mock/", "/graphql"):
 		return "runtime"
 	case (method == http.MethodPost || method == http.MethodDelete) && path == "/runtime/actors":
 		return "actors"

@@ -21,6 +21,8 @@ func TestGateRoutes(t *testing.T) {
 		{"POST", "/mock/shop/graphql", "runtime"},
 		{"GET", "/mock/shop/graphql", "runtime"},
 		{"PUT", "/mock/shop/graphql", ""},
+		{"OPTIONS", "/mock/shop/graphql", "runtime"},
+		{"OPTIONS", "/runtime/actors", ""},
 		{"POST", "/mock//graphql", ""},
 		{"POST", "/mock/a/b/graphql", ""},
 		{"POST", "/mock/shop/graphql/", ""},

@@ -205,6 +205,16 @@ func (f *fakeBackend) CreateProject(_ context.Context, p Principal, name, slug s
 	return &model.Project{ID: f.newID(), Slug: slug, Name: name, Kind: model.KindAccount, AccountID: "acc_1", CreatedAt: fixtureCreated}, nil
 }
 
+func (f *fakeBackend) SetAllowedOrigins(_ context.Context, p Principal, id string, origins []string) (*model.Project, error) {
+	if err := f.record("SetAllowedOrigins", p, id, origins); err != nil {
+		return nil, err
+	}
+	pr := fixtureProject()
+	o, err := model.CheckAllowedOrigins(pr.Kind, origins)
+	pr.AllowedOrigins = o
+	return pr, err
+}
+
 func (f *fakeBackend) UpdateProject(_ context.Context, p Principal, id string, name, slug *string) (*model.Project, error) {
 	if err := f.record("UpdateProject", p, id, name, slug); err != nil {
 		return nil, err

@@ -41,12 +41,28 @@ func (s *Surface) createProject(ctx context.Context, c *Call, args input) (any, 
 	return s.shaper(c).project(p), nil
 }
 
-// updateProject resolves Mutation.updateProject; a null or absent name or
-// slug stays as it is.
+// updateProject resolves Mutation.updateProject; a null or absent name,
+// slug or allowedOrigins stays as it is. The origins are set first, so
+// invalid ones change nothing.
 func (s *Surface) updateProject(ctx context.Context, c *Call, args input) (any, error) {
-	p, err := s.cfg.Backend.UpdateProject(ctx, c.Principal, args.str("projectId"), args.strPtr("name"), args.strPtr("slug"))
-	if err != nil {
-		return nil, err
+	id, name, slug := args.str("projectId"), args.strPtr("name"), args.strPtr("slug")
+	var p *model.Project
+	if list, ok := args["allowedOrigins"].([]any); ok {
+		origins := make([]string, 0, len(list))
+		for _, o := range list {
+			v, _ := o.(string)
+			origins = append(origins, v)
+		}
+		var err error
+		if p, err = s.cfg.Backend.SetAllowedOrigins(ctx, c.Principal, id, origins); err != nil {
+			return nil, err
+		}
+	}
+	if p == nil || name != nil || slug != nil {
+		var err error
+		if p, err = s.cfg.Backend.UpdateProject(ctx, c.Principal, id, name, slug); err != nil {
+			return nil, err
+		}
 	}
 	return s.shaper(c).project(p), nil
 }

@@ -81,6 +81,8 @@ var managementCases = []surfaceCase{
 	{name: "createProject", query: withFragments(`mutation { createProject(name: "Shop", slug: "shop") { ...P } }`)},
 	{name: "createProject_without_slug", query: `mutation { createProject(name: "Shop") { slug } }`},
 	{name: "updateProject", query: `mutation { updateProject(projectId: "prj_1", name: "Renamed", slug: null) { name slug } }`},
+	{name: "updateProject_allowed_origins", query: `mutation { updateProject(projectId: "prj_1", allowedOrigins: ["http://localhost:5173", "HTTPS://App.test"]) { name allowedOrigins } }`},
+	{name: "updateProject_origins_and_name", query: `mutation { updateProject(projectId: "prj_1", name: "Renamed", allowedOrigins: []) { name allowedOrigins } }`},
 	{name: "updateProject_slug_only", query: `mutation { updateProject(projectId: "prj_1", slug: "store") { name slug } }`},
 	{name: "deleteProject", query: `mutation { deleteProject(projectId: "prj_1") }`},
 	{name: "resetMockData", query: `mutation { resetMockData(projectId: "prj_1") }`},

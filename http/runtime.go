@@ -63,6 +63,9 @@ func getBody(c *gin.Context, buf *bytes.Buffer) error {
 // order inside Service.Runtime and the project grain: slug, credential, key
 // scope and project, body and GraphQL validity, execution.
 func (s *Server) serveRuntime(c *gin.Context) {
+	if s.serveGraphiQL(c) { // graphiql.go: a browser's navigation
+		return
+	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.QueryTimeout)
 	defer cancel()
 	buf := bodyPool.Get().(*bytes.Buffer)

@@ -40,6 +40,10 @@ type Runtime interface {
 	// names when token is its share token, its schema and a sample page of
 	// each table, counted against the project's quota.
 	Preview(ctx context.Context, slug, token string) (*model.Preview, error)
+	// CORS is the CORS policy of the project a slug names, or of the
+	// project projectID names when set; a slug that names no project
+	// answers any origin.
+	CORS(ctx context.Context, slug, projectID string) (model.CORSPolicy, error)
 	// Adopt uses a one-time adoption token: the project it opens and
 	// until when that project lives.
 	Adopt(ctx context.Context, token string) (projectID string, expires time.Time, err error)
@@ -116,6 +120,7 @@ type Server struct {
 	srv     *http.Server
 	ln      net.Listener
 	demo    atomic.Pointer[demoRef] // board_demo.go
+	cors    *corsCache              // cors.go
 	msrv    *http.Server            // /metrics on MetricsAddr, or nil
 	mln     net.Listener
 }
@@ -147,7 +152,8 @@ func NewServer(cfg Config, backend Backend, runtime Runtime, metrics *Metrics) (
 	if metrics == nil {
 		metrics = NewMetrics()
 	}
-	s := &Server{cfg: cfg, log: logger(cfg.Logger), backend: backend, runtime: runtime, metrics: metrics}
+	s := &Server{cfg: cfg, log: logger(cfg.Logger), backend: backend, runtime: runtime, metrics: metrics,
+		cors: &corsCache{m: map[string]corsEntry{}, now: time.Now}}
 	return s, nil
 }
 
@@ -268,10 +274,12 @@ func (s *Server) routes() (*gin.Engine, error) {
 	if s.cfg.MetricsAddr == "" {
 		r.GET("/metrics", gin.WrapH(s.metrics.Handler()))
 	}
-	r.POST("/mock/:slug/graphql", s.metricsFor("runtime"), s.serveRuntime)
-	r.GET("/mock/:slug/graphql", s.metricsFor("runtime"), s.serveRuntime)
-	r.POST("/runtime/actors", s.metricsFor("actors"), s.serveIssueActor)
-	r.DELETE("/runtime/actors", s.metricsFor("actors"), s.serveReleaseActor)
+	r.POST("/mock/:slug/graphql", s.corsRuntime, s.metricsFor("runtime"), s.serveRuntime)
+	r.GET("/mock/:slug/graphql", s.corsRuntime, s.metricsFor("runtime"), s.serveRuntime)
+	r.OPTIONS("/mock/:slug/graphql", s.corsRuntime, s.servePreflight) // cors.go
+	r.POST("/runtime/actors", s.corsActors, s.metricsFor("actors"), s.serveIssueActor)
+	r.DELETE("/runtime/actors", s.corsActors, s.metricsFor("actors"), s.serveReleaseActor)
+	r.OPTIONS("/runtime/actors", s.servePreflight)
 	r.GET("/graphql", s.metricsFor("management"), s.serveManagement)
 	r.POST("/graphql", s.metricsFor("management"), s.serveManagement)
 	r.POST("/public-graphql", s.metricsFor("public"), s.servePublic)

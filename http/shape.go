@@ -120,6 +120,7 @@ func (sh shaper) project(p *model.Project) any {
 		"previewUrl":     sh.previewURL(p),
 		"previewSharing": p.ShareToken != "",
 		"runtimeUrl":     sh.runtimeURL(p),
+		"allowedOrigins": nonNil(p.AllowedOrigins),
 		"expiresAt":      optDateTime(p.ExpiresAt),
 		"createdAt":      dateTime(p.CreatedAt),
 		"tables":         shapeList(p.Tables, sh.table),
@@ -291,4 +292,12 @@ func (sh shaper) apiKey(k model.APIKey) any {
 // createdKey shapes a CreatedApiKey.
 func (sh shaper) createdKey(k CreatedKey) any {
 	return map[string]any{"key": sh.apiKey(k.Key), "value": k.Value}
+}
+
+// nonNil is list, or an empty list for nil ([String!]! fields).
+func nonNil(list []string) []string {
+	if list == nil {
+		return []string{}
+	}
+	return list
 }

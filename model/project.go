@@ -28,6 +28,11 @@ type Project struct {
 	// schemaChanges compares the current schema with; empty until saved.
 	// It is not part of the schema, so saving it leaves Version as it is.
 	Baseline string `json:"baseline,omitempty"`
+	// AllowedOrigins are the browser origins (scheme://host[:port]) an
+	// account project's runtime answers with CORS headers; guest and
+	// session projects answer any origin and keep it empty. Checked by
+	// CheckAllowedOrigins.
+	AllowedOrigins []string `json:"allowedOrigins,omitempty"`
 }
 
 // Table is a model table: a GraphQL object type in the runtime schema.

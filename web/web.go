@@ -3,8 +3,10 @@
 // The pages are static HTML with no inline script (the pages' Content-
 // Security-Policy forbids it): index.html (the landing page at /),
 // board.html (the single page of /board/..., which routes itself by its
-// address), preview.html (the read-only preview page) and
-// adopt-invalid.html (a used or expired adoption link). Their scripts and
+// address), preview.html (the read-only preview page),
+// adopt-invalid.html (a used or expired adoption link) and graphiql.html
+// (GraphiQL on a project's runtime, which a browser gets at
+// /mock/{slug}/graphql; static/graphiql-runtime.js drives it). Their scripts and
 // styles are plain ES modules and CSS under static/, served at
 // /board/static/; vendor/<lib>@<version>/ holds the libraries the board
 // uses as files at pinned versions with their licenses (GraphiQL and the

@@ -54,6 +54,11 @@ func run(o options) error {
 			return fmt.Errorf("%s: %w", sc.name, err)
 		}
 	}
+	if o.runs("cors") {
+		if err := corsBench(srv, fx, o, report); err != nil {
+			return fmt.Errorf("cors: %w", err)
+		}
+	}
 	if o.runs("mix") {
 		if err := mixBench(bin, self, dir, srv, fx, o, report); err != nil {
 			report.print() // what was measured before

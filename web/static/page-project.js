@@ -7,7 +7,7 @@ import { designTab } from "./tab-design.js";
 import { playgroundTab } from "./tab-playground.js";
 import { keysTab } from "./tab-keys.js";
 
-export const PROJECT_FIELDS = `id name slug kind runtimeUrl previewUrl previewSharing shareToken expiresAt createdAt
+export const PROJECT_FIELDS = `id name slug kind runtimeUrl allowedOrigins previewUrl previewSharing shareToken expiresAt createdAt
   tables { id name ready notReadyReason source { importCode variant }
     attributes { id name type sortable filterable required mappingType sourceMapping { path } constantValue computedExpression generator { kind options } } }
   relations { id sourceTableId targetTableId direction cardinality sourceAttribute targetAttribute fieldName inverseFieldName }

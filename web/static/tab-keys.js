@@ -2,6 +2,7 @@
 // maxActors), the value shown once, list (with active actors), revoke,
 // delete; the plan gate.
 import { h, gql, fill, field, select, status, action, card, copyButton, when } from "./dom.js";
+import { originsCard } from "./origins.js";
 
 export async function keysTab(body, p, who) {
   if (p.kind !== "ACCOUNT") {
@@ -20,7 +21,7 @@ export async function keysTab(body, p, who) {
     } catch (e) { fill(list, card("Keys", h("p", { class: "status error" }, e.message))); }
   };
   await refresh();
-  fill(body, createCard(p, refresh), list);
+  fill(body, createCard(p, refresh), list, originsCard(p));
 }
 
 function createCard(p, refresh) {

@@ -62,7 +62,7 @@ function projectStorage(id) {
 /** labelEditors names GraphiQL's editors for assistive technology (its
  * CodeMirror textareas have no label) and lets the keyboard reach their
  * scrolling areas; it runs again whenever GraphiQL re-renders. */
-function labelEditors(root) {
+export function labelEditors(root) {
   const names = [[".graphiql-query-editor", "GraphQL query"], [".graphiql-editor-tool", "Variables (JSON)"], [".result-window", "Result"]];
   const apply = () => {
     for (const [sel, name] of names) {

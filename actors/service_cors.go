@@ -1,0 +1,49 @@
+package actors
+
+import (
+	"context"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// SetAllowedOrigins replaces an account project's CORS origins (EDITOR or
+// higher); model.CheckAllowedOrigins validates them in the project grain.
+func (s *Service) SetAllowedOrigins(ctx context.Context, p model.Principal, id string, origins []string) (*model.Project, error) {
+	if origins == nil {
+		origins = []string{}
+	}
+	var pr model.Project
+	if err := s.edit(ctx, p, id, "updateProject", editArgs{Origins: &origins}, &pr); err != nil {
+		return nil, err
+	}
+	return &pr, nil
+}
+
+// CORS is the CORS policy of the project a slug names (or projectID, when
+// set), read from the grain's snapshot when it is active on this node; a
+// slug that names no project answers any origin (its answers are 404s).
+func (s *Service) CORS(ctx context.Context, slug, projectID string) (model.CORSPolicy, error) {
+	id, err := projectID, error(nil)
+	if id == "" {
+		id, err = s.resolveSlug(ctx, slug, false)
+	}
+	if model.ErrorCode(err) == model.ErrProjectNotFound {
+		return model.CORSPolicy{}, nil
+	}
+	if err != nil {
+		return model.CORSPolicy{}, err
+	}
+	if s.env.Local != nil {
+		if v := s.env.Local.project(id); v != nil && (projectID != "" || v.project.Slug == slug) {
+			return v.project.CORS(), nil
+		}
+	}
+	pr, err := s.Project(ctx, model.Principal{System: true}, id, "")
+	if model.ErrorCode(err) == model.ErrNotFound {
+		return model.CORSPolicy{}, nil
+	}
+	if err != nil {
+		return model.CORSPolicy{}, err
+	}
+	return pr.CORS(), nil
+}

@@ -1,0 +1,42 @@
+// GraphiQL on a project's runtime, served at GET /mock/{slug}/graphql to a
+// browser. Every request goes to this same address: with ?token= (a guest
+// or session project's share token) carried when the page was opened with
+// one, and with the key typed into the labelled field (account projects)
+// as Authorization: Bearer. The key stays in this tab's memory only. The
+// look and the editors' labels are the board's playground's.
+import { labelEditors } from "./tab-playground.js";
+
+{
+  const params = new URLSearchParams(location.search);
+  const token = params.get("token") || "";
+  const url = location.pathname + (token ? "?token=" + encodeURIComponent(token) : "");
+  const key = document.getElementById("apiKey");
+  document.getElementById("endpoint").textContent = location.origin + location.pathname;
+  if (token) {
+    document.getElementById("tokenNote").hidden = false;
+    document.getElementById("keyBox").hidden = true;
+  }
+
+  /** fetcher posts one GraphQL request and returns its JSON answer; a
+   * refusal's error body is shown as it is. */
+  async function fetcher(body, opts) {
+    const headers = Object.assign({ "Content-Type": "application/json", Accept: "application/json" }, (opts && opts.headers) || {});
+    if (key.value.trim()) headers.Authorization = "Bearer " + key.value.trim();
+    const res = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
+    return res.json();
+  }
+
+  const root = document.getElementById("graphiql");
+  labelEditors(root);
+  window.ReactDOM.createRoot(root).render(window.React.createElement(window.GraphiQL, {
+    fetcher,
+    defaultQuery: params.get("query") || "# Ctrl-Enter runs the query; the Docs button lists the schema.\n{ __typename }\n",
+    isHeadersEditorEnabled: true,
+    shouldPersistHeaders: false,
+    defaultEditorToolsVisibility: true,
+  }));
+  key.addEventListener("change", () => { // introspect again with the key
+    const btn = document.querySelector(".graphiql-toolbar-button[aria-label^='Re-fetch'], button[aria-label^='Re-fetch']");
+    if (btn) btn.click();
+  });
+}
