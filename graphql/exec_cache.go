@@ -2,7 +2,9 @@ package graphql
 
 import (
 	"container/list"
+	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // docCache is a least-recently-used cache of prepared documents keyed by
@@ -15,14 +17,25 @@ type docCache struct {
 	size     int   // most entries
 	maxBytes int64 // most estimated bytes
 	mu       sync.Mutex
-	bytes    int64
-	order    *list.List // of *document, most recent first
+	bytes    *atomic.Int64 // estimated bytes held; allocated apart for the cleanup
+	order    *list.List    // of *document, most recent first
 	items    map[string]*list.Element
 }
 
 // DocCacheBytes bounds the estimated bytes of an Executor's prepared
 // documents: about 1,100 list queries of 120 bytes.
 const DocCacheBytes = 8 << 20
+
+// DocCacheProcessBytes bounds the prepared documents of all Executors of
+// the process together (a node serves many projects, each with its own
+// runtime): past it, a cache that adds a document evicts its own least
+// recently used ones first, down to its newest (at most 1.6 MB: texts
+// over 64 KB are not kept).
+const DocCacheProcessBytes = 128 << 20
+
+// docBytes is the estimated bytes held by all live doc caches; a cache
+// that is collected gives its share back.
+var docBytes atomic.Int64
 
 // docCost estimates what a prepared document holds: its text, the AST
 // (about 24 bytes per byte of text) and its plans: about 7 KB for a
@@ -36,7 +49,15 @@ const maxCachedQuery = 64 << 10
 
 // newDocCache returns a cache of size entries; size < 0 disables it.
 func newDocCache(size int) *docCache {
-	return &docCache{size: size, maxBytes: DocCacheBytes, order: list.New(), items: make(map[string]*list.Element)}
+	c := &docCache{size: size, maxBytes: DocCacheBytes, bytes: new(atomic.Int64), order: list.New(), items: make(map[string]*list.Element)}
+	runtime.AddCleanup(c, func(held *atomic.Int64) { docBytes.Add(-held.Load()) }, c.bytes)
+	return c
+}
+
+// add counts n more estimated bytes, in the cache and in the process.
+func (c *docCache) add(n int64) {
+	c.bytes.Add(n)
+	docBytes.Add(n)
 }
 
 // get returns the document for query, or nil.
@@ -68,13 +89,13 @@ func (c *docCache) put(d *document) *document {
 		return el.Value.(*document)
 	}
 	c.items[d.query] = c.order.PushFront(d)
-	c.bytes += docCost(d.query)
-	for c.order.Len() > c.size || (c.bytes > c.maxBytes && c.order.Len() > 1) {
+	c.add(docCost(d.query))
+	for c.order.Len() > 1 && (c.order.Len() > c.size || c.bytes.Load() > c.maxBytes || docBytes.Load() > DocCacheProcessBytes) {
 		oldest := c.order.Back()
 		c.order.Remove(oldest)
 		q := oldest.Value.(*document).query
 		delete(c.items, q)
-		c.bytes -= docCost(q)
+		c.add(-docCost(q))
 	}
 	return d
 }

@@ -3,7 +3,9 @@ package graphql
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestDocCacheBytes: a client cycling through 3,000 distinct query texts
@@ -28,8 +30,8 @@ func TestDocCacheBytes(t *testing.T) {
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	c := ex.cache
-	if c.bytes > c.maxBytes || len(c.items) < 1000 {
-		t.Fatalf("cache holds %d documents, %d estimated bytes (bound %d)", len(c.items), c.bytes, c.maxBytes)
+	if c.bytes.Load() > c.maxBytes || len(c.items) < 1000 || docBytes.Load() > DocCacheProcessBytes {
+		t.Fatalf("cache holds %d documents, %d estimated bytes (bound %d; process %d)", len(c.items), c.bytes.Load(), c.maxBytes, docBytes.Load())
 	}
 	kept := int64(after.HeapAlloc) - int64(before.HeapAlloc)
 	perDoc := kept / int64(len(c.items))
@@ -52,5 +54,37 @@ func TestDocSharedAcrossVariables(t *testing.T) {
 		if d := h.rt.exec.document(q); d != first {
 			t.Fatalf("variables %v: parsed again", p)
 		}
+	}
+}
+
+// TestDocCacheProcessBound: the documents of all caches together stay
+// within DocCacheProcessBytes (each cache evicts its own first), and a
+// cache that is collected gives its bytes back.
+func TestDocCacheProcessBound(t *testing.T) {
+	base := docBytes.Load()
+	text := strings.Repeat("x", 60<<10) // about 1.5 MB estimated each
+	var caches []*docCache
+	for i := 0; i < 2*DocCacheProcessBytes/DocCacheBytes; i++ {
+		c := newDocCache(DefaultCacheSize)
+		for j := 0; j < 10; j++ {
+			c.put(&document{query: fmt.Sprintf("%s %d %d", text, i, j)})
+		}
+		caches = append(caches, c)
+	}
+	// Each cache keeps at least its newest document.
+	if got, slack := docBytes.Load(), int64(len(caches))*docCost(text+" 99 9"); got > DocCacheProcessBytes+slack {
+		t.Fatalf("all caches hold %d estimated bytes, bound %d + %d", got, DocCacheProcessBytes, slack)
+	}
+	if len(caches[len(caches)-1].items) == 0 {
+		t.Fatal("the newest cache kept nothing")
+	}
+	caches = nil
+	deadline := time.Now().Add(10 * time.Second)
+	for docBytes.Load() > base+1<<20 {
+		if time.Now().After(deadline) {
+			t.Fatalf("collected caches still count %d bytes (before: %d)", docBytes.Load(), base)
+		}
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
 	}
 }

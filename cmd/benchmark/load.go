@@ -77,6 +77,12 @@ func onConns(conns int, d time.Duration, work func(i int, deadline time.Time) (r
 }
 
 func worker(addr string, req []byte, deadline time.Time, wantStatus int) (result, error) {
+	return cycleWorker(addr, [][]byte{req}, 0, deadline, wantStatus)
+}
+
+// cycleWorker sends reqs in turn from index next over one keep-alive
+// connection until deadline and measures every answer.
+func cycleWorker(addr string, reqs [][]byte, next int, deadline time.Time, wantStatus int) (result, error) {
 	var r result
 	c, err := net.Dial("tcp", addr)
 	if err != nil {
@@ -87,9 +93,10 @@ func worker(addr string, req []byte, deadline time.Time, wantStatus int) (result
 	r.lat = make([]time.Duration, 0, 1<<14)
 	for time.Now().Before(deadline) {
 		t0 := time.Now()
-		if _, err := c.Write(req); err != nil {
+		if _, err := c.Write(reqs[next%len(reqs)]); err != nil {
 			return r, err
 		}
+		next++
 		status, err := readResponse(br)
 		if err != nil {
 			return r, err

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -190,37 +188,9 @@ func requests(addr, path string, bodies []string, headers ...string) [][]byte {
 func mixLoader(addr string, reqs [][]byte, conns int) func(time.Duration) (result, error) {
 	return func(d time.Duration) (result, error) {
 		return onConns(conns, d, func(i int, deadline time.Time) (result, error) {
-			return cycleWorker(addr, reqs, i*len(reqs)/conns, deadline)
+			return cycleWorker(addr, reqs, i*len(reqs)/conns, deadline, http.StatusOK)
 		})
 	}
-}
-
-func cycleWorker(addr string, reqs [][]byte, next int, deadline time.Time) (result, error) {
-	var r result
-	c, err := net.Dial("tcp", addr)
-	if err != nil {
-		return r, err
-	}
-	defer c.Close()
-	br := bufio.NewReaderSize(c, 64<<10)
-	r.lat = make([]time.Duration, 0, 1<<12)
-	for time.Now().Before(deadline) {
-		t0 := time.Now()
-		if _, err := c.Write(reqs[next%len(reqs)]); err != nil {
-			return r, err
-		}
-		next++
-		status, err := readResponse(br)
-		if err != nil {
-			return r, err
-		}
-		r.lat = append(r.lat, time.Since(t0))
-		r.n++
-		if status != http.StatusOK {
-			r.errors++
-		}
-	}
-	return r, nil
 }
 
 // serveBareMix is the varied scenario's ceiling: a bare gin handler that

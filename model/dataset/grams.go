@@ -31,7 +31,7 @@ type Grams struct {
 
 // Grams returns the n-gram index of a leaf column's texts, built on first
 // use per path (other paths are not held up), or nil when path is not a
-// leaf column.
+// leaf column or its texts are too long to index (MaxGramText).
 func (d *Dataset) Grams(path string) *Grams {
 	if d.byPath[path] == nil {
 		return nil
@@ -58,10 +58,33 @@ func (d *Dataset) GramsReady(path string) *Grams {
 
 func (d *Dataset) gramsBuilder(path string) func() *Grams {
 	return func() *Grams {
-		g := buildGrams(d.byPath[path])
+		c := d.byPath[path]
+		if textBytes(c) > MaxGramText {
+			return nil
+		}
+		g := buildGrams(c)
 		d.indexes.Add(g.bytes)
 		return g
 	}
+}
+
+// MaxGramText bounds the n-gram index: a column whose texts hold more
+// bytes gets none (like scans it), since the index holds about two
+// postings per byte of text. 32 MB of text: a million texts of 32 bytes;
+// the index then takes some tens of MB.
+const MaxGramText = 32 << 20
+
+// textBytes returns the bytes of a column's texts (the arena, which
+// dictionary columns share between rows, counted per row).
+func textBytes(c *Column) int64 {
+	var n int64
+	for row := 0; row < c.n; row++ {
+		if c.tagAt(row) == tagString {
+			s := c.slot(row)
+			n += int64(len(c.slotText(s)))
+		}
+	}
+	return n
 }
 
 func key3(b []byte) uint32 { return uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(b[2]) }

@@ -3,7 +3,9 @@ package dataset
 import (
 	"cmp"
 	"hash/maphash"
+	"math"
 	"slices"
+	"strconv"
 	"sync"
 )
 
@@ -225,24 +227,68 @@ func (l *lazyLookup) find(d *Dataset, path, key string) []int32 {
 		j++
 	}
 	group := l.rows[i:j:j]
-	var buf [64]byte
-	for k, row := range group {
-		if string(d.appendKey(buf[:0], int(row), path)) != key {
-			return d.filter(group[k:], group[:k:k], path, key)
-		}
-	}
 	if len(group) == 0 {
 		return nil
+	}
+	var m keyMatch
+	m.init(key)
+	for k, row := range group {
+		if !m.is(d, int(row), path) {
+			return d.filter(group[k:], group[:k:k], path, &m)
+		}
 	}
 	return group
 }
 
-// filter appends to out the rows of group whose key is key.
-func (d *Dataset) filter(group, out []int32, path, key string) []int32 {
+// keyMatch tells whether a row's Key is key, comparing numbers as
+// numbers: formatting each row's number to compare texts cost most of a
+// relation's lookups.
+type keyMatch struct {
+	key   string
+	num   float64
+	isNum bool // key is a number's Key (canonical form)
+	buf   [64]byte
+}
+
+func (m *keyMatch) init(key string) {
+	m.key = key
+	if !numberLike(key) { // ParseFloat's error would allocate
+		return
+	}
+	if f, err := strconv.ParseFloat(key, 64); err == nil && string(appendNumber(m.buf[:0], f)) == key {
+		m.num, m.isNum = f, true
+	}
+}
+
+// numberLike reports whether s has only the characters of a number's Key.
+func numberLike(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && c != '-' && c != '.' && c != 'e' && c != '+' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// is reports whether the Key of row's value at path is m.key.
+func (m *keyMatch) is(d *Dataset, row int, path string) bool {
+	if c := d.byPath[path]; c != nil && c.has(row) {
+		switch c.tagAt(row) {
+		case tagNumber:
+			v := c.num(row)
+			return m.isNum && v == m.num && math.Signbit(v) == math.Signbit(m.num)
+		case tagString, tagRaw:
+			return c.textAt(row) == m.key
+		}
+	}
+	return string(d.appendKey(m.buf[:0], row, path)) == m.key
+}
+
+// filter appends to out the rows of group whose key is m's.
+func (d *Dataset) filter(group, out []int32, path string, m *keyMatch) []int32 {
 	out = slices.Clone(out)
-	var buf []byte
 	for _, row := range group {
-		if buf = d.appendKey(buf[:0], int(row), path); string(buf) == key {
+		if m.is(d, int(row), path) {
 			out = append(out, row)
 		}
 	}

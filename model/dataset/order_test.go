@@ -178,3 +178,22 @@ func TestIndexesReadyInBackground(t *testing.T) {
 		t.Fatal("an unknown path has an index")
 	}
 }
+
+// TestGramsBounded: a column whose texts exceed MaxGramText gets no
+// n-gram index (like then scans), so its memory stays bounded.
+func TestGramsBounded(t *testing.T) {
+	long := strings.Repeat("x", 1<<20)
+	var b strings.Builder
+	for i := 0; i < MaxGramText>>20+2; i++ {
+		line, _ := json.Marshal(map[string]any{"s": long + strconv.Itoa(i), "t": "short"})
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	d := mustRead(t, NDJSON, b.String())
+	if d.Grams("s") != nil {
+		t.Fatal("texts past MaxGramText were indexed")
+	}
+	if d.Grams("t") == nil {
+		t.Fatal("short texts were not indexed")
+	}
+}
