@@ -49,14 +49,7 @@ func BenchmarkRelations(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				res, err := rt.Query(ctx, preps[i%len(preps)], pool, nil)
-				if err != nil || len(res.Errors) > 0 {
-					b.Fatal(err, res.Errors)
-				}
-				_ = res.AppendJSON(nil)
-			}
+			benchQueries(b, rt, preps, pool, nil)
 		})
 	}
 }
