@@ -36,7 +36,9 @@ func (s *Service) DataSourcesFor(ctx context.Context, p model.Principal) ([]mode
 	out := make([]model.DataSource, 0, len(metas))
 	for _, m := range metas {
 		if m.visibleTo(p.AccountID) {
-			out = append(out, s.dataSource(m))
+			ds := s.dataSource(m)
+			ds.Owned = m.Owner != "" && m.Owner == p.AccountID
+			out = append(out, ds)
 		}
 	}
 	return out, nil

@@ -258,8 +258,8 @@ func (sh shaper) dataSource(d DataSource) any {
 	samples := d.Samples
 	return map[string]any{
 		"importCode": d.ImportCode, "name": d.Name, "recordCount": d.RecordCount,
-		"fieldPaths": d.FieldPaths,
-		"variants":   shapeAll(d.Variants, sh.variant),
+		"fieldPaths": d.FieldPaths, "owned": d.Owned,
+		"variants": shapeAll(d.Variants, sh.variant),
 		"sampleDocuments": lazy(func(_ context.Context, args map[string]any) (any, error) {
 			limit, ok := input(args).integer("limit")
 			if !ok {

@@ -37,6 +37,9 @@ type DataSource struct {
 	FieldPaths  []string
 	RecordCount int
 	Variants    []DataSourceVariant
+	// Owned is true when the dataset is the caller's account's own upload
+	// (it may delete it), false for the curated pool.
+	Owned bool
 	// Samples returns up to limit documents (JSON objects).
 	Samples func(limit int) []json.RawMessage `json:"-"`
 }

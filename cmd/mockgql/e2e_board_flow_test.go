@@ -121,6 +121,28 @@ func TestBoardModellingFlow(t *testing.T) {
 		t.Errorf("the upload error does not name the line: %q", msg)
 	}
 
+	// An own dataset no table uses is deleted after a confirmation naming
+	// it; the curated pool's datasets have no delete button.
+	spare := filepath.Join(dir, "spare.csv")
+	if err := os.WriteFile(spare, []byte("x\n1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p.open("/board/data", "#dsFile")
+	if err := chromedp.Do(p.ctx, chromedp.SetUploadFiles("#dsFile", []string{spare})); err != nil {
+		t.Fatal(err)
+	}
+	p.waitText("#dsStatus", "Chosen: spare.csv")
+	p.click("#dsUpload")
+	p.waitText("#dsStatus", "Imported spare")
+	p.open("/board/data", `[data-dataset="spare"]`)
+	if n := p.js(`[...document.querySelectorAll("[data-dataset] .dataset-actions")].length`); n != float64(3) {
+		t.Fatalf("delete controls: %v (the account's three datasets wanted)", n)
+	}
+	p.clickText(`[data-dataset="spare"] button`, "Delete spare…")
+	p.waitText(`[data-dataset="spare"] .warning`, "Delete the dataset “spare” (1 record)?")
+	p.clickText(`[data-dataset="spare"] button`, "Delete “spare”")
+	p.gone(`[data-dataset="spare"]`)
+
 	// A project with two tables bound through the picker.
 	p.open("/board/projects", "#newName")
 	p.set("#newName", "Shop")
@@ -134,6 +156,12 @@ func TestBoardModellingFlow(t *testing.T) {
 		p.wait(`section[data-table="` + tb.name + `"]`)
 	}
 	p.waitText(`section[data-table="Product"] .notready`, "no attributes: add one bound to a field path of products")
+	// A dataset a table is bound to is not deleted: the refusal names the table.
+	p.open("/board/data", `[data-dataset="products"]`)
+	p.clickText(`[data-dataset="products"] button`, "Delete products…")
+	p.clickText(`[data-dataset="products"] button`, "Delete “products”")
+	p.waitText(`[data-dataset="products"] .status`, "Shop.Product")
+	p.open("/board/projects/"+pid, "#tableName")
 	bind := func(table, attr, typ, path string) {
 		t.Helper()
 		form := `form.add-attribute[data-table="` + table + `"]`

@@ -2,18 +2,18 @@
 // record count, variants, field paths and sample documents; import a JSON,
 // NDJSON or CSV file by drag and drop or file picker, streamed through the
 // upload route with a progress bar.
-import { h, gql, fill, field, select, status, card, uid } from "./dom.js";
+import { h, gql, fill, field, select, status, card, uid, action } from "./dom.js";
 
 export async function dataPage(main, who) {
   document.title = "Data pool · mockgql";
   let pool = [];
   let err = null;
   try {
-    pool = (await gql(`{ dataSources { importCode name fieldPaths recordCount variants { name recordCount } sampleDocuments(limit: 3) } }`)).dataSources;
+    pool = (await gql(`{ dataSources { importCode name owned fieldPaths recordCount variants { name recordCount } sampleDocuments(limit: 3) } }`)).dataSources;
   } catch (e) { err = e; }
   const list = h("div", { class: "grid", id: "datasets" }, pool.map(datasetCard));
   fill(main, h("h1", {}, "Data pool"),
-    h("p", { class: "muted" }, "Datasets every project can bind its tables to. Counts and samples only: a dataset of a million rows shows three documents here."),
+    h("p", { class: "muted" }, "The curated pool every project can bind its tables to, and your account's own uploads, which only its projects see. Counts and samples only: a dataset of a million rows shows three documents here."),
     who ? uploadCard() : card("Import a dataset", h("p", {}, "Sign in to import datasets. ", h("a", { href: "/" }, "Sign up or log in"), ".")),
     err ? h("p", { class: "status error" }, err.message) : null,
     pool.length ? list : card("Datasets", h("p", {}, "No datasets yet.")));
@@ -25,9 +25,29 @@ function datasetCard(d) {
     d.variants.length ? h("p", { class: "muted" }, "Variants: ", d.variants.map((v) => `${v.name} (${v.recordCount.toLocaleString()})`).join(", ")) : null,
     h("details", {}, h("summary", {}, `${d.fieldPaths.length} field paths`), h("ul", { class: "mono" }, d.fieldPaths.map((p) => h("li", {}, p)))),
     h("details", {}, h("summary", {}, "Sample documents"), d.sampleDocuments.map((doc) => h("pre", { tabindex: "0" }, JSON.stringify(doc, null, 2)))),
-    h("div", { class: "dataset-actions row" }));
+    h("p", { class: "muted" }, d.owned ? "Your account's upload." : "Curated pool."),
+    d.owned ? deleteDataset(d) : null);
   el.dataset.dataset = d.importCode;
   return el;
+}
+
+/** deleteDataset asks, naming the dataset, before it deletes one of the
+ * account's own uploads; the server refuses while a table is bound to it
+ * and names the tables, which the status line shows. */
+function deleteDataset(d) {
+  const st = status();
+  const ask = h("button", { type: "button", class: "danger" }, `Delete ${d.importCode}…`);
+  const box = h("div", { class: "warning", hidden: true, role: "alert" },
+    h("p", {}, `Delete the dataset “${d.importCode}” (${d.recordCount.toLocaleString()} record${d.recordCount === 1 ? "" : "s"})? Its importCode cannot be used again.`));
+  const yes = action(h("button", { type: "button", class: "danger" }, `Delete “${d.importCode}”`), st, async () => {
+    await gql(`mutation($c: String!) { deleteDataset(importCode: $c) }`, { c: d.importCode });
+    location.reload();
+  });
+  const no = h("button", { type: "button", class: "secondary" }, "Cancel");
+  no.addEventListener("click", () => { box.hidden = true; ask.focus(); });
+  ask.addEventListener("click", () => { box.hidden = false; yes.focus(); });
+  box.append(yes, " ", no);
+  return h("div", { class: "dataset-actions" }, ask, box, st);
 }
 
 const FORMATS = { json: "json", ndjson: "ndjson", jsonl: "ndjson", csv: "csv" };
