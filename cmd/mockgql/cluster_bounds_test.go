@@ -205,8 +205,10 @@ func testQuotaAcrossFailover(t *testing.T) {
 	sh.owner.must(`mutation { setPlan(plan: STARTER) { plan } }`, nil)
 	body := []byte(`{"query":"{ products { total } }"}`)
 	// About ten requests a second, so that the kill comes seconds into the
-	// load and the second before it holds only a part of the counts.
-	l := boundedLoad{victim: victim, killAfter: quota / 2, workers: 3, pause: 300 * time.Millisecond,
+	// load and the second before it holds only a part of the counts; with
+	// three quarters of the quota counted by then, a meter that forgot more
+	// than its last second would go past the upper bound below.
+	l := boundedLoad{victim: victim, killAfter: quota * 3 / 4, workers: 3, pause: 300 * time.Millisecond,
 		send: func(p *proc) (response, error) {
 			return p.tryWithin(20*time.Second, "POST", sh.runtime, body, "X-API-Key", sh.fullKey)
 		},
