@@ -37,6 +37,8 @@ func buildSDL(c *compiled, opt Options) string {
 			needInput[o.t] = true
 		}
 	}
+	pw := powerNeeds(c.ops)
+	pw.shared(w)
 	for _, t := range c.tables {
 		w.object(t)
 		if needPage[t] {
@@ -45,6 +47,7 @@ func buildSDL(c *compiled, opt Options) string {
 		if needInput[t] {
 			w.input(t)
 		}
+		pw.types(w, t)
 	}
 	w.query(c.ops)
 	w.mutation(c.ops)
@@ -116,6 +119,8 @@ func (w *sdlWriter) query(ops []*operation) {
 			w.listField(o)
 		case model.OpSingle:
 			w.line(`  %s %s(id: ID!): %s`, gqlString(fmt.Sprintf("The %s row with this id, or null.", o.t.name)), o.name, o.t.name)
+		case model.OpAggregate:
+			w.aggregateField(o)
 		default:
 			continue
 		}
@@ -139,7 +144,11 @@ func (w *sdlWriter) listField(o *operation) {
 		}
 		args = append(args, p.name+": "+typ)
 	}
+	args = append(args, powerArgs(o)...)
 	w.line(`  %s %s(%s): %sPage!`, gqlString(w.listDescription(o)), o.name, strings.Join(args, ", "), o.t.name)
+	if o.relay {
+		w.connectionField(o)
+	}
 }
 
 func (w *sdlWriter) mutation(ops []*operation) {

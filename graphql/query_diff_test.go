@@ -114,6 +114,7 @@ func diffProject(tb testing.TB) *model.Project {
 			params = append(params, rtParam(p.name, p.attr, p.op))
 		}
 		b.op(t, "search"+tn, model.OpList, params...)
+		b.powerOps(t, tn)
 	}
 	return b.p
 }

@@ -1,0 +1,151 @@
+package graphql
+
+import (
+	"context"
+	"slices"
+
+	"github.com/mockgql/mockgql/model"
+	"github.com/mockgql/mockgql/model/dataset"
+)
+
+// powerQuery is a list query with the opt-in where and orderBy arguments.
+// The list engine (query_list.go, query_index.go) evaluates q: the
+// parameters, the where predicates that hold for every match (bitset
+// algebra on its indexes) and the first sort key. rest is checked per
+// remaining row, and the remaining keys sort the list stably, so rows
+// equal on every key keep storage order.
+type powerQuery struct {
+	q    *listQuery
+	rest *whereNode
+	keys []sortKey
+}
+
+type sortKey struct {
+	attr *attribute
+	desc bool
+}
+
+// powerQuery reads the arguments of a LIST operation or its connection.
+func (o *operation) powerQuery(args map[string]any) (*powerQuery, error) {
+	q, err := o.listQuery(args)
+	if err != nil {
+		return nil, err
+	}
+	pq := &powerQuery{q: q}
+	if o.where || o.kind == model.OpAggregate {
+		w, err := parseWhere(o.t, args["where"])
+		if err != nil {
+			return nil, err
+		}
+		var preds []predicate
+		preds, pq.rest = w.split()
+		q.preds = append(q.preds, preds...)
+	}
+	if o.orderBy {
+		pq.keys = orderKeys(o.t, args["orderBy"])
+	}
+	if len(pq.keys) > 0 {
+		q.sort, q.desc = pq.keys[0].attr, pq.keys[0].desc
+	}
+	q.spec = querySpec(q)
+	return pq, nil
+}
+
+// orderKeys reads an orderBy list; fields are enum values, so known.
+func orderKeys(t *table, raw any) []sortKey {
+	list, _ := raw.([]any)
+	var keys []sortKey
+	for _, x := range list {
+		m, _ := x.(map[string]any)
+		name, _ := m["field"].(string)
+		if a := t.sortAttr(name); a != nil {
+			keys = append(keys, sortKey{attr: a, desc: m["direction"] == "DESC"})
+		}
+	}
+	return keys
+}
+
+// querySpec is the canonical text of q for cache keys (as listQuery
+// writes it).
+func querySpec(q *listQuery) string {
+	var spec []byte
+	if q.sort != nil {
+		spec = append(spec, q.sort.name...)
+		if q.desc {
+			spec = append(spec, " desc"...)
+		}
+	}
+	spec = append(spec, '|')
+	for i := range q.preds {
+		spec = q.preds[i].appendSpec(spec)
+	}
+	return string(spec)
+}
+
+// simple reports whether the list engine alone answers pq.
+func (pq *powerQuery) simple() bool { return pq.rest == nil && len(pq.keys) <= 1 }
+
+// page returns the rows of page pg of size rows: a window from the
+// indexes when pq is simple, else the whole list.
+func (pq *powerQuery) page(ctx context.Context, tv *tableView, pg, size int) (rowList, error) {
+	if pq.simple() {
+		return tv.pageRows(ctx, pq.q, pg, size)
+	}
+	return pq.all(ctx, tv)
+}
+
+// all returns every matching row in order.
+func (pq *powerQuery) all(ctx context.Context, tv *tableView) (rowList, error) {
+	l, err := tv.rows(ctx, pq.q)
+	if err != nil || pq.simple() {
+		return l, err
+	}
+	rows := make([]int32, 0, l.len())
+	for i := 0; i < l.len(); i++ {
+		if r := l.at(i); pq.rest == nil || pq.rest.match(tv, r) {
+			rows = append(rows, r)
+		}
+		if i%scanCheck == scanCheck-1 {
+			if err := ctx.Err(); err != nil {
+				return rowList{}, err
+			}
+		}
+	}
+	if len(pq.keys) > 1 {
+		pq.sortRows(tv, rows)
+	}
+	return rowList{rows: rows}, nil
+}
+
+// sortRows sorts rows, already in order of the first key with ties in
+// storage order, by every key, stably.
+func (pq *powerQuery) sortRows(tv *tableView, rows []int32) {
+	n := len(pq.keys)
+	vals := make([]dataset.Value, len(rows)*n)
+	for i, r := range rows {
+		for k, key := range pq.keys {
+			vals[i*n+k] = tv.value(key.attr, r)
+		}
+	}
+	idx := make([]int32, len(rows))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortStableFunc(idx, func(a, b int32) int {
+		for k, key := range pq.keys {
+			c := dataset.Compare(vals[int(a)*n+k], vals[int(b)*n+k])
+			if key.desc {
+				c = -c
+			}
+			if c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	sorted := make([]int32, len(rows))
+	for i, j := range idx {
+		sorted[i] = rows[j]
+	}
+	copy(rows, sorted)
+}
