@@ -100,9 +100,11 @@ func (pq *powerQuery) all(ctx context.Context, tv *tableView) (rowList, error) {
 	if err != nil || pq.simple() {
 		return l, err
 	}
+	keep := pq.rest.matcher(tv)
+	defer keep.release()
 	rows := make([]int32, 0, l.len())
 	for i := 0; i < l.len(); i++ {
-		if r := l.at(i); pq.rest == nil || pq.rest.match(tv, r) {
+		if r := l.at(i); keep.match(r) {
 			rows = append(rows, r)
 		}
 		if i%scanCheck == scanCheck-1 {
@@ -148,4 +150,39 @@ func (pq *powerQuery) sortRows(tv *tableView, rows []int32) {
 		sorted[i] = rows[j]
 	}
 	copy(rows, sorted)
+}
+
+// rowTest tests rows against a where remainder: unchanged dataset rows by
+// a bit of its bitset when the indexes allow, other rows on their live
+// values.
+type rowTest struct {
+	tv   *tableView
+	n    *whereNode
+	bits *rowBits
+}
+
+func (n *whereNode) matcher(tv *tableView) rowTest {
+	t := rowTest{tv: tv, n: n}
+	if n != nil && !tv.noRows && tv.n > 0 {
+		if b, ok := tv.whereBits(n); ok {
+			t.bits = b
+		}
+	}
+	return t
+}
+
+func (t rowTest) match(r int32) bool {
+	switch {
+	case t.n == nil:
+		return true
+	case t.bits != nil && r < t.tv.n && !t.tv.ov.isChanged(r):
+		return t.bits.w[r>>6]&(1<<(uint(r)&63)) != 0
+	}
+	return t.n.match(t.tv, r)
+}
+
+func (t rowTest) release() {
+	if t.bits != nil {
+		putBits(t.bits)
+	}
 }

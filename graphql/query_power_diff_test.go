@@ -387,14 +387,22 @@ func TestPowerDifferential(t *testing.T) {
 		name             string
 		rows, queries, m int
 		seed             uint64
+		prebuild         bool // the indexes (bitset algebra) rather than scans
 	}{
-		{"small", 300, 400, 40, 3},
-		{"large", 4000, 300, 30, 4},
+		{"small", 300, 400, 40, 3, false},
+		{"large", 4000, 300, 30, 4, true},
+		{"indexed", 300, 600, 60, 5, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(tc.seed, 7))
 			data := diffDataset(t, rnd, tc.rows)
 			pool := memPool{"items": rtDataset(t, "items", dataset.NDJSON, "kind", data)}
+			if tc.prebuild {
+				for _, a := range diffAttrs {
+					pool["items"].Order(a.name)
+					pool["items"].Grams(a.name)
+				}
+			}
 			p := diffProject(t)
 			ov := NewOverlay()
 			engines := []*diffEngine{
