@@ -136,7 +136,17 @@ func (w *sdlWriter) query(ops []*operation) {
 // gqlparser formatter prints those poorly); the field's description
 // explains them.
 func (w *sdlWriter) listField(o *operation) {
-	args := []string{"page: Int = 1", "pageSize: Int = 20", "sortField: String", "sortDirection: SortDirection = ASC"}
+	args := append([]string{"page: Int = 1", "pageSize: Int = 20", "sortField: String", "sortDirection: SortDirection = ASC"}, paramArgs(o)...)
+	w.line(`  %s %s(%s): %sPage!`, gqlString(w.listDescription(o)), o.name, strings.Join(args, ", "), o.t.name)
+	if o.relay {
+		w.connectionField(o)
+	}
+}
+
+// paramArgs are the parameter arguments of a LIST operation, then its
+// opt-in arguments.
+func paramArgs(o *operation) []string {
+	var args []string
 	for _, p := range o.params {
 		typ := "FilterValue"
 		if p.op == model.OpIn {
@@ -144,11 +154,7 @@ func (w *sdlWriter) listField(o *operation) {
 		}
 		args = append(args, p.name+": "+typ)
 	}
-	args = append(args, powerArgs(o)...)
-	w.line(`  %s %s(%s): %sPage!`, gqlString(w.listDescription(o)), o.name, strings.Join(args, ", "), o.t.name)
-	if o.relay {
-		w.connectionField(o)
-	}
+	return append(args, powerArgs(o)...)
 }
 
 func (w *sdlWriter) mutation(ops []*operation) {

@@ -187,15 +187,7 @@ func powerArgs(o *operation) []string {
 
 // connectionField writes the Relay connection field of a LIST operation.
 func (w *sdlWriter) connectionField(o *operation) {
-	args := []string{"first: Int", "after: String", "last: Int", "before: String", "sortField: String", "sortDirection: SortDirection = ASC"}
-	for _, p := range o.params {
-		typ := "FilterValue"
-		if p.op == model.OpIn {
-			typ = "[FilterValue!]"
-		}
-		args = append(args, p.name+": "+typ)
-	}
-	args = append(args, powerArgs(o)...)
+	args := append([]string{"first: Int", "after: String", "last: Int", "before: String", "sortField: String", "sortDirection: SortDirection = ASC"}, paramArgs(o)...)
 	doc := fmt.Sprintf("Relay connection over the rows of %s, with the same parameters and sort. first and last take at most %d rows (default %d). "+
 		"A cursor names its row: it stays valid while other rows change; a cursor whose row is gone or filtered out is refused (BAD_USER_INPUT).", o.name, w.opt.MaxPageSize, 20)
 	w.line(`  %s %s%s(%s): %sConnection!`, gqlString(doc), o.name, model.ConnectionSuffix, strings.Join(args, ", "), o.t.name)

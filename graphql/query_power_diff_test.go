@@ -395,21 +395,7 @@ func TestPowerDifferential(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(tc.seed, 7))
-			data := diffDataset(t, rnd, tc.rows)
-			pool := memPool{"items": rtDataset(t, "items", dataset.NDJSON, "kind", data)}
-			if tc.prebuild {
-				for _, a := range diffAttrs {
-					pool["items"].Order(a.name)
-					pool["items"].Grams(a.name)
-				}
-			}
-			p := diffProject(t)
-			ov := NewOverlay()
-			engines := []*diffEngine{
-				{"cached", &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: pool, ov: ov}},
-				{"uncached", &rtHarness{tb: t, rt: rtCompile(t, p, Options{CacheRows: 1}), pool: pool, ov: ov}},
-			}
-			refs := map[string]*diffRef{"Product": newDiffRef(t, data, ""), "ProductA": newDiffRef(t, data, "A")}
+			engines, refs := diffSetup(t, rnd, tc.rows, tc.prebuild)
 			for i := 0; i < tc.queries; i++ {
 				if i%(tc.queries/tc.m) == 0 && i > 0 {
 					tn := []string{"Product", "ProductA"}[rnd.IntN(2)]
