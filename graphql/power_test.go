@@ -160,13 +160,17 @@ func TestRelayWalk(t *testing.T) {
 	}
 }
 
-// TestRelayErrors covers refused Relay arguments.
+// TestRelayErrors covers refused Relay arguments and the bounds of where
+// and orderBy.
 func TestRelayErrors(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 1))
 	pool := memPool{"items": rtDataset(t, "items", dataset.NDJSON, "kind", diffDataset(t, rnd, 50))}
 	h := &rtHarness{tb: t, rt: rtCompile(t, diffProject(t), Options{}), pool: pool, ov: NewOverlay()}
 	gone := encodeCursor("999999")
+	deep := strings.Repeat("{not: ", maxWhereNodes+1) + "{price: {eq: 1}}" + strings.Repeat("}", maxWhereNodes+1)
 	for _, q := range []string{
+		`{ powerProduct(orderBy: [{field: price}, {field: name}, {field: sku}, {field: stock}, {field: category}]) { total } }`,
+		`{ powerProduct(where: ` + deep + `) { total } }`,
 		`{ powerProductConnection(first: -1) { totalCount } }`,
 		`{ powerProductConnection(after: "nonsense!") { totalCount } }`,
 		`{ powerProductConnection(after: "` + gone + `") { totalCount } }`,

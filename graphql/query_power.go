@@ -20,6 +20,9 @@ type powerQuery struct {
 	keys []sortKey
 }
 
+// maxOrderKeys bounds orderBy, and so the memory of a multi-key sort.
+const maxOrderKeys = 4
+
 type sortKey struct {
 	attr *attribute
 	desc bool
@@ -43,6 +46,9 @@ func (o *operation) powerQuery(args map[string]any) (*powerQuery, error) {
 	}
 	if o.orderBy {
 		pq.keys = orderKeys(o.t, args["orderBy"])
+		if len(pq.keys) > maxOrderKeys {
+			return nil, model.Errorf(model.ErrBadUserInput, "orderBy takes at most %d keys", maxOrderKeys)
+		}
 	}
 	if len(pq.keys) > 0 {
 		q.sort, q.desc = pq.keys[0].attr, pq.keys[0].desc
@@ -120,12 +126,30 @@ func (pq *powerQuery) all(ctx context.Context, tv *tableView) (rowList, error) {
 }
 
 // sortRows sorts rows, already in order of the first key with ties in
-// storage order, by every key, stably.
+// storage order, by every key, stably: each run of rows equal on the first
+// key is sorted by the other keys, so memory is one value per row of the
+// longest run and further key.
 func (pq *powerQuery) sortRows(tv *tableView, rows []int32) {
-	n := len(pq.keys)
+	first := pq.keys[0].attr
+	for lo := 0; lo < len(rows); {
+		v := tv.value(first, rows[lo])
+		hi := lo + 1
+		for hi < len(rows) && dataset.Compare(tv.value(first, rows[hi]), v) == 0 {
+			hi++
+		}
+		if hi-lo > 1 {
+			sortRun(tv, pq.keys[1:], rows[lo:hi])
+		}
+		lo = hi
+	}
+}
+
+// sortRun sorts rows stably by keys.
+func sortRun(tv *tableView, keys []sortKey, rows []int32) {
+	n := len(keys)
 	vals := make([]dataset.Value, len(rows)*n)
 	for i, r := range rows {
-		for k, key := range pq.keys {
+		for k, key := range keys {
 			vals[i*n+k] = tv.value(key.attr, r)
 		}
 	}
@@ -134,7 +158,7 @@ func (pq *powerQuery) sortRows(tv *tableView, rows []int32) {
 		idx[i] = int32(i)
 	}
 	slices.SortStableFunc(idx, func(a, b int32) int {
-		for k, key := range pq.keys {
+		for k, key := range keys {
 			c := dataset.Compare(vals[int(a)*n+k], vals[int(b)*n+k])
 			if key.desc {
 				c = -c
