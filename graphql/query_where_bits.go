@@ -21,21 +21,29 @@ func (tv *tableView) whereBits(n *whereNode) (*rowBits, bool) {
 	return tv.nodeBits(n), true
 }
 
+// whereIndexable reports whether every predicate under n has a built
+// index. It asks about all of them, so that the missing indexes all start
+// building in the background at once.
 func (tv *tableView) whereIndexable(n *whereNode) bool {
 	if n == nil {
 		return true
 	}
-	if !tv.indexable(&listQuery{preds: n.preds}) || !tv.indexable(&listQuery{preds: n.nin}) {
-		return false
-	}
+	ok := tv.predsIndexable(n.preds)
+	ok = tv.predsIndexable(n.nin) && ok
 	for _, list := range [][]*whereNode{n.and, n.or, {n.not}} {
 		for _, c := range list {
-			if !tv.whereIndexable(c) {
-				return false
-			}
+			ok = tv.whereIndexable(c) && ok
 		}
 	}
-	return true
+	return ok
+}
+
+func (tv *tableView) predsIndexable(preds []predicate) bool {
+	ok := true
+	for i := range preds {
+		ok = tv.indexable(&listQuery{preds: preds[i : i+1]}) && ok
+	}
+	return ok
 }
 
 func (tv *tableView) words() int { return (int(tv.n) + 63) / 64 }
