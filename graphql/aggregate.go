@@ -84,8 +84,91 @@ func (rt *Runtime) aggregateResolver(o *operation) Resolver {
 		if err != nil {
 			return nil, err
 		}
-		return aggregate(ctx, tv, rows, nums, groupKeys(o.t, f.Args["groupBy"]))
+		by := groupKeys(o.t, f.Args["groupBy"])
+		if len(by) > maxGroupBy {
+			return nil, model.Errorf(model.ErrBadUserInput, "groupBy takes at most %d attributes", maxGroupBy)
+		}
+		return aggregate(ctx, tv, rows, nums, by)
 	}
+}
+
+// maxGroupBy bounds the attributes of a groupBy.
+const maxGroupBy = 4
+
+// groupKeyer finds the group of a row. With built indexes, a value is the
+// position of its tie group in its column's Order (Rank for unchanged
+// dataset rows, Equal for live values), so grouping costs no text; values
+// the dataset lacks, and columns without an index, fall back to the
+// canonical text of the values.
+type groupKeyer struct {
+	tv     *tableView
+	by     []*attribute
+	ords   []*dataset.Order // nil: by text
+	byRank map[[maxGroupBy]int32]int
+	byText map[string]int
+	extra  map[string]int32 // live values missing from an Order
+	spec   []byte
+}
+
+func newGroupKeyer(tv *tableView, by []*attribute) *groupKeyer {
+	g := &groupKeyer{tv: tv, by: by, byRank: map[[maxGroupBy]int32]int{}, byText: map[string]int{}, extra: map[string]int32{}}
+	if len(by) == 0 || tv.noRows || tv.n == 0 {
+		return g
+	}
+	ords := make([]*dataset.Order, len(by))
+	for i, a := range by {
+		if !tv.hasOrder(a) {
+			return g
+		}
+		ords[i] = tv.ds.Order(a.path)
+	}
+	g.ords = ords
+	return g
+}
+
+// group returns the group of row r, or next and false when r starts a new
+// group (which then has the index next).
+func (g *groupKeyer) group(r int32, next int) (int, bool) {
+	if g.ords == nil {
+		g.spec = g.spec[:0]
+		for _, a := range g.by {
+			g.spec = appendValueSpec(g.spec, g.tv.value(a, r))
+		}
+		if i, ok := g.byText[string(g.spec)]; ok {
+			return i, true
+		}
+		g.byText[string(g.spec)] = next
+		return next, false
+	}
+	var k [maxGroupBy]int32
+	live := r >= g.tv.n || g.tv.ov.isChanged(r)
+	for i, ord := range g.ords {
+		k[i] = g.rank(ord, g.by[i], r, live)
+	}
+	if i, ok := g.byRank[k]; ok {
+		return i, true
+	}
+	g.byRank[k] = next
+	return next, false
+}
+
+func (g *groupKeyer) rank(ord *dataset.Order, a *attribute, r int32, live bool) int32 {
+	if !live {
+		return ord.Rank(r)
+	}
+	v := g.tv.value(a, r)
+	if isScalarArg(v) {
+		if lo, hi := ord.Equal(v); lo < hi {
+			return int32(lo)
+		}
+	}
+	s := string(appendValueSpec(nil, v))
+	id, ok := g.extra[s]
+	if !ok {
+		id = -1 - int32(len(g.extra))
+		g.extra[s] = id
+	}
+	return id
 }
 
 func groupKeys(t *table, raw any) []*attribute {
@@ -106,8 +189,7 @@ func aggregate(ctx context.Context, tv *tableView, rows rowList, nums, by []*att
 	vals := make([]dataset.Value, len(nums))
 	var groups []*stats
 	var keys []map[string]any
-	index := map[string]int{}
-	var spec []byte
+	gk := newGroupKeyer(tv, by)
 	for i := 0; i < rows.len(); i++ {
 		r := rows.at(i)
 		for k, a := range nums {
@@ -115,17 +197,11 @@ func aggregate(ctx context.Context, tv *tableView, rows rowList, nums, by []*att
 		}
 		all.add(vals)
 		if len(by) > 0 {
-			spec = spec[:0]
-			for _, a := range by {
-				spec = appendValueSpec(spec, tv.value(a, r))
-			}
-			g, ok := index[string(spec)]
+			g, ok := gk.group(r, len(groups))
 			if !ok {
 				if len(groups) == maxGroups {
 					return nil, model.Errorf(model.ErrBadUserInput, "groupBy makes more than %d groups; filter with where or group by fewer attributes", maxGroups)
 				}
-				g = len(groups)
-				index[string(spec)] = g
 				groups = append(groups, newStats(len(nums)))
 				keys = append(keys, groupKey(tv, by, r))
 			}
