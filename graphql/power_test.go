@@ -171,6 +171,7 @@ func TestRelayErrors(t *testing.T) {
 	for _, q := range []string{
 		`{ powerProduct(orderBy: [{field: price}, {field: name}, {field: sku}, {field: stock}, {field: category}]) { total } }`,
 		`{ powerProduct(where: ` + deep + `) { total } }`,
+		`{ aggProduct(groupBy: [name, price, sku, stock, category]) { count } }`,
 		`{ powerProductConnection(first: -1) { totalCount } }`,
 		`{ powerProductConnection(after: "nonsense!") { totalCount } }`,
 		`{ powerProductConnection(after: "` + gone + `") { totalCount } }`,
