@@ -60,6 +60,8 @@ type operation struct {
 	kind   model.OperationKind
 	t      *table
 	params []param
+	// The opt-in options of a LIST operation (model.OperationOptions).
+	relay, where, orderBy bool
 }
 
 // param is a parameter of a LIST operation. A nil attr (COMPUTED) is null.
@@ -183,6 +185,9 @@ func compileOperation(t *table, mo *model.Operation) *operation {
 	if mo.Kind != model.OpList {
 		return o
 	}
+	if opt := mo.Options; opt != nil {
+		o.relay, o.where, o.orderBy = opt.Relay, opt.Where, opt.OrderBy && len(t.sortable()) > 0
+	}
 	for _, mp := range mo.Parameters {
 		o.params = append(o.params, param{name: mp.Name, attr: t.field(mp.Attribute), op: mp.Operator})
 	}
@@ -197,3 +202,17 @@ func (t *table) sortAttr(name string) *attribute {
 	}
 	return nil
 }
+
+// sortable returns the attributes orderBy may name: those sortAttr accepts.
+func (t *table) sortable() []*attribute {
+	var out []*attribute
+	for _, a := range t.attrs {
+		if t.sortAttr(a.name) == a && enumSafe(a.name) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// enumSafe reports whether name may be a GraphQL enum value.
+func enumSafe(name string) bool { return name != "true" && name != "false" && name != "null" }

@@ -37,6 +37,8 @@ func buildSDL(c *compiled, opt Options) string {
 			needInput[o.t] = true
 		}
 	}
+	pw := powerNeeds(c.ops)
+	pw.shared(w)
 	for _, t := range c.tables {
 		w.object(t)
 		if needPage[t] {
@@ -45,6 +47,7 @@ func buildSDL(c *compiled, opt Options) string {
 		if needInput[t] {
 			w.input(t)
 		}
+		pw.types(w, t)
 	}
 	w.query(c.ops)
 	w.mutation(c.ops)
@@ -116,6 +119,8 @@ func (w *sdlWriter) query(ops []*operation) {
 			w.listField(o)
 		case model.OpSingle:
 			w.line(`  %s %s(id: ID!): %s`, gqlString(fmt.Sprintf("The %s row with this id, or null.", o.t.name)), o.name, o.t.name)
+		case model.OpAggregate:
+			w.aggregateField(o)
 		default:
 			continue
 		}
@@ -131,7 +136,17 @@ func (w *sdlWriter) query(ops []*operation) {
 // gqlparser formatter prints those poorly); the field's description
 // explains them.
 func (w *sdlWriter) listField(o *operation) {
-	args := []string{"page: Int = 1", "pageSize: Int = 20", "sortField: String", "sortDirection: SortDirection = ASC"}
+	args := append([]string{"page: Int = 1", "pageSize: Int = 20", "sortField: String", "sortDirection: SortDirection = ASC"}, paramArgs(o)...)
+	w.line(`  %s %s(%s): %sPage!`, gqlString(w.listDescription(o)), o.name, strings.Join(args, ", "), o.t.name)
+	if o.relay {
+		w.connectionField(o)
+	}
+}
+
+// paramArgs are the parameter arguments of a LIST operation, then its
+// opt-in arguments.
+func paramArgs(o *operation) []string {
+	var args []string
 	for _, p := range o.params {
 		typ := "FilterValue"
 		if p.op == model.OpIn {
@@ -139,7 +154,7 @@ func (w *sdlWriter) listField(o *operation) {
 		}
 		args = append(args, p.name+": "+typ)
 	}
-	w.line(`  %s %s(%s): %sPage!`, gqlString(w.listDescription(o)), o.name, strings.Join(args, ", "), o.t.name)
+	return append(args, powerArgs(o)...)
 }
 
 func (w *sdlWriter) mutation(ops []*operation) {

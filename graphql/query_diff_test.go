@@ -114,6 +114,7 @@ func diffProject(tb testing.TB) *model.Project {
 			params = append(params, rtParam(p.name, p.attr, p.op))
 		}
 		b.op(t, "search"+tn, model.OpList, params...)
+		b.powerOps(t, tn)
 	}
 	return b.p
 }
@@ -478,6 +479,28 @@ func randInput(rnd *rand.Rand) (string, map[string]dataset.Value) {
 	return strings.Join(parts, ", "), vals
 }
 
+// diffSetup makes a random dataset of n rows, the cached and uncached
+// engines over it sharing one overlay, and the references of both tables.
+// prebuild builds the indexes first; else the first queries scan while
+// they build.
+func diffSetup(tb testing.TB, rnd *rand.Rand, n int, prebuild bool) ([]*diffEngine, map[string]*diffRef) {
+	data := diffDataset(tb, rnd, n)
+	pool := memPool{"items": rtDataset(tb, "items", dataset.NDJSON, "kind", data)}
+	if prebuild {
+		for _, a := range diffAttrs {
+			pool["items"].Order(a.name)
+			pool["items"].Grams(a.name)
+		}
+	}
+	p := diffProject(tb)
+	ov := NewOverlay()
+	engines := []*diffEngine{
+		{"cached", &rtHarness{tb: tb, rt: rtCompile(tb, p, Options{}), pool: pool, ov: ov}},
+		{"uncached", &rtHarness{tb: tb, rt: rtCompile(tb, p, Options{CacheRows: 1}), pool: pool, ov: ov}},
+	}
+	return engines, map[string]*diffRef{"Product": newDiffRef(tb, data, ""), "ProductA": newDiffRef(tb, data, "A")}
+}
+
 // TestListDifferential compares the engine with the naive reference on
 // thousands of random queries, before and between random mutations, with
 // the query cache at its default and with a cache too small to hold a row
@@ -494,21 +517,7 @@ func TestListDifferential(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(tc.seed, 99))
-			data := diffDataset(t, rnd, tc.rows)
-			pool := memPool{"items": rtDataset(t, "items", dataset.NDJSON, "kind", data)}
-			if tc.prebuild { // else the first queries scan while the indexes build
-				for _, a := range diffAttrs {
-					pool["items"].Order(a.name)
-					pool["items"].Grams(a.name)
-				}
-			}
-			p := diffProject(t)
-			ov := NewOverlay()
-			engines := []*diffEngine{
-				{"cached", &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: pool, ov: ov}},
-				{"uncached", &rtHarness{tb: t, rt: rtCompile(t, p, Options{CacheRows: 1}), pool: pool, ov: ov}},
-			}
-			refs := map[string]*diffRef{"Product": newDiffRef(t, data, ""), "ProductA": newDiffRef(t, data, "A")}
+			engines, refs := diffSetup(t, rnd, tc.rows, tc.prebuild)
 			for i := 0; i < tc.queries; i++ {
 				if i%(tc.queries/tc.m) == 0 && i > 0 {
 					tn := []string{"Product", "ProductA"}[rnd.IntN(2)]

@@ -19,6 +19,12 @@ func (rt *Runtime) resolvers() map[string]Resolver {
 		switch o.kind {
 		case model.OpList:
 			m["Query."+o.name] = rt.listResolver(o)
+			if o.relay {
+				m["Query."+o.name+model.ConnectionSuffix] = rt.connectionResolver(o)
+			}
+			queries++
+		case model.OpAggregate:
+			m["Query."+o.name] = rt.aggregateResolver(o)
 			queries++
 		case model.OpSingle:
 			m["Query."+o.name] = singleResolver(o)
@@ -115,11 +121,11 @@ func (rt *Runtime) listResolver(o *operation) Resolver {
 			f.Report(tv.notReady)
 			return pageValue([]any{}, 0, pg, size), nil
 		}
-		q, err := o.listQuery(f.Args)
+		pq, err := o.powerQuery(f.Args)
 		if err != nil {
 			return nil, err
 		}
-		rows, err := tv.pageRows(ctx, q, pg, size)
+		rows, err := pq.page(ctx, tv, pg, size)
 		if err != nil {
 			return nil, err
 		}

@@ -47,8 +47,8 @@ func (d *directTypes) rootStep(pf *plannedField) rootStep {
 	}
 	o := d.ops[pf.info.def.Name]
 	switch {
-	case o == nil:
-		return s
+	case o == nil, o.kind == model.OpAggregate, o.where || o.orderBy:
+		return s // the resolvers serve the opt-in arguments
 	case o.kind == model.OpList:
 		if s.page, _ = pf.child.direct.(*pagePlan); s.page == nil {
 			return s

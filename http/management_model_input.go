@@ -121,7 +121,21 @@ func newOperation(in input) model.Operation {
 		Kind:       model.OperationKind(in.str("kind")),
 		Enabled:    true,
 		Parameters: parameters(in["parameters"]),
+		Options:    operationOptions(in),
 	}
+}
+
+// operationOptions returns an OperationOptionsInput value; nil when absent
+// or null.
+func operationOptions(in input) *model.OperationOptions {
+	if in.null("options") {
+		return nil
+	}
+	o := in.object("options")
+	if o == nil {
+		return nil
+	}
+	return &model.OperationOptions{Relay: o.boolean("relay"), Where: o.boolean("where"), OrderBy: o.boolean("orderBy")}
 }
 
 // operationPatch returns the operation ID and patch of an
@@ -131,6 +145,7 @@ func operationPatch(in input) (string, OperationPatch) {
 		Name:       in.strPtr("name"),
 		Enabled:    in.boolPtr("enabled"),
 		Parameters: parameters(in["parameters"]),
+		Options:    operationOptions(in),
 	}
 }
 

@@ -233,7 +233,17 @@ func (sh shaper) operation(o *model.Operation) any {
 	return map[string]any{
 		"id": o.ID, "tableId": o.TableID, "name": o.Name, "kind": string(o.Kind), "enabled": o.Enabled,
 		"parameters": shapeAll(o.Parameters, sh.parameter),
+		"options":    shapeOptions(o.Options),
 	}
+}
+
+// shapeOptions shapes OperationOptions; nil is all false.
+func shapeOptions(o *model.OperationOptions) any {
+	var v model.OperationOptions
+	if o != nil {
+		v = *o
+	}
+	return map[string]any{"relay": v.Relay, "where": v.Where, "orderBy": v.OrderBy}
 }
 
 // parameter shapes a Parameter.

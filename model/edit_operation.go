@@ -3,10 +3,24 @@ package model
 // The edits of a project's operations and views; see edit.go for the
 // conventions (check everything first, then change, then bump Version).
 
-// operationOwner names the operation already called name, ignoring skipID, or "".
+// ConnectionSuffix ends the name of the Relay connection field of a LIST
+// operation with the relay option: products gives productsConnection.
+const ConnectionSuffix = "Connection"
+
+// fieldNames are the runtime schema field names operation o takes: its
+// name, and its connection field's with the relay option.
+func (o *Operation) fieldNames() []string {
+	if o.Kind == OpList && o.Options != nil && o.Options.Relay {
+		return []string{o.Name, o.Name + ConnectionSuffix}
+	}
+	return []string{o.Name}
+}
+
+// operationOwner names the operation already called name (or whose
+// connection field is called name), ignoring skipID, or "".
 func (p *Project) operationOwner(name, skipID string) string {
 	for _, o := range p.Operations {
-		if o.Name == name && o.ID != skipID {
+		if contains(o.fieldNames(), name) && o.ID != skipID {
 			if t := p.Table(o.TableID); t != nil {
 				return "operation " + o.Name + " of table " + t.Name
 			}
@@ -23,19 +37,25 @@ func (p *Project) AddOperation(o *Operation) error {
 		return Errorf(ErrNotFound, "table %q not found", o.TableID)
 	}
 	if !o.Kind.Valid() {
-		return Errorf(ErrBadUserInput, "operation kind %q is not one of LIST, SINGLE, CREATE, UPDATE, DELETE", o.Kind)
+		return Errorf(ErrBadUserInput, "operation kind %q is not one of LIST, SINGLE, CREATE, UPDATE, DELETE, AGGREGATE", o.Kind)
 	}
 	if err := CheckName("operation name", o.Name); err != nil {
 		return err
 	}
-	if owner := p.operationOwner(o.Name, ""); owner != "" {
-		return Errorf(ErrConflict, "operation name %q is used by %s", o.Name, owner)
+	if err := checkOptions(o.Kind, o.Options); err != nil {
+		return err
+	}
+	if err := p.checkFieldNames(o, ""); err != nil {
+		return err
 	}
 	if err := checkParameters(t, o.Kind, o.Parameters); err != nil {
 		return err
 	}
 	if o.Parameters == nil {
 		o.Parameters = []Parameter{}
+	}
+	if !o.Options.Any() {
+		o.Options = nil
 	}
 	p.Operations = append(p.Operations, o)
 	p.Version++
@@ -65,11 +85,31 @@ func checkParameters(t *Table, k OperationKind, params []Parameter) error {
 	return nil
 }
 
+// checkOptions refuses options on operations other than LIST.
+func checkOptions(k OperationKind, opt *OperationOptions) error {
+	if opt.Any() && k != OpList {
+		return Errorf(ErrBadUserInput, "only LIST operations take options (relay, where, orderBy); use an AGGREGATE operation for aggregates")
+	}
+	return nil
+}
+
+// checkFieldNames refuses o when one of its field names is taken by
+// another operation than skipID.
+func (p *Project) checkFieldNames(o *Operation, skipID string) error {
+	for _, name := range o.fieldNames() {
+		if owner := p.operationOwner(name, skipID); owner != "" {
+			return Errorf(ErrConflict, "operation name %q is used by %s", name, owner)
+		}
+	}
+	return nil
+}
+
 // OperationPatch is a partial update of an operation; nil fields stay.
 type OperationPatch struct {
 	Name       *string
 	Enabled    *bool
-	Parameters []Parameter // nil keeps them; empty clears them
+	Parameters []Parameter       // nil keeps them; empty clears them
+	Options    *OperationOptions // nil keeps them; all false clears them
 }
 
 // UpdateOperation renames, enables or disables an operation or replaces its parameters.
@@ -78,13 +118,21 @@ func (p *Project) UpdateOperation(id string, patch OperationPatch) (*Operation, 
 	if o == nil {
 		return nil, Errorf(ErrNotFound, "operation %q not found", id)
 	}
-	if patch.Name != nil && *patch.Name != o.Name {
+	next := *o
+	if patch.Name != nil {
 		if err := CheckName("operation name", *patch.Name); err != nil {
 			return nil, err
 		}
-		if owner := p.operationOwner(*patch.Name, o.ID); owner != "" {
-			return nil, Errorf(ErrConflict, "operation name %q is used by %s", *patch.Name, owner)
+		next.Name = *patch.Name
+	}
+	if patch.Options != nil {
+		if err := checkOptions(o.Kind, patch.Options); err != nil {
+			return nil, err
 		}
+		next.Options = patch.Options
+	}
+	if err := p.checkFieldNames(&next, o.ID); err != nil {
+		return nil, err
 	}
 	if patch.Parameters != nil {
 		if err := checkParameters(p.Table(o.TableID), o.Kind, patch.Parameters); err != nil {
@@ -99,6 +147,13 @@ func (p *Project) UpdateOperation(id string, patch OperationPatch) (*Operation, 
 	}
 	if patch.Parameters != nil {
 		o.Parameters = append([]Parameter{}, patch.Parameters...)
+	}
+	if patch.Options != nil {
+		o.Options = nil
+		if patch.Options.Any() {
+			opt := *patch.Options
+			o.Options = &opt
+		}
 	}
 	p.Version++
 	return o, nil
@@ -186,4 +241,13 @@ func (p *Project) GenerateMissingViews(newID func() string) []*View {
 		}
 	}
 	return p.Views
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

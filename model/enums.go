@@ -145,11 +145,14 @@ const (
 	OpCreate OperationKind = "CREATE"
 	OpUpdate OperationKind = "UPDATE"
 	OpDelete OperationKind = "DELETE"
+	// OpAggregate is a query of count, sum, avg, min and max over the rows
+	// of a table, optionally grouped by attributes, under a where filter.
+	OpAggregate OperationKind = "AGGREGATE"
 )
 
 // Valid reports whether k is a known operation kind.
 func (k OperationKind) Valid() bool {
-	return indexOf(string(k), "LIST", "SINGLE", "CREATE", "UPDATE", "DELETE") >= 0
+	return indexOf(string(k), "LIST", "SINGLE", "CREATE", "UPDATE", "DELETE", "AGGREGATE") >= 0
 }
 
 // Mutation reports whether operations of kind k belong to the Mutation type.

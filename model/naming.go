@@ -114,6 +114,8 @@ func DefaultOperationName(table string, k OperationKind) string {
 		return "update" + UpperCamel(table)
 	case OpDelete:
 		return "delete" + UpperCamel(table)
+	case OpAggregate:
+		return LowerCamel(Plural(table)) + "Aggregate"
 	}
 	return ""
 }

@@ -102,7 +102,26 @@ type Operation struct {
 	Kind       OperationKind `json:"kind"`
 	Enabled    bool          `json:"enabled"`
 	Parameters []Parameter   `json:"parameters"`
+	// Options are the opt-in query arguments and fields of a LIST
+	// operation (issue 14); nil means none, as before they existed.
+	Options *OperationOptions `json:"options,omitempty"`
 }
+
+// OperationOptions opt a LIST operation into more query power. Each adds
+// to the runtime schema without changing what was there (SAFE changes).
+type OperationOptions struct {
+	// Relay adds the field <name>Connection with first/after/last/before,
+	// edges, pageInfo and totalCount.
+	Relay bool `json:"relay,omitempty"`
+	// Where adds a where: <T>Where argument (and, or, not, per attribute
+	// operators) to the list field, its connection and nothing else.
+	Where bool `json:"where,omitempty"`
+	// OrderBy adds an orderBy: [<T>OrderBy!] argument (multi-field sort).
+	OrderBy bool `json:"orderBy,omitempty"`
+}
+
+// Any reports whether o opts into anything.
+func (o *OperationOptions) Any() bool { return o != nil && (o.Relay || o.Where || o.OrderBy) }
 
 // Parameter is an argument of a LIST operation compared with an attribute.
 type Parameter struct {

@@ -101,6 +101,9 @@ func project(m *mockgql, name, slug string, withLarge bool) (string, error) {
 		if err := mixOperation(m, tid, "mix"+t.name); err != nil {
 			return "", err
 		}
+		if err := powerOperations(m, tid, t.name); err != nil {
+			return "", err
+		}
 	}
 	if _, err := m.gql(`mutation($p:ID!){ generateDefaultGqlOperations(projectId:$p) { id } }`, map[string]any{"p": pid}); err != nil {
 		return "", err
@@ -137,6 +140,7 @@ func model(m *mockgql, fx *fixture, withLarge bool) error {
 	}
 	fx.firstLarge = time.Since(t0)
 	fx.rssIndexed = m.rss()
+	fx.scenarios = append(fx.scenarios, powerScenarios()...)
 	return nil
 }
 

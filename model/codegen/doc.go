@@ -8,6 +8,9 @@
 // the standard library, so `go build` works offline. As SPEC.md says,
 // every field is optional (Required is not applied) and relations are not
 // generated; COMPUTED attributes are left out, as in the runtime schema.
+// The opt-in query power of issue 14 does not translate either: AGGREGATE
+// operations get no handler, and list handlers keep page, pageSize, sort
+// and parameters without where, orderBy or Relay cursors.
 //
 //	zip, err := codegen.GoPackage(project, "example.com/shop")
 //

@@ -50,7 +50,8 @@ func document(p *model.Project, baseURL string) *openapi3.T {
 		OpenAPI: "3.1.0",
 		Info: &openapi3.Info{Title: cmpOr(p.Name, "mockgql project"), Version: strconv.FormatInt(p.Version, 10),
 			Description: "The model of mockgql project " + p.Slug + " as a REST API: a schema per table and a path per enabled " +
-				"operation (its operationId is the GraphQL operation's name). info.version is the model version."},
+				"operation (its operationId is the GraphQL operation's name). info.version is the model version. " +
+				"AGGREGATE operations and the opt-in GraphQL arguments of list operations (where, orderBy, Relay connections) do not translate and are left out."},
 		Servers:    openapi3.Servers{{URL: baseURL}},
 		Paths:      openapi3.NewPaths(),
 		Components: &openapi3.Components{Schemas: openapi3.Schemas{errorSchema: {Value: errorBody()}}},

@@ -11,7 +11,7 @@ export const PROJECT_FIELDS = `id name slug kind runtimeUrl allowedOrigins previ
   tables { id name ready notReadyReason source { importCode variant }
     attributes { id name type sortable filterable required mappingType sourceMapping { path } constantValue computedExpression generator { kind options } } }
   relations { id sourceTableId targetTableId direction cardinality sourceAttribute targetAttribute fieldName inverseFieldName }
-  operations { id tableId name kind enabled parameters { name attribute operator } }
+  operations { id tableId name kind enabled parameters { name attribute operator } options { relay where orderBy } }
   views { id tableId kind name }`;
 
 /** loadProject reads the whole project, or throws. */

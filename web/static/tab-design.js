@@ -6,7 +6,9 @@ import { h, gql, fill, field, select, status, action, card } from "./dom.js";
 import { openApiCard, exportCard } from "./openapi.js";
 import { guarded } from "./guard.js";
 
-const KINDS = ["LIST", "SINGLE", "CREATE", "UPDATE", "DELETE"];
+const KINDS = ["LIST", "SINGLE", "CREATE", "UPDATE", "DELETE", "AGGREGATE"];
+// The opt-in query power of a LIST operation (README "Query power").
+const OPTIONS = [["relay", (o) => `Relay connection (${o.name}Connection)`], ["where", () => "where filter (and, or, not)"], ["orderBy", () => "orderBy (multi-field sort)"]];
 const OPERATORS = ["eq", "neq", "gt", "gte", "lt", "lte", "in", "like"];
 
 export async function designTab(body, p) {
@@ -51,7 +53,7 @@ function operationRow(p, t, o, box, st) {
   const del = action(h("button", { type: "button", class: "danger", "aria-label": `Delete ${o.name}` }, "Delete"), st, () =>
     guarded(p, box, { kind: "DELETE_OPERATION", id: o.id }, () => gql(`mutation($id: ID!) { deleteOperation(operationId: $id) }`, { id: o.id }), st));
   return h("tr", { dataset: { operation: o.name } }, h("td", {}, h("div", { class: "inline" }, name, rename)), h("td", {}, o.kind.toLowerCase()),
-    h("td", {}, enabled), h("td", {}, o.kind === "LIST" ? parameters(t, o, st) : h("span", { class: "muted" }, "—")), h("td", {}, del));
+    h("td", {}, enabled), h("td", {}, o.kind === "LIST" ? h("div", {}, parameters(t, o, st), powerOptions(o, st)) : h("span", { class: "muted" }, "—")), h("td", {}, del));
 }
 
 function parameters(t, o, st) {
@@ -74,6 +76,25 @@ function parameters(t, o, st) {
       h("form", { class: "row" }, field("Parameter name", name), field("Attribute", attr), field("Operator", op), add)));
 }
 
+// powerOptions are the opt-in checkboxes of a LIST operation: each adds to
+// the schema (SAFE); turning one off removes what apps may use.
+function powerOptions(o, st) {
+  const opts = { relay: false, where: false, orderBy: false, ...(o.options || {}) };
+  const boxes = OPTIONS.map(([key, label]) => {
+    const box = h("input", { type: "checkbox", checked: opts[key], dataset: { option: key } });
+    box.addEventListener("change", async () => {
+      const next = { ...opts, [key]: box.checked };
+      try {
+        await gql(`mutation($i: UpdateOperationInput!) { updateOperation(input: $i) { id } }`, { i: { operationId: o.id, options: next } });
+        opts[key] = box.checked;
+        st.ok(box.checked ? `${o.name}: ${label(o)} added (a SAFE change).` : `${o.name}: ${label(o)} removed; apps that used it break.`);
+      } catch (e) { box.checked = !box.checked; st.fail(e); }
+    });
+    return h("label", { class: "inline" }, box, " ", label(o));
+  });
+  return h("fieldset", { class: "power-options", dataset: { operation: o.name } }, h("legend", {}, "Query power"), ...boxes);
+}
+
 function newOperation(t, st) {
   const kind = select(KINDS.map((k) => [k, k.toLowerCase()]), "LIST");
   const name = h("input", { type: "text", required: true });
@@ -81,7 +102,7 @@ function newOperation(t, st) {
     await gql(`mutation($i: CreateOperationInput!) { createOperation(input: $i) { id } }`, { i: { tableId: t.id, name: name.value.trim(), kind: kind.value } });
     location.reload();
   });
-  return h("details", {}, h("summary", {}, `New operation on ${t.name}`), h("form", { class: "row" }, field("Kind", kind), field("Operation name", name), add));
+  return h("details", { dataset: { newOperation: t.name } }, h("summary", {}, `New operation on ${t.name}`), h("form", { class: "row" }, field("Kind", kind), field("Operation name", name), add));
 }
 
 function changesCard(p) {

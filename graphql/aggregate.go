@@ -1,0 +1,233 @@
+package graphql
+
+import (
+	"context"
+
+	"github.com/mockgql/mockgql/model"
+	"github.com/mockgql/mockgql/model/dataset"
+)
+
+// This file serves AGGREGATE operations: count, and sum, avg, min and max
+// of each numeric (Int or Float) attribute over the rows that match where,
+// overall and per groupBy key. Only stored numbers count towards the
+// statistics (SPEC.md rule 6: other values are of another type); a
+// statistic without numbers is null. Groups come in order of their first
+// row in storage order (created rows last); at most maxGroups of them.
+
+const maxGroups = 10000
+
+// stats accumulates the statistics of one set of rows.
+type stats struct {
+	count int
+	n     []int
+	sum   []float64
+	min   []float64
+	max   []float64
+}
+
+func newStats(k int) *stats {
+	return &stats{n: make([]int, k), sum: make([]float64, k), min: make([]float64, k), max: make([]float64, k)}
+}
+
+func (s *stats) add(vals []dataset.Value) {
+	s.count++
+	for i, v := range vals {
+		if v.Kind != dataset.Number {
+			continue
+		}
+		if s.n[i] == 0 || v.Num < s.min[i] {
+			s.min[i] = v.Num
+		}
+		if s.n[i] == 0 || v.Num > s.max[i] {
+			s.max[i] = v.Num
+		}
+		s.n[i]++
+		s.sum[i] += v.Num
+	}
+}
+
+// value is the map of a TAggregate or TGroup (without groups and key).
+func (s *stats) value(nums []*attribute) map[string]any {
+	m := map[string]any{"count": s.count}
+	if len(nums) == 0 {
+		return m
+	}
+	sum, avg, lo, hi := map[string]any{}, map[string]any{}, map[string]any{}, map[string]any{}
+	for i, a := range nums {
+		if s.n[i] == 0 {
+			sum[a.name], avg[a.name], lo[a.name], hi[a.name] = nil, nil, nil, nil
+			continue
+		}
+		sum[a.name], avg[a.name] = s.sum[i], s.sum[i]/float64(s.n[i])
+		lo[a.name], hi[a.name] = s.min[i], s.max[i]
+	}
+	m["sum"], m["avg"], m["min"], m["max"] = sum, avg, lo, hi
+	return m
+}
+
+// aggregateResolver serves an AGGREGATE operation.
+func (rt *Runtime) aggregateResolver(o *operation) Resolver {
+	return func(ctx context.Context, f *Field) (any, error) {
+		nums := numericAttrs(o.t)
+		tv := f.Parent.(*view).tableView(o.t)
+		if tv.notReady != nil {
+			f.Report(tv.notReady)
+			v := newStats(len(nums)).value(nums)
+			v["groups"] = []any{}
+			return v, nil
+		}
+		pq, err := o.powerQuery(map[string]any{"where": f.Args["where"]})
+		if err != nil {
+			return nil, err
+		}
+		rows, err := pq.all(ctx, tv)
+		if err != nil {
+			return nil, err
+		}
+		by := groupKeys(o.t, f.Args["groupBy"])
+		if len(by) > maxGroupBy {
+			return nil, model.Errorf(model.ErrBadUserInput, "groupBy takes at most %d attributes", maxGroupBy)
+		}
+		return aggregate(ctx, tv, rows, nums, by)
+	}
+}
+
+// maxGroupBy bounds the attributes of a groupBy.
+const maxGroupBy = 4
+
+// groupKeyer finds the group of a row. With built indexes, a value is the
+// position of its tie group in its column's Order (Rank for unchanged
+// dataset rows, Equal for live values), so grouping costs no text; values
+// the dataset lacks, and columns without an index, fall back to the
+// canonical text of the values.
+type groupKeyer struct {
+	tv     *tableView
+	by     []*attribute
+	ords   []*dataset.Order // nil: by text
+	byRank map[[maxGroupBy]int32]int
+	byText map[string]int
+	extra  map[string]int32 // live values missing from an Order
+	spec   []byte
+}
+
+func newGroupKeyer(tv *tableView, by []*attribute) *groupKeyer {
+	g := &groupKeyer{tv: tv, by: by, byRank: map[[maxGroupBy]int32]int{}, byText: map[string]int{}, extra: map[string]int32{}}
+	if len(by) == 0 || tv.noRows || tv.n == 0 {
+		return g
+	}
+	ords := make([]*dataset.Order, len(by))
+	for i, a := range by {
+		if !tv.hasOrder(a) {
+			return g
+		}
+		ords[i] = tv.ds.Order(a.path)
+	}
+	g.ords = ords
+	return g
+}
+
+// group returns the group of row r, or next and false when r starts a new
+// group (which then has the index next).
+func (g *groupKeyer) group(r int32, next int) (int, bool) {
+	if g.ords == nil {
+		g.spec = g.spec[:0]
+		for _, a := range g.by {
+			g.spec = appendValueSpec(g.spec, g.tv.value(a, r))
+		}
+		if i, ok := g.byText[string(g.spec)]; ok {
+			return i, true
+		}
+		g.byText[string(g.spec)] = next
+		return next, false
+	}
+	var k [maxGroupBy]int32
+	live := r >= g.tv.n || g.tv.ov.isChanged(r)
+	for i, ord := range g.ords {
+		k[i] = g.rank(ord, g.by[i], r, live)
+	}
+	if i, ok := g.byRank[k]; ok {
+		return i, true
+	}
+	g.byRank[k] = next
+	return next, false
+}
+
+func (g *groupKeyer) rank(ord *dataset.Order, a *attribute, r int32, live bool) int32 {
+	if !live {
+		return ord.Rank(r)
+	}
+	v := g.tv.value(a, r)
+	if isScalarArg(v) {
+		if lo, hi := ord.Equal(v); lo < hi {
+			return int32(lo)
+		}
+	}
+	s := string(appendValueSpec(nil, v))
+	id, ok := g.extra[s]
+	if !ok {
+		id = -1 - int32(len(g.extra))
+		g.extra[s] = id
+	}
+	return id
+}
+
+func groupKeys(t *table, raw any) []*attribute {
+	list, _ := raw.([]any)
+	var out []*attribute
+	for _, x := range list {
+		name, _ := x.(string)
+		if a := t.field(name); a != nil {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// aggregate computes the TAggregate value of rows.
+func aggregate(ctx context.Context, tv *tableView, rows rowList, nums, by []*attribute) (map[string]any, error) {
+	all := newStats(len(nums))
+	vals := make([]dataset.Value, len(nums))
+	var groups []*stats
+	var keys []map[string]any
+	gk := newGroupKeyer(tv, by)
+	for i := 0; i < rows.len(); i++ {
+		r := rows.at(i)
+		for k, a := range nums {
+			vals[k] = tv.value(a, r)
+		}
+		all.add(vals)
+		if len(by) > 0 {
+			g, ok := gk.group(r, len(groups))
+			if !ok {
+				if len(groups) == maxGroups {
+					return nil, model.Errorf(model.ErrBadUserInput, "groupBy makes more than %d groups; filter with where or group by fewer attributes", maxGroups)
+				}
+				groups = append(groups, newStats(len(nums)))
+				keys = append(keys, groupKey(tv, by, r))
+			}
+			groups[g].add(vals)
+		}
+		if i%scanCheck == scanCheck-1 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	out := all.value(nums)
+	list := make([]any, len(groups))
+	for i, g := range groups {
+		m := g.value(nums)
+		m["key"] = keys[i]
+		list[i] = m
+	}
+	out["groups"] = list
+	return out, nil
+}
+
+func groupKey(tv *tableView, by []*attribute, r int32) map[string]any {
+	key := make(map[string]any, len(by))
+	for _, a := range by {
+		key[a.name] = output(model.TypeJSON, tv.value(a, r))
+	}
+	return key
+}

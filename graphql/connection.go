@@ -1,0 +1,172 @@
+package graphql
+
+import (
+	"context"
+	"encoding/base64"
+	"strings"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// This file serves the Relay connection field of a LIST operation with
+// the relay option (<op>Connection). A cursor is the base64url text of
+// "row:" and the row's id: it names the row, not a position, so it stays
+// valid while other rows are added, changed or deleted. The window is
+// the rows after `after` and before `before`, then the first `first` of
+// them, then the last `last`; hasPreviousPage and hasNextPage tell
+// whether matching rows lie before and after the edges served.
+
+const cursorPrefix = "row:"
+
+func encodeCursor(id string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(cursorPrefix + id))
+}
+
+func decodeCursor(c string) (string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil || !strings.HasPrefix(string(b), cursorPrefix) {
+		return "", model.Errorf(model.ErrBadUserInput, "cursor %q is not a cursor of this API", clip(c))
+	}
+	return string(b[len(cursorPrefix):]), nil
+}
+
+func clip(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return s
+}
+
+// connArgs are the Relay arguments; -1 means absent.
+type connArgs struct {
+	first, last   int
+	after, before string
+}
+
+func (rt *Runtime) readConnArgs(args map[string]any) (connArgs, error) {
+	a := connArgs{first: -1, last: -1}
+	for _, k := range []string{"first", "last"} {
+		v, ok := args[k].(int)
+		if !ok {
+			continue
+		}
+		if v < 0 {
+			return a, model.Errorf(model.ErrBadUserInput, "%s must not be negative", k)
+		}
+		v = min(v, rt.opt.MaxPageSize)
+		if k == "first" {
+			a.first = v
+		} else {
+			a.last = v
+		}
+	}
+	if a.first < 0 && a.last < 0 {
+		a.first = 20
+	}
+	a.after, _ = args["after"].(string)
+	a.before, _ = args["before"].(string)
+	return a, nil
+}
+
+// connectionResolver serves <op>Connection.
+func (rt *Runtime) connectionResolver(o *operation) Resolver {
+	return func(ctx context.Context, f *Field) (any, error) {
+		ca, err := rt.readConnArgs(f.Args)
+		if err != nil {
+			return nil, err
+		}
+		tv := f.Parent.(*view).tableView(o.t)
+		if tv.notReady != nil {
+			f.Report(tv.notReady)
+			return connectionValue(tv, rowList{rows: []int32{}}, 0, 0), nil
+		}
+		pq, err := o.powerQuery(f.Args)
+		if err != nil {
+			return nil, err
+		}
+		if ca.after == "" && ca.before == "" && ca.last < 0 && pq.simple() {
+			rows, err := pq.q.firstRows(ctx, tv, ca.first)
+			if err != nil {
+				return nil, err
+			}
+			return connectionValue(tv, rows, 0, min(ca.first, rows.len())), nil
+		}
+		rows, err := pq.all(ctx, tv)
+		if err != nil {
+			return nil, err
+		}
+		lo, hi, err := ca.window(tv, rows)
+		if err != nil {
+			return nil, err
+		}
+		return connectionValue(tv, rows, lo, hi), nil
+	}
+}
+
+// firstRows returns the list with at least its first n rows at hand.
+func (q *listQuery) firstRows(ctx context.Context, tv *tableView, n int) (rowList, error) {
+	if n == 0 {
+		n = 1 // page size 0 means the default; one row costs nothing
+	}
+	return tv.pageRows(ctx, q, 1, n)
+}
+
+// window applies after, before, first and last to rows.
+func (ca connArgs) window(tv *tableView, rows rowList) (lo, hi int, err error) {
+	lo, hi = 0, rows.len()
+	if ca.after != "" {
+		p, err := cursorPos(tv, rows, ca.after)
+		if err != nil {
+			return 0, 0, err
+		}
+		lo = p + 1
+	}
+	if ca.before != "" {
+		p, err := cursorPos(tv, rows, ca.before)
+		if err != nil {
+			return 0, 0, err
+		}
+		hi = p
+	}
+	hi = max(lo, hi)
+	if ca.first >= 0 {
+		hi = min(hi, lo+ca.first)
+	}
+	if ca.last >= 0 {
+		lo = max(lo, hi-ca.last)
+	}
+	return lo, hi, nil
+}
+
+// cursorPos is the position in rows of the cursor's row.
+func cursorPos(tv *tableView, rows rowList, c string) (int, error) {
+	id, err := decodeCursor(c)
+	if err != nil {
+		return 0, err
+	}
+	if r := tv.rowByID(id); r >= 0 {
+		for i := 0; i < rows.len(); i++ {
+			if rows.at(i) == r {
+				return i, nil
+			}
+		}
+	}
+	return 0, model.Errorf(model.ErrBadUserInput, "the row of cursor %q was deleted or no longer matches; start again without after/before", clip(c))
+}
+
+// connectionValue is the connection of rows lo..hi-1 of rows.
+func connectionValue(tv *tableView, rows rowList, lo, hi int) map[string]any {
+	nodes := tv.objects(rows, lo, hi)
+	edges := make([]any, len(nodes))
+	var start, end any
+	for i, n := range nodes {
+		c := encodeCursor(tv.id(n.(*rowObj).row))
+		edges[i] = map[string]any{"cursor": c, "node": n}
+		if i == 0 {
+			start = c
+		}
+		end = c
+	}
+	info := map[string]any{"hasPreviousPage": lo > 0, "hasNextPage": hi < rows.len(), "startCursor": start, "endCursor": end}
+	return map[string]any{"edges": edges, "pageInfo": info, "totalCount": rows.len()}
+}

@@ -1,0 +1,200 @@
+package graphql
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// This file writes the opt-in query power of issue 14 into the runtime
+// schema. Nothing is written unless an operation asks for it, so a
+// project's schema only gains types and arguments (SAFE changes). Naming,
+// for a table T and a LIST operation op:
+//
+//   - where: T -> input TWhere, with the shared input FilterOperators;
+//   - orderBy: input TOrderBy { field: TOrderField!, direction }, enum
+//     TOrderField of the attributes sortField accepts (SOURCE-mapped);
+//   - relay: field opConnection -> TConnection { edges: [TEdge!]!, pageInfo:
+//     PageInfo!, totalCount }, TEdge { cursor node };
+//   - AGGREGATE operations: TAggregate, TNumbers (Float per Int or Float
+//     attribute), TGroup, and enum TField for groupBy.
+
+// powerNeed is what a schema needs of the power types, per table.
+type powerNeed struct {
+	where, orderBy, conn, agg map[*table]bool
+}
+
+func powerNeeds(ops []*operation) *powerNeed {
+	pw := &powerNeed{where: map[*table]bool{}, orderBy: map[*table]bool{}, conn: map[*table]bool{}, agg: map[*table]bool{}}
+	for _, o := range ops {
+		switch o.kind {
+		case model.OpList:
+			pw.where[o.t] = pw.where[o.t] || o.where
+			pw.orderBy[o.t] = pw.orderBy[o.t] || o.orderBy
+			pw.conn[o.t] = pw.conn[o.t] || o.relay
+		case model.OpAggregate:
+			pw.where[o.t], pw.agg[o.t] = true, true
+		}
+	}
+	return pw
+}
+
+func anyTrue(m map[*table]bool) bool {
+	for _, v := range m {
+		if v {
+			return true
+		}
+	}
+	return false
+}
+
+// shared writes the types all tables share.
+func (pw *powerNeed) shared(w *sdlWriter) {
+	if anyTrue(pw.where) {
+		w.line(`%s input FilterOperators {`, gqlString("Conditions on one attribute, all of which must hold. Values compare with the stored value's own JSON type (SPEC.md rule 6): a value of another type matches nothing."))
+		for _, op := range []string{"eq", "neq", "gt", "gte", "lt", "lte", "like"} {
+			w.line(`  %s %s: FilterValue`, gqlString(whereOpDoc[op]), op)
+		}
+		w.line(`  %s in: [FilterValue!]`, gqlString(whereOpDoc["in"]))
+		w.line(`  %s nin: [FilterValue!]`, gqlString(whereOpDoc["nin"]))
+		w.line(`  %s isNull: Boolean`, gqlString(whereOpDoc["isNull"]))
+		w.line(`}`)
+	}
+	if anyTrue(pw.conn) {
+		w.line(`%s type PageInfo {`, gqlString("Relay page information of a connection."))
+		w.line(`  hasNextPage: Boolean!`)
+		w.line(`  hasPreviousPage: Boolean!`)
+		w.line(`  startCursor: String`)
+		w.line(`  endCursor: String`)
+		w.line(`}`)
+	}
+}
+
+var whereOpDoc = map[string]string{
+	"eq":     "Equal; null matches null or absent values.",
+	"neq":    "Not equal (same type only); null matches present values.",
+	"gt":     "Greater than (numbers and text).",
+	"gte":    "Greater than or equal (numbers and text).",
+	"lt":     "Less than (numbers and text).",
+	"lte":    "Less than or equal (numbers and text).",
+	"like":   "Contains the text, ignoring case.",
+	"in":     "Equal to one of the values; an empty list matches nothing.",
+	"nin":    "Of the type of one of the values and equal to none of them; an empty list does not filter.",
+	"isNull": "true: the value is null or absent; false: it is present.",
+}
+
+// types writes the power types of table t.
+func (pw *powerNeed) types(w *sdlWriter, t *table) {
+	if pw.where[t] {
+		w.line(`%s input %sWhere {`, gqlString("A filter on "+t.name+" rows: every given condition must hold."), t.name)
+		w.line(`  %s and: [%sWhere!]`, gqlString("All of these hold."), t.name)
+		w.line(`  %s or: [%sWhere!]`, gqlString("At least one of these holds (an empty list matches nothing)."), t.name)
+		w.line(`  %s not: %sWhere`, gqlString("This does not hold."), t.name)
+		for _, a := range whereAttrs(t) {
+			w.line(`  %s: FilterOperators`, a.name)
+		}
+		w.line(`}`)
+	}
+	if pw.orderBy[t] {
+		w.line(`%s enum %sOrderField { %s }`, gqlString("Attributes "+t.name+" rows sort by (SOURCE-mapped)."), t.name, strings.Join(attrNames(t.sortable()), " "))
+		w.line(`%s input %sOrderBy {`, gqlString("One sort key; rows equal on every key keep storage order."), t.name)
+		w.line(`  field: %sOrderField!`, t.name)
+		w.line(`  direction: SortDirection = ASC`)
+		w.line(`}`)
+	}
+	if pw.conn[t] {
+		w.line(`%s type %sConnection {`, gqlString("A Relay connection of "+t.name+" rows."), t.name)
+		w.line(`  edges: [%sEdge!]!`, t.name)
+		w.line(`  pageInfo: PageInfo!`)
+		w.line(`  %s totalCount: Int!`, gqlString("Number of matching rows before first/after/last/before."))
+		w.line(`}`)
+		w.line(`%s type %sEdge {`, gqlString("A "+t.name+" row and its cursor."), t.name)
+		w.line(`  %s cursor: String!`, gqlString("Opaque; stays valid while other rows are added, changed or deleted."))
+		w.line(`  node: %s!`, t.name)
+		w.line(`}`)
+	}
+	if pw.agg[t] {
+		pw.aggTypes(w, t)
+	}
+}
+
+func (pw *powerNeed) aggTypes(w *sdlWriter, t *table) {
+	nums := numericAttrs(t)
+	stats := ""
+	if len(nums) > 0 {
+		w.line(`%s type %sNumbers {`, gqlString("One statistic per numeric attribute of "+t.name+"; null when no row has a number there."), t.name)
+		for _, a := range nums {
+			w.line(`  %s: Float`, a.name)
+		}
+		w.line(`}`)
+		stats = fmt.Sprintf(" sum: %[1]sNumbers avg: %[1]sNumbers min: %[1]sNumbers max: %[1]sNumbers", t.name)
+	}
+	w.line(`%s enum %sField { %s }`, gqlString("Attributes of "+t.name+" to group by."), t.name, strings.Join(attrNames(groupAttrs(t)), " "))
+	w.line(`%s type %sGroup { %s key: JSON! count: Int!%s }`, gqlString("The rows sharing one groupBy key."), t.name, gqlString("The groupBy attributes and their values."), stats)
+	w.line(`%s type %sAggregate { count: Int!%s %s groups: [%sGroup!]! }`, gqlString("Statistics of the matching "+t.name+" rows."), t.name, stats,
+		gqlString("Per groupBy key, in order of first row in storage order; empty without groupBy."), t.name)
+}
+
+func attrNames(attrs []*attribute) []string {
+	out := make([]string, len(attrs))
+	for i, a := range attrs {
+		out[i] = a.name
+	}
+	return out
+}
+
+// whereAttrs are the attributes a where filter names: the id field and
+// every attribute of the schema.
+func whereAttrs(t *table) []*attribute {
+	if t.idField.idx >= 0 {
+		return t.attrs
+	}
+	return append([]*attribute{t.idField}, t.attrs...)
+}
+
+func groupAttrs(t *table) []*attribute {
+	var out []*attribute
+	for _, a := range whereAttrs(t) {
+		if enumSafe(a.name) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func numericAttrs(t *table) []*attribute {
+	var out []*attribute
+	for _, a := range t.attrs {
+		if a.typ == model.TypeInt || a.typ == model.TypeFloat {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// powerArgs are the opt-in arguments of a LIST operation's fields.
+func powerArgs(o *operation) []string {
+	var args []string
+	if o.where {
+		args = append(args, "where: "+o.t.name+"Where")
+	}
+	if o.orderBy {
+		args = append(args, "orderBy: ["+o.t.name+"OrderBy!]")
+	}
+	return args
+}
+
+// connectionField writes the Relay connection field of a LIST operation.
+func (w *sdlWriter) connectionField(o *operation) {
+	args := append([]string{"first: Int", "after: String", "last: Int", "before: String", "sortField: String", "sortDirection: SortDirection = ASC"}, paramArgs(o)...)
+	doc := fmt.Sprintf("Relay connection over the rows of %s, with the same parameters and sort. first and last take at most %d rows (default %d). "+
+		"A cursor names its row: it stays valid while other rows change; a cursor whose row is gone or filtered out is refused (BAD_USER_INPUT).", o.name, w.opt.MaxPageSize, 20)
+	w.line(`  %s %s%s(%s): %sConnection!`, gqlString(doc), o.name, model.ConnectionSuffix, strings.Join(args, ", "), o.t.name)
+}
+
+// aggregateField writes an AGGREGATE operation.
+func (w *sdlWriter) aggregateField(o *operation) {
+	doc := "count, sum, avg, min and max of the numeric attributes of the " + o.t.name + " rows that match where, overall and per groupBy key. Values that are not numbers are left out of sum, avg, min and max."
+	w.line(`  %s %s(where: %sWhere, groupBy: [%sField!]): %sAggregate!`, gqlString(doc), o.name, o.t.name, o.t.name, o.t.name)
+}

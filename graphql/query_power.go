@@ -1,0 +1,212 @@
+package graphql
+
+import (
+	"context"
+	"slices"
+
+	"github.com/mockgql/mockgql/model"
+	"github.com/mockgql/mockgql/model/dataset"
+)
+
+// powerQuery is a list query with the opt-in where and orderBy arguments.
+// The list engine (query_list.go, query_index.go) evaluates q: the
+// parameters, the where predicates that hold for every match (bitset
+// algebra on its indexes) and the first sort key. rest is checked per
+// remaining row, and the remaining keys sort the list stably, so rows
+// equal on every key keep storage order.
+type powerQuery struct {
+	q    *listQuery
+	rest *whereNode
+	keys []sortKey
+}
+
+// maxOrderKeys bounds orderBy, and so the memory of a multi-key sort.
+const maxOrderKeys = 4
+
+type sortKey struct {
+	attr *attribute
+	desc bool
+}
+
+// powerQuery reads the arguments of a LIST operation or its connection.
+func (o *operation) powerQuery(args map[string]any) (*powerQuery, error) {
+	q, err := o.listQuery(args)
+	if err != nil {
+		return nil, err
+	}
+	pq := &powerQuery{q: q}
+	if o.where || o.kind == model.OpAggregate {
+		w, err := parseWhere(o.t, args["where"])
+		if err != nil {
+			return nil, err
+		}
+		var preds []predicate
+		preds, pq.rest = w.split()
+		q.preds = append(q.preds, preds...)
+	}
+	if o.orderBy {
+		pq.keys = orderKeys(o.t, args["orderBy"])
+		if len(pq.keys) > maxOrderKeys {
+			return nil, model.Errorf(model.ErrBadUserInput, "orderBy takes at most %d keys", maxOrderKeys)
+		}
+	}
+	if len(pq.keys) > 0 {
+		q.sort, q.desc = pq.keys[0].attr, pq.keys[0].desc
+	}
+	q.spec = querySpec(q)
+	return pq, nil
+}
+
+// orderKeys reads an orderBy list; fields are enum values, so known.
+func orderKeys(t *table, raw any) []sortKey {
+	list, _ := raw.([]any)
+	var keys []sortKey
+	for _, x := range list {
+		m, _ := x.(map[string]any)
+		name, _ := m["field"].(string)
+		if a := t.sortAttr(name); a != nil {
+			keys = append(keys, sortKey{attr: a, desc: m["direction"] == "DESC"})
+		}
+	}
+	return keys
+}
+
+// querySpec is the canonical text of q for cache keys (as listQuery
+// writes it).
+func querySpec(q *listQuery) string {
+	var spec []byte
+	if q.sort != nil {
+		spec = append(spec, q.sort.name...)
+		if q.desc {
+			spec = append(spec, " desc"...)
+		}
+	}
+	spec = append(spec, '|')
+	for i := range q.preds {
+		spec = q.preds[i].appendSpec(spec)
+	}
+	return string(spec)
+}
+
+// simple reports whether the list engine alone answers pq.
+func (pq *powerQuery) simple() bool { return pq.rest == nil && len(pq.keys) <= 1 }
+
+// page returns the rows of page pg of size rows: a window from the
+// indexes when pq is simple, else the whole list.
+func (pq *powerQuery) page(ctx context.Context, tv *tableView, pg, size int) (rowList, error) {
+	if pq.simple() {
+		return tv.pageRows(ctx, pq.q, pg, size)
+	}
+	return pq.all(ctx, tv)
+}
+
+// all returns every matching row in order.
+func (pq *powerQuery) all(ctx context.Context, tv *tableView) (rowList, error) {
+	l, err := tv.rows(ctx, pq.q)
+	if err != nil || pq.simple() {
+		return l, err
+	}
+	keep := pq.rest.matcher(tv)
+	defer keep.release()
+	rows := make([]int32, 0, l.len())
+	for i := 0; i < l.len(); i++ {
+		if r := l.at(i); keep.match(r) {
+			rows = append(rows, r)
+		}
+		if i%scanCheck == scanCheck-1 {
+			if err := ctx.Err(); err != nil {
+				return rowList{}, err
+			}
+		}
+	}
+	if len(pq.keys) > 1 {
+		pq.sortRows(tv, rows)
+	}
+	return rowList{rows: rows}, nil
+}
+
+// sortRows sorts rows, already in order of the first key with ties in
+// storage order, by every key, stably: each run of rows equal on the first
+// key is sorted by the other keys, so memory is one value per row of the
+// longest run and further key.
+func (pq *powerQuery) sortRows(tv *tableView, rows []int32) {
+	first := pq.keys[0].attr
+	for lo := 0; lo < len(rows); {
+		v := tv.value(first, rows[lo])
+		hi := lo + 1
+		for hi < len(rows) && dataset.Compare(tv.value(first, rows[hi]), v) == 0 {
+			hi++
+		}
+		if hi-lo > 1 {
+			sortRun(tv, pq.keys[1:], rows[lo:hi])
+		}
+		lo = hi
+	}
+}
+
+// sortRun sorts rows stably by keys.
+func sortRun(tv *tableView, keys []sortKey, rows []int32) {
+	n := len(keys)
+	vals := make([]dataset.Value, len(rows)*n)
+	for i, r := range rows {
+		for k, key := range keys {
+			vals[i*n+k] = tv.value(key.attr, r)
+		}
+	}
+	idx := make([]int32, len(rows))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortStableFunc(idx, func(a, b int32) int {
+		for k, key := range keys {
+			c := dataset.Compare(vals[int(a)*n+k], vals[int(b)*n+k])
+			if key.desc {
+				c = -c
+			}
+			if c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	sorted := make([]int32, len(rows))
+	for i, j := range idx {
+		sorted[i] = rows[j]
+	}
+	copy(rows, sorted)
+}
+
+// rowTest tests rows against a where remainder: unchanged dataset rows by
+// a bit of its bitset when the indexes allow, other rows on their live
+// values.
+type rowTest struct {
+	tv   *tableView
+	n    *whereNode
+	bits *rowBits
+}
+
+func (n *whereNode) matcher(tv *tableView) rowTest {
+	t := rowTest{tv: tv, n: n}
+	if n != nil && !tv.noRows && tv.n > 0 {
+		if b, ok := tv.whereBits(n); ok {
+			t.bits = b
+		}
+	}
+	return t
+}
+
+func (t rowTest) match(r int32) bool {
+	switch {
+	case t.n == nil:
+		return true
+	case t.bits != nil && r < t.tv.n && !t.tv.ov.isChanged(r):
+		return t.bits.w[r>>6]&(1<<(uint(r)&63)) != 0
+	}
+	return t.n.match(t.tv, r)
+}
+
+func (t rowTest) release() {
+	if t.bits != nil {
+		putBits(t.bits)
+	}
+}
