@@ -13,10 +13,10 @@ import (
 func TestGraphQLClients(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed; .ci/run installs it")
+		skipOrFail(t, "node is not installed; .ci/run installs it")
 	}
 	if _, err := os.Stat(filepath.Join("testdata", "js", "node_modules", "graphql-request")); err != nil {
-		t.Skip("run `make js-deps` (npm ci in cmd/mockgql/testdata/js) first")
+		skipOrFail(t, "run `make js-deps` (npm ci in cmd/mockgql/testdata/js) first")
 	}
 	s := startServer(t)
 	sh := newShop(t, s, "clients@example.com", "cl")

@@ -32,10 +32,7 @@ func TestRelayClientWalk(t *testing.T) {
 		_, err = os.Stat(filepath.Join("testdata", "js", "node_modules", "@urql", "core"))
 	}
 	if err != nil {
-		if os.Getenv("MGQ_REQUIRE_TOOLS") == "1" {
-			t.Fatalf("node or @urql/core missing (npm ci in cmd/mockgql/testdata/js): %v", err)
-		}
-		t.Skip("node or @urql/core missing: run npm ci in cmd/mockgql/testdata/js")
+		skipOrFail(t, "node or @urql/core missing: run npm ci in cmd/mockgql/testdata/js: "+err.Error())
 	}
 	s := startServer(t)
 	u := s.signUp("relay@example.com")
