@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/mockgql/mockgql/graphql"
@@ -114,17 +115,21 @@ type Env struct {
 	// Bounds are the node's bounds of one runtime request (response
 	// bytes, list items, errors) and its response byte budget.
 	Bounds graphql.Bounds
-	// serve runs a runtime request on this node, for a project grain that
-	// received it from another node (NewService sets it).
-	// reqID is the serve call's request ID, which a mutation's answer is
-	// kept under (project_replies.go).
-	serve func(ctx context.Context, projectID, reqID string, r model.RuntimeRequest) (*model.RuntimeResult, error)
-	// workers run what serve is given (NewService sets it).
-	workers *workers
+	// runtime is the node's runtime path and grain client, built once on
+	// first use (runtimePath) from the fields above.
+	runtimeOnce sync.Once
+	runtime     *RuntimePath
 }
 
 // Metrics counts grain lifecycle events; http's Prometheus registry implements it.
 type Metrics interface {
 	GrainActivated(kind string)
 	GrainPassivated(kind string)
+}
+
+// runtimePath returns the node's runtime path, which the Service and the
+// project grains' serve handler share. Env must not be copied after it.
+func (e *Env) runtimePath() *RuntimePath {
+	e.runtimeOnce.Do(func() { e.runtime = newRuntimePath(newGrains(e)) })
+	return e.runtime
 }
