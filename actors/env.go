@@ -52,14 +52,12 @@ type Config struct {
 	MaxDepth, MaxPageSize int
 	// BcryptCost is the password hashing cost (tests lower it).
 	BcryptCost int
-	// MaxDatasetBytes bounds one dataset upload.
-	MaxDatasetBytes int64
+	// EdgeLimits (IPLimit, MaxDatasetBytes) are shared with the HTTP layer.
+	model.EdgeLimits
 	// ActorIdle frees an actor slot after this long without requests.
 	ActorIdle time.Duration
 	// ActorIssueLimit is the actor tokens a key may request a minute.
 	ActorIssueLimit int
-	// IPLimit is the runtime requests a minute per client IP (0 = off).
-	IPLimit int
 	// IPLimitManagement, IPLimitPublic and IPLimitCreate are the per-IP
 	// windows of /graphql and /datasets, of /public-graphql, and of
 	// sign-ups and sessionless guest and session projects, a minute (0 =
@@ -88,7 +86,7 @@ type Config struct {
 // DefaultConfig returns the API.md defaults.
 func DefaultConfig() Config {
 	return Config{Limits: model.DefaultLimits(), IdleAfter: 10 * time.Minute, MaxDepth: 10, MaxPageSize: 1000,
-		BcryptCost: 10, MaxDatasetBytes: 1 << 30, ActorIdle: 15 * time.Minute, ActorIssueLimit: 10, IPLimit: 60,
+		BcryptCost: 10, EdgeLimits: model.DefaultEdgeLimits(), ActorIdle: 15 * time.Minute, ActorIssueLimit: 10,
 		GuestDailyCalls: 500, SessionDailyCalls: 100, FlushEvery: time.Second,
 		SessionTTL: 24 * time.Hour, AdoptionTTL: 15 * time.Minute, SweepEvery: 10 * time.Second}
 }

@@ -224,8 +224,8 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	svc := actors.NewService(env)
 	hcfg := http.DefaultConfig()
 	hcfg.Addr, hcfg.BaseURL, hcfg.AppURL, hcfg.JWTSecret = c.HTTP, strings.TrimRight(c.BaseURL, "/"), strings.TrimRight(c.AppURL, "/"), secret
-	hcfg.MaxDatasetBytes, hcfg.QueryTimeout, hcfg.Logger, hcfg.Ready = c.MaxDatasetBytes, c.QueryTimeout, log, node.Ready
-	hcfg.TrustedProxies, hcfg.Members, hcfg.IPLimit = c.TrustedProxies, node.Members, c.IPLimit
+	hcfg.EdgeLimits, hcfg.QueryTimeout, hcfg.Logger, hcfg.Ready = acfg.EdgeLimits, c.QueryTimeout, log, node.Ready
+	hcfg.TrustedProxies, hcfg.Members = c.TrustedProxies, node.Members
 	c.Surface.applyHTTP(&hcfg)
 	hcfg.Bounds = env.Bounds
 	var srv *http.Server
