@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/mockgql/mockgql/graphql"
@@ -51,14 +52,12 @@ type Config struct {
 	MaxDepth, MaxPageSize int
 	// BcryptCost is the password hashing cost (tests lower it).
 	BcryptCost int
-	// MaxDatasetBytes bounds one dataset upload.
-	MaxDatasetBytes int64
+	// EdgeLimits (IPLimit, MaxDatasetBytes) are shared with the HTTP layer.
+	model.EdgeLimits
 	// ActorIdle frees an actor slot after this long without requests.
 	ActorIdle time.Duration
 	// ActorIssueLimit is the actor tokens a key may request a minute.
 	ActorIssueLimit int
-	// IPLimit is the runtime requests a minute per client IP (0 = off).
-	IPLimit int
 	// IPLimitManagement, IPLimitPublic and IPLimitCreate are the per-IP
 	// windows of /graphql and /datasets, of /public-graphql, and of
 	// sign-ups and sessionless guest and session projects, a minute (0 =
@@ -87,7 +86,7 @@ type Config struct {
 // DefaultConfig returns the API.md defaults.
 func DefaultConfig() Config {
 	return Config{Limits: model.DefaultLimits(), IdleAfter: 10 * time.Minute, MaxDepth: 10, MaxPageSize: 1000,
-		BcryptCost: 10, MaxDatasetBytes: 1 << 30, ActorIdle: 15 * time.Minute, ActorIssueLimit: 10, IPLimit: 60,
+		BcryptCost: 10, EdgeLimits: model.DefaultEdgeLimits(), ActorIdle: 15 * time.Minute, ActorIssueLimit: 10,
 		GuestDailyCalls: 500, SessionDailyCalls: 100, FlushEvery: time.Second,
 		SessionTTL: 24 * time.Hour, AdoptionTTL: 15 * time.Minute, SweepEvery: 10 * time.Second}
 }
@@ -114,17 +113,21 @@ type Env struct {
 	// Bounds are the node's bounds of one runtime request (response
 	// bytes, list items, errors) and its response byte budget.
 	Bounds graphql.Bounds
-	// serve runs a runtime request on this node, for a project grain that
-	// received it from another node (NewService sets it).
-	// reqID is the serve call's request ID, which a mutation's answer is
-	// kept under (project_replies.go).
-	serve func(ctx context.Context, projectID, reqID string, r model.RuntimeRequest) (*model.RuntimeResult, error)
-	// workers run what serve is given (NewService sets it).
-	workers *workers
+	// runtime is the node's runtime path and grain client, built once on
+	// first use (runtimePath) from the fields above.
+	runtimeOnce sync.Once
+	runtime     *RuntimePath
 }
 
 // Metrics counts grain lifecycle events; http's Prometheus registry implements it.
 type Metrics interface {
 	GrainActivated(kind string)
 	GrainPassivated(kind string)
+}
+
+// runtimePath returns the node's runtime path, which the Service and the
+// project grains' serve handler share. Env must not be copied after it.
+func (e *Env) runtimePath() *RuntimePath {
+	e.runtimeOnce.Do(func() { e.runtime = newRuntimePath(newGrains(e)) })
+	return e.runtime
 }

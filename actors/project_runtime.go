@@ -28,16 +28,19 @@ const (
 // which runs mutations one at a time. It never leaves the node.
 type mutationTask struct {
 	call     *call
-	req      graphql.Request
+	rt       *graphql.Runtime // the runtime prep was prepared with
+	prep     *graphql.Prepared
 	deadline time.Time
 }
 
-// runtimeCall checks that this project answers the request, then runs it on
-// a goroutine of its own with a snapshot of the runtime and overlay.
+// runtimeCall makes the runtime path's steps that need the project's
+// record (slug, credential), then runs the request on a goroutine of its
+// own with a snapshot of the runtime and overlay; a mutation comes back to
+// the grain as a mutationTask.
 func (p *projectGrain) runtimeCall(g *grain, c *call) (any, error) {
 	meta := c.req.Meta
-	if p.st == nil || p.st.Project.Slug != meta[metaSlug] || p.st.Project.Expired(g.env.Clock.Now()) {
-		return nil, model.Errorf(model.ErrProjectNotFound, "no project has the slug %q", meta[metaSlug])
+	if p.st == nil || !servesSlug(p.st.Project, meta[metaSlug], g.env.Clock.Now()) {
+		return nil, errNoSlug(meta[metaSlug])
 	}
 	if err := checkRuntimeCredential(p.st.Project, meta[metaToken], meta[metaKeyOK] == "1", meta[metaMgmtCall] == "1"); err != nil {
 		return nil, err
@@ -46,52 +49,31 @@ func (p *projectGrain) runtimeCall(g *grain, c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	deadline := time.UnixMilli(c.req.DeadlineUnixMs)
-	if c.req.DeadlineUnixMs == 0 {
-		deadline = time.Now().Add(5 * time.Second)
-	}
 	ov, pool, self, body := p.ov, g.env.Pool.For(p.st.Project.AccountID), c.ctx.Self(), c.req.Body
 	root := c.ctx.ActorSystem().Root
 	go func() {
+		ctx, cancel := callContext(c.req)
+		defer cancel()
 		req, err := graphql.DecodeRequest(body)
 		if err != nil {
 			g.replyLater(c, errorReply(err))
 			return
 		}
-		prep, refused := rt.Prepare(req)
+		prep, refusal := rt.Prepare(req)
 		switch {
-		case refused != nil:
-			g.replyLater(c, refusedReply(refused))
-		case prep.Mutation() && c.req.Meta[metaQueryOnly] == "1":
+		case refusal != nil:
+			g.replyLater(c, runtimeReply(refused(refusal, nil), nil))
+		case prep.Mutation() && meta[metaQueryOnly] == "1":
 			g.replyLater(c, errorReply(errMutationOverGet))
 		case prep.Mutation():
-			root.Send(self, &mutationTask{call: c, req: req, deadline: deadline})
+			deadline, _ := ctx.Deadline()
+			root.Send(self, &mutationTask{call: c, rt: rt, prep: prep, deadline: deadline})
 		default:
-			ctx, cancel := context.WithDeadline(context.Background(), deadline)
-			defer cancel()
 			res, err := rt.Query(ctx, prep, pool, ov)
 			g.replyLater(c, resultReply(ctx, res, err))
 		}
 	}()
 	return nil, errDeferred
-}
-
-// checkRuntimeCredential: an account project answers only to a verified key
-// (keyOK); a guest or session project to its share token. internal calls
-// (the board's preview, runtimeList) are let through.
-func checkRuntimeCredential(pr *model.Project, token string, keyOK, internal bool) error {
-	switch {
-	case internal:
-		return nil
-	case pr.Kind == model.KindAccount:
-		if !keyOK {
-			return model.Errorf(model.ErrUnauthenticated, "this project's API needs an API key: Authorization: Bearer <key> or X-API-Key")
-		}
-		return nil
-	case token == "" || !equalSecret(token, pr.ShareToken):
-		return model.Errorf(model.ErrUnauthenticated, "missing or wrong share token: add ?token=<shareToken> to the URL")
-	}
-	return nil
 }
 
 // runMutation runs a mutation on the grain's goroutine: execute against the
@@ -114,10 +96,18 @@ func (p *projectGrain) runMutation(g *grain, t *mutationTask) {
 		g.replyLater(t.call, &pb.Reply{Status: 200, Body: body}) // delivered again: applied once already
 		return
 	}
-	prep, refused := rt.Prepare(t.req)
-	if refused != nil {
-		g.replyLater(t.call, refusedReply(refused))
-		return
+	prep := t.prep
+	if rt != t.rt { // the model changed since: prepare against the new one
+		req, err := graphql.DecodeRequest(t.call.req.Body)
+		if err != nil {
+			g.replyLater(t.call, errorReply(err))
+			return
+		}
+		var refusal *graphql.Result
+		if prep, refusal = rt.Prepare(req); refusal != nil {
+			g.replyLater(t.call, runtimeReply(refused(refusal, nil), nil))
+			return
+		}
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), t.deadline)
 	defer cancel()
@@ -169,47 +159,19 @@ func resultReply(ctx context.Context, res *graphql.Result, err error) *pb.Reply 
 	return &pb.Reply{Status: 200, Body: res.AppendJSON(nil)}
 }
 
-// refusedReply is a 400 whose body carries the GraphQL errors.
-func refusedReply(res *graphql.Result) *pb.Reply {
-	return &pb.Reply{Status: 400, ErrorCode: model.ErrBadRequest, ErrorMessage: "the GraphQL document does not parse or validate",
-		Body: res.AppendJSON(nil), ErrorExtra: []byte(`{"graphqlCode":"` + res.Code + `"}`)}
-}
-
 // serveCall runs a whole runtime request that an HTTP node without this
 // project handed over, on this node, where the project's snapshot, key
 // cache and quota lease are: one round trip instead of one per check.
 func (p *projectGrain) serveCall(g *grain, c *call) (any, error) {
-	meta := c.req.Meta
-	if p.st == nil || p.st.Project.Slug != meta[metaSlug] || p.st.Project.Expired(g.env.Clock.Now()) {
-		return nil, model.Errorf(model.ErrProjectNotFound, "no project has the slug %q", meta[metaSlug])
+	slug := c.req.Meta[metaSlug]
+	if p.st == nil || !servesSlug(p.st.Project, slug, g.env.Clock.Now()) {
+		return nil, errNoSlug(slug)
 	}
-	if g.env.serve == nil || g.env.workers == nil {
-		return nil, errors.New("serve: no service on this node")
-	}
-	r := model.RuntimeRequest{Slug: meta[metaSlug], KeyValue: meta[metaKeyValue], ShareToken: meta[metaToken],
-		ActorToken: meta[metaActor], Body: c.req.Body, Internal: meta[metaMgmtCall] == "1", QueryOnly: meta[metaQueryOnly] == "1"}
-	if code := meta[metaBodyErr]; code != "" {
-		bodyErr := &model.Error{Code: code, Message: string(c.req.Body)}
-		r.Body, r.ReadBody = nil, func() ([]byte, error) { return nil, bodyErr }
-	}
-	deadline := time.UnixMilli(c.req.DeadlineUnixMs)
-	if c.req.DeadlineUnixMs == 0 {
-		deadline = time.Now().Add(5 * time.Second)
-	}
-	id, reqID := g.id, c.req.RequestId
-	g.env.workers.run(func() {
-		ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	rp, r, id := g.env.runtimePath(), servedRequest(c.req), g.id
+	rp.workers.run(func() {
+		ctx, cancel := callContext(c.req)
 		defer cancel()
-		res, err := g.env.serve(ctx, id, reqID, r)
-		switch {
-		case err != nil:
-			g.replyLater(c, errorReply(err))
-		case res.Status == 400:
-			g.replyLater(c, &pb.Reply{Status: 400, ErrorCode: model.ErrBadRequest, Body: res.Body,
-				ErrorExtra: []byte(`{"graphqlCode":"` + res.GraphQLCode + `"}`)})
-		default:
-			g.replyLater(c, &pb.Reply{Status: int32(res.Status), Body: res.Body})
-		}
+		g.replyLater(c, runtimeReply(rp.serve(ctx, id, c.req.RequestId, r)))
 	})
 	return nil, errDeferred
 }

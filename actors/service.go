@@ -48,38 +48,52 @@ func Kinds(env *Env) map[string]actor.Producer {
 	return kinds
 }
 
-// Service is the client of the grains that the HTTP layer uses; it
-// implements http.Backend. It holds no state of its own beyond env and is
-// safe for concurrent use.
+// Service is the use-case layer the HTTP layer calls; it implements
+// http.Backend. It holds no state of its own beyond the node's grain client
+// and is safe for concurrent use.
 type Service struct {
+	*grains
 	env        *Env
-	prefix     string
+	runtime    *RuntimePath
 	sessionKey []byte
-	seq        atomic.Uint64
-	slugs      slugCache
+}
+
+// NewService returns a Service over env. Its grain client and runtime path
+// are the node's (Env.runtimePath): the project grains' serve handler uses
+// the same ones.
+func NewService(env *Env) *Service {
+	rp := env.runtimePath()
+	s := &Service{grains: rp.grains, env: env, runtime: rp, sessionKey: env.Config.SessionKey}
+	if len(s.sessionKey) == 0 {
+		s.sessionKey = randomKey()
+	}
+	return s
+}
+
+// grains is the node's client of the grains: it names calls, sends them
+// with the caller's deadline and turns error replies back into errors. It
+// also keeps the node's slug cache and the IP windows known to refuse.
+// Safe for concurrent use.
+type grains struct {
+	env    *Env
+	prefix string
+	seq    atomic.Uint64
+	slugs  slugCache
 	// ipRefused remembers the IP windows held on other nodes that refused
 	// (service_limits.go).
 	ipRefused refusedIPs
 }
 
-// NewService returns a Service over env.
-func NewService(env *Env) *Service {
-	s := &Service{env: env, prefix: randomString(8) + "-", sessionKey: env.Config.SessionKey}
-	if len(s.sessionKey) == 0 {
-		s.sessionKey = randomKey()
-	}
-	env.serve, env.workers = s.runHere, newWorkers()
-	return s
-}
+func newGrains(env *Env) *grains { return &grains{env: env, prefix: randomString(8) + "-"} }
 
 // callID names one grain call. cluster.Request resends the same message
 // when it retries, so the grain sees the same ID and answers from its cache.
-func (s *Service) callID() string { return s.prefix + strconv.FormatUint(s.seq.Add(1), 36) }
+func (s *grains) callID() string { return s.prefix + strconv.FormatUint(s.seq.Add(1), 36) }
 
 // call sends method with body (marshalled to JSON) to kind/id and decodes
 // the reply into out (if not nil). A refusal comes back as *model.Error; an
 // unreachable grain as UNAVAILABLE.
-func (s *Service) call(ctx context.Context, kind, id, method string, body, out any) error {
+func (s *grains) call(ctx context.Context, kind, id, method string, body, out any) error {
 	var b []byte
 	if body != nil {
 		var err error
@@ -104,7 +118,7 @@ func (s *Service) call(ctx context.Context, kind, id, method string, body, out a
 // No identity reaches a grain unchecked (model.CheckGrainIdentity): an
 // unbounded one would activate a grain, reach the store as a key and
 // fill log lines.
-func (s *Service) send(ctx context.Context, kind, id string, c *pb.Call) (*pb.Reply, error) {
+func (s *grains) send(ctx context.Context, kind, id string, c *pb.Call) (*pb.Reply, error) {
 	if err := model.CheckGrainIdentity(kind, id); err != nil {
 		return nil, err
 	}

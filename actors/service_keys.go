@@ -151,7 +151,7 @@ func (s *Service) DeleteAPIKey(ctx context.Context, p model.Principal, keyID str
 
 // AuthKey checks an API key value and returns its record. Unknown, revoked
 // and deleted keys are API_KEY_INVALID; expired ones API_KEY_EXPIRED.
-func (s *Service) AuthKey(ctx context.Context, value string) (model.APIKey, error) {
+func (s *grains) AuthKey(ctx context.Context, value string) (model.APIKey, error) {
 	if len(value) != len(KeyPrefix)+43 || value[:len(KeyPrefix)] != KeyPrefix {
 		return model.APIKey{}, model.Errorf(model.ErrAPIKeyInvalid, "an API key looks like mgq_ followed by 43 letters and digits")
 	}
@@ -169,7 +169,7 @@ func (s *Service) AuthKey(ctx context.Context, value string) (model.APIKey, erro
 // authKeyFor is AuthKey for a runtime request to projectID: when the key's
 // grain is elsewhere but the project's grain is here, the project's key
 // cache answers, and a record fetched from the key grain is cached there.
-func (s *Service) authKeyFor(ctx context.Context, value, projectID string) (model.APIKey, error) {
+func (s *grains) authKeyFor(ctx context.Context, value, projectID string) (model.APIKey, error) {
 	pv := s.env.Local.project(projectID)
 	if pv == nil || pv.keys == nil || len(value) != len(KeyPrefix)+43 || value[:len(KeyPrefix)] != KeyPrefix {
 		return s.AuthKey(ctx, value)

@@ -20,7 +20,7 @@ func (s *Service) CheckIP(ctx context.Context, ip string) error {
 
 // consume takes one from the meter grain kind/id: directly from the meter
 // it publishes when it lives on this node, else by a call.
-func (s *Service) consume(ctx context.Context, kind, id string) error {
+func (s *grains) consume(ctx context.Context, kind, id string) error {
 	now := s.env.Clock.Now()
 	if m := s.env.Local.meter(kind, id); m != nil {
 		if ok, retry := m.take(now); !ok {
@@ -93,7 +93,7 @@ func (r *refusedIPs) note(ip string, now time.Time, retry int) {
 // takeQuota counts a runtime request against the plan quota of the
 // project's account, the daily quota of a guest project's session, or a
 // session project's own; a refusal names the limit (namedQuota).
-func (s *Service) takeQuota(ctx context.Context, projectID string) error {
+func (s *grains) takeQuota(ctx context.Context, projectID string) error {
 	kind, id, err := s.quotaOwner(ctx, projectID)
 	if err != nil || kind == "" {
 		return err
@@ -110,7 +110,7 @@ func (s *Service) takeQuota(ctx context.Context, projectID string) error {
 // a new block from the paying grain when it is used up (runtime_cache.go).
 // Requests of the project wait for one lease call rather than each making
 // its own.
-func (s *Service) takeLeased(ctx context.Context, l *quotaLease, kind, id string) error {
+func (s *grains) takeLeased(ctx context.Context, l *quotaLease, kind, id string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := s.env.Clock.Now()
@@ -132,7 +132,7 @@ func (s *Service) takeLeased(ctx context.Context, l *quotaLease, kind, id string
 }
 
 // quotaOwner names the grain whose quota a project's runtime calls use.
-func (s *Service) quotaOwner(ctx context.Context, projectID string) (kind, id string, err error) {
+func (s *grains) quotaOwner(ctx context.Context, projectID string) (kind, id string, err error) {
 	var o projectOwner
 	if v := s.env.Local.project(projectID); v != nil {
 		o = projectOwner{AccountID: v.project.AccountID, Session: v.session, Kind: v.project.Kind}
@@ -151,7 +151,7 @@ func (s *Service) quotaOwner(ctx context.Context, projectID string) (kind, id st
 }
 
 // askOwner asks the project grain who pays for its calls.
-func (s *Service) askOwner(ctx context.Context, projectID string) (projectOwner, error) {
+func (s *grains) askOwner(ctx context.Context, projectID string) (projectOwner, error) {
 	var o projectOwner
 	err := s.call(ctx, KindProject, projectID, "owner", projectArgs{Access: access{System: true}}, &o)
 	return o, err
@@ -232,7 +232,7 @@ func (s *Service) projectExists(ctx context.Context, projectID string) error {
 
 // touchActor restarts an actor token's idle time; it must be a live token
 // of key k.
-func (s *Service) touchActor(ctx context.Context, k model.APIKey, keyHash, token string) error {
+func (s *grains) touchActor(ctx context.Context, k model.APIKey, keyHash, token string) error {
 	hash, err := checkActorToken(token, k.ID)
 	if err != nil {
 		return err

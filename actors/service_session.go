@@ -182,7 +182,7 @@ func guestQuotaError(c Config, retry int) error {
 
 // namedQuota turns a meter's generic quota refusal into the one naming the
 // session-project or guest limit when kind is the quota's owner.
-func (s *Service) namedQuota(kind string, err error) error {
+func (s *grains) namedQuota(kind string, err error) error {
 	e := model.AsError(err)
 	if e == nil || e.Code != model.ErrTooManyRequests {
 		return err

@@ -123,7 +123,7 @@ func TestGateAnswers(t *testing.T) {
 		{"the check panics", panickyRuntime{}, http.StatusInternalServerError, model.ErrInternal, "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &Server{cfg: Config{IPLimit: 1}, metrics: NewMetrics(), log: slog.New(slog.DiscardHandler), runtime: tc.rt}
+			s := &Server{cfg: Config{EdgeLimits: model.EdgeLimits{IPLimit: 1}}, metrics: NewMetrics(), log: slog.New(slog.DiscardHandler), runtime: tc.rt}
 			reached := false
 			g, err := newGate(s, http.HandlerFunc(func(http.ResponseWriter, *http.Request) { reached = true }))
 			if err != nil {

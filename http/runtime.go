@@ -14,8 +14,40 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// bodyPool recycles request body buffers on the runtime's hot path.
-var bodyPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// runtimeScratch is one runtime request's buffers, pooled: the body read
+// (it implements model.RuntimeBody, so the runtime path reads the body in
+// its turn) and the answer written into Out.
+type runtimeScratch struct {
+	c   *gin.Context
+	max int64
+	get bool
+	in  bytes.Buffer
+	out model.RuntimeBuffers
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(runtimeScratch) }}
+
+// maxPooledAnswer keeps an occasional huge answer's buffers out of the pool.
+const maxPooledAnswer = 64 << 10
+
+// ReadBody implements model.RuntimeBody: a POST's body, or the JSON body a
+// GET's ?query= stands for.
+func (r *runtimeScratch) ReadBody() ([]byte, error) {
+	var err error
+	if r.get {
+		err = getBody(r.c, &r.in)
+	} else {
+		err = readBody(r.c, r.max, &r.in)
+	}
+	return r.in.Bytes(), err
+}
+
+func (r *runtimeScratch) release() {
+	r.c = nil
+	if cap(r.out.Body) <= maxPooledAnswer && cap(r.out.Data) <= maxPooledAnswer && r.in.Cap() <= maxPooledAnswer<<4 {
+		scratchPool.Put(r)
+	}
+}
 
 // readBody reads at most max bytes of the request body; more is a 413.
 // A body read whole lifts the gate's body deadline (setBodyDeadline); one
@@ -59,34 +91,26 @@ func getBody(c *gin.Context, buf *bytes.Buffer) error {
 	return json.NewEncoder(buf).Encode(req)
 }
 
-// serveRuntime answers POST (and, for queries, GET) /mock/{slug}/graphql. The checks run in API.md's
-// order inside Service.Runtime and the project grain: slug, credential, key
-// scope and project, body and GraphQL validity, execution.
+// serveRuntime answers POST (and, for queries, GET) /mock/{slug}/graphql.
+// The gate counted the client IP; the other checks run in API.md's order
+// in the runtime path (actors/runtime_path.go), which reads the body in
+// its turn through the request's runtimeScratch.
 func (s *Server) serveRuntime(c *gin.Context) {
 	if s.serveGraphiQL(c) { // graphiql.go: a browser's navigation
 		return
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.QueryTimeout)
 	defer cancel()
-	buf := bodyPool.Get().(*bytes.Buffer)
-	buf.Reset()
-	defer bodyPool.Put(buf)
-	get := c.Request.Method == http.MethodGet
-	readBody := func() ([]byte, error) {
-		var err error
-		if get {
-			err = getBody(c, buf)
-		} else {
-			err = readBody(c, s.cfg.MaxBodyBytes, buf)
-		}
-		return buf.Bytes(), err
-	}
+	sc := scratchPool.Get().(*runtimeScratch)
+	defer sc.release()
+	sc.c, sc.max, sc.get = c, s.cfg.MaxBodyBytes, c.Request.Method == http.MethodGet
+	sc.in.Reset()
 	var token string
 	if c.Request.URL.RawQuery != "" { // parsing an empty query still allocates
 		token = c.Query("token")
 	}
 	res, err := s.runtime.Runtime(ctx, model.RuntimeRequest{Slug: c.Param("slug"), KeyValue: runtimeKeyOf(c),
-		ShareToken: token, ActorToken: c.GetHeader("X-Actor-Token"), ReadBody: readBody, QueryOnly: get})
+		ShareToken: token, ActorToken: c.GetHeader("X-Actor-Token"), BodyFrom: sc, Out: &sc.out, QueryOnly: sc.get})
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && c.Request.Context().Err() == nil && err != nil:
 		s.writeError(c, &model.Error{Code: model.ErrQueryTimeout, Message: "the query ran past the time limit; narrow it and retry", RetryAfter: 1})
@@ -95,10 +119,7 @@ func (s *Server) serveRuntime(c *gin.Context) {
 	case res.Status == http.StatusBadRequest:
 		s.writeRefusedGraphQL(c, res.Body, res.GraphQLCode)
 	default:
-		writeJSON(c, http.StatusOK, res.Body)
-		if res.Release != nil {
-			res.Release() // written: the buffer may serve the next request
-		}
+		writeJSON(c, http.StatusOK, res.Body) // written before sc goes back to the pool
 	}
 }
 

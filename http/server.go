@@ -63,16 +63,16 @@ type Config struct {
 	MaxBodyBytes int64
 	// MaxManagementBodyBytes bounds /graphql bodies (importDataset carries up to 16 MB).
 	MaxManagementBodyBytes int64
-	// MaxDatasetBytes bounds a streaming dataset upload.
-	MaxDatasetBytes int64
+	// EdgeLimits are the grains' (cmd/mockgql copies them): MaxDatasetBytes
+	// bounds a streaming dataset upload; IPLimit > 0 turns the runtime's
+	// per-IP window on (its size is the grains'); at 0 the client IP is
+	// not worked out.
+	model.EdgeLimits
 	// QueryTimeout bounds one runtime query.
 	QueryTimeout time.Duration
 	// TrustedProxies are the CIDRs whose X-Forwarded-For is believed; the
 	// client IP is otherwise the peer address.
 	TrustedProxies []string
-	// IPLimit is the per-IP window's size (runtime requests a minute); 0
-	// turns the window off, and the client IP is then not worked out.
-	IPLimit int
 	// IPLimitManagement and IPLimitPublic turn the per-IP windows of
 	// /graphql and /datasets, and of /public-graphql, on (> 0); their
 	// sizes are the grains' (Runtime.CheckWindow).
@@ -102,7 +102,7 @@ type Config struct {
 // DefaultConfig returns API.md's defaults.
 func DefaultConfig() Config {
 	return Config{Addr: "127.0.0.1:8080", JWTTTL: 7 * 24 * time.Hour, MaxBodyBytes: 1 << 20,
-		MaxManagementBodyBytes: 24 << 20, MaxDatasetBytes: 1 << 30, QueryTimeout: 5 * time.Second,
+		MaxManagementBodyBytes: 24 << 20, EdgeLimits: model.DefaultEdgeLimits(), QueryTimeout: 5 * time.Second,
 		BodyTimeout: 30 * time.Second}
 }
 

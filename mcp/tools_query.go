@@ -99,9 +99,6 @@ func (s *Server) runDocument(ctx context.Context, pr *model.Project, in runQuery
 	if err != nil {
 		return runQueryOut{}, outcome{}, err
 	}
-	if res.Release != nil {
-		defer res.Release()
-	}
 	var g struct {
 		Data   json.RawMessage   `json:"data"`
 		Errors []json.RawMessage `json:"errors"`

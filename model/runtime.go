@@ -9,11 +9,15 @@ type RuntimeRequest struct {
 	ShareToken string
 	// ActorToken is the X-Actor-Token header; empty if none.
 	ActorToken string
-	// Body is the GraphQL-over-HTTP request body. When ReadBody is set,
+	// Body is the GraphQL-over-HTTP request body. When BodyFrom is set,
 	// Body is read through it only after the credential and limit checks,
 	// so that their refusals come first (API.md's order of checks).
 	Body     []byte
-	ReadBody func() ([]byte, error)
+	BodyFrom RuntimeBody
+	// Out, when set, holds buffers the caller owns and reuses: an answer
+	// made on this node is written into them, and the result's Body then
+	// aliases Out.Body until the caller reuses Out. Nil: fresh buffers.
+	Out *RuntimeBuffers
 	// Internal marks a call the service makes for a signed-in owner
 	// (runtimeList): the credential check is skipped, the quota is not.
 	Internal bool
@@ -32,7 +36,18 @@ type RuntimeResult struct {
 	Status      int
 	Body        []byte
 	GraphQLCode string
-	// Release, when set, returns Body's buffer for reuse; the caller calls
-	// it once Body is written and no longer used.
-	Release func()
+}
+
+// RuntimeBody is a request body the runtime path reads when its turn in
+// API.md's order of checks comes (after the credential and quota checks);
+// the HTTP side implements it over the request. ReadBody is called at most
+// once; its error is a *Error (PAYLOAD_TOO_LARGE, BAD_REQUEST).
+type RuntimeBody interface {
+	ReadBody() ([]byte, error)
+}
+
+// RuntimeBuffers are the buffers of one runtime answer: Data the engine's
+// data, Body the encoded answer. A caller pools them across requests.
+type RuntimeBuffers struct {
+	Data, Body []byte
 }

@@ -1,0 +1,303 @@
+package actors
+
+import (
+	"context"
+	"encoding/json"
+	"time"
+
+	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/model"
+)
+
+// RuntimePath runs one /mock/{slug}/graphql request. It is the one place
+// of API.md's order of runtime checks after the client IP (which the HTTP
+// gate counts first, through Service.CheckIP):
+//
+//  1. slug: the project it names (resolveSlug), still that project and not expired
+//  2. credential: an API key of the project, or the share token of a guest or session project
+//  3. key scope and project (checkRuntimeKey)
+//  4. actor token (touchActor)
+//  5. quota (takeQuota)
+//  6. body: read only now (model.RuntimeBody), decoded, parsed and validated
+//  7. execution: a query on a snapshot, a mutation in the project grain
+//
+// The HTTP side calls Run; a node that does not hold the project's grain
+// hands the whole request over to the grain's node ("serve"), whose grain
+// runs the same steps through serve. One RuntimePath per node
+// (Env.runtimePath); safe for concurrent use.
+type RuntimePath struct {
+	grains  *grains
+	workers *workers // run the requests other nodes hand over
+}
+
+func newRuntimePath(g *grains) *RuntimePath { return &RuntimePath{grains: g, workers: newWorkers()} }
+
+// defaultCallTimeout bounds a grain call that came without a deadline.
+const defaultCallTimeout = 5 * time.Second
+
+// callContext is the context of a call's work: until the call's deadline,
+// or defaultCallTimeout when it has none.
+func callContext(req *pb.Call) (context.Context, context.CancelFunc) {
+	if req.DeadlineUnixMs != 0 {
+		return context.WithDeadline(context.Background(), time.UnixMilli(req.DeadlineUnixMs))
+	}
+	return context.WithTimeout(context.Background(), defaultCallTimeout)
+}
+
+// Run runs r against the project its slug names (steps 1 to 7).
+func (p *RuntimePath) Run(ctx context.Context, r model.RuntimeRequest) (*model.RuntimeResult, error) {
+	counted := false
+	for attempt := 0; ; attempt++ {
+		projectID, err := p.grains.resolveSlug(ctx, r.Slug, attempt > 0)
+		if err != nil {
+			return nil, err
+		}
+		if r.ProjectID != "" && projectID != r.ProjectID {
+			if attempt == 0 {
+				continue // the cache may be stale
+			}
+			return nil, model.Errorf(model.ErrProjectNotFound, "the project's slug changed meanwhile; retry")
+		}
+		var res *model.RuntimeResult
+		if l := p.grains.env.Local; l == nil || l.project(projectID) != nil {
+			res, err = p.checked(ctx, projectID, "", &r, &counted)
+		} else {
+			res, err = p.forward(ctx, projectID, &r)
+		}
+		if model.ErrorCode(err) == model.ErrProjectNotFound && attempt == 0 {
+			continue // the cached slug may be stale: ask the slug grain, not the cache
+		}
+		return res, err
+	}
+}
+
+// serve runs a request another node handed over (the project grain's
+// "serve"): steps 2 to 7 here, where the project's snapshot, key cache and
+// quota lease are. reqID is the serve call's ID: the grain call of a
+// mutation derives its ID from it, so that a serve call delivered twice
+// applies the mutation once.
+func (p *RuntimePath) serve(ctx context.Context, projectID, reqID string, r model.RuntimeRequest) (*model.RuntimeResult, error) {
+	counted := false
+	return p.checked(ctx, projectID, reqID, &r, &counted)
+}
+
+// checked makes steps 2 to 7 on this node. counted says whether the
+// request was already counted against the quota (a retry after a slug
+// move is the same request).
+func (p *RuntimePath) checked(ctx context.Context, projectID, reqID string, r *model.RuntimeRequest, counted *bool) (*model.RuntimeResult, error) {
+	keyOK, err := p.credential(ctx, projectID, r)
+	if err != nil {
+		return nil, err
+	}
+	if !*counted {
+		if err := p.grains.takeQuota(ctx, projectID); err != nil {
+			return nil, err
+		}
+		*counted = true
+	}
+	if r.BodyFrom != nil {
+		b, err := r.BodyFrom.ReadBody()
+		if err != nil {
+			return nil, err
+		}
+		r.Body, r.BodyFrom = b, nil
+	}
+	if res, ok, err := p.localQuery(ctx, projectID, r, keyOK); ok {
+		return res, err
+	}
+	meta := callMeta(r)
+	if keyOK {
+		meta[metaKeyOK] = "1"
+	} else if r.ShareToken != "" {
+		meta[metaToken] = r.ShareToken
+	}
+	callID := p.grains.callID()
+	if reqID != "" {
+		callID = reqID + ".r"
+	}
+	return runtimeResult(p.grains.send(ctx, KindProject, projectID, &pb.Call{Method: "runtime", Body: r.Body, Meta: meta, RequestId: callID}))
+}
+
+// credential makes steps 3 and 4 for a request with an API key: keyOK
+// says the key is of the project and may query the runtime. Step 2, which
+// needs the project's record, is checkRuntimeCredential's, where the
+// record is (localQuery, or the project grain).
+func (p *RuntimePath) credential(ctx context.Context, projectID string, r *model.RuntimeRequest) (keyOK bool, err error) {
+	if r.KeyValue == "" {
+		if r.ActorToken != "" {
+			return false, model.Errorf(model.ErrActorTokenInvalid, "an actor token goes with the API key it was issued for; send the key too")
+		}
+		return false, nil
+	}
+	k, err := p.grains.checkRuntimeKey(ctx, r.KeyValue, projectID)
+	if err != nil || r.ActorToken == "" {
+		return err == nil, err
+	}
+	keyHash := k.Hash // the stored record keeps its hash; hashing again costs
+	if keyHash == "" {
+		keyHash = hashSecret(r.KeyValue)
+	}
+	return true, p.grains.touchActor(ctx, k, keyHash, r.ActorToken)
+}
+
+// callMeta is the metadata every grain call of a runtime request carries:
+// the slug asked for, and whether it is a GET or an internal call.
+func callMeta(r *model.RuntimeRequest) map[string]string {
+	meta := map[string]string{metaSlug: r.Slug}
+	if r.QueryOnly {
+		meta[metaQueryOnly] = "1"
+	}
+	if r.Internal {
+		meta[metaMgmtCall] = "1"
+	}
+	return meta
+}
+
+// forward hands the whole request to the node of the project's grain. The
+// body is read first; one that cannot be read travels as its error, which
+// the other node answers only after the checks that come before it.
+func (p *RuntimePath) forward(ctx context.Context, projectID string, r *model.RuntimeRequest) (*model.RuntimeResult, error) {
+	meta := callMeta(r)
+	for _, kv := range [...][2]string{{metaKeyValue, r.KeyValue}, {metaToken, r.ShareToken}, {metaActor, r.ActorToken}} {
+		if kv[1] != "" {
+			meta[kv[0]] = kv[1]
+		}
+	}
+	body := r.Body
+	if r.BodyFrom != nil {
+		b, err := r.BodyFrom.ReadBody()
+		switch me := model.AsError(err); {
+		case me != nil:
+			meta[metaBodyErr], body = me.Code, []byte(me.Message)
+		case err != nil:
+			return nil, err
+		default:
+			body = b
+			r.Body, r.BodyFrom = b, nil
+		}
+	}
+	return runtimeResult(p.grains.send(ctx, KindProject, projectID, &pb.Call{Method: "serve", Body: body, Meta: meta, RequestId: p.grains.callID()}))
+}
+
+// servedRequest rebuilds the request a serve call carries (forward).
+func servedRequest(c *pb.Call) model.RuntimeRequest {
+	meta := c.Meta
+	r := model.RuntimeRequest{Slug: meta[metaSlug], KeyValue: meta[metaKeyValue], ShareToken: meta[metaToken],
+		ActorToken: meta[metaActor], Body: c.Body, Internal: meta[metaMgmtCall] == "1", QueryOnly: meta[metaQueryOnly] == "1"}
+	if code := meta[metaBodyErr]; code != "" {
+		r.Body, r.BodyFrom = nil, failedBody{&model.Error{Code: code, Message: string(c.Body)}}
+	}
+	return r
+}
+
+// failedBody is a body that could not be read on the node that received it.
+type failedBody struct{ err error }
+
+func (f failedBody) ReadBody() ([]byte, error) { return nil, f.err }
+
+// runtimeResult turns a runtime or serve reply into the runtime's result:
+// the one conversion from the wire (runtimeReply is the other way).
+func runtimeResult(reply *pb.Reply, err error) (*model.RuntimeResult, error) {
+	switch {
+	case err != nil:
+		return nil, err
+	case reply.Status == 400:
+		var extra struct{ GraphQLCode string }
+		_ = json.Unmarshal(reply.ErrorExtra, &extra)
+		return &model.RuntimeResult{Status: 400, Body: reply.Body, GraphQLCode: extra.GraphQLCode}, nil
+	case reply.ErrorCode != "":
+		return nil, replyError(reply)
+	}
+	return &model.RuntimeResult{Status: 200, Body: reply.Body}, nil
+}
+
+// runtimeReply turns the runtime's result into a reply: the one conversion
+// to the wire. A 400 carries the GraphQL errors in its body and their code
+// in ErrorExtra.
+func runtimeReply(res *model.RuntimeResult, err error) *pb.Reply {
+	switch {
+	case err != nil:
+		return errorReply(err)
+	case res.Status == 400:
+		return &pb.Reply{Status: 400, ErrorCode: model.ErrBadRequest, ErrorMessage: "the GraphQL document does not parse or validate",
+			Body: res.Body, ErrorExtra: []byte(`{"graphqlCode":"` + res.GraphQLCode + `"}`)}
+	}
+	return &pb.Reply{Status: int32(res.Status), Body: res.Body}
+}
+
+// refused is the 400 result of a document that does not parse or validate.
+func refused(res *graphql.Result, buf []byte) *model.RuntimeResult {
+	return &model.RuntimeResult{Status: 400, Body: res.AppendJSON(buf), GraphQLCode: res.Code}
+}
+
+// servesSlug says whether pr answers slug at now (step 1, made again where
+// the project's record is: a slug can move, a project expire).
+func servesSlug(pr *model.Project, slug string, now time.Time) bool {
+	return pr != nil && pr.Slug == slug && !pr.Expired(now)
+}
+
+// errNoSlug is step 1's refusal.
+func errNoSlug(slug string) error {
+	return model.Errorf(model.ErrProjectNotFound, "no project has the slug %q", slug)
+}
+
+// checkRuntimeCredential is step 2: an account project answers only to a
+// verified key (keyOK); a guest or session project to its share token.
+// internal calls (the board's preview, runtimeList) are let through.
+func checkRuntimeCredential(pr *model.Project, token string, keyOK, internal bool) error {
+	switch {
+	case internal:
+		return nil
+	case pr.Kind == model.KindAccount:
+		if !keyOK {
+			return model.Errorf(model.ErrUnauthenticated, "this project's API needs an API key: Authorization: Bearer <key> or X-API-Key")
+		}
+		return nil
+	case token == "" || !equalSecret(token, pr.ShareToken):
+		return model.Errorf(model.ErrUnauthenticated, "missing or wrong share token: add ?token=<shareToken> to the URL")
+	}
+	return nil
+}
+
+var errMutationOverGet = model.Errorf(model.ErrBadRequest, "mutations need POST; GET carries only queries")
+
+// localQuery makes steps 2, 6 and 7 for a query from the read snapshot of
+// a project grain active on this node. ok is false when it cannot (no
+// snapshot, runtime not compiled yet, slug moved, a mutation): the caller
+// then asks the grain (projectGrain.runtimeCall).
+func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model.RuntimeRequest, keyOK bool) (res *model.RuntimeResult, ok bool, err error) {
+	env := p.grains.env
+	v := env.Local.project(projectID)
+	if v == nil || v.rt == nil || !servesSlug(v.project, r.Slug, env.Clock.Now()) {
+		return nil, false, nil
+	}
+	if err := checkRuntimeCredential(v.project, r.ShareToken, keyOK, r.Internal); err != nil {
+		return nil, true, err
+	}
+	req, err := graphql.DecodeRequest(r.Body)
+	if err != nil {
+		return nil, true, err
+	}
+	out := r.Out
+	if out == nil {
+		out = &model.RuntimeBuffers{}
+	}
+	prep, refusal := v.rt.Prepare(req)
+	if refusal != nil {
+		return refused(refusal, out.Body[:0]), true, nil
+	}
+	if prep.Mutation() {
+		if r.QueryOnly {
+			return nil, true, errMutationOverGet
+		}
+		return nil, false, nil // mutations run in the grain, one at a time
+	}
+	qr, err := v.rt.QueryTo(ctx, prep, env.Pool.For(v.project.AccountID), v.ov, out.Data[:0])
+	if err != nil || ctx.Err() != nil {
+		return nil, true, replyError(resultReply(ctx, qr, err))
+	}
+	out.Data = qr.Data
+	out.Body = qr.AppendJSON(out.Body[:0])
+	return &model.RuntimeResult{Status: 200, Body: out.Body}, true, nil
+}
