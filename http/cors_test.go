@@ -41,8 +41,10 @@ func (r *corsRuntime) Runtime(_ context.Context, q model.RuntimeRequest) (*model
 	case q.Slug == "acct" && q.KeyValue != "mgq_good":
 		return nil, model.Errorf(model.ErrUnauthenticated, "no key")
 	}
-	if _, err := q.ReadBody(); err != nil {
-		return nil, err
+	if q.BodyFrom != nil {
+		if _, err := q.BodyFrom.ReadBody(); err != nil {
+			return nil, err
+		}
 	}
 	return &model.RuntimeResult{Status: 200, Body: []byte(`{"data":{"x":1}}`)}, nil
 }
@@ -213,7 +215,7 @@ func TestCORSGateRefusal(t *testing.T) {
 		{"DELETE", "/runtime/actors", "http://other.test", "*"},
 		{"POST", "/mock/acct/graphql", "", ""},
 	} {
-		s := &Server{cfg: Config{IPLimit: 1}, metrics: NewMetrics(), log: slog.New(slog.DiscardHandler), runtime: limitedRuntime{}}
+		s := &Server{cfg: Config{EdgeLimits: model.EdgeLimits{IPLimit: 1}}, metrics: NewMetrics(), log: slog.New(slog.DiscardHandler), runtime: limitedRuntime{}}
 		g, err := newGate(s, http.NotFoundHandler())
 		if err != nil {
 			t.Fatal(err)
