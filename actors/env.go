@@ -61,7 +61,8 @@ type Config struct {
 	// IPLimitManagement, IPLimitPublic and IPLimitCreate are the per-IP
 	// windows of /graphql and /datasets, of /public-graphql, and of
 	// sign-ups and sessionless guest and session projects, a minute (0 =
-	// off); LoginAttempts the login attempts a minute per e-mail (0 = off).
+	// off); LoginAttempts the consecutive failed logins per e-mail before
+	// its back-off (0 = off).
 	IPLimitManagement, IPLimitPublic, IPLimitCreate, LoginAttempts int
 	// GuestDailyCalls and SessionDailyCalls are the daily runtime quotas
 	// of a guest session and of a session project.

@@ -9,8 +9,8 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// The per-IP windows besides the runtime's (KindIP), and the per-e-mail
-// login window. Each is a meterGrain with fixed one-minute windows.
+// The per-IP windows besides the runtime's (KindIP), each a meterGrain with
+// fixed one-minute windows, and the per-e-mail login back-off (loginGrain).
 const (
 	// KindIPManagement counts a client IP's /graphql and /datasets
 	// requests a minute: ipm/<address>.
@@ -21,8 +21,8 @@ const (
 	// KindIPCreate counts what a client IP creates a minute: sign-ups,
 	// guest and session projects: ipc/<address>.
 	KindIPCreate = "ipc"
-	// KindLogin counts the login attempts of one e-mail address a minute,
-	// whatever IPs they come from: login/<sha256 of the normalised e-mail>.
+	// KindLogin is the login back-off of one e-mail address, whatever IPs
+	// the attempts come from: login/<sha256 of the normalised e-mail>.
 	// It is not checkpointed (a restart forgets it), so that guessing
 	// unknown addresses writes nothing to disk.
 	KindLogin = "login"
@@ -46,7 +46,7 @@ func windowKinds(env *Env) map[string]actor.Producer {
 		KindIPManagement: window(func(c Config) int { return c.IPLimitManagement }, true),
 		KindIPPublic:     window(func(c Config) int { return c.IPLimitPublic }, true),
 		KindIPCreate:     window(func(c Config) int { return c.IPLimitCreate }, true),
-		KindLogin:        window(func(c Config) int { return c.LoginAttempts }, false),
+		KindLogin:        func() actor.Actor { return newGrain(env, &loginGrain{}) },
 	}
 }
 
@@ -77,14 +77,27 @@ func (s *Service) CheckWindow(ctx context.Context, window, ip string) error {
 	return s.consume(ctx, kind, ip)
 }
 
-// checkLogin counts a login attempt for the normalised e-mail e: past
-// --login-attempts a minute, the address is refused until the minute
-// ends, whatever the password and wherever the attempts come from.
-func (s *Service) checkLogin(ctx context.Context, e string) error {
+// admitLogin admits a login attempt for the normalised e-mail e, or
+// refuses it (429 TOO_MANY_REQUESTS with Retry-After) while the address
+// must wait: after --login-attempts consecutive failures, whatever the
+// password and wherever the attempts come from, one minute, doubled by
+// each further failure up to an hour. The caller must call done with the
+// password check's error: UNAUTHENTICATED counts a failure, nil resets
+// the count, anything else counts for nothing.
+func (s *Service) admitLogin(ctx context.Context, e string) (done func(error), err error) {
 	if s.env.Config.LoginAttempts <= 0 {
-		return nil
+		return func(error) {}, nil
 	}
-	return s.consume(ctx, KindLogin, hashSecret(e))
+	id := hashSecret(e)
+	if err := s.call(ctx, KindLogin, id, "admit", nil, nil); err != nil {
+		return nil, err
+	}
+	return func(checked error) {
+		r := loginReport{Failed: model.ErrorCode(checked) == model.ErrUnauthenticated, Succeeded: checked == nil}
+		if err := s.call(context.WithoutCancel(ctx), KindLogin, id, "report", r, nil); err != nil {
+			s.env.Log.Warn("login back-off report failed", "err", err)
+		}
+	}, nil
 }
 
 // isIPKind reports whether kind is a per-IP window, whose refusals a node
@@ -103,7 +116,6 @@ func windowError(kind string, retry int) *model.Error {
 		KindIPManagement: "management API requests from this IP address",
 		KindIPPublic:     "public API requests from this IP address",
 		KindIPCreate:     "sign-ups, guest and session projects from this IP address",
-		KindLogin:        "login attempts for this e-mail address",
 	}[kind]
 	if what == "" {
 		what = strings.TrimSpace(kind + " requests")

@@ -60,11 +60,14 @@ func (s *Service) Login(ctx context.Context, email, password, accountID string) 
 	if err != nil {
 		return model.User{}, nil, model.Errorf(model.ErrUnauthenticated, "wrong e-mail or password")
 	}
-	if err := s.checkLogin(ctx, e); err != nil {
+	done, err := s.admitLogin(ctx, e)
+	if err != nil {
 		return model.User{}, nil, err
 	}
 	var u userState
-	if err := s.call(ctx, KindUser, e, "login", userArgs{Password: password}, &u); err != nil {
+	err = s.call(ctx, KindUser, e, "login", userArgs{Password: password}, &u)
+	done(err) // a wrong password counts only now, once checked
+	if err != nil {
 		return model.User{}, nil, err
 	}
 	if len(u.AccountIDs) == 0 {
