@@ -182,9 +182,9 @@ func TestIndexesReadyInBackground(t *testing.T) {
 // TestGramsBounded: a column whose texts exceed MaxGramText gets no
 // n-gram index (like then scans), so its memory stays bounded.
 func TestGramsBounded(t *testing.T) {
-	long := strings.Repeat("x", 1<<20)
+	long := strings.Repeat("x", 1<<19) // under MaxValueBytes
 	var b strings.Builder
-	for i := 0; i < MaxGramText>>20+2; i++ {
+	for i := 0; i < MaxGramText>>19+2; i++ {
 		line, _ := json.Marshal(map[string]any{"s": long + strconv.Itoa(i), "t": "short"})
 		b.Write(line)
 		b.WriteByte('\n')
