@@ -28,6 +28,7 @@ type tableOverlay struct {
 	// it shares with this one (Overlay.lastResolved).
 	t       *table
 	ds      weak.Pointer[dataset.Dataset] // weak: a replaced dataset is not kept alive
+	ts      *tableState                   // the records resolved
 	decoded map[*Change]decodedRec
 
 	mu      sync.Mutex
@@ -46,11 +47,19 @@ type rowRec struct {
 	has     []bool
 }
 
-// resolveOverlay returns tv's resolved overlay, cached when the view allows.
+// resolveOverlay returns tv's resolved overlay: the overlay's last resolved
+// version of the table when it resolved these very records (tableStates
+// are immutable) for this table and dataset, else one cached when the view
+// allows. The last resolved version is held by the overlay, so a query
+// cache that evicted it (a busy node) does not make every query of a
+// mutated project rebuild it, its live table and their indexes.
 func (v *view) resolveOverlay(tv *tableView) *tableOverlay {
 	ts := v.st.table(tv.t.id)
 	if ts == nil || len(ts.recs) == 0 {
 		return nil
+	}
+	if last := v.ov.lastResolved(tv.t.id); last.resolves(tv, ts) {
+		return last
 	}
 	if !v.cacheable {
 		return buildOverlay(tv, ts)
@@ -72,6 +81,12 @@ func overlayCost(tv *tableView, ts *tableState) int64 {
 	return (int64(len(ts.recs))*perRecord + int64(tv.n)/8) / 4
 }
 
+// resolves reports whether o resolved the records ts for tv's table and
+// dataset; a nil o resolves nothing.
+func (o *tableOverlay) resolves(tv *tableView, ts *tableState) bool {
+	return o != nil && o.ts == ts && o.t == tv.t && o.ds == weak.Make(tv.ds)
+}
+
 // decodedRec is a record decoded for a table and the dataset rows its id
 // names (none for created rows).
 type decodedRec struct {
@@ -86,7 +101,7 @@ type decodedRec struct {
 // decode and an id lookup each.
 func buildOverlay(tv *tableView, ts *tableState) *tableOverlay {
 	o := &tableOverlay{n: tv.n, rows: map[int32]*rowRec{}, ids: map[string]bool{}, byID: map[string]int32{},
-		t: tv.t, ds: weak.Make(tv.ds), decoded: make(map[*Change]decodedRec, len(ts.recs))}
+		t: tv.t, ds: weak.Make(tv.ds), ts: ts, decoded: make(map[*Change]decodedRec, len(ts.recs))}
 	prev := tv.v.ov.lastResolved(tv.t.id)
 	if prev != nil && (prev.t != tv.t || prev.ds != weak.Make(tv.ds)) {
 		prev = nil
