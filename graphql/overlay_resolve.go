@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"sync"
@@ -108,6 +109,7 @@ func buildOverlay(tv *tableView, ts *tableState) *tableOverlay {
 	if prev != nil && (prev.t != tv.t || prev.ds != weak.Make(tv.ds)) {
 		prev = nil
 	}
+	var created []seqRec
 	for _, c := range ts.recs {
 		d, ok := prev.reuse(c)
 		if !ok {
@@ -119,7 +121,7 @@ func buildOverlay(tv *tableView, ts *tableState) *tableOverlay {
 		o.decoded[c] = d
 		if c.Created {
 			if !c.Deleted {
-				o.created = append(o.created, d.rec)
+				created = append(created, seqRec{d.rec.ch.Seq, d.rec})
 			}
 			continue
 		}
@@ -127,12 +129,16 @@ func buildOverlay(tv *tableView, ts *tableState) *tableOverlay {
 			o.rows[r] = d.rec
 		}
 	}
-	slices.SortFunc(o.created, func(a, b *rowRec) int {
-		if a.ch.Seq != b.ch.Seq {
-			return int(a.ch.Seq - b.ch.Seq)
+	slices.SortFunc(created, func(a, b seqRec) int { // the Seq beside each record: no pointer chase
+		if a.seq != b.seq {
+			return cmp.Compare(a.seq, b.seq)
 		}
-		return compareStrings(a.id, b.id)
+		return compareStrings(a.rec.id, b.rec.id)
 	})
+	o.created = make([]*rowRec, len(created))
+	for i, c := range created {
+		o.created[i] = c.rec
+	}
 	o.byID = make(map[string]int32, len(o.created))
 	for i, rec := range o.created {
 		o.byID[rec.id] = tv.n + int32(i)
@@ -149,6 +155,12 @@ func buildOverlay(tv *tableView, ts *tableState) *tableOverlay {
 	slices.Sort(o.updated)
 	tv.v.ov.setResolved(tv.t.id, o) // complete: other queries may take it now
 	return o
+}
+
+// seqRec is a created record and its Seq, for sorting.
+type seqRec struct {
+	seq int64
+	rec *rowRec
 }
 
 // reuse returns what o decoded for c; a nil o has nothing.
