@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"sync"
@@ -21,19 +22,22 @@ type tableOverlay struct {
 	updated     []int32           // dataset rows with a live (not deleted) record, ascending
 	changedRows []int32           // dataset rows with a record (the bits of changed), unordered
 	created     []*rowRec         // live created rows in Seq order; row n+i is created[i]
-	ids         map[string]bool   // every RowID with a record, tombstones included
 	byID        map[string]int32  // live created rows by id
 
 	// t, ds and decoded let the next version's build reuse the records
 	// it shares with this one (Overlay.lastResolved).
 	t       *table
 	ds      weak.Pointer[dataset.Dataset] // weak: a replaced dataset is not kept alive
+	ts      *tableState                   // the records resolved
 	decoded map[*Change]decodedRec
 
 	mu      sync.Mutex
 	keys    map[int]map[string][]int32 // by attribute index (-1: id): live changed rows by key
 	liveTab *liveTable                 // the live rows for list queries (overlay_live.go)
 	ranks   map[string][]int32         // by sort path: the changed rows' ranks, ascending
+
+	maxID               float64 // maxIntegerID
+	hasMaxID, maxIDDone bool
 }
 
 // rowRec is one record decoded for a table.
@@ -46,11 +50,19 @@ type rowRec struct {
 	has     []bool
 }
 
-// resolveOverlay returns tv's resolved overlay, cached when the view allows.
+// resolveOverlay returns tv's resolved overlay: the overlay's last resolved
+// version of the table when it resolved these very records (tableStates
+// are immutable) for this table and dataset, else one cached when the view
+// allows. The last resolved version is held by the overlay, so a query
+// cache that evicted it (a busy node) does not make every query of a
+// mutated project rebuild it, its live table and their indexes.
 func (v *view) resolveOverlay(tv *tableView) *tableOverlay {
 	ts := v.st.table(tv.t.id)
 	if ts == nil || len(ts.recs) == 0 {
 		return nil
+	}
+	if last := v.ov.lastResolved(tv.t.id); last.resolves(tv, ts) {
+		return last
 	}
 	if !v.cacheable {
 		return buildOverlay(tv, ts)
@@ -72,6 +84,12 @@ func overlayCost(tv *tableView, ts *tableState) int64 {
 	return (int64(len(ts.recs))*perRecord + int64(tv.n)/8) / 4
 }
 
+// resolves reports whether o resolved the records ts for tv's table and
+// dataset; a nil o resolves nothing.
+func (o *tableOverlay) resolves(tv *tableView, ts *tableState) bool {
+	return o != nil && o.ts == ts && o.t == tv.t && o.ds == weak.Make(tv.ds)
+}
+
 // decodedRec is a record decoded for a table and the dataset rows its id
 // names (none for created rows).
 type decodedRec struct {
@@ -85,14 +103,14 @@ type decodedRec struct {
 // a table with many records costs map operations per record, not a
 // decode and an id lookup each.
 func buildOverlay(tv *tableView, ts *tableState) *tableOverlay {
-	o := &tableOverlay{n: tv.n, rows: map[int32]*rowRec{}, ids: map[string]bool{}, byID: map[string]int32{},
-		t: tv.t, ds: weak.Make(tv.ds), decoded: make(map[*Change]decodedRec, len(ts.recs))}
+	o := &tableOverlay{n: tv.n, rows: make(map[int32]*rowRec, len(ts.recs)),
+		t: tv.t, ds: weak.Make(tv.ds), ts: ts, decoded: make(map[*Change]decodedRec, len(ts.recs))}
 	prev := tv.v.ov.lastResolved(tv.t.id)
 	if prev != nil && (prev.t != tv.t || prev.ds != weak.Make(tv.ds)) {
 		prev = nil
 	}
+	var created []seqRec
 	for _, c := range ts.recs {
-		o.ids[c.RowID] = true
 		d, ok := prev.reuse(c)
 		if !ok {
 			d = decodedRec{rec: decodeRecord(tv, c)}
@@ -103,7 +121,7 @@ func buildOverlay(tv *tableView, ts *tableState) *tableOverlay {
 		o.decoded[c] = d
 		if c.Created {
 			if !c.Deleted {
-				o.created = append(o.created, d.rec)
+				created = append(created, seqRec{d.rec.ch.Seq, d.rec})
 			}
 			continue
 		}
@@ -111,17 +129,22 @@ func buildOverlay(tv *tableView, ts *tableState) *tableOverlay {
 			o.rows[r] = d.rec
 		}
 	}
-	tv.v.ov.setResolved(tv.t.id, o)
-	slices.SortFunc(o.created, func(a, b *rowRec) int {
-		if a.ch.Seq != b.ch.Seq {
-			return int(a.ch.Seq - b.ch.Seq)
+	slices.SortFunc(created, func(a, b seqRec) int { // the Seq beside each record: no pointer chase
+		if a.seq != b.seq {
+			return cmp.Compare(a.seq, b.seq)
 		}
-		return compareStrings(a.id, b.id)
+		return compareStrings(a.rec.id, b.rec.id)
 	})
+	o.created = make([]*rowRec, len(created))
+	for i, c := range created {
+		o.created[i] = c.rec
+	}
+	o.byID = make(map[string]int32, len(o.created))
 	for i, rec := range o.created {
 		o.byID[rec.id] = tv.n + int32(i)
 	}
 	o.changed = newBitset(int(tv.n))
+	o.changedRows, o.updated = make([]int32, 0, len(o.rows)), make([]int32, 0, len(o.rows))
 	for r, rec := range o.rows {
 		o.changed.set(r)
 		o.changedRows = append(o.changedRows, r)
@@ -130,7 +153,14 @@ func buildOverlay(tv *tableView, ts *tableState) *tableOverlay {
 		}
 	}
 	slices.Sort(o.updated)
+	tv.v.ov.setResolved(tv.t.id, o) // complete: other queries may take it now
 	return o
+}
+
+// seqRec is a created record and its Seq, for sorting.
+type seqRec struct {
+	seq int64
+	rec *rowRec
 }
 
 // reuse returns what o decoded for c; a nil o has nothing.
@@ -181,6 +211,10 @@ func (o *tableOverlay) record(r int32) *rowRec {
 	return nil
 }
 
+// hasRecord reports whether a row with id has a record, tombstones
+// included; a nil o has none.
+func (o *tableOverlay) hasRecord(id string) bool { return o != nil && o.ts.recs[id] != nil }
+
 // isChanged reports whether dataset row r has a record (updated or deleted).
 func (o *tableOverlay) isChanged(r int32) bool { return o != nil && o.changed.has(r) }
 
@@ -204,6 +238,9 @@ func (o *tableOverlay) keyRows(tv *tableView, a *attribute, k string) []int32 {
 	if o == nil {
 		return nil
 	}
+	if a.isID {
+		return o.idRows(tv, k)
+	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.keys == nil {
@@ -220,6 +257,40 @@ func (o *tableOverlay) keyRows(tv *tableView, a *attribute, k string) []int32 {
 		o.keys[a.idx] = idx
 	}
 	return idx[k]
+}
+
+// idRows is keyRows for the id: the updated dataset rows the dataset's id
+// lookup finds (an update never changes a row's id), then the created row
+// with this id (its RowID is its canonical key), without an index of the
+// live rows built per version (a mutation's id lookups each had one).
+func (o *tableOverlay) idRows(tv *tableView, k string) []int32 {
+	var out []int32
+	for _, r := range tv.datasetRowsByID(k) {
+		if rec := o.rows[r]; rec != nil && !rec.deleted {
+			out = append(out, r)
+		}
+	}
+	if r, ok := o.byID[k]; ok {
+		out = append(out, r)
+	}
+	return out
+}
+
+// maxIntegerID returns the largest integer RowID with a record (created,
+// updated or deleted), and whether there is one; computed once per
+// version.
+func (o *tableOverlay) maxIntegerID() (float64, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if !o.maxIDDone {
+		for id := range o.ts.recs {
+			if f, ok := integerID(id); ok && (!o.hasMaxID || f > o.maxID) {
+				o.maxID, o.hasMaxID = f, true
+			}
+		}
+		o.maxIDDone = true
+	}
+	return o.maxID, o.hasMaxID
 }
 
 // positionalRow returns the dataset row whose id is its 1-based position

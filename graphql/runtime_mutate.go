@@ -145,7 +145,7 @@ func findRow(tv *tableView, o *operation, f *Field) (int32, error) {
 
 // idUsed reports whether a row has id, or had it (tombstones keep ids taken).
 func (tv *tableView) idUsed(id string) bool {
-	if tv.ov != nil && tv.ov.ids[id] {
+	if tv.ov.hasRecord(id) {
 		return true
 	}
 	return len(tv.datasetRowsByID(id)) > 0
@@ -159,10 +159,8 @@ func (tv *tableView) freshID(seq int64) string {
 	if st.numeric {
 		next := st.max + 1
 		if tv.ov != nil {
-			for id := range tv.ov.ids {
-				if f, ok := integerID(id); ok && f >= next {
-					next = f + 1
-				}
+			if f, ok := tv.ov.maxIntegerID(); ok && f >= next {
+				next = f + 1
 			}
 		}
 		for tv.idUsed(formatNum(next)) {
