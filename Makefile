@@ -17,8 +17,8 @@ NORACE_TESTS := TestCluster
 .PHONY: test run build bench lint js-deps cluster
 
 test: lint js-deps
-	$(GO) test -race -count=1 -timeout 12m -skip '$(NORACE_TESTS)' ./...
-	$(GO) test -count=1 -timeout 8m -run '$(NORACE_TESTS)' ./cluster/ ./cmd/mockgql/
+	$(GO) test -race -count=1 -timeout 20m -skip '$(NORACE_TESTS)' ./...
+	$(GO) test -count=1 -timeout 12m -run '$(NORACE_TESTS)' ./cluster/ ./cmd/mockgql/
 
 # The port and anything else: make run ARGS='--http 127.0.0.1:9090'
 # (or MGQ_HTTP=127.0.0.1:9090 make run; every flag has its MGQ_ variable).
