@@ -2,7 +2,6 @@ package http
 
 import (
 	"context"
-	"net/url"
 
 	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/model"
@@ -42,11 +41,10 @@ func (s *Surface) demo(_ context.Context, _ *Call, _ input) (any, error) {
 	if slug == "" {
 		return nil, nil
 	}
-	q := "?token=" + url.QueryEscape(token)
 	return map[string]any{
 		"slug":       slug,
-		"previewUrl": s.cfg.AppURL + "/preview/" + url.PathEscape(slug) + q,
-		"runtimeUrl": s.cfg.BaseURL + "/mock/" + url.PathEscape(slug) + "/graphql" + q,
+		"previewUrl": model.PreviewURL(s.cfg.AppURL, slug, token),
+		"runtimeUrl": model.RuntimeURL(s.cfg.BaseURL, slug, token),
 		"boardUrl":   s.cfg.AppURL + "/board/demo",
 	}, nil
 }

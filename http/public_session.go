@@ -76,6 +76,6 @@ func rawList(in []json.RawMessage) []any {
 func (sh shaper) sessionProject(sp model.SessionProject) any {
 	p := sp.Project
 	return map[string]any{"projectId": p.ID, "slug": p.Slug, "shareToken": p.ShareToken, "runtimeUrl": sh.runtimeURL(p),
-		"adoptionToken": sp.AdoptionToken, "adoptionUrl": sh.appURL + "/auth/adopt/" + sp.AdoptionToken,
+		"adoptionToken": sp.AdoptionToken, "adoptionUrl": model.AdoptionURL(sh.appURL, sp.AdoptionToken),
 		"expiresAt": dateTime(p.ExpiresAt)}
 }

@@ -145,11 +145,7 @@ func shareToken(p *model.Project) string {
 // runtimeURL is p's mock runtime address, with the share token for guest
 // and session projects.
 func (sh shaper) runtimeURL(p *model.Project) string {
-	u := sh.baseURL + "/mock/" + url.PathEscape(p.Slug) + "/graphql"
-	if tok := shareToken(p); tok != "" {
-		u += "?token=" + url.QueryEscape(tok)
-	}
-	return u
+	return model.RuntimeURL(sh.baseURL, p.Slug, shareToken(p))
 }
 
 // previewURL is p's preview page when p has a share token (guest and
@@ -159,7 +155,7 @@ func (sh shaper) previewURL(p *model.Project) string {
 	if p.ShareToken == "" {
 		return sh.appURL + "/board/projects/" + url.PathEscape(p.ID)
 	}
-	return sh.appURL + "/preview/" + url.PathEscape(p.Slug) + "?token=" + url.QueryEscape(p.ShareToken)
+	return model.PreviewURL(sh.appURL, p.Slug, p.ShareToken)
 }
 
 // guestProject shapes the GuestProject of the public API.

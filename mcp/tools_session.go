@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -188,14 +187,14 @@ func (s *Server) addSessionTools() {
 func readOnly() *sdk.ToolAnnotations { return &sdk.ToolAnnotations{ReadOnlyHint: true} }
 
 func (s *Server) runtimeURL(p *model.Project) string {
-	return s.cfg.BaseURL() + "/mock/" + url.PathEscape(p.Slug) + "/graphql?token=" + url.QueryEscape(p.ShareToken)
+	return model.RuntimeURL(s.cfg.BaseURL(), p.Slug, p.ShareToken)
 }
 
 func (s *Server) previewURL(p *model.Project) string {
-	return s.cfg.AppURL() + "/preview/" + url.PathEscape(p.Slug) + "?token=" + url.QueryEscape(p.ShareToken)
+	return model.PreviewURL(s.cfg.AppURL(), p.Slug, p.ShareToken)
 }
 
-func (s *Server) adoptionURL(token string) string { return s.cfg.AppURL() + "/auth/adopt/" + token }
+func (s *Server) adoptionURL(token string) string { return model.AdoptionURL(s.cfg.AppURL(), token) }
 
 // stamp writes a time as RFC 3339 in UTC, or "" for the zero time.
 func stamp(t time.Time) string {
