@@ -63,7 +63,7 @@ func limitError(kind string, retry int) error {
 			return ipLimitErrors[retry]
 		}
 		return ipLimitError(retry)
-	case KindIPManagement, KindIPPublic, KindIPCreate, KindLogin:
+	case KindIPManagement, KindIPPublic, KindIPCreate:
 		return windowError(kind, retry)
 	}
 	return quotaError(retry)
