@@ -1,6 +1,7 @@
 package http
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"time"
@@ -17,6 +18,12 @@ const (
 	cookieSession = "mgq_session"
 	keyPrefix     = "mgq_"
 )
+
+// KeyChecker is what the routes that take an API key ask.
+type KeyChecker interface {
+	// AuthKey checks an API key value and returns its record.
+	AuthKey(ctx context.Context, value string) (model.APIKey, error)
+}
 
 // claims are the JWT's: the user (subject) and their active account.
 type claims struct {
@@ -86,7 +93,7 @@ func (s *Server) managementPrincipal(c *gin.Context) (model.Principal, error) {
 		return model.Principal{}, err
 	}
 	if k := apiKeyOf(c); k != "" {
-		key, err := s.runtime.AuthKey(c.Request.Context(), k)
+		key, err := s.b.Edge.AuthKey(c.Request.Context(), k)
 		if err != nil {
 			return model.Principal{}, err
 		}

@@ -1,6 +1,7 @@
 package http
 
 import (
+	"context"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -120,12 +121,19 @@ func (s *Server) serveStatic(c *gin.Context, dir, name, cache string) {
 	c.Data(http.StatusOK, typ, b)
 }
 
+// Adopter is what the one-time adoption link (/auth/adopt/{token}) asks.
+type Adopter interface {
+	// Adopt uses a one-time adoption token: the project it opens and
+	// until when that project lives.
+	Adopt(ctx context.Context, token string) (projectID string, expires time.Time, err error)
+}
+
 // serveAdopt answers the one-time adoption link: it sets the board session
 // for the project and redirects to it on the board. A used or expired link
 // is 410 ADOPTION_TOKEN_INVALID: a page saying so and what to do for a
 // browser, the JSON error body for anyone else.
 func (s *Server) serveAdopt(c *gin.Context) {
-	projectID, expires, err := s.runtime.Adopt(c.Request.Context(), c.Param("token"))
+	projectID, expires, err := s.b.Adoption.Adopt(c.Request.Context(), c.Param("token"))
 	if err != nil {
 		if model.ErrorCode(err) == model.ErrAdoptionTokenInvalid && wantsHTML(c.GetHeader("Accept")) {
 			s.servePage(c, http.StatusGone, "adopt-invalid.html")

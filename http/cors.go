@@ -11,6 +11,14 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
+// CORSSource is what the runtime's CORS headers ask.
+type CORSSource interface {
+	// CORS is the CORS policy of the project a slug names, or of the
+	// project projectID names when set; a slug that names no project
+	// answers any origin.
+	CORS(ctx context.Context, slug, projectID string) (model.CORSPolicy, error)
+}
+
 // CORS on the runtime (/mock/{slug}/graphql and /runtime/actors) lets a
 // page on another origin call it. Guest and session projects, and slugs
 // that name no project, answer any origin with "*" (never with
@@ -86,7 +94,7 @@ func (s *Server) corsPolicy(ctx context.Context, slug, projectID string) (model.
 	if projectID != "" {
 		key = "p:" + projectID
 	}
-	return s.cors.policy(key, func() (model.CORSPolicy, error) { return s.runtime.CORS(ctx, slug, projectID) })
+	return s.cors.policy(key, func() (model.CORSPolicy, error) { return s.b.Edge.CORS(ctx, slug, projectID) })
 }
 
 // allowOrigin sets the CORS response headers for origin under p; false
@@ -130,7 +138,7 @@ func (s *Server) corsActors(c *gin.Context) {
 		return
 	}
 	p := model.CORSPolicy{}
-	if k, err := s.runtime.AuthKey(c.Request.Context(), runtimeKeyOf(c)); err == nil {
+	if k, err := s.b.Edge.AuthKey(c.Request.Context(), runtimeKeyOf(c)); err == nil {
 		if p, err = s.corsPolicy(c.Request.Context(), "", k.ProjectID); err != nil {
 			c.Writer.Header().Add("Vary", "Origin")
 			return

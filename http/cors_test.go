@@ -14,6 +14,22 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
+// runtimeStub lets the test-only stubs embed Runtime (whose own method is
+// named Runtime) for the methods they do not implement.
+type runtimeStub = Runtime
+
+// unreached is the test-only preview and adoption backend of the CORS
+// server, whose tests reach neither route: it refuses everything.
+type unreached struct{}
+
+func (unreached) Preview(context.Context, string, string) (*model.Preview, error) {
+	return nil, model.Errorf(model.ErrNotFound, "no preview in this test")
+}
+
+func (unreached) Adopt(context.Context, string) (string, time.Time, error) {
+	return "", time.Time{}, model.Errorf(model.ErrAdoptionTokenInvalid, "no adoption in this test")
+}
+
 // corsRuntime serves two projects: "guest" (any origin) and "acct" (an
 // account project that allows http://app.test and answers only to the key
 // mgq_good); "gone" names none, "broken"'s lookup fails. It counts the
@@ -68,10 +84,11 @@ func (r *corsRuntime) CheckIP(context.Context, string) error { return nil }
 func (r *corsRuntime) CheckWindow(context.Context, string, string) error { return nil }
 
 // startCORSServer serves rt on a real loopback listener.
-func startCORSServer(tb testing.TB, rt Runtime) *Server {
+func startCORSServer(tb testing.TB, rt *corsRuntime) *Server {
 	tb.Helper()
 	s, err := NewServer(Config{Addr: "127.0.0.1:0", JWTSecret: []byte(strings.Repeat("k", 32)), MaxBodyBytes: 64,
-		Logger: slog.New(slog.DiscardHandler)}, &fakeBackend{}, rt, nil)
+		Logger: slog.New(slog.DiscardHandler)}, Backends{Edge: rt, Runtime: rt, Management: newFakeManagement(),
+		Public: newFakePublic(), Preview: unreached{}, Adoption: unreached{}, Datasets: newFakeManagement()}, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -215,7 +232,7 @@ func TestCORSGateRefusal(t *testing.T) {
 		{"DELETE", "/runtime/actors", "http://other.test", "*"},
 		{"POST", "/mock/acct/graphql", "", ""},
 	} {
-		s := &Server{cfg: Config{EdgeLimits: model.EdgeLimits{IPLimit: 1}}, metrics: NewMetrics(), log: slog.New(slog.DiscardHandler), runtime: limitedRuntime{}}
+		s := &Server{cfg: Config{EdgeLimits: model.EdgeLimits{IPLimit: 1}}, metrics: NewMetrics(), log: slog.New(slog.DiscardHandler), b: Backends{Edge: limitedEdge{}}}
 		g, err := newGate(s, http.NotFoundHandler())
 		if err != nil {
 			t.Fatal(err)

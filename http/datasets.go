@@ -1,6 +1,7 @@
 package http
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 
@@ -8,6 +9,14 @@ import (
 
 	"github.com/mockgql/mockgql/model"
 )
+
+// DatasetImporter is what the streaming upload (POST /datasets/{importCode})
+// asks; the management API's importDataset asks it too (Datasets).
+type DatasetImporter interface {
+	// ImportDataset reads in.Body, at most in.MaxBytes, into a dataset of
+	// the pool: the curated pool's for a curator, else p's account's.
+	ImportDataset(ctx context.Context, p Principal, in DatasetImport) (DataSource, error)
+}
 
 // serveDatasetUpload answers POST /datasets/{importCode}: the body is the
 // file, parsed as a stream, so its size is bounded by MaxDatasetBytes and
@@ -23,7 +32,7 @@ func (s *Server) serveDatasetUpload(c *gin.Context) {
 		return
 	}
 	format := c.DefaultQuery("format", "json")
-	ds, err := s.backend.ImportDataset(c.Request.Context(), p, model.DatasetImport{ImportCode: c.Param("importCode"),
+	ds, err := s.b.Datasets.ImportDataset(c.Request.Context(), p, model.DatasetImport{ImportCode: c.Param("importCode"),
 		Name: c.Query("name"), Format: format, VariantField: c.Query("variantField"), Body: c.Request.Body,
 		MaxBytes: s.cfg.MaxDatasetBytes})
 	if err != nil {

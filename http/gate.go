@@ -1,6 +1,7 @@
 package http
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net"
@@ -12,6 +13,24 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 )
+
+// Windows are the per-IP windows the gate counts requests against.
+type Windows interface {
+	// CheckIP counts a runtime request against its client IP's window.
+	CheckIP(ctx context.Context, ip string) error
+	// CheckWindow counts a request against the client IP's named window
+	// ("management", "public", or "create" for sign-ups, guest and session
+	// projects); a window turned off answers nil.
+	CheckWindow(ctx context.Context, window, ip string) error
+}
+
+// Edge is what the checks in front of the routes ask: the per-IP windows
+// (here), API keys (auth.go) and CORS policies (cors.go).
+type Edge interface {
+	Windows
+	KeyChecker
+	CORSSource
+}
 
 // gate is the server's handler: it counts the requests of the per-IP
 // window (the runtime, actor tokens, preview data) before anything else
@@ -85,9 +104,9 @@ func (g *gate) refused(w http.ResponseWriter, r *http.Request, route string) (do
 	}()
 	var err error
 	if route == "management" || route == "public" {
-		err = g.s.runtime.CheckWindow(r.Context(), route, g.clientIP(r))
+		err = g.s.b.Edge.CheckWindow(r.Context(), route, g.clientIP(r))
 	} else {
-		err = g.s.runtime.CheckIP(r.Context(), g.clientIP(r))
+		err = g.s.b.Edge.CheckIP(r.Context(), g.clientIP(r))
 	}
 	if err == nil {
 		return false

@@ -91,19 +91,15 @@ func TestGateClientIP(t *testing.T) {
 	}
 }
 
-// runtimeStub lets the stubs below embed Runtime (whose own method is
-// named Runtime) for the methods they do not implement.
-type runtimeStub = Runtime
+// panickyEdge's IP window panics; nothing else of it is called.
+type panickyEdge struct{ Edge }
 
-// panickyRuntime's IP window panics; nothing else of it is called.
-type panickyRuntime struct{ runtimeStub }
+func (panickyEdge) CheckIP(context.Context, string) error { panic("window broken") }
 
-func (panickyRuntime) CheckIP(context.Context, string) error { panic("window broken") }
+// limitedEdge refuses every request with the window's error.
+type limitedEdge struct{ Edge }
 
-// limitedRuntime refuses every request with the window's error.
-type limitedRuntime struct{ runtimeStub }
-
-func (limitedRuntime) CheckIP(context.Context, string) error {
+func (limitedEdge) CheckIP(context.Context, string) error {
 	return &model.Error{Code: model.ErrTooManyRequests, RetryAfter: 7, Message: "too many"}
 }
 
@@ -113,17 +109,17 @@ func (limitedRuntime) CheckIP(context.Context, string) error {
 func TestGateAnswers(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
-		rt      Runtime
+		edge    Edge
 		status  int
 		code    string
 		retry   string
 		through bool
 	}{
-		{"over the window", limitedRuntime{}, http.StatusTooManyRequests, model.ErrTooManyRequests, "7", false},
-		{"the check panics", panickyRuntime{}, http.StatusInternalServerError, model.ErrInternal, "", false},
+		{"over the window", limitedEdge{}, http.StatusTooManyRequests, model.ErrTooManyRequests, "7", false},
+		{"the check panics", panickyEdge{}, http.StatusInternalServerError, model.ErrInternal, "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &Server{cfg: Config{EdgeLimits: model.EdgeLimits{IPLimit: 1}}, metrics: NewMetrics(), log: slog.New(slog.DiscardHandler), runtime: tc.rt}
+			s := &Server{cfg: Config{EdgeLimits: model.EdgeLimits{IPLimit: 1}}, metrics: NewMetrics(), log: slog.New(slog.DiscardHandler), b: Backends{Edge: tc.edge}}
 			reached := false
 			g, err := newGate(s, http.HandlerFunc(func(http.ResponseWriter, *http.Request) { reached = true }))
 			if err != nil {

@@ -3,6 +3,7 @@ package http
 import (
 	"context"
 	_ "embed"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -53,9 +54,22 @@ func (c *Call) setCookie(name, value string, maxAge time.Duration) {
 	}
 }
 
-// SurfaceConfig is what a static GraphQL surface needs.
+// Management is what the management API (/graphql) asks: the small
+// interface of each group of root fields, declared beside its resolvers.
+type Management interface {
+	Accounts
+	ProjectAdmin
+	KeyAdmin
+	PoolReader
+	Datasets
+	ModelCreator
+	ModelEditor
+	Versioning
+	SDLSource
+}
+
+// SurfaceConfig is what a static GraphQL surface needs besides its backend.
 type SurfaceConfig struct {
-	Backend Backend
 	// BaseURL and AppURL are the public addresses (no trailing slash) used
 	// in Project.runtimeUrl and Project.previewUrl.
 	BaseURL, AppURL string
@@ -81,16 +95,21 @@ type Surface struct {
 	cfg  SurfaceConfig
 	sdl  string
 	exec *graphql.Executor
+	// schemas answers the sdl field of the projects the surface shapes.
+	schemas SDLSource
 	// anonymous is the message of the UNAUTHENTICATED error for callers
 	// without a credential.
 	anonymous string
 }
 
-// NewManagementSurface returns the management API (/graphql).
-func NewManagementSurface(cfg SurfaceConfig) (*Surface, error) {
-	s := &Surface{cfg: cfg, sdl: managementSDL,
+// NewManagementSurface returns the management API (/graphql) over b.
+func NewManagementSurface(cfg SurfaceConfig, b Management) (*Surface, error) {
+	if b == nil {
+		return nil, errors.New("http: management.graphql: its Management backend is nil")
+	}
+	s := &Surface{cfg: cfg, sdl: managementSDL, schemas: b,
 		anonymous: "sign in (login or signUp) or send an API key of scope FULL or MANAGEMENT"}
-	if err := s.build("management.graphql", s.managementResolvers()); err != nil {
+	if err := s.build("management.graphql", s.managementResolvers(b)); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -98,9 +117,6 @@ func NewManagementSurface(cfg SurfaceConfig) (*Surface, error) {
 
 // build parses s.sdl and makes the executor.
 func (s *Surface) build(name string, resolvers map[string]graphql.Resolver) error {
-	if s.cfg.Backend == nil {
-		return fmt.Errorf("http: %s: SurfaceConfig.Backend is nil", name)
-	}
 	schema, err := gqlparser.LoadSchema(&ast.Source{Name: name, Input: s.sdl})
 	if err != nil {
 		return fmt.Errorf("http: %s: %w", name, err)
@@ -151,43 +167,48 @@ func (s *Surface) Execute(ctx context.Context, c *Call) (*graphql.Result, error)
 // SDL returns the surface's schema text.
 func (s *Surface) SDL() string { return s.sdl }
 
-// managementResolvers maps the management API's root fields to the Backend.
-// Object fields below the root are plain maps built by shaper.
-func (s *Surface) managementResolvers() map[string]graphql.Resolver {
+// managementResolvers maps the management API's root fields to b, each
+// through the resolvers of its group. Object fields below the root are
+// plain maps built by shaper.
+func (s *Surface) managementResolvers(b Management) map[string]graphql.Resolver {
+	acc, prj, keys := accountResolvers{s, b}, projectResolvers{s, b}, keyResolvers{s, b}
+	pool, data := poolResolvers{s, b}, datasetResolvers{s, b}
 	r := map[string]graphql.Resolver{
-		"Query.me":          s.authed(s.me),
-		"Query.account":     s.authed(s.account),
-		"Query.projects":    s.authed(s.projects),
-		"Query.project":     s.authed(s.project),
-		"Query.dataSources": s.authed(s.dataSources),
-		"Query.apiKeys":     s.authed(s.apiKeys),
+		"Query.me":          s.authed(acc.me),
+		"Query.account":     s.authed(acc.account),
+		"Query.projects":    s.authed(prj.projects),
+		"Query.project":     s.authed(prj.project),
+		"Query.dataSources": s.authed(pool.dataSources),
+		"Query.apiKeys":     s.authed(keys.apiKeys),
 
-		"Mutation.signUp":        s.open(s.signUp),
-		"Mutation.login":         s.open(s.login),
-		"Mutation.setPlan":       s.authed(s.setPlan),
-		"Mutation.inviteMember":  s.authed(s.inviteMember),
-		"Mutation.setMemberRole": s.authed(s.setMemberRole),
-		"Mutation.removeMember":  s.authed(s.removeMember),
-		"Mutation.createProject": s.authed(s.createProject),
-		"Mutation.updateProject": s.authed(s.updateProject),
-		"Mutation.deleteProject": s.authed(s.deleteProject),
-		"Mutation.resetMockData": s.authed(s.resetMockData),
-		"Mutation.createApiKey":  s.authed(s.createAPIKey),
-		"Mutation.revokeApiKey":  s.authed(s.revokeAPIKey),
-		"Mutation.deleteApiKey":  s.authed(s.deleteAPIKey),
-		"Mutation.importDataset": s.authed(s.importDataset),
-		"Mutation.deleteDataset": s.authed(s.deleteDataset),
+		"Mutation.signUp":        s.open(acc.signUp),
+		"Mutation.login":         s.open(acc.login),
+		"Mutation.setPlan":       s.authed(acc.setPlan),
+		"Mutation.inviteMember":  s.authed(acc.inviteMember),
+		"Mutation.setMemberRole": s.authed(acc.setMemberRole),
+		"Mutation.removeMember":  s.authed(acc.removeMember),
+		"Mutation.createProject": s.authed(prj.createProject),
+		"Mutation.updateProject": s.authed(prj.updateProject),
+		"Mutation.deleteProject": s.authed(prj.deleteProject),
+		"Mutation.resetMockData": s.authed(prj.resetMockData),
+		"Mutation.createApiKey":  s.authed(keys.createAPIKey),
+		"Mutation.revokeApiKey":  s.authed(keys.revokeAPIKey),
+		"Mutation.deleteApiKey":  s.authed(keys.deleteAPIKey),
+		"Mutation.importDataset": s.authed(data.importDataset),
+		"Mutation.deleteDataset": s.authed(data.deleteDataset),
 
-		"Mutation.setPreviewSharing": s.authed(s.setPreviewSharing),
-		"Mutation.previewQuery":      s.authed(s.previewQuery),
+		"Mutation.setPreviewSharing": s.authed(prj.setPreviewSharing),
+		"Mutation.previewQuery":      s.authed(prj.previewQuery),
 	}
-	for name, fn := range s.modelMutations() {
-		r["Mutation."+name] = s.authed(fn)
+	for _, m := range []map[string]rootFunc{modelCreateResolvers{s, b}.mutations(), modelEditResolvers{s, b}.mutations()} {
+		for name, fn := range m {
+			r["Mutation."+name] = s.authed(fn)
+		}
 	}
-	for key, fn := range s.boardResolvers() {
+	for key, fn := range s.boardResolvers(b) {
 		r[key] = fn
 	}
-	for key, fn := range s.versioningResolvers() {
+	for key, fn := range (versioningResolvers{s, b}).roots() {
 		r[key] = s.authed(fn)
 	}
 	return r
@@ -210,7 +231,7 @@ func (s *Surface) open(fn rootFunc) graphql.Resolver {
 
 // authed adapts fn to a resolver that refuses callers without any
 // credential (Principal.Anonymous) up front, so that a missing credential
-// gives a clean message; the Backend checks everything else.
+// gives a clean message; the backend checks everything else.
 func (s *Surface) authed(fn rootFunc) graphql.Resolver {
 	return s.open(func(ctx context.Context, c *Call, args input) (any, error) {
 		if c.Principal.Anonymous() {
@@ -222,5 +243,5 @@ func (s *Surface) authed(fn rootFunc) graphql.Resolver {
 
 // shaper returns the shaper for c's principal.
 func (s *Surface) shaper(c *Call) shaper {
-	return shaper{backend: s.cfg.Backend, principal: c.Principal, baseURL: s.cfg.BaseURL, appURL: s.cfg.AppURL}
+	return shaper{schemas: s.schemas, principal: c.Principal, baseURL: s.cfg.BaseURL, appURL: s.cfg.AppURL}
 }

@@ -7,11 +7,30 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// The resolvers in this file serve users, accounts and members.
+// Accounts is what the management API's user, account and member fields
+// ask.
+type Accounts interface {
+	SignUp(ctx context.Context, p Principal, email, password, name string) (model.User, *model.Account, error)
+	// Login signs a user in to accountID, or to their own account when it
+	// is empty.
+	Login(ctx context.Context, email, password, accountID string) (model.User, *model.Account, error)
+	Me(ctx context.Context, p Principal) (model.User, error)
+	Account(ctx context.Context, p Principal) (*model.Account, model.Usage, error)
+	SetPlan(ctx context.Context, p Principal, plan model.Plan) (*model.Account, error)
+	InviteMember(ctx context.Context, p Principal, email string, role model.Role) (model.Member, error)
+	SetMemberRole(ctx context.Context, p Principal, userID string, role model.Role) (model.Member, error)
+	RemoveMember(ctx context.Context, p Principal, userID string) error
+}
+
+// accountResolvers resolve the fields of users, accounts and members.
+type accountResolvers struct {
+	*Surface
+	b Accounts
+}
 
 // me resolves Query.me.
-func (s *Surface) me(ctx context.Context, c *Call, _ input) (any, error) {
-	u, err := s.cfg.Backend.Me(ctx, c.Principal)
+func (s accountResolvers) me(ctx context.Context, c *Call, _ input) (any, error) {
+	u, err := s.b.Me(ctx, c.Principal)
 	if err != nil {
 		return nil, err
 	}
@@ -19,20 +38,20 @@ func (s *Surface) me(ctx context.Context, c *Call, _ input) (any, error) {
 }
 
 // account resolves Query.account.
-func (s *Surface) account(ctx context.Context, c *Call, _ input) (any, error) {
-	a, usage, err := s.cfg.Backend.Account(ctx, c.Principal)
+func (s accountResolvers) account(ctx context.Context, c *Call, _ input) (any, error) {
+	a, usage, err := s.b.Account(ctx, c.Principal)
 	if err != nil {
 		return nil, err
 	}
-	return s.shaper(c).account(a, &usage), nil
+	return s.shapeAccount(s.shaper(c), a, &usage), nil
 }
 
 // signUp resolves Mutation.signUp.
-func (s *Surface) signUp(ctx context.Context, c *Call, args input) (any, error) {
+func (s accountResolvers) signUp(ctx context.Context, c *Call, args input) (any, error) {
 	if err := s.checkCreate(ctx, c); err != nil {
 		return nil, err
 	}
-	u, a, err := s.cfg.Backend.SignUp(ctx, c.Principal, args.str("email"), args.str("password"), args.str("name"))
+	u, a, err := s.b.SignUp(ctx, c.Principal, args.str("email"), args.str("password"), args.str("name"))
 	if err != nil {
 		return nil, err
 	}
@@ -40,8 +59,8 @@ func (s *Surface) signUp(ctx context.Context, c *Call, args input) (any, error) 
 }
 
 // login resolves Mutation.login.
-func (s *Surface) login(ctx context.Context, c *Call, args input) (any, error) {
-	u, a, err := s.cfg.Backend.Login(ctx, args.str("email"), args.str("password"), args.str("accountId"))
+func (s accountResolvers) login(ctx context.Context, c *Call, args input) (any, error) {
+	u, a, err := s.b.Login(ctx, args.str("email"), args.str("password"), args.str("accountId"))
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +70,7 @@ func (s *Surface) login(ctx context.Context, c *Call, args input) (any, error) {
 // authPayload issues the JWT of a user who signed up or in, sets it as the
 // board's cookie and shapes the AuthPayload. Its fields are read as the
 // new user, whom the call's principal does not name yet.
-func (s *Surface) authPayload(c *Call, u model.User, a *model.Account) (any, error) {
+func (s accountResolvers) authPayload(c *Call, u model.User, a *model.Account) (any, error) {
 	if a == nil {
 		return nil, fmt.Errorf("http: user %s has no account", u.ID)
 	}
@@ -65,21 +84,21 @@ func (s *Surface) authPayload(c *Call, u model.User, a *model.Account) (any, err
 	c.setCookie(cookieJWT, token, s.cfg.JWTTTL)
 	sh := s.shaper(c)
 	sh.principal = Principal{UserID: u.ID, AccountID: a.ID}
-	return map[string]any{"token": token, "user": sh.user(u), "account": sh.account(a, nil)}, nil
+	return map[string]any{"token": token, "user": sh.user(u), "account": s.shapeAccount(sh, a, nil)}, nil
 }
 
 // setPlan resolves Mutation.setPlan.
-func (s *Surface) setPlan(ctx context.Context, c *Call, args input) (any, error) {
-	a, err := s.cfg.Backend.SetPlan(ctx, c.Principal, model.Plan(args.str("plan")))
+func (s accountResolvers) setPlan(ctx context.Context, c *Call, args input) (any, error) {
+	a, err := s.b.SetPlan(ctx, c.Principal, model.Plan(args.str("plan")))
 	if err != nil {
 		return nil, err
 	}
-	return s.shaper(c).account(a, nil), nil
+	return s.shapeAccount(s.shaper(c), a, nil), nil
 }
 
 // inviteMember resolves Mutation.inviteMember.
-func (s *Surface) inviteMember(ctx context.Context, c *Call, args input) (any, error) {
-	m, err := s.cfg.Backend.InviteMember(ctx, c.Principal, args.str("email"), model.Role(args.str("role")))
+func (s accountResolvers) inviteMember(ctx context.Context, c *Call, args input) (any, error) {
+	m, err := s.b.InviteMember(ctx, c.Principal, args.str("email"), model.Role(args.str("role")))
 	if err != nil {
 		return nil, err
 	}
@@ -87,8 +106,8 @@ func (s *Surface) inviteMember(ctx context.Context, c *Call, args input) (any, e
 }
 
 // setMemberRole resolves Mutation.setMemberRole.
-func (s *Surface) setMemberRole(ctx context.Context, c *Call, args input) (any, error) {
-	m, err := s.cfg.Backend.SetMemberRole(ctx, c.Principal, args.str("userId"), model.Role(args.str("role")))
+func (s accountResolvers) setMemberRole(ctx context.Context, c *Call, args input) (any, error) {
+	m, err := s.b.SetMemberRole(ctx, c.Principal, args.str("userId"), model.Role(args.str("role")))
 	if err != nil {
 		return nil, err
 	}
@@ -96,8 +115,23 @@ func (s *Surface) setMemberRole(ctx context.Context, c *Call, args input) (any, 
 }
 
 // removeMember resolves Mutation.removeMember.
-func (s *Surface) removeMember(ctx context.Context, c *Call, args input) (any, error) {
-	return done(s.cfg.Backend.RemoveMember(ctx, c.Principal, args.str("userId")))
+func (s accountResolvers) removeMember(ctx context.Context, c *Call, args input) (any, error) {
+	return done(s.b.RemoveMember(ctx, c.Principal, args.str("userId")))
+}
+
+// shapeAccount shapes a with sh. A nil usage is read from the backend, as
+// sh's principal, when selected.
+func (s accountResolvers) shapeAccount(sh shaper, a *model.Account, usage *model.Usage) any {
+	if usage != nil {
+		return sh.account(a, sh.usage(*usage))
+	}
+	return sh.account(a, lazy(func(ctx context.Context, _ map[string]any) (any, error) {
+		_, u, err := s.b.Account(ctx, sh.principal)
+		if err != nil {
+			return nil, err
+		}
+		return sh.usage(u), nil
+	}))
 }
 
 // done is the Boolean! result of a delete: true, or the error.

@@ -11,13 +11,14 @@ import (
 // project's links, and the generator kinds with a preview of their values
 // (schema/management.graphql, "extend type Query/Mutation" at its end).
 
-// boardResolvers maps the board's root fields.
-func (s *Surface) boardResolvers() map[string]graphql.Resolver {
+// boardResolvers maps the board's root fields; schemaChangesOfEdit reads
+// the project from b.
+func (s *Surface) boardResolvers(b ProjectReader) map[string]graphql.Resolver {
 	return map[string]graphql.Resolver{
 		"Query.demo":                s.open(s.demo),
 		"Query.generatorKinds":      s.open(s.generatorKinds),
 		"Query.generatorPreview":    s.open(s.generatorPreview),
-		"Query.schemaChangesOfEdit": s.authed(s.schemaChangesOfEdit),
+		"Query.schemaChangesOfEdit": s.authed(boardEditResolvers{s, b}.schemaChangesOfEdit),
 		"Mutation.logout":           s.open(s.logout),
 	}
 }

@@ -8,14 +8,20 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
+// boardEditResolvers resolve the board's schemaChangesOfEdit.
+type boardEditResolvers struct {
+	*Surface
+	b ProjectReader
+}
+
 // schemaChangesOfEdit resolves Query.schemaChangesOfEdit: what one edit
 // would change in the runtime schema, before it is made, so the board can
 // warn that a rename or removal breaks consumers and name what breaks. The
 // edit is applied to a copy of the model with the model's own checks
 // (an edit the model refuses is refused here the same way); nothing is
 // saved. It reads the project with the caller's rights.
-func (s *Surface) schemaChangesOfEdit(ctx context.Context, c *Call, args input) (any, error) {
-	p, err := s.cfg.Backend.Project(ctx, c.Principal, args.str("projectId"), "")
+func (s boardEditResolvers) schemaChangesOfEdit(ctx context.Context, c *Call, args input) (any, error) {
+	p, err := s.b.Project(ctx, c.Principal, args.str("projectId"), "")
 	if err != nil {
 		return nil, err
 	}

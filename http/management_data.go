@@ -7,7 +7,31 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// The resolvers in this file serve the data pool.
+// PoolReader is what lists the data pool (Query.dataSources, and the
+// public availableDataSources).
+type PoolReader interface {
+	// DataSourcesFor is what p sees: the curated pool and its account's
+	// own datasets.
+	DataSourcesFor(ctx context.Context, p Principal) ([]DataSource, error)
+}
+
+// poolResolvers resolve the data pool's listing.
+type poolResolvers struct {
+	*Surface
+	b PoolReader
+}
+
+// Datasets is what the management API's dataset mutations ask.
+type Datasets interface {
+	DatasetImporter
+	DeleteDataset(ctx context.Context, p Principal, importCode string) error
+}
+
+// datasetResolvers resolve the dataset mutations.
+type datasetResolvers struct {
+	*Surface
+	b Datasets
+}
 
 // maxImportContent is the largest importDataset content (API.md); bigger
 // files go to the streaming upload route.
@@ -15,8 +39,8 @@ const maxImportContent = 16 << 20
 
 // dataSources resolves Query.dataSources (and the public
 // availableDataSources).
-func (s *Surface) dataSources(ctx context.Context, c *Call, _ input) (any, error) {
-	ds, err := s.cfg.Backend.DataSourcesFor(ctx, c.Principal)
+func (s poolResolvers) dataSources(ctx context.Context, c *Call, _ input) (any, error) {
+	ds, err := s.b.DataSourcesFor(ctx, c.Principal)
 	if err != nil {
 		return nil, err
 	}
@@ -24,14 +48,14 @@ func (s *Surface) dataSources(ctx context.Context, c *Call, _ input) (any, error
 }
 
 // importDataset resolves Mutation.importDataset. An absent name is empty:
-// the Backend names the dataset.
-func (s *Surface) importDataset(ctx context.Context, c *Call, args input) (any, error) {
+// the backend names the dataset.
+func (s datasetResolvers) importDataset(ctx context.Context, c *Call, args input) (any, error) {
 	content := args.str("content")
 	if len(content) > maxImportContent {
 		return nil, model.Errorf(model.ErrBadUserInput,
 			"content is %d bytes, over %d: upload the file to POST /datasets/{importCode}", len(content), maxImportContent)
 	}
-	d, err := s.cfg.Backend.ImportDataset(ctx, c.Principal, DatasetImport{
+	d, err := s.b.ImportDataset(ctx, c.Principal, DatasetImport{
 		ImportCode:   args.str("importCode"),
 		Name:         args.str("name"),
 		Format:       args.str("format"),
@@ -46,8 +70,8 @@ func (s *Surface) importDataset(ctx context.Context, c *Call, args input) (any, 
 }
 
 // deleteDataset resolves Mutation.deleteDataset.
-func (s *Surface) deleteDataset(ctx context.Context, c *Call, args input) (any, error) {
-	if err := s.cfg.Backend.DeleteDataset(ctx, c.Principal, args.str("importCode")); err != nil {
+func (s datasetResolvers) deleteDataset(ctx context.Context, c *Call, args input) (any, error) {
+	if err := s.b.DeleteDataset(ctx, c.Principal, args.str("importCode")); err != nil {
 		return nil, err
 	}
 	return true, nil

@@ -42,7 +42,7 @@ type surfaceCase struct {
 	principal *Principal // nil: the table's default principal
 	query     string
 	vars      map[string]any
-	fail      map[string]error // Backend methods that fail, and how
+	fail      map[string]error // backend methods that fail, and how
 }
 
 // setCookie is one SetCookie call as the tests record it.
@@ -64,19 +64,36 @@ type surfaceOutcome struct {
 	result *graphql.Result
 }
 
-// testSurfaceConfig returns a SurfaceConfig over b.
-func testSurfaceConfig(b Backend) SurfaceConfig {
+// testSurfaceConfig returns the SurfaceConfig of the test surfaces.
+func testSurfaceConfig() SurfaceConfig {
 	return SurfaceConfig{
-		Backend: b, BaseURL: "https://api.example.test", AppURL: "https://app.example.test", JWTTTL: testJWTTTL,
+		BaseURL: "https://api.example.test", AppURL: "https://app.example.test", JWTTTL: testJWTTTL,
 		IssueToken: func(userID, accountID string) (string, error) { return "jwt." + userID + "." + accountID, nil },
 	}
 }
 
-// mustSurface builds a surface with new over a fresh fake Backend.
-func mustSurface(tb testing.TB, newSurface func(SurfaceConfig) (*Surface, error)) (*Surface, *fakeBackend) {
+// surfaceMaker builds a surface from cfg over a fresh test-only fake of
+// its backend, and returns the fake's recorder.
+type surfaceMaker func(cfg SurfaceConfig) (*Surface, *fakeRecorder, error)
+
+// managementSurface is the management API over a fakeManagement.
+func managementSurface(cfg SurfaceConfig) (*Surface, *fakeRecorder, error) {
+	f := newFakeManagement()
+	s, err := NewManagementSurface(cfg, f)
+	return s, f.fakeRecorder, err
+}
+
+// publicSurface is the public API over a fakePublic.
+func publicSurface(cfg SurfaceConfig) (*Surface, *fakeRecorder, error) {
+	f := newFakePublic()
+	s, err := NewPublicSurface(cfg, f)
+	return s, f.fakeRecorder, err
+}
+
+// mustSurface builds a surface with newSurface over a fresh fake.
+func mustSurface(tb testing.TB, newSurface surfaceMaker) (*Surface, *fakeRecorder) {
 	tb.Helper()
-	b := &fakeBackend{}
-	s, err := newSurface(testSurfaceConfig(b))
+	s, b, err := newSurface(testSurfaceConfig())
 	if err != nil {
 		tb.Fatalf("new surface: %v", err)
 	}
@@ -84,8 +101,8 @@ func mustSurface(tb testing.TB, newSurface func(SurfaceConfig) (*Surface, error)
 }
 
 // runSurface executes query as p on a surface built by newSurface, with the
-// Backend failures given, and returns what happened.
-func runSurface(tb testing.TB, newSurface func(SurfaceConfig) (*Surface, error), p Principal, query string, vars map[string]any, fail map[string]error) surfaceOutcome {
+// backend failures given, and returns what happened.
+func runSurface(tb testing.TB, newSurface surfaceMaker, p Principal, query string, vars map[string]any, fail map[string]error) surfaceOutcome {
 	tb.Helper()
 	s, b := mustSurface(tb, newSurface)
 	b.fail = fail
@@ -113,7 +130,7 @@ func runSurface(tb testing.TB, newSurface func(SurfaceConfig) (*Surface, error),
 
 // runCases runs each case as a subtest and compares its outcome with the
 // golden file testdata/surface/<dir>/<case>.golden.json.
-func runCases(t *testing.T, dir string, newSurface func(SurfaceConfig) (*Surface, error), def Principal, cases []surfaceCase) {
+func runCases(t *testing.T, dir string, newSurface surfaceMaker, def Principal, cases []surfaceCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,15 +2,28 @@ package http
 
 import (
 	"context"
+	"time"
 
 	"github.com/mockgql/mockgql/model"
 )
 
-// The resolvers in this file serve API keys.
+// KeyAdmin is what the management API's API-key fields ask.
+type KeyAdmin interface {
+	APIKeys(ctx context.Context, p Principal, projectID string) ([]model.APIKey, error)
+	CreateAPIKey(ctx context.Context, p Principal, projectID, name string, scope model.Scope, expiresAt time.Time, maxActors int) (CreatedKey, error)
+	RevokeAPIKey(ctx context.Context, p Principal, keyID string) (model.APIKey, error)
+	DeleteAPIKey(ctx context.Context, p Principal, keyID string) error
+}
+
+// keyResolvers resolve the fields of API keys.
+type keyResolvers struct {
+	*Surface
+	b KeyAdmin
+}
 
 // apiKeys resolves Query.apiKeys.
-func (s *Surface) apiKeys(ctx context.Context, c *Call, args input) (any, error) {
-	keys, err := s.cfg.Backend.APIKeys(ctx, c.Principal, args.str("projectId"))
+func (s keyResolvers) apiKeys(ctx context.Context, c *Call, args input) (any, error) {
+	keys, err := s.b.APIKeys(ctx, c.Principal, args.str("projectId"))
 	if err != nil {
 		return nil, err
 	}
@@ -18,18 +31,18 @@ func (s *Surface) apiKeys(ctx context.Context, c *Call, args input) (any, error)
 }
 
 // createAPIKey resolves Mutation.createApiKey. An absent expiresAt is no
-// expiry; an absent maxActors is 0, which the Backend takes as its default; an
+// expiry; an absent maxActors is 0, which the backend takes as its default; an
 // explicit 0 is refused (BAD_USER_INPUT).
-func (s *Surface) createAPIKey(ctx context.Context, c *Call, args input) (any, error) {
+func (s keyResolvers) createAPIKey(ctx context.Context, c *Call, args input) (any, error) {
 	expires, err := args.dateTime("expiresAt")
 	if err != nil {
 		return nil, err
 	}
 	maxActors, given := args.integer("maxActors")
-	if given && maxActors < 1 { // 0 would be the Backend's default: refuse it as given
+	if given && maxActors < 1 { // 0 would be the backend's default: refuse it as given
 		return nil, model.Errorf(model.ErrBadUserInput, "maxActors is 1 to 1000 (left out: %d)", model.DefaultMaxActors)
 	}
-	k, err := s.cfg.Backend.CreateAPIKey(ctx, c.Principal, args.str("projectId"), args.str("name"),
+	k, err := s.b.CreateAPIKey(ctx, c.Principal, args.str("projectId"), args.str("name"),
 		model.Scope(args.str("scope")), expires, maxActors)
 	if err != nil {
 		return nil, err
@@ -38,8 +51,8 @@ func (s *Surface) createAPIKey(ctx context.Context, c *Call, args input) (any, e
 }
 
 // revokeAPIKey resolves Mutation.revokeApiKey.
-func (s *Surface) revokeAPIKey(ctx context.Context, c *Call, args input) (any, error) {
-	k, err := s.cfg.Backend.RevokeAPIKey(ctx, c.Principal, args.str("keyId"))
+func (s keyResolvers) revokeAPIKey(ctx context.Context, c *Call, args input) (any, error) {
+	k, err := s.b.RevokeAPIKey(ctx, c.Principal, args.str("keyId"))
 	if err != nil {
 		return nil, err
 	}
@@ -47,6 +60,6 @@ func (s *Surface) revokeAPIKey(ctx context.Context, c *Call, args input) (any, e
 }
 
 // deleteAPIKey resolves Mutation.deleteApiKey.
-func (s *Surface) deleteAPIKey(ctx context.Context, c *Call, args input) (any, error) {
-	return done(s.cfg.Backend.DeleteAPIKey(ctx, c.Principal, args.str("keyId")))
+func (s keyResolvers) deleteAPIKey(ctx context.Context, c *Call, args input) (any, error) {
+	return done(s.b.DeleteAPIKey(ctx, c.Principal, args.str("keyId")))
 }

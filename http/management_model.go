@@ -2,34 +2,74 @@ package http
 
 import (
 	"context"
+
+	"github.com/mockgql/mockgql/model"
 )
 
-// The resolvers in this file edit a project's model. The public API serves
-// some of them too; the Backend limits those to the session's project.
+// ModelCreator is what the model mutations that create ask; the public
+// API serves them too, and the backend limits those calls to the
+// session's project.
+type ModelCreator interface {
+	CreateTable(ctx context.Context, p Principal, projectID, name string, source *model.TableSource) (*model.Table, error)
+	CreateAttribute(ctx context.Context, p Principal, a model.Attribute) (*model.Attribute, error)
+	CreateRelation(ctx context.Context, p Principal, r model.Relation) (*model.Relation, error)
+	GenerateDefaultOperations(ctx context.Context, p Principal, projectID, tableID string) ([]*model.Operation, error)
+	GenerateMissingViews(ctx context.Context, p Principal, projectID string) ([]*model.View, error)
+}
 
-// modelMutations returns the model mutations by field name.
-func (s *Surface) modelMutations() map[string]rootFunc {
+// ModelEditor is what the management API's other model mutations ask.
+type ModelEditor interface {
+	UpdateTable(ctx context.Context, p Principal, tableID string, patch TablePatch) (*model.Table, error)
+	DeleteTable(ctx context.Context, p Principal, tableID string) error
+	UpdateAttribute(ctx context.Context, p Principal, attributeID string, patch AttributePatch) (*model.Attribute, error)
+	DeleteAttribute(ctx context.Context, p Principal, attributeID string) error
+	DeleteRelation(ctx context.Context, p Principal, relationID string) error
+	CreateOperation(ctx context.Context, p Principal, o model.Operation) (*model.Operation, error)
+	UpdateOperation(ctx context.Context, p Principal, operationID string, patch OperationPatch) (*model.Operation, error)
+	DeleteOperation(ctx context.Context, p Principal, operationID string) error
+}
+
+// modelCreateResolvers resolve the model mutations that create.
+type modelCreateResolvers struct {
+	*Surface
+	b ModelCreator
+}
+
+// mutations returns the model mutations that create, by field name.
+func (s modelCreateResolvers) mutations() map[string]rootFunc {
 	return map[string]rootFunc{
 		"createModellingTable":         s.createTable,
-		"updateModellingTable":         s.updateTable,
-		"deleteModellingTable":         s.deleteTable,
 		"createModellingAttribute":     s.createAttribute,
-		"updateModellingAttribute":     s.updateAttribute,
-		"deleteModellingAttribute":     s.deleteAttribute,
 		"createRelation":               s.createRelation,
-		"deleteRelation":               s.deleteRelation,
 		"generateDefaultGqlOperations": s.generateOperations,
-		"createOperation":              s.createOperation,
-		"updateOperation":              s.updateOperation,
-		"deleteOperation":              s.deleteOperation,
 		"generateMissingViews":         s.generateViews,
 	}
 }
 
+// modelEditResolvers resolve the other model mutations.
+type modelEditResolvers struct {
+	*Surface
+	b ModelEditor
+}
+
+// mutations returns the other model mutations by field name.
+func (s modelEditResolvers) mutations() map[string]rootFunc {
+	return map[string]rootFunc{
+		"updateModellingTable":     s.updateTable,
+		"deleteModellingTable":     s.deleteTable,
+		"updateModellingAttribute": s.updateAttribute,
+		"deleteModellingAttribute": s.deleteAttribute,
+		"deleteRelation":           s.deleteRelation,
+		"createOperation":          s.createOperation,
+		"updateOperation":          s.updateOperation,
+		"deleteOperation":          s.deleteOperation,
+	}
+}
+
 // createTable resolves createModellingTable.
-func (s *Surface) createTable(ctx context.Context, c *Call, args input) (any, error) {
+func (s modelCreateResolvers) createTable(ctx context.Context, c *Call, args input) (any, error) {
 	in := args.object("input")
-	t, err := s.cfg.Backend.CreateTable(ctx, c.Principal, in.str("projectId"), in.str("name"), tableSource(in.object("source")))
+	t, err := s.b.CreateTable(ctx, c.Principal, in.str("projectId"), in.str("name"), tableSource(in.object("source")))
 	if err != nil {
 		return nil, err
 	}
@@ -37,9 +77,9 @@ func (s *Surface) createTable(ctx context.Context, c *Call, args input) (any, er
 }
 
 // updateTable resolves updateModellingTable.
-func (s *Surface) updateTable(ctx context.Context, c *Call, args input) (any, error) {
+func (s modelEditResolvers) updateTable(ctx context.Context, c *Call, args input) (any, error) {
 	id, patch := tablePatch(args.object("input"))
-	t, err := s.cfg.Backend.UpdateTable(ctx, c.Principal, id, patch)
+	t, err := s.b.UpdateTable(ctx, c.Principal, id, patch)
 	if err != nil {
 		return nil, err
 	}
@@ -47,17 +87,17 @@ func (s *Surface) updateTable(ctx context.Context, c *Call, args input) (any, er
 }
 
 // deleteTable resolves deleteModellingTable.
-func (s *Surface) deleteTable(ctx context.Context, c *Call, args input) (any, error) {
-	return done(s.cfg.Backend.DeleteTable(ctx, c.Principal, args.str("tableId")))
+func (s modelEditResolvers) deleteTable(ctx context.Context, c *Call, args input) (any, error) {
+	return done(s.b.DeleteTable(ctx, c.Principal, args.str("tableId")))
 }
 
 // createAttribute resolves createModellingAttribute.
-func (s *Surface) createAttribute(ctx context.Context, c *Call, args input) (any, error) {
+func (s modelCreateResolvers) createAttribute(ctx context.Context, c *Call, args input) (any, error) {
 	a, err := newAttribute(args.object("input"))
 	if err != nil {
 		return nil, err
 	}
-	got, err := s.cfg.Backend.CreateAttribute(ctx, c.Principal, a)
+	got, err := s.b.CreateAttribute(ctx, c.Principal, a)
 	if err != nil {
 		return nil, err
 	}
@@ -65,12 +105,12 @@ func (s *Surface) createAttribute(ctx context.Context, c *Call, args input) (any
 }
 
 // updateAttribute resolves updateModellingAttribute.
-func (s *Surface) updateAttribute(ctx context.Context, c *Call, args input) (any, error) {
+func (s modelEditResolvers) updateAttribute(ctx context.Context, c *Call, args input) (any, error) {
 	id, patch, err := attributePatch(args.object("input"))
 	if err != nil {
 		return nil, err
 	}
-	a, err := s.cfg.Backend.UpdateAttribute(ctx, c.Principal, id, patch)
+	a, err := s.b.UpdateAttribute(ctx, c.Principal, id, patch)
 	if err != nil {
 		return nil, err
 	}
@@ -78,13 +118,13 @@ func (s *Surface) updateAttribute(ctx context.Context, c *Call, args input) (any
 }
 
 // deleteAttribute resolves deleteModellingAttribute.
-func (s *Surface) deleteAttribute(ctx context.Context, c *Call, args input) (any, error) {
-	return done(s.cfg.Backend.DeleteAttribute(ctx, c.Principal, args.str("attributeId")))
+func (s modelEditResolvers) deleteAttribute(ctx context.Context, c *Call, args input) (any, error) {
+	return done(s.b.DeleteAttribute(ctx, c.Principal, args.str("attributeId")))
 }
 
 // createRelation resolves createRelation.
-func (s *Surface) createRelation(ctx context.Context, c *Call, args input) (any, error) {
-	r, err := s.cfg.Backend.CreateRelation(ctx, c.Principal, newRelation(args.object("input")))
+func (s modelCreateResolvers) createRelation(ctx context.Context, c *Call, args input) (any, error) {
+	r, err := s.b.CreateRelation(ctx, c.Principal, newRelation(args.object("input")))
 	if err != nil {
 		return nil, err
 	}
@@ -92,14 +132,14 @@ func (s *Surface) createRelation(ctx context.Context, c *Call, args input) (any,
 }
 
 // deleteRelation resolves deleteRelation.
-func (s *Surface) deleteRelation(ctx context.Context, c *Call, args input) (any, error) {
-	return done(s.cfg.Backend.DeleteRelation(ctx, c.Principal, args.str("relationId")))
+func (s modelEditResolvers) deleteRelation(ctx context.Context, c *Call, args input) (any, error) {
+	return done(s.b.DeleteRelation(ctx, c.Principal, args.str("relationId")))
 }
 
 // generateOperations resolves generateDefaultGqlOperations; an absent
 // tableId means every table.
-func (s *Surface) generateOperations(ctx context.Context, c *Call, args input) (any, error) {
-	ops, err := s.cfg.Backend.GenerateDefaultOperations(ctx, c.Principal, args.str("projectId"), args.str("tableId"))
+func (s modelCreateResolvers) generateOperations(ctx context.Context, c *Call, args input) (any, error) {
+	ops, err := s.b.GenerateDefaultOperations(ctx, c.Principal, args.str("projectId"), args.str("tableId"))
 	if err != nil {
 		return nil, err
 	}
@@ -107,8 +147,8 @@ func (s *Surface) generateOperations(ctx context.Context, c *Call, args input) (
 }
 
 // createOperation resolves createOperation.
-func (s *Surface) createOperation(ctx context.Context, c *Call, args input) (any, error) {
-	o, err := s.cfg.Backend.CreateOperation(ctx, c.Principal, newOperation(args.object("input")))
+func (s modelEditResolvers) createOperation(ctx context.Context, c *Call, args input) (any, error) {
+	o, err := s.b.CreateOperation(ctx, c.Principal, newOperation(args.object("input")))
 	if err != nil {
 		return nil, err
 	}
@@ -116,9 +156,9 @@ func (s *Surface) createOperation(ctx context.Context, c *Call, args input) (any
 }
 
 // updateOperation resolves updateOperation.
-func (s *Surface) updateOperation(ctx context.Context, c *Call, args input) (any, error) {
+func (s modelEditResolvers) updateOperation(ctx context.Context, c *Call, args input) (any, error) {
 	id, patch := operationPatch(args.object("input"))
-	o, err := s.cfg.Backend.UpdateOperation(ctx, c.Principal, id, patch)
+	o, err := s.b.UpdateOperation(ctx, c.Principal, id, patch)
 	if err != nil {
 		return nil, err
 	}
@@ -126,13 +166,13 @@ func (s *Surface) updateOperation(ctx context.Context, c *Call, args input) (any
 }
 
 // deleteOperation resolves deleteOperation.
-func (s *Surface) deleteOperation(ctx context.Context, c *Call, args input) (any, error) {
-	return done(s.cfg.Backend.DeleteOperation(ctx, c.Principal, args.str("operationId")))
+func (s modelEditResolvers) deleteOperation(ctx context.Context, c *Call, args input) (any, error) {
+	return done(s.b.DeleteOperation(ctx, c.Principal, args.str("operationId")))
 }
 
 // generateViews resolves generateMissingViews.
-func (s *Surface) generateViews(ctx context.Context, c *Call, args input) (any, error) {
-	views, err := s.cfg.Backend.GenerateMissingViews(ctx, c.Principal, args.str("projectId"))
+func (s modelCreateResolvers) generateViews(ctx context.Context, c *Call, args input) (any, error) {
+	views, err := s.b.GenerateMissingViews(ctx, c.Principal, args.str("projectId"))
 	if err != nil {
 		return nil, err
 	}

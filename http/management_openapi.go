@@ -10,9 +10,31 @@ import (
 // The resolvers in this file import and export a project's model (OpenAPI,
 // code packages) and compare its schema with a saved baseline.
 
-// versioningResolvers returns the import, export and versioning root
-// fields by "Type.field".
-func (s *Surface) versioningResolvers() map[string]rootFunc {
+// Versioning is what the management API's import, export and versioning
+// fields ask (SPEC.md "Import and export", "Versioning"). ExportOpenAPI
+// writes the model as OpenAPI 3.1, format json or yaml. ImportOpenAPI adds
+// an unbound table for each selected schema of an OpenAPI 3.0/3.1 or
+// Swagger 2.0 document (none selected: every object schema), all or none.
+// ExportCodePackage returns a generated backend as a base64 zip
+// (PROFESSIONAL plan and EDITOR role or above). SetSchemaBaseline saves the
+// runtime schema; SchemaChanges compares the current one with it.
+type Versioning interface {
+	ExportOpenAPI(ctx context.Context, p Principal, projectID, format string) (string, error)
+	ImportOpenAPI(ctx context.Context, p Principal, projectID, document string, schemas []string) ([]*model.Table, error)
+	ExportCodePackage(ctx context.Context, p Principal, projectID, language string) (string, error)
+	SetSchemaBaseline(ctx context.Context, p Principal, projectID string) error
+	SchemaChanges(ctx context.Context, p Principal, projectID string) ([]model.SchemaChange, error)
+}
+
+// versioningResolvers resolve the import, export and versioning fields.
+type versioningResolvers struct {
+	*Surface
+	b Versioning
+}
+
+// roots returns the import, export and versioning root fields by
+// "Type.field".
+func (s versioningResolvers) roots() map[string]rootFunc {
 	return map[string]rootFunc{
 		"Query.exportOpenApi":        s.exportOpenAPI,
 		"Query.schemaChanges":        s.schemaChanges,
@@ -24,12 +46,12 @@ func (s *Surface) versioningResolvers() map[string]rootFunc {
 }
 
 // exportOpenAPI resolves exportOpenApi; format defaults to json in the schema.
-func (s *Surface) exportOpenAPI(ctx context.Context, c *Call, args input) (any, error) {
-	return s.cfg.Backend.ExportOpenAPI(ctx, c.Principal, args.str("projectId"), args.str("format"))
+func (s versioningResolvers) exportOpenAPI(ctx context.Context, c *Call, args input) (any, error) {
+	return s.b.ExportOpenAPI(ctx, c.Principal, args.str("projectId"), args.str("format"))
 }
 
 // openAPISchemas resolves openApiSchemas: pure, no grain involved.
-func (s *Surface) openAPISchemas(_ context.Context, _ *Call, args input) (any, error) {
+func (s versioningResolvers) openAPISchemas(_ context.Context, _ *Call, args input) (any, error) {
 	list, err := openapi.Schemas([]byte(args.str("document")), openapi.ImportOptions{})
 	if err != nil {
 		return nil, err
@@ -42,8 +64,8 @@ func (s *Surface) openAPISchemas(_ context.Context, _ *Call, args input) (any, e
 }
 
 // importOpenAPI resolves importOpenApi; absent or null schemas select all.
-func (s *Surface) importOpenAPI(ctx context.Context, c *Call, args input) (any, error) {
-	tables, err := s.cfg.Backend.ImportOpenAPI(ctx, c.Principal, args.str("projectId"), args.str("document"), stringList(args["schemas"]))
+func (s versioningResolvers) importOpenAPI(ctx context.Context, c *Call, args input) (any, error) {
+	tables, err := s.b.ImportOpenAPI(ctx, c.Principal, args.str("projectId"), args.str("document"), stringList(args["schemas"]))
 	if err != nil {
 		return nil, err
 	}
@@ -51,18 +73,18 @@ func (s *Surface) importOpenAPI(ctx context.Context, c *Call, args input) (any, 
 }
 
 // exportCodePackage resolves exportCodePackage.
-func (s *Surface) exportCodePackage(ctx context.Context, c *Call, args input) (any, error) {
-	return s.cfg.Backend.ExportCodePackage(ctx, c.Principal, args.str("projectId"), args.str("language"))
+func (s versioningResolvers) exportCodePackage(ctx context.Context, c *Call, args input) (any, error) {
+	return s.b.ExportCodePackage(ctx, c.Principal, args.str("projectId"), args.str("language"))
 }
 
 // setSchemaBaseline resolves setSchemaBaseline.
-func (s *Surface) setSchemaBaseline(ctx context.Context, c *Call, args input) (any, error) {
-	return done(s.cfg.Backend.SetSchemaBaseline(ctx, c.Principal, args.str("projectId")))
+func (s versioningResolvers) setSchemaBaseline(ctx context.Context, c *Call, args input) (any, error) {
+	return done(s.b.SetSchemaBaseline(ctx, c.Principal, args.str("projectId")))
 }
 
 // schemaChanges resolves schemaChanges.
-func (s *Surface) schemaChanges(ctx context.Context, c *Call, args input) (any, error) {
-	changes, err := s.cfg.Backend.SchemaChanges(ctx, c.Principal, args.str("projectId"))
+func (s versioningResolvers) schemaChanges(ctx context.Context, c *Call, args input) (any, error) {
+	changes, err := s.b.SchemaChanges(ctx, c.Principal, args.str("projectId"))
 	if err != nil {
 		return nil, err
 	}

@@ -8,11 +8,42 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// The resolvers in this file serve projects.
+// ProjectReader is what reads one project (Query.project, and the board's
+// schemaChangesOfEdit).
+type ProjectReader interface {
+	// Project returns a NOT_FOUND error when there is none the principal
+	// may see.
+	Project(ctx context.Context, p Principal, id, slug string) (*model.Project, error)
+}
+
+// ProjectAdmin is what the management API's project fields ask.
+type ProjectAdmin interface {
+	ProjectReader
+	Projects(ctx context.Context, p Principal) ([]*model.Project, error)
+	CreateProject(ctx context.Context, p Principal, name, slug string) (*model.Project, error)
+	UpdateProject(ctx context.Context, p Principal, id string, name, slug *string) (*model.Project, error)
+	DeleteProject(ctx context.Context, p Principal, id string) error
+	// SetAllowedOrigins replaces an account project's CORS origins
+	// (EDITOR and above; model.CheckAllowedOrigins validates them).
+	SetAllowedOrigins(ctx context.Context, p Principal, projectID string, origins []string) (*model.Project, error)
+	ResetMockData(ctx context.Context, p Principal, projectID string) error
+	// SetPreviewSharing turns the project's preview link on (a fresh share
+	// token) or off; guest and session projects keep theirs.
+	SetPreviewSharing(ctx context.Context, p Principal, projectID string, enabled bool) (*model.Project, error)
+	// PreviewQuery runs a runtime request body against the project without
+	// an API key, counted against its quota (the board's query box).
+	PreviewQuery(ctx context.Context, p Principal, projectID string, body []byte) (*model.RuntimeResult, error)
+}
+
+// projectResolvers resolve the fields of projects.
+type projectResolvers struct {
+	*Surface
+	b ProjectAdmin
+}
 
 // projects resolves Query.projects.
-func (s *Surface) projects(ctx context.Context, c *Call, _ input) (any, error) {
-	ps, err := s.cfg.Backend.Projects(ctx, c.Principal)
+func (s projectResolvers) projects(ctx context.Context, c *Call, _ input) (any, error) {
+	ps, err := s.b.Projects(ctx, c.Principal)
 	if err != nil {
 		return nil, err
 	}
@@ -20,12 +51,12 @@ func (s *Surface) projects(ctx context.Context, c *Call, _ input) (any, error) {
 }
 
 // project resolves Query.project.
-func (s *Surface) project(ctx context.Context, c *Call, args input) (any, error) {
+func (s projectResolvers) project(ctx context.Context, c *Call, args input) (any, error) {
 	id, slug := args.str("id"), args.str("slug")
 	if id == "" && slug == "" {
 		return nil, model.Errorf(model.ErrBadUserInput, "give the project's id or slug")
 	}
-	p, err := s.cfg.Backend.Project(ctx, c.Principal, id, slug)
+	p, err := s.b.Project(ctx, c.Principal, id, slug)
 	if err != nil {
 		return nil, err
 	}
@@ -33,8 +64,8 @@ func (s *Surface) project(ctx context.Context, c *Call, args input) (any, error)
 }
 
 // createProject resolves Mutation.createProject.
-func (s *Surface) createProject(ctx context.Context, c *Call, args input) (any, error) {
-	p, err := s.cfg.Backend.CreateProject(ctx, c.Principal, args.str("name"), args.str("slug"))
+func (s projectResolvers) createProject(ctx context.Context, c *Call, args input) (any, error) {
+	p, err := s.b.CreateProject(ctx, c.Principal, args.str("name"), args.str("slug"))
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +75,7 @@ func (s *Surface) createProject(ctx context.Context, c *Call, args input) (any, 
 // updateProject resolves Mutation.updateProject; a null or absent name,
 // slug or allowedOrigins stays as it is. The origins are set first, so
 // invalid ones change nothing.
-func (s *Surface) updateProject(ctx context.Context, c *Call, args input) (any, error) {
+func (s projectResolvers) updateProject(ctx context.Context, c *Call, args input) (any, error) {
 	id, name, slug := args.str("projectId"), args.strPtr("name"), args.strPtr("slug")
 	var p *model.Project
 	if list, ok := args["allowedOrigins"].([]any); ok {
@@ -54,13 +85,13 @@ func (s *Surface) updateProject(ctx context.Context, c *Call, args input) (any, 
 			origins = append(origins, v)
 		}
 		var err error
-		if p, err = s.cfg.Backend.SetAllowedOrigins(ctx, c.Principal, id, origins); err != nil {
+		if p, err = s.b.SetAllowedOrigins(ctx, c.Principal, id, origins); err != nil {
 			return nil, err
 		}
 	}
 	if p == nil || name != nil || slug != nil {
 		var err error
-		if p, err = s.cfg.Backend.UpdateProject(ctx, c.Principal, id, name, slug); err != nil {
+		if p, err = s.b.UpdateProject(ctx, c.Principal, id, name, slug); err != nil {
 			return nil, err
 		}
 	}
@@ -68,18 +99,18 @@ func (s *Surface) updateProject(ctx context.Context, c *Call, args input) (any, 
 }
 
 // deleteProject resolves Mutation.deleteProject.
-func (s *Surface) deleteProject(ctx context.Context, c *Call, args input) (any, error) {
-	return done(s.cfg.Backend.DeleteProject(ctx, c.Principal, args.str("projectId")))
+func (s projectResolvers) deleteProject(ctx context.Context, c *Call, args input) (any, error) {
+	return done(s.b.DeleteProject(ctx, c.Principal, args.str("projectId")))
 }
 
 // resetMockData resolves Mutation.resetMockData.
-func (s *Surface) resetMockData(ctx context.Context, c *Call, args input) (any, error) {
-	return done(s.cfg.Backend.ResetMockData(ctx, c.Principal, args.str("projectId")))
+func (s projectResolvers) resetMockData(ctx context.Context, c *Call, args input) (any, error) {
+	return done(s.b.ResetMockData(ctx, c.Principal, args.str("projectId")))
 }
 
 // setPreviewSharing resolves Mutation.setPreviewSharing.
-func (s *Surface) setPreviewSharing(ctx context.Context, c *Call, args input) (any, error) {
-	p, err := s.cfg.Backend.SetPreviewSharing(ctx, c.Principal, args.str("projectId"), args.boolean("enabled"))
+func (s projectResolvers) setPreviewSharing(ctx context.Context, c *Call, args input) (any, error) {
+	p, err := s.b.SetPreviewSharing(ctx, c.Principal, args.str("projectId"), args.boolean("enabled"))
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +121,7 @@ func (s *Surface) setPreviewSharing(ctx context.Context, c *Call, args input) (a
 // JSON value, {data, errors} or, for a document the runtime refused,
 // {errors}. Refusals before the query runs (quota, rights) are errors of
 // the field.
-func (s *Surface) previewQuery(ctx context.Context, c *Call, args input) (any, error) {
+func (s projectResolvers) previewQuery(ctx context.Context, c *Call, args input) (any, error) {
 	req := graphql.Request{Query: args.str("query"), OperationName: args.str("operationName")}
 	if v, ok := args["variables"].(map[string]any); ok {
 		req.Variables = v
@@ -101,7 +132,7 @@ func (s *Surface) previewQuery(ctx context.Context, c *Call, args input) (any, e
 	if err != nil {
 		return nil, model.Errorf(model.ErrBadUserInput, "variables: not a JSON value: %v", err)
 	}
-	res, err := s.cfg.Backend.PreviewQuery(ctx, c.Principal, args.str("projectId"), body)
+	res, err := s.b.PreviewQuery(ctx, c.Principal, args.str("projectId"), body)
 	if err != nil {
 		return nil, err
 	}

@@ -12,10 +12,10 @@ import (
 // testSurfaces are the static surfaces under test.
 var testSurfaces = []struct {
 	name string
-	new  func(SurfaceConfig) (*Surface, error)
+	new  surfaceMaker
 }{
-	{"management", NewManagementSurface},
-	{"public", NewPublicSurface},
+	{"management", managementSurface},
+	{"public", publicSurface},
 }
 
 // TestManagementAndPublicDescriptions checks that every type, field,
@@ -71,8 +71,8 @@ var publicOnly = map[string]bool{"GuestProject": true, "SessionProject": true, "
 // mutations the public API shares with the management API are the same
 // but for their descriptions.
 func TestPublicSchemaMatchesManagement(t *testing.T) {
-	ms, _ := mustSurface(t, NewManagementSurface)
-	ps, _ := mustSurface(t, NewPublicSurface)
+	ms, _ := mustSurface(t, managementSurface)
+	ps, _ := mustSurface(t, publicSurface)
 	mgmt, pub := mustSchema(t, ms), mustSchema(t, ps)
 	for name, def := range pub.Types {
 		if def.BuiltIn || name == "Query" || name == "Mutation" || publicOnly[name] {
@@ -189,7 +189,7 @@ func TestManagementAndPublicIntrospection(t *testing.T) {
 // the operations of import, export and versioning are in it as API.md
 // names them.
 func TestManagementSDL(t *testing.T) {
-	ms, _ := mustSurface(t, NewManagementSurface)
+	ms, _ := mustSurface(t, managementSurface)
 	schema := mustSchema(t, ms)
 	for _, name := range []string{"exportOpenApi", "schemaChanges"} {
 		if schema.Query.Fields.ForName(name) == nil {
@@ -204,7 +204,7 @@ func TestManagementSDL(t *testing.T) {
 	if ms.SDL() != managementSDL {
 		t.Error("SDL() is not the embedded management schema")
 	}
-	ps, _ := mustSurface(t, NewPublicSurface)
+	ps, _ := mustSurface(t, publicSurface)
 	if ps.SDL() != publicSDL {
 		t.Error("SDL() is not the embedded public schema")
 	}
@@ -213,9 +213,9 @@ func TestManagementSDL(t *testing.T) {
 // TestManagementCheckRoots checks that a root field without a resolver is
 // refused when a surface is built.
 func TestManagementCheckRoots(t *testing.T) {
-	ms, _ := mustSurface(t, NewManagementSurface)
+	ms, _ := mustSurface(t, managementSurface)
 	schema := mustSchema(t, ms)
-	resolvers := ms.managementResolvers()
+	resolvers := ms.managementResolvers(newFakeManagement())
 	if err := checkRoots(schema, resolvers); err != nil {
 		t.Fatalf("checkRoots = %v", err)
 	}

@@ -169,8 +169,8 @@ var managementCases = []surfaceCase{
 }
 
 func TestManagementOperations(t *testing.T) {
-	runCases(t, "management", NewManagementSurface, userPrincipal, managementCases)
-	s, _ := mustSurface(t, NewManagementSurface)
+	runCases(t, "management", managementSurface, userPrincipal, managementCases)
+	s, _ := mustSurface(t, managementSurface)
 	checkCoverage(t, s, managementCases)
 }
 
@@ -183,7 +183,7 @@ func TestManagementUnauthenticated(t *testing.T) {
 			continue
 		}
 		t.Run(tc.name, func(t *testing.T) {
-			out := runSurface(t, NewManagementSurface, anonymousPrincipal, tc.query, tc.vars, nil)
+			out := runSurface(t, managementSurface, anonymousPrincipal, tc.query, tc.vars, nil)
 			if codes := errorCodes(out); len(codes) != 1 || codes[0] != model.ErrUnauthenticated {
 				t.Errorf("error codes = %v, want [UNAUTHENTICATED]", codes)
 			}
@@ -212,7 +212,7 @@ func TestManagementErrorCodes(t *testing.T) {
 		{"internal", errors.New("disk on fire"), model.ErrInternal},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out := runSurface(t, NewManagementSurface, userPrincipal, `mutation { createProject(name: "Shop") { id } }`, nil,
+			out := runSurface(t, managementSurface, userPrincipal, `mutation { createProject(name: "Shop") { id } }`, nil,
 				map[string]error{"CreateProject": tc.err})
 			if codes := errorCodes(out); len(codes) != 1 || codes[0] != tc.want {
 				t.Errorf("error codes = %v, want [%s]", codes, tc.want)
@@ -240,7 +240,7 @@ func TestManagementCookies(t *testing.T) {
 			if tc.name == "refused login" {
 				fail = map[string]error{"Login": model.Errorf(model.ErrUnauthenticated, "no")}
 			}
-			out := runSurface(t, NewManagementSurface, userPrincipal, tc.query, nil, fail)
+			out := runSurface(t, managementSurface, userPrincipal, tc.query, nil, fail)
 			if !reflect.DeepEqual(out.Cookies, tc.want) {
 				t.Errorf("cookies = %v, want %v", out.Cookies, tc.want)
 			}
@@ -251,9 +251,9 @@ func TestManagementCookies(t *testing.T) {
 // TestManagementIssueTokenFails checks that a signing failure is INTERNAL
 // and sets no cookie.
 func TestManagementIssueTokenFails(t *testing.T) {
-	cfg := testSurfaceConfig(&fakeBackend{})
+	cfg := testSurfaceConfig()
 	cfg.IssueToken = func(string, string) (string, error) { return "", errors.New("no key") }
-	s, err := NewManagementSurface(cfg)
+	s, err := NewManagementSurface(cfg, newFakeManagement())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -293,7 +293,7 @@ func TestManagementUpdateInputs(t *testing.T) {
 		{"constant false", `{attributeId: "prj_1.att_note", constantValue: false}`, AttributePatch{Constant: json.RawMessage("false")}},
 	} {
 		t.Run("attribute "+tc.name, func(t *testing.T) {
-			out := runSurface(t, NewManagementSurface, userPrincipal, `mutation { updateModellingAttribute(input: `+tc.input+`) { id } }`, nil, nil)
+			out := runSurface(t, managementSurface, userPrincipal, `mutation { updateModellingAttribute(input: `+tc.input+`) { id } }`, nil, nil)
 			got := onlyCall(t, out, "UpdateAttribute").Args[2].(AttributePatch)
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("patch = %s, want %s", dumpJSON(got), dumpJSON(tc.want))
@@ -308,7 +308,7 @@ func TestManagementUpdateInputs(t *testing.T) {
 			`{tableId: "t", source: {importCode: "c", variant: "v"}}`:  {Source: &model.TableSource{ImportCode: "c", Variant: ptrTo("v")}},
 			`{tableId: "t", source: {importCode: "c", variant: null}}`: {Source: &model.TableSource{ImportCode: "c"}},
 		} {
-			out := runSurface(t, NewManagementSurface, userPrincipal, `mutation { updateModellingTable(input: `+input+`) { id } }`, nil, nil)
+			out := runSurface(t, managementSurface, userPrincipal, `mutation { updateModellingTable(input: `+input+`) { id } }`, nil, nil)
 			if got := onlyCall(t, out, "UpdateTable").Args[2].(TablePatch); !reflect.DeepEqual(got, want) {
 				t.Errorf("%s: patch = %s, want %s", input, dumpJSON(got), dumpJSON(want))
 			}
@@ -322,14 +322,14 @@ func TestManagementUpdateInputs(t *testing.T) {
 			`{operationId: "o", name: "n", enabled: true, parameters: [{name: "p", attribute: "a", operator: in}]}`: {
 				Name: ptrTo("n"), Enabled: ptrTo(true), Parameters: []model.Parameter{{Name: "p", Attribute: "a", Operator: model.OpIn}}},
 		} {
-			out := runSurface(t, NewManagementSurface, userPrincipal, `mutation { updateOperation(input: `+input+`) { id } }`, nil, nil)
+			out := runSurface(t, managementSurface, userPrincipal, `mutation { updateOperation(input: `+input+`) { id } }`, nil, nil)
 			if got := onlyCall(t, out, "UpdateOperation").Args[2].(OperationPatch); !reflect.DeepEqual(got, want) {
 				t.Errorf("%s: patch = %s, want %s", input, dumpJSON(got), dumpJSON(want))
 			}
 		}
 	})
 	t.Run("project", func(t *testing.T) {
-		out := runSurface(t, NewManagementSurface, userPrincipal, `mutation { updateProject(projectId: "p", name: null) { id } }`, nil, nil)
+		out := runSurface(t, managementSurface, userPrincipal, `mutation { updateProject(projectId: "p", name: null) { id } }`, nil, nil)
 		call := onlyCall(t, out, "UpdateProject")
 		if call.Args[2].(*string) != nil || call.Args[3].(*string) != nil {
 			t.Errorf("name, slug = %s, %s; want nil, nil", dumpJSON(call.Args[2]), dumpJSON(call.Args[3]))
@@ -352,7 +352,7 @@ func TestManagementLazyFields(t *testing.T) {
 		{`{ dataSources { sampleDocuments(limit: 2) } }`, []string{"DataSources", "Samples"}},
 	} {
 		t.Run(tc.query, func(t *testing.T) {
-			out := runSurface(t, NewManagementSurface, userPrincipal, tc.query, nil, nil)
+			out := runSurface(t, managementSurface, userPrincipal, tc.query, nil, nil)
 			var got []string
 			for _, c := range out.Calls {
 				got = append(got, c.Method)
@@ -366,7 +366,7 @@ func TestManagementLazyFields(t *testing.T) {
 
 // TestManagementRequests checks malformed bodies and invalid documents.
 func TestManagementRequests(t *testing.T) {
-	s, _ := mustSurface(t, NewManagementSurface)
+	s, _ := mustSurface(t, managementSurface)
 	for _, tc := range []struct {
 		name, body string
 		code       string // model.Error code of a malformed body
@@ -394,7 +394,7 @@ func TestManagementRequests(t *testing.T) {
 
 // TestManagementContextCanceled checks that an ended context is returned.
 func TestManagementContextCanceled(t *testing.T) {
-	s, _ := mustSurface(t, NewManagementSurface)
+	s, _ := mustSurface(t, managementSurface)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := s.Execute(ctx, &Call{Principal: userPrincipal, Body: []byte(`{"query":"{ me { id } }"}`)})
@@ -403,13 +403,13 @@ func TestManagementContextCanceled(t *testing.T) {
 	}
 }
 
-// TestManagementConfig checks that a surface needs a Backend.
+// TestManagementConfig checks that a surface needs a backend.
 func TestManagementConfig(t *testing.T) {
-	if _, err := NewManagementSurface(SurfaceConfig{}); err == nil {
-		t.Error("NewManagementSurface without Backend: no error")
+	if _, err := NewManagementSurface(SurfaceConfig{}, nil); err == nil {
+		t.Error("NewManagementSurface without backend: no error")
 	}
-	if _, err := NewPublicSurface(SurfaceConfig{}); err == nil {
-		t.Error("NewPublicSurface without Backend: no error")
+	if _, err := NewPublicSurface(SurfaceConfig{}, nil); err == nil {
+		t.Error("NewPublicSurface without backend: no error")
 	}
 }
 

@@ -16,6 +16,14 @@ import (
 // same token, which is checked there. The token is in the address, so
 // neither answer may be cached or sent on as a Referer.
 
+// Previewer is what /preview/{slug}/data asks.
+type Previewer interface {
+	// Preview answers the read-only preview page: the project the slug
+	// names when token is its share token, its schema and a sample page of
+	// each table, counted against the project's quota.
+	Preview(ctx context.Context, slug, token string) (*model.Preview, error)
+}
+
 // servePreviewPage serves the preview page's HTML for any slug.
 func (s *Server) servePreviewPage(c *gin.Context) {
 	previewHeaders(c)
@@ -29,7 +37,7 @@ func (s *Server) servePreviewPage(c *gin.Context) {
 func (s *Server) servePreviewData(c *gin.Context) {
 	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.QueryTimeout)
 	defer cancel()
-	pv, err := s.runtime.Preview(ctx, c.Param("slug"), c.Query("token"))
+	pv, err := s.b.Preview.Preview(ctx, c.Param("slug"), c.Query("token"))
 	switch {
 	case err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) && c.Request.Context().Err() == nil:
 		s.writeError(c, &model.Error{Code: model.ErrQueryTimeout, Message: "the preview's sample queries ran past the time limit; retry", RetryAfter: 1})

@@ -1,8 +1,8 @@
 package http
 
 import (
-	"context"
 	_ "embed"
+	"errors"
 
 	"github.com/mockgql/mockgql/graphql"
 )
@@ -13,55 +13,45 @@ import (
 //go:embed schema/public.graphql
 var publicSDL string
 
-// publicModelMutations are the model mutations the public API serves.
-var publicModelMutations = []string{
-	"createModellingTable", "createModellingAttribute", "createRelation",
-	"generateDefaultGqlOperations", "generateMissingViews",
+// Public is what the public session-project API (/public-graphql) asks:
+// the session projects, the model mutations that create (the backend
+// limits them to the session's project), the curated pool and the
+// projects' schemas.
+type Public interface {
+	SessionProjects
+	ModelCreator
+	PoolReader
+	SDLSource
 }
 
-// NewPublicSurface returns the public session-project API (/public-graphql).
-// availableDataSources and createGuestProject need no credential; the
-// model mutations need the mgq_session cookie's session, and the Backend
-// limits them to that session's project.
-func NewPublicSurface(cfg SurfaceConfig) (*Surface, error) {
-	s := &Surface{cfg: cfg, sdl: publicSDL,
+// NewPublicSurface returns the public session-project API (/public-graphql)
+// over b. availableDataSources and createGuestProject need no credential;
+// the model mutations need the mgq_session cookie's session.
+func NewPublicSurface(cfg SurfaceConfig, b Public) (*Surface, error) {
+	if b == nil {
+		return nil, errors.New("http: public.graphql: its Public backend is nil")
+	}
+	s := &Surface{cfg: cfg, sdl: publicSDL, schemas: b,
 		anonymous: "no session: call createGuestProject first and send back the mgq_session cookie it sets"}
-	if err := s.build("public.graphql", s.publicResolvers()); err != nil {
+	if err := s.build("public.graphql", s.publicResolvers(b)); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-// publicResolvers maps the public API's root fields to the Backend.
-func (s *Surface) publicResolvers() map[string]graphql.Resolver {
+// publicResolvers maps the public API's root fields to b.
+func (s *Surface) publicResolvers(b Public) map[string]graphql.Resolver {
+	sess := sessionResolvers{s, b}
 	r := map[string]graphql.Resolver{
-		"Query.availableDataSources":    s.open(s.dataSources),
-		"Query.sessionProject":          s.authed(s.sessionProjectQuery),
-		"Query.runtimeList":             s.authed(s.runtimeList),
-		"Mutation.createGuestProject":   s.open(s.createGuestProject),
-		"Mutation.createSessionProject": s.open(s.createSessionProject),
-		"Mutation.createAdoptionLink":   s.authed(s.createAdoptionLink),
+		"Query.availableDataSources":    s.open(poolResolvers{s, b}.dataSources),
+		"Query.sessionProject":          s.authed(sess.sessionProjectQuery),
+		"Query.runtimeList":             s.authed(sess.runtimeList),
+		"Mutation.createGuestProject":   s.open(sess.createGuestProject),
+		"Mutation.createSessionProject": s.open(sess.createSessionProject),
+		"Mutation.createAdoptionLink":   s.authed(sess.createAdoptionLink),
 	}
-	model := s.modelMutations()
-	for _, name := range publicModelMutations {
-		r["Mutation."+name] = s.authed(model[name])
+	for name, fn := range (modelCreateResolvers{s, b}).mutations() {
+		r["Mutation."+name] = s.authed(fn)
 	}
 	return r
-}
-
-// createGuestProject resolves Mutation.createGuestProject. When the
-// Backend made a session (the call carried none, or one it no longer
-// knows), its cookie is set.
-func (s *Surface) createGuestProject(ctx context.Context, c *Call, args input) (any, error) {
-	if err := s.checkCreate(ctx, c); err != nil { // counted per IP, with or without a session
-		return nil, err
-	}
-	p, session, err := s.cfg.Backend.CreateGuestProject(ctx, c.Principal, args.str("name"))
-	if err != nil {
-		return nil, err
-	}
-	if session != "" && session != c.Principal.SessionID {
-		c.setCookie(cookieSession, session, 0)
-	}
-	return s.shaper(c).guestProject(p), nil
 }

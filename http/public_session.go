@@ -7,13 +7,51 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// createSessionProject resolves Mutation.createSessionProject; a new
-// session's cookie is set.
-func (s *Surface) createSessionProject(ctx context.Context, c *Call, args input) (any, error) {
+// SessionProjects is what the public API's session-project fields ask.
+type SessionProjects interface {
+	// CreateGuestProject makes a guest project for the principal's session
+	// (creating the session when SessionID is empty; the new session ID is
+	// returned so the HTTP layer can set the cookie).
+	CreateGuestProject(ctx context.Context, p Principal, name string) (*model.Project, string, error)
+	// CreateSessionProject returns the session ID (new when the principal
+	// had none, to be set as cookie).
+	CreateSessionProject(ctx context.Context, p Principal, name string) (model.SessionProject, string, error)
+	CreateAdoptionLink(ctx context.Context, p Principal, projectID string) (model.SessionProject, error)
+	// SessionProject is the session's live session project, or nil.
+	SessionProject(ctx context.Context, p Principal) (*model.Project, error)
+	RuntimeList(ctx context.Context, p Principal, projectID string, in model.RuntimeList) (model.RuntimeListResult, error)
+}
+
+// sessionResolvers resolve the public API's session-project fields.
+type sessionResolvers struct {
+	*Surface
+	b SessionProjects
+}
+
+// createGuestProject resolves Mutation.createGuestProject. When the
+// backend made a session (the call carried none, or one it no longer
+// knows), its cookie is set.
+func (s sessionResolvers) createGuestProject(ctx context.Context, c *Call, args input) (any, error) {
 	if err := s.checkCreate(ctx, c); err != nil { // counted per IP, with or without a session
 		return nil, err
 	}
-	sp, session, err := s.cfg.Backend.CreateSessionProject(ctx, c.Principal, args.str("name"))
+	p, session, err := s.b.CreateGuestProject(ctx, c.Principal, args.str("name"))
+	if err != nil {
+		return nil, err
+	}
+	if session != "" && session != c.Principal.SessionID {
+		c.setCookie(cookieSession, session, 0)
+	}
+	return s.shaper(c).guestProject(p), nil
+}
+
+// createSessionProject resolves Mutation.createSessionProject; a new
+// session's cookie is set.
+func (s sessionResolvers) createSessionProject(ctx context.Context, c *Call, args input) (any, error) {
+	if err := s.checkCreate(ctx, c); err != nil { // counted per IP, with or without a session
+		return nil, err
+	}
+	sp, session, err := s.b.CreateSessionProject(ctx, c.Principal, args.str("name"))
 	if err != nil {
 		return nil, err
 	}
@@ -24,8 +62,8 @@ func (s *Surface) createSessionProject(ctx context.Context, c *Call, args input)
 }
 
 // createAdoptionLink resolves Mutation.createAdoptionLink.
-func (s *Surface) createAdoptionLink(ctx context.Context, c *Call, args input) (any, error) {
-	sp, err := s.cfg.Backend.CreateAdoptionLink(ctx, c.Principal, args.str("projectId"))
+func (s sessionResolvers) createAdoptionLink(ctx context.Context, c *Call, args input) (any, error) {
+	sp, err := s.b.CreateAdoptionLink(ctx, c.Principal, args.str("projectId"))
 	if err != nil {
 		return nil, err
 	}
@@ -33,8 +71,8 @@ func (s *Surface) createAdoptionLink(ctx context.Context, c *Call, args input) (
 }
 
 // sessionProjectQuery resolves Query.sessionProject.
-func (s *Surface) sessionProjectQuery(ctx context.Context, c *Call, _ input) (any, error) {
-	p, err := s.cfg.Backend.SessionProject(ctx, c.Principal)
+func (s sessionResolvers) sessionProjectQuery(ctx context.Context, c *Call, _ input) (any, error) {
+	p, err := s.b.SessionProject(ctx, c.Principal)
 	if err != nil || p == nil {
 		return nil, err
 	}
@@ -42,7 +80,7 @@ func (s *Surface) sessionProjectQuery(ctx context.Context, c *Call, _ input) (an
 }
 
 // runtimeList resolves Query.runtimeList.
-func (s *Surface) runtimeList(ctx context.Context, c *Call, args input) (any, error) {
+func (s sessionResolvers) runtimeList(ctx context.Context, c *Call, args input) (any, error) {
 	in := model.RuntimeList{Operation: args.str("operation"), SortField: args.strPtr("sortField"), SortDirection: args.strPtr("sortDirection")}
 	if v, ok := args.integer("page"); ok {
 		in.Page = &v
@@ -57,7 +95,7 @@ func (s *Surface) runtimeList(ctx context.Context, c *Call, args input) (any, er
 		}
 		in.Args = m
 	}
-	r, err := s.cfg.Backend.RuntimeList(ctx, c.Principal, args.str("projectId"), in)
+	r, err := s.b.RuntimeList(ctx, c.Principal, args.str("projectId"), in)
 	if err != nil {
 		return nil, err
 	}

@@ -31,8 +31,8 @@ var publicCases = []surfaceCase{
 }
 
 func TestPublicOperations(t *testing.T) {
-	runCases(t, "public", NewPublicSurface, sessionPrincipal, publicCases)
-	s, _ := mustSurface(t, NewPublicSurface)
+	runCases(t, "public", publicSurface, sessionPrincipal, publicCases)
+	s, _ := mustSurface(t, publicSurface)
 	checkCoverage(t, s, publicCases)
 }
 
@@ -59,7 +59,7 @@ func TestPublicSession(t *testing.T) {
 		{"views need a session", anonymousPrincipal, `mutation { generateMissingViews(projectId: "p") { id } }`, model.ErrUnauthenticated, []setCookie{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out := runSurface(t, NewPublicSurface, tc.principal, tc.query, nil, nil)
+			out := runSurface(t, publicSurface, tc.principal, tc.query, nil, nil)
 			codes := errorCodes(out)
 			switch {
 			case tc.code == "" && len(codes) > 0:
@@ -85,7 +85,7 @@ func TestPublicLeavesOutManagement(t *testing.T) {
 		`mutation { createApiKey(projectId: "p", name: "k", scope: FULL) { value } }`,
 	} {
 		t.Run(q, func(t *testing.T) {
-			out := runSurface(t, NewPublicSurface, sessionPrincipal, q, nil, nil)
+			out := runSurface(t, publicSurface, sessionPrincipal, q, nil, nil)
 			if !out.result.Refused || out.result.Code != model.ErrValidateFailed {
 				t.Errorf("result = %s, want a validation failure", out.Response)
 			}

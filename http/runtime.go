@@ -14,6 +14,17 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
+// Runtime is what /mock/{slug}/graphql and /runtime/actors ask: the mock
+// runtime path and the actor slots of API keys.
+type Runtime interface {
+	// Runtime runs one /mock/{slug}/graphql request.
+	Runtime(ctx context.Context, r model.RuntimeRequest) (*model.RuntimeResult, error)
+	// IssueActorToken grants an actor slot of the key (POST /runtime/actors).
+	IssueActorToken(ctx context.Context, keyValue string) (any, error)
+	// ReleaseActorToken frees the token's slot (DELETE /runtime/actors).
+	ReleaseActorToken(ctx context.Context, keyValue, token string) error
+}
+
 // runtimeScratch is one runtime request's buffers, pooled: the body read
 // (it implements model.RuntimeBody, so the runtime path reads the body in
 // its turn) and the answer written into Out.
@@ -109,7 +120,7 @@ func (s *Server) serveRuntime(c *gin.Context) {
 	if c.Request.URL.RawQuery != "" { // parsing an empty query still allocates
 		token = c.Query("token")
 	}
-	res, err := s.runtime.Runtime(ctx, model.RuntimeRequest{Slug: c.Param("slug"), KeyValue: runtimeKeyOf(c),
+	res, err := s.b.Runtime.Runtime(ctx, model.RuntimeRequest{Slug: c.Param("slug"), KeyValue: runtimeKeyOf(c),
 		ShareToken: token, ActorToken: c.GetHeader("X-Actor-Token"), BodyFrom: sc, Out: &sc.out, QueryOnly: sc.get})
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && c.Request.Context().Err() == nil && err != nil:
@@ -125,7 +136,7 @@ func (s *Server) serveRuntime(c *gin.Context) {
 
 // serveIssueActor answers POST /runtime/actors.
 func (s *Server) serveIssueActor(c *gin.Context) {
-	grant, err := s.runtime.IssueActorToken(c.Request.Context(), runtimeKeyOf(c))
+	grant, err := s.b.Runtime.IssueActorToken(c.Request.Context(), runtimeKeyOf(c))
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -135,7 +146,7 @@ func (s *Server) serveIssueActor(c *gin.Context) {
 
 // serveReleaseActor answers DELETE /runtime/actors with X-Actor-Token.
 func (s *Server) serveReleaseActor(c *gin.Context) {
-	if err := s.runtime.ReleaseActorToken(c.Request.Context(), runtimeKeyOf(c), c.GetHeader("X-Actor-Token")); err != nil {
+	if err := s.b.Runtime.ReleaseActorToken(c.Request.Context(), runtimeKeyOf(c), c.GetHeader("X-Actor-Token")); err != nil {
 		s.writeError(c, err)
 		return
 	}

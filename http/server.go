@@ -1,7 +1,8 @@
 // Package http is mockgql's HTTP layer: gin routes, credential extraction,
 // error bodies, metrics and request logs. It decodes requests, calls the
-// grains through the Backend and Runtime interfaces it declares, and encodes
-// answers; it keeps no state of its own. No other package imports gin.
+// use cases through the small interfaces it declares per surface (see
+// Backends), and encodes answers; it keeps no state of its own. No other
+// package imports gin.
 package http
 
 import (
@@ -19,35 +20,6 @@ import (
 	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/model"
 )
-
-// Runtime is the mock runtime path of the grains.
-type Runtime interface {
-	// Runtime runs one /mock/{slug}/graphql request.
-	Runtime(ctx context.Context, r model.RuntimeRequest) (*model.RuntimeResult, error)
-	// AuthKey checks an API key value and returns its record.
-	AuthKey(ctx context.Context, value string) (model.APIKey, error)
-	// CheckIP counts a runtime request against its client IP's window.
-	CheckIP(ctx context.Context, ip string) error
-	// CheckWindow counts a request against the client IP's named window
-	// ("management", "public", or "create" for sign-ups, guest and session
-	// projects); a window turned off answers nil.
-	CheckWindow(ctx context.Context, window, ip string) error
-	// IssueActorToken grants an actor slot of the key (POST /runtime/actors).
-	IssueActorToken(ctx context.Context, keyValue string) (any, error)
-	// ReleaseActorToken frees the token's slot (DELETE /runtime/actors).
-	ReleaseActorToken(ctx context.Context, keyValue, token string) error
-	// Preview answers the read-only preview page: the project the slug
-	// names when token is its share token, its schema and a sample page of
-	// each table, counted against the project's quota.
-	Preview(ctx context.Context, slug, token string) (*model.Preview, error)
-	// CORS is the CORS policy of the project a slug names, or of the
-	// project projectID names when set; a slug that names no project
-	// answers any origin.
-	CORS(ctx context.Context, slug, projectID string) (model.CORSPolicy, error)
-	// Adopt uses a one-time adoption token: the project it opens and
-	// until when that project lives.
-	Adopt(ctx context.Context, token string) (projectID string, expires time.Time, err error)
-}
 
 // Config configures a Server. Every field has a usable default from DefaultConfig.
 type Config struct {
@@ -75,7 +47,7 @@ type Config struct {
 	TrustedProxies []string
 	// IPLimitManagement and IPLimitPublic turn the per-IP windows of
 	// /graphql and /datasets, and of /public-graphql, on (> 0); their
-	// sizes are the grains' (Runtime.CheckWindow).
+	// sizes are the grains' (Edge.CheckWindow).
 	IPLimitManagement, IPLimitPublic int
 	// Bounds limit the response of one /graphql or /public-graphql request
 	// (the runtime's are the grains'); zero fields take the defaults.
@@ -110,8 +82,7 @@ func DefaultConfig() Config {
 type Server struct {
 	cfg     Config
 	log     *slog.Logger
-	backend Backend
-	runtime Runtime
+	b       Backends
 	mgmt    *Surface
 	public  *Surface
 	metrics *Metrics
@@ -125,8 +96,12 @@ type Server struct {
 	mln     net.Listener
 }
 
-// NewServer builds a server; Start begins listening.
-func NewServer(cfg Config, backend Backend, runtime Runtime, metrics *Metrics) (*Server, error) {
+// NewServer builds a server over b, whose fields must all be set; Start
+// begins listening.
+func NewServer(cfg Config, b Backends, metrics *Metrics) (*Server, error) {
+	if err := b.check(); err != nil {
+		return nil, err
+	}
 	def := DefaultConfig()
 	if cfg.MaxBodyBytes <= 0 {
 		cfg.MaxBodyBytes = def.MaxBodyBytes
@@ -152,7 +127,7 @@ func NewServer(cfg Config, backend Backend, runtime Runtime, metrics *Metrics) (
 	if metrics == nil {
 		metrics = NewMetrics()
 	}
-	s := &Server{cfg: cfg, log: logger(cfg.Logger), backend: backend, runtime: runtime, metrics: metrics,
+	s := &Server{cfg: cfg, log: logger(cfg.Logger), b: b, metrics: metrics,
 		cors: &corsCache{m: map[string]corsEntry{}, now: time.Now}}
 	return s, nil
 }
@@ -231,14 +206,14 @@ func (s *Server) MetricsAddr() string {
 }
 
 func (s *Server) buildSurfaces() error {
-	sc := SurfaceConfig{Backend: s.backend, BaseURL: s.cfg.BaseURL, AppURL: s.cfg.AppURL,
+	sc := SurfaceConfig{BaseURL: s.cfg.BaseURL, AppURL: s.cfg.AppURL,
 		IssueToken: s.issueJWT, JWTTTL: s.cfg.JWTTTL, Demo: s.demoProject, Bounds: s.cfg.Bounds,
-		CheckCreate: func(ctx context.Context, ip string) error { return s.runtime.CheckWindow(ctx, "create", ip) }}
+		CheckCreate: func(ctx context.Context, ip string) error { return s.b.Edge.CheckWindow(ctx, "create", ip) }}
 	var err error
-	if s.mgmt, err = NewManagementSurface(sc); err != nil {
+	if s.mgmt, err = NewManagementSurface(sc, s.b.Management); err != nil {
 		return err
 	}
-	s.public, err = NewPublicSurface(sc)
+	s.public, err = NewPublicSurface(sc, s.b.Public)
 	return err
 }
 

@@ -9,17 +9,25 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
+// SDLSource is what a shaped project's sdl field asks; both GraphQL
+// surfaces serve it.
+type SDLSource interface {
+	// SDL is the project's runtime schema as GraphQL SDL.
+	SDL(ctx context.Context, p Principal, projectID string) (string, error)
+}
+
 // lazy is a field value the executor calls only when the field is
 // selected, with the field's coerced arguments.
 type lazy = func(ctx context.Context, args map[string]any) (any, error)
 
 // shaper turns model values into the GraphQL values of the static
 // surfaces: maps keyed by field name, read by the executor's default
-// resolver. Fields that cost a Backend call or walk a list are lazy. Each
+// resolver. Fields that cost a backend call or walk a list are lazy. Each
 // method returns nil for a nil pointer, so that the executor sees null.
 type shaper struct {
-	backend Backend
-	// principal is whom lazy fields ask the Backend for.
+	// schemas answers a project's lazy sdl field.
+	schemas SDLSource
+	// principal is whom lazy fields ask the backend for.
 	principal       Principal
 	baseURL, appURL string
 }
@@ -78,28 +86,16 @@ func (sh shaper) member(m model.Member) any {
 	return map[string]any{"user": sh.user(m.User), "role": string(m.Role)}
 }
 
-// account shapes an Account. A nil usage is read from the Backend when
-// selected.
-func (sh shaper) account(a *model.Account, usage *model.Usage) any {
+// account shapes an Account whose usage field is usage: a shaped Usage,
+// or a lazy field that reads it (accountResolvers.shapeAccount).
+func (sh shaper) account(a *model.Account, usage any) any {
 	if a == nil {
 		return nil
 	}
-	m := map[string]any{
+	return map[string]any{
 		"id": a.ID, "name": a.Name, "plan": string(a.Plan),
-		"members": shapeList(a.Members, sh.member),
+		"members": shapeList(a.Members, sh.member), "usage": usage,
 	}
-	if usage != nil {
-		m["usage"] = sh.usage(*usage)
-	} else {
-		m["usage"] = lazy(func(ctx context.Context, _ map[string]any) (any, error) {
-			_, u, err := sh.backend.Account(ctx, sh.principal)
-			if err != nil {
-				return nil, err
-			}
-			return sh.usage(u), nil
-		})
-	}
-	return m
 }
 
 // usage shapes a Usage.
@@ -107,7 +103,7 @@ func (sh shaper) usage(u model.Usage) any {
 	return map[string]any{"requests": u.Requests, "quota": u.Quota, "period": u.Period, "resetsAt": dateTime(u.ResetsAt)}
 }
 
-// project shapes a Project. Its sdl is asked of the Backend when selected.
+// project shapes a Project. Its sdl is asked of sh.schemas when selected.
 func (sh shaper) project(p *model.Project) any {
 	if p == nil {
 		return nil
@@ -128,7 +124,7 @@ func (sh shaper) project(p *model.Project) any {
 		"operations":     shapeList(p.Operations, sh.operation),
 		"views":          shapeList(p.Views, sh.view),
 		"sdl": lazy(func(ctx context.Context, _ map[string]any) (any, error) {
-			return sh.backend.SDL(ctx, sh.principal, id)
+			return sh.schemas.SDL(ctx, sh.principal, id)
 		}),
 	}
 }

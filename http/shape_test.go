@@ -10,10 +10,10 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// testShaper returns a shaper over a fresh fake Backend.
-func testShaper() (shaper, *fakeBackend) {
-	b := &fakeBackend{}
-	return shaper{backend: b, principal: userPrincipal, baseURL: "https://api.example.test", appURL: "https://app.example.test"}, b
+// testShaper returns a shaper over a fresh test-only fake.
+func testShaper() (shaper, *fakeModel) {
+	b := &fakeModel{&fakeRecorder{}}
+	return shaper{schemas: b, principal: userPrincipal, baseURL: "https://api.example.test", appURL: "https://app.example.test"}, b
 }
 
 // shapedField returns member name of the shaped object v, calling it when lazy.
@@ -230,10 +230,12 @@ func TestShapeAPIKey(t *testing.T) {
 }
 
 func TestShapeAccountUsage(t *testing.T) {
-	sh, b := testShaper()
+	sh, _ := testShaper()
+	b := newFakeManagement()
+	acc := accountResolvers{b: b}
 	usage := fixtureUsage()
-	eager := sh.account(fixtureAccount(), &usage)
-	lazyAcc := sh.account(fixtureAccount(), nil)
+	eager := acc.shapeAccount(sh, fixtureAccount(), &usage)
+	lazyAcc := acc.shapeAccount(sh, fixtureAccount(), nil)
 	want := map[string]any{"requests": int64(42), "quota": int64(100000), "period": "month", "resetsAt": "2026-12-01T00:00:00.000Z"}
 	if got := shapedField(t, eager, "usage", nil); !reflect.DeepEqual(got, want) {
 		t.Errorf("usage = %v, want %v", got, want)

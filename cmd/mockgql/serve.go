@@ -230,7 +230,7 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	hcfg.Bounds = env.Bounds
 	var srv *http.Server
 	if hcfg.MCP, err = newMCP(c, acfg, svc, secret, func() string { return srv.BaseURL() }, log); err == nil {
-		srv, err = http.NewServer(hcfg, svc, svc, metrics)
+		srv, err = http.NewServer(hcfg, backends(svc), metrics)
 	}
 	if err == nil {
 		err = srv.Start()
@@ -243,6 +243,14 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	sweepCtx, stopSweep := context.WithCancel(context.Background())
 	go svc.RunSweeper(sweepCtx)
 	return &running{stopSweep: stopSweep, log: log, db: db, node: node, svc: svc, srv: srv}, nil
+}
+
+// backends serves every surface of the HTTP layer with svc. The literal is
+// also the compile-time check that *actors.Service satisfies each
+// surface's interface (http.Edge, Runtime, Management, Public, Previewer,
+// Adopter, DatasetImporter).
+func backends(svc *actors.Service) http.Backends {
+	return http.Backends{Edge: svc, Runtime: svc, Management: svc, Public: svc, Preview: svc, Adoption: svc, Datasets: svc}
 }
 
 // setPositive sets *to to v when v is positive.
