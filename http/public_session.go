@@ -28,9 +28,16 @@ type sessionResolvers struct {
 	b SessionProjects
 }
 
-// createGuestProject resolves Mutation.createGuestProject. When the
-// backend made a session (the call carried none, or one it no longer
-// knows), its cookie is set.
+// setSessionCookie sets the cookie of session when the backend made it:
+// the call carried none, or one the backend no longer knows.
+func setSessionCookie(c *Call, session string) {
+	if session != "" && session != c.Principal.SessionID {
+		c.setCookie(cookieSession, session, 0)
+	}
+}
+
+// createGuestProject resolves Mutation.createGuestProject; a new
+// session's cookie is set.
 func (s sessionResolvers) createGuestProject(ctx context.Context, c *Call, args input) (any, error) {
 	if err := s.checkCreate(ctx, c); err != nil { // counted per IP, with or without a session
 		return nil, err
@@ -39,9 +46,7 @@ func (s sessionResolvers) createGuestProject(ctx context.Context, c *Call, args 
 	if err != nil {
 		return nil, err
 	}
-	if session != "" && session != c.Principal.SessionID {
-		c.setCookie(cookieSession, session, 0)
-	}
+	setSessionCookie(c, session)
 	return s.shaper(c).guestProject(p), nil
 }
 
@@ -55,9 +60,7 @@ func (s sessionResolvers) createSessionProject(ctx context.Context, c *Call, arg
 	if err != nil {
 		return nil, err
 	}
-	if session != "" && session != c.Principal.SessionID {
-		c.setCookie(cookieSession, session, 0)
-	}
+	setSessionCookie(c, session)
 	return s.shaper(c).sessionProject(sp), nil
 }
 
