@@ -87,8 +87,7 @@ func (r *corsRuntime) CheckWindow(context.Context, string, string) error { retur
 func startCORSServer(tb testing.TB, rt *corsRuntime) *Server {
 	tb.Helper()
 	s, err := NewServer(Config{Addr: "127.0.0.1:0", JWTSecret: []byte(strings.Repeat("k", 32)), MaxBodyBytes: 64,
-		Logger: slog.New(slog.DiscardHandler)}, Backends{Edge: rt, Runtime: rt, Management: newFakeManagement(),
-		Public: newFakePublic(), Preview: unreached{}, Adoption: unreached{}, Datasets: newFakeManagement()}, nil)
+		Logger: slog.New(slog.DiscardHandler)}, testBackends(rt), nil)
 	if err != nil {
 		tb.Fatal(err)
 	}
