@@ -49,9 +49,7 @@ func document(p *model.Project, baseURL string) *openapi3.T {
 	d := &openapi3.T{
 		OpenAPI: "3.1.0",
 		Info: &openapi3.Info{Title: cmpOr(p.Name, "mockgql project"), Version: strconv.FormatInt(p.Version, 10),
-			Description: "The model of mockgql project " + p.Slug + " as a REST API: a schema per table and a path per enabled " +
-				"operation (its operationId is the GraphQL operation's name). info.version is the model version. " +
-				"AGGREGATE operations and the opt-in GraphQL arguments of list operations (where, orderBy, Relay connections) do not translate and are left out."},
+			Description: description(p)},
 		Servers:    openapi3.Servers{{URL: baseURL}},
 		Paths:      openapi3.NewPaths(),
 		Components: &openapi3.Components{Schemas: openapi3.Schemas{errorSchema: {Value: errorBody()}}},
@@ -68,9 +66,22 @@ func document(p *model.Project, baseURL string) *openapi3.T {
 				d.Components.Schemas[t.Name+"Input"] = &openapi3.SchemaRef{Value: inputSchema(t)}
 			}
 		}
+		addPowerSchemas(d, t, ops)
 		addPaths(d, t, ops)
 	}
 	return d
+}
+
+// description is info.description. A project without query power keeps
+// the words of exports from before query power was exported, so that its
+// export stays the same bytes.
+func description(p *model.Project) string {
+	s := "The model of mockgql project " + p.Slug + " as a REST API: a schema per table and a path per enabled " +
+		"operation (its operationId is the GraphQL operation's name). info.version is the model version. "
+	if hasPower(p) {
+		return s + powerDescription
+	}
+	return s + "AGGREGATE operations and the opt-in GraphQL arguments of list operations (where, orderBy, Relay connections) do not translate and are left out."
 }
 
 func cmpOr(s, def string) string {

@@ -17,6 +17,10 @@ import (
 //	CREATE  POST   /products
 //	UPDATE  PUT    /products/{id}    and PATCH (operationId <name>_patch)
 //	DELETE  DELETE /products/{id}
+//	AGGREGATE GET  /products/-/<operation name>       where, groupBy
+//
+// A LIST operation with the relay option has its connection at
+// /products/-/<operation name>Connection (see export_power.go).
 //
 // The first enabled operation of each kind (the one with the default name
 // when there is one) takes these paths; further ones of the same kind go
@@ -50,13 +54,20 @@ func addPaths(d *openapi3.T, t *model.Table, ops []*model.Operation) {
 	taken := map[model.OperationKind]bool{}
 	for _, o := range ops {
 		path := base
-		if taken[o.Kind] {
+		if taken[o.Kind] || o.Kind == model.OpAggregate {
 			path = base + "/-/" + o.Name
 		}
 		taken[o.Kind] = true
 		switch o.Kind {
 		case model.OpList:
-			setOperation(d, path, http.MethodGet, listOperation(t, o))
+			list := listOperation(t, o)
+			addListPower(list, t, o)
+			setOperation(d, path, http.MethodGet, list)
+			if o.Options != nil && o.Options.Relay {
+				setOperation(d, base+"/-/"+o.Name+model.ConnectionSuffix, http.MethodGet, connectionOperation(t, o))
+			}
+		case model.OpAggregate:
+			setOperation(d, path, http.MethodGet, aggregateOperation(t, o))
 		case model.OpSingle:
 			setOperation(d, path+"/{id}", http.MethodGet, rowOperation(t, o, "Returns the "+t.Name+" row with this id.", http.StatusOK))
 		case model.OpCreate:
