@@ -3,6 +3,7 @@ package codegen
 import (
 	"archive/zip"
 	"bytes"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"go/format"
@@ -15,6 +16,14 @@ import (
 // modTime is the time of every file in a package: a fixed one, so the zip
 // depends on the model only.
 var modTime = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// static holds the generated files that do not depend on the model and
+// are long enough to be better read as files: the query language
+// (where, orderBy), connections, aggregates and their tests. They end in
+// .txt so that they are not compiled here.
+//
+//go:embed static/*.txt
+var static embed.FS
 
 // GoPackage generates the Go backend of p as a zip whose root holds go.mod
 // (module path module), README.md, main.go and the api package with its
@@ -33,7 +42,11 @@ func GoPackage(p *model.Project, module string) ([]byte, error) {
 		{name: "api/handlers.go", static: handlersSource},
 		{name: "api/store.go", static: storeSource},
 		{name: "api/tables.go", tmpl: "tables.go"},
+		{name: "api/query.go", static: staticFile("query.go")},
+		{name: "api/connection.go", static: staticFile("connection.go")},
+		{name: "api/aggregate.go", static: staticFile("aggregate.go")},
 		{name: "api/crud_test.go", static: testHelperSource},
+		{name: "api/query_test.go", static: staticFile("query_test.go")},
 		{name: "api/tables_test.go", tmpl: "tables_test.go"},
 	}
 	var buf bytes.Buffer
@@ -51,6 +64,15 @@ func GoPackage(p *model.Project, module string) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
+}
+
+// staticFile returns static/<name>.txt.
+func staticFile(name string) string {
+	b, err := static.ReadFile("static/" + name + ".txt")
+	if err != nil {
+		panic("codegen: " + err.Error()) // embedded above: a missing file is a build mistake
+	}
+	return string(b)
 }
 
 // render executes a template (or takes static text) and gofmts Go files.

@@ -47,6 +47,31 @@ func fixtureProject(t *testing.T) *model.Project {
 	return p
 }
 
+// powerProject is fixtureProject with its default operations and every
+// query option: products with where, orderBy and relay, an AGGREGATE
+// operation on Product and on Page, and a disabled one on Empty.
+func powerProject(t *testing.T) *model.Project {
+	t.Helper()
+	p := fixtureProject(t)
+	n := 0
+	ops, err := p.GenerateDefaultOperations("", func() string { n++; return fmt.Sprintf("o%d", n) })
+	check(t, err)
+	for _, o := range ops {
+		if o.Name == "products" {
+			o.Options = &model.OperationOptions{Where: true, OrderBy: true, Relay: true}
+		}
+	}
+	for i, o := range []*model.Operation{
+		{TableID: "t1", Name: "productsAggregate", Kind: model.OpAggregate, Enabled: true},
+		{TableID: "t2", Name: "pageStats", Kind: model.OpAggregate, Enabled: true},
+		{TableID: "t3", Name: "emptiesAggregate", Kind: model.OpAggregate},
+	} {
+		o.ID = fmt.Sprintf("agg%d", i)
+		check(t, p.AddOperation(o))
+	}
+	return p
+}
+
 func check(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
@@ -76,18 +101,27 @@ func unzip(t *testing.T, b []byte) (string, map[string]string) {
 }
 
 // TestGoPackageBuildsAndPasses runs go vet, go build and the generated
-// tests on a generated package, offline.
+// tests on a generated package, offline: a project with every query
+// option on some tables (the tests of where, orderBy, connections and
+// aggregates) and none on others (the plain handlers).
 func TestGoPackageBuildsAndPasses(t *testing.T) {
 	goTool := lookGo(t)
-	b, err := GoPackage(fixtureProject(t), "example.com/shop")
+	b, err := GoPackage(powerProject(t), "example.com/shop")
 	check(t, err)
 	dir, _ := unzip(t, b)
-	for _, args := range [][]string{{"vet", "./..."}, {"build", "./..."}, {"test", "-count=1", "./..."}} {
+	for _, args := range [][]string{{"vet", "./..."}, {"build", "./..."}, {"test", "-count=1", "-v", "./..."}} {
 		cmd := exec.Command(goTool, args...)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off", "GOTOOLCHAIN=local")
-		if out, err := cmd.CombinedOutput(); err != nil {
+		out, err := cmd.CombinedOutput()
+		if err != nil {
 			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		for _, test := range []string{"TestWhere", "TestWhereRefused", "TestOrderBy", "TestConnection", "TestAggregate",
+			"TestProduct", "TestProductQuery", "TestPageRow", "TestPageRowQuery", "TestEmpty"} {
+			if args[0] == "test" && !strings.Contains(string(out), "--- PASS: "+test+" ") {
+				t.Errorf("generated test %s did not pass:\n%s", test, out)
+			}
 		}
 	}
 }
@@ -116,13 +150,14 @@ func TestGoPackageContents(t *testing.T) {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	want := []string{"README.md", "api/crud_test.go", "api/handlers.go", "api/store.go", "api/tables.go", "api/tables_test.go", "go.mod", "main.go"}
+	want := []string{"README.md", "api/aggregate.go", "api/connection.go", "api/crud_test.go", "api/handlers.go", "api/query.go",
+		"api/query_test.go", "api/store.go", "api/tables.go", "api/tables_test.go", "go.mod", "main.go"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("files %v, want %v", names, want)
 	}
 	tables := files["api/tables.go"]
 	for _, s := range []string{"type Product struct", "type PageRow struct", "type Empty struct", "Name      *string",
-		"Key       *string", "X_hidden *int64", `register[PageRow](mux, "/pages", s.PageRow)`} {
+		"Key       *string", "X_hidden *int64", `register[PageRow](mux, "/pages", s.PageRow, routes{})`} {
 		if !strings.Contains(tables, s) {
 			t.Errorf("api/tables.go lacks %q", s)
 		}

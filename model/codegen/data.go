@@ -15,12 +15,26 @@ type pkgData struct {
 	Tables                []tableData
 	// NeedJSON and NeedTime say which imports api/tables.go needs.
 	NeedJSON, NeedTime bool
+	// Power is true when a table serves query power; QueryExample is a
+	// curl command of it for the README.
+	Power        bool
+	QueryExample string
 }
 
 // tableData is one table's row type and handler set.
 type tableData struct {
 	Name, Type, Path string
 	Fields           []fieldData
+	// Numeric names the Int and Float fields (aggregates sum them).
+	Numeric []string
+	// Routes is the Go literal of the table's routes: its query power.
+	Routes string
+	// Where, OrderBy, Connection and Aggregates are that power, for the
+	// README: where and orderBy on the list, the paths of the connection
+	// ("" for none) and of the aggregates.
+	Where, OrderBy bool
+	Connection     string
+	Aggregates     []string
 	// CreateBody and PatchBody are JSON bodies for the generated test.
 	CreateBody, PatchBody string
 }
@@ -35,6 +49,8 @@ type fieldData struct {
 var packageIdents = map[string]bool{
 	"Store": true, "MemoryStore": true, "NewMemoryStore": true, "Record": true, "Page": true, "Error": true,
 	"Stores": true, "NewMemoryStores": true, "NewServer": true, "ErrNotFound": true, "ErrConflict": true, "MaxBodyBytes": true,
+	"Filter": true, "Condition": true, "ParseFilter": true, "Connection": true, "Edge": true, "PageInfo": true,
+	"Stats": true, "Aggregate": true, "Group": true,
 }
 
 // newPackageData collects the templates' data from p: every table, its
@@ -52,6 +68,9 @@ func newPackageData(p *model.Project, module string) pkgData {
 				continue
 			}
 			td.Fields = append(td.Fields, fieldData{GoName: unique(goIdent(a.Name), "Field", fields), GoType: goType(a.Type), JSONName: a.Name})
+			if a.Type == model.TypeInt || a.Type == model.TypeFloat {
+				td.Numeric = append(td.Numeric, a.Name)
+			}
 			d.NeedJSON = d.NeedJSON || a.Type == model.TypeJSON
 			d.NeedTime = d.NeedTime || a.Type == model.TypeDateTime
 			create[a.Name] = sampleValue(a.Type, false)
@@ -60,8 +79,10 @@ func newPackageData(p *model.Project, module string) pkgData {
 			}
 		}
 		td.CreateBody, td.PatchBody = sampleJSON(create), sampleJSON(patch)
+		td.setPower(p, t)
 		d.Tables = append(d.Tables, td)
 	}
+	d.Power, d.QueryExample = queryExample(d.Tables)
 	return d
 }
 

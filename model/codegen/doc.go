@@ -8,9 +8,14 @@
 // the standard library, so `go build` works offline. As SPEC.md says,
 // every field is optional (Required is not applied) and relations are not
 // generated; COMPUTED attributes are left out, as in the runtime schema.
-// The opt-in query power of issue 14 does not translate either: AGGREGATE
-// operations get no handler, and list handlers keep page, pageSize, sort
-// and parameters without where, orderBy or Relay cursors.
+// The opt-in query power of issue 14 is served in the paths of the OpenAPI
+// export (model/openapi) over the same storage interface: a table's list
+// takes ?where= (a JSON filter tree) and ?orderBy=a,-b when its first LIST
+// operation opts in, its relay option adds a connection with opaque
+// cursors at <path>/-/<name>Connection, and each AGGREGATE operation is
+// served at <path>/-/<name> with where and groupBy. Lists also take
+// sortField and sortDirection. Further LIST operations and operation
+// parameters are not generated.
 //
 //	zip, err := codegen.GoPackage(project, "example.com/shop")
 //

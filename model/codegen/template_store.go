@@ -34,6 +34,10 @@ type Store[T any] interface {
 	Update(ctx context.Context, id string, patch T) (T, error)
 	// Delete removes the row with the id and returns it, or ErrNotFound.
 	Delete(ctx context.Context, id string) (T, error)
+	// Find returns the rows that where matches (every row for a nil
+	// filter) in storage order, the order List pages through. Over a
+	// database, translate where into its query (see Filter).
+	Find(ctx context.Context, where *Filter) ([]T, error)
 }
 
 // Record is what the generic code needs of a row type: implemented by the
@@ -44,6 +48,11 @@ type Record[T any] interface {
 	rowKey() *string
 	// applyPatch sets the fields that patch sets.
 	applyPatch(patch T)
+	// value returns the JSON value of a field (nil when unset: numbers as
+	// float64, times as text); ok is false for a field the row type lacks.
+	value(field string) (v any, ok bool)
+	// numericFields names the Int and Float fields, which aggregates sum.
+	numericFields() []string
 }
 
 // MemoryStore is a Store in memory, in insertion order. It is safe for
@@ -121,6 +130,20 @@ func (s *MemoryStore[T, P]) Update(_ context.Context, id string, patch T) (T, er
 	return row, nil
 }
 
+// Find implements Store.
+func (s *MemoryStore[T, P]) Find(_ context.Context, where *Filter) ([]T, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	rows := []T{}
+	for _, id := range s.order {
+		row := s.rows[id]
+		if where.Match(func(f string) any { v, _ := P(&row).value(f); return v }) {
+			rows = append(rows, row)
+		}
+	}
+	return rows, nil
+}
+
 // Delete implements Store.
 func (s *MemoryStore[T, P]) Delete(_ context.Context, id string) (T, error) {
 	s.mu.Lock()
@@ -167,33 +190,143 @@ type Error struct {
 	Message string ` + "`json:\"message\"`" + `
 }
 
+// routes is the query power a table's handlers serve, as its model's
+// operations opt in.
+type routes struct {
+	where, orderBy bool     // the list and its connection take ?where= and ?orderBy=
+	connection     string   // the path of the Relay connection; "" for none
+	aggregates     []string // the paths of aggregate requests
+}
+
 // resource serves one table's rows from its store.
 type resource[T any, P Record[T]] struct {
-	store Store[T]
+	store  Store[T]
+	routes routes
 }
 
 // register adds the handler set of a table at base: list, get, create,
-// update (PUT and PATCH both set the fields given) and delete.
-func register[T any, P Record[T]](mux *http.ServeMux, base string, store Store[T]) {
-	r := resource[T, P]{store: store}
+// update (PUT and PATCH both set the fields given) and delete, and the
+// connection and aggregates rt names.
+func register[T any, P Record[T]](mux *http.ServeMux, base string, store Store[T], rt routes) {
+	r := resource[T, P]{store: store, routes: rt}
 	mux.HandleFunc("GET "+base, r.list)
 	mux.HandleFunc("POST "+base, r.create)
 	mux.HandleFunc("GET "+base+"/{id}", r.get)
 	mux.HandleFunc("PUT "+base+"/{id}", r.update)
 	mux.HandleFunc("PATCH "+base+"/{id}", r.update)
 	mux.HandleFunc("DELETE "+base+"/{id}", r.delete)
+	if rt.connection != "" {
+		mux.HandleFunc("GET "+rt.connection, r.connection)
+	}
+	for _, path := range rt.aggregates {
+		mux.HandleFunc("GET "+path, r.aggregate)
+	}
 }
 
-// list answers GET base?page=&pageSize= (page 1-based, pageSize 1..1000).
+// list answers GET base?page=&pageSize= (page 1-based, pageSize 1..1000),
+// with sortField and sortDirection, and where and orderBy if the table
+// takes them. Without any, the store pages; else the handler filters,
+// sorts and pages the rows Find returns.
 func (r resource[T, P]) list(w http.ResponseWriter, req *http.Request) {
 	page, size := intParam(req, "page", 1), intParam(req, "pageSize", 20)
-	page, size = max(page, 1), min(max(size, 1), 1000)
-	rows, total, err := r.store.List(req.Context(), (page-1)*size, size)
+	page, size = max(page, 1), min(max(size, 1), maxPageSize)
+	where, order, err := r.readQuery(req)
+	if err != nil {
+		badRequest(w, err)
+		return
+	}
+	var rows []T
+	var total int
+	if where == nil && order == nil {
+		rows, total, err = r.store.List(req.Context(), (page-1)*size, size)
+	} else {
+		rows, err = r.find(req, where, order)
+		total = len(rows)
+		rows = rows[min((page-1)*size, total):min(page*size, total)]
+	}
 	if err != nil {
 		writeError(w, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, Page[T]{Items: rows, Total: total, Page: page, PageSize: size})
+}
+
+// readQuery reads where and orderBy (if the table takes them), else
+// sortField and sortDirection (an unknown sortField keeps storage order).
+func (r resource[T, P]) readQuery(req *http.Request) (where *Filter, order []sortKey, err error) {
+	q := req.URL.Query()
+	if s := q.Get("where"); s != "" && r.routes.where {
+		if where, err = ParseFilter(s, knownField[T, P]); err != nil {
+			return nil, nil, err
+		}
+	}
+	if s := q.Get("orderBy"); s != "" && r.routes.orderBy {
+		order, err = parseOrder(s, knownField[T, P])
+	} else if f := q.Get("sortField"); f != "" && knownField[T, P](f) {
+		order = []sortKey{{field: f, desc: q.Get("sortDirection") == "DESC"}}
+	}
+	return where, order, err
+}
+
+// find returns the rows where matches, sorted by order.
+func (r resource[T, P]) find(req *http.Request, where *Filter, order []sortKey) ([]T, error) {
+	rows, err := r.store.Find(req.Context(), where)
+	if err == nil {
+		sortRows[T, P](rows, order)
+	}
+	return rows, err
+}
+
+// connection answers a Relay connection request (connection.go).
+func (r resource[T, P]) connection(w http.ResponseWriter, req *http.Request) {
+	where, order, err := r.readQuery(req)
+	var win window
+	if err == nil {
+		win, err = readWindow(req)
+	}
+	if err != nil {
+		badRequest(w, err)
+		return
+	}
+	rows, err := r.find(req, where, order)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	c, err := connect[T, P](rows, win)
+	if err != nil {
+		badRequest(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, c)
+}
+
+// aggregate answers an aggregate request (aggregate.go).
+func (r resource[T, P]) aggregate(w http.ResponseWriter, req *http.Request) {
+	var where *Filter
+	var err error
+	if s := req.URL.Query().Get("where"); s != "" {
+		where, err = ParseFilter(s, knownField[T, P])
+	}
+	var by []string
+	if err == nil {
+		by, err = parseGroupBy(req.URL.Query().Get("groupBy"), knownField[T, P])
+	}
+	if err != nil {
+		badRequest(w, err)
+		return
+	}
+	rows, err := r.store.Find(req.Context(), where)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	agg, err := aggregate[T, P](rows, by)
+	if err != nil {
+		badRequest(w, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, agg)
 }
 
 func (r resource[T, P]) get(w http.ResponseWriter, req *http.Request) {
@@ -238,10 +371,15 @@ func decode(w http.ResponseWriter, req *http.Request, v any) bool {
 	dec := json.NewDecoder(http.MaxBytesReader(w, req.Body, MaxBodyBytes))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		writeJSON(w, http.StatusBadRequest, Error{Code: "BAD_REQUEST", Message: err.Error()})
+		badRequest(w, err)
 		return false
 	}
 	return true
+}
+
+// badRequest refuses a malformed request, saying why.
+func badRequest(w http.ResponseWriter, err error) {
+	writeJSON(w, http.StatusBadRequest, Error{Code: "BAD_REQUEST", Message: err.Error()})
 }
 
 // answer writes row with status, or the error.

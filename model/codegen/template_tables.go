@@ -63,6 +63,22 @@ func (r *{{.Type}}) applyPatch(p {{.Type}}) {
 	}
 {{- end}}
 }
+
+func (r *{{.Type}}) value(field string) (any, bool) {
+	switch field {
+	case "id":
+		return r.ID, true
+{{- range .Fields}}
+	case {{printf "%q" .JSONName}}:
+		return scalar(r.{{.GoName}}), true
+{{- end}}
+	}
+	return nil, false
+}
+
+func (*{{.Type}}) numericFields() []string {
+	return {{if .Numeric}}[]string{ {{- range $i, $f := .Numeric}}{{if $i}}, {{end}}{{printf "%q" $f}}{{end -}} }{{else}}nil{{end}}
+}
 {{end}}
 // Stores holds the store of every table.
 type Stores struct {
@@ -84,12 +100,13 @@ func NewMemoryStores() Stores {
 {{- range .Tables}}
 // {{.Path}} ({{.Name}}),
 {{- end}}
-// each with GET (list, ?page=&pageSize=), POST (create), and GET, PUT,
-// PATCH and DELETE on /{id}.
+// each with GET (list, ?page=&pageSize=&sortField=&sortDirection=), POST
+// (create), and GET, PUT, PATCH and DELETE on /{id}; routes add where and
+// orderBy to the list, a Relay connection and aggregates.
 func NewServer(s Stores) http.Handler {
 	mux := http.NewServeMux()
 {{- range .Tables}}
-	register[{{.Type}}](mux, {{printf "%q" .Path}}, s.{{.Type}})
+	register[{{.Type}}](mux, {{printf "%q" .Path}}, s.{{.Type}}, {{.Routes}})
 {{- end}}
 	return mux
 }
@@ -102,6 +119,12 @@ import "testing"
 func Test{{.Type}}(t *testing.T) {
 	testCRUD(t, {{printf "%q" .Path}}, {{printf "%q" .CreateBody}}, {{printf "%q" .PatchBody}})
 }
+{{- if .Power}}
+
+func Test{{.Type}}Query(t *testing.T) {
+	testQuery(t, {{printf "%q" .Path}}, {{printf "%q" .CreateBody}}, {{.Routes}})
+}
+{{- end}}
 {{end}}{{end}}
 
 {{define "README.md"}}# {{.Project}} API
@@ -122,20 +145,56 @@ Every table has one handler set (` + "`api/handlers.go`" + `):
 | Method | Path | What |
 |---|---|---|
 {{- range .Tables}}
-| GET | ` + "`{{.Path}}?page=1&pageSize=20`" + ` | list {{.Name}} rows: ` + "`{items, total, page, pageSize}`" + ` |
+| GET | ` + "`{{.Path}}?page=1&pageSize=20`" + ` | list {{.Name}} rows: ` + "`{items, total, page, pageSize}`" + `; ` + "`sortField`" + `, ` + "`sortDirection`" + `{{if .Where}}, ` + "`where`" + `{{end}}{{if .OrderBy}}, ` + "`orderBy`" + `{{end}} |
+{{- if .Connection}}
+| GET | ` + "`{{.Connection}}?first=10&after=…`" + ` | a Relay connection of {{.Name}} rows: ` + "`{edges: [{cursor, node}], pageInfo, totalCount}`" + ` |
+{{- end}}
+{{- range .Aggregates}}
+| GET | ` + "`{{.}}?groupBy=…&where=…`" + ` | count, sum, avg, min, max, overall and per group: ` + "`{count, sum, …, groups: [{key, count, …}]}`" + ` |
+{{- end}}
 | POST | ` + "`{{.Path}}`" + ` | create a {{.Name}} row (an id is chosen when the body has none) |
 | GET, PUT, PATCH, DELETE | ` + "`{{.Path}}/{id}`" + ` | read, update (both set the fields given), delete |
 {{- end}}
 
-Refusals are JSON ` + "`{code, message}`" + `: 400 ` + "`BAD_REQUEST`" + ` (malformed body or unknown field),
-404 ` + "`NOT_FOUND`" + `, 409 ` + "`CONFLICT`" + ` (id taken).
+Refusals are JSON ` + "`{code, message}`" + `: 400 ` + "`BAD_REQUEST`" + ` (malformed body, unknown field,
+malformed query), 404 ` + "`NOT_FOUND`" + `, 409 ` + "`CONFLICT`" + ` (id taken).
+{{- if .Power}}
+
+## Queries
+
+As in the mock (` + "`api/query.go`" + `, ` + "`api/connection.go`" + `, ` + "`api/aggregate.go`" + `):
+
+- ` + "`where`" + ` is a JSON filter (URL-encoded): per field the operators ` + "`eq neq gt gte lt lte in nin like isNull`" + `,
+  nested with ` + "`and`" + `, ` + "`or`" + ` (an empty list matches nothing) and ` + "`not`" + `. A value only matches a value
+  of its own JSON type (` + "`{\"price\":{\"eq\":\"10\"}}`" + ` does not match the number 10); ` + "`like`" + ` is contains,
+  ignoring case; ` + "`nin`" + ` matches values of the type of one of its values equal to none of them. At most
+  256 nodes and conditions.
+- ` + "`orderBy=category,-price`" + `: up to 4 fields, ` + "`-`" + ` for descending; rows equal on every key keep
+  storage order. It wins over ` + "`sortField`" + `.
+- Connections take ` + "`first`" + `, ` + "`after`" + `, ` + "`last`" + `, ` + "`before`" + ` (at most 1000 rows; ` + "`first=20`" + ` when
+  neither is given) with the list's ` + "`where`" + ` and ` + "`orderBy`" + `. A cursor is opaque and names its row, so it stays
+  valid while other rows change; one whose row is gone or filtered out is a 400.
+- Aggregates take ` + "`where`" + ` and ` + "`groupBy=a,b`" + ` (up to 4 fields, 10,000 groups); only numbers count
+  towards sum, avg, min and max (null when there are none); groups come in order of their first row.
+
+` + "```sh" + `
+{{.QueryExample}}
+` + "```" + `
+
+Filtering, sorting and paging happen in the handlers over ` + "`Store.Find`" + `, which returns the rows a
+filter matches; over a database, translate the ` + "`Filter`" + ` into its query and page there as the
+rows grow.
+{{- end}}
 
 ## Layout
 
 - ` + "`api/tables.go`" + ` — a row type per table, ` + "`Stores`" + `, ` + "`NewServer`" + `.
 - ` + "`api/store.go`" + ` — ` + "`Store[T]`" + `, the storage interface, and ` + "`MemoryStore`" + `, an in-memory
   implementation. Implement ` + "`Store[T]`" + ` over your database and pass it in ` + "`Stores`" + `.
-- ` + "`api/handlers.go`" + ` — the generic list/get/create/update/delete handlers.
+- ` + "`api/handlers.go`" + ` — the generic list/get/create/update/delete handlers, and those of
+  connections and aggregates.
+- ` + "`api/query.go`" + `, ` + "`api/connection.go`" + `, ` + "`api/aggregate.go`" + ` — where filters and sort keys,
+  cursors, statistics.
 - ` + "`main.go`" + ` — the server; ` + "`-addr`" + ` sets the listen address.
 
 ## What the model does not carry over
@@ -144,6 +203,8 @@ Refusals are JSON ` + "`{code, message}`" + `: 400 ` + "`BAD_REQUEST`" + ` (malf
 - Relations are not generated; link rows by their id fields yourself.
 - COMPUTED attributes are left out, as in the mock runtime; mappings (dataset
   bindings, constants, generators) are mock-only and not generated.
+- A table has one list endpoint, with the where, orderBy and Relay options of its first LIST
+  operation; further LIST operations and the parameters of operations are not generated.
 - The module path is ` + "`{{.Module}}`" + `; change it in go.mod and main.go.
 {{end}}
 `))
