@@ -7,8 +7,10 @@
 // tables: one attribute per property, nested objects flattened into dot
 // paths. Export writes an OpenAPI 3.1 document of a project: a schema per
 // table and a path per enabled operation, in the REST shape the generated
-// code package (model/codegen) serves. The two round-trip: importing an
-// export gives the same tables.
+// code package (model/codegen) serves, with the query power of the
+// operations that opt in as query parameters and paths (export_power.go).
+// The two round-trip: importing an export's table schemas gives the same
+// tables.
 //
 //	tables, err := openapi.Import(doc, []string{"Pet"}, openapi.ImportOptions{})
 //	if err != nil { /* a *model.Error: BAD_USER_INPUT or PAYLOAD_TOO_LARGE saying what */ }
