@@ -98,20 +98,31 @@ func TestExportRoundTrip(t *testing.T) {
 		t.Run(format, func(t *testing.T) {
 			b, err := Export(p, format, "https://api.example.com")
 			check(t, err)
-			tables, err := Import(b, []string{"Product", "Category"}, ImportOptions{})
-			check(t, err)
-			for i, mt := range p.Tables {
-				var want []model.Attribute
-				for _, a := range mt.Attributes {
-					if a.Mapping != model.MappingComputed {
-						want = append(want, *a)
-					}
-				}
-				if tables[i].Name != mt.Name || attrSet(tables[i].Attributes) != attrSet(want) {
-					t.Errorf("%s: got %s %s\nwant %s", mt.Name, tables[i].Name, attrSet(tables[i].Attributes), attrSet(want))
-				}
-			}
+			checkSameTables(t, p, b)
 		})
+	}
+}
+
+// checkSameTables imports the table schemas of export b of p and checks
+// that they give p's tables back (COMPUTED attributes aside).
+func checkSameTables(t *testing.T, p *model.Project, b []byte) {
+	t.Helper()
+	var names []string
+	for _, mt := range p.Tables {
+		names = append(names, mt.Name)
+	}
+	tables, err := Import(b, names, ImportOptions{})
+	check(t, err)
+	for i, mt := range p.Tables {
+		var want []model.Attribute
+		for _, a := range mt.Attributes {
+			if a.Mapping != model.MappingComputed {
+				want = append(want, *a)
+			}
+		}
+		if tables[i].Name != mt.Name || attrSet(tables[i].Attributes) != attrSet(want) {
+			t.Errorf("%s: got %s %s\nwant %s", mt.Name, tables[i].Name, attrSet(tables[i].Attributes), attrSet(want))
+		}
 	}
 }
 
