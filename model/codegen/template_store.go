@@ -169,6 +169,7 @@ const handlersSource = `package api
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"net/http"
 	"strconv"
 )
@@ -229,7 +230,8 @@ func register[T any, P Record[T]](mux *http.ServeMux, base string, store Store[T
 // sorts and pages the rows Find returns.
 func (r resource[T, P]) list(w http.ResponseWriter, req *http.Request) {
 	page, size := intParam(req, "page", 1), intParam(req, "pageSize", 20)
-	page, size = max(page, 1), min(max(size, 1), maxPageSize)
+	// page is clamped so that (page-1)*size cannot overflow.
+	page, size = min(max(page, 1), math.MaxInt/maxPageSize), min(max(size, 1), maxPageSize)
 	where, order, err := r.readQuery(req)
 	if err != nil {
 		badRequest(w, err)
@@ -242,7 +244,7 @@ func (r resource[T, P]) list(w http.ResponseWriter, req *http.Request) {
 	} else {
 		rows, err = r.find(req, where, order)
 		total = len(rows)
-		rows = rows[min((page-1)*size, total):min(page*size, total)]
+		rows = rows[min((page-1)*size, total):min(page*size, total)] // the page asked for, or none
 	}
 	if err != nil {
 		writeError(w, err)
