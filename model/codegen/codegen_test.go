@@ -117,7 +117,7 @@ func TestGoPackageBuildsAndPasses(t *testing.T) {
 		if err != nil {
 			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
-		for _, test := range []string{"TestWhere", "TestWhereRefused", "TestOrderBy", "TestConnection", "TestAggregate",
+		for _, test := range []string{"TestWhere", "TestWhereRefused", "TestOrderBy", "TestConnection", "TestAggregate", "FuzzQuery",
 			"TestProduct", "TestProductQuery", "TestPageRow", "TestPageRowQuery", "TestEmpty"} {
 			if args[0] == "test" && !strings.Contains(string(out), "--- PASS: "+test+" ") {
 				t.Errorf("generated test %s did not pass:\n%s", test, out)
