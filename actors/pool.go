@@ -76,6 +76,18 @@ func catalogKey(owner, code string) string {
 	return owner + ":" + code
 }
 
+// catalogRef is a catalog key taken apart, as the node's cache keys its
+// entries (no key string is built on the query path).
+type catalogRef struct{ owner, code string }
+
+// refOf takes a catalog key apart.
+func refOf(key string) catalogRef {
+	if owner, code, ok := strings.Cut(key, ":"); ok {
+		return catalogRef{owner, code}
+	}
+	return catalogRef{code: key}
+}
+
 // catalogKeys lists where code is looked for on behalf of account, first
 // match wins: the account's own dataset, then the entry under the bare
 // code (curated, or the account's own from before codes were scoped).
@@ -96,13 +108,36 @@ type Pool struct {
 	mu     sync.Mutex
 	// sets holds an entry per catalog key looked up, with or without a
 	// dataset (absent counts the latter, bounded by maxAbsent).
-	sets   map[string]*poolEntry
+	sets   map[catalogRef]*poolEntry
 	absent int
 	// missed remembers when a unit (a catalog entry, a blob) was last
 	// looked for in vain on the other nodes, by unit key, so a table bound
 	// to a dataset nobody has does not make every query ask the cluster.
 	missed map[string]time.Time
-	now    func() time.Time
+	now    func() int64 // unix ns, coarse (coarseNow)
+}
+
+// coarseNow is the time in unix ns to within coarseTick, read from an
+// atomic a ticker moves (started on first use, for the life of the
+// process): a cache check on every query cannot afford time.Now, which
+// costs as much as the rest of a lookup on some virtual machines.
+func coarseNow() int64 {
+	coarse.once.Do(func() {
+		coarse.ns.Store(time.Now().UnixNano())
+		go func() {
+			for t := range time.Tick(coarseTick) {
+				coarse.ns.Store(t.UnixNano())
+			}
+		}()
+	})
+	return coarse.ns.Load()
+}
+
+const coarseTick = 50 * time.Millisecond
+
+var coarse struct {
+	once sync.Once
+	ns   atomic.Int64
 }
 
 // fetcher is the cluster store's way to pull a grain every node should
@@ -116,7 +151,8 @@ const (
 	fetchAgainAfter = 5 * time.Second
 	// recheckAfter is how long a cached entry is used before it is
 	// compared with the catalog again: how long another node's deletion,
-	// re-import or new upload of a code may take to show here.
+	// re-import or new upload of a code may take to show here (plus
+	// coarseTick).
 	recheckAfter = time.Second
 	// maxAbsent bounds the remembered catalog keys without a dataset
 	// (tables bound to codes nobody has); past it they are forgotten.
@@ -158,20 +194,20 @@ func (s *scopedPool) Dataset(code string) *dataset.Dataset {
 	if strings.IndexByte(code, ':') >= 0 {
 		return nil // not a code: it would name another account's key
 	}
-	for _, key := range catalogKeys(s.owner, code) {
-		e, err := s.p.entry(key)
+	if s.owner != "" { // catalogKeys, without building the keys
+		e, err := s.p.entry(catalogRef{s.owner, code})
 		if err != nil {
 			return nil
 		}
-		if e.blobID == "" {
-			continue
+		if e.blobID != "" {
+			return e.d
 		}
-		if e.owner != "" && e.owner != s.owner {
-			return nil
-		}
-		return e.d
 	}
-	return nil
+	e, err := s.p.entry(catalogRef{code: code})
+	if err != nil || e.blobID == "" || e.owner != "" && e.owner != s.owner {
+		return nil
+	}
+	return e.d
 }
 
 // For returns the pool the projects of account see (graphql.Pool):
@@ -186,7 +222,7 @@ func (p *Pool) For(account string) *scopedPool {
 
 // NewPool returns an empty pool over store.
 func NewPool(store Store) *Pool {
-	return &Pool{store: store, sets: map[string]*poolEntry{}, missed: map[string]time.Time{}, now: time.Now}
+	return &Pool{store: store, sets: map[catalogRef]*poolEntry{}, missed: map[string]time.Time{}, now: coarseNow}
 }
 
 // Dataset returns the dataset under the catalog key (for a curated
@@ -199,7 +235,7 @@ func (p *Pool) Dataset(key string) *dataset.Dataset {
 
 // Load is Dataset with the error.
 func (p *Pool) Load(key string) (*dataset.Dataset, error) {
-	e, err := p.entry(key)
+	e, err := p.entry(refOf(key))
 	if err != nil || e.blobID == "" {
 		return nil, err
 	}
@@ -212,15 +248,16 @@ func (p *Pool) Load(key string) (*dataset.Dataset, error) {
 // cached entry), or read from the store, fetched from the other nodes if
 // this one lacks it. An entry whose contents failed to load is returned
 // with its error and forgotten, so the next use tries again.
-func (p *Pool) entry(key string) (*poolEntry, error) {
-	now := p.now().UnixNano()
+func (p *Pool) entry(ref catalogRef) (*poolEntry, error) {
+	now := p.now()
 	p.mu.Lock()
-	e := p.sets[key]
+	e := p.sets[ref]
 	p.mu.Unlock()
 	if e != nil && !e.due(now) {
 		e.once.Do(func() {}) // wait for a load under way
 		return e, e.err
 	}
+	key := catalogKey(ref.owner, ref.code)
 	meta, err := p.meta(key)
 	if err == nil && meta == nil && p.fetch(key) {
 		meta, err = p.meta(key)
@@ -236,7 +273,7 @@ func (p *Pool) entry(key string) (*poolEntry, error) {
 		n.owner, n.blobID = meta.Owner, meta.BlobID
 	}
 	n.checked.Store(now)
-	e = p.install(key, n)
+	e = p.install(ref, n)
 	if e == n && n.blobID != "" {
 		n.once.Do(func() { n.d, n.err = p.read(meta) })
 	}
@@ -245,8 +282,8 @@ func (p *Pool) entry(key string) (*poolEntry, error) {
 		// Not kept: the cause may pass (a blob that had not reached this
 		// node, a peer that did not answer); the next use tries again.
 		p.mu.Lock()
-		if p.sets[key] == e {
-			delete(p.sets, key)
+		if p.sets[ref] == e {
+			delete(p.sets, ref)
 		}
 		p.mu.Unlock()
 	}
@@ -255,10 +292,10 @@ func (p *Pool) entry(key string) (*poolEntry, error) {
 
 // install caches n under key and returns it, unless the cached entry
 // already holds the same contents, which is returned (rechecked now).
-func (p *Pool) install(key string, n *poolEntry) *poolEntry {
+func (p *Pool) install(ref catalogRef, n *poolEntry) *poolEntry {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if cur := p.sets[key]; cur != nil && cur.owner == n.owner && cur.blobID == n.blobID {
+	if cur := p.sets[ref]; cur != nil && cur.owner == n.owner && cur.blobID == n.blobID {
 		cur.checked.Store(n.checked.Load())
 		return cur
 	}
@@ -273,7 +310,7 @@ func (p *Pool) install(key string, n *poolEntry) *poolEntry {
 			p.absent = 1
 		}
 	}
-	p.sets[key] = n
+	p.sets[ref] = n
 	return n
 }
 
@@ -310,7 +347,7 @@ func (p *Pool) fetchUnit(key, kind, id string) bool {
 // evict drops a deleted dataset from this node's cache.
 func (p *Pool) evict(key string) {
 	p.mu.Lock()
-	delete(p.sets, key)
+	delete(p.sets, refOf(key))
 	p.mu.Unlock()
 }
 
@@ -319,9 +356,9 @@ func (p *Pool) evict(key string) {
 func (p *Pool) put(m datasetMeta, d *dataset.Dataset) {
 	e := &poolEntry{d: d, owner: m.Owner, blobID: m.BlobID}
 	e.once.Do(func() {})
-	e.checked.Store(p.now().UnixNano())
+	e.checked.Store(p.now())
 	p.mu.Lock()
-	p.sets[m.Key] = e
+	p.sets[refOf(m.Key)] = e
 	p.mu.Unlock()
 }
 

@@ -209,7 +209,7 @@ func TestPoolNoticesAnotherNodesReimport(t *testing.T) {
 	writeEntry(t, db, key, "acc1", testDataset(t, "things", `[{"id":1}]`))
 	pool := NewPool(db)
 	now := time.Now()
-	pool.now = func() time.Time { return now }
+	pool.now = func() int64 { return now.UnixNano() }
 	scoped := pool.For("acc1")
 	if d := scoped.Dataset("things"); d == nil || d.Len() != 1 {
 		t.Fatalf("first read: %v", d)
@@ -236,5 +236,44 @@ func TestPoolNoticesAnotherNodesReimport(t *testing.T) {
 	now = now.Add(recheckAfter)
 	if d := scoped.Dataset("things"); d != nil {
 		t.Fatalf("a deleted dataset still served: %v", d)
+	}
+}
+
+// BenchmarkScopedPoolDataset: what a table's dataset lookup costs a query
+// (once per table per request): a curated dataset read by a guest project
+// (one cached entry), by an account project (its own entry, cached as
+// absent, then the curated one), and an account's own dataset.
+func BenchmarkScopedPoolDataset(b *testing.B) {
+	db, err := persistence.Open(filepath.Join(b.TempDir(), "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	for _, e := range []struct{ key, owner, code string }{{"cur", "", "cur"}, {"acc1:own", "acc1", "own"}} {
+		d, err := dataset.Read(strings.NewReader(`[{"id":1}]`), dataset.Options{ImportCode: e.code, Format: dataset.JSON})
+		if err != nil {
+			b.Fatal(err)
+		}
+		blobID, puts, err := blobPuts(d, time.Now())
+		if err != nil {
+			b.Fatal(err)
+		}
+		meta, _ := json.Marshal(datasetMeta{ImportCode: e.code, BlobID: blobID, Owner: e.owner})
+		if err := db.Write(append(puts, persistence.Put{Kind: kindDataset, ID: e.key, Value: meta})...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	pool := NewPool(db)
+	for _, bc := range []struct{ name, account, code string }{
+		{"curated by a guest project", "", "cur"}, {"curated by an account project", "acc1", "cur"}, {"own by an account project", "acc1", "own"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			s := pool.For(bc.account)
+			for b.Loop() {
+				if s.Dataset(bc.code) == nil {
+					b.Fatal("no dataset")
+				}
+			}
+		})
 	}
 }
