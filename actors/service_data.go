@@ -145,21 +145,32 @@ func (s *Service) ImportDataset(ctx context.Context, p model.Principal, in model
 // one, which its projects may be bound to and must not silently leave for
 // a new upload. Another account's dataset with the code is no obstacle.
 func (s *Service) codeFree(ctx context.Context, owner, code string) error {
-	for _, key := range catalogKeys(owner, code) {
+	m, found, err := s.readDataset(ctx, owner, code)
+	switch {
+	case err != nil || !found:
+		return err
+	case m.Owner != owner:
+		return model.Errorf(model.ErrConflict, "the curated pool has a dataset with importCode %q; choose another", code)
+	}
+	return codeTaken(code)
+}
+
+// readDataset finds the catalog entry of code that account's projects
+// read: the first in catalogKeys' order that is visible to it.
+func (s *Service) readDataset(ctx context.Context, account, code string) (datasetMeta, bool, error) {
+	for _, key := range catalogKeys(account, code) {
 		var m datasetMeta
 		err := s.call(ctx, KindDataset, key, "get", nil, &m)
 		switch {
 		case model.ErrorCode(err) == model.ErrNotFound:
 		case err != nil:
-			return err
-		case m.visibleTo(owner):
-			if m.Owner != owner {
-				return model.Errorf(model.ErrConflict, "the curated pool has a dataset with importCode %q; choose another", code)
-			}
-			return codeTaken(code)
+			return m, false, err
+		case m.visibleTo(account):
+			m.Key = key
+			return m, true, nil
 		}
 	}
-	return nil
+	return datasetMeta{}, false, nil
 }
 
 // maxFieldPath bounds a dataset's field paths (dot-joined field names).
@@ -254,24 +265,18 @@ func (s *Service) DeleteDataset(ctx context.Context, p model.Principal, code str
 }
 
 // ownDataset finds the catalog entry of code that account's projects read
-// (catalogKeys): NOT_FOUND if none, FORBIDDEN if it is curated.
+// (readDataset): NOT_FOUND if none, FORBIDDEN if it is curated.
 func (s *Service) ownDataset(ctx context.Context, account, code string) (datasetMeta, error) {
-	for _, key := range catalogKeys(account, code) {
-		var m datasetMeta
-		err := s.call(ctx, KindDataset, key, "get", nil, &m)
-		switch {
-		case model.ErrorCode(err) == model.ErrNotFound:
-		case err != nil:
-			return m, err
-		case !m.visibleTo(account):
-		case m.Owner == "":
-			return m, model.Errorf(model.ErrForbidden, "dataset %q is in the curated pool, which the operator keeps", code)
-		default:
-			m.Key = key
-			return m, nil
-		}
+	m, found, err := s.readDataset(ctx, account, code)
+	switch {
+	case err != nil:
+		return m, err
+	case !found:
+		return m, model.Errorf(model.ErrNotFound, "no dataset %q", code)
+	case m.Owner == "":
+		return m, model.Errorf(model.ErrForbidden, "dataset %q is in the curated pool, which the operator keeps", code)
 	}
-	return datasetMeta{}, model.Errorf(model.ErrNotFound, "no dataset %q", code)
+	return m, nil
 }
 
 func (s *Service) canImport(ctx context.Context, p model.Principal) error {
