@@ -134,7 +134,8 @@ func (s *Server) serveRuntime(c *gin.Context) {
 // connection; the client must take each within the idle time.
 const answerPiece = 64 << 10
 
-// writeAnswer writes a 200 answer. A large one goes in pieces, each of
+// writeAnswer writes a 200 GraphQL answer (the runtime's, /graphql's,
+// /public-graphql's). A large one goes in pieces, each of
 // which the client must take within idle (the connection is closed
 // otherwise), so a reader that stops does not hold the answer, and its
 // bytes of the node's response budget, for longer than that at a time.

@@ -82,7 +82,7 @@ type Config struct {
 	Bounds graphql.Bounds
 	// BodyTimeout is how long a request body may take to arrive after its
 	// headers (a dataset upload: the longest pause), and the longest pause
-	// of a client reading a large runtime answer (writeAnswer); 0 means 30s.
+	// of a client reading a large GraphQL answer (writeAnswer); 0 means 30s.
 	BodyTimeout time.Duration
 	// MaxConnsPerIP caps the connections one peer IP holds at once (0 = off).
 	MaxConnsPerIP int

@@ -66,24 +66,49 @@ func dialTinyWindow(t *testing.T, addr string) net.Conn {
 	return conn
 }
 
+// bigAnswer is a request whose answer is about 6.4 MB, and the credential
+// it goes with.
+type bigAnswer struct {
+	path    string
+	body    []byte
+	headers []string
+}
+
 // TestAbuseSlowReadersHoldTheBudget: answers being written to clients that
 // stopped reading keep their bytes of --response-budget-mb until they are
 // written or the connection is gone, so while two 6.4 MB answers are stuck
 // in a 16 MB budget a third is refused 503 UNAVAILABLE (small answers
 // still pass); once the readers go away, or stay idle past --body-timeout
-// (the connection is then closed), large answers are served again. The
-// bytes used to go back to the budget before the write, so any number of
-// stuck readers could each hold an answer beyond it.
+// (the connection is then closed), large answers are served again. So on
+// the runtime and on /graphql. The bytes used to go back to the budget
+// before the write, so any number of stuck readers could each hold an
+// answer beyond it.
 func TestAbuseSlowReadersHoldTheBudget(t *testing.T) {
 	p := abuseProc(t, "--max-response-bytes", "8000000", "--response-budget-mb", "16", "--body-timeout", "10s")
 	sh := newShop(t, p.server, "slow@example.com", "slow")
 	sh.owner.must(`mutation($t:ID!,$v:JSON){ createModellingAttribute(input:{tableId:$t, name:"blob", type:STRING, mappingType: CONSTANT, constantValue:$v}) { id } }`,
 		map[string]any{"t": sh.tables["Product"], "v": strings.Repeat("x", 200<<10)})
-	big, _ := json.Marshal(map[string]any{"query": `{` + repeated(8, ` a%d: products { items { blob } }`) + `}`})
-	key := []string{"X-API-Key", sh.fullKey}
+	docs := strings.Repeat(`{"id":1,"text":"`+strings.Repeat("y", 10<<10)+`"}`+"\n", 25)
+	if r := p.do("POST", "/datasets/slowdocs?format=ndjson", []byte(docs), "Authorization", "Bearer "+sh.owner.token); r.Status != 200 {
+		t.Fatalf("upload: %d %s", r.Status, r.Raw)
+	}
+	runtime, _ := json.Marshal(map[string]any{"query": `{` + repeated(8, ` a%d: products { items { blob } }`) + `}`})
+	samples, _ := json.Marshal(map[string]any{"query": `{` + repeated(25, ` a%d: dataSources { sampleDocuments(limit: 50) }`) + `}`})
+	for name, a := range map[string]bigAnswer{
+		"runtime":        {sh.runtime, runtime, []string{"X-API-Key", sh.fullKey}},
+		"management API": {"/graphql", samples, []string{"Authorization", "Bearer " + sh.owner.token}},
+	} {
+		t.Run(name, func(t *testing.T) { slowReaders(t, p, sh, a) })
+	}
+}
+
+// slowReaders makes two slow readers of a's answer, checks that a third
+// is refused while they are stuck and served once they go away, then
+// again once they stay idle past --body-timeout.
+func slowReaders(t *testing.T, p *proc, sh *shop, a bigAnswer) {
 	large := func() response {
 		t.Helper()
-		r, err := p.tryWithin(30*time.Second, "POST", sh.runtime, big, key...)
+		r, err := p.tryWithin(30*time.Second, "POST", a.path, a.body, a.headers...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,8 +130,8 @@ func TestAbuseSlowReadersHoldTheBudget(t *testing.T) {
 		}
 	}
 	stuck := func() []net.Conn {
-		one := stuckReader(t, p, sh.runtime, big, key...)
-		return []net.Conn{one, stuckReader(t, p, sh.runtime, big, key...)}
+		one := stuckReader(t, p, a.path, a.body, a.headers...)
+		return []net.Conn{one, stuckReader(t, p, a.path, a.body, a.headers...)}
 	}
 	refusedWhileStuck := func(t *testing.T) {
 		t.Helper()
