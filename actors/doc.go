@@ -14,7 +14,7 @@
 //	account/<accountID>   plan, members, project list, key index
 //	user/<email>          password hash, accounts
 //	slug/<slug>           which project answers a slug
-//	dataset/<importCode>  a data pool dataset's catalog entry
+//	dataset/<importCode>  a curated dataset's catalog entry; dataset/<account>:<importCode> an account's own
 //
 //	svc := actors.NewService(env)            // env: Store, Caller, Pool, Clock, ...
 //	p, err := svc.CreateProject(ctx, principal, "Shop", "")

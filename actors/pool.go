@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mockgql/mockgql/model"
@@ -19,6 +20,12 @@ import (
 // chunks (kind "datablob", id "<code>/<blobID>/<chunk>"), written before the
 // catalog entry points at them. A blob no entry points at is an abandoned
 // upload and is deleted at start.
+//
+// The catalog is keyed by owner and code (catalogKey): a curated dataset
+// under its code, an account's own under "<account>:<code>", so two
+// accounts may each hold a code and neither can take it from the other.
+// Entries written before codes were scoped are keyed by code whatever
+// their owner, and read as before (see scopedPool.Dataset).
 const (
 	kindDataset  = "dataset"
 	kindDataBlob = "datablob"
@@ -45,15 +52,50 @@ type datasetMeta struct {
 	// Bytes is the encoded size, counted against the owner's plan.
 	Bytes int64 `json:"bytes,omitempty"`
 	// Deleted marks a deleted dataset (deleteDataset): its contents are
-	// gone and its code is not given out again, so no node's cache of the
-	// old contents can ever be taken for a new upload's.
+	// gone; its owner may import the code again, which replaces the entry
+	// (nodes that cached the old contents notice by the blob ID, see
+	// Pool.entry).
 	Deleted bool `json:"deleted,omitempty"`
+	// Key is the entry's catalog key (not stored: the record's ID).
+	Key string `json:"-"`
 }
 
 // visibleTo reports whether the entry is listed for, and read by, account
 // (empty: sessions, guests and anonymous callers).
 func (m *datasetMeta) visibleTo(account string) bool {
 	return !m.Deleted && (m.Owner == "" || m.Owner == account)
+}
+
+// catalogKey is the catalog key (and dataset grain identity) of code as
+// owner's: the code itself in the curated pool, "<owner>:<code>" for an
+// account's own. Neither account IDs nor import codes hold a ':'.
+func catalogKey(owner, code string) string {
+	if owner == "" {
+		return code
+	}
+	return owner + ":" + code
+}
+
+// catalogRef is a catalog key taken apart, as the node's cache keys its
+// entries (no key string is built on the query path).
+type catalogRef struct{ owner, code string }
+
+// refOf takes a catalog key apart.
+func refOf(key string) catalogRef {
+	if owner, code, ok := strings.Cut(key, ":"); ok {
+		return catalogRef{owner, code}
+	}
+	return catalogRef{code: key}
+}
+
+// catalogKeys lists where code is looked for on behalf of account, first
+// match wins: the account's own dataset, then the entry under the bare
+// code (curated, or the account's own from before codes were scoped).
+func catalogKeys(account, code string) []string {
+	if account == "" {
+		return []string{code}
+	}
+	return []string{catalogKey(account, code), code}
 }
 
 // Pool is a node's cache of datasets: each is decoded from the store once,
@@ -64,11 +106,38 @@ type Pool struct {
 	// scoped holds one *scopedPool per owner (For).
 	scoped sync.Map
 	mu     sync.Mutex
-	sets   map[string]*poolEntry
+	// sets holds an entry per catalog key looked up, with or without a
+	// dataset (absent counts the latter, bounded by maxAbsent).
+	sets   map[catalogRef]*poolEntry
+	absent int
 	// missed remembers when a unit (a catalog entry, a blob) was last
 	// looked for in vain on the other nodes, by unit key, so a table bound
 	// to a dataset nobody has does not make every query ask the cluster.
 	missed map[string]time.Time
+	now    func() int64 // unix ns, coarse (coarseNow)
+}
+
+// coarseNow is the time in unix ns to within coarseTick, read from an
+// atomic a ticker moves (started on first use, for the life of the
+// process): a cache check on every query cannot afford time.Now, which
+// costs as much as the rest of a lookup on some virtual machines.
+func coarseNow() int64 {
+	coarse.once.Do(func() {
+		coarse.ns.Store(time.Now().UnixNano())
+		go func() {
+			for t := range time.Tick(coarseTick) {
+				coarse.ns.Store(t.UnixNano())
+			}
+		}()
+	})
+	return coarse.ns.Load()
+}
+
+const coarseTick = 50 * time.Millisecond
+
+var coarse struct {
+	once sync.Once
+	ns   atomic.Int64
 }
 
 // fetcher is the cluster store's way to pull a grain every node should
@@ -77,14 +146,36 @@ type fetcher interface {
 	Fetch(key, kind, id string) bool
 }
 
-// fetchAgainAfter spaces the cluster lookups of a dataset no node has.
-const fetchAgainAfter = 5 * time.Second
+const (
+	// fetchAgainAfter spaces the cluster lookups of a dataset no node has.
+	fetchAgainAfter = 5 * time.Second
+	// recheckAfter is how long a cached entry is used before it is
+	// compared with the catalog again: how long another node's deletion,
+	// re-import or new upload of a code may take to show here (plus
+	// coarseTick).
+	recheckAfter = time.Second
+	// maxAbsent bounds the remembered catalog keys without a dataset
+	// (tables bound to codes nobody has); past it they are forgotten.
+	maxAbsent = 4096
+)
 
+// poolEntry is what a node knows of one catalog key.
 type poolEntry struct {
-	once  sync.Once
-	d     *dataset.Dataset
-	err   error
-	owner string // the catalog entry's Owner
+	once   sync.Once
+	d      *dataset.Dataset
+	err    error
+	owner  string // the catalog entry's Owner
+	blobID string // the contents d holds; "" when the key has no dataset
+	// checked is when the entry was last compared with the catalog (unix
+	// ns); the one caller that moves it on rechecks (due).
+	checked atomic.Int64
+}
+
+// due reports whether the caller should compare e with the catalog now;
+// one caller a recheckAfter wins, the others go on with e.
+func (e *poolEntry) due(now int64) bool {
+	t := e.checked.Load()
+	return now-t >= int64(recheckAfter) && e.checked.CompareAndSwap(t, now)
 }
 
 // scopedPool is the pool as the projects of one account (or, with owner
@@ -94,13 +185,29 @@ type scopedPool struct {
 	owner string
 }
 
-// Dataset implements graphql.Pool: a dataset of another account is none.
+// Dataset implements graphql.Pool: the account's own dataset with the
+// code, else a curated one (or the account's own from before codes were
+// scoped); another account's is none. An own catalog entry whose contents
+// cannot be read is nil too, never the curated dataset of the same code,
+// so a bound table never switches owners.
 func (s *scopedPool) Dataset(code string) *dataset.Dataset {
-	d, owner, _ := s.p.load(code)
-	if d == nil || owner != "" && owner != s.owner {
+	if strings.IndexByte(code, ':') >= 0 {
+		return nil // not a code: it would name another account's key
+	}
+	if s.owner != "" { // catalogKeys, without building the keys
+		e, err := s.p.entry(catalogRef{s.owner, code})
+		if err != nil {
+			return nil
+		}
+		if e.blobID != "" {
+			return e.d
+		}
+	}
+	e, err := s.p.entry(catalogRef{code: code})
+	if err != nil || e.blobID == "" || e.owner != "" && e.owner != s.owner {
 		return nil
 	}
-	return d
+	return e.d
 }
 
 // For returns the pool the projects of account see (graphql.Pool):
@@ -115,60 +222,101 @@ func (p *Pool) For(account string) *scopedPool {
 
 // NewPool returns an empty pool over store.
 func NewPool(store Store) *Pool {
-	return &Pool{store: store, sets: map[string]*poolEntry{}, missed: map[string]time.Time{}}
+	return &Pool{store: store, sets: map[catalogRef]*poolEntry{}, missed: map[string]time.Time{}, now: coarseNow}
 }
 
-// Dataset returns the dataset with the import code, loading it if needed,
-// or nil when there is none (or it cannot be read; the error is logged by
-// Load's callers).
-func (p *Pool) Dataset(code string) *dataset.Dataset {
-	d, _ := p.Load(code)
+// Dataset returns the dataset under the catalog key (for a curated
+// dataset, its import code), loading it if needed, or nil when there is
+// none (or it cannot be read; the error is logged by Load's callers).
+func (p *Pool) Dataset(key string) *dataset.Dataset {
+	d, _ := p.Load(key)
 	return d
 }
 
 // Load is Dataset with the error.
-func (p *Pool) Load(code string) (*dataset.Dataset, error) {
-	d, _, err := p.load(code)
-	return d, err
+func (p *Pool) Load(key string) (*dataset.Dataset, error) {
+	e, err := p.entry(refOf(key))
+	if err != nil || e.blobID == "" {
+		return nil, err
+	}
+	return e.d, nil
 }
 
-// load is Load with the dataset's owner.
-func (p *Pool) load(code string) (*dataset.Dataset, string, error) {
+// entry returns what the catalog holds under key, its contents loaded:
+// from the node's cache, compared with the catalog at most once every
+// recheckAfter (a changed blob ID, a deletion or a new upload replaces the
+// cached entry), or read from the store, fetched from the other nodes if
+// this one lacks it. An entry whose contents failed to load is returned
+// with its error and forgotten, so the next use tries again.
+func (p *Pool) entry(ref catalogRef) (*poolEntry, error) {
+	now := p.now()
 	p.mu.Lock()
-	e := p.sets[code]
+	e := p.sets[ref]
 	p.mu.Unlock()
-	if e == nil {
-		meta, err := p.meta(code)
-		if err == nil && meta == nil && p.fetch(code) {
-			meta, err = p.meta(code)
+	if e != nil && !e.due(now) {
+		e.once.Do(func() {}) // wait for a load under way
+		return e, e.err
+	}
+	key := catalogKey(ref.owner, ref.code)
+	meta, err := p.meta(key)
+	if err == nil && meta == nil && p.fetch(key) {
+		meta, err = p.meta(key)
+	}
+	if err != nil {
+		if e != nil { // the catalog could not be read: go on with what we had
+			return e, e.err
 		}
-		if err != nil || meta == nil || meta.Deleted {
-			return nil, "", err
-		}
-		p.mu.Lock()
-		if e = p.sets[code]; e == nil {
-			e = &poolEntry{owner: meta.Owner}
-			p.sets[code] = e
-		}
-		p.mu.Unlock()
-		e.once.Do(func() { e.d, e.err = p.read(meta) })
+		return nil, err
+	}
+	n := &poolEntry{}
+	if meta != nil && !meta.Deleted {
+		n.owner, n.blobID = meta.Owner, meta.BlobID
+	}
+	n.checked.Store(now)
+	e = p.install(ref, n)
+	if e == n && n.blobID != "" {
+		n.once.Do(func() { n.d, n.err = p.read(meta) })
 	}
 	e.once.Do(func() {}) // wait for a load under way
 	if e.err != nil {
 		// Not kept: the cause may pass (a blob that had not reached this
 		// node, a peer that did not answer); the next use tries again.
 		p.mu.Lock()
-		if p.sets[code] == e {
-			delete(p.sets, code)
+		if p.sets[ref] == e {
+			delete(p.sets, ref)
 		}
 		p.mu.Unlock()
 	}
-	return e.d, e.owner, e.err
+	return e, e.err
+}
+
+// install caches n under key and returns it, unless the cached entry
+// already holds the same contents, which is returned (rechecked now).
+func (p *Pool) install(ref catalogRef, n *poolEntry) *poolEntry {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if cur := p.sets[ref]; cur != nil && cur.owner == n.owner && cur.blobID == n.blobID {
+		cur.checked.Store(n.checked.Load())
+		return cur
+	}
+	if n.blobID == "" {
+		n.once.Do(func() {})
+		if p.absent++; p.absent > maxAbsent {
+			for k, e := range p.sets {
+				if e.blobID == "" {
+					delete(p.sets, k)
+				}
+			}
+			p.absent = 1
+		}
+	}
+	p.sets[ref] = n
+	return n
 }
 
 // fetch asks the other nodes for a dataset's catalog entry this node lacks.
-func (p *Pool) fetch(code string) bool {
-	return p.fetchUnit(KindDataset+"/"+code, kindDataset, code)
+func (p *Pool) fetch(key string) bool {
+	return p.fetchUnit(KindDataset+"/"+key, kindDataset, key)
 }
 
 // fetchUnit asks the other nodes for the replication unit key, which
@@ -197,30 +345,33 @@ func (p *Pool) fetchUnit(key, kind, id string) bool {
 }
 
 // evict drops a deleted dataset from this node's cache.
-func (p *Pool) evict(code string) {
+func (p *Pool) evict(key string) {
 	p.mu.Lock()
-	delete(p.sets, code)
+	delete(p.sets, refOf(key))
 	p.mu.Unlock()
 }
 
-// put adds a dataset just imported on this node, so it is not decoded again.
-func (p *Pool) put(d *dataset.Dataset, owner string) {
-	e := &poolEntry{d: d, owner: owner}
+// put adds a dataset just imported on this node under its catalog entry m,
+// so it is not decoded again.
+func (p *Pool) put(m datasetMeta, d *dataset.Dataset) {
+	e := &poolEntry{d: d, owner: m.Owner, blobID: m.BlobID}
 	e.once.Do(func() {})
+	e.checked.Store(p.now())
 	p.mu.Lock()
-	p.sets[d.ImportCode()] = e
+	p.sets[refOf(m.Key)] = e
 	p.mu.Unlock()
 }
 
-func (p *Pool) meta(code string) (*datasetMeta, error) {
-	b, err := p.store.Get(kindDataset, code)
+func (p *Pool) meta(key string) (*datasetMeta, error) {
+	b, err := p.store.Get(kindDataset, key)
 	if err != nil || b == nil {
 		return nil, err
 	}
 	var m datasetMeta
 	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("dataset %s catalog entry: %w", code, err)
+		return nil, fmt.Errorf("dataset %s catalog entry: %w", key, err)
 	}
+	m.Key = key
 	return &m, nil
 }
 
@@ -252,14 +403,15 @@ func (p *Pool) read(m *datasetMeta) (*dataset.Dataset, error) {
 	return d, nil
 }
 
-// List returns the catalog, in import-code order.
+// List returns the catalog, in catalog-key order, each entry with its Key.
 func (p *Pool) List() ([]datasetMeta, error) {
 	var out []datasetMeta
-	err := p.store.Scan(kindDataset, "", func(_ string, v []byte) error {
+	err := p.store.Scan(kindDataset, "", func(key string, v []byte) error {
 		var m datasetMeta
 		if err := json.Unmarshal(v, &m); err != nil {
 			return err
 		}
+		m.Key = key
 		out = append(out, m)
 		return nil
 	})
@@ -341,8 +493,9 @@ func blobPrefix(id string) string {
 	return id
 }
 
-// datasetGrain makes import codes unique: it commits a catalog entry only
-// if the code is free.
+// datasetGrain makes a catalog key's entry unique: it commits an entry
+// only if the key is free or its dataset was deleted. Its identity is the
+// catalog key (catalogKey).
 type datasetGrain struct {
 	meta  datasetMeta
 	found bool
@@ -371,11 +524,11 @@ func (d *datasetGrain) handle(g *grain, c *call) (any, error) {
 		if err := c.decode(&m); err != nil {
 			return nil, err
 		}
-		if d.found {
-			if d.meta.BlobID == m.BlobID {
-				return d.meta, nil // a retried commit
-			}
-			return nil, codeTaken(d.meta, g.id)
+		if d.found && d.meta.BlobID == m.BlobID {
+			return d.meta, nil // a retried commit
+		}
+		if d.found && !d.meta.Deleted {
+			return nil, codeTaken(d.meta.ImportCode)
 		}
 		if err := commit(g, m, func(v datasetMeta) { d.meta, d.found = v, true }); err != nil {
 			return nil, err
@@ -385,10 +538,7 @@ func (d *datasetGrain) handle(g *grain, c *call) (any, error) {
 	return nil, unknownMethod(g, c)
 }
 
-// codeTaken is the refusal of an import code in use, or deleted.
-func codeTaken(m datasetMeta, code string) error {
-	if m.Deleted {
-		return model.Errorf(model.ErrConflict, "importCode %q belonged to a deleted dataset; codes are not given out again, choose another", code)
-	}
+// codeTaken is the refusal of an import code in use.
+func codeTaken(code string) error {
 	return model.Errorf(model.ErrConflict, "a dataset with importCode %q exists", code)
 }

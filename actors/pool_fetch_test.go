@@ -150,3 +150,130 @@ func encodeDataset(t *testing.T, d *dataset.Dataset, at time.Time) (blobID strin
 	}
 	return blobID, puts, persistence.Put{Kind: kindDataset, ID: d.ImportCode(), Value: meta}
 }
+
+// writeEntry writes d's blob and a catalog entry for it under key, owned
+// by owner, as an import does; it returns the blob ID.
+func writeEntry(t *testing.T, db *persistence.DB, key, owner string, d *dataset.Dataset) string {
+	t.Helper()
+	blobID, puts, entry := encodeDataset(t, d, time.Now())
+	m := datasetMeta{ImportCode: d.ImportCode(), BlobID: blobID, Owner: owner}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry.ID, entry.Value = key, b
+	if err := db.Write(append(puts, entry)...); err != nil {
+		t.Fatal(err)
+	}
+	return blobID
+}
+
+// TestPoolScopesCodes: a code resolves to the account's own dataset
+// first, then to the entry under the bare code when it is curated or the
+// account's own from before codes were scoped (a store written by an
+// older node); another account's entry is none, whatever its key.
+func TestPoolScopesCodes(t *testing.T) {
+	db := openDB(t, "scopes.db")
+	writeEntry(t, db, "cur", "", testDataset(t, "cur", `[{"id":1},{"id":2}]`))
+	writeEntry(t, db, "legacy", "acc1", testDataset(t, "legacy", `[{"id":1},{"id":2},{"id":3}]`))
+	writeEntry(t, db, catalogKey("acc1", "cur"), "acc1", testDataset(t, "cur", `[{"id":1}]`))
+	writeEntry(t, db, catalogKey("acc2", "mine"), "acc2", testDataset(t, "mine", `[{"id":1}]`))
+	pool := NewPool(db)
+	tests := []struct {
+		account, code string
+		rows          int // -1: none
+	}{
+		{"acc1", "cur", 1}, {"acc2", "cur", 2}, {"", "cur", 2},
+		{"acc1", "legacy", 3}, {"acc2", "legacy", -1}, {"", "legacy", -1},
+		{"acc2", "mine", 1}, {"acc1", "mine", -1}, {"", "mine", -1},
+		{"acc1", "acc2:mine", -1}, {"", "acc2:mine", -1},
+	}
+	for _, tt := range tests {
+		got := -1
+		if d := pool.For(tt.account).Dataset(tt.code); d != nil {
+			got = d.Len()
+		}
+		if got != tt.rows {
+			t.Errorf("account %q, code %q: %d rows; want %d", tt.account, tt.code, got, tt.rows)
+		}
+	}
+}
+
+// TestPoolNoticesAnotherNodesReimport: a node that cached a dataset
+// notices, within recheckAfter, that another node deleted it and its owner
+// imported the code again (a new blob under the same catalog key), and
+// reads the new contents; a code it found empty shows a new upload too.
+func TestPoolNoticesAnotherNodesReimport(t *testing.T) {
+	db := openDB(t, "reimport.db")
+	key := catalogKey("acc1", "things")
+	writeEntry(t, db, key, "acc1", testDataset(t, "things", `[{"id":1}]`))
+	pool := NewPool(db)
+	now := time.Now()
+	pool.now = func() int64 { return now.UnixNano() }
+	scoped := pool.For("acc1")
+	if d := scoped.Dataset("things"); d == nil || d.Len() != 1 {
+		t.Fatalf("first read: %v", d)
+	}
+	if d := scoped.Dataset("later"); d != nil {
+		t.Fatalf("a code nobody has: %v", d)
+	}
+	writeEntry(t, db, key, "acc1", testDataset(t, "things", `[{"id":1},{"id":2}]`))
+	writeEntry(t, db, catalogKey("acc1", "later"), "acc1", testDataset(t, "later", `[{"id":1}]`))
+	if d := scoped.Dataset("things"); d == nil || d.Len() != 1 {
+		t.Fatalf("within recheckAfter the cached contents serve: %v", d)
+	}
+	now = now.Add(recheckAfter)
+	if d := scoped.Dataset("things"); d == nil || d.Len() != 2 {
+		t.Fatalf("after recheckAfter: %v; want the re-imported 2 rows", d)
+	}
+	if d := scoped.Dataset("later"); d == nil || d.Len() != 1 {
+		t.Fatalf("a new upload after recheckAfter: %v", d)
+	}
+	gone, _ := json.Marshal(datasetMeta{ImportCode: "things", Owner: "acc1", Deleted: true})
+	if err := db.Write(persistence.Put{Kind: kindDataset, ID: key, Value: gone}); err != nil {
+		t.Fatal(err)
+	}
+	now = now.Add(recheckAfter)
+	if d := scoped.Dataset("things"); d != nil {
+		t.Fatalf("a deleted dataset still served: %v", d)
+	}
+}
+
+// BenchmarkScopedPoolDataset: what a table's dataset lookup costs a query
+// (once per table per request): a curated dataset read by a guest project
+// (one cached entry), by an account project (its own entry, cached as
+// absent, then the curated one), and an account's own dataset.
+func BenchmarkScopedPoolDataset(b *testing.B) {
+	db, err := persistence.Open(filepath.Join(b.TempDir(), "bench.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	for _, e := range []struct{ key, owner, code string }{{"cur", "", "cur"}, {"acc1:own", "acc1", "own"}} {
+		d, err := dataset.Read(strings.NewReader(`[{"id":1}]`), dataset.Options{ImportCode: e.code, Format: dataset.JSON})
+		if err != nil {
+			b.Fatal(err)
+		}
+		blobID, puts, err := blobPuts(d, time.Now())
+		if err != nil {
+			b.Fatal(err)
+		}
+		meta, _ := json.Marshal(datasetMeta{ImportCode: e.code, BlobID: blobID, Owner: e.owner})
+		if err := db.Write(append(puts, persistence.Put{Kind: kindDataset, ID: e.key, Value: meta})...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	pool := NewPool(db)
+	for _, bc := range []struct{ name, account, code string }{
+		{"curated by a guest project", "", "cur"}, {"curated by an account project", "acc1", "cur"}, {"own by an account project", "acc1", "own"},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			s := pool.For(bc.account)
+			for b.Loop() {
+				if s.Dataset(bc.code) == nil {
+					b.Fatal("no dataset")
+				}
+			}
+		})
+	}
+}

@@ -3,6 +3,7 @@ package actors_test
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -60,26 +61,7 @@ func TestDatasetsBelongToTheirAccount(t *testing.T) {
 	// reads its rows.
 	bound := func(a account, name string) (*model.Project, *model.Table, string) {
 		t.Helper()
-		pr, err := svc.CreateProject(ctx, a.p, name, "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		tbl, err := svc.CreateTable(ctx, a.p, pr.ID, "Row", &model.TableSource{ImportCode: "secret"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := svc.CreateAttribute(ctx, a.p, model.Attribute{TableID: tbl.ID, Name: "name", Type: model.TypeString,
-			Mapping: model.MappingSource, SourcePath: "name"}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := svc.GenerateDefaultOperations(ctx, a.p, pr.ID, ""); err != nil {
-			t.Fatal(err)
-		}
-		res, err := svc.Runtime(ctx, model.RuntimeRequest{Slug: pr.Slug, Body: []byte(`{"query":"{ rows { total items { name } } }"}`), Internal: true, ProjectID: pr.ID})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return pr, tbl, string(res.Body)
+		return boundProject(t, svc, a, name, "secret")
 	}
 	_, annTbl, annRows := bound(ann, "Ann's")
 	_, _, bobRows := bound(bob, "Bob's")
@@ -108,9 +90,6 @@ func TestDatasetsBelongToTheirAccount(t *testing.T) {
 	if ds, _ := svc.DataSourcesFor(ctx, ann.p); codes(ds) != "demo" {
 		t.Errorf("after the deletion ann sees %q", codes(ds))
 	}
-	if _, err := upload(svc, ann.p, "secret", `{"id":2}`); model.ErrorCode(err) != model.ErrConflict {
-		t.Errorf("a deleted code given out again: %v", err)
-	}
 	// STARTER holds 10 datasets of its own (the deleted one no longer counts).
 	for i := range 11 {
 		_, err := upload(svc, ann.p, fmt.Sprintf("a%d", i), `{"id":1}`)
@@ -126,6 +105,113 @@ func TestDatasetsBelongToTheirAccount(t *testing.T) {
 	if ds, _ := svc.DataSources(ctx); codes(ds) != "curated,demo" {
 		t.Errorf("after a curator's upload the public list is %q", codes(ds))
 	}
+}
+
+// boundProject makes a project of a with one table bound to code and
+// returns it with what its list operation answers.
+func boundProject(t *testing.T, svc *actors.Service, a account, name, code string) (*model.Project, *model.Table, string) {
+	t.Helper()
+	ctx := context.Background()
+	pr, err := svc.CreateProject(ctx, a.p, name, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := svc.CreateTable(ctx, a.p, pr.ID, "Row", &model.TableSource{ImportCode: code})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.CreateAttribute(ctx, a.p, model.Attribute{TableID: tbl.ID, Name: "name", Type: model.TypeString,
+		Mapping: model.MappingSource, SourcePath: "name"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.GenerateDefaultOperations(ctx, a.p, pr.ID, ""); err != nil {
+		t.Fatal(err)
+	}
+	return pr, tbl, projectRows(t, svc, pr)
+}
+
+// projectRows is what pr's list operation of boundProject answers.
+func projectRows(t *testing.T, svc *actors.Service, pr *model.Project) string {
+	t.Helper()
+	res, err := svc.Runtime(context.Background(), model.RuntimeRequest{Slug: pr.Slug, Body: []byte(`{"query":"{ rows { total items { name } } }"}`),
+		Internal: true, ProjectID: pr.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(res.Body)
+}
+
+// TestImportCodesAreScopedPerAccount: two accounts import the same code
+// with different data and each project reads its own; a third account
+// reads neither; an account cannot take a curated code; a deleted code is
+// imported again by its owner; all of it holds after a restart on the
+// same bbolt file. Import codes used to be one namespace for the server,
+// first come first served, and a deleted one was retired for good.
+func TestImportCodesAreScopedPerAccount(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "scoped.db")
+	nd := startNode(t, path, nil)
+	svc, ctx := nd.svc, context.Background()
+	ann, bob, cy := signUp(t, svc, "ann@example.com"), signUp(t, svc, "bob@example.com"), signUp(t, svc, "cy@example.com")
+	if _, err := upload(svc, model.Principal{System: true}, "curated", `{"id":1,"name":"curated"}`); err != nil {
+		t.Fatal(err)
+	}
+	for who, a := range map[string]account{"ann": ann, "bob": bob} {
+		if _, err := upload(svc, a.p, "shared", `{"id":1,"name":"`+who+`'s"}`); err != nil {
+			t.Fatalf("%s imports code shared: %v", who, err)
+		}
+	}
+	if _, err := upload(svc, ann.p, "shared", `{"id":1}`); model.ErrorCode(err) != model.ErrConflict {
+		t.Errorf("ann imports her own code again: %v; want CONFLICT", err)
+	}
+	if _, err := upload(svc, cy.p, "curated", `{"id":1}`); model.ErrorCode(err) != model.ErrConflict {
+		t.Errorf("an account takes a curated code: %v; want CONFLICT", err)
+	}
+	annPr, annTbl, annRows := boundProject(t, svc, ann, "Ann's", "shared")
+	bobPr, _, bobRows := boundProject(t, svc, bob, "Bob's", "shared")
+	cyPr, _, cyRows := boundProject(t, svc, cy, "Cy's", "shared")
+	check := func(when string, want map[*model.Project]string) {
+		t.Helper()
+		for pr, w := range want {
+			if got := projectRows(t, svc, pr); !strings.Contains(got, w) {
+				t.Errorf("%s: project %s reads %s; want %s", when, pr.Name, got, w)
+			}
+		}
+		for who, tc := range map[string]struct {
+			a    account
+			want string
+		}{"ann": {ann, "curated,shared"}, "bob": {bob, "curated,shared"}, "cy": {cy, "curated"}} {
+			if ds, err := svc.DataSourcesFor(ctx, tc.a.p); err != nil || codes(ds) != tc.want {
+				t.Errorf("%s: %s lists %q (%v), want %q", when, who, codes(ds), err, tc.want)
+			}
+		}
+	}
+	for pr, rows := range map[*model.Project]string{annPr: annRows, bobPr: bobRows, cyPr: cyRows} {
+		want := map[*model.Project]string{annPr: `"name":"ann's"`, bobPr: `"name":"bob's"`, cyPr: `"total":0`}[pr]
+		if !strings.Contains(rows, want) {
+			t.Errorf("project %s reads %s; want %s", pr.Name, rows, want)
+		}
+	}
+	// Ann deletes hers and imports the code again: her project reads the
+	// new data, Bob's still his.
+	if err := svc.DeleteTable(ctx, ann.p, annTbl.ID); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.DeleteDataset(ctx, ann.p, "shared"); err != nil {
+		t.Fatal(err)
+	}
+	if ds, _ := svc.DataSourcesFor(ctx, ann.p); codes(ds) != "curated" {
+		t.Errorf("after the deletion ann lists %q", codes(ds))
+	}
+	if _, err := upload(svc, ann.p, "shared", `{"id":1,"name":"ann's again"}`); err != nil {
+		t.Fatalf("ann imports her deleted code again: %v", err)
+	}
+	annPr, _, _ = boundProject(t, svc, ann, "Ann's 2", "shared")
+	want := map[*model.Project]string{annPr: `"name":"ann's again"`, bobPr: `"name":"bob's"`, cyPr: `"total":0`}
+	check("after the re-import", want)
+	nd.stop()
+	nd = startNode(t, path, nil)
+	svc = nd.svc
+	check("after a restart", want)
 }
 
 // TestSampleDocumentsAreBounded: sampleDocuments shows documents up to

@@ -68,6 +68,9 @@ func (p *RuntimePath) Run(ctx context.Context, r model.RuntimeRequest) (*model.R
 		if model.ErrorCode(err) == model.ErrProjectNotFound && attempt == 0 {
 			continue // the cached slug may be stale: ask the slug grain, not the cache
 		}
+		if err == nil {
+			p.holdAnswer(&r, res)
+		}
 		return res, err
 	}
 }
@@ -294,10 +297,28 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 		return nil, false, nil // mutations run in the grain, one at a time
 	}
 	qr, err := v.rt.QueryTo(ctx, prep, env.Pool.For(v.project.AccountID), v.ov, out.Data[:0])
+	if qr != nil && qr.Held > 0 {
+		// The answer keeps its bytes of the budget until it is written.
+		out.Held, out.Lender = qr.Held, env.Bounds.Budget
+		if r.Out == nil || err != nil || ctx.Err() != nil {
+			out.Return() // no writer will, or nothing to write
+		}
+	}
 	if err != nil || ctx.Err() != nil {
 		return nil, true, replyError(resultReply(ctx, qr, err))
 	}
 	out.Data = qr.Data
 	out.Body = qr.AppendJSON(out.Body[:0])
 	return &model.RuntimeResult{Status: 200, Body: out.Body}, true, nil
+}
+
+// holdAnswer makes an answer made by a grain, here or on another node,
+// count against this node's response budget until the writer returns it
+// (RuntimeBuffers.Return), as localQuery's answers do.
+func (p *RuntimePath) holdAnswer(r *model.RuntimeRequest, res *model.RuntimeResult) {
+	b := p.grains.env.Bounds.Budget
+	if b == nil || r.Out == nil || r.Out.Held > 0 || res == nil || res.Status != 200 {
+		return
+	}
+	r.Out.Held, r.Out.Lender = b.HoldAnswer(len(res.Body)), b
 }

@@ -27,21 +27,40 @@ func (s *Service) DataSources(ctx context.Context) ([]model.DataSource, error) {
 }
 
 // DataSourcesFor lists the data pool as p sees it: the curated datasets
-// and, for a member of an account (or its API key), the account's own.
+// and, for a member of an account (or its API key), the account's own; of
+// two with one code, the one its projects read (catalogKeys).
 func (s *Service) DataSourcesFor(ctx context.Context, p model.Principal) ([]model.DataSource, error) {
 	metas, err := s.env.Pool.List()
 	if err != nil {
 		return nil, err
 	}
-	out := make([]model.DataSource, 0, len(metas))
+	byKey := map[string]datasetMeta{}
 	for _, m := range metas {
 		if m.visibleTo(p.AccountID) {
+			byKey[m.Key] = m
+		}
+	}
+	out := make([]model.DataSource, 0, len(byKey))
+	for _, m := range metas {
+		if first, ok := resolveIn(byKey, p.AccountID, m.ImportCode); ok && first.Key == m.Key {
 			ds := s.dataSource(m)
 			ds.Owned = m.Owner != "" && m.Owner == p.AccountID
 			out = append(out, ds)
 		}
 	}
+	slices.SortStableFunc(out, func(a, b model.DataSource) int { return strings.Compare(a.ImportCode, b.ImportCode) })
 	return out, nil
+}
+
+// resolveIn is the entry of code that account's projects read, among the
+// visible entries by catalog key.
+func resolveIn(byKey map[string]datasetMeta, account, code string) (datasetMeta, bool) {
+	for _, key := range catalogKeys(account, code) {
+		if m, ok := byKey[key]; ok {
+			return m, true
+		}
+	}
+	return datasetMeta{}, false
 }
 
 // dataSource shapes a catalog entry; samples load the dataset on demand.
@@ -51,9 +70,9 @@ func (s *Service) dataSource(m datasetMeta) model.DataSource {
 	for _, v := range m.Variants {
 		ds.Variants = append(ds.Variants, model.DataSourceVariant{Name: v.Name, RecordCount: v.Count})
 	}
-	code := m.ImportCode
+	key := m.Key
 	ds.Samples = func(limit int) []json.RawMessage {
-		d := s.env.Pool.Dataset(code)
+		d := s.env.Pool.Dataset(key)
 		out, total := []json.RawMessage{}, 0
 		for i := 0; d != nil && i < limit && i < d.Len() && total < maxSampleBytes; i++ {
 			doc := d.Document(i)
@@ -87,13 +106,12 @@ func (s *Service) ImportDataset(ctx context.Context, p model.Principal, in model
 	if err := model.CheckDisplayName("a dataset name", in.Name); err != nil {
 		return model.DataSource{}, err
 	}
-	// Refuse a taken code before reading a large body.
-	var taken datasetMeta
-	if err := s.call(ctx, KindDataset, in.ImportCode, "get", nil, &taken); err == nil {
-		return model.DataSource{}, codeTaken(taken, in.ImportCode)
-	}
 	owner, err := s.datasetOwner(ctx, p)
 	if err != nil {
+		return model.DataSource{}, err
+	}
+	// Refuse a taken code before reading a large body.
+	if err := s.codeFree(ctx, owner, in.ImportCode); err != nil {
 		return model.DataSource{}, err
 	}
 	max := in.MaxBytes
@@ -120,6 +138,39 @@ func (s *Service) ImportDataset(ctx context.Context, p model.Principal, in model
 		}
 	}
 	return s.commitDataset(ctx, d, string(format), in.VariantField, owner)
+}
+
+// codeFree refuses code when owner already reads a dataset under it: its
+// own (under either key, see catalogKeys) or, for an account, a curated
+// one, which its projects may be bound to and must not silently leave for
+// a new upload. Another account's dataset with the code is no obstacle.
+func (s *Service) codeFree(ctx context.Context, owner, code string) error {
+	m, found, err := s.readDataset(ctx, owner, code)
+	switch {
+	case err != nil || !found:
+		return err
+	case m.Owner != owner:
+		return model.Errorf(model.ErrConflict, "the curated pool has a dataset with importCode %q; choose another", code)
+	}
+	return codeTaken(code)
+}
+
+// readDataset finds the catalog entry of code that account's projects
+// read: the first in catalogKeys' order that is visible to it.
+func (s *Service) readDataset(ctx context.Context, account, code string) (datasetMeta, bool, error) {
+	for _, key := range catalogKeys(account, code) {
+		var m datasetMeta
+		err := s.call(ctx, KindDataset, key, "get", nil, &m)
+		switch {
+		case model.ErrorCode(err) == model.ErrNotFound:
+		case err != nil:
+			return m, false, err
+		case m.visibleTo(account):
+			m.Key = key
+			return m, true, nil
+		}
+	}
+	return datasetMeta{}, false, nil
 }
 
 // maxFieldPath bounds a dataset's field paths (dot-joined field names).
@@ -179,7 +230,7 @@ func (s *Service) datasetRoom(ctx context.Context, account string) (int64, error
 // DeleteDataset deletes one of the account's own datasets (EDITOR or
 // higher). It is refused while a table of the account's projects is bound
 // to it, naming the tables (only the account's projects can read it). The
-// code is not given out again.
+// owner may import the code again.
 func (s *Service) DeleteDataset(ctx context.Context, p model.Principal, code string) error {
 	if err := s.canImport(ctx, p); err != nil {
 		return err
@@ -187,15 +238,9 @@ func (s *Service) DeleteDataset(ctx context.Context, p model.Principal, code str
 	if err := model.CheckID("importCode", code); err != nil {
 		return err
 	}
-	var m datasetMeta
-	if err := s.call(ctx, KindDataset, code, "get", nil, &m); err != nil || m.Deleted || !m.visibleTo(p.AccountID) {
-		if err == nil || model.ErrorCode(err) == model.ErrNotFound {
-			return model.Errorf(model.ErrNotFound, "no dataset %q", code)
-		}
+	m, err := s.ownDataset(ctx, p.AccountID, code)
+	if err != nil {
 		return err
-	}
-	if m.Owner == "" {
-		return model.Errorf(model.ErrForbidden, "dataset %q is in the curated pool, which the operator keeps", code)
 	}
 	projects, err := s.Projects(ctx, p)
 	if err != nil {
@@ -212,11 +257,26 @@ func (s *Service) DeleteDataset(ctx context.Context, p model.Principal, code str
 	if len(bound) > 0 {
 		return model.Errorf(model.ErrConflict, "dataset %q is bound to %s; unbind or delete those tables first", code, strings.Join(bound[:min(len(bound), 10)], ", "))
 	}
-	if err := s.call(ctx, KindDataset, code, "delete", nil, nil); err != nil {
+	if err := s.call(ctx, KindDataset, m.Key, "delete", nil, nil); err != nil {
 		return err
 	}
-	s.env.Pool.evict(code)
+	s.env.Pool.evict(m.Key)
 	return s.env.Store.DeletePrefix(kindDataBlob, code+"/"+m.BlobID+"/")
+}
+
+// ownDataset finds the catalog entry of code that account's projects read
+// (readDataset): NOT_FOUND if none, FORBIDDEN if it is curated.
+func (s *Service) ownDataset(ctx context.Context, account, code string) (datasetMeta, error) {
+	m, found, err := s.readDataset(ctx, account, code)
+	switch {
+	case err != nil:
+		return m, err
+	case !found:
+		return m, model.Errorf(model.ErrNotFound, "no dataset %q", code)
+	case m.Owner == "":
+		return m, model.Errorf(model.ErrForbidden, "dataset %q is in the curated pool, which the operator keeps", code)
+	}
+	return m, nil
 }
 
 func (s *Service) canImport(ctx context.Context, p model.Principal) error {
@@ -259,11 +319,12 @@ func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format,
 	if m.Variants == nil {
 		m.Variants = []dataset.Variant{}
 	}
-	if err := s.call(ctx, KindDataset, m.ImportCode, "commit", m, nil); err != nil {
+	m.Key = catalogKey(owner, m.ImportCode)
+	if err := s.call(ctx, KindDataset, m.Key, "commit", m, nil); err != nil {
 		_ = s.env.Store.DeletePrefix(kindDataBlob, m.ImportCode+"/"+blobID+"/")
 		return model.DataSource{}, err
 	}
-	s.env.Pool.put(d, owner)
+	s.env.Pool.put(m, d)
 	// An import leaves the parse buffers and the encoded copy as garbage,
 	// several times the dataset's size; give it back to the OS now rather
 	// than keep it resident until the scavenger gets to it.

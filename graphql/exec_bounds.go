@@ -62,7 +62,8 @@ func (b Bounds) withDefaults() Bounds {
 
 // Budget is a node's budget of response bytes in flight: every execution
 // takes from it, in chunks, as its data grows past a small free allowance,
-// and gives everything back when it ends. An execution that cannot take
+// and gives everything back when it ends, or, for an answer written to a
+// client afterwards (ExecuteHeld, HoldAnswer), once it has been written. An execution that cannot take
 // more is refused UNAVAILABLE (retry shortly), so N concurrent large
 // answers cannot hold more than the budget (plus the free allowance of
 // each). Safe for concurrent use.
@@ -95,6 +96,25 @@ func (b *Budget) take(n int64) bool {
 
 // give returns n bytes taken before.
 func (b *Budget) give(n int64) { b.left.Add(n) }
+
+// Give returns n bytes an answer held (Result.Held, HoldAnswer) once it
+// has been written. It implements model.Lender.
+func (b *Budget) Give(n int64) { b.give(n) }
+
+// HoldAnswer takes the bytes of an answer of n bytes made elsewhere (by
+// another node, or a grain's execution that gave its own back), past the
+// free allowance every answer has, even when fewer are left: the answer
+// exists already, and refusing it could lose a mutation's result. Held
+// answers leave less for executions, which are refused while the Budget is
+// spent. It returns the bytes taken, to give back once it is written.
+func (b *Budget) HoldAnswer(n int) int64 {
+	if n <= freeBytes {
+		return 0
+	}
+	held := int64(n - freeBytes)
+	b.left.Add(-held)
+	return held
+}
 
 // tooLarge is the error of an execution that ran past a bound: it unwinds
 // the execution as the end of its context does (run.ctxErr), and Execute

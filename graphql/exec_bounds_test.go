@@ -129,6 +129,47 @@ func TestBudget(t *testing.T) {
 	}
 }
 
+// TestBudgetHeldUntilWritten: an answer executed with ExecuteHeld keeps
+// its bytes of the Budget after execution, in Result.Held, so an answer
+// still being written to a slow client leaves less for others (an
+// execution that needs more is refused UNAVAILABLE) until it is given
+// back; HoldAnswer counts an answer made elsewhere, even past the Budget.
+func TestBudgetHeldUntilWritten(t *testing.T) {
+	budget := NewBudget(1 << 20)
+	ex := boundsExecutor(t, Bounds{Budget: budget}, 1<<10, 600)
+	held := func() *Result {
+		t.Helper()
+		prep, refusal := ex.Prepare(Request{Query: "{ node { children { big } } }"})
+		if refusal != nil {
+			t.Fatal(refusal.Errors)
+		}
+		res, err := prep.ExecuteHeld(context.Background(), nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := held()
+	if res.Held < int64(len(res.Data)-freeBytes) || budget.InUse() != res.Held {
+		t.Fatalf("held %d of %d bytes; the budget has %d in use", res.Held, len(res.Data), budget.InUse())
+	}
+	if _, err := execBounded(t, ex, "{ node { children { big } } }"); model.ErrorCode(err) != model.ErrUnavailable {
+		t.Fatalf("while an answer is held: %v; want UNAVAILABLE", err)
+	}
+	budget.Give(res.Held)
+	if _, err := execBounded(t, ex, "{ node { children { big } } }"); err != nil || budget.InUse() != 0 {
+		t.Fatalf("once given back: %v, %d in use", err, budget.InUse())
+	}
+	if n := budget.HoldAnswer(freeBytes); n != 0 {
+		t.Fatalf("a small answer held %d bytes", n)
+	}
+	n := budget.HoldAnswer(3 << 20)
+	if n != 3<<20-freeBytes || budget.InUse() != n {
+		t.Fatalf("a 3 MB answer made elsewhere held %d; %d in use", n, budget.InUse())
+	}
+	budget.Give(n)
+}
+
 // TestErrorBounds checks that a response carries at most MaxErrors errors
 // with clipped messages, the rest summed up in the last one, and that
 // validation stops at MaxErrors instead of reporting every conflicting

@@ -60,6 +60,20 @@ func (p *Prepared) Execute(ctx context.Context, root any) (res *Result, err erro
 // growing it if need be): the Result's Data then belongs to the caller's
 // buffer, which it may reuse once it is done with the Result.
 func (p *Prepared) ExecuteTo(ctx context.Context, root any, buf []byte) (res *Result, err error) {
+	return p.execute(ctx, root, buf, false)
+}
+
+// ExecuteHeld is ExecuteTo for an answer written to a client after it
+// returns: the bytes its data took from the Budget stay taken, in the
+// Result's Held, and the caller gives them back (Budget.Give) once the
+// answer has been written or its connection is gone, so answers waiting
+// on slow readers count against the Budget too. Without a Budget, or on
+// an error, nothing is held.
+func (p *Prepared) ExecuteHeld(ctx context.Context, root any, buf []byte) (res *Result, err error) {
+	return p.execute(ctx, root, buf, true)
+}
+
+func (p *Prepared) execute(ctx context.Context, root any, buf []byte, hold bool) (res *Result, err error) {
 	r := newRun(ctx, p, buf)
 	defer r.release()
 	defer func() {
@@ -78,7 +92,11 @@ func (p *Prepared) ExecuteTo(ctx context.Context, root any, buf []byte) (res *Re
 	if r.omitted > 0 {
 		r.errs = append(r.errs, omittedError(r.omitted, r.omittedCode, p.ex.Bounds.MaxErrors))
 	}
-	return &Result{Data: r.buf, Errors: r.errs}, nil
+	res = &Result{Data: r.buf, Errors: r.errs}
+	if hold {
+		res.Held, r.taken = int64(r.taken), 0
+	}
+	return res, nil
 }
 
 // runPool recycles the state of executions; see newRun and release.
@@ -103,7 +121,8 @@ func newRun(ctx context.Context, p *Prepared, buf []byte) *run {
 }
 
 // release returns r to the pool once its execution is over, and what it
-// took from the Budget to the Budget. The buffer and errors belong to the
+// took from the Budget (and did not hand to its Result's Held) to the
+// Budget. The buffer and errors belong to the
 // Result by then; nothing else keeps r, since resolvers must not keep
 // their Field.
 func (r *run) release() {

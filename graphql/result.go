@@ -23,6 +23,9 @@ type Result struct {
 	Refused bool
 	// Code is model.ErrParseFailed or model.ErrValidateFailed when Refused.
 	Code string
+	// Held is the bytes of the Budget the data still holds (ExecuteHeld),
+	// to give back with Budget.Give once the answer has been written.
+	Held int64
 }
 
 // MarshalJSON writes {"data":...,"errors":[...]}: errors left out when

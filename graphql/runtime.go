@@ -146,19 +146,24 @@ var (
 // ends (ctx.Err()) or the call is misused; data-level problems are in the
 // Result's errors.
 func (rt *Runtime) Query(ctx context.Context, prep *Prepared, pool Pool, ov *Overlay) (*Result, error) {
-	return rt.QueryTo(ctx, prep, pool, ov, nil)
+	return rt.query(ctx, prep, pool, ov, nil, false)
 }
 
 // QueryTo is Query writing the data into buf's storage (see
-// Prepared.ExecuteTo).
+// Prepared.ExecuteTo). The Result holds its bytes of the Budget until the
+// caller gives them back (Prepared.ExecuteHeld).
 func (rt *Runtime) QueryTo(ctx context.Context, prep *Prepared, pool Pool, ov *Overlay, buf []byte) (*Result, error) {
+	return rt.query(ctx, prep, pool, ov, buf, true)
+}
+
+func (rt *Runtime) query(ctx context.Context, prep *Prepared, pool Pool, ov *Overlay, buf []byte, hold bool) (*Result, error) {
 	switch {
 	case prep.ex != rt.exec:
 		return nil, errForeignPrepared
 	case prep.Mutation():
 		return nil, errMutationInQuery
 	}
-	return prep.ExecuteTo(ctx, newView(rt, pool, ov, ov.snapshot(), true), buf)
+	return prep.execute(ctx, newView(rt, pool, ov, ov.snapshot(), true), buf, hold)
 }
 
 // Mutate runs a prepared mutation without changing ov. It returns the

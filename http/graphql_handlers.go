@@ -55,13 +55,16 @@ func (s *Server) serveSurface(c *gin.Context, surface *Surface, p model.Principa
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.QueryTimeout*6)
 	defer cancel()
-	res, err := surface.Execute(ctx, &Call{Principal: p, Body: body, SetCookie: s.cookieSetter(c),
-		QueryOnly: c.Request.Method == http.MethodGet, ClientIP: c.ClientIP()})
+	res, err := surface.execute(ctx, &Call{Principal: p, Body: body, SetCookie: s.cookieSetter(c),
+		QueryOnly: c.Request.Method == http.MethodGet, ClientIP: c.ClientIP()}, true)
 	if err != nil {
 		s.writeError(c, err)
 		return
 	}
 	s.writeResult(c, res)
+	if res.Held > 0 { // written (or the connection is gone): the budget gets its bytes back
+		s.cfg.Bounds.Budget.Give(res.Held)
+	}
 }
 
 // surfaceBody is the POST body, or for GET the query string as a JSON body.
@@ -82,12 +85,13 @@ func surfaceBody(c *gin.Context, max int64) ([]byte, error) {
 }
 
 // writeResult answers a surface's GraphQL result: 400 with the error body
-// when the document was refused, else 200.
+// when the document was refused, else 200 (a large one in pieces, see
+// writeAnswer).
 func (s *Server) writeResult(c *gin.Context, res *graphql.Result) {
 	out := res.AppendJSON(nil)
 	if res.Refused {
 		s.writeRefusedGraphQL(c, out, res.Code)
 		return
 	}
-	c.Data(http.StatusOK, "application/json", out)
+	writeAnswer(c, out, s.cfg.BodyTimeout)
 }

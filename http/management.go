@@ -150,6 +150,13 @@ func checkRoots(schema *ast.Schema, resolvers map[string]graphql.Resolver) error
 // Otherwise the Result holds data and field errors (HTTP 200). An error
 // of ctx is returned as is.
 func (s *Surface) Execute(ctx context.Context, c *Call) (*graphql.Result, error) {
+	return s.execute(ctx, c, false)
+}
+
+// execute is Execute; with hold, the Result keeps its bytes of the
+// response budget (graphql.Prepared.ExecuteHeld) until the caller gives
+// them back once the answer is written.
+func (s *Surface) execute(ctx context.Context, c *Call, hold bool) (*graphql.Result, error) {
 	req, err := graphql.DecodeRequest(c.Body)
 	if err != nil {
 		return nil, err
@@ -160,6 +167,9 @@ func (s *Surface) Execute(ctx context.Context, c *Call) (*graphql.Result, error)
 	}
 	if c.QueryOnly && prep.Mutation() {
 		return nil, model.Errorf(model.ErrBadRequest, "mutations need POST; GET carries only queries")
+	}
+	if hold {
+		return prep.ExecuteHeld(ctx, c, nil)
 	}
 	return prep.Execute(ctx, c)
 }

@@ -7,7 +7,9 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"sync"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -53,7 +55,10 @@ func (r *runtimeScratch) ReadBody() ([]byte, error) {
 	return r.in.Bytes(), err
 }
 
+// release gives back what the answer held of the node's response budget
+// (it has been written, or its connection is gone) and pools r.
 func (r *runtimeScratch) release() {
+	r.out.Return()
 	r.c = nil
 	if cap(r.out.Body) <= maxPooledAnswer && cap(r.out.Data) <= maxPooledAnswer && r.in.Cap() <= maxPooledAnswer<<4 {
 		scratchPool.Put(r)
@@ -130,8 +135,45 @@ func (s *Server) serveRuntime(c *gin.Context) {
 	case res.Status == http.StatusBadRequest:
 		s.writeRefusedGraphQL(c, res.Body, res.GraphQLCode)
 	default:
-		writeJSON(c, http.StatusOK, res.Body) // written before sc goes back to the pool
+		// Written before sc goes back to the pool, which also gives back
+		// what the answer held of the response budget.
+		writeAnswer(c, res.Body, s.cfg.BodyTimeout)
 	}
+}
+
+// answerPiece is how much of a large answer one write hands the
+// connection; the client must take each within the idle time.
+const answerPiece = 64 << 10
+
+// writeAnswer writes a 200 GraphQL answer (the runtime's, /graphql's,
+// /public-graphql's). A large one goes in pieces, each of
+// which the client must take within idle (the connection is closed
+// otherwise), so a reader that stops does not hold the answer, and its
+// bytes of the node's response budget, for longer than that at a time.
+func writeAnswer(c *gin.Context, body []byte, idle time.Duration) {
+	if len(body) <= answerPiece || idle <= 0 {
+		writeJSON(c, http.StatusOK, body)
+		return
+	}
+	rc := http.NewResponseController(c.Writer)
+	if rc.SetWriteDeadline(time.Now().Add(idle)) != nil {
+		writeJSON(c, http.StatusOK, body)
+		return
+	}
+	h := c.Writer.Header()
+	h["Content-Type"] = jsonContentType
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	c.Writer.WriteHeader(http.StatusOK)
+	for len(body) > 0 {
+		n := min(answerPiece, len(body))
+		if _, err := c.Writer.Write(body[:n]); err != nil {
+			return // the connection is gone (or timed out): net/http closes it
+		}
+		body = body[n:]
+		_ = rc.SetWriteDeadline(time.Now().Add(idle))
+	}
+	_ = rc.Flush()
+	_ = rc.SetWriteDeadline(time.Time{})
 }
 
 // serveIssueActor answers POST /runtime/actors.

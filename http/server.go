@@ -53,7 +53,8 @@ type Config struct {
 	// (the runtime's are the grains'); zero fields take the defaults.
 	Bounds graphql.Bounds
 	// BodyTimeout is how long a request body may take to arrive after its
-	// headers (a dataset upload: the longest pause); 0 means 30s.
+	// headers (a dataset upload: the longest pause), and the longest pause
+	// of a client reading a large GraphQL answer (writeAnswer); 0 means 30s.
 	BodyTimeout time.Duration
 	// MaxConnsPerIP caps the connections one peer IP holds at once (0 = off).
 	MaxConnsPerIP int

@@ -50,4 +50,22 @@ type RuntimeBody interface {
 // data, Body the encoded answer. A caller pools them across requests.
 type RuntimeBuffers struct {
 	Data, Body []byte
+	// Held is the bytes of the node's response budget (Lender) the answer
+	// keeps until it has been written: the writer calls Return once the
+	// answer is written or its connection is gone, never before, so that
+	// answers stuck on slow readers count against the budget.
+	Held   int64
+	Lender Lender
+}
+
+// Lender lends the bytes answers hold (the node's response budget).
+type Lender interface{ Give(n int64) }
+
+// Return gives the bytes the answer held back to the budget; calling it
+// again does nothing.
+func (b *RuntimeBuffers) Return() {
+	if b.Held > 0 && b.Lender != nil {
+		b.Lender.Give(b.Held)
+	}
+	b.Held, b.Lender = 0, nil
 }

@@ -60,7 +60,47 @@ func limits(bin, self, dir string, o options, rep *report) error {
 			rep.note("limits (key + actor token + IP window + quota) add %s at p50, concurrency 1", us(mOn.pct(0.5)-mOff.pct(0.5)))
 		}
 	}
+	if err := budget(bin, dir, o, rep); err != nil {
+		return err
+	}
 	return refusals(bin, self, dir, o, rep)
+}
+
+// budget measures what --response-budget-mb costs an answer big enough to
+// take from it (over 32 KB) and to be written in pieces (over 64 KB): its
+// bytes are taken as it grows and held until the HTTP write is done. The
+// same page of 1,000 rows, on a node with the budget and one without.
+func budget(bin, dir string, o options, rep *report) error {
+	small := options{rowsSmall: o.rowsSmall, duration: o.duration, conns: o.conns}
+	var fx [2]*fixture
+	var srv [2]*mockgql
+	for i, mb := range []string{"256", "0"} {
+		m, err := startMockgql(bin, filepath.Join(dir, "budget"+mb), "--ip-limit", "0", "--response-budget-mb", mb)
+		if err != nil {
+			return err
+		}
+		defer m.stop()
+		if fx[i], err = setup(m, small); err != nil {
+			return err
+		}
+		srv[i] = m
+	}
+	body := []byte(fmt.Sprintf(`{"query":%q}`, `{ searchSmall(minPrice: 0, pageSize: 1000) { items { id name price category inStock sku } } }`))
+	on := httpRequest(srv[0].addr, fx[0].runtimePath, body, "X-API-Key", fx[0].key)
+	off := httpRequest(srv[1].addr, fx[1].runtimePath, body, "X-API-Key", fx[1].key)
+	answer, err := rawOnce(srv[0].addr, on)
+	if err != nil {
+		return err
+	}
+	mOn, mOff, err := sideBySide(o.duration, loader(srv[0].addr, on, o.conns, 200), loader(srv[1].addr, off, o.conns, 200))
+	if err != nil {
+		return err
+	}
+	if mOn.errors > 0 || mOff.errors > 0 {
+		return fmt.Errorf("page of 1,000: %d errors with the budget, %d without", mOn.errors, mOff.errors)
+	}
+	rep.addNamed(fmt.Sprintf("page of 1,000 rows (%d KB), response budget on vs off", len(answer)>>10), "off", mOn, mOff)
+	return nil
 }
 
 // refusals measures 429s from the per-IP window against a bare handler

@@ -194,8 +194,12 @@ func TestClusterReplicationAndFailover(t *testing.T) {
 						return
 					}
 					granted.Add(1)
-					if h := held.Add(1); h > most.Load() {
-						most.Store(h)
+					// The highest count, by compare-and-swap: a load then a
+					// store could let a lower count overwrite a higher one.
+					for h := held.Add(1); ; {
+						if m := most.Load(); h <= m || most.CompareAndSwap(m, h) {
+							break
+						}
 					}
 					tok, _ := r.JSON["actorToken"].(string)
 					time.Sleep(30 * time.Millisecond)

@@ -69,7 +69,7 @@ func surfaceFlags(fs *flag.FlagSet, c *surfaceConfig) {
 	fs.IntVar(&c.IPLimitCreate, "ip-limit-create", 10, "sign-ups, guest projects and session projects a minute per client IP (0 = off)")
 	fs.IntVar(&c.LoginAttempts, "login-attempts", 10, "consecutive failed logins per e-mail address, from any IP, before a back-off of 1 min doubling to 1 h (0 = off)")
 	fs.IntVar(&c.MaxConnsPerIP, "max-conns-per-ip", 128, "connections one peer IP may hold open at once (0 = off)")
-	fs.DurationVar(&c.BodyTimeout, "body-timeout", http.DefaultConfig().BodyTimeout, "time a request body may take to arrive after its headers (a dataset upload: the longest pause)")
+	fs.DurationVar(&c.BodyTimeout, "body-timeout", http.DefaultConfig().BodyTimeout, "time a request body may take to arrive after its headers (a dataset upload: the longest pause); also the longest pause of a client reading a GraphQL answer")
 	fs.StringVar(&c.MetricsAddr, "metrics-addr", "", "serve /metrics on this address only, not on --http (keep it private)")
 }
 
