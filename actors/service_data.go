@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/model/dataset"
 )
@@ -88,9 +89,8 @@ func (s *Service) ImportDataset(ctx context.Context, p model.Principal, in model
 		return model.DataSource{}, err
 	}
 	// Refuse a taken code before reading a large body.
-	var taken datasetMeta
-	if err := s.call(ctx, KindDataset, in.ImportCode, "get", nil, &taken); err == nil {
-		return model.DataSource{}, codeTaken(taken, in.ImportCode)
+	if taken, err := s.askDataset(ctx, in.ImportCode, &pb.DatasetGet{}); err == nil {
+		return model.DataSource{}, codeTaken(*taken, in.ImportCode)
 	}
 	owner, err := s.datasetOwner(ctx, p)
 	if err != nil {
@@ -187,8 +187,8 @@ func (s *Service) DeleteDataset(ctx context.Context, p model.Principal, code str
 	if err := model.CheckID("importCode", code); err != nil {
 		return err
 	}
-	var m datasetMeta
-	if err := s.call(ctx, KindDataset, code, "get", nil, &m); err != nil || m.Deleted || !m.visibleTo(p.AccountID) {
+	m, err := s.askDataset(ctx, code, &pb.DatasetGet{})
+	if err != nil || m.Deleted || !m.visibleTo(p.AccountID) {
 		if err == nil || model.ErrorCode(err) == model.ErrNotFound {
 			return model.Errorf(model.ErrNotFound, "no dataset %q", code)
 		}
@@ -212,7 +212,7 @@ func (s *Service) DeleteDataset(ctx context.Context, p model.Principal, code str
 	if len(bound) > 0 {
 		return model.Errorf(model.ErrConflict, "dataset %q is bound to %s; unbind or delete those tables first", code, strings.Join(bound[:min(len(bound), 10)], ", "))
 	}
-	if err := s.call(ctx, KindDataset, code, "delete", nil, nil); err != nil {
+	if err := s.tell(ctx, KindDataset, code, &pb.DatasetDelete{}); err != nil {
 		return err
 	}
 	s.env.Pool.evict(code)
@@ -259,7 +259,7 @@ func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format,
 	if m.Variants == nil {
 		m.Variants = []dataset.Variant{}
 	}
-	if err := s.call(ctx, KindDataset, m.ImportCode, "commit", m, nil); err != nil {
+	if err := s.tell(ctx, KindDataset, m.ImportCode, &pb.DatasetCommit{Dataset: &pb.DatasetDoc{Json: encodeDoc(m)}}); err != nil {
 		_ = s.env.Store.DeletePrefix(kindDataBlob, m.ImportCode+"/"+blobID+"/")
 		return model.DataSource{}, err
 	}
@@ -269,4 +269,13 @@ func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format,
 	// than keep it resident until the scavenger gets to it.
 	debug.FreeOSMemory()
 	return s.dataSource(m), nil
+}
+
+// askDataset sends req to a dataset grain and decodes its catalog entry.
+func (s *Service) askDataset(ctx context.Context, code string, req request) (*datasetMeta, error) {
+	r, err := s.ask(ctx, KindDataset, code, req)
+	if err != nil {
+		return nil, err
+	}
+	return decodeDoc[datasetMeta](r.GetDataset().GetJson())
 }
