@@ -4,13 +4,17 @@ import (
 	"errors"
 	"log/slog"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/persistence"
 )
 
@@ -85,5 +89,67 @@ func TestUnknownRequestRefused(t *testing.T) {
 	req := &pb.KeyAcquire{}
 	if _, err := g.safeHandle(&call{req: req, hdr: headerOf(req)}); !errors.Is(err, errUnknownRequest) {
 		t.Fatalf("a slug grain asked KeyAcquire: %v", err)
+	}
+}
+
+// overTheWire is r after a hop between nodes: protoactor marshals remote
+// messages with protobuf.
+func overTheWire(tb testing.TB, r *pb.Reply) *pb.Reply {
+	tb.Helper()
+	b, err := proto.Marshal(r)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out := &pb.Reply{}
+	if err := proto.Unmarshal(b, out); err != nil {
+		tb.Fatal(err)
+	}
+	return out
+}
+
+// TestResultsCrossTheWire: a result put on the wire (resultOf) and taken
+// off by the client's decoders is what the grain returned, after a hop
+// between nodes as in one process: a nil list stays nil and an empty one
+// empty (as null and [] did in JSON), the zero time stays zero.
+func TestResultsCrossTheWire(t *testing.T) {
+	at := time.Date(2026, 11, 24, 10, 0, 0, 123456789, time.UTC)
+	for _, tc := range []struct {
+		name   string
+		res    any
+		decode func(*pb.Reply) (any, error)
+	}{
+		{"no operations generated", []*model.Operation(nil), func(r *pb.Reply) (any, error) {
+			if r.GetOperations() == nil {
+				return []*model.Operation(nil), nil
+			}
+			return decodeDocs[model.Operation](r.GetOperations().GetOperations())
+		}},
+		{"an empty list of views", []*model.View{}, func(r *pb.Reply) (any, error) {
+			if r.GetViews() == nil {
+				return []*model.View(nil), nil
+			}
+			return decodeDocs[model.View](r.GetViews().GetViews())
+		}},
+		{"a table", &model.Table{ID: "p1t1", Name: "Products"}, func(r *pb.Reply) (any, error) { return editResult[model.Table](r, nil) }},
+		{"usage, a zero time", usage{Requests: 3, Quota: 500, Start: at}, func(r *pb.Reply) (any, error) { return usageOf(r), nil }},
+		{"a lease grant", leaseGrant{Units: 50, Start: at, End: at.Add(time.Hour)}, func(r *pb.Reply) (any, error) { return leaseGrantOf(r), nil }},
+		{"no live claims", []sessionClaim(nil), func(r *pb.Reply) (any, error) { return claimsOf(r), nil }},
+		{"claims", []sessionClaim{{ProjectID: "p1", Expires: at}}, func(r *pb.Reply) (any, error) { return claimsOf(r), nil }},
+		{"the owner", projectOwner{Kind: model.KindSession, Session: "h"}, func(r *pb.Reply) (any, error) { return ownerOf(r), nil }},
+		{"an adoption", adoptionState{ProjectID: "p1", Expires: at, Used: true}, func(r *pb.Reply) (any, error) { return adoptionOf(r), nil }},
+		{"a release that freed nothing", false, func(r *pb.Reply) (any, error) { return r.GetDone(), nil }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := resultOf(tc.res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for where, reply := range map[string]*pb.Reply{"in process": r, "between nodes": overTheWire(t, r)} {
+				got, err := tc.decode(reply)
+				if err != nil || !reflect.DeepEqual(got, tc.res) {
+					t.Errorf("%s: got %#v (%v), want %#v", where, got, err, tc.res)
+				}
+			}
+		})
 	}
 }
