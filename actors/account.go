@@ -133,12 +133,9 @@ func (a *accountGrain) run(g *grain, c *call) (any, error) {
 			return nil
 		})
 	case *pb.AccountAddMember:
-		u, err := decodeDoc[model.User](m.User)
+		u, err := decodeOptional[model.User](m.User.GetJson())
 		if err != nil {
 			return nil, err
-		}
-		if len(m.User) == 0 {
-			u = nil
 		}
 		args := accountArgs{Caller: m.Caller, User: u, Role: model.Role(m.Role)}
 		return a.update(g, m.Caller, model.RoleAdmin, func(s *accountState) error { return addMember(s, args) })
@@ -186,10 +183,10 @@ func (a *accountGrain) create(g *grain, m *pb.AccountCreate) (any, error) {
 	if a.found {
 		return a.state, nil // a retried create
 	}
-	if len(m.Account) == 0 {
+	if len(m.Account.GetJson()) == 0 {
 		return nil, model.Errorf(model.ErrBadUserInput, "account missing")
 	}
-	acc, err := decodeDoc[model.Account](m.Account)
+	acc, err := decodeDoc[model.Account](m.Account.GetJson())
 	if err != nil {
 		return nil, err
 	}

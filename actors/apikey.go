@@ -143,10 +143,10 @@ func (k *keyGrain) create(g *grain, m *pb.KeyCreate) (any, error) {
 	if k.found {
 		return k.key, nil // a retried create
 	}
-	if len(m.Key) == 0 {
+	if len(m.Key.GetJson()) == 0 {
 		return nil, model.Errorf(model.ErrBadUserInput, "key missing")
 	}
-	key, err := decodeDoc[model.APIKey](m.Key)
+	key, err := decodeDoc[model.APIKey](m.Key.GetJson())
 	if err != nil {
 		return nil, err
 	}

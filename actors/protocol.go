@@ -173,7 +173,7 @@ func grainResultOf(r *pb.Reply, res any) (*pb.Reply, error) {
 	case expired:
 		r.Result = &pb.Reply_Expired{Expired: &pb.Expired{Deleted: v.Deleted, Slug: v.Slug, Session: v.Session}}
 	case accountState:
-		r.Result = &pb.Reply_Account{Account: &pb.AccountDoc{Json: encodeDoc(v)}}
+		r.Result = &pb.Reply_Account{Account: &pb.AccountRecordDoc{Json: encodeDoc(v)}}
 	case usage:
 		r.Result = &pb.Reply_Usage{Usage: &pb.Usage{Requests: v.Requests, Quota: v.Quota, Start: stamp(v.Start), ResetsAt: stamp(v.ResetsAt)}}
 	case leaseGrant:
@@ -184,7 +184,7 @@ func grainResultOf(r *pb.Reply, res any) (*pb.Reply, error) {
 		r.Result = &pb.Reply_ActorGrant{ActorGrant: &pb.ActorGrant{ActorToken: v.ActorToken, ExpiresInSeconds: int32(v.ExpiresInSeconds),
 			MaxActors: int32(v.MaxActors), CurrentActors: int32(v.CurrentActors)}}
 	case userState:
-		r.Result = &pb.Reply_User{User: &pb.UserDoc{Json: encodeDoc(v)}}
+		r.Result = &pb.Reply_User{User: &pb.UserRecordDoc{Json: encodeDoc(v)}}
 	case []sessionClaim:
 		l := &pb.SessionClaims{}
 		for _, c := range v {

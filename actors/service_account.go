@@ -31,7 +31,7 @@ func (s *Service) SignUp(ctx context.Context, p model.Principal, email, password
 	}
 	acc := &model.Account{ID: accountID, Name: accountName(name, e), Plan: model.PlanStarter,
 		Members: []model.Member{{User: u.User, Role: model.RoleOwner}}, ProjectIDs: []string{}}
-	st, err := s.askAccount(ctx, accountID, &pb.AccountCreate{Account: encodeDoc(acc)})
+	st, err := s.askAccount(ctx, accountID, &pb.AccountCreate{Account: &pb.AccountDoc{Json: encodeDoc(acc)}})
 	if err != nil {
 		return model.User{}, nil, err
 	}
@@ -207,7 +207,7 @@ func (s *Service) InviteMember(ctx context.Context, p model.Principal, email str
 	if err != nil {
 		return model.Member{}, err
 	}
-	if err := s.tell(ctx, KindAccount, p.AccountID, &pb.AccountAddMember{Caller: p.UserID, User: encodeDoc(u.User), Role: string(role)}); err != nil {
+	if err := s.tell(ctx, KindAccount, p.AccountID, &pb.AccountAddMember{Caller: p.UserID, User: &pb.UserDoc{Json: encodeDoc(u.User)}, Role: string(role)}); err != nil {
 		return model.Member{}, err
 	}
 	if err := s.tell(ctx, KindUser, e, &pb.UserAddAccount{AccountId: p.AccountID}); err != nil {

@@ -63,7 +63,7 @@ func (s *Service) CreateAPIKey(ctx context.Context, p model.Principal, projectID
 	value := KeyPrefix + randomString(43)
 	key := model.APIKey{ID: "k" + randomString(14), Name: trimName(name), ProjectID: projectID, AccountID: p.AccountID,
 		Scope: scope, Prefix: value[:len(KeyPrefix)+6], ExpiresAt: expiresAt, MaxActors: maxActors, CreatedAt: now, Hash: hashSecret(value)}
-	if err := s.tell(ctx, KindAPIKey, key.Hash, &pb.KeyCreate{Key: encodeDoc(key)}); err != nil {
+	if err := s.tell(ctx, KindAPIKey, key.Hash, &pb.KeyCreate{Key: &pb.APIKeyDoc{Json: encodeDoc(key)}}); err != nil {
 		return model.CreatedKey{}, err
 	}
 	if err := s.tell(ctx, KindAccount, p.AccountID, &pb.AccountAddKey{KeyId: key.ID, KeyHash: key.Hash, ProjectId: projectID}); err != nil {

@@ -25,11 +25,11 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
-// AccountCreate creates the account; account is a model.Account.
+// AccountCreate creates the account.
 type AccountCreate struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
-	Account       []byte                 `protobuf:"bytes,2,opt,name=account,proto3" json:"account,omitempty"`
+	Account       *AccountDoc            `protobuf:"bytes,2,opt,name=account,proto3" json:"account,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -71,7 +71,7 @@ func (x *AccountCreate) GetHeader() *Header {
 	return nil
 }
 
-func (x *AccountCreate) GetAccount() []byte {
+func (x *AccountCreate) GetAccount() *AccountDoc {
 	if x != nil {
 		return x.Account
 	}
@@ -183,12 +183,11 @@ func (x *AccountSetPlan) GetPlan() string {
 	return ""
 }
 
-// AccountAddMember: user is a model.User as JSON.
 type AccountAddMember struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
 	Caller        string                 `protobuf:"bytes,2,opt,name=caller,proto3" json:"caller,omitempty"`
-	User          []byte                 `protobuf:"bytes,3,opt,name=user,proto3" json:"user,omitempty"`
+	User          *UserDoc               `protobuf:"bytes,3,opt,name=user,proto3" json:"user,omitempty"`
 	Role          string                 `protobuf:"bytes,4,opt,name=role,proto3" json:"role,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -238,7 +237,7 @@ func (x *AccountAddMember) GetCaller() string {
 	return ""
 }
 
-func (x *AccountAddMember) GetUser() []byte {
+func (x *AccountAddMember) GetUser() *UserDoc {
 	if x != nil {
 		return x.User
 	}
@@ -605,11 +604,11 @@ func (x *AccountRemoveKey) GetKeyId() string {
 	return ""
 }
 
-// KeyCreate stores a new key; key is a model.APIKey as JSON.
+// KeyCreate stores a new key.
 type KeyCreate struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
-	Key           []byte                 `protobuf:"bytes,2,opt,name=key,proto3" json:"key,omitempty"`
+	Key           *APIKeyDoc             `protobuf:"bytes,2,opt,name=key,proto3" json:"key,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -651,7 +650,7 @@ func (x *KeyCreate) GetHeader() *Header {
 	return nil
 }
 
-func (x *KeyCreate) GetKey() []byte {
+func (x *KeyCreate) GetKey() *APIKeyDoc {
 	if x != nil {
 		return x.Key
 	}
@@ -1326,21 +1325,21 @@ var File_mockgql_actors_v1_account_proto protoreflect.FileDescriptor
 
 const file_mockgql_actors_v1_account_proto_rawDesc = "" +
 	"\n" +
-	"\x1fmockgql/actors/v1/account.proto\x12\x11mockgql.actors.v1\x1a mockgql/actors/v1/envelope.proto\"\\\n" +
+	"\x1fmockgql/actors/v1/account.proto\x12\x11mockgql.actors.v1\x1a mockgql/actors/v1/envelope.proto\"{\n" +
 	"\rAccountCreate\x121\n" +
-	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x18\n" +
-	"\aaccount\x18\x02 \x01(\fR\aaccount\"?\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x127\n" +
+	"\aaccount\x18\x02 \x01(\v2\x1d.mockgql.actors.v1.AccountDocR\aaccount\"?\n" +
 	"\n" +
 	"AccountGet\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\"o\n" +
 	"\x0eAccountSetPlan\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x16\n" +
 	"\x06caller\x18\x02 \x01(\tR\x06caller\x12\x12\n" +
-	"\x04plan\x18\x03 \x01(\tR\x04plan\"\x85\x01\n" +
+	"\x04plan\x18\x03 \x01(\tR\x04plan\"\xa1\x01\n" +
 	"\x10AccountAddMember\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x16\n" +
-	"\x06caller\x18\x02 \x01(\tR\x06caller\x12\x12\n" +
-	"\x04user\x18\x03 \x01(\fR\x04user\x12\x12\n" +
+	"\x06caller\x18\x02 \x01(\tR\x06caller\x12.\n" +
+	"\x04user\x18\x03 \x01(\v2\x1a.mockgql.actors.v1.UserDocR\x04user\x12\x12\n" +
 	"\x04role\x18\x04 \x01(\tR\x04role\"\x88\x01\n" +
 	"\x0eAccountSetRole\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x16\n" +
@@ -1367,10 +1366,10 @@ const file_mockgql_actors_v1_account_proto_rawDesc = "" +
 	"project_id\x18\x04 \x01(\tR\tprojectId\"\\\n" +
 	"\x10AccountRemoveKey\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x15\n" +
-	"\x06key_id\x18\x02 \x01(\tR\x05keyId\"P\n" +
+	"\x06key_id\x18\x02 \x01(\tR\x05keyId\"n\n" +
 	"\tKeyCreate\x121\n" +
-	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x10\n" +
-	"\x03key\x18\x02 \x01(\fR\x03key\";\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12.\n" +
+	"\x03key\x18\x02 \x01(\v2\x1c.mockgql.actors.v1.APIKeyDocR\x03key\";\n" +
 	"\x06KeyGet\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\"<\n" +
 	"\aKeyAuth\x121\n" +
@@ -1457,37 +1456,43 @@ var file_mockgql_actors_v1_account_proto_goTypes = []any{
 	(*UserAddAccount)(nil),       // 22: mockgql.actors.v1.UserAddAccount
 	(*UserRemoveAccount)(nil),    // 23: mockgql.actors.v1.UserRemoveAccount
 	(*Header)(nil),               // 24: mockgql.actors.v1.Header
+	(*AccountDoc)(nil),           // 25: mockgql.actors.v1.AccountDoc
+	(*UserDoc)(nil),              // 26: mockgql.actors.v1.UserDoc
+	(*APIKeyDoc)(nil),            // 27: mockgql.actors.v1.APIKeyDoc
 }
 var file_mockgql_actors_v1_account_proto_depIdxs = []int32{
 	24, // 0: mockgql.actors.v1.AccountCreate.header:type_name -> mockgql.actors.v1.Header
-	24, // 1: mockgql.actors.v1.AccountGet.header:type_name -> mockgql.actors.v1.Header
-	24, // 2: mockgql.actors.v1.AccountSetPlan.header:type_name -> mockgql.actors.v1.Header
-	24, // 3: mockgql.actors.v1.AccountAddMember.header:type_name -> mockgql.actors.v1.Header
-	24, // 4: mockgql.actors.v1.AccountSetRole.header:type_name -> mockgql.actors.v1.Header
-	24, // 5: mockgql.actors.v1.AccountRemoveMember.header:type_name -> mockgql.actors.v1.Header
-	24, // 6: mockgql.actors.v1.AccountAddProject.header:type_name -> mockgql.actors.v1.Header
-	24, // 7: mockgql.actors.v1.AccountRemoveProject.header:type_name -> mockgql.actors.v1.Header
-	24, // 8: mockgql.actors.v1.AccountAddKey.header:type_name -> mockgql.actors.v1.Header
-	24, // 9: mockgql.actors.v1.AccountRemoveKey.header:type_name -> mockgql.actors.v1.Header
-	24, // 10: mockgql.actors.v1.KeyCreate.header:type_name -> mockgql.actors.v1.Header
-	24, // 11: mockgql.actors.v1.KeyGet.header:type_name -> mockgql.actors.v1.Header
-	24, // 12: mockgql.actors.v1.KeyAuth.header:type_name -> mockgql.actors.v1.Header
-	24, // 13: mockgql.actors.v1.KeyRevoke.header:type_name -> mockgql.actors.v1.Header
-	24, // 14: mockgql.actors.v1.KeyDelete.header:type_name -> mockgql.actors.v1.Header
-	24, // 15: mockgql.actors.v1.KeyAcquire.header:type_name -> mockgql.actors.v1.Header
-	24, // 16: mockgql.actors.v1.KeyTouch.header:type_name -> mockgql.actors.v1.Header
-	24, // 17: mockgql.actors.v1.KeyRelease.header:type_name -> mockgql.actors.v1.Header
-	24, // 18: mockgql.actors.v1.UserGet.header:type_name -> mockgql.actors.v1.Header
-	24, // 19: mockgql.actors.v1.UserSignup.header:type_name -> mockgql.actors.v1.Header
-	24, // 20: mockgql.actors.v1.UserLogin.header:type_name -> mockgql.actors.v1.Header
-	24, // 21: mockgql.actors.v1.UserInvite.header:type_name -> mockgql.actors.v1.Header
-	24, // 22: mockgql.actors.v1.UserAddAccount.header:type_name -> mockgql.actors.v1.Header
-	24, // 23: mockgql.actors.v1.UserRemoveAccount.header:type_name -> mockgql.actors.v1.Header
-	24, // [24:24] is the sub-list for method output_type
-	24, // [24:24] is the sub-list for method input_type
-	24, // [24:24] is the sub-list for extension type_name
-	24, // [24:24] is the sub-list for extension extendee
-	0,  // [0:24] is the sub-list for field type_name
+	25, // 1: mockgql.actors.v1.AccountCreate.account:type_name -> mockgql.actors.v1.AccountDoc
+	24, // 2: mockgql.actors.v1.AccountGet.header:type_name -> mockgql.actors.v1.Header
+	24, // 3: mockgql.actors.v1.AccountSetPlan.header:type_name -> mockgql.actors.v1.Header
+	24, // 4: mockgql.actors.v1.AccountAddMember.header:type_name -> mockgql.actors.v1.Header
+	26, // 5: mockgql.actors.v1.AccountAddMember.user:type_name -> mockgql.actors.v1.UserDoc
+	24, // 6: mockgql.actors.v1.AccountSetRole.header:type_name -> mockgql.actors.v1.Header
+	24, // 7: mockgql.actors.v1.AccountRemoveMember.header:type_name -> mockgql.actors.v1.Header
+	24, // 8: mockgql.actors.v1.AccountAddProject.header:type_name -> mockgql.actors.v1.Header
+	24, // 9: mockgql.actors.v1.AccountRemoveProject.header:type_name -> mockgql.actors.v1.Header
+	24, // 10: mockgql.actors.v1.AccountAddKey.header:type_name -> mockgql.actors.v1.Header
+	24, // 11: mockgql.actors.v1.AccountRemoveKey.header:type_name -> mockgql.actors.v1.Header
+	24, // 12: mockgql.actors.v1.KeyCreate.header:type_name -> mockgql.actors.v1.Header
+	27, // 13: mockgql.actors.v1.KeyCreate.key:type_name -> mockgql.actors.v1.APIKeyDoc
+	24, // 14: mockgql.actors.v1.KeyGet.header:type_name -> mockgql.actors.v1.Header
+	24, // 15: mockgql.actors.v1.KeyAuth.header:type_name -> mockgql.actors.v1.Header
+	24, // 16: mockgql.actors.v1.KeyRevoke.header:type_name -> mockgql.actors.v1.Header
+	24, // 17: mockgql.actors.v1.KeyDelete.header:type_name -> mockgql.actors.v1.Header
+	24, // 18: mockgql.actors.v1.KeyAcquire.header:type_name -> mockgql.actors.v1.Header
+	24, // 19: mockgql.actors.v1.KeyTouch.header:type_name -> mockgql.actors.v1.Header
+	24, // 20: mockgql.actors.v1.KeyRelease.header:type_name -> mockgql.actors.v1.Header
+	24, // 21: mockgql.actors.v1.UserGet.header:type_name -> mockgql.actors.v1.Header
+	24, // 22: mockgql.actors.v1.UserSignup.header:type_name -> mockgql.actors.v1.Header
+	24, // 23: mockgql.actors.v1.UserLogin.header:type_name -> mockgql.actors.v1.Header
+	24, // 24: mockgql.actors.v1.UserInvite.header:type_name -> mockgql.actors.v1.Header
+	24, // 25: mockgql.actors.v1.UserAddAccount.header:type_name -> mockgql.actors.v1.Header
+	24, // 26: mockgql.actors.v1.UserRemoveAccount.header:type_name -> mockgql.actors.v1.Header
+	27, // [27:27] is the sub-list for method output_type
+	27, // [27:27] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_mockgql_actors_v1_account_proto_init() }

@@ -318,7 +318,7 @@ func (x *Reply) GetExpired() *Expired {
 	return nil
 }
 
-func (x *Reply) GetAccount() *AccountDoc {
+func (x *Reply) GetAccount() *AccountRecordDoc {
 	if x != nil {
 		if x, ok := x.Result.(*Reply_Account); ok {
 			return x.Account
@@ -363,7 +363,7 @@ func (x *Reply) GetActorGrant() *ActorGrant {
 	return nil
 }
 
-func (x *Reply) GetUser() *UserDoc {
+func (x *Reply) GetUser() *UserRecordDoc {
 	if x != nil {
 		if x, ok := x.Result.(*Reply_User); ok {
 			return x.User
@@ -461,7 +461,7 @@ type Reply_Expired struct {
 }
 
 type Reply_Account struct {
-	Account *AccountDoc `protobuf:"bytes,22,opt,name=account,proto3,oneof"`
+	Account *AccountRecordDoc `protobuf:"bytes,22,opt,name=account,proto3,oneof"`
 }
 
 type Reply_Usage struct {
@@ -481,7 +481,7 @@ type Reply_ActorGrant struct {
 }
 
 type Reply_User struct {
-	User *UserDoc `protobuf:"bytes,27,opt,name=user,proto3,oneof"`
+	User *UserRecordDoc `protobuf:"bytes,27,opt,name=user,proto3,oneof"`
 }
 
 type Reply_Claims struct {
@@ -949,7 +949,7 @@ func (x *ViewDoc) GetJson() []byte {
 	return nil
 }
 
-// AccountDoc is an account grain's record (model.Account and its key index).
+// AccountDoc is a model.Account.
 type AccountDoc struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Json          []byte                 `protobuf:"bytes,1,opt,name=json,proto3" json:"json,omitempty"`
@@ -994,6 +994,51 @@ func (x *AccountDoc) GetJson() []byte {
 	return nil
 }
 
+// AccountRecordDoc is an account grain's record (its model.Account and key index).
+type AccountRecordDoc struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Json          []byte                 `protobuf:"bytes,1,opt,name=json,proto3" json:"json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AccountRecordDoc) Reset() {
+	*x = AccountRecordDoc{}
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AccountRecordDoc) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AccountRecordDoc) ProtoMessage() {}
+
+func (x *AccountRecordDoc) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AccountRecordDoc.ProtoReflect.Descriptor instead.
+func (*AccountRecordDoc) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *AccountRecordDoc) GetJson() []byte {
+	if x != nil {
+		return x.Json
+	}
+	return nil
+}
+
 // APIKeyDoc is a model.APIKey.
 type APIKeyDoc struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1004,7 +1049,7 @@ type APIKeyDoc struct {
 
 func (x *APIKeyDoc) Reset() {
 	*x = APIKeyDoc{}
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[12]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1016,7 +1061,7 @@ func (x *APIKeyDoc) String() string {
 func (*APIKeyDoc) ProtoMessage() {}
 
 func (x *APIKeyDoc) ProtoReflect() protoreflect.Message {
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[12]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1029,7 +1074,7 @@ func (x *APIKeyDoc) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use APIKeyDoc.ProtoReflect.Descriptor instead.
 func (*APIKeyDoc) Descriptor() ([]byte, []int) {
-	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{12}
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *APIKeyDoc) GetJson() []byte {
@@ -1039,7 +1084,7 @@ func (x *APIKeyDoc) GetJson() []byte {
 	return nil
 }
 
-// UserDoc is a user grain's record without the password hash.
+// UserDoc is a model.User.
 type UserDoc struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Json          []byte                 `protobuf:"bytes,1,opt,name=json,proto3" json:"json,omitempty"`
@@ -1049,7 +1094,7 @@ type UserDoc struct {
 
 func (x *UserDoc) Reset() {
 	*x = UserDoc{}
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[13]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1061,7 +1106,7 @@ func (x *UserDoc) String() string {
 func (*UserDoc) ProtoMessage() {}
 
 func (x *UserDoc) ProtoReflect() protoreflect.Message {
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[13]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1074,10 +1119,55 @@ func (x *UserDoc) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UserDoc.ProtoReflect.Descriptor instead.
 func (*UserDoc) Descriptor() ([]byte, []int) {
-	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{13}
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *UserDoc) GetJson() []byte {
+	if x != nil {
+		return x.Json
+	}
+	return nil
+}
+
+// UserRecordDoc is a user grain's record without the password hash.
+type UserRecordDoc struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Json          []byte                 `protobuf:"bytes,1,opt,name=json,proto3" json:"json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UserRecordDoc) Reset() {
+	*x = UserRecordDoc{}
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UserRecordDoc) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UserRecordDoc) ProtoMessage() {}
+
+func (x *UserRecordDoc) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UserRecordDoc.ProtoReflect.Descriptor instead.
+func (*UserRecordDoc) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *UserRecordDoc) GetJson() []byte {
 	if x != nil {
 		return x.Json
 	}
@@ -1094,7 +1184,7 @@ type DatasetDoc struct {
 
 func (x *DatasetDoc) Reset() {
 	*x = DatasetDoc{}
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[14]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1106,7 +1196,7 @@ func (x *DatasetDoc) String() string {
 func (*DatasetDoc) ProtoMessage() {}
 
 func (x *DatasetDoc) ProtoReflect() protoreflect.Message {
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[14]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1119,7 +1209,7 @@ func (x *DatasetDoc) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use DatasetDoc.ProtoReflect.Descriptor instead.
 func (*DatasetDoc) Descriptor() ([]byte, []int) {
-	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{14}
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *DatasetDoc) GetJson() []byte {
@@ -1138,7 +1228,7 @@ type TableList struct {
 
 func (x *TableList) Reset() {
 	*x = TableList{}
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[15]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1150,7 +1240,7 @@ func (x *TableList) String() string {
 func (*TableList) ProtoMessage() {}
 
 func (x *TableList) ProtoReflect() protoreflect.Message {
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[15]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1163,7 +1253,7 @@ func (x *TableList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableList.ProtoReflect.Descriptor instead.
 func (*TableList) Descriptor() ([]byte, []int) {
-	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{15}
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *TableList) GetTables() []*TableDoc {
@@ -1182,7 +1272,7 @@ type OperationList struct {
 
 func (x *OperationList) Reset() {
 	*x = OperationList{}
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[16]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1194,7 +1284,7 @@ func (x *OperationList) String() string {
 func (*OperationList) ProtoMessage() {}
 
 func (x *OperationList) ProtoReflect() protoreflect.Message {
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[16]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1207,7 +1297,7 @@ func (x *OperationList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OperationList.ProtoReflect.Descriptor instead.
 func (*OperationList) Descriptor() ([]byte, []int) {
-	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{16}
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *OperationList) GetOperations() []*OperationDoc {
@@ -1226,7 +1316,7 @@ type ViewList struct {
 
 func (x *ViewList) Reset() {
 	*x = ViewList{}
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[17]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1238,7 +1328,7 @@ func (x *ViewList) String() string {
 func (*ViewList) ProtoMessage() {}
 
 func (x *ViewList) ProtoReflect() protoreflect.Message {
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[17]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1251,7 +1341,7 @@ func (x *ViewList) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ViewList.ProtoReflect.Descriptor instead.
 func (*ViewList) Descriptor() ([]byte, []int) {
-	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{17}
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ViewList) GetViews() []*ViewDoc {
@@ -1274,7 +1364,7 @@ type ProjectOwnerInfo struct {
 
 func (x *ProjectOwnerInfo) Reset() {
 	*x = ProjectOwnerInfo{}
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[18]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1286,7 +1376,7 @@ func (x *ProjectOwnerInfo) String() string {
 func (*ProjectOwnerInfo) ProtoMessage() {}
 
 func (x *ProjectOwnerInfo) ProtoReflect() protoreflect.Message {
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[18]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1299,7 +1389,7 @@ func (x *ProjectOwnerInfo) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProjectOwnerInfo.ProtoReflect.Descriptor instead.
 func (*ProjectOwnerInfo) Descriptor() ([]byte, []int) {
-	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{18}
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ProjectOwnerInfo) GetKind() string {
@@ -1335,7 +1425,7 @@ type Expired struct {
 
 func (x *Expired) Reset() {
 	*x = Expired{}
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[19]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1347,7 +1437,7 @@ func (x *Expired) String() string {
 func (*Expired) ProtoMessage() {}
 
 func (x *Expired) ProtoReflect() protoreflect.Message {
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[19]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1360,7 +1450,7 @@ func (x *Expired) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Expired.ProtoReflect.Descriptor instead.
 func (*Expired) Descriptor() ([]byte, []int) {
-	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{19}
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *Expired) GetDeleted() bool {
@@ -1397,7 +1487,7 @@ type Usage struct {
 
 func (x *Usage) Reset() {
 	*x = Usage{}
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[20]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1409,7 +1499,7 @@ func (x *Usage) String() string {
 func (*Usage) ProtoMessage() {}
 
 func (x *Usage) ProtoReflect() protoreflect.Message {
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[20]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1422,7 +1512,7 @@ func (x *Usage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Usage.ProtoReflect.Descriptor instead.
 func (*Usage) Descriptor() ([]byte, []int) {
-	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{20}
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *Usage) GetRequests() int64 {
@@ -1465,7 +1555,7 @@ type LeaseGrant struct {
 
 func (x *LeaseGrant) Reset() {
 	*x = LeaseGrant{}
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[21]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1477,7 +1567,7 @@ func (x *LeaseGrant) String() string {
 func (*LeaseGrant) ProtoMessage() {}
 
 func (x *LeaseGrant) ProtoReflect() protoreflect.Message {
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[21]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1490,7 +1580,7 @@ func (x *LeaseGrant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeaseGrant.ProtoReflect.Descriptor instead.
 func (*LeaseGrant) Descriptor() ([]byte, []int) {
-	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{21}
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *LeaseGrant) GetUnits() int64 {
@@ -1527,7 +1617,7 @@ type ActorGrant struct {
 
 func (x *ActorGrant) Reset() {
 	*x = ActorGrant{}
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[22]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1539,7 +1629,7 @@ func (x *ActorGrant) String() string {
 func (*ActorGrant) ProtoMessage() {}
 
 func (x *ActorGrant) ProtoReflect() protoreflect.Message {
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[22]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1552,7 +1642,7 @@ func (x *ActorGrant) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ActorGrant.ProtoReflect.Descriptor instead.
 func (*ActorGrant) Descriptor() ([]byte, []int) {
-	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{22}
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *ActorGrant) GetActorToken() string {
@@ -1594,7 +1684,7 @@ type SessionClaim struct {
 
 func (x *SessionClaim) Reset() {
 	*x = SessionClaim{}
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[23]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1606,7 +1696,7 @@ func (x *SessionClaim) String() string {
 func (*SessionClaim) ProtoMessage() {}
 
 func (x *SessionClaim) ProtoReflect() protoreflect.Message {
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[23]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1619,7 +1709,7 @@ func (x *SessionClaim) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionClaim.ProtoReflect.Descriptor instead.
 func (*SessionClaim) Descriptor() ([]byte, []int) {
-	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{23}
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *SessionClaim) GetProjectId() string {
@@ -1645,7 +1735,7 @@ type SessionClaims struct {
 
 func (x *SessionClaims) Reset() {
 	*x = SessionClaims{}
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[24]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1657,7 +1747,7 @@ func (x *SessionClaims) String() string {
 func (*SessionClaims) ProtoMessage() {}
 
 func (x *SessionClaims) ProtoReflect() protoreflect.Message {
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[24]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1670,7 +1760,7 @@ func (x *SessionClaims) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionClaims.ProtoReflect.Descriptor instead.
 func (*SessionClaims) Descriptor() ([]byte, []int) {
-	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{24}
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *SessionClaims) GetClaims() []*SessionClaim {
@@ -1692,7 +1782,7 @@ type Adoption struct {
 
 func (x *Adoption) Reset() {
 	*x = Adoption{}
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[25]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1704,7 +1794,7 @@ func (x *Adoption) String() string {
 func (*Adoption) ProtoMessage() {}
 
 func (x *Adoption) ProtoReflect() protoreflect.Message {
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[25]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1717,7 +1807,7 @@ func (x *Adoption) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Adoption.ProtoReflect.Descriptor instead.
 func (*Adoption) Descriptor() ([]byte, []int) {
-	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{25}
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Adoption) GetProjectId() string {
@@ -1751,7 +1841,7 @@ type SlugOwner struct {
 
 func (x *SlugOwner) Reset() {
 	*x = SlugOwner{}
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[26]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1763,7 +1853,7 @@ func (x *SlugOwner) String() string {
 func (*SlugOwner) ProtoMessage() {}
 
 func (x *SlugOwner) ProtoReflect() protoreflect.Message {
-	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[26]
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1776,7 +1866,7 @@ func (x *SlugOwner) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SlugOwner.ProtoReflect.Descriptor instead.
 func (*SlugOwner) Descriptor() ([]byte, []int) {
-	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{26}
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *SlugOwner) GetProjectId() string {
@@ -1794,7 +1884,7 @@ const file_mockgql_actors_v1_envelope_proto_rawDesc = "" +
 	"\x06Header\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\x01 \x01(\tR\trequestId\x12(\n" +
-	"\x10deadline_unix_ms\x18\x02 \x01(\x03R\x0edeadlineUnixMs\"\x90\v\n" +
+	"\x10deadline_unix_ms\x18\x02 \x01(\x03R\x0edeadlineUnixMs\"\x9c\v\n" +
 	"\x05Reply\x12\x12\n" +
 	"\x04body\x18\x01 \x01(\fR\x04body\x12\x1d\n" +
 	"\n" +
@@ -1819,15 +1909,15 @@ const file_mockgql_actors_v1_envelope_proto_rawDesc = "" +
 	"\x05views\x18\x12 \x01(\v2\x1b.mockgql.actors.v1.ViewListH\x00R\x05views\x12;\n" +
 	"\x05owner\x18\x13 \x01(\v2#.mockgql.actors.v1.ProjectOwnerInfoH\x00R\x05owner\x12\x12\n" +
 	"\x03sdl\x18\x14 \x01(\tH\x00R\x03sdl\x126\n" +
-	"\aexpired\x18\x15 \x01(\v2\x1a.mockgql.actors.v1.ExpiredH\x00R\aexpired\x129\n" +
-	"\aaccount\x18\x16 \x01(\v2\x1d.mockgql.actors.v1.AccountDocH\x00R\aaccount\x120\n" +
+	"\aexpired\x18\x15 \x01(\v2\x1a.mockgql.actors.v1.ExpiredH\x00R\aexpired\x12?\n" +
+	"\aaccount\x18\x16 \x01(\v2#.mockgql.actors.v1.AccountRecordDocH\x00R\aaccount\x120\n" +
 	"\x05usage\x18\x17 \x01(\v2\x18.mockgql.actors.v1.UsageH\x00R\x05usage\x12@\n" +
 	"\vlease_grant\x18\x18 \x01(\v2\x1d.mockgql.actors.v1.LeaseGrantH\x00R\n" +
 	"leaseGrant\x127\n" +
 	"\aapi_key\x18\x19 \x01(\v2\x1c.mockgql.actors.v1.APIKeyDocH\x00R\x06apiKey\x12@\n" +
 	"\vactor_grant\x18\x1a \x01(\v2\x1d.mockgql.actors.v1.ActorGrantH\x00R\n" +
-	"actorGrant\x120\n" +
-	"\x04user\x18\x1b \x01(\v2\x1a.mockgql.actors.v1.UserDocH\x00R\x04user\x12:\n" +
+	"actorGrant\x126\n" +
+	"\x04user\x18\x1b \x01(\v2 .mockgql.actors.v1.UserRecordDocH\x00R\x04user\x12:\n" +
 	"\x06claims\x18\x1c \x01(\v2 .mockgql.actors.v1.SessionClaimsH\x00R\x06claims\x129\n" +
 	"\badoption\x18\x1d \x01(\v2\x1b.mockgql.actors.v1.AdoptionH\x00R\badoption\x12=\n" +
 	"\n" +
@@ -1855,10 +1945,14 @@ const file_mockgql_actors_v1_envelope_proto_rawDesc = "" +
 	"\x04json\x18\x01 \x01(\fR\x04json\" \n" +
 	"\n" +
 	"AccountDoc\x12\x12\n" +
+	"\x04json\x18\x01 \x01(\fR\x04json\"&\n" +
+	"\x10AccountRecordDoc\x12\x12\n" +
 	"\x04json\x18\x01 \x01(\fR\x04json\"\x1f\n" +
 	"\tAPIKeyDoc\x12\x12\n" +
 	"\x04json\x18\x01 \x01(\fR\x04json\"\x1d\n" +
 	"\aUserDoc\x12\x12\n" +
+	"\x04json\x18\x01 \x01(\fR\x04json\"#\n" +
+	"\rUserRecordDoc\x12\x12\n" +
 	"\x04json\x18\x01 \x01(\fR\x04json\" \n" +
 	"\n" +
 	"DatasetDoc\x12\x12\n" +
@@ -1925,7 +2019,7 @@ func file_mockgql_actors_v1_envelope_proto_rawDescGZIP() []byte {
 	return file_mockgql_actors_v1_envelope_proto_rawDescData
 }
 
-var file_mockgql_actors_v1_envelope_proto_msgTypes = make([]protoimpl.MessageInfo, 27)
+var file_mockgql_actors_v1_envelope_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
 var file_mockgql_actors_v1_envelope_proto_goTypes = []any{
 	(*Header)(nil),                // 0: mockgql.actors.v1.Header
 	(*Reply)(nil),                 // 1: mockgql.actors.v1.Reply
@@ -1939,54 +2033,56 @@ var file_mockgql_actors_v1_envelope_proto_goTypes = []any{
 	(*OperationPatchDoc)(nil),     // 9: mockgql.actors.v1.OperationPatchDoc
 	(*ViewDoc)(nil),               // 10: mockgql.actors.v1.ViewDoc
 	(*AccountDoc)(nil),            // 11: mockgql.actors.v1.AccountDoc
-	(*APIKeyDoc)(nil),             // 12: mockgql.actors.v1.APIKeyDoc
-	(*UserDoc)(nil),               // 13: mockgql.actors.v1.UserDoc
-	(*DatasetDoc)(nil),            // 14: mockgql.actors.v1.DatasetDoc
-	(*TableList)(nil),             // 15: mockgql.actors.v1.TableList
-	(*OperationList)(nil),         // 16: mockgql.actors.v1.OperationList
-	(*ViewList)(nil),              // 17: mockgql.actors.v1.ViewList
-	(*ProjectOwnerInfo)(nil),      // 18: mockgql.actors.v1.ProjectOwnerInfo
-	(*Expired)(nil),               // 19: mockgql.actors.v1.Expired
-	(*Usage)(nil),                 // 20: mockgql.actors.v1.Usage
-	(*LeaseGrant)(nil),            // 21: mockgql.actors.v1.LeaseGrant
-	(*ActorGrant)(nil),            // 22: mockgql.actors.v1.ActorGrant
-	(*SessionClaim)(nil),          // 23: mockgql.actors.v1.SessionClaim
-	(*SessionClaims)(nil),         // 24: mockgql.actors.v1.SessionClaims
-	(*Adoption)(nil),              // 25: mockgql.actors.v1.Adoption
-	(*SlugOwner)(nil),             // 26: mockgql.actors.v1.SlugOwner
-	(*timestamppb.Timestamp)(nil), // 27: google.protobuf.Timestamp
+	(*AccountRecordDoc)(nil),      // 12: mockgql.actors.v1.AccountRecordDoc
+	(*APIKeyDoc)(nil),             // 13: mockgql.actors.v1.APIKeyDoc
+	(*UserDoc)(nil),               // 14: mockgql.actors.v1.UserDoc
+	(*UserRecordDoc)(nil),         // 15: mockgql.actors.v1.UserRecordDoc
+	(*DatasetDoc)(nil),            // 16: mockgql.actors.v1.DatasetDoc
+	(*TableList)(nil),             // 17: mockgql.actors.v1.TableList
+	(*OperationList)(nil),         // 18: mockgql.actors.v1.OperationList
+	(*ViewList)(nil),              // 19: mockgql.actors.v1.ViewList
+	(*ProjectOwnerInfo)(nil),      // 20: mockgql.actors.v1.ProjectOwnerInfo
+	(*Expired)(nil),               // 21: mockgql.actors.v1.Expired
+	(*Usage)(nil),                 // 22: mockgql.actors.v1.Usage
+	(*LeaseGrant)(nil),            // 23: mockgql.actors.v1.LeaseGrant
+	(*ActorGrant)(nil),            // 24: mockgql.actors.v1.ActorGrant
+	(*SessionClaim)(nil),          // 25: mockgql.actors.v1.SessionClaim
+	(*SessionClaims)(nil),         // 26: mockgql.actors.v1.SessionClaims
+	(*Adoption)(nil),              // 27: mockgql.actors.v1.Adoption
+	(*SlugOwner)(nil),             // 28: mockgql.actors.v1.SlugOwner
+	(*timestamppb.Timestamp)(nil), // 29: google.protobuf.Timestamp
 }
 var file_mockgql_actors_v1_envelope_proto_depIdxs = []int32{
 	2,  // 0: mockgql.actors.v1.Reply.project:type_name -> mockgql.actors.v1.ProjectDoc
 	3,  // 1: mockgql.actors.v1.Reply.table:type_name -> mockgql.actors.v1.TableDoc
-	15, // 2: mockgql.actors.v1.Reply.tables:type_name -> mockgql.actors.v1.TableList
+	17, // 2: mockgql.actors.v1.Reply.tables:type_name -> mockgql.actors.v1.TableList
 	5,  // 3: mockgql.actors.v1.Reply.attribute:type_name -> mockgql.actors.v1.AttributeDoc
 	7,  // 4: mockgql.actors.v1.Reply.relation:type_name -> mockgql.actors.v1.RelationDoc
 	8,  // 5: mockgql.actors.v1.Reply.operation:type_name -> mockgql.actors.v1.OperationDoc
-	16, // 6: mockgql.actors.v1.Reply.operations:type_name -> mockgql.actors.v1.OperationList
-	17, // 7: mockgql.actors.v1.Reply.views:type_name -> mockgql.actors.v1.ViewList
-	18, // 8: mockgql.actors.v1.Reply.owner:type_name -> mockgql.actors.v1.ProjectOwnerInfo
-	19, // 9: mockgql.actors.v1.Reply.expired:type_name -> mockgql.actors.v1.Expired
-	11, // 10: mockgql.actors.v1.Reply.account:type_name -> mockgql.actors.v1.AccountDoc
-	20, // 11: mockgql.actors.v1.Reply.usage:type_name -> mockgql.actors.v1.Usage
-	21, // 12: mockgql.actors.v1.Reply.lease_grant:type_name -> mockgql.actors.v1.LeaseGrant
-	12, // 13: mockgql.actors.v1.Reply.api_key:type_name -> mockgql.actors.v1.APIKeyDoc
-	22, // 14: mockgql.actors.v1.Reply.actor_grant:type_name -> mockgql.actors.v1.ActorGrant
-	13, // 15: mockgql.actors.v1.Reply.user:type_name -> mockgql.actors.v1.UserDoc
-	24, // 16: mockgql.actors.v1.Reply.claims:type_name -> mockgql.actors.v1.SessionClaims
-	25, // 17: mockgql.actors.v1.Reply.adoption:type_name -> mockgql.actors.v1.Adoption
-	26, // 18: mockgql.actors.v1.Reply.slug_owner:type_name -> mockgql.actors.v1.SlugOwner
-	14, // 19: mockgql.actors.v1.Reply.dataset:type_name -> mockgql.actors.v1.DatasetDoc
+	18, // 6: mockgql.actors.v1.Reply.operations:type_name -> mockgql.actors.v1.OperationList
+	19, // 7: mockgql.actors.v1.Reply.views:type_name -> mockgql.actors.v1.ViewList
+	20, // 8: mockgql.actors.v1.Reply.owner:type_name -> mockgql.actors.v1.ProjectOwnerInfo
+	21, // 9: mockgql.actors.v1.Reply.expired:type_name -> mockgql.actors.v1.Expired
+	12, // 10: mockgql.actors.v1.Reply.account:type_name -> mockgql.actors.v1.AccountRecordDoc
+	22, // 11: mockgql.actors.v1.Reply.usage:type_name -> mockgql.actors.v1.Usage
+	23, // 12: mockgql.actors.v1.Reply.lease_grant:type_name -> mockgql.actors.v1.LeaseGrant
+	13, // 13: mockgql.actors.v1.Reply.api_key:type_name -> mockgql.actors.v1.APIKeyDoc
+	24, // 14: mockgql.actors.v1.Reply.actor_grant:type_name -> mockgql.actors.v1.ActorGrant
+	15, // 15: mockgql.actors.v1.Reply.user:type_name -> mockgql.actors.v1.UserRecordDoc
+	26, // 16: mockgql.actors.v1.Reply.claims:type_name -> mockgql.actors.v1.SessionClaims
+	27, // 17: mockgql.actors.v1.Reply.adoption:type_name -> mockgql.actors.v1.Adoption
+	28, // 18: mockgql.actors.v1.Reply.slug_owner:type_name -> mockgql.actors.v1.SlugOwner
+	16, // 19: mockgql.actors.v1.Reply.dataset:type_name -> mockgql.actors.v1.DatasetDoc
 	3,  // 20: mockgql.actors.v1.TableList.tables:type_name -> mockgql.actors.v1.TableDoc
 	8,  // 21: mockgql.actors.v1.OperationList.operations:type_name -> mockgql.actors.v1.OperationDoc
 	10, // 22: mockgql.actors.v1.ViewList.views:type_name -> mockgql.actors.v1.ViewDoc
-	27, // 23: mockgql.actors.v1.Usage.start:type_name -> google.protobuf.Timestamp
-	27, // 24: mockgql.actors.v1.Usage.resets_at:type_name -> google.protobuf.Timestamp
-	27, // 25: mockgql.actors.v1.LeaseGrant.start:type_name -> google.protobuf.Timestamp
-	27, // 26: mockgql.actors.v1.LeaseGrant.end:type_name -> google.protobuf.Timestamp
-	27, // 27: mockgql.actors.v1.SessionClaim.expires:type_name -> google.protobuf.Timestamp
-	23, // 28: mockgql.actors.v1.SessionClaims.claims:type_name -> mockgql.actors.v1.SessionClaim
-	27, // 29: mockgql.actors.v1.Adoption.expires:type_name -> google.protobuf.Timestamp
+	29, // 23: mockgql.actors.v1.Usage.start:type_name -> google.protobuf.Timestamp
+	29, // 24: mockgql.actors.v1.Usage.resets_at:type_name -> google.protobuf.Timestamp
+	29, // 25: mockgql.actors.v1.LeaseGrant.start:type_name -> google.protobuf.Timestamp
+	29, // 26: mockgql.actors.v1.LeaseGrant.end:type_name -> google.protobuf.Timestamp
+	29, // 27: mockgql.actors.v1.SessionClaim.expires:type_name -> google.protobuf.Timestamp
+	25, // 28: mockgql.actors.v1.SessionClaims.claims:type_name -> mockgql.actors.v1.SessionClaim
+	29, // 29: mockgql.actors.v1.Adoption.expires:type_name -> google.protobuf.Timestamp
 	30, // [30:30] is the sub-list for method output_type
 	30, // [30:30] is the sub-list for method input_type
 	30, // [30:30] is the sub-list for extension type_name
@@ -2029,7 +2125,7 @@ func file_mockgql_actors_v1_envelope_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mockgql_actors_v1_envelope_proto_rawDesc), len(file_mockgql_actors_v1_envelope_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   27,
+			NumMessages:   29,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
