@@ -3,6 +3,7 @@ package actors
 import (
 	"time"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -46,16 +47,12 @@ type keyRef struct {
 	ProjectID string `json:"projectId"`
 }
 
+// accountArgs are the arguments of a membership change.
 type accountArgs struct {
-	Account   *model.Account `json:"account,omitempty"`
-	Caller    string         `json:"caller,omitempty"` // user ID of who asks
-	Plan      model.Plan     `json:"plan,omitempty"`
-	User      *model.User    `json:"user,omitempty"`
-	UserID    string         `json:"userId,omitempty"`
-	Role      model.Role     `json:"role,omitempty"`
-	ProjectID string         `json:"projectId,omitempty"`
-	KeyID     string         `json:"keyId,omitempty"`
-	Key       *keyRef        `json:"key,omitempty"`
+	Caller string // user ID of who asks
+	User   *model.User
+	UserID string
+	Role   model.Role
 }
 
 func (a *accountGrain) load(g *grain) (err error) {
@@ -94,71 +91,106 @@ func (a *accountGrain) stopped(g *grain) {
 	g.env.Local.withdrawMeter(KindAccount, g.id, a.quota)
 }
 
+// handle is the type list of what an account grain can be asked.
 func (a *accountGrain) handle(g *grain, c *call) (any, error) {
-	var args accountArgs
-	if err := c.decode(&args); err != nil {
-		return nil, err
+	switch m := c.req.(type) {
+	case *pb.AccountCreate:
+		return a.create(g, m)
+	case *pb.AccountGet, *pb.Consume, *pb.Lease, *pb.UsageQuery, *pb.AccountSetPlan, *pb.AccountAddMember,
+		*pb.AccountSetRole, *pb.AccountRemoveMember, *pb.AccountAddProject, *pb.AccountRemoveProject,
+		*pb.AccountAddKey, *pb.AccountRemoveKey:
+		if !a.found {
+			return nil, model.Errorf(model.ErrNotFound, "account %s not found", g.id)
+		}
+		return a.run(g, c)
 	}
-	if c.req.Method == "create" {
-		return a.create(g, args)
-	}
-	if !a.found {
-		return nil, model.Errorf(model.ErrNotFound, "account %s not found", g.id)
-	}
-	switch c.req.Method {
-	case "get":
+	return nil, unknownRequest(g, c)
+}
+
+// run answers a request of handle's second case.
+func (a *accountGrain) run(g *grain, c *call) (any, error) {
+	switch m := c.req.(type) {
+	case *pb.AccountGet:
 		return a.state, nil
-	case "consume":
+	case *pb.Consume:
 		if ok, retry := a.quota.take(g.env.Clock.Now()); !ok {
 			return nil, quotaError(retry)
 		}
 		return nil, nil
-	case "lease":
-		return serveLease(a.quota, c, g.env.Clock.Now(), quotaError)
-	case "usage":
+	case *pb.Lease:
+		return serveLease(a.quota, m, g.env.Clock.Now(), quotaError)
+	case *pb.UsageQuery:
 		n, q, start, end := a.quota.usage(g.env.Clock.Now())
 		return usage{Requests: n, Quota: q, Start: start, ResetsAt: end}, nil
-	case "setPlan":
-		return a.update(g, args.Caller, model.RoleOwner, func(s *accountState) error {
-			if !args.Plan.Valid() {
-				return model.Errorf(model.ErrBadUserInput, "unknown plan %q", args.Plan)
+	case *pb.AccountSetPlan:
+		plan := model.Plan(m.Plan)
+		return a.update(g, m.Caller, model.RoleOwner, func(s *accountState) error {
+			if !plan.Valid() {
+				return model.Errorf(model.ErrBadUserInput, "unknown plan %q", plan)
 			}
-			s.Account.Plan = args.Plan
-			a.quota.setLimit(quotaPeriod(args.Plan), g.env.Config.Limits.Quota(args.Plan), g.env.Clock.Now())
+			s.Account.Plan = plan
+			a.quota.setLimit(quotaPeriod(plan), g.env.Config.Limits.Quota(plan), g.env.Clock.Now())
 			return nil
 		})
-	case "addMember":
-		return a.update(g, args.Caller, model.RoleAdmin, func(s *accountState) error { return addMember(s, args) })
-	case "setRole", "removeMember":
-		return a.update(g, args.Caller, model.RoleAdmin, func(s *accountState) error { return setRole(s, args) })
-	case "addProject", "removeProject":
-		return a.update(g, "", "", func(s *accountState) error {
-			s.Account.ProjectIDs = removeString(s.Account.ProjectIDs, args.ProjectID)
-			if c.req.Method == "addProject" {
-				s.Account.ProjectIDs = append(s.Account.ProjectIDs, args.ProjectID)
-			}
-			return nil
-		})
-	case "addKey", "removeKey":
-		return a.update(g, "", "", func(s *accountState) error {
-			delete(s.Keys, args.KeyID)
-			if args.Key != nil {
-				s.Keys[args.KeyID] = *args.Key
-			}
-			return nil
-		})
+	case *pb.AccountAddMember:
+		u, err := decodeOptional[model.User](m.User.GetJson())
+		if err != nil {
+			return nil, err
+		}
+		args := accountArgs{Caller: m.Caller, User: u, Role: model.Role(m.Role)}
+		return a.update(g, m.Caller, model.RoleAdmin, func(s *accountState) error { return addMember(s, args) })
+	case *pb.AccountSetRole:
+		args := accountArgs{Caller: m.Caller, UserID: m.UserId, Role: model.Role(m.Role)}
+		return a.update(g, m.Caller, model.RoleAdmin, func(s *accountState) error { return setRole(s, args) })
+	case *pb.AccountRemoveMember:
+		args := accountArgs{Caller: m.Caller, UserID: m.UserId}
+		return a.update(g, m.Caller, model.RoleAdmin, func(s *accountState) error { return setRole(s, args) })
+	case *pb.AccountAddProject:
+		return a.setProject(g, m.ProjectId, true)
+	case *pb.AccountRemoveProject:
+		return a.setProject(g, m.ProjectId, false)
+	case *pb.AccountAddKey:
+		return a.setKey(g, m.KeyId, &keyRef{Hash: m.KeyHash, ProjectID: m.ProjectId})
+	case *pb.AccountRemoveKey:
+		return a.setKey(g, m.KeyId, nil)
 	}
-	return nil, unknownMethod(g, c)
+	return nil, unknownRequest(g, c)
 }
 
-func (a *accountGrain) create(g *grain, args accountArgs) (any, error) {
+// setProject adds a project to the account, or removes it.
+func (a *accountGrain) setProject(g *grain, projectID string, add bool) (any, error) {
+	return a.update(g, "", "", func(s *accountState) error {
+		s.Account.ProjectIDs = removeString(s.Account.ProjectIDs, projectID)
+		if add {
+			s.Account.ProjectIDs = append(s.Account.ProjectIDs, projectID)
+		}
+		return nil
+	})
+}
+
+// setKey indexes a key of the account (ref), or drops it (nil).
+func (a *accountGrain) setKey(g *grain, keyID string, ref *keyRef) (any, error) {
+	return a.update(g, "", "", func(s *accountState) error {
+		delete(s.Keys, keyID)
+		if ref != nil {
+			s.Keys[keyID] = *ref
+		}
+		return nil
+	})
+}
+
+func (a *accountGrain) create(g *grain, m *pb.AccountCreate) (any, error) {
 	if a.found {
 		return a.state, nil // a retried create
 	}
-	if args.Account == nil {
+	if len(m.Account.GetJson()) == 0 {
 		return nil, model.Errorf(model.ErrBadUserInput, "account missing")
 	}
-	next := accountState{Account: *args.Account, Keys: map[string]keyRef{}}
+	acc, err := decodeDoc[model.Account](m.Account.GetJson())
+	if err != nil {
+		return nil, err
+	}
+	next := accountState{Account: *acc, Keys: map[string]keyRef{}}
 	if err := commit(g, next, func(v accountState) { a.state, a.found = v, true }); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package actors
 import (
 	"time"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -31,11 +32,6 @@ type keyState struct {
 type keyView struct {
 	key    *model.APIKey
 	leases *leases
-}
-
-type keyArgs struct {
-	Key  *model.APIKey `json:"key,omitempty"`
-	Hash string        `json:"hash,omitempty"` // an actor token's hash
 }
 
 // actorGrant is the answer of POST /runtime/actors.
@@ -101,54 +97,63 @@ func (k *keyGrain) save(g *grain, key model.APIKey) error {
 	return g.saveJSON(keyState{Key: key, Leases: ls, Issues: is})
 }
 
+// handle is the type list of what a key grain can be asked.
 func (k *keyGrain) handle(g *grain, c *call) (any, error) {
-	var a keyArgs
-	if err := c.decode(&a); err != nil {
-		return nil, err
+	switch m := c.req.(type) {
+	case *pb.KeyCreate:
+		return k.create(g, m)
+	case *pb.KeyGet, *pb.KeyAuth, *pb.KeyRevoke, *pb.KeyDelete, *pb.KeyAcquire, *pb.KeyTouch, *pb.KeyRelease:
+		return k.run(g, c)
 	}
-	if c.req.Method == "create" {
-		return k.create(g, a)
-	}
+	return nil, unknownRequest(g, c)
+}
+
+// run answers a request of handle's second case.
+func (k *keyGrain) run(g *grain, c *call) (any, error) {
 	if !k.found || k.key.Deleted {
 		return nil, model.Errorf(model.ErrAPIKeyInvalid, "unknown, revoked or deleted API key")
 	}
 	now := g.env.Clock.Now()
-	switch c.req.Method {
-	case "get":
+	switch m := c.req.(type) {
+	case *pb.KeyGet:
 		out := k.key
 		out.ActiveActors = k.leases.live(now)
 		return out, nil
-	case "auth":
+	case *pb.KeyAuth:
 		if err := checkKeyUsable(&k.key, now); err != nil {
 			return nil, err
 		}
 		k.key.LastUsedAt = now
 		return k.key, nil
-	case "revoke":
+	case *pb.KeyRevoke:
 		return k.set(g, func(key *model.APIKey) { key.Revoked = true })
-	case "delete":
+	case *pb.KeyDelete:
 		return k.set(g, func(key *model.APIKey) { key.Deleted = true })
-	case "acquire":
+	case *pb.KeyAcquire:
 		return k.acquire(g, now)
-	case "touch":
-		return nil, k.leases.touch(a.Hash, now)
-	case "release":
-		return k.leases.release(a.Hash), k.save(g, k.key)
+	case *pb.KeyTouch:
+		return nil, k.leases.touch(m.TokenHash, now)
+	case *pb.KeyRelease:
+		return k.leases.release(m.TokenHash), k.save(g, k.key)
 	}
-	return nil, unknownMethod(g, c)
+	return nil, unknownRequest(g, c)
 }
 
-func (k *keyGrain) create(g *grain, a keyArgs) (any, error) {
+func (k *keyGrain) create(g *grain, m *pb.KeyCreate) (any, error) {
 	if k.found {
 		return k.key, nil // a retried create
 	}
-	if a.Key == nil {
+	if len(m.Key.GetJson()) == 0 {
 		return nil, model.Errorf(model.ErrBadUserInput, "key missing")
 	}
-	if err := k.save(g, *a.Key); err != nil {
+	key, err := decodeDoc[model.APIKey](m.Key.GetJson())
+	if err != nil {
 		return nil, err
 	}
-	k.key, k.found = *a.Key, true
+	if err := k.save(g, *key); err != nil {
+		return nil, err
+	}
+	k.key, k.found = *key, true
 	k.publish(g)
 	return k.key, nil
 }

@@ -5,9 +5,11 @@
 // writes a checkpoint before it answers a call that changed it, so an
 // acknowledged write survives kill -9.
 //
-// Grains talk to each other and to Service through pb.Call and pb.Reply
-// (protobuf, because in a cluster they cross nodes); the body of a call is
-// the method's argument as JSON. Kinds and identities:
+// Grains talk to each other and to Service through typed protobuf messages
+// (actors/pb, because in a cluster they cross nodes): one request message
+// per grain method, each with a pb.Header, answered by a pb.Reply. What a
+// kind can be asked is the type switch of its behavior's handle; Service
+// asks through the typed client (grains.ask). Kinds and identities:
 //
 //	project/<projectID>   model, mock-data overlay, compiled runtime schema
 //	apikey/<sha256(key)>  one API key: scope, expiry, revocation

@@ -20,30 +20,22 @@ import (
 type behavior interface {
 	// load reads the grain's state from the store; called once on activation.
 	load(g *grain) error
-	// handle runs a method. It returns the result (marshalled to JSON) or
-	// an error; errDeferred means handle answers later through g.replyLater.
+	// handle answers one request. Its type switch is the list of what the
+	// kind can be asked. It returns the result (put on the wire by
+	// resultOf) or an error; errDeferred means handle answers later
+	// through g.replyLater.
 	handle(g *grain, c *call) (any, error)
 }
 
 // errDeferred is returned by handle when the answer is sent later.
 var errDeferred = errors.New("reply deferred")
 
-// call is one pb.Call being handled.
+// call is one request being handled.
 type call struct {
 	ctx    actor.Context
-	req    *pb.Call
+	req    request
+	hdr    *pb.Header // req's, never nil
 	sender *actor.PID
-}
-
-// decode unmarshals the call's JSON body into v.
-func (c *call) decode(v any) error {
-	if len(c.req.Body) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(c.req.Body, v); err != nil {
-		return fmt.Errorf("decode %s body: %w", c.req.Method, err)
-	}
-	return nil
 }
 
 // idleTick asks a grain whether it has been idle long enough to stop.
@@ -95,7 +87,7 @@ func (g *grain) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *protocluster.ClusterInit:
 		g.activate(ctx, m.Identity)
-	case *pb.Call:
+	case request:
 		g.lastUsed = g.env.Clock.Now()
 		g.dispatch(ctx, m)
 	case flushTick:
@@ -161,9 +153,13 @@ func (g *grain) activate(ctx actor.Context, id *protocluster.ClusterIdentity) {
 	}
 }
 
-func (g *grain) dispatch(ctx actor.Context, m *pb.Call) {
-	if m.RequestId != "" {
-		if r, ok := g.recent.get(m.RequestId); ok {
+func (g *grain) dispatch(ctx actor.Context, m request) {
+	h := m.GetHeader()
+	if h == nil {
+		h = &pb.Header{}
+	}
+	if h.RequestId != "" {
+		if r, ok := g.recent.get(h.RequestId); ok {
 			ctx.Respond(r)
 			return
 		}
@@ -173,9 +169,9 @@ func (g *grain) dispatch(ctx actor.Context, m *pb.Call) {
 		ctx.Poison(ctx.Self()) // try a fresh activation next time
 		return
 	}
-	c := &call{ctx: ctx, req: m, sender: ctx.Sender()}
-	if m.DeadlineUnixMs > 0 {
-		g.deadline = time.UnixMilli(m.DeadlineUnixMs)
+	c := &call{ctx: ctx, req: m, hdr: h, sender: ctx.Sender()}
+	if h.DeadlineUnixMs > 0 {
+		g.deadline = time.UnixMilli(h.DeadlineUnixMs)
 	}
 	res, err := g.safeHandle(c)
 	g.deadline = time.Time{}
@@ -183,8 +179,8 @@ func (g *grain) dispatch(ctx actor.Context, m *pb.Call) {
 		return
 	}
 	r := makeReply(res, err)
-	if m.RequestId != "" {
-		g.recent.put(m.RequestId, r)
+	if h.RequestId != "" {
+		g.recent.put(h.RequestId, r)
 	}
 	ctx.Respond(r)
 	if g.stale || r.ErrorCode == model.ErrUnavailable {
@@ -198,12 +194,16 @@ func (g *grain) dispatch(ctx actor.Context, m *pb.Call) {
 func (g *grain) safeHandle(c *call) (res any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			g.env.Log.Error("grain method panicked", "kind", g.kind, "id", g.id, "method", c.req.Method,
+			g.env.Log.Error("grain method panicked", "kind", g.kind, "id", g.id, "method", requestName(c.req),
 				"panic", p, "stack", string(debug.Stack()))
-			res, err = nil, fmt.Errorf("panic in %s.%s: %v", g.kind, c.req.Method, p)
+			res, err = nil, fmt.Errorf("panic in %s.%s: %v", g.kind, requestName(c.req), p)
 		}
 	}()
-	return g.b.handle(g, c)
+	res, err = g.b.handle(g, c)
+	if err != nil {
+		return nil, err
+	}
+	return resultOf(res) // here, so that a result that cannot be encoded is contained too
 }
 
 // replyLater sends r to the sender of c from any goroutine.
@@ -218,19 +218,11 @@ func makeReply(res any, err error) *pb.Reply {
 	if err != nil {
 		return errorReply(err)
 	}
-	switch v := res.(type) {
-	case *pb.Reply:
-		return v
-	case nil:
-		return &pb.Reply{}
-	case []byte:
-		return &pb.Reply{Body: v}
+	r, err := resultOf(res)
+	if err != nil {
+		return errorReply(err)
 	}
-	b, mErr := json.Marshal(res)
-	if mErr != nil {
-		return errorReply(fmt.Errorf("marshal reply: %w", mErr))
-	}
-	return &pb.Reply{Body: b}
+	return r
 }
 
 // errorReply carries err's code and message; the cause of an internal error

@@ -6,6 +6,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -89,12 +90,12 @@ func (s *Service) admitLogin(ctx context.Context, e string) (done func(error), e
 		return func(error) {}, nil
 	}
 	id := hashSecret(e)
-	if err := s.call(ctx, KindLogin, id, "admit", nil, nil); err != nil {
+	if err := s.tell(ctx, KindLogin, id, &pb.LoginAdmit{}); err != nil {
 		return nil, err
 	}
 	return func(checked error) {
-		r := loginReport{Failed: model.ErrorCode(checked) == model.ErrUnauthenticated, Succeeded: checked == nil}
-		if err := s.call(context.WithoutCancel(ctx), KindLogin, id, "report", r, nil); err != nil {
+		r := &pb.LoginReport{Failed: model.ErrorCode(checked) == model.ErrUnauthenticated, Succeeded: checked == nil}
+		if err := s.tell(context.WithoutCancel(ctx), KindLogin, id, r); err != nil {
 			s.env.Log.Warn("login back-off report failed", "err", err)
 		}
 	}, nil

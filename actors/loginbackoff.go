@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -104,17 +105,11 @@ func ceilSeconds(d time.Duration) int {
 	return int((d + time.Second - 1) / time.Second)
 }
 
-// loginGrain is the back-off of one e-mail address (KindLogin). Methods:
-// "admit" (429 TOO_MANY_REQUESTS with Retry-After while it must wait) and
-// "report" (loginReport). It stays active while it has a count to keep
+// loginGrain is the back-off of one e-mail address (KindLogin). Requests:
+// pb.LoginAdmit (429 TOO_MANY_REQUESTS with Retry-After while it must
+// wait) and pb.LoginReport. It stays active while it has a count to keep
 // (forgetAt), then passivates after IdleAfter more and forgets.
 type loginGrain struct{ b loginBackoff }
-
-// loginReport is the body of "report".
-type loginReport struct {
-	Failed    bool `json:"failed,omitempty"`
-	Succeeded bool `json:"succeeded,omitempty"`
-}
 
 func (lg *loginGrain) load(*grain) error { return nil }
 
@@ -132,21 +127,17 @@ func (lg *loginGrain) handle(g *grain, c *call) (any, error) {
 
 func (lg *loginGrain) serve(g *grain, c *call) (any, error) {
 	now, limit := g.env.Clock.Now(), g.env.Config.LoginAttempts
-	switch c.req.Method {
-	case "admit":
+	switch m := c.req.(type) {
+	case *pb.LoginAdmit:
 		if ok, retry := lg.b.admit(now, limit); !ok {
 			return nil, loginWaitError(retry)
 		}
 		return nil, nil
-	case "report":
-		var r loginReport
-		if err := c.decode(&r); err != nil {
-			return nil, err
-		}
-		lg.b.report(now, limit, r.Failed, r.Succeeded)
+	case *pb.LoginReport:
+		lg.b.report(now, limit, m.Failed, m.Succeeded)
 		return nil, nil
 	}
-	return nil, unknownMethod(g, c)
+	return nil, unknownRequest(g, c)
 }
 
 func loginWaitError(retry int) *model.Error {

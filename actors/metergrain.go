@@ -1,6 +1,9 @@
 package actors
 
-import "github.com/mockgql/mockgql/model"
+import (
+	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/model"
+)
 
 // Kinds of the grains that only count.
 const (
@@ -39,20 +42,20 @@ func (mg *meterGrain) load(g *grain) error {
 }
 
 func (mg *meterGrain) handle(g *grain, c *call) (any, error) {
-	switch c.req.Method {
-	case "consume":
+	switch m := c.req.(type) {
+	case *pb.Consume:
 		ok, retry := mg.m.take(g.env.Clock.Now())
 		if !ok {
 			return nil, limitError(g.kind, retry)
 		}
 		return nil, nil
-	case "lease":
-		return serveLease(mg.m, c, g.env.Clock.Now(), func(retry int) error { return limitError(g.kind, retry) })
-	case "usage":
+	case *pb.Lease:
+		return serveLease(mg.m, m, g.env.Clock.Now(), func(retry int) error { return limitError(g.kind, retry) })
+	case *pb.UsageQuery:
 		n, q, start, end := mg.m.usage(g.env.Clock.Now())
 		return usage{Requests: n, Quota: q, Start: start, ResetsAt: end}, nil
 	}
-	return nil, unknownMethod(g, c)
+	return nil, unknownRequest(g, c)
 }
 
 // limitError is the 429 of a full window or a used-up quota.

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/model/dataset"
 	"github.com/mockgql/mockgql/persistence"
@@ -507,21 +508,21 @@ func (d *datasetGrain) load(g *grain) (err error) {
 }
 
 func (d *datasetGrain) handle(g *grain, c *call) (any, error) {
-	switch c.req.Method {
-	case "get":
+	switch req := c.req.(type) {
+	case *pb.DatasetGet:
 		if !d.found {
 			return nil, model.Errorf(model.ErrNotFound, "no dataset %q", g.id)
 		}
 		return d.meta, nil
-	case "delete":
+	case *pb.DatasetDelete:
 		if !d.found || d.meta.Deleted {
 			return nil, nil
 		}
 		gone := datasetMeta{ImportCode: d.meta.ImportCode, Owner: d.meta.Owner, Deleted: true, CreatedAt: d.meta.CreatedAt}
 		return nil, commit(g, gone, func(v datasetMeta) { d.meta = v })
-	case "commit":
-		var m datasetMeta
-		if err := c.decode(&m); err != nil {
+	case *pb.DatasetCommit:
+		m, err := decodeDoc[datasetMeta](req.Dataset.GetJson())
+		if err != nil {
 			return nil, err
 		}
 		if d.found && d.meta.BlobID == m.BlobID {
@@ -530,12 +531,12 @@ func (d *datasetGrain) handle(g *grain, c *call) (any, error) {
 		if d.found && !d.meta.Deleted {
 			return nil, codeTaken(d.meta.ImportCode)
 		}
-		if err := commit(g, m, func(v datasetMeta) { d.meta, d.found = v, true }); err != nil {
+		if err := commit(g, *m, func(v datasetMeta) { d.meta, d.found = v, true }); err != nil {
 			return nil, err
 		}
 		return d.meta, nil
 	}
-	return nil, unknownMethod(g, c)
+	return nil, unknownRequest(g, c)
 }
 
 // codeTaken is the refusal of an import code in use.

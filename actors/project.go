@@ -6,6 +6,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/persistence"
@@ -60,19 +61,6 @@ type access struct {
 	KeyScope       model.Scope `json:"keyScope,omitempty"`
 	SessionID      string      `json:"sessionId,omitempty"`
 	BoardProjectID string      `json:"boardProjectId,omitempty"`
-}
-
-// projectArgs is the body of every projectGrain method but runtime.
-type projectArgs struct {
-	Access    access          `json:"access"`
-	AccountID string          `json:"accountId,omitempty"` // transfer
-	Adoption  string          `json:"adoption,omitempty"`  // addAdoption: a token hash
-	ExpiryKey string          `json:"expiryKey,omitempty"` // expire: the index entry that led here
-	Op        string          `json:"op,omitempty"`
-	Args      json.RawMessage `json:"args,omitempty"`
-	Project   *model.Project  `json:"project,omitempty"`
-	Session   string          `json:"session,omitempty"`
-	KeyHash   string          `json:"keyHash,omitempty"` // evictKey
 }
 
 func (p *projectGrain) load(g *grain) error {
@@ -163,45 +151,70 @@ func (p *projectGrain) stopped(g *grain) {
 	p.returnLease(g)
 }
 
+// handle is the type list of what a project grain can be asked (the
+// messages of actors/pb/mockgql/actors/v1/project.proto, and Consume).
 func (p *projectGrain) handle(g *grain, c *call) (any, error) {
-	switch c.req.Method {
-	case "runtime":
-		return p.runtimeCall(g, c)
-	case "serve":
-		return p.serveCall(g, c)
-	}
-	var a projectArgs
-	if err := c.decode(&a); err != nil {
-		return nil, err
-	}
-	if c.req.Method == "create" {
-		return p.create(g, a)
-	}
-	switch c.req.Method { // the sweeper's: for projects past their expiry or deleted already
-	case "expire":
-		return p.expire(g, a.ExpiryKey)
-	case "expireDone":
-		return nil, p.expireDone(g, a.ExpiryKey)
-	}
-	if p.st == nil || p.st.Project.Expired(g.env.Clock.Now()) {
-		return nil, model.Errorf(model.ErrNotFound, "project not found")
-	}
-	if c.req.Method == "evictKey" { // a key of this project was revoked or deleted
+	switch m := c.req.(type) {
+	case *pb.ProjectRuntime:
+		return p.runtimeCall(g, c, m)
+	case *pb.ProjectServe:
+		return p.serveCall(g, c, m)
+	case *pb.ProjectCreate:
+		return p.create(g, m)
+	case *pb.ProjectExpire: // the sweeper's: for projects past their expiry or deleted already
+		return p.expire(g, m.ExpiryKey)
+	case *pb.ProjectExpireDone:
+		return nil, p.expireDone(g, m.ExpiryKey)
+	case *pb.ProjectEvictKey: // a key of this project was revoked or deleted
+		if err := p.live(g); err != nil {
+			return nil, err
+		}
 		if p.keys != nil {
-			p.keys.evict(a.KeyHash)
+			p.keys.evict(m.KeyHash)
 		}
 		return nil, nil
+	case *pb.ProjectGet, *pb.ProjectOwnerQuery, *pb.ProjectSDL, *pb.Consume:
+		return p.authorized(g, c, false)
+	case *pb.ProjectTransfer, *pb.ProjectAddAdoption, *pb.ProjectDelete, *pb.ProjectReset,
+		*pb.EditUpdateProject, *pb.EditSetPreviewSharing, *pb.EditCreateTable, *pb.EditUpdateTable, *pb.EditDeleteTable,
+		*pb.EditCreateAttribute, *pb.EditUpdateAttribute, *pb.EditDeleteAttribute, *pb.EditCreateRelation, *pb.EditDeleteRelation,
+		*pb.EditGenerateOperations, *pb.EditCreateOperation, *pb.EditUpdateOperation, *pb.EditDeleteOperation,
+		*pb.EditGenerateViews, *pb.EditImportTables, *pb.EditSetBaseline:
+		return p.authorized(g, c, true)
 	}
-	write := c.req.Method != "get" && c.req.Method != "sdl" && c.req.Method != "owner" && c.req.Method != "consume"
-	if err := p.authorize(a.Access, write); err != nil {
+	return nil, unknownRequest(g, c)
+}
+
+// live refuses a request to a project deleted or past its expiry.
+func (p *projectGrain) live(g *grain) error {
+	if p.st == nil || p.st.Project.Expired(g.env.Clock.Now()) {
+		return model.Errorf(model.ErrNotFound, "project not found")
+	}
+	return nil
+}
+
+// accessed is a request that carries its caller's access.
+type accessed interface{ GetAccess() *pb.Access }
+
+// authorized runs a request of handle's last two cases once the caller
+// may read (or, with write, change) the project.
+func (p *projectGrain) authorized(g *grain, c *call, write bool) (any, error) {
+	if err := p.live(g); err != nil {
 		return nil, err
 	}
-	switch c.req.Method {
-	case "get":
+	var a access
+	if m, ok := c.req.(accessed); ok {
+		a = accessOf(m.GetAccess())
+	}
+	if err := p.authorize(a, write); err != nil {
+		return nil, err
+	}
+	switch m := c.req.(type) {
+	case *pb.ProjectGet:
 		return p.st.Project, nil
-	case "owner":
+	case *pb.ProjectOwnerQuery:
 		return projectOwner{AccountID: p.st.Project.AccountID, Session: p.st.Session, Kind: p.st.Project.Kind}, nil
-	case "consume":
+	case *pb.Consume:
 		if p.calls == nil {
 			return nil, nil
 		}
@@ -209,37 +222,39 @@ func (p *projectGrain) handle(g *grain, c *call) (any, error) {
 			return nil, sessionQuotaError(g.env.Config, retry)
 		}
 		return nil, nil
-	case "transfer":
-		return p.transfer(g, a)
-	case "addAdoption":
-		return nil, p.addAdoption(g, a)
-	case "sdl":
+	case *pb.ProjectTransfer:
+		return p.transfer(g, m.AccountId)
+	case *pb.ProjectAddAdoption:
+		return nil, p.addAdoption(g, m.Adoption)
+	case *pb.ProjectSDL:
 		rt, err := p.runtime(g)
 		if err != nil {
 			return nil, err
 		}
 		return rt.SDL(), nil
-	case "edit":
-		return p.edit(g, a)
-	case "delete":
+	case *pb.ProjectDelete:
 		return nil, p.delete(g)
-	case "reset":
+	case *pb.ProjectReset:
 		return nil, p.reset(g)
 	}
-	return nil, unknownMethod(g, c)
+	return p.edit(g, c.req, a)
 }
 
-func (p *projectGrain) create(g *grain, a projectArgs) (any, error) {
+func (p *projectGrain) create(g *grain, m *pb.ProjectCreate) (any, error) {
 	if p.st != nil {
 		return p.st.Project, nil // a retried create
 	}
-	if a.Project == nil {
+	if len(m.Project.GetJson()) == 0 {
 		return nil, model.Errorf(model.ErrBadUserInput, "project missing")
 	}
-	next := &projectState{Project: a.Project, Session: a.Session}
+	pr, err := decodeDoc[model.Project](m.Project.GetJson())
+	if err != nil {
+		return nil, err
+	}
+	next := &projectState{Project: pr, Session: m.Session}
 	var extra []persistence.Put
-	if !a.Project.ExpiresAt.IsZero() {
-		extra = append(extra, persistence.Put{Kind: kindExpiry, ID: expiryKey(a.Project.ExpiresAt, a.Project.ID), Value: []byte{1}})
+	if !pr.ExpiresAt.IsZero() {
+		extra = append(extra, persistence.Put{Kind: kindExpiry, ID: expiryKey(pr.ExpiresAt, pr.ID), Value: []byte{1}})
 	}
 	if err := commit(g, next, func(v *projectState) { p.st, p.ov = v, graphql.NewOverlay() }, extra...); err != nil {
 		return nil, err

@@ -1,50 +1,23 @@
 package actors
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/model"
 )
 
-// editArgs is the union of the arguments of model edits.
-type editArgs struct {
-	ProjectID   string                `json:"projectId,omitempty"`
-	TableID     string                `json:"tableId,omitempty"`
-	AttributeID string                `json:"attributeId,omitempty"`
-	RelationID  string                `json:"relationId,omitempty"`
-	OperationID string                `json:"operationId,omitempty"`
-	Name        *string               `json:"name,omitempty"`
-	Slug        *string               `json:"slug,omitempty"`
-	Source      *model.TableSource    `json:"source,omitempty"`
-	Attribute   *model.Attribute      `json:"attribute,omitempty"`
-	AttrPatch   *model.AttributePatch `json:"attrPatch,omitempty"`
-	Relation    *model.Relation       `json:"relation,omitempty"`
-	Operation   *model.Operation      `json:"operation,omitempty"`
-	OpPatch     *model.OperationPatch `json:"opPatch,omitempty"`
-	// ShareToken is setPreviewSharing's new token; empty turns sharing off.
-	ShareToken string `json:"shareToken,omitempty"`
-	// Origins is updateProject's new allowedOrigins; nil keeps them.
-	Origins *[]string `json:"origins,omitempty"`
-}
-
 // edit applies one model edit to a copy of the project, checks the plan's
 // limits, checkpoints the copy and only then makes it current.
-func (p *projectGrain) edit(g *grain, a projectArgs) (any, error) {
-	var e editArgs
-	if len(a.Args) > 0 {
-		if err := json.Unmarshal(a.Args, &e); err != nil {
-			return nil, fmt.Errorf("edit %s: %w", a.Op, err)
-		}
-	}
+func (p *projectGrain) edit(g *grain, req request, a access) (any, error) {
 	next := p.st.Project.Clone()
-	res, err := applyEdit(next, a.Op, e)
+	res, err := applyEdit(next, req)
 	if err != nil {
 		return nil, err
 	}
-	if err := p.checkLimits(g, next, a.Access); err != nil {
+	if err := p.checkLimits(g, next, a); err != nil {
 		return nil, err
 	}
 	st := *p.st // the session, adoption tokens and call count stay
@@ -57,79 +30,117 @@ func (p *projectGrain) edit(g *grain, a projectArgs) (any, error) {
 }
 
 // applyEdit runs one edit on p and returns what the API answers.
-func applyEdit(p *model.Project, op string, e editArgs) (any, error) {
+func applyEdit(p *model.Project, req request) (any, error) {
 	pid := p.ID
-	switch op {
-	case "updateProject":
-		if e.Name != nil {
-			p.Name = *e.Name
-		}
-		if e.Slug != nil {
-			p.Slug = *e.Slug
-		}
-		if e.Origins != nil {
-			o, err := model.CheckAllowedOrigins(p.Kind, *e.Origins)
-			if err != nil {
-				return nil, err
-			}
-			p.AllowedOrigins = o
-		}
-		p.Version++
-		return p, nil
-	case "setPreviewSharing":
+	switch e := req.(type) {
+	case *pb.EditUpdateProject:
+		return updateProject(p, e)
+	case *pb.EditSetPreviewSharing:
 		return p, setPreviewSharing(p, e.ShareToken)
-	case "createTable":
-		t := &model.Table{ID: newChildID(pid, 't'), Name: deref(e.Name), Source: e.Source}
-		return t, p.AddTable(t)
-	case "updateTable":
-		return p.UpdateTable(e.TableID, model.TablePatch{Name: e.Name, Source: e.Source})
-	case "deleteTable":
-		return true, p.RemoveTable(e.TableID)
-	case "createAttribute":
-		return createAttribute(p, e.Attribute)
-	case "updateAttribute":
-		return updateAttribute(p, e.AttributeID, e.AttrPatch)
-	case "deleteAttribute":
-		return true, p.RemoveAttribute(e.AttributeID)
-	case "createRelation":
-		if e.Relation == nil {
-			return nil, model.Errorf(model.ErrBadUserInput, "relation missing")
+	case *pb.EditCreateTable:
+		src, err := decodeOptional[model.TableSource](e.Source.GetJson())
+		if err != nil {
+			return nil, err
 		}
-		r := *e.Relation
+		t := &model.Table{ID: newChildID(pid, 't'), Name: e.Name, Source: src}
+		return t, p.AddTable(t)
+	case *pb.EditUpdateTable:
+		src, err := decodeOptional[model.TableSource](e.Source.GetJson())
+		if err != nil {
+			return nil, err
+		}
+		return p.UpdateTable(e.TableId, model.TablePatch{Name: e.Name, Source: src})
+	case *pb.EditDeleteTable:
+		return true, p.RemoveTable(e.TableId)
+	case *pb.EditCreateAttribute:
+		in, err := decodeOptional[model.Attribute](e.Attribute.GetJson())
+		if err != nil {
+			return nil, err
+		}
+		return createAttribute(p, in)
+	case *pb.EditUpdateAttribute:
+		patch, err := decodeOptional[model.AttributePatch](e.Patch.GetJson())
+		if err != nil {
+			return nil, err
+		}
+		return updateAttribute(p, e.AttributeId, patch)
+	case *pb.EditDeleteAttribute:
+		return true, p.RemoveAttribute(e.AttributeId)
+	case *pb.EditCreateRelation:
+		r, err := decodeOptional[model.Relation](e.Relation.GetJson())
+		if err != nil || r == nil {
+			return nil, errOr(err, model.Errorf(model.ErrBadUserInput, "relation missing"))
+		}
 		r.ID = newChildID(pid, 'r')
-		return &r, p.AddRelation(&r)
-	case "deleteRelation":
-		return true, p.RemoveRelation(e.RelationID)
+		return r, p.AddRelation(r)
+	case *pb.EditDeleteRelation:
+		return true, p.RemoveRelation(e.RelationId)
 	}
-	return applyOperationEdit(p, op, e)
+	return applyOperationEdit(p, req)
 }
 
-func applyOperationEdit(p *model.Project, op string, e editArgs) (any, error) {
-	pid := p.ID
-	switch op {
-	case "generateOperations":
-		return p.GenerateDefaultOperations(e.TableID, func() string { return newChildID(pid, 'o') })
-	case "createOperation":
-		if e.Operation == nil {
-			return nil, model.Errorf(model.ErrBadUserInput, "operation missing")
-		}
-		o := *e.Operation
-		o.ID, o.Enabled = newChildID(pid, 'o'), true
-		return &o, p.AddOperation(&o)
-	case "updateOperation":
-		patch := model.OperationPatch{}
-		if e.OpPatch != nil {
-			patch = *e.OpPatch
-		}
-		return p.UpdateOperation(e.OperationID, patch)
-	case "deleteOperation":
-		return true, p.RemoveOperation(e.OperationID)
-	case "generateViews":
-		return p.GenerateMissingViews(func() string { return newChildID(pid, 'v') }), nil
-	case "importTables", "setBaseline":
-		return applyVersioningEdit(p, op, e)
+// updateProject renames the project, moves its slug or sets its
+// allowedOrigins.
+func updateProject(p *model.Project, e *pb.EditUpdateProject) (any, error) {
+	if e.Name != nil {
+		p.Name = *e.Name
 	}
-	return nil, fmt.Errorf("unknown model edit %q", op)
+	if e.Slug != nil {
+		p.Slug = *e.Slug
+	}
+	if e.Origins != nil {
+		o, err := model.CheckAllowedOrigins(p.Kind, e.Origins.Origins)
+		if err != nil {
+			return nil, err
+		}
+		p.AllowedOrigins = o
+	}
+	p.Version++
+	return p, nil
+}
+
+func applyOperationEdit(p *model.Project, req request) (any, error) {
+	pid := p.ID
+	switch e := req.(type) {
+	case *pb.EditGenerateOperations:
+		return p.GenerateDefaultOperations(e.TableId, func() string { return newChildID(pid, 'o') })
+	case *pb.EditCreateOperation:
+		o, err := decodeOptional[model.Operation](e.Operation.GetJson())
+		if err != nil || o == nil {
+			return nil, errOr(err, model.Errorf(model.ErrBadUserInput, "operation missing"))
+		}
+		o.ID, o.Enabled = newChildID(pid, 'o'), true
+		return o, p.AddOperation(o)
+	case *pb.EditUpdateOperation:
+		patch, err := decodeDoc[model.OperationPatch](e.Patch.GetJson())
+		if err != nil {
+			return nil, err
+		}
+		return p.UpdateOperation(e.OperationId, *patch)
+	case *pb.EditDeleteOperation:
+		return true, p.RemoveOperation(e.OperationId)
+	case *pb.EditGenerateViews:
+		return p.GenerateMissingViews(func() string { return newChildID(pid, 'v') }), nil
+	case *pb.EditImportTables, *pb.EditSetBaseline:
+		return applyVersioningEdit(p, req)
+	}
+	return nil, fmt.Errorf("unknown model edit %s", requestName(req))
+}
+
+// decodeOptional decodes a document that may be absent (nil).
+func decodeOptional[T any](b []byte) (*T, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	return decodeDoc[T](b)
+}
+
+// errOr is err, or else missing.
+func errOr(err, missing error) error {
+	if err != nil {
+		return err
+	}
+	return missing
 }
 
 // setPreviewSharing gives an account project the preview share token, or
@@ -197,11 +208,4 @@ func (p *projectGrain) checkLimits(g *grain, next *model.Project, a access) erro
 		}
 	}
 	return nil
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
 }

@@ -84,14 +84,14 @@ func (p *projectGrain) expireDone(g *grain, indexKey string) error {
 
 // transfer moves a live session project into an account: it becomes an
 // account project with no expiry, whose runtime needs an API key.
-func (p *projectGrain) transfer(g *grain, a projectArgs) (any, error) {
+func (p *projectGrain) transfer(g *grain, accountID string) (any, error) {
 	pr := p.st.Project
 	if pr.Kind != model.KindSession {
 		return nil, model.Errorf(model.ErrConflict, "project %s is not a session project", pr.ID)
 	}
 	next := &projectState{Project: pr.Clone()}
 	np := next.Project
-	np.Kind, np.AccountID, np.ExpiresAt, np.ShareToken = model.KindAccount, a.AccountID, time.Time{}, ""
+	np.Kind, np.AccountID, np.ExpiresAt, np.ShareToken = model.KindAccount, accountID, time.Time{}, ""
 	np.Version++
 	drop := []persistence.Put{{Kind: kindExpiry, ID: expiryKey(pr.ExpiresAt, pr.ID)}}
 	for _, h := range p.st.Adoptions { // adoption links open session projects only
@@ -105,8 +105,8 @@ func (p *projectGrain) transfer(g *grain, a projectArgs) (any, error) {
 	return p.st.Project, nil
 }
 
-func (p *projectGrain) addAdoption(g *grain, a projectArgs) error {
+func (p *projectGrain) addAdoption(g *grain, hash string) error {
 	next := *p.st
-	next.Adoptions = append(append([]string{}, p.st.Adoptions...), a.Adoption)
+	next.Adoptions = append(append([]string{}, p.st.Adoptions...), hash)
 	return commit(g, &next, func(v *projectState) { p.st = v })
 }

@@ -1,9 +1,9 @@
 package actors
 
 import (
-	"encoding/json"
 	"fmt"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/model"
 )
@@ -13,26 +13,27 @@ import (
 // the plan's limits are checked on the result and a refusal leaves the
 // project as it was.
 //
-//	importTables  editArgs.Name holds the tables as JSON (a []*model.Table
-//	              whose attributes carry no IDs). All are added, or none.
-//	setBaseline   saves the current runtime schema as the baseline.
-//
-// The import's tables travel in Name because editArgs, the union of all
-// edits' arguments, has no slot for a list of tables.
+//	EditImportTables  the tables (model.Table documents whose attributes
+//	                  carry no IDs). All are added, or none.
+//	EditSetBaseline   saves the current runtime schema as the baseline.
 
-// applyVersioningEdit runs importTables or setBaseline on p.
-func applyVersioningEdit(p *model.Project, op string, e editArgs) (any, error) {
-	switch op {
-	case "importTables":
-		var tables []*model.Table
-		if err := json.Unmarshal([]byte(deref(e.Name)), &tables); err != nil {
-			return nil, fmt.Errorf("importTables: %w", err)
+// applyVersioningEdit runs an EditImportTables or EditSetBaseline on p.
+func applyVersioningEdit(p *model.Project, req request) (any, error) {
+	switch e := req.(type) {
+	case *pb.EditImportTables:
+		tables := make([]*model.Table, 0, len(e.Tables))
+		for _, d := range e.Tables {
+			t, err := decodeDoc[model.Table](d.GetJson())
+			if err != nil {
+				return nil, fmt.Errorf("importTables: %w", err)
+			}
+			tables = append(tables, t)
 		}
 		return importTables(p, tables)
-	case "setBaseline":
+	case *pb.EditSetBaseline:
 		return true, setBaseline(p)
 	}
-	return nil, fmt.Errorf("unknown model edit %q", op)
+	return nil, fmt.Errorf("unknown model edit %s", requestName(req))
 }
 
 // importTables adds unbound tables with their attributes to p, stopping at

@@ -2,7 +2,6 @@ package actors
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"time"
 
@@ -11,23 +10,11 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// Keys of pb.Call.Meta on runtime calls.
-const (
-	metaSlug      = "slug"     // the slug the client asked for
-	metaToken     = "token"    // the share token (?token=) for guest and session projects
-	metaKeyOK     = "key"      // "1": the HTTP layer verified an API key of this project
-	metaMgmtCall  = "internal" // "1": the call comes from runtimeList or the board, not a client
-	metaQueryOnly = "get"      // "1": a GET request; mutations are refused
-	// serve calls (a whole runtime request handed to the project's node)
-	metaKeyValue = "apiKey"  // the API key as the client sent it
-	metaActor    = "actor"   // the X-Actor-Token
-	metaBodyErr  = "bodyErr" // the body could not be read: the error's code; the message is the call body
-)
-
 // mutationTask is a mutation a query goroutine hands back to the grain,
 // which runs mutations one at a time. It never leaves the node.
 type mutationTask struct {
 	call     *call
+	body     []byte           // the GraphQL request body
 	rt       *graphql.Runtime // the runtime prep was prepared with
 	prep     *graphql.Prepared
 	deadline time.Time
@@ -37,22 +24,21 @@ type mutationTask struct {
 // record (slug, credential), then runs the request on a goroutine of its
 // own with a snapshot of the runtime and overlay; a mutation comes back to
 // the grain as a mutationTask.
-func (p *projectGrain) runtimeCall(g *grain, c *call) (any, error) {
-	meta := c.req.Meta
-	if p.st == nil || !servesSlug(p.st.Project, meta[metaSlug], g.env.Clock.Now()) {
-		return nil, errNoSlug(meta[metaSlug])
+func (p *projectGrain) runtimeCall(g *grain, c *call, m *pb.ProjectRuntime) (any, error) {
+	if p.st == nil || !servesSlug(p.st.Project, m.Slug, g.env.Clock.Now()) {
+		return nil, errNoSlug(m.Slug)
 	}
-	if err := checkRuntimeCredential(p.st.Project, meta[metaToken], meta[metaKeyOK] == "1", meta[metaMgmtCall] == "1"); err != nil {
+	if err := checkRuntimeCredential(p.st.Project, m.ShareToken, m.KeyVerified, m.Internal); err != nil {
 		return nil, err
 	}
 	rt, err := p.runtime(g)
 	if err != nil {
 		return nil, err
 	}
-	ov, pool, self, body := p.ov, g.env.Pool.For(p.st.Project.AccountID), c.ctx.Self(), c.req.Body
+	ov, pool, self, body := p.ov, g.env.Pool.For(p.st.Project.AccountID), c.ctx.Self(), m.Body
 	root := c.ctx.ActorSystem().Root
 	go func() {
-		ctx, cancel := callContext(c.req)
+		ctx, cancel := callContext(c.hdr)
 		defer cancel()
 		req, err := graphql.DecodeRequest(body)
 		if err != nil {
@@ -63,11 +49,11 @@ func (p *projectGrain) runtimeCall(g *grain, c *call) (any, error) {
 		switch {
 		case refusal != nil:
 			g.replyLater(c, runtimeReply(refused(refusal, nil), nil))
-		case prep.Mutation() && meta[metaQueryOnly] == "1":
+		case prep.Mutation() && m.QueryOnly:
 			g.replyLater(c, errorReply(errMutationOverGet))
 		case prep.Mutation():
 			deadline, _ := ctx.Deadline()
-			root.Send(self, &mutationTask{call: c, rt: rt, prep: prep, deadline: deadline})
+			root.Send(self, &mutationTask{call: c, body: body, rt: rt, prep: prep, deadline: deadline})
 		default:
 			res, err := rt.Query(ctx, prep, pool, ov)
 			g.replyLater(c, resultReply(ctx, res, err))
@@ -88,7 +74,7 @@ func (p *projectGrain) runMutation(g *grain, t *mutationTask) {
 		g.replyLater(t.call, errorReply(err))
 		return
 	}
-	reqID := t.call.req.RequestId
+	reqID := t.call.hdr.RequestId
 	if p.replies == nil {
 		p.replies = &replyLog{bodies: map[string][]byte{}}
 	}
@@ -98,7 +84,7 @@ func (p *projectGrain) runMutation(g *grain, t *mutationTask) {
 	}
 	prep := t.prep
 	if rt != t.rt { // the model changed since: prepare against the new one
-		req, err := graphql.DecodeRequest(t.call.req.Body)
+		req, err := graphql.DecodeRequest(t.body)
 		if err != nil {
 			g.replyLater(t.call, errorReply(err))
 			return
@@ -162,16 +148,15 @@ func resultReply(ctx context.Context, res *graphql.Result, err error) *pb.Reply 
 // serveCall runs a whole runtime request that an HTTP node without this
 // project handed over, on this node, where the project's snapshot, key
 // cache and quota lease are: one round trip instead of one per check.
-func (p *projectGrain) serveCall(g *grain, c *call) (any, error) {
-	slug := c.req.Meta[metaSlug]
-	if p.st == nil || !servesSlug(p.st.Project, slug, g.env.Clock.Now()) {
-		return nil, errNoSlug(slug)
+func (p *projectGrain) serveCall(g *grain, c *call, m *pb.ProjectServe) (any, error) {
+	if p.st == nil || !servesSlug(p.st.Project, m.Slug, g.env.Clock.Now()) {
+		return nil, errNoSlug(m.Slug)
 	}
-	rp, r, id := g.env.runtimePath(), servedRequest(c.req), g.id
+	rp, r, id := g.env.runtimePath(), servedRequest(m), g.id
 	rp.workers.run(func() {
-		ctx, cancel := callContext(c.req)
+		ctx, cancel := callContext(c.hdr)
 		defer cancel()
-		g.replyLater(c, runtimeReply(rp.serve(ctx, id, c.req.RequestId, r)))
+		g.replyLater(c, runtimeReply(rp.serve(ctx, id, c.hdr.RequestId, r)))
 	})
 	return nil, errDeferred
 }
@@ -191,10 +176,11 @@ func (p *projectGrain) returnLease(g *grain) {
 	if back.Return == 0 || g.env.Caller == nil {
 		return
 	}
-	body, _ := json.Marshal(back)
+	req := leaseRequest(back)
+	req.Header = &pb.Header{RequestId: "lease-" + randomString(12)}
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
-		_, _ = g.env.Caller.Request(ctx, kind, id, &pb.Call{Method: "lease", Body: body, RequestId: "lease-" + randomString(12)})
+		_, _ = g.env.Caller.Request(ctx, kind, id, req)
 	}()
 }

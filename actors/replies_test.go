@@ -26,10 +26,10 @@ func TestMutationDeliveredTwice(t *testing.T) {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		// The metadata of a runtime call whose API key the HTTP node checked.
-		msg := &pb.Call{Method: "runtime", RequestId: "resent-1",
+		// A runtime call whose API key the HTTP node checked.
+		msg := &pb.ProjectRuntime{Header: &pb.Header{RequestId: "resent-1"},
 			Body: []byte(`{"query":"mutation { createProduct(input: {name: \"Once\"}) { id name } }"}`),
-			Meta: map[string]string{"slug": "twice", "key": "1"}}
+			Slug: "twice", KeyVerified: true}
 		r, err := nd.env.Caller.Request(ctx, actors.KindProject, s.project.ID, msg)
 		if err != nil {
 			t.Fatal(err)

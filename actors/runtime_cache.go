@@ -4,6 +4,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -135,13 +136,9 @@ type leaseGrant struct {
 }
 
 // serveLease answers a meter grain's "lease" call from m.
-func serveLease(m *meter, c *call, now time.Time, refuse func(retry int) error) (any, error) {
-	var a leaseArgs
-	if err := c.decode(&a); err != nil {
-		return nil, err
-	}
+func serveLease(m *meter, a *pb.Lease, now time.Time, refuse func(retry int) error) (any, error) {
 	if a.Return > 0 {
-		m.giveBack(a.ReturnStart, a.Return)
+		m.giveBack(unstamp(a.ReturnStart), a.Return)
 	}
 	if a.Want <= 0 {
 		return leaseGrant{}, nil

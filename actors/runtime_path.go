@@ -23,7 +23,7 @@ import (
 //  7. execution: a query on a snapshot, a mutation in the project grain
 //
 // The HTTP side calls Run; a node that does not hold the project's grain
-// hands the whole request over to the grain's node ("serve"), whose grain
+// hands the whole request over to the grain's node (pb.ProjectServe), whose grain
 // runs the same steps through serve. One RuntimePath per node
 // (Env.runtimePath); safe for concurrent use.
 type RuntimePath struct {
@@ -38,9 +38,9 @@ const defaultCallTimeout = 5 * time.Second
 
 // callContext is the context of a call's work: until the call's deadline,
 // or defaultCallTimeout when it has none.
-func callContext(req *pb.Call) (context.Context, context.CancelFunc) {
-	if req.DeadlineUnixMs != 0 {
-		return context.WithDeadline(context.Background(), time.UnixMilli(req.DeadlineUnixMs))
+func callContext(h *pb.Header) (context.Context, context.CancelFunc) {
+	if h.DeadlineUnixMs != 0 {
+		return context.WithDeadline(context.Background(), time.UnixMilli(h.DeadlineUnixMs))
 	}
 	return context.WithTimeout(context.Background(), defaultCallTimeout)
 }
@@ -109,17 +109,14 @@ func (p *RuntimePath) checked(ctx context.Context, projectID, reqID string, r *m
 	if res, ok, err := p.localQuery(ctx, projectID, r, keyOK); ok {
 		return res, err
 	}
-	meta := callMeta(r)
-	if keyOK {
-		meta[metaKeyOK] = "1"
-	} else if r.ShareToken != "" {
-		meta[metaToken] = r.ShareToken
+	call := &pb.ProjectRuntime{Header: &pb.Header{}, Slug: r.Slug, KeyVerified: keyOK, Internal: r.Internal, QueryOnly: r.QueryOnly, Body: r.Body}
+	if !keyOK {
+		call.ShareToken = r.ShareToken
 	}
-	callID := p.grains.callID()
 	if reqID != "" {
-		callID = reqID + ".r"
+		call.Header.RequestId = reqID + ".r"
 	}
-	return runtimeResult(p.grains.send(ctx, KindProject, projectID, &pb.Call{Method: "runtime", Body: r.Body, Meta: meta, RequestId: callID}))
+	return runtimeResult(p.grains.ask(ctx, KindProject, projectID, call))
 }
 
 // credential makes steps 3 and 4 for a request with an API key: keyOK
@@ -144,52 +141,33 @@ func (p *RuntimePath) credential(ctx context.Context, projectID string, r *model
 	return true, p.grains.touchActor(ctx, k, keyHash, r.ActorToken)
 }
 
-// callMeta is the metadata every grain call of a runtime request carries:
-// the slug asked for, and whether it is a GET or an internal call.
-func callMeta(r *model.RuntimeRequest) map[string]string {
-	meta := map[string]string{metaSlug: r.Slug}
-	if r.QueryOnly {
-		meta[metaQueryOnly] = "1"
-	}
-	if r.Internal {
-		meta[metaMgmtCall] = "1"
-	}
-	return meta
-}
-
 // forward hands the whole request to the node of the project's grain. The
 // body is read first; one that cannot be read travels as its error, which
 // the other node answers only after the checks that come before it.
 func (p *RuntimePath) forward(ctx context.Context, projectID string, r *model.RuntimeRequest) (*model.RuntimeResult, error) {
-	meta := callMeta(r)
-	for _, kv := range [...][2]string{{metaKeyValue, r.KeyValue}, {metaToken, r.ShareToken}, {metaActor, r.ActorToken}} {
-		if kv[1] != "" {
-			meta[kv[0]] = kv[1]
-		}
-	}
-	body := r.Body
+	call := &pb.ProjectServe{Slug: r.Slug, ApiKey: r.KeyValue, ShareToken: r.ShareToken, ActorToken: r.ActorToken,
+		Internal: r.Internal, QueryOnly: r.QueryOnly, Body: r.Body}
 	if r.BodyFrom != nil {
 		b, err := r.BodyFrom.ReadBody()
 		switch me := model.AsError(err); {
 		case me != nil:
-			meta[metaBodyErr], body = me.Code, []byte(me.Message)
+			call.Body, call.BodyErrorCode, call.BodyErrorMessage = nil, me.Code, me.Message
 		case err != nil:
 			return nil, err
 		default:
-			body = b
+			call.Body = b
 			r.Body, r.BodyFrom = b, nil
 		}
 	}
-	return runtimeResult(p.grains.send(ctx, KindProject, projectID, &pb.Call{Method: "serve", Body: body, Meta: meta, RequestId: p.grains.callID()}))
+	return runtimeResult(p.grains.ask(ctx, KindProject, projectID, call))
 }
 
 // servedRequest rebuilds the request a serve call carries (forward).
-func servedRequest(c *pb.Call) model.RuntimeRequest {
-	meta := c.Meta
-	r := model.RuntimeRequest{Slug: meta[metaSlug], KeyValue: meta[metaKeyValue], ShareToken: meta[metaToken],
-		ActorToken: meta[metaActor], Body: c.Body, Internal: meta[metaMgmtCall] == "1", QueryOnly: meta[metaQueryOnly] == "1"}
-	if code := meta[metaBodyErr]; code != "" {
-		r.Body, r.BodyFrom = nil, failedBody{&model.Error{Code: code, Message: string(c.Body)}}
+func servedRequest(m *pb.ProjectServe) model.RuntimeRequest {
+	r := model.RuntimeRequest{Slug: m.Slug, KeyValue: m.ApiKey, ShareToken: m.ShareToken,
+		ActorToken: m.ActorToken, Body: m.Body, Internal: m.Internal, QueryOnly: m.QueryOnly}
+	if m.BodyErrorCode != "" {
+		r.Body, r.BodyFrom = nil, failedBody{&model.Error{Code: m.BodyErrorCode, Message: m.BodyErrorMessage}}
 	}
 	return r
 }

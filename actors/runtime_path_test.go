@@ -45,7 +45,7 @@ func TestRuntimeReplyRoundTrip(t *testing.T) {
 // TestServedRequestCarriesBodyError: a body the receiving node could not
 // read reaches the project's node as its error, read in its turn.
 func TestServedRequestCarriesBodyError(t *testing.T) {
-	r := servedRequest(&pb.Call{Body: []byte("too big"), Meta: map[string]string{metaSlug: "s", metaBodyErr: model.ErrPayloadTooLarge, metaKeyValue: "k"}})
+	r := servedRequest(&pb.ProjectServe{Slug: "s", ApiKey: "k", BodyErrorCode: model.ErrPayloadTooLarge, BodyErrorMessage: "too big"})
 	if r.Slug != "s" || r.KeyValue != "k" || r.Body != nil || r.BodyFrom == nil {
 		t.Fatalf("request %+v", r)
 	}
@@ -59,12 +59,12 @@ func TestServedRequestCarriesBodyError(t *testing.T) {
 // the default applies.
 func TestCallContextDeadline(t *testing.T) {
 	dl := time.Now().Add(time.Minute).Truncate(time.Millisecond)
-	ctx, cancel := callContext(&pb.Call{DeadlineUnixMs: dl.UnixMilli()})
+	ctx, cancel := callContext(&pb.Header{DeadlineUnixMs: dl.UnixMilli()})
 	defer cancel()
 	if got, ok := ctx.Deadline(); !ok || !got.Equal(dl) {
 		t.Fatalf("deadline %v, want %v", got, dl)
 	}
-	ctx2, cancel2 := callContext(&pb.Call{})
+	ctx2, cancel2 := callContext(&pb.Header{})
 	defer cancel2()
 	if got, ok := ctx2.Deadline(); !ok || time.Until(got) > defaultCallTimeout || time.Until(got) <= 0 {
 		t.Fatalf("default deadline %v", got)

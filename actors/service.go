@@ -90,54 +90,45 @@ func newGrains(env *Env) *grains { return &grains{env: env, prefix: randomString
 // when it retries, so the grain sees the same ID and answers from its cache.
 func (s *grains) callID() string { return s.prefix + strconv.FormatUint(s.seq.Add(1), 36) }
 
-// call sends method with body (marshalled to JSON) to kind/id and decodes
-// the reply into out (if not nil). A refusal comes back as *model.Error; an
-// unreachable grain as UNAVAILABLE.
-func (s *grains) call(ctx context.Context, kind, id, method string, body, out any) error {
-	var b []byte
-	if body != nil {
-		var err error
-		if b, err = json.Marshal(body); err != nil {
-			return fmt.Errorf("%s.%s: %w", kind, method, err)
-		}
-	}
-	r, err := s.send(ctx, kind, id, &pb.Call{Method: method, Body: b, RequestId: s.callID()})
-	if err != nil {
-		return err
-	}
-	if out != nil && len(r.Body) > 0 {
-		if err := json.Unmarshal(r.Body, out); err != nil {
-			return fmt.Errorf("%s.%s reply: %w", kind, method, err)
-		}
-	}
-	return nil
-}
-
-// send delivers a prepared call and turns an error reply into an error.
+// ask sends req to kind/id with the caller's deadline and returns the
+// reply; the reply's result is read with its getter (r.GetProject() and
+// the like) and the decoders of client.go. A refusal comes back as
+// *model.Error; an unreachable grain as UNAVAILABLE. req gets a request ID
+// unless it has one.
 //
 // No identity reaches a grain unchecked (model.CheckGrainIdentity): an
 // unbounded one would activate a grain, reach the store as a key and
 // fill log lines.
-func (s *grains) send(ctx context.Context, kind, id string, c *pb.Call) (*pb.Reply, error) {
+func (s *grains) ask(ctx context.Context, kind, id string, req request) (*pb.Reply, error) {
 	if err := model.CheckGrainIdentity(kind, id); err != nil {
 		return nil, err
 	}
-	if dl, ok := ctx.Deadline(); ok && c.DeadlineUnixMs == 0 {
-		c.DeadlineUnixMs = dl.UnixMilli()
+	h := headerOf(req)
+	if h.RequestId == "" {
+		h.RequestId = s.callID()
 	}
-	resp, err := s.env.Caller.Request(ctx, kind, id, c)
+	if dl, ok := ctx.Deadline(); ok && h.DeadlineUnixMs == 0 {
+		h.DeadlineUnixMs = dl.UnixMilli()
+	}
+	resp, err := s.env.Caller.Request(ctx, kind, id, req)
 	if err != nil {
-		s.env.Log.Warn("grain call failed", "kind", kind, "id", id, "method", c.Method, "err", err)
+		s.env.Log.Warn("grain call failed", "kind", kind, "id", id, "method", requestName(req), "err", err)
 		return nil, &model.Error{Code: model.ErrUnavailable, Message: "the service is busy moving data between nodes; retry shortly", RetryAfter: 1}
 	}
 	r, ok := resp.(*pb.Reply)
 	if !ok {
-		return nil, fmt.Errorf("%s.%s: unexpected reply %T", kind, c.Method, resp)
+		return nil, fmt.Errorf("%s.%s: unexpected reply %T", kind, requestName(req), resp)
 	}
 	if r.ErrorCode != "" && r.Status == 0 {
 		return r, replyError(r)
 	}
 	return r, nil
+}
+
+// tell is ask for a request whose result the caller does not need.
+func (s *grains) tell(ctx context.Context, kind, id string, req request) error {
+	_, err := s.ask(ctx, kind, id, req)
+	return err
 }
 
 // replyError rebuilds the error a grain answered with.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -23,16 +24,15 @@ func (s *Service) SignUp(ctx context.Context, p model.Principal, email, password
 		return model.User{}, nil, model.Errorf(model.ErrBadUserInput, "a password has 8 to 72 characters")
 	}
 	accountID := "acc" + randomString(12)
-	var u userState
-	err = s.call(ctx, KindUser, e, "signup", userArgs{UserID: "u" + randomString(12), Name: name, Password: password,
-		AccountID: accountID, Cost: s.env.Config.BcryptCost}, &u)
+	u, err := s.askUser(ctx, e, &pb.UserSignup{UserId: "u" + randomString(12), Name: name, Password: password,
+		AccountId: accountID, Cost: int32(s.env.Config.BcryptCost)})
 	if err != nil {
 		return model.User{}, nil, err
 	}
 	acc := &model.Account{ID: accountID, Name: accountName(name, e), Plan: model.PlanStarter,
 		Members: []model.Member{{User: u.User, Role: model.RoleOwner}}, ProjectIDs: []string{}}
-	var st accountState
-	if err := s.call(ctx, KindAccount, accountID, "create", accountArgs{Account: acc}, &st); err != nil {
+	st, err := s.askAccount(ctx, accountID, &pb.AccountCreate{Account: &pb.AccountDoc{Json: encodeDoc(acc)}})
+	if err != nil {
 		return model.User{}, nil, err
 	}
 	// A live session project of the browser or assistant signing up moves
@@ -41,7 +41,7 @@ func (s *Service) SignUp(ctx context.Context, p model.Principal, email, password
 		return model.User{}, nil, err
 	}
 	if fresh, err := s.account(ctx, accountID); err == nil {
-		st = *fresh
+		st = fresh
 	}
 	return u.User, &st.Account, nil
 }
@@ -64,8 +64,7 @@ func (s *Service) Login(ctx context.Context, email, password, accountID string) 
 	if err != nil {
 		return model.User{}, nil, err
 	}
-	var u userState
-	err = s.call(ctx, KindUser, e, "login", userArgs{Password: password}, &u)
+	u, err := s.askUser(ctx, e, &pb.UserLogin{Password: password})
 	done(err) // a wrong password counts only now, once checked
 	if err != nil {
 		return model.User{}, nil, err
@@ -87,11 +86,25 @@ func (s *Service) Login(ctx context.Context, email, password, accountID string) 
 }
 
 func (s *Service) account(ctx context.Context, id string) (*accountState, error) {
-	var st accountState
-	if err := s.call(ctx, KindAccount, id, "get", nil, &st); err != nil {
+	return s.askAccount(ctx, id, &pb.AccountGet{})
+}
+
+// askAccount sends req to an account grain and decodes its record.
+func (s *grains) askAccount(ctx context.Context, id string, req request) (*accountState, error) {
+	r, err := s.ask(ctx, KindAccount, id, req)
+	if err != nil {
 		return nil, err
 	}
-	return &st, nil
+	return decodeDoc[accountState](r.GetAccount().GetJson())
+}
+
+// askUser sends req to a user grain and decodes its record.
+func (s *grains) askUser(ctx context.Context, email string, req request) (*userState, error) {
+	r, err := s.ask(ctx, KindUser, email, req)
+	if err != nil {
+		return nil, err
+	}
+	return decodeDoc[userState](r.GetUser().GetJson())
 }
 
 // needUser refuses principals that are not a signed-in user.
@@ -146,7 +159,9 @@ func (s *Service) usage(ctx context.Context, a *model.Account) (model.Usage, err
 	var u usage
 	if m := s.env.Local.meter(KindAccount, a.ID); m != nil {
 		u.Requests, u.Quota, u.Start, u.ResetsAt = m.usage(s.env.Clock.Now())
-	} else if err := s.call(ctx, KindAccount, a.ID, "usage", nil, &u); err != nil {
+	} else if r, err := s.ask(ctx, KindAccount, a.ID, &pb.UsageQuery{}); err == nil {
+		u = usageOf(r)
+	} else {
 		return model.Usage{}, err
 	}
 	out := model.Usage{Requests: u.Requests, Quota: u.Quota, ResetsAt: u.ResetsAt, Period: u.Start.Format("2006-01-02")}
@@ -161,8 +176,8 @@ func (s *Service) SetPlan(ctx context.Context, p model.Principal, plan model.Pla
 	if err := needUser(p); err != nil {
 		return nil, err
 	}
-	var st accountState
-	if err := s.call(ctx, KindAccount, p.AccountID, "setPlan", accountArgs{Caller: p.UserID, Plan: plan}, &st); err != nil {
+	st, err := s.askAccount(ctx, p.AccountID, &pb.AccountSetPlan{Caller: p.UserID, Plan: string(plan)})
+	if err != nil {
 		return nil, err
 	}
 	return &st.Account, nil
@@ -188,14 +203,14 @@ func (s *Service) InviteMember(ctx context.Context, p model.Principal, email str
 	if m := st.Account.Member(p.UserID); m == nil || !m.Role.AtLeast(model.RoleAdmin) {
 		return model.Member{}, model.Errorf(model.ErrForbidden, "inviting members needs role ADMIN or higher")
 	}
-	var u userState
-	if err := s.call(ctx, KindUser, e, "invite", userArgs{UserID: "u" + randomString(12)}, &u); err != nil {
+	u, err := s.askUser(ctx, e, &pb.UserInvite{UserId: "u" + randomString(12)})
+	if err != nil {
 		return model.Member{}, err
 	}
-	if err := s.call(ctx, KindAccount, p.AccountID, "addMember", accountArgs{Caller: p.UserID, User: &u.User, Role: role}, nil); err != nil {
+	if err := s.tell(ctx, KindAccount, p.AccountID, &pb.AccountAddMember{Caller: p.UserID, User: &pb.UserDoc{Json: encodeDoc(u.User)}, Role: string(role)}); err != nil {
 		return model.Member{}, err
 	}
-	if err := s.call(ctx, KindUser, e, "addAccount", userArgs{AccountID: p.AccountID}, nil); err != nil {
+	if err := s.tell(ctx, KindUser, e, &pb.UserAddAccount{AccountId: p.AccountID}); err != nil {
 		return model.Member{}, err
 	}
 	return model.Member{User: u.User, Role: role}, nil
@@ -209,8 +224,8 @@ func (s *Service) SetMemberRole(ctx context.Context, p model.Principal, userID s
 	if role.Rank() < 0 {
 		return model.Member{}, model.Errorf(model.ErrBadUserInput, "unknown role %q", role)
 	}
-	var st accountState
-	if err := s.call(ctx, KindAccount, p.AccountID, "setRole", accountArgs{Caller: p.UserID, UserID: userID, Role: role}, &st); err != nil {
+	st, err := s.askAccount(ctx, p.AccountID, &pb.AccountSetRole{Caller: p.UserID, UserId: userID, Role: string(role)})
+	if err != nil {
 		return model.Member{}, err
 	}
 	return *st.Account.Member(userID), nil
@@ -229,8 +244,8 @@ func (s *Service) RemoveMember(ctx context.Context, p model.Principal, userID st
 	if m == nil {
 		return model.Errorf(model.ErrNotFound, "user %s is not a member", userID)
 	}
-	if err := s.call(ctx, KindAccount, p.AccountID, "removeMember", accountArgs{Caller: p.UserID, UserID: userID}, nil); err != nil {
+	if err := s.tell(ctx, KindAccount, p.AccountID, &pb.AccountRemoveMember{Caller: p.UserID, UserId: userID}); err != nil {
 		return err
 	}
-	return s.call(ctx, KindUser, m.User.Email, "removeAccount", userArgs{AccountID: p.AccountID}, nil)
+	return s.tell(ctx, KindUser, m.User.Email, &pb.UserRemoveAccount{AccountId: p.AccountID})
 }

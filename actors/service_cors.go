@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -12,11 +13,7 @@ func (s *Service) SetAllowedOrigins(ctx context.Context, p model.Principal, id s
 	if origins == nil {
 		origins = []string{}
 	}
-	var pr model.Project
-	if err := s.edit(ctx, p, id, "updateProject", editArgs{Origins: &origins}, &pr); err != nil {
-		return nil, err
-	}
-	return &pr, nil
+	return s.editProject(ctx, p, id, &pb.EditUpdateProject{Origins: &pb.Origins{Origins: origins}})
 }
 
 // CORS is the CORS policy of the project a slug names (or projectID, when

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/model/dataset"
 )
@@ -159,13 +160,13 @@ func (s *Service) codeFree(ctx context.Context, owner, code string) error {
 // read: the first in catalogKeys' order that is visible to it.
 func (s *Service) readDataset(ctx context.Context, account, code string) (datasetMeta, bool, error) {
 	for _, key := range catalogKeys(account, code) {
-		var m datasetMeta
-		err := s.call(ctx, KindDataset, key, "get", nil, &m)
+		got, err := s.askDataset(ctx, key, &pb.DatasetGet{})
 		switch {
 		case model.ErrorCode(err) == model.ErrNotFound:
 		case err != nil:
-			return m, false, err
-		case m.visibleTo(account):
+			return datasetMeta{}, false, err
+		case got.visibleTo(account):
+			m := *got
 			m.Key = key
 			return m, true, nil
 		}
@@ -257,7 +258,7 @@ func (s *Service) DeleteDataset(ctx context.Context, p model.Principal, code str
 	if len(bound) > 0 {
 		return model.Errorf(model.ErrConflict, "dataset %q is bound to %s; unbind or delete those tables first", code, strings.Join(bound[:min(len(bound), 10)], ", "))
 	}
-	if err := s.call(ctx, KindDataset, m.Key, "delete", nil, nil); err != nil {
+	if err := s.tell(ctx, KindDataset, m.Key, &pb.DatasetDelete{}); err != nil {
 		return err
 	}
 	s.env.Pool.evict(m.Key)
@@ -320,7 +321,7 @@ func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format,
 		m.Variants = []dataset.Variant{}
 	}
 	m.Key = catalogKey(owner, m.ImportCode)
-	if err := s.call(ctx, KindDataset, m.Key, "commit", m, nil); err != nil {
+	if err := s.tell(ctx, KindDataset, m.Key, &pb.DatasetCommit{Dataset: &pb.DatasetDoc{Json: encodeDoc(m)}}); err != nil {
 		_ = s.env.Store.DeletePrefix(kindDataBlob, m.ImportCode+"/"+blobID+"/")
 		return model.DataSource{}, err
 	}
@@ -330,4 +331,13 @@ func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format,
 	// than keep it resident until the scavenger gets to it.
 	debug.FreeOSMemory()
 	return s.dataSource(m), nil
+}
+
+// askDataset sends req to a dataset grain and decodes its catalog entry.
+func (s *Service) askDataset(ctx context.Context, code string, req request) (*datasetMeta, error) {
+	r, err := s.ask(ctx, KindDataset, code, req)
+	if err != nil {
+		return nil, err
+	}
+	return decodeDoc[datasetMeta](r.GetDataset().GetJson())
 }

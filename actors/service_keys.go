@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -62,11 +63,10 @@ func (s *Service) CreateAPIKey(ctx context.Context, p model.Principal, projectID
 	value := KeyPrefix + randomString(43)
 	key := model.APIKey{ID: "k" + randomString(14), Name: trimName(name), ProjectID: projectID, AccountID: p.AccountID,
 		Scope: scope, Prefix: value[:len(KeyPrefix)+6], ExpiresAt: expiresAt, MaxActors: maxActors, CreatedAt: now, Hash: hashSecret(value)}
-	if err := s.call(ctx, KindAPIKey, key.Hash, "create", keyArgs{Key: &key}, nil); err != nil {
+	if err := s.tell(ctx, KindAPIKey, key.Hash, &pb.KeyCreate{Key: &pb.APIKeyDoc{Json: encodeDoc(key)}}); err != nil {
 		return model.CreatedKey{}, err
 	}
-	ref := keyRef{Hash: key.Hash, ProjectID: projectID}
-	if err := s.call(ctx, KindAccount, p.AccountID, "addKey", accountArgs{KeyID: key.ID, Key: &ref}, nil); err != nil {
+	if err := s.tell(ctx, KindAccount, p.AccountID, &pb.AccountAddKey{KeyId: key.ID, KeyHash: key.Hash, ProjectId: projectID}); err != nil {
 		return model.CreatedKey{}, err
 	}
 	key.Hash = ""
@@ -87,8 +87,8 @@ func (s *Service) APIKeys(ctx context.Context, p model.Principal, projectID stri
 		if ref.ProjectID != projectID {
 			continue
 		}
-		var k model.APIKey
-		if err := s.call(ctx, KindAPIKey, ref.Hash, "get", nil, &k); err != nil {
+		k, err := s.askKey(ctx, ref.Hash, &pb.KeyGet{})
+		if err != nil {
 			if model.ErrorCode(err) == model.ErrAPIKeyInvalid {
 				continue
 			}
@@ -123,8 +123,8 @@ func (s *Service) RevokeAPIKey(ctx context.Context, p model.Principal, keyID str
 	if err != nil {
 		return model.APIKey{}, err
 	}
-	var k model.APIKey
-	if err := s.call(ctx, KindAPIKey, ref.Hash, "revoke", nil, &k); err != nil {
+	k, err := s.askKey(ctx, ref.Hash, &pb.KeyRevoke{})
+	if err != nil {
 		return model.APIKey{}, err
 	}
 	if err := s.evictKey(ctx, ref); err != nil {
@@ -140,13 +140,13 @@ func (s *Service) DeleteAPIKey(ctx context.Context, p model.Principal, keyID str
 	if err != nil {
 		return err
 	}
-	if err := s.call(ctx, KindAPIKey, ref.Hash, "delete", nil, nil); err != nil && model.ErrorCode(err) != model.ErrAPIKeyInvalid {
+	if err := s.tell(ctx, KindAPIKey, ref.Hash, &pb.KeyDelete{}); err != nil && model.ErrorCode(err) != model.ErrAPIKeyInvalid {
 		return err
 	}
 	if err := s.evictKey(ctx, ref); err != nil {
 		return err
 	}
-	return s.call(ctx, KindAccount, p.AccountID, "removeKey", accountArgs{KeyID: keyID}, nil)
+	return s.tell(ctx, KindAccount, p.AccountID, &pb.AccountRemoveKey{KeyId: keyID})
 }
 
 // AuthKey checks an API key value and returns its record. Unknown, revoked
@@ -159,11 +159,7 @@ func (s *grains) AuthKey(ctx context.Context, value string) (model.APIKey, error
 	if v := s.env.Local.key(hash); v != nil {
 		return *v.key, checkKeyUsable(v.key, s.env.Clock.Now())
 	}
-	var k model.APIKey
-	if err := s.call(ctx, KindAPIKey, hash, "auth", nil, &k); err != nil {
-		return model.APIKey{}, err
-	}
-	return k, nil
+	return s.askKey(ctx, hash, &pb.KeyAuth{})
 }
 
 // authKeyFor is AuthKey for a runtime request to projectID: when the key's
@@ -183,8 +179,8 @@ func (s *grains) authKeyFor(ctx context.Context, value, projectID string) (model
 		return k, checkKeyUsable(&k, now)
 	}
 	epoch := pv.keys.begin()
-	var k model.APIKey
-	if err := s.call(ctx, KindAPIKey, hash, "auth", nil, &k); err != nil {
+	k, err := s.askKey(ctx, hash, &pb.KeyAuth{})
+	if err != nil {
 		return model.APIKey{}, err
 	}
 	if k.ProjectID == projectID {
@@ -198,9 +194,22 @@ func (s *grains) authKeyFor(ctx context.Context, value, projectID string) (model
 // before a revocation or deletion is acknowledged. A project that is gone
 // has nothing cached.
 func (s *Service) evictKey(ctx context.Context, ref keyRef) error {
-	err := s.call(ctx, KindProject, ref.ProjectID, "evictKey", projectArgs{Access: access{System: true}, KeyHash: ref.Hash}, nil)
+	err := s.tell(ctx, KindProject, ref.ProjectID, &pb.ProjectEvictKey{KeyHash: ref.Hash})
 	if c := model.ErrorCode(err); c == model.ErrNotFound || c == model.ErrProjectNotFound {
 		return nil
 	}
 	return err
+}
+
+// askKey sends req to a key grain and decodes the key's record.
+func (s *grains) askKey(ctx context.Context, hash string, req request) (model.APIKey, error) {
+	r, err := s.ask(ctx, KindAPIKey, hash, req)
+	if err != nil {
+		return model.APIKey{}, err
+	}
+	k, err := decodeDoc[model.APIKey](r.GetApiKey().GetJson())
+	if err != nil {
+		return model.APIKey{}, err
+	}
+	return *k, nil
 }

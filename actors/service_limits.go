@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -29,7 +30,7 @@ func (s *grains) consume(ctx context.Context, kind, id string) error {
 		return nil
 	}
 	if !isIPKind(kind) {
-		return s.call(ctx, kind, id, "consume", nil, nil)
+		return s.tell(ctx, kind, id, &pb.Consume{})
 	}
 	key := id // the runtime's window, the hot one, keyed without an allocation
 	if kind != KindIP {
@@ -38,7 +39,7 @@ func (s *grains) consume(ctx context.Context, kind, id string) error {
 	if retry := s.ipRefused.check(key, now); retry > 0 {
 		return limitError(kind, retry)
 	}
-	err := s.call(ctx, kind, id, "consume", nil, nil)
+	err := s.tell(ctx, kind, id, &pb.Consume{})
 	if me := model.AsError(err); me != nil && me.Code == model.ErrTooManyRequests {
 		s.ipRefused.note(key, now, me.RetryAfter)
 	}
@@ -119,14 +120,14 @@ func (s *grains) takeLeased(ctx context.Context, l *quotaLease, kind, id string)
 	}
 	args := l.leftover(kind, id)
 	args.Want = leaseWant
-	var grant leaseGrant
-	if err := s.call(ctx, kind, id, "lease", args, &grant); err != nil {
+	r, err := s.ask(ctx, kind, id, leaseRequest(args))
+	if err != nil {
 		if model.ErrorCode(err) == model.ErrTooManyRequests {
 			l.units = 0 // given back with the refused call
 		}
 		return err
 	}
-	l.set(kind, id, grant, now)
+	l.set(kind, id, leaseGrantOf(r), now)
 	l.units-- // this request's
 	return nil
 }
@@ -152,9 +153,11 @@ func (s *grains) quotaOwner(ctx context.Context, projectID string) (kind, id str
 
 // askOwner asks the project grain who pays for its calls.
 func (s *grains) askOwner(ctx context.Context, projectID string) (projectOwner, error) {
-	var o projectOwner
-	err := s.call(ctx, KindProject, projectID, "owner", projectArgs{Access: access{System: true}}, &o)
-	return o, err
+	r, err := s.ask(ctx, KindProject, projectID, &pb.ProjectOwnerQuery{Access: systemAccess})
+	if err != nil {
+		return projectOwner{}, err
+	}
+	return ownerOf(r), nil
 }
 
 // projectOwner is who pays for a project's runtime calls.
@@ -174,11 +177,11 @@ func (s *Service) IssueActorToken(ctx context.Context, keyValue string) (any, er
 	if err := s.projectExists(ctx, k.ProjectID); err != nil {
 		return nil, err
 	}
-	var grant actorGrant
-	if err := s.call(ctx, KindAPIKey, k.Hash, "acquire", nil, &grant); err != nil {
+	r, err := s.ask(ctx, KindAPIKey, k.Hash, &pb.KeyAcquire{})
+	if err != nil {
 		return nil, err
 	}
-	return grant, nil
+	return actorGrantOf(r), nil
 }
 
 // ReleaseActorToken answers DELETE /runtime/actors: the token's slot frees at once.
@@ -191,11 +194,11 @@ func (s *Service) ReleaseActorToken(ctx context.Context, keyValue, token string)
 	if err != nil {
 		return err
 	}
-	var live bool
-	if err := s.call(ctx, KindAPIKey, k.Hash, "release", keyArgs{Hash: hash}, &live); err != nil {
+	r, err := s.ask(ctx, KindAPIKey, k.Hash, &pb.KeyRelease{TokenHash: hash})
+	if err != nil {
 		return err
 	}
-	if !live {
+	if !r.GetDone() {
 		return model.Errorf(model.ErrActorTokenInvalid, "unknown actor token: it was released already, or it expired")
 	}
 	return nil
@@ -223,7 +226,7 @@ func (s *Service) projectExists(ctx context.Context, projectID string) error {
 	if s.env.Local.project(projectID) != nil {
 		return nil
 	}
-	err := s.call(ctx, KindProject, projectID, "owner", projectArgs{Access: access{System: true}}, nil)
+	err := s.tell(ctx, KindProject, projectID, &pb.ProjectOwnerQuery{Access: systemAccess})
 	if code := model.ErrorCode(err); code == model.ErrNotFound {
 		return model.Errorf(model.ErrProjectNotFound, "this key's project was deleted")
 	}
@@ -240,5 +243,5 @@ func (s *grains) touchActor(ctx context.Context, k model.APIKey, keyHash, token 
 	if v := s.env.Local.key(keyHash); v != nil {
 		return v.leases.touch(hash, s.env.Clock.Now())
 	}
-	return s.call(ctx, KindAPIKey, keyHash, "touch", keyArgs{Hash: hash}, nil)
+	return s.tell(ctx, KindAPIKey, keyHash, &pb.KeyTouch{TokenHash: hash})
 }

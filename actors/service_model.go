@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -11,36 +12,45 @@ import (
 
 // CreateTable adds a table.
 func (s *Service) CreateTable(ctx context.Context, p model.Principal, projectID, name string, source *model.TableSource) (*model.Table, error) {
-	var t model.Table
-	return &t, s.edit(ctx, p, projectID, "createTable", editArgs{Name: &name, Source: source}, &t)
+	return editResult[model.Table](s.edit(ctx, p, projectID, &pb.EditCreateTable{Name: name, Source: sourceDoc(source)}))
 }
 
 // UpdateTable renames or rebinds a table.
 func (s *Service) UpdateTable(ctx context.Context, p model.Principal, tableID string, patch model.TablePatch) (*model.Table, error) {
-	var t model.Table
-	return &t, s.edit(ctx, p, projectOf(tableID), "updateTable", editArgs{TableID: tableID, Name: patch.Name, Source: patch.Source}, &t)
+	req := &pb.EditUpdateTable{TableId: tableID, Name: patch.Name, Source: sourceDoc(patch.Source)}
+	return editResult[model.Table](s.edit(ctx, p, projectOf(tableID), req, "tableId", tableID))
+}
+
+// sourceDoc is a table's binding on the wire (nil: none, or unchanged).
+func sourceDoc(src *model.TableSource) *pb.TableSourceDoc {
+	if src == nil {
+		return nil
+	}
+	return &pb.TableSourceDoc{Json: encodeDoc(src)}
 }
 
 // DeleteTable removes a table.
 func (s *Service) DeleteTable(ctx context.Context, p model.Principal, tableID string) error {
-	return s.edit(ctx, p, projectOf(tableID), "deleteTable", editArgs{TableID: tableID}, nil)
+	_, err := s.edit(ctx, p, projectOf(tableID), &pb.EditDeleteTable{TableId: tableID}, "tableId", tableID)
+	return err
 }
 
 // CreateAttribute adds an attribute to a.TableID.
 func (s *Service) CreateAttribute(ctx context.Context, p model.Principal, a model.Attribute) (*model.Attribute, error) {
-	var out model.Attribute
-	return &out, s.edit(ctx, p, projectOf(a.TableID), "createAttribute", editArgs{Attribute: &a}, &out)
+	req := &pb.EditCreateAttribute{Attribute: &pb.AttributeDoc{Json: encodeDoc(a)}}
+	return editResult[model.Attribute](s.edit(ctx, p, projectOf(a.TableID), req))
 }
 
 // UpdateAttribute changes an attribute.
 func (s *Service) UpdateAttribute(ctx context.Context, p model.Principal, attributeID string, patch model.AttributePatch) (*model.Attribute, error) {
-	var out model.Attribute
-	return &out, s.edit(ctx, p, projectOf(attributeID), "updateAttribute", editArgs{AttributeID: attributeID, AttrPatch: &patch}, &out)
+	req := &pb.EditUpdateAttribute{AttributeId: attributeID, Patch: &pb.AttributePatchDoc{Json: encodeDoc(patch)}}
+	return editResult[model.Attribute](s.edit(ctx, p, projectOf(attributeID), req, "attributeId", attributeID))
 }
 
 // DeleteAttribute removes an attribute.
 func (s *Service) DeleteAttribute(ctx context.Context, p model.Principal, attributeID string) error {
-	return s.edit(ctx, p, projectOf(attributeID), "deleteAttribute", editArgs{AttributeID: attributeID}, nil)
+	_, err := s.edit(ctx, p, projectOf(attributeID), &pb.EditDeleteAttribute{AttributeId: attributeID}, "attributeId", attributeID)
+	return err
 }
 
 // CreateRelation links two tables of one project.
@@ -48,13 +58,14 @@ func (s *Service) CreateRelation(ctx context.Context, p model.Principal, r model
 	if projectOf(r.SourceTableID) != projectOf(r.TargetTableID) {
 		return nil, model.Errorf(model.ErrBadUserInput, "a relation links two tables of the same project")
 	}
-	var out model.Relation
-	return &out, s.edit(ctx, p, projectOf(r.SourceTableID), "createRelation", editArgs{Relation: &r}, &out)
+	req := &pb.EditCreateRelation{Relation: &pb.RelationDoc{Json: encodeDoc(r)}}
+	return editResult[model.Relation](s.edit(ctx, p, projectOf(r.SourceTableID), req))
 }
 
 // DeleteRelation removes a relation.
 func (s *Service) DeleteRelation(ctx context.Context, p model.Principal, relationID string) error {
-	return s.edit(ctx, p, projectOf(relationID), "deleteRelation", editArgs{RelationID: relationID}, nil)
+	_, err := s.edit(ctx, p, projectOf(relationID), &pb.EditDeleteRelation{RelationId: relationID}, "relationId", relationID)
+	return err
 }
 
 // GenerateDefaultOperations adds the five default operations of a table (or of every table).
@@ -62,31 +73,78 @@ func (s *Service) GenerateDefaultOperations(ctx context.Context, p model.Princip
 	if tableID != "" && projectOf(tableID) != projectID {
 		return nil, model.Errorf(model.ErrNotFound, "table %q is not in project %q", tableID, projectID)
 	}
-	var out []*model.Operation
-	err := s.edit(ctx, p, projectID, "generateOperations", editArgs{TableID: tableID}, &out)
-	return out, err
+	r, err := s.edit(ctx, p, projectID, &pb.EditGenerateOperations{TableId: tableID}, "tableId", tableID)
+	if err != nil {
+		return nil, err
+	}
+	if r.GetOperations() == nil {
+		return nil, nil // none generated
+	}
+	return decodeDocs[model.Operation](r.GetOperations().GetOperations())
 }
 
 // CreateOperation adds an operation.
 func (s *Service) CreateOperation(ctx context.Context, p model.Principal, o model.Operation) (*model.Operation, error) {
-	var out model.Operation
-	return &out, s.edit(ctx, p, projectOf(o.TableID), "createOperation", editArgs{Operation: &o}, &out)
+	req := &pb.EditCreateOperation{Operation: &pb.OperationDoc{Json: encodeDoc(o)}}
+	return editResult[model.Operation](s.edit(ctx, p, projectOf(o.TableID), req))
 }
 
 // UpdateOperation renames, enables/disables an operation or sets its parameters.
 func (s *Service) UpdateOperation(ctx context.Context, p model.Principal, operationID string, patch model.OperationPatch) (*model.Operation, error) {
-	var out model.Operation
-	return &out, s.edit(ctx, p, projectOf(operationID), "updateOperation", editArgs{OperationID: operationID, OpPatch: &patch}, &out)
+	req := &pb.EditUpdateOperation{OperationId: operationID, Patch: &pb.OperationPatchDoc{Json: encodeDoc(patch)}}
+	return editResult[model.Operation](s.edit(ctx, p, projectOf(operationID), req, "operationId", operationID))
 }
 
 // DeleteOperation removes an operation.
 func (s *Service) DeleteOperation(ctx context.Context, p model.Principal, operationID string) error {
-	return s.edit(ctx, p, projectOf(operationID), "deleteOperation", editArgs{OperationID: operationID}, nil)
+	_, err := s.edit(ctx, p, projectOf(operationID), &pb.EditDeleteOperation{OperationId: operationID}, "operationId", operationID)
+	return err
 }
 
 // GenerateMissingViews gives every table default views.
 func (s *Service) GenerateMissingViews(ctx context.Context, p model.Principal, projectID string) ([]*model.View, error) {
-	var out []*model.View
-	err := s.edit(ctx, p, projectID, "generateViews", editArgs{}, &out)
-	return out, err
+	r, err := s.edit(ctx, p, projectID, &pb.EditGenerateViews{})
+	if err != nil {
+		return nil, err
+	}
+	if r.GetViews() == nil {
+		return nil, nil
+	}
+	return decodeDocs[model.View](r.GetViews().GetViews())
+}
+
+// editResult decodes the one document an edit answers with (a table, an
+// attribute, a relation or an operation: the result's only field is json).
+func editResult[T any](r *pb.Reply, err error) (*T, error) {
+	if err != nil {
+		return nil, err
+	}
+	var b []byte
+	switch v := r.Result.(type) {
+	case *pb.Reply_Table:
+		b = v.Table.GetJson()
+	case *pb.Reply_Attribute:
+		b = v.Attribute.GetJson()
+	case *pb.Reply_Relation:
+		b = v.Relation.GetJson()
+	case *pb.Reply_Operation:
+		b = v.Operation.GetJson()
+	}
+	return decodeDoc[T](b)
+}
+
+// jsonDoc is a document message (pb.TableDoc and the like).
+type jsonDoc interface{ GetJson() []byte }
+
+// decodeDocs decodes a list of documents.
+func decodeDocs[T any, D jsonDoc](docs []D) ([]*T, error) {
+	out := make([]*T, 0, len(docs))
+	for _, d := range docs {
+		v, err := decodeDoc[T](d.GetJson())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }

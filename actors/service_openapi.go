@@ -3,10 +3,9 @@ package actors
 import (
 	"context"
 	"encoding/base64"
-	"encoding/json"
-	"fmt"
 	"strings"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/model/codegen"
 	"github.com/mockgql/mockgql/model/openapi"
@@ -55,16 +54,15 @@ func (s *Service) ImportOpenAPI(ctx context.Context, p model.Principal, projectI
 		}
 		tables = append(tables, t)
 	}
-	payload, err := json.Marshal(tables)
-	if err != nil {
-		return nil, fmt.Errorf("import payload: %w", err)
+	req := &pb.EditImportTables{Tables: make([]*pb.TableDoc, 0, len(tables))}
+	for _, t := range tables {
+		req.Tables = append(req.Tables, &pb.TableDoc{Json: encodeDoc(t)})
 	}
-	name := string(payload)
-	var out []*model.Table
-	if err := s.edit(ctx, p, projectID, "importTables", editArgs{Name: &name}, &out); err != nil {
+	r, err := s.edit(ctx, p, projectID, req)
+	if err != nil || r.GetTables() == nil {
 		return nil, err
 	}
-	return out, nil
+	return decodeDocs[model.Table](r.GetTables().GetTables())
 }
 
 // ExportCodePackage generates the project's backend in language (only

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/model"
 )
@@ -32,15 +33,11 @@ const (
 // projects keep the token they have, their runtime credential; turning
 // it off is BAD_USER_INPUT.
 func (s *Service) SetPreviewSharing(ctx context.Context, p model.Principal, projectID string, enabled bool) (*model.Project, error) {
-	e := editArgs{}
+	e := &pb.EditSetPreviewSharing{}
 	if enabled {
 		e.ShareToken = "shr_" + randomString(24)
 	}
-	var pr model.Project
-	if err := s.edit(ctx, p, projectID, "setPreviewSharing", e, &pr); err != nil {
-		return nil, err
-	}
-	return &pr, nil
+	return s.editProject(ctx, p, projectID, e)
 }
 
 // Preview answers the preview page: the project the slug names, provided

@@ -2,9 +2,9 @@ package actors
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -30,39 +30,46 @@ func (s *Service) access(ctx context.Context, p model.Principal) (access, error)
 	return a, nil
 }
 
-// projectCall runs method on a project grain on behalf of p.
-func (s *Service) projectCall(ctx context.Context, p model.Principal, projectID, method string, args projectArgs, out any) error {
+// projectCall sends req, a request that carries its caller's access
+// (field 2, pb.Access), to a project grain on behalf of p.
+func (s *Service) projectCall(ctx context.Context, p model.Principal, projectID string, req request) (*pb.Reply, error) {
 	if projectID == "" {
-		return model.Errorf(model.ErrNotFound, "project not found")
+		return nil, model.Errorf(model.ErrNotFound, "project not found")
 	}
 	if err := model.CheckID("projectId", projectID); err != nil {
-		return err
+		return nil, err
 	}
 	if p.Anonymous() && !p.System {
-		return model.Errorf(model.ErrUnauthenticated, "sign in, or use an API key or a session")
+		return nil, model.Errorf(model.ErrUnauthenticated, "sign in, or use an API key or a session")
 	}
 	a, err := s.access(ctx, p)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	args.Access = a
-	return s.call(ctx, KindProject, projectID, method, args, out)
+	setAccess(req, a.wire())
+	return s.ask(ctx, KindProject, projectID, req)
 }
 
-// edit runs one model edit on the project the ID names.
-func (s *Service) edit(ctx context.Context, p model.Principal, projectID, op string, e editArgs, out any) error {
-	for what, id := range map[string]string{"tableId": e.TableID, "attributeId": e.AttributeID, "relationId": e.RelationID, "operationId": e.OperationID} {
-		if id != "" {
-			if err := model.CheckID(what, id); err != nil {
-				return err
+// edit runs one model edit (a pb.Edit… request) on the project the ID
+// names. ids are the (name, ID) pairs of what the edit names, checked first.
+func (s *Service) edit(ctx context.Context, p model.Principal, projectID string, req request, ids ...string) (*pb.Reply, error) {
+	for i := 0; i+1 < len(ids); i += 2 {
+		if ids[i+1] != "" {
+			if err := model.CheckID(ids[i], ids[i+1]); err != nil {
+				return nil, err
 			}
 		}
 	}
-	b, err := json.Marshal(e)
+	return s.projectCall(ctx, p, projectID, req)
+}
+
+// editProject is edit for an edit whose answer is the project.
+func (s *Service) editProject(ctx context.Context, p model.Principal, projectID string, req request) (*model.Project, error) {
+	r, err := s.edit(ctx, p, projectID, req)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	return s.projectCall(ctx, p, projectID, "edit", projectArgs{Op: op, Args: b}, out)
+	return decodeDoc[model.Project](r.GetProject().GetJson())
 }
 
 // Projects lists the projects of the principal's account (an API key: its
@@ -104,20 +111,20 @@ func (s *Service) Project(ctx context.Context, p model.Principal, id, slug strin
 		if !model.ValidSlug(slug) {
 			return nil, model.Errorf(model.ErrNotFound, "no project has this slug (slugs have 2 to 64 of a-z, 0-9 and inner dashes)")
 		}
-		var st slugState
-		if err := s.call(ctx, KindSlug, slug, "get", nil, &st); err != nil {
+		r, err := s.ask(ctx, KindSlug, slug, &pb.SlugGet{})
+		if err != nil {
 			if model.ErrorCode(err) == model.ErrProjectNotFound {
 				return nil, model.Errorf(model.ErrNotFound, "no project has the slug %q", slug)
 			}
 			return nil, err
 		}
-		id = st.ProjectID
+		id = r.GetSlugOwner().GetProjectId()
 	}
-	var pr model.Project
-	if err := s.projectCall(ctx, p, id, "get", projectArgs{}, &pr); err != nil {
+	r, err := s.projectCall(ctx, p, id, &pb.ProjectGet{})
+	if err != nil {
 		return nil, err
 	}
-	return &pr, nil
+	return decodeDoc[model.Project](r.GetProject().GetJson())
 }
 
 // CreateProject creates an account project (EDITOR or higher).
@@ -136,7 +143,7 @@ func (s *Service) CreateProject(ctx context.Context, p model.Principal, name, sl
 	if err := s.createProject(ctx, pr, slug, ""); err != nil {
 		return nil, err
 	}
-	if err := s.call(ctx, KindAccount, p.AccountID, "addProject", accountArgs{ProjectID: pr.ID}, nil); err != nil {
+	if err := s.tell(ctx, KindAccount, p.AccountID, &pb.AccountAddProject{ProjectId: pr.ID}); err != nil {
 		return nil, err
 	}
 	return pr, nil
@@ -158,7 +165,7 @@ func (s *Service) createProject(ctx context.Context, pr *model.Project, slug, se
 		return err
 	}
 	pr.Slug = claimed
-	return s.call(ctx, KindProject, pr.ID, "create", projectArgs{Project: pr, Session: session}, nil)
+	return s.tell(ctx, KindProject, pr.ID, &pb.ProjectCreate{Project: &pb.ProjectDoc{Json: encodeDoc(pr)}, Session: session})
 }
 
 func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (string, error) {
@@ -166,7 +173,7 @@ func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (
 		if !model.ValidSlug(slug) {
 			return "", model.Errorf(model.ErrBadUserInput, "slug %q: use 2 to 64 of a-z, 0-9 and inner dashes", model.Truncate(slug, 64))
 		}
-		return slug, s.call(ctx, KindSlug, slug, "claim", slugArgs{ProjectID: projectID}, nil)
+		return slug, s.tell(ctx, KindSlug, slug, &pb.SlugClaim{ProjectId: projectID})
 	}
 	base := model.Slugify(name)
 	if len(base) < 2 {
@@ -177,7 +184,7 @@ func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (
 		if i > 0 {
 			try = base + "-" + strings.ToLower(randomString(4)) // slugs are lower case
 		}
-		err := s.call(ctx, KindSlug, try, "claim", slugArgs{ProjectID: projectID}, nil)
+		err := s.tell(ctx, KindSlug, try, &pb.SlugClaim{ProjectId: projectID})
 		if model.ErrorCode(err) != model.ErrConflict {
 			return try, err
 		}
@@ -219,17 +226,17 @@ func (s *Service) UpdateProject(ctx context.Context, p model.Principal, id strin
 			return nil, err
 		}
 	}
-	var pr model.Project
-	if err := s.edit(ctx, p, id, "updateProject", editArgs{Name: name, Slug: slug}, &pr); err != nil {
+	pr, err := s.editProject(ctx, p, id, &pb.EditUpdateProject{Name: name, Slug: slug})
+	if err != nil {
 		if slug != nil && *slug != cur.Slug {
-			_ = s.call(ctx, KindSlug, *slug, "release", slugArgs{ProjectID: id}, nil)
+			_ = s.tell(ctx, KindSlug, *slug, &pb.SlugRelease{ProjectId: id})
 		}
 		return nil, err
 	}
 	if slug != nil && *slug != cur.Slug {
-		_ = s.call(ctx, KindSlug, cur.Slug, "release", slugArgs{ProjectID: id}, nil)
+		_ = s.tell(ctx, KindSlug, cur.Slug, &pb.SlugRelease{ProjectId: id})
 	}
-	return &pr, nil
+	return pr, nil
 }
 
 // DeleteProject deletes a project with its overlay and releases its slug.
@@ -238,12 +245,12 @@ func (s *Service) DeleteProject(ctx context.Context, p model.Principal, id strin
 	if err != nil {
 		return err
 	}
-	if err := s.projectCall(ctx, p, id, "delete", projectArgs{}, nil); err != nil {
+	if _, err := s.projectCall(ctx, p, id, &pb.ProjectDelete{}); err != nil {
 		return err
 	}
-	_ = s.call(ctx, KindSlug, cur.Slug, "release", slugArgs{ProjectID: id}, nil)
+	_ = s.tell(ctx, KindSlug, cur.Slug, &pb.SlugRelease{ProjectId: id})
 	if cur.AccountID != "" {
-		_ = s.call(ctx, KindAccount, cur.AccountID, "removeProject", accountArgs{ProjectID: id}, nil)
+		_ = s.tell(ctx, KindAccount, cur.AccountID, &pb.AccountRemoveProject{ProjectId: id})
 	}
 	return nil
 }
@@ -267,12 +274,12 @@ func (s *Service) CreateGuestProject(ctx context.Context, p model.Principal, nam
 
 // ResetMockData drops a project's mutations.
 func (s *Service) ResetMockData(ctx context.Context, p model.Principal, projectID string) error {
-	return s.projectCall(ctx, p, projectID, "reset", projectArgs{}, nil)
+	_, err := s.projectCall(ctx, p, projectID, &pb.ProjectReset{})
+	return err
 }
 
 // SDL returns the project's runtime schema.
 func (s *Service) SDL(ctx context.Context, p model.Principal, projectID string) (string, error) {
-	var sdl string
-	err := s.projectCall(ctx, p, projectID, "sdl", projectArgs{}, &sdl)
-	return sdl, err
+	r, err := s.projectCall(ctx, p, projectID, &pb.ProjectSDL{})
+	return r.GetSdl(), err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"sync"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -33,13 +34,14 @@ func (s *grains) resolveSlug(ctx context.Context, slug string, fresh bool) (stri
 	if !model.ValidSlug(slug) {
 		return "", model.Errorf(model.ErrProjectNotFound, "no project has the slug %q", slug)
 	}
-	var st slugState
-	if err := s.call(ctx, KindSlug, slug, "get", nil, &st); err != nil {
+	r, err := s.ask(ctx, KindSlug, slug, &pb.SlugGet{})
+	if err != nil {
 		s.slugs.m.Delete(slug)
 		return "", err
 	}
-	s.slugs.m.Store(slug, st.ProjectID)
-	return st.ProjectID, nil
+	id := r.GetSlugOwner().GetProjectId()
+	s.slugs.m.Store(slug, id)
+	return id, nil
 }
 
 // checkRuntimeKey: the key must be valid, of this project, and allowed to

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -34,11 +35,11 @@ func (s *Service) CreateSessionProject(ctx context.Context, p model.Principal, n
 	pr := &model.Project{ID: newProjectID(), Name: name, Kind: model.KindSession, ShareToken: "shr_" + randomString(24),
 		ExpiresAt: now.Add(s.env.Config.SessionTTL)}
 	hash := hashSecret(session)
-	if err := s.call(ctx, KindSession, hash, "claimProject", sessionArgs{ProjectID: pr.ID, Expires: pr.ExpiresAt}, nil); err != nil {
+	if err := s.tell(ctx, KindSession, hash, &pb.SessionClaimProject{ProjectId: pr.ID, Expires: stamp(pr.ExpiresAt)}); err != nil {
 		return model.SessionProject{}, "", err
 	}
 	if err := s.createProject(ctx, pr, "session-"+strings.ToLower(randomString(8)), hash); err != nil {
-		_ = s.call(ctx, KindSession, hash, "releaseProject", sessionArgs{ProjectID: pr.ID}, nil)
+		_ = s.tell(ctx, KindSession, hash, &pb.SessionReleaseProject{ProjectId: pr.ID})
 		return model.SessionProject{}, "", err
 	}
 	sp := model.SessionProject{Project: pr}
@@ -55,10 +56,10 @@ func (s *Service) newAdoption(ctx context.Context, pr *model.Project) (string, t
 	if exp.After(pr.ExpiresAt) {
 		exp = pr.ExpiresAt
 	}
-	if err := s.call(ctx, KindProject, pr.ID, "addAdoption", projectArgs{Access: access{System: true}, Adoption: hash}, nil); err != nil {
+	if err := s.tell(ctx, KindProject, pr.ID, &pb.ProjectAddAdoption{Access: systemAccess, Adoption: hash}); err != nil {
 		return "", time.Time{}, err
 	}
-	if err := s.call(ctx, KindAdoption, hash, "create", adoptionState{ProjectID: pr.ID, Expires: exp}, nil); err != nil {
+	if err := s.tell(ctx, KindAdoption, hash, &pb.AdoptionCreate{ProjectId: pr.ID, Expires: stamp(exp)}); err != nil {
 		return "", time.Time{}, err
 	}
 	return token, exp, nil
@@ -84,10 +85,12 @@ func (s *Service) SessionProject(ctx context.Context, p model.Principal) (*model
 	if sess == "" {
 		return nil, nil
 	}
-	var a sessionArgs
-	if err := s.call(ctx, KindSession, hashSecret(sess), "project", nil, &a); err != nil || a.ProjectID == "" {
+	r, err := s.ask(ctx, KindSession, hashSecret(sess), &pb.SessionProject{})
+	claims := claimsOf(r)
+	if err != nil || len(claims) == 0 || claims[0].ProjectID == "" {
 		return nil, err
 	}
+	a := claims[0]
 	pr, err := s.Project(ctx, p, a.ProjectID, "")
 	if model.ErrorCode(err) == model.ErrNotFound {
 		return nil, nil
@@ -102,10 +105,11 @@ func (s *Service) Adopt(ctx context.Context, token string) (string, time.Time, e
 	if !strings.HasPrefix(token, AdoptionTokenPrefix) || len(token) != len(AdoptionTokenPrefix)+32 {
 		return "", time.Time{}, bad
 	}
-	var st adoptionState
-	if err := s.call(ctx, KindAdoption, hashSecret(token), "use", nil, &st); err != nil {
+	r, err := s.ask(ctx, KindAdoption, hashSecret(token), &pb.AdoptionUse{})
+	if err != nil {
 		return "", time.Time{}, err
 	}
+	st := adoptionOf(r)
 	pr, err := s.Project(ctx, model.Principal{System: true}, st.ProjectID, "")
 	if err != nil || pr.Kind != model.KindSession || pr.Expired(s.env.Clock.Now()) {
 		return "", time.Time{}, bad
@@ -122,9 +126,11 @@ func (s *Service) adoptSessionProject(ctx context.Context, p model.Principal, ac
 	}
 	var claims []sessionClaim
 	if sess := s.sessionOf(p); sess != "" {
-		if err := s.call(ctx, KindSession, hashSecret(sess), "projects", nil, &claims); err != nil {
+		r, err := s.ask(ctx, KindSession, hashSecret(sess), &pb.SessionProjects{})
+		if err != nil {
 			return err
 		}
+		claims = claimsOf(r)
 	}
 	for _, cl := range claims {
 		if cl.ProjectID != p.BoardProjectID {
@@ -144,11 +150,11 @@ func (s *Service) adoptSessionProject(ctx context.Context, p model.Principal, ac
 // assistant's when the board session of an adoption link signs up), so that
 // session may make another.
 func (s *Service) transferProject(ctx context.Context, projectID, accountID string) error {
-	sys := projectArgs{Access: access{System: true}, AccountID: accountID}
 	var o projectOwner
-	err := s.call(ctx, KindProject, projectID, "owner", sys, &o)
+	r, err := s.ask(ctx, KindProject, projectID, &pb.ProjectOwnerQuery{Access: systemAccess})
 	if err == nil {
-		err = s.call(ctx, KindProject, projectID, "transfer", sys, nil)
+		o = ownerOf(r)
+		err = s.tell(ctx, KindProject, projectID, &pb.ProjectTransfer{Access: systemAccess, AccountId: accountID})
 	}
 	switch model.ErrorCode(err) {
 	case "":
@@ -157,13 +163,13 @@ func (s *Service) transferProject(ctx context.Context, projectID, accountID stri
 	default:
 		return err
 	}
-	if err := s.call(ctx, KindAccount, accountID, "addProject", accountArgs{ProjectID: projectID}, nil); err != nil {
+	if err := s.tell(ctx, KindAccount, accountID, &pb.AccountAddProject{ProjectId: projectID}); err != nil {
 		return err
 	}
 	if o.Session == "" {
 		return nil
 	}
-	return s.call(ctx, KindSession, o.Session, "releaseProject", sessionArgs{ProjectID: projectID}, nil)
+	return s.tell(ctx, KindSession, o.Session, &pb.SessionReleaseProject{ProjectId: projectID})
 }
 
 // sessionQuotaError is the 429 of a session project whose daily runtime

@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/model"
 )
@@ -14,7 +15,8 @@ import (
 // SetSchemaBaseline saves the project's current runtime schema as its
 // baseline (EDITOR and above).
 func (s *Service) SetSchemaBaseline(ctx context.Context, p model.Principal, projectID string) error {
-	return s.edit(ctx, p, projectID, "setBaseline", editArgs{}, nil)
+	_, err := s.edit(ctx, p, projectID, &pb.EditSetBaseline{})
+	return err
 }
 
 // SchemaChanges compares the project's runtime schema with its baseline

@@ -3,6 +3,7 @@ package actors
 import (
 	"time"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -33,13 +34,6 @@ type sessionClaim struct {
 	Expires   time.Time `json:"expires"`
 }
 
-// sessionArgs is the body of claimProject and releaseProject, and the
-// answer of project (the newest live claim; empty when there is none).
-type sessionArgs struct {
-	ProjectID string    `json:"projectId,omitempty"`
-	Expires   time.Time `json:"expires,omitzero"`
-}
-
 func (s *sessionGrain) load(g *grain) error {
 	if _, err := g.loadJSON(&s.st); err != nil {
 		return err
@@ -54,34 +48,29 @@ func (s *sessionGrain) load(g *grain) error {
 }
 
 func (s *sessionGrain) handle(g *grain, c *call) (any, error) {
-	var a sessionArgs
-	if err := c.decode(&a); err != nil {
-		return nil, err
-	}
 	now := g.env.Clock.Now()
-	switch c.req.Method {
-	case "consume":
+	switch m := c.req.(type) {
+	case *pb.Consume:
 		if ok, retry := s.guest.take(now); !ok {
 			return nil, guestQuotaError(g.env.Config, retry)
 		}
 		return nil, nil
-	case "lease":
-		return serveLease(s.guest, c, now, func(retry int) error { return guestQuotaError(g.env.Config, retry) })
-	case "project":
+	case *pb.Lease:
+		return serveLease(s.guest, m, now, func(retry int) error { return guestQuotaError(g.env.Config, retry) })
+	case *pb.SessionProject: // the newest live claim, or none
 		live := s.live(now)
 		if len(live) == 0 {
-			return sessionArgs{}, nil
+			return []sessionClaim{}, nil
 		}
-		newest := live[len(live)-1]
-		return sessionArgs(newest), nil
-	case "projects":
+		return live[len(live)-1:], nil
+	case *pb.SessionProjects:
 		return s.live(now), nil
-	case "claimProject":
-		return nil, s.claim(g, a, now)
-	case "releaseProject":
-		return nil, s.release(g, a.ProjectID)
+	case *pb.SessionClaimProject:
+		return nil, s.claim(g, sessionClaim{ProjectID: m.ProjectId, Expires: unstamp(m.Expires)}, now)
+	case *pb.SessionReleaseProject:
+		return nil, s.release(g, m.ProjectId)
 	}
-	return nil, unknownMethod(g, c)
+	return nil, unknownRequest(g, c)
 }
 
 // live returns the claims whose projects have not expired.
@@ -98,7 +87,7 @@ func (s *sessionGrain) live(now time.Time) []sessionClaim {
 // claim adds a session project to the session unless it holds the most
 // it may already. Dead claims are dropped on the way; a retried claim of
 // the same project succeeds.
-func (s *sessionGrain) claim(g *grain, a sessionArgs, now time.Time) error {
+func (s *sessionGrain) claim(g *grain, a sessionClaim, now time.Time) error {
 	live := s.live(now)
 	for _, cl := range live {
 		if cl.ProjectID == a.ProjectID {
@@ -110,7 +99,7 @@ func (s *sessionGrain) claim(g *grain, a sessionArgs, now time.Time) error {
 		return model.Errorf(model.ErrLimitReached, "a session may hold %s at a time (it has %s, the newest until %s); use sessionProject, or sign up to keep it",
 			plural(limit, "session project"), newest.ProjectID, newest.Expires.UTC().Format(time.RFC3339))
 	}
-	return s.save(g, append(live, sessionClaim(a)))
+	return s.save(g, append(live, a))
 }
 
 // release drops the session's claim on a project (expired, transferred,
@@ -175,14 +164,11 @@ func (a *adoptionGrain) load(g *grain) (err error) {
 }
 
 func (a *adoptionGrain) handle(g *grain, c *call) (any, error) {
-	switch c.req.Method {
-	case "create":
-		var st adoptionState
-		if err := c.decode(&st); err != nil {
-			return nil, err
-		}
+	switch m := c.req.(type) {
+	case *pb.AdoptionCreate:
+		st := adoptionState{ProjectID: m.ProjectId, Expires: unstamp(m.Expires)}
 		return nil, commit(g, st, func(v adoptionState) { a.st, a.found = v, true })
-	case "use":
+	case *pb.AdoptionUse:
 		if !a.found || a.st.Used || !g.env.Clock.Now().Before(a.st.Expires) {
 			return nil, model.Errorf(model.ErrAdoptionTokenInvalid, "this adoption link was used already or has expired; ask the assistant for a new one (createAdoptionLink)")
 		}
@@ -193,5 +179,5 @@ func (a *adoptionGrain) handle(g *grain, c *call) (any, error) {
 		}
 		return a.st, nil
 	}
-	return nil, unknownMethod(g, c)
+	return nil, unknownRequest(g, c)
 }

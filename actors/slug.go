@@ -1,8 +1,7 @@
 package actors
 
 import (
-	"fmt"
-
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -16,33 +15,25 @@ type slugState struct {
 	ProjectID string `json:"projectId"`
 }
 
-type slugArgs struct {
-	ProjectID string `json:"projectId"`
-}
-
 func (s *slugGrain) load(g *grain) error {
 	_, err := g.loadJSON(&s.state)
 	return err
 }
 
 func (s *slugGrain) handle(g *grain, c *call) (any, error) {
-	var a slugArgs
-	if err := c.decode(&a); err != nil {
-		return nil, err
-	}
-	switch c.req.Method {
-	case "get":
+	switch m := c.req.(type) {
+	case *pb.SlugGet:
 		if s.state.ProjectID == "" {
 			return nil, model.Errorf(model.ErrProjectNotFound, "no project has the slug %q", g.id)
 		}
 		return s.state, nil
-	case "claim":
-		if s.state.ProjectID != "" && s.state.ProjectID != a.ProjectID {
+	case *pb.SlugClaim:
+		if s.state.ProjectID != "" && s.state.ProjectID != m.ProjectId {
 			return nil, model.Errorf(model.ErrConflict, "the slug %q is taken", g.id)
 		}
-		return nil, commit(g, slugState(a), func(v slugState) { s.state = v })
-	case "release":
-		if s.state.ProjectID != a.ProjectID {
+		return nil, commit(g, slugState{ProjectID: m.ProjectId}, func(v slugState) { s.state = v })
+	case *pb.SlugRelease:
+		if s.state.ProjectID != m.ProjectId {
 			return nil, nil
 		}
 		if err := g.saveJSON(nil); err != nil {
@@ -51,9 +42,5 @@ func (s *slugGrain) handle(g *grain, c *call) (any, error) {
 		s.state = slugState{}
 		return nil, nil
 	}
-	return nil, unknownMethod(g, c)
-}
-
-func unknownMethod(g *grain, c *call) error {
-	return fmt.Errorf("%s has no method %q", g.kind, c.req.Method)
+	return nil, unknownRequest(g, c)
 }

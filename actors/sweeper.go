@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/persistence"
 )
 
@@ -64,24 +65,24 @@ func (s *Service) Sweep(ctx context.Context) error {
 // claim, then drops its index entry (project_expiry.go).
 func (s *Service) expire(ctx context.Context, key string) error {
 	projectID := key[strings.IndexByte(key, '/')+1:]
-	args := projectArgs{Access: access{System: true}, ExpiryKey: key}
-	var ex expired
-	if err := s.call(ctx, KindProject, projectID, "expire", args, &ex); err != nil {
+	r, err := s.ask(ctx, KindProject, projectID, &pb.ProjectExpire{ExpiryKey: key})
+	if err != nil {
 		return fmt.Errorf("expire %s: %w", projectID, err)
 	}
+	ex := expiredOf(r)
 	if !ex.Deleted {
 		return nil
 	}
 	if ex.Slug != "" {
-		if err := s.call(ctx, KindSlug, ex.Slug, "release", slugArgs{ProjectID: projectID}, nil); err != nil {
+		if err := s.tell(ctx, KindSlug, ex.Slug, &pb.SlugRelease{ProjectId: projectID}); err != nil {
 			return fmt.Errorf("release slug %s: %w", ex.Slug, err)
 		}
 		s.slugs.m.Delete(ex.Slug)
 	}
 	if ex.Session != "" {
-		if err := s.call(ctx, KindSession, ex.Session, "releaseProject", sessionArgs{ProjectID: projectID}, nil); err != nil {
+		if err := s.tell(ctx, KindSession, ex.Session, &pb.SessionReleaseProject{ProjectId: projectID}); err != nil {
 			return fmt.Errorf("release the session of %s: %w", projectID, err)
 		}
 	}
-	return s.call(ctx, KindProject, projectID, "expireDone", args, nil)
+	return s.tell(ctx, KindProject, projectID, &pb.ProjectExpireDone{ExpiryKey: key})
 }

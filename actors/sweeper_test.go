@@ -81,10 +81,9 @@ func TestSweepDeletesExpiredSessionProject(t *testing.T) {
 		}
 		return nil
 	})
-	body, _ := json.Marshal(map[string]any{"access": map[string]any{"system": true}, "expiryKey": key})
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	r, err := nd.env.Caller.Request(cctx, actors.KindProject, next.ID, &pb.Call{Method: "expire", Body: body, RequestId: "half-way"})
+	r, err := nd.env.Caller.Request(cctx, actors.KindProject, next.ID, &pb.ProjectExpire{Header: &pb.Header{RequestId: "half-way"}, ExpiryKey: key})
 	if err != nil || r.(*pb.Reply).ErrorCode != "" {
 		t.Fatalf("expire: %v %v", err, r)
 	}

@@ -3,6 +3,7 @@ package actors
 import (
 	"golang.org/x/crypto/bcrypt"
 
+	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -21,41 +22,30 @@ type userState struct {
 	AccountIDs []string `json:"accountIds"`
 }
 
-// userArgs is the body of every userGrain method.
-type userArgs struct {
-	UserID    string `json:"userId,omitempty"`
-	Name      string `json:"name,omitempty"`
-	Password  string `json:"password,omitempty"`
-	AccountID string `json:"accountId,omitempty"`
-	Cost      int    `json:"cost,omitempty"`
-}
-
 func (u *userGrain) load(g *grain) (err error) {
 	u.found, err = g.loadJSON(&u.state)
 	return err
 }
 
 func (u *userGrain) handle(g *grain, c *call) (any, error) {
-	var a userArgs
-	if err := c.decode(&a); err != nil {
-		return nil, err
-	}
-	switch c.req.Method {
-	case "get":
+	switch m := c.req.(type) {
+	case *pb.UserGet:
 		if !u.found {
 			return nil, model.Errorf(model.ErrNotFound, "no user %s", g.id)
 		}
 		return u.public(), nil
-	case "signup":
-		return u.signup(g, a)
-	case "login":
-		return u.login(g, a)
-	case "invite":
-		return u.invite(g, a)
-	case "addAccount", "removeAccount":
-		return u.membership(g, c.req.Method == "addAccount", a.AccountID)
+	case *pb.UserSignup:
+		return u.signup(g, m)
+	case *pb.UserLogin:
+		return u.login(m.Password)
+	case *pb.UserInvite:
+		return u.invite(g, m.UserId)
+	case *pb.UserAddAccount:
+		return u.membership(g, true, m.AccountId)
+	case *pb.UserRemoveAccount:
+		return u.membership(g, false, m.AccountId)
 	}
-	return nil, unknownMethod(g, c)
+	return nil, unknownRequest(g, c)
 }
 
 // public is the state without the password hash.
@@ -65,40 +55,40 @@ func (u *userGrain) public() userState {
 	return s
 }
 
-func (u *userGrain) signup(g *grain, a userArgs) (any, error) {
+func (u *userGrain) signup(g *grain, a *pb.UserSignup) (any, error) {
 	if u.found && len(u.state.PasswordHash) > 0 {
 		// CONFLICT is API.md's code and a client needs it to offer a login;
 		// the message neither echoes the address nor says more than that.
 		return nil, model.Errorf(model.ErrConflict, "this e-mail address cannot be used to sign up; if it is yours, log in")
 	}
-	hash, err := bcrypt.GenerateFromPassword([]byte(a.Password), a.Cost)
+	hash, err := bcrypt.GenerateFromPassword([]byte(a.Password), int(a.Cost))
 	if err != nil {
 		return nil, model.Errorf(model.ErrBadUserInput, "password: %v", err)
 	}
 	next := clone(u.state)
 	if !u.found { // an invited placeholder keeps its ID and memberships
-		next.User = model.User{ID: a.UserID, Email: g.id}
+		next.User = model.User{ID: a.UserId, Email: g.id}
 	}
 	if a.Name != "" {
 		next.User.Name = a.Name
 	}
 	next.PasswordHash = hash
-	next.AccountIDs = append([]string{a.AccountID}, next.AccountIDs...)
+	next.AccountIDs = append([]string{a.AccountId}, next.AccountIDs...)
 	if err := commit(g, next, func(v userState) { u.state, u.found = v, true }); err != nil {
 		return nil, err
 	}
 	return u.public(), nil
 }
 
-func (u *userGrain) login(g *grain, a userArgs) (any, error) {
+func (u *userGrain) login(password string) (any, error) {
 	bad := model.Errorf(model.ErrUnauthenticated, "wrong e-mail or password")
 	if !u.found || len(u.state.PasswordHash) == 0 {
 		// Spend the same time as a real check, so timing does not tell
 		// which e-mails have accounts.
-		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(a.Password))
+		_ = bcrypt.CompareHashAndPassword(dummyHash, []byte(password))
 		return nil, bad
 	}
-	if bcrypt.CompareHashAndPassword(u.state.PasswordHash, []byte(a.Password)) != nil {
+	if bcrypt.CompareHashAndPassword(u.state.PasswordHash, []byte(password)) != nil {
 		return nil, bad
 	}
 	return u.public(), nil
@@ -108,11 +98,11 @@ var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("timing equaliser"), bcryp
 
 // invite makes a placeholder user for an e-mail that has none, so an
 // account can add them before they sign up.
-func (u *userGrain) invite(g *grain, a userArgs) (any, error) {
+func (u *userGrain) invite(g *grain, userID string) (any, error) {
 	if u.found {
 		return u.public(), nil
 	}
-	next := userState{User: model.User{ID: a.UserID, Email: g.id}, AccountIDs: []string{}}
+	next := userState{User: model.User{ID: userID, Email: g.id}, AccountIDs: []string{}}
 	if err := commit(g, next, func(v userState) { u.state, u.found = v, true }); err != nil {
 		return nil, err
 	}

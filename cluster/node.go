@@ -50,6 +50,10 @@ type Config struct {
 	// OnFenced is called when the cluster has blocked this node (declared
 	// it dead); the node must stop serving. Nil: only logged.
 	OnFenced func()
+	// Protocol is the version of the messages grains exchange
+	// (actors.ProtocolVersion): a node of another version is not admitted
+	// to the cluster, and the refusal is logged naming both versions.
+	Protocol int
 }
 
 // DefaultConfig returns a single-node configuration on 127.0.0.1.
@@ -119,7 +123,7 @@ func Start(cfg Config) (*Node, error) {
 	for name, producer := range cfg.Kinds {
 		kinds = append(kinds, protocluster.NewKind(name, actor.PropsFromProducer(producer)))
 	}
-	prov := newProvider(host, port, cfg.Join, cfg.Tune, cfg.Logger)
+	prov := newProvider(host, port, cfg.Protocol, cfg.Join, cfg.Tune, cfg.Logger)
 	// Replication pages are up to a few MB and protoactor batches many
 	// messages into one gRPC message: raise gRPC's 4 MB default.
 	rcfg := remote.Configure(host, 0,

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"slices"
@@ -16,11 +17,14 @@ import (
 // memberMeta is what each node advertises through memberlist: enough for
 // protoactor to address it. It must stay under memberlist.MetaMaxSize.
 type memberMeta struct {
-	Cluster string   `json:"c"`
-	ID      string   `json:"i"`
-	Host    string   `json:"h"`
-	Port    int      `json:"p"`
-	Kinds   []string `json:"k"`
+	Cluster string `json:"c"`
+	// Proto is the grain protocol version the node speaks (Config.Protocol):
+	// a member of another version is not admitted (NotifyAlive).
+	Proto int      `json:"v,omitempty"`
+	ID    string   `json:"i"`
+	Host  string   `json:"h"`
+	Port  int      `json:"p"`
+	Kinds []string `json:"k"`
 	// Blocked is the members this node's protoactor blocked (declared
 	// dead for good) that memberlist lists alive again: protoactor never
 	// tells a member it blocked it, so a member the others dropped during
@@ -47,6 +51,7 @@ const maxAdvertisedBlocks = 8
 type provider struct {
 	bindHost string
 	bindPort int
+	proto    int // the grain protocol version; members of another are refused
 	join     []string
 	tune     func(*memberlist.Config)
 	log      *slog.Logger
@@ -62,6 +67,7 @@ type provider struct {
 	joining  atomic.Bool
 	seen     map[string]seenMember                // by ID; only the loop goroutine uses it
 	listed   atomic.Pointer[protocluster.Members] // what publish last gave protoactor, blocked members included
+	refused  sync.Map                             // member IDs refused for their protocol version, logged once
 }
 
 // removalGrace is how long a member memberlist no longer lists stays in
@@ -77,8 +83,8 @@ type seenMember struct {
 	at time.Time
 }
 
-func newProvider(bindHost string, bindPort int, join []string, tune func(*memberlist.Config), log *slog.Logger) *provider {
-	return &provider{bindHost: bindHost, bindPort: bindPort, join: join, tune: tune, log: log,
+func newProvider(bindHost string, bindPort, proto int, join []string, tune func(*memberlist.Config), log *slog.Logger) *provider {
+	return &provider{bindHost: bindHost, bindPort: bindPort, proto: proto, join: join, tune: tune, log: log,
 		kick: make(chan struct{}, 1), stop: make(chan struct{}), seen: map[string]seenMember{}}
 }
 
@@ -97,6 +103,23 @@ func (p *provider) setMeta() {
 	b, _ := json.Marshal(p.self)
 	p.meta.Store(&b)
 }
+
+// NotifyAlive implements memberlist.AliveDelegate: a node that speaks
+// another grain protocol is not admitted to the member list, so no grain
+// is placed on it and no call reaches it. The refusal is logged once per
+// member, naming both versions.
+func (p *provider) NotifyAlive(n *memberlist.Node) error {
+	var m memberMeta
+	if n.Name == p.self.ID || json.Unmarshal(n.Meta, &m) != nil || m.Cluster != p.self.Cluster || m.Proto == p.proto {
+		return nil // a meta that does not parse is not a member (members) either
+	}
+	if _, seen := p.refused.LoadOrStore(n.Name, true); !seen {
+		p.log.Error("refusing a cluster member that speaks another grain protocol version; run one mockgql version across the cluster",
+			"member", n.Name, "addr", n.Address(), "its_protocol", m.Proto, "our_protocol", p.proto)
+	}
+	return fmt.Errorf("grain protocol version %d, ours is %d", m.Proto, p.proto)
+}
+
 func (p *provider) NotifyMsg([]byte)                           {}
 func (p *provider) GetBroadcasts(overhead, limit int) [][]byte { return nil }
 func (p *provider) LocalState(join bool) []byte                { return nil }
@@ -124,20 +147,8 @@ func (p *provider) start(c *protocluster.Cluster, kinds []string) error {
 	if err != nil {
 		return err
 	}
-	p.self = memberMeta{Cluster: c.Config.Name, ID: c.ActorSystem.ID, Host: host, Port: port, Kinds: kinds}
-	p.setMeta()
-	cfg := memberlist.DefaultLANConfig()
-	// The name must be new for every process: protoactor blocks a member ID
-	// forever once it has left.
-	cfg.Name = c.ActorSystem.ID
-	cfg.BindAddr, cfg.BindPort = p.bindHost, p.bindPort
-	cfg.AdvertisePort = 0
-	cfg.Delegate, cfg.Events = p, p
-	cfg.LogOutput = io.Discard
-	if p.tune != nil {
-		p.tune(cfg)
-	}
-	if p.ml, err = memberlist.Create(cfg); err != nil {
+	p.self = memberMeta{Cluster: c.Config.Name, Proto: p.proto, ID: c.ActorSystem.ID, Host: host, Port: port, Kinds: kinds}
+	if err := p.listen(c.ActorSystem.ID); err != nil {
 		return err
 	}
 	if len(p.join) > 0 {
@@ -148,6 +159,24 @@ func (p *provider) start(c *protocluster.Cluster, kinds []string) error {
 	p.publish()
 	go p.loop()
 	return nil
+}
+
+// listen starts memberlist as name (p.self set).
+func (p *provider) listen(name string) (err error) {
+	p.setMeta()
+	cfg := memberlist.DefaultLANConfig()
+	// The name must be new for every process: protoactor blocks a member ID
+	// forever once it has left.
+	cfg.Name = name
+	cfg.BindAddr, cfg.BindPort = p.bindHost, p.bindPort
+	cfg.AdvertisePort = 0
+	cfg.Delegate, cfg.Events, cfg.Alive = p, p, p
+	cfg.LogOutput = io.Discard
+	if p.tune != nil {
+		p.tune(cfg)
+	}
+	p.ml, err = memberlist.Create(cfg)
+	return err
 }
 
 // Addr is the memberlist address others join.
@@ -278,7 +307,7 @@ func (p *provider) members() protocluster.Members {
 	}
 	for _, n := range p.ml.Members() { // alive and suspect nodes
 		var m memberMeta
-		if json.Unmarshal(n.Meta, &m) != nil || m.Cluster != p.self.Cluster || len(m.Kinds) == 0 {
+		if json.Unmarshal(n.Meta, &m) != nil || m.Cluster != p.self.Cluster || m.Proto != p.proto || len(m.Kinds) == 0 {
 			continue
 		}
 		members = append(members, &protocluster.Member{Id: m.ID, Host: m.Host, Port: int32(m.Port), Kinds: m.Kinds})

@@ -191,7 +191,7 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 		bind = "127.0.0.1:0"
 	}
 	node, err := cluster.Start(cluster.Config{NodeName: c.Node, Bind: bind, Join: c.Join, Kinds: actors.Kinds(env), Logger: log,
-		Tune: fastFailureDetection, DB: db, OnFenced: fenced(log),
+		Tune: fastFailureDetection, DB: db, OnFenced: fenced(log), Protocol: actors.ProtocolVersion,
 		Store: cluster.StoreConfig{Replicas: c.Replicas, KeyOf: actors.GrainKeyOf, Records: actors.GrainRecords, Everywhere: actors.Everywhere}})
 	if err != nil {
 		db.Close()
