@@ -131,8 +131,8 @@ func (o *tableOverlay) changedIn(ord *dataset.Order, path string, lo, hi int) in
 	o.mu.Lock()
 	ranks, ok := o.ranks[path]
 	if !ok {
-		ranks = make([]int32, len(o.changedRows))
-		for i, r := range o.changedRows {
+		ranks = make([]int32, len(o.rowIdx))
+		for i, r := range o.rowIdx {
 			ranks[i] = ord.Rank(r)
 		}
 		slices.Sort(ranks)
