@@ -17,6 +17,7 @@ import (
 // lookups). It belongs to one resolved overlay and is immutable once built.
 type liveTable struct {
 	rows   []int32
+	recs   []*rowRec               // by live index; shared by versions while the row is unchanged
 	vals   [][]dataset.Value // by attribute index, then live index; nil for attributes not read
 	orders map[int]*liveOrder
 	grams  map[int]map[uint32][]int32 // by attribute index: the live indexes whose lowered text holds each 3-gram
@@ -40,7 +41,12 @@ func (tv *tableView) liveTable() *liveTable {
 		for _, r := range o.live() {
 			if r >= tv.n || tv.inTable(r) {
 				lt.rows = append(lt.rows, r)
+				lt.recs = append(lt.recs, o.record(r))
 			}
+		}
+		if o.from != nil {
+			lt.patchFrom(tv, o.from)
+			o.from = nil
 		}
 		o.liveTab = lt
 	}

@@ -49,6 +49,12 @@ func (o *tableOverlay) patch(tv *tableView, ts *tableState, ids []string) *table
 	}
 	next.created = mergeCreated(o.created, gone, added)
 	next.setRows(o.rowIdx, o.rowRecs, o.changed, set)
+	o.mu.Lock()
+	next.from = o.liveTab
+	if next.from == nil {
+		next.from = o.from
+	}
+	o.mu.Unlock()
 	return next
 }
 

@@ -12,8 +12,9 @@ import (
 // (of dataset and created rows), batches, resets and mutation-like private
 // branches to an overlay, and requires each version's resolved overlay —
 // patched from the last resolved one when the records allow — to equal
-// the overlay resolved from every record; it also requires that most
-// versions were patched, not resolved anew.
+// the overlay resolved from every record, and a third of the versions'
+// live tables (patched from the last one built) to equal one built afresh;
+// it also requires that most versions were patched, not resolved anew.
 func TestOverlayPatchMatchesFull(t *testing.T) {
 	pool := memPool{"bench": rtBenchDataset(t, 2000)}
 	rt := rtCompile(t, rtBenchProject(t), Options{CacheRows: 1})
@@ -39,7 +40,7 @@ func TestOverlayPatchMatchesFull(t *testing.T) {
 		}
 		return Change{TableID: tab.id, RowID: fmt.Sprint(1 + rnd.IntN(2100)), Values: price, Deleted: rnd.IntN(5) == 0}
 	}
-	patched, versions := 0, 0
+	patched, versions, livePatched := 0, 0, 0
 	check := func(st *overlayState, cacheable bool) {
 		last := ov.lastResolved(tab.id)
 		tv := newView(rt, pool, ov, st, cacheable).tableView(tab)
@@ -55,6 +56,16 @@ func TestOverlayPatchMatchesFull(t *testing.T) {
 		versions++
 		got, want := tv.ov, resolveAll(tv, ts)
 		requireSameOverlay(t, got, want)
+		if rnd.IntN(3) == 0 { // a list query reads the live table: later versions patch theirs from it
+			fresh := *tv
+			fresh.ov = want
+			tv.ov.mu.Lock()
+			if tv.ov.liveTab == nil && tv.ov.from != nil {
+				livePatched++
+			}
+			tv.ov.mu.Unlock()
+			requireSameLive(t, tv, &fresh)
+		}
 	}
 	for step := 0; step < 3000; step++ {
 		switch x := rnd.IntN(100); {
@@ -79,8 +90,8 @@ func TestOverlayPatchMatchesFull(t *testing.T) {
 		}
 		check(ov.snapshot(), true)
 	}
-	if patched*10 < versions*9 {
-		t.Fatalf("%d of %d versions patched; want nearly all", patched, versions)
+	if patched*10 < versions*9 || livePatched < versions/10 {
+		t.Fatalf("%d of %d versions patched, %d live tables; want nearly all versions and a third of the tables", patched, versions, livePatched)
 	}
 }
 
@@ -110,6 +121,35 @@ func requireSameOverlay(tb testing.TB, got, want *tableOverlay) {
 	for i, rec := range want.created {
 		if r, ok := got.createdRow(rec.id); !ok || r != got.n+int32(i) {
 			tb.Fatalf("createdRow(%s) = %d %v, want %d", rec.id, r, ok, got.n+int32(i))
+		}
+	}
+}
+
+// requireSameLive compares the live tables of two views of one version:
+// rows, records, and the values and orders of price and name.
+func requireSameLive(tb testing.TB, got, want *tableView) {
+	tb.Helper()
+	g, w := got.liveTable(), want.liveTable()
+	if !slices.Equal(g.rows, w.rows) {
+		tb.Fatalf("live rows %v, want %v", g.rows, w.rows)
+	}
+	for i := range g.recs {
+		if g.recs[i].ch != w.recs[i].ch {
+			tb.Fatalf("live record %d differs", i)
+		}
+	}
+	for _, a := range got.t.attrs {
+		if a.name != "price" && a.name != "name" {
+			continue
+		}
+		got.ov.mu.Lock()
+		gv, gl := g.values(got, a), g.order(got, a)
+		got.ov.mu.Unlock()
+		want.ov.mu.Lock()
+		wv, wl := w.values(want, a), w.order(want, a)
+		want.ov.mu.Unlock()
+		if !slices.Equal(gv, wv) || !slices.Equal(gl.idx, wl.idx) || !slices.Equal(gl.group, wl.group) {
+			tb.Fatalf("live %s: values or order differ", a.name)
 		}
 	}
 }

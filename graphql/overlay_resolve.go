@@ -40,6 +40,7 @@ type tableOverlay struct {
 	mu      sync.Mutex
 	keys    map[int]map[string][]int32 // by attribute index: live changed rows by key
 	liveTab *liveTable                 // the live rows for list queries (overlay_live.go)
+	from    *liveTable                 // an earlier version's, to patch into liveTab; nil once built
 	ranks   map[string][]int32         // by sort path: the changed rows' ranks, ascending
 }
 
