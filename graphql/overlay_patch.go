@@ -15,7 +15,8 @@ type rowSet struct {
 // other records of the same table and dataset, where ids lists (maybe
 // repeated) every RowID whose record differs between o.ts and ts. Only
 // those records are decoded and looked up; o's slices and bitset are
-// copied and patched, its unchanged rowRecs shared.
+// copied and patched (shared when no dataset row changed), its unchanged
+// rowRecs shared.
 func (o *tableOverlay) patch(tv *tableView, ts *tableState, ids []string) *tableOverlay {
 	next := &tableOverlay{n: o.n, t: o.t, ds: o.ds, ts: ts, maxID: o.maxID, hasMaxID: o.hasMaxID}
 	slices.Sort(ids)
@@ -48,7 +49,11 @@ func (o *tableOverlay) patch(tv *tableView, ts *tableState, ids []string) *table
 		}
 	}
 	next.created = mergeCreated(o.created, gone, added)
-	next.setRows(o.rowIdx, o.rowRecs, o.changed, set)
+	if len(set) == 0 { // only created rows changed: share the rest, immutable
+		next.rowIdx, next.rowRecs, next.changed, next.updated = o.rowIdx, o.rowRecs, o.changed, o.updated
+	} else {
+		next.setRows(o.rowIdx, o.rowRecs, o.changed, set)
+	}
 	o.mu.Lock()
 	next.from = o.liveTab
 	if next.from == nil {
