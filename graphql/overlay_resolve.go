@@ -81,9 +81,10 @@ func (v *view) resolveOverlay(tv *tableView) *tableOverlay {
 // overlayCost is what a resolved overlay holds, in the cache's 4-byte
 // units: per record its rowRec, values and slice entries, and the changed
 // bitset over the dataset. Versions share their unchanged rowRecs, so this
-// overstates all but the first.
+// overstates all but the first: the cache keeps fewer versions rather than
+// more.
 func overlayCost(tv *tableView, ts *tableState) int64 {
-	perRecord := int64(160 + len(tv.t.attrs)*int(unsafe.Sizeof(dataset.Value{})+1))
+	perRecord := int64(256 + len(tv.t.attrs)*int(unsafe.Sizeof(dataset.Value{})+1))
 	return (int64(ts.len())*perRecord + int64(tv.n)/8) / 4
 }
 
