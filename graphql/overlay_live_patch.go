@@ -93,7 +93,7 @@ func mergeOrder(old *liveOrder, kept, fresh []int32, vals []dataset.Value) *live
 	less := func(x, y int32) int { return cmp.Or(dataset.Compare(vals[x], vals[y]), cmp.Compare(x, y)) }
 	f := slices.Clone(fresh)
 	slices.SortFunc(f, less)
-	lo := &liveOrder{idx: make([]int32, 0, len(vals)), group: make([]int32, len(vals))}
+	lo := &liveOrder{idx: make([]int32, 0, len(vals))}
 	k := 0
 	for _, x := range old.idx {
 		y := kept[x]
@@ -107,12 +107,6 @@ func mergeOrder(old *liveOrder, kept, fresh []int32, vals []dataset.Value) *live
 		lo.idx = append(lo.idx, y)
 	}
 	lo.idx = append(lo.idx, f[k:]...)
-	for p := range lo.idx {
-		if p > 0 && dataset.Compare(vals[lo.idx[p]], vals[lo.idx[p-1]]) == 0 {
-			lo.group[p] = lo.group[p-1]
-		} else {
-			lo.group[p] = int32(p)
-		}
-	}
+	lo.setGroups(vals)
 	return lo
 }
