@@ -369,7 +369,7 @@ func (m liveMatch) first(tv *tableView, q *listQuery, limit int) []int32 {
 	tv.ov.mu.Lock()
 	lo := m.lt.order(tv, q.sort)
 	tv.ov.mu.Unlock()
-	if walk := min(len(lo.idx), limit*len(lo.idx)/m.count+1); m.count*bits.Len(uint(m.count))*2 < walk {
+	if walk := min(len(lo.idx), limit*len(lo.idx)/m.count+1); m.count*bits.Len(uint(m.count))*8 < walk {
 		return m.selectFirst(lo, q.desc, limit, out)
 	}
 	if !q.desc {
