@@ -14,8 +14,9 @@ import (
 //
 // Overlay is safe for concurrent use by many readers and one writer. Readers
 // take an immutable snapshot (one atomic load) and see either all or none of
-// an Apply. Apply copies the records of the tables it touches, so it costs
-// O(records of those tables); mutations are rare next to queries.
+// an Apply. A table's records are a shared base plus a small delta
+// (tableState), so an Apply copies O(√records) entries, amortised, not the
+// table's records.
 type Overlay struct {
 	mu    sync.Mutex // serialises writers
 	state atomic.Pointer[overlayState]
@@ -74,10 +75,106 @@ type overlayState struct {
 	tables  map[string]*tableState // by table ID
 }
 
-// tableState holds the records of one table. It is immutable once published.
+// tableState holds the records of one table: a base shared by many
+// versions and a delta of the records newer than it. It is immutable once
+// published. A version costs a copy of the delta; when the delta outgrows
+// compactAt of the base, it is merged into a new base (one copy of the
+// records), so a change costs O(√records) amortised.
 type tableState struct {
-	recs   map[string]*Change // by RowID
+	base   *recBase
+	delta  map[string]*Change // by RowID; nil when empty
+	count  int                // records in all
 	maxSeq int64
+}
+
+// recBase is an immutable map of records, shared by the versions built on
+// it. gen identifies it; a base made by compaction names the base it
+// merged into (from) and the RowIDs it took from that base's delta
+// (merged), so that the records of versions on either side differ only
+// under known RowIDs (tableState.diff) without keeping the older base.
+type recBase struct {
+	recs   map[string]*Change
+	gen    uint64
+	from   uint64
+	merged []string
+}
+
+// baseGens numbers bases; 0 is no base.
+var baseGens atomic.Uint64
+
+// compactAt is the delta size past which a delta over a base of n records
+// is merged into a new base: √n, at least 64.
+func compactAt(n int) int {
+	k := 64
+	for k*k < n {
+		k *= 2
+	}
+	return k
+}
+
+// get returns the record of a row, or nil; a nil ts has none.
+func (ts *tableState) get(id string) *Change {
+	if ts == nil {
+		return nil
+	}
+	if c, ok := ts.delta[id]; ok {
+		return c
+	}
+	return ts.base.recs[id]
+}
+
+// len returns the number of records; a nil ts has none.
+func (ts *tableState) len() int {
+	if ts == nil {
+		return 0
+	}
+	return ts.count
+}
+
+// each calls f with every record once, in no particular order.
+func (ts *tableState) each(f func(*Change)) {
+	if ts == nil {
+		return
+	}
+	for id, c := range ts.base.recs {
+		if _, newer := ts.delta[id]; !newer {
+			f(c)
+		}
+	}
+	for _, c := range ts.delta {
+		f(c)
+	}
+}
+
+// since returns the RowIDs whose records may differ between ts and the
+// versions whose base is gen (those of ts's delta, and of the compaction
+// when ts's base merged gen's), or false when ts is not that close to gen.
+func (ts *tableState) since(gen uint64, out []string) ([]string, bool) {
+	switch {
+	case ts.base.gen == gen:
+	case ts.base.from == gen && gen != 0:
+		out = append(out, ts.base.merged...)
+	default:
+		return out, false
+	}
+	for id := range ts.delta {
+		out = append(out, id)
+	}
+	return out, true
+}
+
+// diff returns RowIDs, possibly repeated, that hold every row whose record
+// differs between a and b (more may be listed), or false when they share
+// no base close enough to tell (then every record may differ).
+func diff(a, b *tableState) ([]string, bool) {
+	for _, gen := range []uint64{a.base.gen, a.base.from} {
+		if ids, ok := a.since(gen, nil); ok {
+			if ids, ok = b.since(gen, ids); ok {
+				return ids, true
+			}
+		}
+	}
+	return nil, false
 }
 
 var emptyState = &overlayState{}
@@ -116,11 +213,11 @@ func (o *Overlay) Changes() []Change {
 	s := o.snapshot()
 	var out []Change
 	for _, ts := range s.tables {
-		for _, c := range ts.recs {
+		ts.each(func(c *Change) {
 			cp := *c
 			cp.Values = maps.Clone(c.Values)
 			out = append(out, cp)
-		}
+		})
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -143,7 +240,7 @@ func (o *Overlay) Reset() {
 }
 
 // with returns a new state: s plus changes, version s.version+1. Tables not
-// touched are shared with s.
+// touched are shared with s; touched ones share their base.
 func (s *overlayState) with(changes []Change) *overlayState {
 	next := &overlayState{version: s.version + 1, tables: maps.Clone(s.tables)}
 	if next.tables == nil {
@@ -158,17 +255,43 @@ func (s *overlayState) with(changes []Change) *overlayState {
 			copied[c.TableID] = true
 		}
 		c.Values = maps.Clone(c.Values)
-		ts.recs[c.RowID] = &c
+		if ts.get(c.RowID) == nil {
+			ts.count++
+		}
+		ts.delta[c.RowID] = &c
 		ts.maxSeq = max(ts.maxSeq, c.Seq)
+	}
+	for id := range copied {
+		next.tables[id].compact()
 	}
 	return next
 }
 
+// clone returns a copy of ts to change: the same base, its own delta.
 func (ts *tableState) clone() *tableState {
-	if ts == nil {
-		return &tableState{recs: map[string]*Change{}}
+	if ts == nil { // a fresh base: nothing to share with versions before a Reset
+		return &tableState{base: &recBase{gen: baseGens.Add(1)}, delta: map[string]*Change{}}
 	}
-	return &tableState{recs: maps.Clone(ts.recs), maxSeq: ts.maxSeq}
+	d := make(map[string]*Change, len(ts.delta)+8)
+	maps.Copy(d, ts.delta)
+	return &tableState{base: ts.base, delta: d, count: ts.count, maxSeq: ts.maxSeq}
+}
+
+// compact merges a delta grown past compactAt into a new base. Only a
+// state not yet published may be compacted.
+func (ts *tableState) compact() {
+	if len(ts.delta) <= compactAt(len(ts.base.recs)) {
+		return
+	}
+	recs := make(map[string]*Change, ts.count)
+	maps.Copy(recs, ts.base.recs)
+	merged := make([]string, 0, len(ts.delta))
+	for id, c := range ts.delta {
+		recs[id] = c
+		merged = append(merged, id)
+	}
+	ts.base = &recBase{recs: recs, gen: baseGens.Add(1), from: ts.base.gen, merged: merged}
+	ts.delta = nil
 }
 
 // table returns the records of a table, or nil.

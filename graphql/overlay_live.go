@@ -17,6 +17,7 @@ import (
 // lookups). It belongs to one resolved overlay and is immutable once built.
 type liveTable struct {
 	rows   []int32
+	recs   []*rowRec         // by live index; shared by versions while the row is unchanged
 	vals   [][]dataset.Value // by attribute index, then live index; nil for attributes not read
 	orders map[int]*liveOrder
 	grams  map[int]map[uint32][]int32 // by attribute index: the live indexes whose lowered text holds each 3-gram
@@ -27,6 +28,20 @@ type liveTable struct {
 type liveOrder struct {
 	idx   []int32 // live indexes
 	group []int32 // per position: the first position of its tie group
+	pos   []int32 // per live index: its position
+}
+
+// setGroups fills group and pos from idx and the values.
+func (lo *liveOrder) setGroups(vals []dataset.Value) {
+	lo.group, lo.pos = make([]int32, len(lo.idx)), make([]int32, len(lo.idx))
+	for p, x := range lo.idx {
+		lo.pos[x] = int32(p)
+		if p > 0 && dataset.Compare(vals[x], vals[lo.idx[p-1]]) == 0 {
+			lo.group[p] = lo.group[p-1]
+		} else {
+			lo.group[p] = int32(p)
+		}
+	}
 }
 
 // live returns tv's overlay as a liveTable with the values of attrs, and
@@ -40,7 +55,12 @@ func (tv *tableView) liveTable() *liveTable {
 		for _, r := range o.live() {
 			if r >= tv.n || tv.inTable(r) {
 				lt.rows = append(lt.rows, r)
+				lt.recs = append(lt.recs, o.record(r))
 			}
+		}
+		if o.from != nil {
+			lt.patchFrom(tv, o.from)
+			o.from = nil
 		}
 		o.liveTab = lt
 	}
@@ -67,18 +87,12 @@ func (lt *liveTable) order(tv *tableView, a *attribute) *liveOrder {
 		return lo
 	}
 	vals := lt.values(tv, a)
-	lo := &liveOrder{idx: make([]int32, len(vals)), group: make([]int32, len(vals))}
+	lo := &liveOrder{idx: make([]int32, len(vals))}
 	for i := range lo.idx {
 		lo.idx[i] = int32(i)
 	}
 	slices.SortFunc(lo.idx, func(x, y int32) int { return cmp.Or(dataset.Compare(vals[x], vals[y]), cmp.Compare(x, y)) })
-	for p := range lo.idx {
-		if p > 0 && dataset.Compare(vals[lo.idx[p]], vals[lo.idx[p-1]]) == 0 {
-			lo.group[p] = lo.group[p-1]
-		} else {
-			lo.group[p] = int32(p)
-		}
-	}
+	lo.setGroups(vals)
 	lt.orders[a.idx] = lo
 	return lo
 }
@@ -131,8 +145,8 @@ func (o *tableOverlay) changedIn(ord *dataset.Order, path string, lo, hi int) in
 	o.mu.Lock()
 	ranks, ok := o.ranks[path]
 	if !ok {
-		ranks = make([]int32, len(o.changedRows))
-		for i, r := range o.changedRows {
+		ranks = make([]int32, len(o.rowIdx))
+		for i, r := range o.rowIdx {
 			ranks[i] = ord.Rank(r)
 		}
 		slices.Sort(ranks)
@@ -355,6 +369,9 @@ func (m liveMatch) first(tv *tableView, q *listQuery, limit int) []int32 {
 	tv.ov.mu.Lock()
 	lo := m.lt.order(tv, q.sort)
 	tv.ov.mu.Unlock()
+	if walk := min(len(lo.idx), limit*len(lo.idx)/m.count+1); m.count*bits.Len(uint(m.count))*8 < walk {
+		return m.selectFirst(lo, q.desc, limit, out)
+	}
 	if !q.desc {
 		for _, x := range lo.idx {
 			if in(x) {
@@ -377,4 +394,26 @@ func (m liveMatch) first(tv *tableView, q *listQuery, limit int) []int32 {
 		p = g - 1
 	}
 	return out
+}
+
+// selectFirst is first for few members next to the walk of the order: the
+// members sorted by their place in it (descending: by tie group from the
+// last, each forwards), the first limit kept.
+func (m liveMatch) selectFirst(lo *liveOrder, desc bool, limit int, out []int32) []int32 {
+	for w, word := range m.bits {
+		for word != 0 {
+			out = append(out, int32(w<<6+bits.TrailingZeros64(word)))
+			word &= word - 1
+		}
+	}
+	slices.SortFunc(out, func(x, y int32) int {
+		px, py := lo.pos[x], lo.pos[y]
+		if desc {
+			if c := cmp.Compare(lo.group[py], lo.group[px]); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(px, py)
+	})
+	return out[:min(limit, len(out))]
 }

@@ -13,31 +13,35 @@ import (
 
 // tableOverlay is a table's overlay records resolved against its dataset:
 // which dataset rows they change and which rows they create. It is
-// immutable once built (but for the lazily built key indexes) and cached
-// per (table, dataset, overlay version). A nil *tableOverlay is empty.
+// immutable once built (but for the lazily built indexes) and cached per
+// (table, dataset, overlay version). A nil *tableOverlay is empty.
+//
+// A version is built from the last resolved one by patching the rows whose
+// records differ (tableState.diff, overlay_patch.go): O(changed ·
+// log records) decoding and lookups, plus a copy of the flat slices and
+// the changed bitset.
 type tableOverlay struct {
-	n           int32
-	rows        map[int32]*rowRec // dataset rows with a record (updated or deleted)
-	changed     *bitset           // the keys of rows
-	updated     []int32           // dataset rows with a live (not deleted) record, ascending
-	changedRows []int32           // dataset rows with a record (the bits of changed), unordered
-	created     []*rowRec         // live created rows in Seq order; row n+i is created[i]
-	byID        map[string]int32  // live created rows by id
+	n       int32
+	rowIdx  []int32   // dataset rows with a record (updated or deleted), ascending
+	rowRecs []*rowRec // their records, by position in rowIdx
+	changed *bitset   // the rows of rowIdx
+	updated []int32   // the rows of rowIdx whose record is live, ascending
+	created []*rowRec // live created rows in (Seq, RowID) order; row n+i is created[i]
 
-	// t, ds and decoded let the next version's build reuse the records
-	// it shares with this one (Overlay.lastResolved).
-	t       *table
-	ds      weak.Pointer[dataset.Dataset] // weak: a replaced dataset is not kept alive
-	ts      *tableState                   // the records resolved
-	decoded map[*Change]decodedRec
+	maxID    float64 // the largest integer RowID with a record (maxIntegerID)
+	hasMaxID bool
+
+	// t and ds let the next version's build patch this one
+	// (Overlay.lastResolved); ts is the records resolved.
+	t  *table
+	ds weak.Pointer[dataset.Dataset] // weak: a replaced dataset is not kept alive
+	ts *tableState
 
 	mu      sync.Mutex
-	keys    map[int]map[string][]int32 // by attribute index (-1: id): live changed rows by key
+	keys    map[int]map[string][]int32 // by attribute index: live changed rows by key
 	liveTab *liveTable                 // the live rows for list queries (overlay_live.go)
+	from    *liveTable                 // an earlier version's, to patch into liveTab; nil once built
 	ranks   map[string][]int32         // by sort path: the changed rows' ranks, ascending
-
-	maxID               float64 // maxIntegerID
-	hasMaxID, maxIDDone bool
 }
 
 // rowRec is one record decoded for a table.
@@ -58,7 +62,7 @@ type rowRec struct {
 // mutated project rebuild it, its live table and their indexes.
 func (v *view) resolveOverlay(tv *tableView) *tableOverlay {
 	ts := v.st.table(tv.t.id)
-	if ts == nil || len(ts.recs) == 0 {
+	if ts.len() == 0 {
 		return nil
 	}
 	if last := v.ov.lastResolved(tv.t.id); last.resolves(tv, ts) {
@@ -75,13 +79,13 @@ func (v *view) resolveOverlay(tv *tableView) *tableOverlay {
 }
 
 // overlayCost is what a resolved overlay holds, in the cache's 4-byte
-// units: per record its rowRec, values and map entries, and the changed
-// bitset over the dataset. (A flat 256 bytes a record, the estimate before,
-// let a project that takes many mutations keep several times its budget
-// in old versions.)
+// units: per record its rowRec, values and slice entries, and the changed
+// bitset over the dataset. Versions share their unchanged rowRecs, so this
+// overstates all but the first: the cache keeps fewer versions rather than
+// more.
 func overlayCost(tv *tableView, ts *tableState) int64 {
 	perRecord := int64(256 + len(tv.t.attrs)*int(unsafe.Sizeof(dataset.Value{})+1))
-	return (int64(len(ts.recs))*perRecord + int64(tv.n)/8) / 4
+	return (int64(ts.len())*perRecord + int64(tv.n)/8) / 4
 }
 
 // resolves reports whether o resolved the records ts for tv's table and
@@ -90,86 +94,55 @@ func (o *tableOverlay) resolves(tv *tableView, ts *tableState) bool {
 	return o != nil && o.ts == ts && o.t == tv.t && o.ds == weak.Make(tv.ds)
 }
 
-// decodedRec is a record decoded for a table and the dataset rows its id
-// names (none for created rows).
-type decodedRec struct {
-	rec  *rowRec
-	rows []int32
-}
-
-// buildOverlay resolves a table's records. Records the previous resolved
-// version of the same table, runtime and dataset already decoded are
-// reused (versions share their unchanged *Change), so that a mutation on
-// a table with many records costs map operations per record, not a
-// decode and an id lookup each.
+// buildOverlay resolves a table's records: by patching the last resolved
+// version of the same table and dataset when the records differ from its
+// under known RowIDs, else from every record.
 func buildOverlay(tv *tableView, ts *tableState) *tableOverlay {
-	o := &tableOverlay{n: tv.n, rows: make(map[int32]*rowRec, len(ts.recs)),
-		t: tv.t, ds: weak.Make(tv.ds), ts: ts, decoded: make(map[*Change]decodedRec, len(ts.recs))}
-	prev := tv.v.ov.lastResolved(tv.t.id)
-	if prev != nil && (prev.t != tv.t || prev.ds != weak.Make(tv.ds)) {
-		prev = nil
-	}
-	var created []seqRec
-	for _, c := range ts.recs {
-		d, ok := prev.reuse(c)
-		if !ok {
-			d = decodedRec{rec: decodeRecord(tv, c)}
-			if !c.Created {
-				d.rows = tv.datasetRowsByID(c.RowID)
-			}
-		}
-		o.decoded[c] = d
-		if c.Created {
-			if !c.Deleted {
-				created = append(created, seqRec{d.rec.ch.Seq, d.rec})
-			}
-			continue
-		}
-		for _, r := range d.rows {
-			o.rows[r] = d.rec
+	var o *tableOverlay
+	if prev := tv.v.ov.lastResolved(tv.t.id); prev != nil && prev.t == tv.t && prev.ds == weak.Make(tv.ds) {
+		if ids, ok := diff(prev.ts, ts); ok {
+			o = prev.patch(tv, ts, ids)
 		}
 	}
-	slices.SortFunc(created, func(a, b seqRec) int { // the Seq beside each record: no pointer chase
-		if a.seq != b.seq {
-			return cmp.Compare(a.seq, b.seq)
-		}
-		return compareStrings(a.rec.id, b.rec.id)
-	})
-	o.created = make([]*rowRec, len(created))
-	for i, c := range created {
-		o.created[i] = c.rec
+	if o == nil {
+		o = resolveAll(tv, ts)
 	}
-	o.byID = make(map[string]int32, len(o.created))
-	for i, rec := range o.created {
-		o.byID[rec.id] = tv.n + int32(i)
-	}
-	o.changed = newBitset(int(tv.n))
-	o.changedRows, o.updated = make([]int32, 0, len(o.rows)), make([]int32, 0, len(o.rows))
-	for r, rec := range o.rows {
-		o.changed.set(r)
-		o.changedRows = append(o.changedRows, r)
-		if !rec.deleted {
-			o.updated = append(o.updated, r)
-		}
-	}
-	slices.Sort(o.updated)
 	tv.v.ov.setResolved(tv.t.id, o) // complete: other queries may take it now
 	return o
 }
 
-// seqRec is a created record and its Seq, for sorting.
-type seqRec struct {
-	seq int64
-	rec *rowRec
+// resolveAll resolves every record of ts.
+func resolveAll(tv *tableView, ts *tableState) *tableOverlay {
+	o := &tableOverlay{n: tv.n, t: tv.t, ds: weak.Make(tv.ds), ts: ts}
+	var set []rowSet
+	ts.each(func(c *Change) {
+		rec := decodeRecord(tv, c)
+		o.noteID(c.RowID)
+		if c.Created {
+			if !c.Deleted {
+				o.created = append(o.created, rec)
+			}
+			return
+		}
+		for _, r := range tv.datasetRowsByID(c.RowID) {
+			set = append(set, rowSet{r, rec})
+		}
+	})
+	slices.SortFunc(o.created, compareCreated)
+	o.setRows(nil, nil, nil, set)
+	return o
 }
 
-// reuse returns what o decoded for c; a nil o has nothing.
-func (o *tableOverlay) reuse(c *Change) (decodedRec, bool) {
-	if o == nil {
-		return decodedRec{}, false
+// noteID keeps the largest integer RowID.
+func (o *tableOverlay) noteID(id string) {
+	if f, ok := integerID(id); ok && (!o.hasMaxID || f > o.maxID) {
+		o.maxID, o.hasMaxID = f, true
 	}
-	d, ok := o.decoded[c]
-	return d, ok
+}
+
+// compareCreated orders created rows: by Seq, then RowID.
+func compareCreated(a, b *rowRec) int {
+	return cmp.Or(cmp.Compare(a.ch.Seq, b.ch.Seq), compareStrings(a.id, b.id))
 }
 
 func decodeRecord(tv *tableView, c *Change) *rowRec {
@@ -206,14 +179,22 @@ func (o *tableOverlay) record(r int32) *rowRec {
 		return o.created[r-o.n]
 	}
 	if o.changed.has(r) {
-		return o.rows[r]
+		return o.rowRecord(r)
+	}
+	return nil
+}
+
+// rowRecord returns the record of dataset row r, or nil.
+func (o *tableOverlay) rowRecord(r int32) *rowRec {
+	if i, ok := slices.BinarySearch(o.rowIdx, r); ok {
+		return o.rowRecs[i]
 	}
 	return nil
 }
 
 // hasRecord reports whether a row with id has a record, tombstones
 // included; a nil o has none.
-func (o *tableOverlay) hasRecord(id string) bool { return o != nil && o.ts.recs[id] != nil }
+func (o *tableOverlay) hasRecord(id string) bool { return o != nil && o.ts.get(id) != nil }
 
 // isChanged reports whether dataset row r has a record (updated or deleted).
 func (o *tableOverlay) isChanged(r int32) bool { return o != nil && o.changed.has(r) }
@@ -266,32 +247,19 @@ func (o *tableOverlay) keyRows(tv *tableView, a *attribute, k string) []int32 {
 func (o *tableOverlay) idRows(tv *tableView, k string) []int32 {
 	var out []int32
 	for _, r := range tv.datasetRowsByID(k) {
-		if rec := o.rows[r]; rec != nil && !rec.deleted {
+		if rec := o.rowRecord(r); rec != nil && !rec.deleted {
 			out = append(out, r)
 		}
 	}
-	if r, ok := o.byID[k]; ok {
+	if r, ok := o.createdRow(k); ok {
 		out = append(out, r)
 	}
 	return out
 }
 
 // maxIntegerID returns the largest integer RowID with a record (created,
-// updated or deleted), and whether there is one; computed once per
-// version.
-func (o *tableOverlay) maxIntegerID() (float64, bool) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if !o.maxIDDone {
-		for id := range o.ts.recs {
-			if f, ok := integerID(id); ok && (!o.hasMaxID || f > o.maxID) {
-				o.maxID, o.hasMaxID = f, true
-			}
-		}
-		o.maxIDDone = true
-	}
-	return o.maxID, o.hasMaxID
-}
+// updated or deleted), and whether there is one.
+func (o *tableOverlay) maxIntegerID() (float64, bool) { return o.maxID, o.hasMaxID }
 
 // positionalRow returns the dataset row whose id is its 1-based position
 // id, or -1: a row that has no id of its own.

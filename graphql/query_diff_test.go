@@ -504,25 +504,32 @@ func diffSetup(tb testing.TB, rnd *rand.Rand, n int, prebuild bool) ([]*diffEngi
 // TestListDifferential compares the engine with the naive reference on
 // thousands of random queries, before and between random mutations, with
 // the query cache at its default and with a cache too small to hold a row
-// list (every query computed from the indexes).
+// list (every query computed from the indexes). In "one runtime" a single
+// uncached runtime reads the overlay, so every version is patched from the
+// last resolved one and its live table from the last one built (two
+// runtimes alternate their tables, and mostly resolve anew).
 func TestListDifferential(t *testing.T) {
 	for _, tc := range []struct {
 		name             string
 		rows, queries, m int
 		seed             uint64
-		prebuild         bool
+		prebuild, single bool
 	}{
-		{"small", 300, 1500, 60, 1, false},
-		{"large", 5000, 1500, 80, 2, true},
+		{"small", 300, 1500, 60, 1, false, false},
+		{"large", 5000, 1500, 80, 2, true, false},
+		{"one runtime", 2000, 1500, 150, 3, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(tc.seed, 99))
 			engines, refs := diffSetup(t, rnd, tc.rows, tc.prebuild)
+			if tc.single {
+				engines = engines[1:]
+			}
 			for i := 0; i < tc.queries; i++ {
 				if i%(tc.queries/tc.m) == 0 && i > 0 {
 					tn := []string{"Product", "ProductA"}[rnd.IntN(2)]
 					for k := rnd.IntN(3); k >= 0; k-- {
-						diffMutate(t, rnd, engines[i%2].h, tn, refs[tn])
+						diffMutate(t, rnd, engines[i%len(engines)].h, tn, refs[tn])
 					}
 				}
 				tn := []string{"Product", "ProductA"}[rnd.IntN(2)]

@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -144,13 +145,20 @@ func (tv *tableView) rowByID(id string) int32 {
 	return tv.firstWhere(tv.t.idField, id)
 }
 
-// createdRow returns the created row with this id.
+// createdRow returns the live created row with this id: its record's
+// place in the created rows, found by (Seq, RowID).
 func (o *tableOverlay) createdRow(id string) (int32, bool) {
 	if o == nil {
 		return 0, false
 	}
-	r, ok := o.byID[id]
-	return r, ok
+	c := o.ts.get(id)
+	if c == nil || !c.Created || c.Deleted {
+		return 0, false
+	}
+	i, ok := slices.BinarySearchFunc(o.created, c, func(rec *rowRec, c *Change) int {
+		return cmp.Or(cmp.Compare(rec.ch.Seq, c.Seq), compareStrings(rec.id, c.RowID))
+	})
+	return o.n + int32(i), ok
 }
 
 // relatedRows is tv.related for a to-many relation. When the target rows

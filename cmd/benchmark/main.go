@@ -26,6 +26,13 @@ type options struct {
 func (o options) runs(group string) bool { return o.only == "" || o.only == group }
 
 func main() {
+	if len(os.Args) == 4 && os.Args[1] == "index" {
+		if err := indexBuild(os.Args[2], os.Args[3]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) == 4 && (os.Args[1] == "bare" || os.Args[1] == "bare-mix") {
 		serve := serveBare
 		if os.Args[1] == "bare-mix" {

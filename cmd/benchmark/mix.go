@@ -237,6 +237,9 @@ func mixBench(bin, self, dir string, srv *mockgql, fx *fixture, o options, rep *
 	if o.rowsLarge == 0 {
 		return nil
 	}
+	if err := indexNote(self, dir, o.rowsLarge, rep); err != nil {
+		return err
+	}
 	t0 := time.Now()
 	large, err := collectMix(srv, fx.runtimePath, fx.key, mixQueries("mixLarge", mixCount, 2))
 	if err != nil {
@@ -256,7 +259,8 @@ func mixBench(bin, self, dir string, srv *mockgql, fx *fixture, o options, rep *
 	if err := mutate(srv, "/mock/benchmut/graphql", key, 10_000, o.rowsLarge); err != nil {
 		return err
 	}
-	rep.note("10,000 mutations of the 1M-row table (10 a request): %v", time.Since(t0).Round(time.Millisecond))
+	rep.note("10,000 mutations of the 1M-row table (10 a request): %v; resident memory after them: %.0f MB",
+		time.Since(t0).Round(time.Millisecond), float64(srv.rss())/1e6)
 	if _, err := collectMix(srv, "/mock/benchmut/graphql", key, mixQueries("mixLarge", 20, 2)); err != nil {
 		return err
 	}
@@ -264,6 +268,7 @@ func mixBench(bin, self, dir string, srv *mockgql, fx *fixture, o options, rep *
 		fx.runtimePath, fx.key, large.bodies, o, rep); err != nil {
 		return err
 	}
+	rep.note("resident memory after the mix with mutations: %.0f MB (peak %.0f MB)", float64(srv.rss())/1e6, float64(srv.peak())/1e6)
 	if os.Getenv("BENCH_PEERS") == "1" {
 		return peerBench(srv, fx, o, rep)
 	}

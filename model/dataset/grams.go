@@ -92,10 +92,14 @@ func key3(b []byte) uint32 { return uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(
 func key4(b []byte) uint32 { return uint32(b[0])<<24 | key3(b[1:]) }
 
 func buildGrams(c *Column) *Grams {
-	g := &Grams{grams3: map[uint32]*roaring.Bitmap{}, grams4: map[uint32]*roaring.Bitmap{},
-		short: roaring.New(), texts: roaring.New(), allASCII: true, col: c}
+	g := &Grams{short: roaring.New(), texts: roaring.New(), allASCII: true, col: c}
+	g3, g4 := newGramPostings(), newGramPostings()
 	var buf []byte
 	for row := 0; row < c.n; row++ {
+		if row%gramChunk == 0 {
+			g3.flush()
+			g4.flush()
+		}
 		if c.tagAt(row) != tagString {
 			continue
 		}
@@ -108,12 +112,13 @@ func buildGrams(c *Column) *Grams {
 			continue
 		}
 		for i := 0; i+3 <= len(buf); i++ {
-			addTo(g.grams3, key3(buf[i:]), row)
+			g3.add(key3(buf[i:]), row)
 			if i+4 <= len(buf) {
-				addTo(g.grams4, key4(buf[i:]), row)
+				g4.add(key4(buf[i:]), row)
 			}
 		}
 	}
+	g.grams3, g.grams4 = g3.done(), g4.done()
 	for _, m := range []map[uint32]*roaring.Bitmap{g.grams3, g.grams4, {0: g.short, 1: g.texts}} {
 		for _, b := range m {
 			b.RunOptimize()
@@ -186,15 +191,6 @@ func orEmpty(b *roaring.Bitmap) *roaring.Bitmap {
 		return roaring.New()
 	}
 	return b
-}
-
-func addTo[K comparable](m map[K]*roaring.Bitmap, k K, row int) {
-	b := m[k]
-	if b == nil {
-		b = roaring.New()
-		m[k] = b
-	}
-	b.Add(uint32(row))
 }
 
 // appendLower appends s in lower case as the like predicate folds it, and

@@ -16,12 +16,14 @@ type lazyRows struct {
 }
 
 // lazyLookup is a hash index built once on first use: rows grouped by the
-// 32-bit hash of their key, ascending within a group.
+// 32-bit hash of their key, ascending within a group; or, for a column of
+// integers in a narrow span, the rows grouped by value (denseKeys).
 type lazyLookup struct {
 	once   sync.Once
 	seed   maphash.Seed
 	hashes []uint32
 	rows   []int32
+	dense  *denseKeys
 }
 
 // Sorted returns every row ordered by Compare of its value at path,
@@ -171,9 +173,19 @@ func (d *Dataset) Lookup(path, key string) []int32 {
 	}
 	d.mu.Unlock()
 	l.once.Do(func() {
+		if c != nil && o == nil {
+			l.dense = buildDense(c)
+		}
+		if l.dense != nil {
+			d.indexes.Add(l.dense.memoryBytes())
+			return
+		}
 		l.build(d, path)
 		d.indexes.Add(8 * int64(len(l.rows)))
 	})
+	if l.dense != nil {
+		return l.dense.find(key)
+	}
 	return l.find(d, path, key)
 }
 

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mockgql/mockgql/model/dataset"
+)
+
+// indexStep is one timed step of indexBuild and the bytes it added.
+type indexStep struct {
+	Name  string
+	Time  time.Duration
+	Bytes int64
+}
+
+// indexBuild is `benchmark index <rows> <out>`: run pinned like the server
+// (core 0, GOMAXPROCS=1), it reads the large dataset in-process, then
+// builds each index the mix uses one after the other, and writes to out
+// each step's time and the bytes it added to the dataset's memory.
+func indexBuild(rowsArg, out string) error {
+	n, err := strconv.Atoi(rowsArg)
+	if err != nil {
+		return err
+	}
+	data := rows(n)
+	var steps []indexStep
+	t0 := time.Now()
+	d, err := dataset.Read(bytes.NewReader(data), dataset.Options{ImportCode: "large", Format: dataset.JSON})
+	if err != nil {
+		return err
+	}
+	steps = append(steps, indexStep{"read (columns)", time.Since(t0), d.MemoryBytes()})
+	for _, st := range []struct {
+		name  string
+		build func()
+	}{
+		{"order of price", func() { d.Order("price") }},
+		{"order of name", func() { d.Order("name") }},
+		{"order of category", func() { d.Order("category") }},
+		{"n-grams of name", func() { d.Grams("name") }},
+		{"id lookup", func() { d.Lookup("id", "1") }},
+	} {
+		before := d.MemoryBytes()
+		t0 := time.Now()
+		st.build()
+		steps = append(steps, indexStep{st.name, time.Since(t0), d.MemoryBytes() - before})
+	}
+	b, err := json.Marshal(steps)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(out, b, 0o600)
+}
+
+// indexNote runs indexBuild pinned and notes its figures: what importing
+// and indexing the large dataset costs on the server's core, per index.
+func indexNote(self, dir string, n int, rep *report) error {
+	out := filepath.Join(dir, "indexes.json")
+	cmd := pinned(self, "index", strconv.Itoa(n), out)
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("index build: %w", err)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		return err
+	}
+	var steps []indexStep
+	if err := json.Unmarshal(b, &steps); err != nil {
+		return err
+	}
+	var parts []string
+	var total time.Duration
+	for _, s := range steps {
+		total += s.Time
+		parts = append(parts, fmt.Sprintf("%s %v (%.1f MB)", s.Name, s.Time.Round(time.Millisecond), float64(s.Bytes)/1e6))
+	}
+	rep.note("in-engine on the server's core, %d rows: %s; read + every index %v", n, strings.Join(parts, ", "), total.Round(time.Millisecond))
+	return nil
+}

@@ -1,0 +1,133 @@
+package graphql
+
+import (
+	"cmp"
+	"slices"
+)
+
+// rowSet is a dataset row's record in a patch; a nil rec removes the row's.
+type rowSet struct {
+	row int32
+	rec *rowRec
+}
+
+// patch returns the overlay of ts built from o, the resolved overlay of
+// other records of the same table and dataset, where ids lists (maybe
+// repeated) every RowID whose record differs between o.ts and ts. Only
+// those records are decoded and looked up; o's slices and bitset are
+// copied and patched (shared when no dataset row changed), its unchanged
+// rowRecs shared.
+func (o *tableOverlay) patch(tv *tableView, ts *tableState, ids []string) *tableOverlay {
+	next := &tableOverlay{n: o.n, t: o.t, ds: o.ds, ts: ts, maxID: o.maxID, hasMaxID: o.hasMaxID}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	var set []rowSet
+	var gone, added []*rowRec // created rows
+	for _, id := range ids {
+		old, cur := o.ts.get(id), ts.get(id)
+		if old == cur {
+			continue
+		}
+		var rec *rowRec
+		if cur != nil {
+			rec = decodeRecord(tv, cur)
+			next.noteID(id)
+		}
+		if old != nil && old.Created && !old.Deleted {
+			gone = append(gone, &rowRec{id: id, ch: old})
+		}
+		if cur != nil && cur.Created && !cur.Deleted {
+			added = append(added, rec)
+		}
+		if (old != nil && !old.Created) || (cur != nil && !cur.Created) {
+			if cur == nil || cur.Created {
+				rec = nil
+			}
+			for _, r := range tv.datasetRowsByID(id) {
+				set = append(set, rowSet{r, rec})
+			}
+		}
+	}
+	next.created = mergeCreated(o.created, gone, added)
+	if len(set) == 0 { // only created rows changed: share the rest, immutable
+		next.rowIdx, next.rowRecs, next.changed, next.updated = o.rowIdx, o.rowRecs, o.changed, o.updated
+	} else {
+		next.setRows(o.rowIdx, o.rowRecs, o.changed, set)
+	}
+	o.mu.Lock()
+	next.from = o.liveTab
+	if next.from == nil {
+		next.from = o.from
+	}
+	o.mu.Unlock()
+	return next
+}
+
+// setRows sets o's dataset rows to those of idx and recs (ascending rows,
+// their records) with set applied (a later entry for a row wins), and
+// derives the changed bitset (from changed, the bitset of idx, when given)
+// and the updated rows.
+func (o *tableOverlay) setRows(idx []int32, recs []*rowRec, changed *bitset, set []rowSet) {
+	slices.SortStableFunc(set, func(a, b rowSet) int { return cmp.Compare(a.row, b.row) })
+	o.rowIdx = make([]int32, 0, len(idx)+len(set))
+	o.rowRecs = make([]*rowRec, 0, len(idx)+len(set))
+	o.changed = newBitset(int(o.n))
+	if changed != nil {
+		copy(o.changed.words, changed.words)
+	}
+	i := 0
+	for j := 0; j < len(set); j++ {
+		s := set[j]
+		if j+1 < len(set) && set[j+1].row == s.row {
+			continue // a later entry wins
+		}
+		for i < len(idx) && idx[i] < s.row {
+			o.rowIdx, o.rowRecs = append(o.rowIdx, idx[i]), append(o.rowRecs, recs[i])
+			i++
+		}
+		if i < len(idx) && idx[i] == s.row {
+			i++ // replaced
+		}
+		if s.rec == nil {
+			o.changed.words[s.row>>6] &^= 1 << (uint(s.row) & 63)
+			continue
+		}
+		o.changed.set(s.row)
+		o.rowIdx, o.rowRecs = append(o.rowIdx, s.row), append(o.rowRecs, s.rec)
+	}
+	o.rowIdx, o.rowRecs = append(o.rowIdx, idx[i:]...), append(o.rowRecs, recs[i:]...)
+	o.updated = make([]int32, 0, len(o.rowIdx))
+	for k, rec := range o.rowRecs {
+		if !rec.deleted {
+			o.updated = append(o.updated, o.rowIdx[k])
+		}
+	}
+}
+
+// mergeCreated returns created (in compareCreated order) without the rows
+// of gone (records with the RowID and Seq of rows to remove) and with
+// added, in that order.
+func mergeCreated(created, gone, added []*rowRec) []*rowRec {
+	if len(gone) == 0 && len(added) == 0 {
+		return created // immutable: shared
+	}
+	slices.SortFunc(gone, compareCreated)
+	slices.SortFunc(added, compareCreated)
+	out := make([]*rowRec, 0, len(created)+len(added))
+	g, a := 0, 0
+	for _, rec := range created {
+		for g < len(gone) && compareCreated(gone[g], rec) < 0 {
+			g++
+		}
+		if g < len(gone) && compareCreated(gone[g], rec) == 0 {
+			g++
+			continue
+		}
+		for a < len(added) && compareCreated(added[a], rec) < 0 {
+			out = append(out, added[a])
+			a++
+		}
+		out = append(out, rec)
+	}
+	return append(out, added[a:]...)
+}

@@ -1,0 +1,155 @@
+package graphql
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// TestOverlayPatchMatchesFull applies random creates, updates, deletes
+// (of dataset and created rows), batches, resets and mutation-like private
+// branches to an overlay, and requires each version's resolved overlay —
+// patched from the last resolved one when the records allow — to equal
+// the overlay resolved from every record, and a third of the versions'
+// live tables (patched from the last one built) to equal one built afresh;
+// it also requires that most versions were patched, not resolved anew.
+func TestOverlayPatchMatchesFull(t *testing.T) {
+	pool := memPool{"bench": rtBenchDataset(t, 2000)}
+	rt := rtCompile(t, rtBenchProject(t), Options{CacheRows: 1})
+	tab := rt.model.tables[0]
+	ov := NewOverlay()
+	rnd := rand.New(rand.NewPCG(7, 7))
+	seq, created := int64(0), []string{}
+	change := func() Change {
+		price := map[string]json.RawMessage{"a_Product_price": json.RawMessage(fmt.Sprint(rnd.IntN(1000)))}
+		switch x := rnd.IntN(10); {
+		case x < 3 && len(created) > 0: // a created row updated or deleted
+			id := created[rnd.IntN(len(created))]
+			c := ov.snapshot().table(tab.id).get(id)
+			if c == nil { // created on a branch that was dropped
+				break
+			}
+			return Change{TableID: tab.id, RowID: id, Created: true, Seq: c.Seq, Values: price, Deleted: x == 0}
+		case x < 6:
+			seq++
+			id := fmt.Sprintf("new%d", seq)
+			created = append(created, id)
+			return Change{TableID: tab.id, RowID: id, Created: true, Seq: seq, Values: price}
+		}
+		return Change{TableID: tab.id, RowID: fmt.Sprint(1 + rnd.IntN(2100)), Values: price, Deleted: rnd.IntN(5) == 0}
+	}
+	patched, versions, livePatched := 0, 0, 0
+	check := func(st *overlayState, cacheable bool) {
+		last := ov.lastResolved(tab.id)
+		tv := newView(rt, pool, ov, st, cacheable).tableView(tab)
+		ts := st.table(tab.id)
+		if ts.len() == 0 {
+			return
+		}
+		if last != nil && !last.resolves(tv, ts) {
+			if _, ok := diff(last.ts, ts); ok {
+				patched++
+			}
+		}
+		versions++
+		got, want := tv.ov, resolveAll(tv, ts)
+		requireSameOverlay(t, got, want)
+		if rnd.IntN(3) == 0 { // a list query reads the live table: later versions patch theirs from it
+			fresh := *tv
+			fresh.ov = want
+			tv.ov.mu.Lock()
+			if tv.ov.liveTab == nil && tv.ov.from != nil {
+				livePatched++
+			}
+			tv.ov.mu.Unlock()
+			requireSameLive(t, tv, &fresh)
+		}
+	}
+	for step := 0; step < 3000; step++ {
+		switch x := rnd.IntN(100); {
+		case x == 0:
+			ov.Reset()
+		case x < 10: // a mutation's private branch, then its changes applied
+			st := ov.snapshot()
+			var log []Change
+			for i := 0; i < 1+rnd.IntN(10); i++ {
+				c := change()
+				st = st.with([]Change{c})
+				log = append(log, c)
+				check(st, false)
+			}
+			ov.Apply(log)
+		default:
+			var batch []Change
+			for i := 0; i < 1+rnd.IntN(3); i++ {
+				batch = append(batch, change())
+			}
+			ov.Apply(batch)
+		}
+		check(ov.snapshot(), true)
+	}
+	if patched*10 < versions*9 || livePatched < versions/10 {
+		t.Fatalf("%d of %d versions patched, %d live tables; want nearly all versions and a third of the tables", patched, versions, livePatched)
+	}
+}
+
+func requireSameOverlay(tb testing.TB, got, want *tableOverlay) {
+	tb.Helper()
+	chs := func(recs []*rowRec) []*Change {
+		out := make([]*Change, len(recs))
+		for i, r := range recs {
+			out[i] = r.ch
+		}
+		return out
+	}
+	switch {
+	case !slices.Equal(got.rowIdx, want.rowIdx):
+		tb.Fatalf("rows %v, want %v", got.rowIdx, want.rowIdx)
+	case !slices.Equal(chs(got.rowRecs), chs(want.rowRecs)):
+		tb.Fatal("row records differ")
+	case !slices.Equal(got.changed.words, want.changed.words):
+		tb.Fatal("changed bitsets differ")
+	case !slices.Equal(got.updated, want.updated):
+		tb.Fatalf("updated %v, want %v", got.updated, want.updated)
+	case !slices.Equal(chs(got.created), chs(want.created)):
+		tb.Fatalf("created %d rows, want %d", len(got.created), len(want.created))
+	case got.maxID != want.maxID || got.hasMaxID != want.hasMaxID:
+		tb.Fatalf("max id %v %v, want %v %v", got.maxID, got.hasMaxID, want.maxID, want.hasMaxID)
+	}
+	for i, rec := range want.created {
+		if r, ok := got.createdRow(rec.id); !ok || r != got.n+int32(i) {
+			tb.Fatalf("createdRow(%s) = %d %v, want %d", rec.id, r, ok, got.n+int32(i))
+		}
+	}
+}
+
+// requireSameLive compares the live tables of two views of one version:
+// rows, records, and the values and orders of price and name.
+func requireSameLive(tb testing.TB, got, want *tableView) {
+	tb.Helper()
+	g, w := got.liveTable(), want.liveTable()
+	if !slices.Equal(g.rows, w.rows) {
+		tb.Fatalf("live rows %v, want %v", g.rows, w.rows)
+	}
+	for i := range g.recs {
+		if g.recs[i].ch != w.recs[i].ch {
+			tb.Fatalf("live record %d differs", i)
+		}
+	}
+	for _, a := range got.t.attrs {
+		if a.name != "price" && a.name != "name" {
+			continue
+		}
+		got.ov.mu.Lock()
+		gv, gl := g.values(got, a), g.order(got, a)
+		got.ov.mu.Unlock()
+		want.ov.mu.Lock()
+		wv, wl := w.values(want, a), w.order(want, a)
+		want.ov.mu.Unlock()
+		if !slices.Equal(gv, wv) || !slices.Equal(gl.idx, wl.idx) || !slices.Equal(gl.group, wl.group) {
+			tb.Fatalf("live %s: values or order differ", a.name)
+		}
+	}
+}
