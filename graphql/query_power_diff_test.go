@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -358,6 +359,9 @@ func powerCheck(t *testing.T, rnd *rand.Rand, engines []*diffEngine, tn string, 
 			c["pageInfo"].(map[string]any)["hasNextPage"] != (len(want) > first) {
 			t.Fatalf("%s: %s: %v, want %v", e.name, conn, c, rowIDs(want[:n]))
 		}
+		if len(want) > 0 {
+			powerAfterCheck(t, rnd, e, tn, w, keys, want)
+		}
 		out = e.h.do(agg, nil)
 		if out["errors"] != nil {
 			t.Fatalf("%s: %s: %v", e.name, agg, out["errors"])
@@ -368,6 +372,32 @@ func powerCheck(t *testing.T, rnd *rand.Rand, engines []*diffEngine, tn string, 
 		if got := out["data"].(map[string]any)["agg"+tn]; !sameJSON(got, wantJSON) {
 			t.Fatalf("%s: %s:\n got %v\nwant %v", e.name, agg, got, wantJSON)
 		}
+	}
+}
+
+// powerAfterCheck checks a connection page after the cursor of a random
+// match (the seek) against the reference.
+func powerAfterCheck(t *testing.T, rnd *rand.Rand, e *diffEngine, tn string, w whereTree, keys []orderKey, want []*diffRow) {
+	t.Helper()
+	at, first := rnd.IntN(len(want)), 1+rnd.IntN(30)
+	cursor := base64.RawURLEncoding.EncodeToString([]byte("row:" + want[at].id))
+	q := fmt.Sprintf(`{ power%sConnection(first: %d, after: %q, where: %s, orderBy: %s) { totalCount edges { node { id } } pageInfo { hasNextPage hasPreviousPage } } }`,
+		tn, first, cursor, objLiteral(w.lit), orderLiteral(keys))
+	out := e.h.do(q, nil)
+	if out["errors"] != nil {
+		t.Fatalf("%s: %s: %v", e.name, q, out["errors"])
+	}
+	c := out["data"].(map[string]any)["power"+tn+"Connection"].(map[string]any)
+	var got []string
+	for _, ed := range c["edges"].([]any) {
+		got = append(got, ed.(map[string]any)["node"].(map[string]any)["id"].(string))
+	}
+	rest := want[at+1:]
+	n := min(first, len(rest))
+	info := c["pageInfo"].(map[string]any)
+	if !slices.Equal(got, rowIDs(rest[:n])) || int(c["totalCount"].(float64)) != len(want) ||
+		info["hasNextPage"] != (len(rest) > first) || info["hasPreviousPage"] != true {
+		t.Fatalf("%s: %s: %v, want %v", e.name, q, c, rowIDs(rest[:n]))
 	}
 }
 
