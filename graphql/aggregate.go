@@ -32,18 +32,22 @@ func newStats(k int) *stats {
 func (s *stats) add(vals []dataset.Value) {
 	s.count++
 	for i, v := range vals {
-		if v.Kind != dataset.Number {
-			continue
+		if v.Kind == dataset.Number {
+			s.addNum(i, v.Num)
 		}
-		if s.n[i] == 0 || v.Num < s.min[i] {
-			s.min[i] = v.Num
-		}
-		if s.n[i] == 0 || v.Num > s.max[i] {
-			s.max[i] = v.Num
-		}
-		s.n[i]++
-		s.sum[i] += v.Num
 	}
+}
+
+// addNum counts the number x of numeric attribute i.
+func (s *stats) addNum(i int, x float64) {
+	if s.n[i] == 0 || x < s.min[i] {
+		s.min[i] = x
+	}
+	if s.n[i] == 0 || x > s.max[i] {
+		s.max[i] = x
+	}
+	s.n[i]++
+	s.sum[i] += x
 }
 
 // value is the map of a TAggregate or TGroup (without groups and key).
@@ -80,13 +84,16 @@ func (rt *Runtime) aggregateResolver(o *operation) Resolver {
 		if err != nil {
 			return nil, err
 		}
-		rows, err := pq.all(ctx, tv)
-		if err != nil {
-			return nil, err
-		}
 		by := groupKeys(o.t, f.Args["groupBy"])
 		if len(by) > maxGroupBy {
 			return nil, model.Errorf(model.ErrBadUserInput, "groupBy takes at most %d attributes", maxGroupBy)
+		}
+		if v, ok, err := indexedAggregate(ctx, tv, pq, nums, by); ok || err != nil {
+			return v, err
+		}
+		rows, err := pq.all(ctx, tv)
+		if err != nil {
+			return nil, err
 		}
 		return aggregate(ctx, tv, rows, nums, by)
 	}
@@ -200,7 +207,7 @@ func aggregate(ctx context.Context, tv *tableView, rows rowList, nums, by []*att
 			g, ok := gk.group(r, len(groups))
 			if !ok {
 				if len(groups) == maxGroups {
-					return nil, model.Errorf(model.ErrBadUserInput, "groupBy makes more than %d groups; filter with where or group by fewer attributes", maxGroups)
+					return nil, tooManyGroups()
 				}
 				groups = append(groups, newStats(len(nums)))
 				keys = append(keys, groupKey(tv, by, r))

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/model/dataset"
@@ -362,17 +363,72 @@ func powerCheck(t *testing.T, rnd *rand.Rand, engines []*diffEngine, tn string, 
 		if len(want) > 0 {
 			powerAfterCheck(t, rnd, e, tn, w, keys, want)
 		}
-		out = e.h.do(agg, nil)
-		if out["errors"] != nil {
-			t.Fatalf("%s: %s: %v", e.name, agg, out["errors"])
-		}
-		var wantJSON any
-		b, _ := json.Marshal(wantAgg)
-		_ = json.Unmarshal(b, &wantJSON)
-		if got := out["data"].(map[string]any)["agg"+tn]; !sameJSON(got, wantJSON) {
-			t.Fatalf("%s: %s:\n got %v\nwant %v", e.name, agg, got, wantJSON)
+		aggCheck(t, e, tn, agg, wantAgg)
+	}
+}
+
+// aggCheck runs the AGGREGATE query agg on e and compares with want.
+func aggCheck(t *testing.T, e *diffEngine, tn, agg string, want map[string]any) {
+	t.Helper()
+	out := e.h.do(agg, nil)
+	if out["errors"] != nil {
+		t.Fatalf("%s: %s: %v", e.name, agg, out["errors"])
+	}
+	var wantJSON any
+	b, _ := json.Marshal(want)
+	_ = json.Unmarshal(b, &wantJSON)
+	if got := out["data"].(map[string]any)["agg"+tn]; !sameJSON(got, wantJSON) {
+		t.Fatalf("%s: %s:\n got %v\nwant %v", e.name, agg, got, wantJSON)
+	}
+}
+
+// prebuildPower waits for the group and sum indexes of the differential
+// dataset, so that aggregates take them rather than scanning meanwhile.
+func prebuildPower(t *testing.T, engines []*diffEngine) {
+	t.Helper()
+	ds := engines[0].h.pool.(memPool)["items"]
+	deadline := time.Now().Add(time.Minute)
+	for _, by := range []string{"", "category", "inStock", "stock"} {
+		for _, num := range []string{"price", "stock"} {
+			for (by != "" && ds.GroupsReady(by) == nil) || ds.SumsReady(by, num) == nil {
+				if time.Now().After(deadline) {
+					t.Fatalf("indexes of %s/%s not built in a minute", by, num)
+				}
+				time.Sleep(time.Millisecond)
+			}
 		}
 	}
+}
+
+// TestAggregateEveryRow compares aggregates over every row (no where),
+// which read the precomputed sums, with the reference: on the dataset as
+// imported, after creates (live rows added to the sums), and after
+// updates and deletes (the sums no longer apply: a pass over the rows).
+func TestAggregateEveryRow(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(11, 7))
+	engines, refs := diffSetup(t, rnd, 2000, true)
+	prebuildPower(t, engines)
+	all := whereTree{lit: map[string]any{}, match: func(*diffRow) bool { return true }}
+	check := func() {
+		for _, tn := range []string{"Product", "ProductA"} {
+			for _, by := range [][]string{nil, {"category"}, {"inStock"}, {"stock"}, {"category", "inStock"}} {
+				agg := fmt.Sprintf(`{ agg%s(groupBy: [%s]) { %s } }`, tn, strings.Join(by, ", "), aggSelection)
+				want := refAggregate(refs[tn].refPower(all, nil), by)
+				for _, e := range engines {
+					aggCheck(t, e, tn, agg, want)
+				}
+			}
+		}
+	}
+	check()
+	for i := 0; i < 5; i++ {
+		diffCreate(t, rnd, engines[0].h, "Product", refs["Product"])
+	}
+	check()
+	for i := 0; i < 10; i++ {
+		diffMutate(t, rnd, engines[0].h, "Product", refs["Product"])
+	}
+	check()
 }
 
 // powerAfterCheck checks a connection page after the cursor of a random
@@ -426,6 +482,9 @@ func TestPowerDifferential(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(tc.seed, 7))
 			engines, refs := diffSetup(t, rnd, tc.rows, tc.prebuild)
+			if tc.prebuild {
+				prebuildPower(t, engines)
+			}
 			for i := 0; i < tc.queries; i++ {
 				if i%(tc.queries/tc.m) == 0 && i > 0 {
 					tn := []string{"Product", "ProductA"}[rnd.IntN(2)]
@@ -439,3 +498,46 @@ func TestPowerDifferential(t *testing.T) {
 }
 
 var dbgPower func(h *rtHarness, tn string, w whereTree)
+
+// diffCreate creates a random row of table tn through h and mirrors it in
+// ref (diffMutate's create, alone).
+func diffCreate(tb testing.TB, rnd *rand.Rand, h *rtHarness, tn string, ref *diffRef) {
+	tb.Helper()
+	input, vals := randInput(rnd)
+	var out struct {
+		Data map[string]struct{ ID string }
+	}
+	raw := h.raw(fmt.Sprintf("mutation { create%s(input: {%s}) { id } }", tn, input), nil)
+	if err := json.Unmarshal(raw, &out); err != nil || out.Data["create"+tn].ID == "" {
+		tb.Fatalf("create: %v %s", err, raw)
+	}
+	r := &diffRow{id: out.Data["create"+tn].ID, vals: map[string]dataset.Value{"currency": {Kind: dataset.String, Str: "EUR"}}}
+	for _, a := range diffAttrs {
+		r.vals[a.name] = vals[a.name]
+	}
+	ref.rows = append(ref.rows, r)
+}
+
+// TestAggregateTooManyGroups: a groupBy past maxGroups groups is refused
+// with BAD_USER_INPUT, scanning or on the indexes.
+func TestAggregateTooManyGroups(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(12, 7))
+	engines, _ := diffSetup(t, rnd, 12000, false)
+	for _, prebuilt := range []bool{false, true} {
+		if prebuilt {
+			ds := engines[0].h.pool.(memPool)["items"]
+			ds.Order("name")
+			ds.Order("sku")
+			prebuildPower(t, engines)
+			for ds.GroupsReady("name") == nil || ds.GroupsReady("sku") == nil {
+				time.Sleep(time.Millisecond)
+			}
+		}
+		for _, e := range engines {
+			out := e.h.do(`{ aggProduct(groupBy: [name, sku]) { count groups { count } } }`, nil)
+			if !strings.Contains(fmt.Sprint(out["errors"]), "BAD_USER_INPUT") || !strings.Contains(fmt.Sprint(out["errors"]), "more than 10000 groups") {
+				t.Fatalf("%s (indexes %v): %v, want BAD_USER_INPUT naming the bound", e.name, prebuilt, out["errors"])
+			}
+		}
+	}
+}
