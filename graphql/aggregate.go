@@ -50,6 +50,13 @@ func (s *stats) addNum(i int, x float64) {
 	s.sum[i] += x
 }
 
+// merge adds the statistics x of numeric attribute i.
+func (s *stats) merge(i int, x dataset.NumberStats) {
+	st := dataset.NumberStats{N: s.n[i], Sum: s.sum[i], Min: s.min[i], Max: s.max[i]}
+	st.Merge(x)
+	s.n[i], s.sum[i], s.min[i], s.max[i] = st.N, st.Sum, st.Min, st.Max
+}
+
 // value is the map of a TAggregate or TGroup (without groups and key).
 func (s *stats) value(nums []*attribute) map[string]any {
 	m := map[string]any{"count": s.count}

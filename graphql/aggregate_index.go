@@ -87,14 +87,68 @@ func newAggPass(tv *tableView, nums, by []*attribute, grps []*dataset.Groups) *a
 	return ag
 }
 
-// base adds the members of acc (nil: every dataset row), in storage order.
+// base adds the members of acc (nil: every dataset row), in storage
+// order: their groups in one pass, then each numeric column's numbers in
+// one pass of the column (dataset.SumByGroup), or, grouping by several
+// columns, each member's group and numbers in turn.
 func (ag *aggPass) base(ctx context.Context, acc []uint64) error {
+	if len(ag.by) > 1 || (len(ag.by) == 1 && ag.dense == nil) {
+		return ag.eachMember(ctx, acc, func(r int32) error { return ag.row(r, false) })
+	}
+	var ids, index []int32
+	if len(ag.by) == 1 {
+		if err := ag.eachMember(ctx, acc, ag.countRow); err != nil {
+			return err
+		}
+		ids, index = ag.grps[0].IDs(), make([]int32, len(ag.dense))
+		for i, d := range ag.dense {
+			index[i] = d - 1
+		}
+	} else if acc == nil {
+		ag.all.count += int(ag.tv.n)
+	} else {
+		ag.all.count += dataset.Count(acc)
+	}
+	for i, a := range ag.nums {
+		var all [1]dataset.NumberStats
+		groups := make([]dataset.NumberStats, len(ag.groups))
+		if c := ag.cols[i]; c != nil {
+			if index == nil {
+				c.SumByGroup(acc, int(ag.tv.n), nil, nil, all[:])
+			} else { // overall: the groups' statistics combined
+				c.SumByGroup(acc, int(ag.tv.n), ids, index, groups)
+				for _, g := range groups {
+					all[0].Merge(g)
+				}
+			}
+		} else if err := ag.eachMember(ctx, acc, func(r int32) error {
+			if v := ag.tv.base(a, r); v.Kind == dataset.Number {
+				all[0].Add(v.Num)
+				if index != nil {
+					groups[index[ids[r]]].Add(v.Num)
+				}
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+		ag.all.merge(i, all[0])
+		for g := range groups {
+			ag.groups[g].merge(i, groups[g])
+		}
+	}
+	return nil
+}
+
+// eachMember calls f with each member of acc (nil: every dataset row) in
+// storage order, checking the context every scanCheck rows.
+func (ag *aggPass) eachMember(ctx context.Context, acc []uint64, f func(r int32) error) error {
 	if acc == nil {
 		for r := int32(0); r < ag.tv.n; r++ {
 			if r%scanCheck == 0 && ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if err := ag.row(r, false); err != nil {
+			if err := f(r); err != nil {
 				return err
 			}
 		}
@@ -105,12 +159,23 @@ func (ag *aggPass) base(ctx context.Context, acc []uint64) error {
 			return ctx.Err()
 		}
 		for word != 0 {
-			if err := ag.row(int32(w<<6+bits.TrailingZeros64(word)), false); err != nil {
+			if err := f(int32(w<<6 + bits.TrailingZeros64(word))); err != nil {
 				return err
 			}
 			word &= word - 1
 		}
 	}
+	return nil
+}
+
+// countRow counts dataset row r in its group and overall.
+func (ag *aggPass) countRow(r int32) error {
+	i, err := ag.group(r, false)
+	if err != nil {
+		return err
+	}
+	ag.groups[i].count++
+	ag.all.count++
 	return nil
 }
 
@@ -240,13 +305,10 @@ func (ag *aggPass) fromSums(s *powerSet) (done bool, err error) {
 	return true, nil
 }
 
-// fillStats sets the statistics of st from group id of sums (one per
-// numeric attribute).
+// fillStats adds to st group id of sums (one per numeric attribute).
 func fillStats(st *stats, sums []*dataset.GroupSums, id int) {
 	for i, gs := range sums {
-		if gs.N[id] > 0 {
-			st.n[i], st.sum[i], st.min[i], st.max[i] = gs.N[id], gs.Sum[id], gs.Min[id], gs.Max[id]
-		}
+		st.merge(i, gs.Stats[id])
 	}
 }
 

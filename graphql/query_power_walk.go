@@ -31,6 +31,7 @@ func compareRanked(a, b rankedRow) int {
 // keyWalk is one walk of the first key's Order.
 type keyWalk struct {
 	pq          *powerQuery
+	tv          *tableView
 	acc         []uint64 // nil: every row
 	ords        []*dataset.Order
 	skip, limit int
@@ -39,13 +40,13 @@ type keyWalk struct {
 	budget      int64 // positions; past them the walk gives up
 	out         []int32
 	grp         []rankedRow
-	// first, when set, filters the members of the next group only (the
-	// group of a cursor's row).
-	first func(r int32) bool
+	// after, when 0 or more, is a cursor's row: of the next group (the
+	// row's own) only the members after it are taken.
+	after int32
 }
 
 func (pq *powerQuery) newWalk(tv *tableView, acc []uint64, skip, limit int) *keyWalk {
-	w := &keyWalk{pq: pq, acc: acc, skip: skip, limit: limit, budget: -1, out: make([]int32, 0, max(0, limit-skip))}
+	w := &keyWalk{pq: pq, tv: tv, acc: acc, skip: skip, limit: limit, budget: -1, after: -1, out: make([]int32, 0, max(0, limit-skip))}
 	for _, k := range pq.keys {
 		w.ords = append(w.ords, tv.ds.Order(k.attr.path))
 	}
@@ -106,18 +107,24 @@ func (w *keyWalk) walk(lo, hi int) bool {
 
 // group takes the members among positions [g, e), one tie group of the
 // first key. more is false when the page is full, ok false when the walk
-// ran past its budget.
+// ran past its budget. A group of more positions than a bitset has words
+// is ordered by the further keys' own indexes (bigGroup) rather than
+// sorted.
 func (w *keyWalk) group(g, e int) (more, ok bool) {
 	if w.steps += int64(e - g); w.budget >= 0 && w.steps > w.budget {
 		return false, false
 	}
+	if len(w.ords) > 1 && e-g > 2*w.tv.words() {
+		return w.bigGroup(g, e), true
+	}
 	w.grp = w.grp[:0]
+	order := w.pq.compare(w.tv)
 	for _, r := range w.ords[0].Rows()[g:e] {
-		if has(w.acc, r) && (w.first == nil || w.first(r)) {
+		if has(w.acc, r) && (w.after < 0 || order(w.after, r) < 0) {
 			w.grp = append(w.grp, rankedRow{r: r})
 		}
 	}
-	w.first = nil
+	w.after = -1
 	if w.seen+len(w.grp) <= w.skip {
 		w.seen += len(w.grp)
 		return true, true
@@ -137,6 +144,38 @@ func (w *keyWalk) group(g, e int) (more, ok bool) {
 		}
 	}
 	return true, true
+}
+
+// bigGroup takes the members among positions [g, e) as a bitset ordered
+// by the further keys: the same query on keys[1:] over the group's rows,
+// its first key walked on its own Order (and so on). It returns false
+// when the page is full.
+func (w *keyWalk) bigGroup(g, e int) bool {
+	b := getDirtyBits(w.tv.words())
+	defer putBits(b)
+	w.ords[0].SetRange(b.w, g, e)
+	if w.acc != nil {
+		andWords(b.w, w.acc)
+	}
+	keys := w.pq.keys[1:]
+	sub := &powerQuery{q: &listQuery{sort: keys[0].attr, desc: keys[0].desc}, keys: keys}
+	s := powerSet{acc: b, base: dataset.Count(b.w)}
+	var got []int32
+	if w.after >= 0 {
+		got = sub.afterMembers(w.tv, &s, w.after, w.limit-w.seen)
+		w.after = -1
+	} else {
+		if w.seen+s.base <= w.skip {
+			w.seen += s.base
+			return true
+		}
+		from := max(0, w.skip-w.seen)
+		got = sub.baseMembers(w.tv, &s, from, w.limit-w.seen)
+		w.seen += from
+	}
+	w.out = append(w.out, got...)
+	w.seen += len(got)
+	return w.seen < w.limit
 }
 
 // selectMembers returns the members of acc (nil: every row) that keep
@@ -181,7 +220,7 @@ func (pq *powerQuery) afterMembers(tv *tableView, s *powerSet, c int32, limit in
 		elo, ehi = min(max(elo, lo), hi), min(max(ehi, lo), hi)
 		w := pq.newWalk(tv, acc, 0, limit)
 		w.worthWalking(s.base, hi-lo)
-		w.first = func(r int32) bool { return order(c, r) < 0 }
+		w.after = c
 		more, ok := w.group(elo, ehi)
 		if more && ok {
 			if pq.keys[0].desc {

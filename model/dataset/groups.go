@@ -1,5 +1,7 @@
 package dataset
 
+import mbits "math/bits"
+
 // Groups numbers the distinct values of one leaf column, for group-by:
 // group i is the i-th tie group of the column's Order (so groups ascend
 // by value), and every row knows its group. Memory: 4 bytes a row plus 4
@@ -15,10 +17,27 @@ type Groups struct {
 // in storage order: an aggregate over every row reads them instead of the
 // rows.
 type GroupSums struct {
-	Rows     []int     // rows per group
-	N        []int     // numbers per group
-	Sum      []float64 // their sum, in storage order
-	Min, Max []float64 // meaningful where N > 0
+	Rows  []int         // rows per group
+	Stats []NumberStats // numbers per group
+}
+
+// NumberStats are the count, sum (in the order added), min and max of
+// some numbers; Min and Max are meaningful when N > 0.
+type NumberStats struct {
+	N             int
+	Sum, Min, Max float64
+}
+
+// Add counts x.
+func (s *NumberStats) Add(x float64) {
+	if s.N == 0 || x < s.Min {
+		s.Min = x
+	}
+	if s.N == 0 || x > s.Max {
+		s.Max = x
+	}
+	s.N++
+	s.Sum += x
 }
 
 // GroupsReady returns the Groups of a leaf column if they are built; else
@@ -104,30 +123,73 @@ func (d *Dataset) SumsReady(by, num string) *GroupSums {
 
 func newGroupSums(g *Groups, c *Column, n int) *GroupSums {
 	k := 1
+	var ids, index []int32
 	if g != nil {
-		k = g.Len()
-	}
-	s := &GroupSums{Rows: make([]int, k), N: make([]int, k), Sum: make([]float64, k), Min: make([]float64, k), Max: make([]float64, k)}
-	for r := 0; r < n; r++ {
-		i := 0
-		if g != nil {
-			i = int(g.id[r])
+		k, ids = g.Len(), g.id
+		index = make([]int32, k)
+		for i := range index {
+			index[i] = int32(i)
 		}
-		s.Rows[i]++
+	}
+	s := &GroupSums{Rows: make([]int, k), Stats: make([]NumberStats, k)}
+	for r := 0; r < n; r++ {
+		if g != nil {
+			s.Rows[ids[r]]++
+		}
+	}
+	if g == nil {
+		s.Rows[0] = n
+	}
+	c.SumByGroup(nil, n, ids, index, s.Stats)
+	return s
+}
+
+// Merge adds the numbers x counts.
+func (s *NumberStats) Merge(x NumberStats) {
+	switch {
+	case x.N == 0:
+		return
+	case s.N == 0:
+		s.Min, s.Max = x.Min, x.Max
+	default:
+		s.Min, s.Max = min(s.Min, x.Min), max(s.Max, x.Max)
+	}
+	s.N += x.N
+	s.Sum += x.Sum
+}
+
+// IDs returns the group of every row (index: row). Do not modify it.
+func (g *Groups) IDs() []int32 { return g.id }
+
+// SumByGroup adds to out the numbers of the rows set in bits (nil: rows
+// 0..n-1), in storage order: row r to out[index[ids[r]]] (ids nil: all to
+// out[0]; an index below 0 skips the row).
+func (c *Column) SumByGroup(bits []uint64, n int, ids, index []int32, out []NumberStats) {
+	add := func(r int) {
 		x, ok := c.Number(r)
 		if !ok {
-			continue
+			return
 		}
-		if s.N[i] == 0 || x < s.Min[i] {
-			s.Min[i] = x
+		i := int32(0)
+		if ids != nil {
+			if i = index[ids[r]]; i < 0 {
+				return
+			}
 		}
-		if s.N[i] == 0 || x > s.Max[i] {
-			s.Max[i] = x
-		}
-		s.N[i]++
-		s.Sum[i] += x
+		out[i].Add(x)
 	}
-	return s
+	if bits == nil {
+		for r := 0; r < n; r++ {
+			add(r)
+		}
+		return
+	}
+	for w, word := range bits {
+		for word != 0 {
+			add(w<<6 + mbits.TrailingZeros64(word))
+			word &= word - 1
+		}
+	}
 }
 
 // Number returns row's value when it is a number, without building a

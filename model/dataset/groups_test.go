@@ -52,17 +52,20 @@ func TestGroupsAndSums(t *testing.T) {
 		t.Fatalf("Len = %d, want 4", g.Len())
 	}
 	s := newGroupSums(g, d.byPath["x"], d.Len())
-	want := &GroupSums{Rows: []int{2, 1, 1, 2}, N: []int{0, 1, 1, 2}, Sum: []float64{0, -1, 2.5, 5}, Min: []float64{0, -1, 2.5, 1}, Max: []float64{0, -1, 2.5, 4}}
-	for name, pair := range map[string][2][]float64{"Sum": {s.Sum, want.Sum}, "Min": {s.Min, want.Min}, "Max": {s.Max, want.Max}} {
-		if !slices.Equal(pair[0], pair[1]) {
-			t.Errorf("%s = %v, want %v", name, pair[0], pair[1])
-		}
-	}
-	if !slices.Equal(s.Rows, want.Rows) || !slices.Equal(s.N, want.N) {
-		t.Errorf("Rows %v N %v, want %v %v", s.Rows, s.N, want.Rows, want.N)
+	wantRows := []int{2, 1, 1, 2}
+	wantStats := []NumberStats{{}, {1, -1, -1, -1}, {1, 2.5, 2.5, 2.5}, {2, 5, 1, 4}}
+	if !slices.Equal(s.Rows, wantRows) || !slices.Equal(s.Stats, wantStats) {
+		t.Errorf("sums %v %v, want %v %v", s.Rows, s.Stats, wantRows, wantStats)
 	}
 	all := newGroupSums(nil, d.byPath["x"], d.Len())
-	if all.Rows[0] != 6 || all.N[0] != 4 || all.Sum[0] != 6.5 || all.Min[0] != -1 || all.Max[0] != 4 {
+	if all.Rows[0] != 6 || all.Stats[0] != (NumberStats{4, 6.5, -1, 4}) {
 		t.Errorf("overall sums %+v", all)
+	}
+	// Over some rows, one group skipped.
+	out := make([]NumberStats, 4)
+	bits := []uint64{1<<0 | 1<<1 | 1<<3 | 1<<5}
+	d.byPath["x"].SumByGroup(bits, d.Len(), g.IDs(), []int32{0, -1, 2, 3}, out)
+	if want := []NumberStats{{}, {}, {1, 2.5, 2.5, 2.5}, {2, 5, 1, 4}}; !slices.Equal(out, want) {
+		t.Errorf("SumByGroup = %v, want %v", out, want)
 	}
 }
