@@ -107,14 +107,15 @@ func (w *keyWalk) walk(lo, hi int) bool {
 
 // group takes the members among positions [g, e), one tie group of the
 // first key. more is false when the page is full, ok false when the walk
-// ran past its budget. A group of more positions than a bitset has words
-// is ordered by the further keys' own indexes (bigGroup) rather than
-// sorted.
+// ran past its budget. A group of more positions than half the words of
+// a bitset (at least 64) is ordered by the further keys' own indexes
+// (bigGroup) rather than sorted: a few passes over the words cost less
+// than sorting it.
 func (w *keyWalk) group(g, e int) (more, ok bool) {
 	if w.steps += int64(e - g); w.budget >= 0 && w.steps > w.budget {
 		return false, false
 	}
-	if len(w.ords) > 1 && e-g > 2*w.tv.words() {
+	if len(w.ords) > 1 && e-g > max(64, w.tv.words()/2) {
 		return w.bigGroup(g, e), true
 	}
 	w.grp = w.grp[:0]
