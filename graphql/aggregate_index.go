@@ -97,7 +97,7 @@ func (ag *aggPass) base(ctx context.Context, acc []uint64) error {
 	}
 	var ids, index []int32
 	if len(ag.by) == 1 {
-		if err := ag.eachMember(ctx, acc, ag.countRow); err != nil {
+		if err := ag.countGroups(ctx, acc); err != nil {
 			return err
 		}
 		ids, index = ag.grps[0].IDs(), make([]int32, len(ag.dense))
@@ -168,14 +168,38 @@ func (ag *aggPass) eachMember(ctx context.Context, acc []uint64, f func(r int32)
 	return nil
 }
 
-// countRow counts dataset row r in its group and overall.
-func (ag *aggPass) countRow(r int32) error {
-	i, err := ag.group(r, false)
-	if err != nil {
+// countGroups counts the members of acc (nil: every dataset row) per
+// group of the one groupBy column, then adds the groups in order of their
+// first member.
+func (ag *aggPass) countGroups(ctx context.Context, acc []uint64) error {
+	ids := ag.grps[0].IDs()
+	counts := make([]int, len(ag.dense))
+	first := make([]int32, len(ag.dense))
+	count := func(r int32) {
+		id := ids[r]
+		if counts[id] == 0 {
+			first[id] = r
+		}
+		counts[id]++
+	}
+	if err := ag.eachMember(ctx, acc, func(r int32) error { count(r); return nil }); err != nil {
 		return err
 	}
-	ag.groups[i].count++
-	ag.all.count++
+	var used []int32
+	for id, c := range counts {
+		if c > 0 {
+			used = append(used, int32(id))
+		}
+	}
+	slices.SortFunc(used, func(a, b int32) int { return int(first[a]) - int(first[b]) })
+	for _, id := range used {
+		idx, err := ag.newGroup([maxGroupBy]int32{id}, first[id])
+		if err != nil {
+			return err
+		}
+		ag.groups[idx].count = counts[id]
+		ag.all.count += counts[id]
+	}
 	return nil
 }
 

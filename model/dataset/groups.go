@@ -165,28 +165,59 @@ func (g *Groups) IDs() []int32 { return g.id }
 // 0..n-1), in storage order: row r to out[index[ids[r]]] (ids nil: all to
 // out[0]; an index below 0 skips the row).
 func (c *Column) SumByGroup(bits []uint64, n int, ids, index []int32, out []NumberStats) {
-	add := func(r int) {
-		x, ok := c.Number(r)
-		if !ok {
-			return
-		}
-		i := int32(0)
-		if ids != nil {
-			if i = index[ids[r]]; i < 0 {
-				return
+	switch {
+	case c == nil:
+	case c.present == nil && c.tags == nil && c.tag == tagNumber && c.ints != nil:
+		sumDense(c.ints, bits, n, ids, index, out)
+	case c.present == nil && c.tags == nil && c.tag == tagNumber:
+		sumDense(c.nums, bits, n, ids, index, out)
+	default:
+		forRows(bits, n, func(r int) {
+			if x, ok := c.Number(r); ok {
+				addNumber(out, ids, index, r, x)
 			}
-		}
-		out[i].Add(x)
+		})
 	}
+}
+
+// sumDense is SumByGroup for a column whose every row holds a number.
+func sumDense[T int32 | float64](vals []T, bits []uint64, n int, ids, index []int32, out []NumberStats) {
 	if bits == nil {
 		for r := 0; r < n; r++ {
-			add(r)
+			addNumber(out, ids, index, r, float64(vals[r]))
 		}
 		return
 	}
 	for w, word := range bits {
 		for word != 0 {
-			add(w<<6 + mbits.TrailingZeros64(word))
+			r := w<<6 + mbits.TrailingZeros64(word)
+			addNumber(out, ids, index, r, float64(vals[r]))
+			word &= word - 1
+		}
+	}
+}
+
+func addNumber(out []NumberStats, ids, index []int32, r int, x float64) {
+	i := int32(0)
+	if ids != nil {
+		if i = index[ids[r]]; i < 0 {
+			return
+		}
+	}
+	out[i].Add(x)
+}
+
+// forRows calls f with each row set in bits (nil: rows 0..n-1), ascending.
+func forRows(bits []uint64, n int, f func(r int)) {
+	if bits == nil {
+		for r := 0; r < n; r++ {
+			f(r)
+		}
+		return
+	}
+	for w, word := range bits {
+		for word != 0 {
+			f(w<<6 + mbits.TrailingZeros64(word))
 			word &= word - 1
 		}
 	}
