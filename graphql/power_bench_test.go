@@ -50,7 +50,9 @@ func BenchmarkPowerShapes(b *testing.B) {
 	for ds.GroupsReady("category") == nil || ds.SumsReady("category", "price") == nil || ds.SumsReady("", "price") == nil {
 		time.Sleep(time.Millisecond)
 	}
-	cursor := func(i int) string { return base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, "row:%d", 500_000+i*997)) }
+	cursor := func(i int) string {
+		return base64.RawURLEncoding.EncodeToString(fmt.Appendf(nil, "row:%d", 500_000+i*997))
+	}
 	const items = `items { id name price category inStock sku }`
 	const edges = `totalCount edges { cursor node { id name price category inStock sku } } pageInfo { hasNextPage endCursor }`
 	for _, sh := range []struct {
