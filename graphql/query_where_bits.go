@@ -62,7 +62,10 @@ func (tv *tableView) andNode(ctx context.Context, acc []uint64, n *whereNode) er
 			return err
 		}
 	}
-	if n.not != nil {
+	if b, ok := tv.leafBits(n.not); ok {
+		andNotWords(acc, b.w)
+		putBits(b)
+	} else if n.not != nil {
 		tmp := getDirtyBits(len(acc))
 		defer putBits(tmp)
 		copy(tmp.w, acc)
@@ -82,6 +85,11 @@ func (tv *tableView) andOr(ctx context.Context, acc []uint64, list []*whereNode)
 	tmp := getDirtyBits(len(acc))
 	defer putBits(tmp)
 	for _, c := range list {
+		if b, ok := tv.leafBits(c); ok {
+			orAndWords(union.w, acc, b.w)
+			putBits(b)
+			continue
+		}
 		copy(tmp.w, acc)
 		andNotWords(tmp.w, union.w)
 		if err := tv.andNode(ctx, tmp.w, c); err != nil {
@@ -91,6 +99,25 @@ func (tv *tableView) andOr(ctx context.Context, acc []uint64, list []*whereNode)
 	}
 	andWords(acc, union.w)
 	return nil
+}
+
+// leafBits returns the bitset of n when n is one indexed condition (the
+// usual child of or and not): the caller combines it with its candidates
+// in one pass instead of narrowing a copy of them.
+func (tv *tableView) leafBits(n *whereNode) (*rowBits, bool) {
+	if n == nil || len(n.and) > 0 || n.hasOr || n.not != nil || len(n.preds)+len(n.nin) != 1 {
+		return nil, false
+	}
+	nin, pr := len(n.nin) == 1, (*predicate)(nil)
+	if nin {
+		pr = &n.nin[0]
+	} else {
+		pr = &n.preds[0]
+	}
+	if !tv.predIndexed(pr) {
+		return nil, false
+	}
+	return tv.predBits(pr, nin), true
 }
 
 // andPreds keeps in acc the rows that satisfy every predicate (nin: the
@@ -166,6 +193,14 @@ func (tv *tableView) predBits(pr *predicate, nin bool) *rowBits {
 	andNotWords(b.w, in.w)
 	putBits(in)
 	return b
+}
+
+// orAndWords is dst |= a & b.
+func orAndWords(dst, a, b []uint64) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] |= a[i] & b[i]
+	}
 }
 
 func orWords(dst, a []uint64) {
