@@ -50,20 +50,24 @@ func indexedAggregate(ctx context.Context, tv *tableView, pq *powerQuery, nums, 
 			return nil, false, nil
 		}
 	}
-	s, ok, err := pq.indexedSet(ctx, tv)
-	if err != nil || !ok {
-		return nil, false, err
-	}
-	defer s.release()
 	ag := newAggPass(tv, nums, by, grps)
-	if done, err := ag.fromSums(&s); err != nil {
+	var live []int32
+	if done, err := ag.fromSums(pq); err != nil {
 		return nil, true, err
-	} else if !done {
+	} else if done {
+		live = pq.liveMatches(tv)
+	} else {
+		s, ok, err := pq.indexedSet(ctx, tv)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		defer s.release()
 		if err := ag.base(ctx, s.words()); err != nil {
 			return nil, true, err
 		}
+		live = s.live
 	}
-	live := slices.Clone(s.live)
+	live = slices.Clone(live)
 	slices.Sort(live)
 	for _, r := range live {
 		if err := ag.row(r, true); err != nil {
@@ -286,30 +290,50 @@ func tooManyGroups() error {
 	return model.Errorf(model.ErrBadUserInput, "groupBy makes more than %d groups; filter with where or group by fewer attributes", maxGroups)
 }
 
-// fromSums fills the statistics of every dataset row from the columns'
-// GroupSums when the set is every dataset row, there is at most one
-// groupBy column and every numeric attribute has a column whose sums are
-// built. done is false when it does not apply.
-func (ag *aggPass) fromSums(s *powerSet) (done bool, err error) {
-	if s.acc != nil || len(ag.by) > 1 {
+// fromSums fills the statistics of the matching dataset rows from the
+// precomputed GroupSums when those rows are whole groups of them: every
+// row (no where), grouped by at most one column; or, without groupBy, the
+// rows equal to one value (a where of a single eq): that value's group.
+// It needs no variant, no updated or deleted dataset row, and a column
+// for every numeric attribute whose sums are built. done is false when
+// it does not apply.
+func (ag *aggPass) fromSums(pq *powerQuery) (done bool, err error) {
+	tv := ag.tv
+	if pq.rest != nil || tv.member != nil || (tv.ov != nil && len(tv.ov.changedRows) > 0) || len(ag.by) > 1 {
 		return false, nil
 	}
+	switch preds := pq.q.preds; {
+	case len(preds) == 0:
+		return ag.everyRow()
+	case len(preds) == 1 && len(ag.by) == 0:
+		return ag.oneValue(&preds[0])
+	}
+	return false, nil
+}
+
+// sums returns the GroupSums of every numeric attribute over the groups
+// of column by ("": every row), or nil when one is not built.
+func (ag *aggPass) sums(by string) []*dataset.GroupSums {
+	out := make([]*dataset.GroupSums, len(ag.nums))
+	for i, c := range ag.cols {
+		if c == nil {
+			return nil
+		}
+		if out[i] = ag.tv.ds.SumsReady(by, c.Path()); out[i] == nil {
+			return nil
+		}
+	}
+	return out
+}
+
+func (ag *aggPass) everyRow() (bool, error) {
 	by := ""
 	if len(ag.by) == 1 {
 		by = ag.by[0].path
 	}
-	all := make([]*dataset.GroupSums, len(ag.nums))
-	sums := make([]*dataset.GroupSums, len(ag.nums))
-	for i, c := range ag.cols {
-		if c == nil {
-			return false, nil
-		}
-		if all[i] = ag.tv.ds.SumsReady("", c.Path()); all[i] == nil {
-			return false, nil
-		}
-		if sums[i] = ag.tv.ds.SumsReady(by, c.Path()); sums[i] == nil {
-			return false, nil
-		}
+	all, sums := ag.sums(""), ag.sums(by)
+	if all == nil || sums == nil {
+		return false, nil
 	}
 	ag.all.count = int(ag.tv.n)
 	fillStats(ag.all, all, 0)
@@ -325,6 +349,24 @@ func (ag *aggPass) fromSums(s *powerSet) (done bool, err error) {
 		st := ag.groups[idx]
 		st.count = g.Size(int32(id))
 		fillStats(st, sums, id)
+	}
+	return true, nil
+}
+
+// oneValue fills the statistics of the rows pr (an eq) matches: one
+// group of pr's column.
+func (ag *aggPass) oneValue(pr *predicate) (bool, error) {
+	if pr.op != model.OpEq || !isScalarArg(pr.arg) || !ag.tv.hasOrder(pr.attr) {
+		return false, nil
+	}
+	g := ag.tv.ds.GroupsReady(pr.attr.path)
+	sums := ag.sums(pr.attr.path)
+	if g == nil || sums == nil {
+		return false, nil
+	}
+	if id, ok := g.Of(pr.arg); ok {
+		ag.all.count = g.Size(id)
+		fillStats(ag.all, sums, int(id))
 	}
 	return true, nil
 }
