@@ -37,7 +37,7 @@ type aggPass struct {
 // indexedAggregate answers an AGGREGATE from the indexes; ok is false
 // when one is missing (it starts building in the background and the
 // caller reads the rows meanwhile).
-func indexedAggregate(ctx context.Context, tv *tableView, pq *powerQuery, nums, by []*attribute) (map[string]any, bool, error) {
+func indexedAggregate(ctx context.Context, tv *tableView, pq *powerQuery, nums, by []*attribute, want statSet) (map[string]any, bool, error) {
 	if tv.noRows || tv.n == 0 {
 		return nil, false, nil
 	}
@@ -74,7 +74,7 @@ func indexedAggregate(ctx context.Context, tv *tableView, pq *powerQuery, nums, 
 			return nil, true, err
 		}
 	}
-	return ag.value(), true, nil
+	return ag.value(want), true, nil
 }
 
 func newAggPass(tv *tableView, nums, by []*attribute, grps []*dataset.Groups) *aggPass {
@@ -379,8 +379,8 @@ func fillStats(st *stats, sums []*dataset.GroupSums, id int) {
 }
 
 // value is the TAggregate value, groups in order of their first row.
-func (ag *aggPass) value() map[string]any {
-	out := ag.all.value(ag.nums)
+func (ag *aggPass) value(want statSet) map[string]any {
+	out := ag.all.value(ag.nums, want)
 	order := make([]int, len(ag.groups))
 	for i := range order {
 		order[i] = i
@@ -388,7 +388,7 @@ func (ag *aggPass) value() map[string]any {
 	slices.SortFunc(order, func(a, b int) int { return int(ag.first[a]) - int(ag.first[b]) })
 	list := make([]any, len(order))
 	for i, idx := range order {
-		m := ag.groups[idx].value(ag.nums)
+		m := ag.groups[idx].value(ag.nums, want)
 		m["key"] = groupKey(ag.tv, ag.by, ag.first[idx])
 		list[i] = m
 	}

@@ -518,3 +518,42 @@ func diffCreate(tb testing.TB, rnd *rand.Rand, h *rtHarness, tn string, ref *dif
 	input, vals := randInput(rnd)
 	diffCreateRow(tb, h, tn, ref, input, vals)
 }
+
+// TestAggregateSelectedStats: an aggregate builds only the statistics
+// the query selects (directly, in groups, through inline fragments and
+// fragment spreads); what it selects equals the full answer's.
+func TestAggregateSelectedStats(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(13, 7))
+	engines, _ := diffSetup(t, rnd, 500, true)
+	prebuildPower(t, engines)
+	h := engines[0].h
+	full := h.do(`{ aggProduct(groupBy: [category]) { `+aggSelection+` } }`, nil)["data"].(map[string]any)["aggProduct"].(map[string]any)
+	for _, tc := range []struct {
+		query string
+		want  []string // statistics present in the groups
+	}{
+		{`{ aggProduct(groupBy: [category]) { count groups { key count avg { price } } } }`, []string{"avg"}},
+		{`{ aggProduct(groupBy: [category]) { groups { key ... on ProductGroup { min { stock } } } } }`, []string{"min"}},
+		{`query { aggProduct(groupBy: [category]) { groups { key ...G } } } fragment G on ProductGroup { max { price } sum { stock } }`, []string{"max", "sum"}},
+	} {
+		got := h.do(tc.query, nil)
+		if got["errors"] != nil {
+			t.Fatalf("%s: %v", tc.query, got["errors"])
+		}
+		groups := got["data"].(map[string]any)["aggProduct"].(map[string]any)["groups"].([]any)
+		fullGroups := full["groups"].([]any)
+		if len(groups) != len(fullGroups) {
+			t.Fatalf("%s: %d groups, want %d", tc.query, len(groups), len(fullGroups))
+		}
+		for i, g := range groups {
+			gm, fm := g.(map[string]any), fullGroups[i].(map[string]any)
+			for _, stat := range tc.want {
+				for attr, v := range gm[stat].(map[string]any) {
+					if !sameJSON(v, fm[stat].(map[string]any)[attr]) {
+						t.Errorf("%s: group %d %s.%s = %v, want %v", tc.query, i, stat, attr, v, fm[stat].(map[string]any)[attr])
+					}
+				}
+			}
+		}
+	}
+}
