@@ -84,10 +84,10 @@ func (w *keyWalk) walk(lo, hi int) bool {
 	rows := ord.Rows()
 	if !w.pq.keys[0].desc {
 		for i := lo; i < hi; {
-			rank, e := ord.Rank(rows[i]), i+1
-			for e < hi && ord.Rank(rows[e]) == rank {
-				e++
-			}
+			// Ranks do not decrease along the order: the group's end is
+			// found by binary search, not by reading every row's rank.
+			rank := ord.Rank(rows[i])
+			e := i + 1 + sortSearch(hi-i-1, func(k int) bool { return ord.Rank(rows[i+1+k]) != rank })
 			if more, ok := w.group(i, e); !more || !ok {
 				return ok
 			}
@@ -159,7 +159,8 @@ func (w *keyWalk) bigGroup(g, e int) bool {
 		andWords(b.w, w.acc)
 	}
 	keys := w.pq.keys[1:]
-	sub := &powerQuery{q: &listQuery{sort: keys[0].attr, desc: keys[0].desc}, keys: keys}
+	// The query's predicates bound the next key's walk (sortBounds).
+	sub := &powerQuery{q: &listQuery{sort: keys[0].attr, desc: keys[0].desc, preds: w.pq.q.preds}, keys: keys}
 	s := powerSet{acc: b, base: dataset.Count(b.w)}
 	var got []int32
 	if w.after >= 0 {
