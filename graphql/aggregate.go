@@ -3,6 +3,8 @@ package graphql
 import (
 	"context"
 
+	"github.com/vektah/gqlparser/v2/ast"
+
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/model/dataset"
 )
@@ -26,43 +28,107 @@ type stats struct {
 }
 
 func newStats(k int) *stats {
-	return &stats{n: make([]int, k), sum: make([]float64, k), min: make([]float64, k), max: make([]float64, k)}
+	f := make([]float64, 3*k) // one allocation for the three float columns
+	return &stats{n: make([]int, k), sum: f[:k:k], min: f[k : 2*k : 2*k], max: f[2*k:]}
 }
 
 func (s *stats) add(vals []dataset.Value) {
 	s.count++
 	for i, v := range vals {
-		if v.Kind != dataset.Number {
-			continue
+		if v.Kind == dataset.Number {
+			s.addNum(i, v.Num)
 		}
-		if s.n[i] == 0 || v.Num < s.min[i] {
-			s.min[i] = v.Num
-		}
-		if s.n[i] == 0 || v.Num > s.max[i] {
-			s.max[i] = v.Num
-		}
-		s.n[i]++
-		s.sum[i] += v.Num
 	}
 }
 
-// value is the map of a TAggregate or TGroup (without groups and key).
-func (s *stats) value(nums []*attribute) map[string]any {
+// addNum counts the number x of numeric attribute i.
+func (s *stats) addNum(i int, x float64) {
+	if s.n[i] == 0 || x < s.min[i] {
+		s.min[i] = x
+	}
+	if s.n[i] == 0 || x > s.max[i] {
+		s.max[i] = x
+	}
+	s.n[i]++
+	s.sum[i] += x
+}
+
+// merge adds the statistics x of numeric attribute i.
+func (s *stats) merge(i int, x dataset.NumberStats) {
+	st := dataset.NumberStats{N: s.n[i], Sum: s.sum[i], Min: s.min[i], Max: s.max[i]}
+	st.Merge(x)
+	s.n[i], s.sum[i], s.min[i], s.max[i] = st.N, st.Sum, st.Min, st.Max
+}
+
+// statNames are the statistics of a TAggregate or TGroup, in the order of
+// a statSet.
+var statNames = [4]string{"sum", "avg", "min", "max"}
+
+// statSet tells which statistics a query selects.
+type statSet [4]bool
+
+var allStats = statSet{true, true, true, true}
+
+// selectedStats returns the statistics selected anywhere below f (the
+// aggregate's and its groups'), fragments included; all of them when f
+// has no syntax tree.
+func selectedStats(f *ast.Field) statSet {
+	if f == nil {
+		return allStats
+	}
+	var want statSet
+	var walk func(set ast.SelectionSet, depth int)
+	walk = func(set ast.SelectionSet, depth int) {
+		for _, sel := range set {
+			switch x := sel.(type) {
+			case *ast.Field:
+				for i, n := range statNames {
+					want[i] = want[i] || x.Name == n
+				}
+				walk(x.SelectionSet, depth+1)
+			case *ast.InlineFragment:
+				walk(x.SelectionSet, depth+1)
+			case *ast.FragmentSpread:
+				if x.Definition == nil || depth > 8 {
+					want = allStats
+					return
+				}
+				walk(x.Definition.SelectionSet, depth+1)
+			}
+		}
+	}
+	walk(f.SelectionSet, 0)
+	return want
+}
+
+// value is the map of a TAggregate or TGroup (without groups and key),
+// with the statistics of want: the others are not selected, and building
+// their maps for every group cost more than computing them.
+func (s *stats) value(nums []*attribute, want statSet) map[string]any {
 	m := map[string]any{"count": s.count}
 	if len(nums) == 0 {
 		return m
 	}
-	sum, avg, lo, hi := map[string]any{}, map[string]any{}, map[string]any{}, map[string]any{}
-	for i, a := range nums {
-		if s.n[i] == 0 {
-			sum[a.name], avg[a.name], lo[a.name], hi[a.name] = nil, nil, nil, nil
+	for k, name := range statNames {
+		if !want[k] {
 			continue
 		}
-		sum[a.name], avg[a.name] = s.sum[i], s.sum[i]/float64(s.n[i])
-		lo[a.name], hi[a.name] = s.min[i], s.max[i]
+		vals := make(map[string]any, len(nums))
+		for i, a := range nums {
+			vals[a.name] = s.stat(k, i)
+		}
+		m[name] = vals
 	}
-	m["sum"], m["avg"], m["min"], m["max"] = sum, avg, lo, hi
 	return m
+}
+
+// stat is statistic k (of statNames) of numeric attribute i, nil when no
+// row has a number there.
+func (s *stats) stat(k, i int) any {
+	if s.n[i] == 0 {
+		return nil
+	}
+	return [4]float64{s.sum[i], s.sum[i] / float64(s.n[i]), s.min[i], s.max[i]}[k]
 }
 
 // aggregateResolver serves an AGGREGATE operation.
@@ -72,7 +138,7 @@ func (rt *Runtime) aggregateResolver(o *operation) Resolver {
 		tv := f.Parent.(*view).tableView(o.t)
 		if tv.notReady != nil {
 			f.Report(tv.notReady)
-			v := newStats(len(nums)).value(nums)
+			v := newStats(len(nums)).value(nums, allStats)
 			v["groups"] = []any{}
 			return v, nil
 		}
@@ -80,15 +146,19 @@ func (rt *Runtime) aggregateResolver(o *operation) Resolver {
 		if err != nil {
 			return nil, err
 		}
-		rows, err := pq.all(ctx, tv)
-		if err != nil {
-			return nil, err
-		}
 		by := groupKeys(o.t, f.Args["groupBy"])
 		if len(by) > maxGroupBy {
 			return nil, model.Errorf(model.ErrBadUserInput, "groupBy takes at most %d attributes", maxGroupBy)
 		}
-		return aggregate(ctx, tv, rows, nums, by)
+		want := selectedStats(f.AST)
+		if v, ok, err := indexedAggregate(ctx, tv, pq, nums, by, want); ok || err != nil {
+			return v, err
+		}
+		rows, err := pq.all(ctx, tv)
+		if err != nil {
+			return nil, err
+		}
+		return aggregate(ctx, tv, rows, nums, by, want)
 	}
 }
 
@@ -184,7 +254,7 @@ func groupKeys(t *table, raw any) []*attribute {
 }
 
 // aggregate computes the TAggregate value of rows.
-func aggregate(ctx context.Context, tv *tableView, rows rowList, nums, by []*attribute) (map[string]any, error) {
+func aggregate(ctx context.Context, tv *tableView, rows rowList, nums, by []*attribute, want statSet) (map[string]any, error) {
 	all := newStats(len(nums))
 	vals := make([]dataset.Value, len(nums))
 	var groups []*stats
@@ -200,7 +270,7 @@ func aggregate(ctx context.Context, tv *tableView, rows rowList, nums, by []*att
 			g, ok := gk.group(r, len(groups))
 			if !ok {
 				if len(groups) == maxGroups {
-					return nil, model.Errorf(model.ErrBadUserInput, "groupBy makes more than %d groups; filter with where or group by fewer attributes", maxGroups)
+					return nil, tooManyGroups()
 				}
 				groups = append(groups, newStats(len(nums)))
 				keys = append(keys, groupKey(tv, by, r))
@@ -213,10 +283,10 @@ func aggregate(ctx context.Context, tv *tableView, rows rowList, nums, by []*att
 			}
 		}
 	}
-	out := all.value(nums)
+	out := all.value(nums, want)
 	list := make([]any, len(groups))
 	for i, g := range groups {
-		m := g.value(nums)
+		m := g.value(nums, want)
 		m["key"] = keys[i]
 		list[i] = m
 	}

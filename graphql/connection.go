@@ -3,6 +3,7 @@ package graphql
 import (
 	"context"
 	"encoding/base64"
+	"slices"
 	"strings"
 
 	"github.com/mockgql/mockgql/model"
@@ -91,6 +92,11 @@ func (rt *Runtime) connectionResolver(o *operation) Resolver {
 			}
 			return connectionValue(tv, rows, 0, min(ca.first, rows.len())), nil
 		}
+		if ca.before == "" && ca.last < 0 {
+			if v, ok, err := ca.forward(ctx, tv, pq); ok || err != nil {
+				return v, err
+			}
+		}
 		rows, err := pq.all(ctx, tv)
 		if err != nil {
 			return nil, err
@@ -101,6 +107,54 @@ func (rt *Runtime) connectionResolver(o *operation) Resolver {
 		}
 		return connectionValue(tv, rows, lo, hi), nil
 	}
+}
+
+// forward serves first and after from the indexes: the first page is a
+// window of the query's order, and after seeks to its row's place in the
+// order (its keys' ranks and its row number locate it) rather than
+// scanning the rows before it. ok is false when the indexes do not cover
+// pq.
+func (ca connArgs) forward(ctx context.Context, tv *tableView, pq *powerQuery) (map[string]any, bool, error) {
+	s, ok, err := pq.indexedSet(ctx, tv)
+	if err != nil || !ok {
+		return nil, false, err
+	}
+	defer s.release()
+	if ca.after == "" {
+		rows := pq.rowsOf(tv, &s, 0, ca.first)
+		return connectionValue(tv, rows, 0, min(ca.first, rows.len())), true, nil
+	}
+	c, err := cursorRow(tv, &s, ca.after)
+	if err != nil {
+		return nil, true, err
+	}
+	rows := pq.afterMembers(tv, &s, c, ca.first+1)
+	n := min(ca.first, len(rows))
+	return connectionOf(tv, rows[:n], s.total(), true, len(rows) > n), true, nil
+}
+
+// cursorRow returns the row of cursor c, which must match: a dataset row
+// without a record in the set's bitset, else among its live rows.
+func cursorRow(tv *tableView, s *powerSet, c string) (int32, error) {
+	id, err := decodeCursor(c)
+	if err != nil {
+		return 0, err
+	}
+	r := tv.rowByID(id)
+	switch {
+	case r < 0:
+	case r < tv.n && !tv.ov.isChanged(r):
+		if s.has(r) {
+			return r, nil
+		}
+	case slices.Contains(s.live, r):
+		return r, nil
+	}
+	return 0, cursorGone(c)
+}
+
+func cursorGone(c string) error {
+	return model.Errorf(model.ErrBadUserInput, "the row of cursor %q was deleted or no longer matches; start again without after/before", clip(c))
 }
 
 // firstRows returns the list with at least its first n rows at hand.
@@ -151,12 +205,21 @@ func cursorPos(tv *tableView, rows rowList, c string) (int, error) {
 			}
 		}
 	}
-	return 0, model.Errorf(model.ErrBadUserInput, "the row of cursor %q was deleted or no longer matches; start again without after/before", clip(c))
+	return 0, cursorGone(c)
 }
 
 // connectionValue is the connection of rows lo..hi-1 of rows.
 func connectionValue(tv *tableView, rows rowList, lo, hi int) map[string]any {
-	nodes := tv.objects(rows, lo, hi)
+	page := make([]int32, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		page = append(page, rows.at(i))
+	}
+	return connectionOf(tv, page, rows.len(), lo > 0, hi < rows.len())
+}
+
+// connectionOf is the connection of the edges of rows, total matches.
+func connectionOf(tv *tableView, rows []int32, total int, hasPrev, hasNext bool) map[string]any {
+	nodes := tv.objects(rowList{rows: rows}, 0, len(rows))
 	edges := make([]any, len(nodes))
 	var start, end any
 	for i, n := range nodes {
@@ -167,6 +230,6 @@ func connectionValue(tv *tableView, rows rowList, lo, hi int) map[string]any {
 		}
 		end = c
 	}
-	info := map[string]any{"hasPreviousPage": lo > 0, "hasNextPage": hi < rows.len(), "startCursor": start, "endCursor": end}
-	return map[string]any{"edges": edges, "pageInfo": info, "totalCount": rows.len()}
+	info := map[string]any{"hasPreviousPage": hasPrev, "hasNextPage": hasNext, "startCursor": start, "endCursor": end}
+	return map[string]any{"edges": edges, "pageInfo": info, "totalCount": total}
 }

@@ -417,18 +417,7 @@ func diffMutate(tb testing.TB, rnd *rand.Rand, h *rtHarness, tn string, ref *dif
 	input, vals := randInput(rnd)
 	switch x := rnd.IntN(10); {
 	case x < 3 || len(ref.rows) == 0:
-		var out struct {
-			Data map[string]struct{ ID string }
-		}
-		raw := h.raw(fmt.Sprintf("mutation { create%s(input: {%s}) { id } }", tn, input), nil)
-		if err := json.Unmarshal(raw, &out); err != nil || out.Data["create"+tn].ID == "" {
-			tb.Fatalf("create: %v %s", err, raw)
-		}
-		r := &diffRow{id: out.Data["create"+tn].ID, vals: map[string]dataset.Value{"currency": {Kind: dataset.String, Str: "EUR"}}}
-		for _, a := range diffAttrs {
-			r.vals[a.name] = vals[a.name]
-		}
-		ref.rows = append(ref.rows, r)
+		diffCreateRow(tb, h, tn, ref, input, vals)
 	case x < 8:
 		r := ref.rows[rnd.IntN(len(ref.rows))]
 		raw := h.raw(fmt.Sprintf("mutation { update%s(id: %q, input: {%s}) { id } }", tn, r.id, input), nil)
@@ -448,6 +437,24 @@ func diffMutate(tb testing.TB, rnd *rand.Rand, h *rtHarness, tn string, ref *dif
 		}
 		ref.rows = slices.Delete(ref.rows, i, i+1)
 	}
+}
+
+// diffCreateRow creates a row of table tn with input through h and
+// mirrors it, with vals, in ref.
+func diffCreateRow(tb testing.TB, h *rtHarness, tn string, ref *diffRef, input string, vals map[string]dataset.Value) {
+	tb.Helper()
+	var out struct {
+		Data map[string]struct{ ID string }
+	}
+	raw := h.raw(fmt.Sprintf("mutation { create%s(input: {%s}) { id } }", tn, input), nil)
+	if err := json.Unmarshal(raw, &out); err != nil || out.Data["create"+tn].ID == "" {
+		tb.Fatalf("create: %v %s", err, raw)
+	}
+	r := &diffRow{id: out.Data["create"+tn].ID, vals: map[string]dataset.Value{"currency": {Kind: dataset.String, Str: "EUR"}}}
+	for _, a := range diffAttrs {
+		r.vals[a.name] = vals[a.name]
+	}
+	ref.rows = append(ref.rows, r)
 }
 
 // randInput returns a mutation input setting a random subset of the

@@ -52,6 +52,8 @@ func (o *operation) powerQuery(args map[string]any) (*powerQuery, error) {
 	}
 	if len(pq.keys) > 0 {
 		q.sort, q.desc = pq.keys[0].attr, pq.keys[0].desc
+	} else if q.sort != nil {
+		pq.keys = []sortKey{{attr: q.sort, desc: q.desc}}
 	}
 	q.spec = querySpec(q)
 	return pq, nil
@@ -92,25 +94,47 @@ func querySpec(q *listQuery) string {
 func (pq *powerQuery) simple() bool { return pq.rest == nil && len(pq.keys) <= 1 }
 
 // page returns the rows of page pg of size rows: a window from the
-// indexes when pq is simple, else the whole list.
+// indexes when they cover pq, else the whole list.
 func (pq *powerQuery) page(ctx context.Context, tv *tableView, pg, size int) (rowList, error) {
 	if pq.simple() {
 		return tv.pageRows(ctx, pq.q, pg, size)
 	}
-	return pq.all(ctx, tv)
+	s, ok, err := pq.indexedSet(ctx, tv)
+	if err != nil || !ok {
+		if err == nil {
+			return pq.scan(ctx, tv)
+		}
+		return rowList{}, err
+	}
+	defer s.release()
+	lo, hi := page(s.total(), pg, size)
+	return pq.rowsOf(tv, &s, lo, hi), nil
 }
 
 // all returns every matching row in order.
 func (pq *powerQuery) all(ctx context.Context, tv *tableView) (rowList, error) {
+	s, ok, err := pq.indexedSet(ctx, tv)
+	if err != nil {
+		return rowList{}, err
+	}
+	if !ok {
+		return pq.scan(ctx, tv)
+	}
+	defer s.release()
+	return pq.rowsOf(tv, &s, 0, s.total()), nil
+}
+
+// scan returns every matching row in order without the indexes of the
+// where remainder and further keys: the list engine's rows, each checked
+// against the remainder on its live values, sorted by the further keys.
+func (pq *powerQuery) scan(ctx context.Context, tv *tableView) (rowList, error) {
 	l, err := tv.rows(ctx, pq.q)
 	if err != nil || pq.simple() {
 		return l, err
 	}
-	keep := pq.rest.matcher(tv)
-	defer keep.release()
 	rows := make([]int32, 0, l.len())
 	for i := 0; i < l.len(); i++ {
-		if r := l.at(i); keep.match(r) {
+		if r := l.at(i); pq.rest == nil || pq.rest.match(tv, r) {
 			rows = append(rows, r)
 		}
 		if i%scanCheck == scanCheck-1 {
@@ -174,39 +198,4 @@ func sortRun(tv *tableView, keys []sortKey, rows []int32) {
 		sorted[i] = rows[j]
 	}
 	copy(rows, sorted)
-}
-
-// rowTest tests rows against a where remainder: unchanged dataset rows by
-// a bit of its bitset when the indexes allow, other rows on their live
-// values.
-type rowTest struct {
-	tv   *tableView
-	n    *whereNode
-	bits *rowBits
-}
-
-func (n *whereNode) matcher(tv *tableView) rowTest {
-	t := rowTest{tv: tv, n: n}
-	if n != nil && !tv.noRows && tv.n > 0 {
-		if b, ok := tv.whereBits(n); ok {
-			t.bits = b
-		}
-	}
-	return t
-}
-
-func (t rowTest) match(r int32) bool {
-	switch {
-	case t.n == nil:
-		return true
-	case t.bits != nil && r < t.tv.n && !t.tv.ov.isChanged(r):
-		return t.bits.w[r>>6]&(1<<(uint(r)&63)) != 0
-	}
-	return t.n.match(t.tv, r)
-}
-
-func (t rowTest) release() {
-	if t.bits != nil {
-		putBits(t.bits)
-	}
 }

@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/model/dataset"
@@ -358,16 +360,112 @@ func powerCheck(t *testing.T, rnd *rand.Rand, engines []*diffEngine, tn string, 
 			c["pageInfo"].(map[string]any)["hasNextPage"] != (len(want) > first) {
 			t.Fatalf("%s: %s: %v, want %v", e.name, conn, c, rowIDs(want[:n]))
 		}
-		out = e.h.do(agg, nil)
-		if out["errors"] != nil {
-			t.Fatalf("%s: %s: %v", e.name, agg, out["errors"])
+		if len(want) > 0 {
+			powerAfterCheck(t, rnd, e, tn, w, keys, want)
 		}
-		var wantJSON any
-		b, _ := json.Marshal(wantAgg)
-		_ = json.Unmarshal(b, &wantJSON)
-		if got := out["data"].(map[string]any)["agg"+tn]; !sameJSON(got, wantJSON) {
-			t.Fatalf("%s: %s:\n got %v\nwant %v", e.name, agg, got, wantJSON)
+		aggCheck(t, e, tn, agg, wantAgg)
+	}
+}
+
+// aggCheck runs the AGGREGATE query agg on e and compares with want.
+func aggCheck(t *testing.T, e *diffEngine, tn, agg string, want map[string]any) {
+	t.Helper()
+	out := e.h.do(agg, nil)
+	if out["errors"] != nil {
+		t.Fatalf("%s: %s: %v", e.name, agg, out["errors"])
+	}
+	var wantJSON any
+	b, _ := json.Marshal(want)
+	_ = json.Unmarshal(b, &wantJSON)
+	if got := out["data"].(map[string]any)["agg"+tn]; !sameJSON(got, wantJSON) {
+		t.Fatalf("%s: %s:\n got %v\nwant %v", e.name, agg, got, wantJSON)
+	}
+}
+
+// prebuildPower waits for the group and sum indexes of the differential
+// dataset, so that aggregates take them rather than scanning meanwhile.
+func prebuildPower(t *testing.T, engines []*diffEngine) {
+	t.Helper()
+	ds := engines[0].h.pool.(memPool)["items"]
+	deadline := time.Now().Add(time.Minute)
+	for _, by := range []string{"", "category", "inStock", "stock"} {
+		for _, num := range []string{"price", "stock"} {
+			for (by != "" && ds.GroupsReady(by) == nil) || ds.SumsReady(by, num) == nil {
+				if time.Now().After(deadline) {
+					t.Fatalf("indexes of %s/%s not built in a minute", by, num)
+				}
+				time.Sleep(time.Millisecond)
+			}
 		}
+	}
+}
+
+// TestAggregateEveryRow compares aggregates over every row (no where) and
+// under a single eq, which read the precomputed sums, with the reference:
+// on the dataset as imported, after creates (live rows added to the
+// sums), and after updates and deletes (the sums no longer apply: a pass
+// over the rows).
+func TestAggregateEveryRow(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(11, 7))
+	engines, refs := diffSetup(t, rnd, 2000, true)
+	prebuildPower(t, engines)
+	all := whereTree{lit: map[string]any{}, match: func(*diffRow) bool { return true }}
+	eq := func(attr string, v any) whereTree { // one eq: one group of the column's sums
+		return whereTree{lit: map[string]any{attr: map[string]any{"eq": v}}, match: func(r *diffRow) bool { return refWhereOp("eq", r.vals[attr], v) }}
+	}
+	wheres := []whereTree{eq("category", "toys"), eq("category", ""), eq("category", nil), eq("category", "none such"), eq("category", 2), eq("inStock", true), eq("stock", 5)}
+	check := func() {
+		for _, tn := range []string{"Product", "ProductA"} {
+			for _, by := range [][]string{nil, {"category"}, {"inStock"}, {"stock"}, {"category", "inStock"}} {
+				agg := fmt.Sprintf(`{ agg%s(groupBy: [%s]) { %s } }`, tn, strings.Join(by, ", "), aggSelection)
+				want := refAggregate(refs[tn].refPower(all, nil), by)
+				for _, e := range engines {
+					aggCheck(t, e, tn, agg, want)
+				}
+			}
+			for _, w := range wheres {
+				agg := fmt.Sprintf(`{ agg%s(where: %s) { %s } }`, tn, objLiteral(w.lit), aggSelection)
+				want := refAggregate(refs[tn].refPower(w, nil), nil)
+				for _, e := range engines {
+					aggCheck(t, e, tn, agg, want)
+				}
+			}
+		}
+	}
+	check()
+	for i := 0; i < 5; i++ {
+		diffCreate(t, rnd, engines[0].h, "Product", refs["Product"])
+	}
+	check()
+	for i := 0; i < 10; i++ {
+		diffMutate(t, rnd, engines[0].h, "Product", refs["Product"])
+	}
+	check()
+}
+
+// powerAfterCheck checks a connection page after the cursor of a random
+// match (the seek) against the reference.
+func powerAfterCheck(t *testing.T, rnd *rand.Rand, e *diffEngine, tn string, w whereTree, keys []orderKey, want []*diffRow) {
+	t.Helper()
+	at, first := rnd.IntN(len(want)), 1+rnd.IntN(30)
+	cursor := base64.RawURLEncoding.EncodeToString([]byte("row:" + want[at].id))
+	q := fmt.Sprintf(`{ power%sConnection(first: %d, after: %q, where: %s, orderBy: %s) { totalCount edges { node { id } } pageInfo { hasNextPage hasPreviousPage } } }`,
+		tn, first, cursor, objLiteral(w.lit), orderLiteral(keys))
+	out := e.h.do(q, nil)
+	if out["errors"] != nil {
+		t.Fatalf("%s: %s: %v", e.name, q, out["errors"])
+	}
+	c := out["data"].(map[string]any)["power"+tn+"Connection"].(map[string]any)
+	var got []string
+	for _, ed := range c["edges"].([]any) {
+		got = append(got, ed.(map[string]any)["node"].(map[string]any)["id"].(string))
+	}
+	rest := want[at+1:]
+	n := min(first, len(rest))
+	info := c["pageInfo"].(map[string]any)
+	if !slices.Equal(got, rowIDs(rest[:n])) || int(c["totalCount"].(float64)) != len(want) ||
+		info["hasNextPage"] != (len(rest) > first) || info["hasPreviousPage"] != true {
+		t.Fatalf("%s: %s: %v, want %v", e.name, q, c, rowIDs(rest[:n]))
 	}
 }
 
@@ -396,6 +494,9 @@ func TestPowerDifferential(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(tc.seed, 7))
 			engines, refs := diffSetup(t, rnd, tc.rows, tc.prebuild)
+			if tc.prebuild {
+				prebuildPower(t, engines)
+			}
 			for i := 0; i < tc.queries; i++ {
 				if i%(tc.queries/tc.m) == 0 && i > 0 {
 					tn := []string{"Product", "ProductA"}[rnd.IntN(2)]
@@ -409,3 +510,50 @@ func TestPowerDifferential(t *testing.T) {
 }
 
 var dbgPower func(h *rtHarness, tn string, w whereTree)
+
+// diffCreate creates a random row of table tn through h and mirrors it in
+// ref (diffMutate's create, alone).
+func diffCreate(tb testing.TB, rnd *rand.Rand, h *rtHarness, tn string, ref *diffRef) {
+	tb.Helper()
+	input, vals := randInput(rnd)
+	diffCreateRow(tb, h, tn, ref, input, vals)
+}
+
+// TestAggregateSelectedStats: an aggregate builds only the statistics
+// the query selects (directly, in groups, through inline fragments and
+// fragment spreads); what it selects equals the full answer's.
+func TestAggregateSelectedStats(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(13, 7))
+	engines, _ := diffSetup(t, rnd, 500, true)
+	prebuildPower(t, engines)
+	h := engines[0].h
+	full := h.do(`{ aggProduct(groupBy: [category]) { `+aggSelection+` } }`, nil)["data"].(map[string]any)["aggProduct"].(map[string]any)
+	for _, tc := range []struct {
+		query string
+		want  []string // statistics present in the groups
+	}{
+		{`{ aggProduct(groupBy: [category]) { count groups { key count avg { price } } } }`, []string{"avg"}},
+		{`{ aggProduct(groupBy: [category]) { groups { key ... on ProductGroup { min { stock } } } } }`, []string{"min"}},
+		{`query { aggProduct(groupBy: [category]) { groups { key ...G } } } fragment G on ProductGroup { max { price } sum { stock } }`, []string{"max", "sum"}},
+	} {
+		got := h.do(tc.query, nil)
+		if got["errors"] != nil {
+			t.Fatalf("%s: %v", tc.query, got["errors"])
+		}
+		groups := got["data"].(map[string]any)["aggProduct"].(map[string]any)["groups"].([]any)
+		fullGroups := full["groups"].([]any)
+		if len(groups) != len(fullGroups) {
+			t.Fatalf("%s: %d groups, want %d", tc.query, len(groups), len(fullGroups))
+		}
+		for i, g := range groups {
+			gm, fm := g.(map[string]any), fullGroups[i].(map[string]any)
+			for _, stat := range tc.want {
+				for attr, v := range gm[stat].(map[string]any) {
+					if !sameJSON(v, fm[stat].(map[string]any)[attr]) {
+						t.Errorf("%s: group %d %s.%s = %v, want %v", tc.query, i, stat, attr, v, fm[stat].(map[string]any)[attr])
+					}
+				}
+			}
+		}
+	}
+}

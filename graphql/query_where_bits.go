@@ -1,128 +1,184 @@
 package graphql
 
 import (
+	"context"
+	"math/bits"
+
 	"github.com/mockgql/mockgql/model"
 )
 
-// This file turns the per-row part of a where filter (or, not, nin and
-// what lies under them) into bitset algebra over the dataset's column
-// indexes: predicates become position ranges of the column Orders (or
-// n-gram candidates for like), and becomes AND, or OR, not a complement.
-// The bits are right for dataset rows the overlay did not change; the
-// caller checks changed and created rows on their live values.
+// This file evaluates a where filter as bitset algebra over the dataset's
+// column indexes, bottom-up: predicates become position ranges of the
+// column Orders (or n-gram candidates for like), and is AND, or is OR,
+// not is AND NOT. Every node narrows a candidate set (the rows its parent
+// still holds), so a predicate whose index is not built yet is checked on
+// those candidates only, not on the whole table. The bits are right for
+// dataset rows the overlay did not change; the caller leaves changed rows
+// out of the candidates and checks the live rows on their live values.
 
-// whereBits returns the bitset of the base rows that satisfy n, or ok
-// false when some predicate has no built index (the caller checks each
-// row instead). The caller puts the bitset back with putBits.
-func (tv *tableView) whereBits(n *whereNode) (*rowBits, bool) {
-	if !tv.whereIndexable(n) {
-		return nil, false
+// candidates returns the dataset rows of the table without an overlay
+// record: every row, less the variant's others and the changed rows.
+func (tv *tableView) candidates() *rowBits {
+	b := tv.allBits()
+	if tv.member != nil {
+		andWords(b.w, tv.member.words)
 	}
-	return tv.nodeBits(n), true
-}
-
-// whereIndexable reports whether every predicate under n has a built
-// index. It asks about all of them, so that the missing indexes all start
-// building in the background at once.
-func (tv *tableView) whereIndexable(n *whereNode) bool {
-	if n == nil {
-		return true
+	if tv.ov != nil && tv.ov.changed != nil {
+		andNotWords(b.w, tv.ov.changed.words)
 	}
-	ok := tv.predsIndexable(n.preds)
-	ok = tv.predsIndexable(n.nin) && ok
-	for _, list := range [][]*whereNode{n.and, n.or, {n.not}} {
-		for _, c := range list {
-			ok = tv.whereIndexable(c) && ok
-		}
-	}
-	return ok
-}
-
-func (tv *tableView) predsIndexable(preds []predicate) bool {
-	ok := true
-	for i := range preds {
-		ok = tv.indexable(&listQuery{preds: preds[i : i+1]}) && ok
-	}
-	return ok
+	return b
 }
 
 func (tv *tableView) words() int { return (int(tv.n) + 63) / 64 }
 
 // allBits returns a bitset holding rows 0..n-1.
 func (tv *tableView) allBits() *rowBits {
-	b := getBits(tv.words())
+	b := getDirtyBits(tv.words())
 	for i := range b.w {
 		b.w[i] = ^uint64(0)
 	}
-	tv.trim(b.w)
+	if rem := int(tv.n) & 63; rem != 0 && len(b.w) > 0 {
+		b.w[len(b.w)-1] = (1 << uint(rem)) - 1
+	}
 	return b
 }
 
-// trim clears the bits past row n-1.
-func (tv *tableView) trim(w []uint64) {
-	if rem := int(tv.n) & 63; rem != 0 && len(w) > 0 {
-		w[len(w)-1] &= (1 << uint(rem)) - 1
+// andNode keeps in acc only the rows that satisfy n on their dataset
+// values. It stops early with the context's error.
+func (tv *tableView) andNode(ctx context.Context, acc []uint64, n *whereNode) error {
+	if err := tv.andPreds(ctx, acc, n.preds, false); err != nil {
+		return err
 	}
-}
-
-func (tv *tableView) nodeBits(n *whereNode) *rowBits {
-	acc := tv.allBits()
-	for i := range n.preds {
-		tmp := tv.predBits(&n.preds[i])
-		andWords(acc.w, tmp.w)
-		putBits(tmp)
-	}
-	for i := range n.nin {
-		tmp := tv.ninBits(&n.nin[i])
-		andWords(acc.w, tmp.w)
-		putBits(tmp)
+	if err := tv.andPreds(ctx, acc, n.nin, true); err != nil {
+		return err
 	}
 	for _, c := range n.and {
-		tmp := tv.nodeBits(c)
-		andWords(acc.w, tmp.w)
-		putBits(tmp)
+		if err := tv.andNode(ctx, acc, c); err != nil {
+			return err
+		}
 	}
 	if n.hasOr {
-		any := getBits(tv.words())
-		for _, c := range n.or {
-			tmp := tv.nodeBits(c)
-			orWords(any.w, tmp.w)
-			putBits(tmp)
+		if err := tv.andOr(ctx, acc, n.or); err != nil {
+			return err
 		}
-		andWords(acc.w, any.w)
-		putBits(any)
 	}
-	if n.not != nil {
-		tmp := tv.nodeBits(n.not)
-		andNotWords(acc.w, tmp.w)
-		putBits(tmp)
+	if b, ok := tv.leafBits(n.not); ok {
+		andNotWords(acc, b.w)
+		putBits(b)
+	} else if n.not != nil {
+		tmp := getDirtyBits(len(acc))
+		defer putBits(tmp)
+		copy(tmp.w, acc)
+		if err := tv.andNode(ctx, tmp.w, n.not); err != nil {
+			return err
+		}
+		andNotWords(acc, tmp.w)
 	}
-	return acc
+	return nil
 }
 
-// predBits is the bitset of the rows whose base value satisfies pr.
-func (tv *tableView) predBits(pr *predicate) *rowBits {
+// andOr keeps in acc the rows that satisfy one of list: the union of each
+// child evaluated on the candidates no earlier child took.
+func (tv *tableView) andOr(ctx context.Context, acc []uint64, list []*whereNode) error {
+	union := getBits(len(acc))
+	defer putBits(union)
+	tmp := getDirtyBits(len(acc))
+	defer putBits(tmp)
+	for _, c := range list {
+		if b, ok := tv.leafBits(c); ok {
+			orAndWords(union.w, acc, b.w)
+			putBits(b)
+			continue
+		}
+		copy(tmp.w, acc)
+		andNotWords(tmp.w, union.w)
+		if err := tv.andNode(ctx, tmp.w, c); err != nil {
+			return err
+		}
+		orWords(union.w, tmp.w)
+	}
+	andWords(acc, union.w)
+	return nil
+}
+
+// leafBits returns the bitset of n when n is one indexed condition (the
+// usual child of or and not): the caller combines it with its candidates
+// in one pass instead of narrowing a copy of them.
+func (tv *tableView) leafBits(n *whereNode) (*rowBits, bool) {
+	if n == nil || len(n.and) > 0 || n.hasOr || n.not != nil || len(n.preds)+len(n.nin) != 1 {
+		return nil, false
+	}
+	nin, pr := len(n.nin) == 1, (*predicate)(nil)
+	if nin {
+		pr = &n.nin[0]
+	} else {
+		pr = &n.preds[0]
+	}
+	if !tv.predIndexed(pr) {
+		return nil, false
+	}
+	return tv.predBits(pr, nin), true
+}
+
+// andPreds keeps in acc the rows that satisfy every predicate (nin: the
+// nin rule): from the index when it is built, else by reading the
+// candidates' values.
+func (tv *tableView) andPreds(ctx context.Context, acc []uint64, preds []predicate, nin bool) error {
+	for i := range preds {
+		pr := &preds[i]
+		if tv.predIndexed(pr) {
+			b := tv.predBits(pr, nin)
+			andWords(acc, b.w)
+			putBits(b)
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		for w, word := range acc {
+			for word != 0 {
+				r := w<<6 + bits.TrailingZeros64(word)
+				v := tv.base(pr.attr, int32(r))
+				if ok := (nin && ninMatch(pr, v)) || (!nin && pr.match(v)); !ok {
+					acc[w] &^= 1 << (uint(r) & 63)
+				}
+				word &= word - 1
+			}
+		}
+	}
+	return nil
+}
+
+// predIndexed reports whether pr is answered by a built index (or is on a
+// constant); it starts building a missing one in the background.
+func (tv *tableView) predIndexed(pr *predicate) bool {
+	a := pr.attr
+	switch {
+	case a == nil:
+		return false
+	case a.mapping == model.MappingConstant:
+		return true
+	case pr.op == model.OpLike:
+		return tv.hasColumn(a) && tv.ds.GramsReady(a.path) != nil
+	}
+	return tv.hasOrder(a)
+}
+
+// predBits is the bitset of the rows whose base value satisfies pr (nin:
+// the nin rule). pr must be indexed.
+func (tv *tableView) predBits(pr *predicate, nin bool) *rowBits {
 	if pr.attr.mapping == model.MappingConstant {
-		if pr.match(pr.attr.constant) {
+		if ok := (nin && ninMatch(pr, pr.attr.constant)) || (!nin && pr.match(pr.attr.constant)); ok {
 			return tv.allBits()
 		}
 		return getBits(tv.words())
 	}
 	b := getBits(tv.words())
-	tv.addPredicate(b.w, pr)
-	return b
-}
-
-// ninBits is the bitset of nin: values of the kind of one of its values,
-// less those equal to one of them.
-func (tv *tableView) ninBits(pr *predicate) *rowBits {
-	if pr.attr.mapping == model.MappingConstant {
-		if ninMatch(pr, pr.attr.constant) {
-			return tv.allBits()
-		}
-		return getBits(tv.words())
+	if !nin {
+		tv.addPredicate(b.w, pr)
+		return b
 	}
-	b := getBits(tv.words())
+	// nin: the values of the kind of one of its values, less the in rows.
 	ord := tv.ds.Order(pr.attr.path)
 	seen := map[int]bool{}
 	for _, v := range pr.args {
@@ -137,6 +193,14 @@ func (tv *tableView) ninBits(pr *predicate) *rowBits {
 	andNotWords(b.w, in.w)
 	putBits(in)
 	return b
+}
+
+// orAndWords is dst |= a & b.
+func orAndWords(dst, a, b []uint64) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for i := range dst {
+		dst[i] |= a[i] & b[i]
+	}
 }
 
 func orWords(dst, a []uint64) {

@@ -2,6 +2,7 @@ package model
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 )
 
@@ -35,19 +36,7 @@ func (p *Project) checkTableName(name, selfID string) error {
 	if reservedTypeNames[name] {
 		return Errorf(ErrBadUserInput, "table name %q is reserved by the runtime schema", name)
 	}
-	for _, o := range p.Tables {
-		if o.ID == selfID {
-			continue
-		}
-		for _, gen := range []string{"", "Page", "Input"} {
-			for _, mine := range []string{"", "Page", "Input"} {
-				if strings.EqualFold(o.Name+gen, name+mine) {
-					return Errorf(ErrConflict, "table name %q clashes with table %q (type %s)", name, o.Name, o.Name+gen)
-				}
-			}
-		}
-	}
-	return nil
+	return p.checkTypeNames(fmt.Sprintf("table name %q", name), selfID, name, p.powerOf(selfID, nil))
 }
 
 func checkSource(s *TableSource) error {
@@ -144,6 +133,9 @@ func (p *Project) AddAttribute(a *Attribute) error {
 	if err := CheckName("attribute name", a.Name); err != nil {
 		return err
 	}
+	if err := checkWhereAttr(t, a.Name, p.powerOf(t.ID, nil)); err != nil {
+		return err
+	}
 	if a.Name != "id" || t.Attribute("id") != nil {
 		if owner := p.fieldOwner(t, a.Name, "", ""); owner != "" {
 			return Errorf(ErrConflict, "attribute %q clashes with %s of table %s", a.Name, owner, t.Name)
@@ -218,6 +210,9 @@ func (p *Project) UpdateAttribute(id string, patch AttributePatch) (*Attribute, 
 	next := *a
 	if patch.Name != nil && *patch.Name != a.Name {
 		if err := CheckName("attribute name", *patch.Name); err != nil {
+			return nil, err
+		}
+		if err := checkWhereAttr(t, *patch.Name, p.powerOf(t.ID, nil)); err != nil {
 			return nil, err
 		}
 		if owner := p.fieldOwner(t, *patch.Name, a.ID, ""); owner != "" && !(*patch.Name == "id" && t.Attribute("id") == nil) {

@@ -51,6 +51,9 @@ func (p *Project) AddOperation(o *Operation) error {
 	if err := checkParameters(t, o.Kind, o.Parameters); err != nil {
 		return err
 	}
+	if err := p.checkPowerNames(t, o); err != nil {
+		return err
+	}
 	if o.Parameters == nil {
 		o.Parameters = []Parameter{}
 	}
@@ -132,6 +135,9 @@ func (p *Project) UpdateOperation(id string, patch OperationPatch) (*Operation, 
 		next.Options = patch.Options
 	}
 	if err := p.checkFieldNames(&next, o.ID); err != nil {
+		return nil, err
+	}
+	if err := p.checkPowerNames(p.Table(o.TableID), &next); err != nil {
 		return nil, err
 	}
 	if patch.Parameters != nil {

@@ -40,6 +40,8 @@ func CheckName(what, s string) error {
 var reservedTypeNames = map[string]bool{
 	"Query": true, "Mutation": true, "Subscription": true, "SortDirection": true, "FilterValue": true,
 	"JSON": true, "String": true, "Int": true, "Float": true, "Boolean": true, "ID": true,
+	// shared by the opt-in query power of every table (power_names.go)
+	"PageInfo": true, "FilterOperators": true,
 }
 
 // LowerCamel returns s with its first letter lower-cased ("OrderLine" → "orderLine").

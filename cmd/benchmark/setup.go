@@ -141,7 +141,7 @@ func model(m *mockgql, fx *fixture, withLarge bool) error {
 	fx.firstLarge = time.Since(t0)
 	fx.rssIndexed = m.rss()
 	fx.scenarios = append(fx.scenarios, powerScenarios()...)
-	return nil
+	return warmPower(m, fx, powerScenarios())
 }
 
 // mixOperation adds the varied scenario's list operation to a table:

@@ -137,6 +137,8 @@ type Dataset struct {
 	lookups map[string]*lazyLookup
 	orders  map[string]*lazyIndex[Order]
 	grams   map[string]*lazyIndex[Grams]
+	groups  map[string]*lazyIndex[Groups] // groups.go
+	sums    map[string]*lazyIndex[GroupSums]
 	all     lazyRows     // 0..n-1, for paths no row has
 	indexes atomic.Int64 // bytes of the indexes built so far
 }
