@@ -35,6 +35,8 @@ type projectGrain struct {
 	lease *quotaLease
 	// replies answers a mutation delivered twice (project_replies.go).
 	replies *replyLog
+	// faults are the activation's fault sequences and request log (faults.go).
+	faults *faultState
 }
 
 // projectState is the project's checkpoint.
@@ -150,7 +152,10 @@ func (p *projectGrain) publish(g *grain) {
 	if p.keys == nil {
 		p.keys, p.lease = newKeyCache(), &quotaLease{}
 	}
-	p.view = &projectView{project: p.st.Project, rt: rt, ov: p.ov, session: p.st.Session, keys: p.keys, lease: p.lease}
+	if p.faults == nil {
+		p.faults = newFaultState()
+	}
+	p.view = &projectView{project: p.st.Project, rt: rt, ov: p.ov, session: p.st.Session, keys: p.keys, lease: p.lease, faults: p.faults}
 	g.env.Local.publishProject(g.id, p.view)
 }
 
@@ -192,7 +197,7 @@ func (p *projectGrain) handle(g *grain, c *call) (any, error) {
 		}
 		return nil, nil
 	}
-	write := c.req.Method != "get" && c.req.Method != "sdl" && c.req.Method != "owner" && c.req.Method != "consume"
+	write := c.req.Method != "get" && c.req.Method != "sdl" && c.req.Method != "owner" && c.req.Method != "consume" && c.req.Method != "requestLog"
 	if err := p.authorize(a.Access, write); err != nil {
 		return nil, err
 	}
@@ -225,6 +230,8 @@ func (p *projectGrain) handle(g *grain, c *call) (any, error) {
 		return nil, p.delete(g)
 	case "reset":
 		return nil, p.reset(g)
+	case "requestLog", "clearRequestLog":
+		return p.requestLogCall(c.req.Method, a)
 	}
 	return nil, unknownMethod(g, c)
 }

@@ -28,6 +28,8 @@ type editArgs struct {
 	ShareToken string `json:"shareToken,omitempty"`
 	// Origins is updateProject's new allowedOrigins; nil keeps them.
 	Origins *[]string `json:"origins,omitempty"`
+	// Faults are setFaults' new settings; nil clears them.
+	Faults *model.FaultSettings `json:"faults,omitempty"`
 }
 
 // edit applies one model edit to a copy of the project, checks the plan's
@@ -128,6 +130,8 @@ func applyOperationEdit(p *model.Project, op string, e editArgs) (any, error) {
 		return p.GenerateMissingViews(func() string { return newChildID(pid, 'v') }), nil
 	case "importTables", "setBaseline":
 		return applyVersioningEdit(p, op, e)
+	case "setFaults":
+		return setFaults(p, e.OperationID, e.Faults)
 	}
 	return nil, fmt.Errorf("unknown model edit %q", op)
 }

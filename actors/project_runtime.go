@@ -22,6 +22,8 @@ const (
 	metaKeyValue = "apiKey"  // the API key as the client sent it
 	metaActor    = "actor"   // the X-Actor-Token
 	metaBodyErr  = "bodyErr" // the body could not be read: the error's code; the message is the call body
+	metaFault    = "fault"   // the X-Mock-Fault header
+	metaNoFaults = "nofault" // "1": MCP's run_query, no faults (RuntimeRequest.NoFaults)
 )
 
 // mutationTask is a mutation a query goroutine hands back to the grain,

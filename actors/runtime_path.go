@@ -19,8 +19,12 @@ import (
 //  3. key scope and project (checkRuntimeKey)
 //  4. actor token (touchActor)
 //  5. quota (takeQuota)
-//  6. body: read only now (model.RuntimeBody), decoded, parsed and validated
+//  6. body: read only now (model.RuntimeBody), decoded, parsed and validated;
+//     then faults: latency or an injected error (runtime_faults.go)
 //  7. execution: a query on a snapshot, a mutation in the project grain
+//
+// Steps 2 to 7 of a client's request are recorded in the project's
+// request log (runtimeTrace).
 //
 // The HTTP side calls Run; a node that does not hold the project's grain
 // hands the whole request over to the grain's node ("serve"), whose grain
@@ -82,10 +86,19 @@ func (p *RuntimePath) serve(ctx context.Context, projectID, reqID string, r mode
 	return p.checked(ctx, projectID, reqID, &r, &counted)
 }
 
-// checked makes steps 2 to 7 on this node. counted says whether the
-// request was already counted against the quota (a retry after a slug
-// move is the same request).
+// checked makes steps 2 to 7 on this node and records them in the
+// project's request log. counted says whether the request was already
+// counted against the quota (a retry after a slug move is the same
+// request).
 func (p *RuntimePath) checked(ctx context.Context, projectID, reqID string, r *model.RuntimeRequest, counted *bool) (*model.RuntimeResult, error) {
+	t := p.trace(projectID, r)
+	res, err := p.steps(ctx, projectID, reqID, r, counted, t)
+	t.done(res, err, p.grains.env.Clock.Now())
+	return res, err
+}
+
+// steps makes steps 2 to 7, following them in t (nil: not logged, no faults).
+func (p *RuntimePath) steps(ctx context.Context, projectID, reqID string, r *model.RuntimeRequest, counted *bool, t *runtimeTrace) (*model.RuntimeResult, error) {
 	keyOK, err := p.credential(ctx, projectID, r)
 	if err != nil {
 		return nil, err
@@ -103,7 +116,7 @@ func (p *RuntimePath) checked(ctx context.Context, projectID, reqID string, r *m
 		}
 		r.Body, r.BodyFrom = b, nil
 	}
-	if res, ok, err := p.localQuery(ctx, projectID, r, keyOK); ok {
+	if res, ok, err := p.localQuery(ctx, projectID, r, keyOK, t); ok {
 		return res, err
 	}
 	meta := callMeta(r)
@@ -116,7 +129,8 @@ func (p *RuntimePath) checked(ctx context.Context, projectID, reqID string, r *m
 	if reqID != "" {
 		callID = reqID + ".r"
 	}
-	return runtimeResult(p.grains.send(ctx, KindProject, projectID, &pb.Call{Method: "runtime", Body: r.Body, Meta: meta, RequestId: callID}))
+	res, err := runtimeResult(p.grains.send(ctx, KindProject, projectID, &pb.Call{Method: "runtime", Body: r.Body, Meta: meta, RequestId: callID}))
+	return t.finish(res), err
 }
 
 // credential makes steps 3 and 4 for a request with an API key: keyOK
@@ -151,6 +165,9 @@ func callMeta(r *model.RuntimeRequest) map[string]string {
 	if r.Internal {
 		meta[metaMgmtCall] = "1"
 	}
+	if r.NoFaults {
+		meta[metaNoFaults] = "1"
+	}
 	return meta
 }
 
@@ -159,7 +176,7 @@ func callMeta(r *model.RuntimeRequest) map[string]string {
 // the other node answers only after the checks that come before it.
 func (p *RuntimePath) forward(ctx context.Context, projectID string, r *model.RuntimeRequest) (*model.RuntimeResult, error) {
 	meta := callMeta(r)
-	for _, kv := range [...][2]string{{metaKeyValue, r.KeyValue}, {metaToken, r.ShareToken}, {metaActor, r.ActorToken}} {
+	for _, kv := range [...][2]string{{metaKeyValue, r.KeyValue}, {metaToken, r.ShareToken}, {metaActor, r.ActorToken}, {metaFault, r.FaultHeader}} {
 		if kv[1] != "" {
 			meta[kv[0]] = kv[1]
 		}
@@ -184,7 +201,8 @@ func (p *RuntimePath) forward(ctx context.Context, projectID string, r *model.Ru
 func servedRequest(c *pb.Call) model.RuntimeRequest {
 	meta := c.Meta
 	r := model.RuntimeRequest{Slug: meta[metaSlug], KeyValue: meta[metaKeyValue], ShareToken: meta[metaToken],
-		ActorToken: meta[metaActor], Body: c.Body, Internal: meta[metaMgmtCall] == "1", QueryOnly: meta[metaQueryOnly] == "1"}
+		ActorToken: meta[metaActor], Body: c.Body, Internal: meta[metaMgmtCall] == "1", QueryOnly: meta[metaQueryOnly] == "1",
+		FaultHeader: meta[metaFault], NoFaults: meta[metaNoFaults] == "1"}
 	if code := meta[metaBodyErr]; code != "" {
 		r.Body, r.BodyFrom = nil, failedBody{&model.Error{Code: code, Message: string(c.Body)}}
 	}
@@ -199,31 +217,46 @@ func (f failedBody) ReadBody() ([]byte, error) { return nil, f.err }
 // runtimeResult turns a runtime or serve reply into the runtime's result:
 // the one conversion from the wire (runtimeReply is the other way).
 func runtimeResult(reply *pb.Reply, err error) (*model.RuntimeResult, error) {
-	switch {
-	case err != nil:
+	if err != nil {
 		return nil, err
+	}
+	var x resultExtra
+	if len(reply.ErrorExtra) > 0 && reply.Status != 0 {
+		_ = json.Unmarshal(reply.ErrorExtra, &x)
+	}
+	var res *model.RuntimeResult
+	switch {
+	case x.Refused: // a fault's HTTP refusal
+		res = &model.RuntimeResult{Status: int(reply.Status),
+			Refusal: &model.Error{Code: reply.ErrorCode, Message: reply.ErrorMessage, RetryAfter: int(reply.RetryAfter)}}
 	case reply.Status == 400:
-		var extra struct{ GraphQLCode string }
-		_ = json.Unmarshal(reply.ErrorExtra, &extra)
-		return &model.RuntimeResult{Status: 400, Body: reply.Body, GraphQLCode: extra.GraphQLCode}, nil
+		res = &model.RuntimeResult{Status: 400, Body: reply.Body, GraphQLCode: x.GraphQLCode}
 	case reply.ErrorCode != "":
 		return nil, replyError(reply)
+	default:
+		res = &model.RuntimeResult{Status: 200, Body: reply.Body}
 	}
-	return &model.RuntimeResult{Status: 200, Body: reply.Body}, nil
+	res.Delay, res.Fault = time.Duration(x.DelayMs)*time.Millisecond, x.Fault
+	return res, nil
 }
 
 // runtimeReply turns the runtime's result into a reply: the one conversion
 // to the wire. A 400 carries the GraphQL errors in its body and their code
 // in ErrorExtra.
+// A fault travels in ErrorExtra (resultExtra), its refusal as the error.
 func runtimeReply(res *model.RuntimeResult, err error) *pb.Reply {
 	switch {
 	case err != nil:
 		return errorReply(err)
+	case res.Refusal != nil:
+		r := errorReply(res.Refusal)
+		r.Status, r.ErrorExtra = int32(res.Status), faultExtra(res)
+		return r
 	case res.Status == 400:
 		return &pb.Reply{Status: 400, ErrorCode: model.ErrBadRequest, ErrorMessage: "the GraphQL document does not parse or validate",
 			Body: res.Body, ErrorExtra: []byte(`{"graphqlCode":"` + res.GraphQLCode + `"}`)}
 	}
-	return &pb.Reply{Status: int32(res.Status), Body: res.Body}
+	return &pb.Reply{Status: int32(res.Status), Body: res.Body, ErrorExtra: faultExtra(res)}
 }
 
 // refused is the 400 result of a document that does not parse or validate.
@@ -266,9 +299,12 @@ var errMutationOverGet = model.Errorf(model.ErrBadRequest, "mutations need POST;
 // a project grain active on this node. ok is false when it cannot (no
 // snapshot, runtime not compiled yet, slug moved, a mutation): the caller
 // then asks the grain (projectGrain.runtimeCall).
-func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model.RuntimeRequest, keyOK bool) (res *model.RuntimeResult, ok bool, err error) {
+func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model.RuntimeRequest, keyOK bool, t *runtimeTrace) (res *model.RuntimeResult, ok bool, err error) {
 	env := p.grains.env
 	v := env.Local.project(projectID)
+	if t != nil && v != nil && v.rt == nil && servesSlug(v.project, r.Slug, env.Clock.Now()) {
+		v = p.warm(ctx, projectID, v) // the fault step needs the prepared request
+	}
 	if v == nil || v.rt == nil || !servesSlug(v.project, r.Slug, env.Clock.Now()) {
 		return nil, false, nil
 	}
@@ -284,20 +320,25 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 		out = &model.RuntimeBuffers{}
 	}
 	prep, refusal := v.rt.Prepare(req)
+	t.request(req, prep)
 	if refusal != nil {
 		return refused(refusal, out.Body[:0]), true, nil
 	}
+	if prep.Mutation() && r.QueryOnly {
+		return nil, true, errMutationOverGet
+	}
+	if res, done, err := t.inject(v.project, prep, r.FaultHeader, out); done {
+		return res, true, err
+	}
 	if prep.Mutation() {
-		if r.QueryOnly {
-			return nil, true, errMutationOverGet
-		}
 		return nil, false, nil // mutations run in the grain, one at a time
 	}
 	qr, err := v.rt.QueryTo(ctx, prep, env.Pool.For(v.project.AccountID), v.ov, out.Data[:0])
 	if err != nil || ctx.Err() != nil {
 		return nil, true, replyError(resultReply(ctx, qr, err))
 	}
+	t.resultCode(qr)
 	out.Data = qr.Data
 	out.Body = qr.AppendJSON(out.Body[:0])
-	return &model.RuntimeResult{Status: 200, Body: out.Body}, true, nil
+	return t.finish(&model.RuntimeResult{Status: 200, Body: out.Body}), true, nil
 }

@@ -92,6 +92,16 @@ type Backend interface {
 	// SDL is the project's runtime schema as GraphQL SDL.
 	SDL(ctx context.Context, p Principal, projectID string) (string, error)
 
+	// Faults and the request log (issue 14). SetFaults sets the latency
+	// and error injection of the project, or of one operation when
+	// operationID is set (EDITOR and above; nil clears; invalid settings
+	// are BAD_USER_INPUT naming the field). RequestLog returns the newest
+	// limit runtime requests, newest first (VIEWER and above);
+	// ClearRequestLog empties the log (EDITOR and above).
+	SetFaults(ctx context.Context, p Principal, projectID, operationID string, f *model.FaultSettings) (*model.Project, error)
+	RequestLog(ctx context.Context, p Principal, projectID string, limit int) ([]model.RequestLogEntry, error)
+	ClearRequestLog(ctx context.Context, p Principal, projectID string) (*model.Project, error)
+
 	// Import, export and versioning (SPEC.md "Import and export",
 	// "Versioning"). ExportOpenAPI writes the model as OpenAPI 3.1, format
 	// json or yaml. ImportOpenAPI adds an unbound table for each selected

@@ -190,6 +190,9 @@ func (s *Surface) managementResolvers() map[string]graphql.Resolver {
 	for key, fn := range s.versioningResolvers() {
 		r[key] = s.authed(fn)
 	}
+	for key, fn := range s.faultsResolvers() {
+		r[key] = s.authed(fn)
+	}
 	return r
 }
 

@@ -130,6 +130,8 @@ func (sh shaper) project(p *model.Project) any {
 		"sdl": lazy(func(ctx context.Context, _ map[string]any) (any, error) {
 			return sh.backend.SDL(ctx, sh.principal, id)
 		}),
+		"faults":     shapeFaults(p.Faults),
+		"requestLog": sh.requestLog(id),
 	}
 }
 
@@ -230,6 +232,7 @@ func (sh shaper) operation(o *model.Operation) any {
 		"id": o.ID, "tableId": o.TableID, "name": o.Name, "kind": string(o.Kind), "enabled": o.Enabled,
 		"parameters": shapeAll(o.Parameters, sh.parameter),
 		"options":    shapeOptions(o.Options),
+		"faults":     shapeFaults(o.Faults),
 	}
 }
 
