@@ -199,6 +199,28 @@ func TestFaults(t *testing.T) {
 		sh.faulted(`{ product(id: "1") { name } }`, "").data(t)
 	})
 
+	t.Run("a mutation runs in the grain and still gets its latency", func(t *testing.T) {
+		r := sh.faulted(`mutation { deleteProduct(id: "999") { name } }`, "latency=20ms")
+		if r.errCode() != "NOT_FOUND" || r.Header.Get("Server-Timing") != "fault;dur=20" {
+			t.Fatalf("got %v %s", r.Header, r.Raw)
+		}
+		e := sh.requestLog(t, 1)[0]
+		if e["errorCode"] != "NOT_FOUND" || e["fault"] != "latency=20ms" || fmt.Sprint(e["rootFields"]) != "[deleteProduct]" {
+			t.Fatalf("log %v", e)
+		}
+	})
+
+	t.Run("right after a model edit, operation settings still apply", func(t *testing.T) {
+		op := sh.operationID(t, "products")
+		sh.setFaults(op, map[string]any{"errorRate": 1, "errorCode": "NOT_READY"}).data(t)
+		sh.owner.must(`mutation($t:ID!){ createOperation(input:{tableId:$t, name:"cheapProducts", kind: LIST}) { id } }`,
+			map[string]any{"t": sh.tables["Product"]})
+		if r := sh.faulted(q, ""); r.errCode() != "NOT_READY" {
+			t.Fatalf("first request after the edit: %s", r.Raw)
+		}
+		sh.setFaults(op, nil).data(t)
+	})
+
 	t.Run("the request log: newest first, codes, refusals, clipped", func(t *testing.T) {
 		sh.owner.must(`mutation($p:ID!){ clearRequestLog(projectId:$p) { id } }`, map[string]any{"p": sh.project["id"]})
 		s.do("POST", sh.runtime, []byte(`{"query":"{ products { total } }"}`)).refusal(t, 401, "UNAUTHENTICATED")
