@@ -208,4 +208,5 @@ func (s *Server) addTools() {
 	s.addSessionTools()
 	s.addModelTools()
 	s.addQueryTools()
+	s.addLogTools()
 }

@@ -301,3 +301,26 @@ func TestFaultsCountAgainstQuota(t *testing.T) {
 		t.Fatalf("log %v", log)
 	}
 }
+
+// TestMCPRequestLog: get_request_log shows an assistant what reached the
+// session project's runtimeUrl, faults included; run_query is not logged.
+func TestMCPRequestLog(t *testing.T) {
+	s := startServer(t)
+	seedPool(t, s)
+	a := newAgent(t, mcpConnect(t, s.base))
+	b := buildShop(t, a) // ends with run_query calls, which are not logged
+	if d := a.must("get_request_log", map[string]any{"session": b.session}); len(d["entries"].([]any)) != 0 {
+		t.Fatalf("run_query was logged: %v", d)
+	}
+	path := strings.TrimPrefix(b.runtimeURL, s.base)
+	s.do("POST", path, []byte(`{"query":"query Few { products(pageSize: 1) { total } }"}`), "X-Mock-Fault", "error=UNAVAILABLE")
+	s.do("POST", path, []byte(`{"query":"{ categories { total } }"}`))
+	d := a.must("get_request_log", map[string]any{"session": b.session, "limit": 5})
+	es := d["entries"].([]any)
+	if len(es) != 2 || fmt.Sprint(get(es[0], "rootFields")) != "[categories]" || get(es[1], "operationName") != "Few" ||
+		get(es[1], "errorCode") != "UNAVAILABLE" || get(es[1], "fault") != "error=UNAVAILABLE" || get(es[0], "status") != 200.0 {
+		t.Fatalf("get_request_log: %v", d)
+	}
+	a.refused("BAD_USER_INPUT", "get_request_log", map[string]any{"session": b.session, "limit": 500})
+}
+
