@@ -323,4 +323,3 @@ func TestMCPRequestLog(t *testing.T) {
 	}
 	a.refused("BAD_USER_INPUT", "get_request_log", map[string]any{"session": b.session, "limit": 500})
 }
-
