@@ -242,8 +242,8 @@ func runtimeResult(reply *pb.Reply, err error) (*model.RuntimeResult, error) {
 
 // runtimeReply turns the runtime's result into a reply: the one conversion
 // to the wire. A 400 carries the GraphQL errors in its body and their code
-// in ErrorExtra.
-// A fault travels in ErrorExtra (resultExtra), its refusal as the error.
+// in ErrorExtra; a fault travels in ErrorExtra too (resultExtra), and its
+// HTTP refusal as the reply's error with the refusal's status.
 func runtimeReply(res *model.RuntimeResult, err error) *pb.Reply {
 	switch {
 	case err != nil:
