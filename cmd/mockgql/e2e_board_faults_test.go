@@ -110,8 +110,14 @@ func TestBoardFaultsAndRequestLog(t *testing.T) {
 	p.js(`(document.getElementById("faults").scrollIntoView(), true)`)
 	p.shot("faults-design")
 
-	// Runtime requests: the operation's fault, a forced INTERNAL, a forced
+	// Runtime requests: a long one (a 300-character name, a 5 KB comment:
+	// the log clips it), the operation's fault, a forced INTERNAL, a forced
 	// 503, and markup as operation name and variable value.
+	long := "Q" + strings.Repeat("x", 299)
+	body, _ := json.Marshal(map[string]any{"query": "# " + strings.Repeat("y", 5000) + "\nquery " + long + " { products { total } }", "operationName": long})
+	if r := s.do("POST", sh.runtime, body, "Authorization", "Bearer "+sh.fullKey, "X-Mock-Fault", "none"); r.Status != 200 {
+		t.Fatalf("the long query: %d %s", r.Status, r.Raw)
+	}
 	if r := sh.faulted(`{ categories { total } }`, ""); r.errCode() != "NOT_FOUND" {
 		t.Fatalf("categories with its own faults: %d %s", r.Status, r.Raw)
 	}
@@ -119,7 +125,7 @@ func TestBoardFaultsAndRequestLog(t *testing.T) {
 		t.Fatalf("forced INTERNAL: %d %s", r.Status, r.Raw)
 	}
 	sh.faulted(`{ products(pageSize: 1) { total } }`, "status=503").refusal(t, 503, "UNAVAILABLE")
-	body, _ := json.Marshal(map[string]any{"query": `query Search($q: FilterValue) { searchProducts(q: $q) { total } }`, "variables": map[string]any{"q": xssName}})
+	body, _ = json.Marshal(map[string]any{"query": `query Search($q: FilterValue) { searchProducts(q: $q) { total } }`, "variables": map[string]any{"q": xssName}})
 	if r := s.do("POST", sh.runtime, body, "Authorization", "Bearer "+sh.fullKey, "X-Mock-Fault", "none"); r.Status != 200 {
 		t.Fatalf("search: %d %s", r.Status, r.Raw)
 	}
@@ -127,7 +133,7 @@ func TestBoardFaultsAndRequestLog(t *testing.T) {
 	s.do("POST", sh.runtime, body, "Authorization", "Bearer "+sh.fullKey, "X-Mock-Fault", "none")
 
 	p.open("/board/projects/"+pid+"/log", `#logEntries tr[data-entry]`)
-	p.waitText("#logCount", "5 of at most 200")
+	p.waitText("#logCount", "6 of at most 200")
 	log := p.text("#log")
 	for _, want := range []string{"NOT_FOUND", "error=INTERNAL", "INTERNAL", "503", "UNAVAILABLE", "status=503", "Search", xssName} {
 		if !strings.Contains(log, want) {
@@ -154,8 +160,8 @@ func TestBoardFaultsAndRequestLog(t *testing.T) {
 	// Replay answers with the data, through the preview: the log does not grow.
 	p.click(`[data-replay="` + internal + `"]`)
 	p.waitText(`tr#log-`+internal+` .log-answer`, `"total": 4`)
-	if n := len(sh.requestLog(t, 200)); n != 6 { // five, and the copied curl
-		t.Fatalf("after the replay the log has %d entries, want 6", n)
+	if n := len(sh.requestLog(t, 200)); n != 7 { // six, and the copied curl
+		t.Fatalf("after the replay the log has %d entries, want 7", n)
 	}
 	// The 503's command, read from the page; its variables and name show as text.
 	refused := p.logEntry("status=503")
@@ -170,9 +176,19 @@ func TestBoardFaultsAndRequestLog(t *testing.T) {
 		t.Fatalf("markup from the log became elements or ran: %v", n)
 	}
 
-	// Refresh shows the newer requests (the 503 curl's is already there).
+	// A clipped query shows clipped, and is neither copied nor replayed.
+	clipped := p.logEntry("Qxxx")
+	p.click(`tr[data-entry="` + clipped + `"] button`)
+	p.waitText(`tr#log-`+clipped, "it is clipped here")
+	if n := p.js(`document.querySelectorAll('tr#log-` + clipped + ` [data-replay], tr#log-` + clipped + ` [data-curl]').length`); n != float64(0) {
+		t.Errorf("a clipped entry offers %v copy or replay buttons", n)
+	}
+
+	// Refresh shows the newer requests (the 503 curl's is already there)
+	// and keeps the open details with the replay's answer.
 	p.click("#logRefresh")
-	p.waitText("#logCount", "7 of at most 200")
+	p.waitText("#logCount", "8 of at most 200")
+	p.waitText(`tr#log-`+internal+` .log-answer`, `"total": 4`)
 	p.js(`(document.querySelector('tr#log-` + internal + `').scrollIntoView(), true)`)
 	p.shot("request-log")
 

@@ -31,7 +31,7 @@ export async function logTab(body, p, who) {
   const st = status();
   st.id = "logStatus";
   const tbody = h("tbody", { id: "logEntries" });
-  const open = new Set(); // entries whose details are shown, kept across refreshes
+  const open = new Map(); // entry ID → its shown details, kept across refreshes (a replay's answer too)
   let loading = false;
   const load = async () => {
     if (loading) return;
@@ -39,6 +39,7 @@ export async function logTab(body, p, who) {
     try {
       const d = await gql(`query($id: ID) { project(id: $id) { requestLog { ${LOG_FIELDS} } } }`, { id: p.id });
       const entries = d.project.requestLog;
+      for (const id of open.keys()) if (!entries.some((e) => e.id === id)) open.delete(id);
       fill(tbody, entries.length ? entries.map((e) => entryRows(p, e, edit, open)) : h("tr", {}, h("td", { colspan: 7, class: "muted" }, "No runtime requests yet.")));
       count.textContent = `${entries.length} of at most 200, newest first; updated ${new Date().toLocaleTimeString()}.`;
     } catch (e) { st.fail(e); } finally { loading = false; }
@@ -69,12 +70,14 @@ export async function logTab(body, p, who) {
 /** entryRows is an entry's row and, when open, its details row. */
 function entryRows(p, e, edit, open) {
   const detailId = `log-${e.id}`;
-  const detail = h("tr", { class: "log-detail", id: detailId, hidden: !open.has(e.id) }, h("td", { colspan: 7 }));
-  const toggle = h("button", { type: "button", class: "secondary", "aria-expanded": String(open.has(e.id)), "aria-controls": detailId }, "Details");
+  const detail = h("tr", { class: "log-detail", id: detailId, hidden: true }, h("td", { colspan: 7 }));
+  const toggle = h("button", { type: "button", class: "secondary", "aria-expanded": "false", "aria-controls": detailId }, "Details");
   const show = (on) => {
     detail.hidden = !on;
     toggle.setAttribute("aria-expanded", String(on));
-    if (on) { open.add(e.id); if (!detail.firstChild.firstChild) detail.firstChild.append(details(p, e, edit)); } else open.delete(e.id);
+    if (!on) return open.delete(e.id);
+    if (!open.has(e.id)) open.set(e.id, details(p, e, edit));
+    detail.firstChild.replaceChildren(open.get(e.id));
   };
   toggle.addEventListener("click", () => show(detail.hidden));
   if (open.has(e.id)) show(true);
