@@ -222,3 +222,37 @@ func TestBoardFaultsAndRequestLog(t *testing.T) {
 		t.Fatalf("after Clear log the API lists %d entries", n)
 	}
 }
+
+// TestBoardRequestLogSessionProject: on a session project (opened by its
+// adoption link) the board may edit the faults, and an entry's curl
+// carries the share token in the runtime URL and no key; run, it gets the
+// entry's status.
+func TestBoardRequestLogSessionProject(t *testing.T) {
+	s := startServer(t)
+	seedPool(t, s)
+	sp := buildSessionModel(t, &assistant{s: s})
+	pid := sp["projectId"].(string)
+	p := newPage(t, s)
+	if err := chromedp.Do(p.ctx, chromedp.Navigate(sp["adoptionUrl"].(string))); err != nil {
+		t.Fatal(err)
+	}
+	p.wait(`section[data-table="Product"]`)
+	p.open("/board/projects/"+pid+"/design", "#faults")
+	if p.js(`document.querySelector("#faults fieldset").disabled`) != false || p.js(`!!document.querySelector('[data-faults-save="project"]')`) != true {
+		t.Fatal("the session's own project shows its faults read-only")
+	}
+	runtime := strings.TrimPrefix(sp["runtimeUrl"].(string), s.base)
+	body, _ := json.Marshal(map[string]any{"query": `{ products { total } }`})
+	s.do("POST", runtime, body, "X-Mock-Fault", "status=429").refusal(t, 429, "TOO_MANY_REQUESTS")
+
+	p.open("/board/projects/"+pid+"/log", `#logEntries tr[data-entry]`)
+	id := p.logEntry("status=429")
+	p.click(`tr[data-entry="` + id + `"] button`)
+	curl := p.text(`[data-curl-text="` + id + `"]`)
+	if !strings.Contains(curl, "?token="+sp["shareToken"].(string)) || strings.Contains(curl, "X-API-Key") {
+		t.Fatalf("a session project's curl: %s", curl)
+	}
+	if got := runCurl(t, curl, ""); got != "429" {
+		t.Fatalf("the copied curl got %s, the entry 429", got)
+	}
+}
