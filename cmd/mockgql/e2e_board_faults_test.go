@@ -210,7 +210,7 @@ func TestBoardFaultsAndRequestLog(t *testing.T) {
 	p.open("/board/projects/"+pid+"/design", op)
 	p.js(`(document.querySelector('` + op + `').open = true, true)`)
 	p.click(`[data-faults-clear="categories"]`)
-	p.waitText(op+" summary", "none")
+	p.waitText(op+" summary", "Faults: the project's")
 	if _, ops := sh.faultsOf(t); ops["categories"] != "<nil>" {
 		t.Fatalf("after Clear the operation has %s", ops["categories"])
 	}

@@ -176,10 +176,11 @@ export function faultsCard(p, edit) {
 /** operationFaults is an operation's own settings, folded in its row; the
  * form is made when first unfolded (a project has up to hundreds of rows). */
 export function operationFaults(p, o, edit) {
-  const sum = h("span", { class: "faults-now" }, describeFaults(o.faults));
+  const own = (f) => (f ? describeFaults(f) : "the project's");
+  const sum = h("span", { class: "faults-now" }, own(o.faults));
   const el = h("details", { class: "op-faults", dataset: { operationFaults: o.name } }, h("summary", {}, "Faults: ", sum));
   el.addEventListener("toggle", () => {
-    if (el.open && el.children.length === 1) el.append(faultsForm(p, o, o.faults, edit, (f) => { o.faults = f; sum.textContent = describeFaults(f); }));
+    if (el.open && el.children.length === 1) el.append(faultsForm(p, o, o.faults, edit, (f) => { o.faults = f; sum.textContent = own(f); }));
   });
   return el;
 }
