@@ -191,6 +191,10 @@ func TestBoardFaultsAndRequestLog(t *testing.T) {
 	p.waitText(`tr#log-`+internal+` .log-answer`, `"total": 4`)
 	p.js(`(document.querySelector('tr#log-` + internal + `').scrollIntoView(), true)`)
 	p.shot("request-log")
+	// The automatic refresh shows a new request without a click.
+	p.click("#logAuto")
+	sh.faulted(`{ products { total } }`, "none")
+	p.waitText("#logCount", "9 of at most 200")
 
 	// A viewer reads both, read-only.
 	viewer := sh.member(t, "faultsviewer@example.com", "VIEWER")
