@@ -32,6 +32,7 @@ type projectView struct {
 	session string           // hash of the owning session (guest and session projects)
 	keys    *keyCache        // shared by every view of one activation
 	lease   *quotaLease
+	faults  *faultState // shared by every view of one activation
 }
 
 func (l *Local) publishProject(id string, v *projectView) {

@@ -36,6 +36,8 @@ type projectGrain struct {
 	lease *quotaLease
 	// replies answers a mutation delivered twice (project_replies.go).
 	replies *replyLog
+	// faults are the activation's fault sequences and request log (faults.go).
+	faults *faultState
 }
 
 // projectState is the project's checkpoint.
@@ -138,7 +140,10 @@ func (p *projectGrain) publish(g *grain) {
 	if p.keys == nil {
 		p.keys, p.lease = newKeyCache(), &quotaLease{}
 	}
-	p.view = &projectView{project: p.st.Project, rt: rt, ov: p.ov, session: p.st.Session, keys: p.keys, lease: p.lease}
+	if p.faults == nil {
+		p.faults = newFaultState()
+	}
+	p.view = &projectView{project: p.st.Project, rt: rt, ov: p.ov, session: p.st.Session, keys: p.keys, lease: p.lease, faults: p.faults}
 	g.env.Local.publishProject(g.id, p.view)
 }
 
@@ -173,13 +178,13 @@ func (p *projectGrain) handle(g *grain, c *call) (any, error) {
 			p.keys.evict(m.KeyHash)
 		}
 		return nil, nil
-	case *pb.ProjectGet, *pb.ProjectOwnerQuery, *pb.ProjectSDL, *pb.Consume:
+	case *pb.ProjectGet, *pb.ProjectOwnerQuery, *pb.ProjectSDL, *pb.Consume, *pb.ProjectRequestLog:
 		return p.authorized(g, c, false)
 	case *pb.ProjectTransfer, *pb.ProjectAddAdoption, *pb.ProjectDelete, *pb.ProjectReset,
 		*pb.EditUpdateProject, *pb.EditSetPreviewSharing, *pb.EditCreateTable, *pb.EditUpdateTable, *pb.EditDeleteTable,
 		*pb.EditCreateAttribute, *pb.EditUpdateAttribute, *pb.EditDeleteAttribute, *pb.EditCreateRelation, *pb.EditDeleteRelation,
 		*pb.EditGenerateOperations, *pb.EditCreateOperation, *pb.EditUpdateOperation, *pb.EditDeleteOperation,
-		*pb.EditGenerateViews, *pb.EditImportTables, *pb.EditSetBaseline:
+		*pb.EditGenerateViews, *pb.EditImportTables, *pb.EditSetBaseline, *pb.EditSetFaults, *pb.ProjectClearRequestLog:
 		return p.authorized(g, c, true)
 	}
 	return nil, unknownRequest(g, c)
@@ -236,6 +241,11 @@ func (p *projectGrain) authorized(g *grain, c *call, write bool) (any, error) {
 		return nil, p.delete(g)
 	case *pb.ProjectReset:
 		return nil, p.reset(g)
+	case *pb.ProjectRequestLog:
+		return p.requestLog(int(m.Limit)), nil
+	case *pb.ProjectClearRequestLog:
+		p.requestLogState().clear()
+		return nil, nil
 	}
 	return p.edit(g, c.req, a)
 }

@@ -121,6 +121,8 @@ func applyOperationEdit(p *model.Project, req request) (any, error) {
 		return true, p.RemoveOperation(e.OperationId)
 	case *pb.EditGenerateViews:
 		return p.GenerateMissingViews(func() string { return newChildID(pid, 'v') }), nil
+	case *pb.EditSetFaults:
+		return setFaults(p, e.OperationId, faultSettingsOf(e.Faults))
 	case *pb.EditImportTables, *pb.EditSetBaseline:
 		return applyVersioningEdit(p, req)
 	}

@@ -197,6 +197,8 @@ func grainResultOf(r *pb.Reply, res any) (*pb.Reply, error) {
 		r.Result = &pb.Reply_SlugOwner{SlugOwner: &pb.SlugOwner{ProjectId: v.ProjectID}}
 	case datasetMeta:
 		r.Result = &pb.Reply_Dataset{Dataset: &pb.DatasetDoc{Json: encodeDoc(v)}}
+	case []model.RequestLogEntry:
+		r.Result = &pb.Reply_RequestLog{RequestLog: wireRequestLog(v)}
 	default:
 		return nil, fmt.Errorf("no reply encoding for a result of type %T", res)
 	}

@@ -2,7 +2,6 @@ package actors
 
 import (
 	"context"
-	"encoding/json"
 	"time"
 
 	"github.com/mockgql/mockgql/actors/pb"
@@ -19,8 +18,12 @@ import (
 //  3. key scope and project (checkRuntimeKey)
 //  4. actor token (touchActor)
 //  5. quota (takeQuota)
-//  6. body: read only now (model.RuntimeBody), decoded, parsed and validated
+//  6. body: read only now (model.RuntimeBody), decoded, parsed and validated;
+//     then faults: latency or an injected error (runtime_faults.go)
 //  7. execution: a query on a snapshot, a mutation in the project grain
+//
+// Steps 2 to 7 of a client's request are recorded in the project's
+// request log (runtimeTrace).
 //
 // The HTTP side calls Run; a node that does not hold the project's grain
 // hands the whole request over to the grain's node (pb.ProjectServe), whose grain
@@ -85,10 +88,19 @@ func (p *RuntimePath) serve(ctx context.Context, projectID, reqID string, r mode
 	return p.checked(ctx, projectID, reqID, &r, &counted)
 }
 
-// checked makes steps 2 to 7 on this node. counted says whether the
-// request was already counted against the quota (a retry after a slug
-// move is the same request).
+// checked makes steps 2 to 7 on this node and records them in the
+// project's request log. counted says whether the request was already
+// counted against the quota (a retry after a slug move is the same
+// request).
 func (p *RuntimePath) checked(ctx context.Context, projectID, reqID string, r *model.RuntimeRequest, counted *bool) (*model.RuntimeResult, error) {
+	t := p.trace(projectID, r)
+	res, err := p.steps(ctx, projectID, reqID, r, counted, t)
+	t.done(res, err, p.grains.env.Clock.Now())
+	return res, err
+}
+
+// steps makes steps 2 to 7, following them in t (nil: not logged, no faults).
+func (p *RuntimePath) steps(ctx context.Context, projectID, reqID string, r *model.RuntimeRequest, counted *bool, t *runtimeTrace) (*model.RuntimeResult, error) {
 	keyOK, err := p.credential(ctx, projectID, r)
 	if err != nil {
 		return nil, err
@@ -106,7 +118,7 @@ func (p *RuntimePath) checked(ctx context.Context, projectID, reqID string, r *m
 		}
 		r.Body, r.BodyFrom = b, nil
 	}
-	if res, ok, err := p.localQuery(ctx, projectID, r, keyOK); ok {
+	if res, ok, err := p.localQuery(ctx, projectID, r, keyOK, t); ok {
 		return res, err
 	}
 	call := &pb.ProjectRuntime{Header: &pb.Header{}, Slug: r.Slug, KeyVerified: keyOK, Internal: r.Internal, QueryOnly: r.QueryOnly, Body: r.Body}
@@ -116,7 +128,8 @@ func (p *RuntimePath) checked(ctx context.Context, projectID, reqID string, r *m
 	if reqID != "" {
 		call.Header.RequestId = reqID + ".r"
 	}
-	return runtimeResult(p.grains.ask(ctx, KindProject, projectID, call))
+	res, err := runtimeResult(p.grains.ask(ctx, KindProject, projectID, call))
+	return t.finish(res), err
 }
 
 // credential makes steps 3 and 4 for a request with an API key: keyOK
@@ -146,7 +159,7 @@ func (p *RuntimePath) credential(ctx context.Context, projectID string, r *model
 // the other node answers only after the checks that come before it.
 func (p *RuntimePath) forward(ctx context.Context, projectID string, r *model.RuntimeRequest) (*model.RuntimeResult, error) {
 	call := &pb.ProjectServe{Slug: r.Slug, ApiKey: r.KeyValue, ShareToken: r.ShareToken, ActorToken: r.ActorToken,
-		Internal: r.Internal, QueryOnly: r.QueryOnly, Body: r.Body}
+		Internal: r.Internal, QueryOnly: r.QueryOnly, Body: r.Body, FaultHeader: r.FaultHeader, NoFaults: r.NoFaults}
 	if r.BodyFrom != nil {
 		b, err := r.BodyFrom.ReadBody()
 		switch me := model.AsError(err); {
@@ -165,7 +178,8 @@ func (p *RuntimePath) forward(ctx context.Context, projectID string, r *model.Ru
 // servedRequest rebuilds the request a serve call carries (forward).
 func servedRequest(m *pb.ProjectServe) model.RuntimeRequest {
 	r := model.RuntimeRequest{Slug: m.Slug, KeyValue: m.ApiKey, ShareToken: m.ShareToken,
-		ActorToken: m.ActorToken, Body: m.Body, Internal: m.Internal, QueryOnly: m.QueryOnly}
+		ActorToken: m.ActorToken, Body: m.Body, Internal: m.Internal, QueryOnly: m.QueryOnly,
+		FaultHeader: m.FaultHeader, NoFaults: m.NoFaults}
 	if m.BodyErrorCode != "" {
 		r.Body, r.BodyFrom = nil, failedBody{&model.Error{Code: m.BodyErrorCode, Message: m.BodyErrorMessage}}
 	}
@@ -180,31 +194,45 @@ func (f failedBody) ReadBody() ([]byte, error) { return nil, f.err }
 // runtimeResult turns a runtime or serve reply into the runtime's result:
 // the one conversion from the wire (runtimeReply is the other way).
 func runtimeResult(reply *pb.Reply, err error) (*model.RuntimeResult, error) {
-	switch {
-	case err != nil:
+	if err != nil {
 		return nil, err
+	}
+	var res *model.RuntimeResult
+	switch {
+	case reply.FaultRefusal: // a fault's HTTP refusal
+		res = &model.RuntimeResult{Status: int(reply.Status),
+			Refusal: &model.Error{Code: reply.ErrorCode, Message: reply.ErrorMessage, RetryAfter: int(reply.RetryAfter)}}
 	case reply.Status == 400:
-		var extra struct{ GraphQLCode string }
-		_ = json.Unmarshal(reply.ErrorExtra, &extra)
-		return &model.RuntimeResult{Status: 400, Body: reply.Body, GraphQLCode: extra.GraphQLCode}, nil
+		res = &model.RuntimeResult{Status: 400, Body: reply.Body, GraphQLCode: reply.GraphqlCode}
 	case reply.ErrorCode != "":
 		return nil, replyError(reply)
+	default:
+		res = &model.RuntimeResult{Status: 200, Body: reply.Body}
 	}
-	return &model.RuntimeResult{Status: 200, Body: reply.Body}, nil
+	res.Delay, res.Fault = time.Duration(reply.DelayMs)*time.Millisecond, reply.Fault
+	return res, nil
 }
 
 // runtimeReply turns the runtime's result into a reply: the one conversion
 // to the wire. A 400 carries the GraphQL errors in its body and their code
-// in ErrorExtra.
+// in GraphqlCode; a fault its latency and description, and its HTTP
+// refusal as the reply's error with the refusal's status.
 func runtimeReply(res *model.RuntimeResult, err error) *pb.Reply {
+	var r *pb.Reply
 	switch {
 	case err != nil:
 		return errorReply(err)
+	case res.Refusal != nil:
+		r = errorReply(res.Refusal)
+		r.Status, r.FaultRefusal = int32(res.Status), true
 	case res.Status == 400:
-		return &pb.Reply{Status: 400, ErrorCode: model.ErrBadRequest, ErrorMessage: "the GraphQL document does not parse or validate",
-			Body: res.Body, ErrorExtra: []byte(`{"graphqlCode":"` + res.GraphQLCode + `"}`)}
+		r = &pb.Reply{Status: 400, ErrorCode: model.ErrBadRequest, ErrorMessage: "the GraphQL document does not parse or validate",
+			Body: res.Body, GraphqlCode: res.GraphQLCode}
+	default:
+		r = &pb.Reply{Status: int32(res.Status), Body: res.Body}
 	}
-	return &pb.Reply{Status: int32(res.Status), Body: res.Body}
+	r.DelayMs, r.Fault = res.Delay.Milliseconds(), res.Fault
+	return r
 }
 
 // refused is the 400 result of a document that does not parse or validate.
@@ -247,9 +275,12 @@ var errMutationOverGet = model.Errorf(model.ErrBadRequest, "mutations need POST;
 // a project grain active on this node. ok is false when it cannot (no
 // snapshot, runtime not compiled yet, slug moved, a mutation): the caller
 // then asks the grain (projectGrain.runtimeCall).
-func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model.RuntimeRequest, keyOK bool) (res *model.RuntimeResult, ok bool, err error) {
+func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model.RuntimeRequest, keyOK bool, t *runtimeTrace) (res *model.RuntimeResult, ok bool, err error) {
 	env := p.grains.env
 	v := env.Local.project(projectID)
+	if t != nil && v != nil && v.rt == nil && servesSlug(v.project, r.Slug, env.Clock.Now()) {
+		v = p.warm(ctx, projectID, v) // the fault step needs the prepared request
+	}
 	if v == nil || v.rt == nil || !servesSlug(v.project, r.Slug, env.Clock.Now()) {
 		return nil, false, nil
 	}
@@ -265,13 +296,17 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 		out = &model.RuntimeBuffers{}
 	}
 	prep, refusal := v.rt.Prepare(req)
+	t.request(req, prep)
 	if refusal != nil {
 		return refused(refusal, out.Body[:0]), true, nil
 	}
+	if prep.Mutation() && r.QueryOnly {
+		return nil, true, errMutationOverGet
+	}
+	if res, done, err := t.inject(v.project, prep, r.FaultHeader, out); done {
+		return res, true, err
+	}
 	if prep.Mutation() {
-		if r.QueryOnly {
-			return nil, true, errMutationOverGet
-		}
 		return nil, false, nil // mutations run in the grain, one at a time
 	}
 	qr, err := v.rt.QueryTo(ctx, prep, env.Pool.For(v.project.AccountID), v.ov, out.Data[:0])
@@ -285,9 +320,10 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 	if err != nil || ctx.Err() != nil {
 		return nil, true, replyError(resultReply(ctx, qr, err))
 	}
+	t.resultCode(qr)
 	out.Data = qr.Data
 	out.Body = qr.AppendJSON(out.Body[:0])
-	return &model.RuntimeResult{Status: 200, Body: out.Body}, true, nil
+	return t.finish(&model.RuntimeResult{Status: 200, Body: out.Body}), true, nil
 }
 
 // holdAnswer makes an answer made by a grain, here or on another node,

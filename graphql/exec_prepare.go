@@ -211,6 +211,14 @@ func (p *Prepared) Mutation() bool { return p.op.Operation == ast.Mutation }
 // document order. The caller must not modify the slice.
 func (p *Prepared) RootFields() []string { return p.rootFields }
 
+// Source returns the query text the operation was parsed from. It is the
+// document cache's own copy, shared by every request of that text, so
+// holding it costs no copy (and keeps at most the text alive).
+func (p *Prepared) Source() string { return p.doc.query }
+
+// OperationName returns the operation's name, "" for an anonymous one.
+func (p *Prepared) OperationName() string { return p.op.Name }
+
 // sizeHint returns the capacity to give the data buffer.
 func (p *Prepared) sizeHint() int {
 	return max(int(p.doc.size.Load())+64, 256)

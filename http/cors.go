@@ -31,10 +31,11 @@ const (
 	corsAllowMethods = "GET, POST, DELETE, OPTIONS"
 	// corsAllowHeaders are the request headers browsers may send: the
 	// runtime's credentials, and what Apollo Client and urql add.
-	corsAllowHeaders = "Authorization, X-API-Key, X-Actor-Token, Content-Type, Accept, X-Request-Id, " +
+	corsAllowHeaders = "Authorization, X-API-Key, X-Actor-Token, X-Mock-Fault, Content-Type, Accept, X-Request-Id, " +
 		"apollographql-client-name, apollographql-client-version, apollo-require-preflight, x-apollo-operation-name"
-	// corsExposeHeaders are the response headers a page may read.
-	corsExposeHeaders = "Retry-After, X-Request-Id"
+	// corsExposeHeaders are the response headers a page may read: with
+	// a fault's (runtime.go, waitFault).
+	corsExposeHeaders = "Retry-After, X-Request-Id, X-Mock-Fault-Applied, Server-Timing"
 	// corsMaxAge is how long a browser keeps a preflight's answer (seconds).
 	corsMaxAge = "600"
 	// corsTTL is how long a node trusts a slug's cached policy: an edit of

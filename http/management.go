@@ -65,7 +65,8 @@ type Management interface {
 	ModelCreator
 	ModelEditor
 	Versioning
-	SDLSource
+	Faults
+	ProjectFields
 }
 
 // SurfaceConfig is what a static GraphQL surface needs besides its backend.
@@ -95,8 +96,8 @@ type Surface struct {
 	cfg  SurfaceConfig
 	sdl  string
 	exec *graphql.Executor
-	// schemas answers the sdl field of the projects the surface shapes.
-	schemas SDLSource
+	// schemas answers the lazy fields of the projects the surface shapes.
+	schemas ProjectFields
 	// anonymous is the message of the UNAUTHENTICATED error for callers
 	// without a credential.
 	anonymous string
@@ -219,6 +220,9 @@ func (s *Surface) managementResolvers(b Management) map[string]graphql.Resolver 
 		r[key] = fn
 	}
 	for key, fn := range (versioningResolvers{s, b}).roots() {
+		r[key] = s.authed(fn)
+	}
+	for key, fn := range (faultsResolvers{s, b}).roots() {
 		r[key] = s.authed(fn)
 	}
 	return r

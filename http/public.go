@@ -21,7 +21,7 @@ type Public interface {
 	SessionProjects
 	ModelCreator
 	PoolReader
-	SDLSource
+	ProjectFields
 }
 
 // NewPublicSurface returns the public session-project API (/public-graphql)

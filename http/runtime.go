@@ -126,12 +126,18 @@ func (s *Server) serveRuntime(c *gin.Context) {
 		token = c.Query("token")
 	}
 	res, err := s.b.Runtime.Runtime(ctx, model.RuntimeRequest{Slug: c.Param("slug"), KeyValue: runtimeKeyOf(c),
-		ShareToken: token, ActorToken: c.GetHeader("X-Actor-Token"), BodyFrom: sc, Out: &sc.out, QueryOnly: sc.get})
+		ShareToken: token, ActorToken: c.GetHeader("X-Actor-Token"), BodyFrom: sc, Out: &sc.out, QueryOnly: sc.get,
+		FaultHeader: c.GetHeader("X-Mock-Fault")})
+	if err == nil && res.Fault != "" && !waitFault(c, res) {
+		return // the client left during the injected latency
+	}
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && c.Request.Context().Err() == nil && err != nil:
 		s.writeError(c, &model.Error{Code: model.ErrQueryTimeout, Message: "the query ran past the time limit; narrow it and retry", RetryAfter: 1})
 	case err != nil:
 		s.writeError(c, err)
+	case res.Refusal != nil: // an injected HTTP refusal
+		s.writeError(c, res.Refusal)
 	case res.Status == http.StatusBadRequest:
 		s.writeRefusedGraphQL(c, res.Body, res.GraphQLCode)
 	default:
@@ -193,4 +199,27 @@ func (s *Server) serveReleaseActor(c *gin.Context) {
 		return
 	}
 	c.JSON(http.StatusOK, gin.H{"released": true})
+}
+
+// waitFault sets the response headers of an injected fault
+// (X-Mock-Fault-Applied: what was injected; Server-Timing: fault;dur=<ms>
+// for a latency) and waits the latency here, on the HTTP side, never in a
+// grain. It stops early and returns false when the client goes away.
+// The query timeout does not cut it short: the latency is bounded by
+// model.MaxFaultLatencyMs instead.
+func waitFault(c *gin.Context, res *model.RuntimeResult) bool {
+	h := c.Writer.Header()
+	h.Set("X-Mock-Fault-Applied", res.Fault)
+	if res.Delay <= 0 {
+		return true
+	}
+	h.Set("Server-Timing", "fault;dur="+strconv.FormatInt(res.Delay.Milliseconds(), 10))
+	t := time.NewTimer(res.Delay)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-c.Request.Context().Done():
+		return false
+	}
 }

@@ -9,11 +9,14 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// SDLSource is what a shaped project's sdl field asks; both GraphQL
-// surfaces serve it.
-type SDLSource interface {
+// ProjectFields is what a shaped project's lazy fields ask (sdl,
+// requestLog); both GraphQL surfaces serve them.
+type ProjectFields interface {
 	// SDL is the project's runtime schema as GraphQL SDL.
 	SDL(ctx context.Context, p Principal, projectID string) (string, error)
+	// RequestLog returns the newest limit runtime requests of the
+	// project, newest first (VIEWER and above).
+	RequestLog(ctx context.Context, p Principal, projectID string, limit int) ([]model.RequestLogEntry, error)
 }
 
 // lazy is a field value the executor calls only when the field is
@@ -25,8 +28,8 @@ type lazy = func(ctx context.Context, args map[string]any) (any, error)
 // resolver. Fields that cost a backend call or walk a list are lazy. Each
 // method returns nil for a nil pointer, so that the executor sees null.
 type shaper struct {
-	// schemas answers a project's lazy sdl field.
-	schemas SDLSource
+	// schemas answers a project's lazy fields.
+	schemas ProjectFields
 	// principal is whom lazy fields ask the backend for.
 	principal       Principal
 	baseURL, appURL string
@@ -126,6 +129,8 @@ func (sh shaper) project(p *model.Project) any {
 		"sdl": lazy(func(ctx context.Context, _ map[string]any) (any, error) {
 			return sh.schemas.SDL(ctx, sh.principal, id)
 		}),
+		"faults":     shapeFaults(p.Faults),
+		"requestLog": sh.requestLog(id),
 	}
 }
 
@@ -226,6 +231,7 @@ func (sh shaper) operation(o *model.Operation) any {
 		"id": o.ID, "tableId": o.TableID, "name": o.Name, "kind": string(o.Kind), "enabled": o.Enabled,
 		"parameters": shapeAll(o.Parameters, sh.parameter),
 		"options":    shapeOptions(o.Options),
+		"faults":     shapeFaults(o.Faults),
 	}
 }
 

@@ -120,7 +120,7 @@ func fixtureKey() model.APIKey {
 }
 
 // fakeModel is the test-only fake of what both GraphQL surfaces ask:
-// ModelCreator, PoolReader and SDLSource.
+// ModelCreator, PoolReader and ProjectFields.
 type fakeModel struct{ *fakeRecorder }
 
 // fixtureDataSource returns a dataset whose Samples records its limit.

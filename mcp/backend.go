@@ -40,4 +40,7 @@ type Backend interface {
 	// Runtime runs one runtime request, as /mock/{slug}/graphql does; a
 	// session project answers to its share token and counts the call.
 	Runtime(ctx context.Context, r model.RuntimeRequest) (*model.RuntimeResult, error)
+	// RequestLog is the project's runtime request log, newest first
+	// (get_request_log).
+	RequestLog(ctx context.Context, p model.Principal, projectID string, limit int) ([]model.RequestLogEntry, error)
 }

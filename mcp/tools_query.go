@@ -92,7 +92,7 @@ func (s *Server) runDocument(ctx context.Context, pr *model.Project, in runQuery
 	if err != nil {
 		return runQueryOut{}, outcome{}, model.Errorf(model.ErrBadUserInput, "variables: %v", err)
 	}
-	res, err := s.cfg.Backend.Runtime(ctx, model.RuntimeRequest{Slug: pr.Slug, ShareToken: pr.ShareToken, Body: body, ProjectID: pr.ID})
+	res, err := s.cfg.Backend.Runtime(ctx, model.RuntimeRequest{Slug: pr.Slug, ShareToken: pr.ShareToken, Body: body, ProjectID: pr.ID, NoFaults: true})
 	if e := model.AsError(err); e != nil && e.Code == model.ErrTooManyRequests {
 		err = &model.Error{Code: model.ErrLimitReached, Message: e.Message, RetryAfter: e.RetryAfter} // as runtimeList names it
 	}
@@ -208,4 +208,5 @@ func (s *Server) addTools() {
 	s.addSessionTools()
 	s.addModelTools()
 	s.addQueryTools()
+	s.addLogTools()
 }

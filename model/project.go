@@ -33,6 +33,10 @@ type Project struct {
 	// session projects answer any origin and keep it empty. Checked by
 	// CheckAllowedOrigins.
 	AllowedOrigins []string `json:"allowedOrigins,omitempty"`
+	// Faults are the runtime's latency and error injection (fault.go);
+	// nil injects nothing. Not part of the schema: setting them leaves
+	// Version as it is.
+	Faults *FaultSettings `json:"faults,omitempty"`
 }
 
 // Table is a model table: a GraphQL object type in the runtime schema.
@@ -105,6 +109,9 @@ type Operation struct {
 	// Options are the opt-in query arguments and fields of a LIST
 	// operation (issue 14); nil means none, as before they existed.
 	Options *OperationOptions `json:"options,omitempty"`
+	// Faults, when set, replace the project's for requests that select
+	// this operation (fault.go); nil uses the project's.
+	Faults *FaultSettings `json:"faults,omitempty"`
 }
 
 // OperationOptions opt a LIST operation into more query power. Each adds

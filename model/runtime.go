@@ -1,5 +1,7 @@
 package model
 
+import "time"
+
 // RuntimeRequest is one call of a project's mock runtime API.
 type RuntimeRequest struct {
 	Slug string
@@ -27,15 +29,30 @@ type RuntimeRequest struct {
 	// QueryOnly refuses mutations: the request came as a GET (GraphQL over
 	// HTTP allows only queries there).
 	QueryOnly bool
+	// FaultHeader is the X-Mock-Fault header (ParseFaultHeader), read in
+	// its turn after the checks; "" if none.
+	FaultHeader string
+	// NoFaults marks a call of the public API's tools (MCP run_query) that
+	// is no client's runtime request: like Internal calls, it gets no
+	// faults and stays out of the request log.
+	NoFaults bool
 }
 
 // RuntimeResult is the runtime's answer: 200 with a GraphQL response, or 400
 // when the document does not parse or validate (Body then holds the GraphQL
 // errors and GraphQLCode says which).
+//
+// A fault (fault.go) adds to it: Delay is to be waited before the answer
+// is written, by the HTTP side (never in a grain), and Fault says what was
+// injected. A fault that answers with an HTTP refusal sets Refusal (and
+// Status to its status): the answer is then Refusal's error body.
 type RuntimeResult struct {
 	Status      int
 	Body        []byte
 	GraphQLCode string
+	Delay       time.Duration
+	Fault       string
+	Refusal     *Error
 }
 
 // RuntimeBody is a request body the runtime path reads when its turn in

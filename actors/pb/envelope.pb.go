@@ -100,6 +100,14 @@ type Reply struct {
 	ErrorExtra []byte `protobuf:"bytes,5,opt,name=error_extra,json=errorExtra,proto3" json:"error_extra,omitempty"`
 	// status is the HTTP status of a runtime answer (200 or 400).
 	Status int32 `protobuf:"varint,6,opt,name=status,proto3" json:"status,omitempty"`
+	// Runtime answers: graphql_code is the code of a refused document (a
+	// 400); delay_ms and fault are an injected fault's latency (waited by
+	// the HTTP side) and description; fault_refusal says the error fields
+	// are a fault's HTTP refusal, answered with status.
+	GraphqlCode  string `protobuf:"bytes,7,opt,name=graphql_code,json=graphqlCode,proto3" json:"graphql_code,omitempty"`
+	DelayMs      int64  `protobuf:"varint,8,opt,name=delay_ms,json=delayMs,proto3" json:"delay_ms,omitempty"`
+	Fault        string `protobuf:"bytes,9,opt,name=fault,proto3" json:"fault,omitempty"`
+	FaultRefusal bool   `protobuf:"varint,40,opt,name=fault_refusal,json=faultRefusal,proto3" json:"fault_refusal,omitempty"`
 	// result is what the method returns, if anything.
 	//
 	// Types that are valid to be assigned to Result:
@@ -126,6 +134,7 @@ type Reply struct {
 	//	*Reply_Adoption
 	//	*Reply_SlugOwner
 	//	*Reply_Dataset
+	//	*Reply_RequestLog
 	Result        isReply_Result `protobuf_oneof:"result"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -201,6 +210,34 @@ func (x *Reply) GetStatus() int32 {
 		return x.Status
 	}
 	return 0
+}
+
+func (x *Reply) GetGraphqlCode() string {
+	if x != nil {
+		return x.GraphqlCode
+	}
+	return ""
+}
+
+func (x *Reply) GetDelayMs() int64 {
+	if x != nil {
+		return x.DelayMs
+	}
+	return 0
+}
+
+func (x *Reply) GetFault() string {
+	if x != nil {
+		return x.Fault
+	}
+	return ""
+}
+
+func (x *Reply) GetFaultRefusal() bool {
+	if x != nil {
+		return x.FaultRefusal
+	}
+	return false
 }
 
 func (x *Reply) GetResult() isReply_Result {
@@ -408,6 +445,15 @@ func (x *Reply) GetDataset() *DatasetDoc {
 	return nil
 }
 
+func (x *Reply) GetRequestLog() *RequestLog {
+	if x != nil {
+		if x, ok := x.Result.(*Reply_RequestLog); ok {
+			return x.RequestLog
+		}
+	}
+	return nil
+}
+
 type isReply_Result interface {
 	isReply_Result()
 }
@@ -500,6 +546,10 @@ type Reply_Dataset struct {
 	Dataset *DatasetDoc `protobuf:"bytes,31,opt,name=dataset,proto3,oneof"`
 }
 
+type Reply_RequestLog struct {
+	RequestLog *RequestLog `protobuf:"bytes,32,opt,name=request_log,json=requestLog,proto3,oneof"`
+}
+
 func (*Reply_Done) isReply_Result() {}
 
 func (*Reply_Project) isReply_Result() {}
@@ -543,6 +593,8 @@ func (*Reply_Adoption) isReply_Result() {}
 func (*Reply_SlugOwner) isReply_Result() {}
 
 func (*Reply_Dataset) isReply_Result() {}
+
+func (*Reply_RequestLog) isReply_Result() {}
 
 // ProjectDoc is a model.Project.
 type ProjectDoc struct {
@@ -1876,6 +1928,257 @@ func (x *SlugOwner) GetProjectId() string {
 	return ""
 }
 
+// FaultSettings are a project's or an operation's latency and error
+// injection (model.FaultSettings).
+type FaultSettings struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	LatencyMinMs  int32                  `protobuf:"varint,1,opt,name=latency_min_ms,json=latencyMinMs,proto3" json:"latency_min_ms,omitempty"`
+	LatencyMaxMs  int32                  `protobuf:"varint,2,opt,name=latency_max_ms,json=latencyMaxMs,proto3" json:"latency_max_ms,omitempty"`
+	ErrorRate     float64                `protobuf:"fixed64,3,opt,name=error_rate,json=errorRate,proto3" json:"error_rate,omitempty"`
+	ErrorCode     string                 `protobuf:"bytes,4,opt,name=error_code,json=errorCode,proto3" json:"error_code,omitempty"`
+	HttpStatus    int32                  `protobuf:"varint,5,opt,name=http_status,json=httpStatus,proto3" json:"http_status,omitempty"`
+	Seed          int64                  `protobuf:"varint,6,opt,name=seed,proto3" json:"seed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FaultSettings) Reset() {
+	*x = FaultSettings{}
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FaultSettings) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FaultSettings) ProtoMessage() {}
+
+func (x *FaultSettings) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FaultSettings.ProtoReflect.Descriptor instead.
+func (*FaultSettings) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *FaultSettings) GetLatencyMinMs() int32 {
+	if x != nil {
+		return x.LatencyMinMs
+	}
+	return 0
+}
+
+func (x *FaultSettings) GetLatencyMaxMs() int32 {
+	if x != nil {
+		return x.LatencyMaxMs
+	}
+	return 0
+}
+
+func (x *FaultSettings) GetErrorRate() float64 {
+	if x != nil {
+		return x.ErrorRate
+	}
+	return 0
+}
+
+func (x *FaultSettings) GetErrorCode() string {
+	if x != nil {
+		return x.ErrorCode
+	}
+	return ""
+}
+
+func (x *FaultSettings) GetHttpStatus() int32 {
+	if x != nil {
+		return x.HttpStatus
+	}
+	return 0
+}
+
+func (x *FaultSettings) GetSeed() int64 {
+	if x != nil {
+		return x.Seed
+	}
+	return 0
+}
+
+// RequestLogEntry is one runtime request of a project's request log
+// (model.RequestLogEntry).
+type RequestLogEntry struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	At            *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=at,proto3" json:"at,omitempty"`
+	OperationName string                 `protobuf:"bytes,3,opt,name=operation_name,json=operationName,proto3" json:"operation_name,omitempty"`
+	RootFields    []string               `protobuf:"bytes,4,rep,name=root_fields,json=rootFields,proto3" json:"root_fields,omitempty"`
+	Query         string                 `protobuf:"bytes,5,opt,name=query,proto3" json:"query,omitempty"`
+	// variables is the request's variables as the client sent them (JSON,
+	// clipped): request data, not a message body.
+	Variables     []byte  `protobuf:"bytes,6,opt,name=variables,proto3" json:"variables,omitempty"`
+	Status        int32   `protobuf:"varint,7,opt,name=status,proto3" json:"status,omitempty"`
+	DurationMs    float64 `protobuf:"fixed64,8,opt,name=duration_ms,json=durationMs,proto3" json:"duration_ms,omitempty"`
+	Code          string  `protobuf:"bytes,9,opt,name=code,proto3" json:"code,omitempty"`
+	Fault         string  `protobuf:"bytes,10,opt,name=fault,proto3" json:"fault,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RequestLogEntry) Reset() {
+	*x = RequestLogEntry{}
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RequestLogEntry) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RequestLogEntry) ProtoMessage() {}
+
+func (x *RequestLogEntry) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RequestLogEntry.ProtoReflect.Descriptor instead.
+func (*RequestLogEntry) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *RequestLogEntry) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *RequestLogEntry) GetAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.At
+	}
+	return nil
+}
+
+func (x *RequestLogEntry) GetOperationName() string {
+	if x != nil {
+		return x.OperationName
+	}
+	return ""
+}
+
+func (x *RequestLogEntry) GetRootFields() []string {
+	if x != nil {
+		return x.RootFields
+	}
+	return nil
+}
+
+func (x *RequestLogEntry) GetQuery() string {
+	if x != nil {
+		return x.Query
+	}
+	return ""
+}
+
+func (x *RequestLogEntry) GetVariables() []byte {
+	if x != nil {
+		return x.Variables
+	}
+	return nil
+}
+
+func (x *RequestLogEntry) GetStatus() int32 {
+	if x != nil {
+		return x.Status
+	}
+	return 0
+}
+
+func (x *RequestLogEntry) GetDurationMs() float64 {
+	if x != nil {
+		return x.DurationMs
+	}
+	return 0
+}
+
+func (x *RequestLogEntry) GetCode() string {
+	if x != nil {
+		return x.Code
+	}
+	return ""
+}
+
+func (x *RequestLogEntry) GetFault() string {
+	if x != nil {
+		return x.Fault
+	}
+	return ""
+}
+
+// RequestLog is a project's request log, newest first.
+type RequestLog struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Entries       []*RequestLogEntry     `protobuf:"bytes,1,rep,name=entries,proto3" json:"entries,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RequestLog) Reset() {
+	*x = RequestLog{}
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RequestLog) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RequestLog) ProtoMessage() {}
+
+func (x *RequestLog) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RequestLog.ProtoReflect.Descriptor instead.
+func (*RequestLog) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *RequestLog) GetEntries() []*RequestLogEntry {
+	if x != nil {
+		return x.Entries
+	}
+	return nil
+}
+
 var File_mockgql_actors_v1_envelope_proto protoreflect.FileDescriptor
 
 const file_mockgql_actors_v1_envelope_proto_rawDesc = "" +
@@ -1884,7 +2187,7 @@ const file_mockgql_actors_v1_envelope_proto_rawDesc = "" +
 	"\x06Header\x12\x1d\n" +
 	"\n" +
 	"request_id\x18\x01 \x01(\tR\trequestId\x12(\n" +
-	"\x10deadline_unix_ms\x18\x02 \x01(\x03R\x0edeadlineUnixMs\"\x9c\v\n" +
+	"\x10deadline_unix_ms\x18\x02 \x01(\x03R\x0edeadlineUnixMs\"\xd7\f\n" +
 	"\x05Reply\x12\x12\n" +
 	"\x04body\x18\x01 \x01(\fR\x04body\x12\x1d\n" +
 	"\n" +
@@ -1894,7 +2197,11 @@ const file_mockgql_actors_v1_envelope_proto_rawDesc = "" +
 	"retryAfter\x12\x1f\n" +
 	"\verror_extra\x18\x05 \x01(\fR\n" +
 	"errorExtra\x12\x16\n" +
-	"\x06status\x18\x06 \x01(\x05R\x06status\x12\x14\n" +
+	"\x06status\x18\x06 \x01(\x05R\x06status\x12!\n" +
+	"\fgraphql_code\x18\a \x01(\tR\vgraphqlCode\x12\x19\n" +
+	"\bdelay_ms\x18\b \x01(\x03R\adelayMs\x12\x14\n" +
+	"\x05fault\x18\t \x01(\tR\x05fault\x12#\n" +
+	"\rfault_refusal\x18( \x01(\bR\ffaultRefusal\x12\x14\n" +
 	"\x04done\x18\n" +
 	" \x01(\bH\x00R\x04done\x129\n" +
 	"\aproject\x18\v \x01(\v2\x1d.mockgql.actors.v1.ProjectDocH\x00R\aproject\x123\n" +
@@ -1922,7 +2229,9 @@ const file_mockgql_actors_v1_envelope_proto_rawDesc = "" +
 	"\badoption\x18\x1d \x01(\v2\x1b.mockgql.actors.v1.AdoptionH\x00R\badoption\x12=\n" +
 	"\n" +
 	"slug_owner\x18\x1e \x01(\v2\x1c.mockgql.actors.v1.SlugOwnerH\x00R\tslugOwner\x129\n" +
-	"\adataset\x18\x1f \x01(\v2\x1d.mockgql.actors.v1.DatasetDocH\x00R\adatasetB\b\n" +
+	"\adataset\x18\x1f \x01(\v2\x1d.mockgql.actors.v1.DatasetDocH\x00R\adataset\x12@\n" +
+	"\vrequest_log\x18  \x01(\v2\x1d.mockgql.actors.v1.RequestLogH\x00R\n" +
+	"requestLogB\b\n" +
 	"\x06result\" \n" +
 	"\n" +
 	"ProjectDoc\x12\x12\n" +
@@ -2005,7 +2314,34 @@ const file_mockgql_actors_v1_envelope_proto_rawDesc = "" +
 	"\x04used\x18\x03 \x01(\bR\x04used\"*\n" +
 	"\tSlugOwner\x12\x1d\n" +
 	"\n" +
-	"project_id\x18\x01 \x01(\tR\tprojectIdB&Z$github.com/mockgql/mockgql/actors/pbb\x06proto3"
+	"project_id\x18\x01 \x01(\tR\tprojectId\"\xce\x01\n" +
+	"\rFaultSettings\x12$\n" +
+	"\x0elatency_min_ms\x18\x01 \x01(\x05R\flatencyMinMs\x12$\n" +
+	"\x0elatency_max_ms\x18\x02 \x01(\x05R\flatencyMaxMs\x12\x1d\n" +
+	"\n" +
+	"error_rate\x18\x03 \x01(\x01R\terrorRate\x12\x1d\n" +
+	"\n" +
+	"error_code\x18\x04 \x01(\tR\terrorCode\x12\x1f\n" +
+	"\vhttp_status\x18\x05 \x01(\x05R\n" +
+	"httpStatus\x12\x12\n" +
+	"\x04seed\x18\x06 \x01(\x03R\x04seed\"\xac\x02\n" +
+	"\x0fRequestLogEntry\x12\x0e\n" +
+	"\x02id\x18\x01 \x01(\tR\x02id\x12*\n" +
+	"\x02at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02at\x12%\n" +
+	"\x0eoperation_name\x18\x03 \x01(\tR\roperationName\x12\x1f\n" +
+	"\vroot_fields\x18\x04 \x03(\tR\n" +
+	"rootFields\x12\x14\n" +
+	"\x05query\x18\x05 \x01(\tR\x05query\x12\x1c\n" +
+	"\tvariables\x18\x06 \x01(\fR\tvariables\x12\x16\n" +
+	"\x06status\x18\a \x01(\x05R\x06status\x12\x1f\n" +
+	"\vduration_ms\x18\b \x01(\x01R\n" +
+	"durationMs\x12\x12\n" +
+	"\x04code\x18\t \x01(\tR\x04code\x12\x14\n" +
+	"\x05fault\x18\n" +
+	" \x01(\tR\x05fault\"J\n" +
+	"\n" +
+	"RequestLog\x12<\n" +
+	"\aentries\x18\x01 \x03(\v2\".mockgql.actors.v1.RequestLogEntryR\aentriesB&Z$github.com/mockgql/mockgql/actors/pbb\x06proto3"
 
 var (
 	file_mockgql_actors_v1_envelope_proto_rawDescOnce sync.Once
@@ -2019,7 +2355,7 @@ func file_mockgql_actors_v1_envelope_proto_rawDescGZIP() []byte {
 	return file_mockgql_actors_v1_envelope_proto_rawDescData
 }
 
-var file_mockgql_actors_v1_envelope_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
+var file_mockgql_actors_v1_envelope_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
 var file_mockgql_actors_v1_envelope_proto_goTypes = []any{
 	(*Header)(nil),                // 0: mockgql.actors.v1.Header
 	(*Reply)(nil),                 // 1: mockgql.actors.v1.Reply
@@ -2050,7 +2386,10 @@ var file_mockgql_actors_v1_envelope_proto_goTypes = []any{
 	(*SessionClaims)(nil),         // 26: mockgql.actors.v1.SessionClaims
 	(*Adoption)(nil),              // 27: mockgql.actors.v1.Adoption
 	(*SlugOwner)(nil),             // 28: mockgql.actors.v1.SlugOwner
-	(*timestamppb.Timestamp)(nil), // 29: google.protobuf.Timestamp
+	(*FaultSettings)(nil),         // 29: mockgql.actors.v1.FaultSettings
+	(*RequestLogEntry)(nil),       // 30: mockgql.actors.v1.RequestLogEntry
+	(*RequestLog)(nil),            // 31: mockgql.actors.v1.RequestLog
+	(*timestamppb.Timestamp)(nil), // 32: google.protobuf.Timestamp
 }
 var file_mockgql_actors_v1_envelope_proto_depIdxs = []int32{
 	2,  // 0: mockgql.actors.v1.Reply.project:type_name -> mockgql.actors.v1.ProjectDoc
@@ -2073,21 +2412,24 @@ var file_mockgql_actors_v1_envelope_proto_depIdxs = []int32{
 	27, // 17: mockgql.actors.v1.Reply.adoption:type_name -> mockgql.actors.v1.Adoption
 	28, // 18: mockgql.actors.v1.Reply.slug_owner:type_name -> mockgql.actors.v1.SlugOwner
 	16, // 19: mockgql.actors.v1.Reply.dataset:type_name -> mockgql.actors.v1.DatasetDoc
-	3,  // 20: mockgql.actors.v1.TableList.tables:type_name -> mockgql.actors.v1.TableDoc
-	8,  // 21: mockgql.actors.v1.OperationList.operations:type_name -> mockgql.actors.v1.OperationDoc
-	10, // 22: mockgql.actors.v1.ViewList.views:type_name -> mockgql.actors.v1.ViewDoc
-	29, // 23: mockgql.actors.v1.Usage.start:type_name -> google.protobuf.Timestamp
-	29, // 24: mockgql.actors.v1.Usage.resets_at:type_name -> google.protobuf.Timestamp
-	29, // 25: mockgql.actors.v1.LeaseGrant.start:type_name -> google.protobuf.Timestamp
-	29, // 26: mockgql.actors.v1.LeaseGrant.end:type_name -> google.protobuf.Timestamp
-	29, // 27: mockgql.actors.v1.SessionClaim.expires:type_name -> google.protobuf.Timestamp
-	25, // 28: mockgql.actors.v1.SessionClaims.claims:type_name -> mockgql.actors.v1.SessionClaim
-	29, // 29: mockgql.actors.v1.Adoption.expires:type_name -> google.protobuf.Timestamp
-	30, // [30:30] is the sub-list for method output_type
-	30, // [30:30] is the sub-list for method input_type
-	30, // [30:30] is the sub-list for extension type_name
-	30, // [30:30] is the sub-list for extension extendee
-	0,  // [0:30] is the sub-list for field type_name
+	31, // 20: mockgql.actors.v1.Reply.request_log:type_name -> mockgql.actors.v1.RequestLog
+	3,  // 21: mockgql.actors.v1.TableList.tables:type_name -> mockgql.actors.v1.TableDoc
+	8,  // 22: mockgql.actors.v1.OperationList.operations:type_name -> mockgql.actors.v1.OperationDoc
+	10, // 23: mockgql.actors.v1.ViewList.views:type_name -> mockgql.actors.v1.ViewDoc
+	32, // 24: mockgql.actors.v1.Usage.start:type_name -> google.protobuf.Timestamp
+	32, // 25: mockgql.actors.v1.Usage.resets_at:type_name -> google.protobuf.Timestamp
+	32, // 26: mockgql.actors.v1.LeaseGrant.start:type_name -> google.protobuf.Timestamp
+	32, // 27: mockgql.actors.v1.LeaseGrant.end:type_name -> google.protobuf.Timestamp
+	32, // 28: mockgql.actors.v1.SessionClaim.expires:type_name -> google.protobuf.Timestamp
+	25, // 29: mockgql.actors.v1.SessionClaims.claims:type_name -> mockgql.actors.v1.SessionClaim
+	32, // 30: mockgql.actors.v1.Adoption.expires:type_name -> google.protobuf.Timestamp
+	32, // 31: mockgql.actors.v1.RequestLogEntry.at:type_name -> google.protobuf.Timestamp
+	30, // 32: mockgql.actors.v1.RequestLog.entries:type_name -> mockgql.actors.v1.RequestLogEntry
+	33, // [33:33] is the sub-list for method output_type
+	33, // [33:33] is the sub-list for method input_type
+	33, // [33:33] is the sub-list for extension type_name
+	33, // [33:33] is the sub-list for extension extendee
+	0,  // [0:33] is the sub-list for field type_name
 }
 
 func init() { file_mockgql_actors_v1_envelope_proto_init() }
@@ -2118,6 +2460,7 @@ func file_mockgql_actors_v1_envelope_proto_init() {
 		(*Reply_Adoption)(nil),
 		(*Reply_SlugOwner)(nil),
 		(*Reply_Dataset)(nil),
+		(*Reply_RequestLog)(nil),
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -2125,7 +2468,7 @@ func file_mockgql_actors_v1_envelope_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mockgql_actors_v1_envelope_proto_rawDesc), len(file_mockgql_actors_v1_envelope_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   29,
+			NumMessages:   32,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

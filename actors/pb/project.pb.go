@@ -845,8 +845,12 @@ type ProjectServe struct {
 	// is body_error_message, answered only after the checks before the body.
 	BodyErrorCode    string `protobuf:"bytes,9,opt,name=body_error_code,json=bodyErrorCode,proto3" json:"body_error_code,omitempty"`
 	BodyErrorMessage string `protobuf:"bytes,10,opt,name=body_error_message,json=bodyErrorMessage,proto3" json:"body_error_message,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// fault_header is the X-Mock-Fault header; no_faults: the caller asks
+	// for none (MCP's run_query).
+	FaultHeader   string `protobuf:"bytes,11,opt,name=fault_header,json=faultHeader,proto3" json:"fault_header,omitempty"`
+	NoFaults      bool   `protobuf:"varint,12,opt,name=no_faults,json=noFaults,proto3" json:"no_faults,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ProjectServe) Reset() {
@@ -947,6 +951,20 @@ func (x *ProjectServe) GetBodyErrorMessage() string {
 		return x.BodyErrorMessage
 	}
 	return ""
+}
+
+func (x *ProjectServe) GetFaultHeader() string {
+	if x != nil {
+		return x.FaultHeader
+	}
+	return ""
+}
+
+func (x *ProjectServe) GetNoFaults() bool {
+	if x != nil {
+		return x.NoFaults
+	}
+	return false
 }
 
 type EditUpdateProject struct {
@@ -2058,6 +2076,191 @@ func (x *EditSetBaseline) GetAccess() *Access {
 	return nil
 }
 
+// EditSetFaults sets the project's fault settings, or one operation's when
+// operation_id is set; absent faults clear them.
+type EditSetFaults struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	Access        *Access                `protobuf:"bytes,2,opt,name=access,proto3" json:"access,omitempty"`
+	OperationId   string                 `protobuf:"bytes,3,opt,name=operation_id,json=operationId,proto3" json:"operation_id,omitempty"`
+	Faults        *FaultSettings         `protobuf:"bytes,4,opt,name=faults,proto3" json:"faults,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EditSetFaults) Reset() {
+	*x = EditSetFaults{}
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EditSetFaults) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EditSetFaults) ProtoMessage() {}
+
+func (x *EditSetFaults) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EditSetFaults.ProtoReflect.Descriptor instead.
+func (*EditSetFaults) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_project_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *EditSetFaults) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *EditSetFaults) GetAccess() *Access {
+	if x != nil {
+		return x.Access
+	}
+	return nil
+}
+
+func (x *EditSetFaults) GetOperationId() string {
+	if x != nil {
+		return x.OperationId
+	}
+	return ""
+}
+
+func (x *EditSetFaults) GetFaults() *FaultSettings {
+	if x != nil {
+		return x.Faults
+	}
+	return nil
+}
+
+// ProjectRequestLog reads the activation's request log, newest first, at
+// most limit entries (VIEWER and above).
+type ProjectRequestLog struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	Access        *Access                `protobuf:"bytes,2,opt,name=access,proto3" json:"access,omitempty"`
+	Limit         int32                  `protobuf:"varint,3,opt,name=limit,proto3" json:"limit,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProjectRequestLog) Reset() {
+	*x = ProjectRequestLog{}
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProjectRequestLog) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProjectRequestLog) ProtoMessage() {}
+
+func (x *ProjectRequestLog) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProjectRequestLog.ProtoReflect.Descriptor instead.
+func (*ProjectRequestLog) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_project_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *ProjectRequestLog) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *ProjectRequestLog) GetAccess() *Access {
+	if x != nil {
+		return x.Access
+	}
+	return nil
+}
+
+func (x *ProjectRequestLog) GetLimit() int32 {
+	if x != nil {
+		return x.Limit
+	}
+	return 0
+}
+
+// ProjectClearRequestLog empties the request log (EDITOR and above).
+type ProjectClearRequestLog struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	Access        *Access                `protobuf:"bytes,2,opt,name=access,proto3" json:"access,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProjectClearRequestLog) Reset() {
+	*x = ProjectClearRequestLog{}
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProjectClearRequestLog) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProjectClearRequestLog) ProtoMessage() {}
+
+func (x *ProjectClearRequestLog) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProjectClearRequestLog.ProtoReflect.Descriptor instead.
+func (*ProjectClearRequestLog) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_project_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *ProjectClearRequestLog) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *ProjectClearRequestLog) GetAccess() *Access {
+	if x != nil {
+		return x.Access
+	}
+	return nil
+}
+
 var File_mockgql_actors_v1_project_proto protoreflect.FileDescriptor
 
 const file_mockgql_actors_v1_project_proto_rawDesc = "" +
@@ -2124,7 +2327,7 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"\binternal\x18\x05 \x01(\bR\binternal\x12\x1d\n" +
 	"\n" +
 	"query_only\x18\x06 \x01(\bR\tqueryOnly\x12\x12\n" +
-	"\x04body\x18\a \x01(\fR\x04body\"\xd5\x02\n" +
+	"\x04body\x18\a \x01(\fR\x04body\"\x95\x03\n" +
 	"\fProjectServe\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x12\n" +
 	"\x04slug\x18\x02 \x01(\tR\x04slug\x12\x17\n" +
@@ -2139,7 +2342,9 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"\x04body\x18\b \x01(\fR\x04body\x12&\n" +
 	"\x0fbody_error_code\x18\t \x01(\tR\rbodyErrorCode\x12,\n" +
 	"\x12body_error_message\x18\n" +
-	" \x01(\tR\x10bodyErrorMessage\"\xf3\x01\n" +
+	" \x01(\tR\x10bodyErrorMessage\x12!\n" +
+	"\ffault_header\x18\v \x01(\tR\vfaultHeader\x12\x1b\n" +
+	"\tno_faults\x18\f \x01(\bR\bnoFaults\"\xf3\x01\n" +
 	"\x11EditUpdateProject\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
 	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x17\n" +
@@ -2219,6 +2424,18 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"\x06tables\x18\x03 \x03(\v2\x1b.mockgql.actors.v1.TableDocR\x06tables\"w\n" +
 	"\x0fEditSetBaseline\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
+	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\"\xd2\x01\n" +
+	"\rEditSetFaults\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
+	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12!\n" +
+	"\foperation_id\x18\x03 \x01(\tR\voperationId\x128\n" +
+	"\x06faults\x18\x04 \x01(\v2 .mockgql.actors.v1.FaultSettingsR\x06faults\"\x8f\x01\n" +
+	"\x11ProjectRequestLog\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
+	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x14\n" +
+	"\x05limit\x18\x03 \x01(\x05R\x05limit\"~\n" +
+	"\x16ProjectClearRequestLog\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
 	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06accessB&Z$github.com/mockgql/mockgql/actors/pbb\x06proto3"
 
 var (
@@ -2233,7 +2450,7 @@ func file_mockgql_actors_v1_project_proto_rawDescGZIP() []byte {
 	return file_mockgql_actors_v1_project_proto_rawDescData
 }
 
-var file_mockgql_actors_v1_project_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
+var file_mockgql_actors_v1_project_proto_msgTypes = make([]protoimpl.MessageInfo, 35)
 var file_mockgql_actors_v1_project_proto_goTypes = []any{
 	(*Access)(nil),                 // 0: mockgql.actors.v1.Access
 	(*ProjectCreate)(nil),          // 1: mockgql.actors.v1.ProjectCreate
@@ -2267,86 +2484,97 @@ var file_mockgql_actors_v1_project_proto_goTypes = []any{
 	(*EditGenerateViews)(nil),      // 29: mockgql.actors.v1.EditGenerateViews
 	(*EditImportTables)(nil),       // 30: mockgql.actors.v1.EditImportTables
 	(*EditSetBaseline)(nil),        // 31: mockgql.actors.v1.EditSetBaseline
-	(*Header)(nil),                 // 32: mockgql.actors.v1.Header
-	(*ProjectDoc)(nil),             // 33: mockgql.actors.v1.ProjectDoc
-	(*TableSourceDoc)(nil),         // 34: mockgql.actors.v1.TableSourceDoc
-	(*AttributeDoc)(nil),           // 35: mockgql.actors.v1.AttributeDoc
-	(*AttributePatchDoc)(nil),      // 36: mockgql.actors.v1.AttributePatchDoc
-	(*RelationDoc)(nil),            // 37: mockgql.actors.v1.RelationDoc
-	(*OperationDoc)(nil),           // 38: mockgql.actors.v1.OperationDoc
-	(*OperationPatchDoc)(nil),      // 39: mockgql.actors.v1.OperationPatchDoc
-	(*TableDoc)(nil),               // 40: mockgql.actors.v1.TableDoc
+	(*EditSetFaults)(nil),          // 32: mockgql.actors.v1.EditSetFaults
+	(*ProjectRequestLog)(nil),      // 33: mockgql.actors.v1.ProjectRequestLog
+	(*ProjectClearRequestLog)(nil), // 34: mockgql.actors.v1.ProjectClearRequestLog
+	(*Header)(nil),                 // 35: mockgql.actors.v1.Header
+	(*ProjectDoc)(nil),             // 36: mockgql.actors.v1.ProjectDoc
+	(*TableSourceDoc)(nil),         // 37: mockgql.actors.v1.TableSourceDoc
+	(*AttributeDoc)(nil),           // 38: mockgql.actors.v1.AttributeDoc
+	(*AttributePatchDoc)(nil),      // 39: mockgql.actors.v1.AttributePatchDoc
+	(*RelationDoc)(nil),            // 40: mockgql.actors.v1.RelationDoc
+	(*OperationDoc)(nil),           // 41: mockgql.actors.v1.OperationDoc
+	(*OperationPatchDoc)(nil),      // 42: mockgql.actors.v1.OperationPatchDoc
+	(*TableDoc)(nil),               // 43: mockgql.actors.v1.TableDoc
+	(*FaultSettings)(nil),          // 44: mockgql.actors.v1.FaultSettings
 }
 var file_mockgql_actors_v1_project_proto_depIdxs = []int32{
-	32, // 0: mockgql.actors.v1.ProjectCreate.header:type_name -> mockgql.actors.v1.Header
-	33, // 1: mockgql.actors.v1.ProjectCreate.project:type_name -> mockgql.actors.v1.ProjectDoc
-	32, // 2: mockgql.actors.v1.ProjectGet.header:type_name -> mockgql.actors.v1.Header
+	35, // 0: mockgql.actors.v1.ProjectCreate.header:type_name -> mockgql.actors.v1.Header
+	36, // 1: mockgql.actors.v1.ProjectCreate.project:type_name -> mockgql.actors.v1.ProjectDoc
+	35, // 2: mockgql.actors.v1.ProjectGet.header:type_name -> mockgql.actors.v1.Header
 	0,  // 3: mockgql.actors.v1.ProjectGet.access:type_name -> mockgql.actors.v1.Access
-	32, // 4: mockgql.actors.v1.ProjectOwnerQuery.header:type_name -> mockgql.actors.v1.Header
+	35, // 4: mockgql.actors.v1.ProjectOwnerQuery.header:type_name -> mockgql.actors.v1.Header
 	0,  // 5: mockgql.actors.v1.ProjectOwnerQuery.access:type_name -> mockgql.actors.v1.Access
-	32, // 6: mockgql.actors.v1.ProjectSDL.header:type_name -> mockgql.actors.v1.Header
+	35, // 6: mockgql.actors.v1.ProjectSDL.header:type_name -> mockgql.actors.v1.Header
 	0,  // 7: mockgql.actors.v1.ProjectSDL.access:type_name -> mockgql.actors.v1.Access
-	32, // 8: mockgql.actors.v1.ProjectDelete.header:type_name -> mockgql.actors.v1.Header
+	35, // 8: mockgql.actors.v1.ProjectDelete.header:type_name -> mockgql.actors.v1.Header
 	0,  // 9: mockgql.actors.v1.ProjectDelete.access:type_name -> mockgql.actors.v1.Access
-	32, // 10: mockgql.actors.v1.ProjectReset.header:type_name -> mockgql.actors.v1.Header
+	35, // 10: mockgql.actors.v1.ProjectReset.header:type_name -> mockgql.actors.v1.Header
 	0,  // 11: mockgql.actors.v1.ProjectReset.access:type_name -> mockgql.actors.v1.Access
-	32, // 12: mockgql.actors.v1.ProjectTransfer.header:type_name -> mockgql.actors.v1.Header
+	35, // 12: mockgql.actors.v1.ProjectTransfer.header:type_name -> mockgql.actors.v1.Header
 	0,  // 13: mockgql.actors.v1.ProjectTransfer.access:type_name -> mockgql.actors.v1.Access
-	32, // 14: mockgql.actors.v1.ProjectAddAdoption.header:type_name -> mockgql.actors.v1.Header
+	35, // 14: mockgql.actors.v1.ProjectAddAdoption.header:type_name -> mockgql.actors.v1.Header
 	0,  // 15: mockgql.actors.v1.ProjectAddAdoption.access:type_name -> mockgql.actors.v1.Access
-	32, // 16: mockgql.actors.v1.ProjectExpire.header:type_name -> mockgql.actors.v1.Header
-	32, // 17: mockgql.actors.v1.ProjectExpireDone.header:type_name -> mockgql.actors.v1.Header
-	32, // 18: mockgql.actors.v1.ProjectEvictKey.header:type_name -> mockgql.actors.v1.Header
-	32, // 19: mockgql.actors.v1.ProjectRuntime.header:type_name -> mockgql.actors.v1.Header
-	32, // 20: mockgql.actors.v1.ProjectServe.header:type_name -> mockgql.actors.v1.Header
-	32, // 21: mockgql.actors.v1.EditUpdateProject.header:type_name -> mockgql.actors.v1.Header
+	35, // 16: mockgql.actors.v1.ProjectExpire.header:type_name -> mockgql.actors.v1.Header
+	35, // 17: mockgql.actors.v1.ProjectExpireDone.header:type_name -> mockgql.actors.v1.Header
+	35, // 18: mockgql.actors.v1.ProjectEvictKey.header:type_name -> mockgql.actors.v1.Header
+	35, // 19: mockgql.actors.v1.ProjectRuntime.header:type_name -> mockgql.actors.v1.Header
+	35, // 20: mockgql.actors.v1.ProjectServe.header:type_name -> mockgql.actors.v1.Header
+	35, // 21: mockgql.actors.v1.EditUpdateProject.header:type_name -> mockgql.actors.v1.Header
 	0,  // 22: mockgql.actors.v1.EditUpdateProject.access:type_name -> mockgql.actors.v1.Access
 	15, // 23: mockgql.actors.v1.EditUpdateProject.origins:type_name -> mockgql.actors.v1.Origins
-	32, // 24: mockgql.actors.v1.EditSetPreviewSharing.header:type_name -> mockgql.actors.v1.Header
+	35, // 24: mockgql.actors.v1.EditSetPreviewSharing.header:type_name -> mockgql.actors.v1.Header
 	0,  // 25: mockgql.actors.v1.EditSetPreviewSharing.access:type_name -> mockgql.actors.v1.Access
-	32, // 26: mockgql.actors.v1.EditCreateTable.header:type_name -> mockgql.actors.v1.Header
+	35, // 26: mockgql.actors.v1.EditCreateTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 27: mockgql.actors.v1.EditCreateTable.access:type_name -> mockgql.actors.v1.Access
-	34, // 28: mockgql.actors.v1.EditCreateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
-	32, // 29: mockgql.actors.v1.EditUpdateTable.header:type_name -> mockgql.actors.v1.Header
+	37, // 28: mockgql.actors.v1.EditCreateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
+	35, // 29: mockgql.actors.v1.EditUpdateTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 30: mockgql.actors.v1.EditUpdateTable.access:type_name -> mockgql.actors.v1.Access
-	34, // 31: mockgql.actors.v1.EditUpdateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
-	32, // 32: mockgql.actors.v1.EditDeleteTable.header:type_name -> mockgql.actors.v1.Header
+	37, // 31: mockgql.actors.v1.EditUpdateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
+	35, // 32: mockgql.actors.v1.EditDeleteTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 33: mockgql.actors.v1.EditDeleteTable.access:type_name -> mockgql.actors.v1.Access
-	32, // 34: mockgql.actors.v1.EditCreateAttribute.header:type_name -> mockgql.actors.v1.Header
+	35, // 34: mockgql.actors.v1.EditCreateAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 35: mockgql.actors.v1.EditCreateAttribute.access:type_name -> mockgql.actors.v1.Access
-	35, // 36: mockgql.actors.v1.EditCreateAttribute.attribute:type_name -> mockgql.actors.v1.AttributeDoc
-	32, // 37: mockgql.actors.v1.EditUpdateAttribute.header:type_name -> mockgql.actors.v1.Header
+	38, // 36: mockgql.actors.v1.EditCreateAttribute.attribute:type_name -> mockgql.actors.v1.AttributeDoc
+	35, // 37: mockgql.actors.v1.EditUpdateAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 38: mockgql.actors.v1.EditUpdateAttribute.access:type_name -> mockgql.actors.v1.Access
-	36, // 39: mockgql.actors.v1.EditUpdateAttribute.patch:type_name -> mockgql.actors.v1.AttributePatchDoc
-	32, // 40: mockgql.actors.v1.EditDeleteAttribute.header:type_name -> mockgql.actors.v1.Header
+	39, // 39: mockgql.actors.v1.EditUpdateAttribute.patch:type_name -> mockgql.actors.v1.AttributePatchDoc
+	35, // 40: mockgql.actors.v1.EditDeleteAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 41: mockgql.actors.v1.EditDeleteAttribute.access:type_name -> mockgql.actors.v1.Access
-	32, // 42: mockgql.actors.v1.EditCreateRelation.header:type_name -> mockgql.actors.v1.Header
+	35, // 42: mockgql.actors.v1.EditCreateRelation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 43: mockgql.actors.v1.EditCreateRelation.access:type_name -> mockgql.actors.v1.Access
-	37, // 44: mockgql.actors.v1.EditCreateRelation.relation:type_name -> mockgql.actors.v1.RelationDoc
-	32, // 45: mockgql.actors.v1.EditDeleteRelation.header:type_name -> mockgql.actors.v1.Header
+	40, // 44: mockgql.actors.v1.EditCreateRelation.relation:type_name -> mockgql.actors.v1.RelationDoc
+	35, // 45: mockgql.actors.v1.EditDeleteRelation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 46: mockgql.actors.v1.EditDeleteRelation.access:type_name -> mockgql.actors.v1.Access
-	32, // 47: mockgql.actors.v1.EditGenerateOperations.header:type_name -> mockgql.actors.v1.Header
+	35, // 47: mockgql.actors.v1.EditGenerateOperations.header:type_name -> mockgql.actors.v1.Header
 	0,  // 48: mockgql.actors.v1.EditGenerateOperations.access:type_name -> mockgql.actors.v1.Access
-	32, // 49: mockgql.actors.v1.EditCreateOperation.header:type_name -> mockgql.actors.v1.Header
+	35, // 49: mockgql.actors.v1.EditCreateOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 50: mockgql.actors.v1.EditCreateOperation.access:type_name -> mockgql.actors.v1.Access
-	38, // 51: mockgql.actors.v1.EditCreateOperation.operation:type_name -> mockgql.actors.v1.OperationDoc
-	32, // 52: mockgql.actors.v1.EditUpdateOperation.header:type_name -> mockgql.actors.v1.Header
+	41, // 51: mockgql.actors.v1.EditCreateOperation.operation:type_name -> mockgql.actors.v1.OperationDoc
+	35, // 52: mockgql.actors.v1.EditUpdateOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 53: mockgql.actors.v1.EditUpdateOperation.access:type_name -> mockgql.actors.v1.Access
-	39, // 54: mockgql.actors.v1.EditUpdateOperation.patch:type_name -> mockgql.actors.v1.OperationPatchDoc
-	32, // 55: mockgql.actors.v1.EditDeleteOperation.header:type_name -> mockgql.actors.v1.Header
+	42, // 54: mockgql.actors.v1.EditUpdateOperation.patch:type_name -> mockgql.actors.v1.OperationPatchDoc
+	35, // 55: mockgql.actors.v1.EditDeleteOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 56: mockgql.actors.v1.EditDeleteOperation.access:type_name -> mockgql.actors.v1.Access
-	32, // 57: mockgql.actors.v1.EditGenerateViews.header:type_name -> mockgql.actors.v1.Header
+	35, // 57: mockgql.actors.v1.EditGenerateViews.header:type_name -> mockgql.actors.v1.Header
 	0,  // 58: mockgql.actors.v1.EditGenerateViews.access:type_name -> mockgql.actors.v1.Access
-	32, // 59: mockgql.actors.v1.EditImportTables.header:type_name -> mockgql.actors.v1.Header
+	35, // 59: mockgql.actors.v1.EditImportTables.header:type_name -> mockgql.actors.v1.Header
 	0,  // 60: mockgql.actors.v1.EditImportTables.access:type_name -> mockgql.actors.v1.Access
-	40, // 61: mockgql.actors.v1.EditImportTables.tables:type_name -> mockgql.actors.v1.TableDoc
-	32, // 62: mockgql.actors.v1.EditSetBaseline.header:type_name -> mockgql.actors.v1.Header
+	43, // 61: mockgql.actors.v1.EditImportTables.tables:type_name -> mockgql.actors.v1.TableDoc
+	35, // 62: mockgql.actors.v1.EditSetBaseline.header:type_name -> mockgql.actors.v1.Header
 	0,  // 63: mockgql.actors.v1.EditSetBaseline.access:type_name -> mockgql.actors.v1.Access
-	64, // [64:64] is the sub-list for method output_type
-	64, // [64:64] is the sub-list for method input_type
-	64, // [64:64] is the sub-list for extension type_name
-	64, // [64:64] is the sub-list for extension extendee
-	0,  // [0:64] is the sub-list for field type_name
+	35, // 64: mockgql.actors.v1.EditSetFaults.header:type_name -> mockgql.actors.v1.Header
+	0,  // 65: mockgql.actors.v1.EditSetFaults.access:type_name -> mockgql.actors.v1.Access
+	44, // 66: mockgql.actors.v1.EditSetFaults.faults:type_name -> mockgql.actors.v1.FaultSettings
+	35, // 67: mockgql.actors.v1.ProjectRequestLog.header:type_name -> mockgql.actors.v1.Header
+	0,  // 68: mockgql.actors.v1.ProjectRequestLog.access:type_name -> mockgql.actors.v1.Access
+	35, // 69: mockgql.actors.v1.ProjectClearRequestLog.header:type_name -> mockgql.actors.v1.Header
+	0,  // 70: mockgql.actors.v1.ProjectClearRequestLog.access:type_name -> mockgql.actors.v1.Access
+	71, // [71:71] is the sub-list for method output_type
+	71, // [71:71] is the sub-list for method input_type
+	71, // [71:71] is the sub-list for extension type_name
+	71, // [71:71] is the sub-list for extension extendee
+	0,  // [0:71] is the sub-list for field type_name
 }
 
 func init() { file_mockgql_actors_v1_project_proto_init() }
@@ -2363,7 +2591,7 @@ func file_mockgql_actors_v1_project_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mockgql_actors_v1_project_proto_rawDesc), len(file_mockgql_actors_v1_project_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   32,
+			NumMessages:   35,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

@@ -314,8 +314,8 @@ func TestMCPStdioBridge(t *testing.T) {
 		}
 		tools++
 	}
-	if tools != 11 {
-		t.Fatalf("%d tools through the bridge, want 11", tools)
+	if tools != 12 {
+		t.Fatalf("%d tools through the bridge, want 12", tools)
 	}
 }
 

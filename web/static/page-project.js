@@ -6,12 +6,14 @@ import { diagramTab } from "./tab-diagram.js";
 import { designTab } from "./tab-design.js";
 import { playgroundTab } from "./tab-playground.js";
 import { keysTab } from "./tab-keys.js";
+import { logTab } from "./tab-log.js";
+import { FAULT_FIELDS } from "./tab-faults.js";
 
-export const PROJECT_FIELDS = `id name slug kind runtimeUrl allowedOrigins previewUrl previewSharing shareToken expiresAt createdAt
+export const PROJECT_FIELDS = `id name slug kind runtimeUrl allowedOrigins previewUrl previewSharing shareToken expiresAt createdAt ${FAULT_FIELDS}
   tables { id name ready notReadyReason source { importCode variant }
     attributes { id name type sortable filterable required mappingType sourceMapping { path } constantValue computedExpression generator { kind options } } }
   relations { id sourceTableId targetTableId direction cardinality sourceAttribute targetAttribute fieldName inverseFieldName }
-  operations { id tableId name kind enabled parameters { name attribute operator } options { relay where orderBy } }
+  operations { id tableId name kind enabled parameters { name attribute operator } options { relay where orderBy } ${FAULT_FIELDS} }
   views { id tableId kind name }`;
 
 /** loadProject reads the whole project, or throws. */
@@ -21,8 +23,8 @@ export async function loadProject(id) {
   return d.project;
 }
 
-const TABS = [["model", "Model"], ["diagram", "Diagram"], ["design", "API design"], ["playground", "Playground"], ["keys", "API keys"]];
-const RENDER = { model: modelTab, diagram: diagramTab, design: designTab, playground: playgroundTab, keys: keysTab };
+const TABS = [["model", "Model"], ["diagram", "Diagram"], ["design", "API design"], ["playground", "Playground"], ["log", "Request log"], ["keys", "API keys"]];
+const RENDER = { model: modelTab, diagram: diagramTab, design: designTab, playground: playgroundTab, log: logTab, keys: keysTab };
 
 export async function projectPage(main, who, id, tab) {
   let p = await loadProject(id);

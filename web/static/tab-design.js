@@ -5,40 +5,42 @@
 import { h, gql, fill, field, select, status, action, card } from "./dom.js";
 import { openApiCard, exportCard } from "./openapi.js";
 import { guarded } from "./guard.js";
+import { canEdit, faultsCard, operationFaults } from "./tab-faults.js";
 
 const KINDS = ["LIST", "SINGLE", "CREATE", "UPDATE", "DELETE", "AGGREGATE"];
 // The opt-in query power of a LIST operation (README "Query power").
 const OPTIONS = [["relay", (o) => `Relay connection (${o.name}Connection)`], ["where", () => "where filter (and, or, not)"], ["orderBy", () => "orderBy (multi-field sort)"]];
 const OPERATORS = ["eq", "neq", "gt", "gte", "lt", "lte", "in", "like"];
 
-export async function designTab(body, p) {
+export async function designTab(body, p, who) {
   const st = status();
+  const edit = await canEdit(p, who);
   const gen = action(h("button", { type: "button", id: "generateOps" }, "Generate default operations"), st, async () => {
     const d = await gql(`mutation($p: ID!) { generateDefaultGqlOperations(projectId: $p) { name } }`, { p: p.id });
     st.ok(d.generateDefaultGqlOperations.length ? `Added ${d.generateDefaultGqlOperations.map((o) => o.name).join(", ")}.` : "Every table has its default operations already.");
     setTimeout(() => location.reload(), 600);
   });
   const confirmBox = h("div", { id: "confirm" });
-  const perTable = p.tables.map((t) => operationsCard(p, t, confirmBox));
+  const perTable = p.tables.map((t) => operationsCard(p, t, confirmBox, edit));
   const sdl = await gql(`query($id: ID) { project(id: $id) { sdl } }`, { id: p.id }).then((d) => d.project.sdl, (e) => `# ${e.message}`);
   fill(body, card("Operations", h("p", { class: "muted" }, "Each table gets list, single, create, update and delete operations; rename, disable or add parameters to a list operation below."),
-    gen, st, confirmBox), ...perTable, changesCard(p), card("Generated schema (SDL)", h("pre", { id: "sdl", tabindex: "0" }, sdl)),
+    gen, st, confirmBox), ...perTable, faultsCard(p, edit), changesCard(p), card("Generated schema (SDL)", h("pre", { id: "sdl", tabindex: "0" }, sdl)),
   openApiCard(p), exportCard(p));
 }
 
-function operationsCard(p, t, box) {
+function operationsCard(p, t, box, edit) {
   const ops = p.operations.filter((o) => o.tableId === t.id);
   const st = status();
-  const rows = ops.map((o) => operationRow(p, t, o, box, st));
+  const rows = ops.map((o) => operationRow(p, t, o, box, st, edit));
   const list = ops.length ? h("div", { class: "scroll" }, h("table", { class: "data ops" },
-    h("thead", {}, h("tr", {}, ["Name", "Kind", "Enabled", "Parameters", ""].map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows)))
+    h("thead", {}, h("tr", {}, ["Name", "Kind", "Enabled", "Parameters", "Faults", ""].map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows)))
     : h("p", { class: "muted" }, "No operations yet.");
   const el = card(`${t.name}: operations`, list, newOperation(t, st), st);
   el.dataset.operations = t.name;
   return el;
 }
 
-function operationRow(p, t, o, box, st) {
+function operationRow(p, t, o, box, st, edit) {
   const name = h("input", { type: "text", value: o.name, "aria-label": `Name of operation ${o.name}` });
   const rename = action(h("button", { type: "button", class: "secondary", "aria-label": `Rename ${o.name}` }, "Rename"), st, () =>
     guarded(p, box, { kind: "RENAME_OPERATION", id: o.id, name: name.value.trim() },
@@ -53,7 +55,8 @@ function operationRow(p, t, o, box, st) {
   const del = action(h("button", { type: "button", class: "danger", "aria-label": `Delete ${o.name}` }, "Delete"), st, () =>
     guarded(p, box, { kind: "DELETE_OPERATION", id: o.id }, () => gql(`mutation($id: ID!) { deleteOperation(operationId: $id) }`, { id: o.id }), st));
   return h("tr", { dataset: { operation: o.name } }, h("td", {}, h("div", { class: "inline" }, name, rename)), h("td", {}, o.kind.toLowerCase()),
-    h("td", {}, enabled), h("td", {}, o.kind === "LIST" ? h("div", {}, parameters(t, o, st), powerOptions(o, st)) : h("span", { class: "muted" }, "—")), h("td", {}, del));
+    h("td", {}, enabled), h("td", {}, o.kind === "LIST" ? h("div", {}, parameters(t, o, st), powerOptions(o, st)) : h("span", { class: "muted" }, "—")),
+    h("td", {}, operationFaults(p, o, edit)), h("td", {}, del));
 }
 
 function parameters(t, o, st) {

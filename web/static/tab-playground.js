@@ -5,13 +5,17 @@
 // the runtime wants. ?query= in the address opens it with that query.
 import { h, gql, fill, status, action, card, copyButton } from "./dom.js";
 
-/** curlOf is the request as a shell command; account projects need a key. */
-export function curlOf(p, query, variables) {
-  const body = JSON.stringify(variables ? { query, variables } : { query });
+/** curlOf is the request as a shell command; account projects need a key.
+ * opts: auth, the key's header line with a shell variable in double quotes
+ * (default Authorization: Bearer $MGQ_API_KEY); headers, more header lines
+ * (quoted here); operationName, sent in the body when set. */
+export function curlOf(p, query, variables, opts = {}) {
+  const body = JSON.stringify({ query, ...(variables ? { variables } : {}), ...(opts.operationName ? { operationName: opts.operationName } : {}) });
   const q = (s) => "'" + s.replace(/'/g, "'\\''") + "'";
-  // Double quotes, so that the shell puts the key in from $MGQ_API_KEY.
-  const auth = p.kind === "ACCOUNT" ? ` \\\n  -H "Authorization: Bearer $MGQ_API_KEY"` : "";
-  return `curl -s ${q(p.runtimeUrl)}${auth} \\\n  -H 'Content-Type: application/json' \\\n  -d ${q(body)}`;
+  // Double quotes, so that the shell puts the key in from its variable.
+  const auth = p.kind === "ACCOUNT" ? ` \\\n  -H "${opts.auth || "Authorization: Bearer $MGQ_API_KEY"}"` : "";
+  const more = (opts.headers || []).map((x) => ` \\\n  -H ${q(x)}`).join("");
+  return `curl -s ${q(p.runtimeUrl)}${auth}${more} \\\n  -H 'Content-Type: application/json' \\\n  -d ${q(body)}`;
 }
 
 function starter(p) {

@@ -1,0 +1,209 @@
+package actors
+
+import (
+	"context"
+	"strconv"
+	"sync"
+
+	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/model"
+)
+
+// Latency and error injection, and the request log (issue 14): the state
+// both keep per project activation, the settings edit, and the project
+// grain's methods that read and clear the log. The runtime path's step
+// that uses them is in runtime_faults.go.
+
+// faultState is one project activation's runtime fault state: the
+// sequence number of each scope's draws and the request log. It lives as
+// long as the activation (a re-activation or a failover starts afresh) and
+// is shared by every view the activation publishes, like its keyCache.
+// Safe for concurrent use; each method holds the lock for a few
+// assignments only.
+type faultState struct {
+	mu     sync.Mutex
+	seqs   map[string]*faultSeq // "" the project's settings, else an operation ID
+	log    []model.RequestLogEntry
+	next   int // where the next entry goes once log is full
+	ids    uint64
+	prefix string // the activation's, so that IDs differ across activations
+}
+
+// faultSeq is a scope's sequence: the settings it counts under and the
+// number of requests drawn since they were set.
+type faultSeq struct {
+	settings model.FaultSettings
+	n        uint64
+}
+
+func newFaultState() *faultState {
+	return &faultState{seqs: map[string]*faultSeq{}, prefix: randomString(6) + "-"}
+}
+
+// seq returns the sequence number of the next request of scope under s,
+// restarting at 0 when s differs from the settings it counted under.
+func (f *faultState) seq(scope string, s model.FaultSettings) uint64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	q := f.seqs[scope]
+	if q == nil || q.settings != s {
+		q = &faultSeq{settings: s}
+		f.seqs[scope] = q
+	}
+	n := q.n
+	q.n++
+	return n
+}
+
+// record appends e to the log, dropping the oldest entry past
+// model.RequestLogSize, and gives it its ID.
+func (f *faultState) record(e model.RequestLogEntry) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.ids++
+	e.ID = f.prefix + strconv.FormatUint(f.ids, 10)
+	if len(f.log) < model.RequestLogSize {
+		f.log = append(f.log, e)
+		return
+	}
+	f.log[f.next] = e
+	f.next = (f.next + 1) % model.RequestLogSize
+}
+
+// entries returns at most limit entries, newest first.
+func (f *faultState) entries(limit int) []model.RequestLogEntry {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := min(max(limit, 0), len(f.log))
+	out := make([]model.RequestLogEntry, 0, n)
+	for i := 0; i < n; i++ {
+		j := (f.next - 1 - i + 2*len(f.log)) % len(f.log) // next stays 0 until the log is full
+		out = append(out, f.log[j])
+	}
+	return out
+}
+
+// clear empties the log; the sequences go on.
+func (f *faultState) clear() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.log, f.next = nil, 0
+}
+
+// setFaults is the "setFaults" edit: the project's settings, or one
+// operation's when operationID is set; nil clears them. The settings are
+// not part of the runtime schema, so the model version stays.
+func setFaults(p *model.Project, operationID string, s *model.FaultSettings) (any, error) {
+	if s != nil {
+		if err := s.Check(); err != nil {
+			return nil, err
+		}
+		c := *s
+		s = &c
+	}
+	if operationID == "" {
+		p.Faults = s
+		return p, nil
+	}
+	for _, o := range p.Operations {
+		if o.ID == operationID {
+			o.Faults = s
+			return p, nil
+		}
+	}
+	return nil, model.Errorf(model.ErrNotFound, "operation not found")
+}
+
+// requestLogState is the activation's fault state, made on first use.
+func (p *projectGrain) requestLogState() *faultState {
+	if p.faults == nil {
+		p.faults = newFaultState()
+	}
+	return p.faults
+}
+
+// requestLog answers pb.ProjectRequestLog (VIEWER and above): the newest
+// entries first, at most limit (model.RequestLogSize when limit is not
+// positive or larger).
+func (p *projectGrain) requestLog(limit int) []model.RequestLogEntry {
+	if limit <= 0 || limit > model.RequestLogSize {
+		limit = model.RequestLogSize
+	}
+	return p.requestLogState().entries(limit)
+}
+
+// SetFaults sets the fault settings of a project, or of one of its
+// operations when operationID is set (EDITOR and above); nil clears them.
+// Invalid settings are BAD_USER_INPUT naming the field, and change
+// nothing. It returns the project.
+func (s *Service) SetFaults(ctx context.Context, p model.Principal, projectID, operationID string, f *model.FaultSettings) (*model.Project, error) {
+	if f != nil {
+		if err := f.Check(); err != nil {
+			return nil, err
+		}
+	}
+	return s.editProject(ctx, p, projectID, &pb.EditSetFaults{OperationId: operationID, Faults: wireFaults(f)})
+}
+
+// RequestLog returns the newest limit entries (at most
+// model.RequestLogSize) of the project's request log, newest first
+// (VIEWER and above). The log is held by the project's grain in memory.
+func (s *Service) RequestLog(ctx context.Context, p model.Principal, projectID string, limit int) ([]model.RequestLogEntry, error) {
+	r, err := s.projectCall(ctx, p, projectID, &pb.ProjectRequestLog{Limit: int32(max(0, min(limit, model.RequestLogSize)))})
+	if err != nil {
+		return nil, err
+	}
+	return requestLogOf(r), nil
+}
+
+// ClearRequestLog empties the project's request log (EDITOR and above)
+// and returns the project.
+func (s *Service) ClearRequestLog(ctx context.Context, p model.Principal, projectID string) (*model.Project, error) {
+	if _, err := s.projectCall(ctx, p, projectID, &pb.ProjectClearRequestLog{}); err != nil {
+		return nil, err
+	}
+	return s.Project(ctx, p, projectID, "")
+}
+
+// wireFaults and faultSettingsOf convert fault settings to and from the
+// wire; nil (no settings) is an absent message.
+func wireFaults(f *model.FaultSettings) *pb.FaultSettings {
+	if f == nil {
+		return nil
+	}
+	return &pb.FaultSettings{LatencyMinMs: int32(f.LatencyMinMs), LatencyMaxMs: int32(f.LatencyMaxMs), ErrorRate: f.ErrorRate,
+		ErrorCode: f.ErrorCode, HttpStatus: int32(f.HTTPStatus), Seed: f.Seed}
+}
+
+func faultSettingsOf(w *pb.FaultSettings) *model.FaultSettings {
+	if w == nil {
+		return nil
+	}
+	return &model.FaultSettings{LatencyMinMs: int(w.LatencyMinMs), LatencyMaxMs: int(w.LatencyMaxMs), ErrorRate: w.ErrorRate,
+		ErrorCode: w.ErrorCode, HTTPStatus: int(w.HttpStatus), Seed: w.Seed}
+}
+
+// wireRequestLog and requestLogOf convert a request log to and from the wire.
+func wireRequestLog(entries []model.RequestLogEntry) *pb.RequestLog {
+	l := &pb.RequestLog{Entries: make([]*pb.RequestLogEntry, 0, len(entries))}
+	for _, e := range entries {
+		l.Entries = append(l.Entries, &pb.RequestLogEntry{Id: e.ID, At: stamp(e.At), OperationName: e.OperationName,
+			RootFields: e.RootFields, Query: e.Query, Variables: e.Variables, Status: int32(e.Status),
+			DurationMs: e.DurationMs, Code: e.Code, Fault: e.Fault})
+	}
+	return l
+}
+
+func requestLogOf(r *pb.Reply) []model.RequestLogEntry {
+	w := r.GetRequestLog()
+	if w == nil {
+		return nil
+	}
+	out := make([]model.RequestLogEntry, 0, len(w.Entries))
+	for _, e := range w.Entries {
+		out = append(out, model.RequestLogEntry{ID: e.Id, At: unstamp(e.At), OperationName: e.OperationName,
+			RootFields: e.RootFields, Query: e.Query, Variables: e.Variables, Status: int(e.Status),
+			DurationMs: e.DurationMs, Code: e.Code, Fault: e.Fault})
+	}
+	return out
+}

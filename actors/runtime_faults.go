@@ -1,0 +1,226 @@
+package actors
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"time"
+
+	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/model"
+)
+
+// The runtime path's fault step and request log (issue 14). The step comes
+// after every check of API.md's order, the document's validity included,
+// and before execution: a refused request gets no fault, and an injected
+// error replaces execution (a mutation writes nothing). The decision is
+// model.DecideFault's; the sequence it draws from and the log are the
+// project activation's faultState, on the node that owns the project,
+// where RuntimePath.checked runs. Latency is never waited for here: it
+// travels with the result (RuntimeResult.Delay) to the HTTP side.
+
+// runtimeTrace follows one runtime request through RuntimePath.checked for
+// the project's request log, and holds the fault decided for it. A nil
+// trace (an internal call, or no project snapshot on this node) records
+// and injects nothing.
+type runtimeTrace struct {
+	log   *faultState
+	start time.Time
+	entry model.RequestLogEntry
+	fault model.FaultDecision
+	// code is errors[0].extensions.code of a 200 made here; codeKnown
+	// says it was read from the result (no need to scan the body).
+	code      string
+	codeKnown bool
+}
+
+// trace starts the trace of r on this node, or returns nil when r is not
+// logged: an internal call (previewQuery, runtimeList), MCP's run_query,
+// or a project with no snapshot here.
+func (p *RuntimePath) trace(projectID string, r *model.RuntimeRequest) *runtimeTrace {
+	if r.Internal || r.NoFaults {
+		return nil
+	}
+	v := p.grains.env.Local.project(projectID)
+	if v == nil || v.faults == nil {
+		return nil
+	}
+	return &runtimeTrace{log: v.faults, start: p.grains.env.Clock.Now()}
+}
+
+// request notes what was asked: the operation's name and root fields, and
+// the query text and variables, clipped (model.MaxLoggedQuery, …). prep
+// is nil when the document was refused; its query text is then copied
+// from the body, which the caller reuses.
+func (t *runtimeTrace) request(req graphql.Request, prep *graphql.Prepared) {
+	if t == nil {
+		return
+	}
+	e := &t.entry
+	if prep != nil {
+		e.Query = model.Clip(prep.Source(), model.MaxLoggedQuery) // the document cache's copy: shared, not copied
+		e.OperationName = model.Clip(prep.OperationName(), model.MaxLoggedName)
+		e.RootFields = prep.RootFields()
+		if len(e.RootFields) > model.MaxLoggedRootFields {
+			e.RootFields = append([]string(nil), e.RootFields[:model.MaxLoggedRootFields]...)
+		}
+	} else {
+		e.Query = strings.Clone(model.Clip(req.Query, model.MaxLoggedQuery))
+		e.OperationName = strings.Clone(model.Clip(req.OperationName, model.MaxLoggedName))
+	}
+	if len(req.Variables) > 0 {
+		if b, err := json.Marshal(req.Variables); err == nil {
+			e.Variables = clipJSON(b, model.MaxLoggedVariables)
+		}
+	}
+}
+
+// clipJSON returns b, or when it is longer than max a JSON string holding
+// its clipped text (model.Clip), so the log's variables stay JSON.
+func clipJSON(b []byte, max int) json.RawMessage {
+	if len(b) <= max {
+		return b
+	}
+	s, _ := json.Marshal(model.Clip(string(b), max))
+	return s
+}
+
+// inject makes the fault step for a prepared request of project pr: the
+// X-Mock-Fault header, or the settings of the first root field's
+// operation that has them, else the project's. done says the fault
+// answers instead of executing (res, or err for a bad header). A latency
+// alone leaves done false; the caller adds it to the result (finish).
+func (t *runtimeTrace) inject(pr *model.Project, prep *graphql.Prepared, header string, out *model.RuntimeBuffers) (res *model.RuntimeResult, done bool, err error) {
+	if t == nil {
+		return nil, false, nil
+	}
+	h, err := model.ParseFaultHeader(header)
+	if err != nil {
+		return nil, true, err
+	}
+	scope, s := faultScope(pr, prep.RootFields())
+	if s == nil && !h.Set {
+		return nil, false, nil
+	}
+	var seq uint64
+	if !h.Set { // a forced fault does not move the sequence
+		seq = t.log.seq(scope, *s)
+	}
+	t.fault = model.DecideFault(s, seq, h)
+	switch {
+	case t.fault.HTTPStatus != 0:
+		return t.finish(&model.RuntimeResult{Status: t.fault.HTTPStatus, Refusal: t.fault.Refusal()}), true, nil
+	case t.fault.ErrorCode != "":
+		t.code, t.codeKnown = t.fault.ErrorCode, true
+		return t.finish(&model.RuntimeResult{Status: 200, Body: faultErrorBody(out.Body[:0], t.fault.ErrorCode)}), true, nil
+	}
+	return nil, false, nil
+}
+
+// faultScope returns the settings that apply to a request selecting
+// rootFields, and the scope whose sequence they draw from: the first
+// root field's operation (a connection field <name>Connection is its
+// list operation's) that has settings, else the project's ("").
+func faultScope(pr *model.Project, rootFields []string) (string, *model.FaultSettings) {
+	for _, f := range rootFields {
+		for _, o := range pr.Operations {
+			if o.Faults != nil && (o.Name == f || o.Name+"Connection" == f) {
+				return o.ID, o.Faults
+			}
+		}
+	}
+	return "", pr.Faults
+}
+
+// faultErrorBody appends the GraphQL answer of an injected error: no data,
+// one error with the code.
+func faultErrorBody(buf []byte, code string) []byte {
+	buf = append(buf, `{"data":null,"errors":[{"message":"injected fault: error=`...)
+	buf = append(buf, code...)
+	buf = append(buf, ` (X-Mock-Fault or the project's fault settings)","extensions":{"code":"`...)
+	buf = append(buf, code...)
+	return append(buf, `"}}]}`...)
+}
+
+// finish adds the decided latency and its description to res (nil-safe).
+func (t *runtimeTrace) finish(res *model.RuntimeResult) *model.RuntimeResult {
+	if t != nil && res != nil && !t.fault.None() {
+		res.Delay, res.Fault = t.fault.Delay, t.fault.String()
+	}
+	return res
+}
+
+// resultCode notes the code of a result made on this node.
+func (t *runtimeTrace) resultCode(qr *graphql.Result) {
+	if t == nil {
+		return
+	}
+	t.codeKnown = true
+	if qr != nil && len(qr.Errors) > 0 {
+		t.code, _ = qr.Errors[0].Extensions["code"].(string)
+	}
+}
+
+// done records the request's outcome in the project's log. The duration
+// includes the injected latency: it is what the client waits.
+func (t *runtimeTrace) done(res *model.RuntimeResult, err error, now time.Time) {
+	if t == nil {
+		return
+	}
+	e := t.entry
+	e.At = t.start
+	e.DurationMs = float64(now.Sub(t.start)+t.fault.Delay) / float64(time.Millisecond)
+	switch {
+	case err != nil:
+		e.Code = model.ErrorCode(err)
+	case res.Refusal != nil:
+		e.Status, e.Code = res.Status, res.Refusal.Code
+	case res.Status == 400:
+		e.Status, e.Code = 400, res.GraphQLCode
+	default:
+		e.Status, e.Code = res.Status, t.code
+		if !t.codeKnown {
+			e.Code = firstErrorCode(res.Body)
+		}
+	}
+	if !t.fault.None() {
+		e.Fault = t.fault.String()
+	}
+	t.log.record(e)
+}
+
+// firstErrorCode returns errors[0].extensions.code of a GraphQL answer
+// made elsewhere (a mutation's, by the grain), "" when it has none. The
+// top-level errors member comes after data, so it is the last one.
+func firstErrorCode(body []byte) string {
+	i := bytes.LastIndex(body, []byte(`"errors":[`))
+	if i < 0 {
+		return ""
+	}
+	var errs []struct {
+		Extensions struct {
+			Code string `json:"code"`
+		} `json:"extensions"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(body[i+len(`"errors":`):]))
+	if dec.Decode(&errs) != nil || len(errs) == 0 {
+		return ""
+	}
+	return model.Clip(errs[0].Extensions.Code, 64)
+}
+
+// warm has the project grain compile its runtime (pb.ProjectSDL) when
+// the snapshot v has none yet, so that the request is prepared here and
+// its fault decided by operation. It returns the new snapshot, or v when
+// that fails (the grain then answers the request as before).
+func (p *RuntimePath) warm(ctx context.Context, projectID string, v *projectView) *projectView {
+	if _, err := p.grains.ask(ctx, KindProject, projectID, &pb.ProjectSDL{Access: access{System: true}.wire()}); err != nil {
+		return v
+	}
+	if nv := p.grains.env.Local.project(projectID); nv != nil {
+		return nv
+	}
+	return v
+}
