@@ -92,10 +92,8 @@ func (rt *Runtime) connectionResolver(o *operation) Resolver {
 			}
 			return connectionValue(tv, rows, 0, min(ca.first, rows.len())), nil
 		}
-		if ca.before == "" && ca.last < 0 {
-			if v, ok, err := ca.forward(ctx, tv, pq); ok || err != nil {
-				return v, err
-			}
+		if v, ok, err := ca.seek(ctx, tv, pq); ok || err != nil {
+			return v, err
 		}
 		rows, err := pq.all(ctx, tv)
 		if err != nil {
@@ -109,28 +107,72 @@ func (rt *Runtime) connectionResolver(o *operation) Resolver {
 	}
 }
 
-// forward serves first and after from the indexes: the first page is a
-// window of the query's order, and after seeks to its row's place in the
-// order (its keys' ranks and its row number locate it) rather than
-// scanning the rows before it. ok is false when the indexes do not cover
-// pq.
-func (ca connArgs) forward(ctx context.Context, tv *tableView, pq *powerQuery) (map[string]any, bool, error) {
+// seek serves the window from the indexes: the cursors' rows are found
+// by id and placed in the query's order (their keys' ranks and row number
+// locate them), and the page is read from there, forwards from after (or
+// the start) when first is given, else backwards from before (or the end)
+// for last, rather than listing every match. ok is false when the
+// indexes do not cover pq.
+func (ca connArgs) seek(ctx context.Context, tv *tableView, pq *powerQuery) (map[string]any, bool, error) {
 	s, ok, err := pq.indexedSet(ctx, tv)
 	if err != nil || !ok {
 		return nil, false, err
 	}
 	defer s.release()
-	if ca.after == "" {
-		rows := pq.rowsOf(tv, &s, 0, ca.first)
-		return connectionValue(tv, rows, 0, min(ca.first, rows.len())), true, nil
+	a, b := int32(-1), int32(-1)
+	if ca.after != "" {
+		if a, err = cursorRow(tv, &s, ca.after); err != nil {
+			return nil, true, err
+		}
 	}
-	c, err := cursorRow(tv, &s, ca.after)
-	if err != nil {
-		return nil, true, err
+	if ca.before != "" {
+		if b, err = cursorRow(tv, &s, ca.before); err != nil {
+			return nil, true, err
+		}
 	}
-	rows := pq.afterMembers(tv, &s, c, ca.first+1)
-	n := min(ca.first, len(rows))
-	return connectionOf(tv, rows[:n], s.total(), true, len(rows) > n), true, nil
+	order := pq.compare(tv)
+	if a >= 0 && b >= 0 && order(b, a) <= 0 {
+		// before is not after after: no row lies between them.
+		next := pq.afterMembers(tv, &s, a, 1)
+		return connectionOf(tv, nil, s.total(), true, len(next) > 0), true, nil
+	}
+	if ca.first >= 0 {
+		return ca.seekForward(tv, &s, pq, a, b), true, nil
+	}
+	rows := pq.beforeMembers(tv, &s, b, ca.last+1)
+	if a >= 0 {
+		i, _ := slices.BinarySearchFunc(rows, a, order)
+		if i < len(rows) && rows[i] == a {
+			i++
+		}
+		rows = rows[i:]
+	}
+	n := min(ca.last, len(rows))
+	return connectionOf(tv, rows[len(rows)-n:], s.total(), a >= 0 || len(rows) > n, b >= 0), true, nil
+}
+
+// seekForward serves a window with first: the first first+1 matches
+// after row a (a < 0: from the start), cut at row b (b >= 0), then their
+// last last. Matches lie after the page when b is set (b itself does) or
+// the page did not take every row read.
+func (ca connArgs) seekForward(tv *tableView, s *powerSet, pq *powerQuery, a, b int32) map[string]any {
+	var rows []int32
+	if a >= 0 {
+		rows = pq.afterMembers(tv, s, a, ca.first+1)
+	} else {
+		rows = pq.rowsOf(tv, s, 0, ca.first+1).rows
+	}
+	if b >= 0 {
+		i, _ := slices.BinarySearchFunc(rows, b, pq.compare(tv))
+		rows = rows[:i]
+	}
+	page := rows[:min(ca.first, len(rows))]
+	hasNext := b >= 0 || len(rows) > len(page)
+	hi := len(page)
+	if ca.last >= 0 {
+		page = page[max(0, hi-ca.last):]
+	}
+	return connectionOf(tv, page, s.total(), a >= 0 || len(page) < hi, hasNext)
 }
 
 // cursorRow returns the row of cursor c, which must match: a dataset row

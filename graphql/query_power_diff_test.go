@@ -362,6 +362,7 @@ func powerCheck(t *testing.T, rnd *rand.Rand, engines []*diffEngine, tn string, 
 		}
 		if len(want) > 0 {
 			powerAfterCheck(t, rnd, e, tn, w, keys, want)
+			powerWindowCheck(t, rnd, e, tn, w, keys, want)
 		}
 		aggCheck(t, e, tn, agg, wantAgg)
 	}
@@ -466,6 +467,95 @@ func powerAfterCheck(t *testing.T, rnd *rand.Rand, e *diffEngine, tn string, w w
 	if !slices.Equal(got, rowIDs(rest[:n])) || int(c["totalCount"].(float64)) != len(want) ||
 		info["hasNextPage"] != (len(rest) > first) || info["hasPreviousPage"] != true {
 		t.Fatalf("%s: %s: %v, want %v", e.name, q, c, rowIDs(rest[:n]))
+	}
+}
+
+// relayWindow is a random combination of the Relay arguments (-1: absent)
+// with the cursors of matches at positions after and before.
+type relayWindow struct{ first, last, after, before int }
+
+// randWindow draws a window that walks backwards (last, or before) more
+// often than not, over n matches (n > 0).
+func randWindow(rnd *rand.Rand, n int) relayWindow {
+	x := relayWindow{first: -1, last: -1, after: -1, before: -1}
+	if rnd.IntN(3) == 0 {
+		x.after = rnd.IntN(n)
+	}
+	if rnd.IntN(2) == 0 {
+		x.before = rnd.IntN(n)
+	}
+	if rnd.IntN(3) == 0 {
+		x.first = rnd.IntN(31)
+	}
+	if x.first < 0 || rnd.IntN(3) == 0 {
+		x.last = rnd.IntN(31)
+	}
+	return x
+}
+
+// args is the window's argument text.
+func (x relayWindow) args(want []*diffRow) string {
+	var parts []string
+	cursor := func(i int) string { return base64.RawURLEncoding.EncodeToString([]byte("row:" + want[i].id)) }
+	if x.first >= 0 {
+		parts = append(parts, fmt.Sprintf("first: %d", x.first))
+	}
+	if x.last >= 0 {
+		parts = append(parts, fmt.Sprintf("last: %d", x.last))
+	}
+	if x.after >= 0 {
+		parts = append(parts, fmt.Sprintf("after: %q", cursor(x.after)))
+	}
+	if x.before >= 0 {
+		parts = append(parts, fmt.Sprintf("before: %q", cursor(x.before)))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// bounds is the Relay algorithm on positions: the matches after after and
+// before before, then the first first, then the last last.
+func (x relayWindow) bounds(n int) (lo, hi int) {
+	lo, hi = 0, n
+	if x.after >= 0 {
+		lo = x.after + 1
+	}
+	if x.before >= 0 {
+		hi = x.before
+	}
+	hi = max(lo, hi)
+	if first := x.first; first >= 0 || x.last < 0 {
+		if first < 0 {
+			first = 20
+		}
+		hi = min(hi, lo+first)
+	}
+	if x.last >= 0 {
+		lo = max(lo, hi-x.last)
+	}
+	return lo, hi
+}
+
+// powerWindowCheck checks a connection page of random Relay arguments
+// (last and before seek backwards) against the reference.
+func powerWindowCheck(t *testing.T, rnd *rand.Rand, e *diffEngine, tn string, w whereTree, keys []orderKey, want []*diffRow) {
+	t.Helper()
+	x := randWindow(rnd, len(want))
+	q := fmt.Sprintf(`{ power%sConnection(%s, where: %s, orderBy: %s) { totalCount edges { node { id } } pageInfo { hasNextPage hasPreviousPage } } }`,
+		tn, x.args(want), objLiteral(w.lit), orderLiteral(keys))
+	out := e.h.do(q, nil)
+	if out["errors"] != nil {
+		t.Fatalf("%s: %s: %v", e.name, q, out["errors"])
+	}
+	c := out["data"].(map[string]any)["power"+tn+"Connection"].(map[string]any)
+	got := []string{}
+	for _, ed := range c["edges"].([]any) {
+		got = append(got, ed.(map[string]any)["node"].(map[string]any)["id"].(string))
+	}
+	lo, hi := x.bounds(len(want))
+	info := c["pageInfo"].(map[string]any)
+	if !slices.Equal(got, rowIDs(want[lo:hi])) || int(c["totalCount"].(float64)) != len(want) ||
+		info["hasNextPage"] != (hi < len(want)) || info["hasPreviousPage"] != (lo > 0) {
+		t.Fatalf("%s: %s: %v, want %v prev %v next %v", e.name, q, c, rowIDs(want[lo:hi]), lo > 0, hi < len(want))
 	}
 }
 

@@ -43,10 +43,14 @@ type keyWalk struct {
 	// after, when 0 or more, is a cursor's row: of the next group (the
 	// row's own) only the members after it are taken.
 	after int32
+	// before, when 0 or more, is a cursor's row: of the next group
+	// walked backwards (the row's own) only the members before it are
+	// taken.
+	before int32
 }
 
 func (pq *powerQuery) newWalk(tv *tableView, acc []uint64, skip, limit int) *keyWalk {
-	w := &keyWalk{pq: pq, tv: tv, acc: acc, skip: skip, limit: limit, budget: -1, after: -1, out: make([]int32, 0, max(0, limit-skip))}
+	w := &keyWalk{pq: pq, tv: tv, acc: acc, skip: skip, limit: limit, budget: -1, after: -1, before: -1, out: make([]int32, 0, max(0, limit-skip))}
 	for _, k := range pq.keys {
 		w.ords = append(w.ords, tv.ds.Order(k.attr.path))
 	}
@@ -80,15 +84,22 @@ func (w *keyWalk) worthWalking(total, span int) bool {
 // walk visits the tie groups of positions [lo, hi) in the first key's
 // direction. It returns false when it ran past its budget.
 func (w *keyWalk) walk(lo, hi int) bool {
+	return w.groups(lo, hi, !w.pq.keys[0].desc, w.group)
+}
+
+// groups visits the tie groups of positions [lo, hi), ascending (up) or
+// descending, calling visit until it reports the page full (more false)
+// or the budget spent (ok false, returned).
+func (w *keyWalk) groups(lo, hi int, up bool, visit func(g, e int) (more, ok bool)) bool {
 	ord := w.ords[0]
 	rows := ord.Rows()
-	if !w.pq.keys[0].desc {
+	if up {
 		for i := lo; i < hi; {
 			// Ranks do not decrease along the order: the group's end is
 			// found by binary search, not by reading every row's rank.
 			rank := ord.Rank(rows[i])
 			e := i + 1 + sortSearch(hi-i-1, func(k int) bool { return ord.Rank(rows[i+1+k]) != rank })
-			if more, ok := w.group(i, e); !more || !ok {
+			if more, ok := visit(i, e); !more || !ok {
 				return ok
 			}
 			i = e
@@ -97,7 +108,7 @@ func (w *keyWalk) walk(lo, hi int) bool {
 	}
 	for i := hi - 1; i >= lo; {
 		g := max(lo, int(ord.Rank(rows[i])))
-		if more, ok := w.group(g, i+1); !more || !ok {
+		if more, ok := visit(g, i+1); !more || !ok {
 			return ok
 		}
 		i = g - 1

@@ -1,0 +1,174 @@
+package graphql
+
+import (
+	"math/bits"
+	"slices"
+
+	"github.com/mockgql/mockgql/model/dataset"
+)
+
+// This file picks the members of a power query's bitset that come last
+// in the order of its sort keys, or last before a cursor's row (Relay's
+// last and before): the walk of query_power_walk.go run backwards, from
+// the cursor's tie group (or the order's end) against the first key's
+// direction, each group's members read from its end, until the page is
+// full. Where the walk would cost more than selecting every member, every
+// member before the cursor is keyed and sorted instead.
+
+// beforeMembers returns the last limit matches before row c (a match; c
+// < 0: the end) in the query's order, in that order: a seek to c's place,
+// not a scan of the matches before it.
+func (pq *powerQuery) beforeMembers(tv *tableView, s *powerSet, c int32, limit int) []int32 {
+	order := pq.compare(tv)
+	var back []int32 // nearest first
+	if len(pq.keys) == 0 {
+		to := tv.n
+		if c >= 0 {
+			to = min(c, tv.n)
+		}
+		back = bitsBefore(s.words(), to, limit)
+	} else {
+		back = pq.walkBack(tv, s, c, limit)
+	}
+	live := s.live
+	if c >= 0 {
+		i, _ := slices.BinarySearchFunc(live, c, order)
+		live = live[:i]
+	}
+	return mergeBack(back, live, order, limit)
+}
+
+// walkBack returns, nearest first, the last limit members of s.acc
+// before row c (c < 0: the end) in the keys' order.
+func (pq *powerQuery) walkBack(tv *tableView, s *powerSet, c int32, limit int) []int32 {
+	ord := tv.ds.Order(pq.keys[0].attr.path)
+	lo, hi := sortBounds(pq.q, ord)
+	w := pq.newWalk(tv, s.words(), 0, limit)
+	ok := w.worthWalking(s.base, hi-lo)
+	up := pq.keys[0].desc // backwards: against the first key's direction
+	switch {
+	case c < 0:
+		ok = ok && w.groups(lo, hi, up, w.groupBack)
+	default:
+		elo, ehi := ord.Equal(tv.value(pq.keys[0].attr, c))
+		elo, ehi = min(max(elo, lo), hi), min(max(ehi, lo), hi)
+		w.before = c
+		var more bool
+		more, ok = w.groupBack(elo, ehi)
+		if more && ok && up {
+			ok = w.groups(ehi, hi, true, w.groupBack)
+		} else if more && ok {
+			ok = w.groups(lo, elo, false, w.groupBack)
+		}
+	}
+	if ok {
+		return w.out
+	}
+	order := pq.compare(tv)
+	all := pq.selectMembers(tv, s.words(), 0, s.base, func(r int32) bool { return c < 0 || order(r, c) < 0 })
+	all = all[max(0, len(all)-limit):]
+	slices.Reverse(all)
+	return all
+}
+
+// groupBack takes, nearest first, the members among positions [g, e) (one
+// tie group of the first key) before w.before when it is set: the group's
+// members in the further keys' order, read from the end. more is false
+// when the page is full, ok false when the walk ran past its budget. A
+// big group is ordered by the further keys' own indexes (bigGroupBack),
+// as group does.
+func (w *keyWalk) groupBack(g, e int) (more, ok bool) {
+	if w.steps += int64(e - g); w.budget >= 0 && w.steps > w.budget {
+		return false, false
+	}
+	if len(w.ords) > 1 && e-g > max(64, w.tv.words()/2) {
+		return w.bigGroupBack(g, e), true
+	}
+	w.grp = w.grp[:0]
+	order := w.pq.compare(w.tv)
+	for _, r := range w.ords[0].Rows()[g:e] {
+		if has(w.acc, r) && (w.before < 0 || order(r, w.before) < 0) {
+			w.grp = append(w.grp, rankedRow{r: r})
+		}
+	}
+	w.before = -1
+	if len(w.grp) > 1 && len(w.ords) > 1 {
+		for i := range w.grp {
+			w.grp[i] = w.key(w.grp[i].r)
+		}
+		slices.SortFunc(w.grp, compareRanked)
+	}
+	for i := len(w.grp) - 1; i >= 0; i-- {
+		if w.out = append(w.out, w.grp[i].r); len(w.out) == w.limit {
+			return false, true
+		}
+	}
+	return true, true
+}
+
+// bigGroupBack takes, nearest first, the last members among positions
+// [g, e) as a bitset ordered by the further keys (bigGroup's sub-query,
+// walked backwards). It returns false when the page is full.
+func (w *keyWalk) bigGroupBack(g, e int) bool {
+	b := getDirtyBits(w.tv.words())
+	defer putBits(b)
+	w.ords[0].SetRange(b.w, g, e)
+	if w.acc != nil {
+		andWords(b.w, w.acc)
+	}
+	keys := w.pq.keys[1:]
+	sub := &powerQuery{q: &listQuery{sort: keys[0].attr, desc: keys[0].desc, preds: w.pq.q.preds}, keys: keys}
+	s := powerSet{acc: b, base: dataset.Count(b.w)}
+	got := sub.beforeMembers(w.tv, &s, w.before, w.limit-len(w.out))
+	w.before = -1
+	for i := len(got) - 1; i >= 0; i-- {
+		w.out = append(w.out, got[i])
+	}
+	return len(w.out) < w.limit
+}
+
+// bitsBefore returns, descending, the last limit members of acc (nil:
+// every row) below row to.
+func bitsBefore(acc []uint64, to int32, limit int) []int32 {
+	out := make([]int32, 0, max(0, min(limit, int(to))))
+	if acc == nil {
+		for r := to - 1; r >= 0 && len(out) < limit; r-- {
+			out = append(out, r)
+		}
+		return out
+	}
+	if to <= 0 {
+		return out
+	}
+	top := int(to-1) >> 6
+	for w := top; w >= 0 && len(out) < limit; w-- {
+		word := acc[w]
+		if n := uint(to-1)&63 + 1; w == top && n < 64 {
+			word &= 1<<n - 1
+		}
+		for word != 0 && len(out) < limit {
+			b := 63 - bits.LeadingZeros64(word)
+			out = append(out, int32(w<<6+b))
+			word &^= 1 << uint(b)
+		}
+	}
+	return out
+}
+
+// mergeBack merges back (nearest first) and live (in order) and returns
+// the last limit rows of the two, in order.
+func mergeBack(back, live []int32, order func(a, b int32) int, limit int) []int32 {
+	out := make([]int32, 0, min(limit, len(back)+len(live)))
+	i, j := 0, len(live)-1
+	for len(out) < limit && (i < len(back) || j >= 0) {
+		if j < 0 || (i < len(back) && order(back[i], live[j]) > 0) {
+			out = append(out, back[i])
+			i++
+		} else {
+			out = append(out, live[j])
+			j--
+		}
+	}
+	slices.Reverse(out)
+	return out
+}
