@@ -74,6 +74,12 @@ func BenchmarkPowerShapes(b *testing.B) {
 		{"after a cursor 2 keys", func(i int) string {
 			return fmt.Sprintf(`{ powerLargeConnection(first: 20, after: %q, orderBy: [{field: category}, {field: price, direction: DESC}]) { %s } }`, cursor(i), edges)
 		}},
+		{"last before a cursor", func(i int) string {
+			return fmt.Sprintf(`{ powerLargeConnection(last: 20, before: %q) { %s } }`, cursor(i), edges)
+		}},
+		{"last before a cursor 2 keys", func(i int) string {
+			return fmt.Sprintf(`{ powerLargeConnection(last: 20, before: %q, orderBy: [{field: category}, {field: price, direction: DESC}]) { %s } }`, cursor(i), edges)
+		}},
 		{"aggregate where", func(i int) string {
 			return fmt.Sprintf(`{ aggLarge(where: {category: {eq: "cat-%d"}}) { count sum { price } avg { price } min { price } max { price } } }`, i)
 		}},

@@ -34,6 +34,8 @@ func powerScenarios() []scenario {
 		{"connection 1M (first 20, sorted)", `{ powerLargeConnection(first: 20, orderBy: [{field: price}]) { ` + edges + ` } }`},
 		{"connection 1M (after a cursor)", fmt.Sprintf(`{ powerLargeConnection(first: 20, after: %q) { %s } }`, after, edges)},
 		{"connection 1M (after a cursor, 2 keys)", fmt.Sprintf(`{ powerLargeConnection(first: 20, after: %q, orderBy: [{field: category}, {field: price, direction: DESC}]) { %s } }`, after, edges)},
+		{"Relay last 20 before a cursor (1M)", fmt.Sprintf(`{ powerLargeConnection(last: 20, before: %q) { %s } }`, after, edges)},
+		{"Relay last 20 before a cursor (1M, 2 keys)", fmt.Sprintf(`{ powerLargeConnection(last: 20, before: %q, orderBy: [{field: category}, {field: price, direction: DESC}]) { %s } }`, after, edges)},
 		{"aggregate 1M (count, sum, avg, where)", `{ aggLarge(where: {category: {eq: "cat-7"}}) { count sum { price } avg { price } min { price } max { price } } }`},
 		{"aggregate 1M (groupBy category)", `{ aggLarge(groupBy: [category]) { count groups { key count avg { price } } } }`},
 	}
