@@ -3,8 +3,6 @@ package graphql
 import (
 	"math/bits"
 	"slices"
-
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // This file picks the members of a power query's bitset that come last
@@ -78,26 +76,15 @@ func (pq *powerQuery) walkBack(tv *tableView, s *powerSet, c int32, limit int) [
 // big group is ordered by the further keys' own indexes (bigGroupBack),
 // as group does.
 func (w *keyWalk) groupBack(g, e int) (more, ok bool) {
-	if w.steps += int64(e - g); w.budget >= 0 && w.steps > w.budget {
+	if w.spend(g, e) {
 		return false, false
 	}
-	if len(w.ords) > 1 && e-g > max(64, w.tv.words()/2) {
+	if w.big(g, e) {
 		return w.bigGroupBack(g, e), true
 	}
-	w.grp = w.grp[:0]
-	order := w.pq.compare(w.tv)
-	for _, r := range w.ords[0].Rows()[g:e] {
-		if has(w.acc, r) && (w.before < 0 || order(r, w.before) < 0) {
-			w.grp = append(w.grp, rankedRow{r: r})
-		}
-	}
+	w.gather(g, e, w.before, -1)
 	w.before = -1
-	if len(w.grp) > 1 && len(w.ords) > 1 {
-		for i := range w.grp {
-			w.grp[i] = w.key(w.grp[i].r)
-		}
-		slices.SortFunc(w.grp, compareRanked)
-	}
+	w.sortGroup()
 	for i := len(w.grp) - 1; i >= 0; i-- {
 		if w.out = append(w.out, w.grp[i].r); len(w.out) == w.limit {
 			return false, true
@@ -110,15 +97,8 @@ func (w *keyWalk) groupBack(g, e int) (more, ok bool) {
 // [g, e) as a bitset ordered by the further keys (bigGroup's sub-query,
 // walked backwards). It returns false when the page is full.
 func (w *keyWalk) bigGroupBack(g, e int) bool {
-	b := getDirtyBits(w.tv.words())
-	defer putBits(b)
-	w.ords[0].SetRange(b.w, g, e)
-	if w.acc != nil {
-		andWords(b.w, w.acc)
-	}
-	keys := w.pq.keys[1:]
-	sub := &powerQuery{q: &listQuery{sort: keys[0].attr, desc: keys[0].desc, preds: w.pq.q.preds}, keys: keys}
-	s := powerSet{acc: b, base: dataset.Count(b.w)}
+	sub, s := w.groupQuery(g, e)
+	defer s.release()
 	got := sub.beforeMembers(w.tv, &s, w.before, w.limit-len(w.out))
 	w.before = -1
 	for i := len(got) - 1; i >= 0; i-- {

@@ -123,30 +123,19 @@ func (w *keyWalk) groups(lo, hi int, up bool, visit func(g, e int) (more, ok boo
 // (bigGroup) rather than sorted: a few passes over the words cost less
 // than sorting it.
 func (w *keyWalk) group(g, e int) (more, ok bool) {
-	if w.steps += int64(e - g); w.budget >= 0 && w.steps > w.budget {
+	if w.spend(g, e) {
 		return false, false
 	}
-	if len(w.ords) > 1 && e-g > max(64, w.tv.words()/2) {
+	if w.big(g, e) {
 		return w.bigGroup(g, e), true
 	}
-	w.grp = w.grp[:0]
-	order := w.pq.compare(w.tv)
-	for _, r := range w.ords[0].Rows()[g:e] {
-		if has(w.acc, r) && (w.after < 0 || order(w.after, r) < 0) {
-			w.grp = append(w.grp, rankedRow{r: r})
-		}
-	}
+	w.gather(g, e, w.after, 1)
 	w.after = -1
 	if w.seen+len(w.grp) <= w.skip {
 		w.seen += len(w.grp)
 		return true, true
 	}
-	if len(w.grp) > 1 && len(w.ords) > 1 {
-		for i := range w.grp {
-			w.grp[i] = w.key(w.grp[i].r)
-		}
-		slices.SortFunc(w.grp, compareRanked)
-	}
+	w.sortGroup()
 	for _, x := range w.grp {
 		if w.seen >= w.skip {
 			w.out = append(w.out, x.r)
@@ -158,21 +147,56 @@ func (w *keyWalk) group(g, e int) (more, ok bool) {
 	return true, true
 }
 
+// spend counts the positions [g, e) walked and reports whether the walk
+// ran past its budget.
+func (w *keyWalk) spend(g, e int) bool {
+	w.steps += int64(e - g)
+	return w.budget >= 0 && w.steps > w.budget
+}
+
+// big reports whether the group of positions [g, e) is ordered by the
+// further keys' indexes rather than sorted.
+func (w *keyWalk) big(g, e int) bool {
+	return len(w.ords) > 1 && e-g > max(64, w.tv.words()/2)
+}
+
+// gather sets w.grp to the members among positions [g, e), in the Order's
+// (storage) order; when c is a row, only those after it in the query's
+// order (side > 0) or before it (side < 0).
+func (w *keyWalk) gather(g, e int, c int32, side int) {
+	w.grp = w.grp[:0]
+	order := w.pq.compare(w.tv)
+	for _, r := range w.ords[0].Rows()[g:e] {
+		if !has(w.acc, r) {
+			continue
+		}
+		if c >= 0 {
+			if x := order(r, c); x == 0 || (x > 0) != (side > 0) {
+				continue
+			}
+		}
+		w.grp = append(w.grp, rankedRow{r: r})
+	}
+}
+
+// sortGroup sorts w.grp, one tie group of the first key, by the further
+// keys' ranks (ties by row).
+func (w *keyWalk) sortGroup() {
+	if len(w.grp) > 1 && len(w.ords) > 1 {
+		for i := range w.grp {
+			w.grp[i] = w.key(w.grp[i].r)
+		}
+		slices.SortFunc(w.grp, compareRanked)
+	}
+}
+
 // bigGroup takes the members among positions [g, e) as a bitset ordered
 // by the further keys: the same query on keys[1:] over the group's rows,
 // its first key walked on its own Order (and so on). It returns false
 // when the page is full.
 func (w *keyWalk) bigGroup(g, e int) bool {
-	b := getDirtyBits(w.tv.words())
-	defer putBits(b)
-	w.ords[0].SetRange(b.w, g, e)
-	if w.acc != nil {
-		andWords(b.w, w.acc)
-	}
-	keys := w.pq.keys[1:]
-	// The query's predicates bound the next key's walk (sortBounds).
-	sub := &powerQuery{q: &listQuery{sort: keys[0].attr, desc: keys[0].desc, preds: w.pq.q.preds}, keys: keys}
-	s := powerSet{acc: b, base: dataset.Count(b.w)}
+	sub, s := w.groupQuery(g, e)
+	defer s.release()
 	var got []int32
 	if w.after >= 0 {
 		got = sub.afterMembers(w.tv, &s, w.after, w.limit-w.seen)
@@ -189,6 +213,21 @@ func (w *keyWalk) bigGroup(g, e int) bool {
 	w.out = append(w.out, got...)
 	w.seen += len(got)
 	return w.seen < w.limit
+}
+
+// groupQuery returns the query of keys[1:] under the query's predicates
+// and, as its set, the members among positions [g, e). The caller
+// releases the set.
+func (w *keyWalk) groupQuery(g, e int) (*powerQuery, powerSet) {
+	b := getDirtyBits(w.tv.words())
+	w.ords[0].SetRange(b.w, g, e)
+	if w.acc != nil {
+		andWords(b.w, w.acc)
+	}
+	keys := w.pq.keys[1:]
+	// The query's predicates bound the next key's walk (sortBounds).
+	sub := &powerQuery{q: &listQuery{sort: keys[0].attr, desc: keys[0].desc, preds: w.pq.q.preds}, keys: keys}
+	return sub, powerSet{acc: b, base: dataset.Count(b.w)}
 }
 
 // selectMembers returns the members of acc (nil: every row) that keep
