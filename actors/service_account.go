@@ -89,24 +89,6 @@ func (s *Service) account(ctx context.Context, id string) (*accountState, error)
 	return s.askAccount(ctx, id, &pb.AccountGet{})
 }
 
-// askAccount sends req to an account grain and decodes its record.
-func (s *grains) askAccount(ctx context.Context, id string, req request) (*accountState, error) {
-	r, err := s.ask(ctx, KindAccount, id, req)
-	if err != nil {
-		return nil, err
-	}
-	return decodeDoc[accountState](r.GetAccount().GetJson())
-}
-
-// askUser sends req to a user grain and decodes its record.
-func (s *grains) askUser(ctx context.Context, email string, req request) (*userState, error) {
-	r, err := s.ask(ctx, KindUser, email, req)
-	if err != nil {
-		return nil, err
-	}
-	return decodeDoc[userState](r.GetUser().GetJson())
-}
-
 // needUser refuses principals that are not a signed-in user.
 func needUser(p model.Principal) error {
 	if p.UserID == "" || p.AccountID == "" {

@@ -149,47 +149,6 @@ func (s *Service) DeleteAPIKey(ctx context.Context, p model.Principal, keyID str
 	return s.tell(ctx, KindAccount, p.AccountID, &pb.AccountRemoveKey{KeyId: keyID})
 }
 
-// AuthKey checks an API key value and returns its record. Unknown, revoked
-// and deleted keys are API_KEY_INVALID; expired ones API_KEY_EXPIRED.
-func (s *grains) AuthKey(ctx context.Context, value string) (model.APIKey, error) {
-	if len(value) != len(KeyPrefix)+43 || value[:len(KeyPrefix)] != KeyPrefix {
-		return model.APIKey{}, model.Errorf(model.ErrAPIKeyInvalid, "an API key looks like mgq_ followed by 43 letters and digits")
-	}
-	hash := hashSecret(value)
-	if v := s.env.Local.key(hash); v != nil {
-		return *v.key, checkKeyUsable(v.key, s.env.Clock.Now())
-	}
-	return s.askKey(ctx, hash, &pb.KeyAuth{})
-}
-
-// authKeyFor is AuthKey for a runtime request to projectID: when the key's
-// grain is elsewhere but the project's grain is here, the project's key
-// cache answers, and a record fetched from the key grain is cached there.
-func (s *grains) authKeyFor(ctx context.Context, value, projectID string) (model.APIKey, error) {
-	pv := s.env.Local.project(projectID)
-	if pv == nil || pv.keys == nil || len(value) != len(KeyPrefix)+43 || value[:len(KeyPrefix)] != KeyPrefix {
-		return s.AuthKey(ctx, value)
-	}
-	hash := hashSecret(value)
-	if v := s.env.Local.key(hash); v != nil {
-		return *v.key, checkKeyUsable(v.key, s.env.Clock.Now())
-	}
-	now := s.env.Clock.Now()
-	if k, ok := pv.keys.get(hash, now); ok {
-		return k, checkKeyUsable(&k, now)
-	}
-	epoch := pv.keys.begin()
-	k, err := s.askKey(ctx, hash, &pb.KeyAuth{})
-	if err != nil {
-		return model.APIKey{}, err
-	}
-	if k.ProjectID == projectID {
-		k.Hash = hash
-		pv.keys.put(epoch, hash, k, now)
-	}
-	return k, nil
-}
-
 // evictKey tells the project's grain to drop a key it may have cached,
 // before a revocation or deletion is acknowledged. A project that is gone
 // has nothing cached.
@@ -199,17 +158,4 @@ func (s *Service) evictKey(ctx context.Context, ref keyRef) error {
 		return nil
 	}
 	return err
-}
-
-// askKey sends req to a key grain and decodes the key's record.
-func (s *grains) askKey(ctx context.Context, hash string, req request) (model.APIKey, error) {
-	r, err := s.ask(ctx, KindAPIKey, hash, req)
-	if err != nil {
-		return model.APIKey{}, err
-	}
-	k, err := decodeDoc[model.APIKey](r.GetApiKey().GetJson())
-	if err != nil {
-		return model.APIKey{}, err
-	}
-	return *k, nil
 }

@@ -2,7 +2,6 @@ package actors
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"time"
 
@@ -170,42 +169,4 @@ func (s *Service) transferProject(ctx context.Context, projectID, accountID stri
 		return nil
 	}
 	return s.tell(ctx, KindSession, o.Session, &pb.SessionReleaseProject{ProjectId: projectID})
-}
-
-// sessionQuotaError is the 429 of a session project whose daily runtime
-// calls are used up; its message names the limit.
-func sessionQuotaError(c Config, retry int) error {
-	return &model.Error{Code: model.ErrTooManyRequests, RetryAfter: retry,
-		Message: fmt.Sprintf("this session project's %s a day (runtimeList and preview pages included) are used up; they reset at 00:00 UTC", plural(c.SessionDailyCalls, "runtime call"))}
-}
-
-// guestQuotaError is the 429 of a session whose guest projects used up
-// their daily runtime calls; its message names the limit.
-func guestQuotaError(c Config, retry int) error {
-	return &model.Error{Code: model.ErrTooManyRequests, RetryAfter: retry,
-		Message: fmt.Sprintf("this session's %s a day for its guest projects are used up; they reset at 00:00 UTC", plural(c.GuestDailyCalls, "runtime call"))}
-}
-
-// namedQuota turns a meter's generic quota refusal into the one naming the
-// session-project or guest limit when kind is the quota's owner.
-func (s *grains) namedQuota(kind string, err error) error {
-	e := model.AsError(err)
-	if e == nil || e.Code != model.ErrTooManyRequests {
-		return err
-	}
-	switch kind {
-	case KindProject:
-		return sessionQuotaError(s.env.Config, e.RetryAfter)
-	case KindSession:
-		return guestQuotaError(s.env.Config, e.RetryAfter)
-	}
-	return err
-}
-
-// plural writes n and the noun, with an s when n is not 1.
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
