@@ -9,27 +9,27 @@ import (
 // back into what the grain returned (resultOf is the other way).
 
 // wire is access on the wire.
-func (a access) wire() *pb.Access {
+func (a Access) wire() *pb.Access {
 	return &pb.Access{System: a.System, AccountId: a.AccountID, Role: string(a.Role), Plan: string(a.Plan),
 		KeyProjectId: a.KeyProjectID, KeyScope: string(a.KeyScope), SessionId: a.SessionID, BoardProjectId: a.BoardProjectID}
 }
 
 // accessOf is the access a request carries (none: the zero access).
-func accessOf(w *pb.Access) access {
-	return access{System: w.GetSystem(), AccountID: w.GetAccountId(), Role: model.Role(w.GetRole()), Plan: model.Plan(w.GetPlan()),
+func accessOf(w *pb.Access) Access {
+	return Access{System: w.GetSystem(), AccountID: w.GetAccountId(), Role: model.Role(w.GetRole()), Plan: model.Plan(w.GetPlan()),
 		KeyProjectID: w.GetKeyProjectId(), KeyScope: model.Scope(w.GetKeyScope()), SessionID: w.GetSessionId(), BoardProjectID: w.GetBoardProjectId()}
 }
 
-var systemAccess = &pb.Access{System: true}
+var SystemAccess = &pb.Access{System: true}
 
-func ownerOf(r *pb.Reply) projectOwner {
+func OwnerOf(r *pb.Reply) ProjectOwner {
 	o := r.GetOwner()
-	return projectOwner{Kind: model.ProjectKind(o.GetKind()), AccountID: o.GetAccountId(), Session: o.GetSession()}
+	return ProjectOwner{Kind: model.ProjectKind(o.GetKind()), AccountID: o.GetAccountId(), Session: o.GetSession()}
 }
 
-func usageOf(r *pb.Reply) usage {
+func UsageOf(r *pb.Reply) Usage {
 	u := r.GetUsage()
-	return usage{Requests: u.GetRequests(), Quota: u.GetQuota(), Start: unstamp(u.GetStart()), ResetsAt: unstamp(u.GetResetsAt())}
+	return Usage{Requests: u.GetRequests(), Quota: u.GetQuota(), Start: unstamp(u.GetStart()), ResetsAt: unstamp(u.GetResetsAt())}
 }
 
 func leaseGrantOf(r *pb.Reply) leaseGrant {
@@ -37,21 +37,21 @@ func leaseGrantOf(r *pb.Reply) leaseGrant {
 	return leaseGrant{Units: g.GetUnits(), Start: unstamp(g.GetStart()), End: unstamp(g.GetEnd())}
 }
 
-func actorGrantOf(r *pb.Reply) actorGrant {
+func ActorGrantOf(r *pb.Reply) actorGrant {
 	g := r.GetActorGrant()
 	return actorGrant{ActorToken: g.GetActorToken(), ExpiresInSeconds: int(g.GetExpiresInSeconds()),
 		MaxActors: int(g.GetMaxActors()), CurrentActors: int(g.GetCurrentActors())}
 }
 
-func claimsOf(r *pb.Reply) []sessionClaim {
-	var out []sessionClaim
+func ClaimsOf(r *pb.Reply) []SessionClaim {
+	var out []SessionClaim
 	for _, c := range r.GetClaims().GetClaims() {
-		out = append(out, sessionClaim{ProjectID: c.GetProjectId(), Expires: unstamp(c.GetExpires())})
+		out = append(out, SessionClaim{ProjectID: c.GetProjectId(), Expires: unstamp(c.GetExpires())})
 	}
 	return out
 }
 
-func adoptionOf(r *pb.Reply) adoptionState {
+func AdoptionOf(r *pb.Reply) adoptionState {
 	a := r.GetAdoption()
 	return adoptionState{ProjectID: a.GetProjectId(), Expires: unstamp(a.GetExpires()), Used: a.GetUsed()}
 }
@@ -63,5 +63,5 @@ func expiredOf(r *pb.Reply) expired {
 
 // leaseRequest is a quota lease's request on the wire.
 func leaseRequest(a leaseArgs) *pb.Lease {
-	return &pb.Lease{Want: a.Want, Return: a.Return, ReturnStart: stamp(a.ReturnStart)}
+	return &pb.Lease{Want: a.Want, Return: a.Return, ReturnStart: Stamp(a.ReturnStart)}
 }

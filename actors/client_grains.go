@@ -14,11 +14,11 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// grains is the node's client of the grains: it names calls, sends them
+// Client is the node's client of the Client: it names calls, sends them
 // with the caller's deadline and turns error replies back into errors. It
 // also keeps the node's slug cache and the IP windows known to refuse.
 // Safe for concurrent use.
-type grains struct {
+type Client struct {
 	env    *Env
 	prefix string
 	seq    atomic.Uint64
@@ -28,13 +28,13 @@ type grains struct {
 	ipRefused refusedIPs
 }
 
-func newGrains(env *Env) *grains { return &grains{env: env, prefix: randomString(8) + "-"} }
+func newGrains(env *Env) *Client { return &Client{env: env, prefix: RandomString(8) + "-"} }
 
 // callID names one grain call. cluster.Request resends the same message
 // when it retries, so the grain sees the same ID and answers from its cache.
-func (s *grains) callID() string { return s.prefix + strconv.FormatUint(s.seq.Add(1), 36) }
+func (s *Client) callID() string { return s.prefix + strconv.FormatUint(s.seq.Add(1), 36) }
 
-// ask sends req to kind/id with the caller's deadline and returns the
+// Ask sends req to kind/id with the caller's deadline and returns the
 // reply; the reply's result is read with its getter (r.GetProject() and
 // the like) and the decoders of client.go. A refusal comes back as
 // *model.Error; an unreachable grain as UNAVAILABLE. req gets a request ID
@@ -43,7 +43,7 @@ func (s *grains) callID() string { return s.prefix + strconv.FormatUint(s.seq.Ad
 // No identity reaches a grain unchecked (model.CheckGrainIdentity): an
 // unbounded one would activate a grain, reach the store as a key and
 // fill log lines.
-func (s *grains) ask(ctx context.Context, kind, id string, req request) (*pb.Reply, error) {
+func (s *Client) Ask(ctx context.Context, kind, id string, req Request) (*pb.Reply, error) {
 	if err := model.CheckGrainIdentity(kind, id); err != nil {
 		return nil, err
 	}
@@ -69,9 +69,9 @@ func (s *grains) ask(ctx context.Context, kind, id string, req request) (*pb.Rep
 	return r, nil
 }
 
-// tell is ask for a request whose result the caller does not need.
-func (s *grains) tell(ctx context.Context, kind, id string, req request) error {
-	_, err := s.ask(ctx, kind, id, req)
+// Tell is Ask for a request whose result the caller does not need.
+func (s *Client) Tell(ctx context.Context, kind, id string, req Request) error {
+	_, err := s.Ask(ctx, kind, id, req)
 	return err
 }
 
@@ -87,46 +87,46 @@ func replyError(r *pb.Reply) error {
 	return e
 }
 
-// askAccount sends req to an account grain and decodes its record.
-func (s *grains) askAccount(ctx context.Context, id string, req request) (*accountState, error) {
-	r, err := s.ask(ctx, KindAccount, id, req)
+// AskAccount sends req to an account grain and decodes its record.
+func (s *Client) AskAccount(ctx context.Context, id string, req Request) (*AccountState, error) {
+	r, err := s.Ask(ctx, KindAccount, id, req)
 	if err != nil {
 		return nil, err
 	}
-	return decodeDoc[accountState](r.GetAccount().GetJson())
+	return DecodeDoc[AccountState](r.GetAccount().GetJson())
 }
 
-// askUser sends req to a user grain and decodes its record.
-func (s *grains) askUser(ctx context.Context, email string, req request) (*userState, error) {
-	r, err := s.ask(ctx, KindUser, email, req)
+// AskUser sends req to a user grain and decodes its record.
+func (s *Client) AskUser(ctx context.Context, email string, req Request) (*userState, error) {
+	r, err := s.Ask(ctx, KindUser, email, req)
 	if err != nil {
 		return nil, err
 	}
-	return decodeDoc[userState](r.GetUser().GetJson())
+	return DecodeDoc[userState](r.GetUser().GetJson())
 }
 
 // AuthKey checks an API key value and returns its record. Unknown, revoked
 // and deleted keys are API_KEY_INVALID; expired ones API_KEY_EXPIRED.
-func (s *grains) AuthKey(ctx context.Context, value string) (model.APIKey, error) {
+func (s *Client) AuthKey(ctx context.Context, value string) (model.APIKey, error) {
 	if len(value) != len(KeyPrefix)+43 || value[:len(KeyPrefix)] != KeyPrefix {
 		return model.APIKey{}, model.Errorf(model.ErrAPIKeyInvalid, "an API key looks like mgq_ followed by 43 letters and digits")
 	}
-	hash := hashSecret(value)
+	hash := HashSecret(value)
 	if v := s.env.Local.key(hash); v != nil {
 		return *v.key, checkKeyUsable(v.key, s.env.Clock.Now())
 	}
-	return s.askKey(ctx, hash, &pb.KeyAuth{})
+	return s.AskKey(ctx, hash, &pb.KeyAuth{})
 }
 
 // authKeyFor is AuthKey for a runtime request to projectID: when the key's
 // grain is elsewhere but the project's grain is here, the project's key
 // cache answers, and a record fetched from the key grain is cached there.
-func (s *grains) authKeyFor(ctx context.Context, value, projectID string) (model.APIKey, error) {
+func (s *Client) authKeyFor(ctx context.Context, value, projectID string) (model.APIKey, error) {
 	pv := s.env.Local.project(projectID)
 	if pv == nil || pv.keys == nil || len(value) != len(KeyPrefix)+43 || value[:len(KeyPrefix)] != KeyPrefix {
 		return s.AuthKey(ctx, value)
 	}
-	hash := hashSecret(value)
+	hash := HashSecret(value)
 	if v := s.env.Local.key(hash); v != nil {
 		return *v.key, checkKeyUsable(v.key, s.env.Clock.Now())
 	}
@@ -135,7 +135,7 @@ func (s *grains) authKeyFor(ctx context.Context, value, projectID string) (model
 		return k, checkKeyUsable(&k, now)
 	}
 	epoch := pv.keys.begin()
-	k, err := s.askKey(ctx, hash, &pb.KeyAuth{})
+	k, err := s.AskKey(ctx, hash, &pb.KeyAuth{})
 	if err != nil {
 		return model.APIKey{}, err
 	}
@@ -146,22 +146,22 @@ func (s *grains) authKeyFor(ctx context.Context, value, projectID string) (model
 	return k, nil
 }
 
-// askKey sends req to a key grain and decodes the key's record.
-func (s *grains) askKey(ctx context.Context, hash string, req request) (model.APIKey, error) {
-	r, err := s.ask(ctx, KindAPIKey, hash, req)
+// AskKey sends req to a key grain and decodes the key's record.
+func (s *Client) AskKey(ctx context.Context, hash string, req Request) (model.APIKey, error) {
+	r, err := s.Ask(ctx, KindAPIKey, hash, req)
 	if err != nil {
 		return model.APIKey{}, err
 	}
-	k, err := decodeDoc[model.APIKey](r.GetApiKey().GetJson())
+	k, err := DecodeDoc[model.APIKey](r.GetApiKey().GetJson())
 	if err != nil {
 		return model.APIKey{}, err
 	}
 	return *k, nil
 }
 
-// consume takes one from the meter grain kind/id: directly from the meter
+// Consume takes one from the meter grain kind/id: directly from the meter
 // it publishes when it lives on this node, else by a call.
-func (s *grains) consume(ctx context.Context, kind, id string) error {
+func (s *Client) Consume(ctx context.Context, kind, id string) error {
 	now := s.env.Clock.Now()
 	if m := s.env.Local.meter(kind, id); m != nil {
 		if ok, retry := m.take(now); !ok {
@@ -170,7 +170,7 @@ func (s *grains) consume(ctx context.Context, kind, id string) error {
 		return nil
 	}
 	if !isIPKind(kind) {
-		return s.tell(ctx, kind, id, &pb.Consume{})
+		return s.Tell(ctx, kind, id, &pb.Consume{})
 	}
 	key := id // the runtime's window, the hot one, keyed without an allocation
 	if kind != KindIP {
@@ -179,7 +179,7 @@ func (s *grains) consume(ctx context.Context, kind, id string) error {
 	if retry := s.ipRefused.check(key, now); retry > 0 {
 		return limitError(kind, retry)
 	}
-	err := s.tell(ctx, kind, id, &pb.Consume{})
+	err := s.Tell(ctx, kind, id, &pb.Consume{})
 	if me := model.AsError(err); me != nil && me.Code == model.ErrTooManyRequests {
 		s.ipRefused.note(key, now, me.RetryAfter)
 	}
@@ -234,7 +234,7 @@ func (r *refusedIPs) note(ip string, now time.Time, retry int) {
 // takeQuota counts a runtime request against the plan quota of the
 // project's account, the daily quota of a guest project's session, or a
 // session project's own; a refusal names the limit (namedQuota).
-func (s *grains) takeQuota(ctx context.Context, projectID string) error {
+func (s *Client) takeQuota(ctx context.Context, projectID string) error {
 	kind, id, err := s.quotaOwner(ctx, projectID)
 	if err != nil || kind == "" {
 		return err
@@ -244,14 +244,14 @@ func (s *grains) takeQuota(ctx context.Context, projectID string) error {
 			return s.namedQuota(kind, s.takeLeased(ctx, pv.lease, kind, id))
 		}
 	}
-	return s.namedQuota(kind, s.consume(ctx, kind, id))
+	return s.namedQuota(kind, s.Consume(ctx, kind, id))
 }
 
 // takeLeased counts a request against the project's quota lease, leasing
 // a new block from the paying grain when it is used up (runtime_cache.go).
 // Requests of the project wait for one lease call rather than each making
 // its own.
-func (s *grains) takeLeased(ctx context.Context, l *quotaLease, kind, id string) error {
+func (s *Client) takeLeased(ctx context.Context, l *quotaLease, kind, id string) error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	now := s.env.Clock.Now()
@@ -260,7 +260,7 @@ func (s *grains) takeLeased(ctx context.Context, l *quotaLease, kind, id string)
 	}
 	args := l.leftover(kind, id)
 	args.Want = leaseWant
-	r, err := s.ask(ctx, kind, id, leaseRequest(args))
+	r, err := s.Ask(ctx, kind, id, leaseRequest(args))
 	if err != nil {
 		if model.ErrorCode(err) == model.ErrTooManyRequests {
 			l.units = 0 // given back with the refused call
@@ -273,10 +273,10 @@ func (s *grains) takeLeased(ctx context.Context, l *quotaLease, kind, id string)
 }
 
 // quotaOwner names the grain whose quota a project's runtime calls use.
-func (s *grains) quotaOwner(ctx context.Context, projectID string) (kind, id string, err error) {
-	var o projectOwner
+func (s *Client) quotaOwner(ctx context.Context, projectID string) (kind, id string, err error) {
+	var o ProjectOwner
 	if v := s.env.Local.project(projectID); v != nil {
-		o = projectOwner{AccountID: v.project.AccountID, Session: v.session, Kind: v.project.Kind}
+		o = ProjectOwner{AccountID: v.project.AccountID, Session: v.session, Kind: v.project.Kind}
 	} else if o, err = s.askOwner(ctx, projectID); err != nil {
 		return "", "", err
 	}
@@ -292,16 +292,16 @@ func (s *grains) quotaOwner(ctx context.Context, projectID string) (kind, id str
 }
 
 // askOwner asks the project grain who pays for its calls.
-func (s *grains) askOwner(ctx context.Context, projectID string) (projectOwner, error) {
-	r, err := s.ask(ctx, KindProject, projectID, &pb.ProjectOwnerQuery{Access: systemAccess})
+func (s *Client) askOwner(ctx context.Context, projectID string) (ProjectOwner, error) {
+	r, err := s.Ask(ctx, KindProject, projectID, &pb.ProjectOwnerQuery{Access: SystemAccess})
 	if err != nil {
-		return projectOwner{}, err
+		return ProjectOwner{}, err
 	}
-	return ownerOf(r), nil
+	return OwnerOf(r), nil
 }
 
-// projectOwner is who pays for a project's runtime calls.
-type projectOwner struct {
+// ProjectOwner is who pays for a project's runtime calls.
+type ProjectOwner struct {
 	Kind      model.ProjectKind `json:"kind,omitempty"`
 	AccountID string            `json:"accountId,omitempty"`
 	Session   string            `json:"session,omitempty"` // hash of the owning session
@@ -309,15 +309,15 @@ type projectOwner struct {
 
 // touchActor restarts an actor token's idle time; it must be a live token
 // of key k.
-func (s *grains) touchActor(ctx context.Context, k model.APIKey, keyHash, token string) error {
-	hash, err := checkActorToken(token, k.ID)
+func (s *Client) touchActor(ctx context.Context, k model.APIKey, keyHash, token string) error {
+	hash, err := CheckActorToken(token, k.ID)
 	if err != nil {
 		return err
 	}
 	if v := s.env.Local.key(keyHash); v != nil {
 		return v.leases.touch(hash, s.env.Clock.Now())
 	}
-	return s.tell(ctx, KindAPIKey, keyHash, &pb.KeyTouch{TokenHash: hash})
+	return s.Tell(ctx, KindAPIKey, keyHash, &pb.KeyTouch{TokenHash: hash})
 }
 
 // slugCache remembers which project answers a slug. An entry may go stale
@@ -332,7 +332,7 @@ func (c *slugCache) get(slug string) string {
 	return s
 }
 
-func (s *grains) resolveSlug(ctx context.Context, slug string, fresh bool) (string, error) {
+func (s *Client) ResolveSlug(ctx context.Context, slug string, fresh bool) (string, error) {
 	if !fresh {
 		if id := s.slugs.get(slug); id != "" {
 			return id, nil
@@ -341,7 +341,7 @@ func (s *grains) resolveSlug(ctx context.Context, slug string, fresh bool) (stri
 	if !model.ValidSlug(slug) {
 		return "", model.Errorf(model.ErrProjectNotFound, "no project has the slug %q", slug)
 	}
-	r, err := s.ask(ctx, KindSlug, slug, &pb.SlugGet{})
+	r, err := s.Ask(ctx, KindSlug, slug, &pb.SlugGet{})
 	if err != nil {
 		s.slugs.m.Delete(slug)
 		return "", err
@@ -353,7 +353,7 @@ func (s *grains) resolveSlug(ctx context.Context, slug string, fresh bool) (stri
 
 // checkRuntimeKey: the key must be valid, of this project, and allowed to
 // query the runtime.
-func (s *grains) checkRuntimeKey(ctx context.Context, value, projectID string) (model.APIKey, error) {
+func (s *Client) checkRuntimeKey(ctx context.Context, value, projectID string) (model.APIKey, error) {
 	k, err := s.authKeyFor(ctx, value, projectID)
 	if err != nil {
 		return k, err
@@ -383,7 +383,7 @@ func guestQuotaError(c Config, retry int) error {
 
 // namedQuota turns a meter's generic quota refusal into the one naming the
 // session-project or guest limit when kind is the quota's owner.
-func (s *grains) namedQuota(kind string, err error) error {
+func (s *Client) namedQuota(kind string, err error) error {
 	e := model.AsError(err)
 	if e == nil || e.Code != model.ErrTooManyRequests {
 		return err

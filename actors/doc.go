@@ -9,7 +9,7 @@
 // (actors/pb, because in a cluster they cross nodes): one request message
 // per grain method, each with a pb.Header, answered by a pb.Reply. What a
 // kind can be asked is the type switch of its behavior's handle; Service
-// asks through the typed client (grains.ask). Kinds and identities:
+// asks through the typed client (Client.Ask). Kinds and identities:
 //
 //	project/<projectID>   model, mock-data overlay, compiled runtime schema
 //	apikey/<sha256(key)>  one API key: scope, expiry, revocation

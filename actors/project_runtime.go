@@ -177,7 +177,7 @@ func (p *projectGrain) returnLease(g *grain) {
 		return
 	}
 	req := leaseRequest(back)
-	req.Header = &pb.Header{RequestId: "lease-" + randomString(12)}
+	req.Header = &pb.Header{RequestId: "lease-" + RandomString(12)}
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()

@@ -23,15 +23,15 @@ func (s *Service) SignUp(ctx context.Context, p model.Principal, email, password
 	if len(password) < 8 || len(password) > 72 {
 		return model.User{}, nil, model.Errorf(model.ErrBadUserInput, "a password has 8 to 72 characters")
 	}
-	accountID := "acc" + randomString(12)
-	u, err := s.askUser(ctx, e, &pb.UserSignup{UserId: "u" + randomString(12), Name: name, Password: password,
+	accountID := "acc" + RandomString(12)
+	u, err := s.AskUser(ctx, e, &pb.UserSignup{UserId: "u" + RandomString(12), Name: name, Password: password,
 		AccountId: accountID, Cost: int32(s.env.Config.BcryptCost)})
 	if err != nil {
 		return model.User{}, nil, err
 	}
 	acc := &model.Account{ID: accountID, Name: accountName(name, e), Plan: model.PlanStarter,
 		Members: []model.Member{{User: u.User, Role: model.RoleOwner}}, ProjectIDs: []string{}}
-	st, err := s.askAccount(ctx, accountID, &pb.AccountCreate{Account: &pb.AccountDoc{Json: encodeDoc(acc)}})
+	st, err := s.AskAccount(ctx, accountID, &pb.AccountCreate{Account: &pb.AccountDoc{Json: EncodeDoc(acc)}})
 	if err != nil {
 		return model.User{}, nil, err
 	}
@@ -64,7 +64,7 @@ func (s *Service) Login(ctx context.Context, email, password, accountID string) 
 	if err != nil {
 		return model.User{}, nil, err
 	}
-	u, err := s.askUser(ctx, e, &pb.UserLogin{Password: password})
+	u, err := s.AskUser(ctx, e, &pb.UserLogin{Password: password})
 	done(err) // a wrong password counts only now, once checked
 	if err != nil {
 		return model.User{}, nil, err
@@ -85,8 +85,8 @@ func (s *Service) Login(ctx context.Context, email, password, accountID string) 
 	return u.User, &acc.Account, nil
 }
 
-func (s *Service) account(ctx context.Context, id string) (*accountState, error) {
-	return s.askAccount(ctx, id, &pb.AccountGet{})
+func (s *Service) account(ctx context.Context, id string) (*AccountState, error) {
+	return s.AskAccount(ctx, id, &pb.AccountGet{})
 }
 
 // needUser refuses principals that are not a signed-in user.
@@ -138,16 +138,16 @@ func (s *Service) Account(ctx context.Context, p model.Principal) (*model.Accoun
 // usage reports the account's requests in the current quota period: from
 // the meter its grain publishes on this node, or by a call.
 func (s *Service) usage(ctx context.Context, a *model.Account) (model.Usage, error) {
-	var u usage
+	var u Usage
 	if m := s.env.Local.meter(KindAccount, a.ID); m != nil {
 		u.Requests, u.Quota, u.Start, u.ResetsAt = m.usage(s.env.Clock.Now())
-	} else if r, err := s.ask(ctx, KindAccount, a.ID, &pb.UsageQuery{}); err == nil {
-		u = usageOf(r)
+	} else if r, err := s.Ask(ctx, KindAccount, a.ID, &pb.UsageQuery{}); err == nil {
+		u = UsageOf(r)
 	} else {
 		return model.Usage{}, err
 	}
 	out := model.Usage{Requests: u.Requests, Quota: u.Quota, ResetsAt: u.ResetsAt, Period: u.Start.Format("2006-01-02")}
-	if quotaPeriod(a.Plan) == perMonth {
+	if QuotaPeriod(a.Plan) == PerMonth {
 		out.Period = u.Start.Format("2006-01")
 	}
 	return out, nil
@@ -158,7 +158,7 @@ func (s *Service) SetPlan(ctx context.Context, p model.Principal, plan model.Pla
 	if err := needUser(p); err != nil {
 		return nil, err
 	}
-	st, err := s.askAccount(ctx, p.AccountID, &pb.AccountSetPlan{Caller: p.UserID, Plan: string(plan)})
+	st, err := s.AskAccount(ctx, p.AccountID, &pb.AccountSetPlan{Caller: p.UserID, Plan: string(plan)})
 	if err != nil {
 		return nil, err
 	}
@@ -185,14 +185,14 @@ func (s *Service) InviteMember(ctx context.Context, p model.Principal, email str
 	if m := st.Account.Member(p.UserID); m == nil || !m.Role.AtLeast(model.RoleAdmin) {
 		return model.Member{}, model.Errorf(model.ErrForbidden, "inviting members needs role ADMIN or higher")
 	}
-	u, err := s.askUser(ctx, e, &pb.UserInvite{UserId: "u" + randomString(12)})
+	u, err := s.AskUser(ctx, e, &pb.UserInvite{UserId: "u" + RandomString(12)})
 	if err != nil {
 		return model.Member{}, err
 	}
-	if err := s.tell(ctx, KindAccount, p.AccountID, &pb.AccountAddMember{Caller: p.UserID, User: &pb.UserDoc{Json: encodeDoc(u.User)}, Role: string(role)}); err != nil {
+	if err := s.Tell(ctx, KindAccount, p.AccountID, &pb.AccountAddMember{Caller: p.UserID, User: &pb.UserDoc{Json: EncodeDoc(u.User)}, Role: string(role)}); err != nil {
 		return model.Member{}, err
 	}
-	if err := s.tell(ctx, KindUser, e, &pb.UserAddAccount{AccountId: p.AccountID}); err != nil {
+	if err := s.Tell(ctx, KindUser, e, &pb.UserAddAccount{AccountId: p.AccountID}); err != nil {
 		return model.Member{}, err
 	}
 	return model.Member{User: u.User, Role: role}, nil
@@ -206,7 +206,7 @@ func (s *Service) SetMemberRole(ctx context.Context, p model.Principal, userID s
 	if role.Rank() < 0 {
 		return model.Member{}, model.Errorf(model.ErrBadUserInput, "unknown role %q", role)
 	}
-	st, err := s.askAccount(ctx, p.AccountID, &pb.AccountSetRole{Caller: p.UserID, UserId: userID, Role: string(role)})
+	st, err := s.AskAccount(ctx, p.AccountID, &pb.AccountSetRole{Caller: p.UserID, UserId: userID, Role: string(role)})
 	if err != nil {
 		return model.Member{}, err
 	}
@@ -226,8 +226,8 @@ func (s *Service) RemoveMember(ctx context.Context, p model.Principal, userID st
 	if m == nil {
 		return model.Errorf(model.ErrNotFound, "user %s is not a member", userID)
 	}
-	if err := s.tell(ctx, KindAccount, p.AccountID, &pb.AccountRemoveMember{Caller: p.UserID, UserId: userID}); err != nil {
+	if err := s.Tell(ctx, KindAccount, p.AccountID, &pb.AccountRemoveMember{Caller: p.UserID, UserId: userID}); err != nil {
 		return err
 	}
-	return s.tell(ctx, KindUser, m.User.Email, &pb.UserRemoveAccount{AccountId: p.AccountID})
+	return s.Tell(ctx, KindUser, m.User.Email, &pb.UserRemoveAccount{AccountId: p.AccountID})
 }

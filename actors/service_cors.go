@@ -22,7 +22,7 @@ func (s *Service) SetAllowedOrigins(ctx context.Context, p model.Principal, id s
 func (s *Service) CORS(ctx context.Context, slug, projectID string) (model.CORSPolicy, error) {
 	id, err := projectID, error(nil)
 	if id == "" {
-		id, err = s.resolveSlug(ctx, slug, false)
+		id, err = s.ResolveSlug(ctx, slug, false)
 	}
 	if model.ErrorCode(err) == model.ErrProjectNotFound {
 		return model.CORSPolicy{}, nil

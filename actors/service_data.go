@@ -29,13 +29,13 @@ func (s *Service) DataSources(ctx context.Context) ([]model.DataSource, error) {
 
 // DataSourcesFor lists the data pool as p sees it: the curated datasets
 // and, for a member of an account (or its API key), the account's own; of
-// two with one code, the one its projects read (catalogKeys).
+// two with one code, the one its projects read (CatalogKeys).
 func (s *Service) DataSourcesFor(ctx context.Context, p model.Principal) ([]model.DataSource, error) {
 	metas, err := s.env.Pool.List()
 	if err != nil {
 		return nil, err
 	}
-	byKey := map[string]datasetMeta{}
+	byKey := map[string]DatasetMeta{}
 	for _, m := range metas {
 		if m.visibleTo(p.AccountID) {
 			byKey[m.Key] = m
@@ -55,17 +55,17 @@ func (s *Service) DataSourcesFor(ctx context.Context, p model.Principal) ([]mode
 
 // resolveIn is the entry of code that account's projects read, among the
 // visible entries by catalog key.
-func resolveIn(byKey map[string]datasetMeta, account, code string) (datasetMeta, bool) {
-	for _, key := range catalogKeys(account, code) {
+func resolveIn(byKey map[string]DatasetMeta, account, code string) (DatasetMeta, bool) {
+	for _, key := range CatalogKeys(account, code) {
 		if m, ok := byKey[key]; ok {
 			return m, true
 		}
 	}
-	return datasetMeta{}, false
+	return DatasetMeta{}, false
 }
 
 // dataSource shapes a catalog entry; samples load the dataset on demand.
-func (s *Service) dataSource(m datasetMeta) model.DataSource {
+func (s *Service) dataSource(m DatasetMeta) model.DataSource {
 	ds := model.DataSource{ImportCode: m.ImportCode, Name: m.Name, FieldPaths: m.FieldPaths, RecordCount: m.RecordCount,
 		Variants: []model.DataSourceVariant{}}
 	for _, v := range m.Variants {
@@ -142,7 +142,7 @@ func (s *Service) ImportDataset(ctx context.Context, p model.Principal, in model
 }
 
 // codeFree refuses code when owner already reads a dataset under it: its
-// own (under either key, see catalogKeys) or, for an account, a curated
+// own (under either key, see CatalogKeys) or, for an account, a curated
 // one, which its projects may be bound to and must not silently leave for
 // a new upload. Another account's dataset with the code is no obstacle.
 func (s *Service) codeFree(ctx context.Context, owner, code string) error {
@@ -153,25 +153,25 @@ func (s *Service) codeFree(ctx context.Context, owner, code string) error {
 	case m.Owner != owner:
 		return model.Errorf(model.ErrConflict, "the curated pool has a dataset with importCode %q; choose another", code)
 	}
-	return codeTaken(code)
+	return CodeTaken(code)
 }
 
 // readDataset finds the catalog entry of code that account's projects
-// read: the first in catalogKeys' order that is visible to it.
-func (s *Service) readDataset(ctx context.Context, account, code string) (datasetMeta, bool, error) {
-	for _, key := range catalogKeys(account, code) {
+// read: the first in CatalogKeys' order that is visible to it.
+func (s *Service) readDataset(ctx context.Context, account, code string) (DatasetMeta, bool, error) {
+	for _, key := range CatalogKeys(account, code) {
 		got, err := s.askDataset(ctx, key, &pb.DatasetGet{})
 		switch {
 		case model.ErrorCode(err) == model.ErrNotFound:
 		case err != nil:
-			return datasetMeta{}, false, err
+			return DatasetMeta{}, false, err
 		case got.visibleTo(account):
 			m := *got
 			m.Key = key
 			return m, true, nil
 		}
 	}
-	return datasetMeta{}, false, nil
+	return DatasetMeta{}, false, nil
 }
 
 // maxFieldPath bounds a dataset's field paths (dot-joined field names).
@@ -258,16 +258,16 @@ func (s *Service) DeleteDataset(ctx context.Context, p model.Principal, code str
 	if len(bound) > 0 {
 		return model.Errorf(model.ErrConflict, "dataset %q is bound to %s; unbind or delete those tables first", code, strings.Join(bound[:min(len(bound), 10)], ", "))
 	}
-	if err := s.tell(ctx, KindDataset, m.Key, &pb.DatasetDelete{}); err != nil {
+	if err := s.Tell(ctx, KindDataset, m.Key, &pb.DatasetDelete{}); err != nil {
 		return err
 	}
 	s.env.Pool.evict(m.Key)
-	return s.env.Store.DeletePrefix(kindDataBlob, code+"/"+m.BlobID+"/")
+	return s.env.Store.DeletePrefix(KindDataBlob, code+"/"+m.BlobID+"/")
 }
 
 // ownDataset finds the catalog entry of code that account's projects read
 // (readDataset): NOT_FOUND if none, FORBIDDEN if it is curated.
-func (s *Service) ownDataset(ctx context.Context, account, code string) (datasetMeta, error) {
+func (s *Service) ownDataset(ctx context.Context, account, code string) (DatasetMeta, error) {
 	m, found, err := s.readDataset(ctx, account, code)
 	switch {
 	case err != nil:
@@ -298,7 +298,7 @@ func (s *Service) canImport(ctx context.Context, p model.Principal) error {
 }
 
 func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format, variantField, owner string) (model.DataSource, error) {
-	blobID, puts, err := blobPuts(d, s.env.Clock.Now())
+	blobID, puts, err := BlobPuts(d, s.env.Clock.Now())
 	if err != nil {
 		return model.DataSource{}, err
 	}
@@ -310,19 +310,19 @@ func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format,
 	// message, and those stay well under gRPC's message size.
 	for i := 0; i < len(puts); i += 2 {
 		if err := s.env.Store.Write(puts[i:min(i+2, len(puts))]...); err != nil {
-			_ = s.env.Store.DeletePrefix(kindDataBlob, d.ImportCode()+"/"+blobID+"/")
+			_ = s.env.Store.DeletePrefix(KindDataBlob, d.ImportCode()+"/"+blobID+"/")
 			return model.DataSource{}, err
 		}
 	}
-	m := datasetMeta{ImportCode: d.ImportCode(), Name: d.Name(), Format: format, VariantField: variantField,
+	m := DatasetMeta{ImportCode: d.ImportCode(), Name: d.Name(), Format: format, VariantField: variantField,
 		RecordCount: d.Len(), FieldPaths: d.Paths(), Variants: d.Variants(), BlobID: blobID, CreatedAt: s.env.Clock.Now().UTC(),
 		Owner: owner, Bytes: size}
 	if m.Variants == nil {
 		m.Variants = []dataset.Variant{}
 	}
-	m.Key = catalogKey(owner, m.ImportCode)
-	if err := s.tell(ctx, KindDataset, m.Key, &pb.DatasetCommit{Dataset: &pb.DatasetDoc{Json: encodeDoc(m)}}); err != nil {
-		_ = s.env.Store.DeletePrefix(kindDataBlob, m.ImportCode+"/"+blobID+"/")
+	m.Key = CatalogKey(owner, m.ImportCode)
+	if err := s.Tell(ctx, KindDataset, m.Key, &pb.DatasetCommit{Dataset: &pb.DatasetDoc{Json: EncodeDoc(m)}}); err != nil {
+		_ = s.env.Store.DeletePrefix(KindDataBlob, m.ImportCode+"/"+blobID+"/")
 		return model.DataSource{}, err
 	}
 	s.env.Pool.put(m, d)
@@ -334,10 +334,10 @@ func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format,
 }
 
 // askDataset sends req to a dataset grain and decodes its catalog entry.
-func (s *Service) askDataset(ctx context.Context, code string, req request) (*datasetMeta, error) {
-	r, err := s.ask(ctx, KindDataset, code, req)
+func (s *Service) askDataset(ctx context.Context, code string, req Request) (*DatasetMeta, error) {
+	r, err := s.Ask(ctx, KindDataset, code, req)
 	if err != nil {
 		return nil, err
 	}
-	return decodeDoc[datasetMeta](r.GetDataset().GetJson())
+	return DecodeDoc[DatasetMeta](r.GetDataset().GetJson())
 }

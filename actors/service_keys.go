@@ -60,13 +60,13 @@ func (s *Service) CreateAPIKey(ctx context.Context, p model.Principal, projectID
 	if !expiresAt.IsZero() && !expiresAt.After(now) {
 		return model.CreatedKey{}, model.Errorf(model.ErrBadUserInput, "expiresAt is in the past")
 	}
-	value := KeyPrefix + randomString(43)
-	key := model.APIKey{ID: "k" + randomString(14), Name: trimName(name), ProjectID: projectID, AccountID: p.AccountID,
-		Scope: scope, Prefix: value[:len(KeyPrefix)+6], ExpiresAt: expiresAt, MaxActors: maxActors, CreatedAt: now, Hash: hashSecret(value)}
-	if err := s.tell(ctx, KindAPIKey, key.Hash, &pb.KeyCreate{Key: &pb.APIKeyDoc{Json: encodeDoc(key)}}); err != nil {
+	value := KeyPrefix + RandomString(43)
+	key := model.APIKey{ID: "k" + RandomString(14), Name: trimName(name), ProjectID: projectID, AccountID: p.AccountID,
+		Scope: scope, Prefix: value[:len(KeyPrefix)+6], ExpiresAt: expiresAt, MaxActors: maxActors, CreatedAt: now, Hash: HashSecret(value)}
+	if err := s.Tell(ctx, KindAPIKey, key.Hash, &pb.KeyCreate{Key: &pb.APIKeyDoc{Json: EncodeDoc(key)}}); err != nil {
 		return model.CreatedKey{}, err
 	}
-	if err := s.tell(ctx, KindAccount, p.AccountID, &pb.AccountAddKey{KeyId: key.ID, KeyHash: key.Hash, ProjectId: projectID}); err != nil {
+	if err := s.Tell(ctx, KindAccount, p.AccountID, &pb.AccountAddKey{KeyId: key.ID, KeyHash: key.Hash, ProjectId: projectID}); err != nil {
 		return model.CreatedKey{}, err
 	}
 	key.Hash = ""
@@ -87,7 +87,7 @@ func (s *Service) APIKeys(ctx context.Context, p model.Principal, projectID stri
 		if ref.ProjectID != projectID {
 			continue
 		}
-		k, err := s.askKey(ctx, ref.Hash, &pb.KeyGet{})
+		k, err := s.AskKey(ctx, ref.Hash, &pb.KeyGet{})
 		if err != nil {
 			if model.ErrorCode(err) == model.ErrAPIKeyInvalid {
 				continue
@@ -101,17 +101,17 @@ func (s *Service) APIKeys(ctx context.Context, p model.Principal, projectID stri
 }
 
 // keyRefOf finds a key of the principal's account by ID.
-func (s *Service) keyRefOf(ctx context.Context, p model.Principal, keyID string) (keyRef, error) {
+func (s *Service) keyRefOf(ctx context.Context, p model.Principal, keyID string) (KeyRef, error) {
 	if err := needUser(p); err != nil {
-		return keyRef{}, err
+		return KeyRef{}, err
 	}
 	st, err := s.account(ctx, p.AccountID)
 	if err != nil {
-		return keyRef{}, err
+		return KeyRef{}, err
 	}
 	ref, ok := st.Keys[keyID]
 	if !ok {
-		return keyRef{}, model.Errorf(model.ErrNotFound, "no API key %q in this account", keyID)
+		return KeyRef{}, model.Errorf(model.ErrNotFound, "no API key %q in this account", keyID)
 	}
 	_, err = s.keyAdmin(ctx, p, ref.ProjectID)
 	return ref, err
@@ -123,7 +123,7 @@ func (s *Service) RevokeAPIKey(ctx context.Context, p model.Principal, keyID str
 	if err != nil {
 		return model.APIKey{}, err
 	}
-	k, err := s.askKey(ctx, ref.Hash, &pb.KeyRevoke{})
+	k, err := s.AskKey(ctx, ref.Hash, &pb.KeyRevoke{})
 	if err != nil {
 		return model.APIKey{}, err
 	}
@@ -140,20 +140,20 @@ func (s *Service) DeleteAPIKey(ctx context.Context, p model.Principal, keyID str
 	if err != nil {
 		return err
 	}
-	if err := s.tell(ctx, KindAPIKey, ref.Hash, &pb.KeyDelete{}); err != nil && model.ErrorCode(err) != model.ErrAPIKeyInvalid {
+	if err := s.Tell(ctx, KindAPIKey, ref.Hash, &pb.KeyDelete{}); err != nil && model.ErrorCode(err) != model.ErrAPIKeyInvalid {
 		return err
 	}
 	if err := s.evictKey(ctx, ref); err != nil {
 		return err
 	}
-	return s.tell(ctx, KindAccount, p.AccountID, &pb.AccountRemoveKey{KeyId: keyID})
+	return s.Tell(ctx, KindAccount, p.AccountID, &pb.AccountRemoveKey{KeyId: keyID})
 }
 
 // evictKey tells the project's grain to drop a key it may have cached,
 // before a revocation or deletion is acknowledged. A project that is gone
 // has nothing cached.
-func (s *Service) evictKey(ctx context.Context, ref keyRef) error {
-	err := s.tell(ctx, KindProject, ref.ProjectID, &pb.ProjectEvictKey{KeyHash: ref.Hash})
+func (s *Service) evictKey(ctx context.Context, ref KeyRef) error {
+	err := s.Tell(ctx, KindProject, ref.ProjectID, &pb.ProjectEvictKey{KeyHash: ref.Hash})
 	if c := model.ErrorCode(err); c == model.ErrNotFound || c == model.ErrProjectNotFound {
 		return nil
 	}

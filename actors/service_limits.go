@@ -14,7 +14,7 @@ func (s *Service) CheckIP(ctx context.Context, ip string) error {
 	if s.env.Config.IPLimit <= 0 {
 		return nil
 	}
-	return s.consume(ctx, KindIP, ip)
+	return s.Consume(ctx, KindIP, ip)
 }
 
 // IssueActorToken answers POST /runtime/actors: a slot of the key's
@@ -27,11 +27,11 @@ func (s *Service) IssueActorToken(ctx context.Context, keyValue string) (any, er
 	if err := s.projectExists(ctx, k.ProjectID); err != nil {
 		return nil, err
 	}
-	r, err := s.ask(ctx, KindAPIKey, k.Hash, &pb.KeyAcquire{})
+	r, err := s.Ask(ctx, KindAPIKey, k.Hash, &pb.KeyAcquire{})
 	if err != nil {
 		return nil, err
 	}
-	return actorGrantOf(r), nil
+	return ActorGrantOf(r), nil
 }
 
 // ReleaseActorToken answers DELETE /runtime/actors: the token's slot frees at once.
@@ -40,11 +40,11 @@ func (s *Service) ReleaseActorToken(ctx context.Context, keyValue, token string)
 	if err != nil {
 		return err
 	}
-	hash, err := checkActorToken(token, k.ID)
+	hash, err := CheckActorToken(token, k.ID)
 	if err != nil {
 		return err
 	}
-	r, err := s.ask(ctx, KindAPIKey, k.Hash, &pb.KeyRelease{TokenHash: hash})
+	r, err := s.Ask(ctx, KindAPIKey, k.Hash, &pb.KeyRelease{TokenHash: hash})
 	if err != nil {
 		return err
 	}
@@ -67,7 +67,7 @@ func (s *Service) runtimeKey(ctx context.Context, value string) (model.APIKey, e
 	if !k.Scope.Runtime() {
 		return k, model.Errorf(model.ErrScopeInsufficient, "a %s key cannot use the runtime; use a RUNTIME or FULL key", k.Scope)
 	}
-	k.Hash = hashSecret(value)
+	k.Hash = HashSecret(value)
 	return k, nil
 }
 
@@ -76,7 +76,7 @@ func (s *Service) projectExists(ctx context.Context, projectID string) error {
 	if s.env.Local.project(projectID) != nil {
 		return nil
 	}
-	err := s.tell(ctx, KindProject, projectID, &pb.ProjectOwnerQuery{Access: systemAccess})
+	err := s.Tell(ctx, KindProject, projectID, &pb.ProjectOwnerQuery{Access: SystemAccess})
 	if code := model.ErrorCode(err); code == model.ErrNotFound {
 		return model.Errorf(model.ErrProjectNotFound, "this key's project was deleted")
 	}

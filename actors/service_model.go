@@ -18,7 +18,7 @@ func (s *Service) CreateTable(ctx context.Context, p model.Principal, projectID,
 // UpdateTable renames or rebinds a table.
 func (s *Service) UpdateTable(ctx context.Context, p model.Principal, tableID string, patch model.TablePatch) (*model.Table, error) {
 	req := &pb.EditUpdateTable{TableId: tableID, Name: patch.Name, Source: sourceDoc(patch.Source)}
-	return editResult[model.Table](s.edit(ctx, p, projectOf(tableID), req, "tableId", tableID))
+	return editResult[model.Table](s.edit(ctx, p, ProjectOf(tableID), req, "tableId", tableID))
 }
 
 // sourceDoc is a table's binding on the wire (nil: none, or unchanged).
@@ -26,51 +26,51 @@ func sourceDoc(src *model.TableSource) *pb.TableSourceDoc {
 	if src == nil {
 		return nil
 	}
-	return &pb.TableSourceDoc{Json: encodeDoc(src)}
+	return &pb.TableSourceDoc{Json: EncodeDoc(src)}
 }
 
 // DeleteTable removes a table.
 func (s *Service) DeleteTable(ctx context.Context, p model.Principal, tableID string) error {
-	_, err := s.edit(ctx, p, projectOf(tableID), &pb.EditDeleteTable{TableId: tableID}, "tableId", tableID)
+	_, err := s.edit(ctx, p, ProjectOf(tableID), &pb.EditDeleteTable{TableId: tableID}, "tableId", tableID)
 	return err
 }
 
 // CreateAttribute adds an attribute to a.TableID.
 func (s *Service) CreateAttribute(ctx context.Context, p model.Principal, a model.Attribute) (*model.Attribute, error) {
-	req := &pb.EditCreateAttribute{Attribute: &pb.AttributeDoc{Json: encodeDoc(a)}}
-	return editResult[model.Attribute](s.edit(ctx, p, projectOf(a.TableID), req))
+	req := &pb.EditCreateAttribute{Attribute: &pb.AttributeDoc{Json: EncodeDoc(a)}}
+	return editResult[model.Attribute](s.edit(ctx, p, ProjectOf(a.TableID), req))
 }
 
 // UpdateAttribute changes an attribute.
 func (s *Service) UpdateAttribute(ctx context.Context, p model.Principal, attributeID string, patch model.AttributePatch) (*model.Attribute, error) {
-	req := &pb.EditUpdateAttribute{AttributeId: attributeID, Patch: &pb.AttributePatchDoc{Json: encodeDoc(patch)}}
-	return editResult[model.Attribute](s.edit(ctx, p, projectOf(attributeID), req, "attributeId", attributeID))
+	req := &pb.EditUpdateAttribute{AttributeId: attributeID, Patch: &pb.AttributePatchDoc{Json: EncodeDoc(patch)}}
+	return editResult[model.Attribute](s.edit(ctx, p, ProjectOf(attributeID), req, "attributeId", attributeID))
 }
 
 // DeleteAttribute removes an attribute.
 func (s *Service) DeleteAttribute(ctx context.Context, p model.Principal, attributeID string) error {
-	_, err := s.edit(ctx, p, projectOf(attributeID), &pb.EditDeleteAttribute{AttributeId: attributeID}, "attributeId", attributeID)
+	_, err := s.edit(ctx, p, ProjectOf(attributeID), &pb.EditDeleteAttribute{AttributeId: attributeID}, "attributeId", attributeID)
 	return err
 }
 
 // CreateRelation links two tables of one project.
 func (s *Service) CreateRelation(ctx context.Context, p model.Principal, r model.Relation) (*model.Relation, error) {
-	if projectOf(r.SourceTableID) != projectOf(r.TargetTableID) {
+	if ProjectOf(r.SourceTableID) != ProjectOf(r.TargetTableID) {
 		return nil, model.Errorf(model.ErrBadUserInput, "a relation links two tables of the same project")
 	}
-	req := &pb.EditCreateRelation{Relation: &pb.RelationDoc{Json: encodeDoc(r)}}
-	return editResult[model.Relation](s.edit(ctx, p, projectOf(r.SourceTableID), req))
+	req := &pb.EditCreateRelation{Relation: &pb.RelationDoc{Json: EncodeDoc(r)}}
+	return editResult[model.Relation](s.edit(ctx, p, ProjectOf(r.SourceTableID), req))
 }
 
 // DeleteRelation removes a relation.
 func (s *Service) DeleteRelation(ctx context.Context, p model.Principal, relationID string) error {
-	_, err := s.edit(ctx, p, projectOf(relationID), &pb.EditDeleteRelation{RelationId: relationID}, "relationId", relationID)
+	_, err := s.edit(ctx, p, ProjectOf(relationID), &pb.EditDeleteRelation{RelationId: relationID}, "relationId", relationID)
 	return err
 }
 
 // GenerateDefaultOperations adds the five default operations of a table (or of every table).
 func (s *Service) GenerateDefaultOperations(ctx context.Context, p model.Principal, projectID, tableID string) ([]*model.Operation, error) {
-	if tableID != "" && projectOf(tableID) != projectID {
+	if tableID != "" && ProjectOf(tableID) != projectID {
 		return nil, model.Errorf(model.ErrNotFound, "table %q is not in project %q", tableID, projectID)
 	}
 	r, err := s.edit(ctx, p, projectID, &pb.EditGenerateOperations{TableId: tableID}, "tableId", tableID)
@@ -85,19 +85,19 @@ func (s *Service) GenerateDefaultOperations(ctx context.Context, p model.Princip
 
 // CreateOperation adds an operation.
 func (s *Service) CreateOperation(ctx context.Context, p model.Principal, o model.Operation) (*model.Operation, error) {
-	req := &pb.EditCreateOperation{Operation: &pb.OperationDoc{Json: encodeDoc(o)}}
-	return editResult[model.Operation](s.edit(ctx, p, projectOf(o.TableID), req))
+	req := &pb.EditCreateOperation{Operation: &pb.OperationDoc{Json: EncodeDoc(o)}}
+	return editResult[model.Operation](s.edit(ctx, p, ProjectOf(o.TableID), req))
 }
 
 // UpdateOperation renames, enables/disables an operation or sets its parameters.
 func (s *Service) UpdateOperation(ctx context.Context, p model.Principal, operationID string, patch model.OperationPatch) (*model.Operation, error) {
-	req := &pb.EditUpdateOperation{OperationId: operationID, Patch: &pb.OperationPatchDoc{Json: encodeDoc(patch)}}
-	return editResult[model.Operation](s.edit(ctx, p, projectOf(operationID), req, "operationId", operationID))
+	req := &pb.EditUpdateOperation{OperationId: operationID, Patch: &pb.OperationPatchDoc{Json: EncodeDoc(patch)}}
+	return editResult[model.Operation](s.edit(ctx, p, ProjectOf(operationID), req, "operationId", operationID))
 }
 
 // DeleteOperation removes an operation.
 func (s *Service) DeleteOperation(ctx context.Context, p model.Principal, operationID string) error {
-	_, err := s.edit(ctx, p, projectOf(operationID), &pb.EditDeleteOperation{OperationId: operationID}, "operationId", operationID)
+	_, err := s.edit(ctx, p, ProjectOf(operationID), &pb.EditDeleteOperation{OperationId: operationID}, "operationId", operationID)
 	return err
 }
 
@@ -130,7 +130,7 @@ func editResult[T any](r *pb.Reply, err error) (*T, error) {
 	case *pb.Reply_Operation:
 		b = v.Operation.GetJson()
 	}
-	return decodeDoc[T](b)
+	return DecodeDoc[T](b)
 }
 
 // jsonDoc is a document message (pb.TableDoc and the like).
@@ -140,7 +140,7 @@ type jsonDoc interface{ GetJson() []byte }
 func decodeDocs[T any, D jsonDoc](docs []D) ([]*T, error) {
 	out := make([]*T, 0, len(docs))
 	for _, d := range docs {
-		v, err := decodeDoc[T](d.GetJson())
+		v, err := DecodeDoc[T](d.GetJson())
 		if err != nil {
 			return nil, err
 		}

@@ -56,7 +56,7 @@ func (s *Service) ImportOpenAPI(ctx context.Context, p model.Principal, projectI
 	}
 	req := &pb.EditImportTables{Tables: make([]*pb.TableDoc, 0, len(tables))}
 	for _, t := range tables {
-		req.Tables = append(req.Tables, &pb.TableDoc{Json: encodeDoc(t)})
+		req.Tables = append(req.Tables, &pb.TableDoc{Json: EncodeDoc(t)})
 	}
 	r, err := s.edit(ctx, p, projectID, req)
 	if err != nil || r.GetTables() == nil {

@@ -35,7 +35,7 @@ const (
 func (s *Service) SetPreviewSharing(ctx context.Context, p model.Principal, projectID string, enabled bool) (*model.Project, error) {
 	e := &pb.EditSetPreviewSharing{}
 	if enabled {
-		e.ShareToken = "shr_" + randomString(24)
+		e.ShareToken = "shr_" + RandomString(24)
 	}
 	return s.editProject(ctx, p, projectID, e)
 }
@@ -77,7 +77,7 @@ func (s *Service) previewProject(ctx context.Context, slug, token string) (*mode
 	if err != nil {
 		return nil, err
 	}
-	if token == "" || pr.ShareToken == "" || !equalSecret(token, pr.ShareToken) {
+	if token == "" || pr.ShareToken == "" || !EqualSecret(token, pr.ShareToken) {
 		return nil, model.Errorf(model.ErrUnauthenticated, "missing or wrong share token, or the project's preview link was turned off: ask its owner for the current link")
 	}
 	return pr, nil

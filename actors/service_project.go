@@ -9,10 +9,10 @@ import (
 )
 
 // access resolves what the principal may do: its role and plan in its account.
-func (s *Service) access(ctx context.Context, p model.Principal) (access, error) {
-	a := access{System: p.System, BoardProjectID: p.BoardProjectID, KeyProjectID: p.KeyProjectID, KeyScope: p.KeyScope}
+func (s *Service) access(ctx context.Context, p model.Principal) (Access, error) {
+	a := Access{System: p.System, BoardProjectID: p.BoardProjectID, KeyProjectID: p.KeyProjectID, KeyScope: p.KeyScope}
 	if sess := s.sessionOf(p); sess != "" {
-		a.SessionID = hashSecret(sess) // projects keep only the hash of their session
+		a.SessionID = HashSecret(sess) // projects keep only the hash of their session
 	}
 	if p.AccountID == "" {
 		return a, nil
@@ -32,7 +32,7 @@ func (s *Service) access(ctx context.Context, p model.Principal) (access, error)
 
 // projectCall sends req, a request that carries its caller's access
 // (field 2, pb.Access), to a project grain on behalf of p.
-func (s *Service) projectCall(ctx context.Context, p model.Principal, projectID string, req request) (*pb.Reply, error) {
+func (s *Service) projectCall(ctx context.Context, p model.Principal, projectID string, req Request) (*pb.Reply, error) {
 	if projectID == "" {
 		return nil, model.Errorf(model.ErrNotFound, "project not found")
 	}
@@ -46,13 +46,13 @@ func (s *Service) projectCall(ctx context.Context, p model.Principal, projectID 
 	if err != nil {
 		return nil, err
 	}
-	setAccess(req, a.wire())
-	return s.ask(ctx, KindProject, projectID, req)
+	SetAccess(req, a.wire())
+	return s.Ask(ctx, KindProject, projectID, req)
 }
 
 // edit runs one model edit (a pb.Edit… request) on the project the ID
 // names. ids are the (name, ID) pairs of what the edit names, checked first.
-func (s *Service) edit(ctx context.Context, p model.Principal, projectID string, req request, ids ...string) (*pb.Reply, error) {
+func (s *Service) edit(ctx context.Context, p model.Principal, projectID string, req Request, ids ...string) (*pb.Reply, error) {
 	for i := 0; i+1 < len(ids); i += 2 {
 		if ids[i+1] != "" {
 			if err := model.CheckID(ids[i], ids[i+1]); err != nil {
@@ -64,12 +64,12 @@ func (s *Service) edit(ctx context.Context, p model.Principal, projectID string,
 }
 
 // editProject is edit for an edit whose answer is the project.
-func (s *Service) editProject(ctx context.Context, p model.Principal, projectID string, req request) (*model.Project, error) {
+func (s *Service) editProject(ctx context.Context, p model.Principal, projectID string, req Request) (*model.Project, error) {
 	r, err := s.edit(ctx, p, projectID, req)
 	if err != nil {
 		return nil, err
 	}
-	return decodeDoc[model.Project](r.GetProject().GetJson())
+	return DecodeDoc[model.Project](r.GetProject().GetJson())
 }
 
 // Projects lists the projects of the principal's account (an API key: its
@@ -111,7 +111,7 @@ func (s *Service) Project(ctx context.Context, p model.Principal, id, slug strin
 		if !model.ValidSlug(slug) {
 			return nil, model.Errorf(model.ErrNotFound, "no project has this slug (slugs have 2 to 64 of a-z, 0-9 and inner dashes)")
 		}
-		r, err := s.ask(ctx, KindSlug, slug, &pb.SlugGet{})
+		r, err := s.Ask(ctx, KindSlug, slug, &pb.SlugGet{})
 		if err != nil {
 			if model.ErrorCode(err) == model.ErrProjectNotFound {
 				return nil, model.Errorf(model.ErrNotFound, "no project has the slug %q", slug)
@@ -124,7 +124,7 @@ func (s *Service) Project(ctx context.Context, p model.Principal, id, slug strin
 	if err != nil {
 		return nil, err
 	}
-	return decodeDoc[model.Project](r.GetProject().GetJson())
+	return DecodeDoc[model.Project](r.GetProject().GetJson())
 }
 
 // CreateProject creates an account project (EDITOR or higher).
@@ -139,11 +139,11 @@ func (s *Service) CreateProject(ctx context.Context, p model.Principal, name, sl
 	if !a.Role.AtLeast(model.RoleEditor) {
 		return nil, model.Errorf(model.ErrForbidden, "creating projects needs role EDITOR or higher")
 	}
-	pr := &model.Project{ID: newProjectID(), Name: name, Kind: model.KindAccount, AccountID: p.AccountID}
+	pr := &model.Project{ID: NewProjectID(), Name: name, Kind: model.KindAccount, AccountID: p.AccountID}
 	if err := s.createProject(ctx, pr, slug, ""); err != nil {
 		return nil, err
 	}
-	if err := s.tell(ctx, KindAccount, p.AccountID, &pb.AccountAddProject{ProjectId: pr.ID}); err != nil {
+	if err := s.Tell(ctx, KindAccount, p.AccountID, &pb.AccountAddProject{ProjectId: pr.ID}); err != nil {
 		return nil, err
 	}
 	return pr, nil
@@ -165,7 +165,7 @@ func (s *Service) createProject(ctx context.Context, pr *model.Project, slug, se
 		return err
 	}
 	pr.Slug = claimed
-	return s.tell(ctx, KindProject, pr.ID, &pb.ProjectCreate{Project: &pb.ProjectDoc{Json: encodeDoc(pr)}, Session: session})
+	return s.Tell(ctx, KindProject, pr.ID, &pb.ProjectCreate{Project: &pb.ProjectDoc{Json: EncodeDoc(pr)}, Session: session})
 }
 
 func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (string, error) {
@@ -173,7 +173,7 @@ func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (
 		if !model.ValidSlug(slug) {
 			return "", model.Errorf(model.ErrBadUserInput, "slug %q: use 2 to 64 of a-z, 0-9 and inner dashes", model.Truncate(slug, 64))
 		}
-		return slug, s.tell(ctx, KindSlug, slug, &pb.SlugClaim{ProjectId: projectID})
+		return slug, s.Tell(ctx, KindSlug, slug, &pb.SlugClaim{ProjectId: projectID})
 	}
 	base := model.Slugify(name)
 	if len(base) < 2 {
@@ -182,9 +182,9 @@ func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (
 	for i := 0; i < 20; i++ {
 		try := base
 		if i > 0 {
-			try = base + "-" + strings.ToLower(randomString(4)) // slugs are lower case
+			try = base + "-" + strings.ToLower(RandomString(4)) // slugs are lower case
 		}
-		err := s.tell(ctx, KindSlug, try, &pb.SlugClaim{ProjectId: projectID})
+		err := s.Tell(ctx, KindSlug, try, &pb.SlugClaim{ProjectId: projectID})
 		if model.ErrorCode(err) != model.ErrConflict {
 			return try, err
 		}
@@ -229,12 +229,12 @@ func (s *Service) UpdateProject(ctx context.Context, p model.Principal, id strin
 	pr, err := s.editProject(ctx, p, id, &pb.EditUpdateProject{Name: name, Slug: slug})
 	if err != nil {
 		if slug != nil && *slug != cur.Slug {
-			_ = s.tell(ctx, KindSlug, *slug, &pb.SlugRelease{ProjectId: id})
+			_ = s.Tell(ctx, KindSlug, *slug, &pb.SlugRelease{ProjectId: id})
 		}
 		return nil, err
 	}
 	if slug != nil && *slug != cur.Slug {
-		_ = s.tell(ctx, KindSlug, cur.Slug, &pb.SlugRelease{ProjectId: id})
+		_ = s.Tell(ctx, KindSlug, cur.Slug, &pb.SlugRelease{ProjectId: id})
 	}
 	return pr, nil
 }
@@ -248,9 +248,9 @@ func (s *Service) DeleteProject(ctx context.Context, p model.Principal, id strin
 	if _, err := s.projectCall(ctx, p, id, &pb.ProjectDelete{}); err != nil {
 		return err
 	}
-	_ = s.tell(ctx, KindSlug, cur.Slug, &pb.SlugRelease{ProjectId: id})
+	_ = s.Tell(ctx, KindSlug, cur.Slug, &pb.SlugRelease{ProjectId: id})
 	if cur.AccountID != "" {
-		_ = s.tell(ctx, KindAccount, cur.AccountID, &pb.AccountRemoveProject{ProjectId: id})
+		_ = s.Tell(ctx, KindAccount, cur.AccountID, &pb.AccountRemoveProject{ProjectId: id})
 	}
 	return nil
 }
@@ -265,8 +265,8 @@ func (s *Service) CreateGuestProject(ctx context.Context, p model.Principal, nam
 	if name == "" {
 		name = "Guest project"
 	}
-	pr := &model.Project{ID: newProjectID(), Name: name, Kind: model.KindGuest, ShareToken: "shr_" + randomString(24)}
-	if err := s.createProject(ctx, pr, "guest-"+strings.ToLower(randomString(8)), hashSecret(session)); err != nil {
+	pr := &model.Project{ID: NewProjectID(), Name: name, Kind: model.KindGuest, ShareToken: "shr_" + RandomString(24)}
+	if err := s.createProject(ctx, pr, "guest-"+strings.ToLower(RandomString(8)), HashSecret(session)); err != nil {
 		return nil, "", err
 	}
 	return pr, session, nil

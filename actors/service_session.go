@@ -31,14 +31,14 @@ func (s *Service) CreateSessionProject(ctx context.Context, p model.Principal, n
 		name = "Session project"
 	}
 	now := s.env.Clock.Now().UTC()
-	pr := &model.Project{ID: newProjectID(), Name: name, Kind: model.KindSession, ShareToken: "shr_" + randomString(24),
+	pr := &model.Project{ID: NewProjectID(), Name: name, Kind: model.KindSession, ShareToken: "shr_" + RandomString(24),
 		ExpiresAt: now.Add(s.env.Config.SessionTTL)}
-	hash := hashSecret(session)
-	if err := s.tell(ctx, KindSession, hash, &pb.SessionClaimProject{ProjectId: pr.ID, Expires: stamp(pr.ExpiresAt)}); err != nil {
+	hash := HashSecret(session)
+	if err := s.Tell(ctx, KindSession, hash, &pb.SessionClaimProject{ProjectId: pr.ID, Expires: Stamp(pr.ExpiresAt)}); err != nil {
 		return model.SessionProject{}, "", err
 	}
-	if err := s.createProject(ctx, pr, "session-"+strings.ToLower(randomString(8)), hash); err != nil {
-		_ = s.tell(ctx, KindSession, hash, &pb.SessionReleaseProject{ProjectId: pr.ID})
+	if err := s.createProject(ctx, pr, "session-"+strings.ToLower(RandomString(8)), hash); err != nil {
+		_ = s.Tell(ctx, KindSession, hash, &pb.SessionReleaseProject{ProjectId: pr.ID})
 		return model.SessionProject{}, "", err
 	}
 	sp := model.SessionProject{Project: pr}
@@ -49,16 +49,16 @@ func (s *Service) CreateSessionProject(ctx context.Context, p model.Principal, n
 
 // newAdoption issues a one-time adoption token for a session project.
 func (s *Service) newAdoption(ctx context.Context, pr *model.Project) (string, time.Time, error) {
-	token := AdoptionTokenPrefix + randomString(32)
-	hash := hashSecret(token)
+	token := AdoptionTokenPrefix + RandomString(32)
+	hash := HashSecret(token)
 	exp := s.env.Clock.Now().UTC().Add(s.env.Config.AdoptionTTL)
 	if exp.After(pr.ExpiresAt) {
 		exp = pr.ExpiresAt
 	}
-	if err := s.tell(ctx, KindProject, pr.ID, &pb.ProjectAddAdoption{Access: systemAccess, Adoption: hash}); err != nil {
+	if err := s.Tell(ctx, KindProject, pr.ID, &pb.ProjectAddAdoption{Access: SystemAccess, Adoption: hash}); err != nil {
 		return "", time.Time{}, err
 	}
-	if err := s.tell(ctx, KindAdoption, hash, &pb.AdoptionCreate{ProjectId: pr.ID, Expires: stamp(exp)}); err != nil {
+	if err := s.Tell(ctx, KindAdoption, hash, &pb.AdoptionCreate{ProjectId: pr.ID, Expires: Stamp(exp)}); err != nil {
 		return "", time.Time{}, err
 	}
 	return token, exp, nil
@@ -84,8 +84,8 @@ func (s *Service) SessionProject(ctx context.Context, p model.Principal) (*model
 	if sess == "" {
 		return nil, nil
 	}
-	r, err := s.ask(ctx, KindSession, hashSecret(sess), &pb.SessionProject{})
-	claims := claimsOf(r)
+	r, err := s.Ask(ctx, KindSession, HashSecret(sess), &pb.SessionProject{})
+	claims := ClaimsOf(r)
 	if err != nil || len(claims) == 0 || claims[0].ProjectID == "" {
 		return nil, err
 	}
@@ -104,11 +104,11 @@ func (s *Service) Adopt(ctx context.Context, token string) (string, time.Time, e
 	if !strings.HasPrefix(token, AdoptionTokenPrefix) || len(token) != len(AdoptionTokenPrefix)+32 {
 		return "", time.Time{}, bad
 	}
-	r, err := s.ask(ctx, KindAdoption, hashSecret(token), &pb.AdoptionUse{})
+	r, err := s.Ask(ctx, KindAdoption, HashSecret(token), &pb.AdoptionUse{})
 	if err != nil {
 		return "", time.Time{}, err
 	}
-	st := adoptionOf(r)
+	st := AdoptionOf(r)
 	pr, err := s.Project(ctx, model.Principal{System: true}, st.ProjectID, "")
 	if err != nil || pr.Kind != model.KindSession || pr.Expired(s.env.Clock.Now()) {
 		return "", time.Time{}, bad
@@ -123,13 +123,13 @@ func (s *Service) adoptSessionProject(ctx context.Context, p model.Principal, ac
 	if p.BoardProjectID != "" {
 		ids = append(ids, p.BoardProjectID)
 	}
-	var claims []sessionClaim
+	var claims []SessionClaim
 	if sess := s.sessionOf(p); sess != "" {
-		r, err := s.ask(ctx, KindSession, hashSecret(sess), &pb.SessionProjects{})
+		r, err := s.Ask(ctx, KindSession, HashSecret(sess), &pb.SessionProjects{})
 		if err != nil {
 			return err
 		}
-		claims = claimsOf(r)
+		claims = ClaimsOf(r)
 	}
 	for _, cl := range claims {
 		if cl.ProjectID != p.BoardProjectID {
@@ -149,11 +149,11 @@ func (s *Service) adoptSessionProject(ctx context.Context, p model.Principal, ac
 // assistant's when the board session of an adoption link signs up), so that
 // session may make another.
 func (s *Service) transferProject(ctx context.Context, projectID, accountID string) error {
-	var o projectOwner
-	r, err := s.ask(ctx, KindProject, projectID, &pb.ProjectOwnerQuery{Access: systemAccess})
+	var o ProjectOwner
+	r, err := s.Ask(ctx, KindProject, projectID, &pb.ProjectOwnerQuery{Access: SystemAccess})
 	if err == nil {
-		o = ownerOf(r)
-		err = s.tell(ctx, KindProject, projectID, &pb.ProjectTransfer{Access: systemAccess, AccountId: accountID})
+		o = OwnerOf(r)
+		err = s.Tell(ctx, KindProject, projectID, &pb.ProjectTransfer{Access: SystemAccess, AccountId: accountID})
 	}
 	switch model.ErrorCode(err) {
 	case "":
@@ -162,11 +162,11 @@ func (s *Service) transferProject(ctx context.Context, projectID, accountID stri
 	default:
 		return err
 	}
-	if err := s.tell(ctx, KindAccount, accountID, &pb.AccountAddProject{ProjectId: projectID}); err != nil {
+	if err := s.Tell(ctx, KindAccount, accountID, &pb.AccountAddProject{ProjectId: projectID}); err != nil {
 		return err
 	}
 	if o.Session == "" {
 		return nil
 	}
-	return s.tell(ctx, KindSession, o.Session, &pb.SessionReleaseProject{ProjectId: projectID})
+	return s.Tell(ctx, KindSession, o.Session, &pb.SessionReleaseProject{ProjectId: projectID})
 }

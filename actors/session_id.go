@@ -23,7 +23,7 @@ const (
 
 // newSessionID mints a session ID.
 func (s *Service) newSessionID() string {
-	r := randomString(sessionRandLen)
+	r := RandomString(sessionRandLen)
 	return "s" + r + s.sessionTag(r)
 }
 
