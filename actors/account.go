@@ -21,6 +21,8 @@ type accountGrain struct {
 	quota *meter // the plan's request quota; published on this node
 }
 
+// AccountState is an account grain's checkpoint: the account, its key
+// index and its quota meter.
 type AccountState struct {
 	Account model.Account     `json:"account"`
 	Keys    map[string]KeyRef `json:"keys"`
@@ -42,6 +44,7 @@ type Usage struct {
 	Start, ResetsAt time.Time
 }
 
+// KeyRef is an entry of an account's key index: the key's hash and project.
 type KeyRef struct {
 	Hash      string `json:"hash"`
 	ProjectID string `json:"projectId"`

@@ -203,3 +203,7 @@ func (k *keyGrain) set(g *grain, edit func(*model.APIKey)) (any, error) {
 	k.publish(g)
 	return k.key, nil
 }
+
+// KeyPrefix starts every API key value: mgq_ and 43 base62 characters
+// (about 256 bits).
+const KeyPrefix = "mgq_"

@@ -8,8 +8,8 @@ import (
 // The typed client's decoders: each turns the result of a Reply (ask)
 // back into what the grain returned (resultOf is the other way).
 
-// wire is access on the wire.
-func (a Access) wire() *pb.Access {
+// Wire is access on the Wire.
+func (a Access) Wire() *pb.Access {
 	return &pb.Access{System: a.System, AccountId: a.AccountID, Role: string(a.Role), Plan: string(a.Plan),
 		KeyProjectId: a.KeyProjectID, KeyScope: string(a.KeyScope), SessionId: a.SessionID, BoardProjectId: a.BoardProjectID}
 }
@@ -20,13 +20,16 @@ func accessOf(w *pb.Access) Access {
 		KeyProjectID: w.GetKeyProjectId(), KeyScope: model.Scope(w.GetKeyScope()), SessionID: w.GetSessionId(), BoardProjectID: w.GetBoardProjectId()}
 }
 
+// SystemAccess is the access of the system itself (every right).
 var SystemAccess = &pb.Access{System: true}
 
+// OwnerOf is the project owner a reply carries.
 func OwnerOf(r *pb.Reply) ProjectOwner {
 	o := r.GetOwner()
 	return ProjectOwner{Kind: model.ProjectKind(o.GetKind()), AccountID: o.GetAccountId(), Session: o.GetSession()}
 }
 
+// UsageOf is the quota usage a reply carries.
 func UsageOf(r *pb.Reply) Usage {
 	u := r.GetUsage()
 	return Usage{Requests: u.GetRequests(), Quota: u.GetQuota(), Start: unstamp(u.GetStart()), ResetsAt: unstamp(u.GetResetsAt())}
@@ -37,12 +40,14 @@ func leaseGrantOf(r *pb.Reply) leaseGrant {
 	return leaseGrant{Units: g.GetUnits(), Start: unstamp(g.GetStart()), End: unstamp(g.GetEnd())}
 }
 
+// ActorGrantOf is the actor token grant a reply carries.
 func ActorGrantOf(r *pb.Reply) actorGrant {
 	g := r.GetActorGrant()
 	return actorGrant{ActorToken: g.GetActorToken(), ExpiresInSeconds: int(g.GetExpiresInSeconds()),
 		MaxActors: int(g.GetMaxActors()), CurrentActors: int(g.GetCurrentActors())}
 }
 
+// ClaimsOf is the list of a session's project claims a reply carries.
 func ClaimsOf(r *pb.Reply) []SessionClaim {
 	var out []SessionClaim
 	for _, c := range r.GetClaims().GetClaims() {
@@ -51,6 +56,7 @@ func ClaimsOf(r *pb.Reply) []SessionClaim {
 	return out
 }
 
+// AdoptionOf is the adoption token state a reply carries.
 func AdoptionOf(r *pb.Reply) adoptionState {
 	a := r.GetAdoption()
 	return adoptionState{ProjectID: a.GetProjectId(), Expires: unstamp(a.GetExpires()), Used: a.GetUsed()}
@@ -64,4 +70,40 @@ func expiredOf(r *pb.Reply) expired {
 // leaseRequest is a quota lease's request on the wire.
 func leaseRequest(a leaseArgs) *pb.Lease {
 	return &pb.Lease{Want: a.Want, Return: a.Return, ReturnStart: Stamp(a.ReturnStart)}
+}
+
+// EditResult decodes the one document an edit answers with (a table, an
+// attribute, a relation or an operation: the result's only field is json).
+func EditResult[T any](r *pb.Reply, err error) (*T, error) {
+	if err != nil {
+		return nil, err
+	}
+	var b []byte
+	switch v := r.Result.(type) {
+	case *pb.Reply_Table:
+		b = v.Table.GetJson()
+	case *pb.Reply_Attribute:
+		b = v.Attribute.GetJson()
+	case *pb.Reply_Relation:
+		b = v.Relation.GetJson()
+	case *pb.Reply_Operation:
+		b = v.Operation.GetJson()
+	}
+	return DecodeDoc[T](b)
+}
+
+// JSONDoc is a document message (pb.TableDoc and the like).
+type JSONDoc interface{ GetJson() []byte }
+
+// DecodeDocs decodes a list of documents.
+func DecodeDocs[T any, D JSONDoc](docs []D) ([]*T, error) {
+	out := make([]*T, 0, len(docs))
+	for _, d := range docs {
+		v, err := DecodeDoc[T](d.GetJson())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }

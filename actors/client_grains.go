@@ -14,7 +14,7 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// Client is the node's client of the Client: it names calls, sends them
+// Client is the node's typed client of the grains: it names calls, sends them
 // with the caller's deadline and turns error replies back into errors. It
 // also keeps the node's slug cache and the IP windows known to refuse.
 // Safe for concurrent use.
@@ -332,6 +332,8 @@ func (c *slugCache) get(slug string) string {
 	return s
 }
 
+// ResolveSlug returns the ID of the project that answers slug, from the
+// node's cache unless fresh; a slug no project has is PROJECT_NOT_FOUND.
 func (s *Client) ResolveSlug(ctx context.Context, slug string, fresh bool) (string, error) {
 	if !fresh {
 		if id := s.slugs.get(slug); id != "" {

@@ -131,9 +131,9 @@ func (p *projectGrain) requestLog(limit int) []model.RequestLogEntry {
 	return p.requestLogState().entries(limit)
 }
 
-// wireFaults and faultSettingsOf convert fault settings to and from the
+// WireFaults and faultSettingsOf convert fault settings to and from the
 // wire; nil (no settings) is an absent message.
-func wireFaults(f *model.FaultSettings) *pb.FaultSettings {
+func WireFaults(f *model.FaultSettings) *pb.FaultSettings {
 	if f == nil {
 		return nil
 	}
@@ -149,7 +149,7 @@ func faultSettingsOf(w *pb.FaultSettings) *model.FaultSettings {
 		ErrorCode: w.ErrorCode, HTTPStatus: int(w.HttpStatus), Seed: w.Seed}
 }
 
-// wireRequestLog and requestLogOf convert a request log to and from the wire.
+// wireRequestLog and RequestLogOf convert a request log to and from the wire.
 func wireRequestLog(entries []model.RequestLogEntry) *pb.RequestLog {
 	l := &pb.RequestLog{Entries: make([]*pb.RequestLogEntry, 0, len(entries))}
 	for _, e := range entries {
@@ -160,7 +160,8 @@ func wireRequestLog(entries []model.RequestLogEntry) *pb.RequestLog {
 	return l
 }
 
-func requestLogOf(r *pb.Reply) []model.RequestLogEntry {
+// RequestLogOf is the request log a reply carries.
+func RequestLogOf(r *pb.Reply) []model.RequestLogEntry {
 	w := r.GetRequestLog()
 	if w == nil {
 		return nil

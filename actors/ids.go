@@ -8,9 +8,10 @@ import (
 	"strings"
 )
 
-const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+// Base62 is the alphabet of the IDs, keys and tokens this service mints.
+const Base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
-// RandomString returns n characters of base62 from crypto/rand (5.95 bits
+// RandomString returns n characters of Base62 from crypto/rand (5.95 bits
 // each: 22 characters carry more than 128 bits).
 func RandomString(n int) string {
 	b := make([]byte, n)
@@ -22,7 +23,7 @@ func RandomString(n int) string {
 		}
 		for _, c := range buf {
 			if c < 248 && i < n { // 248 = 4*62: no modulo bias
-				b[i] = base62[c%62]
+				b[i] = Base62[c%62]
 				i++
 			}
 		}

@@ -61,9 +61,9 @@ type DatasetMeta struct {
 	Key string `json:"-"`
 }
 
-// visibleTo reports whether the entry is listed for, and read by, account
+// VisibleTo reports whether the entry is listed for, and read by, account
 // (empty: sessions, guests and anonymous callers).
-func (m *DatasetMeta) visibleTo(account string) bool {
+func (m *DatasetMeta) VisibleTo(account string) bool {
 	return !m.Deleted && (m.Owner == "" || m.Owner == account)
 }
 
@@ -345,16 +345,16 @@ func (p *Pool) fetchUnit(key, kind, id string) bool {
 	return true
 }
 
-// evict drops a deleted dataset from this node's cache.
-func (p *Pool) evict(key string) {
+// Evict drops a deleted dataset from this node's cache.
+func (p *Pool) Evict(key string) {
 	p.mu.Lock()
 	delete(p.sets, refOf(key))
 	p.mu.Unlock()
 }
 
-// put adds a dataset just imported on this node under its catalog entry m,
+// Put adds a dataset just imported on this node under its catalog entry m,
 // so it is not decoded again.
-func (p *Pool) put(m DatasetMeta, d *dataset.Dataset) {
+func (p *Pool) Put(m DatasetMeta, d *dataset.Dataset) {
 	e := &poolEntry{d: d, owner: m.Owner, blobID: m.BlobID}
 	e.once.Do(func() {})
 	e.checked.Store(p.now())

@@ -122,15 +122,15 @@ func TestResultsCrossTheWire(t *testing.T) {
 			if r.GetOperations() == nil {
 				return []*model.Operation(nil), nil
 			}
-			return decodeDocs[model.Operation](r.GetOperations().GetOperations())
+			return DecodeDocs[model.Operation](r.GetOperations().GetOperations())
 		}},
 		{"an empty list of views", []*model.View{}, func(r *pb.Reply) (any, error) {
 			if r.GetViews() == nil {
 				return []*model.View(nil), nil
 			}
-			return decodeDocs[model.View](r.GetViews().GetViews())
+			return DecodeDocs[model.View](r.GetViews().GetViews())
 		}},
-		{"a table", &model.Table{ID: "p1t1", Name: "Products"}, func(r *pb.Reply) (any, error) { return editResult[model.Table](r, nil) }},
+		{"a table", &model.Table{ID: "p1t1", Name: "Products"}, func(r *pb.Reply) (any, error) { return EditResult[model.Table](r, nil) }},
 		{"usage, a zero time", Usage{Requests: 3, Quota: 500, Start: at}, func(r *pb.Reply) (any, error) { return UsageOf(r), nil }},
 		{"a lease grant", leaseGrant{Units: 50, Start: at, End: at.Add(time.Hour)}, func(r *pb.Reply) (any, error) { return leaseGrantOf(r), nil }},
 		{"no live claims", []SessionClaim(nil), func(r *pb.Reply) (any, error) { return ClaimsOf(r), nil }},

@@ -11,7 +11,7 @@ import (
 
 // RuntimePath runs one /mock/{slug}/graphql request. It is the one place
 // of API.md's order of runtime checks after the client IP (which the HTTP
-// gate counts first, through Service.CheckIP):
+// gate counts first, through app.Service.CheckIP):
 //
 //  1. slug: the project it names (ResolveSlug), still that project and not expired
 //  2. credential: an API key of the project, or the share token of a guest or session project
@@ -28,7 +28,7 @@ import (
 // The HTTP side calls Run; a node that does not hold the project's grain
 // hands the whole request over to the grain's node (pb.ProjectServe), whose grain
 // runs the same steps through serve. One RuntimePath per node
-// (Env.runtimePath); safe for concurrent use.
+// (Env.RuntimePath); safe for concurrent use.
 type RuntimePath struct {
 	grains  *Client
 	workers *workers // run the requests other nodes hand over
@@ -336,3 +336,7 @@ func (p *RuntimePath) holdAnswer(r *model.RuntimeRequest, res *model.RuntimeResu
 	}
 	r.Out.Held, r.Out.Lender = b.HoldAnswer(len(res.Body)), b
 }
+
+// Client returns the grain client the path asks through: the node's, which
+// the use cases share.
+func (p *RuntimePath) Client() *Client { return p.grains }
