@@ -29,7 +29,7 @@ import (
 // their owner, and read as before (see scopedPool.Dataset).
 const (
 	kindDataset  = "dataset"
-	KindDataBlob = "datablob"
+	kindDataBlob = "datablob"
 	blobChunk    = 1 << 20
 )
 
@@ -383,14 +383,14 @@ func (p *Pool) read(m *DatasetMeta) (*dataset.Dataset, error) {
 	prefix := m.ImportCode + "/" + m.BlobID + "/"
 	var buf bytes.Buffer
 	scan := func() error {
-		return p.store.Scan(KindDataBlob, prefix, func(_ string, v []byte) error {
+		return p.store.Scan(kindDataBlob, prefix, func(_ string, v []byte) error {
 			buf.Write(v)
 			return nil
 		})
 	}
 	err := scan()
 	if err == nil && buf.Len() == 0 {
-		if key, _ := GrainKeyOf(KindDataBlob, prefix); p.fetchUnit(key, KindDataBlob, prefix+"000000") {
+		if key, _ := GrainKeyOf(kindDataBlob, prefix); p.fetchUnit(key, kindDataBlob, prefix+"000000") {
 			err = scan()
 		}
 	}
@@ -419,9 +419,9 @@ func (p *Pool) List() ([]DatasetMeta, error) {
 	return out, err
 }
 
-// BlobPuts encodes d into chunked puts under a fresh blob ID, which
+// blobPuts encodes d into chunked puts under a fresh blob ID, which
 // carries the time of the upload (see CollectGarbage).
-func BlobPuts(d *dataset.Dataset, now time.Time) (string, []persistence.Put, error) {
+func blobPuts(d *dataset.Dataset, now time.Time) (string, []persistence.Put, error) {
 	var buf bytes.Buffer
 	if err := d.Encode(&buf); err != nil {
 		return "", nil, err
@@ -431,7 +431,7 @@ func BlobPuts(d *dataset.Dataset, now time.Time) (string, []persistence.Put, err
 	var puts []persistence.Put
 	for i := 0; len(b) > 0; i++ {
 		n := min(blobChunk, len(b))
-		puts = append(puts, persistence.Put{Kind: KindDataBlob, ID: fmt.Sprintf("%s/%s/%06d", d.ImportCode(), blobID, i), Value: b[:n]})
+		puts = append(puts, persistence.Put{Kind: kindDataBlob, ID: fmt.Sprintf("%s/%s/%06d", d.ImportCode(), blobID, i), Value: b[:n]})
 		b = b[n:]
 	}
 	return blobID, puts, nil
@@ -454,7 +454,7 @@ func (p *Pool) CollectGarbage(now time.Time, minAge time.Duration) error {
 		keep[m.ImportCode+"/"+m.BlobID+"/"] = true
 	}
 	drop := map[string]bool{}
-	err = p.store.Scan(KindDataBlob, "", func(id string, _ []byte) error {
+	err = p.store.Scan(kindDataBlob, "", func(id string, _ []byte) error {
 		if prefix := blobPrefix(id); !keep[prefix] && !drop[prefix] && !blobYoung(prefix, now, minAge) {
 			drop[prefix] = true
 		}
@@ -464,7 +464,7 @@ func (p *Pool) CollectGarbage(now time.Time, minAge time.Duration) error {
 		return err
 	}
 	for prefix := range drop {
-		if err := p.store.DeletePrefix(KindDataBlob, prefix); err != nil {
+		if err := p.store.DeletePrefix(kindDataBlob, prefix); err != nil {
 			return err
 		}
 	}

@@ -91,7 +91,7 @@ func TestCollectGarbageSparesYoungBlobs(t *testing.T) {
 	inFlight, _ := blob(now.Add(-time.Minute))
 	abandoned, _ := blob(now.Add(-48 * time.Hour))
 	legacy := "AbCdEfGhIj" // a blob ID from before IDs carried their time
-	if err := db.Write(persistence.Put{Kind: KindDataBlob, ID: "things/" + legacy + "/000000", Value: []byte("x")}); err != nil {
+	if err := db.Write(persistence.Put{Kind: kindDataBlob, ID: "things/" + legacy + "/000000", Value: []byte("x")}); err != nil {
 		t.Fatal(err)
 	}
 	if err := NewPool(db).CollectGarbage(now, 24*time.Hour); err != nil {
@@ -99,7 +99,7 @@ func TestCollectGarbageSparesYoungBlobs(t *testing.T) {
 	}
 	for id, want := range map[string]bool{live: true, inFlight: true, abandoned: false, legacy: false} {
 		var n int
-		_ = db.Scan(KindDataBlob, "things/"+id+"/", func(string, []byte) error { n++; return nil })
+		_ = db.Scan(kindDataBlob, "things/"+id+"/", func(string, []byte) error { n++; return nil })
 		if (n > 0) != want {
 			t.Errorf("blob %s: kept %v, want %v", id, n > 0, want)
 		}
@@ -140,7 +140,7 @@ func testDataset(t *testing.T, code, data string) *dataset.Dataset {
 // entry that points at it (the entry an import commits last).
 func encodeDataset(t *testing.T, d *dataset.Dataset, at time.Time) (blobID string, puts []persistence.Put, entry persistence.Put) {
 	t.Helper()
-	blobID, puts, err := BlobPuts(d, at)
+	blobID, puts, err := blobPuts(d, at)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +254,7 @@ func BenchmarkScopedPoolDataset(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		blobID, puts, err := BlobPuts(d, time.Now())
+		blobID, puts, err := blobPuts(d, time.Now())
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -16,13 +16,13 @@ func GrainKeyOf(kind, id string) (key string, ok bool) {
 		return KindProject + "/" + before(id, '/'), true
 	case kindExpiry: // <unix ms>/<projectID>
 		return KindProject + "/" + id[strings.IndexByte(id, '/')+1:], true
-	case KindDataBlob: // <code>/<blobID>/<chunk>
+	case kindDataBlob: // <code>/<blobID>/<chunk>
 		// Its own unit, not the dataset grain's: the node that took the
 		// upload writes the blob, the grain writes the catalog entry, and
 		// the store's versions assume one writer per unit (two writers
 		// could send different writes with the same version, and a
 		// replica holding one acknowledges the other as a retry).
-		return KindDataBlob + "/" + strings.TrimSuffix(blobPrefix(id), "/"), true
+		return kindDataBlob + "/" + strings.TrimSuffix(blobPrefix(id), "/"), true
 	}
 	return kind + "/" + id, true
 }
@@ -31,7 +31,7 @@ func GrainKeyOf(kind, id string) (key string, ok bool) {
 // and blobs), which are immutable once imported and read by whichever node
 // serves a project.
 func Everywhere(key string) bool {
-	return strings.HasPrefix(key, KindDataset+"/") || strings.HasPrefix(key, KindDataBlob+"/")
+	return strings.HasPrefix(key, KindDataset+"/") || strings.HasPrefix(key, kindDataBlob+"/")
 }
 
 // GrainRecords lists where a grain's records are, for snapshots.
@@ -41,8 +41,8 @@ func GrainRecords(key string) []persistence.Range {
 	case KindProject:
 		return []persistence.Range{{Kind: kindProject, Prefix: id, Exact: true},
 			{Kind: kindOverlay, Prefix: id + "/"}, {Kind: kindExpiry, Suffix: "/" + id}, {Kind: kindReply, Prefix: id + "/"}}
-	case KindDataBlob: // <code>/<blobID>
-		return []persistence.Range{{Kind: KindDataBlob, Prefix: id + "/"}}
+	case kindDataBlob: // <code>/<blobID>
+		return []persistence.Range{{Kind: kindDataBlob, Prefix: id + "/"}}
 	}
 	return []persistence.Range{{Kind: kind, Prefix: id, Exact: true}}
 }

@@ -263,7 +263,7 @@ func (s *Service) DeleteDataset(ctx context.Context, p model.Principal, code str
 		return err
 	}
 	s.env.Pool.Evict(m.Key)
-	return s.env.Store.DeletePrefix(actors.KindDataBlob, code+"/"+m.BlobID+"/")
+	return s.env.Pool.DeleteBlob(code, m.BlobID)
 }
 
 // ownDataset finds the catalog entry of code that account's projects read
@@ -299,21 +299,9 @@ func (s *Service) canImport(ctx context.Context, p model.Principal) error {
 }
 
 func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format, variantField, owner string) (model.DataSource, error) {
-	blobID, puts, err := actors.BlobPuts(d, s.env.Clock.Now())
+	blobID, size, err := s.env.Pool.WriteBlob(d, s.env.Clock.Now())
 	if err != nil {
 		return model.DataSource{}, err
-	}
-	var size int64
-	for _, p := range puts {
-		size += int64(len(p.Value))
-	}
-	// Two chunks a write: in a cluster each write is one replication
-	// message, and those stay well under gRPC's message size.
-	for i := 0; i < len(puts); i += 2 {
-		if err := s.env.Store.Write(puts[i:min(i+2, len(puts))]...); err != nil {
-			_ = s.env.Store.DeletePrefix(actors.KindDataBlob, d.ImportCode()+"/"+blobID+"/")
-			return model.DataSource{}, err
-		}
 	}
 	m := actors.DatasetMeta{ImportCode: d.ImportCode(), Name: d.Name(), Format: format, VariantField: variantField,
 		RecordCount: d.Len(), FieldPaths: d.Paths(), Variants: d.Variants(), BlobID: blobID, CreatedAt: s.env.Clock.Now().UTC(),
@@ -323,7 +311,7 @@ func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format,
 	}
 	m.Key = actors.CatalogKey(owner, m.ImportCode)
 	if err := s.Tell(ctx, actors.KindDataset, m.Key, &pb.DatasetCommit{Dataset: &pb.DatasetDoc{Json: actors.EncodeDoc(m)}}); err != nil {
-		_ = s.env.Store.DeletePrefix(actors.KindDataBlob, m.ImportCode+"/"+blobID+"/")
+		_ = s.env.Pool.DeleteBlob(m.ImportCode, blobID)
 		return model.DataSource{}, err
 	}
 	s.env.Pool.Put(m, d)
