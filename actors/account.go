@@ -16,33 +16,36 @@ func quotaError(retry int) error {
 // accountGrain is a workspace: plan, members, projects and the index of its
 // API keys (key ID to key hash, the key grain's identity).
 type accountGrain struct {
-	state accountState
+	state AccountState
 	found bool
 	quota *meter // the plan's request quota; published on this node
 }
 
-type accountState struct {
+// AccountState is an account grain's checkpoint: the account, its key
+// index and its quota meter.
+type AccountState struct {
 	Account model.Account     `json:"account"`
-	Keys    map[string]keyRef `json:"keys"`
+	Keys    map[string]KeyRef `json:"keys"`
 	Usage   meterState        `json:"usage"`
 }
 
-// quotaPeriod is the plan's quota window: a UTC day on STARTER, a UTC
+// QuotaPeriod is the plan's quota window: a UTC day on STARTER, a UTC
 // calendar month on paid plans.
-func quotaPeriod(p model.Plan) period {
+func QuotaPeriod(p model.Plan) period {
 	if p == model.PlanStarter {
 		return perDay
 	}
-	return perMonth
+	return PerMonth
 }
 
-// usage is what the account's plan quota shows.
-type usage struct {
+// Usage is what the account's plan quota shows.
+type Usage struct {
 	Requests, Quota int64
 	Start, ResetsAt time.Time
 }
 
-type keyRef struct {
+// KeyRef is an entry of an account's key index: the key's hash and project.
+type KeyRef struct {
 	Hash      string `json:"hash"`
 	ProjectID string `json:"projectId"`
 }
@@ -65,7 +68,7 @@ func (a *accountGrain) load(g *grain) (err error) {
 
 func (a *accountGrain) startQuota(g *grain) {
 	plan := a.state.Account.Plan
-	a.quota = newMeter(quotaPeriod(plan), g.env.Config.Limits.Quota(plan), a.state.Usage)
+	a.quota = newMeter(QuotaPeriod(plan), g.env.Config.Limits.Quota(plan), a.state.Usage)
 	g.env.Local.publishMeter(KindAccount, g.id, a.quota)
 }
 
@@ -121,15 +124,15 @@ func (a *accountGrain) run(g *grain, c *call) (any, error) {
 		return serveLease(a.quota, m, g.env.Clock.Now(), quotaError)
 	case *pb.UsageQuery:
 		n, q, start, end := a.quota.usage(g.env.Clock.Now())
-		return usage{Requests: n, Quota: q, Start: start, ResetsAt: end}, nil
+		return Usage{Requests: n, Quota: q, Start: start, ResetsAt: end}, nil
 	case *pb.AccountSetPlan:
 		plan := model.Plan(m.Plan)
-		return a.update(g, m.Caller, model.RoleOwner, func(s *accountState) error {
+		return a.update(g, m.Caller, model.RoleOwner, func(s *AccountState) error {
 			if !plan.Valid() {
 				return model.Errorf(model.ErrBadUserInput, "unknown plan %q", plan)
 			}
 			s.Account.Plan = plan
-			a.quota.setLimit(quotaPeriod(plan), g.env.Config.Limits.Quota(plan), g.env.Clock.Now())
+			a.quota.setLimit(QuotaPeriod(plan), g.env.Config.Limits.Quota(plan), g.env.Clock.Now())
 			return nil
 		})
 	case *pb.AccountAddMember:
@@ -138,19 +141,19 @@ func (a *accountGrain) run(g *grain, c *call) (any, error) {
 			return nil, err
 		}
 		args := accountArgs{Caller: m.Caller, User: u, Role: model.Role(m.Role)}
-		return a.update(g, m.Caller, model.RoleAdmin, func(s *accountState) error { return addMember(s, args) })
+		return a.update(g, m.Caller, model.RoleAdmin, func(s *AccountState) error { return addMember(s, args) })
 	case *pb.AccountSetRole:
 		args := accountArgs{Caller: m.Caller, UserID: m.UserId, Role: model.Role(m.Role)}
-		return a.update(g, m.Caller, model.RoleAdmin, func(s *accountState) error { return setRole(s, args) })
+		return a.update(g, m.Caller, model.RoleAdmin, func(s *AccountState) error { return setRole(s, args) })
 	case *pb.AccountRemoveMember:
 		args := accountArgs{Caller: m.Caller, UserID: m.UserId}
-		return a.update(g, m.Caller, model.RoleAdmin, func(s *accountState) error { return setRole(s, args) })
+		return a.update(g, m.Caller, model.RoleAdmin, func(s *AccountState) error { return setRole(s, args) })
 	case *pb.AccountAddProject:
 		return a.setProject(g, m.ProjectId, true)
 	case *pb.AccountRemoveProject:
 		return a.setProject(g, m.ProjectId, false)
 	case *pb.AccountAddKey:
-		return a.setKey(g, m.KeyId, &keyRef{Hash: m.KeyHash, ProjectID: m.ProjectId})
+		return a.setKey(g, m.KeyId, &KeyRef{Hash: m.KeyHash, ProjectID: m.ProjectId})
 	case *pb.AccountRemoveKey:
 		return a.setKey(g, m.KeyId, nil)
 	}
@@ -159,7 +162,7 @@ func (a *accountGrain) run(g *grain, c *call) (any, error) {
 
 // setProject adds a project to the account, or removes it.
 func (a *accountGrain) setProject(g *grain, projectID string, add bool) (any, error) {
-	return a.update(g, "", "", func(s *accountState) error {
+	return a.update(g, "", "", func(s *AccountState) error {
 		s.Account.ProjectIDs = removeString(s.Account.ProjectIDs, projectID)
 		if add {
 			s.Account.ProjectIDs = append(s.Account.ProjectIDs, projectID)
@@ -169,8 +172,8 @@ func (a *accountGrain) setProject(g *grain, projectID string, add bool) (any, er
 }
 
 // setKey indexes a key of the account (ref), or drops it (nil).
-func (a *accountGrain) setKey(g *grain, keyID string, ref *keyRef) (any, error) {
-	return a.update(g, "", "", func(s *accountState) error {
+func (a *accountGrain) setKey(g *grain, keyID string, ref *KeyRef) (any, error) {
+	return a.update(g, "", "", func(s *AccountState) error {
 		delete(s.Keys, keyID)
 		if ref != nil {
 			s.Keys[keyID] = *ref
@@ -186,12 +189,12 @@ func (a *accountGrain) create(g *grain, m *pb.AccountCreate) (any, error) {
 	if len(m.Account.GetJson()) == 0 {
 		return nil, model.Errorf(model.ErrBadUserInput, "account missing")
 	}
-	acc, err := decodeDoc[model.Account](m.Account.GetJson())
+	acc, err := DecodeDoc[model.Account](m.Account.GetJson())
 	if err != nil {
 		return nil, err
 	}
-	next := accountState{Account: *acc, Keys: map[string]keyRef{}}
-	if err := commit(g, next, func(v accountState) { a.state, a.found = v, true }); err != nil {
+	next := AccountState{Account: *acc, Keys: map[string]KeyRef{}}
+	if err := commit(g, next, func(v AccountState) { a.state, a.found = v, true }); err != nil {
 		return nil, err
 	}
 	a.startQuota(g)
@@ -200,7 +203,7 @@ func (a *accountGrain) create(g *grain, m *pb.AccountCreate) (any, error) {
 
 // update checks that caller (if given) has at least role min, applies edit
 // to a copy, checkpoints it and only then makes it the state.
-func (a *accountGrain) update(g *grain, caller string, min model.Role, edit func(*accountState) error) (any, error) {
+func (a *accountGrain) update(g *grain, caller string, min model.Role, edit func(*AccountState) error) (any, error) {
 	if caller != "" {
 		m := a.state.Account.Member(caller)
 		if m == nil || !m.Role.AtLeast(min) {
@@ -209,19 +212,19 @@ func (a *accountGrain) update(g *grain, caller string, min model.Role, edit func
 	}
 	next := clone(a.state)
 	if next.Keys == nil {
-		next.Keys = map[string]keyRef{}
+		next.Keys = map[string]KeyRef{}
 	}
 	if err := edit(&next); err != nil {
 		return nil, err
 	}
 	next.Usage, _ = a.quota.checkpoint()
-	if err := commit(g, next, func(v accountState) { a.state = v }); err != nil {
+	if err := commit(g, next, func(v AccountState) { a.state = v }); err != nil {
 		return nil, err
 	}
 	return a.state, nil
 }
 
-func addMember(s *accountState, args accountArgs) error {
+func addMember(s *AccountState, args accountArgs) error {
 	if args.User == nil || !args.Role.AtLeast(model.RoleViewer) {
 		return model.Errorf(model.ErrBadUserInput, "a member needs a user and a role")
 	}
@@ -237,7 +240,7 @@ func addMember(s *accountState, args accountArgs) error {
 
 // setRole changes a member's role; an empty role removes the member. The
 // last owner can be neither demoted nor removed.
-func setRole(s *accountState, args accountArgs) error {
+func setRole(s *AccountState, args accountArgs) error {
 	m := s.Account.Member(args.UserID)
 	if m == nil {
 		return model.Errorf(model.ErrNotFound, "user %s is not a member", args.UserID)
@@ -267,7 +270,7 @@ func setRole(s *accountState, args accountArgs) error {
 
 // ownerOnly: giving the OWNER role, or changing or removing an owner, is
 // for owners; an admin can do the rest.
-func ownerOnly(s *accountState, caller string, role, current model.Role) error {
+func ownerOnly(s *AccountState, caller string, role, current model.Role) error {
 	if role != model.RoleOwner && current != model.RoleOwner {
 		return nil
 	}

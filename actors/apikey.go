@@ -146,7 +146,7 @@ func (k *keyGrain) create(g *grain, m *pb.KeyCreate) (any, error) {
 	if len(m.Key.GetJson()) == 0 {
 		return nil, model.Errorf(model.ErrBadUserInput, "key missing")
 	}
-	key, err := decodeDoc[model.APIKey](m.Key.GetJson())
+	key, err := DecodeDoc[model.APIKey](m.Key.GetJson())
 	if err != nil {
 		return nil, err
 	}
@@ -167,15 +167,15 @@ func (k *keyGrain) acquire(g *grain, now time.Time) (any, error) {
 		return nil, &model.Error{Code: model.ErrRateLimitExceeded, RetryAfter: retry,
 			Message: "too many actor tokens requested for this key this minute; reuse an active token"}
 	}
-	token := ActorTokenPrefix + k.key.ID + "_" + randomString(32)
-	ok, current, retry := k.leases.acquire(hashSecret(token), k.key.MaxActors, now)
+	token := ActorTokenPrefix + k.key.ID + "_" + RandomString(32)
+	ok, current, retry := k.leases.acquire(HashSecret(token), k.key.MaxActors, now)
 	if !ok {
 		return nil, &model.Error{Code: model.ErrMaxActors, RetryAfter: retry,
 			Message: "all actor slots of this key are in use; retry after the soonest one frees, or release a token with DELETE /runtime/actors",
 			Extra:   map[string]any{"error": model.ErrMaxActors, "maxActors": k.key.MaxActors, "currentActors": current, "retryAfterSeconds": retry}}
 	}
 	if err := k.save(g, k.key); err != nil {
-		k.leases.release(hashSecret(token))
+		k.leases.release(HashSecret(token))
 		return nil, err
 	}
 	return actorGrant{ActorToken: token, ExpiresInSeconds: int(g.env.Config.ActorIdle / time.Second),
@@ -203,3 +203,7 @@ func (k *keyGrain) set(g *grain, edit func(*model.APIKey)) (any, error) {
 	k.publish(g)
 	return k.key, nil
 }
+
+// KeyPrefix starts every API key value: mgq_ and 43 base62 characters
+// (about 256 bits).
+const KeyPrefix = "mgq_"

@@ -8,28 +8,31 @@ import (
 // The typed client's decoders: each turns the result of a Reply (ask)
 // back into what the grain returned (resultOf is the other way).
 
-// wire is access on the wire.
-func (a access) wire() *pb.Access {
+// Wire is access on the Wire.
+func (a Access) Wire() *pb.Access {
 	return &pb.Access{System: a.System, AccountId: a.AccountID, Role: string(a.Role), Plan: string(a.Plan),
 		KeyProjectId: a.KeyProjectID, KeyScope: string(a.KeyScope), SessionId: a.SessionID, BoardProjectId: a.BoardProjectID}
 }
 
 // accessOf is the access a request carries (none: the zero access).
-func accessOf(w *pb.Access) access {
-	return access{System: w.GetSystem(), AccountID: w.GetAccountId(), Role: model.Role(w.GetRole()), Plan: model.Plan(w.GetPlan()),
+func accessOf(w *pb.Access) Access {
+	return Access{System: w.GetSystem(), AccountID: w.GetAccountId(), Role: model.Role(w.GetRole()), Plan: model.Plan(w.GetPlan()),
 		KeyProjectID: w.GetKeyProjectId(), KeyScope: model.Scope(w.GetKeyScope()), SessionID: w.GetSessionId(), BoardProjectID: w.GetBoardProjectId()}
 }
 
-var systemAccess = &pb.Access{System: true}
+// SystemAccess is the access of the system itself (every right).
+var SystemAccess = &pb.Access{System: true}
 
-func ownerOf(r *pb.Reply) projectOwner {
+// OwnerOf is the project owner a reply carries.
+func OwnerOf(r *pb.Reply) ProjectOwner {
 	o := r.GetOwner()
-	return projectOwner{Kind: model.ProjectKind(o.GetKind()), AccountID: o.GetAccountId(), Session: o.GetSession()}
+	return ProjectOwner{Kind: model.ProjectKind(o.GetKind()), AccountID: o.GetAccountId(), Session: o.GetSession()}
 }
 
-func usageOf(r *pb.Reply) usage {
+// UsageOf is the quota usage a reply carries.
+func UsageOf(r *pb.Reply) Usage {
 	u := r.GetUsage()
-	return usage{Requests: u.GetRequests(), Quota: u.GetQuota(), Start: unstamp(u.GetStart()), ResetsAt: unstamp(u.GetResetsAt())}
+	return Usage{Requests: u.GetRequests(), Quota: u.GetQuota(), Start: unstamp(u.GetStart()), ResetsAt: unstamp(u.GetResetsAt())}
 }
 
 func leaseGrantOf(r *pb.Reply) leaseGrant {
@@ -37,21 +40,24 @@ func leaseGrantOf(r *pb.Reply) leaseGrant {
 	return leaseGrant{Units: g.GetUnits(), Start: unstamp(g.GetStart()), End: unstamp(g.GetEnd())}
 }
 
-func actorGrantOf(r *pb.Reply) actorGrant {
+// ActorGrantOf is the actor token grant a reply carries.
+func ActorGrantOf(r *pb.Reply) actorGrant {
 	g := r.GetActorGrant()
 	return actorGrant{ActorToken: g.GetActorToken(), ExpiresInSeconds: int(g.GetExpiresInSeconds()),
 		MaxActors: int(g.GetMaxActors()), CurrentActors: int(g.GetCurrentActors())}
 }
 
-func claimsOf(r *pb.Reply) []sessionClaim {
-	var out []sessionClaim
+// ClaimsOf is the list of a session's project claims a reply carries.
+func ClaimsOf(r *pb.Reply) []SessionClaim {
+	var out []SessionClaim
 	for _, c := range r.GetClaims().GetClaims() {
-		out = append(out, sessionClaim{ProjectID: c.GetProjectId(), Expires: unstamp(c.GetExpires())})
+		out = append(out, SessionClaim{ProjectID: c.GetProjectId(), Expires: unstamp(c.GetExpires())})
 	}
 	return out
 }
 
-func adoptionOf(r *pb.Reply) adoptionState {
+// AdoptionOf is the adoption token state a reply carries.
+func AdoptionOf(r *pb.Reply) adoptionState {
 	a := r.GetAdoption()
 	return adoptionState{ProjectID: a.GetProjectId(), Expires: unstamp(a.GetExpires()), Used: a.GetUsed()}
 }
@@ -63,5 +69,41 @@ func expiredOf(r *pb.Reply) expired {
 
 // leaseRequest is a quota lease's request on the wire.
 func leaseRequest(a leaseArgs) *pb.Lease {
-	return &pb.Lease{Want: a.Want, Return: a.Return, ReturnStart: stamp(a.ReturnStart)}
+	return &pb.Lease{Want: a.Want, Return: a.Return, ReturnStart: Stamp(a.ReturnStart)}
+}
+
+// EditResult decodes the one document an edit answers with (a table, an
+// attribute, a relation or an operation: the result's only field is json).
+func EditResult[T any](r *pb.Reply, err error) (*T, error) {
+	if err != nil {
+		return nil, err
+	}
+	var b []byte
+	switch v := r.Result.(type) {
+	case *pb.Reply_Table:
+		b = v.Table.GetJson()
+	case *pb.Reply_Attribute:
+		b = v.Attribute.GetJson()
+	case *pb.Reply_Relation:
+		b = v.Relation.GetJson()
+	case *pb.Reply_Operation:
+		b = v.Operation.GetJson()
+	}
+	return DecodeDoc[T](b)
+}
+
+// JSONDoc is a document message (pb.TableDoc and the like).
+type JSONDoc interface{ GetJson() []byte }
+
+// DecodeDocs decodes a list of documents.
+func DecodeDocs[T any, D JSONDoc](docs []D) ([]*T, error) {
+	out := make([]*T, 0, len(docs))
+	for _, d := range docs {
+		v, err := DecodeDoc[T](d.GetJson())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }

@@ -115,7 +115,7 @@ type Env struct {
 	// bytes, list items, errors) and its response byte budget.
 	Bounds graphql.Bounds
 	// runtime is the node's runtime path and grain client, built once on
-	// first use (runtimePath) from the fields above.
+	// first use (RuntimePath) from the fields above.
 	runtimeOnce sync.Once
 	runtime     *RuntimePath
 }
@@ -126,9 +126,9 @@ type Metrics interface {
 	GrainPassivated(kind string)
 }
 
-// runtimePath returns the node's runtime path, which the Service and the
+// RuntimePath returns the node's runtime path, which the use cases (app.Service) and the
 // project grains' serve handler share. Env must not be copied after it.
-func (e *Env) runtimePath() *RuntimePath {
+func (e *Env) RuntimePath() *RuntimePath {
 	e.runtimeOnce.Do(func() { e.runtime = newRuntimePath(newGrains(e)) })
 	return e.runtime
 }

@@ -1,7 +1,6 @@
 package actors
 
 import (
-	"context"
 	"strconv"
 	"sync"
 
@@ -37,7 +36,7 @@ type faultSeq struct {
 }
 
 func newFaultState() *faultState {
-	return &faultState{seqs: map[string]*faultSeq{}, prefix: randomString(6) + "-"}
+	return &faultState{seqs: map[string]*faultSeq{}, prefix: RandomString(6) + "-"}
 }
 
 // seq returns the sequence number of the next request of scope under s,
@@ -132,42 +131,9 @@ func (p *projectGrain) requestLog(limit int) []model.RequestLogEntry {
 	return p.requestLogState().entries(limit)
 }
 
-// SetFaults sets the fault settings of a project, or of one of its
-// operations when operationID is set (EDITOR and above); nil clears them.
-// Invalid settings are BAD_USER_INPUT naming the field, and change
-// nothing. It returns the project.
-func (s *Service) SetFaults(ctx context.Context, p model.Principal, projectID, operationID string, f *model.FaultSettings) (*model.Project, error) {
-	if f != nil {
-		if err := f.Check(); err != nil {
-			return nil, err
-		}
-	}
-	return s.editProject(ctx, p, projectID, &pb.EditSetFaults{OperationId: operationID, Faults: wireFaults(f)})
-}
-
-// RequestLog returns the newest limit entries (at most
-// model.RequestLogSize) of the project's request log, newest first
-// (VIEWER and above). The log is held by the project's grain in memory.
-func (s *Service) RequestLog(ctx context.Context, p model.Principal, projectID string, limit int) ([]model.RequestLogEntry, error) {
-	r, err := s.projectCall(ctx, p, projectID, &pb.ProjectRequestLog{Limit: int32(max(0, min(limit, model.RequestLogSize)))})
-	if err != nil {
-		return nil, err
-	}
-	return requestLogOf(r), nil
-}
-
-// ClearRequestLog empties the project's request log (EDITOR and above)
-// and returns the project.
-func (s *Service) ClearRequestLog(ctx context.Context, p model.Principal, projectID string) (*model.Project, error) {
-	if _, err := s.projectCall(ctx, p, projectID, &pb.ProjectClearRequestLog{}); err != nil {
-		return nil, err
-	}
-	return s.Project(ctx, p, projectID, "")
-}
-
-// wireFaults and faultSettingsOf convert fault settings to and from the
+// WireFaults and faultSettingsOf convert fault settings to and from the
 // wire; nil (no settings) is an absent message.
-func wireFaults(f *model.FaultSettings) *pb.FaultSettings {
+func WireFaults(f *model.FaultSettings) *pb.FaultSettings {
 	if f == nil {
 		return nil
 	}
@@ -183,18 +149,19 @@ func faultSettingsOf(w *pb.FaultSettings) *model.FaultSettings {
 		ErrorCode: w.ErrorCode, HTTPStatus: int(w.HttpStatus), Seed: w.Seed}
 }
 
-// wireRequestLog and requestLogOf convert a request log to and from the wire.
+// wireRequestLog and RequestLogOf convert a request log to and from the wire.
 func wireRequestLog(entries []model.RequestLogEntry) *pb.RequestLog {
 	l := &pb.RequestLog{Entries: make([]*pb.RequestLogEntry, 0, len(entries))}
 	for _, e := range entries {
-		l.Entries = append(l.Entries, &pb.RequestLogEntry{Id: e.ID, At: stamp(e.At), OperationName: e.OperationName,
+		l.Entries = append(l.Entries, &pb.RequestLogEntry{Id: e.ID, At: Stamp(e.At), OperationName: e.OperationName,
 			RootFields: e.RootFields, Query: e.Query, Variables: e.Variables, Status: int32(e.Status),
 			DurationMs: e.DurationMs, Code: e.Code, Fault: e.Fault})
 	}
 	return l
 }
 
-func requestLogOf(r *pb.Reply) []model.RequestLogEntry {
+// RequestLogOf is the request log a reply carries.
+func RequestLogOf(r *pb.Reply) []model.RequestLogEntry {
 	w := r.GetRequestLog()
 	if w == nil {
 		return nil

@@ -8,11 +8,12 @@ import (
 	"strings"
 )
 
-const base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+// Base62 is the alphabet of the IDs, keys and tokens this service mints.
+const Base62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
-// randomString returns n characters of base62 from crypto/rand (5.95 bits
+// RandomString returns n characters of Base62 from crypto/rand (5.95 bits
 // each: 22 characters carry more than 128 bits).
-func randomString(n int) string {
+func RandomString(n int) string {
 	b := make([]byte, n)
 	buf := make([]byte, n*2)
 	i := 0
@@ -22,7 +23,7 @@ func randomString(n int) string {
 		}
 		for _, c := range buf {
 			if c < 248 && i < n { // 248 = 4*62: no modulo bias
-				b[i] = base62[c%62]
+				b[i] = Base62[c%62]
 				i++
 			}
 		}
@@ -30,33 +31,33 @@ func randomString(n int) string {
 	return string(b)
 }
 
-// newProjectID returns a fresh project ID.
-func newProjectID() string { return "p" + randomString(14) }
+// NewProjectID returns a fresh project ID.
+func NewProjectID() string { return "p" + RandomString(14) }
 
 // newChildID returns an ID for a table, attribute, relation, operation or
 // view of a project: "<projectID>.<letter><random>", so that an operation
 // given only the child's ID finds the project (model.ProjectOf).
 func newChildID(projectID string, letter byte) string {
-	return projectID + "." + string(letter) + randomString(8)
+	return projectID + "." + string(letter) + RandomString(8)
 }
 
-// projectOf returns the project ID part of a child ID.
-func projectOf(childID string) string {
+// ProjectOf returns the project ID part of a child ID.
+func ProjectOf(childID string) string {
 	if i := strings.IndexByte(childID, '.'); i > 0 {
 		return childID[:i]
 	}
 	return ""
 }
 
-// hashSecret returns the hex SHA-256 of a secret (API key, adoption token);
+// HashSecret returns the hex SHA-256 of a secret (API key, adoption token);
 // only hashes are stored. Secrets are 128+ random bits, so a fast hash is
 // enough (no offline guessing to slow down).
-func hashSecret(s string) string {
+func HashSecret(s string) string {
 	h := sha256.Sum256([]byte(s))
 	var out [2 * sha256.Size]byte
 	hex.Encode(out[:], h[:])
 	return string(out[:])
 }
 
-// equalSecret compares two secrets in constant time.
-func equalSecret(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
+// EqualSecret compares two secrets in constant time.
+func EqualSecret(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }

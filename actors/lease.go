@@ -121,9 +121,9 @@ func (l *leases) list() ([]lease, bool) {
 	return out, d
 }
 
-// checkActorToken checks a token's shape and that it names keyID; it
+// CheckActorToken checks a token's shape and that it names keyID; it
 // returns the token's hash.
-func checkActorToken(token, keyID string) (string, error) {
+func CheckActorToken(token, keyID string) (string, error) {
 	rest, ok := strings.CutPrefix(token, ActorTokenPrefix)
 	i := strings.LastIndexByte(rest, '_')
 	if !ok || i <= 0 || len(rest)-i-1 != 32 {
@@ -132,5 +132,5 @@ func checkActorToken(token, keyID string) (string, error) {
 	if rest[:i] != keyID {
 		return "", model.Errorf(model.ErrActorTokenInvalid, "this actor token belongs to another API key")
 	}
-	return hashSecret(token), nil
+	return HashSecret(token), nil
 }

@@ -2,6 +2,7 @@ package actors
 
 import (
 	"sync"
+	"time"
 
 	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/model"
@@ -98,4 +99,27 @@ func (l *Local) meter(kind, id string) *meter {
 	v, _ := l.meters.Load(meterKey{kind, id})
 	m, _ := v.(*meter)
 	return m
+}
+
+// Project returns the read snapshot of project id when its grain is active
+// on this node, and nil when it is not (or l is nil). The snapshot is
+// shared: the caller must not modify it. It is never older than the last
+// write the grain acknowledged.
+func (l *Local) Project(id string) *model.Project {
+	if v := l.project(id); v != nil {
+		return v.project
+	}
+	return nil
+}
+
+// MeterUsage reports the quota meter kind/id (account/<id> and the like)
+// at now when its grain is active on this node; ok is false when it is not
+// (or l is nil), and the caller asks the grain instead.
+func (l *Local) MeterUsage(kind, id string, now time.Time) (u Usage, ok bool) {
+	m := l.meter(kind, id)
+	if m == nil {
+		return Usage{}, false
+	}
+	u.Requests, u.Quota, u.Start, u.ResetsAt = m.usage(now)
+	return u, true
 }

@@ -53,7 +53,7 @@ func (mg *meterGrain) handle(g *grain, c *call) (any, error) {
 		return serveLease(mg.m, m, g.env.Clock.Now(), func(retry int) error { return limitError(g.kind, retry) })
 	case *pb.UsageQuery:
 		n, q, start, end := mg.m.usage(g.env.Clock.Now())
-		return usage{Requests: n, Quota: q, Start: start, ResetsAt: end}, nil
+		return Usage{Requests: n, Quota: q, Start: start, ResetsAt: end}, nil
 	}
 	return nil, unknownRequest(g, c)
 }

@@ -16,13 +16,13 @@ import (
 	"github.com/mockgql/mockgql/persistence"
 )
 
-// Datasets are stored in two kinds: the catalog entry (datasetMeta, kind
+// Datasets are stored in two kinds: the catalog entry (DatasetMeta, kind
 // "dataset", written by the dataset grain) and the encoded contents in
 // chunks (kind "datablob", id "<code>/<blobID>/<chunk>"), written before the
 // catalog entry points at them. A blob no entry points at is an abandoned
 // upload and is deleted at start.
 //
-// The catalog is keyed by owner and code (catalogKey): a curated dataset
+// The catalog is keyed by owner and code (CatalogKey): a curated dataset
 // under its code, an account's own under "<account>:<code>", so two
 // accounts may each hold a code and neither can take it from the other.
 // Entries written before codes were scoped are keyed by code whatever
@@ -33,8 +33,8 @@ const (
 	blobChunk    = 1 << 20
 )
 
-// datasetMeta is the catalog entry of a dataset.
-type datasetMeta struct {
+// DatasetMeta is the catalog entry of a dataset.
+type DatasetMeta struct {
 	ImportCode   string            `json:"importCode"`
 	Name         string            `json:"name"`
 	Format       string            `json:"format"`
@@ -61,16 +61,16 @@ type datasetMeta struct {
 	Key string `json:"-"`
 }
 
-// visibleTo reports whether the entry is listed for, and read by, account
+// VisibleTo reports whether the entry is listed for, and read by, account
 // (empty: sessions, guests and anonymous callers).
-func (m *datasetMeta) visibleTo(account string) bool {
+func (m *DatasetMeta) VisibleTo(account string) bool {
 	return !m.Deleted && (m.Owner == "" || m.Owner == account)
 }
 
-// catalogKey is the catalog key (and dataset grain identity) of code as
+// CatalogKey is the catalog key (and dataset grain identity) of code as
 // owner's: the code itself in the curated pool, "<owner>:<code>" for an
 // account's own. Neither account IDs nor import codes hold a ':'.
-func catalogKey(owner, code string) string {
+func CatalogKey(owner, code string) string {
 	if owner == "" {
 		return code
 	}
@@ -89,14 +89,14 @@ func refOf(key string) catalogRef {
 	return catalogRef{code: key}
 }
 
-// catalogKeys lists where code is looked for on behalf of account, first
+// CatalogKeys lists where code is looked for on behalf of account, first
 // match wins: the account's own dataset, then the entry under the bare
 // code (curated, or the account's own from before codes were scoped).
-func catalogKeys(account, code string) []string {
+func CatalogKeys(account, code string) []string {
 	if account == "" {
 		return []string{code}
 	}
-	return []string{catalogKey(account, code), code}
+	return []string{CatalogKey(account, code), code}
 }
 
 // Pool is a node's cache of datasets: each is decoded from the store once,
@@ -195,7 +195,7 @@ func (s *scopedPool) Dataset(code string) *dataset.Dataset {
 	if strings.IndexByte(code, ':') >= 0 {
 		return nil // not a code: it would name another account's key
 	}
-	if s.owner != "" { // catalogKeys, without building the keys
+	if s.owner != "" { // CatalogKeys, without building the keys
 		e, err := s.p.entry(catalogRef{s.owner, code})
 		if err != nil {
 			return nil
@@ -258,7 +258,7 @@ func (p *Pool) entry(ref catalogRef) (*poolEntry, error) {
 		e.once.Do(func() {}) // wait for a load under way
 		return e, e.err
 	}
-	key := catalogKey(ref.owner, ref.code)
+	key := CatalogKey(ref.owner, ref.code)
 	meta, err := p.meta(key)
 	if err == nil && meta == nil && p.fetch(key) {
 		meta, err = p.meta(key)
@@ -345,16 +345,16 @@ func (p *Pool) fetchUnit(key, kind, id string) bool {
 	return true
 }
 
-// evict drops a deleted dataset from this node's cache.
-func (p *Pool) evict(key string) {
+// Evict drops a deleted dataset from this node's cache.
+func (p *Pool) Evict(key string) {
 	p.mu.Lock()
 	delete(p.sets, refOf(key))
 	p.mu.Unlock()
 }
 
-// put adds a dataset just imported on this node under its catalog entry m,
+// Put adds a dataset just imported on this node under its catalog entry m,
 // so it is not decoded again.
-func (p *Pool) put(m datasetMeta, d *dataset.Dataset) {
+func (p *Pool) Put(m DatasetMeta, d *dataset.Dataset) {
 	e := &poolEntry{d: d, owner: m.Owner, blobID: m.BlobID}
 	e.once.Do(func() {})
 	e.checked.Store(p.now())
@@ -363,12 +363,12 @@ func (p *Pool) put(m datasetMeta, d *dataset.Dataset) {
 	p.mu.Unlock()
 }
 
-func (p *Pool) meta(key string) (*datasetMeta, error) {
+func (p *Pool) meta(key string) (*DatasetMeta, error) {
 	b, err := p.store.Get(kindDataset, key)
 	if err != nil || b == nil {
 		return nil, err
 	}
-	var m datasetMeta
+	var m DatasetMeta
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("dataset %s catalog entry: %w", key, err)
 	}
@@ -379,7 +379,7 @@ func (p *Pool) meta(key string) (*datasetMeta, error) {
 // read decodes a dataset's contents, fetched from the other nodes first
 // if this one lacks them (they are a replication unit of their own, see
 // GrainKeyOf).
-func (p *Pool) read(m *datasetMeta) (*dataset.Dataset, error) {
+func (p *Pool) read(m *DatasetMeta) (*dataset.Dataset, error) {
 	prefix := m.ImportCode + "/" + m.BlobID + "/"
 	var buf bytes.Buffer
 	scan := func() error {
@@ -405,10 +405,10 @@ func (p *Pool) read(m *datasetMeta) (*dataset.Dataset, error) {
 }
 
 // List returns the catalog, in catalog-key order, each entry with its Key.
-func (p *Pool) List() ([]datasetMeta, error) {
-	var out []datasetMeta
+func (p *Pool) List() ([]DatasetMeta, error) {
+	var out []DatasetMeta
 	err := p.store.Scan(kindDataset, "", func(key string, v []byte) error {
-		var m datasetMeta
+		var m DatasetMeta
 		if err := json.Unmarshal(v, &m); err != nil {
 			return err
 		}
@@ -426,7 +426,7 @@ func blobPuts(d *dataset.Dataset, now time.Time) (string, []persistence.Put, err
 	if err := d.Encode(&buf); err != nil {
 		return "", nil, err
 	}
-	blobID := strconv.FormatInt(now.Unix(), 36) + "." + randomString(10)
+	blobID := strconv.FormatInt(now.Unix(), 36) + "." + RandomString(10)
 	b := buf.Bytes()
 	var puts []persistence.Put
 	for i := 0; len(b) > 0; i++ {
@@ -496,9 +496,9 @@ func blobPrefix(id string) string {
 
 // datasetGrain makes a catalog key's entry unique: it commits an entry
 // only if the key is free or its dataset was deleted. Its identity is the
-// catalog key (catalogKey).
+// catalog key (CatalogKey).
 type datasetGrain struct {
-	meta  datasetMeta
+	meta  DatasetMeta
 	found bool
 }
 
@@ -518,10 +518,10 @@ func (d *datasetGrain) handle(g *grain, c *call) (any, error) {
 		if !d.found || d.meta.Deleted {
 			return nil, nil
 		}
-		gone := datasetMeta{ImportCode: d.meta.ImportCode, Owner: d.meta.Owner, Deleted: true, CreatedAt: d.meta.CreatedAt}
-		return nil, commit(g, gone, func(v datasetMeta) { d.meta = v })
+		gone := DatasetMeta{ImportCode: d.meta.ImportCode, Owner: d.meta.Owner, Deleted: true, CreatedAt: d.meta.CreatedAt}
+		return nil, commit(g, gone, func(v DatasetMeta) { d.meta = v })
 	case *pb.DatasetCommit:
-		m, err := decodeDoc[datasetMeta](req.Dataset.GetJson())
+		m, err := DecodeDoc[DatasetMeta](req.Dataset.GetJson())
 		if err != nil {
 			return nil, err
 		}
@@ -529,9 +529,9 @@ func (d *datasetGrain) handle(g *grain, c *call) (any, error) {
 			return d.meta, nil // a retried commit
 		}
 		if d.found && !d.meta.Deleted {
-			return nil, codeTaken(d.meta.ImportCode)
+			return nil, CodeTaken(d.meta.ImportCode)
 		}
-		if err := commit(g, *m, func(v datasetMeta) { d.meta, d.found = v, true }); err != nil {
+		if err := commit(g, *m, func(v DatasetMeta) { d.meta, d.found = v, true }); err != nil {
 			return nil, err
 		}
 		return d.meta, nil
@@ -539,7 +539,7 @@ func (d *datasetGrain) handle(g *grain, c *call) (any, error) {
 	return nil, unknownRequest(g, c)
 }
 
-// codeTaken is the refusal of an import code in use.
-func codeTaken(code string) error {
+// CodeTaken is the refusal of an import code in use.
+func CodeTaken(code string) error {
 	return model.Errorf(model.ErrConflict, "a dataset with importCode %q exists", code)
 }

@@ -144,7 +144,7 @@ func encodeDataset(t *testing.T, d *dataset.Dataset, at time.Time) (blobID strin
 	if err != nil {
 		t.Fatal(err)
 	}
-	meta, err := json.Marshal(datasetMeta{ImportCode: d.ImportCode(), Name: d.ImportCode(), Format: "json", RecordCount: d.Len(), BlobID: blobID})
+	meta, err := json.Marshal(DatasetMeta{ImportCode: d.ImportCode(), Name: d.ImportCode(), Format: "json", RecordCount: d.Len(), BlobID: blobID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func encodeDataset(t *testing.T, d *dataset.Dataset, at time.Time) (blobID strin
 func writeEntry(t *testing.T, db *persistence.DB, key, owner string, d *dataset.Dataset) string {
 	t.Helper()
 	blobID, puts, entry := encodeDataset(t, d, time.Now())
-	m := datasetMeta{ImportCode: d.ImportCode(), BlobID: blobID, Owner: owner}
+	m := DatasetMeta{ImportCode: d.ImportCode(), BlobID: blobID, Owner: owner}
 	b, err := json.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
@@ -176,8 +176,8 @@ func TestPoolScopesCodes(t *testing.T) {
 	db := openDB(t, "scopes.db")
 	writeEntry(t, db, "cur", "", testDataset(t, "cur", `[{"id":1},{"id":2}]`))
 	writeEntry(t, db, "legacy", "acc1", testDataset(t, "legacy", `[{"id":1},{"id":2},{"id":3}]`))
-	writeEntry(t, db, catalogKey("acc1", "cur"), "acc1", testDataset(t, "cur", `[{"id":1}]`))
-	writeEntry(t, db, catalogKey("acc2", "mine"), "acc2", testDataset(t, "mine", `[{"id":1}]`))
+	writeEntry(t, db, CatalogKey("acc1", "cur"), "acc1", testDataset(t, "cur", `[{"id":1}]`))
+	writeEntry(t, db, CatalogKey("acc2", "mine"), "acc2", testDataset(t, "mine", `[{"id":1}]`))
 	pool := NewPool(db)
 	tests := []struct {
 		account, code string
@@ -205,7 +205,7 @@ func TestPoolScopesCodes(t *testing.T) {
 // reads the new contents; a code it found empty shows a new upload too.
 func TestPoolNoticesAnotherNodesReimport(t *testing.T) {
 	db := openDB(t, "reimport.db")
-	key := catalogKey("acc1", "things")
+	key := CatalogKey("acc1", "things")
 	writeEntry(t, db, key, "acc1", testDataset(t, "things", `[{"id":1}]`))
 	pool := NewPool(db)
 	now := time.Now()
@@ -218,7 +218,7 @@ func TestPoolNoticesAnotherNodesReimport(t *testing.T) {
 		t.Fatalf("a code nobody has: %v", d)
 	}
 	writeEntry(t, db, key, "acc1", testDataset(t, "things", `[{"id":1},{"id":2}]`))
-	writeEntry(t, db, catalogKey("acc1", "later"), "acc1", testDataset(t, "later", `[{"id":1}]`))
+	writeEntry(t, db, CatalogKey("acc1", "later"), "acc1", testDataset(t, "later", `[{"id":1}]`))
 	if d := scoped.Dataset("things"); d == nil || d.Len() != 1 {
 		t.Fatalf("within recheckAfter the cached contents serve: %v", d)
 	}
@@ -229,7 +229,7 @@ func TestPoolNoticesAnotherNodesReimport(t *testing.T) {
 	if d := scoped.Dataset("later"); d == nil || d.Len() != 1 {
 		t.Fatalf("a new upload after recheckAfter: %v", d)
 	}
-	gone, _ := json.Marshal(datasetMeta{ImportCode: "things", Owner: "acc1", Deleted: true})
+	gone, _ := json.Marshal(DatasetMeta{ImportCode: "things", Owner: "acc1", Deleted: true})
 	if err := db.Write(persistence.Put{Kind: kindDataset, ID: key, Value: gone}); err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func BenchmarkScopedPoolDataset(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		meta, _ := json.Marshal(datasetMeta{ImportCode: e.code, BlobID: blobID, Owner: e.owner})
+		meta, _ := json.Marshal(DatasetMeta{ImportCode: e.code, BlobID: blobID, Owner: e.owner})
 		if err := db.Write(append(puts, persistence.Put{Kind: kindDataset, ID: e.key, Value: meta})...); err != nil {
 			b.Fatal(err)
 		}

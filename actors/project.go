@@ -52,9 +52,9 @@ type projectState struct {
 	Calls meterState `json:"calls"`
 }
 
-// access is what the service learned about the caller: the grain decides
+// Access is what the service learned about the caller: the grain decides
 // with it, so the check and the change are one step.
-type access struct {
+type Access struct {
 	System         bool        `json:"system,omitempty"`
 	AccountID      string      `json:"accountId,omitempty"`
 	Role           model.Role  `json:"role,omitempty"`
@@ -207,7 +207,7 @@ func (p *projectGrain) authorized(g *grain, c *call, write bool) (any, error) {
 	if err := p.live(g); err != nil {
 		return nil, err
 	}
-	var a access
+	var a Access
 	if m, ok := c.req.(accessed); ok {
 		a = accessOf(m.GetAccess())
 	}
@@ -218,7 +218,7 @@ func (p *projectGrain) authorized(g *grain, c *call, write bool) (any, error) {
 	case *pb.ProjectGet:
 		return p.st.Project, nil
 	case *pb.ProjectOwnerQuery:
-		return projectOwner{AccountID: p.st.Project.AccountID, Session: p.st.Session, Kind: p.st.Project.Kind}, nil
+		return ProjectOwner{AccountID: p.st.Project.AccountID, Session: p.st.Session, Kind: p.st.Project.Kind}, nil
 	case *pb.Consume:
 		if p.calls == nil {
 			return nil, nil
@@ -257,7 +257,7 @@ func (p *projectGrain) create(g *grain, m *pb.ProjectCreate) (any, error) {
 	if len(m.Project.GetJson()) == 0 {
 		return nil, model.Errorf(model.ErrBadUserInput, "project missing")
 	}
-	pr, err := decodeDoc[model.Project](m.Project.GetJson())
+	pr, err := DecodeDoc[model.Project](m.Project.GetJson())
 	if err != nil {
 		return nil, err
 	}
@@ -275,7 +275,7 @@ func (p *projectGrain) create(g *grain, m *pb.ProjectCreate) (any, error) {
 }
 
 // authorize lets the caller read (or, with write, change) the project.
-func (p *projectGrain) authorize(a access, write bool) error {
+func (p *projectGrain) authorize(a Access, write bool) error {
 	pr := p.st.Project
 	min := model.RoleViewer
 	if write {
@@ -291,7 +291,7 @@ func (p *projectGrain) authorize(a access, write bool) error {
 		return model.Errorf(model.ErrForbidden, "this needs role %s or higher", min)
 	case a.KeyProjectID != "" && a.KeyProjectID == pr.ID && a.KeyScope.Management():
 		return nil
-	case a.SessionID != "" && p.st.Session != "" && equalSecret(a.SessionID, p.st.Session):
+	case a.SessionID != "" && p.st.Session != "" && EqualSecret(a.SessionID, p.st.Session):
 		return nil
 	case a.BoardProjectID != "" && a.BoardProjectID == pr.ID && pr.Kind == model.KindSession:
 		return nil // an adoption link's board session opens a session project; once it moves into an account, membership does

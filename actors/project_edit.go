@@ -11,7 +11,7 @@ import (
 
 // edit applies one model edit to a copy of the project, checks the plan's
 // limits, checkpoints the copy and only then makes it current.
-func (p *projectGrain) edit(g *grain, req request, a access) (any, error) {
+func (p *projectGrain) edit(g *grain, req Request, a Access) (any, error) {
 	next := p.st.Project.Clone()
 	res, err := applyEdit(next, req)
 	if err != nil {
@@ -30,7 +30,7 @@ func (p *projectGrain) edit(g *grain, req request, a access) (any, error) {
 }
 
 // applyEdit runs one edit on p and returns what the API answers.
-func applyEdit(p *model.Project, req request) (any, error) {
+func applyEdit(p *model.Project, req Request) (any, error) {
 	pid := p.ID
 	switch e := req.(type) {
 	case *pb.EditUpdateProject:
@@ -99,7 +99,7 @@ func updateProject(p *model.Project, e *pb.EditUpdateProject) (any, error) {
 	return p, nil
 }
 
-func applyOperationEdit(p *model.Project, req request) (any, error) {
+func applyOperationEdit(p *model.Project, req Request) (any, error) {
 	pid := p.ID
 	switch e := req.(type) {
 	case *pb.EditGenerateOperations:
@@ -112,7 +112,7 @@ func applyOperationEdit(p *model.Project, req request) (any, error) {
 		o.ID, o.Enabled = newChildID(pid, 'o'), true
 		return o, p.AddOperation(o)
 	case *pb.EditUpdateOperation:
-		patch, err := decodeDoc[model.OperationPatch](e.Patch.GetJson())
+		patch, err := DecodeDoc[model.OperationPatch](e.Patch.GetJson())
 		if err != nil {
 			return nil, err
 		}
@@ -134,7 +134,7 @@ func decodeOptional[T any](b []byte) (*T, error) {
 	if len(b) == 0 {
 		return nil, nil
 	}
-	return decodeDoc[T](b)
+	return DecodeDoc[T](b)
 }
 
 // errOr is err, or else missing.
@@ -188,7 +188,7 @@ func updateAttribute(p *model.Project, id string, patch *model.AttributePatch) (
 
 // checkLimits enforces the plan's table limit (guest and session projects:
 // the session limits) and the session projects' attribute limit.
-func (p *projectGrain) checkLimits(g *grain, next *model.Project, a access) error {
+func (p *projectGrain) checkLimits(g *grain, next *model.Project, a Access) error {
 	l := g.env.Config.Limits
 	maxTables, maxAttrs := l.TableLimit(a.Plan), 0
 	if next.Kind != model.KindAccount {

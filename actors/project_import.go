@@ -18,12 +18,12 @@ import (
 //	EditSetBaseline   saves the current runtime schema as the baseline.
 
 // applyVersioningEdit runs an EditImportTables or EditSetBaseline on p.
-func applyVersioningEdit(p *model.Project, req request) (any, error) {
+func applyVersioningEdit(p *model.Project, req Request) (any, error) {
 	switch e := req.(type) {
 	case *pb.EditImportTables:
 		tables := make([]*model.Table, 0, len(e.Tables))
 		for _, d := range e.Tables {
-			t, err := decodeDoc[model.Table](d.GetJson())
+			t, err := DecodeDoc[model.Table](d.GetJson())
 			if err != nil {
 				return nil, fmt.Errorf("importTables: %w", err)
 			}

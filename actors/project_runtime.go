@@ -152,7 +152,7 @@ func (p *projectGrain) serveCall(g *grain, c *call, m *pb.ProjectServe) (any, er
 	if p.st == nil || !servesSlug(p.st.Project, m.Slug, g.env.Clock.Now()) {
 		return nil, errNoSlug(m.Slug)
 	}
-	rp, r, id := g.env.runtimePath(), servedRequest(m), g.id
+	rp, r, id := g.env.RuntimePath(), servedRequest(m), g.id
 	rp.workers.run(func() {
 		ctx, cancel := callContext(c.hdr)
 		defer cancel()
@@ -177,7 +177,7 @@ func (p *projectGrain) returnLease(g *grain) {
 		return
 	}
 	req := leaseRequest(back)
-	req.Header = &pb.Header{RequestId: "lease-" + randomString(12)}
+	req.Header = &pb.Header{RequestId: "lease-" + RandomString(12)}
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()

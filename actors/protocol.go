@@ -20,16 +20,16 @@ import (
 // nodes that an older node would misread.
 const ProtocolVersion = 2
 
-// request is a grain request: a generated message whose field 1 is its
+// Request is a grain request: a generated message whose field 1 is its
 // pb.Header (TestProtocolRequests checks every one). What each grain kind
 // accepts is the type switch of its behavior's handle.
-type request interface {
+type Request interface {
 	proto.Message
 	GetHeader() *pb.Header
 }
 
 // headerOf returns req's header, giving it one if it has none.
-func headerOf(req request) *pb.Header {
+func headerOf(req Request) *pb.Header {
 	if h := req.GetHeader(); h != nil {
 		return h
 	}
@@ -39,16 +39,16 @@ func headerOf(req request) *pb.Header {
 	return h
 }
 
-// setAccess sets field 2 of req, its pb.Access (the requests of the
+// SetAccess sets field 2 of req, its pb.Access (the requests of the
 // project grain that check the caller; TestProtocolRequests checks that
 // every request with an access has it there).
-func setAccess(req request, a *pb.Access) {
+func SetAccess(req Request, a *pb.Access) {
 	r := req.ProtoReflect()
 	r.Set(r.Descriptor().Fields().ByNumber(2), protoreflect.ValueOfMessage(a.ProtoReflect()))
 }
 
 // requestName is a request's message name, for logs and errors.
-func requestName(req request) string { return string(req.ProtoReflect().Descriptor().Name()) }
+func requestName(req Request) string { return string(req.ProtoReflect().Descriptor().Name()) }
 
 // errUnknownRequest is what a grain answers a request its kind does not handle.
 var errUnknownRequest = errors.New("unknown request")
@@ -59,11 +59,11 @@ func unknownRequest(g *grain, c *call) error {
 }
 
 // The documents that travel whole (pb.ProjectDoc and the like) carry their
-// canonical stored encoding: the JSON grains checkpoint. encodeDoc and
-// decodeDoc are that encoding's one pair of functions.
+// canonical stored encoding: the JSON grains checkpoint. EncodeDoc and
+// DecodeDoc are that encoding's one pair of functions.
 
-// encodeDoc encodes a document; the model's documents always encode.
-func encodeDoc(v any) []byte {
+// EncodeDoc encodes a document; the model's documents always encode.
+func EncodeDoc(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(fmt.Sprintf("encode %T: %v", v, err)) // a bug: safeHandle contains it
@@ -71,8 +71,8 @@ func encodeDoc(v any) []byte {
 	return b
 }
 
-// decodeDoc decodes a document; an absent one is T's zero value.
-func decodeDoc[T any](b []byte) (*T, error) {
+// DecodeDoc decodes a document; an absent one is T's zero value.
+func DecodeDoc[T any](b []byte) (*T, error) {
 	v := new(T)
 	if len(b) == 0 {
 		return v, nil
@@ -83,8 +83,8 @@ func decodeDoc[T any](b []byte) (*T, error) {
 	return v, nil
 }
 
-// stamp and unstamp carry a time; the zero time stays zero.
-func stamp(t time.Time) *timestamppb.Timestamp {
+// Stamp and unstamp carry a time; the zero time stays zero.
+func Stamp(t time.Time) *timestamppb.Timestamp {
 	if t.IsZero() {
 		return nil
 	}
@@ -114,31 +114,31 @@ func resultOf(res any) (*pb.Reply, error) {
 	case string:
 		r.Result = &pb.Reply_Sdl{Sdl: v}
 	case *model.Project:
-		r.Result = &pb.Reply_Project{Project: &pb.ProjectDoc{Json: encodeDoc(v)}}
+		r.Result = &pb.Reply_Project{Project: &pb.ProjectDoc{Json: EncodeDoc(v)}}
 	case *model.Table:
-		r.Result = &pb.Reply_Table{Table: &pb.TableDoc{Json: encodeDoc(v)}}
+		r.Result = &pb.Reply_Table{Table: &pb.TableDoc{Json: EncodeDoc(v)}}
 	case []*model.Table:
 		l := &pb.TableList{Tables: make([]*pb.TableDoc, 0, len(v))}
 		for _, t := range v {
-			l.Tables = append(l.Tables, &pb.TableDoc{Json: encodeDoc(t)})
+			l.Tables = append(l.Tables, &pb.TableDoc{Json: EncodeDoc(t)})
 		}
 		r.Result = &pb.Reply_Tables{Tables: l}
 	case *model.Attribute:
-		r.Result = &pb.Reply_Attribute{Attribute: &pb.AttributeDoc{Json: encodeDoc(v)}}
+		r.Result = &pb.Reply_Attribute{Attribute: &pb.AttributeDoc{Json: EncodeDoc(v)}}
 	case *model.Relation:
-		r.Result = &pb.Reply_Relation{Relation: &pb.RelationDoc{Json: encodeDoc(v)}}
+		r.Result = &pb.Reply_Relation{Relation: &pb.RelationDoc{Json: EncodeDoc(v)}}
 	case *model.Operation:
-		r.Result = &pb.Reply_Operation{Operation: &pb.OperationDoc{Json: encodeDoc(v)}}
+		r.Result = &pb.Reply_Operation{Operation: &pb.OperationDoc{Json: EncodeDoc(v)}}
 	case []*model.Operation:
 		l := &pb.OperationList{Operations: make([]*pb.OperationDoc, 0, len(v))}
 		for _, o := range v {
-			l.Operations = append(l.Operations, &pb.OperationDoc{Json: encodeDoc(o)})
+			l.Operations = append(l.Operations, &pb.OperationDoc{Json: EncodeDoc(o)})
 		}
 		r.Result = &pb.Reply_Operations{Operations: l}
 	case []*model.View:
 		l := &pb.ViewList{Views: make([]*pb.ViewDoc, 0, len(v))}
 		for _, w := range v {
-			l.Views = append(l.Views, &pb.ViewDoc{Json: encodeDoc(w)})
+			l.Views = append(l.Views, &pb.ViewDoc{Json: EncodeDoc(w)})
 		}
 		r.Result = &pb.Reply_Views{Views: l}
 	default:
@@ -159,7 +159,7 @@ func isNilSlice(res any) bool {
 		return v == nil
 	case []*model.View:
 		return v == nil
-	case []sessionClaim:
+	case []SessionClaim:
 		return v == nil
 	}
 	return false
@@ -168,35 +168,35 @@ func isNilSlice(res any) bool {
 // grainResultOf puts the results of grains other than the model edits into r.
 func grainResultOf(r *pb.Reply, res any) (*pb.Reply, error) {
 	switch v := res.(type) {
-	case projectOwner:
+	case ProjectOwner:
 		r.Result = &pb.Reply_Owner{Owner: &pb.ProjectOwnerInfo{Kind: string(v.Kind), AccountId: v.AccountID, Session: v.Session}}
 	case expired:
 		r.Result = &pb.Reply_Expired{Expired: &pb.Expired{Deleted: v.Deleted, Slug: v.Slug, Session: v.Session}}
-	case accountState:
-		r.Result = &pb.Reply_Account{Account: &pb.AccountRecordDoc{Json: encodeDoc(v)}}
-	case usage:
-		r.Result = &pb.Reply_Usage{Usage: &pb.Usage{Requests: v.Requests, Quota: v.Quota, Start: stamp(v.Start), ResetsAt: stamp(v.ResetsAt)}}
+	case AccountState:
+		r.Result = &pb.Reply_Account{Account: &pb.AccountRecordDoc{Json: EncodeDoc(v)}}
+	case Usage:
+		r.Result = &pb.Reply_Usage{Usage: &pb.Usage{Requests: v.Requests, Quota: v.Quota, Start: Stamp(v.Start), ResetsAt: Stamp(v.ResetsAt)}}
 	case leaseGrant:
-		r.Result = &pb.Reply_LeaseGrant{LeaseGrant: &pb.LeaseGrant{Units: v.Units, Start: stamp(v.Start), End: stamp(v.End)}}
+		r.Result = &pb.Reply_LeaseGrant{LeaseGrant: &pb.LeaseGrant{Units: v.Units, Start: Stamp(v.Start), End: Stamp(v.End)}}
 	case model.APIKey:
-		r.Result = &pb.Reply_ApiKey{ApiKey: &pb.APIKeyDoc{Json: encodeDoc(v)}}
+		r.Result = &pb.Reply_ApiKey{ApiKey: &pb.APIKeyDoc{Json: EncodeDoc(v)}}
 	case actorGrant:
 		r.Result = &pb.Reply_ActorGrant{ActorGrant: &pb.ActorGrant{ActorToken: v.ActorToken, ExpiresInSeconds: int32(v.ExpiresInSeconds),
 			MaxActors: int32(v.MaxActors), CurrentActors: int32(v.CurrentActors)}}
 	case userState:
-		r.Result = &pb.Reply_User{User: &pb.UserRecordDoc{Json: encodeDoc(v)}}
-	case []sessionClaim:
+		r.Result = &pb.Reply_User{User: &pb.UserRecordDoc{Json: EncodeDoc(v)}}
+	case []SessionClaim:
 		l := &pb.SessionClaims{}
 		for _, c := range v {
-			l.Claims = append(l.Claims, &pb.SessionClaim{ProjectId: c.ProjectID, Expires: stamp(c.Expires)})
+			l.Claims = append(l.Claims, &pb.SessionClaim{ProjectId: c.ProjectID, Expires: Stamp(c.Expires)})
 		}
 		r.Result = &pb.Reply_Claims{Claims: l}
 	case adoptionState:
-		r.Result = &pb.Reply_Adoption{Adoption: &pb.Adoption{ProjectId: v.ProjectID, Expires: stamp(v.Expires), Used: v.Used}}
+		r.Result = &pb.Reply_Adoption{Adoption: &pb.Adoption{ProjectId: v.ProjectID, Expires: Stamp(v.Expires), Used: v.Used}}
 	case slugState:
 		r.Result = &pb.Reply_SlugOwner{SlugOwner: &pb.SlugOwner{ProjectId: v.ProjectID}}
-	case datasetMeta:
-		r.Result = &pb.Reply_Dataset{Dataset: &pb.DatasetDoc{Json: encodeDoc(v)}}
+	case DatasetMeta:
+		r.Result = &pb.Reply_Dataset{Dataset: &pb.DatasetDoc{Json: EncodeDoc(v)}}
 	case []model.RequestLogEntry:
 		r.Result = &pb.Reply_RequestLog{RequestLog: wireRequestLog(v)}
 	default:

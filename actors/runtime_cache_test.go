@@ -39,7 +39,7 @@ func TestMeterLease(t *testing.T) {
 	if n, _, _, _ := m.lease(now, leaseWant); n != 1 { // 5 left: an eighth rounds down to at least one
 		t.Fatalf("lease with 5 left: %d", n)
 	}
-	unlimited := newMeter(perMonth, 0, meterState{})
+	unlimited := newMeter(PerMonth, 0, meterState{})
 	if n, _, _, _ := unlimited.lease(now, leaseWant); n != leaseWant {
 		t.Fatalf("unlimited lease: %d", n)
 	}

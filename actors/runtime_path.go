@@ -11,9 +11,9 @@ import (
 
 // RuntimePath runs one /mock/{slug}/graphql request. It is the one place
 // of API.md's order of runtime checks after the client IP (which the HTTP
-// gate counts first, through Service.CheckIP):
+// gate counts first, through app.Service.CheckIP):
 //
-//  1. slug: the project it names (resolveSlug), still that project and not expired
+//  1. slug: the project it names (ResolveSlug), still that project and not expired
 //  2. credential: an API key of the project, or the share token of a guest or session project
 //  3. key scope and project (checkRuntimeKey)
 //  4. actor token (touchActor)
@@ -28,13 +28,13 @@ import (
 // The HTTP side calls Run; a node that does not hold the project's grain
 // hands the whole request over to the grain's node (pb.ProjectServe), whose grain
 // runs the same steps through serve. One RuntimePath per node
-// (Env.runtimePath); safe for concurrent use.
+// (Env.RuntimePath); safe for concurrent use.
 type RuntimePath struct {
-	grains  *grains
+	grains  *Client
 	workers *workers // run the requests other nodes hand over
 }
 
-func newRuntimePath(g *grains) *RuntimePath { return &RuntimePath{grains: g, workers: newWorkers()} }
+func newRuntimePath(g *Client) *RuntimePath { return &RuntimePath{grains: g, workers: newWorkers()} }
 
 // defaultCallTimeout bounds a grain call that came without a deadline.
 const defaultCallTimeout = 5 * time.Second
@@ -52,7 +52,7 @@ func callContext(h *pb.Header) (context.Context, context.CancelFunc) {
 func (p *RuntimePath) Run(ctx context.Context, r model.RuntimeRequest) (*model.RuntimeResult, error) {
 	counted := false
 	for attempt := 0; ; attempt++ {
-		projectID, err := p.grains.resolveSlug(ctx, r.Slug, attempt > 0)
+		projectID, err := p.grains.ResolveSlug(ctx, r.Slug, attempt > 0)
 		if err != nil {
 			return nil, err
 		}
@@ -128,7 +128,7 @@ func (p *RuntimePath) steps(ctx context.Context, projectID, reqID string, r *mod
 	if reqID != "" {
 		call.Header.RequestId = reqID + ".r"
 	}
-	res, err := runtimeResult(p.grains.ask(ctx, KindProject, projectID, call))
+	res, err := runtimeResult(p.grains.Ask(ctx, KindProject, projectID, call))
 	return t.finish(res), err
 }
 
@@ -149,7 +149,7 @@ func (p *RuntimePath) credential(ctx context.Context, projectID string, r *model
 	}
 	keyHash := k.Hash // the stored record keeps its hash; hashing again costs
 	if keyHash == "" {
-		keyHash = hashSecret(r.KeyValue)
+		keyHash = HashSecret(r.KeyValue)
 	}
 	return true, p.grains.touchActor(ctx, k, keyHash, r.ActorToken)
 }
@@ -172,7 +172,7 @@ func (p *RuntimePath) forward(ctx context.Context, projectID string, r *model.Ru
 			r.Body, r.BodyFrom = b, nil
 		}
 	}
-	return runtimeResult(p.grains.ask(ctx, KindProject, projectID, call))
+	return runtimeResult(p.grains.Ask(ctx, KindProject, projectID, call))
 }
 
 // servedRequest rebuilds the request a serve call carries (forward).
@@ -263,7 +263,7 @@ func checkRuntimeCredential(pr *model.Project, token string, keyOK, internal boo
 			return model.Errorf(model.ErrUnauthenticated, "this project's API needs an API key: Authorization: Bearer <key> or X-API-Key")
 		}
 		return nil
-	case token == "" || !equalSecret(token, pr.ShareToken):
+	case token == "" || !EqualSecret(token, pr.ShareToken):
 		return model.Errorf(model.ErrUnauthenticated, "missing or wrong share token: add ?token=<shareToken> to the URL")
 	}
 	return nil
@@ -336,3 +336,7 @@ func (p *RuntimePath) holdAnswer(r *model.RuntimeRequest, res *model.RuntimeResu
 	}
 	r.Out.Held, r.Out.Lender = b.HoldAnswer(len(res.Body)), b
 }
+
+// Client returns the grain client the path asks through: the node's, which
+// the use cases share.
+func (p *RuntimePath) Client() *Client { return p.grains }

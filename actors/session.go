@@ -21,15 +21,15 @@ type sessionState struct {
 	// Projects are the session's claims on session projects, oldest first.
 	// A claim past its expiry is dead whether or not the sweeper released
 	// it yet.
-	Projects []sessionClaim `json:"projects,omitempty"`
+	Projects []SessionClaim `json:"projects,omitempty"`
 	// ProjectID and Expires are the one claim of a checkpoint written when
 	// a session held one project; load moves it into Projects.
 	ProjectID string    `json:"projectId,omitempty"`
 	Expires   time.Time `json:"expires,omitzero"`
 }
 
-// sessionClaim is a session project a session holds, and until when.
-type sessionClaim struct {
+// SessionClaim is a session project a session holds, and until when.
+type SessionClaim struct {
 	ProjectID string    `json:"projectId"`
 	Expires   time.Time `json:"expires"`
 }
@@ -39,7 +39,7 @@ func (s *sessionGrain) load(g *grain) error {
 		return err
 	}
 	if s.st.ProjectID != "" {
-		s.st.Projects = append(s.st.Projects, sessionClaim{ProjectID: s.st.ProjectID, Expires: s.st.Expires})
+		s.st.Projects = append(s.st.Projects, SessionClaim{ProjectID: s.st.ProjectID, Expires: s.st.Expires})
 		s.st.ProjectID, s.st.Expires = "", time.Time{}
 	}
 	s.guest = newMeter(perDay, int64(g.env.Config.GuestDailyCalls), s.st.Guest)
@@ -60,13 +60,13 @@ func (s *sessionGrain) handle(g *grain, c *call) (any, error) {
 	case *pb.SessionProject: // the newest live claim, or none
 		live := s.live(now)
 		if len(live) == 0 {
-			return []sessionClaim{}, nil
+			return []SessionClaim{}, nil
 		}
 		return live[len(live)-1:], nil
 	case *pb.SessionProjects:
 		return s.live(now), nil
 	case *pb.SessionClaimProject:
-		return nil, s.claim(g, sessionClaim{ProjectID: m.ProjectId, Expires: unstamp(m.Expires)}, now)
+		return nil, s.claim(g, SessionClaim{ProjectID: m.ProjectId, Expires: unstamp(m.Expires)}, now)
 	case *pb.SessionReleaseProject:
 		return nil, s.release(g, m.ProjectId)
 	}
@@ -74,8 +74,8 @@ func (s *sessionGrain) handle(g *grain, c *call) (any, error) {
 }
 
 // live returns the claims whose projects have not expired.
-func (s *sessionGrain) live(now time.Time) []sessionClaim {
-	var out []sessionClaim
+func (s *sessionGrain) live(now time.Time) []SessionClaim {
+	var out []SessionClaim
 	for _, cl := range s.st.Projects {
 		if now.Before(cl.Expires) {
 			out = append(out, cl)
@@ -87,7 +87,7 @@ func (s *sessionGrain) live(now time.Time) []sessionClaim {
 // claim adds a session project to the session unless it holds the most
 // it may already. Dead claims are dropped on the way; a retried claim of
 // the same project succeeds.
-func (s *sessionGrain) claim(g *grain, a sessionClaim, now time.Time) error {
+func (s *sessionGrain) claim(g *grain, a SessionClaim, now time.Time) error {
 	live := s.live(now)
 	for _, cl := range live {
 		if cl.ProjectID == a.ProjectID {
@@ -105,7 +105,7 @@ func (s *sessionGrain) claim(g *grain, a sessionClaim, now time.Time) error {
 // release drops the session's claim on a project (expired, transferred,
 // or a creation that failed); releasing twice is harmless.
 func (s *sessionGrain) release(g *grain, projectID string) error {
-	var keep []sessionClaim
+	var keep []SessionClaim
 	for _, cl := range s.st.Projects {
 		if cl.ProjectID != projectID {
 			keep = append(keep, cl)
@@ -117,7 +117,7 @@ func (s *sessionGrain) release(g *grain, projectID string) error {
 	return s.save(g, keep)
 }
 
-func (s *sessionGrain) save(g *grain, projects []sessionClaim) error {
+func (s *sessionGrain) save(g *grain, projects []SessionClaim) error {
 	next := s.st
 	next.Guest, _ = s.guest.checkpoint()
 	next.Projects = projects

@@ -15,7 +15,7 @@ import (
 // Config.SweepEvery until ctx ends. It works from the store's expiry index,
 // so it does not depend on grains being active, and a project whose
 // deadline passed while the node was down is deleted right after start.
-func (s *Service) RunSweeper(ctx context.Context) {
+func (s *Client) RunSweeper(ctx context.Context) {
 	every := s.env.Config.SweepEvery
 	if every <= 0 {
 		return
@@ -37,7 +37,7 @@ func (s *Service) RunSweeper(ctx context.Context) {
 // Sweep deletes every session project whose expiry has passed: its model,
 // overlay, adoption tokens and counters (the project grain), its slug and
 // its session's claim.
-func (s *Service) Sweep(ctx context.Context) error {
+func (s *Client) Sweep(ctx context.Context) error {
 	now := expiryKey(s.env.Clock.Now(), "")
 	var due []string
 	err := s.env.Store.Scan(kindExpiry, "", func(id string, _ []byte) error {
@@ -63,9 +63,9 @@ func (s *Service) Sweep(ctx context.Context) error {
 
 // expire deletes one due project, then releases its slug and its session's
 // claim, then drops its index entry (project_expiry.go).
-func (s *Service) expire(ctx context.Context, key string) error {
+func (s *Client) expire(ctx context.Context, key string) error {
 	projectID := key[strings.IndexByte(key, '/')+1:]
-	r, err := s.ask(ctx, KindProject, projectID, &pb.ProjectExpire{ExpiryKey: key})
+	r, err := s.Ask(ctx, KindProject, projectID, &pb.ProjectExpire{ExpiryKey: key})
 	if err != nil {
 		return fmt.Errorf("expire %s: %w", projectID, err)
 	}
@@ -74,15 +74,15 @@ func (s *Service) expire(ctx context.Context, key string) error {
 		return nil
 	}
 	if ex.Slug != "" {
-		if err := s.tell(ctx, KindSlug, ex.Slug, &pb.SlugRelease{ProjectId: projectID}); err != nil {
+		if err := s.Tell(ctx, KindSlug, ex.Slug, &pb.SlugRelease{ProjectId: projectID}); err != nil {
 			return fmt.Errorf("release slug %s: %w", ex.Slug, err)
 		}
 		s.slugs.m.Delete(ex.Slug)
 	}
 	if ex.Session != "" {
-		if err := s.tell(ctx, KindSession, ex.Session, &pb.SessionReleaseProject{ProjectId: projectID}); err != nil {
+		if err := s.Tell(ctx, KindSession, ex.Session, &pb.SessionReleaseProject{ProjectId: projectID}); err != nil {
 			return fmt.Errorf("release the session of %s: %w", projectID, err)
 		}
 	}
-	return s.tell(ctx, KindProject, projectID, &pb.ProjectExpireDone{ExpiryKey: key})
+	return s.Tell(ctx, KindProject, projectID, &pb.ProjectExpireDone{ExpiryKey: key})
 }

@@ -31,7 +31,7 @@ type (
 // *model.Error for every refusal; IDs of tables, attributes, relations,
 // operations and views name their project (see model.ProjectOf), so
 // methods taking only such an ID find the project themselves. All methods
-// are safe for concurrent use. cmd/mockgql passes one *actors.Service as
+// are safe for concurrent use. cmd/mockgql passes one *app.Service as
 // each field; every field is required.
 type Backends struct {
 	// Edge serves the checks in front of the routes: per-IP windows

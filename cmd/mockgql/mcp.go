@@ -14,12 +14,13 @@ import (
 	"time"
 
 	"github.com/mockgql/mockgql/actors"
+	"github.com/mockgql/mockgql/app"
 	"github.com/mockgql/mockgql/mcp"
 )
 
 // newMCP builds the MCP server served at /mcp. base is the HTTP server's
 // public address, known once it listens.
-func newMCP(c serveConfig, acfg actors.Config, svc *actors.Service, secret []byte, base func() string, log *slog.Logger) (*mcp.Server, error) {
+func newMCP(c serveConfig, acfg actors.Config, svc *app.Service, secret []byte, base func() string, log *slog.Logger) (*mcp.Server, error) {
 	app := base
 	if u := strings.TrimRight(c.AppURL, "/"); u != "" {
 		app = func() string { return u }

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/memberlist"
 
 	"github.com/mockgql/mockgql/actors"
+	"github.com/mockgql/mockgql/app"
 	"github.com/mockgql/mockgql/cluster"
 	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/http"
@@ -148,7 +149,7 @@ type running struct {
 	log       *slog.Logger
 	db        *persistence.DB
 	node      *cluster.Node
-	svc       *actors.Service
+	svc       *app.Service
 	srv       *http.Server
 }
 
@@ -221,7 +222,7 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	if err := env.Pool.CollectGarbage(time.Now(), 24*time.Hour); err != nil {
 		log.Warn("dataset garbage collection failed", "err", err)
 	}
-	svc := actors.NewService(env)
+	svc := app.NewService(env)
 	hcfg := http.DefaultConfig()
 	hcfg.Addr, hcfg.BaseURL, hcfg.AppURL, hcfg.JWTSecret = c.HTTP, strings.TrimRight(c.BaseURL, "/"), strings.TrimRight(c.AppURL, "/"), secret
 	hcfg.EdgeLimits, hcfg.QueryTimeout, hcfg.Logger, hcfg.Ready = acfg.EdgeLimits, c.QueryTimeout, log, node.Ready
@@ -246,10 +247,10 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 }
 
 // backends serves every surface of the HTTP layer with svc. The literal is
-// also the compile-time check that *actors.Service satisfies each
+// also the compile-time check that *app.Service satisfies each
 // surface's interface (http.Edge, Runtime, Management, Public, Previewer,
 // Adopter, DatasetImporter).
-func backends(svc *actors.Service) http.Backends {
+func backends(svc *app.Service) http.Backends {
 	return http.Backends{Edge: svc, Runtime: svc, Management: svc, Public: svc, Preview: svc, Adoption: svc, Datasets: svc}
 }
 

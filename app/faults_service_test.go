@@ -1,0 +1,114 @@
+package app_test
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// faultRuntime sends query with an X-Mock-Fault header to the shop.
+func faultRuntime(svc interface {
+	Runtime(context.Context, model.RuntimeRequest) (*model.RuntimeResult, error)
+}, slug, key, header, query string) (*model.RuntimeResult, error) {
+	body, _ := json.Marshal(map[string]string{"query": query})
+	return svc.Runtime(context.Background(), model.RuntimeRequest{Slug: slug, KeyValue: key, Body: body, FaultHeader: header})
+}
+
+// TestFaultsThroughTheService sets faults with the Service and runs runtime
+// requests through the real runtime path on a real node (bbolt, grains):
+// the project's and an operation's settings, the header, the request log,
+// and that internal calls get no faults.
+func TestFaultsThroughTheService(t *testing.T) {
+	nd := startNode(t, "", nil)
+	svc, ctx := nd.svc, context.Background()
+	importProducts(t, svc, "products")
+	s := newShop(t, nd, "faults@example.com", "fshop", "products")
+	q := `{ products { total } }`
+
+	if _, err := svc.SetFaults(ctx, s.owner.p, s.project.ID, "", &model.FaultSettings{LatencyMinMs: 9, LatencyMaxMs: 3}); model.ErrorCode(err) != model.ErrBadUserInput {
+		t.Fatalf("min above max: %v", err)
+	}
+	pr, err := svc.SetFaults(ctx, s.owner.p, s.project.ID, "", &model.FaultSettings{LatencyMinMs: 200, LatencyMaxMs: 200, ErrorRate: 1, ErrorCode: model.ErrUnavailable})
+	if err != nil || pr.Faults == nil || pr.Faults.ErrorCode != model.ErrUnavailable {
+		t.Fatalf("SetFaults: %+v, %v", pr, err)
+	}
+	res, err := faultRuntime(svc, "fshop", s.runtime.Value, "", q)
+	if err != nil || res.Status != 200 || !strings.Contains(string(res.Body), `"code":"UNAVAILABLE"`) || res.Delay != 200*time.Millisecond ||
+		res.Fault != "latency=200ms;error=UNAVAILABLE" {
+		t.Fatalf("project fault: %+v, %v", res, err)
+	}
+	res, err = faultRuntime(svc, "fshop", s.runtime.Value, "none", q)
+	if err != nil || res.Fault != "" || strings.Contains(string(res.Body), "errors") {
+		t.Fatalf("X-Mock-Fault: none: %+v, %v", res, err)
+	}
+	res, err = faultRuntime(svc, "fshop", s.runtime.Value, "status=429", q)
+	if err != nil || res.Refusal == nil || res.Refusal.Code != model.ErrTooManyRequests || res.Status != 429 {
+		t.Fatalf("X-Mock-Fault: status=429: %+v, %v", res, err)
+	}
+	_, err = faultRuntime(svc, "fshop", s.runtime.Value, "status=999", q)
+	wantCode(t, err, model.ErrBadUserInput)
+
+	// An operation's own settings replace the project's for it.
+	cur, err := svc.Project(ctx, s.owner.p, s.project.ID, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var op *model.Operation
+	for _, o := range cur.Operations {
+		if o.Name == "product" {
+			op = o
+		}
+	}
+	if op == nil {
+		t.Fatalf("no operation product in %+v", cur.Operations)
+	}
+	if _, err := svc.SetFaults(ctx, s.owner.p, s.project.ID, op.ID, &model.FaultSettings{ErrorRate: 1, HTTPStatus: 503}); err != nil {
+		t.Fatal(err)
+	}
+	res, err = faultRuntime(svc, "fshop", s.runtime.Value, "", `{ product(id: "p1") { id } }`)
+	if err != nil || res.Refusal == nil || res.Refusal.Code != model.ErrUnavailable || res.Delay != 0 {
+		t.Fatalf("operation fault: %+v, %v", res, err)
+	}
+	// Internal calls (the board's previewQuery) are never faulted.
+	if _, err := svc.SetFaults(ctx, s.owner.p, s.project.ID, op.ID, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err = svc.PreviewQuery(ctx, s.owner.p, s.project.ID, []byte(`{"query":"{ products { total } }"}`))
+	if err != nil || res.Fault != "" || strings.Contains(string(res.Body), "errors") {
+		t.Fatalf("previewQuery: %+v, %v", res, err)
+	}
+	// A refusal before the fault step gets no fault, and is logged with its code.
+	_, err = faultRuntime(svc, "fshop", "", "error=INTERNAL", q)
+	wantCode(t, err, model.ErrUnauthenticated)
+
+	log, err := svc.RequestLog(ctx, s.owner.p, s.project.ID, 200)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ code, fault string }{
+		{model.ErrUnauthenticated, ""}, {model.ErrUnavailable, "status=503"}, {model.ErrBadUserInput, ""},
+		{model.ErrTooManyRequests, "status=429"}, {"", ""}, {model.ErrUnavailable, "latency=200ms;error=UNAVAILABLE"},
+	}
+	if len(log) != len(want) {
+		t.Fatalf("log has %d entries, want %d: %+v", len(log), len(want), log)
+	}
+	for i, w := range want {
+		if log[i].Code != w.code || log[i].Fault != w.fault {
+			t.Errorf("entry %d (newest first): code %q fault %q, want %q %q", i, log[i].Code, log[i].Fault, w.code, w.fault)
+		}
+	}
+	if e := log[len(log)-1]; e.Query != q || len(e.RootFields) != 1 || e.RootFields[0] != "products" || e.DurationMs < 200 {
+		t.Errorf("oldest entry %+v", e)
+	}
+	// clearRequestLog empties it.
+	if _, err := svc.ClearRequestLog(ctx, s.owner.p, s.project.ID); err != nil {
+		t.Fatal(err)
+	}
+	if log, err := svc.RequestLog(ctx, s.owner.p, s.project.ID, 5); err != nil || len(log) != 0 {
+		t.Fatalf("after clearRequestLog: %+v, %v", log, err)
+	}
+}

@@ -1,0 +1,234 @@
+package app
+
+import (
+	"context"
+	"strings"
+
+	"github.com/mockgql/mockgql/actors"
+	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/model"
+)
+
+// normEmail lower-cases and checks an e-mail address: the user grain's identity.
+func normEmail(email string) (string, error) { return model.NormEmail(email) }
+
+// SignUp creates a user and their own STARTER account, with them as OWNER.
+func (s *Service) SignUp(ctx context.Context, p model.Principal, email, password, name string) (model.User, *model.Account, error) {
+	e, err := normEmail(email)
+	if err != nil {
+		return model.User{}, nil, err
+	}
+	if err := model.CheckDisplayName("a name", strings.TrimSpace(name)); err != nil {
+		return model.User{}, nil, err
+	}
+	if len(password) < 8 || len(password) > 72 {
+		return model.User{}, nil, model.Errorf(model.ErrBadUserInput, "a password has 8 to 72 characters")
+	}
+	accountID := "acc" + actors.RandomString(12)
+	u, err := s.AskUser(ctx, e, &pb.UserSignup{UserId: "u" + actors.RandomString(12), Name: name, Password: password,
+		AccountId: accountID, Cost: int32(s.env.Config.BcryptCost)})
+	if err != nil {
+		return model.User{}, nil, err
+	}
+	acc := &model.Account{ID: accountID, Name: accountName(name, e), Plan: model.PlanStarter,
+		Members: []model.Member{{User: u.User, Role: model.RoleOwner}}, ProjectIDs: []string{}}
+	st, err := s.AskAccount(ctx, accountID, &pb.AccountCreate{Account: &pb.AccountDoc{Json: actors.EncodeDoc(acc)}})
+	if err != nil {
+		return model.User{}, nil, err
+	}
+	// A live session project of the browser or assistant signing up moves
+	// into the new workspace.
+	if err := s.adoptSessionProject(ctx, p, accountID); err != nil {
+		return model.User{}, nil, err
+	}
+	if fresh, err := s.account(ctx, accountID); err == nil {
+		st = fresh
+	}
+	return u.User, &st.Account, nil
+}
+
+func accountName(name, email string) string {
+	if name != "" {
+		return name + "'s workspace"
+	}
+	return strings.SplitN(email, "@", 2)[0] + "'s workspace"
+}
+
+// Login checks a password and returns the user and the account to work in:
+// accountID if given (the user must be a member), else their own.
+func (s *Service) Login(ctx context.Context, email, password, accountID string) (model.User, *model.Account, error) {
+	e, err := normEmail(email)
+	if err != nil {
+		return model.User{}, nil, model.Errorf(model.ErrUnauthenticated, "wrong e-mail or password")
+	}
+	done, err := s.admitLogin(ctx, e)
+	if err != nil {
+		return model.User{}, nil, err
+	}
+	u, err := s.AskUser(ctx, e, &pb.UserLogin{Password: password})
+	done(err) // a wrong password counts only now, once checked
+	if err != nil {
+		return model.User{}, nil, err
+	}
+	if len(u.AccountIDs) == 0 {
+		return model.User{}, nil, model.Errorf(model.ErrUnauthenticated, "this user has no account")
+	}
+	if accountID == "" {
+		accountID = u.AccountIDs[0]
+	}
+	acc, err := s.account(ctx, accountID)
+	if model.ErrorCode(err) == model.ErrNotFound || err == nil && acc.Account.Member(u.User.ID) == nil {
+		return model.User{}, nil, model.Errorf(model.ErrForbidden, "you are not a member of account %s", accountID)
+	}
+	if err != nil {
+		return model.User{}, nil, err
+	}
+	return u.User, &acc.Account, nil
+}
+
+func (s *Service) account(ctx context.Context, id string) (*actors.AccountState, error) {
+	return s.AskAccount(ctx, id, &pb.AccountGet{})
+}
+
+// needUser refuses principals that are not a signed-in user.
+func needUser(p model.Principal) error {
+	if p.UserID == "" || p.AccountID == "" {
+		if p.KeyProjectID != "" {
+			return model.Errorf(model.ErrForbidden, "an API key reaches only its own project; sign in for account operations")
+		}
+		return model.Errorf(model.ErrUnauthenticated, "sign in first (login or signUp)")
+	}
+	return nil
+}
+
+// Me returns the signed-in user, as their account knows them.
+func (s *Service) Me(ctx context.Context, p model.Principal) (model.User, error) {
+	if err := needUser(p); err != nil {
+		return model.User{}, err
+	}
+	st, err := s.account(ctx, p.AccountID)
+	if err != nil {
+		return model.User{}, err
+	}
+	m := st.Account.Member(p.UserID)
+	if m == nil {
+		return model.User{}, model.Errorf(model.ErrForbidden, "you are no longer a member of this account")
+	}
+	return m.User, nil
+}
+
+// Account returns the principal's account and its usage.
+func (s *Service) Account(ctx context.Context, p model.Principal) (*model.Account, model.Usage, error) {
+	if err := needUser(p); err != nil {
+		return nil, model.Usage{}, err
+	}
+	st, err := s.account(ctx, p.AccountID)
+	if err != nil {
+		return nil, model.Usage{}, err
+	}
+	if st.Account.Member(p.UserID) == nil {
+		return nil, model.Usage{}, model.Errorf(model.ErrForbidden, "you are no longer a member of this account")
+	}
+	u, err := s.usage(ctx, &st.Account)
+	if err != nil {
+		return nil, model.Usage{}, err
+	}
+	return &st.Account, u, nil
+}
+
+// usage reports the account's requests in the current quota period: from
+// the meter its grain publishes on this node, or by a call.
+func (s *Service) usage(ctx context.Context, a *model.Account) (model.Usage, error) {
+	var u actors.Usage
+	if lu, ok := s.env.Local.MeterUsage(actors.KindAccount, a.ID, s.env.Clock.Now()); ok {
+		u = lu
+	} else if r, err := s.Ask(ctx, actors.KindAccount, a.ID, &pb.UsageQuery{}); err == nil {
+		u = actors.UsageOf(r)
+	} else {
+		return model.Usage{}, err
+	}
+	out := model.Usage{Requests: u.Requests, Quota: u.Quota, ResetsAt: u.ResetsAt, Period: u.Start.Format("2006-01-02")}
+	if actors.QuotaPeriod(a.Plan) == actors.PerMonth {
+		out.Period = u.Start.Format("2006-01")
+	}
+	return out, nil
+}
+
+// SetPlan changes the account's plan (OWNER only; stands in for billing).
+func (s *Service) SetPlan(ctx context.Context, p model.Principal, plan model.Plan) (*model.Account, error) {
+	if err := needUser(p); err != nil {
+		return nil, err
+	}
+	st, err := s.AskAccount(ctx, p.AccountID, &pb.AccountSetPlan{Caller: p.UserID, Plan: string(plan)})
+	if err != nil {
+		return nil, err
+	}
+	return &st.Account, nil
+}
+
+// InviteMember adds a user (a placeholder when the e-mail has none yet).
+func (s *Service) InviteMember(ctx context.Context, p model.Principal, email string, role model.Role) (model.Member, error) {
+	if err := needUser(p); err != nil {
+		return model.Member{}, err
+	}
+	e, err := normEmail(email)
+	if err != nil {
+		return model.Member{}, err
+	}
+	if role.Rank() < 0 {
+		return model.Member{}, model.Errorf(model.ErrBadUserInput, "unknown role %q", role)
+	}
+	// Check the caller's right before creating a placeholder user.
+	st, err := s.account(ctx, p.AccountID)
+	if err != nil {
+		return model.Member{}, err
+	}
+	if m := st.Account.Member(p.UserID); m == nil || !m.Role.AtLeast(model.RoleAdmin) {
+		return model.Member{}, model.Errorf(model.ErrForbidden, "inviting members needs role ADMIN or higher")
+	}
+	u, err := s.AskUser(ctx, e, &pb.UserInvite{UserId: "u" + actors.RandomString(12)})
+	if err != nil {
+		return model.Member{}, err
+	}
+	if err := s.Tell(ctx, actors.KindAccount, p.AccountID, &pb.AccountAddMember{Caller: p.UserID, User: &pb.UserDoc{Json: actors.EncodeDoc(u.User)}, Role: string(role)}); err != nil {
+		return model.Member{}, err
+	}
+	if err := s.Tell(ctx, actors.KindUser, e, &pb.UserAddAccount{AccountId: p.AccountID}); err != nil {
+		return model.Member{}, err
+	}
+	return model.Member{User: u.User, Role: role}, nil
+}
+
+// SetMemberRole changes a member's role (ADMIN or higher).
+func (s *Service) SetMemberRole(ctx context.Context, p model.Principal, userID string, role model.Role) (model.Member, error) {
+	if err := needUser(p); err != nil {
+		return model.Member{}, err
+	}
+	if role.Rank() < 0 {
+		return model.Member{}, model.Errorf(model.ErrBadUserInput, "unknown role %q", role)
+	}
+	st, err := s.AskAccount(ctx, p.AccountID, &pb.AccountSetRole{Caller: p.UserID, UserId: userID, Role: string(role)})
+	if err != nil {
+		return model.Member{}, err
+	}
+	return *st.Account.Member(userID), nil
+}
+
+// RemoveMember removes a member (ADMIN or higher; not the last owner).
+func (s *Service) RemoveMember(ctx context.Context, p model.Principal, userID string) error {
+	if err := needUser(p); err != nil {
+		return err
+	}
+	cur, err := s.account(ctx, p.AccountID)
+	if err != nil {
+		return err
+	}
+	m := cur.Account.Member(userID)
+	if m == nil {
+		return model.Errorf(model.ErrNotFound, "user %s is not a member", userID)
+	}
+	if err := s.Tell(ctx, actors.KindAccount, p.AccountID, &pb.AccountRemoveMember{Caller: p.UserID, UserId: userID}); err != nil {
+		return err
+	}
+	return s.Tell(ctx, actors.KindUser, m.User.Email, &pb.UserRemoveAccount{AccountId: p.AccountID})
+}

@@ -1,0 +1,332 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"strings"
+
+	"github.com/mockgql/mockgql/actors"
+	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/model"
+	"github.com/mockgql/mockgql/model/dataset"
+)
+
+// Bounds of sampleDocuments (whatever limit is asked): a document over
+// maxSampleDoc bytes is replaced by a note of its size, and one call
+// returns at most maxSampleBytes.
+const (
+	maxSampleDoc   = 32 << 10
+	maxSampleBytes = 256 << 10
+)
+
+// DataSources lists the curated data pool (what anonymous callers,
+// sessions and guests see).
+func (s *Service) DataSources(ctx context.Context) ([]model.DataSource, error) {
+	return s.DataSourcesFor(ctx, model.Principal{})
+}
+
+// DataSourcesFor lists the data pool as p sees it: the curated datasets
+// and, for a member of an account (or its API key), the account's own; of
+// two with one code, the one its projects read (CatalogKeys).
+func (s *Service) DataSourcesFor(ctx context.Context, p model.Principal) ([]model.DataSource, error) {
+	metas, err := s.env.Pool.List()
+	if err != nil {
+		return nil, err
+	}
+	byKey := map[string]actors.DatasetMeta{}
+	for _, m := range metas {
+		if m.VisibleTo(p.AccountID) {
+			byKey[m.Key] = m
+		}
+	}
+	out := make([]model.DataSource, 0, len(byKey))
+	for _, m := range metas {
+		if first, ok := resolveIn(byKey, p.AccountID, m.ImportCode); ok && first.Key == m.Key {
+			ds := s.dataSource(m)
+			ds.Owned = m.Owner != "" && m.Owner == p.AccountID
+			out = append(out, ds)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b model.DataSource) int { return strings.Compare(a.ImportCode, b.ImportCode) })
+	return out, nil
+}
+
+// resolveIn is the entry of code that account's projects read, among the
+// visible entries by catalog key.
+func resolveIn(byKey map[string]actors.DatasetMeta, account, code string) (actors.DatasetMeta, bool) {
+	for _, key := range actors.CatalogKeys(account, code) {
+		if m, ok := byKey[key]; ok {
+			return m, true
+		}
+	}
+	return actors.DatasetMeta{}, false
+}
+
+// dataSource shapes a catalog entry; samples load the dataset on demand.
+func (s *Service) dataSource(m actors.DatasetMeta) model.DataSource {
+	ds := model.DataSource{ImportCode: m.ImportCode, Name: m.Name, FieldPaths: m.FieldPaths, RecordCount: m.RecordCount,
+		Variants: []model.DataSourceVariant{}}
+	for _, v := range m.Variants {
+		ds.Variants = append(ds.Variants, model.DataSourceVariant{Name: v.Name, RecordCount: v.Count})
+	}
+	key := m.Key
+	ds.Samples = func(limit int) []json.RawMessage {
+		d := s.env.Pool.Dataset(key)
+		out, total := []json.RawMessage{}, 0
+		for i := 0; d != nil && i < limit && i < d.Len() && total < maxSampleBytes; i++ {
+			doc := d.Document(i)
+			if len(doc) > maxSampleDoc || total+len(doc) > maxSampleBytes {
+				doc = json.RawMessage(fmt.Sprintf(`{"_omitted":"a document of %d bytes; samples show documents up to %d bytes and %d bytes a call"}`,
+					len(doc), maxSampleDoc, maxSampleBytes))
+			}
+			total += len(doc)
+			out = append(out, doc)
+		}
+		return out
+	}
+	return ds
+}
+
+// ImportDataset parses an upload as a stream and adds it to the data pool.
+// The contents are written first and the catalog entry last, in the dataset
+// grain that makes import codes unique; a refused or failed import leaves
+// nothing behind (an orphaned blob from a crash is collected at a node's start once a day old).
+func (s *Service) ImportDataset(ctx context.Context, p model.Principal, in model.DatasetImport) (model.DataSource, error) {
+	if err := s.canImport(ctx, p); err != nil {
+		return model.DataSource{}, err
+	}
+	format, err := dataset.ParseFormat(in.Format)
+	if err != nil {
+		return model.DataSource{}, err
+	}
+	if err := model.CheckID("importCode", in.ImportCode); err != nil {
+		return model.DataSource{}, err
+	}
+	if err := model.CheckDisplayName("a dataset name", in.Name); err != nil {
+		return model.DataSource{}, err
+	}
+	owner, err := s.datasetOwner(ctx, p)
+	if err != nil {
+		return model.DataSource{}, err
+	}
+	// Refuse a taken code before reading a large body.
+	if err := s.codeFree(ctx, owner, in.ImportCode); err != nil {
+		return model.DataSource{}, err
+	}
+	max := in.MaxBytes
+	if max <= 0 || max > s.env.Config.MaxDatasetBytes {
+		max = s.env.Config.MaxDatasetBytes
+	}
+	if owner != "" {
+		left, err := s.datasetRoom(ctx, owner)
+		if err != nil {
+			return model.DataSource{}, err
+		}
+		if left > 0 && left < max {
+			max = left // the upload stops at the plan's bytes left
+		}
+	}
+	d, err := dataset.Read(in.Body, dataset.Options{ImportCode: in.ImportCode, Name: in.Name, Format: format,
+		VariantField: in.VariantField, MaxBytes: max})
+	if err != nil {
+		return model.DataSource{}, err
+	}
+	for _, path := range d.Paths() {
+		if len(path) > maxFieldPath {
+			return model.DataSource{}, model.Errorf(model.ErrBadUserInput, "a field path has %d bytes; the limit is %d", len(path), maxFieldPath)
+		}
+	}
+	return s.commitDataset(ctx, d, string(format), in.VariantField, owner)
+}
+
+// codeFree refuses code when owner already reads a dataset under it: its
+// own (under either key, see CatalogKeys) or, for an account, a curated
+// one, which its projects may be bound to and must not silently leave for
+// a new upload. Another account's dataset with the code is no obstacle.
+func (s *Service) codeFree(ctx context.Context, owner, code string) error {
+	m, found, err := s.readDataset(ctx, owner, code)
+	switch {
+	case err != nil || !found:
+		return err
+	case m.Owner != owner:
+		return model.Errorf(model.ErrConflict, "the curated pool has a dataset with importCode %q; choose another", code)
+	}
+	return actors.CodeTaken(code)
+}
+
+// readDataset finds the catalog entry of code that account's projects
+// read: the first in CatalogKeys' order that is visible to it.
+func (s *Service) readDataset(ctx context.Context, account, code string) (actors.DatasetMeta, bool, error) {
+	for _, key := range actors.CatalogKeys(account, code) {
+		got, err := s.askDataset(ctx, key, &pb.DatasetGet{})
+		switch {
+		case model.ErrorCode(err) == model.ErrNotFound:
+		case err != nil:
+			return actors.DatasetMeta{}, false, err
+		case got.VisibleTo(account):
+			m := *got
+			m.Key = key
+			return m, true, nil
+		}
+	}
+	return actors.DatasetMeta{}, false, nil
+}
+
+// maxFieldPath bounds a dataset's field paths (dot-joined field names).
+const maxFieldPath = 256
+
+// datasetOwner is the owner of p's uploads: its account, or none (the
+// curated pool) for the node itself and the --pool-curators accounts and
+// users (by account ID, or by the uploading user's e-mail).
+func (s *Service) datasetOwner(ctx context.Context, p model.Principal) (string, error) {
+	curators := s.env.Config.PoolCurators
+	if p.System || slices.Contains(curators, p.AccountID) {
+		return "", nil
+	}
+	if len(curators) > 0 && p.UserID != "" {
+		st, err := s.account(ctx, p.AccountID)
+		if err != nil {
+			return "", err
+		}
+		if m := st.Account.Member(p.UserID); m != nil && slices.Contains(curators, strings.ToLower(m.User.Email)) {
+			return "", nil
+		}
+	}
+	return p.AccountID, nil
+}
+
+// datasetRoom refuses an upload past the account plan's dataset count, and
+// returns the bytes it has left (0: no limit).
+func (s *Service) datasetRoom(ctx context.Context, account string) (int64, error) {
+	st, err := s.account(ctx, account)
+	if err != nil {
+		return 0, err
+	}
+	i := model.PlanIndex(st.Account.Plan)
+	maxCount, maxBytes := s.env.Config.Limits.Datasets[i], s.env.Config.Limits.DatasetBytes[i]
+	metas, err := s.env.Pool.List()
+	if err != nil {
+		return 0, err
+	}
+	count, used := 0, int64(0)
+	for _, m := range metas {
+		if m.Owner == account && !m.Deleted {
+			count, used = count+1, used+m.Bytes
+		}
+	}
+	if maxCount > 0 && count >= maxCount {
+		return 0, model.Errorf(model.ErrLimitReached, "the %s plan holds %d datasets of an account's own; delete one (deleteDataset) or change plan", st.Account.Plan, maxCount)
+	}
+	if maxBytes > 0 && used >= maxBytes {
+		return 0, model.Errorf(model.ErrLimitReached, "the %s plan holds %d MB of an account's own datasets; delete one (deleteDataset) or change plan", st.Account.Plan, maxBytes>>20)
+	}
+	if maxBytes > 0 {
+		return maxBytes - used, nil
+	}
+	return 0, nil
+}
+
+// DeleteDataset deletes one of the account's own datasets (EDITOR or
+// higher). It is refused while a table of the account's projects is bound
+// to it, naming the tables (only the account's projects can read it). The
+// owner may import the code again.
+func (s *Service) DeleteDataset(ctx context.Context, p model.Principal, code string) error {
+	if err := s.canImport(ctx, p); err != nil {
+		return err
+	}
+	if err := model.CheckID("importCode", code); err != nil {
+		return err
+	}
+	m, err := s.ownDataset(ctx, p.AccountID, code)
+	if err != nil {
+		return err
+	}
+	projects, err := s.Projects(ctx, p)
+	if err != nil {
+		return err
+	}
+	var bound []string
+	for _, pr := range projects {
+		for _, t := range pr.Tables {
+			if t.Source != nil && t.Source.ImportCode == code {
+				bound = append(bound, pr.Name+"."+t.Name)
+			}
+		}
+	}
+	if len(bound) > 0 {
+		return model.Errorf(model.ErrConflict, "dataset %q is bound to %s; unbind or delete those tables first", code, strings.Join(bound[:min(len(bound), 10)], ", "))
+	}
+	if err := s.Tell(ctx, actors.KindDataset, m.Key, &pb.DatasetDelete{}); err != nil {
+		return err
+	}
+	s.env.Pool.Evict(m.Key)
+	return s.env.Pool.DeleteBlob(code, m.BlobID)
+}
+
+// ownDataset finds the catalog entry of code that account's projects read
+// (readDataset): NOT_FOUND if none, FORBIDDEN if it is curated.
+func (s *Service) ownDataset(ctx context.Context, account, code string) (actors.DatasetMeta, error) {
+	m, found, err := s.readDataset(ctx, account, code)
+	switch {
+	case err != nil:
+		return m, err
+	case !found:
+		return m, model.Errorf(model.ErrNotFound, "no dataset %q", code)
+	case m.Owner == "":
+		return m, model.Errorf(model.ErrForbidden, "dataset %q is in the curated pool, which the operator keeps", code)
+	}
+	return m, nil
+}
+
+func (s *Service) canImport(ctx context.Context, p model.Principal) error {
+	if p.System {
+		return nil
+	}
+	if err := needUser(p); err != nil {
+		return err
+	}
+	a, err := s.access(ctx, p)
+	if err != nil {
+		return err
+	}
+	if !a.Role.AtLeast(model.RoleEditor) {
+		return model.Errorf(model.ErrForbidden, "importing datasets needs role EDITOR or higher")
+	}
+	return nil
+}
+
+func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format, variantField, owner string) (model.DataSource, error) {
+	blobID, size, err := s.env.Pool.WriteBlob(d, s.env.Clock.Now())
+	if err != nil {
+		return model.DataSource{}, err
+	}
+	m := actors.DatasetMeta{ImportCode: d.ImportCode(), Name: d.Name(), Format: format, VariantField: variantField,
+		RecordCount: d.Len(), FieldPaths: d.Paths(), Variants: d.Variants(), BlobID: blobID, CreatedAt: s.env.Clock.Now().UTC(),
+		Owner: owner, Bytes: size}
+	if m.Variants == nil {
+		m.Variants = []dataset.Variant{}
+	}
+	m.Key = actors.CatalogKey(owner, m.ImportCode)
+	if err := s.Tell(ctx, actors.KindDataset, m.Key, &pb.DatasetCommit{Dataset: &pb.DatasetDoc{Json: actors.EncodeDoc(m)}}); err != nil {
+		_ = s.env.Pool.DeleteBlob(m.ImportCode, blobID)
+		return model.DataSource{}, err
+	}
+	s.env.Pool.Put(m, d)
+	// An import leaves the parse buffers and the encoded copy as garbage,
+	// several times the dataset's size; give it back to the OS now rather
+	// than keep it resident until the scavenger gets to it.
+	debug.FreeOSMemory()
+	return s.dataSource(m), nil
+}
+
+// askDataset sends req to a dataset grain and decodes its catalog entry.
+func (s *Service) askDataset(ctx context.Context, code string, req actors.Request) (*actors.DatasetMeta, error) {
+	r, err := s.Ask(ctx, actors.KindDataset, code, req)
+	if err != nil {
+		return nil, err
+	}
+	return actors.DecodeDoc[actors.DatasetMeta](r.GetDataset().GetJson())
+}

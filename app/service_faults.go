@@ -1,0 +1,42 @@
+package app
+
+import (
+	"context"
+
+	"github.com/mockgql/mockgql/actors"
+	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/model"
+)
+
+// SetFaults sets the fault settings of a project, or of one of its
+// operations when operationID is set (EDITOR and above); nil clears them.
+// Invalid settings are BAD_USER_INPUT naming the field, and change
+// nothing. It returns the project.
+func (s *Service) SetFaults(ctx context.Context, p model.Principal, projectID, operationID string, f *model.FaultSettings) (*model.Project, error) {
+	if f != nil {
+		if err := f.Check(); err != nil {
+			return nil, err
+		}
+	}
+	return s.editProject(ctx, p, projectID, &pb.EditSetFaults{OperationId: operationID, Faults: actors.WireFaults(f)})
+}
+
+// RequestLog returns the newest limit entries (at most
+// model.RequestLogSize) of the project's request log, newest first
+// (VIEWER and above). The log is held by the project's grain in memory.
+func (s *Service) RequestLog(ctx context.Context, p model.Principal, projectID string, limit int) ([]model.RequestLogEntry, error) {
+	r, err := s.projectCall(ctx, p, projectID, &pb.ProjectRequestLog{Limit: int32(max(0, min(limit, model.RequestLogSize)))})
+	if err != nil {
+		return nil, err
+	}
+	return actors.RequestLogOf(r), nil
+}
+
+// ClearRequestLog empties the project's request log (EDITOR and above)
+// and returns the project.
+func (s *Service) ClearRequestLog(ctx context.Context, p model.Principal, projectID string) (*model.Project, error) {
+	if _, err := s.projectCall(ctx, p, projectID, &pb.ProjectClearRequestLog{}); err != nil {
+		return nil, err
+	}
+	return s.Project(ctx, p, projectID, "")
+}

@@ -1,0 +1,178 @@
+package app_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mockgql/mockgql/actors"
+	"github.com/mockgql/mockgql/model"
+)
+
+func TestAPIKeys(t *testing.T) {
+	nd := startNode(t, "", nil)
+	svc := nd.svc
+	ctx := context.Background()
+	tm := newTeam(t, nd, "keys")
+	pr, err := svc.CreateProject(ctx, tm.editor, "Shop", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("plan gate", func(t *testing.T) {
+		_, err := svc.CreateAPIKey(ctx, tm.owner.p, pr.ID, "ci", model.ScopeRuntime, time.Time{}, 0)
+		wantCode(t, err, model.ErrForbidden)
+		_, err = svc.APIKeys(ctx, tm.owner.p, pr.ID)
+		wantCode(t, err, model.ErrForbidden)
+		if _, err := svc.SetPlan(ctx, tm.owner.p, model.PlanProfessional); err != nil {
+			t.Fatal(err)
+		}
+	})
+	var runtimeKey model.CreatedKey
+	t.Run("create", func(t *testing.T) {
+		var err error
+		runtimeKey, err = svc.CreateAPIKey(ctx, tm.editor, pr.ID, "  ci  ", model.ScopeRuntime, time.Time{}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, v := runtimeKey.Key, runtimeKey.Value
+		if len(v) != len(actors.KeyPrefix)+43 || !strings.HasPrefix(v, actors.KeyPrefix) || !strings.HasPrefix(v, k.Prefix) || len(k.Prefix) != 10 {
+			t.Errorf("value %q, prefix %q", v, k.Prefix)
+		}
+		if k.Name != "ci" || k.ProjectID != pr.ID || k.AccountID != tm.owner.acc.ID || k.Scope != model.ScopeRuntime ||
+			k.MaxActors != 5 || k.Revoked || k.Hash != "" || !k.CreatedAt.Equal(nd.clock.Now()) {
+			t.Errorf("key = %+v", k)
+		}
+		tests := []struct {
+			name    string
+			p       model.Principal
+			project string
+			scope   model.Scope
+			expires time.Time
+			actors  int
+			code    string
+		}{
+			{"viewer", tm.viewer, pr.ID, model.ScopeRuntime, time.Time{}, 0, model.ErrForbidden},
+			{"unknown scope", tm.editor, pr.ID, "ADMIN", time.Time{}, 0, model.ErrBadUserInput},
+			{"expired already", tm.editor, pr.ID, model.ScopeRuntime, nd.clock.Now(), 0, model.ErrBadUserInput},
+			{"no actors", tm.editor, pr.ID, model.ScopeRuntime, time.Time{}, -1, model.ErrBadUserInput},
+			{"too many actors", tm.editor, pr.ID, model.ScopeRuntime, time.Time{}, 1001, model.ErrBadUserInput},
+			{"unknown project", tm.editor, "pNoSuchProject", model.ScopeRuntime, time.Time{}, 0, model.ErrNotFound},
+			{"by an API key", keyPrincipal(runtimeKey.Key), pr.ID, model.ScopeRuntime, time.Time{}, 0, model.ErrForbidden},
+			{"anonymous", model.Principal{}, pr.ID, model.ScopeRuntime, time.Time{}, 0, model.ErrUnauthenticated},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				_, err := svc.CreateAPIKey(ctx, tt.p, tt.project, "x", tt.scope, tt.expires, tt.actors)
+				wantCode(t, err, tt.code)
+			})
+		}
+		if k, err := svc.CreateAPIKey(ctx, tm.admin, pr.ID, "max", model.ScopeFull, time.Time{}, 1000); err != nil || k.Key.MaxActors != 1000 {
+			t.Errorf("maxActors 1000: %+v, %v", k.Key, err)
+		}
+	})
+	t.Run("guest projects have no keys", func(t *testing.T) {
+		gp, session, err := svc.CreateGuestProject(ctx, model.Principal{}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = svc.CreateAPIKey(ctx, tm.editor, gp.ID, "x", model.ScopeRuntime, time.Time{}, 0)
+		wantCode(t, err, model.ErrForbidden)
+		_, err = svc.CreateAPIKey(ctx, model.Principal{SessionID: session}, gp.ID, "x", model.ScopeRuntime, time.Time{}, 0)
+		wantCode(t, err, model.ErrUnauthenticated)
+	})
+	t.Run("auth", func(t *testing.T) {
+		expiring, err := svc.CreateAPIKey(ctx, tm.editor, pr.ID, "temp", model.ScopeFull, nd.clock.Now().Add(time.Hour), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		revoked, err := svc.CreateAPIKey(ctx, tm.editor, pr.ID, "revoked", model.ScopeManagement, time.Time{}, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		k, err := svc.AuthKey(ctx, runtimeKey.Value)
+		if err != nil || k.ID != runtimeKey.Key.ID || k.Scope != model.ScopeRuntime || k.ProjectID != pr.ID {
+			t.Errorf("AuthKey = %+v, %v", k, err)
+		}
+		r, err := svc.RevokeAPIKey(ctx, tm.editor, revoked.Key.ID)
+		if err != nil || !r.Revoked || r.Hash != "" {
+			t.Errorf("RevokeAPIKey = %+v, %v", r, err)
+		}
+		if _, err := svc.AuthKey(ctx, expiring.Value); err != nil {
+			t.Errorf("before expiry: %v", err)
+		}
+		nd.clock.Add(time.Hour)
+		t.Cleanup(func() { nd.clock.Add(-time.Hour) })
+
+		unknown := actors.KeyPrefix + strings.Repeat("A", 43)
+		tests := []struct {
+			name, value, code string
+		}{
+			{"unknown", unknown, model.ErrAPIKeyInvalid},
+			{"empty", "", model.ErrAPIKeyInvalid},
+			{"no prefix", strings.Repeat("A", 47), model.ErrAPIKeyInvalid},
+			{"short", runtimeKey.Value[:len(runtimeKey.Value)-1], model.ErrAPIKeyInvalid},
+			{"long", runtimeKey.Value + "A", model.ErrAPIKeyInvalid},
+			{"other prefix", "xyz_" + runtimeKey.Value[4:], model.ErrAPIKeyInvalid},
+			{"revoked", revoked.Value, model.ErrAPIKeyInvalid},
+			{"expired", expiring.Value, model.ErrAPIKeyExpired},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				_, err := svc.AuthKey(ctx, tt.value)
+				wantCode(t, err, tt.code)
+			})
+		}
+		if _, err := svc.AuthKey(ctx, runtimeKey.Value); err != nil {
+			t.Errorf("a key without expiry expired: %v", err)
+		}
+	})
+	t.Run("list, revoke and delete", func(t *testing.T) {
+		keys, err := svc.APIKeys(ctx, tm.editor, pr.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(keys) != 4 {
+			t.Errorf("got %d keys, want 4", len(keys))
+		}
+		for _, k := range keys {
+			if k.Hash != "" || k.ProjectID != pr.ID {
+				t.Errorf("listed key %+v: the hash must not leave", k)
+			}
+		}
+		_, err = svc.APIKeys(ctx, tm.viewer, pr.ID)
+		wantCode(t, err, model.ErrForbidden)
+		_, err = svc.RevokeAPIKey(ctx, tm.viewer, runtimeKey.Key.ID)
+		wantCode(t, err, model.ErrForbidden)
+		_, err = svc.RevokeAPIKey(ctx, tm.editor, "kNoSuchKey")
+		wantCode(t, err, model.ErrNotFound)
+
+		// Another account cannot reach the key.
+		stranger := signUp(t, svc, "stranger@example.com")
+		_, err = svc.RevokeAPIKey(ctx, stranger.p, runtimeKey.Key.ID)
+		wantCode(t, err, model.ErrNotFound)
+		err = svc.DeleteAPIKey(ctx, stranger.p, runtimeKey.Key.ID)
+		wantCode(t, err, model.ErrNotFound)
+
+		if err := svc.DeleteAPIKey(ctx, tm.editor, runtimeKey.Key.ID); err != nil {
+			t.Fatal(err)
+		}
+		_, err = svc.AuthKey(ctx, runtimeKey.Value)
+		wantCode(t, err, model.ErrAPIKeyInvalid)
+		keys, err = svc.APIKeys(ctx, tm.editor, pr.ID)
+		if err != nil || len(keys) != 3 {
+			t.Errorf("after delete: %d keys, %v", len(keys), err)
+		}
+		err = svc.DeleteAPIKey(ctx, tm.editor, runtimeKey.Key.ID)
+		wantCode(t, err, model.ErrNotFound)
+	})
+	t.Run("downgrade", func(t *testing.T) {
+		if _, err := svc.SetPlan(ctx, tm.owner.p, model.PlanStarter); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _, _ = svc.SetPlan(ctx, tm.owner.p, model.PlanProfessional) })
+		_, err := svc.CreateAPIKey(ctx, tm.editor, pr.ID, "x", model.ScopeRuntime, time.Time{}, 0)
+		wantCode(t, err, model.ErrForbidden)
+	})
+}

@@ -1,0 +1,286 @@
+package app
+
+import (
+	"context"
+	"strings"
+
+	"github.com/mockgql/mockgql/actors"
+	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/model"
+)
+
+// access resolves what the principal may do: its role and plan in its account.
+func (s *Service) access(ctx context.Context, p model.Principal) (actors.Access, error) {
+	a := actors.Access{System: p.System, BoardProjectID: p.BoardProjectID, KeyProjectID: p.KeyProjectID, KeyScope: p.KeyScope}
+	if sess := s.sessionOf(p); sess != "" {
+		a.SessionID = actors.HashSecret(sess) // projects keep only the hash of their session
+	}
+	if p.AccountID == "" {
+		return a, nil
+	}
+	st, err := s.account(ctx, p.AccountID)
+	if err != nil {
+		return a, err
+	}
+	a.Plan = st.Account.Plan
+	if p.UserID != "" {
+		if m := st.Account.Member(p.UserID); m != nil {
+			a.AccountID, a.Role = p.AccountID, m.Role
+		}
+	}
+	return a, nil
+}
+
+// projectCall sends req, a request that carries its caller's access
+// (field 2, pb.Access), to a project grain on behalf of p.
+func (s *Service) projectCall(ctx context.Context, p model.Principal, projectID string, req actors.Request) (*pb.Reply, error) {
+	if projectID == "" {
+		return nil, model.Errorf(model.ErrNotFound, "project not found")
+	}
+	if err := model.CheckID("projectId", projectID); err != nil {
+		return nil, err
+	}
+	if p.Anonymous() && !p.System {
+		return nil, model.Errorf(model.ErrUnauthenticated, "sign in, or use an API key or a session")
+	}
+	a, err := s.access(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	actors.SetAccess(req, a.Wire())
+	return s.Ask(ctx, actors.KindProject, projectID, req)
+}
+
+// edit runs one model edit (a pb.Edit… request) on the project the ID
+// names. ids are the (name, ID) pairs of what the edit names, checked first.
+func (s *Service) edit(ctx context.Context, p model.Principal, projectID string, req actors.Request, ids ...string) (*pb.Reply, error) {
+	for i := 0; i+1 < len(ids); i += 2 {
+		if ids[i+1] != "" {
+			if err := model.CheckID(ids[i], ids[i+1]); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return s.projectCall(ctx, p, projectID, req)
+}
+
+// editProject is edit for an edit whose answer is the project.
+func (s *Service) editProject(ctx context.Context, p model.Principal, projectID string, req actors.Request) (*model.Project, error) {
+	r, err := s.edit(ctx, p, projectID, req)
+	if err != nil {
+		return nil, err
+	}
+	return actors.DecodeDoc[model.Project](r.GetProject().GetJson())
+}
+
+// Projects lists the projects of the principal's account (an API key: its
+// own project; a session: its guest or session project).
+func (s *Service) Projects(ctx context.Context, p model.Principal) ([]*model.Project, error) {
+	var ids []string
+	switch {
+	case p.KeyProjectID != "":
+		ids = []string{p.KeyProjectID}
+	case p.BoardProjectID != "" && p.UserID == "": // a board session alone; signed in, the account's projects, the adopted one among them
+		ids = []string{p.BoardProjectID}
+	default:
+		if err := needUser(p); err != nil {
+			return nil, err
+		}
+		st, err := s.account(ctx, p.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		ids = st.Account.ProjectIDs
+	}
+	out := make([]*model.Project, 0, len(ids))
+	for _, id := range ids {
+		pr, err := s.Project(ctx, p, id, "")
+		if model.ErrorCode(err) == model.ErrNotFound {
+			continue // deleted or expired meanwhile
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, pr)
+	}
+	return out, nil
+}
+
+// Project returns one project by ID or slug.
+func (s *Service) Project(ctx context.Context, p model.Principal, id, slug string) (*model.Project, error) {
+	if id == "" && slug != "" {
+		if !model.ValidSlug(slug) {
+			return nil, model.Errorf(model.ErrNotFound, "no project has this slug (slugs have 2 to 64 of a-z, 0-9 and inner dashes)")
+		}
+		r, err := s.Ask(ctx, actors.KindSlug, slug, &pb.SlugGet{})
+		if err != nil {
+			if model.ErrorCode(err) == model.ErrProjectNotFound {
+				return nil, model.Errorf(model.ErrNotFound, "no project has the slug %q", slug)
+			}
+			return nil, err
+		}
+		id = r.GetSlugOwner().GetProjectId()
+	}
+	r, err := s.projectCall(ctx, p, id, &pb.ProjectGet{})
+	if err != nil {
+		return nil, err
+	}
+	return actors.DecodeDoc[model.Project](r.GetProject().GetJson())
+}
+
+// CreateProject creates an account project (EDITOR or higher).
+func (s *Service) CreateProject(ctx context.Context, p model.Principal, name, slug string) (*model.Project, error) {
+	if err := needUser(p); err != nil {
+		return nil, err
+	}
+	a, err := s.access(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if !a.Role.AtLeast(model.RoleEditor) {
+		return nil, model.Errorf(model.ErrForbidden, "creating projects needs role EDITOR or higher")
+	}
+	pr := &model.Project{ID: actors.NewProjectID(), Name: name, Kind: model.KindAccount, AccountID: p.AccountID}
+	if err := s.createProject(ctx, pr, slug, ""); err != nil {
+		return nil, err
+	}
+	if err := s.Tell(ctx, actors.KindAccount, p.AccountID, &pb.AccountAddProject{ProjectId: pr.ID}); err != nil {
+		return nil, err
+	}
+	return pr, nil
+}
+
+// createProject claims a slug (the given one, or one derived from the name
+// with a numeric suffix until free) and creates the project grain.
+func (s *Service) createProject(ctx context.Context, pr *model.Project, slug, session string) error {
+	if err := model.CheckDisplayName("a project name", strings.TrimSpace(pr.Name)); err != nil {
+		return err
+	}
+	if pr.Name = trimName(pr.Name); pr.Name == "" {
+		return model.Errorf(model.ErrBadUserInput, "a project needs a name")
+	}
+	pr.CreatedAt = s.env.Clock.Now().UTC()
+	pr.Tables, pr.Relations, pr.Operations, pr.Views = []*model.Table{}, []*model.Relation{}, []*model.Operation{}, []*model.View{}
+	claimed, err := s.claimSlug(ctx, pr.ID, pr.Name, slug)
+	if err != nil {
+		return err
+	}
+	pr.Slug = claimed
+	return s.Tell(ctx, actors.KindProject, pr.ID, &pb.ProjectCreate{Project: &pb.ProjectDoc{Json: actors.EncodeDoc(pr)}, Session: session})
+}
+
+func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (string, error) {
+	if slug != "" {
+		if !model.ValidSlug(slug) {
+			return "", model.Errorf(model.ErrBadUserInput, "slug %q: use 2 to 64 of a-z, 0-9 and inner dashes", model.Truncate(slug, 64))
+		}
+		return slug, s.Tell(ctx, actors.KindSlug, slug, &pb.SlugClaim{ProjectId: projectID})
+	}
+	base := model.Slugify(name)
+	if len(base) < 2 {
+		base += "-project"
+	}
+	for i := 0; i < 20; i++ {
+		try := base
+		if i > 0 {
+			try = base + "-" + strings.ToLower(actors.RandomString(4)) // slugs are lower case
+		}
+		err := s.Tell(ctx, actors.KindSlug, try, &pb.SlugClaim{ProjectId: projectID})
+		if model.ErrorCode(err) != model.ErrConflict {
+			return try, err
+		}
+	}
+	return "", model.Errorf(model.ErrConflict, "no free slug found for %q; give one", model.Truncate(name, 64))
+}
+
+// trimName trims spaces and cuts a name to 100 characters.
+func trimName(s string) string {
+	r := []rune(strings.TrimSpace(s))
+	if len(r) > 100 {
+		r = r[:100]
+	}
+	return strings.TrimSpace(string(r))
+}
+
+// UpdateProject renames a project or moves it to a new slug (the old slug
+// is released only after the project answers to the new one).
+func (s *Service) UpdateProject(ctx context.Context, p model.Principal, id string, name, slug *string) (*model.Project, error) {
+	cur, err := s.Project(ctx, p, id, "")
+	if err != nil {
+		return nil, err
+	}
+	if name != nil {
+		if err := model.CheckDisplayName("a project name", strings.TrimSpace(*name)); err != nil {
+			return nil, err
+		}
+		trimmed := trimName(*name)
+		if trimmed == "" {
+			return nil, model.Errorf(model.ErrBadUserInput, "a project needs a name")
+		}
+		name = &trimmed
+	}
+	if slug != nil && !model.ValidSlug(*slug) {
+		return nil, model.Errorf(model.ErrBadUserInput, "slug %q: use 2 to 64 of a-z, 0-9 and inner dashes", model.Truncate(*slug, 64))
+	}
+	if slug != nil && *slug != cur.Slug {
+		if _, err := s.claimSlug(ctx, id, "", *slug); err != nil {
+			return nil, err
+		}
+	}
+	pr, err := s.editProject(ctx, p, id, &pb.EditUpdateProject{Name: name, Slug: slug})
+	if err != nil {
+		if slug != nil && *slug != cur.Slug {
+			_ = s.Tell(ctx, actors.KindSlug, *slug, &pb.SlugRelease{ProjectId: id})
+		}
+		return nil, err
+	}
+	if slug != nil && *slug != cur.Slug {
+		_ = s.Tell(ctx, actors.KindSlug, cur.Slug, &pb.SlugRelease{ProjectId: id})
+	}
+	return pr, nil
+}
+
+// DeleteProject deletes a project with its overlay and releases its slug.
+func (s *Service) DeleteProject(ctx context.Context, p model.Principal, id string) error {
+	cur, err := s.Project(ctx, p, id, "")
+	if err != nil {
+		return err
+	}
+	if _, err := s.projectCall(ctx, p, id, &pb.ProjectDelete{}); err != nil {
+		return err
+	}
+	_ = s.Tell(ctx, actors.KindSlug, cur.Slug, &pb.SlugRelease{ProjectId: id})
+	if cur.AccountID != "" {
+		_ = s.Tell(ctx, actors.KindAccount, cur.AccountID, &pb.AccountRemoveProject{ProjectId: id})
+	}
+	return nil
+}
+
+// CreateGuestProject creates a guest project owned by the principal's
+// session, starting a session when there is none.
+func (s *Service) CreateGuestProject(ctx context.Context, p model.Principal, name string) (*model.Project, string, error) {
+	session := s.sessionOf(p)
+	if session == "" {
+		session = s.newSessionID()
+	}
+	if name == "" {
+		name = "Guest project"
+	}
+	pr := &model.Project{ID: actors.NewProjectID(), Name: name, Kind: model.KindGuest, ShareToken: "shr_" + actors.RandomString(24)}
+	if err := s.createProject(ctx, pr, "guest-"+strings.ToLower(actors.RandomString(8)), actors.HashSecret(session)); err != nil {
+		return nil, "", err
+	}
+	return pr, session, nil
+}
+
+// ResetMockData drops a project's mutations.
+func (s *Service) ResetMockData(ctx context.Context, p model.Principal, projectID string) error {
+	_, err := s.projectCall(ctx, p, projectID, &pb.ProjectReset{})
+	return err
+}
+
+// SDL returns the project's runtime schema.
+func (s *Service) SDL(ctx context.Context, p model.Principal, projectID string) (string, error) {
+	r, err := s.projectCall(ctx, p, projectID, &pb.ProjectSDL{})
+	return r.GetSdl(), err
+}

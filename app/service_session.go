@@ -1,0 +1,173 @@
+package app
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/mockgql/mockgql/actors"
+	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/model"
+)
+
+// AdoptionTokenPrefix starts every adoption token: adt_ and 32 base62
+// characters from crypto/rand (about 190 random bits). Only its SHA-256 is
+// stored: it is the adoption grain's identity, so a token is looked up by
+// its hash and never compared with a stored token; what a lookup's timing
+// could tell is about a hash, whose preimage stays unknown.
+const AdoptionTokenPrefix = "adt_"
+
+// CreateSessionProject makes a session project (SessionTTL of life; a
+// session holds Limits.SessionProjects at a time), starting a session when
+// there is none, and a one-time adoption link for the human. It returns the session ID so the caller can set the cookie.
+func (s *Service) CreateSessionProject(ctx context.Context, p model.Principal, name string) (model.SessionProject, string, error) {
+	session := s.sessionOf(p)
+	if session == "" {
+		session = s.newSessionID()
+	}
+	if err := model.CheckDisplayName("a project name", strings.TrimSpace(name)); err != nil {
+		return model.SessionProject{}, "", err
+	}
+	if name = trimName(name); name == "" {
+		name = "Session project"
+	}
+	now := s.env.Clock.Now().UTC()
+	pr := &model.Project{ID: actors.NewProjectID(), Name: name, Kind: model.KindSession, ShareToken: "shr_" + actors.RandomString(24),
+		ExpiresAt: now.Add(s.env.Config.SessionTTL)}
+	hash := actors.HashSecret(session)
+	if err := s.Tell(ctx, actors.KindSession, hash, &pb.SessionClaimProject{ProjectId: pr.ID, Expires: actors.Stamp(pr.ExpiresAt)}); err != nil {
+		return model.SessionProject{}, "", err
+	}
+	if err := s.createProject(ctx, pr, "session-"+strings.ToLower(actors.RandomString(8)), hash); err != nil {
+		_ = s.Tell(ctx, actors.KindSession, hash, &pb.SessionReleaseProject{ProjectId: pr.ID})
+		return model.SessionProject{}, "", err
+	}
+	sp := model.SessionProject{Project: pr}
+	var err error
+	sp.AdoptionToken, sp.AdoptionExpiresAt, err = s.newAdoption(ctx, pr)
+	return sp, session, err
+}
+
+// newAdoption issues a one-time adoption token for a session project.
+func (s *Service) newAdoption(ctx context.Context, pr *model.Project) (string, time.Time, error) {
+	token := AdoptionTokenPrefix + actors.RandomString(32)
+	hash := actors.HashSecret(token)
+	exp := s.env.Clock.Now().UTC().Add(s.env.Config.AdoptionTTL)
+	if exp.After(pr.ExpiresAt) {
+		exp = pr.ExpiresAt
+	}
+	if err := s.Tell(ctx, actors.KindProject, pr.ID, &pb.ProjectAddAdoption{Access: actors.SystemAccess, Adoption: hash}); err != nil {
+		return "", time.Time{}, err
+	}
+	if err := s.Tell(ctx, actors.KindAdoption, hash, &pb.AdoptionCreate{ProjectId: pr.ID, Expires: actors.Stamp(exp)}); err != nil {
+		return "", time.Time{}, err
+	}
+	return token, exp, nil
+}
+
+// CreateAdoptionLink issues a fresh one-time link for the caller's session project.
+func (s *Service) CreateAdoptionLink(ctx context.Context, p model.Principal, projectID string) (model.SessionProject, error) {
+	pr, err := s.Project(ctx, p, projectID, "")
+	if err != nil {
+		return model.SessionProject{}, err
+	}
+	if pr.Kind != model.KindSession {
+		return model.SessionProject{}, model.Errorf(model.ErrBadUserInput, "adoption links are for session projects; this one is %s", pr.Kind)
+	}
+	sp := model.SessionProject{Project: pr}
+	sp.AdoptionToken, sp.AdoptionExpiresAt, err = s.newAdoption(ctx, pr)
+	return sp, err
+}
+
+// SessionProject returns the session's live session project, or nil.
+func (s *Service) SessionProject(ctx context.Context, p model.Principal) (*model.Project, error) {
+	sess := s.sessionOf(p)
+	if sess == "" {
+		return nil, nil
+	}
+	r, err := s.Ask(ctx, actors.KindSession, actors.HashSecret(sess), &pb.SessionProject{})
+	claims := actors.ClaimsOf(r)
+	if err != nil || len(claims) == 0 || claims[0].ProjectID == "" {
+		return nil, err
+	}
+	a := claims[0]
+	pr, err := s.Project(ctx, p, a.ProjectID, "")
+	if model.ErrorCode(err) == model.ErrNotFound {
+		return nil, nil
+	}
+	return pr, err
+}
+
+// Adopt uses a one-time adoption token and returns the project it opens
+// and until when that project lives.
+func (s *Service) Adopt(ctx context.Context, token string) (string, time.Time, error) {
+	bad := model.Errorf(model.ErrAdoptionTokenInvalid, "this adoption link was used already or has expired; ask the assistant for a new one (createAdoptionLink)")
+	if !strings.HasPrefix(token, AdoptionTokenPrefix) || len(token) != len(AdoptionTokenPrefix)+32 {
+		return "", time.Time{}, bad
+	}
+	r, err := s.Ask(ctx, actors.KindAdoption, actors.HashSecret(token), &pb.AdoptionUse{})
+	if err != nil {
+		return "", time.Time{}, err
+	}
+	st := actors.AdoptionOf(r)
+	pr, err := s.Project(ctx, model.Principal{System: true}, st.ProjectID, "")
+	if err != nil || pr.Kind != model.KindSession || pr.Expired(s.env.Clock.Now()) {
+		return "", time.Time{}, bad
+	}
+	return pr.ID, pr.ExpiresAt, nil
+}
+
+// adoptSessionProject moves the principal's live session projects (its
+// board session's, and its session cookie's) into accountID, at sign-up.
+func (s *Service) adoptSessionProject(ctx context.Context, p model.Principal, accountID string) error {
+	var ids []string
+	if p.BoardProjectID != "" {
+		ids = append(ids, p.BoardProjectID)
+	}
+	var claims []actors.SessionClaim
+	if sess := s.sessionOf(p); sess != "" {
+		r, err := s.Ask(ctx, actors.KindSession, actors.HashSecret(sess), &pb.SessionProjects{})
+		if err != nil {
+			return err
+		}
+		claims = actors.ClaimsOf(r)
+	}
+	for _, cl := range claims {
+		if cl.ProjectID != p.BoardProjectID {
+			ids = append(ids, cl.ProjectID)
+		}
+	}
+	for _, id := range ids {
+		if err := s.transferProject(ctx, id, accountID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// transferProject moves one live session project into accountID and
+// releases the claim of the session that made it (the caller's, or the
+// assistant's when the board session of an adoption link signs up), so that
+// session may make another.
+func (s *Service) transferProject(ctx context.Context, projectID, accountID string) error {
+	var o actors.ProjectOwner
+	r, err := s.Ask(ctx, actors.KindProject, projectID, &pb.ProjectOwnerQuery{Access: actors.SystemAccess})
+	if err == nil {
+		o = actors.OwnerOf(r)
+		err = s.Tell(ctx, actors.KindProject, projectID, &pb.ProjectTransfer{Access: actors.SystemAccess, AccountId: accountID})
+	}
+	switch model.ErrorCode(err) {
+	case "":
+	case model.ErrNotFound, model.ErrConflict: // expired, or not a session project: nothing to move
+		return nil
+	default:
+		return err
+	}
+	if err := s.Tell(ctx, actors.KindAccount, accountID, &pb.AccountAddProject{ProjectId: projectID}); err != nil {
+		return err
+	}
+	if o.Session == "" {
+		return nil
+	}
+	return s.Tell(ctx, actors.KindSession, o.Session, &pb.SessionReleaseProject{ProjectId: projectID})
+}
