@@ -112,3 +112,61 @@ func TestFaultsThroughTheService(t *testing.T) {
 		t.Fatalf("after clearRequestLog: %+v, %v", log, err)
 	}
 }
+
+// BenchmarkRequestLogCost measures what the fault step and the request log
+// add to a runtime query, side by side in one run: the same request
+// alternately as a client's (traced and logged; no faults set) and as
+// MCP's run_query (NoFaults: neither). It reports both times, their ratio,
+// and the allocations each makes.
+//
+//	go test ./actors -run XXX -bench RequestLogCost -benchtime 20000x
+func BenchmarkRequestLogCost(b *testing.B) {
+	nd := startNode(b, "", nil)
+	svc, ctx := nd.svc, context.Background()
+	importProducts(b, svc, "products")
+	owner := signUp(b, svc, "bench@example.com")
+	if _, err := svc.SetPlan(ctx, owner.p, model.PlanEnterprise); err != nil { // no quota
+		b.Fatal(err)
+	}
+	pr, err := svc.CreateProject(ctx, owner.p, "Bench", "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	buildShop(b, svc, owner.p, pr.ID, "products")
+	key, err := svc.CreateAPIKey(ctx, owner.p, pr.ID, "k", model.ScopeRuntime, time.Time{}, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	body := []byte(`{"query":"{ products(pageSize: 2) { total items { id name } } }"}`)
+	out := &model.RuntimeBuffers{}
+	run := func(noFaults bool) time.Duration {
+		start := time.Now()
+		res, err := svc.Runtime(ctx, model.RuntimeRequest{Slug: "bench", KeyValue: key.Value, Body: body, Out: out, NoFaults: noFaults})
+		if err != nil || res.Status != 200 {
+			b.Fatalf("%+v %v", res, err)
+		}
+		return time.Since(start)
+	}
+	for range 200 { // warm: compiled runtime, key cache, quota lease
+		run(false)
+		run(true)
+	}
+	logged := testing.AllocsPerRun(200, func() { run(false) })
+	plain := testing.AllocsPerRun(200, func() { run(true) })
+	var tLogged, tPlain time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%2 == 0 { // alternate which goes first
+			tLogged += run(false)
+			tPlain += run(true)
+		} else {
+			tPlain += run(true)
+			tLogged += run(false)
+		}
+	}
+	b.ReportMetric(float64(tLogged.Nanoseconds())/float64(b.N), "ns-logged/op")
+	b.ReportMetric(float64(tPlain.Nanoseconds())/float64(b.N), "ns-plain/op")
+	b.ReportMetric(float64(tLogged)/float64(tPlain), "logged/plain")
+	b.ReportMetric(logged, "allocs-logged/op")
+	b.ReportMetric(plain, "allocs-plain/op")
+}

@@ -16,7 +16,7 @@ func TestFaultStateLog(t *testing.T) {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			f := newFaultState()
 			for i := 0; i < n; i++ {
-				f.record(model.RequestLogEntry{Query: strconv.Itoa(i)})
+				f.record(&model.RequestLogEntry{Query: strconv.Itoa(i)})
 			}
 			got := f.entries(1000)
 			if want := min(n, model.RequestLogSize); len(got) != want {

@@ -36,10 +36,10 @@ type runtimeTrace struct {
 	codeKnown bool
 }
 
-// trace starts the trace of r on this node, or returns nil when r is not
-// logged: an internal call (previewQuery, runtimeList), MCP's run_query,
-// or a project with no snapshot here.
-func (p *RuntimePath) trace(projectID string, r *model.RuntimeRequest) *runtimeTrace {
+// trace starts the trace of r on this node in t and returns it, or
+// returns nil when r is not logged: an internal call (previewQuery,
+// runtimeList), MCP's run_query, or a project with no snapshot here.
+func (p *RuntimePath) trace(t *runtimeTrace, projectID string, r *model.RuntimeRequest) *runtimeTrace {
 	if r.Internal || r.NoFaults {
 		return nil
 	}
@@ -47,7 +47,8 @@ func (p *RuntimePath) trace(projectID string, r *model.RuntimeRequest) *runtimeT
 	if v == nil || v.faults == nil {
 		return nil
 	}
-	return &runtimeTrace{log: v.faults, start: p.grains.env.Clock.Now()}
+	t.log, t.start = v.faults, p.grains.env.Clock.Now()
+	return t
 }
 
 // request notes what was asked: the operation's name and root fields, and
@@ -169,7 +170,7 @@ func (t *runtimeTrace) done(res *model.RuntimeResult, err error, now time.Time) 
 	if t == nil {
 		return
 	}
-	e := t.entry
+	e := &t.entry
 	e.At = t.start
 	e.DurationMs = float64(now.Sub(t.start)+t.fault.Delay) / float64(time.Millisecond)
 	switch {

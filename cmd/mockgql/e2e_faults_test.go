@@ -323,3 +323,48 @@ func TestMCPRequestLog(t *testing.T) {
 	}
 	a.refused("BAD_USER_INPUT", "get_request_log", map[string]any{"session": b.session, "limit": 500})
 }
+
+// TestClusterFaults: on three processes, a request through a node that
+// does not hold the project's grain is handed to the owner, and its fault
+// and latency come back with the answer; the sequence of draws is the
+// owner's, so the pattern does not depend on the node a request arrives
+// at; the log read through any node holds every request.
+func TestClusterFaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts three processes")
+	}
+	tr := startTrio(t)
+	sh := newShop(t, tr.procs[0].server, "cfaults@example.com", "cf")
+	via := func(i int) *shop { return sh.on(tr.procs[i%3].server) }
+	q := `{ products { total } }`
+	for i := range 3 {
+		r := via(i).faulted(q, "latency=40ms;status=503")
+		r.refusal(t, 503, "UNAVAILABLE")
+		if r.Header.Get("Server-Timing") != "fault;dur=40" || r.Header.Get("X-Mock-Fault-Applied") != "latency=40ms;status=503" {
+			t.Fatalf("through node %d: %v", i, r.Header)
+		}
+	}
+	pattern := func(node func(i int) *shop) string {
+		sh.setFaults("", map[string]any{"errorRate": 0.5, "errorCode": "INTERNAL", "seed": 7}).data(t)
+		var b strings.Builder
+		for i := 0; i < 18; i++ {
+			switch r := node(i).faulted(q, ""); {
+			case r.errCode() == "INTERNAL":
+				b.WriteByte('E')
+			case r.Status == 200 && r.errCode() == "":
+				b.WriteByte('.')
+			default:
+				t.Fatalf("request %d: %d %s", i, r.Status, r.Raw)
+			}
+		}
+		return b.String()
+	}
+	one, rotating := pattern(func(int) *shop { return sh }), pattern(via)
+	if one != rotating || !strings.Contains(one, "E") || !strings.Contains(one, ".") {
+		t.Fatalf("through one node %s, through all three %s", one, rotating)
+	}
+	log := via(2).requestLog(t, 200)
+	if len(log) != 3+18+18 || log[len(log)-1]["fault"] != "latency=40ms;status=503" {
+		t.Fatalf("%d log entries, oldest %v", len(log), log[len(log)-1])
+	}
+}
