@@ -89,6 +89,27 @@ func TestFaults(t *testing.T) {
 		}
 	})
 
+	t.Run("roles: VIEWER reads, EDITOR sets and clears; the schema does not change", func(t *testing.T) {
+		pid := sh.project["id"]
+		sh.owner.must(`mutation($p:ID!){ setSchemaBaseline(projectId:$p) }`, map[string]any{"p": pid})
+		viewer := sh.member(t, "fault-viewer@example.com", "VIEWER")
+		editor := sh.member(t, "fault-editor@example.com", "EDITOR")
+		set := `mutation($p:ID!){ setFaults(projectId:$p, faults:{latencyMinMs: 5, latencyMaxMs: 5}) { id } }`
+		if r := viewer.gql(set, map[string]any{"p": pid}); r.errCode() != "FORBIDDEN" {
+			t.Fatalf("VIEWER setFaults: %s", r.Raw)
+		}
+		if r := viewer.gql(`mutation($p:ID!){ clearRequestLog(projectId:$p) { id } }`, map[string]any{"p": pid}); r.errCode() != "FORBIDDEN" {
+			t.Fatalf("VIEWER clearRequestLog: %s", r.Raw)
+		}
+		viewer.must(`query($p:ID){ project(id:$p) { faults { seed } requestLog { id } } }`, map[string]any{"p": pid})
+		editor.must(set, map[string]any{"p": pid})
+		editor.must(`mutation($p:ID!){ clearRequestLog(projectId:$p) { id } }`, map[string]any{"p": pid})
+		if d := sh.owner.must(`query($p:ID!){ schemaChanges(projectId:$p) { path } }`, map[string]any{"p": pid}); len(d["schemaChanges"].([]any)) != 0 {
+			t.Fatalf("setFaults changed the runtime schema: %v", d)
+		}
+		sh.setFaults("", nil).data(t)
+	})
+
 	t.Run("a GraphQL error, HTTP 200", func(t *testing.T) {
 		d := sh.setFaults("", map[string]any{"errorRate": 1, "errorCode": "INTERNAL", "seed": 3}).data(t)
 		if got := fmt.Sprint(get(d, "setFaults", "faults")); got != "map[errorCode:INTERNAL errorRate:1 httpStatus:<nil> latencyMaxMs:0 latencyMinMs:0 seed:3]" {
