@@ -3,10 +3,12 @@ package actors_test
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -110,6 +112,48 @@ func TestFaultsThroughTheService(t *testing.T) {
 	}
 	if log, err := svc.RequestLog(ctx, s.owner.p, s.project.ID, 5); err != nil || len(log) != 0 {
 		t.Fatalf("after clearRequestLog: %+v, %v", log, err)
+	}
+}
+
+// TestFaultsAcrossRestart: the settings are part of the project's record
+// and survive a restart; the request log and the sequence of draws live
+// with the grain's activation, so the new one starts with an empty log and
+// the sequence from 0 (the same draws again).
+func TestFaultsAcrossRestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mockgql.db")
+	clock := newTestClock()
+	ctx := context.Background()
+	first := startNode(t, path, clock)
+	importProducts(t, first.svc, "products")
+	s := newShop(t, first, "restart-faults@example.com", "rfshop", "products")
+	settings := &model.FaultSettings{ErrorRate: 0.5, ErrorCode: model.ErrInternal, Seed: 11}
+	if _, err := first.svc.SetFaults(ctx, s.owner.p, s.project.ID, "", settings); err != nil {
+		t.Fatal(err)
+	}
+	pattern := func(svc *actors.Service) string {
+		var b strings.Builder
+		for range 16 {
+			res, err := faultRuntime(svc, "rfshop", s.runtime.Value, "", `{ products { total } }`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.WriteString(map[bool]string{true: "E", false: "."}[res.Fault != ""])
+		}
+		return b.String()
+	}
+	before := pattern(first.svc)
+	first.stop()
+
+	second := startNode(t, path, clock)
+	pr, err := second.svc.Project(ctx, s.owner.p, s.project.ID, "")
+	if err != nil || pr.Faults == nil || pr.Faults.Seed != 11 || pr.Faults.ErrorCode != model.ErrInternal {
+		t.Fatalf("settings after the restart: %+v, %v", pr, err)
+	}
+	if log, err := second.svc.RequestLog(ctx, s.owner.p, s.project.ID, 200); err != nil || len(log) != 0 {
+		t.Fatalf("log after the restart: %d entries, %v", len(log), err)
+	}
+	if after := pattern(second.svc); after != before || !strings.Contains(before, "E") || !strings.Contains(before, ".") {
+		t.Fatalf("draws before the restart %s, after %s", before, after)
 	}
 }
 
