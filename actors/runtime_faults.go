@@ -27,6 +27,7 @@ import (
 // and injects nothing.
 type runtimeTrace struct {
 	log   *faultState
+	noLog bool // Config.NoRequestLog: faults only
 	start time.Time
 	entry model.RequestLogEntry
 	fault model.FaultDecision
@@ -47,7 +48,7 @@ func (p *RuntimePath) trace(t *runtimeTrace, projectID string, r *model.RuntimeR
 	if v == nil || v.faults == nil {
 		return nil
 	}
-	t.log, t.start = v.faults, p.grains.env.Clock.Now()
+	t.log, t.noLog, t.start = v.faults, p.grains.env.Config.NoRequestLog, p.grains.env.Clock.Now()
 	return t
 }
 
@@ -56,7 +57,7 @@ func (p *RuntimePath) trace(t *runtimeTrace, projectID string, r *model.RuntimeR
 // is nil when the document was refused; its query text is then copied
 // from the body, which the caller reuses.
 func (t *runtimeTrace) request(req graphql.Request, prep *graphql.Prepared) {
-	if t == nil {
+	if t == nil || t.noLog {
 		return
 	}
 	e := &t.entry
@@ -167,7 +168,7 @@ func (t *runtimeTrace) resultCode(qr *graphql.Result) {
 // done records the request's outcome in the project's log. The duration
 // includes the injected latency: it is what the client waits.
 func (t *runtimeTrace) done(res *model.RuntimeResult, err error, now time.Time) {
-	if t == nil {
+	if t == nil || t.noLog {
 		return
 	}
 	e := &t.entry

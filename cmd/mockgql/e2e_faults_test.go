@@ -389,3 +389,17 @@ func TestClusterFaults(t *testing.T) {
 		t.Fatalf("%d log entries, oldest %v", len(log), log[len(log)-1])
 	}
 }
+
+// TestNoRequestLog: with --no-request-log faults still apply and the log
+// stays empty.
+func TestNoRequestLog(t *testing.T) {
+	s := startServer(t, func(c *serveConfig) { c.NoRequestLog = true })
+	sh := newShop(t, s, "nolog@example.com", "nl")
+	if r := sh.faulted(`{ products { total } }`, "error=INTERNAL"); r.errCode() != "INTERNAL" {
+		t.Fatalf("fault: %s", r.Raw)
+	}
+	sh.faulted(`{ products { total } }`, "").data(t)
+	if log := sh.requestLog(t, 200); len(log) != 0 {
+		t.Fatalf("log kept: %v", log)
+	}
+}
