@@ -80,13 +80,24 @@ func (t *runtimeTrace) request(req graphql.Request, prep *graphql.Prepared) {
 }
 
 // clipJSON returns b, or when it is longer than max a JSON string holding
-// its clipped text (model.Clip), so the log's variables stay JSON.
+// its clipped text (model.Clip), so the log's variables stay JSON. The
+// string's escapes (a quote or backslash takes two bytes) may lengthen it:
+// the text is clipped shorter until the string is at most max plus the
+// clip's mark.
 func clipJSON(b []byte, max int) json.RawMessage {
 	if len(b) <= max {
 		return b
 	}
-	s, _ := json.Marshal(model.Clip(string(b), max))
-	return s
+	var buf bytes.Buffer
+	for n := max; ; n /= 2 {
+		buf.Reset()
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(model.Clip(string(b), n))
+		if s := bytes.TrimSuffix(buf.Bytes(), []byte("\n")); len(s) <= max+32 || n == 0 {
+			return json.RawMessage(bytes.Clone(s))
+		}
+	}
 }
 
 // inject makes the fault step for a prepared request of project pr: the
