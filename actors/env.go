@@ -71,6 +71,10 @@ type Config struct {
 	SessionTTL, AdoptionTTL time.Duration
 	// SweepEvery is how often a node deletes expired session projects.
 	SweepEvery time.Duration
+	// NoRequestLog keeps no runtime request log (Project.requestLog stays
+	// empty); faults still apply. The log holds query texts and variables
+	// in memory, which an operator may not want.
+	NoRequestLog bool
 	// FlushEvery is how often grains checkpoint counters (quotas, IP
 	// windows, lease touches): the most a crash can lose of them.
 	FlushEvery time.Duration

@@ -23,7 +23,8 @@ type faultState struct {
 	mu     sync.Mutex
 	seqs   map[string]*faultSeq // "" the project's settings, else an operation ID
 	log    []model.RequestLogEntry
-	next   int // where the next entry goes once log is full
+	nums   []uint64 // each entry's number, its ID once read (formatted then, not per request)
+	next   int      // where the next entry goes once log is full
 	ids    uint64
 	prefix string // the activation's, so that IDs differ across activations
 }
@@ -55,17 +56,16 @@ func (f *faultState) seq(scope string, s model.FaultSettings) uint64 {
 }
 
 // record appends e to the log, dropping the oldest entry past
-// model.RequestLogSize, and gives it its ID.
-func (f *faultState) record(e model.RequestLogEntry) {
+// model.RequestLogSize, and numbers it.
+func (f *faultState) record(e *model.RequestLogEntry) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.ids++
-	e.ID = f.prefix + strconv.FormatUint(f.ids, 10)
 	if len(f.log) < model.RequestLogSize {
-		f.log = append(f.log, e)
+		f.log, f.nums = append(f.log, *e), append(f.nums, f.ids)
 		return
 	}
-	f.log[f.next] = e
+	f.log[f.next], f.nums[f.next] = *e, f.ids
 	f.next = (f.next + 1) % model.RequestLogSize
 }
 
@@ -77,7 +77,9 @@ func (f *faultState) entries(limit int) []model.RequestLogEntry {
 	out := make([]model.RequestLogEntry, 0, n)
 	for i := 0; i < n; i++ {
 		j := (f.next - 1 - i + 2*len(f.log)) % len(f.log) // next stays 0 until the log is full
-		out = append(out, f.log[j])
+		e := f.log[j]
+		e.ID = f.prefix + strconv.FormatUint(f.nums[j], 10)
+		out = append(out, e)
 	}
 	return out
 }
@@ -86,18 +88,21 @@ func (f *faultState) entries(limit int) []model.RequestLogEntry {
 func (f *faultState) clear() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.log, f.next = nil, 0
+	f.log, f.nums, f.next = nil, nil, 0
 }
 
 // setFaults is the "setFaults" edit: the project's settings, or one
-// operation's when operationID is set; nil clears them. The settings are
-// not part of the runtime schema, so the model version stays.
+// operation's when operationID is set; nil clears them. Each edit gets a
+// new Rev, so it restarts the scope's sequence even with the same values.
+// The settings are not part of the runtime schema, so the model version
+// stays.
 func setFaults(p *model.Project, operationID string, s *model.FaultSettings) (any, error) {
 	if s != nil {
 		if err := s.Check(); err != nil {
 			return nil, err
 		}
 		c := *s
+		c.Rev = faultsRev(p) + 1
 		s = &c
 	}
 	if operationID == "" {
@@ -111,6 +116,20 @@ func setFaults(p *model.Project, operationID string, s *model.FaultSettings) (an
 		}
 	}
 	return nil, model.Errorf(model.ErrNotFound, "operation not found")
+}
+
+// faultsRev is the highest Rev of p's settings.
+func faultsRev(p *model.Project) int64 {
+	var rev int64
+	if p.Faults != nil {
+		rev = p.Faults.Rev
+	}
+	for _, o := range p.Operations {
+		if o.Faults != nil {
+			rev = max(rev, o.Faults.Rev)
+		}
+	}
+	return rev
 }
 
 // requestLogState is the activation's fault state, made on first use.

@@ -2,7 +2,9 @@ package actors
 
 import (
 	"bytes"
+	"encoding/json"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -16,7 +18,7 @@ func TestFaultStateLog(t *testing.T) {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			f := newFaultState()
 			for i := 0; i < n; i++ {
-				f.record(model.RequestLogEntry{Query: strconv.Itoa(i)})
+				f.record(&model.RequestLogEntry{Query: strconv.Itoa(i)})
 			}
 			got := f.entries(1000)
 			if want := min(n, model.RequestLogSize); len(got) != want {
@@ -130,5 +132,34 @@ func TestFirstErrorCode(t *testing.T) {
 		if got := firstErrorCode([]byte(tc.body)); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.body, got, tc.want)
 		}
+	}
+}
+
+// TestClipJSON: variables over the bound become a JSON string within the
+// bound and its mark, however many characters need escaping.
+func TestClipJSON(t *testing.T) {
+	const max = 4 << 10
+	for _, tc := range []struct {
+		name string
+		in   string
+	}{
+		{"short", `{"q":"x"}`},
+		{"long", `{"q":"` + strings.Repeat("y", 9000) + `"}`},
+		{"quotes", `{"q":[` + strings.Repeat(`"",`, 5000) + `""]}`},
+		{"backslashes and html", `{"q":"` + strings.Repeat(`\\<&>`, 3000) + `"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := clipJSON([]byte(tc.in), max)
+			if len(tc.in) <= max {
+				if string(got) != tc.in {
+					t.Fatalf("changed: %s", got)
+				}
+				return
+			}
+			var s string
+			if err := json.Unmarshal(got, &s); err != nil || len(got) > max+32 || !strings.Contains(s, "bytes)") {
+				t.Fatalf("%d bytes, %v: %.80s", len(got), err, got)
+			}
+		})
 	}
 }

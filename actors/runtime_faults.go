@@ -27,6 +27,7 @@ import (
 // and injects nothing.
 type runtimeTrace struct {
 	log   *faultState
+	noLog bool // Config.NoRequestLog: faults only
 	start time.Time
 	entry model.RequestLogEntry
 	fault model.FaultDecision
@@ -36,10 +37,10 @@ type runtimeTrace struct {
 	codeKnown bool
 }
 
-// trace starts the trace of r on this node, or returns nil when r is not
-// logged: an internal call (previewQuery, runtimeList), MCP's run_query,
-// or a project with no snapshot here.
-func (p *RuntimePath) trace(projectID string, r *model.RuntimeRequest) *runtimeTrace {
+// trace starts the trace of r on this node in t and returns it, or
+// returns nil when r is not logged: an internal call (previewQuery,
+// runtimeList), MCP's run_query, or a project with no snapshot here.
+func (p *RuntimePath) trace(t *runtimeTrace, projectID string, r *model.RuntimeRequest) *runtimeTrace {
 	if r.Internal || r.NoFaults {
 		return nil
 	}
@@ -47,7 +48,8 @@ func (p *RuntimePath) trace(projectID string, r *model.RuntimeRequest) *runtimeT
 	if v == nil || v.faults == nil {
 		return nil
 	}
-	return &runtimeTrace{log: v.faults, start: p.grains.env.Clock.Now()}
+	t.log, t.noLog, t.start = v.faults, p.grains.env.Config.NoRequestLog, p.grains.env.Clock.Now()
+	return t
 }
 
 // request notes what was asked: the operation's name and root fields, and
@@ -55,7 +57,7 @@ func (p *RuntimePath) trace(projectID string, r *model.RuntimeRequest) *runtimeT
 // is nil when the document was refused; its query text is then copied
 // from the body, which the caller reuses.
 func (t *runtimeTrace) request(req graphql.Request, prep *graphql.Prepared) {
-	if t == nil {
+	if t == nil || t.noLog {
 		return
 	}
 	e := &t.entry
@@ -78,13 +80,24 @@ func (t *runtimeTrace) request(req graphql.Request, prep *graphql.Prepared) {
 }
 
 // clipJSON returns b, or when it is longer than max a JSON string holding
-// its clipped text (model.Clip), so the log's variables stay JSON.
+// its clipped text (model.Clip), so the log's variables stay JSON. The
+// string's escapes (a quote or backslash takes two bytes) may lengthen it:
+// the text is clipped shorter until the string is at most max plus the
+// clip's mark.
 func clipJSON(b []byte, max int) json.RawMessage {
 	if len(b) <= max {
 		return b
 	}
-	s, _ := json.Marshal(model.Clip(string(b), max))
-	return s
+	var buf bytes.Buffer
+	for n := max; ; n /= 2 {
+		buf.Reset()
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(model.Clip(string(b), n))
+		if s := bytes.TrimSuffix(buf.Bytes(), []byte("\n")); len(s) <= max+32 || n == 0 {
+			return json.RawMessage(bytes.Clone(s))
+		}
+	}
 }
 
 // inject makes the fault step for a prepared request of project pr: the
@@ -166,10 +179,10 @@ func (t *runtimeTrace) resultCode(qr *graphql.Result) {
 // done records the request's outcome in the project's log. The duration
 // includes the injected latency: it is what the client waits.
 func (t *runtimeTrace) done(res *model.RuntimeResult, err error, now time.Time) {
-	if t == nil {
+	if t == nil || t.noLog {
 		return
 	}
-	e := t.entry
+	e := &t.entry
 	e.At = t.start
 	e.DurationMs = float64(now.Sub(t.start)+t.fault.Delay) / float64(time.Millisecond)
 	switch {

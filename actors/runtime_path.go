@@ -93,7 +93,8 @@ func (p *RuntimePath) serve(ctx context.Context, projectID, reqID string, r mode
 // counted against the quota (a retry after a slug move is the same
 // request).
 func (p *RuntimePath) checked(ctx context.Context, projectID, reqID string, r *model.RuntimeRequest, counted *bool) (*model.RuntimeResult, error) {
-	t := p.trace(projectID, r)
+	var tr runtimeTrace // on the stack: recording allocates nothing per request
+	t := p.trace(&tr, projectID, r)
 	res, err := p.steps(ctx, projectID, reqID, r, counted, t)
 	t.done(res, err, p.grains.env.Clock.Now())
 	return res, err

@@ -3,10 +3,12 @@ package app_test
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/mockgql/mockgql/app"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -111,4 +113,104 @@ func TestFaultsThroughTheService(t *testing.T) {
 	if log, err := svc.RequestLog(ctx, s.owner.p, s.project.ID, 5); err != nil || len(log) != 0 {
 		t.Fatalf("after clearRequestLog: %+v, %v", log, err)
 	}
+}
+
+// TestFaultsAcrossRestart: the settings are part of the project's record
+// and survive a restart; the request log and the sequence of draws live
+// with the grain's activation, so the new one starts with an empty log and
+// the sequence from 0 (the same draws again).
+func TestFaultsAcrossRestart(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "mockgql.db")
+	clock := newTestClock()
+	ctx := context.Background()
+	first := startNode(t, path, clock)
+	importProducts(t, first.svc, "products")
+	s := newShop(t, first, "restart-faults@example.com", "rfshop", "products")
+	settings := &model.FaultSettings{ErrorRate: 0.5, ErrorCode: model.ErrInternal, Seed: 11}
+	if _, err := first.svc.SetFaults(ctx, s.owner.p, s.project.ID, "", settings); err != nil {
+		t.Fatal(err)
+	}
+	pattern := func(svc *app.Service) string {
+		var b strings.Builder
+		for range 16 {
+			res, err := faultRuntime(svc, "rfshop", s.runtime.Value, "", `{ products { total } }`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.WriteString(map[bool]string{true: "E", false: "."}[res.Fault != ""])
+		}
+		return b.String()
+	}
+	before := pattern(first.svc)
+	first.stop()
+
+	second := startNode(t, path, clock)
+	pr, err := second.svc.Project(ctx, s.owner.p, s.project.ID, "")
+	if err != nil || pr.Faults == nil || pr.Faults.Seed != 11 || pr.Faults.ErrorCode != model.ErrInternal {
+		t.Fatalf("settings after the restart: %+v, %v", pr, err)
+	}
+	if log, err := second.svc.RequestLog(ctx, s.owner.p, s.project.ID, 200); err != nil || len(log) != 0 {
+		t.Fatalf("log after the restart: %d entries, %v", len(log), err)
+	}
+	if after := pattern(second.svc); after != before || !strings.Contains(before, "E") || !strings.Contains(before, ".") {
+		t.Fatalf("draws before the restart %s, after %s", before, after)
+	}
+}
+
+// BenchmarkRequestLogCost measures what the fault step and the request log
+// add to a runtime query, side by side in one run: the same request
+// alternately as a client's (traced and logged; no faults set) and as
+// MCP's run_query (NoFaults: neither). It reports both times, their ratio,
+// and the allocations each makes.
+//
+//	go test ./actors -run XXX -bench RequestLogCost -benchtime 20000x
+func BenchmarkRequestLogCost(b *testing.B) {
+	nd := startNode(b, "", nil)
+	svc, ctx := nd.svc, context.Background()
+	importProducts(b, svc, "products")
+	owner := signUp(b, svc, "bench@example.com")
+	if _, err := svc.SetPlan(ctx, owner.p, model.PlanEnterprise); err != nil { // no quota
+		b.Fatal(err)
+	}
+	pr, err := svc.CreateProject(ctx, owner.p, "Bench", "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	buildShop(b, svc, owner.p, pr.ID, "products")
+	key, err := svc.CreateAPIKey(ctx, owner.p, pr.ID, "k", model.ScopeRuntime, time.Time{}, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	body := []byte(`{"query":"{ products(pageSize: 2) { total items { id name } } }"}`)
+	out := &model.RuntimeBuffers{}
+	run := func(noFaults bool) time.Duration {
+		start := time.Now()
+		res, err := svc.Runtime(ctx, model.RuntimeRequest{Slug: "bench", KeyValue: key.Value, Body: body, Out: out, NoFaults: noFaults})
+		if err != nil || res.Status != 200 {
+			b.Fatalf("%+v %v", res, err)
+		}
+		return time.Since(start)
+	}
+	for range 200 { // warm: compiled runtime, key cache, quota lease
+		run(false)
+		run(true)
+	}
+	logged := testing.AllocsPerRun(200, func() { run(false) })
+	plain := testing.AllocsPerRun(200, func() { run(true) })
+	var tLogged, tPlain time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if i%2 == 0 { // alternate which goes first
+			tLogged += run(false)
+			tPlain += run(true)
+		} else {
+			tPlain += run(true)
+			tLogged += run(false)
+		}
+	}
+	b.ReportMetric(float64(tLogged.Nanoseconds())/float64(b.N), "ns-logged/op")
+	b.ReportMetric(float64(tPlain.Nanoseconds())/float64(b.N), "ns-plain/op")
+	b.ReportMetric(float64(tLogged)/float64(tPlain), "logged/plain")
+	b.ReportMetric(logged, "allocs-logged/op")
+	b.ReportMetric(plain, "allocs-plain/op")
 }

@@ -18,8 +18,8 @@ const maxFaultHeader = 256
 // FaultSettings are the latency and error injection of a project's
 // runtime, or of one of its operations (issue 14). They are never applied
 // to the management or public API. The zero value injects nothing. The
-// struct is comparable: a change of settings is a change of value, which
-// restarts the sequence of draws.
+// struct is comparable: every edit of the settings is a change of value
+// (Rev), which restarts the sequence of draws.
 type FaultSettings struct {
 	// LatencyMinMs and LatencyMaxMs: each request waits a duration drawn
 	// uniformly from [min, max] milliseconds; equal is a fixed latency.
@@ -35,6 +35,9 @@ type FaultSettings struct {
 	// Seed makes the draws deterministic: the same seed and the same
 	// sequence of requests give the same faults.
 	Seed int64 `json:"seed,omitempty"`
+	// Rev numbers the edit that set these settings (not part of the API),
+	// so that setting the same values again still restarts the sequence.
+	Rev int64 `json:"rev,omitempty"`
 }
 
 // faultStatusCodes are the HTTP statuses a fault may answer, with the code

@@ -6,7 +6,7 @@ import (
 )
 
 // Bounds of one request log entry: what a project's log holds is at most
-// RequestLogSize entries of these, about 10 KiB each.
+// RequestLogSize entries of these, about 11.5 KiB each (2.3 MB).
 const (
 	// RequestLogSize is the number of runtime requests a project's log keeps.
 	RequestLogSize = 200

@@ -64,6 +64,11 @@ func run(o options) error {
 			return fmt.Errorf("cors: %w", err)
 		}
 	}
+	if o.runs("faults") {
+		if err := faultsBench(bin, dir, srv, fx, o, report); err != nil {
+			return fmt.Errorf("faults: %w", err)
+		}
+	}
 	if o.runs("mix") {
 		if err := mixBench(bin, self, dir, srv, fx, o, report); err != nil {
 			report.print() // what was measured before

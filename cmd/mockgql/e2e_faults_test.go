@@ -89,6 +89,27 @@ func TestFaults(t *testing.T) {
 		}
 	})
 
+	t.Run("roles: VIEWER reads, EDITOR sets and clears; the schema does not change", func(t *testing.T) {
+		pid := sh.project["id"]
+		sh.owner.must(`mutation($p:ID!){ setSchemaBaseline(projectId:$p) }`, map[string]any{"p": pid})
+		viewer := sh.member(t, "fault-viewer@example.com", "VIEWER")
+		editor := sh.member(t, "fault-editor@example.com", "EDITOR")
+		set := `mutation($p:ID!){ setFaults(projectId:$p, faults:{latencyMinMs: 5, latencyMaxMs: 5}) { id } }`
+		if r := viewer.gql(set, map[string]any{"p": pid}); r.errCode() != "FORBIDDEN" {
+			t.Fatalf("VIEWER setFaults: %s", r.Raw)
+		}
+		if r := viewer.gql(`mutation($p:ID!){ clearRequestLog(projectId:$p) { id } }`, map[string]any{"p": pid}); r.errCode() != "FORBIDDEN" {
+			t.Fatalf("VIEWER clearRequestLog: %s", r.Raw)
+		}
+		viewer.must(`query($p:ID){ project(id:$p) { faults { seed } requestLog { id } } }`, map[string]any{"p": pid})
+		editor.must(set, map[string]any{"p": pid})
+		editor.must(`mutation($p:ID!){ clearRequestLog(projectId:$p) { id } }`, map[string]any{"p": pid})
+		if d := sh.owner.must(`query($p:ID!){ schemaChanges(projectId:$p) { path } }`, map[string]any{"p": pid}); len(d["schemaChanges"].([]any)) != 0 {
+			t.Fatalf("setFaults changed the runtime schema: %v", d)
+		}
+		sh.setFaults("", nil).data(t)
+	})
+
 	t.Run("a GraphQL error, HTTP 200", func(t *testing.T) {
 		d := sh.setFaults("", map[string]any{"errorRate": 1, "errorCode": "INTERNAL", "seed": 3}).data(t)
 		if got := fmt.Sprint(get(d, "setFaults", "faults")); got != "map[errorCode:INTERNAL errorRate:1 httpStatus:<nil> latencyMaxMs:0 latencyMinMs:0 seed:3]" {
@@ -322,4 +343,63 @@ func TestMCPRequestLog(t *testing.T) {
 		t.Fatalf("get_request_log: %v", d)
 	}
 	a.refused("BAD_USER_INPUT", "get_request_log", map[string]any{"session": b.session, "limit": 500})
+}
+
+// TestClusterFaults: on three processes, a request through a node that
+// does not hold the project's grain is handed to the owner, and its fault
+// and latency come back with the answer; the sequence of draws is the
+// owner's, so the pattern does not depend on the node a request arrives
+// at; the log read through any node holds every request.
+func TestClusterFaults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts three processes")
+	}
+	tr := startTrio(t)
+	sh := newShop(t, tr.procs[0].server, "cfaults@example.com", "cf")
+	via := func(i int) *shop { return sh.on(tr.procs[i%3].server) }
+	q := `{ products { total } }`
+	for i := range 3 {
+		r := via(i).faulted(q, "latency=40ms;status=503")
+		r.refusal(t, 503, "UNAVAILABLE")
+		if r.Header.Get("Server-Timing") != "fault;dur=40" || r.Header.Get("X-Mock-Fault-Applied") != "latency=40ms;status=503" {
+			t.Fatalf("through node %d: %v", i, r.Header)
+		}
+	}
+	pattern := func(node func(i int) *shop) string {
+		sh.setFaults("", map[string]any{"errorRate": 0.5, "errorCode": "INTERNAL", "seed": 7}).data(t)
+		var b strings.Builder
+		for i := 0; i < 18; i++ {
+			switch r := node(i).faulted(q, ""); {
+			case r.errCode() == "INTERNAL":
+				b.WriteByte('E')
+			case r.Status == 200 && r.errCode() == "":
+				b.WriteByte('.')
+			default:
+				t.Fatalf("request %d: %d %s", i, r.Status, r.Raw)
+			}
+		}
+		return b.String()
+	}
+	one, rotating := pattern(func(int) *shop { return sh }), pattern(via)
+	if one != rotating || !strings.Contains(one, "E") || !strings.Contains(one, ".") {
+		t.Fatalf("through one node %s, through all three %s", one, rotating)
+	}
+	log := via(2).requestLog(t, 200)
+	if len(log) != 3+18+18 || log[len(log)-1]["fault"] != "latency=40ms;status=503" {
+		t.Fatalf("%d log entries, oldest %v", len(log), log[len(log)-1])
+	}
+}
+
+// TestNoRequestLog: with --no-request-log faults still apply and the log
+// stays empty.
+func TestNoRequestLog(t *testing.T) {
+	s := startServer(t, func(c *serveConfig) { c.NoRequestLog = true })
+	sh := newShop(t, s, "nolog@example.com", "nl")
+	if r := sh.faulted(`{ products { total } }`, "error=INTERNAL"); r.errCode() != "INTERNAL" {
+		t.Fatalf("fault: %s", r.Raw)
+	}
+	sh.faulted(`{ products { total } }`, "").data(t)
+	if log := sh.requestLog(t, 200); len(log) != 0 {
+		t.Fatalf("log kept: %v", log)
+	}
 }

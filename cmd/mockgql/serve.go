@@ -30,6 +30,7 @@ import (
 type serveConfig struct {
 	HTTP, Data, BaseURL, AppURL, JWTSecret string
 	NoDemo                                 bool
+	NoRequestLog                           bool
 	MaxDatasetBytes                        int64
 	QueryTimeout                           time.Duration
 	Node, ClusterBind                      string
@@ -63,6 +64,7 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	fs.StringVar(&c.AppURL, "app-url", "", "public address of the board (default: --base-url)")
 	fs.StringVar(&c.JWTSecret, "jwt-secret", "", "signs session JWTs (default: generated once and kept in the data folder)")
 	fs.BoolVar(&c.NoDemo, "no-demo", false, "skip the demo data pool and project")
+	fs.BoolVar(&c.NoRequestLog, "no-request-log", false, "keep no runtime request log (Project.requestLog stays empty; faults still apply)")
 	fs.Int64Var(&c.MaxDatasetBytes, "max-dataset-bytes", a.MaxDatasetBytes, "largest dataset upload in bytes")
 	fs.DurationVar(&c.QueryTimeout, "query-timeout", h.QueryTimeout, "runtime query time limit")
 	fs.StringVar(&c.Node, "node", host, "this node's name in the cluster")
@@ -172,6 +174,7 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	acfg.IPLimit, acfg.ActorIssueLimit, acfg.ActorIdle = c.IPLimit, c.ActorIssueLimit, c.ActorIdle
 	acfg.GuestDailyCalls, acfg.SessionDailyCalls = c.GuestDailyCalls, c.SessionDailyCalls
 	acfg.SessionTTL, acfg.AdoptionTTL, acfg.SweepEvery = c.SessionTTL, c.AdoptionTTL, c.SweepEvery
+	acfg.NoRequestLog = c.NoRequestLog
 	// Session limits left at 0 (tests that build a serveConfig) keep the API.md defaults.
 	setPositive(&acfg.Limits.SessionProjects, c.SessionProjects)
 	setPositive(&acfg.Limits.SessionTables, c.SessionTables)
