@@ -1,0 +1,56 @@
+package actors
+
+import (
+	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/model"
+)
+
+// datasetGrain makes a catalog key's entry unique: it commits an entry
+// only if the key is free or its dataset was deleted. Its identity is the
+// catalog key (CatalogKey).
+type datasetGrain struct {
+	meta  DatasetMeta
+	found bool
+}
+
+func (d *datasetGrain) load(g *grain) (err error) {
+	d.found, err = g.loadJSON(&d.meta)
+	return err
+}
+
+func (d *datasetGrain) handle(g *grain, c *call) (any, error) {
+	switch req := c.req.(type) {
+	case *pb.DatasetGet:
+		if !d.found {
+			return nil, model.Errorf(model.ErrNotFound, "no dataset %q", g.id)
+		}
+		return d.meta, nil
+	case *pb.DatasetDelete:
+		if !d.found || d.meta.Deleted {
+			return nil, nil
+		}
+		gone := DatasetMeta{ImportCode: d.meta.ImportCode, Owner: d.meta.Owner, Deleted: true, CreatedAt: d.meta.CreatedAt}
+		return nil, commit(g, gone, func(v DatasetMeta) { d.meta = v })
+	case *pb.DatasetCommit:
+		m, err := DecodeDoc[DatasetMeta](req.Dataset.GetJson())
+		if err != nil {
+			return nil, err
+		}
+		if d.found && d.meta.BlobID == m.BlobID {
+			return d.meta, nil // a retried commit
+		}
+		if d.found && !d.meta.Deleted {
+			return nil, CodeTaken(d.meta.ImportCode)
+		}
+		if err := commit(g, *m, func(v DatasetMeta) { d.meta, d.found = v, true }); err != nil {
+			return nil, err
+		}
+		return d.meta, nil
+	}
+	return nil, unknownRequest(g, c)
+}
+
+// CodeTaken is the refusal of an import code in use.
+func CodeTaken(code string) error {
+	return model.Errorf(model.ErrConflict, "a dataset with importCode %q exists", code)
+}
