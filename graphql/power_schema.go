@@ -54,11 +54,11 @@ func (pw *powerNeed) shared(w *sdlWriter) {
 	if anyTrue(pw.where) {
 		w.line(`%s input FilterOperators {`, gqlString("Conditions on one attribute, all of which must hold. Values compare with the stored value's own JSON type (SPEC.md rule 6): a value of another type matches nothing."))
 		for _, op := range []string{"eq", "neq", "gt", "gte", "lt", "lte", "like"} {
-			w.line(`  %s %s: FilterValue`, gqlString(whereOpDoc[op]), op)
+			w.line(`  %s %s: FilterValue`, gqlString(model.FilterOperatorDocs[op]), op)
 		}
-		w.line(`  %s in: [FilterValue!]`, gqlString(whereOpDoc["in"]))
-		w.line(`  %s nin: [FilterValue!]`, gqlString(whereOpDoc["nin"]))
-		w.line(`  %s isNull: Boolean`, gqlString(whereOpDoc["isNull"]))
+		w.line(`  %s in: [FilterValue!]`, gqlString(model.FilterOperatorDocs["in"]))
+		w.line(`  %s nin: [FilterValue!]`, gqlString(model.FilterOperatorDocs["nin"]))
+		w.line(`  %s isNull: Boolean`, gqlString(model.FilterOperatorDocs["isNull"]))
 		w.line(`}`)
 	}
 	if anyTrue(pw.conn) {
@@ -69,19 +69,6 @@ func (pw *powerNeed) shared(w *sdlWriter) {
 		w.line(`  endCursor: String`)
 		w.line(`}`)
 	}
-}
-
-var whereOpDoc = map[string]string{
-	"eq":     "Equal; null matches null or absent values.",
-	"neq":    "Not equal (same type only); null matches present values.",
-	"gt":     "Greater than (numbers and text).",
-	"gte":    "Greater than or equal (numbers and text).",
-	"lt":     "Less than (numbers and text).",
-	"lte":    "Less than or equal (numbers and text).",
-	"like":   "Contains the text, ignoring case.",
-	"in":     "Equal to one of the values; an empty list matches nothing.",
-	"nin":    "Of the type of one of the values and equal to none of them; an empty list does not filter.",
-	"isNull": "true: the value is null or absent; false: it is present.",
 }
 
 // types writes the power types of table t.

@@ -173,6 +173,22 @@ const (
 	OpLike Operator = "like"
 )
 
+// FilterOperatorDocs says what each condition of a where filter's
+// FilterOperators does: the eight SPEC operators plus nin and isNull. The
+// runtime schema's descriptions and the OpenAPI export's are this text.
+var FilterOperatorDocs = map[string]string{
+	"eq":     "Equal; null matches null or absent values.",
+	"neq":    "Not equal (same type only); null matches present values.",
+	"gt":     "Greater than (numbers and text).",
+	"gte":    "Greater than or equal (numbers and text).",
+	"lt":     "Less than (numbers and text).",
+	"lte":    "Less than or equal (numbers and text).",
+	"like":   "Contains the text, ignoring case.",
+	"in":     "Equal to one of the values; an empty list matches nothing.",
+	"nin":    "Of the type of one of the values and equal to none of them; an empty list does not filter.",
+	"isNull": "true: the value is null or absent; false: it is present.",
+}
+
 // Valid reports whether o is a known operator.
 func (o Operator) Valid() bool {
 	return indexOf(string(o), "eq", "neq", "gt", "gte", "lt", "lte", "in", "like") >= 0

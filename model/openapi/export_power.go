@@ -92,33 +92,18 @@ func filterOperatorsSchema() *openapi3.Schema {
 		"a value of another type matches nothing."
 	s.Properties = openapi3.Schemas{}
 	for _, op := range []string{"eq", "neq", "gt", "gte", "lt", "lte", "like"} {
-		s.Properties[op] = &openapi3.SchemaRef{Value: withDescription(filterValueSchema(true), whereOpText[op])}
+		s.Properties[op] = &openapi3.SchemaRef{Value: withDescription(filterValueSchema(true), model.FilterOperatorDocs[op])}
 	}
 	for _, op := range []string{"in", "nin"} {
 		list := arrayOf(&openapi3.SchemaRef{Value: filterValueSchema(false)})
 		list.Type = &openapi3.Types{openapi3.TypeArray, openapi3.TypeNull}
-		s.Properties[op] = &openapi3.SchemaRef{Value: withDescription(list, whereOpText[op])}
+		s.Properties[op] = &openapi3.SchemaRef{Value: withDescription(list, model.FilterOperatorDocs[op])}
 	}
 	isNull := openapi3.NewBoolSchema()
 	isNull.Type = &openapi3.Types{openapi3.TypeBoolean, openapi3.TypeNull}
-	s.Properties["isNull"] = &openapi3.SchemaRef{Value: withDescription(isNull, whereOpText["isNull"])}
+	s.Properties["isNull"] = &openapi3.SchemaRef{Value: withDescription(isNull, model.FilterOperatorDocs["isNull"])}
 	s.AdditionalProperties = openapi3.AdditionalProperties{Has: new(false)}
 	return s
-}
-
-// whereOpText says what each FilterOperators condition does (as the
-// runtime schema's descriptions).
-var whereOpText = map[string]string{
-	"eq":     "Equal; null matches null or absent values.",
-	"neq":    "Not equal (same type only); null matches present values.",
-	"gt":     "Greater than (numbers and text).",
-	"gte":    "Greater than or equal (numbers and text).",
-	"lt":     "Less than (numbers and text).",
-	"lte":    "Less than or equal (numbers and text).",
-	"like":   "Contains the text, ignoring case.",
-	"in":     "Equal to one of the values; an empty list matches nothing.",
-	"nin":    "Of the type of one of the values and equal to none of them; an empty list does not filter.",
-	"isNull": "true: the value is null or absent; false: it is present.",
 }
 
 // whereAttributes are the attributes a filter or groupBy names: id and
