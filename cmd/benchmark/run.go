@@ -75,6 +75,12 @@ func run(o options) error {
 			return fmt.Errorf("mix: %w", err)
 		}
 	}
+	if o.runs("relations") {
+		if err := relationsBench(bin, self, dir, o, report); err != nil {
+			report.print()
+			return fmt.Errorf("relations: %w", err)
+		}
+	}
 	if o.runs("cluster") {
 		if err := clusterBench(bin, dir, srv, fx, o, report); err != nil {
 			report.print()
