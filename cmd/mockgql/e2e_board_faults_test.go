@@ -38,14 +38,14 @@ func (p *page) logEntry(want string) string {
 }
 
 // runCurl runs a copied curl command in a shell with the key in
-// $MOCKGQL_KEY and returns the HTTP status it got.
+// $MGQ_API_KEY and returns the HTTP status it got.
 func runCurl(t *testing.T, command, key string) string {
 	t.Helper()
 	if _, err := exec.LookPath("curl"); err != nil {
 		skipOrFail(t, "no curl installed")
 	}
 	cmd := exec.Command("sh", "-c", command+` -o /dev/null -w '%{http_code}'`)
-	cmd.Env = append(os.Environ(), "MOCKGQL_KEY="+key)
+	cmd.Env = append(os.Environ(), "MGQ_API_KEY="+key)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("%s: %v: %s", command, err, out)
@@ -151,7 +151,7 @@ func TestBoardFaultsAndRequestLog(t *testing.T) {
 	p.click(`[data-curl="` + internal + `"]`)
 	p.waitText(`[data-curl="`+internal+`"]`, "Copied")
 	curl, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
-	if err != nil || !strings.Contains(curl, `-H "X-API-Key: $MOCKGQL_KEY"`) || !strings.Contains(curl, `-H 'X-Mock-Fault: error=INTERNAL'`) || strings.Contains(curl, sh.fullKey) {
+	if err != nil || !strings.Contains(curl, `-H "X-API-Key: $MGQ_API_KEY"`) || !strings.Contains(curl, `-H 'X-Mock-Fault: error=INTERNAL'`) || strings.Contains(curl, sh.fullKey) {
 		t.Fatalf("copy as curl: %q (%v)", curl, err)
 	}
 	if got := runCurl(t, curl, sh.fullKey); got != "200" {

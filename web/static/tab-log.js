@@ -19,10 +19,10 @@ export function notReplayable(e) {
 }
 
 /** entryCurl is the entry as a runtime request: the project's credential
- * (an account project's key left to $MOCKGQL_KEY) and, when a fault was
+ * (an account project's key left to $MGQ_API_KEY) and, when a fault was
  * injected, the X-Mock-Fault header that injects it again. */
 export function entryCurl(p, e) {
-  return curlOf(p, e.query, e.variables || null, { auth: "X-API-Key: $MOCKGQL_KEY", operationName: e.operationName,
+  return curlOf(p, e.query, e.variables || null, { auth: "X-API-Key: $MGQ_API_KEY", operationName: e.operationName,
     headers: e.fault ? [`X-Mock-Fault: ${e.fault}`] : [] });
 }
 
@@ -118,7 +118,7 @@ function details(p, e, edit) {
     h("h3", {}, "Variables"), h("pre", { class: "log-vars", tabindex: "0", "aria-label": "Variables" }, e.variables == null ? "(none)" : JSON.stringify(e.variables, null, 2)),
     why ? h("p", { class: "warning" }, why) : [
       h("h3", {}, "As curl"),
-      h("p", { class: "muted" }, p.kind === "ACCOUNT" ? "Set MOCKGQL_KEY to one of the project's API keys first; the board never puts a key in it." : "The share token in the URL is the credential.",
+      h("p", { class: "muted" }, p.kind === "ACCOUNT" ? "Set MGQ_API_KEY to one of the project's API keys first; the board never puts a key in it." : "The share token in the URL is the credential.",
         e.fault ? ` The X-Mock-Fault header injects this entry's fault (${e.fault}) again.` : ""),
       curlText,
       h("div", { class: "row tight" }, copy, canReplay ? replay : null),
