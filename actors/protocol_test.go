@@ -46,7 +46,7 @@ func protocolRequests(tb testing.TB) []protoreflect.MessageType {
 // TestProtocolRequests: every request message of the generated registry
 // is in the type switch of some grain kind's handle (a request no grain
 // handles fails here), has its header as field 1 and, if it carries the
-// caller's access, has it as field 2 (SetAccess). A kind's handle is
+// caller's access, has it as field 2 (setAccess). A kind's handle is
 // asked each request once, on a fresh unloaded grain over a real store:
 // an answer other than unknownRequest's means the switch has the type.
 func TestProtocolRequests(t *testing.T) {
@@ -85,7 +85,7 @@ func TestProtocolRequests(t *testing.T) {
 // TestUnknownRequestRefused: a request a kind does not handle is refused
 // with errUnknownRequest, not run.
 func TestUnknownRequestRefused(t *testing.T) {
-	g := &grain{kind: KindSlug, id: "s", b: &slugGrain{}}
+	g := &grain{kind: kindSlug, id: "s", b: &slugGrain{}}
 	req := &pb.KeyAcquire{}
 	if _, err := g.safeHandle(&call{req: req, hdr: headerOf(req)}); !errors.Is(err, errUnknownRequest) {
 		t.Fatalf("a slug grain asked KeyAcquire: %v", err)
@@ -131,12 +131,12 @@ func TestResultsCrossTheWire(t *testing.T) {
 			return DecodeDocs[model.View](r.GetViews().GetViews())
 		}},
 		{"a table", &model.Table{ID: "p1t1", Name: "Products"}, func(r *pb.Reply) (any, error) { return EditResult[model.Table](r, nil) }},
-		{"usage, a zero time", Usage{Requests: 3, Quota: 500, Start: at}, func(r *pb.Reply) (any, error) { return UsageOf(r), nil }},
+		{"usage, a zero time", quotaUsage{Requests: 3, Quota: 500, Start: at}, func(r *pb.Reply) (any, error) { return usageOf(r), nil }},
 		{"a lease grant", leaseGrant{Units: 50, Start: at, End: at.Add(time.Hour)}, func(r *pb.Reply) (any, error) { return leaseGrantOf(r), nil }},
-		{"no live claims", []SessionClaim(nil), func(r *pb.Reply) (any, error) { return ClaimsOf(r), nil }},
-		{"claims", []SessionClaim{{ProjectID: "p1", Expires: at}}, func(r *pb.Reply) (any, error) { return ClaimsOf(r), nil }},
+		{"no live claims", []SessionClaim(nil), func(r *pb.Reply) (any, error) { return claimsOf(r), nil }},
+		{"claims", []SessionClaim{{ProjectID: "p1", Expires: at}}, func(r *pb.Reply) (any, error) { return claimsOf(r), nil }},
 		{"the owner", ProjectOwner{Kind: model.KindSession, Session: "h"}, func(r *pb.Reply) (any, error) { return OwnerOf(r), nil }},
-		{"an adoption", adoptionState{ProjectID: "p1", Expires: at, Used: true}, func(r *pb.Reply) (any, error) { return AdoptionOf(r), nil }},
+		{"an adoption", AdoptionState{ProjectID: "p1", Expires: at, Used: true}, func(r *pb.Reply) (any, error) { return adoptionOf(r), nil }},
 		{"a release that freed nothing", false, func(r *pb.Reply) (any, error) { return r.GetDone(), nil }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
