@@ -17,8 +17,8 @@ func TestRandomString(t *testing.T) {
 			}
 		}
 	}
-	if RandomString(22) == RandomString(22) {
-		t.Fatal("two 22-character random strings are equal")
+	if a, b := RandomString(22), RandomString(22); a == b {
+		t.Fatalf("two 22-character random strings are equal: %s", a)
 	}
 }
 
