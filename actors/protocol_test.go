@@ -153,3 +153,35 @@ func TestResultsCrossTheWire(t *testing.T) {
 		})
 	}
 }
+
+// TestSetAccessOnlyWhereAccessIs: Client.AskProjectAs puts the caller's
+// access into field 2 of requests that carry one, and refuses, before
+// sending, a request whose field 2 is something else or absent (it would
+// otherwise reach the grain without its caller's rights, or panic).
+func TestSetAccessOnlyWhereAccessIs(t *testing.T) {
+	a := Access{AccountID: "acc1", Role: model.RoleEditor}
+	for _, tt := range []struct {
+		name string
+		req  Request
+		ok   bool
+	}{
+		{"project get", &pb.ProjectGet{}, true},
+		{"edit", &pb.EditCreateTable{Name: "T"}, true},
+		{"field 2 is a string", &pb.ProjectEvictKey{KeyHash: "h"}, false},
+		{"no field 2", &pb.SlugGet{}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := setAccess(tt.req, a.wire())
+			if (err == nil) != tt.ok {
+				t.Fatalf("setAccess: %v, want ok=%v", err, tt.ok)
+			}
+			if !tt.ok {
+				return
+			}
+			got := accessOf(tt.req.(interface{ GetAccess() *pb.Access }).GetAccess())
+			if got != a {
+				t.Fatalf("the request carries %+v, want %+v", got, a)
+			}
+		})
+	}
+}
