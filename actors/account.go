@@ -29,17 +29,17 @@ type AccountState struct {
 	Usage   meterState        `json:"usage"`
 }
 
-// QuotaPeriod is the plan's quota window: a UTC day on STARTER, a UTC
+// quotaPeriod is the plan's quota window: a UTC day on STARTER, a UTC
 // calendar month on paid plans.
-func QuotaPeriod(p model.Plan) period {
+func quotaPeriod(p model.Plan) period {
 	if p == model.PlanStarter {
 		return perDay
 	}
-	return PerMonth
+	return perMonth
 }
 
-// Usage is what the account's plan quota shows.
-type Usage struct {
+// quotaUsage is what the account's plan quota shows.
+type quotaUsage struct {
 	Requests, Quota int64
 	Start, ResetsAt time.Time
 }
@@ -68,8 +68,8 @@ func (a *accountGrain) load(g *grain) (err error) {
 
 func (a *accountGrain) startQuota(g *grain) {
 	plan := a.state.Account.Plan
-	a.quota = newMeter(QuotaPeriod(plan), g.env.Config.Limits.Quota(plan), a.state.Usage)
-	g.env.Local.publishMeter(KindAccount, g.id, a.quota)
+	a.quota = newMeter(quotaPeriod(plan), g.env.Config.Limits.Quota(plan), a.state.Usage)
+	g.env.Local.publishMeter(kindAccount, g.id, a.quota)
 }
 
 // flush checkpoints the request count, at most once a second: a crash
@@ -91,7 +91,7 @@ func (a *accountGrain) flush(g *grain) {
 
 func (a *accountGrain) stopped(g *grain) {
 	a.flush(g)
-	g.env.Local.withdrawMeter(KindAccount, g.id, a.quota)
+	g.env.Local.withdrawMeter(kindAccount, g.id, a.quota)
 }
 
 // handle is the type list of what an account grain can be asked.
@@ -124,7 +124,7 @@ func (a *accountGrain) run(g *grain, c *call) (any, error) {
 		return serveLease(a.quota, m, g.env.Clock.Now(), quotaError)
 	case *pb.UsageQuery:
 		n, q, start, end := a.quota.usage(g.env.Clock.Now())
-		return Usage{Requests: n, Quota: q, Start: start, ResetsAt: end}, nil
+		return quotaUsage{Requests: n, Quota: q, Start: start, ResetsAt: end}, nil
 	case *pb.AccountSetPlan:
 		plan := model.Plan(m.Plan)
 		return a.update(g, m.Caller, model.RoleOwner, func(s *AccountState) error {
@@ -132,7 +132,7 @@ func (a *accountGrain) run(g *grain, c *call) (any, error) {
 				return model.Errorf(model.ErrBadUserInput, "unknown plan %q", plan)
 			}
 			s.Account.Plan = plan
-			a.quota.setLimit(QuotaPeriod(plan), g.env.Config.Limits.Quota(plan), g.env.Clock.Now())
+			a.quota.setLimit(quotaPeriod(plan), g.env.Config.Limits.Quota(plan), g.env.Clock.Now())
 			return nil
 		})
 	case *pb.AccountAddMember:

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -34,8 +35,8 @@ type keyView struct {
 	leases *leases
 }
 
-// actorGrant is the answer of POST /runtime/actors.
-type actorGrant struct {
+// ActorGrant is the answer of POST /runtime/actors.
+type ActorGrant struct {
 	ActorToken       string `json:"actorToken"`
 	ExpiresInSeconds int    `json:"expiresInSeconds"`
 	MaxActors        int    `json:"maxActors"`
@@ -167,18 +168,18 @@ func (k *keyGrain) acquire(g *grain, now time.Time) (any, error) {
 		return nil, &model.Error{Code: model.ErrRateLimitExceeded, RetryAfter: retry,
 			Message: "too many actor tokens requested for this key this minute; reuse an active token"}
 	}
-	token := ActorTokenPrefix + k.key.ID + "_" + RandomString(32)
-	ok, current, retry := k.leases.acquire(HashSecret(token), k.key.MaxActors, now)
+	token := actorTokenPrefix + k.key.ID + "_" + ids.RandomString(32)
+	ok, current, retry := k.leases.acquire(ids.HashSecret(token), k.key.MaxActors, now)
 	if !ok {
 		return nil, &model.Error{Code: model.ErrMaxActors, RetryAfter: retry,
 			Message: "all actor slots of this key are in use; retry after the soonest one frees, or release a token with DELETE /runtime/actors",
 			Extra:   map[string]any{"error": model.ErrMaxActors, "maxActors": k.key.MaxActors, "currentActors": current, "retryAfterSeconds": retry}}
 	}
 	if err := k.save(g, k.key); err != nil {
-		k.leases.release(HashSecret(token))
+		k.leases.release(ids.HashSecret(token))
 		return nil, err
 	}
-	return actorGrant{ActorToken: token, ExpiresInSeconds: int(g.env.Config.ActorIdle / time.Second),
+	return ActorGrant{ActorToken: token, ExpiresInSeconds: int(g.env.Config.ActorIdle / time.Second),
 		MaxActors: k.key.MaxActors, CurrentActors: current}, nil
 }
 
@@ -203,7 +204,3 @@ func (k *keyGrain) set(g *grain, edit func(*model.APIKey)) (any, error) {
 	k.publish(g)
 	return k.key, nil
 }
-
-// KeyPrefix starts every API key value: mgq_ and 43 base62 characters
-// (about 256 bits).
-const KeyPrefix = "mgq_"

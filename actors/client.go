@@ -8,8 +8,8 @@ import (
 // The typed client's decoders: each turns the result of a Reply (ask)
 // back into what the grain returned (resultOf is the other way).
 
-// Wire is access on the Wire.
-func (a Access) Wire() *pb.Access {
+// wire is the access as a request carries it (pb.Access, field 2).
+func (a Access) wire() *pb.Access {
 	return &pb.Access{System: a.System, AccountId: a.AccountID, Role: string(a.Role), Plan: string(a.Plan),
 		KeyProjectId: a.KeyProjectID, KeyScope: string(a.KeyScope), SessionId: a.SessionID, BoardProjectId: a.BoardProjectID}
 }
@@ -20,8 +20,8 @@ func accessOf(w *pb.Access) Access {
 		KeyProjectID: w.GetKeyProjectId(), KeyScope: model.Scope(w.GetKeyScope()), SessionID: w.GetSessionId(), BoardProjectID: w.GetBoardProjectId()}
 }
 
-// SystemAccess is the access of the system itself (every right).
-var SystemAccess = &pb.Access{System: true}
+// systemAccess is the access of the system itself (every right).
+var systemAccess = &pb.Access{System: true}
 
 // OwnerOf is the project owner a reply carries.
 func OwnerOf(r *pb.Reply) ProjectOwner {
@@ -29,10 +29,10 @@ func OwnerOf(r *pb.Reply) ProjectOwner {
 	return ProjectOwner{Kind: model.ProjectKind(o.GetKind()), AccountID: o.GetAccountId(), Session: o.GetSession()}
 }
 
-// UsageOf is the quota usage a reply carries.
-func UsageOf(r *pb.Reply) Usage {
+// usageOf is the quota usage a reply carries.
+func usageOf(r *pb.Reply) quotaUsage {
 	u := r.GetUsage()
-	return Usage{Requests: u.GetRequests(), Quota: u.GetQuota(), Start: unstamp(u.GetStart()), ResetsAt: unstamp(u.GetResetsAt())}
+	return quotaUsage{Requests: u.GetRequests(), Quota: u.GetQuota(), Start: unstamp(u.GetStart()), ResetsAt: unstamp(u.GetResetsAt())}
 }
 
 func leaseGrantOf(r *pb.Reply) leaseGrant {
@@ -40,15 +40,15 @@ func leaseGrantOf(r *pb.Reply) leaseGrant {
 	return leaseGrant{Units: g.GetUnits(), Start: unstamp(g.GetStart()), End: unstamp(g.GetEnd())}
 }
 
-// ActorGrantOf is the actor token grant a reply carries.
-func ActorGrantOf(r *pb.Reply) actorGrant {
+// actorGrantOf is the actor token grant a reply carries.
+func actorGrantOf(r *pb.Reply) ActorGrant {
 	g := r.GetActorGrant()
-	return actorGrant{ActorToken: g.GetActorToken(), ExpiresInSeconds: int(g.GetExpiresInSeconds()),
+	return ActorGrant{ActorToken: g.GetActorToken(), ExpiresInSeconds: int(g.GetExpiresInSeconds()),
 		MaxActors: int(g.GetMaxActors()), CurrentActors: int(g.GetCurrentActors())}
 }
 
-// ClaimsOf is the list of a session's project claims a reply carries.
-func ClaimsOf(r *pb.Reply) []SessionClaim {
+// claimsOf is the list of a session's project claims a reply carries.
+func claimsOf(r *pb.Reply) []SessionClaim {
 	var out []SessionClaim
 	for _, c := range r.GetClaims().GetClaims() {
 		out = append(out, SessionClaim{ProjectID: c.GetProjectId(), Expires: unstamp(c.GetExpires())})
@@ -56,10 +56,10 @@ func ClaimsOf(r *pb.Reply) []SessionClaim {
 	return out
 }
 
-// AdoptionOf is the adoption token state a reply carries.
-func AdoptionOf(r *pb.Reply) adoptionState {
+// adoptionOf is the adoption token state a reply carries.
+func adoptionOf(r *pb.Reply) AdoptionState {
 	a := r.GetAdoption()
-	return adoptionState{ProjectID: a.GetProjectId(), Expires: unstamp(a.GetExpires()), Used: a.GetUsed()}
+	return AdoptionState{ProjectID: a.GetProjectId(), Expires: unstamp(a.GetExpires()), Used: a.GetUsed()}
 }
 
 func expiredOf(r *pb.Reply) expired {
@@ -69,7 +69,7 @@ func expiredOf(r *pb.Reply) expired {
 
 // leaseRequest is a quota lease's request on the wire.
 func leaseRequest(a leaseArgs) *pb.Lease {
-	return &pb.Lease{Want: a.Want, Return: a.Return, ReturnStart: Stamp(a.ReturnStart)}
+	return &pb.Lease{Want: a.Want, Return: a.Return, ReturnStart: stamp(a.ReturnStart)}
 }
 
 // EditResult decodes the one document an edit answers with (a table, an

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -24,17 +25,17 @@ type Client struct {
 	seq    atomic.Uint64
 	slugs  slugCache
 	// ipRefused remembers the IP windows held on other nodes that refused
-	// (service_limits.go).
+	// (consume).
 	ipRefused refusedIPs
 }
 
-func newGrains(env *Env) *Client { return &Client{env: env, prefix: RandomString(8) + "-"} }
+func newGrains(env *Env) *Client { return &Client{env: env, prefix: ids.RandomString(8) + "-"} }
 
 // callID names one grain call. cluster.Request resends the same message
 // when it retries, so the grain sees the same ID and answers from its cache.
 func (s *Client) callID() string { return s.prefix + strconv.FormatUint(s.seq.Add(1), 36) }
 
-// Ask sends req to kind/id with the caller's deadline and returns the
+// ask sends req to kind/id with the caller's deadline and returns the
 // reply; the reply's result is read with its getter (r.GetProject() and
 // the like) and the decoders of client.go. A refusal comes back as
 // *model.Error; an unreachable grain as UNAVAILABLE. req gets a request ID
@@ -43,7 +44,7 @@ func (s *Client) callID() string { return s.prefix + strconv.FormatUint(s.seq.Ad
 // No identity reaches a grain unchecked (model.CheckGrainIdentity): an
 // unbounded one would activate a grain, reach the store as a key and
 // fill log lines.
-func (s *Client) Ask(ctx context.Context, kind, id string, req Request) (*pb.Reply, error) {
+func (s *Client) ask(ctx context.Context, kind, id string, req Request) (*pb.Reply, error) {
 	if err := model.CheckGrainIdentity(kind, id); err != nil {
 		return nil, err
 	}
@@ -69,9 +70,9 @@ func (s *Client) Ask(ctx context.Context, kind, id string, req Request) (*pb.Rep
 	return r, nil
 }
 
-// Tell is Ask for a request whose result the caller does not need.
-func (s *Client) Tell(ctx context.Context, kind, id string, req Request) error {
-	_, err := s.Ask(ctx, kind, id, req)
+// tell is ask for a request whose result the caller does not need.
+func (s *Client) tell(ctx context.Context, kind, id string, req Request) error {
+	_, err := s.ask(ctx, kind, id, req)
 	return err
 }
 
@@ -87,31 +88,13 @@ func replyError(r *pb.Reply) error {
 	return e
 }
 
-// AskAccount sends req to an account grain and decodes its record.
-func (s *Client) AskAccount(ctx context.Context, id string, req Request) (*AccountState, error) {
-	r, err := s.Ask(ctx, KindAccount, id, req)
-	if err != nil {
-		return nil, err
-	}
-	return DecodeDoc[AccountState](r.GetAccount().GetJson())
-}
-
-// AskUser sends req to a user grain and decodes its record.
-func (s *Client) AskUser(ctx context.Context, email string, req Request) (*userState, error) {
-	r, err := s.Ask(ctx, KindUser, email, req)
-	if err != nil {
-		return nil, err
-	}
-	return DecodeDoc[userState](r.GetUser().GetJson())
-}
-
 // AuthKey checks an API key value and returns its record. Unknown, revoked
 // and deleted keys are API_KEY_INVALID; expired ones API_KEY_EXPIRED.
 func (s *Client) AuthKey(ctx context.Context, value string) (model.APIKey, error) {
-	if len(value) != len(KeyPrefix)+43 || value[:len(KeyPrefix)] != KeyPrefix {
+	if len(value) != len(ids.KeyPrefix)+43 || value[:len(ids.KeyPrefix)] != ids.KeyPrefix {
 		return model.APIKey{}, model.Errorf(model.ErrAPIKeyInvalid, "an API key looks like mgq_ followed by 43 letters and digits")
 	}
-	hash := HashSecret(value)
+	hash := ids.HashSecret(value)
 	if v := s.env.Local.key(hash); v != nil {
 		return *v.key, checkKeyUsable(v.key, s.env.Clock.Now())
 	}
@@ -123,10 +106,10 @@ func (s *Client) AuthKey(ctx context.Context, value string) (model.APIKey, error
 // cache answers, and a record fetched from the key grain is cached there.
 func (s *Client) authKeyFor(ctx context.Context, value, projectID string) (model.APIKey, error) {
 	pv := s.env.Local.project(projectID)
-	if pv == nil || pv.keys == nil || len(value) != len(KeyPrefix)+43 || value[:len(KeyPrefix)] != KeyPrefix {
+	if pv == nil || pv.keys == nil || len(value) != len(ids.KeyPrefix)+43 || value[:len(ids.KeyPrefix)] != ids.KeyPrefix {
 		return s.AuthKey(ctx, value)
 	}
-	hash := HashSecret(value)
+	hash := ids.HashSecret(value)
 	if v := s.env.Local.key(hash); v != nil {
 		return *v.key, checkKeyUsable(v.key, s.env.Clock.Now())
 	}
@@ -146,22 +129,9 @@ func (s *Client) authKeyFor(ctx context.Context, value, projectID string) (model
 	return k, nil
 }
 
-// AskKey sends req to a key grain and decodes the key's record.
-func (s *Client) AskKey(ctx context.Context, hash string, req Request) (model.APIKey, error) {
-	r, err := s.Ask(ctx, KindAPIKey, hash, req)
-	if err != nil {
-		return model.APIKey{}, err
-	}
-	k, err := DecodeDoc[model.APIKey](r.GetApiKey().GetJson())
-	if err != nil {
-		return model.APIKey{}, err
-	}
-	return *k, nil
-}
-
-// Consume takes one from the meter grain kind/id: directly from the meter
+// consume takes one from the meter grain kind/id: directly from the meter
 // it publishes when it lives on this node, else by a call.
-func (s *Client) Consume(ctx context.Context, kind, id string) error {
+func (s *Client) consume(ctx context.Context, kind, id string) error {
 	now := s.env.Clock.Now()
 	if m := s.env.Local.meter(kind, id); m != nil {
 		if ok, retry := m.take(now); !ok {
@@ -170,16 +140,16 @@ func (s *Client) Consume(ctx context.Context, kind, id string) error {
 		return nil
 	}
 	if !isIPKind(kind) {
-		return s.Tell(ctx, kind, id, &pb.Consume{})
+		return s.tell(ctx, kind, id, &pb.Consume{})
 	}
 	key := id // the runtime's window, the hot one, keyed without an allocation
-	if kind != KindIP {
+	if kind != kindIP {
 		key = kind + "/" + id
 	}
 	if retry := s.ipRefused.check(key, now); retry > 0 {
 		return limitError(kind, retry)
 	}
-	err := s.Tell(ctx, kind, id, &pb.Consume{})
+	err := s.tell(ctx, kind, id, &pb.Consume{})
 	if me := model.AsError(err); me != nil && me.Code == model.ErrTooManyRequests {
 		s.ipRefused.note(key, now, me.RetryAfter)
 	}
@@ -244,7 +214,7 @@ func (s *Client) takeQuota(ctx context.Context, projectID string) error {
 			return s.namedQuota(kind, s.takeLeased(ctx, pv.lease, kind, id))
 		}
 	}
-	return s.namedQuota(kind, s.Consume(ctx, kind, id))
+	return s.namedQuota(kind, s.consume(ctx, kind, id))
 }
 
 // takeLeased counts a request against the project's quota lease, leasing
@@ -260,7 +230,7 @@ func (s *Client) takeLeased(ctx context.Context, l *quotaLease, kind, id string)
 	}
 	args := l.leftover(kind, id)
 	args.Want = leaseWant
-	r, err := s.Ask(ctx, kind, id, leaseRequest(args))
+	r, err := s.ask(ctx, kind, id, leaseRequest(args))
 	if err != nil {
 		if model.ErrorCode(err) == model.ErrTooManyRequests {
 			l.units = 0 // given back with the refused call
@@ -282,18 +252,18 @@ func (s *Client) quotaOwner(ctx context.Context, projectID string) (kind, id str
 	}
 	switch {
 	case o.Kind == model.KindSession:
-		return KindProject, projectID, nil
+		return kindProject, projectID, nil
 	case o.AccountID != "":
-		return KindAccount, o.AccountID, nil
+		return kindAccount, o.AccountID, nil
 	case o.Session != "":
-		return KindSession, o.Session, nil
+		return kindSession, o.Session, nil
 	}
 	return "", "", nil
 }
 
 // askOwner asks the project grain who pays for its calls.
 func (s *Client) askOwner(ctx context.Context, projectID string) (ProjectOwner, error) {
-	r, err := s.Ask(ctx, KindProject, projectID, &pb.ProjectOwnerQuery{Access: SystemAccess})
+	r, err := s.ask(ctx, kindProject, projectID, &pb.ProjectOwnerQuery{Access: systemAccess})
 	if err != nil {
 		return ProjectOwner{}, err
 	}
@@ -310,14 +280,14 @@ type ProjectOwner struct {
 // touchActor restarts an actor token's idle time; it must be a live token
 // of key k.
 func (s *Client) touchActor(ctx context.Context, k model.APIKey, keyHash, token string) error {
-	hash, err := CheckActorToken(token, k.ID)
+	hash, err := checkActorToken(token, k.ID)
 	if err != nil {
 		return err
 	}
 	if v := s.env.Local.key(keyHash); v != nil {
 		return v.leases.touch(hash, s.env.Clock.Now())
 	}
-	return s.Tell(ctx, KindAPIKey, keyHash, &pb.KeyTouch{TokenHash: hash})
+	return s.tell(ctx, kindAPIKey, keyHash, &pb.KeyTouch{TokenHash: hash})
 }
 
 // slugCache remembers which project answers a slug. An entry may go stale
@@ -343,7 +313,7 @@ func (s *Client) ResolveSlug(ctx context.Context, slug string, fresh bool) (stri
 	if !model.ValidSlug(slug) {
 		return "", model.Errorf(model.ErrProjectNotFound, "no project has the slug %q", slug)
 	}
-	r, err := s.Ask(ctx, KindSlug, slug, &pb.SlugGet{})
+	r, err := s.ask(ctx, kindSlug, slug, &pb.SlugGet{})
 	if err != nil {
 		s.slugs.m.Delete(slug)
 		return "", err
@@ -391,9 +361,9 @@ func (s *Client) namedQuota(kind string, err error) error {
 		return err
 	}
 	switch kind {
-	case KindProject:
+	case kindProject:
 		return sessionQuotaError(s.env.Config, e.RetryAfter)
-	case KindSession:
+	case kindSession:
 		return guestQuotaError(s.env.Config, e.RetryAfter)
 	}
 	return err

@@ -7,7 +7,7 @@ import (
 
 // datasetGrain makes a catalog key's entry unique: it commits an entry
 // only if the key is free or its dataset was deleted. Its identity is the
-// catalog key (CatalogKey).
+// catalog key (catalogKey).
 type datasetGrain struct {
 	meta  DatasetMeta
 	found bool
@@ -40,7 +40,7 @@ func (d *datasetGrain) handle(g *grain, c *call) (any, error) {
 			return d.meta, nil // a retried commit
 		}
 		if d.found && !d.meta.Deleted {
-			return nil, CodeTaken(d.meta.ImportCode)
+			return nil, codeTaken(d.meta.ImportCode)
 		}
 		if err := commit(g, *m, func(v DatasetMeta) { d.meta, d.found = v, true }); err != nil {
 			return nil, err
@@ -50,7 +50,7 @@ func (d *datasetGrain) handle(g *grain, c *call) (any, error) {
 	return nil, unknownRequest(g, c)
 }
 
-// CodeTaken is the refusal of an import code in use.
-func CodeTaken(code string) error {
+// codeTaken is the refusal of an import code in use.
+func codeTaken(code string) error {
 	return model.Errorf(model.ErrConflict, "a dataset with importCode %q exists", code)
 }

@@ -10,9 +10,10 @@
 // (actors/pb, because in a cluster they cross nodes): one request message
 // per grain method, each with a pb.Header, answered by a pb.Reply. What a
 // kind can be asked is the type switch of its behavior's handle (for a
-// project, projectGrain.handle in project.go); app.Service asks through the
-// typed client (Client.Ask). actors does not import app: the compiler keeps
-// the direction http → app → actors → graphql → model. Kinds and identities:
+// project, projectGrain.handle in project.go). actors does not import app:
+// the compiler keeps the direction http → app → actors → graphql → model.
+// Kinds and identities (the kind names are unexported: a caller names a
+// kind by the client method it calls):
 //
 //	project/<projectID>   model, mock-data overlay, compiled runtime schema
 //	apikey/<sha256(key)>  one API key: scope, expiry, revocation
@@ -20,7 +21,40 @@
 //	user/<email>          password hash, accounts
 //	slug/<slug>           which project answers a slug
 //	dataset/<importCode>  a curated dataset's catalog entry; dataset/<account>:<importCode> an account's own
+//	session/, adoption/, login/, ip/, ipm/, ipp/, ipc/  sessions, adoption tokens, login back-off, per-IP windows
 //
 //	c := env.RuntimePath().Client() // env: Store, Caller, Pool, Clock, ...
-//	r, err := c.Ask(ctx, actors.KindProject, projectID, &pb.ProjectOwnerQuery{Access: actors.SystemAccess})
+//	r, err := c.AskProjectAs(ctx, projectID, actors.Access{System: true}, &pb.ProjectGet{})
+//	p, err := actors.DecodeDoc[model.Project](r.GetProject().GetJson())
+//
+// # The exported surface
+//
+// Package app depends on actors only through what is exported, and
+// app/boundary_test.go keeps it to an allow-list. What is exported, and why:
+//
+//   - The typed client, Client: one method per grain kind and use
+//     (AskProject, AskProjectAs, AskAccount, AskKey, TellSlug, AskSession,
+//     ReadDataset, CommitDataset, AcquireActor, AdmitLogin, CheckWindow,
+//     AccountUsage, …; client_kinds.go, client_datasets.go), AuthKey and
+//     ResolveSlug (also the runtime path's), and the sweeper (Sweep,
+//     RunSweeper, started by cmd/mockgql). Kinds, catalog keys, quota
+//     periods and access on the wire stay behind it.
+//   - What the client's methods take and return: Request (a pb request
+//     message), Access (the caller's rights a project request carries), the
+//     grains' records (AccountState with its KeyRef index, UserState,
+//     SessionClaim, AdoptionState, ActorGrant, ProjectOwner, DatasetMeta).
+//   - The protocol's codec, shared by grains and callers: EncodeDoc (a
+//     document into its pb message), WireFaults (fault settings into
+//     theirs), and the reply decoders DecodeDoc, DecodeDocs (with JSONDoc),
+//     EditResult, RequestLogOf and OwnerOf.
+//   - Wiring, used by cmd/mockgql and the tests that start nodes: Env and
+//     its parts (Store, Caller, Clock, SystemClock, Config, DefaultConfig,
+//     Metrics, Local with its read of a project's snapshot, Pool with
+//     NewPool and the upload and catalog operations the use cases run),
+//     Kinds (the grain producers), RuntimePath (the order of runtime checks;
+//     Env.RuntimePath), GrainKeyOf, GrainRecords and Everywhere (how the
+//     replicated store groups and places grain records), ProtocolVersion
+//     (advertised in memberlist metadata by package cluster).
+//
+// IDs, tokens and secret hashing are package ids, which app uses directly.
 package actors

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -37,7 +38,7 @@ type faultSeq struct {
 }
 
 func newFaultState() *faultState {
-	return &faultState{seqs: map[string]*faultSeq{}, prefix: RandomString(6) + "-"}
+	return &faultState{seqs: map[string]*faultSeq{}, prefix: ids.RandomString(6) + "-"}
 }
 
 // seq returns the sequence number of the next request of scope under s,
@@ -172,7 +173,7 @@ func faultSettingsOf(w *pb.FaultSettings) *model.FaultSettings {
 func wireRequestLog(entries []model.RequestLogEntry) *pb.RequestLog {
 	l := &pb.RequestLog{Entries: make([]*pb.RequestLogEntry, 0, len(entries))}
 	for _, e := range entries {
-		l.Entries = append(l.Entries, &pb.RequestLogEntry{Id: e.ID, At: Stamp(e.At), OperationName: e.OperationName,
+		l.Entries = append(l.Entries, &pb.RequestLogEntry{Id: e.ID, At: stamp(e.At), OperationName: e.OperationName,
 			RootFields: e.RootFields, Query: e.Query, Variables: e.Variables, Status: int32(e.Status),
 			DurationMs: e.DurationMs, Code: e.Code, Fault: e.Fault})
 	}

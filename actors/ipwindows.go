@@ -8,30 +8,30 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// The per-IP windows besides the runtime's (KindIP), each a meterGrain with
+// The per-IP windows besides the runtime's (kindIP), each a meterGrain with
 // fixed one-minute windows, and the per-e-mail login back-off (loginGrain).
 const (
-	// KindIPManagement counts a client IP's /graphql and /datasets
+	// kindIPManagement counts a client IP's /graphql and /datasets
 	// requests a minute: ipm/<address>.
-	KindIPManagement = "ipm"
-	// KindIPPublic counts a client IP's /public-graphql requests a
+	kindIPManagement = "ipm"
+	// kindIPPublic counts a client IP's /public-graphql requests a
 	// minute: ipp/<address>.
-	KindIPPublic = "ipp"
-	// KindIPCreate counts what a client IP creates a minute: sign-ups,
+	kindIPPublic = "ipp"
+	// kindIPCreate counts what a client IP creates a minute: sign-ups,
 	// guest and session projects: ipc/<address>.
-	KindIPCreate = "ipc"
-	// KindLogin is the login back-off of one e-mail address, whatever IPs
+	kindIPCreate = "ipc"
+	// kindLogin is the login back-off of one e-mail address, whatever IPs
 	// the attempts come from: login/<sha256 of the normalised e-mail>.
 	// It is not checkpointed (a restart forgets it), so that guessing
 	// unknown addresses writes nothing to disk.
-	KindLogin = "login"
+	kindLogin = "login"
 )
 
 // Windows named by CheckWindow.
 const (
-	WindowManagement = "management"
-	WindowPublic     = "public"
-	WindowCreate     = "create"
+	windowManagement = "management"
+	windowPublic     = "public"
+	windowCreate     = "create"
 )
 
 // windowKinds returns the producers of the window grains.
@@ -42,10 +42,10 @@ func windowKinds(env *Env) map[string]actor.Producer {
 		}
 	}
 	return map[string]actor.Producer{
-		KindIPManagement: window(func(c Config) int { return c.IPLimitManagement }, true),
-		KindIPPublic:     window(func(c Config) int { return c.IPLimitPublic }, true),
-		KindIPCreate:     window(func(c Config) int { return c.IPLimitCreate }, true),
-		KindLogin:        func() actor.Actor { return newGrain(env, &loginGrain{}) },
+		kindIPManagement: window(func(c Config) int { return c.IPLimitManagement }, true),
+		kindIPPublic:     window(func(c Config) int { return c.IPLimitPublic }, true),
+		kindIPCreate:     window(func(c Config) int { return c.IPLimitCreate }, true),
+		kindLogin:        func() actor.Actor { return newGrain(env, &loginGrain{}) },
 	}
 }
 
@@ -53,18 +53,18 @@ func windowKinds(env *Env) map[string]actor.Producer {
 // remembers (refusedIPs) and whose errors say which window is full.
 func isIPKind(kind string) bool {
 	switch kind {
-	case KindIP, KindIPManagement, KindIPPublic, KindIPCreate:
+	case kindIP, kindIPManagement, kindIPPublic, kindIPCreate:
 		return true
 	}
 	return false
 }
 
-// windowError is the 429 of a full window of kind other than KindIP.
+// windowError is the 429 of a full window of kind other than kindIP.
 func windowError(kind string, retry int) *model.Error {
 	what := map[string]string{
-		KindIPManagement: "management API requests from this IP address",
-		KindIPPublic:     "public API requests from this IP address",
-		KindIPCreate:     "sign-ups, guest and session projects from this IP address",
+		kindIPManagement: "management API requests from this IP address",
+		kindIPPublic:     "public API requests from this IP address",
+		kindIPCreate:     "sign-ups, guest and session projects from this IP address",
 	}[kind]
 	if what == "" {
 		what = strings.TrimSpace(kind + " requests")

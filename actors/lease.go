@@ -5,12 +5,13 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
 
-// ActorTokenPrefix starts every actor token: act_<keyID>_<32 base62>. The
+// actorTokenPrefix starts every actor token: act_<keyID>_<32 base62>. The
 // key's ID (public) lets a request with another key's token be told apart.
-const ActorTokenPrefix = "act_"
+const actorTokenPrefix = "act_"
 
 // lease is one actor slot held by a token (only the token's hash is kept).
 type lease struct {
@@ -121,10 +122,10 @@ func (l *leases) list() ([]lease, bool) {
 	return out, d
 }
 
-// CheckActorToken checks a token's shape and that it names keyID; it
+// checkActorToken checks a token's shape and that it names keyID; it
 // returns the token's hash.
-func CheckActorToken(token, keyID string) (string, error) {
-	rest, ok := strings.CutPrefix(token, ActorTokenPrefix)
+func checkActorToken(token, keyID string) (string, error) {
+	rest, ok := strings.CutPrefix(token, actorTokenPrefix)
 	i := strings.LastIndexByte(rest, '_')
 	if !ok || i <= 0 || len(rest)-i-1 != 32 {
 		return "", model.Errorf(model.ErrActorTokenInvalid, "malformed actor token: it looks like act_<key id>_<32 letters and digits>, as POST /runtime/actors returns it")
@@ -132,5 +133,5 @@ func CheckActorToken(token, keyID string) (string, error) {
 	if rest[:i] != keyID {
 		return "", model.Errorf(model.ErrActorTokenInvalid, "this actor token belongs to another API key")
 	}
-	return HashSecret(token), nil
+	return ids.HashSecret(token), nil
 }

@@ -112,13 +112,13 @@ func (l *Local) Project(id string) *model.Project {
 	return nil
 }
 
-// MeterUsage reports the quota meter kind/id (account/<id> and the like)
+// meterUsage reports the quota meter kind/id (account/<id> and the like)
 // at now when its grain is active on this node; ok is false when it is not
 // (or l is nil), and the caller asks the grain instead.
-func (l *Local) MeterUsage(kind, id string, now time.Time) (u Usage, ok bool) {
+func (l *Local) meterUsage(kind, id string, now time.Time) (u quotaUsage, ok bool) {
 	m := l.meter(kind, id)
 	if m == nil {
-		return Usage{}, false
+		return quotaUsage{}, false
 	}
 	u.Requests, u.Quota, u.Start, u.ResetsAt = m.usage(now)
 	return u, true

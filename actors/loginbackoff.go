@@ -105,7 +105,7 @@ func ceilSeconds(d time.Duration) int {
 	return int((d + time.Second - 1) / time.Second)
 }
 
-// loginGrain is the back-off of one e-mail address (KindLogin). Requests:
+// loginGrain is the back-off of one e-mail address (kindLogin). Requests:
 // pb.LoginAdmit (429 TOO_MANY_REQUESTS with Retry-After while it must
 // wait) and pb.LoginReport. It stays active while it has a count to keep
 // (forgetAt), then passivates after IdleAfter more and forgets.

@@ -11,7 +11,7 @@ type period int
 const (
 	perMinute period = iota // fixed one-minute windows (per-IP limit, actor-token issue rate)
 	perDay                  // UTC days (STARTER quota, guest and session calls)
-	PerMonth                // UTC calendar months (paid plans)
+	perMonth                // UTC calendar months (paid plans)
 )
 
 // start is the beginning of the window that contains t.
@@ -20,7 +20,7 @@ func (p period) start(t time.Time) time.Time {
 	switch p {
 	case perDay:
 		return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
-	case PerMonth:
+	case perMonth:
 		return time.Date(t.Year(), t.Month(), 1, 0, 0, 0, 0, time.UTC)
 	}
 	return t.Truncate(time.Minute)
@@ -31,7 +31,7 @@ func (p period) end(s time.Time) time.Time {
 	switch p {
 	case perDay:
 		return s.AddDate(0, 0, 1)
-	case PerMonth:
+	case perMonth:
 		return s.AddDate(0, 1, 0)
 	}
 	return s.Add(time.Minute)

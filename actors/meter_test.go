@@ -24,7 +24,7 @@ func TestMeterWindows(t *testing.T) {
 	}{
 		{"minute", perMinute, 3, "2026-11-21T10:00:05Z", "2026-11-21T10:00:40Z", 20, "2026-11-21T10:01:00Z"},
 		{"day resets at 00:00 UTC", perDay, 2, "2026-11-21T08:00:00Z", "2026-11-21T23:59:30Z", 30, "2026-11-22T00:00:00Z"},
-		{"month resets on the 1st", PerMonth, 2, "2026-02-03T00:00:00Z", "2026-02-28T23:00:00Z", 3600, "2026-03-01T00:00:00Z"},
+		{"month resets on the 1st", perMonth, 2, "2026-02-03T00:00:00Z", "2026-02-28T23:00:00Z", 3600, "2026-03-01T00:00:00Z"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -114,7 +114,7 @@ func TestLeases(t *testing.T) {
 }
 
 func TestCheckActorToken(t *testing.T) {
-	good := ActorTokenPrefix + "kABC_" + "0123456789abcdef0123456789ABCDEF"
+	good := actorTokenPrefix + "kABC_" + "0123456789abcdef0123456789ABCDEF"
 	cases := []struct {
 		name, token, key string
 		ok               bool
@@ -122,12 +122,12 @@ func TestCheckActorToken(t *testing.T) {
 		{"good", good, "kABC", true},
 		{"other key", good, "kXYZ", false},
 		{"no prefix", "xyz", "kABC", false},
-		{"short secret", ActorTokenPrefix + "kABC_0123", "kABC", false},
+		{"short secret", actorTokenPrefix + "kABC_0123", "kABC", false},
 		{"empty", "", "kABC", false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if _, err := CheckActorToken(c.token, c.key); (err == nil) != c.ok {
+			if _, err := checkActorToken(c.token, c.key); (err == nil) != c.ok {
 				t.Fatalf("err=%v", err)
 			}
 		})

@@ -7,11 +7,11 @@ import (
 
 // Kinds of the grains that only count.
 const (
-	// KindIP is a client IP's per-minute runtime window: ip/<address>.
-	KindIP = "ip"
-	// KindSession is a browser or assistant session: session/<sha256 of
+	// kindIP is a client IP's per-minute runtime window: ip/<address>.
+	kindIP = "ip"
+	// kindSession is a browser or assistant session: session/<sha256 of
 	// the mgq_session cookie>. It holds the session's daily runtime quota.
-	KindSession = "session"
+	kindSession = "session"
 )
 
 // meterGrain is a grain whose state is one meter (a client IP's window). The meter is published on the grain's node so
@@ -53,7 +53,7 @@ func (mg *meterGrain) handle(g *grain, c *call) (any, error) {
 		return serveLease(mg.m, m, g.env.Clock.Now(), func(retry int) error { return limitError(g.kind, retry) })
 	case *pb.UsageQuery:
 		n, q, start, end := mg.m.usage(g.env.Clock.Now())
-		return Usage{Requests: n, Quota: q, Start: start, ResetsAt: end}, nil
+		return quotaUsage{Requests: n, Quota: q, Start: start, ResetsAt: end}, nil
 	}
 	return nil, unknownRequest(g, c)
 }
@@ -61,12 +61,12 @@ func (mg *meterGrain) handle(g *grain, c *call) (any, error) {
 // limitError is the 429 of a full window or a used-up quota.
 func limitError(kind string, retry int) error {
 	switch kind {
-	case KindIP:
+	case kindIP:
 		if retry >= 0 && retry < len(ipLimitErrors) {
 			return ipLimitErrors[retry]
 		}
 		return ipLimitError(retry)
-	case KindIPManagement, KindIPPublic, KindIPCreate:
+	case kindIPManagement, kindIPPublic, kindIPCreate:
 		return windowError(kind, retry)
 	}
 	return quotaError(retry)

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model/dataset"
 	"github.com/mockgql/mockgql/persistence"
 )
@@ -20,7 +21,7 @@ import (
 // catalog entry points at them. A blob no entry points at is an abandoned
 // upload and is deleted at start.
 //
-// The catalog is keyed by owner and code (CatalogKey): a curated dataset
+// The catalog is keyed by owner and code (catalogKey): a curated dataset
 // under its code, an account's own under "<account>:<code>", so two
 // accounts may each hold a code and neither can take it from the other.
 // Entries written before codes were scoped are keyed by code whatever
@@ -65,10 +66,10 @@ func (m *DatasetMeta) VisibleTo(account string) bool {
 	return !m.Deleted && (m.Owner == "" || m.Owner == account)
 }
 
-// CatalogKey is the catalog key (and dataset grain identity) of code as
+// catalogKey is the catalog key (and dataset grain identity) of code as
 // owner's: the code itself in the curated pool, "<owner>:<code>" for an
 // account's own. Neither account IDs nor import codes hold a ':'.
-func CatalogKey(owner, code string) string {
+func catalogKey(owner, code string) string {
 	if owner == "" {
 		return code
 	}
@@ -87,14 +88,14 @@ func refOf(key string) catalogRef {
 	return catalogRef{code: key}
 }
 
-// CatalogKeys lists where code is looked for on behalf of account, first
+// catalogKeys lists where code is looked for on behalf of account, first
 // match wins: the account's own dataset, then the entry under the bare
 // code (curated, or the account's own from before codes were scoped).
-func CatalogKeys(account, code string) []string {
+func catalogKeys(account, code string) []string {
 	if account == "" {
 		return []string{code}
 	}
-	return []string{CatalogKey(account, code), code}
+	return []string{catalogKey(account, code), code}
 }
 
 // Pool is a node's cache of datasets: each is decoded from the store once,
@@ -193,7 +194,7 @@ func (s *scopedPool) Dataset(code string) *dataset.Dataset {
 	if strings.IndexByte(code, ':') >= 0 {
 		return nil // not a code: it would name another account's key
 	}
-	if s.owner != "" { // CatalogKeys, without building the keys
+	if s.owner != "" { // catalogKeys, without building the keys
 		e, err := s.p.entry(catalogRef{s.owner, code})
 		if err != nil {
 			return nil
@@ -209,9 +210,9 @@ func (s *scopedPool) Dataset(code string) *dataset.Dataset {
 	return e.d
 }
 
-// For returns the pool the projects of account see (graphql.Pool):
+// forAccount returns the pool the projects of account see (graphql.Pool):
 // curated datasets and account's own; account "" sees the curated ones.
-func (p *Pool) For(account string) *scopedPool {
+func (p *Pool) forAccount(account string) *scopedPool {
 	if v, ok := p.scoped.Load(account); ok {
 		return v.(*scopedPool)
 	}
@@ -226,14 +227,14 @@ func NewPool(store Store) *Pool {
 
 // Dataset returns the dataset under the catalog key (for a curated
 // dataset, its import code), loading it if needed, or nil when there is
-// none (or it cannot be read; the error is logged by Load's callers).
+// none (or it cannot be read; the error is logged by load's callers).
 func (p *Pool) Dataset(key string) *dataset.Dataset {
-	d, _ := p.Load(key)
+	d, _ := p.load(key)
 	return d
 }
 
-// Load is Dataset with the error.
-func (p *Pool) Load(key string) (*dataset.Dataset, error) {
+// load is Dataset with the error.
+func (p *Pool) load(key string) (*dataset.Dataset, error) {
 	e, err := p.entry(refOf(key))
 	if err != nil || e.blobID == "" {
 		return nil, err
@@ -256,7 +257,7 @@ func (p *Pool) entry(ref catalogRef) (*poolEntry, error) {
 		e.once.Do(func() {}) // wait for a load under way
 		return e, e.err
 	}
-	key := CatalogKey(ref.owner, ref.code)
+	key := catalogKey(ref.owner, ref.code)
 	meta, err := p.meta(key)
 	if err == nil && meta == nil && p.fetch(key) {
 		meta, err = p.meta(key)
@@ -315,7 +316,7 @@ func (p *Pool) install(ref catalogRef, n *poolEntry) *poolEntry {
 
 // fetch asks the other nodes for a dataset's catalog entry this node lacks.
 func (p *Pool) fetch(key string) bool {
-	return p.fetchUnit(KindDataset+"/"+key, kindDataset, key)
+	return p.fetchUnit(kindDataset+"/"+key, kindDataset, key)
 }
 
 // fetchUnit asks the other nodes for the replication unit key, which
@@ -424,7 +425,7 @@ func blobPuts(d *dataset.Dataset, now time.Time) (string, []persistence.Put, err
 	if err := d.Encode(&buf); err != nil {
 		return "", nil, err
 	}
-	blobID := strconv.FormatInt(now.Unix(), 36) + "." + RandomString(10)
+	blobID := strconv.FormatInt(now.Unix(), 36) + "." + ids.RandomString(10)
 	b := buf.Bytes()
 	var puts []persistence.Put
 	for i := 0; len(b) > 0; i++ {

@@ -57,15 +57,15 @@ func TestPoolFetchesMissingDataset(t *testing.T) {
 	}
 	store := &peerStore{DB: openDB(t, "self.db"), peer: peer}
 	pool := NewPool(store)
-	got, err := pool.Load("people")
+	got, err := pool.load("people")
 	if err != nil || got == nil || got.Len() != 2 {
 		t.Fatalf("Load after a fetch: %v, %v", got, err)
 	}
 	// Two fetches: the catalog entry, then the blob (a unit of its own).
-	if got, _ := pool.Load("nobody"); got != nil || store.fetches != 3 {
+	if got, _ := pool.load("nobody"); got != nil || store.fetches != 3 {
 		t.Fatalf("missing code: %v after %d fetches", got, store.fetches)
 	}
-	if got, _ := pool.Load("nobody"); got != nil || store.fetches != 3 {
+	if got, _ := pool.load("nobody"); got != nil || store.fetches != 3 {
 		t.Fatalf("a missing code was looked for again at once (%d fetches)", store.fetches)
 	}
 }
@@ -115,13 +115,13 @@ func TestPoolRetriesAFailedLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	pool := NewPool(db)
-	if got, err := pool.Load("late"); err == nil || got != nil {
+	if got, err := pool.load("late"); err == nil || got != nil {
 		t.Fatalf("Load without the blob: %v, %v; want an error", got, err)
 	}
 	if err := db.Write(puts...); err != nil {
 		t.Fatal(err)
 	}
-	if got, err := pool.Load("late"); err != nil || got == nil || got.Len() != 2 {
+	if got, err := pool.load("late"); err != nil || got == nil || got.Len() != 2 {
 		t.Fatalf("Load once the blob arrived: %v, %v", got, err)
 	}
 }
@@ -176,8 +176,8 @@ func TestPoolScopesCodes(t *testing.T) {
 	db := openDB(t, "scopes.db")
 	writeEntry(t, db, "cur", "", testDataset(t, "cur", `[{"id":1},{"id":2}]`))
 	writeEntry(t, db, "legacy", "acc1", testDataset(t, "legacy", `[{"id":1},{"id":2},{"id":3}]`))
-	writeEntry(t, db, CatalogKey("acc1", "cur"), "acc1", testDataset(t, "cur", `[{"id":1}]`))
-	writeEntry(t, db, CatalogKey("acc2", "mine"), "acc2", testDataset(t, "mine", `[{"id":1}]`))
+	writeEntry(t, db, catalogKey("acc1", "cur"), "acc1", testDataset(t, "cur", `[{"id":1}]`))
+	writeEntry(t, db, catalogKey("acc2", "mine"), "acc2", testDataset(t, "mine", `[{"id":1}]`))
 	pool := NewPool(db)
 	tests := []struct {
 		account, code string
@@ -190,7 +190,7 @@ func TestPoolScopesCodes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := -1
-		if d := pool.For(tt.account).Dataset(tt.code); d != nil {
+		if d := pool.forAccount(tt.account).Dataset(tt.code); d != nil {
 			got = d.Len()
 		}
 		if got != tt.rows {
@@ -205,12 +205,12 @@ func TestPoolScopesCodes(t *testing.T) {
 // reads the new contents; a code it found empty shows a new upload too.
 func TestPoolNoticesAnotherNodesReimport(t *testing.T) {
 	db := openDB(t, "reimport.db")
-	key := CatalogKey("acc1", "things")
+	key := catalogKey("acc1", "things")
 	writeEntry(t, db, key, "acc1", testDataset(t, "things", `[{"id":1}]`))
 	pool := NewPool(db)
 	now := time.Now()
 	pool.now = func() int64 { return now.UnixNano() }
-	scoped := pool.For("acc1")
+	scoped := pool.forAccount("acc1")
 	if d := scoped.Dataset("things"); d == nil || d.Len() != 1 {
 		t.Fatalf("first read: %v", d)
 	}
@@ -218,7 +218,7 @@ func TestPoolNoticesAnotherNodesReimport(t *testing.T) {
 		t.Fatalf("a code nobody has: %v", d)
 	}
 	writeEntry(t, db, key, "acc1", testDataset(t, "things", `[{"id":1},{"id":2}]`))
-	writeEntry(t, db, CatalogKey("acc1", "later"), "acc1", testDataset(t, "later", `[{"id":1}]`))
+	writeEntry(t, db, catalogKey("acc1", "later"), "acc1", testDataset(t, "later", `[{"id":1}]`))
 	if d := scoped.Dataset("things"); d == nil || d.Len() != 1 {
 		t.Fatalf("within recheckAfter the cached contents serve: %v", d)
 	}
@@ -268,7 +268,7 @@ func BenchmarkScopedPoolDataset(b *testing.B) {
 		{"curated by a guest project", "", "cur"}, {"curated by an account project", "acc1", "cur"}, {"own by an account project", "acc1", "own"},
 	} {
 		b.Run(bc.name, func(b *testing.B) {
-			s := pool.For(bc.account)
+			s := pool.forAccount(bc.account)
 			for b.Loop() {
 				if s.Dataset(bc.code) == nil {
 					b.Fatal("no dataset")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/persistence"
 )
@@ -97,13 +98,13 @@ func (p *projectGrain) load(g *grain) error {
 // startCalls starts (or stops) the daily call quota of a session project.
 func (p *projectGrain) startCalls(g *grain) {
 	if p.st == nil || p.st.Project.Kind != model.KindSession {
-		g.env.Local.withdrawMeter(KindProject, g.id, p.calls)
+		g.env.Local.withdrawMeter(kindProject, g.id, p.calls)
 		p.calls = nil
 		return
 	}
 	if p.calls == nil {
 		p.calls = newMeter(perDay, int64(g.env.Config.SessionDailyCalls), p.st.Calls)
-		g.env.Local.publishMeter(KindProject, g.id, p.calls)
+		g.env.Local.publishMeter(kindProject, g.id, p.calls)
 	}
 }
 
@@ -151,7 +152,7 @@ func (p *projectGrain) publish(g *grain) {
 func (p *projectGrain) stopped(g *grain) {
 	p.flush(g)
 	g.env.Local.withdrawProject(g.id, p.view)
-	g.env.Local.withdrawMeter(KindProject, g.id, p.calls)
+	g.env.Local.withdrawMeter(kindProject, g.id, p.calls)
 	p.view, p.calls = nil, nil
 	p.returnLease(g)
 }
@@ -291,7 +292,7 @@ func (p *projectGrain) authorize(a Access, write bool) error {
 		return model.Errorf(model.ErrForbidden, "this needs role %s or higher", min)
 	case a.KeyProjectID != "" && a.KeyProjectID == pr.ID && a.KeyScope.Management():
 		return nil
-	case a.SessionID != "" && p.st.Session != "" && EqualSecret(a.SessionID, p.st.Session):
+	case a.SessionID != "" && p.st.Session != "" && ids.EqualSecret(a.SessionID, p.st.Session):
 		return nil
 	case a.BoardProjectID != "" && a.BoardProjectID == pr.ID && pr.Kind == model.KindSession:
 		return nil // an adoption link's board session opens a session project; once it moves into an account, membership does

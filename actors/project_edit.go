@@ -6,6 +6,7 @@ import (
 
 	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -42,7 +43,7 @@ func applyEdit(p *model.Project, req Request) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		t := &model.Table{ID: newChildID(pid, 't'), Name: e.Name, Source: src}
+		t := &model.Table{ID: ids.NewChildID(pid, 't'), Name: e.Name, Source: src}
 		return t, p.AddTable(t)
 	case *pb.EditUpdateTable:
 		src, err := decodeOptional[model.TableSource](e.Source.GetJson())
@@ -71,7 +72,7 @@ func applyEdit(p *model.Project, req Request) (any, error) {
 		if err != nil || r == nil {
 			return nil, errOr(err, model.Errorf(model.ErrBadUserInput, "relation missing"))
 		}
-		r.ID = newChildID(pid, 'r')
+		r.ID = ids.NewChildID(pid, 'r')
 		return r, p.AddRelation(r)
 	case *pb.EditDeleteRelation:
 		return true, p.RemoveRelation(e.RelationId)
@@ -103,13 +104,13 @@ func applyOperationEdit(p *model.Project, req Request) (any, error) {
 	pid := p.ID
 	switch e := req.(type) {
 	case *pb.EditGenerateOperations:
-		return p.GenerateDefaultOperations(e.TableId, func() string { return newChildID(pid, 'o') })
+		return p.GenerateDefaultOperations(e.TableId, func() string { return ids.NewChildID(pid, 'o') })
 	case *pb.EditCreateOperation:
 		o, err := decodeOptional[model.Operation](e.Operation.GetJson())
 		if err != nil || o == nil {
 			return nil, errOr(err, model.Errorf(model.ErrBadUserInput, "operation missing"))
 		}
-		o.ID, o.Enabled = newChildID(pid, 'o'), true
+		o.ID, o.Enabled = ids.NewChildID(pid, 'o'), true
 		return o, p.AddOperation(o)
 	case *pb.EditUpdateOperation:
 		patch, err := DecodeDoc[model.OperationPatch](e.Patch.GetJson())
@@ -120,7 +121,7 @@ func applyOperationEdit(p *model.Project, req Request) (any, error) {
 	case *pb.EditDeleteOperation:
 		return true, p.RemoveOperation(e.OperationId)
 	case *pb.EditGenerateViews:
-		return p.GenerateMissingViews(func() string { return newChildID(pid, 'v') }), nil
+		return p.GenerateMissingViews(func() string { return ids.NewChildID(pid, 'v') }), nil
 	case *pb.EditSetFaults:
 		return setFaults(p, e.OperationId, faultSettingsOf(e.Faults))
 	case *pb.EditImportTables, *pb.EditSetBaseline:
@@ -165,7 +166,7 @@ func createAttribute(p *model.Project, in *model.Attribute) (any, error) {
 		return nil, model.Errorf(model.ErrBadUserInput, "attribute missing")
 	}
 	a := *in
-	a.ID = newChildID(p.ID, 'a')
+	a.ID = ids.NewChildID(p.ID, 'a')
 	if a.Mapping == model.MappingGenerated && a.Generator != nil {
 		if err := graphql.CheckGenerator(a.Generator); err != nil {
 			return nil, err

@@ -62,7 +62,7 @@ func (p *projectGrain) expire(g *grain, indexKey string) (any, error) {
 		{Kind: kindExpiry, ID: expiryKey(pr.ExpiresAt, pr.ID), Value: pending},
 	}
 	for _, h := range p.st.Adoptions {
-		puts = append(puts, persistence.Put{Kind: KindAdoption, ID: h})
+		puts = append(puts, persistence.Put{Kind: kindAdoption, ID: h})
 	}
 	if err := g.saveJSON(nil, puts...); err != nil {
 		return nil, err
@@ -95,7 +95,7 @@ func (p *projectGrain) transfer(g *grain, accountID string) (any, error) {
 	np.Version++
 	drop := []persistence.Put{{Kind: kindExpiry, ID: expiryKey(pr.ExpiresAt, pr.ID)}}
 	for _, h := range p.st.Adoptions { // adoption links open session projects only
-		drop = append(drop, persistence.Put{Kind: KindAdoption, ID: h})
+		drop = append(drop, persistence.Put{Kind: kindAdoption, ID: h})
 	}
 	if err := commit(g, next, func(v *projectState) { p.st = v }, drop...); err != nil {
 		return nil, err

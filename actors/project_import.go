@@ -5,6 +5,7 @@ import (
 
 	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -45,13 +46,13 @@ func importTables(p *model.Project, in []*model.Table) ([]*model.Table, error) {
 	}
 	out := make([]*model.Table, 0, len(in))
 	for _, src := range in {
-		t := &model.Table{ID: newChildID(p.ID, 't'), Name: src.Name}
+		t := &model.Table{ID: ids.NewChildID(p.ID, 't'), Name: src.Name}
 		if err := p.AddTable(t); err != nil {
 			return nil, err
 		}
 		for _, a := range src.Attributes {
 			attr := *a
-			attr.ID, attr.TableID, attr.Mapping = newChildID(p.ID, 'a'), t.ID, model.MappingNone
+			attr.ID, attr.TableID, attr.Mapping = ids.NewChildID(p.ID, 'a'), t.ID, model.MappingNone
 			if err := p.AddAttribute(&attr); err != nil {
 				return nil, err
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -35,7 +36,7 @@ func (p *projectGrain) runtimeCall(g *grain, c *call, m *pb.ProjectRuntime) (any
 	if err != nil {
 		return nil, err
 	}
-	ov, pool, self, body := p.ov, g.env.Pool.For(p.st.Project.AccountID), c.ctx.Self(), m.Body
+	ov, pool, self, body := p.ov, g.env.Pool.forAccount(p.st.Project.AccountID), c.ctx.Self(), m.Body
 	root := c.ctx.ActorSystem().Root
 	go func() {
 		ctx, cancel := callContext(c.hdr)
@@ -97,7 +98,7 @@ func (p *projectGrain) runMutation(g *grain, t *mutationTask) {
 	}
 	ctx, cancel := context.WithDeadline(context.Background(), t.deadline)
 	defer cancel()
-	res, changes, err := rt.Mutate(ctx, prep, g.env.Pool.For(p.st.Project.AccountID), p.ov)
+	res, changes, err := rt.Mutate(ctx, prep, g.env.Pool.forAccount(p.st.Project.AccountID), p.ov)
 	if err != nil || ctx.Err() != nil || len(changes) == 0 {
 		g.replyLater(t.call, resultReply(ctx, res, err)) // nothing written
 		return
@@ -177,7 +178,7 @@ func (p *projectGrain) returnLease(g *grain) {
 		return
 	}
 	req := leaseRequest(back)
-	req.Header = &pb.Header{RequestId: "lease-" + RandomString(12)}
+	req.Header = &pb.Header{RequestId: "lease-" + ids.RandomString(12)}
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()

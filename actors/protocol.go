@@ -39,12 +39,18 @@ func headerOf(req Request) *pb.Header {
 	return h
 }
 
-// SetAccess sets field 2 of req, its pb.Access (the requests of the
+// setAccess sets field 2 of req, its pb.Access (the requests of the
 // project grain that check the caller; TestProtocolRequests checks that
-// every request with an access has it there).
-func SetAccess(req Request, a *pb.Access) {
+// every request with an access has it there). A request without one is
+// refused here rather than sent without its caller's rights.
+func setAccess(req Request, a *pb.Access) error {
 	r := req.ProtoReflect()
-	r.Set(r.Descriptor().Fields().ByNumber(2), protoreflect.ValueOfMessage(a.ProtoReflect()))
+	f := r.Descriptor().Fields().ByNumber(2)
+	if f == nil || f.Message() == nil || f.Message().FullName() != a.ProtoReflect().Descriptor().FullName() {
+		return fmt.Errorf("%s carries no access", requestName(req))
+	}
+	r.Set(f, protoreflect.ValueOfMessage(a.ProtoReflect()))
+	return nil
 }
 
 // requestName is a request's message name, for logs and errors.
@@ -83,8 +89,8 @@ func DecodeDoc[T any](b []byte) (*T, error) {
 	return v, nil
 }
 
-// Stamp and unstamp carry a time; the zero time stays zero.
-func Stamp(t time.Time) *timestamppb.Timestamp {
+// stamp and unstamp carry a time; the zero time stays zero.
+func stamp(t time.Time) *timestamppb.Timestamp {
 	if t.IsZero() {
 		return nil
 	}
@@ -174,25 +180,25 @@ func grainResultOf(r *pb.Reply, res any) (*pb.Reply, error) {
 		r.Result = &pb.Reply_Expired{Expired: &pb.Expired{Deleted: v.Deleted, Slug: v.Slug, Session: v.Session}}
 	case AccountState:
 		r.Result = &pb.Reply_Account{Account: &pb.AccountRecordDoc{Json: EncodeDoc(v)}}
-	case Usage:
-		r.Result = &pb.Reply_Usage{Usage: &pb.Usage{Requests: v.Requests, Quota: v.Quota, Start: Stamp(v.Start), ResetsAt: Stamp(v.ResetsAt)}}
+	case quotaUsage:
+		r.Result = &pb.Reply_Usage{Usage: &pb.Usage{Requests: v.Requests, Quota: v.Quota, Start: stamp(v.Start), ResetsAt: stamp(v.ResetsAt)}}
 	case leaseGrant:
-		r.Result = &pb.Reply_LeaseGrant{LeaseGrant: &pb.LeaseGrant{Units: v.Units, Start: Stamp(v.Start), End: Stamp(v.End)}}
+		r.Result = &pb.Reply_LeaseGrant{LeaseGrant: &pb.LeaseGrant{Units: v.Units, Start: stamp(v.Start), End: stamp(v.End)}}
 	case model.APIKey:
 		r.Result = &pb.Reply_ApiKey{ApiKey: &pb.APIKeyDoc{Json: EncodeDoc(v)}}
-	case actorGrant:
+	case ActorGrant:
 		r.Result = &pb.Reply_ActorGrant{ActorGrant: &pb.ActorGrant{ActorToken: v.ActorToken, ExpiresInSeconds: int32(v.ExpiresInSeconds),
 			MaxActors: int32(v.MaxActors), CurrentActors: int32(v.CurrentActors)}}
-	case userState:
+	case UserState:
 		r.Result = &pb.Reply_User{User: &pb.UserRecordDoc{Json: EncodeDoc(v)}}
 	case []SessionClaim:
 		l := &pb.SessionClaims{}
 		for _, c := range v {
-			l.Claims = append(l.Claims, &pb.SessionClaim{ProjectId: c.ProjectID, Expires: Stamp(c.Expires)})
+			l.Claims = append(l.Claims, &pb.SessionClaim{ProjectId: c.ProjectID, Expires: stamp(c.Expires)})
 		}
 		r.Result = &pb.Reply_Claims{Claims: l}
-	case adoptionState:
-		r.Result = &pb.Reply_Adoption{Adoption: &pb.Adoption{ProjectId: v.ProjectID, Expires: Stamp(v.Expires), Used: v.Used}}
+	case AdoptionState:
+		r.Result = &pb.Reply_Adoption{Adoption: &pb.Adoption{ProjectId: v.ProjectID, Expires: stamp(v.Expires), Used: v.Used}}
 	case slugState:
 		r.Result = &pb.Reply_SlugOwner{SlugOwner: &pb.SlugOwner{ProjectId: v.ProjectID}}
 	case DatasetMeta:

@@ -46,7 +46,7 @@ func protocolRequests(tb testing.TB) []protoreflect.MessageType {
 // TestProtocolRequests: every request message of the generated registry
 // is in the type switch of some grain kind's handle (a request no grain
 // handles fails here), has its header as field 1 and, if it carries the
-// caller's access, has it as field 2 (SetAccess). A kind's handle is
+// caller's access, has it as field 2 (setAccess). A kind's handle is
 // asked each request once, on a fresh unloaded grain over a real store:
 // an answer other than unknownRequest's means the switch has the type.
 func TestProtocolRequests(t *testing.T) {
@@ -85,7 +85,7 @@ func TestProtocolRequests(t *testing.T) {
 // TestUnknownRequestRefused: a request a kind does not handle is refused
 // with errUnknownRequest, not run.
 func TestUnknownRequestRefused(t *testing.T) {
-	g := &grain{kind: KindSlug, id: "s", b: &slugGrain{}}
+	g := &grain{kind: kindSlug, id: "s", b: &slugGrain{}}
 	req := &pb.KeyAcquire{}
 	if _, err := g.safeHandle(&call{req: req, hdr: headerOf(req)}); !errors.Is(err, errUnknownRequest) {
 		t.Fatalf("a slug grain asked KeyAcquire: %v", err)
@@ -131,12 +131,12 @@ func TestResultsCrossTheWire(t *testing.T) {
 			return DecodeDocs[model.View](r.GetViews().GetViews())
 		}},
 		{"a table", &model.Table{ID: "p1t1", Name: "Products"}, func(r *pb.Reply) (any, error) { return EditResult[model.Table](r, nil) }},
-		{"usage, a zero time", Usage{Requests: 3, Quota: 500, Start: at}, func(r *pb.Reply) (any, error) { return UsageOf(r), nil }},
+		{"usage, a zero time", quotaUsage{Requests: 3, Quota: 500, Start: at}, func(r *pb.Reply) (any, error) { return usageOf(r), nil }},
 		{"a lease grant", leaseGrant{Units: 50, Start: at, End: at.Add(time.Hour)}, func(r *pb.Reply) (any, error) { return leaseGrantOf(r), nil }},
-		{"no live claims", []SessionClaim(nil), func(r *pb.Reply) (any, error) { return ClaimsOf(r), nil }},
-		{"claims", []SessionClaim{{ProjectID: "p1", Expires: at}}, func(r *pb.Reply) (any, error) { return ClaimsOf(r), nil }},
+		{"no live claims", []SessionClaim(nil), func(r *pb.Reply) (any, error) { return claimsOf(r), nil }},
+		{"claims", []SessionClaim{{ProjectID: "p1", Expires: at}}, func(r *pb.Reply) (any, error) { return claimsOf(r), nil }},
 		{"the owner", ProjectOwner{Kind: model.KindSession, Session: "h"}, func(r *pb.Reply) (any, error) { return OwnerOf(r), nil }},
-		{"an adoption", adoptionState{ProjectID: "p1", Expires: at, Used: true}, func(r *pb.Reply) (any, error) { return AdoptionOf(r), nil }},
+		{"an adoption", AdoptionState{ProjectID: "p1", Expires: at, Used: true}, func(r *pb.Reply) (any, error) { return adoptionOf(r), nil }},
 		{"a release that freed nothing", false, func(r *pb.Reply) (any, error) { return r.GetDone(), nil }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -149,6 +149,38 @@ func TestResultsCrossTheWire(t *testing.T) {
 				if err != nil || !reflect.DeepEqual(got, tc.res) {
 					t.Errorf("%s: got %#v (%v), want %#v", where, got, err, tc.res)
 				}
+			}
+		})
+	}
+}
+
+// TestSetAccessOnlyWhereAccessIs: Client.AskProjectAs puts the caller's
+// access into field 2 of requests that carry one, and refuses, before
+// sending, a request whose field 2 is something else or absent (it would
+// otherwise reach the grain without its caller's rights, or panic).
+func TestSetAccessOnlyWhereAccessIs(t *testing.T) {
+	a := Access{AccountID: "acc1", Role: model.RoleEditor}
+	for _, tt := range []struct {
+		name string
+		req  Request
+		ok   bool
+	}{
+		{"project get", &pb.ProjectGet{}, true},
+		{"edit", &pb.EditCreateTable{Name: "T"}, true},
+		{"field 2 is a string", &pb.ProjectEvictKey{KeyHash: "h"}, false},
+		{"no field 2", &pb.SlugGet{}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			err := setAccess(tt.req, a.wire())
+			if (err == nil) != tt.ok {
+				t.Fatalf("setAccess: %v, want ok=%v", err, tt.ok)
+			}
+			if !tt.ok {
+				return
+			}
+			got := accessOf(tt.req.(interface{ GetAccess() *pb.Access }).GetAccess())
+			if got != a {
+				t.Fatalf("the request carries %+v, want %+v", got, a)
 			}
 		})
 	}

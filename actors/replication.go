@@ -13,9 +13,9 @@ import (
 func GrainKeyOf(kind, id string) (key string, ok bool) {
 	switch kind {
 	case kindOverlay, kindReply: // <projectID>/<tableID>/<rowID>, <projectID>/<requestID>
-		return KindProject + "/" + before(id, '/'), true
+		return kindProject + "/" + before(id, '/'), true
 	case kindExpiry: // <unix ms>/<projectID>
-		return KindProject + "/" + id[strings.IndexByte(id, '/')+1:], true
+		return kindProject + "/" + id[strings.IndexByte(id, '/')+1:], true
 	case kindDataBlob: // <code>/<blobID>/<chunk>
 		// Its own unit, not the dataset grain's: the node that took the
 		// upload writes the blob, the grain writes the catalog entry, and
@@ -31,14 +31,14 @@ func GrainKeyOf(kind, id string) (key string, ok bool) {
 // and blobs), which are immutable once imported and read by whichever node
 // serves a project.
 func Everywhere(key string) bool {
-	return strings.HasPrefix(key, KindDataset+"/") || strings.HasPrefix(key, kindDataBlob+"/")
+	return strings.HasPrefix(key, kindDataset+"/") || strings.HasPrefix(key, kindDataBlob+"/")
 }
 
 // GrainRecords lists where a grain's records are, for snapshots.
 func GrainRecords(key string) []persistence.Range {
 	kind, id, _ := strings.Cut(key, "/")
 	switch kind {
-	case KindProject:
+	case kindProject:
 		return []persistence.Range{{Kind: kindProject, Prefix: id, Exact: true},
 			{Kind: kindOverlay, Prefix: id + "/"}, {Kind: kindExpiry, Suffix: "/" + id}, {Kind: kindReply, Prefix: id + "/"}}
 	case kindDataBlob: // <code>/<blobID>

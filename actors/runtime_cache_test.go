@@ -39,7 +39,7 @@ func TestMeterLease(t *testing.T) {
 	if n, _, _, _ := m.lease(now, leaseWant); n != 1 { // 5 left: an eighth rounds down to at least one
 		t.Fatalf("lease with 5 left: %d", n)
 	}
-	unlimited := newMeter(PerMonth, 0, meterState{})
+	unlimited := newMeter(perMonth, 0, meterState{})
 	if n, _, _, _ := unlimited.lease(now, leaseWant); n != leaseWant {
 		t.Fatalf("unlimited lease: %d", n)
 	}
@@ -50,28 +50,28 @@ func TestMeterLease(t *testing.T) {
 func TestQuotaLease(t *testing.T) {
 	now := time.Date(2026, 11, 21, 23, 59, 59, 500e6, time.UTC)
 	var l quotaLease
-	if l.take(KindAccount, "a", now) {
+	if l.take(kindAccount, "a", now) {
 		t.Fatal("an empty lease gave a unit")
 	}
-	l.set(KindAccount, "a", leaseGrant{Units: 3, Start: perDay.start(now), End: perDay.end(perDay.start(now))}, now)
+	l.set(kindAccount, "a", leaseGrant{Units: 3, Start: perDay.start(now), End: perDay.end(perDay.start(now))}, now)
 	if !l.until.Equal(perDay.end(perDay.start(now))) {
 		t.Fatalf("until %s: a lease ends with its window when that comes first", l.until)
 	}
-	if !l.take(KindAccount, "a", now) || l.take(KindSession, "a", now) || l.take(KindAccount, "b", now) {
+	if !l.take(kindAccount, "a", now) || l.take(kindSession, "a", now) || l.take(kindAccount, "b", now) {
 		t.Fatal("a lease must serve its own grain only")
 	}
-	if l.take(KindAccount, "a", now.Add(time.Second)) {
+	if l.take(kindAccount, "a", now.Add(time.Second)) {
 		t.Fatal("a lease was spent in the next window")
 	}
-	if back := l.leftover(KindAccount, "a"); back.Return != 2 || !back.ReturnStart.Equal(perDay.start(now)) {
+	if back := l.leftover(kindAccount, "a"); back.Return != 2 || !back.ReturnStart.Equal(perDay.start(now)) {
 		t.Fatalf("leftover %+v", back)
 	}
-	if back := l.leftover(KindAccount, "other"); back.Return != 0 {
+	if back := l.leftover(kindAccount, "other"); back.Return != 0 {
 		t.Fatalf("leftover for another grain: %+v", back)
 	}
 	mid := time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
-	l.set(KindAccount, "a", leaseGrant{Units: 10, Start: perDay.start(mid), End: perDay.end(perDay.start(mid))}, mid)
-	if !l.take(KindAccount, "a", mid.Add(leaseTTL-time.Millisecond)) || l.take(KindAccount, "a", mid.Add(leaseTTL)) {
+	l.set(kindAccount, "a", leaseGrant{Units: 10, Start: perDay.start(mid), End: perDay.end(perDay.start(mid))}, mid)
+	if !l.take(kindAccount, "a", mid.Add(leaseTTL-time.Millisecond)) || l.take(kindAccount, "a", mid.Add(leaseTTL)) {
 		t.Fatal("a lease must be spent within leaseTTL")
 	}
 }

@@ -229,7 +229,7 @@ func firstErrorCode(body []byte) string {
 // its fault decided by operation. It returns the new snapshot, or v when
 // that fails (the grain then answers the request as before).
 func (p *RuntimePath) warm(ctx context.Context, projectID string, v *projectView) *projectView {
-	if _, err := p.grains.Ask(ctx, KindProject, projectID, &pb.ProjectSDL{Access: Access{System: true}.Wire()}); err != nil {
+	if _, err := p.grains.ask(ctx, kindProject, projectID, &pb.ProjectSDL{Access: Access{System: true}.wire()}); err != nil {
 		return v
 	}
 	if nv := p.grains.env.Local.project(projectID); nv != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -129,7 +130,7 @@ func (p *RuntimePath) steps(ctx context.Context, projectID, reqID string, r *mod
 	if reqID != "" {
 		call.Header.RequestId = reqID + ".r"
 	}
-	res, err := runtimeResult(p.grains.Ask(ctx, KindProject, projectID, call))
+	res, err := runtimeResult(p.grains.ask(ctx, kindProject, projectID, call))
 	return t.finish(res), err
 }
 
@@ -150,7 +151,7 @@ func (p *RuntimePath) credential(ctx context.Context, projectID string, r *model
 	}
 	keyHash := k.Hash // the stored record keeps its hash; hashing again costs
 	if keyHash == "" {
-		keyHash = HashSecret(r.KeyValue)
+		keyHash = ids.HashSecret(r.KeyValue)
 	}
 	return true, p.grains.touchActor(ctx, k, keyHash, r.ActorToken)
 }
@@ -173,7 +174,7 @@ func (p *RuntimePath) forward(ctx context.Context, projectID string, r *model.Ru
 			r.Body, r.BodyFrom = b, nil
 		}
 	}
-	return runtimeResult(p.grains.Ask(ctx, KindProject, projectID, call))
+	return runtimeResult(p.grains.ask(ctx, kindProject, projectID, call))
 }
 
 // servedRequest rebuilds the request a serve call carries (forward).
@@ -264,7 +265,7 @@ func checkRuntimeCredential(pr *model.Project, token string, keyOK, internal boo
 			return model.Errorf(model.ErrUnauthenticated, "this project's API needs an API key: Authorization: Bearer <key> or X-API-Key")
 		}
 		return nil
-	case token == "" || !EqualSecret(token, pr.ShareToken):
+	case token == "" || !ids.EqualSecret(token, pr.ShareToken):
 		return model.Errorf(model.ErrUnauthenticated, "missing or wrong share token: add ?token=<shareToken> to the URL")
 	}
 	return nil
@@ -310,7 +311,7 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 	if prep.Mutation() {
 		return nil, false, nil // mutations run in the grain, one at a time
 	}
-	qr, err := v.rt.QueryTo(ctx, prep, env.Pool.For(v.project.AccountID), v.ov, out.Data[:0])
+	qr, err := v.rt.QueryTo(ctx, prep, env.Pool.forAccount(v.project.AccountID), v.ov, out.Data[:0])
 	if qr != nil && qr.Held > 0 {
 		// The answer keeps its bytes of the budget until it is written.
 		out.Held, out.Lender = qr.Held, env.Bounds.Budget

@@ -43,7 +43,7 @@ func (s *sessionGrain) load(g *grain) error {
 		s.st.ProjectID, s.st.Expires = "", time.Time{}
 	}
 	s.guest = newMeter(perDay, int64(g.env.Config.GuestDailyCalls), s.st.Guest)
-	g.env.Local.publishMeter(KindSession, g.id, s.guest)
+	g.env.Local.publishMeter(kindSession, g.id, s.guest)
 	return nil
 }
 
@@ -142,17 +142,17 @@ func (s *sessionGrain) flush(g *grain) {
 
 func (s *sessionGrain) stopped(g *grain) {
 	s.flush(g)
-	g.env.Local.withdrawMeter(KindSession, g.id, s.guest)
+	g.env.Local.withdrawMeter(kindSession, g.id, s.guest)
 }
 
 // adoptionGrain is one adoption token (identity: its SHA-256): which
 // project it opens, until when, and whether it was used. It is used once.
 type adoptionGrain struct {
-	st    adoptionState
+	st    AdoptionState
 	found bool
 }
 
-type adoptionState struct {
+type AdoptionState struct {
 	ProjectID string    `json:"projectId"`
 	Expires   time.Time `json:"expires"`
 	Used      bool      `json:"used,omitempty"`
@@ -166,15 +166,15 @@ func (a *adoptionGrain) load(g *grain) (err error) {
 func (a *adoptionGrain) handle(g *grain, c *call) (any, error) {
 	switch m := c.req.(type) {
 	case *pb.AdoptionCreate:
-		st := adoptionState{ProjectID: m.ProjectId, Expires: unstamp(m.Expires)}
-		return nil, commit(g, st, func(v adoptionState) { a.st, a.found = v, true })
+		st := AdoptionState{ProjectID: m.ProjectId, Expires: unstamp(m.Expires)}
+		return nil, commit(g, st, func(v AdoptionState) { a.st, a.found = v, true })
 	case *pb.AdoptionUse:
 		if !a.found || a.st.Used || !g.env.Clock.Now().Before(a.st.Expires) {
 			return nil, model.Errorf(model.ErrAdoptionTokenInvalid, "this adoption link was used already or has expired; ask the assistant for a new one (createAdoptionLink)")
 		}
 		next := a.st
 		next.Used = true
-		if err := commit(g, next, func(v adoptionState) { a.st = v }); err != nil {
+		if err := commit(g, next, func(v AdoptionState) { a.st = v }); err != nil {
 			return nil, err
 		}
 		return a.st, nil

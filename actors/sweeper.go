@@ -65,7 +65,7 @@ func (s *Client) Sweep(ctx context.Context) error {
 // claim, then drops its index entry (project_expiry.go).
 func (s *Client) expire(ctx context.Context, key string) error {
 	projectID := key[strings.IndexByte(key, '/')+1:]
-	r, err := s.Ask(ctx, KindProject, projectID, &pb.ProjectExpire{ExpiryKey: key})
+	r, err := s.ask(ctx, kindProject, projectID, &pb.ProjectExpire{ExpiryKey: key})
 	if err != nil {
 		return fmt.Errorf("expire %s: %w", projectID, err)
 	}
@@ -74,15 +74,15 @@ func (s *Client) expire(ctx context.Context, key string) error {
 		return nil
 	}
 	if ex.Slug != "" {
-		if err := s.Tell(ctx, KindSlug, ex.Slug, &pb.SlugRelease{ProjectId: projectID}); err != nil {
+		if err := s.tell(ctx, kindSlug, ex.Slug, &pb.SlugRelease{ProjectId: projectID}); err != nil {
 			return fmt.Errorf("release slug %s: %w", ex.Slug, err)
 		}
 		s.slugs.m.Delete(ex.Slug)
 	}
 	if ex.Session != "" {
-		if err := s.Tell(ctx, KindSession, ex.Session, &pb.SessionReleaseProject{ProjectId: projectID}); err != nil {
+		if err := s.tell(ctx, kindSession, ex.Session, &pb.SessionReleaseProject{ProjectId: projectID}); err != nil {
 			return fmt.Errorf("release the session of %s: %w", projectID, err)
 		}
 	}
-	return s.Tell(ctx, KindProject, projectID, &pb.ProjectExpireDone{ExpiryKey: key})
+	return s.tell(ctx, kindProject, projectID, &pb.ProjectExpireDone{ExpiryKey: key})
 }

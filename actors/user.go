@@ -10,11 +10,11 @@ import (
 // userGrain is one person, found by e-mail (its identity, lower-cased). It
 // holds the bcrypt hash of the password, which never leaves the grain.
 type userGrain struct {
-	state userState
+	state UserState
 	found bool
 }
 
-type userState struct {
+type UserState struct {
 	User         model.User `json:"user"`
 	PasswordHash []byte     `json:"passwordHash,omitempty"`
 	// AccountIDs lists the accounts the user belongs to; the first is the
@@ -49,7 +49,7 @@ func (u *userGrain) handle(g *grain, c *call) (any, error) {
 }
 
 // public is the state without the password hash.
-func (u *userGrain) public() userState {
+func (u *userGrain) public() UserState {
 	s := u.state
 	s.PasswordHash = nil
 	return s
@@ -74,7 +74,7 @@ func (u *userGrain) signup(g *grain, a *pb.UserSignup) (any, error) {
 	}
 	next.PasswordHash = hash
 	next.AccountIDs = append([]string{a.AccountId}, next.AccountIDs...)
-	if err := commit(g, next, func(v userState) { u.state, u.found = v, true }); err != nil {
+	if err := commit(g, next, func(v UserState) { u.state, u.found = v, true }); err != nil {
 		return nil, err
 	}
 	return u.public(), nil
@@ -102,8 +102,8 @@ func (u *userGrain) invite(g *grain, userID string) (any, error) {
 	if u.found {
 		return u.public(), nil
 	}
-	next := userState{User: model.User{ID: userID, Email: g.id}, AccountIDs: []string{}}
-	if err := commit(g, next, func(v userState) { u.state, u.found = v, true }); err != nil {
+	next := UserState{User: model.User{ID: userID, Email: g.id}, AccountIDs: []string{}}
+	if err := commit(g, next, func(v UserState) { u.state, u.found = v, true }); err != nil {
 		return nil, err
 	}
 	return u.public(), nil
@@ -118,7 +118,7 @@ func (u *userGrain) membership(g *grain, add bool, accountID string) (any, error
 	if add {
 		next.AccountIDs = append(next.AccountIDs, accountID)
 	}
-	if err := commit(g, next, func(v userState) { u.state = v }); err != nil {
+	if err := commit(g, next, func(v UserState) { u.state = v }); err != nil {
 		return nil, err
 	}
 	return u.public(), nil

@@ -55,20 +55,20 @@ func TestPassivation(t *testing.T) {
 	if got := productNames(t, svc, "idle", s.runtime.Value, ""); !reflect.DeepEqual(got, want) {
 		t.Fatalf("before: %q", got)
 	}
-	projActivated, _ := metrics.counts(actors.KindProject)
-	keyActivated, _ := metrics.counts(actors.KindAPIKey)
+	projActivated, _ := metrics.counts("project")
+	keyActivated, _ := metrics.counts("apikey")
 
 	// Not idle yet by the clock: nothing stops however long we wait.
 	time.Sleep(150 * time.Millisecond)
-	if _, stopped := metrics.counts(actors.KindProject); stopped != 0 {
+	if _, stopped := metrics.counts("project"); stopped != 0 {
 		t.Fatalf("%d project grains stopped before the clock moved", stopped)
 	}
 
 	nd.clock.Add(time.Hour)
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		_, ps := metrics.counts(actors.KindProject)
-		_, ks := metrics.counts(actors.KindAPIKey)
+		_, ps := metrics.counts("project")
+		_, ks := metrics.counts("apikey")
 		if ps >= projActivated && ks >= keyActivated {
 			t.Logf("passivated: %d project, %d key grains", ps, ks)
 			break
@@ -94,7 +94,7 @@ func TestPassivation(t *testing.T) {
 	if got := productNames(t, svc, "idle", s.runtime.Value, ""); !reflect.DeepEqual(got, want[1:]) {
 		t.Errorf("after a mutation on the new activation: %q", got)
 	}
-	if a, _ := metrics.counts(actors.KindProject); a <= projActivated {
+	if a, _ := metrics.counts("project"); a <= projActivated {
 		t.Errorf("project grains activated %d times, want more than %d", a, projActivated)
 	}
 }

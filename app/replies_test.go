@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/actors/pb"
 )
 
@@ -30,7 +29,7 @@ func TestMutationDeliveredTwice(t *testing.T) {
 		msg := &pb.ProjectRuntime{Header: &pb.Header{RequestId: "resent-1"},
 			Body: []byte(`{"query":"mutation { createProduct(input: {name: \"Once\"}) { id name } }"}`),
 			Slug: "twice", KeyVerified: true}
-		r, err := nd.env.Caller.Request(ctx, actors.KindProject, s.project.ID, msg)
+		r, err := nd.env.Caller.Request(ctx, "project", s.project.ID, msg)
 		if err != nil {
 			t.Fatal(err)
 		}

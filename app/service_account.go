@@ -6,6 +6,7 @@ import (
 
 	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -24,15 +25,15 @@ func (s *Service) SignUp(ctx context.Context, p model.Principal, email, password
 	if len(password) < 8 || len(password) > 72 {
 		return model.User{}, nil, model.Errorf(model.ErrBadUserInput, "a password has 8 to 72 characters")
 	}
-	accountID := "acc" + actors.RandomString(12)
-	u, err := s.AskUser(ctx, e, &pb.UserSignup{UserId: "u" + actors.RandomString(12), Name: name, Password: password,
-		AccountId: accountID, Cost: int32(s.env.Config.BcryptCost)})
+	accountID := "acc" + ids.RandomString(12)
+	u, err := s.grains.AskUser(ctx, e, &pb.UserSignup{UserId: "u" + ids.RandomString(12), Name: name, Password: password,
+		AccountId: accountID, Cost: int32(s.cfg.BcryptCost)})
 	if err != nil {
 		return model.User{}, nil, err
 	}
 	acc := &model.Account{ID: accountID, Name: accountName(name, e), Plan: model.PlanStarter,
 		Members: []model.Member{{User: u.User, Role: model.RoleOwner}}, ProjectIDs: []string{}}
-	st, err := s.AskAccount(ctx, accountID, &pb.AccountCreate{Account: &pb.AccountDoc{Json: actors.EncodeDoc(acc)}})
+	st, err := s.grains.AskAccount(ctx, accountID, &pb.AccountCreate{Account: &pb.AccountDoc{Json: actors.EncodeDoc(acc)}})
 	if err != nil {
 		return model.User{}, nil, err
 	}
@@ -61,11 +62,11 @@ func (s *Service) Login(ctx context.Context, email, password, accountID string) 
 	if err != nil {
 		return model.User{}, nil, model.Errorf(model.ErrUnauthenticated, "wrong e-mail or password")
 	}
-	done, err := s.admitLogin(ctx, e)
+	done, err := s.grains.AdmitLogin(ctx, e)
 	if err != nil {
 		return model.User{}, nil, err
 	}
-	u, err := s.AskUser(ctx, e, &pb.UserLogin{Password: password})
+	u, err := s.grains.AskUser(ctx, e, &pb.UserLogin{Password: password})
 	done(err) // a wrong password counts only now, once checked
 	if err != nil {
 		return model.User{}, nil, err
@@ -87,7 +88,7 @@ func (s *Service) Login(ctx context.Context, email, password, accountID string) 
 }
 
 func (s *Service) account(ctx context.Context, id string) (*actors.AccountState, error) {
-	return s.AskAccount(ctx, id, &pb.AccountGet{})
+	return s.grains.AskAccount(ctx, id, &pb.AccountGet{})
 }
 
 // needUser refuses principals that are not a signed-in user.
@@ -129,29 +130,11 @@ func (s *Service) Account(ctx context.Context, p model.Principal) (*model.Accoun
 	if st.Account.Member(p.UserID) == nil {
 		return nil, model.Usage{}, model.Errorf(model.ErrForbidden, "you are no longer a member of this account")
 	}
-	u, err := s.usage(ctx, &st.Account)
+	u, err := s.grains.AccountUsage(ctx, &st.Account)
 	if err != nil {
 		return nil, model.Usage{}, err
 	}
 	return &st.Account, u, nil
-}
-
-// usage reports the account's requests in the current quota period: from
-// the meter its grain publishes on this node, or by a call.
-func (s *Service) usage(ctx context.Context, a *model.Account) (model.Usage, error) {
-	var u actors.Usage
-	if lu, ok := s.env.Local.MeterUsage(actors.KindAccount, a.ID, s.env.Clock.Now()); ok {
-		u = lu
-	} else if r, err := s.Ask(ctx, actors.KindAccount, a.ID, &pb.UsageQuery{}); err == nil {
-		u = actors.UsageOf(r)
-	} else {
-		return model.Usage{}, err
-	}
-	out := model.Usage{Requests: u.Requests, Quota: u.Quota, ResetsAt: u.ResetsAt, Period: u.Start.Format("2006-01-02")}
-	if actors.QuotaPeriod(a.Plan) == actors.PerMonth {
-		out.Period = u.Start.Format("2006-01")
-	}
-	return out, nil
 }
 
 // SetPlan changes the account's plan (OWNER only; stands in for billing).
@@ -159,7 +142,7 @@ func (s *Service) SetPlan(ctx context.Context, p model.Principal, plan model.Pla
 	if err := needUser(p); err != nil {
 		return nil, err
 	}
-	st, err := s.AskAccount(ctx, p.AccountID, &pb.AccountSetPlan{Caller: p.UserID, Plan: string(plan)})
+	st, err := s.grains.AskAccount(ctx, p.AccountID, &pb.AccountSetPlan{Caller: p.UserID, Plan: string(plan)})
 	if err != nil {
 		return nil, err
 	}
@@ -186,14 +169,14 @@ func (s *Service) InviteMember(ctx context.Context, p model.Principal, email str
 	if m := st.Account.Member(p.UserID); m == nil || !m.Role.AtLeast(model.RoleAdmin) {
 		return model.Member{}, model.Errorf(model.ErrForbidden, "inviting members needs role ADMIN or higher")
 	}
-	u, err := s.AskUser(ctx, e, &pb.UserInvite{UserId: "u" + actors.RandomString(12)})
+	u, err := s.grains.AskUser(ctx, e, &pb.UserInvite{UserId: "u" + ids.RandomString(12)})
 	if err != nil {
 		return model.Member{}, err
 	}
-	if err := s.Tell(ctx, actors.KindAccount, p.AccountID, &pb.AccountAddMember{Caller: p.UserID, User: &pb.UserDoc{Json: actors.EncodeDoc(u.User)}, Role: string(role)}); err != nil {
+	if err := s.grains.TellAccount(ctx, p.AccountID, &pb.AccountAddMember{Caller: p.UserID, User: &pb.UserDoc{Json: actors.EncodeDoc(u.User)}, Role: string(role)}); err != nil {
 		return model.Member{}, err
 	}
-	if err := s.Tell(ctx, actors.KindUser, e, &pb.UserAddAccount{AccountId: p.AccountID}); err != nil {
+	if err := s.grains.TellUser(ctx, e, &pb.UserAddAccount{AccountId: p.AccountID}); err != nil {
 		return model.Member{}, err
 	}
 	return model.Member{User: u.User, Role: role}, nil
@@ -207,7 +190,7 @@ func (s *Service) SetMemberRole(ctx context.Context, p model.Principal, userID s
 	if role.Rank() < 0 {
 		return model.Member{}, model.Errorf(model.ErrBadUserInput, "unknown role %q", role)
 	}
-	st, err := s.AskAccount(ctx, p.AccountID, &pb.AccountSetRole{Caller: p.UserID, UserId: userID, Role: string(role)})
+	st, err := s.grains.AskAccount(ctx, p.AccountID, &pb.AccountSetRole{Caller: p.UserID, UserId: userID, Role: string(role)})
 	if err != nil {
 		return model.Member{}, err
 	}
@@ -227,8 +210,8 @@ func (s *Service) RemoveMember(ctx context.Context, p model.Principal, userID st
 	if m == nil {
 		return model.Errorf(model.ErrNotFound, "user %s is not a member", userID)
 	}
-	if err := s.Tell(ctx, actors.KindAccount, p.AccountID, &pb.AccountRemoveMember{Caller: p.UserID, UserId: userID}); err != nil {
+	if err := s.grains.TellAccount(ctx, p.AccountID, &pb.AccountRemoveMember{Caller: p.UserID, UserId: userID}); err != nil {
 		return err
 	}
-	return s.Tell(ctx, actors.KindUser, m.User.Email, &pb.UserRemoveAccount{AccountId: p.AccountID})
+	return s.grains.TellUser(ctx, m.User.Email, &pb.UserRemoveAccount{AccountId: p.AccountID})
 }

@@ -22,7 +22,7 @@ func (s *Service) SetAllowedOrigins(ctx context.Context, p model.Principal, id s
 func (s *Service) CORS(ctx context.Context, slug, projectID string) (model.CORSPolicy, error) {
 	id, err := projectID, error(nil)
 	if id == "" {
-		id, err = s.ResolveSlug(ctx, slug, false)
+		id, err = s.grains.ResolveSlug(ctx, slug, false)
 	}
 	if model.ErrorCode(err) == model.ErrProjectNotFound {
 		return model.CORSPolicy{}, nil
@@ -30,8 +30,8 @@ func (s *Service) CORS(ctx context.Context, slug, projectID string) (model.CORSP
 	if err != nil {
 		return model.CORSPolicy{}, err
 	}
-	if s.env.Local != nil {
-		if pr := s.env.Local.Project(id); pr != nil && (projectID != "" || pr.Slug == slug) {
+	if s.local != nil {
+		if pr := s.local.Project(id); pr != nil && (projectID != "" || pr.Slug == slug) {
 			return pr.CORS(), nil
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/mockgql/mockgql/actors"
-	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/model/dataset"
 )
@@ -30,39 +29,20 @@ func (s *Service) DataSources(ctx context.Context) ([]model.DataSource, error) {
 
 // DataSourcesFor lists the data pool as p sees it: the curated datasets
 // and, for a member of an account (or its API key), the account's own; of
-// two with one code, the one its projects read (CatalogKeys).
+// two with one code, the one its projects read (actors.Pool.Readable).
 func (s *Service) DataSourcesFor(ctx context.Context, p model.Principal) ([]model.DataSource, error) {
-	metas, err := s.env.Pool.List()
+	metas, err := s.pool.Readable(p.AccountID)
 	if err != nil {
 		return nil, err
 	}
-	byKey := map[string]actors.DatasetMeta{}
+	out := make([]model.DataSource, 0, len(metas))
 	for _, m := range metas {
-		if m.VisibleTo(p.AccountID) {
-			byKey[m.Key] = m
-		}
-	}
-	out := make([]model.DataSource, 0, len(byKey))
-	for _, m := range metas {
-		if first, ok := resolveIn(byKey, p.AccountID, m.ImportCode); ok && first.Key == m.Key {
-			ds := s.dataSource(m)
-			ds.Owned = m.Owner != "" && m.Owner == p.AccountID
-			out = append(out, ds)
-		}
+		ds := s.dataSource(m)
+		ds.Owned = m.Owner != "" && m.Owner == p.AccountID
+		out = append(out, ds)
 	}
 	slices.SortStableFunc(out, func(a, b model.DataSource) int { return strings.Compare(a.ImportCode, b.ImportCode) })
 	return out, nil
-}
-
-// resolveIn is the entry of code that account's projects read, among the
-// visible entries by catalog key.
-func resolveIn(byKey map[string]actors.DatasetMeta, account, code string) (actors.DatasetMeta, bool) {
-	for _, key := range actors.CatalogKeys(account, code) {
-		if m, ok := byKey[key]; ok {
-			return m, true
-		}
-	}
-	return actors.DatasetMeta{}, false
 }
 
 // dataSource shapes a catalog entry; samples load the dataset on demand.
@@ -74,7 +54,7 @@ func (s *Service) dataSource(m actors.DatasetMeta) model.DataSource {
 	}
 	key := m.Key
 	ds.Samples = func(limit int) []json.RawMessage {
-		d := s.env.Pool.Dataset(key)
+		d := s.pool.Dataset(key)
 		out, total := []json.RawMessage{}, 0
 		for i := 0; d != nil && i < limit && i < d.Len() && total < maxSampleBytes; i++ {
 			doc := d.Document(i)
@@ -113,12 +93,12 @@ func (s *Service) ImportDataset(ctx context.Context, p model.Principal, in model
 		return model.DataSource{}, err
 	}
 	// Refuse a taken code before reading a large body.
-	if err := s.codeFree(ctx, owner, in.ImportCode); err != nil {
+	if err := s.grains.CheckCodeFree(ctx, owner, in.ImportCode); err != nil {
 		return model.DataSource{}, err
 	}
 	max := in.MaxBytes
-	if max <= 0 || max > s.env.Config.MaxDatasetBytes {
-		max = s.env.Config.MaxDatasetBytes
+	if max <= 0 || max > s.cfg.MaxDatasetBytes {
+		max = s.cfg.MaxDatasetBytes
 	}
 	if owner != "" {
 		left, err := s.datasetRoom(ctx, owner)
@@ -142,39 +122,6 @@ func (s *Service) ImportDataset(ctx context.Context, p model.Principal, in model
 	return s.commitDataset(ctx, d, string(format), in.VariantField, owner)
 }
 
-// codeFree refuses code when owner already reads a dataset under it: its
-// own (under either key, see CatalogKeys) or, for an account, a curated
-// one, which its projects may be bound to and must not silently leave for
-// a new upload. Another account's dataset with the code is no obstacle.
-func (s *Service) codeFree(ctx context.Context, owner, code string) error {
-	m, found, err := s.readDataset(ctx, owner, code)
-	switch {
-	case err != nil || !found:
-		return err
-	case m.Owner != owner:
-		return model.Errorf(model.ErrConflict, "the curated pool has a dataset with importCode %q; choose another", code)
-	}
-	return actors.CodeTaken(code)
-}
-
-// readDataset finds the catalog entry of code that account's projects
-// read: the first in CatalogKeys' order that is visible to it.
-func (s *Service) readDataset(ctx context.Context, account, code string) (actors.DatasetMeta, bool, error) {
-	for _, key := range actors.CatalogKeys(account, code) {
-		got, err := s.askDataset(ctx, key, &pb.DatasetGet{})
-		switch {
-		case model.ErrorCode(err) == model.ErrNotFound:
-		case err != nil:
-			return actors.DatasetMeta{}, false, err
-		case got.VisibleTo(account):
-			m := *got
-			m.Key = key
-			return m, true, nil
-		}
-	}
-	return actors.DatasetMeta{}, false, nil
-}
-
 // maxFieldPath bounds a dataset's field paths (dot-joined field names).
 const maxFieldPath = 256
 
@@ -182,7 +129,7 @@ const maxFieldPath = 256
 // curated pool) for the node itself and the --pool-curators accounts and
 // users (by account ID, or by the uploading user's e-mail).
 func (s *Service) datasetOwner(ctx context.Context, p model.Principal) (string, error) {
-	curators := s.env.Config.PoolCurators
+	curators := s.cfg.PoolCurators
 	if p.System || slices.Contains(curators, p.AccountID) {
 		return "", nil
 	}
@@ -206,8 +153,8 @@ func (s *Service) datasetRoom(ctx context.Context, account string) (int64, error
 		return 0, err
 	}
 	i := model.PlanIndex(st.Account.Plan)
-	maxCount, maxBytes := s.env.Config.Limits.Datasets[i], s.env.Config.Limits.DatasetBytes[i]
-	metas, err := s.env.Pool.List()
+	maxCount, maxBytes := s.cfg.Limits.Datasets[i], s.cfg.Limits.DatasetBytes[i]
+	metas, err := s.pool.List()
 	if err != nil {
 		return 0, err
 	}
@@ -259,17 +206,17 @@ func (s *Service) DeleteDataset(ctx context.Context, p model.Principal, code str
 	if len(bound) > 0 {
 		return model.Errorf(model.ErrConflict, "dataset %q is bound to %s; unbind or delete those tables first", code, strings.Join(bound[:min(len(bound), 10)], ", "))
 	}
-	if err := s.Tell(ctx, actors.KindDataset, m.Key, &pb.DatasetDelete{}); err != nil {
+	if err := s.grains.DeleteDataset(ctx, m.Key); err != nil {
 		return err
 	}
-	s.env.Pool.Evict(m.Key)
-	return s.env.Pool.DeleteBlob(code, m.BlobID)
+	s.pool.Evict(m.Key)
+	return s.pool.DeleteBlob(code, m.BlobID)
 }
 
 // ownDataset finds the catalog entry of code that account's projects read
-// (readDataset): NOT_FOUND if none, FORBIDDEN if it is curated.
+// (actors.Client.ReadDataset): NOT_FOUND if none, FORBIDDEN if it is curated.
 func (s *Service) ownDataset(ctx context.Context, account, code string) (actors.DatasetMeta, error) {
-	m, found, err := s.readDataset(ctx, account, code)
+	m, found, err := s.grains.ReadDataset(ctx, account, code)
 	switch {
 	case err != nil:
 		return m, err
@@ -299,34 +246,25 @@ func (s *Service) canImport(ctx context.Context, p model.Principal) error {
 }
 
 func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format, variantField, owner string) (model.DataSource, error) {
-	blobID, size, err := s.env.Pool.WriteBlob(d, s.env.Clock.Now())
+	blobID, size, err := s.pool.WriteBlob(d, s.clock.Now())
 	if err != nil {
 		return model.DataSource{}, err
 	}
 	m := actors.DatasetMeta{ImportCode: d.ImportCode(), Name: d.Name(), Format: format, VariantField: variantField,
-		RecordCount: d.Len(), FieldPaths: d.Paths(), Variants: d.Variants(), BlobID: blobID, CreatedAt: s.env.Clock.Now().UTC(),
+		RecordCount: d.Len(), FieldPaths: d.Paths(), Variants: d.Variants(), BlobID: blobID, CreatedAt: s.clock.Now().UTC(),
 		Owner: owner, Bytes: size}
 	if m.Variants == nil {
 		m.Variants = []dataset.Variant{}
 	}
-	m.Key = actors.CatalogKey(owner, m.ImportCode)
-	if err := s.Tell(ctx, actors.KindDataset, m.Key, &pb.DatasetCommit{Dataset: &pb.DatasetDoc{Json: actors.EncodeDoc(m)}}); err != nil {
-		_ = s.env.Pool.DeleteBlob(m.ImportCode, blobID)
+	m, err = s.grains.CommitDataset(ctx, m)
+	if err != nil {
+		_ = s.pool.DeleteBlob(m.ImportCode, blobID)
 		return model.DataSource{}, err
 	}
-	s.env.Pool.Put(m, d)
+	s.pool.Put(m, d)
 	// An import leaves the parse buffers and the encoded copy as garbage,
 	// several times the dataset's size; give it back to the OS now rather
 	// than keep it resident until the scavenger gets to it.
 	debug.FreeOSMemory()
 	return s.dataSource(m), nil
-}
-
-// askDataset sends req to a dataset grain and decodes its catalog entry.
-func (s *Service) askDataset(ctx context.Context, code string, req actors.Request) (*actors.DatasetMeta, error) {
-	r, err := s.Ask(ctx, actors.KindDataset, code, req)
-	if err != nil {
-		return nil, err
-	}
-	return actors.DecodeDoc[actors.DatasetMeta](r.GetDataset().GetJson())
 }

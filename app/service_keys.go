@@ -7,6 +7,7 @@ import (
 
 	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -53,17 +54,17 @@ func (s *Service) CreateAPIKey(ctx context.Context, p model.Principal, projectID
 	if maxActors < 1 || maxActors > 1000 {
 		return model.CreatedKey{}, model.Errorf(model.ErrBadUserInput, "maxActors is 1 to 1000")
 	}
-	now := s.env.Clock.Now().UTC()
+	now := s.clock.Now().UTC()
 	if !expiresAt.IsZero() && !expiresAt.After(now) {
 		return model.CreatedKey{}, model.Errorf(model.ErrBadUserInput, "expiresAt is in the past")
 	}
-	value := actors.KeyPrefix + actors.RandomString(43)
-	key := model.APIKey{ID: "k" + actors.RandomString(14), Name: trimName(name), ProjectID: projectID, AccountID: p.AccountID,
-		Scope: scope, Prefix: value[:len(actors.KeyPrefix)+6], ExpiresAt: expiresAt, MaxActors: maxActors, CreatedAt: now, Hash: actors.HashSecret(value)}
-	if err := s.Tell(ctx, actors.KindAPIKey, key.Hash, &pb.KeyCreate{Key: &pb.APIKeyDoc{Json: actors.EncodeDoc(key)}}); err != nil {
+	value := ids.KeyPrefix + ids.RandomString(43)
+	key := model.APIKey{ID: "k" + ids.RandomString(14), Name: trimName(name), ProjectID: projectID, AccountID: p.AccountID,
+		Scope: scope, Prefix: value[:len(ids.KeyPrefix)+6], ExpiresAt: expiresAt, MaxActors: maxActors, CreatedAt: now, Hash: ids.HashSecret(value)}
+	if err := s.grains.TellKey(ctx, key.Hash, &pb.KeyCreate{Key: &pb.APIKeyDoc{Json: actors.EncodeDoc(key)}}); err != nil {
 		return model.CreatedKey{}, err
 	}
-	if err := s.Tell(ctx, actors.KindAccount, p.AccountID, &pb.AccountAddKey{KeyId: key.ID, KeyHash: key.Hash, ProjectId: projectID}); err != nil {
+	if err := s.grains.TellAccount(ctx, p.AccountID, &pb.AccountAddKey{KeyId: key.ID, KeyHash: key.Hash, ProjectId: projectID}); err != nil {
 		return model.CreatedKey{}, err
 	}
 	key.Hash = ""
@@ -84,7 +85,7 @@ func (s *Service) APIKeys(ctx context.Context, p model.Principal, projectID stri
 		if ref.ProjectID != projectID {
 			continue
 		}
-		k, err := s.AskKey(ctx, ref.Hash, &pb.KeyGet{})
+		k, err := s.grains.AskKey(ctx, ref.Hash, &pb.KeyGet{})
 		if err != nil {
 			if model.ErrorCode(err) == model.ErrAPIKeyInvalid {
 				continue
@@ -120,7 +121,7 @@ func (s *Service) RevokeAPIKey(ctx context.Context, p model.Principal, keyID str
 	if err != nil {
 		return model.APIKey{}, err
 	}
-	k, err := s.AskKey(ctx, ref.Hash, &pb.KeyRevoke{})
+	k, err := s.grains.AskKey(ctx, ref.Hash, &pb.KeyRevoke{})
 	if err != nil {
 		return model.APIKey{}, err
 	}
@@ -137,20 +138,20 @@ func (s *Service) DeleteAPIKey(ctx context.Context, p model.Principal, keyID str
 	if err != nil {
 		return err
 	}
-	if err := s.Tell(ctx, actors.KindAPIKey, ref.Hash, &pb.KeyDelete{}); err != nil && model.ErrorCode(err) != model.ErrAPIKeyInvalid {
+	if err := s.grains.TellKey(ctx, ref.Hash, &pb.KeyDelete{}); err != nil && model.ErrorCode(err) != model.ErrAPIKeyInvalid {
 		return err
 	}
 	if err := s.evictKey(ctx, ref); err != nil {
 		return err
 	}
-	return s.Tell(ctx, actors.KindAccount, p.AccountID, &pb.AccountRemoveKey{KeyId: keyID})
+	return s.grains.TellAccount(ctx, p.AccountID, &pb.AccountRemoveKey{KeyId: keyID})
 }
 
 // evictKey tells the project's grain to drop a key it may have cached,
 // before a revocation or deletion is acknowledged. A project that is gone
 // has nothing cached.
 func (s *Service) evictKey(ctx context.Context, ref actors.KeyRef) error {
-	err := s.Tell(ctx, actors.KindProject, ref.ProjectID, &pb.ProjectEvictKey{KeyHash: ref.Hash})
+	err := s.grains.TellProject(ctx, ref.ProjectID, &pb.ProjectEvictKey{KeyHash: ref.Hash})
 	if c := model.ErrorCode(err); c == model.ErrNotFound || c == model.ErrProjectNotFound {
 		return nil
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mockgql/mockgql/actors"
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -37,7 +37,7 @@ func TestAPIKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 		k, v := runtimeKey.Key, runtimeKey.Value
-		if len(v) != len(actors.KeyPrefix)+43 || !strings.HasPrefix(v, actors.KeyPrefix) || !strings.HasPrefix(v, k.Prefix) || len(k.Prefix) != 10 {
+		if len(v) != len(ids.KeyPrefix)+43 || !strings.HasPrefix(v, ids.KeyPrefix) || !strings.HasPrefix(v, k.Prefix) || len(k.Prefix) != 10 {
 			t.Errorf("value %q, prefix %q", v, k.Prefix)
 		}
 		if k.Name != "ci" || k.ProjectID != pr.ID || k.AccountID != tm.owner.acc.ID || k.Scope != model.ScopeRuntime ||
@@ -105,7 +105,7 @@ func TestAPIKeys(t *testing.T) {
 		nd.clock.Add(time.Hour)
 		t.Cleanup(func() { nd.clock.Add(-time.Hour) })
 
-		unknown := actors.KeyPrefix + strings.Repeat("A", 43)
+		unknown := ids.KeyPrefix + strings.Repeat("A", 43)
 		tests := []struct {
 			name, value, code string
 		}{

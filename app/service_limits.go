@@ -3,8 +3,8 @@ package app
 import (
 	"context"
 
-	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -12,10 +12,7 @@ import (
 // window; it is the first check of every runtime request, so guessing keys
 // costs the guesser.
 func (s *Service) CheckIP(ctx context.Context, ip string) error {
-	if s.env.Config.IPLimit <= 0 {
-		return nil
-	}
-	return s.Consume(ctx, actors.KindIP, ip)
+	return s.grains.CheckIP(ctx, ip)
 }
 
 // IssueActorToken answers POST /runtime/actors: a slot of the key's
@@ -28,11 +25,11 @@ func (s *Service) IssueActorToken(ctx context.Context, keyValue string) (any, er
 	if err := s.projectExists(ctx, k.ProjectID); err != nil {
 		return nil, err
 	}
-	r, err := s.Ask(ctx, actors.KindAPIKey, k.Hash, &pb.KeyAcquire{})
+	g, err := s.grains.AcquireActor(ctx, k.Hash)
 	if err != nil {
 		return nil, err
 	}
-	return actors.ActorGrantOf(r), nil
+	return g, nil
 }
 
 // ReleaseActorToken answers DELETE /runtime/actors: the token's slot frees at once.
@@ -41,18 +38,13 @@ func (s *Service) ReleaseActorToken(ctx context.Context, keyValue, token string)
 	if err != nil {
 		return err
 	}
-	hash, err := actors.CheckActorToken(token, k.ID)
-	if err != nil {
-		return err
-	}
-	r, err := s.Ask(ctx, actors.KindAPIKey, k.Hash, &pb.KeyRelease{TokenHash: hash})
-	if err != nil {
-		return err
-	}
-	if !r.GetDone() {
-		return model.Errorf(model.ErrActorTokenInvalid, "unknown actor token: it was released already, or it expired")
-	}
-	return nil
+	return s.grains.ReleaseActor(ctx, k, token)
+}
+
+// AuthKey checks an API key value and returns its record: unknown, revoked
+// and deleted keys are API_KEY_INVALID, expired ones API_KEY_EXPIRED.
+func (s *Service) AuthKey(ctx context.Context, value string) (model.APIKey, error) {
+	return s.grains.AuthKey(ctx, value)
 }
 
 // runtimeKey checks a key for the actor-token routes: present, valid, and
@@ -61,23 +53,23 @@ func (s *Service) runtimeKey(ctx context.Context, value string) (model.APIKey, e
 	if value == "" {
 		return model.APIKey{}, model.Errorf(model.ErrUnauthenticated, "send the API key: Authorization: Bearer <key> or X-API-Key")
 	}
-	k, err := s.AuthKey(ctx, value)
+	k, err := s.grains.AuthKey(ctx, value)
 	if err != nil {
 		return k, err
 	}
 	if !k.Scope.Runtime() {
 		return k, model.Errorf(model.ErrScopeInsufficient, "a %s key cannot use the runtime; use a RUNTIME or FULL key", k.Scope)
 	}
-	k.Hash = actors.HashSecret(value)
+	k.Hash = ids.HashSecret(value)
 	return k, nil
 }
 
 // projectExists answers PROJECT_NOT_FOUND for a deleted project.
 func (s *Service) projectExists(ctx context.Context, projectID string) error {
-	if s.env.Local.Project(projectID) != nil {
+	if s.local.Project(projectID) != nil {
 		return nil
 	}
-	err := s.Tell(ctx, actors.KindProject, projectID, &pb.ProjectOwnerQuery{Access: actors.SystemAccess})
+	err := s.grains.TellProjectAs(ctx, projectID, system, &pb.ProjectOwnerQuery{})
 	if code := model.ErrorCode(err); code == model.ErrNotFound {
 		return model.Errorf(model.ErrProjectNotFound, "this key's project was deleted")
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -19,7 +20,7 @@ func (s *Service) CreateTable(ctx context.Context, p model.Principal, projectID,
 // UpdateTable renames or rebinds a table.
 func (s *Service) UpdateTable(ctx context.Context, p model.Principal, tableID string, patch model.TablePatch) (*model.Table, error) {
 	req := &pb.EditUpdateTable{TableId: tableID, Name: patch.Name, Source: sourceDoc(patch.Source)}
-	return actors.EditResult[model.Table](s.edit(ctx, p, actors.ProjectOf(tableID), req, "tableId", tableID))
+	return actors.EditResult[model.Table](s.edit(ctx, p, ids.ProjectOf(tableID), req, "tableId", tableID))
 }
 
 // sourceDoc is a table's binding on the wire (nil: none, or unchanged).
@@ -32,46 +33,46 @@ func sourceDoc(src *model.TableSource) *pb.TableSourceDoc {
 
 // DeleteTable removes a table.
 func (s *Service) DeleteTable(ctx context.Context, p model.Principal, tableID string) error {
-	_, err := s.edit(ctx, p, actors.ProjectOf(tableID), &pb.EditDeleteTable{TableId: tableID}, "tableId", tableID)
+	_, err := s.edit(ctx, p, ids.ProjectOf(tableID), &pb.EditDeleteTable{TableId: tableID}, "tableId", tableID)
 	return err
 }
 
 // CreateAttribute adds an attribute to a.TableID.
 func (s *Service) CreateAttribute(ctx context.Context, p model.Principal, a model.Attribute) (*model.Attribute, error) {
 	req := &pb.EditCreateAttribute{Attribute: &pb.AttributeDoc{Json: actors.EncodeDoc(a)}}
-	return actors.EditResult[model.Attribute](s.edit(ctx, p, actors.ProjectOf(a.TableID), req))
+	return actors.EditResult[model.Attribute](s.edit(ctx, p, ids.ProjectOf(a.TableID), req))
 }
 
 // UpdateAttribute changes an attribute.
 func (s *Service) UpdateAttribute(ctx context.Context, p model.Principal, attributeID string, patch model.AttributePatch) (*model.Attribute, error) {
 	req := &pb.EditUpdateAttribute{AttributeId: attributeID, Patch: &pb.AttributePatchDoc{Json: actors.EncodeDoc(patch)}}
-	return actors.EditResult[model.Attribute](s.edit(ctx, p, actors.ProjectOf(attributeID), req, "attributeId", attributeID))
+	return actors.EditResult[model.Attribute](s.edit(ctx, p, ids.ProjectOf(attributeID), req, "attributeId", attributeID))
 }
 
 // DeleteAttribute removes an attribute.
 func (s *Service) DeleteAttribute(ctx context.Context, p model.Principal, attributeID string) error {
-	_, err := s.edit(ctx, p, actors.ProjectOf(attributeID), &pb.EditDeleteAttribute{AttributeId: attributeID}, "attributeId", attributeID)
+	_, err := s.edit(ctx, p, ids.ProjectOf(attributeID), &pb.EditDeleteAttribute{AttributeId: attributeID}, "attributeId", attributeID)
 	return err
 }
 
 // CreateRelation links two tables of one project.
 func (s *Service) CreateRelation(ctx context.Context, p model.Principal, r model.Relation) (*model.Relation, error) {
-	if actors.ProjectOf(r.SourceTableID) != actors.ProjectOf(r.TargetTableID) {
+	if ids.ProjectOf(r.SourceTableID) != ids.ProjectOf(r.TargetTableID) {
 		return nil, model.Errorf(model.ErrBadUserInput, "a relation links two tables of the same project")
 	}
 	req := &pb.EditCreateRelation{Relation: &pb.RelationDoc{Json: actors.EncodeDoc(r)}}
-	return actors.EditResult[model.Relation](s.edit(ctx, p, actors.ProjectOf(r.SourceTableID), req))
+	return actors.EditResult[model.Relation](s.edit(ctx, p, ids.ProjectOf(r.SourceTableID), req))
 }
 
 // DeleteRelation removes a relation.
 func (s *Service) DeleteRelation(ctx context.Context, p model.Principal, relationID string) error {
-	_, err := s.edit(ctx, p, actors.ProjectOf(relationID), &pb.EditDeleteRelation{RelationId: relationID}, "relationId", relationID)
+	_, err := s.edit(ctx, p, ids.ProjectOf(relationID), &pb.EditDeleteRelation{RelationId: relationID}, "relationId", relationID)
 	return err
 }
 
 // GenerateDefaultOperations adds the five default operations of a table (or of every table).
 func (s *Service) GenerateDefaultOperations(ctx context.Context, p model.Principal, projectID, tableID string) ([]*model.Operation, error) {
-	if tableID != "" && actors.ProjectOf(tableID) != projectID {
+	if tableID != "" && ids.ProjectOf(tableID) != projectID {
 		return nil, model.Errorf(model.ErrNotFound, "table %q is not in project %q", tableID, projectID)
 	}
 	r, err := s.edit(ctx, p, projectID, &pb.EditGenerateOperations{TableId: tableID}, "tableId", tableID)
@@ -87,18 +88,18 @@ func (s *Service) GenerateDefaultOperations(ctx context.Context, p model.Princip
 // CreateOperation adds an operation.
 func (s *Service) CreateOperation(ctx context.Context, p model.Principal, o model.Operation) (*model.Operation, error) {
 	req := &pb.EditCreateOperation{Operation: &pb.OperationDoc{Json: actors.EncodeDoc(o)}}
-	return actors.EditResult[model.Operation](s.edit(ctx, p, actors.ProjectOf(o.TableID), req))
+	return actors.EditResult[model.Operation](s.edit(ctx, p, ids.ProjectOf(o.TableID), req))
 }
 
 // UpdateOperation renames, enables/disables an operation or sets its parameters.
 func (s *Service) UpdateOperation(ctx context.Context, p model.Principal, operationID string, patch model.OperationPatch) (*model.Operation, error) {
 	req := &pb.EditUpdateOperation{OperationId: operationID, Patch: &pb.OperationPatchDoc{Json: actors.EncodeDoc(patch)}}
-	return actors.EditResult[model.Operation](s.edit(ctx, p, actors.ProjectOf(operationID), req, "operationId", operationID))
+	return actors.EditResult[model.Operation](s.edit(ctx, p, ids.ProjectOf(operationID), req, "operationId", operationID))
 }
 
 // DeleteOperation removes an operation.
 func (s *Service) DeleteOperation(ctx context.Context, p model.Principal, operationID string) error {
-	_, err := s.edit(ctx, p, actors.ProjectOf(operationID), &pb.EditDeleteOperation{OperationId: operationID}, "operationId", operationID)
+	_, err := s.edit(ctx, p, ids.ProjectOf(operationID), &pb.EditDeleteOperation{OperationId: operationID}, "operationId", operationID)
 	return err
 }
 

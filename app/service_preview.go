@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -36,7 +36,7 @@ const (
 func (s *Service) SetPreviewSharing(ctx context.Context, p model.Principal, projectID string, enabled bool) (*model.Project, error) {
 	e := &pb.EditSetPreviewSharing{}
 	if enabled {
-		e.ShareToken = "shr_" + actors.RandomString(24)
+		e.ShareToken = "shr_" + ids.RandomString(24)
 	}
 	return s.editProject(ctx, p, projectID, e)
 }
@@ -78,7 +78,7 @@ func (s *Service) previewProject(ctx context.Context, slug, token string) (*mode
 	if err != nil {
 		return nil, err
 	}
-	if token == "" || pr.ShareToken == "" || !actors.EqualSecret(token, pr.ShareToken) {
+	if token == "" || pr.ShareToken == "" || !ids.EqualSecret(token, pr.ShareToken) {
 		return nil, model.Errorf(model.ErrUnauthenticated, "missing or wrong share token, or the project's preview link was turned off: ask its owner for the current link")
 	}
 	return pr, nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -13,7 +14,7 @@ import (
 func (s *Service) access(ctx context.Context, p model.Principal) (actors.Access, error) {
 	a := actors.Access{System: p.System, BoardProjectID: p.BoardProjectID, KeyProjectID: p.KeyProjectID, KeyScope: p.KeyScope}
 	if sess := s.sessionOf(p); sess != "" {
-		a.SessionID = actors.HashSecret(sess) // projects keep only the hash of their session
+		a.SessionID = ids.HashSecret(sess) // projects keep only the hash of their session
 	}
 	if p.AccountID == "" {
 		return a, nil
@@ -47,16 +48,15 @@ func (s *Service) projectCall(ctx context.Context, p model.Principal, projectID 
 	if err != nil {
 		return nil, err
 	}
-	actors.SetAccess(req, a.Wire())
-	return s.Ask(ctx, actors.KindProject, projectID, req)
+	return s.grains.AskProjectAs(ctx, projectID, a, req)
 }
 
 // edit runs one model edit (a pb.Edit… request) on the project the ID
-// names. ids are the (name, ID) pairs of what the edit names, checked first.
-func (s *Service) edit(ctx context.Context, p model.Principal, projectID string, req actors.Request, ids ...string) (*pb.Reply, error) {
-	for i := 0; i+1 < len(ids); i += 2 {
-		if ids[i+1] != "" {
-			if err := model.CheckID(ids[i], ids[i+1]); err != nil {
+// names. named are the (name, ID) pairs of what the edit names, checked first.
+func (s *Service) edit(ctx context.Context, p model.Principal, projectID string, req actors.Request, named ...string) (*pb.Reply, error) {
+	for i := 0; i+1 < len(named); i += 2 {
+		if named[i+1] != "" {
+			if err := model.CheckID(named[i], named[i+1]); err != nil {
 				return nil, err
 			}
 		}
@@ -112,14 +112,14 @@ func (s *Service) Project(ctx context.Context, p model.Principal, id, slug strin
 		if !model.ValidSlug(slug) {
 			return nil, model.Errorf(model.ErrNotFound, "no project has this slug (slugs have 2 to 64 of a-z, 0-9 and inner dashes)")
 		}
-		r, err := s.Ask(ctx, actors.KindSlug, slug, &pb.SlugGet{})
+		owner, err := s.grains.ResolveSlug(ctx, slug, true)
 		if err != nil {
 			if model.ErrorCode(err) == model.ErrProjectNotFound {
 				return nil, model.Errorf(model.ErrNotFound, "no project has the slug %q", slug)
 			}
 			return nil, err
 		}
-		id = r.GetSlugOwner().GetProjectId()
+		id = owner
 	}
 	r, err := s.projectCall(ctx, p, id, &pb.ProjectGet{})
 	if err != nil {
@@ -140,11 +140,11 @@ func (s *Service) CreateProject(ctx context.Context, p model.Principal, name, sl
 	if !a.Role.AtLeast(model.RoleEditor) {
 		return nil, model.Errorf(model.ErrForbidden, "creating projects needs role EDITOR or higher")
 	}
-	pr := &model.Project{ID: actors.NewProjectID(), Name: name, Kind: model.KindAccount, AccountID: p.AccountID}
+	pr := &model.Project{ID: ids.NewProjectID(), Name: name, Kind: model.KindAccount, AccountID: p.AccountID}
 	if err := s.createProject(ctx, pr, slug, ""); err != nil {
 		return nil, err
 	}
-	if err := s.Tell(ctx, actors.KindAccount, p.AccountID, &pb.AccountAddProject{ProjectId: pr.ID}); err != nil {
+	if err := s.grains.TellAccount(ctx, p.AccountID, &pb.AccountAddProject{ProjectId: pr.ID}); err != nil {
 		return nil, err
 	}
 	return pr, nil
@@ -159,14 +159,14 @@ func (s *Service) createProject(ctx context.Context, pr *model.Project, slug, se
 	if pr.Name = trimName(pr.Name); pr.Name == "" {
 		return model.Errorf(model.ErrBadUserInput, "a project needs a name")
 	}
-	pr.CreatedAt = s.env.Clock.Now().UTC()
+	pr.CreatedAt = s.clock.Now().UTC()
 	pr.Tables, pr.Relations, pr.Operations, pr.Views = []*model.Table{}, []*model.Relation{}, []*model.Operation{}, []*model.View{}
 	claimed, err := s.claimSlug(ctx, pr.ID, pr.Name, slug)
 	if err != nil {
 		return err
 	}
 	pr.Slug = claimed
-	return s.Tell(ctx, actors.KindProject, pr.ID, &pb.ProjectCreate{Project: &pb.ProjectDoc{Json: actors.EncodeDoc(pr)}, Session: session})
+	return s.grains.TellProject(ctx, pr.ID, &pb.ProjectCreate{Project: &pb.ProjectDoc{Json: actors.EncodeDoc(pr)}, Session: session})
 }
 
 func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (string, error) {
@@ -174,7 +174,7 @@ func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (
 		if !model.ValidSlug(slug) {
 			return "", model.Errorf(model.ErrBadUserInput, "slug %q: use 2 to 64 of a-z, 0-9 and inner dashes", model.Truncate(slug, 64))
 		}
-		return slug, s.Tell(ctx, actors.KindSlug, slug, &pb.SlugClaim{ProjectId: projectID})
+		return slug, s.grains.TellSlug(ctx, slug, &pb.SlugClaim{ProjectId: projectID})
 	}
 	base := model.Slugify(name)
 	if len(base) < 2 {
@@ -183,9 +183,9 @@ func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (
 	for i := 0; i < 20; i++ {
 		try := base
 		if i > 0 {
-			try = base + "-" + strings.ToLower(actors.RandomString(4)) // slugs are lower case
+			try = base + "-" + strings.ToLower(ids.RandomString(4)) // slugs are lower case
 		}
-		err := s.Tell(ctx, actors.KindSlug, try, &pb.SlugClaim{ProjectId: projectID})
+		err := s.grains.TellSlug(ctx, try, &pb.SlugClaim{ProjectId: projectID})
 		if model.ErrorCode(err) != model.ErrConflict {
 			return try, err
 		}
@@ -230,12 +230,12 @@ func (s *Service) UpdateProject(ctx context.Context, p model.Principal, id strin
 	pr, err := s.editProject(ctx, p, id, &pb.EditUpdateProject{Name: name, Slug: slug})
 	if err != nil {
 		if slug != nil && *slug != cur.Slug {
-			_ = s.Tell(ctx, actors.KindSlug, *slug, &pb.SlugRelease{ProjectId: id})
+			_ = s.grains.TellSlug(ctx, *slug, &pb.SlugRelease{ProjectId: id})
 		}
 		return nil, err
 	}
 	if slug != nil && *slug != cur.Slug {
-		_ = s.Tell(ctx, actors.KindSlug, cur.Slug, &pb.SlugRelease{ProjectId: id})
+		_ = s.grains.TellSlug(ctx, cur.Slug, &pb.SlugRelease{ProjectId: id})
 	}
 	return pr, nil
 }
@@ -249,9 +249,9 @@ func (s *Service) DeleteProject(ctx context.Context, p model.Principal, id strin
 	if _, err := s.projectCall(ctx, p, id, &pb.ProjectDelete{}); err != nil {
 		return err
 	}
-	_ = s.Tell(ctx, actors.KindSlug, cur.Slug, &pb.SlugRelease{ProjectId: id})
+	_ = s.grains.TellSlug(ctx, cur.Slug, &pb.SlugRelease{ProjectId: id})
 	if cur.AccountID != "" {
-		_ = s.Tell(ctx, actors.KindAccount, cur.AccountID, &pb.AccountRemoveProject{ProjectId: id})
+		_ = s.grains.TellAccount(ctx, cur.AccountID, &pb.AccountRemoveProject{ProjectId: id})
 	}
 	return nil
 }
@@ -266,8 +266,8 @@ func (s *Service) CreateGuestProject(ctx context.Context, p model.Principal, nam
 	if name == "" {
 		name = "Guest project"
 	}
-	pr := &model.Project{ID: actors.NewProjectID(), Name: name, Kind: model.KindGuest, ShareToken: "shr_" + actors.RandomString(24)}
-	if err := s.createProject(ctx, pr, "guest-"+strings.ToLower(actors.RandomString(8)), actors.HashSecret(session)); err != nil {
+	pr := &model.Project{ID: ids.NewProjectID(), Name: name, Kind: model.KindGuest, ShareToken: "shr_" + ids.RandomString(24)}
+	if err := s.createProject(ctx, pr, "guest-"+strings.ToLower(ids.RandomString(8)), ids.HashSecret(session)); err != nil {
 		return nil, "", err
 	}
 	return pr, session, nil

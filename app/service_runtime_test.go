@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/app"
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -95,7 +95,7 @@ func TestRuntime(t *testing.T) {
 			{"share token instead of key", "shop", "", "shr_whatever", "", model.ErrUnauthenticated},
 			{"management key", "shop", s.mgmt.Value, "", "", model.ErrScopeInsufficient},
 			{"key of another project", "shop", s.otherKey.Value, "", "", model.ErrProjectNotFound},
-			{"unknown key", "shop", actors.KeyPrefix + strings.Repeat("x", 43), "", "", model.ErrAPIKeyInvalid},
+			{"unknown key", "shop", ids.KeyPrefix + strings.Repeat("x", 43), "", "", model.ErrAPIKeyInvalid},
 			{"malformed key", "shop", "mgq_short", "", "", model.ErrAPIKeyInvalid},
 			{"unknown slug", "no-such-shop", s.runtime.Value, "", "", model.ErrProjectNotFound},
 			{"invalid slug", "Shop!", s.runtime.Value, "", "", model.ErrProjectNotFound},

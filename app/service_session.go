@@ -7,7 +7,9 @@ import (
 
 	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
+	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
 // AdoptionTokenPrefix starts every adoption token: adt_ and 32 base62
@@ -31,15 +33,15 @@ func (s *Service) CreateSessionProject(ctx context.Context, p model.Principal, n
 	if name = trimName(name); name == "" {
 		name = "Session project"
 	}
-	now := s.env.Clock.Now().UTC()
-	pr := &model.Project{ID: actors.NewProjectID(), Name: name, Kind: model.KindSession, ShareToken: "shr_" + actors.RandomString(24),
-		ExpiresAt: now.Add(s.env.Config.SessionTTL)}
-	hash := actors.HashSecret(session)
-	if err := s.Tell(ctx, actors.KindSession, hash, &pb.SessionClaimProject{ProjectId: pr.ID, Expires: actors.Stamp(pr.ExpiresAt)}); err != nil {
+	now := s.clock.Now().UTC()
+	pr := &model.Project{ID: ids.NewProjectID(), Name: name, Kind: model.KindSession, ShareToken: "shr_" + ids.RandomString(24),
+		ExpiresAt: now.Add(s.cfg.SessionTTL)}
+	hash := ids.HashSecret(session)
+	if err := s.grains.TellSession(ctx, hash, &pb.SessionClaimProject{ProjectId: pr.ID, Expires: timestamppb.New(pr.ExpiresAt)}); err != nil {
 		return model.SessionProject{}, "", err
 	}
-	if err := s.createProject(ctx, pr, "session-"+strings.ToLower(actors.RandomString(8)), hash); err != nil {
-		_ = s.Tell(ctx, actors.KindSession, hash, &pb.SessionReleaseProject{ProjectId: pr.ID})
+	if err := s.createProject(ctx, pr, "session-"+strings.ToLower(ids.RandomString(8)), hash); err != nil {
+		_ = s.grains.TellSession(ctx, hash, &pb.SessionReleaseProject{ProjectId: pr.ID})
 		return model.SessionProject{}, "", err
 	}
 	sp := model.SessionProject{Project: pr}
@@ -50,16 +52,16 @@ func (s *Service) CreateSessionProject(ctx context.Context, p model.Principal, n
 
 // newAdoption issues a one-time adoption token for a session project.
 func (s *Service) newAdoption(ctx context.Context, pr *model.Project) (string, time.Time, error) {
-	token := AdoptionTokenPrefix + actors.RandomString(32)
-	hash := actors.HashSecret(token)
-	exp := s.env.Clock.Now().UTC().Add(s.env.Config.AdoptionTTL)
+	token := AdoptionTokenPrefix + ids.RandomString(32)
+	hash := ids.HashSecret(token)
+	exp := s.clock.Now().UTC().Add(s.cfg.AdoptionTTL)
 	if exp.After(pr.ExpiresAt) {
 		exp = pr.ExpiresAt
 	}
-	if err := s.Tell(ctx, actors.KindProject, pr.ID, &pb.ProjectAddAdoption{Access: actors.SystemAccess, Adoption: hash}); err != nil {
+	if err := s.grains.TellProjectAs(ctx, pr.ID, system, &pb.ProjectAddAdoption{Adoption: hash}); err != nil {
 		return "", time.Time{}, err
 	}
-	if err := s.Tell(ctx, actors.KindAdoption, hash, &pb.AdoptionCreate{ProjectId: pr.ID, Expires: actors.Stamp(exp)}); err != nil {
+	if err := s.grains.TellAdoption(ctx, hash, &pb.AdoptionCreate{ProjectId: pr.ID, Expires: timestamppb.New(exp)}); err != nil {
 		return "", time.Time{}, err
 	}
 	return token, exp, nil
@@ -85,8 +87,7 @@ func (s *Service) SessionProject(ctx context.Context, p model.Principal) (*model
 	if sess == "" {
 		return nil, nil
 	}
-	r, err := s.Ask(ctx, actors.KindSession, actors.HashSecret(sess), &pb.SessionProject{})
-	claims := actors.ClaimsOf(r)
+	claims, err := s.grains.AskSession(ctx, ids.HashSecret(sess), &pb.SessionProject{})
 	if err != nil || len(claims) == 0 || claims[0].ProjectID == "" {
 		return nil, err
 	}
@@ -105,13 +106,12 @@ func (s *Service) Adopt(ctx context.Context, token string) (string, time.Time, e
 	if !strings.HasPrefix(token, AdoptionTokenPrefix) || len(token) != len(AdoptionTokenPrefix)+32 {
 		return "", time.Time{}, bad
 	}
-	r, err := s.Ask(ctx, actors.KindAdoption, actors.HashSecret(token), &pb.AdoptionUse{})
+	st, err := s.grains.AskAdoption(ctx, ids.HashSecret(token), &pb.AdoptionUse{})
 	if err != nil {
 		return "", time.Time{}, err
 	}
-	st := actors.AdoptionOf(r)
 	pr, err := s.Project(ctx, model.Principal{System: true}, st.ProjectID, "")
-	if err != nil || pr.Kind != model.KindSession || pr.Expired(s.env.Clock.Now()) {
+	if err != nil || pr.Kind != model.KindSession || pr.Expired(s.clock.Now()) {
 		return "", time.Time{}, bad
 	}
 	return pr.ID, pr.ExpiresAt, nil
@@ -120,24 +120,23 @@ func (s *Service) Adopt(ctx context.Context, token string) (string, time.Time, e
 // adoptSessionProject moves the principal's live session projects (its
 // board session's, and its session cookie's) into accountID, at sign-up.
 func (s *Service) adoptSessionProject(ctx context.Context, p model.Principal, accountID string) error {
-	var ids []string
+	var moving []string
 	if p.BoardProjectID != "" {
-		ids = append(ids, p.BoardProjectID)
+		moving = append(moving, p.BoardProjectID)
 	}
 	var claims []actors.SessionClaim
 	if sess := s.sessionOf(p); sess != "" {
-		r, err := s.Ask(ctx, actors.KindSession, actors.HashSecret(sess), &pb.SessionProjects{})
-		if err != nil {
+		var err error
+		if claims, err = s.grains.AskSession(ctx, ids.HashSecret(sess), &pb.SessionProjects{}); err != nil {
 			return err
 		}
-		claims = actors.ClaimsOf(r)
 	}
 	for _, cl := range claims {
 		if cl.ProjectID != p.BoardProjectID {
-			ids = append(ids, cl.ProjectID)
+			moving = append(moving, cl.ProjectID)
 		}
 	}
-	for _, id := range ids {
+	for _, id := range moving {
 		if err := s.transferProject(ctx, id, accountID); err != nil {
 			return err
 		}
@@ -151,10 +150,10 @@ func (s *Service) adoptSessionProject(ctx context.Context, p model.Principal, ac
 // session may make another.
 func (s *Service) transferProject(ctx context.Context, projectID, accountID string) error {
 	var o actors.ProjectOwner
-	r, err := s.Ask(ctx, actors.KindProject, projectID, &pb.ProjectOwnerQuery{Access: actors.SystemAccess})
+	r, err := s.grains.AskProjectAs(ctx, projectID, system, &pb.ProjectOwnerQuery{})
 	if err == nil {
 		o = actors.OwnerOf(r)
-		err = s.Tell(ctx, actors.KindProject, projectID, &pb.ProjectTransfer{Access: actors.SystemAccess, AccountId: accountID})
+		err = s.grains.TellProjectAs(ctx, projectID, system, &pb.ProjectTransfer{AccountId: accountID})
 	}
 	switch model.ErrorCode(err) {
 	case "":
@@ -163,11 +162,11 @@ func (s *Service) transferProject(ctx context.Context, projectID, accountID stri
 	default:
 		return err
 	}
-	if err := s.Tell(ctx, actors.KindAccount, accountID, &pb.AccountAddProject{ProjectId: projectID}); err != nil {
+	if err := s.grains.TellAccount(ctx, accountID, &pb.AccountAddProject{ProjectId: projectID}); err != nil {
 		return err
 	}
 	if o.Session == "" {
 		return nil
 	}
-	return s.Tell(ctx, actors.KindSession, o.Session, &pb.SessionReleaseProject{ProjectId: projectID})
+	return s.grains.TellSession(ctx, o.Session, &pb.SessionReleaseProject{ProjectId: projectID})
 }

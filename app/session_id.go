@@ -6,7 +6,7 @@ import (
 	"crypto/sha256"
 	"strings"
 
-	"github.com/mockgql/mockgql/actors"
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -24,7 +24,7 @@ const (
 
 // newSessionID mints a session ID.
 func (s *Service) newSessionID() string {
-	r := actors.RandomString(sessionRandLen)
+	r := ids.RandomString(sessionRandLen)
 	return "s" + r + s.sessionTag(r)
 }
 
@@ -35,7 +35,7 @@ func (s *Service) sessionTag(r string) string {
 	sum := m.Sum(nil)
 	var b strings.Builder
 	for _, c := range sum[:sessionTagLen] {
-		b.WriteByte(actors.Base62[int(c)%62])
+		b.WriteByte(ids.Base62[int(c)%62])
 	}
 	return b.String()
 }

@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/persistence"
@@ -19,9 +18,9 @@ import (
 func records(t *testing.T, nd *node, projectID, slug string) []string {
 	t.Helper()
 	var found []string
-	for _, kind := range []string{"project", "overlay", "reply", "expiry", actors.KindAdoption, actors.KindSlug, actors.KindSession} {
+	for _, kind := range []string{"project", "overlay", "reply", "expiry", "adoption", "slug", "session"} {
 		err := nd.db.Scan(kind, "", func(id string, v []byte) error {
-			if strings.Contains(id, projectID) || (kind == actors.KindSlug && id == slug) ||
+			if strings.Contains(id, projectID) || (kind == "slug" && id == slug) ||
 				(kind != "expiry" && strings.Contains(string(v), projectID)) {
 				found = append(found, kind+"/"+id)
 			}
@@ -41,6 +40,7 @@ func TestSweepDeletesExpiredSessionProject(t *testing.T) {
 	clock := newTestClock()
 	nd := startNode(t, "", clock)
 	svc, ctx := nd.svc, context.Background()
+	sweeper := nd.env.RuntimePath().Client() // the node's sweeper (cmd/mockgql runs it, RunSweeper)
 	importProducts(t, svc, "products")
 	newSession := func(session string) (*model.Project, string) {
 		t.Helper()
@@ -56,17 +56,17 @@ func TestSweepDeletesExpiredSessionProject(t *testing.T) {
 	if len(records(t, nd, pr.ID, pr.Slug)) == 0 {
 		t.Fatal("the test finds no records of a live project")
 	}
-	if err := svc.Sweep(ctx); err != nil || len(records(t, nd, pr.ID, pr.Slug)) == 0 {
+	if err := sweeper.Sweep(ctx); err != nil || len(records(t, nd, pr.ID, pr.Slug)) == 0 {
 		t.Fatalf("a live project was swept: %v", err)
 	}
 	clock.Add(24*time.Hour + time.Second)
-	if err := svc.Sweep(ctx); err != nil {
+	if err := sweeper.Sweep(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if left := records(t, nd, pr.ID, pr.Slug); len(left) > 0 {
 		t.Fatalf("left after the sweep: %v", left)
 	}
-	if err := svc.Sweep(ctx); err != nil {
+	if err := sweeper.Sweep(ctx); err != nil {
 		t.Fatalf("sweeping again: %v", err)
 	}
 	next, _ := newSession(session) // the session's claim was released
@@ -83,14 +83,14 @@ func TestSweepDeletesExpiredSessionProject(t *testing.T) {
 	})
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	r, err := nd.env.Caller.Request(cctx, actors.KindProject, next.ID, &pb.ProjectExpire{Header: &pb.Header{RequestId: "half-way"}, ExpiryKey: key})
+	r, err := nd.env.Caller.Request(cctx, "project", next.ID, &pb.ProjectExpire{Header: &pb.Header{RequestId: "half-way"}, ExpiryKey: key})
 	if err != nil || r.(*pb.Reply).ErrorCode != "" {
 		t.Fatalf("expire: %v %v", err, r)
 	}
 	if left := records(t, nd, next.ID, next.Slug); len(left) != 3 { // the pending index entry, the slug, the session's claim
 		t.Fatalf("after the deletion alone: %v", left)
 	}
-	if err := svc.Sweep(ctx); err != nil {
+	if err := sweeper.Sweep(ctx); err != nil {
 		t.Fatal(err)
 	}
 	if left := records(t, nd, next.ID, next.Slug); len(left) > 0 {
@@ -113,7 +113,7 @@ func TestSessionClaimFromOldCheckpoint(t *testing.T) {
 	}
 	h := sha256.Sum256([]byte(session))
 	old, _ := json.Marshal(map[string]any{"guest": map[string]any{}, "projectId": "pOld00000000000", "expires": clock.Now().Add(time.Hour)})
-	if err := nd.db.Write(persistence.Put{Kind: actors.KindSession, ID: hex.EncodeToString(h[:]), Value: old}); err != nil {
+	if err := nd.db.Write(persistence.Put{Kind: "session", ID: hex.EncodeToString(h[:]), Value: old}); err != nil {
 		t.Fatal(err)
 	}
 	_, _, err = nd.svc.CreateSessionProject(ctx, model.Principal{SessionID: session}, "new")

@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/persistence"
 )
 
@@ -137,9 +136,9 @@ func adopt(t testing.TB, url string) (*http.Response, string) {
 func records(t testing.TB, db *persistence.DB, projectID, slug string) []string {
 	t.Helper()
 	var found []string
-	for _, kind := range []string{"project", "overlay", "reply", "expiry", actors.KindAdoption, actors.KindSlug, actors.KindSession} {
+	for _, kind := range []string{"project", "overlay", "reply", "expiry", "adoption", "slug", "session"} {
 		err := db.Scan(kind, "", func(id string, v []byte) error {
-			if strings.Contains(id, projectID) || kind == actors.KindSlug && id == slug ||
+			if strings.Contains(id, projectID) || kind == "slug" && id == slug ||
 				kind != "expiry" && bytes.Contains(v, []byte(projectID)) {
 				found = append(found, kind+"/"+id)
 			}
@@ -661,7 +660,7 @@ func TestSessionTransfer(t *testing.T) {
 	time.Sleep(time.Until(deadline.Add(600 * time.Millisecond)))
 	for _, m := range all {
 		pid := m.sp["projectId"].(string)
-		if k := kinds(records(t, s.run.db, pid, m.sp["slug"].(string))); !k["project"] || k["expiry"] || k[actors.KindAdoption] {
+		if k := kinds(records(t, s.run.db, pid, m.sp["slug"].(string))); !k["project"] || k["expiry"] || k["adoption"] {
 			t.Errorf("records of a moved project after its old deadline: %v", k)
 		}
 		path, key, _ := strings.Cut(m.path, "\x00")

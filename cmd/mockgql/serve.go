@@ -245,7 +245,7 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 		return nil, err
 	}
 	sweepCtx, stopSweep := context.WithCancel(context.Background())
-	go svc.RunSweeper(sweepCtx)
+	go env.RuntimePath().Client().RunSweeper(sweepCtx)
 	return &running{stopSweep: stopSweep, log: log, db: db, node: node, svc: svc, srv: srv}, nil
 }
 
