@@ -65,16 +65,13 @@ func (o *tableOverlay) patch(tv *tableView, ts *tableState, ids []string) *table
 
 // setRows sets o's dataset rows to those of idx and recs (ascending rows,
 // their records) with set applied (a later entry for a row wins), and
-// derives the changed bitset (from changed, the bitset of idx, when given)
-// and the updated rows.
-func (o *tableOverlay) setRows(idx []int32, recs []*rowRec, changed *bitset, set []rowSet) {
+// derives the changed set (from changed, the set of idx, when given: only
+// the chunks of the rows in set are copied) and the updated rows.
+func (o *tableOverlay) setRows(idx []int32, recs []*rowRec, changed *chunkedBits, set []rowSet) {
 	slices.SortStableFunc(set, func(a, b rowSet) int { return cmp.Compare(a.row, b.row) })
 	o.rowIdx = make([]int32, 0, len(idx)+len(set))
 	o.rowRecs = make([]*rowRec, 0, len(idx)+len(set))
-	o.changed = newBitset(int(o.n))
-	if changed != nil {
-		copy(o.changed.words, changed.words)
-	}
+	bits := editChunks(changed, int(o.n))
 	i := 0
 	for j := 0; j < len(set); j++ {
 		s := set[j]
@@ -89,13 +86,14 @@ func (o *tableOverlay) setRows(idx []int32, recs []*rowRec, changed *bitset, set
 			i++ // replaced
 		}
 		if s.rec == nil {
-			o.changed.words[s.row>>6] &^= 1 << (uint(s.row) & 63)
+			bits.clear(s.row)
 			continue
 		}
-		o.changed.set(s.row)
+		bits.set(s.row)
 		o.rowIdx, o.rowRecs = append(o.rowIdx, s.row), append(o.rowRecs, s.rec)
 	}
 	o.rowIdx, o.rowRecs = append(o.rowIdx, idx[i:]...), append(o.rowRecs, recs[i:]...)
+	o.changed = bits.done()
 	o.updated = make([]int32, 0, len(o.rowIdx))
 	for k, rec := range o.rowRecs {
 		if !rec.deleted {

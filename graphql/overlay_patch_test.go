@@ -109,7 +109,7 @@ func requireSameOverlay(tb testing.TB, got, want *tableOverlay) {
 		tb.Fatalf("rows %v, want %v", got.rowIdx, want.rowIdx)
 	case !slices.Equal(chs(got.rowRecs), chs(want.rowRecs)):
 		tb.Fatal("row records differ")
-	case !slices.Equal(got.changed.words, want.changed.words):
+	case !slices.Equal(got.changed.dense(), want.changed.dense()):
 		tb.Fatal("changed bitsets differ")
 	case !slices.Equal(got.updated, want.updated):
 		tb.Fatalf("updated %v, want %v", got.updated, want.updated)

@@ -24,7 +24,7 @@ type tableOverlay struct {
 	n       int32
 	rowIdx  []int32   // dataset rows with a record (updated or deleted), ascending
 	rowRecs []*rowRec // their records, by position in rowIdx
-	changed *bitset   // the rows of rowIdx
+	changed *chunkedBits // the rows of rowIdx; versions share its unchanged chunks
 	updated []int32   // the rows of rowIdx whose record is live, ascending
 	created []*rowRec // live created rows in (Seq, RowID) order; row n+i is created[i]
 

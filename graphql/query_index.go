@@ -135,11 +135,11 @@ func (tv *tableView) sortRangePage(q *listQuery, pg, size int) (rowList, bool) {
 		}
 	}
 	lo, hi := sortBounds(q, ord)
-	var excl []uint64
+	var excl *chunkedBits
 	var live liveMatch
 	baseTotal := hi - lo
 	if tv.ov != nil {
-		excl = tv.ov.changed.words
+		excl = tv.ov.changed
 		baseTotal -= tv.ov.changedIn(ord, q.sort.path, lo, hi)
 		live = tv.overlayMatch(q)
 	}
@@ -257,7 +257,7 @@ func (tv *tableView) baseBits(q *listQuery) (acc *rowBits, empty bool) {
 				acc.w[words-1] = (1 << uint(rem)) - 1
 			}
 		}
-		andNotWords(acc.w, tv.ov.changed.words)
+		tv.ov.changed.andNotInto(acc.w)
 	}
 	return acc, false
 }
