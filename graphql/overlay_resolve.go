@@ -22,11 +22,11 @@ import (
 // the changed bitset.
 type tableOverlay struct {
 	n       int32
-	rowIdx  []int32   // dataset rows with a record (updated or deleted), ascending
-	rowRecs []*rowRec // their records, by position in rowIdx
+	rowIdx  []int32      // dataset rows with a record (updated or deleted), ascending
+	rowRecs []*rowRec    // their records, by position in rowIdx
 	changed *chunkedBits // the rows of rowIdx; versions share its unchanged chunks
-	updated []int32   // the rows of rowIdx whose record is live, ascending
-	created []*rowRec // live created rows in (Seq, RowID) order; row n+i is created[i]
+	updated []int32      // the rows of rowIdx whose record is live, ascending
+	created []*rowRec    // live created rows in (Seq, RowID) order; row n+i is created[i]
 
 	maxID    float64 // the largest integer RowID with a record (maxIntegerID)
 	hasMaxID bool
