@@ -21,6 +21,7 @@ type liveTable struct {
 	vals   [][]dataset.Value // by attribute index, then live index; nil for attributes not read
 	orders map[int]*liveOrder
 	grams  map[int]map[uint32][]int32 // by attribute index: the live indexes whose lowered text holds each 3-gram
+	bnds   map[int]*liveBounds        // by attribute index: the live values placed in the dataset's Order
 }
 
 // liveOrder is the live rows ascending by one attribute's value, ties in
@@ -51,7 +52,7 @@ func (tv *tableView) liveTable() *liveTable {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.liveTab == nil {
-		lt := &liveTable{vals: make([][]dataset.Value, len(tv.t.attrs)), orders: map[int]*liveOrder{}, grams: map[int]map[uint32][]int32{}}
+		lt := &liveTable{vals: make([][]dataset.Value, len(tv.t.attrs)), orders: map[int]*liveOrder{}, grams: map[int]map[uint32][]int32{}, bnds: map[int]*liveBounds{}}
 		for _, r := range o.live() {
 			if r >= tv.n || tv.inTable(r) {
 				lt.rows = append(lt.rows, r)
@@ -297,19 +298,20 @@ func sortSearch(n int, f func(int) bool) int {
 	return lo
 }
 
-// merge merges base (dataset rows without records, in the query's order)
-// with the first matching live rows and returns the first limit rows:
-// base values read from the dataset, live ones from the live table.
-func (m liveMatch) merge(tv *tableView, q *listQuery, base []int32, limit int) []int32 {
-	xs := m.first(tv, q, limit)
-	out := make([]int32, 0, min(limit, len(base)+len(xs)))
-	var vals []dataset.Value
+// merge merges base (dataset rows without records, in the query's order,
+// ord the sort's Order when it sorts) with the first matching live rows
+// and returns the first limit rows, comparing the base rows' ranks with
+// the live rows' places in ord (liveBounds), not their values.
+func (m liveMatch) merge(tv *tableView, q *listQuery, ord *dataset.Order, base []int32, limit int) []int32 {
+	var lb *liveBounds
 	if q.sort != nil {
-		vals = m.lt.vals[q.sort.idx] // read by first
+		tv.ov.mu.Lock()
+		lb = m.lt.bounds(tv, q.sort, ord)
+		tv.ov.mu.Unlock()
 	}
 	before := func(b int32, x int32) bool { // base row b before live row x
-		if q.sort != nil {
-			c := dataset.Compare(tv.base(q.sort, b), vals[x])
+		if lb != nil {
+			c := lb.compare(b, x)
 			if q.desc {
 				c = -c
 			}
@@ -319,6 +321,13 @@ func (m liveMatch) merge(tv *tableView, q *listQuery, base []int32, limit int) [
 		}
 		return b < m.lt.rows[x]
 	}
+	var past func(int32) bool // live rows after the last base row the page needs
+	if limit > 0 && len(base) >= limit {
+		last := base[limit-1]
+		past = func(x int32) bool { return before(last, x) }
+	}
+	xs := m.first(tv, q, limit, past)
+	out := make([]int32, 0, min(limit, len(base)+len(xs)))
 	if len(xs)*12 > len(base) { // many live rows: a linear merge
 		i, j := 0, 0
 		for len(out) < limit && (i < len(base) || j < len(xs)) {
@@ -349,16 +358,21 @@ func (m liveMatch) merge(tv *tableView, q *listQuery, base []int32, limit int) [
 
 // first returns the live indexes of the first limit matching live rows
 // in the query's order: storage order, or the sort attribute's live order
-// (descending by tie groups, each forwards).
-func (m liveMatch) first(tv *tableView, q *listQuery, limit int) []int32 {
+// (descending by tie groups, each forwards), ending before the first for
+// which past (nil: none) is true, as all after it are too.
+func (m liveMatch) first(tv *tableView, q *listQuery, limit int, past func(int32) bool) []int32 {
 	out := make([]int32, 0, min(limit, m.count))
 	if limit <= 0 || m.count == 0 {
 		return out
 	}
 	in := func(x int32) bool { return m.bits[x>>6]&(1<<(uint(x)&63)) != 0 }
+	done := func(x int32) bool { return past != nil && past(x) }
 	if q.sort == nil {
 		for x := range m.lt.rows {
 			if in(int32(x)) {
+				if done(int32(x)) {
+					break
+				}
 				if out = append(out, int32(x)); len(out) == limit {
 					break
 				}
@@ -370,11 +384,18 @@ func (m liveMatch) first(tv *tableView, q *listQuery, limit int) []int32 {
 	lo := m.lt.order(tv, q.sort)
 	tv.ov.mu.Unlock()
 	if walk := min(len(lo.idx), limit*len(lo.idx)/m.count+1); m.count*bits.Len(uint(m.count))*8 < walk {
-		return m.selectFirst(lo, q.desc, limit, out)
+		out = m.selectFirst(lo, q.desc, limit, out)
+		if past != nil {
+			out = out[:sortSearch(len(out), func(i int) bool { return past(out[i]) })]
+		}
+		return out
 	}
 	if !q.desc {
 		for _, x := range lo.idx {
 			if in(x) {
+				if done(x) {
+					break
+				}
 				if out = append(out, x); len(out) == limit {
 					break
 				}
@@ -386,6 +407,9 @@ func (m liveMatch) first(tv *tableView, q *listQuery, limit int) []int32 {
 		g := int(lo.group[p])
 		for _, x := range lo.idx[g : p+1] {
 			if in(x) {
+				if done(x) {
+					return out
+				}
 				if out = append(out, x); len(out) == limit {
 					return out
 				}

@@ -7,11 +7,11 @@ import (
 	"github.com/mockgql/mockgql/model/dataset"
 )
 
-// patchFrom fills lt's values and orders from old, the live table of an
+// patchFrom fills lt's values, orders and bounds from old, the live table of an
 // earlier version of the same table and dataset: a live row whose record
 // is the same rowRec (versions share unchanged records) keeps its values
 // and its place in each order, so only the rows whose records changed are
-// read and sorted, and the orders are merged, not sorted anew. lt holds
+// read, sorted and placed, and the orders are merged, not sorted anew. lt holds
 // its rows and records; n-gram indexes are left to build on use.
 func (lt *liveTable) patchFrom(tv *tableView, old *liveTable) {
 	kept := lt.mapFrom(tv, old)
@@ -44,6 +44,9 @@ func (lt *liveTable) patchFrom(tv *tableView, old *liveTable) {
 		lt.vals[ai] = v
 		if lo := old.orders[ai]; lo != nil {
 			lt.orders[ai] = mergeOrder(lo, kept, fresh, v)
+		}
+		if lb := old.bnds[ai]; lb != nil {
+			lt.bnds[ai] = lb.patched(kept, fresh, v)
 		}
 	}
 }

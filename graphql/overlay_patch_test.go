@@ -126,7 +126,8 @@ func requireSameOverlay(tb testing.TB, got, want *tableOverlay) {
 }
 
 // requireSameLive compares the live tables of two views of one version:
-// rows, records, and the values and orders of price and name.
+// rows, records, and the values, orders and places in the dataset's
+// orders (liveBounds) of price and name.
 func requireSameLive(tb testing.TB, got, want *tableView) {
 	tb.Helper()
 	g, w := got.liveTable(), want.liveTable()
@@ -150,6 +151,16 @@ func requireSameLive(tb testing.TB, got, want *tableView) {
 		want.ov.mu.Unlock()
 		if !slices.Equal(gv, wv) || !slices.Equal(gl.idx, wl.idx) || !slices.Equal(gl.group, wl.group) {
 			tb.Fatalf("live %s: values or order differ", a.name)
+		}
+		ord := got.ds.Order(a.path)
+		got.ov.mu.Lock()
+		gb := g.bounds(got, a, ord)
+		got.ov.mu.Unlock()
+		want.ov.mu.Lock()
+		wb := w.bounds(want, a, ord)
+		want.ov.mu.Unlock()
+		if !slices.Equal(gb.lo, wb.lo) || !slices.Equal(gb.hi, wb.hi) {
+			tb.Fatalf("live %s: places in the dataset's order differ", a.name)
 		}
 	}
 }

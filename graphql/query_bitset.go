@@ -1,5 +1,7 @@
 package graphql
 
+import "math/bits"
+
 // bitset is a fixed-size set of row numbers. A nil *bitset is empty.
 type bitset struct{ words []uint64 }
 
@@ -51,6 +53,30 @@ func (b *chunkedBits) andNotInto(dst []uint64) {
 			d[i] &^= c[i]
 		}
 	}
+}
+
+// andNotCount is andNotInto that also returns the rows left in dst: one
+// pass where andNotInto and a popcount would take two.
+func (b *chunkedBits) andNotCount(dst []uint64) int {
+	n := 0
+	for ci := 0; ci*chunkWords < len(dst); ci++ {
+		d := dst[ci*chunkWords : min(len(dst), (ci+1)*chunkWords)]
+		var c *[chunkWords]uint64
+		if b != nil && ci < len(b.chunks) {
+			c = b.chunks[ci]
+		}
+		if c == nil {
+			for _, w := range d {
+				n += bits.OnesCount64(w)
+			}
+			continue
+		}
+		for i := range d {
+			d[i] &^= c[i]
+			n += bits.OnesCount64(d[i])
+		}
+	}
+	return n
 }
 
 // dense returns b as n/64 words (tests, comparisons).
