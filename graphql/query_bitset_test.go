@@ -4,12 +4,14 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // TestChunkedBitsEdits applies random sets and clears to chains of
 // chunkedBits versions and requires each to equal a plain bitset edited
 // alike, the versions before it unchanged, the chunks it did not touch
-// shared with its parent, and andNotInto to remove exactly its rows.
+// shared with its parent, and andNotInto and andNotCount to remove exactly its rows.
 func TestChunkedBitsEdits(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
@@ -68,7 +70,11 @@ func requireBitsEqual(tb testing.TB, got *chunkedBits, want *bitset) {
 	for i := range all {
 		all[i] = ^uint64(0)
 	}
+	left := slices.Clone(all)
 	got.andNotInto(all)
+	if n := got.andNotCount(left); n != dataset.Count(all) || !slices.Equal(left, all) {
+		tb.Fatalf("andNotCount left %d rows, want %d", n, dataset.Count(all))
+	}
 	for w := range all {
 		for bit := 0; bit < 64; bit++ {
 			r := int32(w*64 + bit)
