@@ -53,11 +53,13 @@ func (tv *tableView) liveTable() *liveTable {
 	defer o.mu.Unlock()
 	if o.liveTab == nil {
 		lt := &liveTable{vals: make([][]dataset.Value, len(tv.t.attrs)), orders: map[int]*liveOrder{}, grams: map[int]map[uint32][]int32{}, bnds: map[int]*liveBounds{}}
-		for _, r := range o.live() {
-			if r >= tv.n || tv.inTable(r) {
-				lt.rows = append(lt.rows, r)
-				lt.recs = append(lt.recs, o.record(r))
+		for i, r := range o.rowIdx { // updated rows, their records at hand
+			if rec := o.rowRecs[i]; !rec.deleted && tv.inTable(r) {
+				lt.rows, lt.recs = append(lt.rows, r), append(lt.recs, rec)
 			}
+		}
+		for i, rec := range o.created {
+			lt.rows, lt.recs = append(lt.rows, o.n+int32(i)), append(lt.recs, rec)
 		}
 		if o.from != nil {
 			lt.patchFrom(tv, o.from)
@@ -138,29 +140,6 @@ func (lt *liveTable) likeCandidates(tv *tableView, pr *predicate) ([]int32, bool
 }
 
 func gramKey(b []byte) uint32 { return uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(b[2]) }
-
-// changedIn returns how many dataset rows with a record lie at positions
-// [lo, hi) of ord (a range that ends at tie groups), from the sorted ranks
-// of those rows, kept per column on the overlay.
-func (o *tableOverlay) changedIn(ord *dataset.Order, path string, lo, hi int) int {
-	o.mu.Lock()
-	ranks, ok := o.ranks[path]
-	if !ok {
-		ranks = make([]int32, len(o.rowIdx))
-		for i, r := range o.rowIdx {
-			ranks[i] = ord.Rank(r)
-		}
-		slices.Sort(ranks)
-		if o.ranks == nil {
-			o.ranks = map[string][]int32{}
-		}
-		o.ranks[path] = ranks
-	}
-	o.mu.Unlock()
-	a, _ := slices.BinarySearch(ranks, int32(lo))
-	b, _ := slices.BinarySearch(ranks, int32(hi))
-	return b - a
-}
 
 // liveMatch is the live rows that match a query: a bitset over live
 // indexes and its count.

@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 )
 
@@ -59,6 +60,14 @@ func (o *tableOverlay) patch(tv *tableView, ts *tableState, ids []string) *table
 	if next.from == nil {
 		next.from = o.from
 	}
+	switch {
+	case len(set) == 0 && len(o.ranks) > 0: // the same dataset rows: the same ranks
+		next.ranks = maps.Clone(o.ranks)
+	case len(o.ranks) > 0:
+		next.ranksFrom = o
+	default:
+		next.ranksFrom = o.ranksFrom
+	}
 	o.mu.Unlock()
 	return next
 }
@@ -104,28 +113,57 @@ func (o *tableOverlay) setRows(idx []int32, recs []*rowRec, changed *chunkedBits
 
 // mergeCreated returns created (in compareCreated order) without the rows
 // of gone (records with the RowID and Seq of rows to remove) and with
-// added, in that order.
+// added, in that order: each of those placed by binary search and the
+// runs of created between them copied, so that the cost is a copy of the
+// created rows, not a comparison per row.
 func mergeCreated(created, gone, added []*rowRec) []*rowRec {
 	if len(gone) == 0 && len(added) == 0 {
 		return created // immutable: shared
 	}
-	slices.SortFunc(gone, compareCreated)
-	slices.SortFunc(added, compareCreated)
-	out := make([]*rowRec, 0, len(created)+len(added))
-	g, a := 0, 0
-	for _, rec := range created {
-		for g < len(gone) && compareCreated(gone[g], rec) < 0 {
-			g++
-		}
-		if g < len(gone) && compareCreated(gone[g], rec) == 0 {
-			g++
-			continue
-		}
-		for a < len(added) && compareCreated(added[a], rec) < 0 {
-			out = append(out, added[a])
-			a++
-		}
-		out = append(out, rec)
+	type edit struct {
+		at  int // position in created
+		rec *rowRec
+		del bool
 	}
-	return append(out, added[a:]...)
+	edits := make([]edit, 0, len(gone)+len(added))
+	for _, g := range gone {
+		if i, ok := slices.BinarySearchFunc(created, g, compareCreated); ok {
+			edits = append(edits, edit{at: i, del: true})
+		}
+	}
+	for _, a := range added {
+		i, _ := slices.BinarySearchFunc(created, a, compareCreated)
+		edits = append(edits, edit{at: i, rec: a})
+	}
+	slices.SortFunc(edits, func(x, y edit) int {
+		// at a position: inserts (in compareCreated order) before the delete of the row there
+		return cmp.Or(cmp.Compare(x.at, y.at), cmp.Compare(boolInt(x.del), boolInt(y.del)), cmpRec(x.rec, y.rec))
+	})
+	out := make([]*rowRec, 0, len(created)+len(added))
+	i := 0
+	for _, e := range edits {
+		out = append(out, created[i:e.at]...)
+		i = e.at
+		if e.del {
+			i++
+		} else {
+			out = append(out, e.rec)
+		}
+	}
+	return append(out, created[i:]...)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// cmpRec is compareCreated with nil (a delete's) first.
+func cmpRec(a, b *rowRec) int {
+	if a == nil || b == nil {
+		return cmp.Compare(boolInt(a != nil), boolInt(b != nil))
+	}
+	return compareCreated(a, b)
 }
