@@ -20,8 +20,13 @@ type liveTable struct {
 	recs   []*rowRec         // by live index; shared by versions while the row is unchanged
 	vals   [][]dataset.Value // by attribute index, then live index; nil for attributes not read
 	orders map[int]*liveOrder
-	grams  map[int]map[uint32][]int32 // by attribute index: the live indexes whose lowered text holds each 3-gram
-	bnds   map[int]*liveBounds        // by attribute index: the live values placed in the dataset's Order
+	grams  map[int]liveGrams // by attribute index: the slots whose lowered text holds each 3-gram
+	// slot numbers the live rows stably across versions (a row keeps its
+	// slot while its record is unchanged), so that n-gram postings need
+	// not be renumbered; slotLive maps a slot back to its live index (-1:
+	// free).
+	slot, slotLive []int32
+	bnds           map[int]*liveBounds // by attribute index: the live values placed in the dataset's Order
 }
 
 // liveOrder is the live rows ascending by one attribute's value, ties in
@@ -52,7 +57,7 @@ func (tv *tableView) liveTable() *liveTable {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.liveTab == nil {
-		lt := &liveTable{vals: make([][]dataset.Value, len(tv.t.attrs)), orders: map[int]*liveOrder{}, grams: map[int]map[uint32][]int32{}, bnds: map[int]*liveBounds{}}
+		lt := &liveTable{vals: make([][]dataset.Value, len(tv.t.attrs)), orders: map[int]*liveOrder{}, grams: map[int]liveGrams{}, bnds: map[int]*liveBounds{}}
 		for i, r := range o.rowIdx { // updated rows, their records at hand
 			if rec := o.rowRecs[i]; !rec.deleted && tv.inTable(r) {
 				lt.rows, lt.recs = append(lt.rows, r), append(lt.recs, rec)
@@ -64,6 +69,12 @@ func (tv *tableView) liveTable() *liveTable {
 		if o.from != nil {
 			lt.patchFrom(tv, o.from)
 			o.from = nil
+		} else {
+			lt.slot = make([]int32, len(lt.rows))
+			for x := range lt.slot {
+				lt.slot[x] = int32(x)
+			}
+			lt.slotLive = slices.Clone(lt.slot)
 		}
 		o.liveTab = lt
 	}
@@ -99,47 +110,6 @@ func (lt *liveTable) order(tv *tableView, a *attribute) *liveOrder {
 	lt.orders[a.idx] = lo
 	return lo
 }
-
-// likeCandidates returns the live indexes that may match a like
-// predicate: those holding the rarest 3-gram of its (ASCII, lowered) text,
-// or nil, false when the text is too short or not ASCII (every row is a
-// candidate). The caller holds the overlay's lock.
-func (lt *liveTable) likeCandidates(tv *tableView, pr *predicate) ([]int32, bool) {
-	if !pr.ascii || len(pr.like) < 3 {
-		return nil, false
-	}
-	g := lt.grams[pr.attr.idx]
-	if g == nil {
-		g = map[uint32][]int32{}
-		var buf []byte
-		for x, v := range lt.values(tv, pr.attr) {
-			if v.Kind != dataset.String {
-				continue
-			}
-			buf = buf[:0]
-			for i := 0; i < len(v.Str); i++ {
-				buf = append(buf, lowerASCII(v.Str[i]))
-			}
-			for i := 0; i+3 <= len(buf); i++ {
-				k := gramKey(buf[i:])
-				if l := g[k]; len(l) == 0 || l[len(l)-1] != int32(x) {
-					g[k] = append(l, int32(x))
-				}
-			}
-		}
-		lt.grams[pr.attr.idx] = g
-	}
-	var best []int32
-	for i := 0; i+3 <= len(pr.like); i++ {
-		l := g[gramKey([]byte(pr.like[i:]))]
-		if i == 0 || len(l) < len(best) {
-			best = l
-		}
-	}
-	return best, true
-}
-
-func gramKey(b []byte) uint32 { return uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(b[2]) }
 
 // liveMatch is the live rows that match a query: a bitset over live
 // indexes and its count.

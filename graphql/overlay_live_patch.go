@@ -7,12 +7,13 @@ import (
 	"github.com/mockgql/mockgql/model/dataset"
 )
 
-// patchFrom fills lt's values, orders and bounds from old, the live table of an
-// earlier version of the same table and dataset: a live row whose record
+// patchFrom fills lt's slots, values, orders, bounds and n-gram indexes
+// from old, the live table of an earlier version of the same table and
+// dataset: a live row whose record
 // is the same rowRec (versions share unchanged records) keeps its values
 // and its place in each order, so only the rows whose records changed are
-// read, sorted and placed, and the orders are merged, not sorted anew. lt holds
-// its rows and records; n-gram indexes are left to build on use.
+// read, sorted and placed, the orders merged, not sorted anew, and the
+// n-gram postings of changed rows edited. lt holds its rows and records.
 func (lt *liveTable) patchFrom(tv *tableView, old *liveTable) {
 	kept := lt.mapFrom(tv, old)
 	fresh := make([]int32, 0, len(lt.rows))
@@ -27,6 +28,7 @@ func (lt *liveTable) patchFrom(tv *tableView, old *liveTable) {
 			fresh = append(fresh, int32(x))
 		}
 	}
+	lt.patchSlots(old, kept, fresh)
 	for ai, ov := range old.vals {
 		if ov == nil {
 			continue
@@ -47,6 +49,9 @@ func (lt *liveTable) patchFrom(tv *tableView, old *liveTable) {
 		}
 		if lb := old.bnds[ai]; lb != nil {
 			lt.bnds[ai] = lb.patched(kept, fresh, v)
+		}
+		if g := old.grams[ai]; g != nil {
+			lt.grams[ai] = lt.patchGrams(old, g, ov, v, kept, fresh)
 		}
 	}
 }

@@ -24,10 +24,14 @@ func (o *tableOverlay) patch(tv *tableView, ts *tableState, ids []string) *table
 	ids = slices.Compact(ids)
 	var set []rowSet
 	var gone, added []*rowRec // created rows
+	lostMax := false          // a record with the largest integer RowID went
 	for _, id := range ids {
 		old, cur := o.ts.get(id), ts.get(id)
 		if old == cur {
 			continue
+		}
+		if f, ok := integerID(id); ok && cur == nil && o.hasMaxID && f == o.maxID {
+			lostMax = true
 		}
 		var rec *rowRec
 		if cur != nil {
@@ -48,6 +52,10 @@ func (o *tableOverlay) patch(tv *tableView, ts *tableState, ids []string) *table
 				set = append(set, rowSet{r, rec})
 			}
 		}
+	}
+	if lostMax { // rare (a branch of records dropped): read every RowID
+		next.maxID, next.hasMaxID = 0, false
+		ts.each(func(c *Change) { next.noteID(c.RowID) })
 	}
 	next.created = mergeCreated(o.created, gone, added)
 	if len(set) == 0 { // only created rows changed: share the rest, immutable
