@@ -70,6 +70,7 @@ func (lt *liveTable) mapFrom(tv *tableView, old *liveTable) []int32 {
 			nc, nr, nrec := key(lt, j)
 			c := 0
 			switch {
+			case oc && nc && orec == nrec: // the same created record: the same row
 			case oc != nc && oc:
 				c = 1
 			case oc != nc:
