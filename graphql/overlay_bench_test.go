@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"runtime/pprof"
 	"strings"
 	"testing"
 	"time"
@@ -93,7 +94,8 @@ func mixOverlayChanges(rows int) []Change {
 // 10,000-change overlay of BenchmarkListMixOverlay in alternating slices
 // of 50 queries, on one dataset and runtime, so that the machine's load
 // falls on both alike; it reports each side's time a query and their
-// ratio (overlay/plain: the target is at most 1.5).
+// ratio (overlay/plain: the target is at most 1.5). Each side's
+// CPU profile samples carry the label side=plain or side=overlay.
 func BenchmarkListMixOverlayRatio(b *testing.B) {
 	const rows, slice = 1_000_000, 50
 	pool := memPool{"bench": rtBenchDataset(b, rows)}
@@ -124,9 +126,11 @@ func BenchmarkListMixOverlayRatio(b *testing.B) {
 	for i := 0; i < b.N; i += slice {
 		for k, o := range []*Overlay{nil, ov} {
 			start := time.Now()
-			for j := i; j < min(b.N, i+slice); j++ {
-				run(preps[j%len(preps)], o)
-			}
+			pprof.Do(ctx, pprof.Labels("side", []string{"plain", "overlay"}[k]), func(context.Context) {
+				for j := i; j < min(b.N, i+slice); j++ {
+					run(preps[j%len(preps)], o)
+				}
+			})
 			if k == 0 {
 				plain += time.Since(start)
 			} else {

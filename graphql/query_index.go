@@ -105,6 +105,9 @@ func (tv *tableView) pageOf(ctx context.Context, q *listQuery, acc []uint64, cou
 		return rowList{rows: sortOrd.Rows()}, nil
 	}
 	lo, hi := page(total, pg, size)
+	if lo >= hi { // past the end: nothing to select or merge
+		return rowList{n: total, off: lo, window: true}, nil
+	}
 	skip := 0
 	if live.count == 0 {
 		skip = lo
