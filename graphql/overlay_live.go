@@ -20,7 +20,13 @@ type liveTable struct {
 	recs   []*rowRec         // by live index; shared by versions while the row is unchanged
 	vals   [][]dataset.Value // by attribute index, then live index; nil for attributes not read
 	orders map[int]*liveOrder
-	grams  map[int]map[uint32][]int32 // by attribute index: the live indexes whose lowered text holds each 3-gram
+	grams  map[int]liveGrams // by attribute index: the slots whose lowered text holds each 3-gram
+	// slot numbers the live rows stably across versions (a row keeps its
+	// slot while its record is unchanged), so that n-gram postings need
+	// not be renumbered; slotLive maps a slot back to its live index (-1:
+	// free).
+	slot, slotLive []int32
+	bnds           map[int]*liveBounds // by attribute index: the live values placed in the dataset's Order
 }
 
 // liveOrder is the live rows ascending by one attribute's value, ties in
@@ -51,16 +57,24 @@ func (tv *tableView) liveTable() *liveTable {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.liveTab == nil {
-		lt := &liveTable{vals: make([][]dataset.Value, len(tv.t.attrs)), orders: map[int]*liveOrder{}, grams: map[int]map[uint32][]int32{}}
-		for _, r := range o.live() {
-			if r >= tv.n || tv.inTable(r) {
-				lt.rows = append(lt.rows, r)
-				lt.recs = append(lt.recs, o.record(r))
+		lt := &liveTable{vals: make([][]dataset.Value, len(tv.t.attrs)), orders: map[int]*liveOrder{}, grams: map[int]liveGrams{}, bnds: map[int]*liveBounds{}}
+		for i, r := range o.rowIdx { // updated rows, their records at hand
+			if rec := o.rowRecs[i]; !rec.deleted && tv.inTable(r) {
+				lt.rows, lt.recs = append(lt.rows, r), append(lt.recs, rec)
 			}
+		}
+		for i, rec := range o.created {
+			lt.rows, lt.recs = append(lt.rows, o.n+int32(i)), append(lt.recs, rec)
 		}
 		if o.from != nil {
 			lt.patchFrom(tv, o.from)
 			o.from = nil
+		} else {
+			lt.slot = make([]int32, len(lt.rows))
+			for x := range lt.slot {
+				lt.slot[x] = int32(x)
+			}
+			lt.slotLive = slices.Clone(lt.slot)
 		}
 		o.liveTab = lt
 	}
@@ -95,70 +109,6 @@ func (lt *liveTable) order(tv *tableView, a *attribute) *liveOrder {
 	lo.setGroups(vals)
 	lt.orders[a.idx] = lo
 	return lo
-}
-
-// likeCandidates returns the live indexes that may match a like
-// predicate: those holding the rarest 3-gram of its (ASCII, lowered) text,
-// or nil, false when the text is too short or not ASCII (every row is a
-// candidate). The caller holds the overlay's lock.
-func (lt *liveTable) likeCandidates(tv *tableView, pr *predicate) ([]int32, bool) {
-	if !pr.ascii || len(pr.like) < 3 {
-		return nil, false
-	}
-	g := lt.grams[pr.attr.idx]
-	if g == nil {
-		g = map[uint32][]int32{}
-		var buf []byte
-		for x, v := range lt.values(tv, pr.attr) {
-			if v.Kind != dataset.String {
-				continue
-			}
-			buf = buf[:0]
-			for i := 0; i < len(v.Str); i++ {
-				buf = append(buf, lowerASCII(v.Str[i]))
-			}
-			for i := 0; i+3 <= len(buf); i++ {
-				k := gramKey(buf[i:])
-				if l := g[k]; len(l) == 0 || l[len(l)-1] != int32(x) {
-					g[k] = append(l, int32(x))
-				}
-			}
-		}
-		lt.grams[pr.attr.idx] = g
-	}
-	var best []int32
-	for i := 0; i+3 <= len(pr.like); i++ {
-		l := g[gramKey([]byte(pr.like[i:]))]
-		if i == 0 || len(l) < len(best) {
-			best = l
-		}
-	}
-	return best, true
-}
-
-func gramKey(b []byte) uint32 { return uint32(b[0])<<16 | uint32(b[1])<<8 | uint32(b[2]) }
-
-// changedIn returns how many dataset rows with a record lie at positions
-// [lo, hi) of ord (a range that ends at tie groups), from the sorted ranks
-// of those rows, kept per column on the overlay.
-func (o *tableOverlay) changedIn(ord *dataset.Order, path string, lo, hi int) int {
-	o.mu.Lock()
-	ranks, ok := o.ranks[path]
-	if !ok {
-		ranks = make([]int32, len(o.rowIdx))
-		for i, r := range o.rowIdx {
-			ranks[i] = ord.Rank(r)
-		}
-		slices.Sort(ranks)
-		if o.ranks == nil {
-			o.ranks = map[string][]int32{}
-		}
-		o.ranks[path] = ranks
-	}
-	o.mu.Unlock()
-	a, _ := slices.BinarySearch(ranks, int32(lo))
-	b, _ := slices.BinarySearch(ranks, int32(hi))
-	return b - a
 }
 
 // liveMatch is the live rows that match a query: a bitset over live
@@ -297,19 +247,20 @@ func sortSearch(n int, f func(int) bool) int {
 	return lo
 }
 
-// merge merges base (dataset rows without records, in the query's order)
-// with the first matching live rows and returns the first limit rows:
-// base values read from the dataset, live ones from the live table.
-func (m liveMatch) merge(tv *tableView, q *listQuery, base []int32, limit int) []int32 {
-	xs := m.first(tv, q, limit)
-	out := make([]int32, 0, min(limit, len(base)+len(xs)))
-	var vals []dataset.Value
+// merge merges base (dataset rows without records, in the query's order,
+// ord the sort's Order when it sorts) with the first matching live rows
+// and returns the first limit rows, comparing the base rows' ranks with
+// the live rows' places in ord (liveBounds), not their values.
+func (m liveMatch) merge(tv *tableView, q *listQuery, ord *dataset.Order, base []int32, limit int) []int32 {
+	var lb *liveBounds
 	if q.sort != nil {
-		vals = m.lt.vals[q.sort.idx] // read by first
+		tv.ov.mu.Lock()
+		lb = m.lt.bounds(tv, q.sort, ord)
+		tv.ov.mu.Unlock()
 	}
 	before := func(b int32, x int32) bool { // base row b before live row x
-		if q.sort != nil {
-			c := dataset.Compare(tv.base(q.sort, b), vals[x])
+		if lb != nil {
+			c := lb.compare(b, x)
 			if q.desc {
 				c = -c
 			}
@@ -319,6 +270,13 @@ func (m liveMatch) merge(tv *tableView, q *listQuery, base []int32, limit int) [
 		}
 		return b < m.lt.rows[x]
 	}
+	var past func(int32) bool // live rows after the last base row the page needs
+	if limit > 0 && len(base) >= limit {
+		last := base[limit-1]
+		past = func(x int32) bool { return before(last, x) }
+	}
+	xs := m.first(tv, q, limit, past)
+	out := make([]int32, 0, min(limit, len(base)+len(xs)))
 	if len(xs)*12 > len(base) { // many live rows: a linear merge
 		i, j := 0, 0
 		for len(out) < limit && (i < len(base) || j < len(xs)) {
@@ -349,16 +307,21 @@ func (m liveMatch) merge(tv *tableView, q *listQuery, base []int32, limit int) [
 
 // first returns the live indexes of the first limit matching live rows
 // in the query's order: storage order, or the sort attribute's live order
-// (descending by tie groups, each forwards).
-func (m liveMatch) first(tv *tableView, q *listQuery, limit int) []int32 {
+// (descending by tie groups, each forwards), ending before the first for
+// which past (nil: none) is true, as all after it are too.
+func (m liveMatch) first(tv *tableView, q *listQuery, limit int, past func(int32) bool) []int32 {
 	out := make([]int32, 0, min(limit, m.count))
 	if limit <= 0 || m.count == 0 {
 		return out
 	}
 	in := func(x int32) bool { return m.bits[x>>6]&(1<<(uint(x)&63)) != 0 }
+	done := func(x int32) bool { return past != nil && past(x) }
 	if q.sort == nil {
 		for x := range m.lt.rows {
 			if in(int32(x)) {
+				if done(int32(x)) {
+					break
+				}
 				if out = append(out, int32(x)); len(out) == limit {
 					break
 				}
@@ -370,11 +333,18 @@ func (m liveMatch) first(tv *tableView, q *listQuery, limit int) []int32 {
 	lo := m.lt.order(tv, q.sort)
 	tv.ov.mu.Unlock()
 	if walk := min(len(lo.idx), limit*len(lo.idx)/m.count+1); m.count*bits.Len(uint(m.count))*8 < walk {
-		return m.selectFirst(lo, q.desc, limit, out)
+		out = m.selectFirst(lo, q.desc, limit, out)
+		if past != nil {
+			out = out[:sortSearch(len(out), func(i int) bool { return past(out[i]) })]
+		}
+		return out
 	}
 	if !q.desc {
 		for _, x := range lo.idx {
 			if in(x) {
+				if done(x) {
+					break
+				}
 				if out = append(out, x); len(out) == limit {
 					break
 				}
@@ -386,6 +356,9 @@ func (m liveMatch) first(tv *tableView, q *listQuery, limit int) []int32 {
 		g := int(lo.group[p])
 		for _, x := range lo.idx[g : p+1] {
 			if in(x) {
+				if done(x) {
+					return out
+				}
 				if out = append(out, x); len(out) == limit {
 					return out
 				}

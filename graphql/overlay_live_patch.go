@@ -7,12 +7,13 @@ import (
 	"github.com/mockgql/mockgql/model/dataset"
 )
 
-// patchFrom fills lt's values and orders from old, the live table of an
-// earlier version of the same table and dataset: a live row whose record
+// patchFrom fills lt's slots, values, orders, bounds and n-gram indexes
+// from old, the live table of an earlier version of the same table and
+// dataset: a live row whose record
 // is the same rowRec (versions share unchanged records) keeps its values
 // and its place in each order, so only the rows whose records changed are
-// read and sorted, and the orders are merged, not sorted anew. lt holds
-// its rows and records; n-gram indexes are left to build on use.
+// read, sorted and placed, the orders merged, not sorted anew, and the
+// n-gram postings of changed rows edited. lt holds its rows and records.
 func (lt *liveTable) patchFrom(tv *tableView, old *liveTable) {
 	kept := lt.mapFrom(tv, old)
 	fresh := make([]int32, 0, len(lt.rows))
@@ -27,6 +28,7 @@ func (lt *liveTable) patchFrom(tv *tableView, old *liveTable) {
 			fresh = append(fresh, int32(x))
 		}
 	}
+	lt.patchSlots(old, kept, fresh)
 	for ai, ov := range old.vals {
 		if ov == nil {
 			continue
@@ -45,6 +47,12 @@ func (lt *liveTable) patchFrom(tv *tableView, old *liveTable) {
 		if lo := old.orders[ai]; lo != nil {
 			lt.orders[ai] = mergeOrder(lo, kept, fresh, v)
 		}
+		if lb := old.bnds[ai]; lb != nil {
+			lt.bnds[ai] = lb.patched(kept, fresh, v)
+		}
+		if g := old.grams[ai]; g != nil {
+			lt.grams[ai] = lt.patchGrams(old, g, ov, v, kept, fresh)
+		}
 	}
 }
 
@@ -62,6 +70,7 @@ func (lt *liveTable) mapFrom(tv *tableView, old *liveTable) []int32 {
 			nc, nr, nrec := key(lt, j)
 			c := 0
 			switch {
+			case oc && nc && orec == nrec: // the same created record: the same row
 			case oc != nc && oc:
 				c = 1
 			case oc != nc:

@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 )
 
@@ -23,10 +24,14 @@ func (o *tableOverlay) patch(tv *tableView, ts *tableState, ids []string) *table
 	ids = slices.Compact(ids)
 	var set []rowSet
 	var gone, added []*rowRec // created rows
+	lostMax := false          // a record with the largest integer RowID went
 	for _, id := range ids {
 		old, cur := o.ts.get(id), ts.get(id)
 		if old == cur {
 			continue
+		}
+		if f, ok := integerID(id); ok && cur == nil && o.hasMaxID && f == o.maxID {
+			lostMax = true
 		}
 		var rec *rowRec
 		if cur != nil {
@@ -48,6 +53,10 @@ func (o *tableOverlay) patch(tv *tableView, ts *tableState, ids []string) *table
 			}
 		}
 	}
+	if lostMax { // rare (a branch of records dropped): read every RowID
+		next.maxID, next.hasMaxID = 0, false
+		ts.each(func(c *Change) { next.noteID(c.RowID) })
+	}
 	next.created = mergeCreated(o.created, gone, added)
 	if len(set) == 0 { // only created rows changed: share the rest, immutable
 		next.rowIdx, next.rowRecs, next.changed, next.updated = o.rowIdx, o.rowRecs, o.changed, o.updated
@@ -59,22 +68,27 @@ func (o *tableOverlay) patch(tv *tableView, ts *tableState, ids []string) *table
 	if next.from == nil {
 		next.from = o.from
 	}
+	switch {
+	case len(set) == 0 && len(o.ranks) > 0: // the same dataset rows: the same ranks
+		next.ranks = maps.Clone(o.ranks)
+	case len(o.ranks) > 0:
+		next.ranksFrom = o
+	default:
+		next.ranksFrom = o.ranksFrom
+	}
 	o.mu.Unlock()
 	return next
 }
 
 // setRows sets o's dataset rows to those of idx and recs (ascending rows,
 // their records) with set applied (a later entry for a row wins), and
-// derives the changed bitset (from changed, the bitset of idx, when given)
-// and the updated rows.
-func (o *tableOverlay) setRows(idx []int32, recs []*rowRec, changed *bitset, set []rowSet) {
+// derives the changed set (from changed, the set of idx, when given: only
+// the chunks of the rows in set are copied) and the updated rows.
+func (o *tableOverlay) setRows(idx []int32, recs []*rowRec, changed *chunkedBits, set []rowSet) {
 	slices.SortStableFunc(set, func(a, b rowSet) int { return cmp.Compare(a.row, b.row) })
 	o.rowIdx = make([]int32, 0, len(idx)+len(set))
 	o.rowRecs = make([]*rowRec, 0, len(idx)+len(set))
-	o.changed = newBitset(int(o.n))
-	if changed != nil {
-		copy(o.changed.words, changed.words)
-	}
+	bits := editChunks(changed, int(o.n))
 	i := 0
 	for j := 0; j < len(set); j++ {
 		s := set[j]
@@ -89,13 +103,14 @@ func (o *tableOverlay) setRows(idx []int32, recs []*rowRec, changed *bitset, set
 			i++ // replaced
 		}
 		if s.rec == nil {
-			o.changed.words[s.row>>6] &^= 1 << (uint(s.row) & 63)
+			bits.clear(s.row)
 			continue
 		}
-		o.changed.set(s.row)
+		bits.set(s.row)
 		o.rowIdx, o.rowRecs = append(o.rowIdx, s.row), append(o.rowRecs, s.rec)
 	}
 	o.rowIdx, o.rowRecs = append(o.rowIdx, idx[i:]...), append(o.rowRecs, recs[i:]...)
+	o.changed = bits.done()
 	o.updated = make([]int32, 0, len(o.rowIdx))
 	for k, rec := range o.rowRecs {
 		if !rec.deleted {
@@ -106,28 +121,57 @@ func (o *tableOverlay) setRows(idx []int32, recs []*rowRec, changed *bitset, set
 
 // mergeCreated returns created (in compareCreated order) without the rows
 // of gone (records with the RowID and Seq of rows to remove) and with
-// added, in that order.
+// added, in that order: each of those placed by binary search and the
+// runs of created between them copied, so that the cost is a copy of the
+// created rows, not a comparison per row.
 func mergeCreated(created, gone, added []*rowRec) []*rowRec {
 	if len(gone) == 0 && len(added) == 0 {
 		return created // immutable: shared
 	}
-	slices.SortFunc(gone, compareCreated)
-	slices.SortFunc(added, compareCreated)
-	out := make([]*rowRec, 0, len(created)+len(added))
-	g, a := 0, 0
-	for _, rec := range created {
-		for g < len(gone) && compareCreated(gone[g], rec) < 0 {
-			g++
-		}
-		if g < len(gone) && compareCreated(gone[g], rec) == 0 {
-			g++
-			continue
-		}
-		for a < len(added) && compareCreated(added[a], rec) < 0 {
-			out = append(out, added[a])
-			a++
-		}
-		out = append(out, rec)
+	type edit struct {
+		at  int // position in created
+		rec *rowRec
+		del bool
 	}
-	return append(out, added[a:]...)
+	edits := make([]edit, 0, len(gone)+len(added))
+	for _, g := range gone {
+		if i, ok := slices.BinarySearchFunc(created, g, compareCreated); ok {
+			edits = append(edits, edit{at: i, del: true})
+		}
+	}
+	for _, a := range added {
+		i, _ := slices.BinarySearchFunc(created, a, compareCreated)
+		edits = append(edits, edit{at: i, rec: a})
+	}
+	slices.SortFunc(edits, func(x, y edit) int {
+		// at a position: inserts (in compareCreated order) before the delete of the row there
+		return cmp.Or(cmp.Compare(x.at, y.at), cmp.Compare(boolInt(x.del), boolInt(y.del)), cmpRec(x.rec, y.rec))
+	})
+	out := make([]*rowRec, 0, len(created)+len(added))
+	i := 0
+	for _, e := range edits {
+		out = append(out, created[i:e.at]...)
+		i = e.at
+		if e.del {
+			i++
+		} else {
+			out = append(out, e.rec)
+		}
+	}
+	return append(out, created[i:]...)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// cmpRec is compareCreated with nil (a delete's) first.
+func cmpRec(a, b *rowRec) int {
+	if a == nil || b == nil {
+		return cmp.Compare(boolInt(a != nil), boolInt(b != nil))
+	}
+	return compareCreated(a, b)
 }

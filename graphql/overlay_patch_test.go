@@ -3,6 +3,7 @@ package graphql
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -13,8 +14,10 @@ import (
 // branches to an overlay, and requires each version's resolved overlay —
 // patched from the last resolved one when the records allow — to equal
 // the overlay resolved from every record, and a third of the versions'
-// live tables (patched from the last one built) to equal one built afresh;
-// it also requires that most versions were patched, not resolved anew.
+// live tables (patched from the last one built) and ranks of changed rows
+// (changedIn's, patched from an earlier version's) to equal ones built
+// afresh; it also requires that most versions, live tables and rank lists
+// were patched, not built anew.
 func TestOverlayPatchMatchesFull(t *testing.T) {
 	pool := memPool{"bench": rtBenchDataset(t, 2000)}
 	rt := rtCompile(t, rtBenchProject(t), Options{CacheRows: 1})
@@ -40,7 +43,7 @@ func TestOverlayPatchMatchesFull(t *testing.T) {
 		}
 		return Change{TableID: tab.id, RowID: fmt.Sprint(1 + rnd.IntN(2100)), Values: price, Deleted: rnd.IntN(5) == 0}
 	}
-	patched, versions, livePatched := 0, 0, 0
+	patched, versions, livePatched, ranksPatched := 0, 0, 0, 0
 	check := func(st *overlayState, cacheable bool) {
 		last := ov.lastResolved(tab.id)
 		tv := newView(rt, pool, ov, st, cacheable).tableView(tab)
@@ -63,8 +66,12 @@ func TestOverlayPatchMatchesFull(t *testing.T) {
 			if tv.ov.liveTab == nil && tv.ov.from != nil {
 				livePatched++
 			}
+			if tv.ov.ranksFrom != nil && len(tv.ov.ranksFrom.ranks) > 0 {
+				ranksPatched++
+			}
 			tv.ov.mu.Unlock()
 			requireSameLive(t, tv, &fresh)
+			requireSameRanks(t, tv, &fresh)
 		}
 	}
 	for step := 0; step < 3000; step++ {
@@ -80,7 +87,9 @@ func TestOverlayPatchMatchesFull(t *testing.T) {
 				log = append(log, c)
 				check(st, false)
 			}
-			ov.Apply(log)
+			if rnd.IntN(3) > 0 { // else the mutation failed: its rows' records go
+				ov.Apply(log)
+			}
 		default:
 			var batch []Change
 			for i := 0; i < 1+rnd.IntN(3); i++ {
@@ -90,8 +99,9 @@ func TestOverlayPatchMatchesFull(t *testing.T) {
 		}
 		check(ov.snapshot(), true)
 	}
-	if patched*10 < versions*9 || livePatched < versions/10 {
-		t.Fatalf("%d of %d versions patched, %d live tables; want nearly all versions and a third of the tables", patched, versions, livePatched)
+	if patched*10 < versions*9 || livePatched < versions/10 || ranksPatched < versions/10 {
+		t.Fatalf("%d of %d versions patched, %d live tables, %d rank lists; want nearly all versions and a third of the others",
+			patched, versions, livePatched, ranksPatched)
 	}
 }
 
@@ -109,7 +119,7 @@ func requireSameOverlay(tb testing.TB, got, want *tableOverlay) {
 		tb.Fatalf("rows %v, want %v", got.rowIdx, want.rowIdx)
 	case !slices.Equal(chs(got.rowRecs), chs(want.rowRecs)):
 		tb.Fatal("row records differ")
-	case !slices.Equal(got.changed.words, want.changed.words):
+	case !slices.Equal(got.changed.dense(), want.changed.dense()):
 		tb.Fatal("changed bitsets differ")
 	case !slices.Equal(got.updated, want.updated):
 		tb.Fatalf("updated %v, want %v", got.updated, want.updated)
@@ -126,7 +136,8 @@ func requireSameOverlay(tb testing.TB, got, want *tableOverlay) {
 }
 
 // requireSameLive compares the live tables of two views of one version:
-// rows, records, and the values and orders of price and name.
+// rows, records, and the values, orders and places in the dataset's
+// orders (liveBounds) and n-gram indexes of price and name.
 func requireSameLive(tb testing.TB, got, want *tableView) {
 	tb.Helper()
 	g, w := got.liveTable(), want.liveTable()
@@ -151,5 +162,58 @@ func requireSameLive(tb testing.TB, got, want *tableView) {
 		if !slices.Equal(gv, wv) || !slices.Equal(gl.idx, wl.idx) || !slices.Equal(gl.group, wl.group) {
 			tb.Fatalf("live %s: values or order differ", a.name)
 		}
+		ord := got.ds.Order(a.path)
+		got.ov.mu.Lock()
+		gb := g.bounds(got, a, ord)
+		got.ov.mu.Unlock()
+		want.ov.mu.Lock()
+		wb := w.bounds(want, a, ord)
+		want.ov.mu.Unlock()
+		if !slices.Equal(gb.lo, wb.lo) || !slices.Equal(gb.hi, wb.hi) {
+			tb.Fatalf("live %s: places in the dataset's order differ", a.name)
+		}
+		got.ov.mu.Lock()
+		gg := liveGramRows(g, g.gramIndex(got, a))
+		got.ov.mu.Unlock()
+		want.ov.mu.Lock()
+		wg := liveGramRows(w, w.gramIndex(want, a))
+		want.ov.mu.Unlock()
+		if !maps.EqualFunc(gg, wg, slices.Equal) {
+			tb.Fatalf("live %s: n-gram indexes differ", a.name)
+		}
 	}
+}
+
+// requireSameRanks compares the sorted ranks of the changed rows in the
+// price and name Orders (what changedIn counts) of two views of one
+// version, and a count of a range.
+func requireSameRanks(tb testing.TB, got, want *tableView) {
+	tb.Helper()
+	for _, path := range []string{"price", "name"} {
+		ord := got.ds.Order(path)
+		g := got.ov.changedIn(ord, path, 0, ord.Len()/2)
+		w := want.ov.changedIn(ord, path, 0, ord.Len()/2)
+		got.ov.mu.Lock()
+		gr := got.ov.ranks[path]
+		got.ov.mu.Unlock()
+		want.ov.mu.Lock()
+		wr := want.ov.ranks[path]
+		want.ov.mu.Unlock()
+		if g != w || !slices.Equal(gr, wr) {
+			tb.Fatalf("%s: %d changed rows in the first half, want %d; ranks equal %v", path, g, w, slices.Equal(gr, wr))
+		}
+	}
+}
+
+// liveGramRows returns an n-gram index with its slots as live indexes,
+// ascending: what two live tables of one version must agree on.
+func liveGramRows(lt *liveTable, g liveGrams) map[uint32][]int32 {
+	out := map[uint32][]int32{}
+	for k, slots := range g {
+		for _, s := range slots {
+			out[k] = append(out[k], lt.slotLive[s])
+		}
+		slices.Sort(out[k])
+	}
+	return out
 }

@@ -19,14 +19,14 @@ import (
 // A version is built from the last resolved one by patching the rows whose
 // records differ (tableState.diff, overlay_patch.go): O(changed ·
 // log records) decoding and lookups, plus a copy of the flat slices and
-// the changed bitset.
+// of the changed set's chunk pointers and touched chunks.
 type tableOverlay struct {
 	n       int32
-	rowIdx  []int32   // dataset rows with a record (updated or deleted), ascending
-	rowRecs []*rowRec // their records, by position in rowIdx
-	changed *bitset   // the rows of rowIdx
-	updated []int32   // the rows of rowIdx whose record is live, ascending
-	created []*rowRec // live created rows in (Seq, RowID) order; row n+i is created[i]
+	rowIdx  []int32      // dataset rows with a record (updated or deleted), ascending
+	rowRecs []*rowRec    // their records, by position in rowIdx
+	changed *chunkedBits // the rows of rowIdx; versions share its unchanged chunks
+	updated []int32      // the rows of rowIdx whose record is live, ascending
+	created []*rowRec    // live created rows in (Seq, RowID) order; row n+i is created[i]
 
 	maxID    float64 // the largest integer RowID with a record (maxIntegerID)
 	hasMaxID bool
@@ -42,6 +42,9 @@ type tableOverlay struct {
 	liveTab *liveTable                 // the live rows for list queries (overlay_live.go)
 	from    *liveTable                 // an earlier version's, to patch into liveTab; nil once built
 	ranks   map[string][]int32         // by sort path: the changed rows' ranks, ascending
+	// ranksFrom is an earlier version's overlay whose ranks this one's are
+	// patched from (overlay_ranks.go); nil once they are.
+	ranksFrom *tableOverlay
 }
 
 // rowRec is one record decoded for a table.

@@ -24,8 +24,9 @@ import (
 var bitsPool sync.Pool
 
 type rowBits struct {
-	w    []uint64
-	keep []int32 // scratch of Order.AndRange
+	w     []uint64
+	keep  []int32 // scratch of Order.AndRange
+	count int     // the rows of w when known (baseBits), else -1
 }
 
 // getBits returns a zeroed bitset of words words; put it back with putBits.
@@ -39,10 +40,10 @@ func getBits(words int) *rowBits {
 // every word.
 func getDirtyBits(words int) *rowBits {
 	if b, ok := bitsPool.Get().(*rowBits); ok && cap(b.w) >= words {
-		b.w = b.w[:words]
+		b.w, b.count = b.w[:words], -1
 		return b
 	}
-	return &rowBits{w: make([]uint64, words)}
+	return &rowBits{w: make([]uint64, words), count: -1}
 }
 
 func putBits(b *rowBits) {
@@ -63,17 +64,19 @@ func (tv *tableView) indexedPage(ctx context.Context, q *listQuery, pg, size int
 	}
 	bs, empty := tv.baseBits(q)
 	var acc []uint64
+	count := -1
 	if bs != nil {
-		acc = bs.w
+		acc, count = bs.w, bs.count
 	}
-	l, err := tv.pageOf(ctx, q, acc, empty, pg, size)
+	l, err := tv.pageOf(ctx, q, acc, count, empty, pg, size)
 	putBits(bs)
 	return l, true, err
 }
 
 // pageOf returns the page of the rows acc holds (nil: every row; empty:
-// none) merged with the overlay's matching rows.
-func (tv *tableView) pageOf(ctx context.Context, q *listQuery, acc []uint64, empty bool, pg, size int) (rowList, error) {
+// none; count of them when known, else -1) merged with the overlay's
+// matching rows.
+func (tv *tableView) pageOf(ctx context.Context, q *listQuery, acc []uint64, count int, empty bool, pg, size int) (rowList, error) {
 	if err := ctx.Err(); err != nil {
 		return rowList{}, err
 	}
@@ -85,6 +88,8 @@ func (tv *tableView) pageOf(ctx context.Context, q *listQuery, acc []uint64, emp
 	switch {
 	case empty:
 		baseTotal = 0
+	case count >= 0:
+		baseTotal = count
 	case acc != nil:
 		baseTotal = dataset.Count(acc)
 	}
@@ -100,6 +105,9 @@ func (tv *tableView) pageOf(ctx context.Context, q *listQuery, acc []uint64, emp
 		return rowList{rows: sortOrd.Rows()}, nil
 	}
 	lo, hi := page(total, pg, size)
+	if lo >= hi { // past the end: nothing to select or merge
+		return rowList{n: total, off: lo, window: true}, nil
+	}
 	skip := 0
 	if live.count == 0 {
 		skip = lo
@@ -109,7 +117,7 @@ func (tv *tableView) pageOf(ctx context.Context, q *listQuery, acc []uint64, emp
 		members = tv.firstMembers(acc, q, sortOrd, baseTotal, skip, hi)
 	}
 	if live.count > 0 {
-		members = live.merge(tv, q, members, hi)
+		members = live.merge(tv, q, sortOrd, members, hi)
 		members = members[min(lo, len(members)):]
 	}
 	return rowList{rows: members, n: total, off: lo, window: true}, nil
@@ -135,11 +143,11 @@ func (tv *tableView) sortRangePage(q *listQuery, pg, size int) (rowList, bool) {
 		}
 	}
 	lo, hi := sortBounds(q, ord)
-	var excl []uint64
+	var excl *chunkedBits
 	var live liveMatch
 	baseTotal := hi - lo
 	if tv.ov != nil {
-		excl = tv.ov.changed.words
+		excl = tv.ov.changed
 		baseTotal -= tv.ov.changedIn(ord, q.sort.path, lo, hi)
 		live = tv.overlayMatch(q)
 	}
@@ -161,7 +169,7 @@ func (tv *tableView) sortRangePage(q *listQuery, pg, size int) (rowList, bool) {
 		members, _ = walkOrder(nil, excl, ord, q.desc, lo, hi, skip, limit, int64(hi-lo)+1)
 	}
 	if live.count > 0 {
-		members = live.merge(tv, q, members, to)
+		members = live.merge(tv, q, ord, members, to)
 		members = members[min(from, len(members)):]
 	}
 	return rowList{rows: members, n: total, off: from, window: true}, true
@@ -205,7 +213,8 @@ func (tv *tableView) hasOrder(a *attribute) bool {
 
 // baseBits returns the dataset rows of the table that match q and have no
 // overlay record, as a bitset (nil: every row; the caller puts it back
-// with putBits), or empty when none can match.
+// with putBits; its count set when the overlay's rows were removed, in the
+// same pass), or empty when none can match.
 func (tv *tableView) baseBits(q *listQuery) (acc *rowBits, empty bool) {
 	words := (int(tv.n) + 63) / 64
 	for i := range q.preds {
@@ -257,7 +266,7 @@ func (tv *tableView) baseBits(q *listQuery) (acc *rowBits, empty bool) {
 				acc.w[words-1] = (1 << uint(rem)) - 1
 			}
 		}
-		andNotWords(acc.w, tv.ov.changed.words)
+		acc.count = tv.ov.changed.andNotCount(acc.w)
 	}
 	return acc, false
 }

@@ -2,7 +2,6 @@ package graphql
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -77,21 +76,7 @@ func BenchmarkListMixOverlay(b *testing.B) {
 	pool := memPool{"bench": rtBenchDataset(b, rows)}
 	rt := rtCompile(b, rtBenchProject(b), Options{})
 	ov := NewOverlay()
-	rnd := rand.New(rand.NewPCG(3, 3))
-	ids := rnd.Perm(rows)
-	var changes []Change
-	for i := 0; i < 10_000; i++ {
-		price := json.RawMessage(fmt.Sprint(float64(rnd.IntN(100000)) / 100))
-		switch x := rnd.IntN(10); {
-		case x < 4:
-			changes = append(changes, Change{TableID: "t_Product", RowID: fmt.Sprint(ids[i] + 1), Values: map[string]json.RawMessage{"a_Product_price": price}})
-		case x < 8:
-			changes = append(changes, Change{TableID: "t_Product", RowID: fmt.Sprintf("new%d", i), Created: true, Seq: int64(i),
-				Values: map[string]json.RawMessage{"a_Product_price": price, "a_Product_name": json.RawMessage(fmt.Sprintf(`"New %d"`, i))}})
-		default:
-			changes = append(changes, Change{TableID: "t_Product", RowID: fmt.Sprint(ids[i] + 1), Deleted: true})
-		}
-	}
+	changes := mixOverlayChanges(rows)
 	ov.Apply(changes)
 	queries := mixQueries(1000)
 	ctx := context.Background()

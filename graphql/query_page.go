@@ -122,16 +122,11 @@ func has(acc []uint64, r int32) bool {
 	return acc == nil || acc[r>>6]&(1<<(uint(r)&63)) != 0
 }
 
-// hasAny reports whether r is in b, where a nil b holds no row.
-func hasAny(b []uint64, r int32) bool {
-	return b != nil && b[r>>6]&(1<<(uint(r)&63)) != 0
-}
-
 // walkOrder walks ord's positions [lo, hi) ascending, or descending by
 // tie groups each visited forwards (a stable descending sort), keeping
 // the members of acc (nil: all rows) not in excl (nil: none) at member
 // positions skip..limit-1. It gives up (ok false) after budget positions.
-func walkOrder(acc, excl []uint64, ord *dataset.Order, desc bool, lo, hi, skip, limit int, budget int64) (out []int32, ok bool) {
+func walkOrder(acc []uint64, excl *chunkedBits, ord *dataset.Order, desc bool, lo, hi, skip, limit int, budget int64) (out []int32, ok bool) {
 	out = make([]int32, 0, limit-skip)
 	seen := 0
 	rows := ord.Rows()[:hi]
@@ -140,7 +135,7 @@ func walkOrder(acc, excl []uint64, ord *dataset.Order, desc bool, lo, hi, skip, 
 			if int64(i-lo) > budget {
 				return nil, false
 			}
-			if r := rows[i]; has(acc, r) && !hasAny(excl, r) {
+			if r := rows[i]; has(acc, r) && !excl.has(r) {
 				if seen >= skip {
 					out = append(out, r)
 				}
@@ -157,7 +152,7 @@ func walkOrder(acc, excl []uint64, ord *dataset.Order, desc bool, lo, hi, skip, 
 		}
 		g := max(lo, int(ord.Rank(rows[i])))
 		for _, r := range rows[g : i+1] {
-			if has(acc, r) && !hasAny(excl, r) {
+			if has(acc, r) && !excl.has(r) {
 				if seen >= skip {
 					out = append(out, r)
 				}

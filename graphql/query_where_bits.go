@@ -24,7 +24,7 @@ func (tv *tableView) candidates() *rowBits {
 		andWords(b.w, tv.member.words)
 	}
 	if tv.ov != nil && tv.ov.changed != nil {
-		andNotWords(b.w, tv.ov.changed.words)
+		tv.ov.changed.andNotInto(b.w)
 	}
 	return b
 }
