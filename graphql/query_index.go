@@ -165,6 +165,8 @@ func (tv *tableView) sortRangePage(q *listQuery, pg, size int) (rowList, bool) {
 	case skip >= limit:
 	case excl == nil && !q.desc:
 		members = ord.Rows()[lo+skip : lo+limit : lo+limit]
+	case excl == nil:
+		members = descPage(ord, lo, hi, skip, limit)
 	default:
 		members, _ = walkOrder(nil, excl, ord, q.desc, lo, hi, skip, limit, int64(hi-lo)+1)
 	}

@@ -3,6 +3,7 @@ package graphql
 import (
 	"math/bits"
 	"slices"
+	"sort"
 
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/model/dataset"
@@ -35,9 +36,12 @@ func (tv *tableView) firstMembers(acc []uint64, q *listQuery, ord *dataset.Order
 		return ord.Rows()[skip:limit:limit]
 	}
 	lo, hi := sortBounds(q, ord)
+	if acc == nil {
+		return descPage(ord, lo, hi, skip, limit)
+	}
 	span := int64(hi - lo)
 	selectCost := int64(len(acc)) + 2*int64(total)
-	if acc == nil || int64(limit)*span/int64(total) <= selectCost {
+	if int64(limit)*span/int64(total) <= selectCost {
 		if out, ok := walkOrder(acc, nil, ord, q.desc, lo, hi, skip, limit, selectCost+int64(limit)); ok {
 			return out
 		}
@@ -164,6 +168,38 @@ func walkOrder(acc []uint64, excl *chunkedBits, ord *dataset.Order, desc bool, l
 		i = g - 1
 	}
 	return out, true
+}
+
+// descPage returns the rows at places skip..limit-1 of ord's positions
+// [lo, hi) read as walkOrder reads them descending (tie groups from the
+// top, each forwards), every row a member, without walking the skipped
+// places: the first place taken lies in the tie group holding position
+// hi-1-skip, found by its rank and one binary search for its end. A deep
+// page costs O(page + log n), not O(page × pageSize).
+func descPage(ord *dataset.Order, lo, hi, skip, limit int) []int32 {
+	limit = min(limit, hi-lo)
+	if skip >= limit {
+		return nil
+	}
+	rows := ord.Rows()
+	out := make([]int32, 0, limit-skip)
+	i := hi - 1 - skip
+	rank := ord.Rank(rows[i])
+	g := max(lo, int(rank))
+	e := i + sort.Search(hi-i, func(k int) bool { return ord.Rank(rows[i+k]) != rank }) - 1
+	from := g + skip - (hi - 1 - e)
+	for {
+		take := rows[from : e+1]
+		if need := limit - skip - len(out); len(take) >= need {
+			return append(out, take[:need]...)
+		}
+		out = append(out, take...)
+		if e = g - 1; e < lo {
+			return out
+		}
+		g = max(lo, int(ord.Rank(rows[e])))
+		from = g
+	}
 }
 
 // selectByRank collects the members of acc keyed by (rank, row), or
