@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -30,6 +31,13 @@ func indexBuild(rowsArg, out string) error {
 		return err
 	}
 	data := rows(n)
+	if path := os.Getenv("MGQ_INDEX_CPUPROFILE"); path != "" {
+		stop, err := cpuProfile(path)
+		if err != nil {
+			return err
+		}
+		defer stop()
+	}
 	var steps []indexStep
 	t0 := time.Now()
 	d, err := dataset.Read(bytes.NewReader(data), dataset.Options{ImportCode: "large", Format: dataset.JSON})
@@ -57,6 +65,20 @@ func indexBuild(rowsArg, out string) error {
 		return err
 	}
 	return os.WriteFile(out, b, 0o600)
+}
+
+// cpuProfile starts a CPU profile into path (MGQ_INDEX_CPUPROFILE, to
+// find where an import or a build spends its time) and returns its stop.
+func cpuProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
 
 // indexNote runs indexBuild pinned and notes its figures: what importing

@@ -1,0 +1,119 @@
+package dataset
+
+import (
+	"encoding/json"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// naiveSorted is the reference order: every row stably sorted by Compare
+// of its value.
+func naiveSorted(c *Column) []int32 {
+	rows := make([]int32, c.Len())
+	for i := range rows {
+		rows[i] = int32(i)
+	}
+	slices.SortStableFunc(rows, func(a, b int32) int { return Compare(c.Value(int(a)), c.Value(int(b))) })
+	return rows
+}
+
+// randomSortDataset generates n rows whose "v" mixes every kind with many
+// ties: integers and floats (negative, -0, tiny, huge), numbers stored as
+// text, texts sharing long prefixes, differing only in length or in zero
+// bytes, unicode, booleans, null, arrays, objects, absent. distinct bounds
+// the distinct texts (few: dictionary encoded).
+func randomSortDataset(tb testing.TB, n, distinct int, seed uint64) *Dataset {
+	rnd := rand.New(rand.NewPCG(seed, 11))
+	prefixes := []string{"", "Product ", "Product 1", "a", "é", "日本語のテキスト", "same long prefix of thirty-two!!", "x\x00"}
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		doc := map[string]any{"i": i}
+		switch rnd.IntN(12) {
+		case 0, 1:
+			doc["v"] = rnd.IntN(n/20+3) - n/40
+		case 2:
+			doc["v"] = []float64{0, -0.0, 1e-300, -1e-300, 1e300, -1e300, 0.5, -0.5, 2.25, 3}[rnd.IntN(10)] * float64(1+rnd.IntN(3))
+		case 3:
+			doc["v"] = rnd.Float64()*2000 - 1000
+		case 4:
+			doc["v"] = prefixes[rnd.IntN(len(prefixes))] + strings.Repeat("\x00", rnd.IntN(4)) // equal but for trailing zero bytes
+		case 5, 6, 7:
+			k := rnd.IntN(distinct)
+			doc["v"] = prefixes[k%len(prefixes)] + strings.Repeat("\x00", k%3) + strconv.Itoa(k/len(prefixes))
+		case 8:
+			doc["v"] = strconv.Itoa(rnd.IntN(1000)) // a number stored as text
+		case 9:
+			doc["v"] = rnd.IntN(2) == 0
+		case 10:
+			doc["v"] = []any{rnd.IntN(3), "a"}
+		case 11:
+			if rnd.IntN(2) == 0 {
+				doc["v"] = nil
+			}
+		}
+		line, err := json.Marshal(doc)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	return mustRead(tb, NDJSON, b.String())
+}
+
+// TestSortedMatchesNaive checks the radix sorts behind Sorted and Order
+// against a stable comparison sort of the values on random columns: mixed
+// kinds, ties, -0, shared prefixes, zero bytes, unicode, dictionary and
+// plain texts, integer and float storage.
+func TestSortedMatchesNaive(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		n, distinct int
+	}{
+		{"tiny", 5, 3}, {"small groups", 200, 150}, {"dictionary", 3000, 40},
+		{"plain texts", 5000, 4000}, {"large", 60000, 50000},
+	} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			d := randomSortDataset(t, tc.n, tc.distinct, seed)
+			c := d.Column("v")
+			got, want := d.Sorted("v"), naiveSorted(c)
+			if i := firstDiff(got, want); i >= 0 {
+				t.Fatalf("%s seed %d: position %d: row %d (%v), want row %d (%v)", tc.name, seed, i,
+					got[i], c.Value(int(got[i])), want[i], c.Value(int(want[i])))
+			}
+			checkOrderRanks(t, d.Order("v"), c)
+		}
+	}
+}
+
+// TestSortedNumbersByStorage checks both number storages (int32 and
+// float64) against the reference, with many ties and -0.
+func TestSortedNumbersByStorage(t *testing.T) {
+	for _, values := range [][]string{
+		{"-5", "3", "0", "-0", "7", "3", "-2147483648", "2147483647"},
+		{"-5.5", "3", "0", "-0", "1e308", "-1e308", "5e-324", "-5e-324", "3.0", "0.1"},
+	} {
+		rnd := rand.New(rand.NewPCG(3, 4))
+		var b strings.Builder
+		for range 4000 {
+			b.WriteString(`{"v":` + values[rnd.IntN(len(values))] + "}\n")
+		}
+		d := mustRead(t, NDJSON, b.String())
+		got, want := d.Sorted("v"), naiveSorted(d.Column("v"))
+		if i := firstDiff(got, want); i >= 0 {
+			t.Fatalf("values %v: position %d: row %d, want %d", values, i, got[i], want[i])
+		}
+	}
+}
+
+func firstDiff(a, b []int32) int {
+	for i := range max(len(a), len(b)) {
+		if i >= len(a) || i >= len(b) || a[i] != b[i] {
+			return i
+		}
+	}
+	return -1
+}
