@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/RoaringBitmap/roaring/v2"
 )
 
 // naiveSorted is the reference order: every row stably sorted by Compare
@@ -116,4 +118,64 @@ func firstDiff(a, b []int32) int {
 		}
 	}
 	return -1
+}
+
+// TestGramsMatchNaive checks every posting list of the n-gram index
+// against one gathered with a Go map, on random texts with thousands of
+// distinct grams (the slot table grows many times) over more rows than one
+// gathering chunk, mixed with non-texts, short texts and unicode.
+func TestGramsMatchNaive(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(5, 6))
+	const alphabet = "abcXYZ0123456789 -é\x00"
+	var b strings.Builder
+	n := gramChunk + 4000
+	for i := range n {
+		doc := map[string]any{}
+		switch rnd.IntN(10) {
+		case 0:
+			doc["s"] = i
+		case 1:
+		default:
+			var s []rune
+			for range rnd.IntN(12) {
+				s = append(s, []rune(alphabet)[rnd.IntN(len([]rune(alphabet)))])
+			}
+			doc["s"] = string(s)
+		}
+		line, _ := json.Marshal(doc)
+		b.Write(line)
+		b.WriteByte('\n')
+	}
+	d := mustRead(t, NDJSON, b.String())
+	c := d.Column("s")
+	g := d.Grams("s")
+	want3, want4 := map[uint32][]uint32{}, map[uint32][]uint32{}
+	for row := range n {
+		if c.Kind(row) != String {
+			continue
+		}
+		low, _ := appendLower(nil, c.Value(row).Str)
+		for size, want := range map[int]map[uint32][]uint32{3: want3, 4: want4} {
+			for i := 0; i+size <= len(low); i++ {
+				k := key3(low[i:])
+				if size == 4 {
+					k = key4(low[i:])
+				}
+				if l := want[k]; len(l) == 0 || l[len(l)-1] != uint32(row) {
+					want[k] = append(l, uint32(row))
+				}
+			}
+		}
+	}
+	for name, pair := range map[string][2]any{"3-grams": {g.grams3, want3}, "4-grams": {g.grams4, want4}} {
+		got, want := pair[0].(map[uint32]*roaring.Bitmap), pair[1].(map[uint32][]uint32)
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d grams, want %d", name, len(got), len(want))
+		}
+		for k, rows := range want {
+			if b := got[k]; b == nil || !slices.Equal(b.ToArray(), rows) {
+				t.Fatalf("%s: gram %x: rows differ", name, k)
+			}
+		}
+	}
 }
