@@ -10,49 +10,93 @@ import (
 // The sorts of a column's numbers and texts for Sorted are radix sorts on
 // 64-bit keys: a comparison sort of a million rows cost 0.7–0.9 s a column
 // on one core (a closure call, two values read at random and a compare per
-// step), these a few passes over sequential memory.
+// step), these a few passes over memory. They sort in place (most
+// significant byte first, the American flag sort), so their only scratch
+// is the keys, 8 bytes a row: a least-significant-first sort needs keys
+// and rows twice, 20 bytes a row, and index builds run while queries
+// allocate, so their temporaries raise the collector's heap goal.
 //
-// Contract (Sorted's): rows ascending by Compare, ties in the order the
-// rows came in (storage order, as sortColumn passes them).
+// Contract (Sorted's): rows ascending by Compare, ties in storage order.
+// The rows come in ascending (sortColumn's counting sort keeps storage
+// order), so ties in storage order are ties ordered by row number, which
+// lets the sorts be unstable and order each run of equal values after.
 
-// radixSort sorts rows by keys ascending, stably: a least-significant-
-// digit radix sort by bytes that skips a byte every key shares. keys and
-// rows have one length; tk and tr are scratch of at least that length.
-// The result is in keys and rows.
-func radixSort(keys []uint64, rows []int32, tk []uint64, tr []int32) {
-	n := len(keys)
-	if n < 2 {
-		return
+// flagSort sorts keys ascending by their bytes from the one at shift down,
+// moving rows along; not stable.
+func flagSort(keys []uint64, rows []int32, shift uint) {
+	for len(keys) >= 32 {
+		var count [256]int
+		for _, k := range keys {
+			count[byte(k>>shift)]++
+		}
+		if count[byte(keys[0]>>shift)] < len(keys) {
+			flagPermute(keys, rows, shift, &count)
+			if shift > 0 {
+				for lo, b := 0, 0; b < 256; b++ {
+					if hi := lo + count[b]; hi-lo > 1 {
+						flagSort(keys[lo:hi], rows[lo:hi], shift-8)
+					}
+					lo += count[b]
+				}
+			}
+			return
+		}
+		if shift == 0 {
+			return // every key has this byte, and it is the last
+		}
+		shift -= 8
 	}
-	var counts [8][256]int
-	for _, k := range keys {
-		for d := range 8 {
-			counts[d][byte(k>>(8*d))]++
+	insertionSort(keys, rows)
+}
+
+// flagPermute moves every key (and its row) into its byte's bucket, in
+// place: count holds each bucket's size.
+func flagPermute(keys []uint64, rows []int32, shift uint, count *[256]int) {
+	var next, end [256]int
+	sum := 0
+	for b := range count {
+		next[b] = sum
+		sum += count[b]
+		end[b] = sum
+	}
+	for b := range 256 {
+		for next[b] < end[b] {
+			i := next[b]
+			k, r := keys[i], rows[i]
+			for d := int(byte(k >> shift)); d != b; d = int(byte(k >> shift)) {
+				j := next[d]
+				next[d]++
+				keys[j], k = k, keys[j]
+				rows[j], r = r, rows[j]
+			}
+			keys[i], rows[i] = k, r
+			next[b]++
 		}
 	}
-	srcK, srcR, dstK, dstR := keys, rows, tk[:n], tr[:n]
-	for d := range 8 {
-		c := &counts[d]
-		if c[byte(keys[0]>>(8*d))] == n {
-			continue // every key has this byte: the pass would change nothing
+}
+
+func insertionSort(keys []uint64, rows []int32) {
+	for i := 1; i < len(keys); i++ {
+		k, r := keys[i], rows[i]
+		j := i
+		for ; j > 0 && keys[j-1] > k; j-- {
+			keys[j], rows[j] = keys[j-1], rows[j-1]
 		}
-		sum := 0
-		for b := range c {
-			c[b], sum = sum, sum+c[b]
-		}
-		shift := uint(8 * d)
-		for i, k := range srcK {
-			b := byte(k >> shift)
-			j := c[b]
-			c[b]++
-			dstK[j], dstR[j] = k, srcR[i]
-		}
-		srcK, dstK = dstK, srcK
-		srcR, dstR = dstR, srcR
+		keys[j], rows[j] = k, r
 	}
-	if &srcK[0] != &keys[0] {
-		copy(keys, srcK)
-		copy(rows, srcR)
+}
+
+// sortRuns orders by row each run of rows whose keys are equal.
+func sortRuns(keys []uint64, rows []int32) {
+	for i := 0; i < len(keys); {
+		j := i + 1
+		for j < len(keys) && keys[j] == keys[i] {
+			j++
+		}
+		if j-i > 1 {
+			slices.Sort(rows[i:j])
+		}
+		i = j
 	}
 }
 
@@ -70,13 +114,13 @@ func numberKey(f float64) uint64 {
 	return b | 1<<63
 }
 
-// sortNumbers orders rows holding numbers by value, ties kept in order.
+// sortNumbers orders rows (ascending) holding numbers by value, ties by
+// row.
 func sortNumbers(c *Column, rows []int32) {
 	if len(rows) < 2 {
 		return
 	}
-	keys := make([]uint64, 2*len(rows))
-	keys, tk := keys[:len(rows)], keys[len(rows):]
+	keys := make([]uint64, len(rows))
 	for i, r := range rows {
 		s := c.slot(int(r))
 		if c.ints != nil {
@@ -85,23 +129,23 @@ func sortNumbers(c *Column, rows []int32) {
 			keys[i] = numberKey(c.nums[s])
 		}
 	}
-	radixSort(keys, rows, tk, make([]int32, len(rows)))
+	flagSort(keys, rows, 56)
+	sortRuns(keys, rows)
 }
 
 // smallTextSort is the group size below which texts are compared rather
 // than radix sorted.
 const smallTextSort = 48
 
-// sortTextsRadix orders rows holding texts (of one kind) by text, ties in
-// order: a most-significant-first sort by 8-byte chunks, each chunk's
-// level a radix sort of the rows that share every chunk before it.
+// sortTextsRadix orders rows (ascending) holding texts (of one kind) by
+// text, ties by row: a most-significant-first sort by 8-byte chunks, each
+// chunk's level a radix sort of the rows that share every chunk before it.
 func sortTextsRadix(c *Column, rows []int32) {
 	if len(rows) < 2 {
 		return
 	}
-	keys := make([]uint64, 2*len(rows))
 	s := textSorter{c: c}
-	s.sort(rows, keys[:len(rows)], keys[len(rows):], make([]int32, len(rows)), 0)
+	s.sort(rows, make([]uint64, len(rows)), 0)
 }
 
 // textSorter carries a text sort's column.
@@ -110,27 +154,26 @@ type textSorter struct{ c *Column }
 func (s *textSorter) text(r int32) string { return s.c.textAt(int(r)) }
 
 // sort orders rows, whose texts all share their first depth bytes and are
-// all longer than depth (but at depth 0), by the rest of their text; rows
-// of equal text keep their order. keys, tk and tr are scratch of
-// len(rows).
-func (s *textSorter) sort(rows []int32, keys, tk []uint64, tr []int32, depth int) {
+// all longer than depth (but at depth 0), by the rest of their text, ties
+// by row. keys is scratch of len(rows).
+func (s *textSorter) sort(rows []int32, keys []uint64, depth int) {
 	if len(rows) < smallTextSort {
-		slices.SortStableFunc(rows, func(a, b int32) int {
-			return strings.Compare(s.text(a)[depth:], s.text(b)[depth:])
+		slices.SortFunc(rows, func(a, b int32) int {
+			return cmp.Or(strings.Compare(s.text(a)[depth:], s.text(b)[depth:]), cmp.Compare(a, b))
 		})
 		return
 	}
 	for i, r := range rows {
 		keys[i] = chunk(s.text(r), depth)
 	}
-	radixSort(keys, rows, tk, tr)
+	flagSort(keys, rows, 56)
 	for i := 0; i < len(rows); {
 		j := i + 1
 		for j < len(rows) && keys[j] == keys[i] {
 			j++
 		}
 		if j-i > 1 {
-			s.group(rows[i:j], keys[i:j], tk[i:j], tr[i:j], depth)
+			s.group(rows[i:j], keys[i:j], depth)
 		}
 		i = j
 	}
@@ -139,30 +182,26 @@ func (s *textSorter) sort(rows []int32, keys, tk []uint64, tr []int32, depth int
 // group orders rows of one equal chunk at depth: the texts that end
 // within the chunk come first, shorter first (the chunk pads them with
 // zero bytes, so equal chunks of different lengths are a text and that
-// text followed by zero bytes; equal lengths are equal texts), then the
-// longer texts ordered by their next chunks.
-func (s *textSorter) group(rows []int32, keys, tk []uint64, tr []int32, depth int) {
+// text followed by zero bytes; equal lengths are equal texts), ties by
+// row, then the longer texts ordered by their next chunks.
+func (s *textSorter) group(rows []int32, keys []uint64, depth int) {
 	end := depth + 8
-	ended := 0
-	for _, r := range rows {
-		if len(s.text(r)) <= end {
-			ended++
+	short, long := 0, len(rows)
+	for short < long { // partition: texts ending here first
+		if len(s.text(rows[short])) <= end {
+			short++
+		} else {
+			long--
+			rows[short], rows[long] = rows[long], rows[short]
 		}
 	}
-	if ended > 0 {
-		tmp := append(make([]int32, 0, len(rows)), rows...)
-		short, long := rows[:0], rows[ended:ended]
-		for _, r := range tmp {
-			if len(s.text(r)) <= end {
-				short = append(short, r)
-			} else {
-				long = append(long, r)
-			}
-		}
-		slices.SortStableFunc(short, func(a, b int32) int { return cmp.Compare(len(s.text(a)), len(s.text(b))) })
+	if short > 1 {
+		slices.SortFunc(rows[:short], func(a, b int32) int {
+			return cmp.Or(cmp.Compare(len(s.text(a)), len(s.text(b))), cmp.Compare(a, b))
+		})
 	}
-	if len(rows)-ended > 1 {
-		s.sort(rows[ended:], keys[ended:], tk[ended:], tr[ended:], end)
+	if len(rows)-short > 1 {
+		s.sort(rows[short:], keys[short:], end)
 	}
 }
 
