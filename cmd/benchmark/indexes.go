@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -14,11 +15,20 @@ import (
 	"github.com/mockgql/mockgql/model/dataset"
 )
 
-// indexStep is one timed step of indexBuild and the bytes it added.
+// indexStep is one timed step of indexBuild, the bytes it added to the
+// dataset and the bytes it allocated (kept or temporary).
 type indexStep struct {
 	Name  string
 	Time  time.Duration
 	Bytes int64
+	Alloc uint64
+}
+
+// allocated returns the bytes the process has allocated so far.
+func allocated() uint64 {
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.TotalAlloc
 }
 
 // indexBuild is `benchmark index <rows> <out>`: run pinned like the server
@@ -39,12 +49,12 @@ func indexBuild(rowsArg, out string) error {
 		defer stop()
 	}
 	var steps []indexStep
-	t0 := time.Now()
+	a0, t0 := allocated(), time.Now()
 	d, err := dataset.Read(bytes.NewReader(data), dataset.Options{ImportCode: "large", Format: dataset.JSON})
 	if err != nil {
 		return err
 	}
-	steps = append(steps, indexStep{"read (columns)", time.Since(t0), d.MemoryBytes()})
+	steps = append(steps, indexStep{"read (columns)", time.Since(t0), d.MemoryBytes(), allocated() - a0})
 	for _, st := range []struct {
 		name  string
 		build func()
@@ -55,10 +65,15 @@ func indexBuild(rowsArg, out string) error {
 		{"n-grams of name", func() { d.Grams("name") }},
 		{"id lookup", func() { d.Lookup("id", "1") }},
 	} {
-		before := d.MemoryBytes()
+		before, a0 := d.MemoryBytes(), allocated()
 		t0 := time.Now()
 		st.build()
-		steps = append(steps, indexStep{st.name, time.Since(t0), d.MemoryBytes() - before})
+		steps = append(steps, indexStep{st.name, time.Since(t0), d.MemoryBytes() - before, allocated() - a0})
+	}
+	if path := os.Getenv("MGQ_INDEX_MEMPROFILE"); path != "" { // what each step allocates
+		if err := writeAllocs(path); err != nil {
+			return err
+		}
 	}
 	b, err := json.Marshal(steps)
 	if err != nil {
@@ -79,6 +94,16 @@ func cpuProfile(path string) (func(), error) {
 		return nil, err
 	}
 	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+}
+
+// writeAllocs writes the allocation profile to path.
+func writeAllocs(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return pprof.Lookup("allocs").WriteTo(f, 0)
 }
 
 // indexNote runs indexBuild pinned and notes its figures: what importing
@@ -102,7 +127,8 @@ func indexNote(self, dir string, n int, rep *report) error {
 	var total time.Duration
 	for _, s := range steps {
 		total += s.Time
-		parts = append(parts, fmt.Sprintf("%s %v (%.1f MB)", s.Name, s.Time.Round(time.Millisecond), float64(s.Bytes)/1e6))
+		parts = append(parts, fmt.Sprintf("%s %v (%.1f MB kept, %.0f MB allocated)", s.Name, s.Time.Round(time.Millisecond),
+			float64(s.Bytes)/1e6, float64(s.Alloc)/1e6))
 	}
 	rep.note("in-engine on the server's core, %d rows: %s; read + every index %v", n, strings.Join(parts, ", "), total.Round(time.Millisecond))
 	return nil
