@@ -354,9 +354,11 @@ func mutate(srv *mockgql, path, key string, n, rows int) error {
 	return nil
 }
 
-// memBreakdown reads the server's Go memory figures from /metrics: the
-// heap's live objects, the rest of its in-use spans, its free pages not
-// yet returned to the OS, the next collection's goal, and the stacks.
+// memBreakdown splits the server's resident memory: anonymous (Go's
+// heap, stacks, runtime) and file-backed pages (/proc), and Go's figures
+// from /metrics: the heap's objects (live and garbage not yet collected),
+// its in-use spans, its free pages not yet returned to the OS (the
+// scavenger keeps about the next collection's goal), that goal, stacks.
 func memBreakdown(srv *mockgql) string {
 	text, err := srv.get("/metrics")
 	if err != nil {
@@ -369,7 +371,9 @@ func memBreakdown(srv *mockgql) string {
 			v[strings.TrimPrefix(name, "go_memstats_")] = f / 1e6
 		}
 	}
-	return fmt.Sprintf("Go heap: objects %.0f MB, in-use spans %.0f MB, free not released %.0f MB, released %.0f MB, next GC at %.0f MB; stacks %.0f MB; Go total %.0f MB",
+	return fmt.Sprintf("anonymous %.0f MB, file-backed %.0f MB (the binary, bbolt's map); Go heap: objects %.0f MB, in-use spans %.0f MB, "+
+		"free not yet returned %.0f MB, returned %.0f MB, next collection at %.0f MB; stacks %.0f MB; Go total %.0f MB",
+		float64(srv.status("RssAnon:"))/1e6, float64(srv.status("RssFile:"))/1e6,
 		v["heap_alloc_bytes"], v["heap_inuse_bytes"], v["heap_idle_bytes"]-v["heap_released_bytes"], v["heap_released_bytes"],
 		v["next_gc_bytes"], v["stack_inuse_bytes"], v["sys_bytes"])
 }
