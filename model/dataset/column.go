@@ -159,6 +159,16 @@ func (c *Column) dictionary() (bool, int) {
 	return true, len(c.offs) - 1
 }
 
+// codedTexts returns the dictionary's entries when every row holds a
+// dictionary-coded string, else 0.
+func (c *Column) codedTexts() int {
+	dict, entries := c.dictionary()
+	if !dict || c.present != nil || c.tags != nil || c.tag != tagString {
+		return 0
+	}
+	return entries
+}
+
 // memoryBytes approximates the bytes the column holds.
 func (c *Column) memoryBytes() int64 {
 	return int64(cap(c.tags)) + 4*int64(cap(c.ints)) + 8*int64(cap(c.nums)) +

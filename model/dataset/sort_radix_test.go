@@ -32,7 +32,7 @@ func randomSortDataset(tb testing.TB, n, distinct int, seed uint64) *Dataset {
 	prefixes := []string{"", "Product ", "Product 1", "a", "é", "日本語のテキスト", "same long prefix of thirty-two!!", "x\x00"}
 	var b strings.Builder
 	for i := 0; i < n; i++ {
-		doc := map[string]any{"i": i}
+		doc := map[string]any{"i": i, "w": "w" + strconv.Itoa(rnd.IntN(distinct%40+1))} // coded texts only
 		switch rnd.IntN(12) {
 		case 0, 1:
 			doc["v"] = rnd.IntN(n/20+3) - n/40
@@ -69,7 +69,8 @@ func randomSortDataset(tb testing.TB, n, distinct int, seed uint64) *Dataset {
 // TestSortedMatchesNaive checks the radix sorts behind Sorted and Order
 // against a stable comparison sort of the values on random columns: mixed
 // kinds, ties, -0, shared prefixes, zero bytes, unicode, dictionary and
-// plain texts, integer and float storage.
+// plain texts, integer and float storage; and the ranks of a column of
+// dictionary-coded texts, which come from the codes.
 func TestSortedMatchesNaive(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
@@ -80,13 +81,18 @@ func TestSortedMatchesNaive(t *testing.T) {
 	} {
 		for seed := uint64(1); seed <= 3; seed++ {
 			d := randomSortDataset(t, tc.n, tc.distinct, seed)
-			c := d.Column("v")
-			got, want := d.Sorted("v"), naiveSorted(c)
-			if i := firstDiff(got, want); i >= 0 {
-				t.Fatalf("%s seed %d: position %d: row %d (%v), want row %d (%v)", tc.name, seed, i,
-					got[i], c.Value(int(got[i])), want[i], c.Value(int(want[i])))
+			for _, path := range []string{"v", "w"} {
+				c := d.Column(path)
+				got, want := d.Sorted(path), naiveSorted(c)
+				if i := firstDiff(got, want); i >= 0 {
+					t.Fatalf("%s seed %d %s: position %d: row %d (%v), want row %d (%v)", tc.name, seed, path, i,
+						got[i], c.Value(int(got[i])), want[i], c.Value(int(want[i])))
+				}
+				checkOrderRanks(t, d.Order(path), c)
 			}
-			checkOrderRanks(t, d.Order("v"), c)
+			if tc.n > 1 && d.Order("w").codeRank == nil {
+				t.Fatalf("%s: a column of coded texts keeps a rank per row", tc.name)
+			}
 		}
 	}
 }
