@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"encoding/json"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -37,7 +38,7 @@ func randomSortDataset(tb testing.TB, n, distinct int, seed uint64) *Dataset {
 		case 0, 1:
 			doc["v"] = rnd.IntN(n/20+3) - n/40
 		case 2:
-			doc["v"] = []float64{0, -0.0, 1e-300, -1e-300, 1e300, -1e300, 0.5, -0.5, 2.25, 3}[rnd.IntN(10)] * float64(1+rnd.IntN(3))
+			doc["v"] = []float64{0, math.Copysign(0, -1), 1e-300, -1e-300, 1e300, -1e300, 0.5, -0.5, 2.25, 3}[rnd.IntN(10)] * float64(1+rnd.IntN(3))
 		case 3:
 			doc["v"] = rnd.Float64()*2000 - 1000
 		case 4:
