@@ -115,7 +115,7 @@ func (p *gramPostings) flush() {
 		if i+1 < len(p.touched) {
 			hi = p.count[p.touched[i+1]]
 		}
-		p.bitmaps[s].AddMany(rows[p.count[s]:hi])
+		addRows(p.bitmaps[s], rows[p.count[s]:hi])
 	}
 	for _, s := range p.touched {
 		p.count[s] = 0
@@ -131,4 +131,15 @@ func (p *gramPostings) done() map[uint32]*roaring.Bitmap {
 		out[k] = p.bitmaps[s]
 	}
 	return out
+}
+
+// addRows adds ascending, distinct rows to b: as one range when they are
+// consecutive (a gram every text holds, like "pro" in product names: a
+// run, not a bit or an array entry per row), else one by one.
+func addRows(b *roaring.Bitmap, rows []uint32) {
+	if n := len(rows); n > 1 && int(rows[n-1]-rows[0]) == n-1 {
+		b.AddRange(uint64(rows[0]), uint64(rows[n-1])+1)
+		return
+	}
+	b.AddMany(rows)
 }

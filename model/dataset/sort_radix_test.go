@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -57,12 +56,7 @@ func randomSortDataset(tb testing.TB, n, distinct int, seed uint64) *Dataset {
 				doc["v"] = nil
 			}
 		}
-		line, err := json.Marshal(doc)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		b.Write(line)
-		b.WriteByte('\n')
+		writeDoc(tb, &b, doc)
 	}
 	return mustRead(tb, NDJSON, b.String())
 }
@@ -128,16 +122,20 @@ func firstDiff(a, b []int32) int {
 }
 
 // TestGramsMatchNaive checks every posting list of the n-gram index
-// against one gathered with a Go map, on random texts with thousands of
+// against one gathered with a Go map: on random texts with thousands of
 // distinct grams (the slot table grows many times) over more rows than one
-// gathering chunk, mixed with non-texts, short texts and unicode.
+// gathering chunk, mixed with non-texts, short texts and unicode ("s"); and
+// on names whose common grams every row holds, added as ranges ("t").
 func TestGramsMatchNaive(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(5, 6))
 	const alphabet = "abcXYZ0123456789 -é\x00"
 	var b strings.Builder
 	n := gramChunk + 4000
 	for i := range n {
-		doc := map[string]any{}
+		doc := map[string]any{"t": "Product " + strconv.Itoa(i)}
+		if i == 5000 {
+			doc["t"] = 1 // a hole in the ranges
+		}
 		switch rnd.IntN(10) {
 		case 0:
 			doc["s"] = i
@@ -149,15 +147,19 @@ func TestGramsMatchNaive(t *testing.T) {
 			}
 			doc["s"] = string(s)
 		}
-		line, _ := json.Marshal(doc)
-		b.Write(line)
-		b.WriteByte('\n')
+		writeDoc(t, &b, doc)
 	}
 	d := mustRead(t, NDJSON, b.String())
-	c := d.Column("s")
-	g := d.Grams("s")
+	for _, path := range []string{"s", "t"} {
+		checkGrams(t, d.Column(path), d.Grams(path))
+	}
+}
+
+// checkGrams compares g's posting lists with ones gathered in a map.
+func checkGrams(t *testing.T, c *Column, g *Grams) {
+	t.Helper()
 	want3, want4 := map[uint32][]uint32{}, map[uint32][]uint32{}
-	for row := range n {
+	for row := range c.Len() {
 		if c.Kind(row) != String {
 			continue
 		}
@@ -177,11 +179,11 @@ func TestGramsMatchNaive(t *testing.T) {
 	for name, pair := range map[string][2]any{"3-grams": {g.grams3, want3}, "4-grams": {g.grams4, want4}} {
 		got, want := pair[0].(map[uint32]*roaring.Bitmap), pair[1].(map[uint32][]uint32)
 		if len(got) != len(want) {
-			t.Fatalf("%s: %d grams, want %d", name, len(got), len(want))
+			t.Fatalf("%s %s: %d grams, want %d", c.Path(), name, len(got), len(want))
 		}
 		for k, rows := range want {
 			if b := got[k]; b == nil || !slices.Equal(b.ToArray(), rows) {
-				t.Fatalf("%s: gram %x: rows differ", name, k)
+				t.Fatalf("%s %s: gram %x: rows differ", c.Path(), name, k)
 			}
 		}
 	}
