@@ -121,6 +121,7 @@ func sortNumbers(c *Column, rows []int32) {
 		return
 	}
 	keys := make([]uint64, len(rows))
+	top := uint(56)
 	for i, r := range rows {
 		s := c.slot(int(r))
 		if c.ints != nil {
@@ -129,7 +130,10 @@ func sortNumbers(c *Column, rows []int32) {
 			keys[i] = numberKey(c.nums[s])
 		}
 	}
-	flagSort(keys, rows, 56)
+	if c.ints != nil {
+		top = 24 // the keys' high four bytes are zero
+	}
+	flagSort(keys, rows, top)
 	sortRuns(keys, rows)
 }
 
