@@ -95,8 +95,9 @@ func TestSortedMatchesNaive(t *testing.T) {
 // TestSortedNumbersByStorage checks both number storages (int32 and
 // float64) against the reference, with many ties and -0.
 func TestSortedNumbersByStorage(t *testing.T) {
-	for _, values := range [][]string{
-		{"-5", "3", "0", "-0", "7", "3", "-2147483648", "2147483647"},
+	for i, values := range [][]string{
+		{"-5", "3", "0", "7", "3", "-2147483648", "2147483647", "-1", "65536", "-65537", "16777216"}, // int32 storage
+		{"-5", "3", "0", "-0", "7", "3", "-2147483648", "2147483647"},                                // -0: float storage
 		{"-5.5", "3", "0", "-0", "1e308", "-1e308", "5e-324", "-5e-324", "3.0", "0.1"},
 	} {
 		rnd := rand.New(rand.NewPCG(3, 4))
@@ -105,6 +106,9 @@ func TestSortedNumbersByStorage(t *testing.T) {
 			b.WriteString(`{"v":` + values[rnd.IntN(len(values))] + "}\n")
 		}
 		d := mustRead(t, NDJSON, b.String())
+		if ints := d.Column("v").ints != nil; ints != (i == 0) {
+			t.Fatalf("values %v: int32 storage %v", values, ints)
+		}
 		got, want := d.Sorted("v"), naiveSorted(d.Column("v"))
 		if i := firstDiff(got, want); i >= 0 {
 			t.Fatalf("values %v: position %d: row %d, want %d", values, i, got[i], want[i])
