@@ -200,6 +200,7 @@ func (c *colBuilder) finish(n int) *Column {
 			col.codes16 = trim(c.codes)
 		}
 	}
+	col.fixWidth()
 	return col
 }
 
