@@ -25,8 +25,9 @@ var tagKind = [numTags]Kind{Null, Null, Bool, Bool, Number, String, Raw}
 // the same one); a number when the column holds any (int32 while all its
 // numbers are small integers, float64 otherwise); a span of one shared text
 // arena for strings and raw JSON, addressed either directly through
-// slots+1 offsets or, for columns with few distinct texts, through a
-// dictionary code of one or two bytes.
+// slots+1 offsets (none when every text has one width: slot i is at
+// i·width) or, for columns with few distinct texts, through a dictionary
+// code of one or two bytes.
 type Column struct {
 	path    string
 	n       int       // rows
@@ -38,6 +39,7 @@ type Column struct {
 	nums    []float64
 	text    string   // arena of every string and raw text
 	offs    []uint32 // plain: slots+1 offsets; dictionary: entries+1 offsets
+	width   int      // plain texts all of this many bytes (codes, dates, UUIDs): no offs
 	codes8  []uint8  // dictionary codes per slot (entry 0 is empty)
 	codes16 []uint16
 }
@@ -140,6 +142,9 @@ func (c *Column) slotNum(s int) float64 {
 
 // slotText returns the slot's span of the arena ("" for slots without text).
 func (c *Column) slotText(s int) string {
+	if c.width > 0 {
+		return c.text[s*c.width : (s+1)*c.width]
+	}
 	i := s
 	switch {
 	case c.codes8 != nil:
@@ -157,6 +162,35 @@ func (c *Column) dictionary() (bool, int) {
 		return false, 0
 	}
 	return true, len(c.offs) - 1
+}
+
+// fixWidth drops the offsets of plain texts that all have one width (a
+// column of codes, dates or UUIDs): 4 bytes a row. Every slot then holds
+// a text, since a slot without one has an empty span.
+func (c *Column) fixWidth() {
+	if len(c.offs) < 2 || c.codes8 != nil || c.codes16 != nil || c.offs[0] != 0 {
+		return
+	}
+	w := c.offs[1]
+	if w == 0 {
+		return
+	}
+	for i := 2; i < len(c.offs); i++ {
+		if c.offs[i]-c.offs[i-1] != w {
+			return
+		}
+	}
+	c.width, c.offs = int(w), nil
+}
+
+// codedTexts returns the dictionary's entries when every row holds a
+// dictionary-coded string, else 0.
+func (c *Column) codedTexts() int {
+	dict, entries := c.dictionary()
+	if !dict || c.present != nil || c.tags != nil || c.tag != tagString {
+		return 0
+	}
+	return entries
 }
 
 // memoryBytes approximates the bytes the column holds.

@@ -227,6 +227,7 @@ func (d *decoder) column(n int) *Column {
 		if err := c.check(); err != nil {
 			d.fail("column %q: %v", c.path, err)
 		}
+		c.fixWidth()
 	}
 	return c
 }

@@ -144,7 +144,7 @@ func (e *encoder) presence(p *presence) {
 func (e *encoder) texts(c *Column) {
 	mode := textPlain
 	switch {
-	case c.offs == nil:
+	case c.offs == nil && c.width == 0:
 		e.bytes([]byte{textNone})
 		return
 	case c.codes8 != nil:
@@ -153,14 +153,33 @@ func (e *encoder) texts(c *Column) {
 		mode = textDict16
 	}
 	e.bytes([]byte{byte(mode)})
-	e.uvarint(uint64(len(c.offs)))
-	writeArray(e, c.offs, 4, binary.LittleEndian.AppendUint32)
+	if c.width > 0 { // the stored form keeps offsets: write them
+		e.uvarint(uint64(c.slots + 1))
+		writeOffsets(e, c.slots+1, c.width)
+	} else {
+		e.uvarint(uint64(len(c.offs)))
+		writeArray(e, c.offs, 4, binary.LittleEndian.AppendUint32)
+	}
 	e.string(c.text)
 	switch mode {
 	case textDict8:
 		e.bytes(c.codes8)
 	case textDict16:
 		writeArray(e, c.codes16, 2, binary.LittleEndian.AppendUint16)
+	}
+}
+
+// writeOffsets writes the n offsets 0, w, 2w, … of fixed-width texts in
+// little-endian chunks, as writeArray would write them.
+func writeOffsets(e *encoder, n, w int) {
+	for i := 0; i < n && e.err == nil; {
+		k := min(n-i, chunkBytes/4)
+		e.buf = e.buf[:0]
+		for j := i; j < i+k; j++ {
+			e.buf = binary.LittleEndian.AppendUint32(e.buf, uint32(j*w))
+		}
+		e.bytes(e.buf)
+		i += k
 	}
 }
 

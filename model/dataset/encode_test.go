@@ -60,8 +60,8 @@ func (o onlyReader) Read(p []byte) (int, error) { return o.r.Read(p) }
 func TestEncodeRoundTrip(t *testing.T) {
 	var big strings.Builder
 	for i := range 20000 { // past one 64 KiB chunk of every array
-		fmt.Fprintf(&big, `{"id":%d,"name":"n%d","cat":"c%d","price":%d.25,"tags":[%d],"ok":%t,"v":%s}`+"\n",
-			i, i, i%300, i%1000, i%5, i%2 == 0, mixedValue(i))
+		fmt.Fprintf(&big, `{"id":%d,"name":"n%d","cat":"c%d","price":%d.25,"tags":[%d],"ok":%t,"v":%s,"sku":"S%06d"}`+"\n",
+			i, i, i%300, i%1000, i%5, i%2 == 0, mixedValue(i), i)
 	}
 	sets := map[string]*Dataset{
 		"mixed": mustRead(t, NDJSON, mixed, "v"),
@@ -171,4 +171,49 @@ func exercise(tb testing.TB, d *Dataset) {
 	if err := d.Encode(&buf); err != nil {
 		tb.Fatal(err)
 	}
+}
+
+// TestFixedWidthTexts: a column whose texts all have one width keeps no
+// offsets, reads the same texts, and encodes to the same bytes as with
+// offsets (the stored form is unchanged); columns with an empty text, a
+// non-text or another width keep their offsets.
+func TestFixedWidthTexts(t *testing.T) {
+	var b strings.Builder
+	for i := range 70000 { // past one 64 KiB chunk of offsets
+		fmt.Fprintf(&b, `{"sku":"SKU-%08d","odd":"%d","empty":"","mixed":%s}`+"\n", i, i, []string{`"ab"`, `"cd"`, "1"}[i%3])
+	}
+	d := mustRead(t, NDJSON, b.String())
+	c := d.Column("sku")
+	if c.width != 12 || c.offs != nil {
+		t.Fatalf("sku: width %d, %d offsets; want 12, none", c.width, len(c.offs))
+	}
+	for _, p := range []string{"odd", "empty", "mixed"} {
+		if w := d.Column(p).width; w != 0 {
+			t.Fatalf("%s: width %d, want offsets", p, w)
+		}
+	}
+	for _, row := range []int{0, 1, 65535, 65536, 69999} {
+		if got, want := c.Value(row).Str, fmt.Sprintf("SKU-%08d", row); got != want {
+			t.Fatalf("row %d: %q, want %q", row, got, want)
+		}
+	}
+	data := encode(t, d)
+	saved := *c
+	c.offs, c.width = make([]uint32, c.slots+1), 0
+	for i := range c.offs {
+		c.offs[i] = uint32(12 * i)
+	}
+	withOffsets := encode(t, d)
+	*c = saved
+	if !bytes.Equal(data, withOffsets) {
+		t.Fatal("a fixed-width column encodes differently from the same texts with offsets")
+	}
+	got, err := Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := got.Column("sku").width; w != 12 {
+		t.Fatalf("decoded sku: width %d, want 12", w)
+	}
+	sameDataset(t, d, got)
 }

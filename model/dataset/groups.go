@@ -65,7 +65,7 @@ func (d *Dataset) groupsBuilder(path string) func() *Groups {
 func newGroups(o *Order) *Groups {
 	g := &Groups{ord: o, id: make([]int32, o.n)}
 	for pos, r := range o.rows {
-		if pos == 0 || o.rank[r] == int32(pos) {
+		if pos == 0 || o.Rank(r) == int32(pos) {
 			g.first = append(g.first, int32(pos))
 		}
 		g.id[r] = int32(len(g.first) - 1)

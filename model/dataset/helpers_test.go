@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -20,6 +21,17 @@ func mustRead(tb testing.TB, format Format, data string, variantField ...string)
 		tb.Fatalf("Read(%s): %v", format, err)
 	}
 	return d
+}
+
+// writeDoc writes doc to b as one NDJSON line.
+func writeDoc(tb testing.TB, b *strings.Builder, doc any) {
+	tb.Helper()
+	line, err := json.Marshal(doc)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	b.Write(line)
+	b.WriteByte('\n')
 }
 
 // wantError fails unless err is a *model.Error of code whose message

@@ -85,9 +85,7 @@ func sortColumn(c *Column) []int32 {
 		rows[next[r]] = int32(row)
 		next[r]++
 	}
-	slices.SortFunc(rows[starts[3]:starts[4]], func(a, b int32) int {
-		return cmp.Or(cmp.Compare(c.num(int(a)), c.num(int(b))), cmp.Compare(a, b))
-	})
+	sortNumbers(c, rows[starts[3]:starts[4]])
 	sortTexts(c, rows[starts[4]:starts[5]])
 	sortTexts(c, rows[starts[5]:starts[6]])
 	return rows
@@ -102,9 +100,7 @@ func sortTexts(c *Column, rows []int32) {
 		sortByCode(c, rows, entries)
 		return
 	}
-	slices.SortFunc(rows, func(a, b int32) int {
-		return cmp.Or(cmp.Compare(c.textAt(int(a)), c.textAt(int(b))), cmp.Compare(a, b))
-	})
+	sortTextsRadix(c, rows)
 }
 
 // sortByCode orders dictionary-encoded rows: the entries are sorted once,

@@ -16,11 +16,22 @@ import (
 func TestLookupDense(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	for _, tc := range []struct {
-		name  string
-		value func(i int) string
-		dense bool
+		name   string
+		value  func(i int) string
+		dense  bool
+		unique bool // each value's row kept, not groups
 	}{
-		{"ids", func(i int) string { return fmt.Sprint(i + 1) }, true},
+		{"ids", func(i int) string { return fmt.Sprint(i + 1) }, true, true},
+		{"unique with gaps, negatives and nulls", func(i int) string {
+			switch i % 7 {
+			case 0:
+				return "null"
+			case 1:
+				return ""
+			}
+			return fmt.Sprint(500 - 3*i)
+		}, true, true},
+		{"ids but one repeated", func(i int) string { return fmt.Sprint(max(i, 1)) }, true, false},
 		{"foreign keys with nulls", func(i int) string {
 			switch rnd.IntN(10) {
 			case 0:
@@ -29,11 +40,11 @@ func TestLookupDense(t *testing.T) {
 				return ""
 			}
 			return fmt.Sprint(rnd.IntN(50) - 10)
-		}, true},
-		{"a fraction", func(i int) string { return []string{"1", "2.5", "3"}[i%3] }, false},
-		{"minus zero", func(i int) string { return []string{"1", "-0", "0"}[i%3] }, false},
-		{"text", func(i int) string { return []string{"1", `"2"`, "3"}[i%3] }, false},
-		{"wide span", func(i int) string { return fmt.Sprint(i * 100000) }, false},
+		}, true, false},
+		{"a fraction", func(i int) string { return []string{"1", "2.5", "3"}[i%3] }, false, false},
+		{"minus zero", func(i int) string { return []string{"1", "-0", "0"}[i%3] }, false, false},
+		{"text", func(i int) string { return []string{"1", `"2"`, "3"}[i%3] }, false, false},
+		{"wide span", func(i int) string { return fmt.Sprint(i * 100000) }, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var b strings.Builder
@@ -57,8 +68,12 @@ func TestLookupDense(t *testing.T) {
 					t.Fatalf("Lookup(%q) = %v, want %v", k, got, want[k])
 				}
 			}
-			if dense := d.lookups["k"].dense != nil; dense != tc.dense {
+			dk := d.lookups["k"].dense
+			if dense := dk != nil; dense != tc.dense {
 				t.Fatalf("dense = %v, want %v", dense, tc.dense)
+			}
+			if unique := dk != nil && dk.one != nil; unique != tc.unique {
+				t.Fatalf("unique = %v, want %v", unique, tc.unique)
 			}
 		})
 	}

@@ -16,14 +16,16 @@ import "math/bits"
 //     positions [0, j·step). The rows of positions [lo, hi) are then two
 //     prefixes combined word by word plus at most 2·step single bits.
 //
-// Memory per row: 4 bytes (Rows, shared with Sorted) + 4 (rank) +
-// prefixes/8 (prefixes bits: at most orderPrefixes). An Order is immutable
+// Memory per row: 4 bytes (Rows, shared with Sorted) + 4 (rank; none for
+// a column whose every row holds a dictionary-coded text: its rank is its
+// code's) + prefixes/8 (prefixes bits: at most orderPrefixes). An Order is immutable
 // and safe for concurrent use.
 type Order struct {
 	col      *Column
 	n        int
 	rows     []int32
-	rank     []int32
+	rank     []int32           // per row; nil when codeRank serves
+	codeRank []int32           // per dictionary entry, for columns of coded texts only
 	sections [numKinds + 1]int // sections[k]..sections[k+1]: positions of Kind k
 	step     int               // positions between prefixes; 0: none
 	words    int               // words per bitset
@@ -82,10 +84,46 @@ func (d *Dataset) orderBuilder(path string) func() *Order {
 }
 
 func newOrder(c *Column, rows []int32) *Order {
-	o := &Order{col: c, n: len(rows), rows: rows, rank: make([]int32, len(rows)), words: (len(rows) + 63) / 64}
+	o := &Order{col: c, n: len(rows), rows: rows, words: (len(rows) + 63) / 64}
 	for i := range o.sections {
 		o.sections[i] = -1
 	}
+	if entries := c.codedTexts(); entries > 0 {
+		o.rankCodes(entries)
+	} else {
+		o.rankRows()
+	}
+	next := o.n
+	for k := numKinds; k >= 0; k-- {
+		if k == numKinds || o.sections[k] < 0 {
+			o.sections[k] = next
+		}
+		next = o.sections[k]
+	}
+	o.buildPrefixes()
+	return o
+}
+
+// rankCodes fills the ranks of a column whose every row holds a
+// dictionary-coded text: per entry, the first position of its rows (equal
+// texts have one code), so the rows need no ranks of their own.
+func (o *Order) rankCodes(entries int) {
+	o.codeRank = make([]int32, entries)
+	seen := make([]bool, entries)
+	for pos, r := range o.rows {
+		if k := o.col.code(int(r)); !seen[k] {
+			seen[k], o.codeRank[k] = true, int32(pos)
+		}
+	}
+	if o.n > 0 {
+		o.sections[String] = 0
+	}
+}
+
+// rankRows fills each row's rank and the kind sections.
+func (o *Order) rankRows() {
+	c, rows := o.col, o.rows
+	o.rank = make([]int32, len(rows))
 	start := 0
 	var prev Value
 	for pos, r := range rows {
@@ -99,15 +137,6 @@ func newOrder(c *Column, rows []int32) *Order {
 		o.rank[r] = int32(start)
 		prev = v
 	}
-	next := o.n
-	for k := numKinds; k >= 0; k-- {
-		if k == numKinds || o.sections[k] < 0 {
-			o.sections[k] = next
-		}
-		next = o.sections[k]
-	}
-	o.buildPrefixes()
-	return o
 }
 
 // buildPrefixes fills the prefix bitsets: each one the previous plus the
@@ -132,7 +161,7 @@ func (o *Order) buildPrefixes() {
 }
 
 func (o *Order) memoryBytes() int64 {
-	return 4*int64(len(o.rank)) + 8*int64(len(o.prefix)) + 128
+	return 4*int64(len(o.rank)+len(o.codeRank)) + 8*int64(len(o.prefix)) + 128
 }
 
 // MemoryBytes returns the bytes the Order holds beyond Rows (which Sorted
@@ -147,7 +176,12 @@ func (o *Order) Len() int { return o.n }
 func (o *Order) Rows() []int32 { return o.rows }
 
 // Rank returns the position of the first row of row's tie group.
-func (o *Order) Rank(row int32) int32 { return o.rank[row] }
+func (o *Order) Rank(row int32) int32 {
+	if o.rank == nil {
+		return o.codeRank[o.col.code(int(row))]
+	}
+	return o.rank[row]
+}
 
 // Section returns the positions [lo, hi) of the values of kind k (Null:
 // null and absent).

@@ -27,9 +27,7 @@ func orderDataset(tb testing.TB, n int, seed uint64) *Dataset {
 		case 5:
 			doc["v"] = nil
 		}
-		line, _ := json.Marshal(doc)
-		b.Write(line)
-		b.WriteByte('\n')
+		writeDoc(tb, &b, doc)
 	}
 	return mustRead(tb, NDJSON, b.String())
 }
