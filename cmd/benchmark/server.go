@@ -35,6 +35,9 @@ func startMockgql(bin, dir string, extra ...string) (*mockgql, error) {
 	args := []string{"serve", "--http", addr, "--data", dir, "--no-demo", "--log-level", "error", "--max-dataset-bytes", strconv.Itoa(2 << 30),
 		"--pool-curators", "bench@example.com"}
 	args = append(args, extra...)
+	// BENCH_SERVER_ARGS adds flags to every mockgql the bench starts (an
+	// A/B of a setting, e.g. --gc-max-growth 0).
+	args = append(args, strings.Fields(os.Getenv("BENCH_SERVER_ARGS"))...)
 	if pp := os.Getenv("BENCH_PPROF"); pp != "" {
 		args = append(args, "--debug-addr", pp)
 	}

@@ -20,20 +20,29 @@ import (
 // at most headroom more memory while it is smaller. This is the technique
 // of Uber's GOGC tuning, in a few lines; GOGC set in the environment turns
 // it off (the operator chose).
+//
+// At the other end, a node holding large datasets has a live heap that is
+// mostly immutable, pointer-free columns and indexes (hundreds of MB);
+// doubling it before each collection keeps as much again in garbage, and
+// resident memory follows. So the growth is also capped at maxGrowth bytes
+// (never below headroom): a collection then marks the same live heap more
+// often, and since its big arrays hold no pointers, that costs little.
 type gcTuner struct {
-	headroom uint64
+	headroom  uint64
+	maxGrowth uint64
 	percent  int
 	sample   []metrics.Sample
 	log      *slog.Logger
 }
 
 // startGCTuner starts tuning after each collection; headroom 0 or GOGC in
-// the environment leaves Go's default.
-func startGCTuner(headroom uint64, log *slog.Logger) {
+// the environment leaves Go's default. maxGrowth 0 leaves large heaps at
+// Go's doubling.
+func startGCTuner(headroom, maxGrowth uint64, log *slog.Logger) {
 	if headroom == 0 || os.Getenv("GOGC") != "" {
 		return
 	}
-	t := &gcTuner{headroom: headroom, percent: 100, log: log,
+	t := &gcTuner{headroom: headroom, maxGrowth: maxGrowth, percent: 100, log: log,
 		sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
 	t.tune()
 	t.arm()
@@ -55,7 +64,7 @@ func (t *gcTuner) tune() {
 	if t.sample[0].Value.Kind() != metrics.KindUint64 {
 		return
 	}
-	percent := gcPercentFor(t.sample[0].Value.Uint64(), t.headroom)
+	percent := gcPercentFor(t.sample[0].Value.Uint64(), t.headroom, t.maxGrowth)
 	// Only a real change: SetGCPercent is cheap, but not free.
 	if percent*10 < t.percent*9 || percent*10 > t.percent*11 {
 		debug.SetGCPercent(percent)
@@ -65,12 +74,14 @@ func (t *gcTuner) tune() {
 }
 
 // gcPercentFor is the GOGC that makes the next collection come after
-// max(live, headroom) more bytes (a live heap under 1 MB counts as 1 MB,
-// and GOGC stays at most 2000).
-func gcPercentFor(live, headroom uint64) int {
+// max(live, headroom) more bytes, at most max(maxGrowth, headroom) when
+// maxGrowth > 0 (a live heap under 1 MB counts as 1 MB, and GOGC stays
+// between 10 and 2000).
+func gcPercentFor(live, headroom, maxGrowth uint64) int {
 	live = max(live, 1<<20)
-	if live >= headroom {
-		return 100
+	growth := max(live, headroom)
+	if maxGrowth > 0 {
+		growth = min(growth, max(maxGrowth, headroom))
 	}
-	return min(int(headroom*100/live), 2000)
+	return max(10, min(int(growth*100/live), 2000))
 }

@@ -37,7 +37,7 @@ type serveConfig struct {
 	Join                                   list
 	LogLevel                               string
 	DebugAddr                              string
-	GCHeadroom                             int64
+	GCHeadroom, GCMaxGrowth                int64
 	QueryCacheMB                           int
 	IPLimit, ActorIssueLimit               int
 	GuestDailyCalls, SessionDailyCalls     int
@@ -90,6 +90,7 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	fs.DurationVar(&c.SweepEvery, "sweep-every", a.SweepEvery, "how often expired session projects are deleted")
 	fs.IntVar(&c.QueryCacheMB, "query-cache-mb", 32, "the node's cache of filtered and sorted row lists and resolved overlays, shared by all its projects, in MB")
 	fs.Int64Var(&c.GCHeadroom, "gc-headroom", 32<<20, "while the live heap is smaller, collect garbage once per this many bytes allocated rather than at every doubling (0: Go's default; GOGC in the environment overrides)")
+	fs.Int64Var(&c.GCMaxGrowth, "gc-max-growth", 64<<20, "while the live heap is larger, collect garbage once per this many bytes allocated rather than at every doubling, so resident memory stays near the live heap (0: Go's doubling)")
 	fs.StringVar(&c.DebugAddr, "debug-addr", "", "serve Go's pprof profiles on this address (off when empty; keep it private)")
 	surfaceFlags(fs, &c.Surface)
 }
@@ -102,7 +103,7 @@ func serve(args []string) error {
 		return err
 	}
 	log := newLogger(c.LogLevel)
-	startGCTuner(uint64(max(c.GCHeadroom, 0)), log)
+	startGCTuner(uint64(max(c.GCHeadroom, 0)), uint64(max(c.GCMaxGrowth, 0)), log)
 	if c.DebugAddr != "" {
 		go servePprof(c.DebugAddr, log)
 	}
