@@ -43,12 +43,7 @@ func relationRows() (products, customers []byte) {
 // Product and Customer, Customer ONE_TO_MANY Product through customerId,
 // the default operations, and a FULL key.
 func relationProject(m *mockgql) (key string, err error) {
-	d, err := m.gql(`mutation { signUp(email:"bench@example.com", password:"benchmark!", name:"Bench") { token } }`, nil)
-	if err != nil {
-		return "", err
-	}
-	m.token = d["signUp"].(map[string]any)["token"].(string)
-	if _, err := m.gql(`mutation { setPlan(plan: ENTERPRISE) { plan } }`, nil); err != nil {
+	if err := benchAccount(m); err != nil {
 		return "", err
 	}
 	products, customers := relationRows()
@@ -58,7 +53,7 @@ func relationProject(m *mockgql) (key string, err error) {
 	if _, err := m.postReader("/datasets/relcustomers?format=ndjson", bytes.NewReader(customers)); err != nil {
 		return "", err
 	}
-	d, err = m.gql(`mutation { createProject(name: "Relations", slug: "rel") { id } }`, nil)
+	d, err := m.gql(`mutation { createProject(name: "Relations", slug: "rel") { id } }`, nil)
 	if err != nil {
 		return "", err
 	}
@@ -89,14 +84,7 @@ func relationProject(m *mockgql) (key string, err error) {
 		map[string]any{"s": tables["Customer"], "t": tables["Product"]}); err != nil {
 		return "", err
 	}
-	if _, err := m.gql(`mutation($p:ID!){ generateDefaultGqlOperations(projectId:$p) { id } }`, map[string]any{"p": pid}); err != nil {
-		return "", err
-	}
-	d, err = m.gql(`mutation($p:ID!){ createApiKey(projectId:$p, name:"bench", scope: FULL) { value } }`, map[string]any{"p": pid})
-	if err != nil {
-		return "", err
-	}
-	return d["createApiKey"].(map[string]any)["value"].(string), nil
+	return finishProject(m, pid)
 }
 
 // relationShape is one scenario of the group: its name and its 1,000

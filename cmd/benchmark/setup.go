@@ -37,13 +37,20 @@ func rows(n int) []byte {
 	return b.Bytes()
 }
 
-func setup(m *mockgql, o options) (*fixture, error) {
+// benchAccount signs the bench's user up on m (a pool curator, see
+// startMockgql) on the ENTERPRISE plan, and keeps its session token.
+func benchAccount(m *mockgql) error {
 	d, err := m.gql(`mutation { signUp(email:"bench@example.com", password:"benchmark!", name:"Bench") { token } }`, nil)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	m.token = d["signUp"].(map[string]any)["token"].(string)
-	if _, err := m.gql(`mutation { setPlan(plan: ENTERPRISE) { plan } }`, nil); err != nil {
+	_, err = m.gql(`mutation { setPlan(plan: ENTERPRISE) { plan } }`, nil)
+	return err
+}
+
+func setup(m *mockgql, o options) (*fixture, error) {
+	if err := benchAccount(m); err != nil {
 		return nil, err
 	}
 	fx := &fixture{}
@@ -105,10 +112,16 @@ func project(m *mockgql, name, slug string, withLarge bool) (string, error) {
 			return "", err
 		}
 	}
+	return finishProject(m, pid)
+}
+
+// finishProject generates a project's default operations and returns a
+// FULL key of it.
+func finishProject(m *mockgql, pid string) (string, error) {
 	if _, err := m.gql(`mutation($p:ID!){ generateDefaultGqlOperations(projectId:$p) { id } }`, map[string]any{"p": pid}); err != nil {
 		return "", err
 	}
-	d, err = m.gql(`mutation($p:ID!){ createApiKey(projectId:$p, name:"bench", scope: FULL) { value } }`, map[string]any{"p": pid})
+	d, err := m.gql(`mutation($p:ID!){ createApiKey(projectId:$p, name:"bench", scope: FULL) { value } }`, map[string]any{"p": pid})
 	if err != nil {
 		return "", err
 	}

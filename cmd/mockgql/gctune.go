@@ -30,9 +30,9 @@ import (
 type gcTuner struct {
 	headroom  uint64
 	maxGrowth uint64
-	percent  int
-	sample   []metrics.Sample
-	log      *slog.Logger
+	percent   int
+	sample    []metrics.Sample
+	log       *slog.Logger
 }
 
 // startGCTuner starts tuning after each collection; headroom 0 or GOGC in
