@@ -113,8 +113,8 @@ type Pool struct {
 	// missed remembers when a unit (a catalog entry, a blob) was last
 	// looked for in vain on the other nodes, by unit key, so a table bound
 	// to a dataset nobody has does not make every query ask the cluster.
-	missed map[string]time.Time
-	now    func() int64 // unix ns, coarse (coarseNow)
+	missed map[string]int64 // unix ns, of now
+	now    func() int64     // unix ns, coarse (coarseNow); the pool's one clock
 }
 
 // coarseNow is the time in unix ns to within coarseTick, read from an
@@ -222,7 +222,7 @@ func (p *Pool) forAccount(account string) *scopedPool {
 
 // NewPool returns an empty pool over store.
 func NewPool(store Store) *Pool {
-	return &Pool{store: store, sets: map[catalogRef]*poolEntry{}, missed: map[string]time.Time{}, now: coarseNow}
+	return &Pool{store: store, sets: map[catalogRef]*poolEntry{}, missed: map[string]int64{}, now: coarseNow}
 }
 
 // Dataset returns the dataset under the catalog key (for a curated
@@ -329,11 +329,12 @@ func (p *Pool) fetchUnit(key, kind, id string) bool {
 		return false
 	}
 	p.mu.Lock()
-	if t, seen := p.missed[key]; seen && time.Since(t) < fetchAgainAfter {
+	now := p.now()
+	if t, seen := p.missed[key]; seen && time.Duration(now-t) < fetchAgainAfter {
 		p.mu.Unlock()
 		return false
 	}
-	p.missed[key] = time.Now()
+	p.missed[key] = now
 	p.mu.Unlock()
 	if !f.Fetch(key, kind, id) {
 		return false

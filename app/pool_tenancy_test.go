@@ -232,7 +232,7 @@ func TestSampleDocumentsAreBounded(t *testing.T) {
 	if err != nil || len(ds) != 1 {
 		t.Fatal(ds, err)
 	}
-	docs, total := ds[0].Samples(50), 0
+	docs, total := ds[0].Samples.Sample(50), 0
 	for _, d := range docs {
 		total += len(d)
 		if len(d) > 32<<10 || !strings.Contains(string(d), "_omitted") {

@@ -102,7 +102,7 @@ func TestRestart(t *testing.T) {
 		if err != nil || len(sources) != 1 || sources[0].ImportCode != "products" || sources[0].RecordCount != 3 {
 			t.Fatalf("data sources after restart: %+v, %v", sources, err)
 		}
-		if samples := sources[0].Samples(2); len(samples) != 2 {
+		if samples := sources[0].Samples.Sample(2); len(samples) != 2 {
 			t.Errorf("samples: %q", samples)
 		}
 		_, err = svc.ImportDataset(ctx, systemPrincipal, model.DatasetImport{ImportCode: "products", Format: "json", Body: nil})

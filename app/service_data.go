@@ -52,22 +52,33 @@ func (s *Service) dataSource(m actors.DatasetMeta) model.DataSource {
 	for _, v := range m.Variants {
 		ds.Variants = append(ds.Variants, model.DataSourceVariant{Name: v.Name, RecordCount: v.Count})
 	}
-	key := m.Key
-	ds.Samples = func(limit int) []json.RawMessage {
-		d := s.pool.Dataset(key)
-		out, total := []json.RawMessage{}, 0
-		for i := 0; d != nil && i < limit && i < d.Len() && total < maxSampleBytes; i++ {
-			doc := d.Document(i)
-			if len(doc) > maxSampleDoc || total+len(doc) > maxSampleBytes {
-				doc = json.RawMessage(fmt.Sprintf(`{"_omitted":"a document of %d bytes; samples show documents up to %d bytes and %d bytes a call"}`,
-					len(doc), maxSampleDoc, maxSampleBytes))
-			}
-			total += len(doc)
-			out = append(out, doc)
-		}
-		return out
-	}
+	ds.Samples = poolSamples{pool: s.pool, key: m.Key}
 	return ds
+}
+
+// poolSamples reads a catalog entry's first documents from the data pool
+// when they are asked for (model.DocumentSampler): listing the pool loads
+// no dataset.
+type poolSamples struct {
+	pool *actors.Pool
+	key  string
+}
+
+// Sample returns up to limit documents, a document over maxSampleDoc or
+// past maxSampleBytes in all replaced by a note saying so.
+func (p poolSamples) Sample(limit int) []json.RawMessage {
+	d := p.pool.Dataset(p.key)
+	out, total := []json.RawMessage{}, 0
+	for i := 0; d != nil && i < limit && i < d.Len() && total < maxSampleBytes; i++ {
+		doc := d.Document(i)
+		if len(doc) > maxSampleDoc || total+len(doc) > maxSampleBytes {
+			doc = json.RawMessage(fmt.Sprintf(`{"_omitted":"a document of %d bytes; samples show documents up to %d bytes and %d bytes a call"}`,
+				len(doc), maxSampleDoc, maxSampleBytes))
+		}
+		total += len(doc)
+		out = append(out, doc)
+	}
+	return out
 }
 
 // ImportDataset parses an upload as a stream and adds it to the data pool.

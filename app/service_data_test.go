@@ -43,7 +43,7 @@ func TestDatasets(t *testing.T) {
 					!reflect.DeepEqual(ds.Variants, tt.variants) || ds.Name != tt.in.ImportCode {
 					t.Errorf("data source = %+v", ds)
 				}
-				if got := ds.Samples(10); len(got) != tt.count {
+				if got := ds.Samples.Sample(10); len(got) != tt.count {
 					t.Errorf("samples = %q", got)
 				}
 			})

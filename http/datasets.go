@@ -51,7 +51,7 @@ func dataSourceJSON(ds model.DataSource) gin.H {
 	}
 	samples := []json.RawMessage{}
 	if ds.Samples != nil {
-		samples = ds.Samples(3)
+		samples = ds.Samples.Sample(3)
 	}
 	return gin.H{"importCode": ds.ImportCode, "name": ds.Name, "fieldPaths": ds.FieldPaths,
 		"recordCount": ds.RecordCount, "variants": variants, "sampleDocuments": samples}

@@ -277,7 +277,7 @@ func (sh shaper) dataSource(d DataSource) any {
 			if samples == nil || limit == 0 {
 				return []json.RawMessage{}, nil
 			}
-			docs := samples(limit)
+			docs := samples.Sample(limit)
 			return docs[:min(len(docs), limit)], nil
 		}),
 	}

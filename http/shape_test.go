@@ -205,7 +205,7 @@ func TestShapeSampleDocuments(t *testing.T) {
 	})
 	t.Run("more than asked", func(t *testing.T) {
 		sh, _ := testShaper()
-		d := DataSource{Samples: func(int) []json.RawMessage { return make([]json.RawMessage, 9) }}
+		d := DataSource{Samples: model.SamplerFunc(func(int) []json.RawMessage { return make([]json.RawMessage, 9) })}
 		if got := shapedField(t, sh.dataSource(d), "sampleDocuments", map[string]any{"limit": 2}).([]json.RawMessage); len(got) != 2 {
 			t.Errorf("%d documents, want 2", len(got))
 		}

@@ -131,10 +131,10 @@ func (f *fakeModel) fixtureDataSource(code string) DataSource {
 	}
 	return DataSource{ImportCode: code, Name: "Products", FieldPaths: []string{"id", "price.amount"}, RecordCount: 4,
 		Variants: []Variant{{Name: "2024", RecordCount: 3}, {Name: "2025", RecordCount: 1}},
-		Samples: func(limit int) []json.RawMessage {
+		Samples: model.SamplerFunc(func(limit int) []json.RawMessage {
 			_ = f.record("Samples", limit)
 			return docs[:min(limit, len(docs))]
-		},
+		}),
 	}
 }
 

@@ -166,7 +166,7 @@ func shapeDataSource(d model.DataSource, samples int) dataSourceOut {
 		o.Variants = append(o.Variants, variantOut{Name: v.Name, RecordCount: v.RecordCount})
 	}
 	if d.Samples != nil && samples > 0 {
-		o.Samples = append(o.Samples, d.Samples(samples)...)
+		o.Samples = append(o.Samples, d.Samples.Sample(samples)...)
 	}
 	return o
 }

@@ -40,9 +40,23 @@ type DataSource struct {
 	// Owned is true when the dataset is the caller's account's own upload
 	// (it may delete it), false for the curated pool.
 	Owned bool
-	// Samples returns up to limit documents (JSON objects).
-	Samples func(limit int) []json.RawMessage `json:"-"`
+	// Samples reads the dataset's first documents when they are asked
+	// for; nil: none to show.
+	Samples DocumentSampler `json:"-"`
 }
+
+// DocumentSampler reads up to limit documents (JSON objects) of a dataset
+// on demand, so that listing the pool loads no dataset (sampleDocuments,
+// MCP's samples). The use cases implement it over the data pool.
+type DocumentSampler interface {
+	Sample(limit int) []json.RawMessage
+}
+
+// SamplerFunc adapts a function to a DocumentSampler (fixtures, tests).
+type SamplerFunc func(limit int) []json.RawMessage
+
+// Sample calls f.
+func (f SamplerFunc) Sample(limit int) []json.RawMessage { return f(limit) }
 
 // DataSourceVariant is a named subset of a dataset.
 type DataSourceVariant struct {
