@@ -21,6 +21,7 @@ type replica struct {
 	db      *persistence.DB
 	records func(key string) []persistence.Range
 	log     *slog.Logger
+	staging map[string]*staged // snapshots being received, by grain key
 }
 
 // Receive implements actor.Actor.
@@ -66,23 +67,31 @@ func stale(gen, promised uint64, have persistence.Version) bool {
 }
 
 func (r *replica) write(m *pb.Write) (*pb.WriteAck, error) {
-	promised, have, err := r.state(m.Key)
-	if err != nil {
-		return nil, err
-	}
 	w := fromPB(m.Ver)
-	switch {
-	case stale(w.Gen, promised, have):
-		return &pb.WriteAck{Promised: promised, Have: toPB(have)}, nil // fenced: a newer activation exists
-	case !have.Less(w):
-		return &pb.WriteAck{Ok: true, Have: toPB(have)}, nil // a retry of a write it holds
-	case w.Seq != have.Seq+1:
-		return &pb.WriteAck{Behind: true, Have: toPB(have), Promised: promised}, nil
+	for {
+		promised, have, err := r.state(m.Key)
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case stale(w.Gen, promised, have):
+			return &pb.WriteAck{Promised: promised, Have: toPB(have)}, nil // fenced: a newer activation exists
+		case !have.Less(w):
+			return &pb.WriteAck{Ok: true, Have: toPB(have)}, nil // a retry of a write it holds
+		case w.Seq != have.Seq+1:
+			return &pb.WriteAck{Behind: true, Have: toPB(have), Promised: promised}, nil
+		}
+		// Applied only on top of the version just checked: a catch-up's
+		// pull (Store.pull, outside this actor) may have installed a newer
+		// copy meanwhile, and then the write is judged again against it.
+		applied, _, err := r.db.ApplyIf(m.Key, w, toPuts(m.Records), nil, func(now persistence.Version) bool { return now == have })
+		if err != nil {
+			return nil, err
+		}
+		if applied {
+			return &pb.WriteAck{Ok: true, Have: m.Ver, Promised: promised}, nil
+		}
 	}
-	if err := r.db.Apply(m.Key, w, toPuts(m.Records), nil); err != nil {
-		return nil, err
-	}
-	return &pb.WriteAck{Ok: true, Have: m.Ver, Promised: promised}, nil
 }
 
 // promise grants m.Gen if it exceeds every generation this replica
@@ -110,105 +119,86 @@ func (r *replica) promise(m *pb.Promise) (*pb.PromiseAck, error) {
 	return &pb.PromiseAck{Ok: ok, Promised: promised, Have: toPB(have)}, nil
 }
 
-// read returns a page of key's records after (AfterKind, AfterID).
+// read returns a page of key's records after (AfterKind, AfterID), with
+// the version of the copy it was read from, in one transaction.
 func (r *replica) read(m *pb.Read) (*pb.ReadReply, error) {
-	have, err := r.db.Version(m.Key)
+	have, recs, more, err := r.db.ReadRanges(m.Key, r.records(m.Key), m.AfterKind, m.AfterId, readPage)
 	if err != nil {
 		return nil, err
 	}
-	out := &pb.ReadReply{Have: toPB(have)}
-	size, skipping := 0, m.AfterKind != ""
-	for _, rg := range r.records(m.Key) {
-		err := r.db.ScanRange(rg, func(id string, v []byte) error {
-			if skipping {
-				if rg.Kind == m.AfterKind && id == m.AfterId {
-					skipping = false
-				}
-				return nil
-			}
-			if size > 0 && size+len(v) > readPage {
-				out.More = true
-				return persistence.ErrStop
-			}
-			size += len(v)
-			out.Records = append(out.Records, &pb.Record{Kind: rg.Kind, Id: id, Value: append([]byte(nil), v...)})
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		if out.More {
-			break
-		}
-	}
-	return out, nil
+	return &pb.ReadReply{Have: toPB(have), Records: toRecords(recs), More: more}, nil
 }
 
-// push applies a page of a snapshot another node sends (a write found this
+// maxStaged bounds the snapshots a replica assembles at once (one per
+// grain; a grain's next first page replaces its previous one).
+const maxStaged = 8
+
+// staged is a snapshot whose pages are arriving.
+type staged struct {
+	ver  persistence.Version
+	recs []persistence.Put
+}
+
+// push takes a page of a snapshot another node sends (a write found this
 // replica behind), fenced like a write: a snapshot of an older generation
-// than this replica promised or holds is refused. A promise can arrive
+// than this replica promised or holds is refused (a promise can arrive
 // between the write that found this replica behind and the snapshot's
-// pages.
+// pages). Pages are assembled in memory and the whole copy replaces this
+// replica's in one transaction when the last arrives, so a snapshot cut
+// off, or two interleaved, never leave a mixture; pages of a version other
+// than the first page's are refused (the sender starts again).
 func (r *replica) push(m *pb.Snapshot) (*pb.WriteAck, error) {
 	promised, have, err := r.state(m.Key)
 	if err != nil {
 		return nil, err
 	}
-	if stale(fromPB(m.Ver).Gen, promised, have) {
+	v := fromPB(m.Ver)
+	if stale(v.Gen, promised, have) {
+		delete(r.staging, m.Key)
 		return &pb.WriteAck{Promised: promised, Have: toPB(have)}, nil
 	}
-	return r.snapshot(m)
-}
-
-// snapshot replaces key's records page by page; the last page sets the
-// version. Until it does, the records are marked as holding no version,
-// so that a snapshot cut off after its first pages is never taken for a
-// complete copy (a promise reports it as the oldest, a write finds it
-// behind and sends a whole snapshot again).
-func (r *replica) snapshot(m *pb.Snapshot) (*pb.WriteAck, error) {
-	var clear []persistence.Put
 	if m.First {
-		var err error
-		if clear, err = r.clearing(m.Key); err != nil {
-			return nil, err
+		if r.staging == nil {
+			r.staging = map[string]*staged{}
 		}
+		if _, ok := r.staging[m.Key]; !ok && len(r.staging) >= maxStaged {
+			for k := range r.staging {
+				delete(r.staging, k) // the sender of that one starts again
+				break
+			}
+		}
+		r.staging[m.Key] = &staged{ver: v}
 	}
-	v, err := r.db.Version(m.Key)
+	st := r.staging[m.Key]
+	if st == nil || st.ver != v {
+		return &pb.WriteAck{Have: toPB(have)}, nil
+	}
+	st.recs = append(st.recs, toPuts(m.Records)...)
+	if !m.Last {
+		return &pb.WriteAck{Ok: true, Have: toPB(have)}, nil
+	}
+	delete(r.staging, m.Key)
+	now, err := install(r.db, r.records, m.Key, v, st.recs)
 	if err != nil {
 		return nil, err
 	}
-	switch {
-	case m.Last:
-		v = fromPB(m.Ver)
-	case m.First:
-		v = persistence.Version{}
-	}
-	if err := r.db.Apply(m.Key, v, toPuts(m.Records), clear); err != nil {
-		return nil, err
-	}
-	return &pb.WriteAck{Ok: true, Have: toPB(v)}, nil
+	// A replica that holds this version or a newer one of the same
+	// generation (the stale check passed) holds what the sender wanted it
+	// to hold.
+	return &pb.WriteAck{Ok: true, Have: toPB(now)}, nil
 }
 
-// clearing lists deletes that drop every record of key.
-func (r *replica) clearing(key string) ([]persistence.Put, error) {
-	var out []persistence.Put
-	for _, rg := range r.records(key) {
-		switch {
-		case rg.Exact:
-			out = append(out, persistence.Put{Kind: rg.Kind, ID: rg.Prefix})
-		case rg.Suffix == "":
-			out = append(out, persistence.Put{Kind: rg.Kind, ID: rg.Prefix, Prefix: true})
-		default:
-			err := r.db.ScanRange(rg, func(id string, _ []byte) error {
-				out = append(out, persistence.Put{Kind: rg.Kind, ID: id})
-				return nil
-			})
-			if err != nil {
-				return nil, err
-			}
-		}
+// install replaces db's copy of key with recs at version v, unless db
+// already holds v or a newer version: a copy never goes back. A catch-up
+// used to pull a peer's older copy over a newer one that writes had
+// brought meanwhile, dropping acknowledged writes. It returns the version
+// db holds afterwards.
+func install(db *persistence.DB, records func(string) []persistence.Range, key string, v persistence.Version, recs []persistence.Put) (persistence.Version, error) {
+	applied, have, err := db.ApplyIf(key, v, recs, records(key), func(have persistence.Version) bool { return have.Less(v) })
+	if err != nil || !applied {
+		return have, err
 	}
-	return out, nil
+	return v, nil
 }
 
 func (r *replica) versions() (*pb.VersionsReply, error) {

@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -73,6 +74,12 @@ func newStore(db *persistence.DB, cfg StoreConfig, n *Node) *Store {
 	}
 	if cfg.KeyOf == nil {
 		cfg.KeyOf = func(kind, id string) (string, bool) { return kind + "/" + id, true }
+	}
+	if cfg.Records == nil { // the grain "kind/id" is the one record kind/id
+		cfg.Records = func(key string) []persistence.Range {
+			kind, id, _ := strings.Cut(key, "/")
+			return []persistence.Range{{Kind: kind, Prefix: id, Exact: true}}
+		}
 	}
 	return &Store{db: db, cfg: cfg, node: n, gens: map[string]uint64{}, locks: map[string]*sync.Mutex{}}
 }
@@ -214,16 +221,23 @@ func (s *Store) replicate(key string, puts []persistence.Put, deadline time.Time
 	return errNoQuorum(key, acks, need)
 }
 
-// writeRound writes to this node's copy first, so that a snapshot it sends
-// a lagging replica already holds this write, then to the others at once.
+// writeRound writes to this node's copy first, then to the other replicas
+// at once. This node's copy is written whether or not this node is one of
+// key's replicas in its current view: the next write's version and every
+// snapshot a lagging replica gets are read from it. When that write fails
+// nothing is sent: the next try would reuse the write's version for other
+// records, and a replica holding this one would take that for a retry.
 func (s *Store) writeRound(set []string, key string, w *pb.Write, need int, deadline time.Time) int {
 	self, others, acks := s.node.system.Address(), set[:0:0], 0
 	for _, addr := range set {
-		if addr != self {
+		if addr == self {
+			acks = 1
+		} else {
 			others = append(others, addr)
-		} else if s.writeTo(addr, key, w, deadline) {
-			acks++
 		}
+	}
+	if !s.writeTo(self, key, w, deadline) {
+		return 0
 	}
 	return acks + s.fanOut(others, need-acks, func(addr string) bool { return s.writeTo(addr, key, w, deadline) })
 }
@@ -253,14 +267,14 @@ func (s *Store) fanOut(set []string, enough int, call func(addr string) bool) in
 }
 
 // writeTo sends a write to one replica; a replica that is behind gets a
-// snapshot from this node's copy instead.
+// snapshot from this node's copy instead, which holds the write.
 func (s *Store) writeTo(addr, key string, w *pb.Write, deadline time.Time) bool {
 	ack, ok := s.askBy(addr, w, deadline).(*pb.WriteAck)
 	if !ok {
 		return false
 	}
 	if ack.Behind {
-		return s.pushSnapshot(addr, key, fromPB(w.Ver))
+		return s.pushSnapshot(addr, key)
 	}
 	return ack.Ok
 }
@@ -286,26 +300,63 @@ func (s *Store) askBy(addr string, msg any, deadline time.Time) any {
 	return res
 }
 
-// pushSnapshot copies this node's records of key to addr, page by page.
-func (s *Store) pushSnapshot(addr, key string, v persistence.Version) bool {
-	r := &replica{db: s.db, records: s.cfg.Records, log: s.node.cfg.Logger}
-	after := &pb.Read{Key: key}
-	first := true
-	for {
-		page, err := r.read(after)
-		if err != nil {
-			return false
+// copyTries bounds how often a snapshot is read again because the copy
+// it is read from changed between two of its pages.
+const copyTries = 3
+
+// readCopy reads a whole copy of key's records, page by page, through
+// page (this node's replica or another's); every page must come from the
+// same version, or it starts again. ok false: a page was not answered, or
+// the copy kept changing.
+func readCopy(key string, page func(*pb.Read) *pb.ReadReply) (v persistence.Version, pages [][]*pb.Record, ok bool) {
+	for try := 0; try < copyTries; try++ {
+		pages = pages[:0]
+		after := &pb.Read{Key: key}
+		for first := true; ; first = false {
+			p := page(after)
+			if p == nil {
+				return v, nil, false
+			}
+			if pv := fromPB(p.Have); first {
+				v = pv
+			} else if pv != v {
+				break // changed since the first page: read it again
+			}
+			pages = append(pages, p.Records)
+			if !p.More {
+				return v, pages, true
+			}
+			if len(p.Records) == 0 {
+				break
+			}
+			last := p.Records[len(p.Records)-1]
+			after = &pb.Read{Key: key, AfterKind: last.Kind, AfterId: last.Id}
 		}
-		snap := &pb.Snapshot{Key: key, Ver: toPB(v), Records: page.Records, First: first, Last: !page.More}
+	}
+	return v, nil, false
+}
+
+// pushSnapshot copies this node's records of key to addr, page by page,
+// labelled with the version they were read at.
+func (s *Store) pushSnapshot(addr, key string) bool {
+	r := &replica{db: s.db, records: s.cfg.Records, log: s.node.cfg.Logger}
+	v, pages, ok := readCopy(key, func(m *pb.Read) *pb.ReadReply {
+		p, err := r.read(m)
+		if err != nil {
+			return nil
+		}
+		return p
+	})
+	if !ok {
+		return false
+	}
+	for i, recs := range pages {
+		snap := &pb.Snapshot{Key: key, Ver: toPB(v), Records: recs, First: i == 0, Last: i == len(pages)-1}
 		if ack, ok := s.ask(addr, snap).(*pb.WriteAck); !ok || !ack.Ok {
 			return false
 		}
-		if !page.More {
-			return true
-		}
-		lastRec := page.Records[len(page.Records)-1]
-		after, first = &pb.Read{Key: key, AfterKind: lastRec.Kind, AfterId: lastRec.Id}, false
 	}
+	return true
 }
 
 // Acquire prepares this node's activation of grain kind/id: it takes a
@@ -387,25 +438,29 @@ func (s *Store) promiseRound(set []string, key string, gen uint64) (best persist
 	return best, bestAddr, okN, higher
 }
 
-// pull replaces this node's records of key with addr's.
+// pull replaces this node's records of key with addr's, unless this node
+// holds the same version or a newer one by the time they arrive (see
+// install).
 func (s *Store) pull(addr, key string) error {
-	r := &replica{db: s.db, records: s.cfg.Records, log: s.node.cfg.Logger}
-	after := &pb.Read{Key: key}
-	first := true
-	for {
-		page, ok := s.ask(addr, after).(*pb.ReadReply)
-		if !ok {
-			return errNoQuorum(key, 0, 1)
-		}
-		if _, err := r.snapshot(&pb.Snapshot{Key: key, Ver: page.Have, Records: page.Records, First: first, Last: !page.More}); err != nil {
-			return err
-		}
-		if !page.More {
-			return nil
-		}
-		last := page.Records[len(page.Records)-1]
-		after, first = &pb.Read{Key: key, AfterKind: last.Kind, AfterId: last.Id}, false
+	v, recs, ok := s.readFrom(addr, key)
+	if !ok {
+		return errNoQuorum(key, 0, 1)
 	}
+	_, err := install(s.db, s.cfg.Records, key, v, recs)
+	return err
+}
+
+// readFrom reads addr's whole copy of key (see readCopy).
+func (s *Store) readFrom(addr, key string) (persistence.Version, []persistence.Put, bool) {
+	v, pages, ok := readCopy(key, func(m *pb.Read) *pb.ReadReply {
+		p, _ := s.ask(addr, m).(*pb.ReadReply)
+		return p
+	})
+	var recs []persistence.Put
+	for _, p := range pages {
+		recs = append(recs, toPuts(p)...)
+	}
+	return v, recs, ok
 }
 
 // Fetch pulls key's records from the first other member that holds them.
@@ -433,11 +488,19 @@ func (s *Store) Fetch(key, kind, id string) bool {
 // CatchUp brings this node's copies up to date with the other members':
 // every grain for which this node is a replica and a member holds a newer
 // version is pulled. A node that comes back runs it before it serves, and
-// must not serve when it fails: a member that does not answer (it may
-// hold the only newer copy this node is a replica of) fails it, as does
-// ctx's end.
+// must not serve when it fails, as when ctx ends.
+//
+// Members may fail to answer, as many as a write's majority can do
+// without: an acknowledged write this node missed is held by a majority
+// of its replicas other than this node, so all but that many of them
+// answer. With 3 replicas that is one member — typically the previous
+// process of a node restarted a moment ago, still listed by the others.
+// More silent members fail the catch-up: one of them may hold the only
+// newer copy of a grain this node is a replica of.
 func (s *Store) CatchUp(ctx context.Context) error {
 	self := s.node.system.Address()
+	r := min(s.cfg.Replicas, s.node.seenSize(1))
+	silent, tolerate := 0, r-majority(r)
 	for _, m := range s.node.memberList() {
 		if m.Address() == self {
 			continue
@@ -445,24 +508,47 @@ func (s *Store) CatchUp(ctx context.Context) error {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("catching up: %w", err)
 		}
-		vs, ok := s.ask(m.Address(), &pb.Versions{}).(*pb.VersionsReply)
-		if !ok {
-			return fmt.Errorf("catching up: member %s did not list its versions", m.Address())
+		err, local := s.catchUpFrom(m.Address())
+		if local != nil {
+			return fmt.Errorf("catching up: %w", local)
 		}
-		for key, v := range vs.Versions {
-			if !s.isReplica(key) {
-				continue
-			}
-			have, err := s.db.Version(key)
-			if err != nil {
-				return err
-			}
-			if have.Less(fromPB(v)) {
-				if err := s.pull(m.Address(), key); err != nil {
-					return err
-				}
-			}
+		if err == nil {
+			continue
 		}
+		if silent++; silent > tolerate {
+			return fmt.Errorf("catching up: %w (%d members did not answer, at most %d may not)", err, silent, tolerate)
+		}
+		s.node.cfg.Logger.Warn("catching up without a member that did not answer", "member", m.Address(), "err", err)
 	}
 	return nil
+}
+
+// catchUpFrom pulls from addr every grain this node is a replica of and
+// addr holds newer. remote is addr's failure to answer, local this node's
+// failure to read or write its own copy.
+func (s *Store) catchUpFrom(addr string) (remote, local error) {
+	vs, ok := s.ask(addr, &pb.Versions{}).(*pb.VersionsReply)
+	if !ok {
+		return fmt.Errorf("member %s did not list its versions", addr), nil
+	}
+	for key, v := range vs.Versions {
+		if !s.isReplica(key) {
+			continue
+		}
+		have, err := s.db.Version(key)
+		if err != nil {
+			return nil, err
+		}
+		if !have.Less(fromPB(v)) {
+			continue
+		}
+		copyV, recs, ok := s.readFrom(addr, key)
+		if !ok {
+			return fmt.Errorf("member %s did not send %s", addr, key), nil
+		}
+		if _, err := install(s.db, s.cfg.Records, key, copyV, recs); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
 }

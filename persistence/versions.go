@@ -1,7 +1,9 @@
 package persistence
 
 import (
+	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -62,25 +64,39 @@ func (db *DB) Versions() (map[string]Version, error) {
 	return out, err
 }
 
-// Apply writes puts and sets key's version, in one transaction. With
-// replace, every record listed by prefixes is deleted first (a snapshot's
-// first page).
+// Apply writes puts and sets key's version, in one transaction.
 //
 // A promise for key held in memory (see Promise) is written in the same
 // transaction: from its first records on, a grain's fencing survives a
 // restart.
-func (db *DB) Apply(key string, v Version, puts []Put, replace []Put) error {
+func (db *DB) Apply(key string, v Version, puts []Put) error {
+	_, _, err := db.ApplyIf(key, v, puts, nil, nil)
+	return err
+}
+
+// ApplyIf is Apply done only when ok (nil: always) accepts the version of
+// key's records as the same transaction reads it, so that no other writer
+// can come between the check and the write. With clear, every record in
+// those ranges is deleted first (a snapshot replacing a copy). It returns
+// whether it applied and the version it found.
+func (db *DB) ApplyIf(key string, v Version, puts []Put, clear []Range, ok func(have Version) bool) (applied bool, have Version, err error) {
 	db.pmu.Lock()
 	mem := db.pending[key]
 	db.pmu.Unlock()
-	err := db.bolt.Update(func(tx *bolt.Tx) error {
+	err = db.bolt.Update(func(tx *bolt.Tx) error {
+		if b := tx.Bucket(versionBucket); b != nil {
+			have = decodeVersion(b.Get([]byte(key)))
+		}
+		if ok != nil && !ok(have) {
+			return nil
+		}
 		if mem > durablePromise(tx, key) {
 			if err := putPromise(tx, key, mem); err != nil {
 				return err
 			}
 		}
-		for _, p := range replace {
-			if err := put(tx, p); err != nil {
+		for _, r := range clear {
+			if err := deleteRange(tx, r); err != nil {
 				return err
 			}
 		}
@@ -93,16 +109,90 @@ func (db *DB) Apply(key string, v Version, puts []Put, replace []Put) error {
 		if err != nil {
 			return err
 		}
+		applied = true
 		return b.Put([]byte(key), encodeVersion(v))
 	})
-	if err == nil && mem > 0 {
+	if err != nil {
+		return false, have, err
+	}
+	if applied && mem > 0 {
 		db.pmu.Lock()
 		if db.pending[key] == mem {
 			delete(db.pending, key)
 		}
 		db.pmu.Unlock()
 	}
+	return applied, have, nil
+}
+
+// deleteRange deletes every record in r.
+func deleteRange(tx *bolt.Tx, r Range) error {
+	switch {
+	case r.Exact:
+		return put(tx, Put{Kind: r.Kind, ID: r.Prefix})
+	case r.Suffix == "":
+		return deletePrefix(tx, r.Kind, r.Prefix)
+	}
+	b := tx.Bucket([]byte(r.Kind))
+	if b == nil {
+		return nil
+	}
+	var doomed [][]byte
+	err := scanRange(tx, r, func(id string, _ []byte) error {
+		doomed = append(doomed, []byte(id))
+		return nil
+	})
+	for _, k := range doomed {
+		if err == nil {
+			err = b.Delete(k)
+		}
+	}
 	return err
+}
+
+// ReadRanges reads, in one transaction, the version of key's records and
+// the records in ranges (in order, each in key order) that come after the
+// record afterID of kind afterKind (both empty: from the start), up to
+// about limit bytes of values (at least one record). more reports that
+// records were left for another page. Two pages read at different times
+// belong to one copy only if their versions are equal.
+func (db *DB) ReadRanges(key string, ranges []Range, afterKind, afterID string, limit int) (v Version, recs []Put, more bool, err error) {
+	err = db.bolt.View(func(tx *bolt.Tx) error {
+		if b := tx.Bucket(versionBucket); b != nil {
+			v = decodeVersion(b.Get([]byte(key)))
+		}
+		size, skipping := 0, afterKind != ""
+		for _, r := range ranges {
+			err := scanRange(tx, r, func(id string, val []byte) error {
+				if skipping {
+					if r.Kind == afterKind && id == afterID {
+						skipping = false
+					}
+					return nil
+				}
+				if size > 0 && size+len(val) > limit {
+					more = true
+					return ErrStop
+				}
+				size += len(val)
+				recs = append(recs, Put{Kind: r.Kind, ID: id, Value: bytes.Clone(val)})
+				return nil
+			})
+			if err != nil && !errors.Is(err, ErrStop) {
+				return err
+			}
+			if more {
+				return nil
+			}
+		}
+		if skipping {
+			// The record to continue after is gone: the copy changed
+			// since the last page, and its version says so.
+			recs = nil
+		}
+		return nil
+	})
+	return v, recs, more, err
 }
 
 // maxPending bounds the promises kept in memory for keys with no records
@@ -216,17 +306,33 @@ type Range struct {
 
 // ScanRange calls fn for every record in r, in key order.
 func (db *DB) ScanRange(r Range, fn func(id string, v []byte) error) error {
+	err := db.bolt.View(func(tx *bolt.Tx) error { return scanRange(tx, r, fn) })
+	if errors.Is(err, ErrStop) {
+		return nil
+	}
+	return err
+}
+
+// scanRange is ScanRange inside tx; fn's ErrStop is returned as is.
+func scanRange(tx *bolt.Tx, r Range, fn func(id string, v []byte) error) error {
+	b := tx.Bucket([]byte(r.Kind))
+	if b == nil {
+		return nil
+	}
 	if r.Exact {
-		v, err := db.Get(r.Kind, r.Prefix)
-		if err != nil || v == nil {
+		if v := b.Get([]byte(r.Prefix)); v != nil {
+			return fn(r.Prefix, v)
+		}
+		return nil
+	}
+	c := b.Cursor()
+	for k, v := c.Seek([]byte(r.Prefix)); k != nil && bytes.HasPrefix(k, []byte(r.Prefix)); k, v = c.Next() {
+		if r.Suffix != "" && !bytes.HasSuffix(k, []byte(r.Suffix)) {
+			continue
+		}
+		if err := fn(string(k), v); err != nil {
 			return err
 		}
-		return fn(r.Prefix, v)
 	}
-	return db.Scan(r.Kind, r.Prefix, func(id string, v []byte) error {
-		if r.Suffix != "" && (len(id) < len(r.Suffix) || id[len(id)-len(r.Suffix):] != r.Suffix) {
-			return nil
-		}
-		return fn(id, v)
-	})
+	return nil
 }
