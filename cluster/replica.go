@@ -78,7 +78,9 @@ func (r *replica) write(m *pb.Write) (*pb.WriteAck, error) {
 			return &pb.WriteAck{Promised: promised, Have: toPB(have)}, nil // fenced: a newer activation exists
 		case !have.Less(w):
 			return &pb.WriteAck{Ok: true, Have: toPB(have)}, nil // a retry of a write it holds
-		case w.Seq != have.Seq+1:
+		case m.Base != nil && fromPB(m.Base) != have, m.Base == nil && w.Seq != have.Seq+1:
+			// Not the copy the write was made on: seq alone cannot tell
+			// (G-1, 100) from (G, 100), two activations' different copies.
 			return &pb.WriteAck{Behind: true, Have: toPB(have), Promised: promised}, nil
 		}
 		// Applied only on top of the version just checked: a catch-up's

@@ -139,3 +139,30 @@ func expect(t *testing.T, db *persistence.DB, val string, ver persistence.Versio
 		t.Fatalf("the replica holds %q at %v (%v), want %q at %v", got, v, err, val, ver)
 	}
 }
+
+// TestWriteNeedsItsBase: a write applies only on top of the copy it was
+// made on. A replica holding an older activation's unacknowledged writes
+// up to seq 3 must not take the newer activation's write 4, made on its
+// own seq 3: by seq alone the two copies look alike, and the replica
+// would hold a mixture under the newer version.
+func TestWriteNeedsItsBase(t *testing.T) {
+	r, db := newTestReplica(t)
+	base := &pb.Version{} // a grain's first write is made on no copy
+	for seq := uint64(1); seq <= 3; seq++ {
+		if ack, err := r.write(&pb.Write{Key: "apikey/k", Ver: &pb.Version{Gen: 2, Seq: seq}, Base: base, Records: rec("old lineage")}); err != nil || !ack.Ok {
+			t.Fatalf("write 2.%d: %v %v", seq, ack, err)
+		}
+		base = &pb.Version{Gen: 2, Seq: seq}
+	}
+	ack, err := r.write(&pb.Write{Key: "apikey/k", Ver: &pb.Version{Gen: 3, Seq: 4}, Base: &pb.Version{Gen: 3, Seq: 3}, Records: rec("new lineage")})
+	if err != nil || ack.Ok || !ack.Behind {
+		t.Fatalf("a write on another copy: %v %v; want behind", ack, err)
+	}
+	expect(t, db, "old lineage", persistence.Version{Gen: 2, Seq: 3})
+	// The first write of a new activation, on the copy it pulled: applied.
+	ack, err = r.write(&pb.Write{Key: "apikey/k", Ver: &pb.Version{Gen: 3, Seq: 4}, Base: &pb.Version{Gen: 2, Seq: 3}, Records: rec("next")})
+	if err != nil || !ack.Ok {
+		t.Fatalf("a write on the copy held: %v %v", ack, err)
+	}
+	expect(t, db, "next", persistence.Version{Gen: 3, Seq: 4})
+}

@@ -199,7 +199,7 @@ func (s *Store) replicate(key string, puts []persistence.Put, deadline time.Time
 		}
 		gen = max(have.Gen, promised, 1)
 	}
-	w := &pb.Write{Key: key, Ver: &pb.Version{Gen: gen, Seq: have.Seq + 1}, Records: toRecords(puts)}
+	w := &pb.Write{Key: key, Ver: &pb.Version{Gen: gen, Seq: have.Seq + 1}, Base: toPB(have), Records: toRecords(puts)}
 	// A replica that just joined may not answer the first time (its
 	// connection is still being made): try a few times, briefly. A replica
 	// that holds the write already answers a retry with success.

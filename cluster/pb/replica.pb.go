@@ -149,14 +149,17 @@ func (x *Record) GetDeletePrefix() bool {
 	return false
 }
 
-// Write applies records of grain `key` at version ver. A replica refuses a
-// generation older than one it promised, and answers behind when ver.seq
-// does not follow its own (it then needs a snapshot).
+// Write applies records of grain `key` at version ver, on top of version
+// base (the writer's copy before this write). A replica refuses a
+// generation older than one it promised, and answers behind when it does
+// not hold base (it then needs a snapshot). Without base (a writer before
+// it was added) ver.seq must follow the replica's own.
 type Write struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Key           string                 `protobuf:"bytes,1,opt,name=key,proto3" json:"key,omitempty"`
 	Ver           *Version               `protobuf:"bytes,2,opt,name=ver,proto3" json:"ver,omitempty"`
 	Records       []*Record              `protobuf:"bytes,3,rep,name=records,proto3" json:"records,omitempty"`
+	Base          *Version               `protobuf:"bytes,4,opt,name=base,proto3" json:"base,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -208,6 +211,13 @@ func (x *Write) GetVer() *Version {
 func (x *Write) GetRecords() []*Record {
 	if x != nil {
 		return x.Records
+	}
+	return nil
+}
+
+func (x *Write) GetBase() *Version {
+	if x != nil {
+		return x.Base
 	}
 	return nil
 }
@@ -685,11 +695,12 @@ const file_mockgql_cluster_v1_replica_proto_rawDesc = "" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x12\x14\n" +
 	"\x05value\x18\x03 \x01(\fR\x05value\x12#\n" +
-	"\rdelete_prefix\x18\x04 \x01(\bR\fdeletePrefix\"~\n" +
+	"\rdelete_prefix\x18\x04 \x01(\bR\fdeletePrefix\"\xaf\x01\n" +
 	"\x05Write\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12-\n" +
 	"\x03ver\x18\x02 \x01(\v2\x1b.mockgql.cluster.v1.VersionR\x03ver\x124\n" +
-	"\arecords\x18\x03 \x03(\v2\x1a.mockgql.cluster.v1.RecordR\arecords\"\x7f\n" +
+	"\arecords\x18\x03 \x03(\v2\x1a.mockgql.cluster.v1.RecordR\arecords\x12/\n" +
+	"\x04base\x18\x04 \x01(\v2\x1b.mockgql.cluster.v1.VersionR\x04base\"\x7f\n" +
 	"\bWriteAck\x12\x0e\n" +
 	"\x02ok\x18\x01 \x01(\bR\x02ok\x12\x16\n" +
 	"\x06behind\x18\x02 \x01(\bR\x06behind\x12/\n" +
@@ -756,19 +767,20 @@ var file_mockgql_cluster_v1_replica_proto_goTypes = []any{
 var file_mockgql_cluster_v1_replica_proto_depIdxs = []int32{
 	0,  // 0: mockgql.cluster.v1.Write.ver:type_name -> mockgql.cluster.v1.Version
 	1,  // 1: mockgql.cluster.v1.Write.records:type_name -> mockgql.cluster.v1.Record
-	0,  // 2: mockgql.cluster.v1.WriteAck.have:type_name -> mockgql.cluster.v1.Version
-	0,  // 3: mockgql.cluster.v1.PromiseAck.have:type_name -> mockgql.cluster.v1.Version
-	0,  // 4: mockgql.cluster.v1.ReadReply.have:type_name -> mockgql.cluster.v1.Version
-	1,  // 5: mockgql.cluster.v1.ReadReply.records:type_name -> mockgql.cluster.v1.Record
-	0,  // 6: mockgql.cluster.v1.Snapshot.ver:type_name -> mockgql.cluster.v1.Version
-	1,  // 7: mockgql.cluster.v1.Snapshot.records:type_name -> mockgql.cluster.v1.Record
-	11, // 8: mockgql.cluster.v1.VersionsReply.versions:type_name -> mockgql.cluster.v1.VersionsReply.VersionsEntry
-	0,  // 9: mockgql.cluster.v1.VersionsReply.VersionsEntry.value:type_name -> mockgql.cluster.v1.Version
-	10, // [10:10] is the sub-list for method output_type
-	10, // [10:10] is the sub-list for method input_type
-	10, // [10:10] is the sub-list for extension type_name
-	10, // [10:10] is the sub-list for extension extendee
-	0,  // [0:10] is the sub-list for field type_name
+	0,  // 2: mockgql.cluster.v1.Write.base:type_name -> mockgql.cluster.v1.Version
+	0,  // 3: mockgql.cluster.v1.WriteAck.have:type_name -> mockgql.cluster.v1.Version
+	0,  // 4: mockgql.cluster.v1.PromiseAck.have:type_name -> mockgql.cluster.v1.Version
+	0,  // 5: mockgql.cluster.v1.ReadReply.have:type_name -> mockgql.cluster.v1.Version
+	1,  // 6: mockgql.cluster.v1.ReadReply.records:type_name -> mockgql.cluster.v1.Record
+	0,  // 7: mockgql.cluster.v1.Snapshot.ver:type_name -> mockgql.cluster.v1.Version
+	1,  // 8: mockgql.cluster.v1.Snapshot.records:type_name -> mockgql.cluster.v1.Record
+	11, // 9: mockgql.cluster.v1.VersionsReply.versions:type_name -> mockgql.cluster.v1.VersionsReply.VersionsEntry
+	0,  // 10: mockgql.cluster.v1.VersionsReply.VersionsEntry.value:type_name -> mockgql.cluster.v1.Version
+	11, // [11:11] is the sub-list for method output_type
+	11, // [11:11] is the sub-list for method input_type
+	11, // [11:11] is the sub-list for extension type_name
+	11, // [11:11] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_mockgql_cluster_v1_replica_proto_init() }
