@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
@@ -19,8 +20,25 @@ type proc struct {
 	cmd *exec.Cmd
 }
 
-// freePort returns a loopback port that was free a moment ago.
+// freePort returns a loopback port that was free a moment ago, outside
+// the kernel's range of ephemeral ports: a node restarted on its port
+// (rolling restarts, failover tests) must find it free, and a port from
+// that range may meanwhile be the local end of any outgoing connection
+// (a restart failed once on "address already in use" that way).
 func freePort(t testing.TB) int {
+	lo, hi := 32768, 60999
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		_, _ = fmt.Sscan(string(b), &lo, &hi)
+	}
+	if lo > 10000+2000 { // below the ephemeral range, above the well-known and registered-early ports
+		for range 200 {
+			port := 10000 + rand.IntN(lo-10000)
+			if ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+				ln.Close()
+				return port
+			}
+		}
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
