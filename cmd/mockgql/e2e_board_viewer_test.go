@@ -139,7 +139,7 @@ func TestBoardViewerReadOnly(t *testing.T) {
 
 	t.Run("the API still refuses the viewer's edit", func(t *testing.T) {
 		got, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`fetch("/graphql", {method: "POST", credentials: "same-origin", headers: {"Content-Type": "application/json"},
-			body: JSON.stringify({query: "mutation($p: ID!) { createModellingTable(input: {projectId: $p, name: \"Sneaky\"}) { id } }", variables: {p: "` + pid + `"}})})
+			body: JSON.stringify({query: "mutation($p: ID!) { createModellingTable(input: {projectId: $p, name: \"Sneaky\"}) { id } }", variables: {p: "`+pid+`"}})})
 			.then((r) => r.json()).then((b) => JSON.stringify(b))`, chromedp.EvalAwaitPromise))
 		if err != nil || !strings.Contains(got, `"code":"FORBIDDEN"`) || !strings.Contains(got, `"createModellingTable":null`) && !strings.Contains(got, `"data":null`) {
 			t.Fatalf("a viewer's createModellingTable: %s, %v; want FORBIDDEN", got, err)
