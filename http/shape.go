@@ -101,6 +101,19 @@ func (sh shaper) account(a *model.Account, usage any) any {
 	return map[string]any{
 		"id": a.ID, "name": a.Name, "plan": string(a.Plan),
 		"members": shapeList(a.Members, sh.member), "usage": usage,
+		"myRole": sh.memberRole(a),
+	}
+}
+
+// memberRole is Account.myRole: the role in a of the user sh's principal
+// names (the new user's, in an AuthPayload), or FORBIDDEN for a caller who
+// is no member (an API key).
+func (sh shaper) memberRole(a *model.Account) lazy {
+	return func(context.Context, map[string]any) (any, error) {
+		if m := a.Member(sh.principal.UserID); m != nil && sh.principal.UserID != "" {
+			return string(m.Role), nil
+		}
+		return nil, model.Errorf(model.ErrForbidden, "only a member of the account has a role in it")
 	}
 }
 

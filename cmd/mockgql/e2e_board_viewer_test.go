@@ -21,6 +21,10 @@ func TestProjectMyRole(t *testing.T) {
 	session := &assistant{s: s}
 	sid := get(session.must(`mutation { createSessionProject(name: "Assistant's") { projectId } }`, nil), "createSessionProject", "projectId").(string)
 	stranger := s.signUp("myrole-stranger@example.com")
+	viewer := sh.member(t, "myrole-viewer@example.com", "VIEWER")
+	if got := get(viewer.must(`{ account { myRole } }`, nil), "account", "myRole"); got != "VIEWER" {
+		t.Errorf("the viewer's Account.myRole = %v", got)
+	}
 
 	tests := []struct {
 		name    string
@@ -31,7 +35,7 @@ func TestProjectMyRole(t *testing.T) {
 		{"owner", sh.owner.gql, pid, "OWNER"},
 		{"admin", sh.member(t, "myrole-admin@example.com", "ADMIN").gql, pid, "ADMIN"},
 		{"editor", sh.member(t, "myrole-editor@example.com", "EDITOR").gql, pid, "EDITOR"},
-		{"viewer", sh.member(t, "myrole-viewer@example.com", "VIEWER").gql, pid, "VIEWER"},
+		{"viewer", viewer.gql, pid, "VIEWER"},
 		{"management key", func(q string, v map[string]any) response {
 			return s.gql("/graphql", q, v, "Authorization", "Bearer "+sh.mgmtKey)
 		}, pid, "EDITOR"},
@@ -64,11 +68,12 @@ func sessionOn(s *server, a *assistant) func(string, map[string]any) response {
 	return func(q string, v map[string]any) response { return s.gql("/graphql", q, v, "Cookie", a.cookie) }
 }
 
-// readOnlyControls are the controls a viewer may use, by accessible name:
-// they read (refresh, details, copy, export, sample rows). Any other
-// enabled control on a viewer's tab is an edit control and fails the test.
+// readOnlyControls are the controls a viewer may use, by a part of their
+// accessible name: they read (refresh, details, copy, export, sample rows,
+// a dataset's paths and samples). Any other enabled control on a viewer's
+// page is an edit control and fails the test.
 var readOnlyControls = []string{"Refresh", "Details", "Copy as curl", "Copy header", "Refresh every 5 seconds",
-	"OpenAPI JSON", "OpenAPI YAML", "Show the first rows"}
+	"OpenAPI JSON", "OpenAPI YAML", "Show the first rows", "field paths", "Sample documents"}
 
 // editControls lists the visible, enabled controls of the page outside
 // GraphiQL's editor (a viewer runs queries there) whose name is not in
@@ -83,7 +88,7 @@ func (p *page) editControls() []string {
 		return [...document.querySelectorAll("main button, main input, main select, main textarea, main summary, main [contenteditable]")]
 			.filter((e) => shown(e) && !e.disabled && !e.closest("#graphiql") && !e.closest("fieldset:disabled"))
 			.map((e) => e.tagName.toLowerCase() + ": " + name(e))
-			.filter((x) => !allowed.some((a) => x.split(": ")[1].startsWith(a)));
+			.filter((x) => !allowed.some((a) => x.slice(x.indexOf(": ") + 2).includes(a)));
 	})()`)
 	var out []string
 	for _, x := range got.([]any) {
@@ -108,21 +113,31 @@ func TestBoardViewerReadOnly(t *testing.T) {
 	p := newPage(t, s)
 	p.signedIn(viewer)
 
-	tabs := []struct{ path, ready string }{
-		{base, `section[data-table="Product"] table.attrs`},
-		{base + "/diagram", "svg.diagram"},
-		{base + "/design", `tr[data-operation="searchProducts"]`},
-		{base + "/playground", "#pgCurl"},
-		{base + "/log", "#logEntries tr[data-entry]"},
-		{base + "/keys", "#keysNeedEditor"},
+	pages := []struct {
+		path, ready string
+		project     bool // a project's tab, with the banner
+	}{
+		{base, `section[data-table="Product"] table.attrs`, true},
+		{base + "/diagram", "svg.diagram", true},
+		{base + "/design", `tr[data-operation="searchProducts"]`, true},
+		{base + "/playground", "#pgCurl", true},
+		{base + "/log", "#logEntries tr[data-entry]", true},
+		{base + "/keys", "#keysNeedEditor", true},
+		{"/board/projects", `tr[data-project="bv shop"]`, false},
+		{"/board/data", `[data-dataset="bvproducts"]`, false},
 	}
-	for _, tab := range tabs {
-		t.Run("read-only "+tab.path[len(base):], func(t *testing.T) {
-			p.open(tab.path, tab.ready)
-			p.waitText("#roleBanner", "You can view this project. Editing needs the Editor role")
+	for _, pg := range pages {
+		t.Run("read-only "+pg.path, func(t *testing.T) {
+			p.open(pg.path, pg.ready)
+			if pg.project {
+				p.waitText("#roleBanner", "You can view this project. Editing needs the Editor role")
+			} else {
+				p.waitText("main", "needs the Editor role")
+			}
 			if bad := p.editControls(); len(bad) > 0 {
 				t.Errorf("a viewer gets edit controls: %q", bad)
 			}
+			p.axe("viewer " + pg.path)
 		})
 	}
 	p.open(base+"/design", `tr[data-operation="searchProducts"]`)
@@ -155,6 +170,8 @@ func TestBoardViewerReadOnly(t *testing.T) {
 		{base + "/design", "#generateOps"},
 		{base + "/keys", "#createKey"},
 		{base + "/log", "#logClear"},
+		{"/board/projects", "#create"},
+		{"/board/data", "#dsFile"},
 	} {
 		p.open(tab.path, tab.control)
 		if p.js(`!!document.getElementById("roleBanner")`) != false {

@@ -11,6 +11,11 @@ const EDITING = ["EDITOR", "ADMIN", "OWNER"];
  * refuses the edits of anyone else with FORBIDDEN whatever the board shows. */
 export const mayEdit = (p) => EDITING.includes(p.myRole);
 
+/** mayEditAccount says whether the signed-in user (who, from app.js) may
+ * create projects and import datasets in their account: Account.myRole,
+ * EDITOR and above. */
+export const mayEditAccount = (who) => !!who && EDITING.includes(who.account.myRole);
+
 /** roleBanner is the project page's note to a user who may only read p,
  * or null when they may edit it. who is the signed-in user and account. */
 export function roleBanner(p, who) {
