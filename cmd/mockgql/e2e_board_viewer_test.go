@@ -20,6 +20,9 @@ func TestProjectMyRole(t *testing.T) {
 	gid := get(guest.must(`mutation { createGuestProject(name: "Mine") { projectId } }`, nil), "createGuestProject", "projectId").(string)
 	session := &assistant{s: s}
 	sid := get(session.must(`mutation { createSessionProject(name: "Assistant's") { projectId } }`, nil), "createSessionProject", "projectId").(string)
+	if got := get(session.must(`{ sessionProject { myRole } }`, nil), "sessionProject", "myRole"); got != "OWNER" {
+		t.Errorf("/public-graphql sessionProject.myRole = %v, want OWNER", got)
+	}
 	stranger := s.signUp("myrole-stranger@example.com")
 	viewer := sh.member(t, "myrole-viewer@example.com", "VIEWER")
 	if got := get(viewer.must(`{ account { myRole } }`, nil), "account", "myRole"); got != "VIEWER" {

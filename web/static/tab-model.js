@@ -199,7 +199,7 @@ function viewsBox(p, t, views) {
   if (list) {
     const st = status();
     const showRows = action(h("button", { type: "button", class: "secondary" }, `Show the first rows (${list.name})`), st, async () => {
-      const fields = t.attributes.filter((a) => a.mappingType !== "COMPUTED").map((a) => a.name).filter((n) => /^[_A-Za-z][_0-9A-Za-z]*$/.test(n));
+      const fields = t.attributes.filter((a) => a.mappingType !== "COMPUTED").map((a) => a.name).filter((n) => n !== "id" && /^[_A-Za-z][_0-9A-Za-z]*$/.test(n));
       const q = `{ ${list.name}(pageSize: 5) { total items { id ${fields.join(" ")} } } }`;
       const d = await gql(`mutation($p: ID!, $q: String!) { previewQuery(projectId: $p, query: $q) }`, { p: p.id, q });
       const res = d.previewQuery;
