@@ -35,20 +35,28 @@ func (s *Service) access(ctx context.Context, p model.Principal) (actors.Access,
 // projectCall sends req, a request that carries its caller's access
 // (field 2, pb.Access), to a project grain on behalf of p.
 func (s *Service) projectCall(ctx context.Context, p model.Principal, projectID string, req actors.Request) (*pb.Reply, error) {
+	_, r, err := s.projectAsk(ctx, p, projectID, req)
+	return r, err
+}
+
+// projectAsk is projectCall that also returns the access the grain
+// checked (ProjectRole reads the caller's role from it).
+func (s *Service) projectAsk(ctx context.Context, p model.Principal, projectID string, req actors.Request) (actors.Access, *pb.Reply, error) {
 	if projectID == "" {
-		return nil, model.Errorf(model.ErrNotFound, "project not found")
+		return actors.Access{}, nil, model.Errorf(model.ErrNotFound, "project not found")
 	}
 	if err := model.CheckID("projectId", projectID); err != nil {
-		return nil, err
+		return actors.Access{}, nil, err
 	}
 	if p.Anonymous() && !p.System {
-		return nil, model.Errorf(model.ErrUnauthenticated, "sign in, or use an API key or a session")
+		return actors.Access{}, nil, model.Errorf(model.ErrUnauthenticated, "sign in, or use an API key or a session")
 	}
 	a, err := s.access(ctx, p)
 	if err != nil {
-		return nil, err
+		return a, nil, err
 	}
-	return s.grains.AskProjectAs(ctx, projectID, a, req)
+	r, err := s.grains.AskProjectAs(ctx, projectID, a, req)
+	return a, r, err
 }
 
 // edit runs one model edit (a pb.Edit… request) on the project the ID

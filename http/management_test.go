@@ -65,6 +65,13 @@ var managementCases = []surfaceCase{
 	{name: "project_without_id_or_slug", query: `{ project { id } }`},
 	{name: "project_not_found", query: `{ project(id: "nope") { id } }`,
 		fail: map[string]error{"Project": model.Errorf(model.ErrNotFound, "project %q not found", "nope")}},
+	{name: "account_myRole", query: `{ account { id myRole } }`},
+	{name: "account_myRole_api_key", principal: &Principal{AccountID: "acc_1", KeyProjectID: "prj_1", KeyScope: model.ScopeManagement}, query: `{ account { id myRole } }`},
+	{name: "login_myRole", principal: &anonymousPrincipal, query: `mutation { login(email: "ada@example.com", password: "pw") { account { myRole } } }`},
+	{name: "project_myRole", query: `{ project(id: "prj_1") { id kind myRole } }`},
+	{name: "projects_myRole", principal: &sessionPrincipal, query: `{ projects { id myRole } }`},
+	{name: "project_myRole_refused", query: `{ project(id: "prj_1") { id myRole } }`,
+		fail: map[string]error{"ProjectRole": model.Errorf(model.ErrForbidden, "this GUEST project belongs to another session")}},
 	{name: "dataSources", query: withFragments(`{ dataSources { ...D few: sampleDocuments(limit: 1) many: sampleDocuments(limit: 500) none: sampleDocuments(limit: 0) negative: sampleDocuments(limit: -4) } }`)},
 	{name: "apiKeys", query: withFragments(`{ apiKeys(projectId: "prj_1") { ...K } }`)},
 
@@ -346,6 +353,7 @@ func TestManagementLazyFields(t *testing.T) {
 	}{
 		{`{ project(id: "prj_1") { id } }`, []string{"Project"}},
 		{`{ project(id: "prj_1") { sdl } }`, []string{"Project", "SDL"}},
+		{`{ project(id: "prj_1") { myRole } }`, []string{"Project", "ProjectRole"}},
 		{`mutation { setPlan(plan: TEAM) { plan } }`, []string{"SetPlan"}},
 		{`mutation { setPlan(plan: TEAM) { usage { quota } } }`, []string{"SetPlan", "Account"}},
 		{`{ dataSources { name } }`, []string{"DataSources"}},

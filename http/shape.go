@@ -10,13 +10,16 @@ import (
 )
 
 // ProjectFields is what a shaped project's lazy fields ask (sdl,
-// requestLog); both GraphQL surfaces serve them.
+// requestLog, myRole); both GraphQL surfaces serve them.
 type ProjectFields interface {
 	// SDL is the project's runtime schema as GraphQL SDL.
 	SDL(ctx context.Context, p Principal, projectID string) (string, error)
 	// RequestLog returns the newest limit runtime requests of the
 	// project, newest first (VIEWER and above).
 	RequestLog(ctx context.Context, p Principal, projectID string, limit int) ([]model.RequestLogEntry, error)
+	// ProjectRole is the caller's role on the project (Project.myRole),
+	// with the error Project gives a caller who may not read it.
+	ProjectRole(ctx context.Context, p Principal, projectID string) (model.Role, error)
 }
 
 // lazy is a field value the executor calls only when the field is
@@ -98,6 +101,19 @@ func (sh shaper) account(a *model.Account, usage any) any {
 	return map[string]any{
 		"id": a.ID, "name": a.Name, "plan": string(a.Plan),
 		"members": shapeList(a.Members, sh.member), "usage": usage,
+		"myRole": sh.memberRole(a),
+	}
+}
+
+// memberRole is Account.myRole: the role in a of the user sh's principal
+// names (the new user's, in an AuthPayload), or FORBIDDEN for a caller who
+// is no member (an API key).
+func (sh shaper) memberRole(a *model.Account) lazy {
+	return func(context.Context, map[string]any) (any, error) {
+		if m := a.Member(sh.principal.UserID); m != nil && sh.principal.UserID != "" {
+			return string(m.Role), nil
+		}
+		return nil, model.Errorf(model.ErrForbidden, "only a member of the account has a role in it")
 	}
 }
 
@@ -106,7 +122,8 @@ func (sh shaper) usage(u model.Usage) any {
 	return map[string]any{"requests": u.Requests, "quota": u.Quota, "period": u.Period, "resetsAt": dateTime(u.ResetsAt)}
 }
 
-// project shapes a Project. Its sdl is asked of sh.schemas when selected.
+// project shapes a Project. Its sdl, requestLog and myRole are asked of
+// sh.schemas when selected.
 func (sh shaper) project(p *model.Project) any {
 	if p == nil {
 		return nil
@@ -131,6 +148,10 @@ func (sh shaper) project(p *model.Project) any {
 		}),
 		"faults":     shapeFaults(p.Faults),
 		"requestLog": sh.requestLog(id),
+		"myRole": lazy(func(ctx context.Context, _ map[string]any) (any, error) {
+			r, err := sh.schemas.ProjectRole(ctx, sh.principal, id)
+			return string(r), err
+		}),
 	}
 }
 

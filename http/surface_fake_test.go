@@ -180,6 +180,10 @@ func (f *fakeModel) SDL(_ context.Context, p Principal, projectID string) (strin
 	return "type Query { products: ProductPage! }", f.record("SDL", p, projectID)
 }
 
+func (f *fakeModel) ProjectRole(_ context.Context, p Principal, projectID string) (model.Role, error) {
+	return model.RoleViewer, f.record("ProjectRole", p, projectID)
+}
+
 func (f *fakeModel) DataSourcesFor(context.Context, Principal) ([]DataSource, error) {
 	return []DataSource{f.fixtureDataSource("products")}, f.record("DataSources")
 }

@@ -13,7 +13,7 @@ const main = document.getElementById("main");
 /** whoAmI is the signed-in user and account, or null for a guest or board session. */
 async function whoAmI() {
   try {
-    const d = await gql(`{ me { id email name } account { id name plan } }`);
+    const d = await gql(`{ me { id email name } account { id name plan myRole } }`);
     return d;
   } catch (e) {
     if (e instanceof GqlError && e.code === "UNAUTHENTICATED") return null;

@@ -115,5 +115,12 @@ export function card(title, ...kids) {
   return h("section", { class: "card", "aria-labelledby": id }, h("h2", { id }, title), kids);
 }
 
+/** scroller is a horizontally scrolling box (a wide table) that the
+ * keyboard reaches and screen readers name: a read-only table has no
+ * control inside to scroll it into view. */
+export function scroller(label, ...kids) {
+  return h("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": label }, kids);
+}
+
 /** clear empties an element and appends kids. */
 export function fill(e, ...kids) { e.replaceChildren(); append(e, kids); return e; }

@@ -37,14 +37,16 @@ function download(name, type, data) {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-export function exportCard(p) {
+/** exportCard downloads the OpenAPI document (VIEWER and above) and, with
+ * edit, the code package (EDITOR and above, and the plan's say). */
+export function exportCard(p, edit) {
   const st = status();
   const oa = (format) => action(h("button", { type: "button", class: "secondary" }, `OpenAPI ${format.toUpperCase()}`), st, async () => {
     const d = await gql(`query($p: ID!, $f: String) { exportOpenApi(projectId: $p, format: $f) }`, { p: p.id, f: format });
     download(`${p.slug}.openapi.${format}`, format === "json" ? "application/json" : "application/yaml", d.exportOpenApi);
     st.ok(`Downloaded ${p.slug}.openapi.${format}.`);
   });
-  const code = action(h("button", { type: "button", class: "secondary", id: "exportCode" }, "Go code package (zip)"), st, async () => {
+  const code = edit && action(h("button", { type: "button", class: "secondary", id: "exportCode" }, "Go code package (zip)"), st, async () => {
     try {
       const d = await gql(`mutation($p: ID!) { exportCodePackage(projectId: $p, language: "go") }`, { p: p.id });
       const bin = Uint8Array.from(atob(d.exportCodePackage), (c) => c.charCodeAt(0));
@@ -55,5 +57,5 @@ export function exportCard(p) {
     }
   });
   return card("Export", h("p", { class: "muted" }, "The model as an OpenAPI 3.1 document, or as a Go backend (net/http handlers, a storage interface, tests)."),
-    h("div", { class: "row" }, oa("json"), oa("yaml"), code), st);
+    h("div", { class: "row" }, oa("json"), oa("yaml"), code), edit ? null : h("p", { class: "muted", id: "codeNeedsEditor" }, "The Go code package needs the Editor role."), st);
 }

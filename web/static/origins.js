@@ -5,8 +5,14 @@
 import { h, gql, fill, field, status, action, card } from "./dom.js";
 
 /** originsCard edits p.allowedOrigins: one labelled input per origin, add,
- * remove, save; the server validates and answers the normalized list. */
-export function originsCard(p) {
+ * remove, save; the server validates and answers the normalized list.
+ * Without edit it lists them. */
+export function originsCard(p, edit) {
+  if (!edit) {
+    const o = p.allowedOrigins || [];
+    return card("Allowed origins (browsers)", h("p", { class: "muted" }, "Pages on these origins may call this project's runtime from a browser (CORS)."),
+      o.length ? h("ul", { id: "originList" }, o.map((x) => h("li", { class: "mono" }, x))) : h("p", { id: "originList" }, "None: no page on another origin may call the runtime."));
+  }
   const list = h("div", { id: "originList" });
   const st = status();
   st.id = "originStatus";

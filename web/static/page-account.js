@@ -8,10 +8,9 @@ const ROLES = ["VIEWER", "EDITOR", "ADMIN", "OWNER"];
 export async function accountPage(main, who) {
   document.title = "Account · mockgql";
   if (!who) return fill(main, card("Account", h("p", {}, "You are not signed in. ", h("a", { href: "/" }, "Sign up or log in"), ".")));
-  const d = await gql(`{ account { id name plan usage { requests quota period resetsAt } members { user { id email name } role } } }`);
+  const d = await gql(`{ account { id name plan myRole usage { requests quota period resetsAt } members { user { id email name } role } } }`);
   const a = d.account;
-  const me = a.members.find((m) => m.user.id === who.me.id);
-  const role = me ? me.role : "VIEWER";
+  const role = a.myRole;
   fill(main, h("h1", {}, a.name), planCard(a, role), membersCard(a, who, role));
 }
 

@@ -3,6 +3,7 @@
 // NDJSON or CSV file by drag and drop or file picker, streamed through the
 // upload route with a progress bar.
 import { h, gql, fill, field, select, status, card, uid, action } from "./dom.js";
+import { mayEditAccount } from "./role.js";
 
 export async function dataPage(main, who) {
   document.title = "Data pool · mockgql";
@@ -11,22 +12,26 @@ export async function dataPage(main, who) {
   try {
     pool = (await gql(`{ dataSources { importCode name owned fieldPaths recordCount variants { name recordCount } sampleDocuments(limit: 3) } }`)).dataSources;
   } catch (e) { err = e; }
-  const list = h("div", { class: "grid", id: "datasets" }, pool.map(datasetCard));
+  const edit = mayEditAccount(who);
+  const list = h("div", { class: "grid", id: "datasets" }, pool.map((d) => datasetCard(d, edit)));
   fill(main, h("h1", {}, "Data pool"),
     h("p", { class: "muted" }, "The curated pool every project can bind its tables to, and your account's own uploads, which only its projects see. Counts and samples only: a dataset of a million rows shows three documents here."),
-    who ? uploadCard() : card("Import a dataset", h("p", {}, "Sign in to import datasets. ", h("a", { href: "/" }, "Sign up or log in"), ".")),
+    edit ? uploadCard() : card("Import a dataset", who
+      ? h("p", { id: "importNeedsEditor" }, `Importing and deleting datasets needs the Editor role in ${who.account.name}; ask an admin of the account.`)
+      : h("p", {}, "Sign in to import datasets. ", h("a", { href: "/" }, "Sign up or log in"), ".")),
     err ? h("p", { class: "status error" }, err.message) : null,
     pool.length ? list : card("Datasets", h("p", {}, "No datasets yet.")));
 }
 
-function datasetCard(d) {
+/** datasetCard shows a dataset; with edit, an upload of the account's own can be deleted. */
+function datasetCard(d, edit) {
   const el = card(d.name || d.importCode,
     h("p", {}, h("code", {}, d.importCode), ` · ${d.recordCount.toLocaleString()} records`),
     d.variants.length ? h("p", { class: "muted" }, "Variants: ", d.variants.map((v) => `${v.name} (${v.recordCount.toLocaleString()})`).join(", ")) : null,
     h("details", {}, h("summary", {}, `${d.fieldPaths.length} field paths`), h("ul", { class: "mono" }, d.fieldPaths.map((p) => h("li", {}, p)))),
     h("details", {}, h("summary", {}, "Sample documents"), d.sampleDocuments.map((doc) => h("pre", { tabindex: "0" }, JSON.stringify(doc, null, 2)))),
     h("p", { class: "muted" }, d.owned ? "Your account's upload." : "Curated pool."),
-    d.owned ? deleteDataset(d) : null);
+    d.owned && edit ? deleteDataset(d) : null);
   el.dataset.dataset = d.importCode;
   return el;
 }

@@ -8,8 +8,9 @@ import { playgroundTab } from "./tab-playground.js";
 import { keysTab } from "./tab-keys.js";
 import { logTab } from "./tab-log.js";
 import { FAULT_FIELDS } from "./tab-faults.js";
+import { mayEdit, roleBanner } from "./role.js";
 
-export const PROJECT_FIELDS = `id name slug kind runtimeUrl allowedOrigins previewUrl previewSharing shareToken expiresAt createdAt ${FAULT_FIELDS}
+export const PROJECT_FIELDS = `id name slug kind myRole runtimeUrl allowedOrigins previewUrl previewSharing shareToken expiresAt createdAt ${FAULT_FIELDS}
   tables { id name ready notReadyReason source { importCode variant }
     attributes { id name type sortable filterable required mappingType sourceMapping { path } constantValue computedExpression generator { kind options } } }
   relations { id sourceTableId targetTableId direction cardinality sourceAttribute targetAttribute fieldName inverseFieldName }
@@ -28,7 +29,7 @@ const RENDER = { model: modelTab, diagram: diagramTab, design: designTab, playgr
 
 export async function projectPage(main, who, id, tab) {
   let p = await loadProject(id);
-  if (p.tables.some((t) => !p.views.some((v) => v.tableId === t.id))) {
+  if (mayEdit(p) && p.tables.some((t) => !p.views.some((v) => v.tableId === t.id))) {
     // A table without views gets generateMissingViews' defaults when first opened.
     await gql(`mutation($p: ID!) { generateMissingViews(projectId: $p) { id } }`, { p: p.id }).then(async () => { p = await loadProject(id); }).catch(() => {});
   }
@@ -40,8 +41,9 @@ export async function projectPage(main, who, id, tab) {
   const body = h("div", { id: "tab" });
   fill(main, h("h1", {}, p.name),
     h("p", { class: "muted" }, `${p.kind.toLowerCase()} project · `, h("code", {}, `/mock/${p.slug}/graphql`),
-      p.expiresAt ? ` · expires ${new Date(p.expiresAt).toLocaleString()}` : ""),
-    tabs, body);
+      p.expiresAt ? ` · expires ${new Date(p.expiresAt).toLocaleString()}` : "",
+      ` · your role: ${p.myRole.toLowerCase()}`),
+    roleBanner(p, who), tabs, body);
   const render = RENDER[tab] || modelTab;
   await render(body, p, who);
 }

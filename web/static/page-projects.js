@@ -1,7 +1,8 @@
 // page-projects.js: the project list: create, rename, change slug, delete.
 import { h, gql, publicGql, fill, field, status, action, card, when } from "./dom.js";
+import { mayEdit, mayEditAccount } from "./role.js";
 
-const PROJECT = `id name slug kind expiresAt createdAt tables { id }`;
+const PROJECT = `id name slug kind myRole expiresAt createdAt tables { id }`;
 
 /** visibleProjects lists what this browser may open: an account's projects,
  * or, signed out, the adopted project or the guest session's project. */
@@ -35,7 +36,7 @@ export async function projectsPage(main, who) {
     rows));
   for (const p of list) rows.append(projectRow(p, who));
   fill(main, h("h1", {}, "Projects"),
-    who ? createForm() : signedOutNote(list.length),
+    !who ? signedOutNote(list.length) : mayEditAccount(who) ? createForm() : viewerNote(who),
     list.length ? card("Your projects", table) : card("Your projects", h("p", {}, "No projects yet. Create one above.")));
 }
 
@@ -43,6 +44,11 @@ function signedOutNote(n) {
   return card("Not signed in", h("p", {}, n ? "These are the projects this browser holds without an account. "
     : "You are not signed in and this browser holds no guest project. ",
   h("a", { href: "/" }, "Sign up, log in or try without an account"), "."));
+}
+
+/** viewerNote tells a VIEWER why there is nothing to create here. */
+function viewerNote(who) {
+  return card("New project", h("p", { id: "createNeedsEditor" }, `Creating, renaming and deleting projects needs the Editor role in ${who.account.name}; ask an admin of the account.`));
 }
 
 function createForm() {
@@ -63,7 +69,7 @@ function projectRow(p, who) {
   const st = status();
   const open = h("a", { href: "/board/projects/" + encodeURIComponent(p.id) }, p.name);
   const actions = h("td", {});
-  if (who && p.kind === "ACCOUNT") actions.append(editControls(p, st), deleteControl(p, st));
+  if (who && p.kind === "ACCOUNT" && mayEdit(p)) actions.append(editControls(p, st), deleteControl(p, st));
   actions.append(st);
   return h("tr", { dataset: { project: p.name } },
     h("th", { scope: "row" }, open), h("td", { "data-label": "Kind" }, p.kind.toLowerCase()), h("td", { class: "mono", "data-label": "Slug" }, p.slug),

@@ -1,23 +1,26 @@
 // relations.js: the relations editor (source, target, cardinality,
-// direction, linking columns, field names).
-import { h, gql, field, select, status, action, card } from "./dom.js";
+// direction, linking columns, field names); a list without edit controls
+// for a user who may only read.
+import { h, gql, field, select, status, action, card, scroller } from "./dom.js";
 
-export function relationsCard(p) {
+/** relationsCard lists p's relations; with edit, it deletes and adds them. */
+export function relationsCard(p, edit) {
   const name = (id) => (p.tables.find((t) => t.id === id) || { name: "?" }).name;
   const st = status();
   const rows = p.relations.map((r) => {
-    const del = action(h("button", { type: "button", class: "danger", "aria-label": `Delete relation ${name(r.sourceTableId)}.${r.fieldName}` }, "Delete"), st, async () => {
+    const del = edit && action(h("button", { type: "button", class: "danger", "aria-label": `Delete relation ${name(r.sourceTableId)}.${r.fieldName}` }, "Delete"), st, async () => {
       await gql(`mutation($id: ID!) { deleteRelation(relationId: $id) }`, { id: r.id });
       location.reload();
     });
     return h("tr", { dataset: { relation: r.fieldName } }, h("td", { "data-label": "Source" }, name(r.sourceTableId)),
       h("td", { "data-label": "Cardinality" }, r.cardinality === "ONE_TO_MANY" ? "one to many" : "one to one"),
       h("td", { "data-label": "Target" }, name(r.targetTableId)), h("td", { class: "mono", "data-label": "Linking columns" }, `${r.sourceAttribute} = ${r.targetAttribute}`),
-      h("td", { class: "mono", "data-label": "Fields" }, r.fieldName, r.inverseFieldName ? ` / ${r.inverseFieldName}` : ""), h("td", {}, del));
+      h("td", { class: "mono", "data-label": "Fields" }, r.fieldName, r.inverseFieldName ? ` / ${r.inverseFieldName}` : ""), edit ? h("td", {}, del) : null);
   });
-  const list = rows.length ? h("div", { class: "scroll" }, h("table", { class: "data stack", id: "relations" },
-    h("thead", {}, h("tr", {}, ["Source", "Cardinality", "Target", "Linking columns", "Fields", ""].map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows)))
-    : h("p", { class: "muted" }, "No relations yet.");
+  const table = h("table", { class: "data stack", id: "relations" },
+    h("thead", {}, h("tr", {}, ["Source", "Cardinality", "Target", "Linking columns", "Fields", ...(edit ? [""] : [])].map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows));
+  const list = !rows.length ? h("p", { class: "muted" }, "No relations yet.") : edit ? h("div", { class: "scroll" }, table) : scroller("Relations", table);
+  if (!edit) return card("Relations", list);
   return card("Relations", list, p.tables.length > 1 ? relationForm(p, st) : h("p", { class: "muted" }, "Add two tables to relate them."), st);
 }
 

@@ -1,21 +1,23 @@
 // tab-design.js: API design: operations per table (create, rename,
 // enable/disable, parameters, delete) guarded by a warning that names what
 // a change breaks; the generated SDL; the changes since the baseline; the
-// OpenAPI import wizard and the exports.
-import { h, gql, fill, field, select, status, action, card } from "./dom.js";
+// OpenAPI import wizard and the exports. Below EDITOR (role.js): the
+// operations, faults, changes and schema as text, and the OpenAPI export.
+import { h, gql, fill, field, select, status, action, card, scroller } from "./dom.js";
 import { openApiCard, exportCard } from "./openapi.js";
 import { guarded } from "./guard.js";
-import { canEdit, faultsCard, operationFaults } from "./tab-faults.js";
+import { faultsCard, operationFaults } from "./tab-faults.js";
+import { mayEdit } from "./role.js";
 
 const KINDS = ["LIST", "SINGLE", "CREATE", "UPDATE", "DELETE", "AGGREGATE"];
 // The opt-in query power of a LIST operation (README "Query power").
 const OPTIONS = [["relay", (o) => `Relay connection (${o.name}Connection)`], ["where", () => "where filter (and, or, not)"], ["orderBy", () => "orderBy (multi-field sort)"]];
 const OPERATORS = ["eq", "neq", "gt", "gte", "lt", "lte", "in", "like"];
 
-export async function designTab(body, p, who) {
+export async function designTab(body, p) {
   const st = status();
-  const edit = await canEdit(p, who);
-  const gen = action(h("button", { type: "button", id: "generateOps" }, "Generate default operations"), st, async () => {
+  const edit = mayEdit(p);
+  const gen = edit && action(h("button", { type: "button", id: "generateOps" }, "Generate default operations"), st, async () => {
     const d = await gql(`mutation($p: ID!) { generateDefaultGqlOperations(projectId: $p) { name } }`, { p: p.id });
     st.ok(d.generateDefaultGqlOperations.length ? `Added ${d.generateDefaultGqlOperations.map((o) => o.name).join(", ")}.` : "Every table has its default operations already.");
     setTimeout(() => location.reload(), 600);
@@ -23,24 +25,37 @@ export async function designTab(body, p, who) {
   const confirmBox = h("div", { id: "confirm" });
   const perTable = p.tables.map((t) => operationsCard(p, t, confirmBox, edit));
   const sdl = await gql(`query($id: ID) { project(id: $id) { sdl } }`, { id: p.id }).then((d) => d.project.sdl, (e) => `# ${e.message}`);
-  fill(body, card("Operations", h("p", { class: "muted" }, "Each table gets list, single, create, update and delete operations; rename, disable or add parameters to a list operation below."),
-    gen, st, confirmBox), ...perTable, faultsCard(p, edit), changesCard(p), card("Generated schema (SDL)", h("pre", { id: "sdl", tabindex: "0" }, sdl)),
-  openApiCard(p), exportCard(p));
+  const intro = "Each table gets list, single, create, update and delete operations; rename, disable or add parameters to a list operation below.";
+  fill(body, edit ? card("Operations", h("p", { class: "muted" }, intro), gen, st, confirmBox) : null, ...perTable, faultsCard(p, edit), changesCard(p, edit),
+    card("Generated schema (SDL)", h("pre", { id: "sdl", tabindex: "0" }, sdl)), edit ? openApiCard(p) : null, exportCard(p, edit));
 }
 
 function operationsCard(p, t, box, edit) {
   const ops = p.operations.filter((o) => o.tableId === t.id);
   const st = status();
-  const rows = ops.map((o) => operationRow(p, t, o, box, st, edit));
-  const list = ops.length ? h("div", { class: "scroll" }, h("table", { class: "data ops" },
-    h("thead", {}, h("tr", {}, ["Name", "Kind", "Enabled", "Parameters", "Faults", ""].map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows)))
-    : h("p", { class: "muted" }, "No operations yet.");
-  const el = card(`${t.name}: operations`, list, newOperation(t, st), st);
+  const rows = ops.map((o) => (edit ? operationRow(p, t, o, box, st) : operationText(p, o)));
+  const cols = ["Name", "Kind", "Enabled", "Parameters", "Faults", ...(edit ? [""] : [])];
+  const table = h("table", { class: edit ? "data ops" : "data ops stack readonly" }, h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows));
+  const list = !ops.length ? h("p", { class: "muted" }, "No operations yet.")
+    : edit ? h("div", { class: "scroll" }, table) : scroller(`Operations of ${t.name}`, table);
+  const el = card(`${t.name}: operations`, list, edit ? [newOperation(t, st), st] : null);
   el.dataset.operations = t.name;
   return el;
 }
 
-function operationRow(p, t, o, box, st, edit) {
+/** operationText is an operation's row as text: its parameters, query
+ * power and faults as they are. */
+function operationText(p, o) {
+  const on = OPTIONS.filter(([key]) => o.options && o.options[key]).map(([, label]) => label(o));
+  const list = o.kind === "LIST" ? h("div", {},
+    o.parameters.length ? h("ul", {}, o.parameters.map((pa) => h("li", { dataset: { parameter: pa.name } }, h("code", {}, `${pa.name}: ${pa.attribute} ${pa.operator}`)))) : null,
+    h("div", { class: "muted" }, "Query power: ", on.length ? on.join(", ") : "none")) : h("span", { class: "muted" }, "—");
+  const td = (label, v) => h("td", { "data-label": label }, v);
+  return h("tr", { dataset: { operation: o.name } }, h("th", { scope: "row", class: "mono" }, o.name), td("Kind", o.kind.toLowerCase()),
+    td("Enabled", o.enabled ? "yes" : "no"), td("Parameters", list), h("td", {}, operationFaults(p, o, false)));
+}
+
+function operationRow(p, t, o, box, st) {
   const name = h("input", { type: "text", value: o.name, "aria-label": `Name of operation ${o.name}` });
   const rename = action(h("button", { type: "button", class: "secondary", "aria-label": `Rename ${o.name}` }, "Rename"), st, () =>
     guarded(p, box, { kind: "RENAME_OPERATION", id: o.id, name: name.value.trim() },
@@ -56,7 +71,7 @@ function operationRow(p, t, o, box, st, edit) {
     guarded(p, box, { kind: "DELETE_OPERATION", id: o.id }, () => gql(`mutation($id: ID!) { deleteOperation(operationId: $id) }`, { id: o.id }), st));
   return h("tr", { dataset: { operation: o.name } }, h("td", {}, h("div", { class: "inline" }, name, rename)), h("td", {}, o.kind.toLowerCase()),
     h("td", {}, enabled), h("td", {}, o.kind === "LIST" ? h("div", {}, parameters(t, o, st), powerOptions(o, st)) : h("span", { class: "muted" }, "—")),
-    h("td", {}, operationFaults(p, o, edit)), h("td", {}, del));
+    h("td", {}, operationFaults(p, o, true)), h("td", {}, del));
 }
 
 function parameters(t, o, st) {
@@ -108,10 +123,11 @@ function newOperation(t, st) {
   return h("details", { dataset: { newOperation: t.name } }, h("summary", {}, `New operation on ${t.name}`), h("form", { class: "row" }, field("Kind", kind), field("Operation name", name), add));
 }
 
-function changesCard(p) {
+/** changesCard lists the changes since the baseline; with edit, it sets one. */
+function changesCard(p, edit) {
   const st = status();
   const tbody = h("tbody", { id: "changes" });
-  const base = action(h("button", { type: "button", class: "secondary", id: "setBaseline" }, "Set baseline to the current schema"), st, async () => {
+  const base = edit && action(h("button", { type: "button", class: "secondary", id: "setBaseline" }, "Set baseline to the current schema"), st, async () => {
     await gql(`mutation($p: ID!) { setSchemaBaseline(projectId: $p) }`, { p: p.id });
     st.ok("Baseline saved: changes are counted from now.");
     await load();
@@ -123,7 +139,7 @@ function changesCard(p) {
         h("td", { class: c.criticality === "BREAKING" ? "notready" : "" }, c.criticality), h("td", { class: "mono" }, c.path), h("td", {}, c.message)))
         : h("tr", {}, h("td", { colspan: 3, class: "muted" }, "No changes since the baseline.")));
     } catch (e) {
-      const msg = e.code === "NOT_FOUND" ? "No baseline yet: set one to see what later edits change for the apps that use the API." : e.message;
+      const msg = e.code !== "NOT_FOUND" ? e.message : edit ? "No baseline yet: set one to see what later edits change for the apps that use the API." : "No baseline yet.";
       fill(tbody, h("tr", {}, h("td", { colspan: 3, class: "muted" }, msg)));
     }
   };

@@ -1,7 +1,7 @@
 // tab-faults.js: latency and error injection on the API design tab
 // (README "Faults and the request log"): the project's "Faults" panel and
 // each operation's own settings, saved with setFaults and cleared with
-// faults: null. Below EDITOR the settings show read-only.
+// faults: null. Below EDITOR (role.js) the settings show as text only.
 import { h, gql, uid, status, action, card, copyButton } from "./dom.js";
 
 /** FAULT_FIELDS selects FaultSettings (Project.faults, Operation.faults). */
@@ -12,19 +12,6 @@ const CODES = ["INTERNAL", "UNAVAILABLE", "QUERY_TIMEOUT", "NOT_READY", "BAD_USE
   "LIMIT_REACHED", "CONFLICT", "UNAUTHENTICATED", "TOO_MANY_REQUESTS"];
 const STATUSES = [[400, "Bad Request"], [401, "UNAUTHENTICATED"], [403, "API_KEY_SCOPE_INSUFFICIENT"], [404, "PROJECT_NOT_FOUND"],
   [413, "PAYLOAD_TOO_LARGE"], [429, "TOO_MANY_REQUESTS"], [500, "INTERNAL"], [503, "UNAVAILABLE"]];
-
-/** canEdit says whether the board's user may change the project's settings
- * and log (EDITOR and above). Guest and session projects belong to the
- * browser's session; on an account project it is the member's role. */
-export async function canEdit(p, who) {
-  if (p.kind !== "ACCOUNT") return true;
-  if (!who) return false;
-  try {
-    const d = await gql(`{ account { members { user { id } role } } }`);
-    const me = d.account.members.find((m) => m.user.id === who.me.id);
-    return !!me && me.role !== "VIEWER";
-  } catch { return false; }
-}
 
 /** describeFaults is settings in a few words, "none" for null. */
 export function describeFaults(f) {
@@ -70,7 +57,7 @@ const num = (v, props) => h("input", { type: "number", inputmode: "numeric", val
 
 /** faultsForm edits one scope's settings: the project's (o null) or an
  * operation's. onSaved(faults) gets the settings read back. */
-export function faultsForm(p, o, f, edit, onSaved) {
+export function faultsForm(p, o, f, onSaved) {
   const ctl = {
     min: num(f ? f.latencyMinMs : 0, { min: 0, max: 10000, step: 1, "data-fault": "latencyMinMs" }),
     max: num(f ? f.latencyMaxMs : 0, { min: 0, max: 10000, step: 1, "data-fault": "latencyMaxMs" }),
@@ -87,10 +74,9 @@ export function faultsForm(p, o, f, edit, onSaved) {
     seed: labelled("Seed", ctl.seed, "Same seed, same requests: same faults"),
   };
   const scope = o ? `operation ${o.name}` : "the project";
-  const box = h("fieldset", { class: "faults-form", disabled: !edit, dataset: { faults: o ? o.name : "project" } },
+  const box = h("fieldset", { class: "faults-form", dataset: { faults: o ? o.name : "project" } },
     h("legend", {}, o ? `Faults of ${o.name}` : "Faults of the project"),
     h("div", { class: "row" }, Object.values(fields)));
-  if (!edit) return h("div", {}, box, h("p", { class: "muted" }, "Read-only: editors and above change these settings."));
   const st = status();
   const done = (faults, msg) => { onSaved(faults); st.ok(msg); };
   const save = action(h("button", { type: "button", dataset: { faultsSave: o ? o.name : "project" } }, "Save faults"), st, async () => {
@@ -149,11 +135,12 @@ function showFieldError(e, fields) {
   return true;
 }
 
-/** faultsCard is the project's "Faults" panel with the X-Mock-Fault hint. */
+/** faultsCard is the project's "Faults" panel with the X-Mock-Fault hint;
+ * without edit, the settings in words and no form. */
 export function faultsCard(p, edit) {
   const header = h("code", { id: "faultHeader" }, `X-Mock-Fault: ${headerOf(p.faults)}`);
   const now = h("p", { id: "projectFaults" }, "Now: ", describeFaults(p.faults));
-  const form = faultsForm(p, null, p.faults, edit, (f) => {
+  const form = edit && faultsForm(p, null, p.faults, (f) => {
     p.faults = f;
     now.replaceChildren("Now: ", describeFaults(f));
     header.textContent = `X-Mock-Fault: ${headerOf(f)}`;
@@ -174,13 +161,15 @@ export function faultsCard(p, edit) {
 }
 
 /** operationFaults is an operation's own settings, folded in its row; the
- * form is made when first unfolded (a project has up to hundreds of rows). */
+ * form is made when first unfolded (a project has up to hundreds of rows).
+ * Without edit, the settings in words. */
 export function operationFaults(p, o, edit) {
   const own = (f) => (f ? describeFaults(f) : "the project's");
   const sum = h("span", { class: "faults-now" }, own(o.faults));
+  if (!edit) return h("span", { class: "op-faults", dataset: { operationFaults: o.name } }, "Faults: ", sum);
   const el = h("details", { class: "op-faults", dataset: { operationFaults: o.name } }, h("summary", {}, "Faults: ", sum));
   el.addEventListener("toggle", () => {
-    if (el.open && el.children.length === 1) el.append(faultsForm(p, o, o.faults, edit, (f) => { o.faults = f; sum.textContent = own(f); }));
+    if (el.open && el.children.length === 1) el.append(faultsForm(p, o, o.faults, (f) => { o.faults = f; sum.textContent = own(f); }));
   });
   return el;
 }

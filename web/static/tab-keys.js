@@ -1,13 +1,19 @@
 // tab-keys.js: the project's API keys: create (name, scope, expiry,
 // maxActors), the value shown once, list (with active actors), revoke,
-// delete; the plan gate.
+// delete; the plan gate. Managing keys needs EDITOR (role.js): below it,
+// the tab says so and lists the allowed origins as text.
 import { h, gql, fill, field, select, status, action, card, copyButton, when } from "./dom.js";
 import { originsCard } from "./origins.js";
+import { mayEdit } from "./role.js";
 
 export async function keysTab(body, p, who) {
   if (p.kind !== "ACCOUNT") {
     return fill(body, card("API keys", h("p", {}, `A ${p.kind.toLowerCase()} project has no API keys: its runtime answers to its share token, which is in its runtime URL:`),
       h("p", {}, h("code", {}, p.runtimeUrl)), p.kind === "SESSION" ? h("p", {}, "Sign up to keep this project; it then gets API keys on the Professional plan.") : null));
+  }
+  if (!mayEdit(p)) {
+    return fill(body, card("API keys", h("p", { id: "keysNeedEditor" }, "Creating, listing and revoking this project's API keys needs the Editor role. ",
+      "Ask an admin of the account for a key, or run queries in the Playground.")), originsCard(p, false));
   }
   if (who && who.account.plan === "STARTER") {
     return fill(body, card("API keys", h("p", { id: "planGate" }, "API keys are available on the Professional plan and above; your account is on Starter. ",
@@ -21,7 +27,7 @@ export async function keysTab(body, p, who) {
     } catch (e) { fill(list, card("Keys", h("p", { class: "status error" }, e.message))); }
   };
   await refresh();
-  fill(body, createCard(p, refresh), list, originsCard(p));
+  fill(body, createCard(p, refresh), list, originsCard(p, true));
 }
 
 function createCard(p, refresh) {

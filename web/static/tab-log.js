@@ -5,7 +5,7 @@
 // not enter the log).
 import { h, gql, fill, status, action, card, copyButton, check } from "./dom.js";
 import { curlOf } from "./tab-playground.js";
-import { canEdit } from "./tab-faults.js";
+import { mayEdit } from "./role.js";
 
 const LOG_FIELDS = "id at operationName rootFields query variables status durationMs errorCode fault";
 const AUTO_MS = 5000;
@@ -26,8 +26,8 @@ export function entryCurl(p, e) {
     headers: e.fault ? [`X-Mock-Fault: ${e.fault}`] : [] });
 }
 
-export async function logTab(body, p, who) {
-  const edit = await canEdit(p, who);
+export async function logTab(body, p) {
+  const edit = mayEdit(p);
   const st = status();
   st.id = "logStatus";
   const tbody = h("tbody", { id: "logEntries" });

@@ -1,10 +1,12 @@
 // tab-model.js: the Model tab: tables with their data binding (importCode
 // and variant), the attribute grid, the Mappings pane, readiness with its
-// reason, the relations editor and each table's default views.
-import { h, gql, fill, field, check, select, status, action, card } from "./dom.js";
+// reason, the relations editor and each table's default views. Below
+// EDITOR (mayEdit) the same things show as text, without edit controls.
+import { h, gql, fill, field, check, select, status, action, card, scroller } from "./dom.js";
 import { mappingEditor, show } from "./mapping.js";
 import { relationsCard } from "./relations.js";
 import { guarded } from "./guard.js";
+import { mayEdit } from "./role.js";
 
 export const TYPES = ["STRING", "INT", "FLOAT", "BOOLEAN", "ID", "DATETIME", "JSON"];
 
@@ -15,13 +17,14 @@ export async function dataSources() {
 }
 
 export async function modelTab(body, p) {
+  const edit = mayEdit(p);
   const pool = await dataSources();
   const byCode = Object.fromEntries(pool.map((d) => [d.importCode, d]));
   const tables = h("div", { id: "tables" });
-  for (const t of p.tables) tables.append(tableCard(p, t, pool, byCode[t.source && t.source.importCode]));
-  fill(body, newTableCard(p, pool),
-    p.tables.length ? tables : card("Tables", h("p", {}, "No tables yet: add one above, bound to a dataset of the data pool.")),
-    relationsCard(p));
+  for (const t of p.tables) tables.append((edit ? tableCard : tableView)(p, t, pool, byCode[t.source && t.source.importCode]));
+  fill(body, edit ? newTableCard(p, pool) : null,
+    p.tables.length ? tables : card("Tables", h("p", {}, edit ? "No tables yet: add one above, bound to a dataset of the data pool." : "No tables yet.")),
+    relationsCard(p, edit));
 }
 
 function newTableCard(p, pool) {
@@ -36,14 +39,28 @@ function newTableCard(p, pool) {
   return card("Add a table", h("form", { class: "row" }, field("Table name", name, "A GraphQL type name, e.g. Product."), field("Dataset", code), add), st);
 }
 
+/** readiness says whether table t is ready, and when not, why. */
+const readiness = (t) => (t.ready ? h("p", { class: "ready" }, "✓ ready")
+  : h("p", { class: "notready", dataset: { reason: "" } }, "✗ not ready: ", h("span", { class: "reason" }, t.notReadyReason)));
+
 function tableCard(p, t, pool, source) {
   const st = status();
-  const readiness = t.ready ? h("p", { class: "ready" }, "✓ ready")
-    : h("p", { class: "notready", dataset: { reason: "" } }, "✗ not ready: ", h("span", { class: "reason" }, t.notReadyReason));
   const views = p.views.filter((v) => v.tableId === t.id);
   const box = h("div", { class: "confirm" }); // the warning before a breaking edit
-  const el = card(t.name, readiness, box, bindingForm(t, pool, st), attributeGrid(p, t, source, st, box), bindHinted(t, source, st), addAttribute(t, source, st),
+  const el = card(t.name, readiness(t), box, bindingForm(t, pool, st), attributeGrid(p, t, source, st, box), bindHinted(t, source, st), addAttribute(t, source, st),
     views.length ? viewsBox(p, t, views) : null, renameTable(p, t, st, box), deleteTable(p, t, st, box), st);
+  el.dataset.table = t.name;
+  return el;
+}
+
+/** tableView is tableCard for a user who may only read: the binding, the
+ * attributes and their mappings as text, and the views' first rows. */
+function tableView(p, t, pool, source) {
+  const views = p.views.filter((v) => v.tableId === t.id);
+  const src = t.source;
+  const binding = h("p", { class: "binding" }, "Dataset: ", src ? h("code", {}, src.importCode) : "not bound",
+    src ? (src.variant ? [" · variant ", h("code", {}, src.variant)] : " · all variants") : "");
+  const el = card(t.name, readiness(t), binding, attributeGrid(p, t, source, null, null, false), viewsBox(p, t, views));
   el.dataset.table = t.name;
   return el;
 }
@@ -67,13 +84,16 @@ function bindingForm(t, pool, st) {
   return h("div", { class: "row binding" }, field("Dataset (importCode)", code), variantBox, save);
 }
 
-function attributeGrid(p, t, source, st, box) {
+/** attributeGrid is the attributes of t, editable in place unless edit is false. */
+function attributeGrid(p, t, source, st, box, edit = true) {
   if (!t.attributes.length) return h("p", { class: "muted" }, "No attributes yet.");
-  const rows = t.attributes.map((a) => attributeRow(p, t, a, source, st, box));
-  return h("div", { class: "scroll" }, h("table", { class: "data attrs" },
+  const rows = t.attributes.map((a) => (edit ? attributeRow(p, t, a, source, st, box) : attributeText(a, source)));
+  const cols = ["Name", "Type", "Sortable", "Filterable", "Required", "Mapping", ...(edit ? [""] : [])];
+  const table = h("table", { class: edit ? "data attrs" : "data attrs stack readonly" },
     h("caption", { class: "muted" }, `Attributes of ${t.name}`),
-    h("thead", {}, h("tr", {}, ["Name", "Type", "Sortable", "Filterable", "Required", "Mapping", ""].map((c) => h("th", { scope: "col" }, c)))),
-    h("tbody", {}, rows)));
+    h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", {}, rows));
+  return edit ? h("div", { class: "scroll" }, table) : scroller(`Attributes of ${t.name}`, table);
 }
 
 function mappingText(a, source) {
@@ -144,6 +164,14 @@ function attributeRow(p, t, a, source, st, box) {
     h("td", {}, h("div", {}, mappingText(a, source)), edit), h("td", {}, del));
 }
 
+/** attributeText is an attribute's row as text. */
+function attributeText(a, source) {
+  const td = (label, v) => h("td", { "data-label": label }, v);
+  return h("tr", { dataset: { attribute: a.name } }, h("th", { scope: "row", class: "mono" }, a.name), td("Type", a.type.toLowerCase()),
+    td("Sortable", a.sortable ? "yes" : "no"), td("Filterable", a.filterable ? "yes" : "no"), td("Required", a.required ? "yes" : "no"),
+    td("Mapping", mappingText(a, source)));
+}
+
 function addAttribute(t, source, st) {
   const name = h("input", { type: "text", required: true });
   const type = select(TYPES, "STRING");
@@ -166,12 +194,12 @@ function addAttribute(t, source, st) {
 function viewsBox(p, t, views) {
   const list = p.operations.find((o) => o.tableId === t.id && o.kind === "LIST" && o.enabled);
   const out = h("div", { class: "view-rows" });
-  const names = views.map((v) => `${v.name} (${v.kind.toLowerCase()})`).join(", ");
+  const names = views.length ? views.map((v) => `${v.name} (${v.kind.toLowerCase()})`).join(", ") : "None yet: an editor's next visit makes the default ones.";
   const kids = [h("h3", {}, "Views"), h("p", { class: "muted" }, names)];
   if (list) {
     const st = status();
     const showRows = action(h("button", { type: "button", class: "secondary" }, `Show the first rows (${list.name})`), st, async () => {
-      const fields = t.attributes.filter((a) => a.mappingType !== "COMPUTED").map((a) => a.name).filter((n) => /^[_A-Za-z][_0-9A-Za-z]*$/.test(n));
+      const fields = t.attributes.filter((a) => a.mappingType !== "COMPUTED").map((a) => a.name).filter((n) => n !== "id" && /^[_A-Za-z][_0-9A-Za-z]*$/.test(n));
       const q = `{ ${list.name}(pageSize: 5) { total items { id ${fields.join(" ")} } } }`;
       const d = await gql(`mutation($p: ID!, $q: String!) { previewQuery(projectId: $p, query: $q) }`, { p: p.id, q });
       const res = d.previewQuery;

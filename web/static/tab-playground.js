@@ -4,6 +4,7 @@
 // preview requests), and copy the same request as curl with the credential
 // the runtime wants. ?query= in the address opens it with that query.
 import { h, gql, fill, status, action, card, copyButton } from "./dom.js";
+import { mayEdit } from "./role.js";
 
 /** curlOf is the request as a shell command; account projects need a key.
  * opts: auth, the key's header line with a shell variable in double quotes
@@ -92,7 +93,8 @@ export async function playgroundTab(body, p) {
   const mount = h("div", { id: "graphiql", class: "graphiql-box" });
   fill(body, card("Playground",
     h("p", { class: "muted" }, `Runs against ${p.runtimeUrl.split("?")[0]} with your board session (no key in the browser). Each run, and the schema read when the page opens, counts as a preview request against the quota.` +
-      (p.kind === "ACCOUNT" ? " Outside the board the runtime needs an API key: “Copy as curl” leaves $MGQ_API_KEY for it." : "")),
+      (p.kind === "ACCOUNT" ? " Outside the board the runtime needs an API key: “Copy as curl” leaves $MGQ_API_KEY for it." : "") +
+      (mayEdit(p) ? "" : " With your role, queries run; mutations, which change the mock data, need the Editor role.")),
     h("div", { class: "row tight" }, curl), st, mount),
   sharingCard(p));
   const fetcher = async (params) => {
@@ -112,8 +114,8 @@ export async function playgroundTab(body, p) {
   } catch (e) { st.fail(e); }
 }
 
-/** sharingCard shows the preview link; on an account project it turns it
- * on, replaces it (older links stop working) or turns it off. */
+/** sharingCard shows the preview link; on an account project an editor
+ * turns it on, replaces it (older links stop working) or turns it off. */
 export function sharingCard(p) {
   const st = status();
   st.id = "shareStatus";
@@ -125,7 +127,7 @@ export function sharingCard(p) {
     link.textContent = p.previewSharing ? p.previewUrl : "";
     link.href = p.previewSharing ? p.previewUrl : "#";
     link.hidden = !p.previewSharing;
-    const account = p.kind === "ACCOUNT";
+    const account = p.kind === "ACCOUNT" && mayEdit(p);
     on.hidden = !account || p.previewSharing;
     again.hidden = off.hidden = !account || !p.previewSharing;
   };
@@ -140,5 +142,5 @@ export function sharingCard(p) {
   action(off, st, set(false, "The preview link no longer works."));
   show();
   return card("Preview link", h("p", { class: "muted" }, "A read-only page with the model, the schema and a sample of each table. It never opens the API of an account project; each opening counts against the quota."),
-    h("p", {}, link), h("div", { class: "row tight" }, on, again, off), st);
+    h("p", {}, link, p.previewSharing || mayEdit(p) ? null : "Not shared."), h("div", { class: "row tight" }, on, again, off), st);
 }
