@@ -2,4 +2,4 @@
 // between nodes' replica actors (mockgql/cluster/v1/replica.proto).
 package pb
 
-//go:generate sh gen.sh
+//go:generate sh ../../internal/protogen/gen.sh mockgql/cluster/v1
