@@ -462,6 +462,10 @@ func TestClusterRollingRestart(t *testing.T) {
 			}
 		}()
 	}
+	// A failed restart ends the test at once (t.Fatalf): stop the writers
+	// first, so they do not report the cleanup's killing of the nodes.
+	halt := func() { stop.Store(true); wg.Wait() }
+	defer halt()
 	for i := range 3 {
 		down.Store(int32(i))
 		time.Sleep(100 * time.Millisecond)
@@ -475,8 +479,7 @@ func TestClusterRollingRestart(t *testing.T) {
 		down.Store(-1)
 		time.Sleep(500 * time.Millisecond)
 	}
-	stop.Store(true)
-	wg.Wait()
+	halt()
 	q := `query($p:Int){ products(page:$p, pageSize: 1000) { total items { name } } }`
 	for i := range 3 {
 		have := allNames(t, sh.on(tr.procs[i].server), q)
