@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -165,4 +166,48 @@ func TestWriteNeedsItsBase(t *testing.T) {
 		t.Fatalf("a write on the copy held: %v %v", ack, err)
 	}
 	expect(t, db, "next", persistence.Version{Gen: 3, Seq: 4})
+}
+
+// TestInstallRacingWrites: copies pulled outside the replica actor (a
+// catch-up) are installed while the actor applies writes; the copy's
+// version never goes back and the last write is what it holds.
+func TestInstallRacingWrites(t *testing.T) {
+	r, db := newTestReplica(t)
+	const writes = 300
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for seq := uint64(1); seq <= writes; seq++ {
+			base := &pb.Version{Gen: 1, Seq: seq - 1}
+			if seq == 1 {
+				base = &pb.Version{} // made on no copy
+			}
+			ack, err := r.write(&pb.Write{Key: "apikey/k", Ver: &pb.Version{Gen: 1, Seq: seq}, Base: base, Records: rec(fmt.Sprint(seq))})
+			if err != nil || !ack.Ok {
+				t.Errorf("write %d: %v %v", seq, ack, err)
+				return
+			}
+		}
+	}()
+	last := persistence.Version{}
+	for running := true; running; {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		have, _ := db.Version("apikey/k")
+		if have.Less(last) {
+			t.Fatalf("the version went back from %v to %v", last, have)
+		}
+		last = have
+		// A peer's copy one write behind what this replica holds now.
+		if have.Seq > 1 {
+			old := persistence.Version{Gen: 1, Seq: have.Seq - 1}
+			if _, err := install(db, r.records, "apikey/k", old, toPuts(rec(fmt.Sprint(old.Seq)))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	expect(t, db, fmt.Sprint(writes), persistence.Version{Gen: 1, Seq: writes})
 }
