@@ -1,0 +1,79 @@
+package graphql
+
+import (
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// BenchmarkListMixSparseRatio runs the 1M mix with the sparse path off
+// (every query on n/64-word bitsets) and at its default reach, in
+// alternating slices of 50 queries on one dataset and runtime, so that the
+// machine's load falls on both alike; it reports each side's time a query
+// and their ratio (sparse/dense), and logs (-v) the queries whose ratio is
+// the worst and the best, each side's time summed over its runs.
+// MGQ_BENCH_OVERLAY=1 runs it with BenchmarkListMixOverlay's overlay;
+// MGQ_SPARSE_DIV sets the sparse side's reach (sparseDiv).
+func BenchmarkListMixSparseRatio(b *testing.B) {
+	const rows, slice = 1_000_000, 50
+	var ov *Overlay
+	if os.Getenv("MGQ_BENCH_OVERLAY") == "1" {
+		ov = NewOverlay()
+		ov.Apply(mixOverlayChanges(rows))
+	}
+	preps, queries, runOv := mixRunner(b, rows, ov)
+	run := func(prep *Prepared) { runOv(prep, ov) }
+	divs := []int{0, sparseDiv}
+	if d, err := strconv.Atoi(os.Getenv("MGQ_SPARSE_DIV")); err == nil {
+		divs[1] = d
+	}
+	defer func(d int) { sparseDiv = d }(sparseDiv)
+	per := [2][]time.Duration{make([]time.Duration, len(preps)), make([]time.Duration, len(preps))}
+	var side [2]time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i += slice {
+		for k, div := range divs {
+			sparseDiv = div
+			for j := i; j < min(b.N, i+slice); j++ {
+				start := time.Now()
+				run(preps[j%len(preps)])
+				d := time.Since(start)
+				per[k][j%len(preps)] += d
+				side[k] += d
+			}
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(side[0].Nanoseconds())/float64(b.N), "dense-ns/query")
+	b.ReportMetric(float64(side[1].Nanoseconds())/float64(b.N), "sparse-ns/query")
+	b.ReportMetric(float64(side[1])/float64(max(side[0], 1)), "ratio")
+	logSparseExtremes(b, queries, per)
+}
+
+// logSparseExtremes logs the queries with the worst and best sparse/dense
+// time ratio (queries run once or more on each side).
+func logSparseExtremes(b *testing.B, queries []string, per [2][]time.Duration) {
+	idx := make([]int, 0, len(queries))
+	for i := range queries {
+		if per[0][i] > 0 && per[1][i] > 0 {
+			idx = append(idx, i)
+		}
+	}
+	ratio := func(i int) float64 { return float64(per[1][i]) / float64(per[0][i]) }
+	slices.SortFunc(idx, func(x, y int) int {
+		switch rx, ry := ratio(x), ratio(y); {
+		case rx < ry:
+			return -1
+		case rx > ry:
+			return 1
+		}
+		return 0
+	})
+	for k, i := range idx {
+		if k < 6 || k >= len(idx)-10 {
+			b.Logf("%.2f dense %v sparse %v %s", ratio(i), per[0][i], per[1][i], queries[i])
+		}
+	}
+}
