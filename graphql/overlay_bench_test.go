@@ -100,7 +100,7 @@ func BenchmarkListMixOverlayRatio(b *testing.B) {
 	const rows, slice = 1_000_000, 50
 	ov := NewOverlay()
 	ov.Apply(mixOverlayChanges(rows))
-	preps, _, run := mixRunner(b, rows, nil, ov)
+	_, preps, _, run := mixRunner(b, rows, nil, ov)
 	ctx := context.Background()
 	var plain, over time.Duration
 	b.ResetTimer()
@@ -127,10 +127,10 @@ func BenchmarkListMixOverlayRatio(b *testing.B) {
 // mixRunner prepares the mix's 1,000 queries over rows rows on one
 // runtime, builds the indexes they use and runs each query once with each
 // overlay of ovs (nil: none), so that the overlays' live tables are built
-// too; run answers a query as the HTTP handler does.
-func mixRunner(b *testing.B, rows int, ovs ...*Overlay) (preps []*Prepared, queries []string, run func(*Prepared, *Overlay)) {
+// too; run answers a query of rt as the HTTP handler does.
+func mixRunner(b *testing.B, rows int, ovs ...*Overlay) (rt *Runtime, preps []*Prepared, queries []string, run func(*Prepared, *Overlay)) {
 	pool := memPool{"bench": rtBenchDataset(b, rows)}
-	rt := rtCompile(b, rtBenchProject(b), Options{})
+	rt = rtCompile(b, rtBenchProject(b), Options{})
 	ctx := context.Background()
 	run = func(prep *Prepared, o *Overlay) {
 		res, err := rt.Query(ctx, prep, pool, o)
@@ -151,5 +151,5 @@ func mixRunner(b *testing.B, rows int, ovs ...*Overlay) (preps []*Prepared, quer
 			run(preps[i], o)
 		}
 	}
-	return preps, queries, run
+	return rt, preps, queries, run
 }

@@ -23,7 +23,7 @@ import (
 // narrowest condition selects at most n/sparseDiv rows. Tests set it to 0
 // (never) and to -1 (always, whatever the size) to run both paths on the
 // same queries.
-var sparseDiv = 64
+var sparseDiv = 128
 
 // onSparse, when set (tests), is called for each query the sparse path
 // answers.

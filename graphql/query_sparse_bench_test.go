@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"fmt"
 	"os"
 	"slices"
 	"strconv"
@@ -23,7 +24,7 @@ func BenchmarkListMixSparseRatio(b *testing.B) {
 		ov = NewOverlay()
 		ov.Apply(mixOverlayChanges(rows))
 	}
-	preps, queries, runOv := mixRunner(b, rows, ov)
+	_, preps, queries, runOv := mixRunner(b, rows, ov)
 	run := func(prep *Prepared) { runOv(prep, ov) }
 	divs := []int{0, sparseDiv}
 	if d, err := strconv.Atoi(os.Getenv("MGQ_SPARSE_DIV")); err == nil {
@@ -53,7 +54,8 @@ func BenchmarkListMixSparseRatio(b *testing.B) {
 }
 
 // logSparseExtremes logs the queries with the worst and best sparse/dense
-// time ratio (queries run once or more on each side).
+// time ratio (queries run once or more on each side), and the slowest
+// with the sparse path.
 func logSparseExtremes(b *testing.B, queries []string, per [2][]time.Duration) {
 	idx := make([]int, 0, len(queries))
 	for i := range queries {
@@ -75,5 +77,55 @@ func logSparseExtremes(b *testing.B, queries []string, per [2][]time.Duration) {
 		if k < 6 || k >= len(idx)-10 {
 			b.Logf("%.2f dense %v sparse %v %s", ratio(i), per[0][i], per[1][i], queries[i])
 		}
+	}
+	slices.SortFunc(idx, func(x, y int) int { return int(per[1][y] - per[1][x]) })
+	for _, i := range idx[:min(len(idx), 15)] {
+		b.Logf("slowest: sparse %v dense %v %s", per[1][i], per[0][i], queries[i])
+	}
+}
+
+// BenchmarkSparseReach measures single shapes over 1M rows whose driving
+// condition selects from a few hundred to tens of thousands of rows, each
+// as 50 distinct pages, with the sparse path off and on in alternating
+// slices: the figures that set sparseDiv. A price range of width w
+// selects about w/1000 of the rows; a 3-digit like about 5,000 rows, a
+// 4-digit one about 500.
+func BenchmarkSparseReach(b *testing.B) {
+	rt, _, _, run := mixRunner(b, 1_000_000)
+	for _, sh := range []struct{ name, args string }{
+		{"range 0.1% + category, sort price", `minPrice: 500, maxPrice: 501, category: "toys", sortField: "price"`},
+		{"range 0.5% + category, sort price", `minPrice: 500, maxPrice: 505, category: "toys", sortField: "price"`},
+		{"range 1% + category, sort price", `minPrice: 500, maxPrice: 510, category: "toys", sortField: "price"`},
+		{"range 1.5% + category, sort price", `minPrice: 500, maxPrice: 515, category: "toys", sortField: "price"`},
+		{"range 0.5% + category, sort name desc", `minPrice: 500, maxPrice: 505, category: "toys", sortField: "name", sortDirection: DESC`},
+		{"range 1.5% + category, sort name desc", `minPrice: 500, maxPrice: 515, category: "toys", sortField: "name", sortDirection: DESC`},
+		{"like 3 digits + price, sort price", `q: "123", minPrice: 300, sortField: "price"`},
+		{"like 3 digits + category, sort name", `q: "123", category: "toys", sortField: "name"`},
+		{"like 4 digits + price, sort name desc", `q: "1234", maxPrice: 700, sortField: "name", sortDirection: DESC`},
+		{"empty range, sort name", `minPrice: 600, maxPrice: 400, sortField: "name"`},
+	} {
+		b.Run(sh.name, func(b *testing.B) {
+			var shape []*Prepared
+			for i := range 50 {
+				shape = append(shape, rtPrepare(b, rt, fmt.Sprintf("{ mix(%s, page: %d) { total items { id name price category } } }", sh.args, i+1)))
+			}
+			defer func(d int) { sparseDiv = d }(sparseDiv)
+			divs := []int{0, sparseDiv}
+			var side [2]time.Duration
+			b.ResetTimer()
+			for i := 0; i < b.N; i += 50 {
+				for k, div := range divs {
+					sparseDiv = div
+					start := time.Now()
+					for j := i; j < min(b.N, i+50); j++ {
+						run(shape[j%len(shape)], nil)
+					}
+					side[k] += time.Since(start)
+				}
+			}
+			b.ReportMetric(float64(side[0].Nanoseconds())/float64(b.N), "dense-ns/query")
+			b.ReportMetric(float64(side[1].Nanoseconds())/float64(b.N), "sparse-ns/query")
+			b.ReportMetric(float64(side[1])/float64(max(side[0], 1)), "ratio")
+		})
 	}
 }

@@ -74,7 +74,7 @@ func TestListDifferentialSparse(t *testing.T) {
 		gen  func(*rand.Rand) diffQuery
 	}{
 		{"sparse queries, always sparse", -1, listDiffCase{"", 5000, 1500, 80, 11, true, false}, randSparseQuery},
-		{"sparse queries, default reach", 64, listDiffCase{"", 5000, 1500, 80, 12, true, false}, randSparseQuery},
+		{"sparse queries, default reach", 128, listDiffCase{"", 5000, 1500, 80, 12, true, false}, randSparseQuery},
 		{"sparse queries, never sparse", 0, listDiffCase{"", 3000, 800, 40, 13, true, false}, randSparseQuery},
 		{"random queries, always sparse", -1, listDiffCase{"", 3000, 1500, 80, 14, true, false}, randQuery},
 		{"random queries, one runtime, always sparse", -1, listDiffCase{"", 2000, 1000, 150, 15, true, true}, randQuery},
