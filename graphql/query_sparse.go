@@ -66,6 +66,7 @@ type sparsePlan struct {
 	rangeBuf [4]rankRange
 	likeBuf  [2]likeCheck
 	otherBuf [2]*predicate
+	posting  [256]uint32 // a posting's rows as they are read
 }
 
 // likeCheck is a like predicate and, for a needle of 3 bytes or more, its
@@ -177,10 +178,7 @@ func (tv *tableView) members(p *sparsePlan, dst []int32) []int32 {
 		dst = append(dst, rr.ord.Rows()[rr.lo:rr.hi]...)
 	} else {
 		lc := &p.likes[p.like]
-		lc.rows.Iterate(func(r uint32) bool {
-			dst = append(dst, int32(r))
-			return true
-		})
+		dst = appendPosting(dst, lc.rows, p.posting[:])
 		if !lc.exact {
 			dst = filterRows(dst, func(r int32) bool { return lc.pr.match(tv.base(lc.pr.attr, r)) })
 		}
@@ -204,6 +202,18 @@ func (tv *tableView) members(p *sparsePlan, dst []int32) []int32 {
 	}
 	for _, pr := range p.others {
 		dst = filterRows(dst, func(r int32) bool { return pr.match(tv.base(pr.attr, r)) })
+	}
+	return dst
+}
+
+// appendPosting appends the rows of b (fewer than 2^31) ascending, read
+// len(buf) at a time.
+func appendPosting(dst []int32, b *roaring.Bitmap, buf []uint32) []int32 {
+	it := b.ManyIterator()
+	for n := it.NextMany(buf[:]); n > 0; n = it.NextMany(buf[:]) {
+		for _, r := range buf[:n] {
+			dst = append(dst, int32(r))
+		}
 	}
 	return dst
 }
@@ -303,13 +313,17 @@ func rankKeys(rows []int32, ord *dataset.Order, desc bool, keys []uint64) []uint
 
 // smallestRows returns the rows of the keys at places skip..limit-1 of
 // their ascending order: the limit smallest moved to the front by
-// selection, then only those sorted. keys is reordered.
+// selection, the skip smallest of those moved before them, and only the
+// page between sorted (a deep page sorts its 20 keys, not the page ×
+// pageSize before them). keys is reordered.
 func smallestRows(keys []uint64, skip, limit int) []int32 {
 	limit = min(limit, len(keys))
+	skip = min(skip, limit)
 	selectSmallest(keys, limit)
-	slices.Sort(keys[:limit])
-	out := make([]int32, 0, max(0, limit-skip))
-	for _, k := range keys[min(skip, limit):limit] {
+	selectSmallest(keys[:limit], skip)
+	slices.Sort(keys[skip:limit])
+	out := make([]int32, 0, limit-skip)
+	for _, k := range keys[skip:limit] {
 		out = append(out, int32(uint32(k)))
 	}
 	return out
