@@ -89,7 +89,7 @@ func logSparseExtremes(b *testing.B, queries []string, per [2][]time.Duration) {
 // as 50 distinct pages, with the sparse path off and on in alternating
 // slices: the figures that set sparseDiv. A price range of width w
 // selects about w/1000 of the rows; a 3-digit like about 5,000 rows, a
-// 4-digit one about 500.
+// 4-digit one about 500. MGQ_SPARSE_DIV sets the sparse side's reach.
 func BenchmarkSparseReach(b *testing.B) {
 	rt, _, _, run := mixRunner(b, 1_000_000)
 	for _, sh := range []struct{ name, args string }{
@@ -103,6 +103,8 @@ func BenchmarkSparseReach(b *testing.B) {
 		{"like 3 digits + category, sort name", `q: "123", category: "toys", sortField: "name"`},
 		{"like 4 digits + price, sort name desc", `q: "1234", maxPrice: 700, sortField: "name", sortDirection: DESC`},
 		{"empty range, sort name", `minPrice: 600, maxPrice: 400, sortField: "name"`},
+		{"range 1% alone, sort name", `minPrice: 500, maxPrice: 510, sortField: "name"`},
+		{"range 3% alone, sort name", `minPrice: 500, maxPrice: 530, sortField: "name"`},
 	} {
 		b.Run(sh.name, func(b *testing.B) {
 			var shape []*Prepared
@@ -111,6 +113,9 @@ func BenchmarkSparseReach(b *testing.B) {
 			}
 			defer func(d int) { sparseDiv = d }(sparseDiv)
 			divs := []int{0, sparseDiv}
+			if d, err := strconv.Atoi(os.Getenv("MGQ_SPARSE_DIV")); err == nil {
+				divs[1] = d
+			}
 			var side [2]time.Duration
 			b.ResetTimer()
 			for i := 0; i < b.N; i += 50 {
