@@ -516,39 +516,49 @@ func diffSetup(tb testing.TB, rnd *rand.Rand, n int, prebuild bool) ([]*diffEngi
 // last resolved one and its live table from the last one built (two
 // runtimes alternate their tables, and mostly resolve anew).
 func TestListDifferential(t *testing.T) {
-	for _, tc := range []struct {
-		name             string
-		rows, queries, m int
-		seed             uint64
-		prebuild, single bool
-	}{
+	for _, tc := range []listDiffCase{
 		{"small", 300, 1500, 60, 1, false, false},
 		{"large", 5000, 1500, 80, 2, true, false},
 		{"one runtime", 2000, 1500, 150, 3, true, true},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			rnd := rand.New(rand.NewPCG(tc.seed, 99))
-			engines, refs := diffSetup(t, rnd, tc.rows, tc.prebuild)
-			if tc.single {
-				engines = engines[1:]
+		t.Run(tc.name, func(t *testing.T) { runListDiff(t, tc, randQuery) })
+	}
+}
+
+// listDiffCase is one run of the differential test: rows in the dataset,
+// queries, mutation rounds among them, the seed, whether the indexes are
+// built first, and whether one uncached runtime runs alone.
+type listDiffCase struct {
+	name             string
+	rows, queries, m int
+	seed             uint64
+	prebuild, single bool
+}
+
+// runListDiff runs tc's queries, made by gen, through the engines and the
+// reference, with random mutations between them, and requires identical
+// answers.
+func runListDiff(t *testing.T, tc listDiffCase, gen func(*rand.Rand) diffQuery) {
+	rnd := rand.New(rand.NewPCG(tc.seed, 99))
+	engines, refs := diffSetup(t, rnd, tc.rows, tc.prebuild)
+	if tc.single {
+		engines = engines[1:]
+	}
+	for i := 0; i < tc.queries; i++ {
+		if i%(tc.queries/tc.m) == 0 && i > 0 {
+			tn := []string{"Product", "ProductA"}[rnd.IntN(2)]
+			for k := rnd.IntN(3); k >= 0; k-- {
+				diffMutate(t, rnd, engines[i%len(engines)].h, tn, refs[tn])
 			}
-			for i := 0; i < tc.queries; i++ {
-				if i%(tc.queries/tc.m) == 0 && i > 0 {
-					tn := []string{"Product", "ProductA"}[rnd.IntN(2)]
-					for k := rnd.IntN(3); k >= 0; k-- {
-						diffMutate(t, rnd, engines[i%len(engines)].h, tn, refs[tn])
-					}
-				}
-				tn := []string{"Product", "ProductA"}[rnd.IntN(2)]
-				q := randQuery(rnd)
-				wantTotal, wantIDs := refs[tn].answer(q)
-				for _, e := range engines {
-					total, ids := e.answer(t, "search"+tn, q)
-					if total != wantTotal || !slices.Equal(ids, wantIDs) {
-						t.Fatalf("query %d %s (%s): total %d ids %v, want total %d ids %v", i, q.text("search"+tn), e.name, total, ids, wantTotal, wantIDs)
-					}
-				}
+		}
+		tn := []string{"Product", "ProductA"}[rnd.IntN(2)]
+		q := gen(rnd)
+		wantTotal, wantIDs := refs[tn].answer(q)
+		for _, e := range engines {
+			total, ids := e.answer(t, "search"+tn, q)
+			if total != wantTotal || !slices.Equal(ids, wantIDs) {
+				t.Fatalf("query %d %s (%s): total %d ids %v, want total %d ids %v", i, q.text("search"+tn), e.name, total, ids, wantTotal, wantIDs)
 			}
-		})
+		}
 	}
 }

@@ -62,6 +62,9 @@ func (tv *tableView) indexedPage(ctx context.Context, q *listQuery, pg, size int
 	if l, ok := tv.sortRangePage(q, pg, size); ok {
 		return l, true, nil
 	}
+	if l, ok := tv.sparsePage(q, pg, size); ok {
+		return l, true, nil
+	}
 	bs, empty := tv.baseBits(q)
 	var acc []uint64
 	count := -1
@@ -104,23 +107,33 @@ func (tv *tableView) pageOf(ctx context.Context, q *listQuery, acc []uint64, cou
 		}
 		return rowList{rows: sortOrd.Rows()}, nil
 	}
+	return tv.window(q, sortOrd, baseTotal, live, pg, size, func(skip, limit int) []int32 {
+		return tv.firstMembers(acc, q, sortOrd, baseTotal, skip, limit)
+	}), nil
+}
+
+// window returns page pg of a query whose baseTotal base members, in the
+// query's order, pick gives at places skip..limit-1 (it is called only
+// when there are some), merged with the overlay's matching live rows.
+func (tv *tableView) window(q *listQuery, sortOrd *dataset.Order, baseTotal int, live liveMatch, pg, size int, pick func(skip, limit int) []int32) rowList {
+	total := baseTotal + live.count
 	lo, hi := page(total, pg, size)
 	if lo >= hi { // past the end: nothing to select or merge
-		return rowList{n: total, off: lo, window: true}, nil
+		return rowList{n: total, off: lo, window: true}
 	}
 	skip := 0
 	if live.count == 0 {
 		skip = lo
 	}
 	var members []int32
-	if baseTotal > 0 {
-		members = tv.firstMembers(acc, q, sortOrd, baseTotal, skip, hi)
+	if baseTotal > 0 && skip < min(hi, baseTotal) {
+		members = pick(skip, min(hi, baseTotal))
 	}
 	if live.count > 0 {
 		members = live.merge(tv, q, sortOrd, members, hi)
 		members = members[min(lo, len(members)):]
 	}
-	return rowList{rows: members, n: total, off: lo, window: true}, nil
+	return rowList{rows: members, n: total, off: lo, window: true}
 }
 
 // sortRangePage answers a query whose every predicate is one range of

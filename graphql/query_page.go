@@ -2,7 +2,6 @@ package graphql
 
 import (
 	"math/bits"
-	"slices"
 	"sort"
 
 	"github.com/mockgql/mockgql/model"
@@ -204,8 +203,9 @@ func descPage(ord *dataset.Order, lo, hi, skip, limit int) []int32 {
 
 // selectByRank collects the members of acc keyed by (rank, row), or
 // (-rank, row) descending, keeps the keys of the rank buckets that hold
-// the first limit members, and sorts only those: O(total) plus a small
-// sort, where a walk of the order would step over many non-members.
+// the first limit members, and sorts only the page's among those
+// (smallestRows): O(total) plus a small sort, where a walk of the order
+// would step over many non-members.
 func selectByRank(acc []uint64, ord *dataset.Order, desc bool, total, skip, limit int) []int32 {
 	const buckets = 1024
 	n := ord.Len()
@@ -231,12 +231,7 @@ func selectByRank(acc []uint64, ord *dataset.Order, desc bool, total, skip, limi
 		}
 		keys = collectKeys(acc, key, func(k uint64) bool { return bucketOf(k) <= cut }, sum+counts[cut])
 	}
-	slices.Sort(keys)
-	out := make([]int32, 0, limit-skip)
-	for _, k := range keys[min(skip, len(keys)):min(limit, len(keys))] {
-		out = append(out, int32(uint32(k)))
-	}
-	return out
+	return smallestRows(keys, skip, limit)
 }
 
 // collectKeys returns the keys of the members of acc that keep accepts.
