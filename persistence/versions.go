@@ -304,16 +304,8 @@ type Range struct {
 	Exact                bool
 }
 
-// ScanRange calls fn for every record in r, in key order.
-func (db *DB) ScanRange(r Range, fn func(id string, v []byte) error) error {
-	err := db.bolt.View(func(tx *bolt.Tx) error { return scanRange(tx, r, fn) })
-	if errors.Is(err, ErrStop) {
-		return nil
-	}
-	return err
-}
-
-// scanRange is ScanRange inside tx; fn's ErrStop is returned as is.
+// scanRange calls fn for every record in r, in key order, inside tx;
+// fn's ErrStop is returned as is.
 func scanRange(tx *bolt.Tx, r Range, fn func(id string, v []byte) error) error {
 	b := tx.Bucket([]byte(r.Kind))
 	if b == nil {
