@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/mockgql/mockgql/internal/testdata"
 )
 
 // signedIn opens the board with u's session cookie, as after a login.
@@ -224,10 +226,7 @@ func TestBoardLargeProject(t *testing.T) {
 // of its values) until it is ready; the account page invites a member,
 // changes their role and removes them.
 func TestBoardBindImportedTableAndMembers(t *testing.T) {
-	doc, err := os.ReadFile("../../../shared/testdata/openapi/petstore-v3.0.yaml")
-	if err != nil {
-		t.Skipf("shared test data missing: %v", err)
-	}
+	doc := testdata.Read(t, "openapi", "petstore-v3.0.yaml")
 	s := startServer(t)
 	u := s.signUp("pets@example.com")
 	u.importVia("pets", "json", `[{"id":1,"name":"Rex","tag":"dog"},{"id":2,"name":"Tom","tag":"cat"}]`, "").data(t)

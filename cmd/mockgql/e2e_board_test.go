@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/mockgql/mockgql/internal/testdata"
 )
 
 // chromium finds the browser the board tests drive (Debian's chromium;
@@ -148,10 +150,7 @@ func TestBoardShowsSchemaChanges(t *testing.T) {
 // TestBoardImportsOpenAPI drives the board's import wizard: a real public
 // OpenAPI document, its schemas listed, the object ones imported as tables.
 func TestBoardImportsOpenAPI(t *testing.T) {
-	doc, err := os.ReadFile("../../../shared/testdata/openapi/petstore-v3.0.yaml")
-	if err != nil {
-		t.Skipf("shared test data missing: %v", err)
-	}
+	doc := testdata.Read(t, "openapi", "petstore-v3.0.yaml")
 	ctx := browser(t)
 	s := startServer(t)
 	u := s.signUp("wizard@example.com")

@@ -16,24 +16,15 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/oasdiff/yaml"
+
+	"github.com/mockgql/mockgql/internal/testdata"
 )
 
-// openapiDocs holds the public example documents the import tests read
-// (../shared/testdata/openapi beside the project; not copied into it).
-const openapiDocs = "../../../shared/testdata/openapi/"
-
-// readOpenAPIDoc returns a public example document, skipping the test when
-// the shared test data is absent.
+// readOpenAPIDoc returns a public example document of the repository's
+// testdata/openapi, failing the test when it is not there.
 func readOpenAPIDoc(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(openapiDocs, name))
-	if os.IsNotExist(err) {
-		t.Skipf("%s not found: the public OpenAPI examples live in %s", name, openapiDocs)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
+	return string(testdata.Read(t, "openapi", name))
 }
 
 const importMutation = `mutation($p:ID!,$d:String!,$s:[String!]){ importOpenApi(projectId:$p, document:$d, schemas:$s) {

@@ -3,30 +3,19 @@ package openapi
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mockgql/mockgql/internal/testdata"
 	"github.com/mockgql/mockgql/model"
 )
 
-// publicDocs is where the public example documents live (not copied into
-// the project; see ../shared/testdata/openapi/README.md).
-const publicDocs = "../../../shared/testdata/openapi"
-
-// readPublicDoc returns a public example document, skipping the test when
-// the shared test data is not there.
+// readPublicDoc returns a public example document of the repository's
+// testdata/openapi (see its README for sources and licence), failing the
+// test when it is not there.
 func readPublicDoc(t testing.TB, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(publicDocs, name))
-	if os.IsNotExist(err) {
-		t.Skipf("%s not found: the public OpenAPI examples live in ../shared/testdata/openapi beside the project", name)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return testdata.Read(t, "openapi", name)
 }
 
 // fixtureProject is a shop with every attribute type and mapping, a table

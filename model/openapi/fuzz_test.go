@@ -1,8 +1,6 @@
 package openapi
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/mockgql/mockgql/model"
@@ -11,7 +9,7 @@ import (
 // FuzzImport feeds Import arbitrary documents: it must never panic, refuse
 // only with BAD_USER_INPUT or PAYLOAD_TOO_LARGE, and otherwise return
 // tables whose names the model accepts. The seeds are generated documents
-// (and the public examples when they are there).
+// and the public examples.
 func FuzzImport(f *testing.F) {
 	export, err := Export(fixtureProject(f), "yaml", "")
 	check(f, err)
@@ -20,9 +18,7 @@ func FuzzImport(f *testing.F) {
 		[]byte(`{"openapi":"3.1.0","info":{"title":"t","version":"1"},"components":{"schemas":{"A":{"allOf":[{"$ref":"#/components/schemas/A"}]}}}}`),
 	}
 	for _, name := range []string{"petstore-v3.0.yaml", "petstore-expanded-v2.0.yaml"} {
-		if b, err := os.ReadFile(filepath.Join(publicDocs, name)); err == nil {
-			seeds = append(seeds, b)
-		}
+		seeds = append(seeds, readPublicDoc(f, name))
 	}
 	for _, s := range seeds {
 		f.Add(s, "")

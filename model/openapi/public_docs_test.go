@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/oasdiff/yaml"
+
+	"github.com/mockgql/mockgql/internal/testdata"
 )
 
 // publicDocTables is what importing every object schema of each public
@@ -32,10 +34,8 @@ var publicDocTables = map[string]map[string]string{
 // declared as OpenAPI 3.1, all converted in memory: the same tables each
 // time. It fails when the directory holds a document it does not know.
 func TestImportEveryPublicDocument(t *testing.T) {
+	publicDocs := testdata.Dir(t, "openapi")
 	entries, err := os.ReadDir(publicDocs)
-	if os.IsNotExist(err) {
-		t.Skipf("%s not found: the public OpenAPI examples live in ../shared/testdata/openapi beside the project", publicDocs)
-	}
 	check(t, err)
 	seen := map[string]bool{}
 	for _, e := range entries {
