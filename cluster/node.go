@@ -8,6 +8,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -72,17 +73,18 @@ type Node struct {
 	maxSeen atomic.Int64 // the largest cluster size seen (see replicaSet)
 }
 
-func init() {
-	// protoactor's process registry is 1024 concurrent maps of
-	// concurrent-map's default 32 shards each: 32768 maps, 4 MB of the
-	// heap that every garbage collection scans, although the 1024 buckets
-	// alone already spread the locks. Two shards a map keep the registry
-	// at 130 KB; the collector's work per cycle on an idle node drops by
-	// about half, which is what a flood of small requests (refusals) pays
-	// for. It must be set before the first map is made: protoactor makes
-	// them only when an actor system or a cluster starts.
-	cmap.SHARD_COUNT = 2
-}
+// shrinkRegistry sets concurrent-map's shard count, once per process,
+// before Start makes the first actor system (the package never sets a
+// third-party global merely by being imported).
+//
+// protoactor's process registry is 1024 concurrent maps of concurrent-map's
+// default 32 shards each: 32768 maps, 4 MB of the heap that every garbage
+// collection scans, although the 1024 buckets alone already spread the
+// locks. Two shards a map keep the registry at 130 KB; the collector's work
+// per cycle on an idle node drops by about half, which is what a flood of
+// small requests (refusals) pays for. It must be set before the first map
+// is made: protoactor makes them only when an actor system starts.
+var shrinkRegistry = sync.OnceFunc(func() { cmap.SHARD_COUNT = 2 })
 
 // maxGRPCMessage bounds one gRPC message between nodes.
 const maxGRPCMessage = 128 << 20
@@ -116,6 +118,7 @@ func Start(cfg Config) (*Node, error) {
 		return nil, fmt.Errorf("cluster bind %q: bad port", cfg.Bind)
 	}
 	libLog := cfg.Logger.With("lib", "protoactor")
+	shrinkRegistry()
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(levelFloor{h: libLog.Handler(), min: slog.LevelWarn})
 	}))
