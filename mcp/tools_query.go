@@ -27,13 +27,17 @@ type runQueryIn struct {
 	Variables     json.RawMessage `json:"variables,omitempty" jsonschema:"the query's variables, a JSON object"`
 }
 
+// runQueryOut is run_query's result, one shape per mode: an operation's
+// page (items, total, page, pageSize) or a document's data, each with the
+// GraphQL errors. A member of the other mode is absent, not zero, so that
+// an assistant never reads "total: 0" beside a document's rows.
 type runQueryOut struct {
-	Items    []json.RawMessage `json:"items" jsonschema:"operation: the page's rows (empty for a query)"`
-	Total    int               `json:"total" jsonschema:"operation: rows matching in all"`
-	Page     int               `json:"page"`
-	PageSize int               `json:"pageSize"`
-	Data     json.RawMessage   `json:"data,omitempty" jsonschema:"query: the GraphQL data"`
-	Errors   []json.RawMessage `json:"errors" jsonschema:"GraphQL errors, e.g. NOT_READY when a table serves no rows yet"`
+	Items    *[]json.RawMessage `json:"items,omitempty" jsonschema:"operation mode: the page's rows"`
+	Total    *int               `json:"total,omitempty" jsonschema:"operation mode: rows matching in all"`
+	Page     *int               `json:"page,omitempty" jsonschema:"operation mode: the page"`
+	PageSize *int               `json:"pageSize,omitempty" jsonschema:"operation mode: rows a page"`
+	Data     json.RawMessage    `json:"data,omitempty" jsonschema:"query mode: the GraphQL data"`
+	Errors   []json.RawMessage  `json:"errors" jsonschema:"GraphQL errors, e.g. NOT_READY when a table serves no rows yet"`
 }
 
 // runQuery runs the runtime for the session's project, counted against its
@@ -74,7 +78,14 @@ func (s *Server) runQuery(ctx context.Context, in runQueryIn) (runQueryOut, outc
 	if err != nil {
 		return runQueryOut{}, outcome{}, err
 	}
-	out := runQueryOut{Items: r.Items, Total: r.Total, Page: r.Page, PageSize: r.PageSize, Errors: r.Errors}
+	items := r.Items
+	if items == nil {
+		items = []json.RawMessage{}
+	}
+	out := runQueryOut{Items: &items, Total: &r.Total, Page: &r.Page, PageSize: &r.PageSize, Errors: r.Errors}
+	if out.Errors == nil {
+		out.Errors = []json.RawMessage{}
+	}
 	text := fmt.Sprintf("%s: %d rows on page %d of %d in total.", in.Operation, len(r.Items), r.Page, r.Total)
 	if len(r.Errors) > 0 {
 		text += " Errors: " + string(r.Errors[0])
@@ -106,7 +117,7 @@ func (s *Server) runDocument(ctx context.Context, pr *model.Project, in runQuery
 	if err := json.Unmarshal(res.Body, &g); err != nil {
 		return runQueryOut{}, outcome{}, fmt.Errorf("mcp: the runtime's answer: %w", err)
 	}
-	out := runQueryOut{Items: []json.RawMessage{}, Data: g.Data, Errors: g.Errors}
+	out := runQueryOut{Data: g.Data, Errors: g.Errors}
 	if out.Errors == nil {
 		out.Errors = []json.RawMessage{}
 	}

@@ -187,9 +187,17 @@ func checkRows(t testing.TB, a *agent, session string) {
 		get(items, 0, "label") != "demo" || !strings.Contains(fmt.Sprint(get(items, 0, "supplierEmail")), "@") {
 		t.Fatalf("run_query operation: %v", r)
 	}
+	if _, ok := r["data"]; ok {
+		t.Fatalf("run_query operation has a data member: %v", r)
+	}
 	q := a.must("run_query", map[string]any{"session": session, "query": `{ categories(sortField: "id") { items { title products { name reviews { stars } } } } }`})
 	if get(q, "data", "categories", "items", 0, "title") != "Office" || get(q, "data", "categories", "items", 0, "products", 0, "reviews", 0, "stars") != 5.0 {
 		t.Fatalf("run_query document: %v", q)
+	}
+	for _, k := range []string{"items", "total", "page", "pageSize"} {
+		if _, ok := q[k]; ok {
+			t.Fatalf("run_query document has an operation's %s: %v", k, q)
+		}
 	}
 }
 
