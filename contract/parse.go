@@ -1,0 +1,120 @@
+package contract
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// MaxDocumentBytes bounds an imported schema document, SDL or
+// introspection JSON, as the OpenAPI import is bounded.
+const MaxDocumentBytes = 1 << 20
+
+// Schema is an imported contract: the document as SDL (an introspection
+// result is printed as SDL first) and gqlparser's schema of it, built-in
+// types included.
+type Schema struct {
+	SDL string
+	AST *ast.Schema
+}
+
+// Parse reads doc, an SDL document or an introspection result
+// ({"data":{"__schema":…}} or {"__schema":…}), of at most max bytes. It
+// returns a *model.Error: PAYLOAD_TOO_LARGE past max; BAD_USER_INPUT for a
+// document that does not parse or validate (the message names line and
+// column) or that uses a construct mockgql cannot serve (named).
+func Parse(doc []byte, max int) (*Schema, error) {
+	if len(doc) > max {
+		return nil, model.Errorf(model.ErrPayloadTooLarge, "the schema is %d bytes, over the limit of %d", len(doc), max)
+	}
+	sdl := string(doc)
+	if t := bytes.TrimSpace(doc); len(t) > 0 && t[0] == '{' {
+		var err error
+		if sdl, err = introspectionSDL(t); err != nil {
+			return nil, err
+		}
+	}
+	if strings.TrimSpace(sdl) == "" {
+		return nil, model.Errorf(model.ErrBadUserInput, "the schema document is empty")
+	}
+	s, err := gqlparser.LoadSchema(&ast.Source{Name: "schema.graphql", Input: sdl})
+	if err != nil {
+		return nil, located(err)
+	}
+	if s.Query == nil {
+		return nil, model.Errorf(model.ErrBadUserInput, "the schema has no query type: define type Query or schema { query: … }")
+	}
+	if err := unsupported(s); err != nil {
+		return nil, err
+	}
+	return &Schema{SDL: sdl, AST: s}, nil
+}
+
+// located turns a gqlparser error into BAD_USER_INPUT naming its line and
+// column.
+func located(err error) error {
+	var ge *gqlerror.Error
+	if errors.As(err, &ge) && len(ge.Locations) > 0 {
+		l := ge.Locations[0]
+		return model.Errorf(model.ErrBadUserInput, "line %d, column %d: %s", l.Line, l.Column, ge.Message)
+	}
+	return model.Errorf(model.ErrBadUserInput, "%v", err)
+}
+
+// unsupported refuses the constructs mockgql cannot serve, naming each (at
+// most ten): today, types that federation or other gateways add at
+// composition time are served like any other, so the only refusal is an
+// object type with no fields, which gqlparser accepts from extensions.
+func unsupported(s *ast.Schema) error {
+	var bad []string
+	for _, name := range sortedTypes(s) {
+		d := s.Types[name]
+		if d.BuiltIn {
+			continue
+		}
+		if (d.Kind == ast.Object || d.Kind == ast.Interface || d.Kind == ast.InputObject) && len(d.Fields) == 0 {
+			bad = append(bad, fmt.Sprintf("%s %s has no fields", kindWord(d.Kind), name))
+		}
+	}
+	if len(bad) == 0 {
+		return nil
+	}
+	if len(bad) > 10 {
+		bad = append(bad[:10], fmt.Sprintf("and %d more", len(bad)-10))
+	}
+	return model.Errorf(model.ErrBadUserInput, "cannot serve: %s", strings.Join(bad, "; "))
+}
+
+// sortedTypes returns the names of s's types in name order.
+func sortedTypes(s *ast.Schema) []string {
+	names := make([]string, 0, len(s.Types))
+	for n := range s.Types {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func kindWord(k ast.DefinitionKind) string {
+	switch k {
+	case ast.Object:
+		return "type"
+	case ast.Interface:
+		return "interface"
+	case ast.InputObject:
+		return "input"
+	case ast.Union:
+		return "union"
+	case ast.Enum:
+		return "enum"
+	}
+	return "scalar"
+}

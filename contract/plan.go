@@ -1,0 +1,148 @@
+package contract
+
+// Plan is how mockgql serves a Schema: its tables (Entities), the
+// relations between them, and how each root field is answered. It is
+// derived from the schema alone and deterministic: the same document
+// always gives the same Plan.
+type Plan struct {
+	// Entities are the object types served as tables of rows: those with
+	// an identity (an ID field) and those reached as items of a list.
+	Entities []*Entity
+	// Embedded are object types without identity, generated as values
+	// inside the row that holds them.
+	Embedded []string
+	// Wrappers are the types mockgql fills around rows: connections,
+	// edges, page info, page wrappers, aggregates and mutation payloads.
+	Wrappers []*Wrapper
+	// Relations pair object-typed fields between entities, both ways.
+	Relations []*Relation
+	// Queries, Mutations and Subscriptions are the root fields, in the
+	// order the document gives them.
+	Queries, Mutations, Subscriptions []*RootField
+	// Abstract maps each interface and union to the entities that are its
+	// rows (an interface's implementations, a union's members), in name
+	// order.
+	Abstract map[string][]string
+}
+
+// Entity is an object type served as a table.
+type Entity struct {
+	Type string
+	// Key is the field that identifies a row (the ID field, "id" when
+	// there are several); "" when the type has none and rows get a hidden
+	// one.
+	Key    string
+	Fields []*Field
+}
+
+// Field is a scalar, enum or embedded field of an entity.
+type Field struct {
+	Name string
+	// Type is the field's GraphQL named type (Int, String, an enum or
+	// scalar's name, or an embedded object type).
+	Type     string
+	List     bool
+	NonNull  bool
+	Embedded bool
+	// Value says how a generated row fills the field.
+	Value Value
+}
+
+// Value is how generated rows fill a field: a generator kind of the
+// runtime with its options, one of an enum's values, or a fixed shape for
+// a custom scalar mockgql has no generator for.
+type Value struct {
+	Kind    string         `json:"kind"`
+	Options map[string]any `json:"options,omitempty"`
+	Enum    []string       `json:"enum,omitempty"`
+}
+
+// Relation is a link between two entities: From.FromField is the side
+// that names one row of To (to-one), or a list of them when Many; ToField
+// is the field of To that lists From's rows back, when the schema has
+// one ("" otherwise). The link is held as a foreign key on the to-one side.
+type Relation struct {
+	From, FromField string
+	To, ToField     string
+	// Many is true when FromField is a list (and ToField, if any, is
+	// to-one or also a list: a many-to-many when ToMany).
+	Many, ToMany bool
+	// Key is the field of From that holds To's key when the schema shows
+	// it (Book.authorId, products.category_id); "" when the foreign key is
+	// hidden.
+	Key string
+}
+
+// Shape is how a root field is answered.
+type Shape string
+
+// Shapes of root fields.
+const (
+	ShapeLookup     Shape = "lookup"     // one row by its key: book(id:)
+	ShapeLookupMany Shape = "lookupMany" // rows by keys: nodes(ids:)
+	ShapeNode       Shape = "node"       // Relay's node(id:) over every entity
+	ShapeList       Shape = "list"       // [Book!]!
+	ShapeConnection Shape = "connection" // Relay: edges/node/pageInfo
+	ShapePage       Shape = "page"       // a wrapper: items + total + page info
+	ShapeAggregate  Shape = "aggregate"  // count/sum/avg/min/max
+	ShapeFirst      Shape = "first"      // one row found by arguments: bookBySlug(slug:)
+	ShapeCreate     Shape = "create"
+	ShapeUpdate     Shape = "update"
+	ShapeUpsert     Shape = "upsert"
+	ShapeDelete     Shape = "delete"
+	ShapeEvent      Shape = "event"     // a subscription to a table's changes
+	ShapeGenerated  Shape = "generated" // not recognised: a value generated from the arguments and rows
+)
+
+// RootField is one field of the query, mutation or subscription type and
+// how it is served.
+type RootField struct {
+	Name  string
+	Shape Shape
+	// Entity is the table the field reads or writes; for a field of an
+	// interface or union, the abstract type (see Plan.Abstract).
+	Entity string
+	Args   []*Arg
+	// Wrapper is the type around the rows (a connection, a page, a
+	// payload), when there is one.
+	Wrapper string
+	// Why says, for a generated field, what was not recognised.
+	Why string
+}
+
+// Role is what an argument of a root field does.
+type Role string
+
+// Roles of arguments.
+const (
+	RoleKey     Role = "key"     // the row's key: id
+	RoleKeys    Role = "keys"    // several keys: ids
+	RoleEq      Role = "eq"      // equality on Field
+	RoleRange   Role = "range"   // Op (gt, gte, lt, lte) on Field
+	RoleIn      Role = "in"      // Field in a list
+	RoleSearch  Role = "search"  // case-insensitive contains over the text fields
+	RoleRelay   Role = "relay"   // first, after, last, before
+	RoleOffset  Role = "offset"  // limit/offset, skip/take: Op names which
+	RolePage    Role = "page"    // page number / page size: Op names which
+	RoleSort    Role = "sort"    // an enum or input naming fields and directions
+	RoleFilter  Role = "filter"  // a where/filter input: Style names its dialect
+	RoleInput   Role = "input"   // a mutation's values
+	RoleIgnored Role = "ignored" // accepted, not interpreted
+)
+
+// Arg is one argument of a root field and its role.
+type Arg struct {
+	Name  string
+	Role  Role
+	Field string // the entity field it reads, for eq, range and in
+	Op    string // range: gt, gte, lt, lte; offset: limit, offset; page: page, size
+	Style string // filter: hasura, prisma or plain
+}
+
+// Wrapper is a type mockgql fills around rows.
+type Wrapper struct {
+	Type string
+	Kind string // connection, edge, pageInfo, page, aggregate, payload
+	// Entity is the row type the wrapper holds.
+	Entity string
+}

@@ -1,0 +1,186 @@
+package contract
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/ast"
+)
+
+// rootFields interprets each field of root (nil: none) with one.
+func (in *interpreter) rootFields(root *ast.Definition, one func(*ast.FieldDefinition) *RootField) []*RootField {
+	if root == nil {
+		return nil
+	}
+	var out []*RootField
+	for _, f := range root.Fields {
+		if len(f.Name) > 1 && f.Name[:2] == "__" {
+			continue
+		}
+		out = append(out, one(f))
+	}
+	return out
+}
+
+// queryField interprets a field of the query type.
+func (in *interpreter) queryField(f *ast.FieldDefinition) *RootField {
+	d := in.def(f.Type)
+	r := &RootField{Name: f.Name}
+	switch {
+	case d == nil:
+		return generated(r, "its type is unknown")
+	case in.wrappers[d.Name] != nil:
+		w := in.wrappers[d.Name]
+		r.Wrapper, r.Entity = d.Name, w.Entity
+		switch w.Kind {
+		case "connection":
+			r.Shape = ShapeConnection
+		case "page":
+			r.Shape = ShapePage
+		case "aggregate":
+			r.Shape = ShapeAggregate
+			if r.Entity == "" {
+				r.Entity = in.entityNamedIn(f.Name)
+			}
+		default:
+			return generated(r, fmt.Sprintf("it returns %s, a %s, on its own", d.Name, w.Kind))
+		}
+	case in.entities[d.Name] != nil || in.isRowType(d) && d.Kind != ast.Object:
+		r.Entity = d.Name
+		r.Shape = in.singleOrList(f)
+	default:
+		return generated(r, fmt.Sprintf("it returns %s, which is not a table of rows", f.Type.String()))
+	}
+	r.Args = in.args(f, r)
+	return r
+}
+
+// singleOrList tells a list from a lookup by key, Relay's node and nodes,
+// and a row found by other arguments.
+func (in *interpreter) singleOrList(f *ast.FieldDefinition) Shape {
+	abstract := in.def(f.Type).Kind != ast.Object
+	if isList(f.Type) {
+		if ids := f.Arguments.ForName("ids"); ids != nil && isList(ids.Type) {
+			return ShapeLookupMany
+		}
+		return ShapeList
+	}
+	if id := f.Arguments.ForName("id"); id != nil && !isList(id.Type) {
+		if abstract && f.Name == "node" {
+			return ShapeNode
+		}
+		return ShapeLookup
+	}
+	return ShapeFirst
+}
+
+func generated(r *RootField, why string) *RootField {
+	r.Shape, r.Why = ShapeGenerated, why
+	return r
+}
+
+// mutationVerbs are the name prefixes (Hasura's and Prisma's included) of
+// the mutations that write rows.
+var mutationVerbs = []struct {
+	shape    Shape
+	prefixes []string
+}{
+	{ShapeUpsert, []string{"upsertone", "upsert", "createorupdate", "save"}},
+	{ShapeCreate, []string{"createone", "createmany", "create", "insert", "add", "new", "register", "signup", "post"}},
+	{ShapeUpdate, []string{"updateone", "updatemany", "update", "edit", "modify", "change", "set", "patch"}},
+	{ShapeDelete, []string{"deleteone", "deletemany", "delete", "remove", "destroy", "drop"}},
+}
+
+// mutationField interprets a field of the mutation type by its verb, its
+// object (from the type it returns, else from its name) and its input.
+func (in *interpreter) mutationField(f *ast.FieldDefinition) *RootField {
+	r := &RootField{Name: f.Name}
+	rest, shape := f.Name, Shape("")
+	for _, v := range mutationVerbs {
+		if s, ok := cutPrefix(f.Name, v.prefixes...); ok {
+			rest, shape = s, v.shape
+			break
+		}
+	}
+	if shape == "" {
+		return generated(r, "its name starts with no create, update, upsert or delete verb")
+	}
+	r.Entity, r.Wrapper = in.mutationEntity(f, rest)
+	if r.Entity == "" {
+		return generated(r, fmt.Sprintf("no table matches %q or the type it returns", rest))
+	}
+	r.Shape = shape
+	r.Args = in.args(f, r)
+	return r
+}
+
+// mutationEntity returns the table a mutation writes, and the payload
+// type around it if any: the type it returns when that is a row or holds
+// one, else the table named by rest (insert_books_one → books).
+func (in *interpreter) mutationEntity(f *ast.FieldDefinition, rest string) (string, string) {
+	d := in.def(f.Type)
+	if d != nil && in.entities[d.Name] != nil {
+		return d.Name, ""
+	}
+	if d != nil && d.Kind == ast.Object {
+		for _, pf := range d.Fields {
+			if t, _ := in.target(pf); t != "" && in.entities[t] != nil {
+				return t, d.Name
+			}
+		}
+	}
+	rest, _ = cutSuffix(rest, "_by_pk", "byid", "_one", "one", "many")
+	for name := range in.entities {
+		if sameEntity(rest, name) {
+			return name, payloadName(d)
+		}
+	}
+	return "", ""
+}
+
+// entityNamedIn returns the entity whose name starts name (productStats →
+// Product), the longest when several do, or "".
+func (in *interpreter) entityNamedIn(name string) string {
+	best := ""
+	for e := range in.entities {
+		n := norm(name)
+		if (strings.HasPrefix(n, norm(e)) || strings.HasPrefix(n, singular(norm(e)))) && len(e) > len(best) {
+			best = e
+		}
+	}
+	return best
+}
+
+func payloadName(d *ast.Definition) string {
+	if d == nil || d.Kind != ast.Object {
+		return ""
+	}
+	return d.Name
+}
+
+// eventSuffixes name the subscriptions that follow a table's changes.
+var eventSuffixes = []string{"created", "added", "inserted", "updated", "changed", "modified", "deleted", "removed"}
+
+// subscriptionField interprets a field of the subscription type: an event
+// of a table (bookCreated, bookUpdated(id:)) or a generated stream.
+func (in *interpreter) subscriptionField(f *ast.FieldDefinition) *RootField {
+	r := &RootField{Name: f.Name}
+	rest, ok := cutSuffix(f.Name, eventSuffixes...)
+	d := in.def(f.Type)
+	if d != nil && in.entities[d.Name] != nil {
+		r.Entity = d.Name
+	} else if d != nil && d.Kind == ast.Object {
+		for _, pf := range d.Fields {
+			if t, _ := in.target(pf); in.entities[t] != nil {
+				r.Entity, r.Wrapper = t, d.Name
+				break
+			}
+		}
+	}
+	if !ok || r.Entity == "" || !sameEntity(rest, r.Entity) && r.Wrapper == "" {
+		return generated(r, "not a table's created, updated or deleted event: streams generated payloads")
+	}
+	r.Shape = ShapeEvent
+	r.Args = in.args(f, r)
+	return r
+}
