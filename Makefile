@@ -48,7 +48,7 @@ lint:
 # tests then skip, or fail under MGQ_REQUIRE_TOOLS=1).
 js-deps:
 	@if command -v npm >/dev/null 2>&1; then \
-		for d in graphql/testdata/graphqljs cmd/mockgql/testdata/js; do \
+		for d in graphql/testdata/graphqljs cmd/mockgql/testdata/js realtime/testdata/js; do \
 			if [ -f $$d/package-lock.json ]; then \
 				(cd $$d && npm ci --silent --no-audit --no-fund) || { echo "npm ci failed in $$d"; exit 1; }; \
 			fi; \

@@ -1,0 +1,20 @@
+// Package realtime carries GraphQL subscriptions to browsers: the
+// graphql-transport-ws protocol (the graphql-ws library's, which Apollo
+// Client, urql and GraphiQL speak) over WebSocket, and GraphQL over
+// Server-Sent Events (the graphql-sse protocol's distinct-connections
+// mode), both over one Runtime that authorises a connection and runs its
+// operations. A Hub fans a node's events out to its subscribers.
+//
+// Every connection is bounded: its subscriptions (Config.MaxSubscriptions),
+// the bytes of one message it sends (Config.MaxMessageBytes), the events
+// queued for it (Config.QueueEvents, Config.QueueBytes a subscription) and
+// the time it may take to say who it is (Config.InitTimeout) or to read
+// what it is sent (Config.WriteTimeout). A client that reads too slowly is
+// closed with 1013 ("try again later"), which graphql-ws's client retries,
+// instead of being buffered for without bound.
+//
+//	hub := realtime.NewHub(realtime.DefaultConfig())
+//	srv := realtime.NewServer(realtime.DefaultConfig(), runtime)
+//	mux.Handle("/mock/{slug}/graphql", srv) // WebSocket upgrades and text/event-stream requests
+//	hub.Publish(realtime.Event{Topic: projectID, Data: change, Size: len(change.Row)})
+package realtime

@@ -1,0 +1,78 @@
+package realtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync/atomic"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// fakeRuntime is a test-only Runtime: the credential "good" (the init
+// payload's or the header's Authorization, or ?token=) opens a session;
+// "subscription …" documents follow the hub's topic "p", "bad" documents
+// fail validation, anything else answers one result.
+type fakeRuntime struct {
+	hub    *Hub
+	open   atomic.Int64 // sessions open now
+	closed atomic.Int64
+}
+
+func (f *fakeRuntime) Open(_ context.Context, path string, c Credentials) (Session, error) {
+	if c.Value("Authorization") != "good" && c.Query.Get("token") != "good" {
+		return nil, model.Errorf(model.ErrAPIKeyInvalid, "no such key")
+	}
+	f.open.Add(1)
+	return &fakeSession{f: f}, nil
+}
+
+type fakeSession struct{ f *fakeRuntime }
+
+func (s *fakeSession) Run(_ context.Context, req Request) (Stream, error) {
+	switch {
+	case strings.HasPrefix(req.Query, "bad"):
+		return nil, &RequestError{Errors: []json.RawMessage{errorJSON(`Cannot query field "bad"`, "GRAPHQL_VALIDATION_FAILED")}}
+	case strings.HasPrefix(req.Query, "subscription"):
+		return &hubStream{sub: s.f.hub.Subscribe("p", nil)}, nil
+	}
+	return &oneStream{res: json.RawMessage(`{"data":{"hello":"world"}}`)}, nil
+}
+
+func (s *fakeSession) Close() {
+	s.f.open.Add(-1)
+	s.f.closed.Add(1)
+}
+
+// hubStream turns the hub's events (ints) into results.
+type hubStream struct{ sub *Subscriber }
+
+func (h *hubStream) Next(ctx context.Context) (json.RawMessage, error) {
+	e, err := h.sub.Next(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if e.Data == "end" {
+		return nil, io.EOF
+	}
+	return json.RawMessage(fmt.Sprintf(`{"data":{"tick":%v}}`, e.Data)), nil
+}
+
+func (h *hubStream) Close() { h.sub.Close() }
+
+type oneStream struct {
+	res  json.RawMessage
+	sent bool
+}
+
+func (o *oneStream) Next(context.Context) (json.RawMessage, error) {
+	if o.sent {
+		return nil, io.EOF
+	}
+	o.sent = true
+	return o.res, nil
+}
+
+func (o *oneStream) Close() {}

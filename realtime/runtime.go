@@ -1,0 +1,87 @@
+package realtime
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strings"
+)
+
+// Request is a GraphQL operation a client asks for: the payload of a
+// graphql-ws subscribe message, or the body (or query string) of an SSE
+// request.
+type Request struct {
+	Query         string          `json:"query"`
+	Variables     json.RawMessage `json:"variables,omitempty"`
+	OperationName string          `json:"operationName,omitempty"`
+	Extensions    json.RawMessage `json:"extensions,omitempty"`
+}
+
+// Credentials are what a client presented to be let in: the upgrade or SSE
+// request's headers, query string and peer, and for a WebSocket the
+// connection_init payload (where browser clients put an API key, since
+// they cannot set headers on a WebSocket).
+type Credentials struct {
+	Header      http.Header
+	Query       url.Values
+	RemoteAddr  string
+	InitPayload map[string]any
+}
+
+// Value returns the credential named name: the init payload's member
+// (case-insensitive: "Authorization", "authorization", "X-API-Key"), else
+// the header, else "".
+func (c Credentials) Value(name string) string {
+	for k, v := range c.InitPayload {
+		if s, ok := v.(string); ok && strings.EqualFold(k, name) {
+			return s
+		}
+	}
+	return c.Header.Get(name)
+}
+
+// Runtime authorises connections and runs their operations. Its methods
+// must be safe for concurrent use.
+type Runtime interface {
+	// Open authorises a connection made to path with c. A refusal is an
+	// error (a *model.Error names its code), which closes a WebSocket with
+	// 4403 and answers an SSE request through the Server's Refuse.
+	Open(ctx context.Context, path string, c Credentials) (Session, error)
+}
+
+// Session is one authorised connection; it ends with Close.
+type Session interface {
+	// Run starts an operation: a subscription's stream of results, or a
+	// query's or mutation's one result. A *RequestError is a document that
+	// cannot run (it does not parse or validate, or names no operation):
+	// its errors are sent to the client and the connection stays open.
+	Run(ctx context.Context, req Request) (Stream, error)
+	// Close ends the session: it frees what the connection held (an actor
+	// slot) and is called once.
+	Close()
+}
+
+// Stream is the results of one operation.
+type Stream interface {
+	// Next returns the next result, a GraphQL execution result as JSON,
+	// waiting for it until ctx is done; io.EOF once the operation
+	// completed, ErrSlowConsumer once results came faster than they were
+	// taken.
+	Next(ctx context.Context) (json.RawMessage, error)
+	// Close stops the operation; it may be called more than once.
+	Close()
+}
+
+// RequestError is a document that cannot run, with its GraphQL errors
+// (each a JSON object with a message).
+type RequestError struct {
+	Errors []json.RawMessage
+}
+
+func (e *RequestError) Error() string {
+	if len(e.Errors) == 0 {
+		return "realtime: the request cannot run"
+	}
+	return "realtime: the request cannot run: " + string(e.Errors[0])
+}

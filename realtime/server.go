@@ -1,0 +1,94 @@
+package realtime
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// Server serves subscriptions over WebSocket (graphql-transport-ws) and
+// Server-Sent Events (graphql-sse, distinct connections) for one Runtime.
+// It is an http.Handler for the requests IsSubscription accepts.
+type Server struct {
+	cfg Config
+	rt  Runtime
+	// Refuse answers an SSE request whose connection the Runtime refused
+	// (the caller's error body); nil answers a plain 403.
+	Refuse func(w http.ResponseWriter, r *http.Request, err error)
+}
+
+// NewServer returns a server of rt's operations bounded by cfg.
+func NewServer(cfg Config, rt Runtime) *Server {
+	return &Server{cfg: cfg, rt: rt}
+}
+
+// IsSubscription reports whether r is for this server: a WebSocket upgrade,
+// or a request that accepts only an event stream.
+func IsSubscription(r *http.Request) bool {
+	return isUpgrade(r) || acceptsEventStream(r)
+}
+
+func isUpgrade(r *http.Request) bool {
+	return strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
+}
+
+// acceptsEventStream reports whether r asks for text/event-stream first
+// (graphql-sse's clients send exactly that; GraphQL over HTTP clients ask
+// for JSON).
+func acceptsEventStream(r *http.Request) bool {
+	accept := r.Header.Get("Accept")
+	return strings.HasPrefix(strings.TrimSpace(accept), "text/event-stream")
+}
+
+// ServeHTTP serves a WebSocket upgrade or an SSE request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if isUpgrade(r) {
+		s.serveWS(w, r)
+		return
+	}
+	s.serveSSE(w, r)
+}
+
+// refuse answers an SSE request that cannot be served.
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, err error) {
+	if s.Refuse != nil {
+		s.Refuse(w, r, err)
+		return
+	}
+	status := http.StatusForbidden
+	if codeOf(err) == model.ErrBadRequest {
+		status = http.StatusBadRequest
+	}
+	http.Error(w, refusalText(err), status)
+}
+
+// refusalText is what a client is told of err: a *model.Error's message,
+// else "internal error".
+func refusalText(err error) string {
+	if e := model.AsError(err); e != nil {
+		if e.Message == "" {
+			return e.Code
+		}
+		return e.Message
+	}
+	return "internal error"
+}
+
+// codeOf is err's code (INTERNAL for anything but a *model.Error).
+func codeOf(err error) string {
+	return model.ErrorCode(err)
+}
+
+// errorJSON is one GraphQL error with a message and extensions.code.
+func errorJSON(msg, code string) json.RawMessage {
+	b, _ := json.Marshal(map[string]any{"message": msg, "extensions": map[string]any{"code": code}})
+	return b
+}
+
+// limitError is the error of a subscribe past Config.MaxSubscriptions.
+func limitError(max int) []json.RawMessage {
+	return []json.RawMessage{errorJSON(fmt.Sprintf("this connection already runs %d operations, the most it may; complete one first", max), model.ErrLimitReached)}
+}
