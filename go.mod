@@ -8,6 +8,7 @@ require (
 	github.com/brianvoe/gofakeit/v7 v7.18.1
 	github.com/chromedp/cdproto v0.159.0 // chromedp's protocol types (tests): the board tests grant clipboard access and emulate focus
 	github.com/chromedp/chromedp v0.23.0
+	github.com/coder/websocket v1.8.14 // subscriptions over WebSocket: context-aware, concurrent writes, close codes and read limits, no dependencies
 	// compose-go, k8s.io/api, k8s.io/apimachinery and sigs.k8s.io/yaml are test-only:
 	// cmd/mockgql/deploy_test.go loads deploy/docker-compose.yml with the Compose
 	// specification's reference loader and decodes deploy/k8s strictly into the
@@ -32,7 +33,6 @@ require (
 	sigs.k8s.io/yaml v1.4.0
 )
 
-require github.com/coder/websocket v1.8.14
 
 require (
 	github.com/Workiva/go-datastructures v1.1.3 // indirect
