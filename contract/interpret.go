@@ -20,7 +20,9 @@ func Interpret(s *Schema) *Plan {
 			in.fillFields(e)
 			p.Entities = append(p.Entities, e)
 		} else if in.embedded(name) {
-			p.Embedded = append(p.Embedded, name)
+			e := &Entity{Type: name}
+			in.fillFields(e)
+			p.Embedded = append(p.Embedded, e)
 		}
 		if w := in.wrappers[name]; w != nil {
 			p.Wrappers = append(p.Wrappers, w)
@@ -92,6 +94,28 @@ func (in *interpreter) findWrappers() {
 		}
 		if w := in.aggregateOrPage(d); w != nil {
 			in.wrappers[d.Name] = w
+		}
+	}
+	in.aggregateParts()
+}
+
+// aggregateParts marks the object types an aggregate holds (Hasura's
+// products_aggregate_fields, products_sum_fields) as parts of it.
+func (in *interpreter) aggregateParts() {
+	for changed := true; changed; {
+		changed = false
+		for _, name := range sortedTypes(in.s) {
+			w := in.wrappers[name]
+			if w == nil || w.Kind != "aggregate" {
+				continue
+			}
+			for _, f := range in.s.Types[name].Fields {
+				d := in.def(f.Type)
+				if d != nil && d.Kind == ast.Object && !isList(f.Type) && in.wrappers[d.Name] == nil && keyOf(d) == "" {
+					in.wrappers[d.Name] = &Wrapper{Type: d.Name, Kind: "aggregate", Entity: w.Entity}
+					changed = true
+				}
+			}
 		}
 	}
 }

@@ -9,8 +9,8 @@ type Plan struct {
 	// an identity (an ID field) and those reached as items of a list.
 	Entities []*Entity
 	// Embedded are object types without identity, generated as values
-	// inside the row that holds them.
-	Embedded []string
+	// inside the row that holds them (their Key is "").
+	Embedded []*Entity
 	// Wrappers are the types mockgql fills around rows: connections,
 	// edges, page info, page wrappers, aggregates and mutation payloads.
 	Wrappers []*Wrapper
