@@ -6,6 +6,9 @@ import "time"
 type Config struct {
 	// MaxSubscriptions is the most operations one connection runs at once.
 	MaxSubscriptions int
+	// MaxPerIP and MaxPerProject are the most operations one client IP,
+	// and one project, run at once on this node, over every connection.
+	MaxPerIP, MaxPerProject int
 	// MaxMessageBytes bounds one message a client sends (a subscribe with
 	// its document and variables).
 	MaxMessageBytes int64
@@ -30,6 +33,8 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{
 		MaxSubscriptions: 32,
+		MaxPerIP:         128,
+		MaxPerProject:    2000,
 		MaxMessageBytes:  1 << 20,
 		QueueEvents:      256,
 		QueueBytes:       1 << 20,

@@ -41,6 +41,8 @@ func (s *fakeSession) Run(_ context.Context, req Request) (Stream, error) {
 	return &oneStream{res: json.RawMessage(`{"data":{"hello":"world"}}`)}, nil
 }
 
+func (s *fakeSession) Project() string { return "p" }
+
 func (s *fakeSession) Close() {
 	s.f.open.Add(-1)
 	s.f.closed.Add(1)

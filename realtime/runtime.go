@@ -23,6 +23,9 @@ type Request struct {
 // connection_init payload (where browser clients put an API key, since
 // they cannot set headers on a WebSocket).
 type Credentials struct {
+	// ClientIP is the client's address as the Server's ClientIP found it;
+	// its operations count against Config.MaxPerIP.
+	ClientIP    string
 	Header      http.Header
 	Query       url.Values
 	RemoteAddr  string
@@ -60,6 +63,9 @@ type Session interface {
 	// Close ends the session: it frees what the connection held (an actor
 	// slot) and is called once.
 	Close()
+	// Project names the project the session serves, whose operations
+	// count against Config.MaxPerProject.
+	Project() string
 }
 
 // Stream is the results of one operation.

@@ -3,8 +3,10 @@ package realtime
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"strings"
+	"sync"
 
 	"github.com/mockgql/mockgql/model"
 )
@@ -18,11 +20,65 @@ type Server struct {
 	// Refuse answers an SSE request whose connection the Runtime refused
 	// (the caller's error body); nil answers a plain 403.
 	Refuse func(w http.ResponseWriter, r *http.Request, err error)
+	// ClientIP returns a request's client address (behind trusted
+	// proxies, the caller's rule); nil takes the peer's host.
+	ClientIP func(r *http.Request) string
+
+	perIP, perProject counter
 }
 
 // NewServer returns a server of rt's operations bounded by cfg.
 func NewServer(cfg Config, rt Runtime) *Server {
-	return &Server{cfg: cfg, rt: rt}
+	return &Server{cfg: cfg, rt: rt, perIP: counter{n: map[string]int{}}, perProject: counter{n: map[string]int{}}}
+}
+
+// credentials are what r presents, with its client IP.
+func (s *Server) credentials(r *http.Request) Credentials {
+	ip := ""
+	if s.ClientIP != nil {
+		ip = s.ClientIP(r)
+	} else if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		ip = host
+	}
+	return Credentials{ClientIP: ip, Header: r.Header, Query: r.URL.Query(), RemoteAddr: r.RemoteAddr}
+}
+
+// admit counts one more operation of ip and project, or refuses it with
+// LIMIT_REACHED when either already runs its most; release undoes it.
+func (s *Server) admit(ip, project string) (release func(), err error) {
+	if !s.perIP.take(ip, s.cfg.MaxPerIP) {
+		return nil, model.Errorf(model.ErrLimitReached, "your address already runs %d subscriptions on this node, the most it may", s.cfg.MaxPerIP)
+	}
+	if !s.perProject.take(project, s.cfg.MaxPerProject) {
+		s.perIP.give(ip)
+		return nil, model.Errorf(model.ErrLimitReached, "this project already has %d subscriptions on this node, the most it may", s.cfg.MaxPerProject)
+	}
+	return func() { s.perIP.give(ip); s.perProject.give(project) }, nil
+}
+
+// counter counts operations by key.
+type counter struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// take counts one more for key unless it holds max (0: no bound).
+func (c *counter) take(key string, max int) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if max > 0 && c.n[key] >= max {
+		return false
+	}
+	c.n[key]++
+	return true
+}
+
+func (c *counter) give(key string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.n[key]--; c.n[key] <= 0 {
+		delete(c.n, key)
+	}
 }
 
 // IsSubscription reports whether r is for this server: a WebSocket upgrade,

@@ -22,13 +22,19 @@ func (s *Server) serveSSE(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r, model.Errorf(model.ErrBadRequest, "%v", err))
 		return
 	}
-	creds := Credentials{Header: r.Header, Query: r.URL.Query(), RemoteAddr: r.RemoteAddr}
+	creds := s.credentials(r)
 	sess, err := s.rt.Open(r.Context(), r.URL.Path, creds)
 	if err != nil {
 		s.refuse(w, r, err)
 		return
 	}
 	defer sess.Close()
+	release, err := s.admit(creds.ClientIP, sess.Project())
+	if err != nil {
+		s.refuse(w, r, err)
+		return
+	}
+	defer release()
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream; charset=utf-8")
 	h.Set("Cache-Control", "no-cache")

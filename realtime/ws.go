@@ -87,6 +87,7 @@ type wsConn struct {
 	c       *websocket.Conn
 	r       *http.Request
 	session Session
+	ip      string
 
 	mu     sync.Mutex
 	ops    map[string]context.CancelFunc // running operations by id
@@ -150,7 +151,9 @@ func (w *wsConn) init(ctx context.Context) error {
 			return closeWith(CloseBadRequest, "connection_init payload is not an object")
 		}
 	}
-	creds := Credentials{Header: w.r.Header, Query: w.r.URL.Query(), RemoteAddr: w.r.RemoteAddr, InitPayload: payload}
+	creds := w.s.credentials(w.r)
+	creds.InitPayload = payload
+	w.ip = creds.ClientIP
 	sess, err := w.s.rt.Open(ctx, w.r.URL.Path, creds)
 	if err != nil {
 		return closeWith(CloseForbidden, "Forbidden: %s", refusalText(err))
@@ -208,11 +211,19 @@ func (w *wsConn) subscribe(ctx context.Context, msg message) error {
 		w.mu.Unlock()
 		return w.writeErrors(ctx, msg.ID, limitError(w.s.cfg.MaxSubscriptions))
 	}
+	release, err := w.s.admit(w.ip, w.session.Project())
+	if err != nil {
+		w.mu.Unlock()
+		return w.writeErrors(ctx, msg.ID, []json.RawMessage{errorJSON(refusalText(err), codeOf(err))})
+	}
 	octx, cancel := context.WithCancel(ctx)
 	w.ops[msg.ID] = cancel
 	w.wg.Add(1)
 	w.mu.Unlock()
-	go w.operate(octx, msg.ID, req)
+	go func() {
+		defer release()
+		w.operate(octx, msg.ID, req)
+	}()
 	return nil
 }
 

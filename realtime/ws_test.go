@@ -244,3 +244,35 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(5 * time.Millisecond)
 	}
 }
+
+// TestWSNodeLimits: operations per client IP and per project count over
+// every connection of the node; past either a subscribe answers an error
+// with LIMIT_REACHED, and an operation that ends gives its place back.
+func TestWSNodeLimits(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		ip, proj   int
+		wantPhrase string
+	}{
+		{"per IP", 2, 0, "your address"},
+		{"per project", 0, 2, "this project"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := quickConfig()
+			cfg.MaxPerIP, cfg.MaxPerProject = tc.ip, tc.proj
+			ts, rt := testServer(t, cfg)
+			a, b := dial(t, ts), dial(t, ts)
+			a.init("good")
+			b.init("good")
+			a.send(`{"type":"subscribe","id":"1","payload":{"query":"subscription { tick }"}}`)
+			b.send(`{"type":"subscribe","id":"1","payload":{"query":"subscription { tick }"}}`)
+			waitFor(t, func() bool { return rt.hub.Subscribers("p") == 2 })
+			b.send(`{"type":"subscribe","id":"2","payload":{"query":"subscription { tick }"}}`)
+			b.expect("error", "2", tc.wantPhrase)
+			a.send(`{"type":"complete","id":"1"}`)
+			waitFor(t, func() bool { return rt.hub.Subscribers("p") == 1 })
+			b.send(`{"type":"subscribe","id":"3","payload":{"query":"subscription { tick }"}}`)
+			waitFor(t, func() bool { return rt.hub.Subscribers("p") == 2 })
+		})
+	}
+}
