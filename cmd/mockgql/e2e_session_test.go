@@ -671,17 +671,17 @@ func TestSessionTransfer(t *testing.T) {
 	}
 }
 
-// TestReadmeAssistantCalls runs the GraphQL calls of the README's "For AI
-// assistants" guide as written, so the guide cannot drift from the schema:
+// TestReadmeAssistantCalls runs the GraphQL calls of the assistants' guide
+// (docs/using/assistants.md, "Over GraphQL") as written, so the guide cannot drift from the schema:
 // each is valid, and each but the relation (whose foreign key attribute
 // the guide leaves out) succeeds.
 func TestReadmeAssistantCalls(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/using/assistants.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	guide := string(readme)
-	guide = guide[strings.Index(guide, "## For AI assistants"):]
+	guide = guide[strings.Index(guide, "## Over GraphQL"):]
 	guide = guide[strings.Index(guide, "```graphql\n")+len("```graphql\n"):]
 	guide = guide[:strings.Index(guide, "```")]
 	var calls []string
