@@ -343,3 +343,93 @@ func TestDocsCheckParsers(t *testing.T) {
 		}
 	}
 }
+
+var (
+	// docCommand is a mockgql command line in code: a code span or a
+	// command that begins with mockgql (or bin/mockgql, go run ./cmd/mockgql).
+	docCommand = regexp.MustCompile(`(?:^|[;&|(]\s*)(?:\./)?(?:bin/|go run \./cmd/)?mockgql ([a-z][a-z-]*)`)
+	// docMake is a make target in code: `make bench`.
+	docMake = regexp.MustCompile(`(?:^|[\s` + "`" + `(])make ([a-z][a-z-]*)`)
+	// docBenchGroup is a benchmark group in code: `-only mix`.
+	docBenchGroup = regexp.MustCompile(`-only ([a-z]+)`)
+	usageCommand  = regexp.MustCompile(`(?m)^  ([a-z]+) {2,}`)
+	makeTarget    = regexp.MustCompile(`(?m)^([a-z][a-z-]*):`)
+	benchGroup    = regexp.MustCompile(`runs\("([a-z]+)"\)`)
+)
+
+// codeOf returns what a line holds as code: the whole of a fenced line,
+// the code spans of another.
+func codeOf(l docLine) []string {
+	if l.fenced {
+		return []string{l.text}
+	}
+	var spans []string
+	for _, s := range codeSpan.FindAllString(l.text, -1) {
+		spans = append(spans, strings.Trim(s, "`"))
+	}
+	return spans
+}
+
+// TestDocsCommands: the commands the doc pages show in code still exist:
+// `mockgql <command>` is a command of the binary, `make <target>` a target
+// of the Makefile, `-only <group>` a group of cmd/benchmark.
+func TestDocsCommands(t *testing.T) {
+	var usageOut bytes.Buffer
+	if code := run([]string{"help"}, &usageOut, io.Discard); code != 0 {
+		t.Fatalf("mockgql help: exit %d", code)
+	}
+	commands := map[string]bool{}
+	for _, m := range usageCommand.FindAllStringSubmatch(usageOut.String(), -1) {
+		commands[m[1]] = true
+	}
+	if !commands["serve"] || !commands["import"] {
+		t.Fatalf("read the commands %v from mockgql help:\n%s", commands, usageOut.String())
+	}
+	targets := sourceNames(t, makeTarget, "Makefile")
+	groups := sourceNames(t, benchGroup, "cmd/benchmark/*.go")
+	seen := map[string]int{}
+	for _, page := range docPages(t) {
+		for _, l := range readDoc(t, page) {
+			for _, code := range codeOf(l) {
+				check := func(re *regexp.Regexp, known map[string]bool, what string) {
+					for _, m := range re.FindAllStringSubmatch(code, -1) {
+						seen[what]++
+						if !known[m[1]] {
+							t.Errorf("%s:%d: %q: %q is no %s", page, l.num, strings.TrimSpace(code), m[1], what)
+						}
+					}
+				}
+				check(docCommand, commands, "mockgql command (mockgql help)")
+				check(docMake, targets, "target of the Makefile")
+				check(docBenchGroup, groups, "group of cmd/benchmark (its runs(\"…\") calls)")
+			}
+		}
+	}
+	if len(seen) != 3 {
+		t.Errorf("the pages showed only these kinds of commands: %v", seen)
+	}
+}
+
+// sourceNames returns the first submatches of re in the files glob names,
+// relative to the root.
+func sourceNames(t *testing.T, re *regexp.Regexp, glob string) map[string]bool {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(repoRoot, glob))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no files %s: %v", glob, err)
+	}
+	names := map[string]bool{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllStringSubmatch(string(b), -1) {
+			names[m[1]] = true
+		}
+	}
+	if len(names) < 3 {
+		t.Fatalf("found only %v in %s", names, glob)
+	}
+	return names
+}
