@@ -252,7 +252,7 @@ func TestAssistantFlow(t *testing.T) {
 				seen[fname] = true
 			}
 		}
-		// The walk covered the contract (API.md), not an empty schema.
+		// The walk covered the contract (docs/using/assistants.md), not an empty schema.
 		for _, want := range []string{"Query.availableDataSources", "Query.sessionProject", "Query.runtimeList(projectId)", "Query.runtimeList(operation)",
 			"Query.runtimeList(page)", "Query.runtimeList(pageSize)", "Query.runtimeList(sortField)", "Query.runtimeList(sortDirection)", "Query.runtimeList(args)",
 			"Mutation.createSessionProject(name)", "Mutation.createAdoptionLink(projectId)", "Mutation.createGuestProject(name)",
@@ -358,7 +358,7 @@ func TestAssistantFlow(t *testing.T) {
 	})
 }
 
-// TestSessionLimits checks the API.md defaults of a session project: 20
+// TestSessionLimits checks the documented defaults of a session project: 20
 // tables, 30 attributes a table, and the daily runtime calls (3 here).
 func TestSessionLimits(t *testing.T) {
 	s := startServer(t, func(c *serveConfig) { c.SessionDailyCalls = 3 })
@@ -406,7 +406,7 @@ func TestSessionLimits(t *testing.T) {
 }
 
 // TestServeFlagDefaults: every session setting is a flag (and an
-// environment variable) with the API.md default.
+// environment variable) with the default of docs/reference/flags.md.
 func TestServeFlagDefaults(t *testing.T) {
 	var c serveConfig
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
