@@ -43,7 +43,7 @@ type SystemClock struct{}
 // Now returns time.Now().
 func (SystemClock) Now() time.Time { return time.Now() }
 
-// Config holds the settings grains need (API.md "Defaults").
+// Config holds the settings grains need (docs/reference/bounds.md).
 type Config struct {
 	Limits model.Limits
 	// IdleAfter passivates a grain that received no call for this long.
@@ -88,7 +88,7 @@ type Config struct {
 	PoolCurators []string
 }
 
-// DefaultConfig returns the API.md defaults.
+// DefaultConfig returns the defaults of docs/reference/bounds.md.
 func DefaultConfig() Config {
 	return Config{Limits: model.DefaultLimits(), IdleAfter: 10 * time.Minute, MaxDepth: 10, MaxPageSize: 1000,
 		BcryptCost: 10, EdgeLimits: model.DefaultEdgeLimits(), ActorIdle: 15 * time.Minute, ActorIssueLimit: 10,

@@ -13,7 +13,7 @@ import (
 )
 
 // The runtime path's fault step and request log (issue 14). The step comes
-// after every check of API.md's order, the document's validity included,
+// after every check of the runtime's order (docs/reference/routes.md), the document's validity included,
 // and before execution: a refused request gets no fault, and an injected
 // error replaces execution (a mutation writes nothing). The decision is
 // model.DecideFault's; the sequence it draws from and the log are the

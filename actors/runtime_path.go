@@ -11,7 +11,7 @@ import (
 )
 
 // RuntimePath runs one /mock/{slug}/graphql request. It is the one place
-// of API.md's order of runtime checks after the client IP (which the HTTP
+// of the order of runtime checks (docs/reference/routes.md) after the client IP (which the HTTP
 // gate counts first, through app.Service.CheckIP):
 //
 //  1. slug: the project it names (ResolveSlug), still that project and not expired

@@ -57,7 +57,7 @@ func (u *userGrain) public() UserState {
 
 func (u *userGrain) signup(g *grain, a *pb.UserSignup) (any, error) {
 	if u.found && len(u.state.PasswordHash) > 0 {
-		// CONFLICT is API.md's code and a client needs it to offer a login;
+		// CONFLICT is the documented code (docs/reference/errors.md) and a client needs it to offer a login;
 		// the message neither echoes the address nor says more than that.
 		return nil, model.Errorf(model.ErrConflict, "this e-mail address cannot be used to sign up; if it is yours, log in")
 	}

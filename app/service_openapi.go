@@ -12,8 +12,8 @@ import (
 	"github.com/mockgql/mockgql/model/openapi"
 )
 
-// OpenAPI import and export and code packages (SPEC.md "Import and
-// export"). Reading and writing documents is pure (model/openapi,
+// OpenAPI import and export and code packages (docs/using/
+// import-export.md). Reading and writing documents is pure (model/openapi,
 // model/codegen); the project grain only reads the model or, for an
 // import, adds the tables in one edit.
 

@@ -15,8 +15,8 @@ import (
 // The preview: a project's read-only page behind its share link, and the
 // board's query box. Both run their queries through Runtime as the
 // project's own calls (Internal), so they count against the project's
-// quota like a client's request (SPEC.md Limits: "in-app preview requests
-// count"), while neither hands out the runtime of an account project.
+// quota like a client's request (docs/reference/bounds.md: preview
+// requests count), while neither hands out the runtime of an account project.
 
 const (
 	// previewPageSize is the rows of each table the preview shows.

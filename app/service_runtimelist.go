@@ -24,7 +24,7 @@ func (s *Service) RuntimeList(ctx context.Context, p model.Principal, projectID 
 	}
 	res, err := s.Runtime(ctx, model.RuntimeRequest{Slug: pr.Slug, Body: body, Internal: true, ProjectID: pr.ID})
 	if e := model.AsError(err); e != nil && e.Code == model.ErrTooManyRequests {
-		// A GraphQL answer names a used-up limit LIMIT_REACHED (API.md);
+		// A GraphQL answer names a used-up limit LIMIT_REACHED (docs/reference/errors.md);
 		// the message says which and RetryAfter when it resets.
 		return model.RuntimeListResult{}, &model.Error{Code: model.ErrLimitReached, Message: e.Message, RetryAfter: e.RetryAfter}
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// Schema versioning (SPEC.md "Versioning"): a project keeps one baseline
+// Schema versioning (docs/using/import-export.md): a project keeps one baseline
 // of its runtime schema, and schemaChanges compares the current schema
 // with it.
 

@@ -16,7 +16,7 @@ import (
 // StoreConfig says how grain records map to replicated grains.
 type StoreConfig struct {
 	// Replicas is how many nodes hold each grain's records, owner
-	// included, capped at the cluster's size (API.md --replicas).
+	// included, capped at the cluster's size (--replicas, docs/operating/cluster.md).
 	Replicas int
 	// KeyOf names the grain that owns a record; ok false keeps the record
 	// on this node only.

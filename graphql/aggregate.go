@@ -12,7 +12,7 @@ import (
 // This file serves AGGREGATE operations: count, and sum, avg, min and max
 // of each numeric (Int or Float) attribute over the rows that match where,
 // overall and per groupBy key. Only stored numbers count towards the
-// statistics (SPEC.md rule 6: other values are of another type); a
+// statistics (other values are of another type, as in a filter); a
 // statistic without numbers is null. Groups come in order of their first
 // row in storage order (created rows last); at most maxGroups of them.
 

@@ -195,7 +195,7 @@ func compileOperation(t *table, mo *model.Operation) *operation {
 }
 
 // sortAttr returns the attribute a list may sort by: a SOURCE attribute
-// named name (case-sensitive), or nil (SPEC.md rule 3: storage order).
+// named name (case-sensitive), or nil (rows stay in storage order: docs/using/runtime.md).
 func (t *table) sortAttr(name string) *attribute {
 	if a := t.byName[name]; a != nil && a.mapping == model.MappingSource && a.path != "" {
 		return a

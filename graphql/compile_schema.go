@@ -7,8 +7,8 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// This file writes the runtime schema of a compiled model as SDL (API.md
-// "Runtime schema generated for a project"). Compile parses it with
+// This file writes the runtime schema of a compiled model as SDL (docs/using/
+// runtime.md, "The schema a project gets"). Compile parses it with
 // gqlparser, which also checks it.
 
 // placeholderField is the Query field of a schema without enabled query

@@ -10,7 +10,7 @@ import (
 
 // Overlay is a project's own copy-on-write layer of mock-data changes over
 // the shared, immutable datasets: rows updated, created and deleted by
-// mutations (API.md "Mutations change the project's own copy").
+// mutations (mutations change the project's own copy: docs/using/runtime.md).
 //
 // Overlay is safe for concurrent use by many readers and one writer. Readers
 // take an immutable snapshot (one atomic load) and see either all or none of

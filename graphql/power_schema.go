@@ -52,7 +52,7 @@ func anyTrue(m map[*table]bool) bool {
 // shared writes the types all tables share.
 func (pw *powerNeed) shared(w *sdlWriter) {
 	if anyTrue(pw.where) {
-		w.line(`%s input FilterOperators {`, gqlString("Conditions on one attribute, all of which must hold. Values compare with the stored value's own JSON type (SPEC.md rule 6): a value of another type matches nothing."))
+		w.line(`%s input FilterOperators {`, gqlString("Conditions on one attribute, all of which must hold. Values compare with the stored value's own JSON type: a value of another type matches nothing."))
 		for _, op := range []string{"eq", "neq", "gt", "gte", "lt", "lte", "like"} {
 			w.line(`  %s %s: FilterValue`, gqlString(model.FilterOperatorDocs[op]), op)
 		}

@@ -17,7 +17,7 @@ import (
 // The differential test runs thousands of random list queries, between
 // random mutations, through the real engine (indexes, overlay deltas, the
 // cache on and off) and through diffRef, a deliberately naive reference
-// written from SPEC.md alone (filter every row, stable sort, slice), and
+// written from the query rules of docs/using/runtime.md alone (filter every row, stable sort, slice), and
 // requires identical answers.
 
 // diffAttrs are the SOURCE attributes of the test tables: name, type, path.
@@ -149,7 +149,7 @@ func newDiffRef(tb testing.TB, data string, variant string) *diffRef {
 	return ref
 }
 
-// refCompare orders values as SPEC.md says: by JSON type (null, boolean,
+// refCompare orders values as docs/architecture.md (the query engine) says: by JSON type (null, boolean,
 // number, text), numbers numerically, text byte-wise.
 func refCompare(a, b dataset.Value) int {
 	if a.Kind != b.Kind {
@@ -176,7 +176,7 @@ func refCompare(a, b dataset.Value) int {
 	return strings.Compare(a.Str, b.Str)
 }
 
-// refMatch is SPEC.md's operator table applied to one stored value.
+// refMatch is the operator table (docs/using/runtime.md) applied to one stored value.
 func refMatch(op model.Operator, v dataset.Value, arg any) bool {
 	switch op {
 	case model.OpIn:

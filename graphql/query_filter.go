@@ -10,7 +10,7 @@ import (
 )
 
 // A predicate is one parameter argument of a list query, compared with the
-// stored value of an attribute (SPEC.md Query shapes rules 5 and 6):
+// stored value of an attribute (docs/using/runtime.md, "Query rules"):
 //
 //   - The comparison uses the stored value's own JSON type: a number only
 //     compares with a number, text with text (byte-wise), a boolean with a

@@ -134,7 +134,7 @@ func jsonOf(v dataset.Value) json.RawMessage {
 }
 
 // output converts stored value v into the Go value of an attribute of type
-// t (API.md "Fields"): Int and Float from numbers and from text that parses
+// t (docs/using/runtime.md, "The schema a project gets"): Int and Float from numbers and from text that parses
 // cleanly as one; String, ID and DateTime from any scalar; Boolean from
 // booleans; JSON as raw JSON. Anything else is null.
 func output(t model.ScalarType, v dataset.Value) any {

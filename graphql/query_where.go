@@ -8,7 +8,7 @@ import (
 // A whereNode is a where filter (<T>Where): every predicate, nin, and
 // child holds, at least one of or holds when or is given, and not does
 // not hold. Predicates follow the parameter rules of query_filter.go
-// (SPEC.md rule 6: a value of another type matches nothing); isNull true
+// (a value of another type matches nothing: docs/using/runtime.md, "Query rules"); isNull true
 // is eq null, false is neq null; nin holds when the value is of the type
 // of one of its values and equal to none of them (an empty nin list does
 // not filter).

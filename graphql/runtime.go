@@ -14,8 +14,8 @@ import (
 	"github.com/mockgql/mockgql/model/dataset"
 )
 
-// The mock runtime serves a project's model as GraphQL (API.md "Runtime
-// schema generated for a project"):
+// The mock runtime serves a project's model as GraphQL (docs/using/
+// runtime.md, "The schema a project gets"):
 //
 //	rt, err := graphql.Compile(project, graphql.Options{}) // once per model version
 //	prep, refused := rt.Prepare(req)                     // refused: HTTP 400
@@ -47,7 +47,7 @@ type Options struct {
 	MaxDepth int
 	// MaxFields limits the number of selected fields (default 1000).
 	MaxFields int
-	// MaxPageSize clamps pageSize (default 1000, API.md).
+	// MaxPageSize clamps pageSize (default 1000, docs/reference/bounds.md).
 	MaxPageSize int
 	// CacheRows bounds the query cache of the Runtime, in cached row
 	// numbers (4 bytes each; default 8M, i.e. 32 MB), when Cache is nil.

@@ -56,8 +56,8 @@ func (rt *Runtime) resolvers() map[string]Resolver {
 
 // looseArgs lists the query operations: their unknown arguments reach the
 // resolver, which ignores them when the operation has no parameters (single
-// operations never have any) and refuses them otherwise (SPEC.md Query
-// shapes rules 1 and 2). Mutations stay strict.
+// operations never have any) and refuses them otherwise (docs/using/
+// runtime.md, "Query rules"). Mutations stay strict.
 func (rt *Runtime) looseArgs() map[string]bool {
 	m := map[string]bool{}
 	for _, o := range rt.model.ops {
@@ -108,7 +108,7 @@ func singleResolver(o *operation) Resolver {
 	}
 }
 
-// listResolver serves a LIST operation (SPEC.md Query shapes). A table that
+// listResolver serves a LIST operation (docs/using/runtime.md). A table that
 // is not ready gives an empty page and a NOT_READY error beside it.
 func (rt *Runtime) listResolver(o *operation) Resolver {
 	return func(ctx context.Context, f *Field) (any, error) {
@@ -139,7 +139,7 @@ func pageValue(items []any, total, page, size int) map[string]any {
 }
 
 // paging reads page (less than 1 means 1) and pageSize (less than 1 means
-// the default 20; more than MaxPageSize is clamped, API.md).
+// the default 20; more than MaxPageSize is clamped: docs/reference/bounds.md).
 func (rt *Runtime) paging(args map[string]any) (page, size int) {
 	page, _ = args["page"].(int)
 	size, _ = args["pageSize"].(int)
@@ -176,7 +176,7 @@ func (o *operation) listQuery(args map[string]any) (*listQuery, error) {
 	return q, nil
 }
 
-// checkExtra applies SPEC.md rules 1 and 2 to arguments the operation does
+// checkExtra applies the unknown-argument rule (docs/using/runtime.md) to arguments the operation does
 // not define: ignored without parameters, refused with them.
 func (o *operation) checkExtra(extra map[string]any) error {
 	if len(extra) == 0 || len(o.params) == 0 {

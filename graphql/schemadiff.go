@@ -12,8 +12,8 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// This file compares two versions of a GraphQL schema (SPEC.md
-// "Versioning"): the management API's schemaChanges compares a project's
+// This file compares two versions of a GraphQL schema (docs/using/
+// import-export.md, "Baseline and changes"): the management API's schemaChanges compares a project's
 // runtime schema with its saved baseline, and `mockgql schema diff` does the
 // same for two files in a CI pipeline. Descriptions are not compared: they
 // change no consumer's query.

@@ -12,7 +12,7 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// Cookie names (API.md).
+// Cookie names (docs/reference/routes.md).
 const (
 	cookieJWT     = "mgq_jwt"
 	cookieSession = "mgq_session"
@@ -74,7 +74,7 @@ func apiKeyOf(c *gin.Context) string {
 // runtimeKeyOf returns the credential of a runtime or actor-token request:
 // X-API-Key, else any Bearer value. On the runtime a Bearer can only be an
 // API key, so one that does not look like a key is an invalid key
-// (API_KEY_INVALID, SPEC.md), not a missing one (UNAUTHENTICATED).
+// (API_KEY_INVALID, docs/reference/errors.md), not a missing one (UNAUTHENTICATED).
 func runtimeKeyOf(c *gin.Context) string {
 	if k := c.GetHeader("X-Api-Key"); k != "" {
 		return strings.TrimSpace(k)

@@ -15,8 +15,8 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// statusOf maps an error code to its HTTP status: SPEC.md "Errors" for the
-// codes it names, the obvious choice for the rest.
+// statusOf maps an error code to its HTTP status: the table of
+// docs/reference/errors.md.
 func statusOf(code string) int {
 	switch code {
 	case model.ErrBadRequest, model.ErrBadUserInput, model.ErrParseFailed, model.ErrValidateFailed:
@@ -48,7 +48,7 @@ const (
 	maxEchoDetail = 1024
 )
 
-// errorBody is the JSON body of every refused request (API.md "Error body").
+// errorBody is the JSON body of every refused request (docs/reference/errors.md, "The error body").
 type errorBody struct {
 	StatusCode int    `json:"statusCode"`
 	Code       string `json:"code"`

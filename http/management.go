@@ -15,7 +15,7 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// managementSDL is the schema of the management API (API.md "Management API").
+// managementSDL is the schema of the management API (/graphql, docs/reference/routes.md).
 //
 //go:embed schema/management.graphql
 var managementSDL string

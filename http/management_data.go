@@ -33,7 +33,7 @@ type datasetResolvers struct {
 	b Datasets
 }
 
-// maxImportContent is the largest importDataset content (API.md); bigger
+// maxImportContent is the largest importDataset content (16 MB, docs/using/runtime.md); bigger
 // files go to the streaming upload route.
 const maxImportContent = 16 << 20
 

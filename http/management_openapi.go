@@ -11,7 +11,7 @@ import (
 // code packages) and compare its schema with a saved baseline.
 
 // Versioning is what the management API's import, export and versioning
-// fields ask (SPEC.md "Import and export", "Versioning"). ExportOpenAPI
+// fields ask (docs/using/import-export.md). ExportOpenAPI
 // writes the model as OpenAPI 3.1, format json or yaml. ImportOpenAPI adds
 // an unbound table for each selected schema of an OpenAPI 3.0/3.1 or
 // Swagger 2.0 document (none selected: every object schema), all or none.

@@ -186,8 +186,8 @@ func TestManagementAndPublicIntrospection(t *testing.T) {
 }
 
 // TestManagementSDL checks that SDL returns the embedded schema and that
-// the operations of import, export and versioning are in it as API.md
-// names them.
+// the operations of import, export and versioning are in it as
+// docs/using/import-export.md names them.
 func TestManagementSDL(t *testing.T) {
 	ms, _ := mustSurface(t, managementSurface)
 	schema := mustSchema(t, ms)

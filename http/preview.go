@@ -11,7 +11,7 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// The read-only preview page (API.md: /preview/{slug}?token=<shareToken>).
+// The read-only preview page (/preview/{slug}?token=<shareToken>, docs/reference/routes.md).
 // The page is static; its data comes from /preview/{slug}/data with the
 // same token, which is checked there. The token is in the address, so
 // neither answer may be cached or sent on as a Referer.

@@ -7,8 +7,8 @@ import (
 	"github.com/mockgql/mockgql/graphql"
 )
 
-// publicSDL is the schema of the public session-project API (API.md
-// "Public session-project API").
+// publicSDL is the schema of the public session-project API (docs/using/
+// assistants.md).
 //
 //go:embed schema/public.graphql
 var publicSDL string

@@ -108,7 +108,7 @@ func getBody(c *gin.Context, buf *bytes.Buffer) error {
 }
 
 // serveRuntime answers POST (and, for queries, GET) /mock/{slug}/graphql.
-// The gate counted the client IP; the other checks run in API.md's order
+// The gate counted the client IP; the other checks run in the documented order (docs/reference/routes.md)
 // in the runtime path (actors/runtime_path.go), which reads the body in
 // its turn through the request's runtimeScratch.
 func (s *Server) serveRuntime(c *gin.Context) {

@@ -72,14 +72,14 @@ type Config struct {
 	MCP http.Handler
 }
 
-// DefaultConfig returns API.md's defaults.
+// DefaultConfig returns the defaults of docs/reference/bounds.md.
 func DefaultConfig() Config {
 	return Config{Addr: "127.0.0.1:8080", JWTTTL: 7 * 24 * time.Hour, MaxBodyBytes: 1 << 20,
 		MaxManagementBodyBytes: 24 << 20, EdgeLimits: model.DefaultEdgeLimits(), QueryTimeout: 5 * time.Second,
 		BodyTimeout: 30 * time.Second}
 }
 
-// Server serves every route of API.md on one listener.
+// Server serves every route of docs/reference/routes.md on one listener.
 type Server struct {
 	cfg     Config
 	log     *slog.Logger

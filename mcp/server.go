@@ -59,7 +59,7 @@ type Config struct {
 	Logger      *slog.Logger
 }
 
-// DefaultConfig returns API.md's limits and the bounds stated in the README.
+// DefaultConfig returns the limits and bounds of docs/reference/bounds.md ("MCP").
 func DefaultConfig() Config {
 	return Config{MaxBodyBytes: 1 << 20, MaxResultBytes: 256 << 10, QueryTimeout: 5 * time.Second, CallTimeout: 30 * time.Second,
 		Limits: Limits{Projects: 1, Tables: 20, Attributes: 30, DailyCalls: 100, ProjectTTL: 24 * time.Hour, AdoptionTTL: 15 * time.Minute}}

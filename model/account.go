@@ -69,14 +69,14 @@ func (k *APIKey) Expired(now time.Time) bool {
 	return !k.ExpiresAt.IsZero() && !now.Before(k.ExpiresAt)
 }
 
-// Limits are the plan and session limits of API.md "Defaults"; every one is a setting.
+// Limits are the plan and session limits of docs/reference/bounds.md; every one is a setting.
 type Limits struct {
 	StarterQuota, ProfessionalQuota, TeamQuota int64
 	StarterTables, ProfessionalTables          int
 	TeamTables                                 int
-	// Guest and session projects (API.md: 20 tables, 30 attributes a table).
+	// Guest and session projects (20 tables, 30 attributes a table by default).
 	SessionTables, SessionAttributes int
-	// SessionProjects is how many live session projects a session may hold (API.md: 1).
+	// SessionProjects is how many live session projects a session may hold (1 by default).
 	SessionProjects int
 	// Datasets and DatasetBytes bound what an account of each plan may
 	// upload to its own part of the data pool (index: PlanIndex); 0 is no
@@ -98,7 +98,7 @@ func PlanIndex(p Plan) int {
 	return 3
 }
 
-// DefaultLimits returns the API.md defaults.
+// DefaultLimits returns the defaults of docs/reference/bounds.md.
 func DefaultLimits() Limits {
 	return Limits{
 		StarterQuota: 1000, ProfessionalQuota: 100000, TeamQuota: 1000000,

@@ -1,6 +1,6 @@
 // Package model is the domain vocabulary of mockgql: accounts, users, projects,
 // tables, attributes and their mappings, relations, operations, views, API
-// keys, and the one application error type with the codes of SPEC.md.
+// keys, and the one application error type with the codes of docs/reference/errors.md.
 //
 // It imports only the standard library; every other package points toward it.
 // Values of these types are plain data: they carry no locks and are owned by

@@ -13,5 +13,5 @@ type EdgeLimits struct {
 	MaxDatasetBytes int64
 }
 
-// DefaultEdgeLimits returns API.md's defaults.
+// DefaultEdgeLimits returns the defaults of docs/reference/bounds.md.
 func DefaultEdgeLimits() EdgeLimits { return EdgeLimits{IPLimit: 60, MaxDatasetBytes: 1 << 30} }

@@ -161,7 +161,7 @@ func (k OperationKind) Mutation() bool { return k == OpCreate || k == OpUpdate |
 // Operator compares a parameter argument with an attribute's stored value.
 type Operator string
 
-// Parameter operators (SPEC.md "Parameter operators").
+// Parameter operators (docs/using/runtime.md, "The schema a project gets").
 const (
 	OpEq   Operator = "eq"
 	OpNeq  Operator = "neq"
@@ -174,7 +174,7 @@ const (
 )
 
 // FilterOperatorDocs says what each condition of a where filter's
-// FilterOperators does: the eight SPEC operators plus nin and isNull. The
+// FilterOperators does: the eight parameter operators plus nin and isNull. The
 // runtime schema's descriptions and the OpenAPI export's are this text.
 var FilterOperatorDocs = map[string]string{
 	"eq":     "Equal; null matches null or absent values.",

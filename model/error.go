@@ -5,11 +5,11 @@ import (
 	"fmt"
 )
 
-// Error codes. HTTP-level codes are those of SPEC.md "Errors"; GraphQL-level
-// codes are those of API.md. Codes cross the wire between nodes, so this list
+// Error codes. Every code, its HTTP status and its condition are listed in
+// docs/reference/errors.md. Codes cross the wire between nodes, so this list
 // is append-only: never rename or reuse one.
 const (
-	// HTTP refusals (SPEC.md).
+	// HTTP refusals (docs/reference/errors.md, "HTTP refusals").
 	ErrBadRequest           = "Bad Request"
 	ErrUnauthenticated      = "UNAUTHENTICATED"
 	ErrAPIKeyInvalid        = "API_KEY_INVALID"

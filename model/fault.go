@@ -41,7 +41,7 @@ type FaultSettings struct {
 }
 
 // faultStatusCodes are the HTTP statuses a fault may answer, with the code
-// of their error body: those of SPEC.md's table and API.md's 413, plus 500.
+// of their error body: those of docs/reference/errors.md's refusals, plus 500.
 // A 503 is UNAVAILABLE (the service's own 503 code besides QUERY_TIMEOUT).
 var faultStatusCodes = map[int]string{
 	400: ErrBadRequest, 401: ErrUnauthenticated, 403: ErrScopeInsufficient, 404: ErrProjectNotFound,
@@ -49,7 +49,7 @@ var faultStatusCodes = map[int]string{
 }
 
 // faultErrorCodes are the GraphQL error codes a fault may answer: the
-// codes of SPEC.md and API.md that make sense in errors[].
+// codes of docs/reference/errors.md that make sense in errors[].
 var faultErrorCodes = map[string]bool{
 	ErrInternal: true, ErrUnavailable: true, ErrQueryTimeout: true, ErrNotReady: true, ErrBadUserInput: true,
 	ErrForbidden: true, ErrNotFound: true, ErrLimitReached: true, ErrConflict: true, ErrUnauthenticated: true,

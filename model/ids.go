@@ -118,5 +118,5 @@ func Truncate(s string, n int) string {
 }
 
 // DefaultMaxActors is an API key's actor slots when its creation names
-// none (API.md createApiKey maxActors: 1..1000, default 5).
+// none (createApiKey maxActors: 1..1000, default 5; docs/reference/bounds.md).
 const DefaultMaxActors = 5

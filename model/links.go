@@ -7,7 +7,7 @@ import "net/url"
 // base and app are the configured {base_url} and {app_url}, with no
 // trailing slash; an empty token leaves the ?token= out.
 
-// RuntimeURL is the mock runtime's address of slug (API.md /mock/{slug}/graphql).
+// RuntimeURL is the mock runtime's address of slug (/mock/{slug}/graphql, docs/reference/routes.md).
 func RuntimeURL(base, slug, token string) string {
 	return base + "/mock/" + url.PathEscape(slug) + "/graphql" + tokenQuery(token)
 }

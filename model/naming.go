@@ -98,7 +98,7 @@ func Plural(s string) string {
 	}
 }
 
-// DefaultOperationName is the name API.md gives the default operation of kind
+// DefaultOperationName is the name of the default operation of kind
 // k on a table: products, product, createProduct, updateProduct, deleteProduct.
 func DefaultOperationName(table string, k OperationKind) string {
 	switch k {

@@ -16,7 +16,7 @@ const (
 // duplicates, in the given order). Each is scheme://host[:port] with an
 // http or https scheme and nothing after the host: no path, query,
 // fragment or user info. "*" is refused: an account project answers only
-// to API keys, which belong in server-side code (SPEC.md), so its runtime
+// to API keys, which belong in server-side code (docs/using/runtime.md), so its runtime
 // opens only to the pages its owners name. Guest and session projects
 // answer any origin and take no list. Errors are BAD_USER_INPUT.
 func CheckAllowedOrigins(kind ProjectKind, origins []string) ([]string, error) {

@@ -2,8 +2,8 @@ package model
 
 import "encoding/json"
 
-// Preview is what a project's read-only preview page shows (SPEC.md,
-// Project "preview share link"): the model, its runtime schema, and the
+// Preview is what a project's read-only preview page shows (docs/using/runtime.md,
+// "Preview links"): the model, its runtime schema, and the
 // first page of each table's list operation as the runtime served it.
 type Preview struct {
 	Project *Project

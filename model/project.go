@@ -208,7 +208,7 @@ func (t *Table) Attribute(name string) *Attribute {
 }
 
 // Ready reports whether t serves rows: it is bound to a dataset and at least
-// one attribute is bound to a column (SPEC.md "Table ... not ready").
+// one attribute is bound to a column (docs/using/runtime.md, "Query rules": a table not ready).
 func (t *Table) Ready() bool { return t.NotReadyReason() == "" }
 
 // NotReadyReason says why t is not ready, in words the board shows and that

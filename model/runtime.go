@@ -13,7 +13,7 @@ type RuntimeRequest struct {
 	ActorToken string
 	// Body is the GraphQL-over-HTTP request body. When BodyFrom is set,
 	// Body is read through it only after the credential and limit checks,
-	// so that their refusals come first (API.md's order of checks).
+	// so that their refusals come first (the order of checks of docs/reference/routes.md).
 	Body     []byte
 	BodyFrom RuntimeBody
 	// Out, when set, holds buffers the caller owns and reuses: an answer
@@ -56,7 +56,7 @@ type RuntimeResult struct {
 }
 
 // RuntimeBody is a request body the runtime path reads when its turn in
-// API.md's order of checks comes (after the credential and quota checks);
+// the order of checks (docs/reference/routes.md) comes (after the credential and quota checks);
 // the HTTP side implements it over the request. ReadBody is called at most
 // once; its error is a *Error (PAYLOAD_TOO_LARGE, BAD_REQUEST).
 type RuntimeBody interface {

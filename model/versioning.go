@@ -14,7 +14,7 @@ const (
 )
 
 // SchemaChange is one difference between two versions of a GraphQL schema
-// (SPEC.md "Versioning": schema comparison against a baseline).
+// (docs/using/import-export.md, "Baseline and changes").
 type SchemaChange struct {
 	// Type names the kind of change, e.g. FIELD_REMOVED or ENUM_VALUE_ADDED.
 	Type string `json:"type"`

@@ -182,7 +182,7 @@ func risen(t *testing.T, what string, before, after [3]float64) int {
 }
 
 // TestClusterLimitsAcrossFailover: the plan quota and a client IP's
-// window stay within the bounds README documents ("Limits", "Durability")
+// window stay within the bounds docs/reference/bounds.md and docs/operating/durability.md document
 // while the node holding their grain is SIGKILLed under load.
 func TestClusterLimitsAcrossFailover(t *testing.T) {
 	if testing.Short() {

@@ -24,11 +24,11 @@ import (
 // network namespaces (a bridge in a hub namespace, one veth per node; a cut
 // sets the node's bridge port down), three times: before the node wrote
 // anything; briefly, healing before the node noticed; and for longer,
-// healing as soon as it noticed. It checks the guarantees of README
+// healing as soon as it noticed. It checks the guarantees of docs/operating/cluster.md
 // "Running a cluster" across the partitions and after they heal:
 //   - the majority side keeps acknowledging writes;
-//   - the cut-off node acknowledges none: it answers 503 with the API.md
-//     error body (or the GraphQL error UNAVAILABLE), and never hangs;
+//   - the cut-off node acknowledges none: it answers 503 with the
+//     error body (docs/reference/errors.md) (or the GraphQL error UNAVAILABLE), and never hangs;
 //   - actor slots stay strict: all nodes together never grant more than
 //     maxActors, and the cut-off node grants none;
 //   - once a partition heals, the node the majority dropped fences itself
@@ -180,7 +180,7 @@ func TestClusterPartition(t *testing.T) {
 }
 
 // signUpRefused checks that s does not acknowledge a sign-up: it answers
-// 503 with the API.md error body, or a GraphQL error UNAVAILABLE (or
+// 503 with the error body (docs/reference/errors.md), or a GraphQL error UNAVAILABLE (or
 // QUERY_TIMEOUT) without data.
 func signUpRefused(t *testing.T, s *server, email string) {
 	t.Helper()
@@ -195,7 +195,7 @@ func signUpRefused(t *testing.T, s *server, email string) {
 		t.Errorf("the cut-off node answered a sign-up without a majority: %s", r.Raw)
 	default:
 		if msg := errorBodyProblem(r); msg != "" || r.Status != 503 {
-			t.Errorf("the cut-off node refused a sign-up with %d, not 503 with the API.md error body (%s): %s", r.Status, msg, r.Raw)
+			t.Errorf("the cut-off node refused a sign-up with %d, not 503 with the error body (%s): %s", r.Status, msg, r.Raw)
 		}
 	}
 }
@@ -685,7 +685,7 @@ func createProduct(s *server, sh *shop, name string) (response, error) {
 
 // isolatedProbe sends the cut-off node a write and an actor slot request,
 // one after the other, until quit. It reports every acknowledged write,
-// every refusal without the API.md error body and every hang (no answer
+// every refusal without the error body and every hang (no answer
 // before quit), and counts the slots granted.
 type isolatedProbe struct {
 	t       *testing.T
@@ -732,7 +732,7 @@ func (p *isolatedProbe) check(route string, send func() (response, error)) {
 		p.t.Errorf("the cut-off node acknowledged a write without a majority: %s", r.Raw)
 	default:
 		if msg := errorBodyProblem(r); msg != "" {
-			p.t.Errorf("the cut-off node refused a request (%s) without the API.md error body (%s): %d %s", route, msg, r.Status, r.Raw)
+			p.t.Errorf("the cut-off node refused a request (%s) without the error body (%s): %d %s", route, msg, r.Status, r.Raw)
 		}
 	}
 	p.answers[fmt.Sprintf("%s %d %v", route, r.Status, r.JSON["code"])]++
@@ -747,7 +747,7 @@ func (p *isolatedProbe) stop() {
 	})
 }
 
-// errorBodyProblem says how r's body differs from API.md's error body, or
+// errorBodyProblem says how r's body differs from the error body (docs/reference/errors.md), or
 // returns "" when it does not.
 func errorBodyProblem(r response) string {
 	if r.JSON == nil {

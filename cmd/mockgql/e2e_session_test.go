@@ -252,7 +252,7 @@ func TestAssistantFlow(t *testing.T) {
 				seen[fname] = true
 			}
 		}
-		// The walk covered the contract (API.md), not an empty schema.
+		// The walk covered the contract (docs/using/assistants.md), not an empty schema.
 		for _, want := range []string{"Query.availableDataSources", "Query.sessionProject", "Query.runtimeList(projectId)", "Query.runtimeList(operation)",
 			"Query.runtimeList(page)", "Query.runtimeList(pageSize)", "Query.runtimeList(sortField)", "Query.runtimeList(sortDirection)", "Query.runtimeList(args)",
 			"Mutation.createSessionProject(name)", "Mutation.createAdoptionLink(projectId)", "Mutation.createGuestProject(name)",
@@ -358,7 +358,7 @@ func TestAssistantFlow(t *testing.T) {
 	})
 }
 
-// TestSessionLimits checks the API.md defaults of a session project: 20
+// TestSessionLimits checks the documented defaults of a session project: 20
 // tables, 30 attributes a table, and the daily runtime calls (3 here).
 func TestSessionLimits(t *testing.T) {
 	s := startServer(t, func(c *serveConfig) { c.SessionDailyCalls = 3 })
@@ -406,7 +406,7 @@ func TestSessionLimits(t *testing.T) {
 }
 
 // TestServeFlagDefaults: every session setting is a flag (and an
-// environment variable) with the API.md default.
+// environment variable) with the default of docs/reference/flags.md.
 func TestServeFlagDefaults(t *testing.T) {
 	var c serveConfig
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -671,17 +671,17 @@ func TestSessionTransfer(t *testing.T) {
 	}
 }
 
-// TestReadmeAssistantCalls runs the GraphQL calls of the README's "For AI
-// assistants" guide as written, so the guide cannot drift from the schema:
+// TestReadmeAssistantCalls runs the GraphQL calls of the assistants' guide
+// (docs/using/assistants.md, "Over GraphQL") as written, so the guide cannot drift from the schema:
 // each is valid, and each but the relation (whose foreign key attribute
 // the guide leaves out) succeeds.
 func TestReadmeAssistantCalls(t *testing.T) {
-	readme, err := os.ReadFile("../../README.md")
+	readme, err := os.ReadFile("../../docs/using/assistants.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	guide := string(readme)
-	guide = guide[strings.Index(guide, "## For AI assistants"):]
+	guide = guide[strings.Index(guide, "## Over GraphQL"):]
 	guide = guide[strings.Index(guide, "```graphql\n")+len("```graphql\n"):]
 	guide = guide[:strings.Index(guide, "```")]
 	var calls []string

@@ -49,7 +49,7 @@ func (l *list) Set(v string) error {
 }
 
 // surfaceConfig is the settings of the bounds against abuse of the request
-// surface (README "Bounds against abuse"). Zero values (tests that build a
+// surface (docs/reference/bounds.md). Zero values (tests that build a
 // serveConfig by hand) leave the per-IP windows and the connection cap off
 // and give the response bounds their defaults.
 type surfaceConfig struct {

@@ -26,7 +26,7 @@ import (
 	"github.com/mockgql/mockgql/persistence"
 )
 
-// serveConfig is every setting of mockgql serve (API.md "Command line").
+// serveConfig is every setting of mockgql serve (docs/reference/flags.md).
 type serveConfig struct {
 	HTTP, Data, BaseURL, AppURL, JWTSecret string
 	NoDemo                                 bool
@@ -56,7 +56,7 @@ type serveConfig struct {
 
 func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	host, _ := os.Hostname()
-	// Defaults come from the packages' DefaultConfig (API.md "Defaults"), written there once.
+	// Defaults come from the packages' DefaultConfig (docs/reference/bounds.md), written there once.
 	a, h := actors.DefaultConfig(), http.DefaultConfig()
 	fs.StringVar(&c.HTTP, "http", "127.0.0.1:8080", "HTTP listener")
 	fs.StringVar(&c.Data, "data", "./data", "data folder (bbolt files)")
@@ -176,7 +176,7 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	acfg.GuestDailyCalls, acfg.SessionDailyCalls = c.GuestDailyCalls, c.SessionDailyCalls
 	acfg.SessionTTL, acfg.AdoptionTTL, acfg.SweepEvery = c.SessionTTL, c.AdoptionTTL, c.SweepEvery
 	acfg.NoRequestLog = c.NoRequestLog
-	// Session limits left at 0 (tests that build a serveConfig) keep the API.md defaults.
+	// Session limits left at 0 (tests that build a serveConfig) keep the documented defaults.
 	setPositive(&acfg.Limits.SessionProjects, c.SessionProjects)
 	setPositive(&acfg.Limits.SessionTables, c.SessionTables)
 	setPositive(&acfg.Limits.SessionAttributes, c.SessionAttributes)

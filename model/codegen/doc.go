@@ -1,11 +1,11 @@
 // Package codegen generates a production backend from a project's model
-// (SPEC.md "Import and export": the code package).
+// (docs/using/import-export.md, "The Go code package").
 //
 // GoPackage writes a Go module as a zip: a net/http server with one handler
 // set per table (list, get, create, update, delete), a generic storage
 // interface with an in-memory implementation, tests that exercise every
 // handler through httptest, a README and a go.mod. The module needs only
-// the standard library, so `go build` works offline. As SPEC.md says,
+// the standard library, so `go build` works offline. As the docs say,
 // every field is optional (Required is not applied) and relations are not
 // generated; COMPUTED attributes are left out, as in the runtime schema.
 // The opt-in query power of issue 14 is served in the paths of the OpenAPI

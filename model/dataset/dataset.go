@@ -73,7 +73,7 @@ func (v Value) Key() string {
 
 // Compare orders a before b: by kind first (Null < Bool < Number < String <
 // Raw), then numbers numerically and text byte-wise (so numbers stored as
-// text sort lexicographically, SPEC.md Query shapes rule 4). It returns -1, 0 or 1.
+// text sort lexicographically, docs/using/runtime.md "Query rules"). It returns -1, 0 or 1.
 func Compare(a, b Value) int {
 	if a.Kind != b.Kind {
 		if a.Kind < b.Kind {

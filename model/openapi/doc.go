@@ -1,5 +1,5 @@
 // Package openapi brings a model in from an OpenAPI contract and takes it
-// out as one (SPEC.md "Import and export").
+// out as one (docs/using/import-export.md).
 //
 // Import reads OpenAPI 3.0, 3.1 and Swagger 2.0 documents, JSON or YAML,
 // with github.com/getkin/kin-openapi (Swagger 2.0 through its openapi2conv

@@ -91,7 +91,7 @@ func TestExportPowerPaths(t *testing.T) {
 }
 
 // TestExportPowerRequests checks, with kin-openapi's request validator,
-// that the query strings the README shows are what the document
+// that the query strings docs/using/import-export.md shows are what the document
 // describes, and that malformed ones are not.
 func TestExportPowerRequests(t *testing.T) {
 	doc := loadExport(t, powerProject(t), "json")

@@ -15,7 +15,7 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// Import limits (SPEC.md "Limits": OpenAPI import).
+// Import limits (docs/reference/bounds.md, "The model": OpenAPI import).
 const (
 	DefaultMaxBytes   = 1 << 20
 	DefaultMaxSchemas = 50

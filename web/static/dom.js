@@ -51,7 +51,7 @@ export function select(options, value, props = {}) {
   }));
 }
 
-/** GqlError is a refusal of the API, with its code (API.md). */
+/** GqlError is a refusal of the API, with its code (docs/reference/errors.md). */
 export class GqlError extends Error {
   constructor(message, code) { super(message); this.code = code; }
 }

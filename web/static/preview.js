@@ -8,7 +8,7 @@ const el = (id) => document.getElementById(id);
 const text = (tag, s, cls) => { const e = document.createElement(tag); e.textContent = s; if (cls) e.className = cls; return e; };
 const cell = (v) => v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v);
 
-// refusal turns an API.md error body into an Error that says what happened.
+// refusal turns an error body (docs/reference/errors.md) into an Error that says what happened.
 function refusal(status, b) {
   let msg = status + " " + (b.code || "error");
   if (b.detail) msg += ": " + b.detail;

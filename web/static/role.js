@@ -1,5 +1,5 @@
 // role.js: the board's one answer to "may this user edit this project":
-// Project.myRole, read with the project (README "A tour of the board").
+// Project.myRole, read with the project (docs/using/board.md, "Roles").
 // Below EDITOR every tab is read-only: edit controls are not made at all,
 // values show as text, and the banner says why and whom to ask.
 import { h } from "./dom.js";

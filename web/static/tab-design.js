@@ -10,7 +10,7 @@ import { faultsCard, operationFaults } from "./tab-faults.js";
 import { mayEdit } from "./role.js";
 
 const KINDS = ["LIST", "SINGLE", "CREATE", "UPDATE", "DELETE", "AGGREGATE"];
-// The opt-in query power of a LIST operation (README "Query power").
+// The opt-in query power of a LIST operation (docs/using/runtime.md, "Query power").
 const OPTIONS = [["relay", (o) => `Relay connection (${o.name}Connection)`], ["where", () => "where filter (and, or, not)"], ["orderBy", () => "orderBy (multi-field sort)"]];
 const OPERATORS = ["eq", "neq", "gt", "gte", "lt", "lte", "in", "like"];
 

@@ -1,5 +1,5 @@
 // tab-faults.js: latency and error injection on the API design tab
-// (README "Faults and the request log"): the project's "Faults" panel and
+// (docs/using/faults.md): the project's "Faults" panel and
 // each operation's own settings, saved with setFaults and cleared with
 // faults: null. Below EDITOR (role.js) the settings show as text only.
 import { h, gql, uid, status, action, card, copyButton } from "./dom.js";
@@ -37,7 +37,7 @@ function errorSelect(f) {
   const opt = (v, t) => h("option", { value: v, selected: v === cur }, t);
   return h("select", {}, opt("", "— none —"),
     h("optgroup", { label: "GraphQL error (HTTP 200, errors[0].extensions.code)" }, CODES.map((c) => opt(`code:${c}`, c))),
-    h("optgroup", { label: "HTTP status (API.md error body)" }, STATUSES.map(([s, c]) => opt(`status:${s}`, `${s} ${c}`))));
+    h("optgroup", { label: "HTTP status (with the error body)" }, STATUSES.map(([s, c]) => opt(`status:${s}`, `${s} ${c}`))));
 }
 
 /** labelled is a field with a visible label, a hint and a place for the
