@@ -68,7 +68,7 @@ func (s datasetAPIResolvers) createAttributes(ctx context.Context, c *Call, args
 	if err != nil {
 		return nil, err
 	}
-	return shapeList(as, s.shaper(c).attribute), nil
+	return shapeAll(as, s.shaper(c).attribute), nil
 }
 
 // fieldChoices returns a [FieldChoiceInput!] value: nil when absent or
