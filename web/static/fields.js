@@ -53,9 +53,13 @@ function unreadFields(t, all) {
 /** addAllFields is the "Add all fields" checklist of bound table t: every
  * path no attribute reads yet, ticked, with its inferred type and an
  * editable name; built when first opened. */
-export function addAllFields(p, t) {
-  if (!t.source) return null;
-  const box = h("details", { class: "add-all", dataset: { addAll: t.name } }, h("summary", {}, `Add all fields of ${t.source.importCode}`));
+export function addAllFields(p, t, source) {
+  if (!t.source || !source) return null;
+  const read = new Set(t.attributes.filter((a) => a.mappingType === "SOURCE").map((a) => a.sourceMapping.path));
+  const left = source.fieldPaths.filter((f) => !read.has(f)).length;
+  if (!left) return null;
+  const box = h("details", { class: "add-all", dataset: { addAll: t.name } },
+    h("summary", {}, `Add all fields of ${t.source.importCode} (${left} without an attribute)`));
   const st = status();
   box.addEventListener("toggle", async () => {
     if (!box.open || box.querySelector("form")) return;

@@ -146,7 +146,8 @@ function restoreFocus(f, shown) {
 /** restoreDetails opens in to the <details> open in from (matched by their
  * summary's text and order). */
 function restoreDetails(from, to) {
-  const sig = (d) => (d.querySelector("summary") || { textContent: "" }).textContent.trim();
+  // Counts in a summary change with the edit ("3 without an attribute"): not part of its name.
+  const sig = (d) => (d.querySelector("summary") || { textContent: "" }).textContent.trim().replace(/\d+/g, "#");
   const open = from.querySelectorAll("details[open]");
   if (!open.length) return;
   const all = [...to.querySelectorAll("details")];

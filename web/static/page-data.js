@@ -58,8 +58,7 @@ function datasetCard(d, edit, targets) {
  * named after the dataset); it lands on the playground with a query. */
 function apiControl(d, targets) {
   const st = status();
-  const where = select([...targets.map((p) => [p.id, p.name]), ["", `a new project “${d.name || d.importCode}”`]], targets.length ? targets[0].id : "",
-    { "aria-label": `Project for the API of ${d.importCode}` });
+  const where = select([...targets.map((p) => [p.id, p.name]), ["", `a new project “${d.name || d.importCode}”`]], targets.length ? targets[0].id : "");
   const make = action(h("button", { type: "button", class: "create-api", dataset: { api: d.importCode } }, "Create an API from this dataset"), st, async () => {
     let pid = where.value;
     if (!pid) pid = (await gql(`mutation($n: String!) { createProject(name: $n) { id } }`, { n: d.name || d.importCode })).createProject.id;
@@ -68,7 +67,7 @@ function apiControl(d, targets) {
     st.ok(`Made ${t.name} in ${p.name}; opening the Playground…`);
     go(playgroundPath(p, p.tables.find((x) => x.id === t.id)));
   });
-  return h("div", { class: "api-from-data" }, h("div", { class: "row tight" }, where, make), st);
+  return h("div", { class: "api-from-data" }, field("API in project", where, "A table with every field, its types inferred, and the default operations."), make, st);
 }
 
 /** deleteDataset asks, naming the dataset, before it deletes one of the
@@ -117,7 +116,7 @@ function uploadCard() {
   drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); if (e.dataTransfer.files[0]) choose(e.dataTransfer.files[0]); });
   const send = h("button", { type: "submit", id: "dsUpload" }, "Import");
   const form = h("form", {}, drop, field("File", file),
-    h("div", { class: "row" }, field("importCode", code, "Letters, digits, _ and -; tables bind to it."), field("Name (optional)", name),
+    h("div", { class: "row" }, field("Import code", code, "Letters, digits, _ and -; tables bind to it."), field("Name (optional)", name),
       field("Format", format), field("Variant field (optional)", variant, "A field whose values split the rows into variants, e.g. market.")),
     send, progress, st);
   form.addEventListener("submit", (e) => {

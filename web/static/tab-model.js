@@ -69,7 +69,7 @@ function tableCard(p, t, pool, source) {
   const rows = t.ready && p.operations.some((o) => o.tableId === t.id && o.kind === "LIST" && o.enabled)
     ? h("p", {}, h("a", { href: playgroundPath(p, t), class: "button secondary", dataset: { rowsOf: t.name } }, `Query ${t.name} rows in the Playground`)) : null;
   const el = card(t.name, readiness(t), rows, box, bindingForm(t, pool, st), attributeGrid(p, t, source, st, box), bindHinted(t, source, st),
-    addAllFields(p, t), addAttribute(p, t, source, st), views.length ? viewsBox(p, t, views) : null, renameTable(p, t, st, box), deleteTable(p, t, st, box), st);
+    addAllFields(p, t, source), addAttribute(p, t, source, st), views.length ? viewsBox(p, t, views) : null, renameTable(p, t, st, box), deleteTable(p, t, st, box), st);
   el.dataset.table = t.name;
   return el;
 }
