@@ -79,10 +79,13 @@ function failed(e) {
 /** move shows path: pushed onto the history unless it is the address shown. */
 function move(path, fresh) {
   const url = new URL(path, location.href);
+  const project = (p) => p.split("/").slice(0, 4).join("/"); // /board/projects/<id>
+  const tabOnly = project(url.pathname) === project(location.pathname) && url.pathname.startsWith("/board/projects/");
   if (url.pathname + url.search !== location.pathname + location.search) history.pushState(null, "", url.pathname + url.search + url.hash);
-  const tabOnly = main.querySelector("#tab") !== null;
   route(fresh).then(() => {
-    if (!tabOnly) window.scrollTo(0, 0);
+    if (tabOnly) return; // a tab of the same project: the tab link keeps the focus
+    window.scrollTo(0, 0);
+    main.focus({ preventScroll: true }); // a new page: reading starts at its content
     announce(document.title.replace(/ · mockgql$/, ""));
   }, failed);
 }

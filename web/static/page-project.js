@@ -104,11 +104,11 @@ function banner(p, who) {
   const email = h("input", { type: "email", id: "keepEmail", autocomplete: "email", required: true });
   const pw = h("input", { type: "password", id: "keepPassword", autocomplete: "new-password", required: true, minlength: 8 });
   const st = status();
-  const go = action(h("button", { type: "submit", id: "keepSubmit" }, "Create account and keep it"), st, async () => {
+  const keep = action(h("button", { type: "submit", id: "keepSubmit" }, "Create account and keep it"), st, async () => {
     await gql(`mutation($e: String!, $p: String!) { signUp(email: $e, password: $p) { user { id } } }`, { e: email.value, p: pw.value });
     go(location.pathname, true); // the project is now the new account's: read it and the user again
   });
-  form.append(field("Email", email), field("Password", pw, "At least 8 characters."), go);
+  form.append(field("Email", email), field("Password", pw, "At least 8 characters."), keep);
   const cta = h("button", { type: "button", id: "keep" }, "Sign up to keep this project");
   cta.addEventListener("click", () => { form.hidden = false; cta.hidden = true; email.focus(); });
   const bar = h("div", { class: "banner", role: "region", "aria-label": "Project expiry" },
