@@ -1,6 +1,9 @@
 package model
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestAttributeName: dataset paths become lowerCamelCase GraphQL names.
 func TestAttributeName(t *testing.T) {
@@ -53,4 +56,20 @@ func TestTableNameFor(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzNames: whatever a dataset's path or import code holds, the names made
+// from it are GraphQL names a table or attribute may have.
+func FuzzNames(f *testing.F) {
+	for _, s := range []string{"id", "author.first_name", "Query", "__typename", "9", "ñandú", strings.Repeat("ab_", 40)} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if a := AttributeName(s); CheckName("attribute name", a) != nil {
+			t.Fatalf("AttributeName(%q) = %q", s, a)
+		}
+		if n := TableNameFor(s); CheckName("table name", n) != nil || reservedTypeNames[n] {
+			t.Fatalf("TableNameFor(%q) = %q", s, n)
+		}
+	})
 }
