@@ -115,7 +115,7 @@ func (s *Service) CreateAttributesFromDataset(ctx context.Context, p model.Princ
 		return nil, err
 	}
 	if fields == nil {
-		guesses = unread(t, guesses)
+		guesses = apart(t, unread(t, guesses))
 	}
 	chosen, err := chooseFields(guesses, fields)
 	if err != nil {
@@ -158,6 +158,25 @@ func unread(t *model.Table, guesses []model.FieldGuess) []model.FieldGuess {
 		}
 	}
 	return out
+}
+
+// apart numbers the guessed names that t's attributes already have
+// ("title" → "title2"), so that adding every unread path is not refused for
+// a name a person gave another attribute.
+func apart(t *model.Table, guesses []model.FieldGuess) []model.FieldGuess {
+	taken := map[string]bool{}
+	for _, a := range t.Attributes {
+		taken[a.Name] = true
+	}
+	for i, g := range guesses {
+		name := g.Name
+		for n := 2; taken[name]; n++ {
+			name = fmt.Sprintf("%s%d", g.Name, n)
+		}
+		guesses[i].Name = name
+		taken[name] = true
+	}
+	return guesses
 }
 
 // chooseFields resolves the chosen fields against the guesses (nil

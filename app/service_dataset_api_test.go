@@ -92,9 +92,12 @@ func TestCreateAPIFromDataset(t *testing.T) {
 		if _, err := svc.CreateAttributesFromDataset(ctx, tm.editor, tbl.ID, []model.FieldChoice{{Path: "name", Name: "label"}}); err != nil {
 			t.Fatal(err)
 		}
-		as, err := svc.CreateAttributesFromDataset(ctx, tm.editor, tbl.ID, nil) // the paths not read yet
-		if err != nil || len(as) != 3 || as[0].Name != "id" {
-			t.Fatalf("all fields: %v %d", err, len(as))
+		if _, err := svc.CreateAttributesFromDataset(ctx, tm.editor, tbl.ID, []model.FieldChoice{{Path: "category", Name: "price"}}); err != nil {
+			t.Fatal(err)
+		}
+		as, err := svc.CreateAttributesFromDataset(ctx, tm.editor, tbl.ID, nil) // the paths not read yet, names kept apart
+		if err != nil || len(as) != 2 || as[0].Name != "id" || as[1].Name != "price2" || as[1].SourcePath != "price" {
+			t.Fatalf("all fields: %v %+v", err, as)
 		}
 		_, err = svc.CreateAttributesFromDataset(ctx, tm.editor, tbl.ID, nil)
 		wantCode(t, err, model.ErrBadUserInput)

@@ -70,9 +70,11 @@ export function addAllFields(p, t, source) {
 
 function checklist(t, todo, st) {
   if (!todo.length) return h("p", { class: "muted" }, "Every field path of the dataset has an attribute already.");
+  const taken = new Set(t.attributes.map((a) => a.name));
+  const apart = (name) => { let n = name, i = 2; while (taken.has(n)) n = `${name}${i++}`; taken.add(n); return n; };
   const rows = todo.map((g) => {
     const on = h("input", { type: "checkbox", checked: true, "aria-label": `Add ${g.path}` });
-    const name = h("input", { type: "text", value: g.name, "aria-label": `Name for ${g.path}` });
+    const name = h("input", { type: "text", value: apart(g.name), "aria-label": `Name for ${g.path}` });
     const type = select(TYPES, g.type, { "aria-label": `Type for ${g.path}` });
     const tr = h("tr", { dataset: { path: g.path } }, h("td", {}, on), h("td", { class: "mono", "data-label": "Path" }, g.path),
       h("td", { "data-label": "Name" }, name), h("td", { "data-label": "Type" }, type),
