@@ -62,7 +62,8 @@ export async function projectPage(main, who, id, tab, fresh) {
     else await (RENDER[tab] || modelTab)(next, state.p, who);
   });
   state.update = null;
-  await (RENDER[tab] || modelTab)(next, p, who, (update) => { state.update = update; });
+  // Only the tab on the page hands over its update (an overtaken render's box is gone).
+  await (RENDER[tab] || modelTab)(next, p, who, (update) => { if (state.body === next) state.update = update; });
   next.removeAttribute("aria-busy");
 }
 
