@@ -67,6 +67,7 @@ type Management interface {
 	Versioning
 	Faults
 	ProjectFields
+	DatasetAPI
 }
 
 // SurfaceConfig is what a static GraphQL surface needs besides its backend.
@@ -217,6 +218,9 @@ func (s *Surface) managementResolvers(b Management) map[string]graphql.Resolver 
 		}
 	}
 	for key, fn := range s.boardResolvers(b) {
+		r[key] = fn
+	}
+	for key, fn := range s.datasetAPIRoots(b) {
 		r[key] = fn
 	}
 	for key, fn := range (versioningResolvers{s, b}).roots() {

@@ -160,7 +160,7 @@ func TestBoardModellingFlow(t *testing.T) {
 	p.open("/board/data", `[data-dataset="products"]`)
 	p.clickText(`[data-dataset="products"] button`, "Delete products…")
 	p.clickText(`[data-dataset="products"] button`, "Delete “products”")
-	p.waitText(`[data-dataset="products"] .status`, "Shop.Product")
+	p.waitText(`[data-dataset="products"] .dataset-actions .status`, "Shop.Product")
 	p.open("/board/projects/"+pid, "#tableName")
 	bind := func(table, attr, typ, path string) {
 		t.Helper()

@@ -27,7 +27,7 @@ function append(e, kids) {
 
 let seq = 0;
 /** uid returns a fresh element id. */
-export const uid = (p = "f") => `${p}${++seq}`;
+export const uid = (p = "f") => `u-${p}${++seq}`;
 
 /** field is a labelled control: the visible label is its accessible name. */
 export function field(label, control, hint) {

@@ -29,8 +29,9 @@ async function generatorKinds() {
 }
 
 /** mappingEditor returns {el, value()} for an attribute's mapping; source is
- * the bound dataset (with fieldPaths and sampleDocuments) or null. */
-export function mappingEditor(attr, source) {
+ * the bound dataset (with fieldPaths and sampleDocuments) or null; onPath,
+ * when given, hears each path the person picks. */
+export function mappingEditor(attr, source, onPath) {
   const type = select(MAPPINGS.map((m) => [m, m.toLowerCase()]), attr ? attr.mappingType : (source ? "SOURCE" : "NONE"));
   const pane = h("div", { class: "mapping-pane" });
   const state = { path: attr && attr.sourceMapping ? attr.sourceMapping.path : "" };
@@ -42,7 +43,7 @@ export function mappingEditor(attr, source) {
   const render = () => {
     pane.replaceChildren();
     switch (type.value) {
-      case "SOURCE": pane.append(pathPicker(source, state)); break;
+      case "SOURCE": pane.append(pathPicker(source, state, onPath)); break;
       case "CONSTANT": pane.append(field("Constant value (JSON: \"text\", 12, true, null)", constant)); break;
       case "COMPUTED": pane.append(field("Expression (kept for documentation; not evaluated, not in the schema)", expr)); break;
       case "GENERATED": {
@@ -83,8 +84,8 @@ export function mappingEditor(attr, source) {
 }
 
 /** pathPicker lists the dataset's field paths, each with its sample values. */
-function pathPicker(source, state) {
-  if (!source) return h("p", { class: "status error" }, "Bind the table to a dataset first (Data binding above).");
+function pathPicker(source, state, onPath) {
+  if (!source) return h("p", { class: "status error" }, "Bind the table to a dataset first: choose it under “Dataset (importCode)” above and save the binding.");
   const labelId = uid("paths");
   const chosen = h("p", { class: "muted", "aria-live": "polite" }, state.path ? `Chosen: ${state.path}` : "No path chosen yet.");
   const list = h("div", { class: "paths", role: "group", "aria-labelledby": labelId });
@@ -96,6 +97,7 @@ function pathPicker(source, state) {
       state.path = path;
       for (const o of list.querySelectorAll("button")) o.setAttribute("aria-pressed", String(o === b));
       chosen.textContent = `Chosen: ${path}`;
+      if (onPath) onPath(path);
     });
     list.append(b);
   }

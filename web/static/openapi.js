@@ -1,6 +1,7 @@
 // openapi.js: the OpenAPI import wizard (paste or choose a file, pick the
 // schemas, import) and the exports (OpenAPI JSON/YAML, the code package).
 import { h, gql, field, status, action, card, fill } from "./dom.js";
+import { go } from "./live.js";
 
 export function openApiCard(p) {
   const doc = h("textarea", { id: "oaDoc", spellcheck: "false" });
@@ -12,7 +13,7 @@ export function openApiCard(p) {
     const chosen = [...schemas.querySelectorAll("input:checked")].map((c) => c.value);
     const d = await gql(`mutation($p: ID!, $doc: String!, $s: [String!]) { importOpenApi(projectId: $p, document: $doc, schemas: $s) { name } }`, { p: p.id, doc: doc.value, s: chosen });
     st.ok("Imported: " + d.importOpenApi.map((t) => t.name).join(", ") + ". Bind them to data on the Model tab.");
-    setTimeout(() => location.assign("/board/projects/" + encodeURIComponent(p.id)), 800);
+    go("/board/projects/" + encodeURIComponent(p.id), true); // the Model tab, with the imported tables read
   });
   const read = action(h("button", { type: "button", id: "oaRead", class: "secondary" }, "Read schemas"), st, async () => {
     const d = await gql(`query($doc: String!) { openApiSchemas(document: $doc) { name importable properties } }`, { doc: doc.value });

@@ -4,36 +4,70 @@
 // upload route with a progress bar.
 import { h, gql, fill, field, select, status, card, uid, action } from "./dom.js";
 import { mayEditAccount } from "./role.js";
+import { deck, edited, onEdited, go } from "./live.js";
+import { createApi, playgroundPath } from "./fields.js";
+import { loadProject } from "./page-project.js";
+
+const POOL = `{ dataSources { importCode name owned fieldPaths recordCount variants { name recordCount } sampleDocuments(limit: 3) } }`;
 
 export async function dataPage(main, who) {
   document.title = "Data pool · mockgql";
   let pool = [];
   let err = null;
-  try {
-    pool = (await gql(`{ dataSources { importCode name owned fieldPaths recordCount variants { name recordCount } sampleDocuments(limit: 3) } }`)).dataSources;
-  } catch (e) { err = e; }
+  try { pool = (await gql(POOL)).dataSources; } catch (e) { err = e; }
   const edit = mayEditAccount(who);
-  const list = h("div", { class: "grid", id: "datasets" }, pool.map((d) => datasetCard(d, edit)));
+  const targets = edit ? await apiTargets() : [];
+  const list = h("div", { class: "grid", id: "datasets" });
+  const d = deck(list, (pool) => (pool.length ? pool.map((ds) => ({ key: ds.importCode, deps: ds, render: () => datasetCard(ds, edit, targets) }))
+    : [{ key: "none", render: () => card("Datasets", h("p", {}, "No datasets yet: import a JSON, NDJSON or CSV file above.")) }]));
+  d.update(pool);
+  onEdited(async (msg) => d.update((await gql(POOL)).dataSources, msg));
   fill(main, h("h1", {}, "Data pool"),
     h("p", { class: "muted" }, "The curated pool every project can bind its tables to, and your account's own uploads, which only its projects see. Counts and samples only: a dataset of a million rows shows three documents here."),
     edit ? uploadCard() : card("Import a dataset", who
       ? h("p", { id: "importNeedsEditor" }, `Importing and deleting datasets needs the Editor role in ${who.account.name}; ask an admin of the account.`)
       : h("p", {}, "Sign in to import datasets. ", h("a", { href: "/" }, "Sign up or log in"), ".")),
-    err ? h("p", { class: "status error" }, err.message) : null,
-    pool.length ? list : card("Datasets", h("p", {}, "No datasets yet.")));
+    err ? h("p", { class: "status error" }, err.message) : null, list);
 }
 
-/** datasetCard shows a dataset; with edit, an upload of the account's own can be deleted. */
-function datasetCard(d, edit) {
+/** apiTargets are the projects an API can be made in, the one opened last first. */
+async function apiTargets() {
+  let list = [];
+  try { list = (await gql(`{ projects { id name myRole } }`)).projects.filter((p) => ["EDITOR", "ADMIN", "OWNER"].includes(p.myRole)); } catch { /* none */ }
+  const last = localStorage.getItem("mgq.lastProject");
+  return list.sort((a, b) => (b.id === last) - (a.id === last));
+}
+
+/** datasetCard shows a dataset; with edit, an API is made from it in one
+ * click and an upload of the account's own can be deleted. */
+function datasetCard(d, edit, targets) {
   const el = card(d.name || d.importCode,
     h("p", {}, h("code", {}, d.importCode), ` · ${d.recordCount.toLocaleString()} records`),
     d.variants.length ? h("p", { class: "muted" }, "Variants: ", d.variants.map((v) => `${v.name} (${v.recordCount.toLocaleString()})`).join(", ")) : null,
     h("details", {}, h("summary", {}, `${d.fieldPaths.length} field paths`), h("ul", { class: "mono" }, d.fieldPaths.map((p) => h("li", {}, p)))),
     h("details", {}, h("summary", {}, "Sample documents"), d.sampleDocuments.map((doc) => h("pre", { tabindex: "0" }, JSON.stringify(doc, null, 2)))),
     h("p", { class: "muted" }, d.owned ? "Your account's upload." : "Curated pool."),
+    edit ? apiControl(d, targets) : null,
     d.owned && edit ? deleteDataset(d) : null);
   el.dataset.dataset = d.importCode;
   return el;
+}
+
+/** apiControl is "Create an API from this dataset": a table with every
+ * field, bound, with its operations, in the project chosen (or a new one
+ * named after the dataset); it lands on the playground with a query. */
+function apiControl(d, targets) {
+  const st = status();
+  const where = select([...targets.map((p) => [p.id, p.name]), ["", `a new project “${d.name || d.importCode}”`]], targets.length ? targets[0].id : "");
+  const make = action(h("button", { type: "button", class: "create-api", dataset: { api: d.importCode } }, "Create an API from this dataset"), st, async () => {
+    let pid = where.value;
+    if (!pid) pid = (await gql(`mutation($n: String!) { createProject(name: $n) { id } }`, { n: d.name || d.importCode })).createProject.id;
+    const t = await createApi(pid, d.importCode);
+    const p = await loadProject(pid);
+    st.ok(`Made ${t.name} in ${p.name}; opening the Playground…`);
+    go(playgroundPath(p, p.tables.find((x) => x.id === t.id)));
+  });
+  return h("div", { class: "api-from-data" }, field("API in project", where, "A table with every field, its types inferred, and the default operations."), make, st);
 }
 
 /** deleteDataset asks, naming the dataset, before it deletes one of the
@@ -43,10 +77,10 @@ function deleteDataset(d) {
   const st = status();
   const ask = h("button", { type: "button", class: "danger" }, `Delete ${d.importCode}…`);
   const box = h("div", { class: "warning", hidden: true, role: "alert" },
-    h("p", {}, `Delete the dataset “${d.importCode}” (${d.recordCount.toLocaleString()} record${d.recordCount === 1 ? "" : "s"})? Its importCode cannot be used again.`));
+    h("p", {}, `Delete the dataset “${d.importCode}” (${d.recordCount.toLocaleString()} record${d.recordCount === 1 ? "" : "s"})? Its records are gone; the importCode can be used again for a new upload.`));
   const yes = action(h("button", { type: "button", class: "danger" }, `Delete “${d.importCode}”`), st, async () => {
     await gql(`mutation($c: String!) { deleteDataset(importCode: $c) }`, { c: d.importCode });
-    location.reload();
+    await edited(`Deleted the dataset ${d.importCode}.`);
   });
   const no = h("button", { type: "button", class: "secondary" }, "Cancel");
   no.addEventListener("click", () => { box.hidden = true; ask.focus(); });
@@ -80,18 +114,19 @@ function uploadCard() {
   drop.addEventListener("dragover", (e) => { e.preventDefault(); drop.classList.add("over"); });
   drop.addEventListener("dragleave", () => drop.classList.remove("over"));
   drop.addEventListener("drop", (e) => { e.preventDefault(); drop.classList.remove("over"); if (e.dataTransfer.files[0]) choose(e.dataTransfer.files[0]); });
-  const go = h("button", { type: "submit", id: "dsUpload" }, "Import");
+  const send = h("button", { type: "submit", id: "dsUpload" }, "Import");
   const form = h("form", {}, drop, field("File", file),
-    h("div", { class: "row" }, field("importCode", code, "Letters, digits, _ and -; tables bind to it."), field("Name (optional)", name),
+    h("div", { class: "row" }, field("Import code", code, "Letters, digits, _ and -; tables bind to it."), field("Name (optional)", name),
       field("Format", format), field("Variant field (optional)", variant, "A field whose values split the rows into variants, e.g. market.")),
-    go, progress, st);
+    send, progress, st);
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     if (!chosen) return st.fail("Choose a file first.");
     if (!code.value.trim()) return st.fail("Give the dataset an importCode.");
-    go.disabled = true;
+    send.disabled = true;
     upload(chosen, { code: code.value.trim(), name: name.value.trim(), format: format.value, variant: variant.value.trim() }, progress, st)
-      .then(() => setTimeout(() => location.reload(), 900), () => {}).finally(() => { go.disabled = false; });
+      .then((body) => edited(`Imported ${body.importCode}: ${Number(body.recordCount).toLocaleString()} records. It is in the list below.`), () => {})
+      .finally(() => { send.disabled = false; });
   });
   return card("Import a dataset", form);
 }

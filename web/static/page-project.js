@@ -9,6 +9,7 @@ import { keysTab } from "./tab-keys.js";
 import { logTab } from "./tab-log.js";
 import { FAULT_FIELDS } from "./tab-faults.js";
 import { mayEdit, roleBanner } from "./role.js";
+import { go, onEdited } from "./live.js";
 
 export const PROJECT_FIELDS = `id name slug kind myRole runtimeUrl allowedOrigins previewUrl previewSharing shareToken expiresAt createdAt ${FAULT_FIELDS}
   tables { id name ready notReadyReason source { importCode variant }
@@ -27,25 +28,67 @@ export async function loadProject(id) {
 const TABS = [["model", "Model"], ["diagram", "Diagram"], ["design", "API design"], ["playground", "Playground"], ["log", "Request log"], ["keys", "API keys"]];
 const RENDER = { model: modelTab, diagram: diagramTab, design: designTab, playground: playgroundTab, log: logTab, keys: keysTab };
 
-export async function projectPage(main, who, id, tab) {
+// shown is the project on the page, kept while its tabs change: a tab
+// switch renders the tab from it without reading the project again.
+let shown = null; // {id, p, who, shell, tabs, body}
+
+/** leaveProject forgets the project shown (the router moved elsewhere). */
+export function leaveProject() {
+  shown = null;
+  fill(document.getElementById("banner"));
+}
+
+/** projectPage shows tab of project id; the project is read when it is not
+ * the one shown (or fresh asks for it again). */
+export async function projectPage(main, who, id, tab, fresh) {
+  if (!shown || shown.id !== id || fresh || !main.contains(shown.shell)) shown = await openProject(main, who, id);
+  const { p, tabs } = shown;
+  for (const a of tabs.querySelectorAll("a")) {
+    if (a.dataset.tab === tab || (!RENDER[tab] && a.dataset.tab === "model")) a.setAttribute("aria-current", "page");
+    else a.removeAttribute("aria-current");
+  }
+  document.title = `${p.name} · mockgql`;
+  // The tab renders into a fresh box that holds the old tab's content until
+  // the new one fills it: no blank "Loading…" between tabs, and a render
+  // overtaken by a later click fills a box no longer on the page.
+  const next = h("div", { id: "tab", "aria-busy": "true" });
+  next.append(...shown.body.childNodes);
+  shown.body.replaceWith(next);
+  shown.body = next;
+  const state = shown;
+  onEdited(async (msg) => {
+    state.p = await loadProject(id);
+    if (state.update) state.update(state.p, msg);
+    else await (RENDER[tab] || modelTab)(next, state.p, who);
+  });
+  state.update = null;
+  // Only the tab on the page hands over its update (an overtaken render's box is gone).
+  await (RENDER[tab] || modelTab)(next, p, who, (update) => { if (state.body === next) state.update = update; });
+  next.removeAttribute("aria-busy");
+}
+
+/** openProject reads the project and draws its frame: name, runtime path,
+ * role banner and tabs. */
+async function openProject(main, who, id) {
   let p = await loadProject(id);
   if (mayEdit(p) && p.tables.some((t) => !p.views.some((v) => v.tableId === t.id))) {
     // A table without views gets generateMissingViews' defaults when first opened.
     await gql(`mutation($p: ID!) { generateMissingViews(projectId: $p) { id } }`, { p: p.id }).then(async () => { p = await loadProject(id); }).catch(() => {});
   }
-  document.title = `${p.name} · mockgql`;
+  fill(document.getElementById("banner"));
   if (p.kind === "SESSION") banner(p, who);
+  try { localStorage.setItem("mgq.lastProject", p.id); } catch { /* private mode: no default target */ }
   const base = "/board/projects/" + encodeURIComponent(p.id);
   const tabs = h("nav", { class: "tabs", "aria-label": "Project" }, TABS.map(([key, label]) =>
-    h("a", { href: key === "model" ? base : `${base}/${key}`, "aria-current": key === tab ? "page" : null }, label)));
+    h("a", { href: key === "model" ? base : `${base}/${key}`, dataset: { tab: key } }, label)));
   const body = h("div", { id: "tab" });
-  fill(main, h("h1", {}, p.name),
+  const shell = h("div", { class: "project" }, h("h1", {}, p.name),
     h("p", { class: "muted" }, `${p.kind.toLowerCase()} project · `, h("code", {}, `/mock/${p.slug}/graphql`),
       p.expiresAt ? ` · expires ${new Date(p.expiresAt).toLocaleString()}` : "",
       ` · your role: ${p.myRole.toLowerCase()}`),
     roleBanner(p, who), tabs, body);
-  const render = RENDER[tab] || modelTab;
-  await render(body, p, who);
+  fill(main, shell);
+  return { id, p, who, shell, tabs, body };
 }
 
 /** banner shows a session project's time left and runs the sign-up that
@@ -57,16 +100,16 @@ function banner(p, who) {
     left.textContent = `${Math.floor(s / 3600)}h ${String(Math.floor(s / 60) % 60).padStart(2, "0")}m ${String(s % 60).padStart(2, "0")}s`;
   };
   tick();
-  setInterval(tick, 1000);
+  const timer = setInterval(() => (left.isConnected ? tick() : clearInterval(timer)), 1000);
   const form = h("form", { class: "row", hidden: true, id: "keepForm" });
   const email = h("input", { type: "email", id: "keepEmail", autocomplete: "email", required: true });
   const pw = h("input", { type: "password", id: "keepPassword", autocomplete: "new-password", required: true, minlength: 8 });
   const st = status();
-  const go = action(h("button", { type: "submit", id: "keepSubmit" }, "Create account and keep it"), st, async () => {
+  const keep = action(h("button", { type: "submit", id: "keepSubmit" }, "Create account and keep it"), st, async () => {
     await gql(`mutation($e: String!, $p: String!) { signUp(email: $e, password: $p) { user { id } } }`, { e: email.value, p: pw.value });
-    location.reload();
+    go(location.pathname, true); // the project is now the new account's: read it and the user again
   });
-  form.append(field("Email", email), field("Password", pw, "At least 8 characters."), go);
+  form.append(field("Email", email), field("Password", pw, "At least 8 characters."), keep);
   const cta = h("button", { type: "button", id: "keep" }, "Sign up to keep this project");
   cta.addEventListener("click", () => { form.hidden = false; cta.hidden = true; email.focus(); });
   const bar = h("div", { class: "banner", role: "region", "aria-label": "Project expiry" },

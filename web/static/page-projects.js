@@ -1,6 +1,7 @@
 // page-projects.js: the project list: create, rename, change slug, delete.
 import { h, gql, publicGql, fill, field, status, action, card, when } from "./dom.js";
 import { mayEdit, mayEditAccount } from "./role.js";
+import { go, onEdited, swap, edited } from "./live.js";
 
 const PROJECT = `id name slug kind myRole expiresAt createdAt tables { id }`;
 
@@ -29,15 +30,28 @@ async function visibleProjects(who) {
 export async function projectsPage(main, who) {
   const list = await visibleProjects(who);
   document.title = "Projects · mockgql";
+  fill(main, h("h1", {}, "Projects"),
+    !who ? signedOutNote(list.length) : mayEditAccount(who) ? createForm() : viewerNote(who),
+    listCard(list, who));
+  // An edit re-renders the list in place (focus and scroll kept).
+  onEdited(async (msg) => {
+    const old = main.querySelector("#projectList");
+    if (old) swap(old, listCard(await visibleProjects(who), who), msg);
+  });
+}
+
+/** listCard is the card of the projects this browser may open. */
+function listCard(list, who) {
   const rows = h("tbody");
   const table = h("div", { class: "scroll" }, h("table", { class: "data stack", id: "projects" },
     h("caption", { class: "muted" }, `${list.length} project${list.length === 1 ? "" : "s"}`),
     h("thead", {}, h("tr", {}, ["Name", "Kind", "Slug", "Tables", "Expires", "Actions"].map((t) => h("th", { scope: "col" }, t)))),
     rows));
   for (const p of list) rows.append(projectRow(p, who));
-  fill(main, h("h1", {}, "Projects"),
-    !who ? signedOutNote(list.length) : mayEditAccount(who) ? createForm() : viewerNote(who),
-    list.length ? card("Your projects", table) : card("Your projects", h("p", {}, "No projects yet. Create one above.")));
+  const empty = mayEditAccount(who) ? "No projects yet: create one with the form above." : "No projects yet.";
+  const el = card("Your projects", list.length ? table : h("p", {}, empty));
+  el.id = "projectList";
+  return el;
 }
 
 function signedOutNote(n) {
@@ -59,7 +73,7 @@ function createForm() {
     if (!name.value.trim()) throw new Error("A project needs a name.");
     const d = await gql(`mutation($n: String!, $s: String) { createProject(name: $n, slug: $s) { id } }`,
       { n: name.value.trim(), s: slug.value.trim() || null });
-    location.assign("/board/projects/" + encodeURIComponent(d.createProject.id));
+    go("/board/projects/" + encodeURIComponent(d.createProject.id));
   });
   return card("New project", h("form", { class: "row" }, field("Name", name),
     field("Slug (optional)", slug, "Lower-case letters, digits and dashes; used in /mock/{slug}/graphql."), btn), st);
@@ -82,7 +96,7 @@ function editControls(p, st) {
   const save = action(h("button", { type: "button", class: "secondary" }, "Save"), st, async () => {
     await gql(`mutation($id: ID!, $n: String, $s: String) { updateProject(projectId: $id, name: $n, slug: $s) { id } }`,
       { id: p.id, n: name.value.trim() || null, s: slug.value.trim() !== p.slug ? slug.value.trim() : null });
-    location.reload();
+    await edited(`Saved ${name.value.trim() || p.name}: /mock/${slug.value.trim() || p.slug}/graphql.`);
   });
   const box = h("details", {}, h("summary", {}, "Rename or change slug"),
     h("div", { class: "row" }, field("Name", name), field("Slug", slug, "Changing it breaks existing runtime URLs."), save));
@@ -96,7 +110,7 @@ function deleteControl(p, st) {
     h("p", {}, `Delete the project “${p.name}” (/mock/${p.slug}/graphql), its model, keys and mock data? This cannot be undone.`));
   const yes = action(h("button", { type: "button", class: "danger" }, `Delete “${p.name}”`), st, async () => {
     await gql(`mutation($id: ID!) { deleteProject(projectId: $id) }`, { id: p.id });
-    location.reload();
+    await edited(`Deleted the project ${p.name}.`);
   });
   const no = h("button", { type: "button", class: "secondary" }, "Cancel");
   no.addEventListener("click", () => { confirmBox.hidden = true; ask.focus(); });

@@ -2,6 +2,8 @@
 // direction, linking columns, field names); a list without edit controls
 // for a user who may only read.
 import { h, gql, field, select, status, action, card, scroller } from "./dom.js";
+import { edited } from "./live.js";
+import { suggestions } from "./suggest.js";
 
 /** relationsCard lists p's relations; with edit, it deletes and adds them. */
 export function relationsCard(p, edit) {
@@ -10,7 +12,7 @@ export function relationsCard(p, edit) {
   const rows = p.relations.map((r) => {
     const del = edit && action(h("button", { type: "button", class: "danger", "aria-label": `Delete relation ${name(r.sourceTableId)}.${r.fieldName}` }, "Delete"), st, async () => {
       await gql(`mutation($id: ID!) { deleteRelation(relationId: $id) }`, { id: r.id });
-      location.reload();
+      await edited(`Deleted the relation ${name(r.sourceTableId)}.${r.fieldName}.`);
     });
     return h("tr", { dataset: { relation: r.fieldName } }, h("td", { "data-label": "Source" }, name(r.sourceTableId)),
       h("td", { "data-label": "Cardinality" }, r.cardinality === "ONE_TO_MANY" ? "one to many" : "one to one"),
@@ -21,7 +23,7 @@ export function relationsCard(p, edit) {
     h("thead", {}, h("tr", {}, ["Source", "Cardinality", "Target", "Linking columns", "Fields", ...(edit ? [""] : [])].map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows));
   const list = !rows.length ? h("p", { class: "muted" }, "No relations yet.") : edit ? h("div", { class: "scroll" }, table) : scroller("Relations", table);
   if (!edit) return card("Relations", list);
-  return card("Relations", list, p.tables.length > 1 ? relationForm(p, st) : h("p", { class: "muted" }, "Add two tables to relate them."), st);
+  return card("Relations", list, suggestions(p), p.tables.length > 1 ? relationForm(p, st) : h("p", { class: "muted" }, "Add two tables to relate them."), st);
 }
 
 function relationForm(p, st) {
@@ -51,7 +53,7 @@ function relationForm(p, st) {
       sourceTableId: src.value, targetTableId: dst.value, cardinality: card_.value, direction: dir.value,
       sourceAttribute: sAttr.value.trim(), targetAttribute: tAttr.value.trim(), fieldName: fName.value.trim(),
       inverseFieldName: iName.value.trim() || null } });
-    location.reload();
+    await edited(`Added the relation ${fName.value.trim()}.`);
   });
   return h("details", {}, h("summary", {}, "Add a relation"), h("form", {},
     h("div", { class: "row" }, field("Source table", src), field("Cardinality", card_), field("Target table", dst), field("Direction", dir)),

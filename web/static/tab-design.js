@@ -8,26 +8,45 @@ import { openApiCard, exportCard } from "./openapi.js";
 import { guarded } from "./guard.js";
 import { faultsCard, operationFaults } from "./tab-faults.js";
 import { mayEdit } from "./role.js";
+import { deck, edited } from "./live.js";
 
 const KINDS = ["LIST", "SINGLE", "CREATE", "UPDATE", "DELETE", "AGGREGATE"];
 // The opt-in query power of a LIST operation (docs/using/runtime.md, "Query power").
 const OPTIONS = [["relay", (o) => `Relay connection (${o.name}Connection)`], ["where", () => "where filter (and, or, not)"], ["orderBy", () => "orderBy (multi-field sort)"]];
 const OPERATORS = ["eq", "neq", "gt", "gte", "lt", "lte", "in", "like"];
 
-export async function designTab(body, p) {
+/** designTab shows the API design as cards, each one renderer; live(update)
+ * hands the page the function that re-renders them in place after an edit. */
+export async function designTab(body, p, who, live) {
   const st = status();
   const edit = mayEdit(p);
   const gen = edit && action(h("button", { type: "button", id: "generateOps" }, "Generate default operations"), st, async () => {
     const d = await gql(`mutation($p: ID!) { generateDefaultGqlOperations(projectId: $p) { name } }`, { p: p.id });
-    st.ok(d.generateDefaultGqlOperations.length ? `Added ${d.generateDefaultGqlOperations.map((o) => o.name).join(", ")}.` : "Every table has its default operations already.");
-    setTimeout(() => location.reload(), 600);
+    await edited(d.generateDefaultGqlOperations.length ? `Added ${d.generateDefaultGqlOperations.map((o) => o.name).join(", ")}.` : "Every table has its default operations already.");
   });
   const confirmBox = h("div", { id: "confirm" });
-  const perTable = p.tables.map((t) => operationsCard(p, t, confirmBox, edit));
-  const sdl = await gql(`query($id: ID) { project(id: $id) { sdl } }`, { id: p.id }).then((d) => d.project.sdl, (e) => `# ${e.message}`);
   const intro = "Each table gets list, single, create, update and delete operations; rename, disable or add parameters to a list operation below.";
-  fill(body, edit ? card("Operations", h("p", { class: "muted" }, intro), gen, st, confirmBox) : null, ...perTable, faultsCard(p, edit), changesCard(p, edit),
-    card("Generated schema (SDL)", h("pre", { id: "sdl", tabindex: "0" }, sdl)), edit ? openApiCard(p) : null, exportCard(p, edit));
+  const head = edit ? card("Operations", h("p", { class: "muted" }, intro), gen, st, confirmBox) : null;
+  const model = (p) => [p.tables, p.relations, p.operations];
+  const d = deck(body, (p) => [
+    ...(head ? [{ key: "head", render: () => head }] : []),
+    ...p.tables.map((t) => ({ key: "ops:" + t.id, deps: [t.name, t.attributes.map((a) => a.name), p.operations.filter((o) => o.tableId === t.id)], render: () => operationsCard(p, t, confirmBox, edit) })),
+    { key: "faults", deps: p.faults || null, render: () => faultsCard(p, edit) },
+    { key: "changes", deps: model(p), render: () => changesCard(p, edit) },
+    { key: "sdl", deps: model(p), render: () => sdlCard(p) },
+    ...(edit ? [{ key: "openapi", render: () => openApiCard(p) }] : []),
+    { key: "export", deps: edit, render: () => exportCard(p, edit) },
+  ]);
+  fill(body);
+  d.update(p);
+  if (live) live((p, msg) => d.update(p, msg));
+}
+
+/** sdlCard shows the project's runtime schema, read when it is made. */
+function sdlCard(p) {
+  const pre = h("pre", { id: "sdl", tabindex: "0" });
+  gql(`query($id: ID) { project(id: $id) { sdl } }`, { id: p.id }).then((d) => { pre.textContent = d.project.sdl; }, (e) => { pre.textContent = `# ${e.message}`; });
+  return card("Generated schema (SDL)", pre);
 }
 
 function operationsCard(p, t, box, edit) {
@@ -59,16 +78,16 @@ function operationRow(p, t, o, box, st) {
   const name = h("input", { type: "text", value: o.name, "aria-label": `Name of operation ${o.name}` });
   const rename = action(h("button", { type: "button", class: "secondary", "aria-label": `Rename ${o.name}` }, "Rename"), st, () =>
     guarded(p, box, { kind: "RENAME_OPERATION", id: o.id, name: name.value.trim() },
-      () => gql(`mutation($i: UpdateOperationInput!) { updateOperation(input: $i) { id } }`, { i: { operationId: o.id, name: name.value.trim() } }), st));
+      () => gql(`mutation($i: UpdateOperationInput!) { updateOperation(input: $i) { id } }`, { i: { operationId: o.id, name: name.value.trim() } }), st, null, `Renamed ${o.name} to ${name.value.trim()}.`));
   const enabled = h("input", { type: "checkbox", checked: o.enabled, "aria-label": `${o.name} enabled` });
   enabled.addEventListener("change", async () => {
     const set = () => gql(`mutation($i: UpdateOperationInput!) { updateOperation(input: $i) { id } }`, { i: { operationId: o.id, enabled: enabled.checked } });
     try {
-      if (enabled.checked) { await set(); location.reload(); } else await guarded(p, box, { kind: "DISABLE_OPERATION", id: o.id }, set, st, () => { enabled.checked = true; });
+      if (enabled.checked) { await set(); await edited(`Enabled ${o.name}.`); } else await guarded(p, box, { kind: "DISABLE_OPERATION", id: o.id }, set, st, () => { enabled.checked = true; }, `Disabled ${o.name}.`);
     } catch (e) { st.fail(e); }
   });
   const del = action(h("button", { type: "button", class: "danger", "aria-label": `Delete ${o.name}` }, "Delete"), st, () =>
-    guarded(p, box, { kind: "DELETE_OPERATION", id: o.id }, () => gql(`mutation($id: ID!) { deleteOperation(operationId: $id) }`, { id: o.id }), st));
+    guarded(p, box, { kind: "DELETE_OPERATION", id: o.id }, () => gql(`mutation($id: ID!) { deleteOperation(operationId: $id) }`, { id: o.id }), st, null, `Deleted ${o.name}.`));
   return h("tr", { dataset: { operation: o.name } }, h("td", {}, h("div", { class: "inline" }, name, rename)), h("td", {}, o.kind.toLowerCase()),
     h("td", {}, enabled), h("td", {}, o.kind === "LIST" ? h("div", {}, parameters(t, o, st), powerOptions(o, st)) : h("span", { class: "muted" }, "—")),
     h("td", {}, operationFaults(p, o, true)), h("td", {}, del));
@@ -78,7 +97,7 @@ function parameters(t, o, st) {
   const save = (params) => gql(`mutation($i: UpdateOperationInput!) { updateOperation(input: $i) { id } }`, { i: { operationId: o.id, parameters: params } });
   const items = o.parameters.map((pa, i) => {
     const rm = action(h("button", { type: "button", class: "danger", "aria-label": `Remove parameter ${pa.name}` }, "Remove"), st, async () => {
-      await save(o.parameters.filter((_, j) => j !== i)); location.reload();
+      await save(o.parameters.filter((_, j) => j !== i)); await edited(`Removed the parameter ${pa.name} of ${o.name}.`);
     });
     return h("li", { dataset: { parameter: pa.name } }, h("code", {}, `${pa.name}: ${pa.attribute} ${pa.operator}`), " ", rm);
   });
@@ -87,7 +106,7 @@ function parameters(t, o, st) {
   const op = select(OPERATORS, "eq");
   const add = action(h("button", { type: "submit" }, "Add parameter"), st, async () => {
     if (!name.value.trim()) throw new Error("A parameter needs a name, e.g. minPrice.");
-    await save([...o.parameters, { name: name.value.trim(), attribute: attr.value, operator: op.value }]); location.reload();
+    await save([...o.parameters, { name: name.value.trim(), attribute: attr.value, operator: op.value }]); await edited(`Added the parameter ${name.value.trim()} to ${o.name}.`);
   });
   return h("div", {}, items.length ? h("ul", {}, items) : null,
     h("details", { class: "add-parameter", dataset: { operation: o.name } }, h("summary", {}, "Add a parameter"),
@@ -118,7 +137,7 @@ function newOperation(t, st) {
   const name = h("input", { type: "text", required: true });
   const add = action(h("button", { type: "submit" }, "Create operation"), st, async () => {
     await gql(`mutation($i: CreateOperationInput!) { createOperation(input: $i) { id } }`, { i: { tableId: t.id, name: name.value.trim(), kind: kind.value } });
-    location.reload();
+    await edited(`Created the operation ${name.value.trim()}.`);
   });
   return h("details", { dataset: { newOperation: t.name } }, h("summary", {}, `New operation on ${t.name}`), h("form", { class: "row" }, field("Kind", kind), field("Operation name", name), add));
 }

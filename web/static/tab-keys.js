@@ -5,6 +5,7 @@
 import { h, gql, fill, field, select, status, action, card, copyButton, when } from "./dom.js";
 import { originsCard } from "./origins.js";
 import { mayEdit } from "./role.js";
+import { swap, announce } from "./live.js";
 
 export async function keysTab(body, p, who) {
   if (p.kind !== "ACCOUNT") {
@@ -20,11 +21,16 @@ export async function keysTab(body, p, who) {
       h("a", { href: "/board/account" }, "Change the plan under Account"), ". Until then, run queries in the Playground.")));
   }
   const list = h("div", { id: "keyList" });
-  const refresh = async () => {
+  // refresh reads the keys again and re-renders their card in place,
+  // saying msg next to the control used and in the page's live region.
+  const refresh = async (msg) => {
+    let fresh;
     try {
       const d = await gql(`query($p: ID!) { apiKeys(projectId: $p) { id name scope prefix expiresAt revoked maxActors activeActors createdAt lastUsedAt } }`, { p: p.id });
-      fill(list, listCard(d.apiKeys));
-    } catch (e) { fill(list, card("Keys", h("p", { class: "status error" }, e.message))); }
+      fresh = listCard(d.apiKeys, refresh);
+    } catch (e) { fresh = card("Keys", h("p", { class: "status error" }, e.message)); }
+    if (list.firstElementChild) swap(list.firstElementChild, fresh, msg); else list.append(fresh);
+    if (msg) announce(msg);
   };
   await refresh();
   fill(body, createCard(p, refresh), list, originsCard(p, true));
@@ -48,21 +54,21 @@ function createCard(p, refresh) {
       h("p", {}, h("code", { id: "keyValue" }, value), " ", copy),
       h("p", {}, "The key is a secret: it belongs in server-side code, CI secrets, or a dev-server proxy that adds the header — never in a front-end bundle."),
       h("p", {}, "It is in the list below by its prefix only.")));
-    await refresh();
+    await refresh(`Created the key ${name.value.trim()}: copy it now, it is shown only once.`);
   });
   return card("Create an API key", h("form", {}, h("div", { class: "row" }, field("Key name", name), field("Scope", scope),
     field("Expires (optional)", expires, "After it, the key answers 401 API_KEY_EXPIRED."), field("Max actors", actors, "Concurrent actor tokens, 1 to 1000.")), create), st, shown);
 }
 
-function listCard(keys) {
+function listCard(keys, refresh) {
   const st = status();
   if (!keys.length) return card("Keys", h("p", { class: "muted" }, "No keys yet."));
   const rows = keys.map((k) => {
     const revoke = k.revoked ? null : action(h("button", { type: "button", class: "secondary", "aria-label": `Revoke ${k.name}` }, "Revoke"), st, async () => {
-      await gql(`mutation($id: ID!) { revokeApiKey(keyId: $id) { id } }`, { id: k.id }); location.reload();
+      await gql(`mutation($id: ID!) { revokeApiKey(keyId: $id) { id } }`, { id: k.id }); await refresh(`Revoked ${k.name}: it no longer opens the runtime.`);
     });
     const del = action(h("button", { type: "button", class: "danger", "aria-label": `Delete ${k.name}` }, "Delete"), st, async () => {
-      await gql(`mutation($id: ID!) { deleteApiKey(keyId: $id) }`, { id: k.id }); location.reload();
+      await gql(`mutation($id: ID!) { deleteApiKey(keyId: $id) }`, { id: k.id }); await refresh(`Deleted ${k.name}.`);
     });
     const td = (label, v, cls) => h("td", { "data-label": label, class: cls }, v);
     return h("tr", { dataset: { key: k.name } }, h("th", { scope: "row" }, k.name), td("Prefix", k.prefix + "…", "mono"), td("Scope", k.scope.toLowerCase()),

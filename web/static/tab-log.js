@@ -6,6 +6,7 @@
 import { h, gql, fill, status, action, card, copyButton, check } from "./dom.js";
 import { curlOf } from "./tab-playground.js";
 import { mayEdit } from "./role.js";
+import { onLeave } from "./live.js";
 
 const LOG_FIELDS = "id at operationName rootFields query variables status durationMs errorCode fault";
 const AUTO_MS = 5000;
@@ -47,6 +48,7 @@ export async function logTab(body, p) {
   const count = h("p", { class: "muted", id: "logCount" });
   const refresh = action(h("button", { type: "button", id: "logRefresh" }, "Refresh"), st, load);
   let timer = null;
+  onLeave(() => clearInterval(timer));
   const auto = check(`Refresh every ${AUTO_MS / 1000} seconds`, false, (ev) => {
     clearInterval(timer);
     timer = ev.target.checked ? setInterval(load, AUTO_MS) : null;

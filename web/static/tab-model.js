@@ -3,12 +3,14 @@
 // reason, the relations editor and each table's default views. Below
 // EDITOR (mayEdit) the same things show as text, without edit controls.
 import { h, gql, fill, field, check, select, status, action, card, scroller } from "./dom.js";
-import { mappingEditor, show } from "./mapping.js";
+import { mappingEditor, show, valueAt } from "./mapping.js";
 import { relationsCard } from "./relations.js";
 import { guarded } from "./guard.js";
 import { mayEdit } from "./role.js";
+import { deck, edited } from "./live.js";
+import { TYPES, addAllFields, attributeName, guessType, createApi, playgroundPath, fieldGuesses } from "./fields.js";
 
-export const TYPES = ["STRING", "INT", "FLOAT", "BOOLEAN", "ID", "DATETIME", "JSON"];
+export { TYPES };
 
 /** dataSources is the data pool with a few sample documents each. */
 export async function dataSources() {
@@ -16,16 +18,28 @@ export async function dataSources() {
   return d.dataSources;
 }
 
-export async function modelTab(body, p) {
+/** modelTab shows the model as cards, each one renderer: the new-table
+ * form, a card per table and the relations; live(update) hands the page
+ * the function that re-renders them in place after an edit. */
+export async function modelTab(body, p, who, live) {
   const edit = mayEdit(p);
   const pool = await dataSources();
   const byCode = Object.fromEntries(pool.map((d) => [d.importCode, d]));
-  const tables = h("div", { id: "tables" });
-  for (const t of p.tables) tables.append((edit ? tableCard : tableView)(p, t, pool, byCode[t.source && t.source.importCode]));
-  fill(body, edit ? newTableCard(p, pool) : null,
-    p.tables.length ? tables : card("Tables", h("p", {}, edit ? "No tables yet: add one above, bound to a dataset of the data pool." : "No tables yet.")),
-    relationsCard(p, edit));
+  const top = h("div"), tables = h("div", { id: "tables" }), rels = h("div");
+  const decks = [
+    deck(top, (p) => (edit ? [{ key: "new", deps: p.tables.map((t) => t.name), render: () => newTableCard(p, pool) }] : [])),
+    deck(tables, (p) => (p.tables.length ? p.tables.map((t) => ({ key: t.id, deps: tableDeps(p, t), render: () => (edit ? tableCard : tableView)(p, t, pool, byCode[t.source && t.source.importCode]) }))
+      : [{ key: "none", render: () => card("Tables", h("p", {}, edit ? "No tables yet: add one above, or open the Data pool and use “Create an API from this dataset”." : "No tables yet.")) }])),
+    deck(rels, (p) => [{ key: "relations", deps: [p.relations, p.tables.map((t) => [t.id, t.name, t.attributes.map((a) => a.name)]), p.operations.length], render: () => relationsCard(p, edit) }]),
+  ];
+  const update = (p, msg) => decks.forEach((d) => d.update(p, msg));
+  update(p);
+  fill(body, top, tables, rels);
+  if (live) live(update);
 }
+
+/** tableDeps is what a table's card shows: the table, its views and operations. */
+const tableDeps = (p, t) => [t, p.views.filter((v) => v.tableId === t.id), p.operations.filter((o) => o.tableId === t.id).map((o) => [o.name, o.kind, o.enabled])];
 
 function newTableCard(p, pool) {
   const name = h("input", { type: "text", id: "tableName", required: true, placeholder: "Product" });
@@ -34,9 +48,14 @@ function newTableCard(p, pool) {
   const add = action(h("button", { type: "submit", id: "addTable" }, "Add table"), st, async () => {
     await gql(`mutation($i: CreateModellingTableInput!) { createModellingTable(input: $i) { id } }`,
       { i: { projectId: p.id, name: name.value.trim(), source: code.value ? { importCode: code.value } : null } });
-    location.reload();
+    await edited(`Added table ${name.value.trim()}.`);
   });
-  return card("Add a table", h("form", { class: "row" }, field("Table name", name, "A GraphQL type name, e.g. Product."), field("Dataset", code), add), st);
+  const all = action(h("button", { type: "button", id: "addTableAll", class: "secondary" }, "Add with all its fields"), st, async () => {
+    if (!code.value) throw new Error("Choose a dataset: the table gets an attribute for each of its field paths.");
+    const t = await createApi(p.id, code.value, name.value.trim());
+    await edited(`Added table ${t.name} with every field of ${code.value}, bound, with its default operations.`);
+  });
+  return card("Add a table", h("form", { class: "row" }, field("Table name", name, "A GraphQL type name, e.g. Product; with all fields, empty takes the dataset's name."), field("Dataset", code), add, all), st);
 }
 
 /** readiness says whether table t is ready, and when not, why. */
@@ -47,8 +66,10 @@ function tableCard(p, t, pool, source) {
   const st = status();
   const views = p.views.filter((v) => v.tableId === t.id);
   const box = h("div", { class: "confirm" }); // the warning before a breaking edit
-  const el = card(t.name, readiness(t), box, bindingForm(t, pool, st), attributeGrid(p, t, source, st, box), bindHinted(t, source, st), addAttribute(t, source, st),
-    views.length ? viewsBox(p, t, views) : null, renameTable(p, t, st, box), deleteTable(p, t, st, box), st);
+  const rows = t.ready && p.operations.some((o) => o.tableId === t.id && o.kind === "LIST" && o.enabled)
+    ? h("p", {}, h("a", { href: playgroundPath(p, t), class: "button secondary", dataset: { rowsOf: t.name } }, `Query ${t.name} rows in the Playground`)) : null;
+  const el = card(t.name, readiness(t), rows, box, bindingForm(t, pool, st), attributeGrid(p, t, source, st, box), bindHinted(t, source, st),
+    addAllFields(p, t, source), addAttribute(p, t, source, st), views.length ? viewsBox(p, t, views) : null, renameTable(p, t, st, box), deleteTable(p, t, st, box), st);
   el.dataset.table = t.name;
   return el;
 }
@@ -79,7 +100,7 @@ function bindingForm(t, pool, st) {
     if (!code.value) throw new Error("Choose a dataset to bind the table to.");
     await gql(`mutation($i: UpdateModellingTableInput!) { updateModellingTable(input: $i) { id } }`,
       { i: { tableId: t.id, source: { importCode: code.value, variant: variant.value || null } } });
-    location.reload();
+    await edited(`${t.name} is bound to ${code.value}${variant.value ? ` (variant ${variant.value})` : ""}.`);
   });
   return h("div", { class: "row binding" }, field("Dataset (importCode)", code), variantBox, save);
 }
@@ -124,7 +145,7 @@ function bindHinted(t, source, st) {
       await gql(`mutation($i: UpdateModellingAttributeInput!) { updateModellingAttribute(input: $i) { id } }`,
         { i: { attributeId: a.id, mappingType: "SOURCE", sourceMapping: { path: a.sourceMapping.path } } });
     }
-    location.reload();
+    await edited(`Bound ${todo.length} attribute${todo.length === 1 ? "" : "s"} of ${t.name}.`);
   });
 }
 
@@ -134,15 +155,16 @@ function pathValue(doc, path) {
 
 function attributeRow(p, t, a, source, st, box) {
   const save = (patch) => gql(`mutation($i: UpdateModellingAttributeInput!) { updateModellingAttribute(input: $i) { id } }`,
-    { i: { attributeId: a.id, ...patch } }).then(() => st.ok(`Saved ${t.name}.${a.name}.`), (e) => st.fail(e));
+    { i: { attributeId: a.id, ...patch } });
+  const saved = (patch) => save(patch).then(() => edited(`Saved ${t.name}.${patch.name || a.name}.`), (e) => st.fail(e));
   const name = h("input", { type: "text", value: a.name, "aria-label": `Name of ${t.name}.${a.name}` });
   name.addEventListener("change", () => guarded(p, box, { kind: "RENAME_ATTRIBUTE", id: a.id, name: name.value.trim() },
-    () => save({ name: name.value.trim() }), st, () => { name.value = a.name; }).catch((e) => st.fail(e)));
+    () => save({ name: name.value.trim() }), st, () => { name.value = a.name; }, `Renamed ${t.name}.${a.name} to ${name.value.trim()}.`).catch((e) => st.fail(e)));
   const type = select(TYPES, a.type, { "aria-label": `Type of ${t.name}.${a.name}` });
-  type.addEventListener("change", () => save({ type: type.value }));
+  type.addEventListener("change", () => saved({ type: type.value }));
   const flag = (key, label) => {
     const box = h("input", { type: "checkbox", checked: a[key], "aria-label": `${label}: ${t.name}.${a.name}` });
-    box.addEventListener("change", () => save({ [key]: box.checked }));
+    box.addEventListener("change", () => saved({ [key]: box.checked }));
     return h("td", {}, box);
   };
   // The Mappings pane of one attribute, built when first opened: a large
@@ -153,12 +175,12 @@ function attributeRow(p, t, a, source, st, box) {
     const ed = mappingEditor(a, source);
     const apply = action(h("button", { type: "button" }, "Save mapping"), st, async () => {
       await gql(`mutation($i: UpdateModellingAttributeInput!) { updateModellingAttribute(input: $i) { id } }`, { i: { attributeId: a.id, ...ed.value() } });
-      location.reload();
+      await edited(`Saved the mapping of ${t.name}.${a.name}.`);
     });
     edit.append(ed.el, apply);
   });
   const del = action(h("button", { type: "button", class: "danger", "aria-label": `Delete ${t.name}.${a.name}` }, "Delete"), st, () =>
-    guarded(p, box, { kind: "DELETE_ATTRIBUTE", id: a.id }, () => gql(`mutation($id: ID!) { deleteModellingAttribute(attributeId: $id) }`, { id: a.id }), st));
+    guarded(p, box, { kind: "DELETE_ATTRIBUTE", id: a.id }, () => gql(`mutation($id: ID!) { deleteModellingAttribute(attributeId: $id) }`, { id: a.id }), st, null, `Deleted ${t.name}.${a.name}.`));
   return h("tr", { dataset: { attribute: a.name } }, h("td", {}, name), h("td", {}, type),
     flag("sortable", "Sortable"), flag("filterable", "Filterable"), flag("required", "Required"),
     h("td", {}, h("div", {}, mappingText(a, source)), edit), h("td", {}, del));
@@ -172,15 +194,29 @@ function attributeText(a, source) {
     td("Mapping", mappingText(a, source)));
 }
 
-function addAttribute(t, source, st) {
+/** addAttribute is the single-attribute form; picking a path prefills
+ * the name (when not typed) and the type inferred from the data. */
+function addAttribute(p, t, source, st) {
   const name = h("input", { type: "text", required: true });
   const type = select(TYPES, "STRING");
   const flags = { sortable: true, filterable: true, required: false };
-  const ed = mappingEditor(null, source);
+  let typed = false, picked = false; // what the person set themselves stays
+  name.addEventListener("input", () => { typed = name.value.trim() !== ""; });
+  type.addEventListener("change", () => { picked = true; });
+  const onPath = async (path) => {
+    if (!typed) name.value = attributeName(path);
+    if (!picked) type.value = guessType(path, source ? source.sampleDocuments.map((d) => valueAt(d, path)) : []);
+    try {
+      const g = (await fieldGuesses(p, source.importCode)).find((x) => x.path === path);
+      if (g && !picked) type.value = g.type;
+      if (g && !typed) name.value = g.name;
+    } catch { /* the samples' guess stays */ }
+  };
+  const ed = mappingEditor(null, source, onPath);
   const add = action(h("button", { type: "submit" }, "Add attribute"), st, async () => {
     await gql(`mutation($i: CreateModellingAttributeInput!) { createModellingAttribute(input: $i) { id } }`,
       { i: { tableId: t.id, name: name.value.trim(), type: type.value, ...flags, ...ed.value() } });
-    location.reload();
+    await edited(`Added ${t.name}.${name.value.trim()} (${type.value.toLowerCase()}).`);
   });
   const form = h("form", { class: "add-attribute", dataset: { table: t.name } },
     h("div", { class: "row" }, field("Attribute name", name), field("Type", type)),
@@ -223,14 +259,14 @@ function renameTable(p, t, st, box) {
   const name = h("input", { type: "text", value: t.name });
   const go = action(h("button", { type: "button", class: "secondary" }, "Rename"), st, () =>
     guarded(p, box, { kind: "RENAME_TABLE", id: t.id, name: name.value.trim() },
-      () => gql(`mutation($i: UpdateModellingTableInput!) { updateModellingTable(input: $i) { id } }`, { i: { tableId: t.id, name: name.value.trim() } }), st));
+      () => gql(`mutation($i: UpdateModellingTableInput!) { updateModellingTable(input: $i) { id } }`, { i: { tableId: t.id, name: name.value.trim() } }), st, null, `Renamed ${t.name} to ${name.value.trim()}.`));
   return h("details", {}, h("summary", {}, `Rename ${t.name}`), h("div", { class: "row" }, field("New table name", name), go));
 }
 
 function deleteTable(p, t, st, box) {
   const ask = h("button", { type: "button", class: "danger" }, `Delete table ${t.name}…`);
   const yes = action(h("button", { type: "button", class: "danger" }, `Yes, delete ${t.name}`), st, () =>
-    guarded(p, box, { kind: "DELETE_TABLE", id: t.id }, () => gql(`mutation($id: ID!) { deleteModellingTable(tableId: $id) }`, { id: t.id }), st));
+    guarded(p, box, { kind: "DELETE_TABLE", id: t.id }, () => gql(`mutation($id: ID!) { deleteModellingTable(tableId: $id) }`, { id: t.id }), st, null, `Deleted table ${t.name}.`));
   const sure = h("div", { class: "warning", hidden: true, role: "alert" }, h("p", {}, `Delete ${t.name}, its attributes, operations and relations?`), yes);
   ask.addEventListener("click", () => { sure.hidden = false; yes.focus(); });
   return h("div", {}, ask, sure);

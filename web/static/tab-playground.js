@@ -5,6 +5,7 @@
 // the runtime wants. ?query= in the address opens it with that query.
 import { h, gql, fill, status, action, card, copyButton } from "./dom.js";
 import { mayEdit } from "./role.js";
+import { onLeave } from "./live.js";
 
 /** curlOf is the request as a shell command; account projects need a key.
  * opts: auth, the key's header line with a shell variable in double quotes
@@ -106,7 +107,9 @@ export async function playgroundTab(body, p) {
   try {
     const GraphiQL = await loadGraphiQL();
     const { React, ReactDOM } = window;
-    ReactDOM.createRoot(mount).render(React.createElement(GraphiQL, {
+    const root = ReactDOM.createRoot(mount);
+    onLeave(() => root.unmount());
+    root.render(React.createElement(GraphiQL, {
       fetcher, query: state.query, defaultEditorToolsVisibility: true, isHeadersEditorEnabled: false,
       shouldPersistHeaders: false, storage: projectStorage(p.id),
       onEditQuery: (q) => { state.query = q; }, onEditVariables: (v) => { state.variables = v; },
