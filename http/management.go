@@ -67,6 +67,7 @@ type Management interface {
 	Versioning
 	Faults
 	ProjectFields
+	MemberKeys
 }
 
 // SurfaceConfig is what a static GraphQL surface needs besides its backend.
@@ -192,21 +193,22 @@ func (s *Surface) managementResolvers(b Management) map[string]graphql.Resolver 
 		"Query.dataSources": s.authed(pool.dataSources),
 		"Query.apiKeys":     s.authed(keys.apiKeys),
 
-		"Mutation.signUp":        s.open(acc.signUp),
-		"Mutation.login":         s.open(acc.login),
-		"Mutation.setPlan":       s.authed(acc.setPlan),
-		"Mutation.inviteMember":  s.authed(acc.inviteMember),
-		"Mutation.setMemberRole": s.authed(acc.setMemberRole),
-		"Mutation.removeMember":  s.authed(acc.removeMember),
-		"Mutation.createProject": s.authed(prj.createProject),
-		"Mutation.updateProject": s.authed(prj.updateProject),
-		"Mutation.deleteProject": s.authed(prj.deleteProject),
-		"Mutation.resetMockData": s.authed(prj.resetMockData),
-		"Mutation.createApiKey":  s.authed(keys.createAPIKey),
-		"Mutation.revokeApiKey":  s.authed(keys.revokeAPIKey),
-		"Mutation.deleteApiKey":  s.authed(keys.deleteAPIKey),
-		"Mutation.importDataset": s.authed(data.importDataset),
-		"Mutation.deleteDataset": s.authed(data.deleteDataset),
+		"Mutation.signUp":               s.open(acc.signUp),
+		"Mutation.login":                s.open(acc.login),
+		"Mutation.setPlan":              s.authed(acc.setPlan),
+		"Mutation.inviteMember":         s.authed(acc.inviteMember),
+		"Mutation.setMemberRole":        s.authed(acc.setMemberRole),
+		"Mutation.removeMember":         s.authed(memberKeyResolvers{s, b}.removeMember),
+		"Mutation.removeMemberWithKeys": s.authed(memberKeyResolvers{s, b}.removeMemberWithKeys),
+		"Mutation.createProject":        s.authed(prj.createProject),
+		"Mutation.updateProject":        s.authed(prj.updateProject),
+		"Mutation.deleteProject":        s.authed(prj.deleteProject),
+		"Mutation.resetMockData":        s.authed(prj.resetMockData),
+		"Mutation.createApiKey":         s.authed(keys.createAPIKey),
+		"Mutation.revokeApiKey":         s.authed(keys.revokeAPIKey),
+		"Mutation.deleteApiKey":         s.authed(keys.deleteAPIKey),
+		"Mutation.importDataset":        s.authed(data.importDataset),
+		"Mutation.deleteDataset":        s.authed(data.deleteDataset),
 
 		"Mutation.setPreviewSharing": s.authed(prj.setPreviewSharing),
 		"Mutation.previewQuery":      s.authed(prj.previewQuery),

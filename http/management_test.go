@@ -170,6 +170,8 @@ var managementCases = []surfaceCase{
 	{name: "inviteMember", query: `mutation { inviteMember(email: "cy@example.com", role: EDITOR) { user { id email name } role } }`},
 	{name: "setMemberRole", query: `mutation { setMemberRole(userId: "u_2", role: ADMIN) { user { id } role } }`},
 	{name: "removeMember", query: `mutation { removeMember(userId: "u_2") }`},
+	{name: "removeMember_revokeKeys", query: `mutation { removeMember(userId: "u_2", revokeKeys: true) }`},
+	{name: "removeMemberWithKeys", query: `mutation { removeMemberWithKeys(userId: "u_2") { userId revokedKeys } }`},
 	{name: "setPlan", query: withFragments(`mutation { setPlan(plan: TEAM) { ...U } }`)},
 	{name: "setPlan_forbidden", query: `mutation { setPlan(plan: TEAM) { plan } }`,
 		fail: map[string]error{"SetPlan": model.Errorf(model.ErrForbidden, "only the OWNER may change the plan")}},
