@@ -123,7 +123,7 @@ func DefaultLimits() Limits {
 		DatasetBytes: [4]int64{100 << 20, 1 << 30, 10 << 30, 0},
 		Projects:     [4]int{10, 100, 1000, 10000},
 		// STARTER has no keys (KeysAllowed); its cap matters after a downgrade.
-		KeysPerProject: [4]int{25, 25, 100, 1000},
+		KeysPerProject: [4]int{50, 50, 200, 1000},
 	}
 }
 
