@@ -7,7 +7,6 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/ids"
@@ -181,7 +180,7 @@ func (h uploadHold) release(ctx context.Context) {
 	if h.owner == "" {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	ctx, cancel := undoContext(ctx)
 	defer cancel()
 	_ = h.s.grains.ReleaseDataset(ctx, h.owner, h.id) // on failure the hold expires
 }

@@ -97,7 +97,10 @@ func (s *Service) CreateAPIKey(ctx context.Context, p model.Principal, projectID
 	}
 	claim := &pb.AccountClaimKey{KeyId: key.ID, KeyHash: key.Hash, ProjectId: projectID, CreatedBy: p.UserID}
 	if err := s.grains.TellAccount(ctx, p.AccountID, claim); err != nil {
-		_ = s.grains.TellKey(context.WithoutCancel(ctx), key.Hash, &pb.KeyDelete{})
+		undo, cancel := undoContext(ctx)
+		defer cancel()
+		_ = s.grains.TellKey(undo, key.Hash, &pb.KeyDelete{}) // its value was never shown
+		_ = s.grains.TellAccount(undo, p.AccountID, &pb.AccountRemoveKey{KeyId: key.ID})
 		return model.CreatedKey{}, err
 	}
 	key.Hash = ""

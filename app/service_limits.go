@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"time"
 
 	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/actors/pb"
@@ -95,4 +96,15 @@ func (s *Service) planUsage(u *model.Usage, st *actors.AccountState) error {
 		}
 	}
 	return nil
+}
+
+// undoTimeout bounds the calls that undo half-made work after a refusal
+// or failure (undoContext).
+const undoTimeout = 10 * time.Second
+
+// undoContext is the context of such a call: not cancelled with the
+// request (the client may have gone away: the undo must still happen),
+// and bounded by undoTimeout.
+func undoContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), undoTimeout)
 }

@@ -158,7 +158,9 @@ func (s *Service) CreateProject(ctx context.Context, p model.Principal, name, sl
 	// The account holds the plan's project cap: a project past it, made in
 	// parallel with others, is deleted again.
 	if err := s.grains.TellAccount(ctx, p.AccountID, &pb.AccountClaimProject{ProjectId: pr.ID}); err != nil {
-		s.dropProject(context.WithoutCancel(ctx), pr)
+		undo, cancel := undoContext(ctx)
+		defer cancel()
+		s.dropProject(undo, pr)
 		return nil, err
 	}
 	return pr, nil
@@ -178,8 +180,11 @@ func (s *Service) projectRoom(ctx context.Context, accountID string) error {
 	return nil
 }
 
-// dropProject deletes a project the account refused and frees its slug.
+// dropProject deletes a project the account refused (or whose claim
+// failed: it may have counted anyway, so it is unclaimed too) and frees
+// its slug.
 func (s *Service) dropProject(ctx context.Context, pr *model.Project) {
+	_ = s.grains.TellAccount(ctx, pr.AccountID, &pb.AccountRemoveProject{ProjectId: pr.ID})
 	_ = s.grains.TellProjectAs(ctx, pr.ID, system, &pb.ProjectDelete{})
 	_ = s.grains.TellSlug(ctx, pr.Slug, &pb.SlugRelease{ProjectId: pr.ID})
 }
