@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"net"
 	"testing"
 	"time"
 )
@@ -44,5 +45,46 @@ func TestClusterPlanCaps(t *testing.T) {
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
+	}
+}
+
+// TestUploadHoldOutlivesCrashThenExpires: the room an upload holds is
+// checkpointed with its account, so a node killed mid-upload (kill -9)
+// does not hand the room out twice after its restart; nobody settles or
+// releases it, so it expires after --upload-hold and comes back.
+func TestUploadHoldOutlivesCrashThenExpires(t *testing.T) {
+	if testing.Short() {
+		t.Skip("kills a process")
+	}
+	data, port := t.TempDir(), freePort(t)
+	flags := []string{"--plan-dataset-mb 2,1024,10240,0", "--upload-hold 8s"}
+	p := startProc(t, data, port, flags...)
+	u := p.server.signUp("crash-hold@example.com")
+	conn, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "POST /datasets/cut?format=json HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nContent-Length: %d\r\n\r\n[{\"id\":1}", u.token, 3<<19)
+	time.Sleep(500 * time.Millisecond) // the node holds 1.5 MB of the 2 MB now
+	held := time.Now()
+	p.kill()
+	p = startProc(t, data, port, flags...)
+	u = u.on(p.server)
+	body := bigJSON(3<<19, "c")
+	r, err := u.upload("first", body)
+	if time.Since(held) < 6*time.Second { // else the hold may have expired already on a slow machine
+		if answerOf(r, err) != "LIMIT_REACHED" {
+			t.Fatalf("right after the restart: %v %d %s; want LIMIT_REACHED (the hold survives the crash)", err, r.Status, r.Raw)
+		}
+	} else {
+		t.Logf("restart took %s; not checking that the hold survived", time.Since(held))
+	}
+	for try := 0; answerOf(r, err) != "ok"; try++ {
+		if try == 60 || answerOf(r, err) != "LIMIT_REACHED" {
+			t.Fatalf("after the hold's expiry (try %d): %v %d %s", try, err, r.Status, r.Raw)
+		}
+		time.Sleep(250 * time.Millisecond)
+		r, err = u.upload(fmt.Sprint("retry", try), body)
 	}
 }
