@@ -200,6 +200,7 @@ func (s *Surface) managementResolvers(b Management) map[string]graphql.Resolver 
 		"Mutation.setMemberRole":        s.authed(acc.setMemberRole),
 		"Mutation.removeMember":         s.authed(memberKeyResolvers{s, b}.removeMember),
 		"Mutation.removeMemberWithKeys": s.authed(memberKeyResolvers{s, b}.removeMemberWithKeys),
+		"Mutation.revokeMemberKeys":     s.authed(memberKeyResolvers{s, b}.revokeMemberKeys),
 		"Mutation.createProject":        s.authed(prj.createProject),
 		"Mutation.updateProject":        s.authed(prj.updateProject),
 		"Mutation.deleteProject":        s.authed(prj.deleteProject),

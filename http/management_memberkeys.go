@@ -53,3 +53,13 @@ func (s memberKeyResolvers) remove(ctx context.Context, p Principal, userID stri
 	}
 	return s.b.RevokeMemberKeys(ctx, p, userID)
 }
+
+// revokeMemberKeys resolves Mutation.revokeMemberKeys: the keys a member
+// or former member made, revoked; the answer is how many.
+func (s memberKeyResolvers) revokeMemberKeys(ctx context.Context, c *Call, args input) (any, error) {
+	userID := args.str("userId")
+	if err := model.CheckID("userId", userID); err != nil {
+		return nil, err
+	}
+	return s.b.RevokeMemberKeys(ctx, c.Principal, userID)
+}

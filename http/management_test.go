@@ -172,6 +172,7 @@ var managementCases = []surfaceCase{
 	{name: "removeMember", query: `mutation { removeMember(userId: "u_2") }`},
 	{name: "removeMember_revokeKeys", query: `mutation { removeMember(userId: "u_2", revokeKeys: true) }`},
 	{name: "removeMemberWithKeys", query: `mutation { removeMemberWithKeys(userId: "u_2") { userId revokedKeys } }`},
+	{name: "revokeMemberKeys", query: `mutation { revokeMemberKeys(userId: "u_2") }`},
 	{name: "setPlan", query: withFragments(`mutation { setPlan(plan: TEAM) { ...U } }`)},
 	{name: "setPlan_forbidden", query: `mutation { setPlan(plan: TEAM) { plan } }`,
 		fail: map[string]error{"SetPlan": model.Errorf(model.ErrForbidden, "only the OWNER may change the plan")}},

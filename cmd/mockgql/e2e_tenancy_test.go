@@ -341,7 +341,8 @@ func TestKeyAndDeletionRules(t *testing.T) {
 
 // TestKeysShowCreatorAndGoWithTheirMember: every key shows who made it;
 // removeMemberWithKeys revokes exactly the keys the removed member made
-// and says how many. On main keys outlived their maker and showed no one.
+// and says how many; revokeMemberKeys revokes those of a former member.
+// On main keys outlived their maker and showed no one.
 func TestKeysShowCreatorAndGoWithTheirMember(t *testing.T) {
 	s := startServer(t)
 	tm := newTeam(t, s, "made")
@@ -388,4 +389,19 @@ func TestKeysShowCreatorAndGoWithTheirMember(t *testing.T) {
 	for _, k := range []string{adm, vk} {
 		s.do("POST", fmt.Sprintf("/mock/%s/graphql", slug), q, "X-API-Key", k).refusal(t, http.StatusUnauthorized, "API_KEY_INVALID")
 	}
+	// Keys that outlived a member removed without them: revokeMemberKeys.
+	owner, formerID := tm.byRole["OWNER"], tm.ids["VIEWER"]
+	owner.must(`mutation($u:ID!){ setMemberRole(userId:$u, role: EDITOR) { role } }`, map[string]any{"u": formerID})
+	_, kept := tm.key(t, "VIEWER", "RUNTIME")
+	owner.must(`mutation($u:ID!){ removeMember(userId:$u) }`, map[string]any{"u": formerID})
+	if r := s.do("POST", fmt.Sprintf("/mock/%s/graphql", slug), q, "X-API-Key", kept); r.Status == http.StatusUnauthorized {
+		t.Fatalf("removeMember without revokeKeys revoked the key: %s", r.Raw)
+	}
+	for _, want := range []float64{1, 0} { // the second time there is nothing left to revoke
+		d := owner.must(`mutation($u:ID!){ revokeMemberKeys(userId:$u) }`, map[string]any{"u": formerID})
+		if get(d, "revokeMemberKeys") != want {
+			t.Fatalf("revokeMemberKeys: %v, want %v", d, want)
+		}
+	}
+	s.do("POST", fmt.Sprintf("/mock/%s/graphql", slug), q, "X-API-Key", kept).refusal(t, http.StatusUnauthorized, "API_KEY_INVALID")
 }
