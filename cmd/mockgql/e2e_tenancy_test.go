@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -150,6 +151,19 @@ func TestParallelUploadsHoldPlanBytes(t *testing.T) {
 		}
 		if r, err := v.upload("good", bigJSON(5<<19, "g")); answerOf(r, err) != "ok" {
 			t.Fatalf("after failed uploads: %v %s", err, r.Raw)
+		}
+	})
+	t.Run("an upload of unknown length holds the room left, then its stored size", func(t *testing.T) {
+		v := s.signUp("chunked@example.com")
+		req, _ := http.NewRequest("POST", s.base+"/datasets/chunked?format=json", io.MultiReader(bytes.NewReader(bigJSON(1<<20, "u"))))
+		req.Header.Set("Authorization", "Bearer "+v.token)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil || resp.StatusCode != 200 || req.ContentLength > 0 {
+			t.Fatalf("chunked upload: %v %v (length %d)", err, resp, req.ContentLength)
+		}
+		resp.Body.Close()
+		if r, err := v.upload("after-chunked", bigJSON(5<<19, "a")); answerOf(r, err) != "ok" {
+			t.Fatalf("after a chunked upload settled: %v %s", err, r.Raw)
 		}
 	})
 	t.Run("a client that goes away releases its room", func(t *testing.T) {
