@@ -185,6 +185,7 @@ func (s *Surface) SDL() string { return s.sdl }
 func (s *Surface) managementResolvers(b Management) map[string]graphql.Resolver {
 	acc, prj, keys := accountResolvers{s, b}, projectResolvers{s, b}, keyResolvers{s, b}
 	pool, data := poolResolvers{s, b}, datasetResolvers{s, b}
+	mk := memberKeyResolvers{s, b}
 	r := map[string]graphql.Resolver{
 		"Query.me":          s.authed(acc.me),
 		"Query.account":     s.authed(acc.account),
@@ -193,23 +194,24 @@ func (s *Surface) managementResolvers(b Management) map[string]graphql.Resolver 
 		"Query.dataSources": s.authed(pool.dataSources),
 		"Query.apiKeys":     s.authed(keys.apiKeys),
 
-		"Mutation.signUp":               s.open(acc.signUp),
-		"Mutation.login":                s.open(acc.login),
-		"Mutation.setPlan":              s.authed(acc.setPlan),
-		"Mutation.inviteMember":         s.authed(acc.inviteMember),
-		"Mutation.setMemberRole":        s.authed(acc.setMemberRole),
-		"Mutation.removeMember":         s.authed(memberKeyResolvers{s, b}.removeMember),
-		"Mutation.removeMemberWithKeys": s.authed(memberKeyResolvers{s, b}.removeMemberWithKeys),
-		"Mutation.revokeMemberKeys":     s.authed(memberKeyResolvers{s, b}.revokeMemberKeys),
-		"Mutation.createProject":        s.authed(prj.createProject),
-		"Mutation.updateProject":        s.authed(prj.updateProject),
-		"Mutation.deleteProject":        s.authed(prj.deleteProject),
-		"Mutation.resetMockData":        s.authed(prj.resetMockData),
-		"Mutation.createApiKey":         s.authed(keys.createAPIKey),
-		"Mutation.revokeApiKey":         s.authed(keys.revokeAPIKey),
-		"Mutation.deleteApiKey":         s.authed(keys.deleteAPIKey),
-		"Mutation.importDataset":        s.authed(data.importDataset),
-		"Mutation.deleteDataset":        s.authed(data.deleteDataset),
+		"Mutation.signUp":        s.open(acc.signUp),
+		"Mutation.login":         s.open(acc.login),
+		"Mutation.setPlan":       s.authed(acc.setPlan),
+		"Mutation.inviteMember":  s.authed(acc.inviteMember),
+		"Mutation.setMemberRole": s.authed(acc.setMemberRole),
+		"Mutation.removeMember":  s.authed(mk.removeMember),
+		"Mutation.createProject": s.authed(prj.createProject),
+		"Mutation.updateProject": s.authed(prj.updateProject),
+		"Mutation.deleteProject": s.authed(prj.deleteProject),
+		"Mutation.resetMockData": s.authed(prj.resetMockData),
+		"Mutation.createApiKey":  s.authed(keys.createAPIKey),
+		"Mutation.revokeApiKey":  s.authed(keys.revokeAPIKey),
+		"Mutation.deleteApiKey":  s.authed(keys.deleteAPIKey),
+		"Mutation.importDataset": s.authed(data.importDataset),
+		"Mutation.deleteDataset": s.authed(data.deleteDataset),
+
+		"Mutation.removeMemberWithKeys": s.authed(mk.removeMemberWithKeys),
+		"Mutation.revokeMemberKeys":     s.authed(mk.revokeMemberKeys),
 
 		"Mutation.setPreviewSharing": s.authed(prj.setPreviewSharing),
 		"Mutation.previewQuery":      s.authed(prj.previewQuery),
