@@ -27,6 +27,9 @@ type AccountState struct {
 	Account model.Account     `json:"account"`
 	Keys    map[string]KeyRef `json:"keys"`
 	Usage   meterState        `json:"usage"`
+	// Holds is the room uploads hold in the plan's datasets, by hold ID
+	// (account_limits.go).
+	Holds map[string]DatasetHold `json:"holds,omitempty"`
 }
 
 // quotaPeriod is the plan's quota window: a UTC day on STARTER, a UTC
@@ -48,6 +51,9 @@ type quotaUsage struct {
 type KeyRef struct {
 	Hash      string `json:"hash"`
 	ProjectID string `json:"projectId"`
+	// CreatedBy is the user ID of the member who made the key (empty for
+	// keys made before it was kept).
+	CreatedBy string `json:"createdBy,omitempty"`
 }
 
 // accountArgs are the arguments of a membership change.
@@ -106,6 +112,11 @@ func (a *accountGrain) handle(g *grain, c *call) (any, error) {
 			return nil, model.Errorf(model.ErrNotFound, "account %s not found", g.id)
 		}
 		return a.run(g, c)
+	case *pb.AccountReserveDataset, *pb.AccountSettleDataset, *pb.AccountReleaseDataset, *pb.AccountClaimProject, *pb.AccountClaimKey:
+		if !a.found {
+			return nil, model.Errorf(model.ErrNotFound, "account %s not found", g.id)
+		}
+		return a.runLimits(g, c)
 	}
 	return nil, unknownRequest(g, c)
 }

@@ -29,7 +29,8 @@ func (d *datasetGrain) handle(g *grain, c *call) (any, error) {
 		if !d.found || d.meta.Deleted {
 			return nil, nil
 		}
-		gone := DatasetMeta{ImportCode: d.meta.ImportCode, Owner: d.meta.Owner, Deleted: true, CreatedAt: d.meta.CreatedAt}
+		gone := DatasetMeta{ImportCode: d.meta.ImportCode, Owner: d.meta.Owner, Deleted: true, CreatedAt: d.meta.CreatedAt,
+			DeletedBlob: d.meta.BlobID}
 		return nil, commit(g, gone, func(v DatasetMeta) { d.meta = v })
 	case *pb.DatasetCommit:
 		m, err := DecodeDoc[DatasetMeta](req.Dataset.GetJson())

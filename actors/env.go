@@ -86,6 +86,10 @@ type Config struct {
 	// dataset uploads go to the curated pool every project, session and
 	// guest sees (--pool-curators); anyone else's belong to their account.
 	PoolCurators []string
+	// UploadHold is how long the room an upload holds in its account's
+	// dataset limits lasts unless settled (account_limits.go): longer than
+	// an upload takes, so that the room of one whose node died comes back.
+	UploadHold time.Duration
 }
 
 // DefaultConfig returns the defaults of docs/reference/bounds.md.
@@ -93,7 +97,8 @@ func DefaultConfig() Config {
 	return Config{Limits: model.DefaultLimits(), IdleAfter: 10 * time.Minute, MaxDepth: 10, MaxPageSize: 1000,
 		BcryptCost: 10, EdgeLimits: model.DefaultEdgeLimits(), ActorIdle: 15 * time.Minute, ActorIssueLimit: 10,
 		GuestDailyCalls: 500, SessionDailyCalls: 100, FlushEvery: time.Second,
-		SessionTTL: 24 * time.Hour, AdoptionTTL: 15 * time.Minute, SweepEvery: 10 * time.Second}
+		SessionTTL: 24 * time.Hour, AdoptionTTL: 15 * time.Minute, SweepEvery: 10 * time.Second,
+		UploadHold: time.Hour}
 }
 
 // Env is what every grain of a node shares. It is built once per node by

@@ -56,6 +56,10 @@ type DatasetMeta struct {
 	// (nodes that cached the old contents notice by the blob ID, see
 	// Pool.entry).
 	Deleted bool `json:"deleted,omitempty"`
+	// DeletedBlob is the blob a deleted entry pointed at (its owner's
+	// upload holds end when the catalog shows their blob, see
+	// account_limits.go).
+	DeletedBlob string `json:"deletedBlob,omitempty"`
 	// Key is the entry's catalog key (not stored: the record's ID).
 	Key string `json:"-"`
 }

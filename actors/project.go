@@ -239,6 +239,9 @@ func (p *projectGrain) authorized(g *grain, c *call, write bool) (any, error) {
 		}
 		return rt.SDL(), nil
 	case *pb.ProjectDelete:
+		if err := p.mayDelete(a); err != nil {
+			return nil, err
+		}
 		return nil, p.delete(g)
 	case *pb.ProjectReset:
 		return nil, p.reset(g)
@@ -315,6 +318,17 @@ func (p *projectGrain) runtime(g *grain) (*graphql.Runtime, error) {
 	p.rt, p.rtVer = rt, p.st.Project.Version
 	p.publish(g)
 	return rt, nil
+}
+
+// mayDelete: an account project is deleted by an ADMIN or OWNER of its
+// account (or the node), never by an API key (app/service_keys.go states
+// the rule); a guest or session project by whoever authorize lets write.
+func (p *projectGrain) mayDelete(a Access) error {
+	pr := p.st.Project
+	if pr.Kind != model.KindAccount || a.System || a.AccountID == pr.AccountID && a.Role.AtLeast(model.RoleAdmin) {
+		return nil
+	}
+	return model.Errorf(model.ErrForbidden, "deleting a project needs role ADMIN or higher in its account; an API key cannot")
 }
 
 func (p *projectGrain) delete(g *grain) error {

@@ -134,6 +134,9 @@ func (s *Service) Account(ctx context.Context, p model.Principal) (*model.Accoun
 	if err != nil {
 		return nil, model.Usage{}, err
 	}
+	if err := s.planUsage(&u, st); err != nil {
+		return nil, model.Usage{}, err
+	}
 	return &st.Account, u, nil
 }
 

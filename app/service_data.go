@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mockgql/mockgql/actors"
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/model/dataset"
 )
@@ -82,59 +83,107 @@ func (p poolSamples) Sample(limit int) []json.RawMessage {
 }
 
 // ImportDataset parses an upload as a stream and adds it to the data pool.
-// The contents are written first and the catalog entry last, in the dataset
-// grain that makes import codes unique; a refused or failed import leaves
-// nothing behind (an orphaned blob from a crash is collected at a node's start once a day old).
+// An account's upload first holds room in its plan's datasets (one
+// dataset, and the upload's size or all the bytes left) and reads no more
+// than it holds; the stored size is settled against the plan before the
+// catalog entry is written, and a refused or failed import releases its
+// hold (actors/account_limits.go). The contents are written first and the
+// catalog entry last, in the dataset grain that makes import codes unique;
+// a refused or failed import leaves nothing behind (an orphaned blob from
+// a crash is collected at a node's start once a day old).
 func (s *Service) ImportDataset(ctx context.Context, p model.Principal, in model.DatasetImport) (model.DataSource, error) {
-	if err := s.canImport(ctx, p); err != nil {
-		return model.DataSource{}, err
-	}
-	format, err := dataset.ParseFormat(in.Format)
+	owner, format, err := s.checkImport(ctx, p, in)
 	if err != nil {
-		return model.DataSource{}, err
-	}
-	if err := model.CheckID("importCode", in.ImportCode); err != nil {
-		return model.DataSource{}, err
-	}
-	if err := model.CheckDisplayName("a dataset name", in.Name); err != nil {
-		return model.DataSource{}, err
-	}
-	owner, err := s.datasetOwner(ctx, p)
-	if err != nil {
-		return model.DataSource{}, err
-	}
-	// Refuse a taken code before reading a large body.
-	if err := s.grains.CheckCodeFree(ctx, owner, in.ImportCode); err != nil {
 		return model.DataSource{}, err
 	}
 	max := in.MaxBytes
 	if max <= 0 || max > s.cfg.MaxDatasetBytes {
 		max = s.cfg.MaxDatasetBytes
 	}
+	h := uploadHold{s: s, owner: owner}
 	if owner != "" {
-		left, err := s.datasetRoom(ctx, owner)
+		h.id = ids.RandomString(16)
+		held, err := s.grains.ReserveDataset(ctx, owner, in.ImportCode, h.id, in.Size, in.Size > 0)
 		if err != nil {
 			return model.DataSource{}, err
 		}
-		if left > 0 && left < max {
-			max = left // the upload stops at the plan's bytes left
+		if held > 0 && held < max {
+			max = held // the upload stops at the room it holds
 		}
 	}
 	d, err := dataset.Read(in.Body, dataset.Options{ImportCode: in.ImportCode, Name: in.Name, Format: format,
 		VariantField: in.VariantField, MaxBytes: max})
+	if err == nil {
+		err = checkPaths(d)
+	}
 	if err != nil {
+		h.release(ctx)
 		return model.DataSource{}, err
 	}
+	return s.commitDataset(ctx, d, string(format), in.VariantField, h)
+}
+
+// checkImport checks p may import in and returns the owner of the upload
+// and its format. A taken code is refused before a large body is read.
+func (s *Service) checkImport(ctx context.Context, p model.Principal, in model.DatasetImport) (string, dataset.Format, error) {
+	if err := s.canImport(ctx, p); err != nil {
+		return "", "", err
+	}
+	format, err := dataset.ParseFormat(in.Format)
+	if err != nil {
+		return "", "", err
+	}
+	if err := model.CheckID("importCode", in.ImportCode); err != nil {
+		return "", "", err
+	}
+	if err := model.CheckDisplayName("a dataset name", in.Name); err != nil {
+		return "", "", err
+	}
+	owner, err := s.datasetOwner(ctx, p)
+	if err != nil {
+		return "", "", err
+	}
+	return owner, format, s.grains.CheckCodeFree(ctx, owner, in.ImportCode)
+}
+
+// checkPaths refuses a dataset with a field path over maxFieldPath.
+func checkPaths(d *dataset.Dataset) error {
 	for _, path := range d.Paths() {
 		if len(path) > maxFieldPath {
-			return model.DataSource{}, model.Errorf(model.ErrBadUserInput, "a field path has %d bytes; the limit is %d", len(path), maxFieldPath)
+			return model.Errorf(model.ErrBadUserInput, "a field path has %d bytes; the limit is %d", len(path), maxFieldPath)
 		}
 	}
-	return s.commitDataset(ctx, d, string(format), in.VariantField, owner)
+	return nil
 }
 
 // maxFieldPath bounds a dataset's field paths (dot-joined field names).
 const maxFieldPath = 256
+
+// uploadHold is the room an account's upload holds in its plan's datasets;
+// a curated upload (owner "") holds none.
+type uploadHold struct {
+	s         *Service
+	owner, id string
+}
+
+// settle sets the hold to the stored size, checked against the plan.
+func (h uploadHold) settle(ctx context.Context, blobID string, size int64) error {
+	if h.owner == "" {
+		return nil
+	}
+	return h.s.grains.SettleDataset(ctx, h.owner, h.id, blobID, size)
+}
+
+// release drops the hold, even when the request was cancelled (the client
+// went away): a hold not released lasts until it expires.
+func (h uploadHold) release(ctx context.Context) {
+	if h.owner == "" {
+		return
+	}
+	ctx, cancel := undoContext(ctx)
+	defer cancel()
+	_ = h.s.grains.ReleaseDataset(ctx, h.owner, h.id) // on failure the hold expires
+}
 
 // datasetOwner is the owner of p's uploads: its account, or none (the
 // curated pool) for the node itself and the --pool-curators accounts and
@@ -154,37 +203,6 @@ func (s *Service) datasetOwner(ctx context.Context, p model.Principal) (string, 
 		}
 	}
 	return p.AccountID, nil
-}
-
-// datasetRoom refuses an upload past the account plan's dataset count, and
-// returns the bytes it has left (0: no limit).
-func (s *Service) datasetRoom(ctx context.Context, account string) (int64, error) {
-	st, err := s.account(ctx, account)
-	if err != nil {
-		return 0, err
-	}
-	i := model.PlanIndex(st.Account.Plan)
-	maxCount, maxBytes := s.cfg.Limits.Datasets[i], s.cfg.Limits.DatasetBytes[i]
-	metas, err := s.pool.List()
-	if err != nil {
-		return 0, err
-	}
-	count, used := 0, int64(0)
-	for _, m := range metas {
-		if m.Owner == account && !m.Deleted {
-			count, used = count+1, used+m.Bytes
-		}
-	}
-	if maxCount > 0 && count >= maxCount {
-		return 0, model.Errorf(model.ErrLimitReached, "the %s plan holds %d datasets of an account's own; delete one (deleteDataset) or change plan", st.Account.Plan, maxCount)
-	}
-	if maxBytes > 0 && used >= maxBytes {
-		return 0, model.Errorf(model.ErrLimitReached, "the %s plan holds %d MB of an account's own datasets; delete one (deleteDataset) or change plan", st.Account.Plan, maxBytes>>20)
-	}
-	if maxBytes > 0 {
-		return maxBytes - used, nil
-	}
-	return 0, nil
 }
 
 // DeleteDataset deletes one of the account's own datasets (EDITOR or
@@ -256,20 +274,29 @@ func (s *Service) canImport(ctx context.Context, p model.Principal) error {
 	return nil
 }
 
-func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format, variantField, owner string) (model.DataSource, error) {
+// commitDataset writes d's blob, settles its hold and writes its catalog
+// entry; a failure undoes what was done.
+func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format, variantField string, h uploadHold) (model.DataSource, error) {
 	blobID, size, err := s.pool.WriteBlob(d, s.clock.Now())
 	if err != nil {
+		h.release(ctx)
+		return model.DataSource{}, err
+	}
+	if err := h.settle(ctx, blobID, size); err != nil {
+		_ = s.pool.DeleteBlob(d.ImportCode(), blobID)
+		h.release(ctx)
 		return model.DataSource{}, err
 	}
 	m := actors.DatasetMeta{ImportCode: d.ImportCode(), Name: d.Name(), Format: format, VariantField: variantField,
 		RecordCount: d.Len(), FieldPaths: d.Paths(), Variants: d.Variants(), BlobID: blobID, CreatedAt: s.clock.Now().UTC(),
-		Owner: owner, Bytes: size}
+		Owner: h.owner, Bytes: size}
 	if m.Variants == nil {
 		m.Variants = []dataset.Variant{}
 	}
 	m, err = s.grains.CommitDataset(ctx, m)
 	if err != nil {
 		_ = s.pool.DeleteBlob(m.ImportCode, blobID)
+		h.release(ctx)
 		return model.DataSource{}, err
 	}
 	s.pool.Put(m, d)

@@ -11,69 +11,126 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// keyAdmin checks that p may manage the keys of projectID: a signed-in
-// EDITOR or higher of the project's account, on PROFESSIONAL or above.
-func (s *Service) keyAdmin(ctx context.Context, p model.Principal, projectID string) (*model.Project, error) {
+// Who may do what with API keys and projects; the one rule that the
+// schema's descriptions and the docs repeat:
+//   - Only signed-in members manage keys; an API key of any scope (FULL,
+//     MANAGEMENT, RUNTIME) creates, lists, revokes and deletes none and
+//     deletes no project.
+//   - VIEWER: no keys.
+//   - EDITOR: lists the project's keys, creates RUNTIME keys, revokes and
+//     deletes the keys they created themselves.
+//   - ADMIN and OWNER: create keys of every scope, revoke and delete any
+//     key, delete projects (DeleteProject).
+//
+// Keys need the PROFESSIONAL plan or above.
+
+// keyAdmin checks that p may manage the keys of projectID (an EDITOR or
+// higher of the project's account, on PROFESSIONAL or above) and returns
+// the project and p's membership.
+func (s *Service) keyAdmin(ctx context.Context, p model.Principal, projectID string) (*model.Project, model.Member, error) {
 	if err := needUser(p); err != nil {
-		return nil, err
+		return nil, model.Member{}, err
 	}
 	pr, err := s.Project(ctx, p, projectID, "")
 	if err != nil {
-		return nil, err
+		return nil, model.Member{}, err
 	}
 	if pr.Kind != model.KindAccount {
-		return nil, model.Errorf(model.ErrForbidden, "%s projects have no API keys; their runtime answers to the share token", pr.Kind)
+		return nil, model.Member{}, model.Errorf(model.ErrForbidden, "%s projects have no API keys; their runtime answers to the share token", pr.Kind)
 	}
-	a, err := s.access(ctx, p)
+	st, err := s.account(ctx, p.AccountID)
 	if err != nil {
-		return nil, err
+		return nil, model.Member{}, err
 	}
-	if !model.KeysAllowed(a.Plan) {
-		return nil, model.Errorf(model.ErrForbidden, "API keys are available on the PROFESSIONAL plan and above (this account is on %s)", a.Plan)
+	m := st.Account.Member(p.UserID)
+	if m == nil {
+		return nil, model.Member{}, model.Errorf(model.ErrForbidden, "you are no longer a member of this account")
 	}
-	if !a.Role.AtLeast(model.RoleEditor) {
-		return nil, model.Errorf(model.ErrForbidden, "managing API keys needs role EDITOR or higher")
+	if !model.KeysAllowed(st.Account.Plan) {
+		return nil, model.Member{}, model.Errorf(model.ErrForbidden, "API keys are available on the PROFESSIONAL plan and above (this account is on %s)", st.Account.Plan)
 	}
-	return pr, nil
+	if !m.Role.AtLeast(model.RoleEditor) {
+		return nil, model.Member{}, model.Errorf(model.ErrForbidden, "managing API keys needs role EDITOR or higher (an EDITOR creates RUNTIME keys; ADMIN every scope)")
+	}
+	return pr, *m, nil
 }
 
-// CreateAPIKey makes a key for a project; its value is returned once.
+// mayCreateKey applies the rule to a key of scope made by m.
+func mayCreateKey(m model.Member, scope model.Scope) error {
+	if scope != model.ScopeRuntime && !m.Role.AtLeast(model.RoleAdmin) {
+		return model.Errorf(model.ErrForbidden, "a %s key needs role ADMIN or higher; an EDITOR creates RUNTIME keys", scope)
+	}
+	return nil
+}
+
+// mayRevokeKey applies the rule to revoking or deleting ref as m.
+func mayRevokeKey(m model.Member, ref actors.KeyRef) error {
+	if m.Role.AtLeast(model.RoleAdmin) || ref.CreatedBy != "" && ref.CreatedBy == m.User.ID {
+		return nil
+	}
+	return model.Errorf(model.ErrForbidden, "an EDITOR revokes and deletes only the keys they created; other keys need role ADMIN or higher")
+}
+
+// CreateAPIKey makes a key for a project; its value is returned once. The
+// key is written first and indexed in the account second, where the plan's
+// cap of keys per project is held (LIMIT_REACHED past it; the written key
+// is deleted then, its value never shown).
 func (s *Service) CreateAPIKey(ctx context.Context, p model.Principal, projectID, name string, scope model.Scope, expiresAt time.Time, maxActors int) (model.CreatedKey, error) {
-	if _, err := s.keyAdmin(ctx, p, projectID); err != nil {
+	_, m, err := s.keyAdmin(ctx, p, projectID)
+	if err != nil {
 		return model.CreatedKey{}, err
 	}
 	if !scope.Valid() {
 		return model.CreatedKey{}, model.Errorf(model.ErrBadUserInput, "unknown scope %q", scope)
 	}
-	if err := model.CheckDisplayName("a key name", strings.TrimSpace(name)); err != nil {
+	if err := mayCreateKey(m, scope); err != nil {
 		return model.CreatedKey{}, err
 	}
-	if maxActors == 0 { // a Go caller's default; the management API refuses an explicit 0 (http)
-		maxActors = model.DefaultMaxActors
+	key, value, err := s.newKey(p, projectID, name, scope, expiresAt, maxActors)
+	if err != nil {
+		return model.CreatedKey{}, err
 	}
-	if maxActors < 1 || maxActors > 1000 {
-		return model.CreatedKey{}, model.Errorf(model.ErrBadUserInput, "maxActors is 1 to 1000")
-	}
-	now := s.clock.Now().UTC()
-	if !expiresAt.IsZero() && !expiresAt.After(now) {
-		return model.CreatedKey{}, model.Errorf(model.ErrBadUserInput, "expiresAt is in the past")
-	}
-	value := ids.KeyPrefix + ids.RandomString(43)
-	key := model.APIKey{ID: "k" + ids.RandomString(14), Name: trimName(name), ProjectID: projectID, AccountID: p.AccountID,
-		Scope: scope, Prefix: value[:len(ids.KeyPrefix)+6], ExpiresAt: expiresAt, MaxActors: maxActors, CreatedAt: now, Hash: ids.HashSecret(value)}
+	creator := m.User
+	key.CreatedBy = &creator
 	if err := s.grains.TellKey(ctx, key.Hash, &pb.KeyCreate{Key: &pb.APIKeyDoc{Json: actors.EncodeDoc(key)}}); err != nil {
 		return model.CreatedKey{}, err
 	}
-	if err := s.grains.TellAccount(ctx, p.AccountID, &pb.AccountAddKey{KeyId: key.ID, KeyHash: key.Hash, ProjectId: projectID}); err != nil {
+	claim := &pb.AccountClaimKey{KeyId: key.ID, KeyHash: key.Hash, ProjectId: projectID, CreatedBy: p.UserID}
+	if err := s.grains.TellAccount(ctx, p.AccountID, claim); err != nil {
+		undo, cancel := undoContext(ctx)
+		defer cancel()
+		_ = s.grains.TellKey(undo, key.Hash, &pb.KeyDelete{}) // its value was never shown
+		_ = s.grains.TellAccount(undo, p.AccountID, &pb.AccountRemoveKey{KeyId: key.ID})
 		return model.CreatedKey{}, err
 	}
 	key.Hash = ""
 	return model.CreatedKey{Key: key, Value: value}, nil
 }
 
+// newKey checks a new key's settings and makes its record and value.
+func (s *Service) newKey(p model.Principal, projectID, name string, scope model.Scope, expiresAt time.Time, maxActors int) (model.APIKey, string, error) {
+	if err := model.CheckDisplayName("a key name", strings.TrimSpace(name)); err != nil {
+		return model.APIKey{}, "", err
+	}
+	if maxActors == 0 { // a Go caller's default; the management API refuses an explicit 0 (http)
+		maxActors = model.DefaultMaxActors
+	}
+	if maxActors < 1 || maxActors > 1000 {
+		return model.APIKey{}, "", model.Errorf(model.ErrBadUserInput, "maxActors is 1 to 1000")
+	}
+	now := s.clock.Now().UTC()
+	if !expiresAt.IsZero() && !expiresAt.After(now) {
+		return model.APIKey{}, "", model.Errorf(model.ErrBadUserInput, "expiresAt is in the past")
+	}
+	value := ids.KeyPrefix + ids.RandomString(43)
+	key := model.APIKey{ID: "k" + ids.RandomString(14), Name: trimName(name), ProjectID: projectID, AccountID: p.AccountID,
+		Scope: scope, Prefix: value[:len(ids.KeyPrefix)+6], ExpiresAt: expiresAt, MaxActors: maxActors, CreatedAt: now, Hash: ids.HashSecret(value)}
+	return key, value, nil
+}
+
 // APIKeys lists a project's keys (never their values).
 func (s *Service) APIKeys(ctx context.Context, p model.Principal, projectID string) ([]model.APIKey, error) {
-	if _, err := s.keyAdmin(ctx, p, projectID); err != nil {
+	if _, _, err := s.keyAdmin(ctx, p, projectID); err != nil {
 		return nil, err
 	}
 	st, err := s.account(ctx, p.AccountID)
@@ -111,8 +168,11 @@ func (s *Service) keyRefOf(ctx context.Context, p model.Principal, keyID string)
 	if !ok {
 		return actors.KeyRef{}, model.Errorf(model.ErrNotFound, "no API key %q in this account", keyID)
 	}
-	_, err = s.keyAdmin(ctx, p, ref.ProjectID)
-	return ref, err
+	_, m, err := s.keyAdmin(ctx, p, ref.ProjectID)
+	if err != nil {
+		return ref, err
+	}
+	return ref, mayRevokeKey(m, ref)
 }
 
 // RevokeAPIKey revokes a key at once.

@@ -83,11 +83,11 @@ func TestAPIKeys(t *testing.T) {
 		wantCode(t, err, model.ErrUnauthenticated)
 	})
 	t.Run("auth", func(t *testing.T) {
-		expiring, err := svc.CreateAPIKey(ctx, tm.editor, pr.ID, "temp", model.ScopeFull, nd.clock.Now().Add(time.Hour), 0)
+		expiring, err := svc.CreateAPIKey(ctx, tm.admin, pr.ID, "temp", model.ScopeFull, nd.clock.Now().Add(time.Hour), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		revoked, err := svc.CreateAPIKey(ctx, tm.editor, pr.ID, "revoked", model.ScopeManagement, time.Time{}, 0)
+		revoked, err := svc.CreateAPIKey(ctx, tm.admin, pr.ID, "revoked", model.ScopeManagement, time.Time{}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func TestAPIKeys(t *testing.T) {
 		if err != nil || k.ID != runtimeKey.Key.ID || k.Scope != model.ScopeRuntime || k.ProjectID != pr.ID {
 			t.Errorf("AuthKey = %+v, %v", k, err)
 		}
-		r, err := svc.RevokeAPIKey(ctx, tm.editor, revoked.Key.ID)
+		r, err := svc.RevokeAPIKey(ctx, tm.admin, revoked.Key.ID)
 		if err != nil || !r.Revoked || r.Hash != "" {
 			t.Errorf("RevokeAPIKey = %+v, %v", r, err)
 		}

@@ -2,7 +2,9 @@ package app
 
 import (
 	"context"
+	"time"
 
+	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
@@ -74,4 +76,35 @@ func (s *Service) projectExists(ctx context.Context, projectID string) error {
 		return model.Errorf(model.ErrProjectNotFound, "this key's project was deleted")
 	}
 	return err
+}
+
+// planUsage fills u's plan caps: the account's projects and own datasets
+// (those of the catalog; uploads under way are not shown) with the limits
+// of its plan.
+func (s *Service) planUsage(u *model.Usage, st *actors.AccountState) error {
+	i := model.PlanIndex(st.Account.Plan)
+	l := s.cfg.Limits
+	u.Projects, u.ProjectLimit = len(st.Account.ProjectIDs), l.Projects[i]
+	u.DatasetLimit, u.BytesLimit, u.KeysPerProjectLimit = l.Datasets[i], l.DatasetBytes[i], l.KeysPerProject[i]
+	metas, err := s.pool.List()
+	if err != nil {
+		return err
+	}
+	for _, m := range metas {
+		if m.Owner == st.Account.ID && !m.Deleted {
+			u.Datasets, u.DatasetBytes = u.Datasets+1, u.DatasetBytes+m.Bytes
+		}
+	}
+	return nil
+}
+
+// undoTimeout bounds the calls that undo half-made work after a refusal
+// or failure (undoContext).
+const undoTimeout = 10 * time.Second
+
+// undoContext is the context of such a call: not cancelled with the
+// request (the client may have gone away: the undo must still happen),
+// and bounded by undoTimeout.
+func undoContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(context.WithoutCancel(ctx), undoTimeout)
 }

@@ -148,14 +148,45 @@ func (s *Service) CreateProject(ctx context.Context, p model.Principal, name, sl
 	if !a.Role.AtLeast(model.RoleEditor) {
 		return nil, model.Errorf(model.ErrForbidden, "creating projects needs role EDITOR or higher")
 	}
+	if err := s.projectRoom(ctx, p.AccountID); err != nil {
+		return nil, err
+	}
 	pr := &model.Project{ID: ids.NewProjectID(), Name: name, Kind: model.KindAccount, AccountID: p.AccountID}
 	if err := s.createProject(ctx, pr, slug, ""); err != nil {
 		return nil, err
 	}
-	if err := s.grains.TellAccount(ctx, p.AccountID, &pb.AccountAddProject{ProjectId: pr.ID}); err != nil {
+	// The account holds the plan's project cap: a project past it, made in
+	// parallel with others, is deleted again.
+	if err := s.grains.TellAccount(ctx, p.AccountID, &pb.AccountClaimProject{ProjectId: pr.ID}); err != nil {
+		undo, cancel := undoContext(ctx)
+		defer cancel()
+		s.dropProject(undo, pr)
 		return nil, err
 	}
 	return pr, nil
+}
+
+// projectRoom refuses a new project early when the account holds its
+// plan's cap already (the account grain decides; this spares the work).
+func (s *Service) projectRoom(ctx context.Context, accountID string) error {
+	st, err := s.account(ctx, accountID)
+	if err != nil {
+		return err
+	}
+	plan := st.Account.Plan
+	if limit := s.cfg.Limits.Projects[model.PlanIndex(plan)]; limit > 0 && len(st.Account.ProjectIDs) >= limit {
+		return model.Errorf(model.ErrLimitReached, "the %s plan holds %d projects an account; delete one (deleteProject) or change plan", plan, limit)
+	}
+	return nil
+}
+
+// dropProject deletes a project the account refused (or whose claim
+// failed: it may have counted anyway, so it is unclaimed too) and frees
+// its slug.
+func (s *Service) dropProject(ctx context.Context, pr *model.Project) {
+	_ = s.grains.TellAccount(ctx, pr.AccountID, &pb.AccountRemoveProject{ProjectId: pr.ID})
+	_ = s.grains.TellProjectAs(ctx, pr.ID, system, &pb.ProjectDelete{})
+	_ = s.grains.TellSlug(ctx, pr.Slug, &pb.SlugRelease{ProjectId: pr.ID})
 }
 
 // createProject claims a slug (the given one, or one derived from the name
@@ -249,9 +280,15 @@ func (s *Service) UpdateProject(ctx context.Context, p model.Principal, id strin
 }
 
 // DeleteProject deletes a project with its overlay and releases its slug.
+// An account project is deleted by an ADMIN or OWNER of its account,
+// never by an API key (the rule in service_keys.go); a guest or session
+// project by the session that holds it.
 func (s *Service) DeleteProject(ctx context.Context, p model.Principal, id string) error {
 	cur, err := s.Project(ctx, p, id, "")
 	if err != nil {
+		return err
+	}
+	if err := s.mayDeleteProject(ctx, p, cur); err != nil {
 		return err
 	}
 	if _, err := s.projectCall(ctx, p, id, &pb.ProjectDelete{}); err != nil {
@@ -291,4 +328,22 @@ func (s *Service) ResetMockData(ctx context.Context, p model.Principal, projectI
 func (s *Service) SDL(ctx context.Context, p model.Principal, projectID string) (string, error) {
 	r, err := s.projectCall(ctx, p, projectID, &pb.ProjectSDL{})
 	return r.GetSdl(), err
+}
+
+// mayDeleteProject applies the deletion rule to an account project.
+func (s *Service) mayDeleteProject(ctx context.Context, p model.Principal, pr *model.Project) error {
+	if pr.Kind != model.KindAccount || p.System {
+		return nil
+	}
+	if p.KeyProjectID != "" && p.UserID == "" {
+		return model.Errorf(model.ErrForbidden, "an API key cannot delete its project; an ADMIN or OWNER of the account can")
+	}
+	a, err := s.access(ctx, p)
+	if err != nil {
+		return err
+	}
+	if a.AccountID != pr.AccountID || !a.Role.AtLeast(model.RoleAdmin) {
+		return model.Errorf(model.ErrForbidden, "deleting a project needs role ADMIN or higher")
+	}
+	return nil
 }

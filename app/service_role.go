@@ -18,7 +18,8 @@ import (
 //     an adoption link opened): it may do all there is to do with it, and
 //     no one else may open it;
 //   - EDITOR for a FULL or MANAGEMENT API key of the project: it edits the
-//     model, it does not manage keys or members;
+//     model, it does not manage keys or members nor delete the project
+//     (the rule in service_keys.go);
 //   - OWNER for the system.
 func (s *Service) ProjectRole(ctx context.Context, p model.Principal, projectID string) (model.Role, error) {
 	a, r, err := s.projectAsk(ctx, p, projectID, &pb.ProjectOwnerQuery{})

@@ -34,7 +34,7 @@ func (s *Server) serveDatasetUpload(c *gin.Context) {
 	format := c.DefaultQuery("format", "json")
 	ds, err := s.b.Datasets.ImportDataset(c.Request.Context(), p, model.DatasetImport{ImportCode: c.Param("importCode"),
 		Name: c.Query("name"), Format: format, VariantField: c.Query("variantField"), Body: c.Request.Body,
-		MaxBytes: s.cfg.MaxDatasetBytes})
+		MaxBytes: s.cfg.MaxDatasetBytes, Size: max(c.Request.ContentLength, 0)})
 	if err != nil {
 		s.writeError(c, err)
 		return

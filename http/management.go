@@ -68,6 +68,7 @@ type Management interface {
 	Faults
 	ProjectFields
 	DatasetAPI
+	MemberKeys
 }
 
 // SurfaceConfig is what a static GraphQL surface needs besides its backend.
@@ -185,6 +186,7 @@ func (s *Surface) SDL() string { return s.sdl }
 func (s *Surface) managementResolvers(b Management) map[string]graphql.Resolver {
 	acc, prj, keys := accountResolvers{s, b}, projectResolvers{s, b}, keyResolvers{s, b}
 	pool, data := poolResolvers{s, b}, datasetResolvers{s, b}
+	mk := memberKeyResolvers{s, b}
 	r := map[string]graphql.Resolver{
 		"Query.me":          s.authed(acc.me),
 		"Query.account":     s.authed(acc.account),
@@ -198,7 +200,7 @@ func (s *Surface) managementResolvers(b Management) map[string]graphql.Resolver 
 		"Mutation.setPlan":       s.authed(acc.setPlan),
 		"Mutation.inviteMember":  s.authed(acc.inviteMember),
 		"Mutation.setMemberRole": s.authed(acc.setMemberRole),
-		"Mutation.removeMember":  s.authed(acc.removeMember),
+		"Mutation.removeMember":  s.authed(mk.removeMember),
 		"Mutation.createProject": s.authed(prj.createProject),
 		"Mutation.updateProject": s.authed(prj.updateProject),
 		"Mutation.deleteProject": s.authed(prj.deleteProject),
@@ -208,6 +210,9 @@ func (s *Surface) managementResolvers(b Management) map[string]graphql.Resolver 
 		"Mutation.deleteApiKey":  s.authed(keys.deleteAPIKey),
 		"Mutation.importDataset": s.authed(data.importDataset),
 		"Mutation.deleteDataset": s.authed(data.deleteDataset),
+
+		"Mutation.removeMemberWithKeys": s.authed(mk.removeMemberWithKeys),
+		"Mutation.revokeMemberKeys":     s.authed(mk.revokeMemberKeys),
 
 		"Mutation.setPreviewSharing": s.authed(prj.setPreviewSharing),
 		"Mutation.previewQuery":      s.authed(prj.previewQuery),

@@ -114,11 +114,6 @@ func (s accountResolvers) setMemberRole(ctx context.Context, c *Call, args input
 	return s.shaper(c).member(m), nil
 }
 
-// removeMember resolves Mutation.removeMember.
-func (s accountResolvers) removeMember(ctx context.Context, c *Call, args input) (any, error) {
-	return done(s.b.RemoveMember(ctx, c.Principal, args.str("userId")))
-}
-
 // shapeAccount shapes a with sh. A nil usage is read from the backend, as
 // sh's principal, when selected.
 func (s accountResolvers) shapeAccount(sh shaper, a *model.Account, usage *model.Usage) any {

@@ -62,6 +62,7 @@ func (s datasetResolvers) importDataset(ctx context.Context, c *Call, args input
 		VariantField: args.str("variantField"),
 		Body:         strings.NewReader(content),
 		MaxBytes:     maxImportContent,
+		Size:         int64(len(content)),
 	})
 	if err != nil {
 		return nil, err

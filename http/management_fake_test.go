@@ -270,3 +270,7 @@ func (f *fakeManagement) PreviewQuery(_ context.Context, p Principal, projectID 
 	}
 	return &model.RuntimeResult{Status: 200, Body: []byte(`{"data":{"products":{"total":3}}}`)}, nil
 }
+
+func (f *fakeManagement) RevokeMemberKeys(_ context.Context, p Principal, userID string) (int, error) {
+	return 0, f.record("RevokeMemberKeys", p, userID)
+}

@@ -119,7 +119,9 @@ func (sh shaper) memberRole(a *model.Account) lazy {
 
 // usage shapes a Usage.
 func (sh shaper) usage(u model.Usage) any {
-	return map[string]any{"requests": u.Requests, "quota": u.Quota, "period": u.Period, "resetsAt": dateTime(u.ResetsAt)}
+	return map[string]any{"requests": u.Requests, "quota": u.Quota, "period": u.Period, "resetsAt": dateTime(u.ResetsAt),
+		"projects": u.Projects, "projectLimit": u.ProjectLimit, "datasets": u.Datasets, "datasetLimit": u.DatasetLimit,
+		"datasetBytes": float64(u.DatasetBytes), "datasetBytesLimit": float64(u.BytesLimit), "keysPerProjectLimit": u.KeysPerProjectLimit}
 }
 
 // project shapes a Project. Its sdl, requestLog and myRole are asked of
@@ -315,7 +317,18 @@ func (sh shaper) apiKey(k model.APIKey) any {
 		"id": k.ID, "name": k.Name, "projectId": k.ProjectID, "scope": string(k.Scope), "prefix": k.Prefix,
 		"expiresAt": optDateTime(k.ExpiresAt), "revoked": k.Revoked, "maxActors": k.MaxActors,
 		"createdAt": dateTime(k.CreatedAt), "lastUsedAt": optDateTime(k.LastUsedAt), "activeActors": k.ActiveActors,
+		"createdBy": sh.keyCreator(k.CreatedBy),
 	}
+}
+
+// keyCreator is ApiKey.createdBy: the member who made the key, as they
+// were then; null for keys made before it was kept. Only members of the
+// account list keys, so the user's ID reaches no one else.
+func (sh shaper) keyCreator(u *model.User) any {
+	if u == nil {
+		return nil
+	}
+	return sh.user(*u)
 }
 
 // createdKey shapes a CreatedApiKey.

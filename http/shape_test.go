@@ -236,7 +236,8 @@ func TestShapeAccountUsage(t *testing.T) {
 	usage := fixtureUsage()
 	eager := acc.shapeAccount(sh, fixtureAccount(), &usage)
 	lazyAcc := acc.shapeAccount(sh, fixtureAccount(), nil)
-	want := map[string]any{"requests": int64(42), "quota": int64(100000), "period": "month", "resetsAt": "2026-12-01T00:00:00.000Z"}
+	want := map[string]any{"requests": int64(42), "quota": int64(100000), "period": "month", "resetsAt": "2026-12-01T00:00:00.000Z",
+		"projects": 0, "projectLimit": 0, "datasets": 0, "datasetLimit": 0, "datasetBytes": 0.0, "datasetBytesLimit": 0.0, "keysPerProjectLimit": 0}
 	if got := shapedField(t, eager, "usage", nil); !reflect.DeepEqual(got, want) {
 		t.Errorf("usage = %v, want %v", got, want)
 	}

@@ -41,6 +41,12 @@ type Usage struct {
 	Quota    int64     `json:"quota"` // 0 = unlimited
 	Period   string    `json:"period"`
 	ResetsAt time.Time `json:"resetsAt"`
+	// Plan caps beside the quota: what the account holds and its plan's
+	// limit (0 = no limit).
+	Projects, ProjectLimit   int
+	Datasets, DatasetLimit   int
+	DatasetBytes, BytesLimit int64
+	KeysPerProjectLimit      int
 }
 
 // APIKey is the stored record of a key; the secret itself is never stored,
@@ -59,6 +65,9 @@ type APIKey struct {
 	CreatedAt  time.Time `json:"createdAt"`
 	LastUsedAt time.Time `json:"lastUsedAt,omitzero"`
 	Hash       string    `json:"hash"`
+	// CreatedBy is the member who made the key (their ID, e-mail and name
+	// as they were then); empty for keys made before it was kept.
+	CreatedBy *User `json:"createdBy,omitempty"`
 	// ActiveActors is the number of actor slots in use when the key was
 	// read (the key's grain fills it; it is never stored).
 	ActiveActors int `json:"activeActors,omitempty"`
@@ -83,6 +92,12 @@ type Limits struct {
 	// limit.
 	Datasets     [4]int
 	DatasetBytes [4]int64
+	// Projects is how many projects an account of each plan may hold, and
+	// KeysPerProject how many API keys (revoked ones included, deleted
+	// ones not) one of its projects may hold (index: PlanIndex); 0 is no
+	// limit.
+	Projects       [4]int
+	KeysPerProject [4]int
 }
 
 // PlanIndex orders the plans: STARTER 0, PROFESSIONAL 1, TEAM 2, ENTERPRISE 3.
@@ -106,6 +121,9 @@ func DefaultLimits() Limits {
 		SessionTables: 20, SessionAttributes: 30, SessionProjects: 1,
 		Datasets:     [4]int{10, 50, 200, 0},
 		DatasetBytes: [4]int64{100 << 20, 1 << 30, 10 << 30, 0},
+		Projects:     [4]int{10, 100, 1000, 10000},
+		// STARTER has no keys (KeysAllowed); its cap matters after a downgrade.
+		KeysPerProject: [4]int{50, 50, 200, 1000},
 	}
 }
 

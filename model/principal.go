@@ -72,6 +72,10 @@ type DatasetImport struct {
 	VariantField string
 	Body         io.Reader
 	MaxBytes     int64
+	// Size is the body's length when known in advance (an upload's
+	// Content-Length), else 0: an account's plan holds that much room for
+	// the upload before it is read, or all the room left when unknown.
+	Size int64
 }
 
 // CreatedKey is a new API key with its value, shown once.

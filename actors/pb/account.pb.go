@@ -1321,6 +1321,343 @@ func (x *UserRemoveAccount) GetAccountId() string {
 	return ""
 }
 
+// AccountReserveDataset holds room for one upload of the account's own
+// datasets under hold_id: one dataset and up to bytes (0: all the bytes
+// left); exact says bytes is the upload's known size, refused whole when
+// it does not fit. The answer is the account record, whose
+// holds[hold_id].bytes is the room held.
+type AccountReserveDataset struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	HoldId        string                 `protobuf:"bytes,2,opt,name=hold_id,json=holdId,proto3" json:"hold_id,omitempty"`
+	Key           string                 `protobuf:"bytes,3,opt,name=key,proto3" json:"key,omitempty"`
+	Bytes         int64                  `protobuf:"varint,4,opt,name=bytes,proto3" json:"bytes,omitempty"`
+	Exact         bool                   `protobuf:"varint,5,opt,name=exact,proto3" json:"exact,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AccountReserveDataset) Reset() {
+	*x = AccountReserveDataset{}
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[24]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AccountReserveDataset) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AccountReserveDataset) ProtoMessage() {}
+
+func (x *AccountReserveDataset) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[24]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AccountReserveDataset.ProtoReflect.Descriptor instead.
+func (*AccountReserveDataset) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_account_proto_rawDescGZIP(), []int{24}
+}
+
+func (x *AccountReserveDataset) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *AccountReserveDataset) GetHoldId() string {
+	if x != nil {
+		return x.HoldId
+	}
+	return ""
+}
+
+func (x *AccountReserveDataset) GetKey() string {
+	if x != nil {
+		return x.Key
+	}
+	return ""
+}
+
+func (x *AccountReserveDataset) GetBytes() int64 {
+	if x != nil {
+		return x.Bytes
+	}
+	return 0
+}
+
+func (x *AccountReserveDataset) GetExact() bool {
+	if x != nil {
+		return x.Exact
+	}
+	return false
+}
+
+// AccountSettleDataset sets a hold to its dataset's stored size, checked
+// against the plan again, before the catalog entry naming blob_id is
+// written (the hold ends when the catalog shows that blob).
+type AccountSettleDataset struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	HoldId        string                 `protobuf:"bytes,2,opt,name=hold_id,json=holdId,proto3" json:"hold_id,omitempty"`
+	Bytes         int64                  `protobuf:"varint,3,opt,name=bytes,proto3" json:"bytes,omitempty"`
+	BlobId        string                 `protobuf:"bytes,4,opt,name=blob_id,json=blobId,proto3" json:"blob_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AccountSettleDataset) Reset() {
+	*x = AccountSettleDataset{}
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AccountSettleDataset) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AccountSettleDataset) ProtoMessage() {}
+
+func (x *AccountSettleDataset) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AccountSettleDataset.ProtoReflect.Descriptor instead.
+func (*AccountSettleDataset) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_account_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *AccountSettleDataset) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *AccountSettleDataset) GetHoldId() string {
+	if x != nil {
+		return x.HoldId
+	}
+	return ""
+}
+
+func (x *AccountSettleDataset) GetBytes() int64 {
+	if x != nil {
+		return x.Bytes
+	}
+	return 0
+}
+
+func (x *AccountSettleDataset) GetBlobId() string {
+	if x != nil {
+		return x.BlobId
+	}
+	return ""
+}
+
+// AccountReleaseDataset drops a hold (a failed or refused upload).
+type AccountReleaseDataset struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	HoldId        string                 `protobuf:"bytes,2,opt,name=hold_id,json=holdId,proto3" json:"hold_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AccountReleaseDataset) Reset() {
+	*x = AccountReleaseDataset{}
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[26]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AccountReleaseDataset) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AccountReleaseDataset) ProtoMessage() {}
+
+func (x *AccountReleaseDataset) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[26]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AccountReleaseDataset.ProtoReflect.Descriptor instead.
+func (*AccountReleaseDataset) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_account_proto_rawDescGZIP(), []int{26}
+}
+
+func (x *AccountReleaseDataset) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *AccountReleaseDataset) GetHoldId() string {
+	if x != nil {
+		return x.HoldId
+	}
+	return ""
+}
+
+// AccountClaimProject adds a project to the account within its plan's
+// project cap (LIMIT_REACHED past it).
+type AccountClaimProject struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	ProjectId     string                 `protobuf:"bytes,2,opt,name=project_id,json=projectId,proto3" json:"project_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AccountClaimProject) Reset() {
+	*x = AccountClaimProject{}
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[27]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AccountClaimProject) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AccountClaimProject) ProtoMessage() {}
+
+func (x *AccountClaimProject) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[27]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AccountClaimProject.ProtoReflect.Descriptor instead.
+func (*AccountClaimProject) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_account_proto_rawDescGZIP(), []int{27}
+}
+
+func (x *AccountClaimProject) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *AccountClaimProject) GetProjectId() string {
+	if x != nil {
+		return x.ProjectId
+	}
+	return ""
+}
+
+// AccountClaimKey indexes a new key within the plan's cap of keys per
+// project (LIMIT_REACHED past it); created_by is the creator's user ID.
+type AccountClaimKey struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	KeyId         string                 `protobuf:"bytes,2,opt,name=key_id,json=keyId,proto3" json:"key_id,omitempty"`
+	KeyHash       string                 `protobuf:"bytes,3,opt,name=key_hash,json=keyHash,proto3" json:"key_hash,omitempty"`
+	ProjectId     string                 `protobuf:"bytes,4,opt,name=project_id,json=projectId,proto3" json:"project_id,omitempty"`
+	CreatedBy     string                 `protobuf:"bytes,5,opt,name=created_by,json=createdBy,proto3" json:"created_by,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AccountClaimKey) Reset() {
+	*x = AccountClaimKey{}
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AccountClaimKey) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AccountClaimKey) ProtoMessage() {}
+
+func (x *AccountClaimKey) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AccountClaimKey.ProtoReflect.Descriptor instead.
+func (*AccountClaimKey) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_account_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *AccountClaimKey) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *AccountClaimKey) GetKeyId() string {
+	if x != nil {
+		return x.KeyId
+	}
+	return ""
+}
+
+func (x *AccountClaimKey) GetKeyHash() string {
+	if x != nil {
+		return x.KeyHash
+	}
+	return ""
+}
+
+func (x *AccountClaimKey) GetProjectId() string {
+	if x != nil {
+		return x.ProjectId
+	}
+	return ""
+}
+
+func (x *AccountClaimKey) GetCreatedBy() string {
+	if x != nil {
+		return x.CreatedBy
+	}
+	return ""
+}
+
 var File_mockgql_actors_v1_account_proto protoreflect.FileDescriptor
 
 const file_mockgql_actors_v1_account_proto_rawDesc = "" +
@@ -1415,7 +1752,33 @@ const file_mockgql_actors_v1_account_proto_rawDesc = "" +
 	"\x11UserRemoveAccount\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x1d\n" +
 	"\n" +
-	"account_id\x18\x02 \x01(\tR\taccountIdB&Z$github.com/mockgql/mockgql/actors/pbb\x06proto3"
+	"account_id\x18\x02 \x01(\tR\taccountId\"\xa1\x01\n" +
+	"\x15AccountReserveDataset\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x17\n" +
+	"\ahold_id\x18\x02 \x01(\tR\x06holdId\x12\x10\n" +
+	"\x03key\x18\x03 \x01(\tR\x03key\x12\x14\n" +
+	"\x05bytes\x18\x04 \x01(\x03R\x05bytes\x12\x14\n" +
+	"\x05exact\x18\x05 \x01(\bR\x05exact\"\x91\x01\n" +
+	"\x14AccountSettleDataset\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x17\n" +
+	"\ahold_id\x18\x02 \x01(\tR\x06holdId\x12\x14\n" +
+	"\x05bytes\x18\x03 \x01(\x03R\x05bytes\x12\x17\n" +
+	"\ablob_id\x18\x04 \x01(\tR\x06blobId\"c\n" +
+	"\x15AccountReleaseDataset\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x17\n" +
+	"\ahold_id\x18\x02 \x01(\tR\x06holdId\"g\n" +
+	"\x13AccountClaimProject\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x1d\n" +
+	"\n" +
+	"project_id\x18\x02 \x01(\tR\tprojectId\"\xb4\x01\n" +
+	"\x0fAccountClaimKey\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x15\n" +
+	"\x06key_id\x18\x02 \x01(\tR\x05keyId\x12\x19\n" +
+	"\bkey_hash\x18\x03 \x01(\tR\akeyHash\x12\x1d\n" +
+	"\n" +
+	"project_id\x18\x04 \x01(\tR\tprojectId\x12\x1d\n" +
+	"\n" +
+	"created_by\x18\x05 \x01(\tR\tcreatedByB&Z$github.com/mockgql/mockgql/actors/pbb\x06proto3"
 
 var (
 	file_mockgql_actors_v1_account_proto_rawDescOnce sync.Once
@@ -1429,70 +1792,80 @@ func file_mockgql_actors_v1_account_proto_rawDescGZIP() []byte {
 	return file_mockgql_actors_v1_account_proto_rawDescData
 }
 
-var file_mockgql_actors_v1_account_proto_msgTypes = make([]protoimpl.MessageInfo, 24)
+var file_mockgql_actors_v1_account_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
 var file_mockgql_actors_v1_account_proto_goTypes = []any{
-	(*AccountCreate)(nil),        // 0: mockgql.actors.v1.AccountCreate
-	(*AccountGet)(nil),           // 1: mockgql.actors.v1.AccountGet
-	(*AccountSetPlan)(nil),       // 2: mockgql.actors.v1.AccountSetPlan
-	(*AccountAddMember)(nil),     // 3: mockgql.actors.v1.AccountAddMember
-	(*AccountSetRole)(nil),       // 4: mockgql.actors.v1.AccountSetRole
-	(*AccountRemoveMember)(nil),  // 5: mockgql.actors.v1.AccountRemoveMember
-	(*AccountAddProject)(nil),    // 6: mockgql.actors.v1.AccountAddProject
-	(*AccountRemoveProject)(nil), // 7: mockgql.actors.v1.AccountRemoveProject
-	(*AccountAddKey)(nil),        // 8: mockgql.actors.v1.AccountAddKey
-	(*AccountRemoveKey)(nil),     // 9: mockgql.actors.v1.AccountRemoveKey
-	(*KeyCreate)(nil),            // 10: mockgql.actors.v1.KeyCreate
-	(*KeyGet)(nil),               // 11: mockgql.actors.v1.KeyGet
-	(*KeyAuth)(nil),              // 12: mockgql.actors.v1.KeyAuth
-	(*KeyRevoke)(nil),            // 13: mockgql.actors.v1.KeyRevoke
-	(*KeyDelete)(nil),            // 14: mockgql.actors.v1.KeyDelete
-	(*KeyAcquire)(nil),           // 15: mockgql.actors.v1.KeyAcquire
-	(*KeyTouch)(nil),             // 16: mockgql.actors.v1.KeyTouch
-	(*KeyRelease)(nil),           // 17: mockgql.actors.v1.KeyRelease
-	(*UserGet)(nil),              // 18: mockgql.actors.v1.UserGet
-	(*UserSignup)(nil),           // 19: mockgql.actors.v1.UserSignup
-	(*UserLogin)(nil),            // 20: mockgql.actors.v1.UserLogin
-	(*UserInvite)(nil),           // 21: mockgql.actors.v1.UserInvite
-	(*UserAddAccount)(nil),       // 22: mockgql.actors.v1.UserAddAccount
-	(*UserRemoveAccount)(nil),    // 23: mockgql.actors.v1.UserRemoveAccount
-	(*Header)(nil),               // 24: mockgql.actors.v1.Header
-	(*AccountDoc)(nil),           // 25: mockgql.actors.v1.AccountDoc
-	(*UserDoc)(nil),              // 26: mockgql.actors.v1.UserDoc
-	(*APIKeyDoc)(nil),            // 27: mockgql.actors.v1.APIKeyDoc
+	(*AccountCreate)(nil),         // 0: mockgql.actors.v1.AccountCreate
+	(*AccountGet)(nil),            // 1: mockgql.actors.v1.AccountGet
+	(*AccountSetPlan)(nil),        // 2: mockgql.actors.v1.AccountSetPlan
+	(*AccountAddMember)(nil),      // 3: mockgql.actors.v1.AccountAddMember
+	(*AccountSetRole)(nil),        // 4: mockgql.actors.v1.AccountSetRole
+	(*AccountRemoveMember)(nil),   // 5: mockgql.actors.v1.AccountRemoveMember
+	(*AccountAddProject)(nil),     // 6: mockgql.actors.v1.AccountAddProject
+	(*AccountRemoveProject)(nil),  // 7: mockgql.actors.v1.AccountRemoveProject
+	(*AccountAddKey)(nil),         // 8: mockgql.actors.v1.AccountAddKey
+	(*AccountRemoveKey)(nil),      // 9: mockgql.actors.v1.AccountRemoveKey
+	(*KeyCreate)(nil),             // 10: mockgql.actors.v1.KeyCreate
+	(*KeyGet)(nil),                // 11: mockgql.actors.v1.KeyGet
+	(*KeyAuth)(nil),               // 12: mockgql.actors.v1.KeyAuth
+	(*KeyRevoke)(nil),             // 13: mockgql.actors.v1.KeyRevoke
+	(*KeyDelete)(nil),             // 14: mockgql.actors.v1.KeyDelete
+	(*KeyAcquire)(nil),            // 15: mockgql.actors.v1.KeyAcquire
+	(*KeyTouch)(nil),              // 16: mockgql.actors.v1.KeyTouch
+	(*KeyRelease)(nil),            // 17: mockgql.actors.v1.KeyRelease
+	(*UserGet)(nil),               // 18: mockgql.actors.v1.UserGet
+	(*UserSignup)(nil),            // 19: mockgql.actors.v1.UserSignup
+	(*UserLogin)(nil),             // 20: mockgql.actors.v1.UserLogin
+	(*UserInvite)(nil),            // 21: mockgql.actors.v1.UserInvite
+	(*UserAddAccount)(nil),        // 22: mockgql.actors.v1.UserAddAccount
+	(*UserRemoveAccount)(nil),     // 23: mockgql.actors.v1.UserRemoveAccount
+	(*AccountReserveDataset)(nil), // 24: mockgql.actors.v1.AccountReserveDataset
+	(*AccountSettleDataset)(nil),  // 25: mockgql.actors.v1.AccountSettleDataset
+	(*AccountReleaseDataset)(nil), // 26: mockgql.actors.v1.AccountReleaseDataset
+	(*AccountClaimProject)(nil),   // 27: mockgql.actors.v1.AccountClaimProject
+	(*AccountClaimKey)(nil),       // 28: mockgql.actors.v1.AccountClaimKey
+	(*Header)(nil),                // 29: mockgql.actors.v1.Header
+	(*AccountDoc)(nil),            // 30: mockgql.actors.v1.AccountDoc
+	(*UserDoc)(nil),               // 31: mockgql.actors.v1.UserDoc
+	(*APIKeyDoc)(nil),             // 32: mockgql.actors.v1.APIKeyDoc
 }
 var file_mockgql_actors_v1_account_proto_depIdxs = []int32{
-	24, // 0: mockgql.actors.v1.AccountCreate.header:type_name -> mockgql.actors.v1.Header
-	25, // 1: mockgql.actors.v1.AccountCreate.account:type_name -> mockgql.actors.v1.AccountDoc
-	24, // 2: mockgql.actors.v1.AccountGet.header:type_name -> mockgql.actors.v1.Header
-	24, // 3: mockgql.actors.v1.AccountSetPlan.header:type_name -> mockgql.actors.v1.Header
-	24, // 4: mockgql.actors.v1.AccountAddMember.header:type_name -> mockgql.actors.v1.Header
-	26, // 5: mockgql.actors.v1.AccountAddMember.user:type_name -> mockgql.actors.v1.UserDoc
-	24, // 6: mockgql.actors.v1.AccountSetRole.header:type_name -> mockgql.actors.v1.Header
-	24, // 7: mockgql.actors.v1.AccountRemoveMember.header:type_name -> mockgql.actors.v1.Header
-	24, // 8: mockgql.actors.v1.AccountAddProject.header:type_name -> mockgql.actors.v1.Header
-	24, // 9: mockgql.actors.v1.AccountRemoveProject.header:type_name -> mockgql.actors.v1.Header
-	24, // 10: mockgql.actors.v1.AccountAddKey.header:type_name -> mockgql.actors.v1.Header
-	24, // 11: mockgql.actors.v1.AccountRemoveKey.header:type_name -> mockgql.actors.v1.Header
-	24, // 12: mockgql.actors.v1.KeyCreate.header:type_name -> mockgql.actors.v1.Header
-	27, // 13: mockgql.actors.v1.KeyCreate.key:type_name -> mockgql.actors.v1.APIKeyDoc
-	24, // 14: mockgql.actors.v1.KeyGet.header:type_name -> mockgql.actors.v1.Header
-	24, // 15: mockgql.actors.v1.KeyAuth.header:type_name -> mockgql.actors.v1.Header
-	24, // 16: mockgql.actors.v1.KeyRevoke.header:type_name -> mockgql.actors.v1.Header
-	24, // 17: mockgql.actors.v1.KeyDelete.header:type_name -> mockgql.actors.v1.Header
-	24, // 18: mockgql.actors.v1.KeyAcquire.header:type_name -> mockgql.actors.v1.Header
-	24, // 19: mockgql.actors.v1.KeyTouch.header:type_name -> mockgql.actors.v1.Header
-	24, // 20: mockgql.actors.v1.KeyRelease.header:type_name -> mockgql.actors.v1.Header
-	24, // 21: mockgql.actors.v1.UserGet.header:type_name -> mockgql.actors.v1.Header
-	24, // 22: mockgql.actors.v1.UserSignup.header:type_name -> mockgql.actors.v1.Header
-	24, // 23: mockgql.actors.v1.UserLogin.header:type_name -> mockgql.actors.v1.Header
-	24, // 24: mockgql.actors.v1.UserInvite.header:type_name -> mockgql.actors.v1.Header
-	24, // 25: mockgql.actors.v1.UserAddAccount.header:type_name -> mockgql.actors.v1.Header
-	24, // 26: mockgql.actors.v1.UserRemoveAccount.header:type_name -> mockgql.actors.v1.Header
-	27, // [27:27] is the sub-list for method output_type
-	27, // [27:27] is the sub-list for method input_type
-	27, // [27:27] is the sub-list for extension type_name
-	27, // [27:27] is the sub-list for extension extendee
-	0,  // [0:27] is the sub-list for field type_name
+	29, // 0: mockgql.actors.v1.AccountCreate.header:type_name -> mockgql.actors.v1.Header
+	30, // 1: mockgql.actors.v1.AccountCreate.account:type_name -> mockgql.actors.v1.AccountDoc
+	29, // 2: mockgql.actors.v1.AccountGet.header:type_name -> mockgql.actors.v1.Header
+	29, // 3: mockgql.actors.v1.AccountSetPlan.header:type_name -> mockgql.actors.v1.Header
+	29, // 4: mockgql.actors.v1.AccountAddMember.header:type_name -> mockgql.actors.v1.Header
+	31, // 5: mockgql.actors.v1.AccountAddMember.user:type_name -> mockgql.actors.v1.UserDoc
+	29, // 6: mockgql.actors.v1.AccountSetRole.header:type_name -> mockgql.actors.v1.Header
+	29, // 7: mockgql.actors.v1.AccountRemoveMember.header:type_name -> mockgql.actors.v1.Header
+	29, // 8: mockgql.actors.v1.AccountAddProject.header:type_name -> mockgql.actors.v1.Header
+	29, // 9: mockgql.actors.v1.AccountRemoveProject.header:type_name -> mockgql.actors.v1.Header
+	29, // 10: mockgql.actors.v1.AccountAddKey.header:type_name -> mockgql.actors.v1.Header
+	29, // 11: mockgql.actors.v1.AccountRemoveKey.header:type_name -> mockgql.actors.v1.Header
+	29, // 12: mockgql.actors.v1.KeyCreate.header:type_name -> mockgql.actors.v1.Header
+	32, // 13: mockgql.actors.v1.KeyCreate.key:type_name -> mockgql.actors.v1.APIKeyDoc
+	29, // 14: mockgql.actors.v1.KeyGet.header:type_name -> mockgql.actors.v1.Header
+	29, // 15: mockgql.actors.v1.KeyAuth.header:type_name -> mockgql.actors.v1.Header
+	29, // 16: mockgql.actors.v1.KeyRevoke.header:type_name -> mockgql.actors.v1.Header
+	29, // 17: mockgql.actors.v1.KeyDelete.header:type_name -> mockgql.actors.v1.Header
+	29, // 18: mockgql.actors.v1.KeyAcquire.header:type_name -> mockgql.actors.v1.Header
+	29, // 19: mockgql.actors.v1.KeyTouch.header:type_name -> mockgql.actors.v1.Header
+	29, // 20: mockgql.actors.v1.KeyRelease.header:type_name -> mockgql.actors.v1.Header
+	29, // 21: mockgql.actors.v1.UserGet.header:type_name -> mockgql.actors.v1.Header
+	29, // 22: mockgql.actors.v1.UserSignup.header:type_name -> mockgql.actors.v1.Header
+	29, // 23: mockgql.actors.v1.UserLogin.header:type_name -> mockgql.actors.v1.Header
+	29, // 24: mockgql.actors.v1.UserInvite.header:type_name -> mockgql.actors.v1.Header
+	29, // 25: mockgql.actors.v1.UserAddAccount.header:type_name -> mockgql.actors.v1.Header
+	29, // 26: mockgql.actors.v1.UserRemoveAccount.header:type_name -> mockgql.actors.v1.Header
+	29, // 27: mockgql.actors.v1.AccountReserveDataset.header:type_name -> mockgql.actors.v1.Header
+	29, // 28: mockgql.actors.v1.AccountSettleDataset.header:type_name -> mockgql.actors.v1.Header
+	29, // 29: mockgql.actors.v1.AccountReleaseDataset.header:type_name -> mockgql.actors.v1.Header
+	29, // 30: mockgql.actors.v1.AccountClaimProject.header:type_name -> mockgql.actors.v1.Header
+	29, // 31: mockgql.actors.v1.AccountClaimKey.header:type_name -> mockgql.actors.v1.Header
+	32, // [32:32] is the sub-list for method output_type
+	32, // [32:32] is the sub-list for method input_type
+	32, // [32:32] is the sub-list for extension type_name
+	32, // [32:32] is the sub-list for extension extendee
+	0,  // [0:32] is the sub-list for field type_name
 }
 
 func init() { file_mockgql_actors_v1_account_proto_init() }
@@ -1507,7 +1880,7 @@ func file_mockgql_actors_v1_account_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mockgql_actors_v1_account_proto_rawDesc), len(file_mockgql_actors_v1_account_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   24,
+			NumMessages:   29,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
