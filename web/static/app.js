@@ -7,6 +7,8 @@ import { dataPage } from "./page-data.js";
 import { accountPage } from "./page-account.js";
 import { projectPage } from "./page-project.js";
 import { demoPage } from "./page-demo.js";
+import { workspaceSwitcher, sessionEnded } from "./workspaces.js";
+import { invitationPrompts } from "./invitations.js";
 
 const main = document.getElementById("main");
 
@@ -16,7 +18,7 @@ async function whoAmI() {
     const d = await gql(`{ me { id email name } account { id name plan myRole } }`);
     return d;
   } catch (e) {
-    if (e instanceof GqlError && e.code === "UNAUTHENTICATED") return null;
+    if (e instanceof GqlError && (e.code === "UNAUTHENTICATED" || e.code === "FORBIDDEN")) { sessionEnded(e); return null; }
     throw e;
   }
 }
@@ -34,7 +36,7 @@ function frame(who) {
     location.assign("/");
   });
   const right = who
-    ? [h("span", { class: "who" }, who.me.email, " · ", who.account.plan.toLowerCase()), logout]
+    ? [workspaceSwitcher(who), h("span", { class: "who" }, who.me.email, " · ", who.account.plan.toLowerCase()), logout]
     : [h("a", { href: "/" }, "Sign up or log in")];
   top.append(nav, h("span", { class: "spacer" }), ...right);
 }
@@ -43,6 +45,7 @@ async function route() {
   const parts = location.pathname.split("/").filter(Boolean).map(decodeURIComponent); // ["board", ...]
   const who = await whoAmI();
   frame(who);
+  await invitationPrompts(who);
   const [, section, id, tab] = parts;
   if (section === "projects" && id) return projectPage(main, who, id, tab || "model");
   if (section === "data") return dataPage(main, who);
@@ -52,6 +55,7 @@ async function route() {
 }
 
 route().catch((e) => {
+  sessionEnded(e);
   fill(main, h("section", { class: "card" }, h("h1", {}, "Something went wrong"),
     h("p", { class: "status error" }, e.message), h("p", {}, h("a", { href: "/" }, "Back to the start page"))));
 });
