@@ -25,9 +25,17 @@ func (s *Service) AnswerInvitation(ctx context.Context, p model.Principal, invit
 		return model.Workspace{}, err
 	}
 	req := &pb.AccountAnswerInvite{InvitationId: invitationID, User: &pb.UserDoc{Json: actors.EncodeDoc(m.User)}, Accept: accept}
-	accountID, err := s.answerTarget(u, req, token)
+	accountID, err := answerByLink(req, token)
 	if err != nil {
 		return model.Workspace{}, err
+	}
+	for _, ref := range u.Invites {
+		if accountID == "" && ref.InvitationID == req.InvitationId {
+			accountID = ref.AccountID
+		}
+	}
+	if accountID == "" {
+		return model.Workspace{}, errGone()
 	}
 	member := slices.Contains(u.AccountIDs, accountID)
 	if accept && !member { // listed first, so a member is never missing from their list
@@ -50,25 +58,21 @@ func (s *Service) AnswerInvitation(ctx context.Context, p model.Principal, invit
 	return w, nil
 }
 
-// answerTarget fills req from a link token, or finds the account of the
-// invitation the user's address holds; it returns the account's ID.
-func (s *Service) answerTarget(u *actors.UserState, req *pb.AccountAnswerInvite, token string) (string, error) {
-	gone := model.Errorf(model.ErrNotFound, "no such pending invitation: it was accepted, declined, revoked or it expired")
-	if token != "" {
-		accountID, invitationID, secret, ok := parseLink(token)
-		if !ok || req.InvitationId != "" && req.InvitationId != invitationID {
-			return "", gone
-		}
-		req.InvitationId, req.LinkHash = invitationID, ids.HashSecret(secret)
-		return accountID, nil
+func errGone() error {
+	return model.Errorf(model.ErrNotFound, "no such pending invitation: it was accepted, declined, revoked or it expired")
+}
+
+// answerByLink fills req from an invite link's token and returns the
+// account it names; with no token it only checks req's invitation ID and
+// returns "" (the caller finds the account in the user's invitations).
+func answerByLink(req *pb.AccountAnswerInvite, token string) (string, error) {
+	if token == "" {
+		return "", model.CheckID("invitationId", req.InvitationId)
 	}
-	if err := model.CheckID("invitationId", req.InvitationId); err != nil {
-		return "", err
+	accountID, invitationID, secret, ok := parseLink(token)
+	if !ok || req.InvitationId != "" && req.InvitationId != invitationID {
+		return "", errGone()
 	}
-	for _, ref := range u.Invites {
-		if ref.InvitationID == req.InvitationId {
-			return ref.AccountID, nil
-		}
-	}
-	return "", gone
+	req.InvitationId, req.LinkHash = invitationID, ids.HashSecret(secret)
+	return accountID, nil
 }
