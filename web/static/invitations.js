@@ -20,6 +20,8 @@ function forgetToken() { try { sessionStorage.removeItem(KEY); } catch { /* stor
 /** invitationPrompts adds a region before main listing the user's pending
  * invitations, each with Accept and Decline; it shows nothing when none. */
 export async function invitationPrompts(who) {
+  const old = document.getElementById("invitations");
+  if (old) old.remove(); // called again when the board reads who anew
   if (!who) return;
   const token = linkToken();
   const d = await gql(`{ myInvitations { id role accountName invitedBy } }`).catch(() => ({ myInvitations: [] }));
