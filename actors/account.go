@@ -30,6 +30,10 @@ type AccountState struct {
 	// Holds is the room uploads hold in the plan's datasets, by hold ID
 	// (account_limits.go).
 	Holds map[string]DatasetHold `json:"holds,omitempty"`
+	// Invitations are the pending ones (account_team.go); InviteWindow
+	// counts the invitations sent in the current hour.
+	Invitations  []model.Invitation `json:"invitations,omitempty"`
+	InviteWindow inviteWindow       `json:"inviteWindow,omitzero"`
 }
 
 // quotaPeriod is the plan's quota window: a UTC day on STARTER, a UTC
@@ -107,7 +111,8 @@ func (a *accountGrain) handle(g *grain, c *call) (any, error) {
 		return a.create(g, m)
 	case *pb.AccountGet, *pb.Consume, *pb.Lease, *pb.UsageQuery, *pb.AccountSetPlan, *pb.AccountAddMember,
 		*pb.AccountSetRole, *pb.AccountRemoveMember, *pb.AccountAddProject, *pb.AccountRemoveProject,
-		*pb.AccountAddKey, *pb.AccountRemoveKey:
+		*pb.AccountAddKey, *pb.AccountRemoveKey, *pb.AccountCheckSession, *pb.AccountRevokeSessions,
+		*pb.AccountInvite, *pb.AccountInviteLink, *pb.AccountRevokeInvite, *pb.AccountAnswerInvite:
 		if !a.found {
 			return nil, model.Errorf(model.ErrNotFound, "account %s not found", g.id)
 		}
@@ -168,7 +173,7 @@ func (a *accountGrain) run(g *grain, c *call) (any, error) {
 	case *pb.AccountRemoveKey:
 		return a.setKey(g, m.KeyId, nil)
 	}
-	return nil, unknownRequest(g, c)
+	return a.team(g, c)
 }
 
 // setProject adds a project to the account, or removes it.
@@ -266,6 +271,7 @@ func setRole(s *AccountState, args accountArgs) error {
 		return model.Errorf(model.ErrConflict, "the account's last owner cannot be demoted or removed")
 	}
 	if args.Role == "" {
+		bumpTokenVersion(s, args.UserID) // a removed member's tokens stop at once, and stay stopped
 		out := s.Account.Members[:0:0]
 		for _, x := range s.Account.Members {
 			if x.User.ID != args.UserID {

@@ -69,6 +69,10 @@ type Config struct {
 	GuestDailyCalls, SessionDailyCalls int
 	// SessionTTL is a session project's life; AdoptionTTL an adoption link's.
 	SessionTTL, AdoptionTTL time.Duration
+	// InviteLimit is the invitations an account may send an hour;
+	// InviteTTL an invitation's life (and its link's).
+	InviteLimit int
+	InviteTTL   time.Duration
 	// SweepEvery is how often a node deletes expired session projects.
 	SweepEvery time.Duration
 	// NoRequestLog keeps no runtime request log (Project.requestLog stays
@@ -98,7 +102,8 @@ func DefaultConfig() Config {
 		BcryptCost: 10, EdgeLimits: model.DefaultEdgeLimits(), ActorIdle: 15 * time.Minute, ActorIssueLimit: 10,
 		GuestDailyCalls: 500, SessionDailyCalls: 100, FlushEvery: time.Second,
 		SessionTTL: 24 * time.Hour, AdoptionTTL: 15 * time.Minute, SweepEvery: 10 * time.Second,
-		UploadHold: time.Hour}
+		UploadHold:  time.Hour,
+		InviteLimit: 20, InviteTTL: 7 * 24 * time.Hour}
 }
 
 // Env is what every grain of a node shares. It is built once per node by

@@ -20,6 +20,10 @@ type UserState struct {
 	// AccountIDs lists the accounts the user belongs to; the first is the
 	// one created at sign-up.
 	AccountIDs []string `json:"accountIds"`
+	// Invites are the pending invitations sent to the e-mail address,
+	// newest last (user_team.go); a placeholder without a password holds
+	// them until its owner signs up.
+	Invites []InviteRef `json:"invites,omitempty"`
 }
 
 func (u *userGrain) load(g *grain) (err error) {
@@ -44,6 +48,8 @@ func (u *userGrain) handle(g *grain, c *call) (any, error) {
 		return u.membership(g, true, m.AccountId)
 	case *pb.UserRemoveAccount:
 		return u.membership(g, false, m.AccountId)
+	case *pb.UserChangePassword, *pb.UserAddInvite, *pb.UserDropInvite:
+		return u.team(g, c)
 	}
 	return nil, unknownRequest(g, c)
 }
@@ -66,7 +72,7 @@ func (u *userGrain) signup(g *grain, a *pb.UserSignup) (any, error) {
 		return nil, model.Errorf(model.ErrBadUserInput, "password: %v", err)
 	}
 	next := clone(u.state)
-	if !u.found { // an invited placeholder keeps its ID and memberships
+	if next.User.ID == "" { // an invited placeholder keeps its ID, memberships and invitations
 		next.User = model.User{ID: a.UserId, Email: g.id}
 	}
 	if a.Name != "" {

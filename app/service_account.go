@@ -152,39 +152,6 @@ func (s *Service) SetPlan(ctx context.Context, p model.Principal, plan model.Pla
 	return &st.Account, nil
 }
 
-// InviteMember adds a user (a placeholder when the e-mail has none yet).
-func (s *Service) InviteMember(ctx context.Context, p model.Principal, email string, role model.Role) (model.Member, error) {
-	if err := needUser(p); err != nil {
-		return model.Member{}, err
-	}
-	e, err := normEmail(email)
-	if err != nil {
-		return model.Member{}, err
-	}
-	if role.Rank() < 0 {
-		return model.Member{}, model.Errorf(model.ErrBadUserInput, "unknown role %q", role)
-	}
-	// Check the caller's right before creating a placeholder user.
-	st, err := s.account(ctx, p.AccountID)
-	if err != nil {
-		return model.Member{}, err
-	}
-	if m := st.Account.Member(p.UserID); m == nil || !m.Role.AtLeast(model.RoleAdmin) {
-		return model.Member{}, model.Errorf(model.ErrForbidden, "inviting members needs role ADMIN or higher")
-	}
-	u, err := s.grains.AskUser(ctx, e, &pb.UserInvite{UserId: "u" + ids.RandomString(12)})
-	if err != nil {
-		return model.Member{}, err
-	}
-	if err := s.grains.TellAccount(ctx, p.AccountID, &pb.AccountAddMember{Caller: p.UserID, User: &pb.UserDoc{Json: actors.EncodeDoc(u.User)}, Role: string(role)}); err != nil {
-		return model.Member{}, err
-	}
-	if err := s.grains.TellUser(ctx, e, &pb.UserAddAccount{AccountId: p.AccountID}); err != nil {
-		return model.Member{}, err
-	}
-	return model.Member{User: u.User, Role: role}, nil
-}
-
 // SetMemberRole changes a member's role (ADMIN or higher).
 func (s *Service) SetMemberRole(ctx context.Context, p model.Principal, userID string, role model.Role) (model.Member, error) {
 	if err := needUser(p); err != nil {

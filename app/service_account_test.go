@@ -110,13 +110,17 @@ func newTeam(t *testing.T, nd *node, prefix string) team {
 	tm := team{owner: signUp(t, nd.svc, prefix+"-owner@example.com")}
 	invite := func(name string, role model.Role) (model.User, model.Principal) {
 		t.Helper()
-		u := signUp(t, nd.svc, prefix+"-"+name+"@example.com").user
-		m, err := nd.svc.InviteMember(ctx, tm.owner.p, u.Email, role)
+		own := signUp(t, nd.svc, prefix+"-"+name+"@example.com")
+		u := own.user
+		inv, err := nd.svc.InviteMember(ctx, tm.owner.p, u.Email, role)
 		if err != nil {
 			t.Fatalf("InviteMember(%s, %s): %v", name, role, err)
 		}
-		if m.Role != role || m.User.ID != u.ID {
-			t.Fatalf("member = %+v", m)
+		if inv.Role != role || inv.Email != u.Email {
+			t.Fatalf("invitation = %+v", inv)
+		}
+		if _, err := nd.svc.AnswerInvitation(ctx, own.p, inv.ID, "", true); err != nil {
+			t.Fatalf("AnswerInvitation(%s): %v", name, err)
 		}
 		return u, memberOf(u, tm.owner)
 	}
@@ -181,16 +185,23 @@ func TestRoles(t *testing.T) {
 		_, err = svc.InviteMember(ctx, tm.admin, "new@example.com", "GOD")
 		wantCode(t, err, model.ErrBadUserInput)
 
-		// An admin invites someone not signed up yet; they sign up later and
-		// find both accounts.
-		m, err := svc.InviteMember(ctx, tm.admin, "New@Example.com", model.RoleViewer)
+		// An admin invites someone not signed up yet; they sign up later,
+		// find the invitation, accept it and then have both accounts.
+		inv, err := svc.InviteMember(ctx, tm.admin, "New@Example.com", model.RoleViewer)
 		if err != nil {
 			t.Fatalf("admin InviteMember: %v", err)
 		}
 		newbie := signUp(t, svc, "new@example.com")
-		if newbie.user.ID != m.User.ID {
-			t.Errorf("sign-up made a second user: %s, invited %s", newbie.user.ID, m.User.ID)
+		mine, err := svc.MyInvitations(ctx, newbie.p)
+		if err != nil || len(mine) != 1 || mine[0].ID != inv.ID || mine[0].AccountName != tm.owner.acc.Name {
+			t.Fatalf("MyInvitations = %+v, %v", mine, err)
 		}
+		_, _, err = svc.Login(ctx, "new@example.com", "correct horse", tm.owner.acc.ID)
+		wantCode(t, err, model.ErrForbidden) // pending: not a member yet
+		if _, err := svc.AnswerInvitation(ctx, newbie.p, inv.ID, "", true); err != nil {
+			t.Fatalf("AnswerInvitation: %v", err)
+		}
+		m := model.Member{User: newbie.user}
 		if _, acc, err := svc.Login(ctx, "new@example.com", "correct horse", tm.owner.acc.ID); err != nil || acc.Member(m.User.ID).Role != model.RoleViewer {
 			t.Errorf("invited user's login to the team: %v", err)
 		}

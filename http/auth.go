@@ -28,13 +28,17 @@ type KeyChecker interface {
 // claims are the JWT's: the user (subject) and their active account.
 type claims struct {
 	Account string `json:"acc"`
+	// Version is the user's token version for the account when the token
+	// was issued; the account refuses an older one (Teams.CheckSession).
+	Version uint64 `json:"ver,omitempty"`
 	jwt.RegisteredClaims
 }
 
-// issueJWT signs a session token for a user and account.
-func (s *Server) issueJWT(userID, accountID string) (string, error) {
+// issueJWT signs a session token for a user and account, of the user's
+// current token version there.
+func (s *Server) issueJWT(userID, accountID string, version uint64) (string, error) {
 	now := time.Now()
-	t := jwt.NewWithClaims(jwt.SigningMethodHS256, claims{Account: accountID,
+	t := jwt.NewWithClaims(jwt.SigningMethodHS256, claims{Account: accountID, Version: version,
 		RegisteredClaims: jwt.RegisteredClaims{Subject: userID, IssuedAt: jwt.NewNumericDate(now),
 			ExpiresAt: jwt.NewNumericDate(now.Add(s.cfg.JWTTTL)), Issuer: "mockgql"}})
 	return t.SignedString(s.cfg.JWTSecret)
@@ -48,7 +52,7 @@ func (s *Server) parseJWT(token string) (model.Principal, error) {
 	if err != nil || cl.Subject == "" {
 		return model.Principal{}, model.Errorf(model.ErrUnauthenticated, "the session token is invalid or expired; log in again")
 	}
-	return model.Principal{UserID: cl.Subject, AccountID: cl.Account}, nil
+	return model.Principal{UserID: cl.Subject, AccountID: cl.Account, TokenVersion: cl.Version}, nil
 }
 
 // bearer returns the credential of "Authorization: Bearer <x>" or "".
@@ -85,6 +89,9 @@ func runtimeKeyOf(c *gin.Context) string {
 // managementPrincipal reads the credential of /graphql and /datasets: an API
 // key (FULL or MANAGEMENT scope), a Bearer JWT, or the board's mgq_jwt
 // cookie; none gives an anonymous principal (signUp and login need none).
+// A JWT is checked against its account on every request (membership and
+// token version, Teams.CheckSession); one that fails gives a principal
+// that carries only the refusal (Principal.Refused).
 //
 // A request that carries the board's or a session's cookie must come from
 // the app's own origin when it says where it comes from (checkOrigin).
@@ -113,6 +120,10 @@ func (s *Server) managementPrincipal(c *gin.Context) (model.Principal, error) {
 		var err error
 		if p, err = s.parseJWT(token); err != nil {
 			return p, err
+		}
+		if err := s.b.Management.CheckSession(c.Request.Context(), p); err != nil {
+			// Not refused here: logging in again must work with the old cookie.
+			p = model.Principal{Refused: err}
 		}
 	}
 	if sess, err := c.Cookie(cookieSession); err == nil && validSession(sess) {

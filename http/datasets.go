@@ -23,6 +23,9 @@ type DatasetImporter interface {
 // not by memory.
 func (s *Server) serveDatasetUpload(c *gin.Context) {
 	p, err := s.managementPrincipal(c)
+	if err == nil {
+		err = p.Refused
+	}
 	if err != nil {
 		s.writeError(c, err)
 		return

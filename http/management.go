@@ -18,7 +18,15 @@ import (
 // managementSDL is the schema of the management API (/graphql, docs/reference/routes.md).
 //
 //go:embed schema/management.graphql
-var managementSDL string
+var managementBase string
+
+// teamsSDL extends it with teams: invitations, workspaces, revocable
+// sessions (management_teams.go).
+//
+//go:embed schema/teams.graphql
+var teamsSDL string
+
+var managementSDL = managementBase + "\n" + teamsSDL
 
 // Call is one GraphQL HTTP request to a static surface. Execute reads it
 // and does not keep it.
@@ -69,6 +77,7 @@ type Management interface {
 	ProjectFields
 	DatasetAPI
 	MemberKeys
+	Teams
 }
 
 // SurfaceConfig is what a static GraphQL surface needs besides its backend.
@@ -78,7 +87,7 @@ type SurfaceConfig struct {
 	BaseURL, AppURL string
 	// IssueToken signs the JWT that signUp and login return. It must be
 	// safe for concurrent use.
-	IssueToken func(userID, accountID string) (string, error)
+	IssueToken func(userID, accountID string, version uint64) (string, error)
 	// JWTTTL is the max age of the mgq_jwt cookie.
 	JWTTTL time.Duration
 	// Demo returns the demo project's slug and share token, "" when there
@@ -234,6 +243,9 @@ func (s *Surface) managementResolvers(b Management) map[string]graphql.Resolver 
 	for key, fn := range (faultsResolvers{s, b}).roots() {
 		r[key] = s.authed(fn)
 	}
+	for key, fn := range (teamResolvers{s, b}).roots() {
+		r[key] = fn
+	}
 	return r
 }
 
@@ -253,10 +265,14 @@ func (s *Surface) open(fn rootFunc) graphql.Resolver {
 }
 
 // authed adapts fn to a resolver that refuses callers without any
-// credential (Principal.Anonymous) up front, so that a missing credential
+// credential (Principal.Anonymous) or with a session token that is no
+// longer good (Principal.Refused) up front, so that a missing credential
 // gives a clean message; the backend checks everything else.
 func (s *Surface) authed(fn rootFunc) graphql.Resolver {
 	return s.open(func(ctx context.Context, c *Call, args input) (any, error) {
+		if c.Principal.Refused != nil {
+			return nil, c.Principal.Refused
+		}
 		if c.Principal.Anonymous() {
 			return nil, &model.Error{Code: model.ErrUnauthenticated, Message: s.anonymous}
 		}

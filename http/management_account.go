@@ -17,7 +17,8 @@ type Accounts interface {
 	Me(ctx context.Context, p Principal) (model.User, error)
 	Account(ctx context.Context, p Principal) (*model.Account, model.Usage, error)
 	SetPlan(ctx context.Context, p Principal, plan model.Plan) (*model.Account, error)
-	InviteMember(ctx context.Context, p Principal, email string, role model.Role) (model.Member, error)
+	// InviteMember records a pending invitation; it joins nobody (Teams).
+	InviteMember(ctx context.Context, p Principal, email string, role model.Role) (model.Invitation, error)
 	SetMemberRole(ctx context.Context, p Principal, userID string, role model.Role) (model.Member, error)
 	RemoveMember(ctx context.Context, p Principal, userID string) error
 }
@@ -25,7 +26,7 @@ type Accounts interface {
 // accountResolvers resolve the fields of users, accounts and members.
 type accountResolvers struct {
 	*Surface
-	b Accounts
+	b Management
 }
 
 // me resolves Query.me.
@@ -77,7 +78,7 @@ func (s accountResolvers) authPayload(c *Call, u model.User, a *model.Account) (
 	if s.cfg.IssueToken == nil {
 		return nil, fmt.Errorf("http: SurfaceConfig.IssueToken is nil")
 	}
-	token, err := s.cfg.IssueToken(u.ID, a.ID)
+	token, err := s.cfg.IssueToken(u.ID, a.ID, a.TokenVersion(u.ID))
 	if err != nil {
 		return nil, fmt.Errorf("http: issue token for user %s: %w", u.ID, err)
 	}
@@ -98,11 +99,11 @@ func (s accountResolvers) setPlan(ctx context.Context, c *Call, args input) (any
 
 // inviteMember resolves Mutation.inviteMember.
 func (s accountResolvers) inviteMember(ctx context.Context, c *Call, args input) (any, error) {
-	m, err := s.b.InviteMember(ctx, c.Principal, args.str("email"), model.Role(args.str("role")))
+	inv, err := s.b.InviteMember(ctx, c.Principal, args.str("email"), model.Role(args.str("role")))
 	if err != nil {
 		return nil, err
 	}
-	return s.shaper(c).member(m), nil
+	return pendingMember(inv), nil
 }
 
 // setMemberRole resolves Mutation.setMemberRole.
@@ -117,16 +118,28 @@ func (s accountResolvers) setMemberRole(ctx context.Context, c *Call, args input
 // shapeAccount shapes a with sh. A nil usage is read from the backend, as
 // sh's principal, when selected.
 func (s accountResolvers) shapeAccount(sh shaper, a *model.Account, usage *model.Usage) any {
+	var shaped any
 	if usage != nil {
-		return sh.account(a, sh.usage(*usage))
+		shaped = sh.account(a, sh.usage(*usage))
+	} else {
+		shaped = sh.account(a, lazy(func(ctx context.Context, _ map[string]any) (any, error) {
+			_, u, err := s.b.Account(ctx, sh.principal)
+			if err != nil {
+				return nil, err
+			}
+			return sh.usage(u), nil
+		}))
 	}
-	return sh.account(a, lazy(func(ctx context.Context, _ map[string]any) (any, error) {
-		_, u, err := s.b.Account(ctx, sh.principal)
-		if err != nil {
-			return nil, err
-		}
-		return sh.usage(u), nil
-	}))
+	if m, ok := shaped.(map[string]any); ok { // Account.invitations (teams.graphql)
+		m["invitations"] = lazy(func(ctx context.Context, _ map[string]any) (any, error) {
+			l, err := s.b.Invitations(ctx, sh.principal)
+			if err != nil {
+				return nil, err
+			}
+			return shapeAll(l, shapeInvitation), nil
+		})
+	}
+	return shaped
 }
 
 // done is the Boolean! result of a delete: true, or the error.

@@ -7,7 +7,7 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// The resolvers in this file exist for the board: logout, the demo
+// The resolvers in this file exist for the board: the demo
 // project's links, and the generator kinds with a preview of their values
 // (schema/management.graphql, "extend type Query/Mutation" at its end).
 
@@ -19,17 +19,7 @@ func (s *Surface) boardResolvers(b ProjectReader) map[string]graphql.Resolver {
 		"Query.generatorKinds":      s.open(s.generatorKinds),
 		"Query.generatorPreview":    s.open(s.generatorPreview),
 		"Query.schemaChangesOfEdit": s.authed(boardEditResolvers{s, b}.schemaChangesOfEdit),
-		"Mutation.logout":           s.open(s.logout),
 	}
-}
-
-// logout resolves Mutation.logout: it deletes the board's cookies (the
-// mgq_jwt of a sign-in and the mgq_board of an adoption link). A JWT sent
-// as a Bearer header stays valid until it expires; it is the caller's.
-func (s *Surface) logout(_ context.Context, c *Call, _ input) (any, error) {
-	c.setCookie(cookieJWT, "", -1)
-	c.setCookie(cookieBoard, "", -1)
-	return true, nil
 }
 
 // demo resolves Query.demo: the demo guest project's addresses, or null

@@ -53,8 +53,8 @@ func (f *fakeManagement) SetPlan(_ context.Context, p Principal, plan model.Plan
 	return a, nil
 }
 
-func (f *fakeManagement) InviteMember(_ context.Context, p Principal, email string, role model.Role) (model.Member, error) {
-	return model.Member{User: model.User{ID: "u_3", Email: email}, Role: role}, f.record("InviteMember", p, email, role)
+func (f *fakeManagement) InviteMember(_ context.Context, p Principal, email string, role model.Role) (model.Invitation, error) {
+	return model.Invitation{ID: "inv_3", Email: email, Role: role}, f.record("InviteMember", p, email, role)
 }
 
 func (f *fakeManagement) SetMemberRole(_ context.Context, p Principal, userID string, role model.Role) (model.Member, error) {

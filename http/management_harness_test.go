@@ -68,7 +68,9 @@ type surfaceOutcome struct {
 func testSurfaceConfig() SurfaceConfig {
 	return SurfaceConfig{
 		BaseURL: "https://api.example.test", AppURL: "https://app.example.test", JWTTTL: testJWTTTL,
-		IssueToken: func(userID, accountID string) (string, error) { return "jwt." + userID + "." + accountID, nil },
+		IssueToken: func(userID, accountID string, _ uint64) (string, error) {
+			return "jwt." + userID + "." + accountID, nil
+		},
 	}
 }
 

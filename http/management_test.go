@@ -262,7 +262,7 @@ func TestManagementCookies(t *testing.T) {
 // and sets no cookie.
 func TestManagementIssueTokenFails(t *testing.T) {
 	cfg := testSurfaceConfig()
-	cfg.IssueToken = func(string, string) (string, error) { return "", errors.New("no key") }
+	cfg.IssueToken = func(string, string, uint64) (string, error) { return "", errors.New("no key") }
 	s, err := NewManagementSurface(cfg, newFakeManagement())
 	if err != nil {
 		t.Fatal(err)

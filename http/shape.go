@@ -89,7 +89,7 @@ func (sh shaper) user(u model.User) any {
 
 // member shapes a Member.
 func (sh shaper) member(m model.Member) any {
-	return map[string]any{"user": sh.user(m.User), "role": string(m.Role)}
+	return map[string]any{"user": sh.user(m.User), "role": string(m.Role), "state": "ACTIVE", "invitation": nil}
 }
 
 // account shapes an Account whose usage field is usage: a shaped Usage,

@@ -23,6 +23,10 @@ type Account struct {
 	Plan       Plan     `json:"plan"`
 	Members    []Member `json:"members"`
 	ProjectIDs []string `json:"projectIds"`
+	// TokenVersions holds, per user ID, the version of the session tokens
+	// (JWTs) that name this account; it survives a member's removal, so a
+	// token from before it stays refused if they are invited back.
+	TokenVersions map[string]uint64 `json:"tokenVersions,omitempty"`
 }
 
 // Member returns the membership of the user with the given ID, or nil.

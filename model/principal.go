@@ -12,6 +12,14 @@ import (
 type Principal struct {
 	UserID    string
 	AccountID string
+	// TokenVersion is the version the session token (JWT) carries; the
+	// account's grain refuses a token older than the user's current one.
+	TokenVersion uint64
+	// Refused is why the session token the request carried is no longer
+	// good (its user was removed from the account, or the token was
+	// revoked); UserID and AccountID are then empty, and every operation
+	// that needs a credential answers with Refused.
+	Refused error
 	// KeyProjectID and KeyScope are set when the caller used an API key.
 	KeyProjectID string
 	KeyScope     Scope

@@ -1658,6 +1658,584 @@ func (x *AccountClaimKey) GetCreatedBy() string {
 	return ""
 }
 
+// Teams (issue 20 findings 5 and 6, issue 22 item 3).
+// AccountCheckSession: is user_id a member whose session-token version is
+// version? Done, or FORBIDDEN (no member) or UNAUTHENTICATED (revoked).
+type AccountCheckSession struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	UserId        string                 `protobuf:"bytes,2,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	Version       uint64                 `protobuf:"varint,3,opt,name=version,proto3" json:"version,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AccountCheckSession) Reset() {
+	*x = AccountCheckSession{}
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AccountCheckSession) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AccountCheckSession) ProtoMessage() {}
+
+func (x *AccountCheckSession) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AccountCheckSession.ProtoReflect.Descriptor instead.
+func (*AccountCheckSession) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_account_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *AccountCheckSession) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *AccountCheckSession) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+func (x *AccountCheckSession) GetVersion() uint64 {
+	if x != nil {
+		return x.Version
+	}
+	return 0
+}
+
+// AccountRevokeSessions bumps user_id's token version: their tokens for
+// this account stop working (logout, a password change).
+type AccountRevokeSessions struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	UserId        string                 `protobuf:"bytes,2,opt,name=user_id,json=userId,proto3" json:"user_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AccountRevokeSessions) Reset() {
+	*x = AccountRevokeSessions{}
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[30]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AccountRevokeSessions) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AccountRevokeSessions) ProtoMessage() {}
+
+func (x *AccountRevokeSessions) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[30]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AccountRevokeSessions.ProtoReflect.Descriptor instead.
+func (*AccountRevokeSessions) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_account_proto_rawDescGZIP(), []int{30}
+}
+
+func (x *AccountRevokeSessions) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *AccountRevokeSessions) GetUserId() string {
+	if x != nil {
+		return x.UserId
+	}
+	return ""
+}
+
+// AccountInvite adds a pending invitation (caller ADMIN or higher),
+// throttled per account; invitation is a model.Invitation as JSON.
+type AccountInvite struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	Caller        string                 `protobuf:"bytes,2,opt,name=caller,proto3" json:"caller,omitempty"`
+	Invitation    []byte                 `protobuf:"bytes,3,opt,name=invitation,proto3" json:"invitation,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AccountInvite) Reset() {
+	*x = AccountInvite{}
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[31]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AccountInvite) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AccountInvite) ProtoMessage() {}
+
+func (x *AccountInvite) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[31]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AccountInvite.ProtoReflect.Descriptor instead.
+func (*AccountInvite) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_account_proto_rawDescGZIP(), []int{31}
+}
+
+func (x *AccountInvite) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *AccountInvite) GetCaller() string {
+	if x != nil {
+		return x.Caller
+	}
+	return ""
+}
+
+func (x *AccountInvite) GetInvitation() []byte {
+	if x != nil {
+		return x.Invitation
+	}
+	return nil
+}
+
+// AccountInviteLink sets the hash of an invitation's one-time link secret.
+type AccountInviteLink struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	Caller        string                 `protobuf:"bytes,2,opt,name=caller,proto3" json:"caller,omitempty"`
+	InvitationId  string                 `protobuf:"bytes,3,opt,name=invitation_id,json=invitationId,proto3" json:"invitation_id,omitempty"`
+	LinkHash      string                 `protobuf:"bytes,4,opt,name=link_hash,json=linkHash,proto3" json:"link_hash,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AccountInviteLink) Reset() {
+	*x = AccountInviteLink{}
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AccountInviteLink) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AccountInviteLink) ProtoMessage() {}
+
+func (x *AccountInviteLink) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AccountInviteLink.ProtoReflect.Descriptor instead.
+func (*AccountInviteLink) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_account_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *AccountInviteLink) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *AccountInviteLink) GetCaller() string {
+	if x != nil {
+		return x.Caller
+	}
+	return ""
+}
+
+func (x *AccountInviteLink) GetInvitationId() string {
+	if x != nil {
+		return x.InvitationId
+	}
+	return ""
+}
+
+func (x *AccountInviteLink) GetLinkHash() string {
+	if x != nil {
+		return x.LinkHash
+	}
+	return ""
+}
+
+// AccountRevokeInvite drops a pending invitation (caller ADMIN or higher).
+type AccountRevokeInvite struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	Caller        string                 `protobuf:"bytes,2,opt,name=caller,proto3" json:"caller,omitempty"`
+	InvitationId  string                 `protobuf:"bytes,3,opt,name=invitation_id,json=invitationId,proto3" json:"invitation_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AccountRevokeInvite) Reset() {
+	*x = AccountRevokeInvite{}
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AccountRevokeInvite) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AccountRevokeInvite) ProtoMessage() {}
+
+func (x *AccountRevokeInvite) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AccountRevokeInvite.ProtoReflect.Descriptor instead.
+func (*AccountRevokeInvite) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_account_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *AccountRevokeInvite) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *AccountRevokeInvite) GetCaller() string {
+	if x != nil {
+		return x.Caller
+	}
+	return ""
+}
+
+func (x *AccountRevokeInvite) GetInvitationId() string {
+	if x != nil {
+		return x.InvitationId
+	}
+	return ""
+}
+
+// AccountAnswerInvite: the invitee (user; matched by e-mail, or by the
+// link secret's hash when link_hash is set) accepts or declines.
+type AccountAnswerInvite struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	InvitationId  string                 `protobuf:"bytes,2,opt,name=invitation_id,json=invitationId,proto3" json:"invitation_id,omitempty"`
+	User          *UserDoc               `protobuf:"bytes,3,opt,name=user,proto3" json:"user,omitempty"`
+	LinkHash      string                 `protobuf:"bytes,4,opt,name=link_hash,json=linkHash,proto3" json:"link_hash,omitempty"`
+	Accept        bool                   `protobuf:"varint,5,opt,name=accept,proto3" json:"accept,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AccountAnswerInvite) Reset() {
+	*x = AccountAnswerInvite{}
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AccountAnswerInvite) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AccountAnswerInvite) ProtoMessage() {}
+
+func (x *AccountAnswerInvite) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AccountAnswerInvite.ProtoReflect.Descriptor instead.
+func (*AccountAnswerInvite) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_account_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *AccountAnswerInvite) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *AccountAnswerInvite) GetInvitationId() string {
+	if x != nil {
+		return x.InvitationId
+	}
+	return ""
+}
+
+func (x *AccountAnswerInvite) GetUser() *UserDoc {
+	if x != nil {
+		return x.User
+	}
+	return nil
+}
+
+func (x *AccountAnswerInvite) GetLinkHash() string {
+	if x != nil {
+		return x.LinkHash
+	}
+	return ""
+}
+
+func (x *AccountAnswerInvite) GetAccept() bool {
+	if x != nil {
+		return x.Accept
+	}
+	return false
+}
+
+// UserChangePassword checks old_password and sets new_password.
+type UserChangePassword struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	OldPassword   string                 `protobuf:"bytes,2,opt,name=old_password,json=oldPassword,proto3" json:"old_password,omitempty"`
+	NewPassword   string                 `protobuf:"bytes,3,opt,name=new_password,json=newPassword,proto3" json:"new_password,omitempty"`
+	Cost          int32                  `protobuf:"varint,4,opt,name=cost,proto3" json:"cost,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UserChangePassword) Reset() {
+	*x = UserChangePassword{}
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UserChangePassword) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UserChangePassword) ProtoMessage() {}
+
+func (x *UserChangePassword) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UserChangePassword.ProtoReflect.Descriptor instead.
+func (*UserChangePassword) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_account_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *UserChangePassword) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *UserChangePassword) GetOldPassword() string {
+	if x != nil {
+		return x.OldPassword
+	}
+	return ""
+}
+
+func (x *UserChangePassword) GetNewPassword() string {
+	if x != nil {
+		return x.NewPassword
+	}
+	return ""
+}
+
+func (x *UserChangePassword) GetCost() int32 {
+	if x != nil {
+		return x.Cost
+	}
+	return 0
+}
+
+// UserAddInvite and UserDropInvite keep the e-mail's list of pending
+// invitations (a placeholder user holds it before sign-up).
+type UserAddInvite struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	AccountId     string                 `protobuf:"bytes,2,opt,name=account_id,json=accountId,proto3" json:"account_id,omitempty"`
+	InvitationId  string                 `protobuf:"bytes,3,opt,name=invitation_id,json=invitationId,proto3" json:"invitation_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UserAddInvite) Reset() {
+	*x = UserAddInvite{}
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UserAddInvite) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UserAddInvite) ProtoMessage() {}
+
+func (x *UserAddInvite) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UserAddInvite.ProtoReflect.Descriptor instead.
+func (*UserAddInvite) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_account_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *UserAddInvite) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *UserAddInvite) GetAccountId() string {
+	if x != nil {
+		return x.AccountId
+	}
+	return ""
+}
+
+func (x *UserAddInvite) GetInvitationId() string {
+	if x != nil {
+		return x.InvitationId
+	}
+	return ""
+}
+
+type UserDropInvite struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	AccountId     string                 `protobuf:"bytes,2,opt,name=account_id,json=accountId,proto3" json:"account_id,omitempty"`
+	InvitationId  string                 `protobuf:"bytes,3,opt,name=invitation_id,json=invitationId,proto3" json:"invitation_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UserDropInvite) Reset() {
+	*x = UserDropInvite{}
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UserDropInvite) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UserDropInvite) ProtoMessage() {}
+
+func (x *UserDropInvite) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_account_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UserDropInvite.ProtoReflect.Descriptor instead.
+func (*UserDropInvite) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_account_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *UserDropInvite) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *UserDropInvite) GetAccountId() string {
+	if x != nil {
+		return x.AccountId
+	}
+	return ""
+}
+
+func (x *UserDropInvite) GetInvitationId() string {
+	if x != nil {
+		return x.InvitationId
+	}
+	return ""
+}
+
 var File_mockgql_actors_v1_account_proto protoreflect.FileDescriptor
 
 const file_mockgql_actors_v1_account_proto_rawDesc = "" +
@@ -1778,7 +2356,50 @@ const file_mockgql_actors_v1_account_proto_rawDesc = "" +
 	"\n" +
 	"project_id\x18\x04 \x01(\tR\tprojectId\x12\x1d\n" +
 	"\n" +
-	"created_by\x18\x05 \x01(\tR\tcreatedByB&Z$github.com/mockgql/mockgql/actors/pbb\x06proto3"
+	"created_by\x18\x05 \x01(\tR\tcreatedBy\"{\n" +
+	"\x13AccountCheckSession\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x17\n" +
+	"\auser_id\x18\x02 \x01(\tR\x06userId\x12\x18\n" +
+	"\aversion\x18\x03 \x01(\x04R\aversion\"c\n" +
+	"\x15AccountRevokeSessions\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x17\n" +
+	"\auser_id\x18\x02 \x01(\tR\x06userId\"z\n" +
+	"\rAccountInvite\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x16\n" +
+	"\x06caller\x18\x02 \x01(\tR\x06caller\x12\x1e\n" +
+	"\n" +
+	"invitation\x18\x03 \x01(\fR\n" +
+	"invitation\"\xa0\x01\n" +
+	"\x11AccountInviteLink\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x16\n" +
+	"\x06caller\x18\x02 \x01(\tR\x06caller\x12#\n" +
+	"\rinvitation_id\x18\x03 \x01(\tR\finvitationId\x12\x1b\n" +
+	"\tlink_hash\x18\x04 \x01(\tR\blinkHash\"\x85\x01\n" +
+	"\x13AccountRevokeInvite\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x16\n" +
+	"\x06caller\x18\x02 \x01(\tR\x06caller\x12#\n" +
+	"\rinvitation_id\x18\x03 \x01(\tR\finvitationId\"\xd2\x01\n" +
+	"\x13AccountAnswerInvite\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12#\n" +
+	"\rinvitation_id\x18\x02 \x01(\tR\finvitationId\x12.\n" +
+	"\x04user\x18\x03 \x01(\v2\x1a.mockgql.actors.v1.UserDocR\x04user\x12\x1b\n" +
+	"\tlink_hash\x18\x04 \x01(\tR\blinkHash\x12\x16\n" +
+	"\x06accept\x18\x05 \x01(\bR\x06accept\"\xa1\x01\n" +
+	"\x12UserChangePassword\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12!\n" +
+	"\fold_password\x18\x02 \x01(\tR\voldPassword\x12!\n" +
+	"\fnew_password\x18\x03 \x01(\tR\vnewPassword\x12\x12\n" +
+	"\x04cost\x18\x04 \x01(\x05R\x04cost\"\x86\x01\n" +
+	"\rUserAddInvite\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x1d\n" +
+	"\n" +
+	"account_id\x18\x02 \x01(\tR\taccountId\x12#\n" +
+	"\rinvitation_id\x18\x03 \x01(\tR\finvitationId\"\x87\x01\n" +
+	"\x0eUserDropInvite\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x1d\n" +
+	"\n" +
+	"account_id\x18\x02 \x01(\tR\taccountId\x12#\n" +
+	"\rinvitation_id\x18\x03 \x01(\tR\finvitationIdB&Z$github.com/mockgql/mockgql/actors/pbb\x06proto3"
 
 var (
 	file_mockgql_actors_v1_account_proto_rawDescOnce sync.Once
@@ -1792,7 +2413,7 @@ func file_mockgql_actors_v1_account_proto_rawDescGZIP() []byte {
 	return file_mockgql_actors_v1_account_proto_rawDescData
 }
 
-var file_mockgql_actors_v1_account_proto_msgTypes = make([]protoimpl.MessageInfo, 29)
+var file_mockgql_actors_v1_account_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
 var file_mockgql_actors_v1_account_proto_goTypes = []any{
 	(*AccountCreate)(nil),         // 0: mockgql.actors.v1.AccountCreate
 	(*AccountGet)(nil),            // 1: mockgql.actors.v1.AccountGet
@@ -1823,49 +2444,68 @@ var file_mockgql_actors_v1_account_proto_goTypes = []any{
 	(*AccountReleaseDataset)(nil), // 26: mockgql.actors.v1.AccountReleaseDataset
 	(*AccountClaimProject)(nil),   // 27: mockgql.actors.v1.AccountClaimProject
 	(*AccountClaimKey)(nil),       // 28: mockgql.actors.v1.AccountClaimKey
-	(*Header)(nil),                // 29: mockgql.actors.v1.Header
-	(*AccountDoc)(nil),            // 30: mockgql.actors.v1.AccountDoc
-	(*UserDoc)(nil),               // 31: mockgql.actors.v1.UserDoc
-	(*APIKeyDoc)(nil),             // 32: mockgql.actors.v1.APIKeyDoc
+	(*AccountCheckSession)(nil),   // 29: mockgql.actors.v1.AccountCheckSession
+	(*AccountRevokeSessions)(nil), // 30: mockgql.actors.v1.AccountRevokeSessions
+	(*AccountInvite)(nil),         // 31: mockgql.actors.v1.AccountInvite
+	(*AccountInviteLink)(nil),     // 32: mockgql.actors.v1.AccountInviteLink
+	(*AccountRevokeInvite)(nil),   // 33: mockgql.actors.v1.AccountRevokeInvite
+	(*AccountAnswerInvite)(nil),   // 34: mockgql.actors.v1.AccountAnswerInvite
+	(*UserChangePassword)(nil),    // 35: mockgql.actors.v1.UserChangePassword
+	(*UserAddInvite)(nil),         // 36: mockgql.actors.v1.UserAddInvite
+	(*UserDropInvite)(nil),        // 37: mockgql.actors.v1.UserDropInvite
+	(*Header)(nil),                // 38: mockgql.actors.v1.Header
+	(*AccountDoc)(nil),            // 39: mockgql.actors.v1.AccountDoc
+	(*UserDoc)(nil),               // 40: mockgql.actors.v1.UserDoc
+	(*APIKeyDoc)(nil),             // 41: mockgql.actors.v1.APIKeyDoc
 }
 var file_mockgql_actors_v1_account_proto_depIdxs = []int32{
-	29, // 0: mockgql.actors.v1.AccountCreate.header:type_name -> mockgql.actors.v1.Header
-	30, // 1: mockgql.actors.v1.AccountCreate.account:type_name -> mockgql.actors.v1.AccountDoc
-	29, // 2: mockgql.actors.v1.AccountGet.header:type_name -> mockgql.actors.v1.Header
-	29, // 3: mockgql.actors.v1.AccountSetPlan.header:type_name -> mockgql.actors.v1.Header
-	29, // 4: mockgql.actors.v1.AccountAddMember.header:type_name -> mockgql.actors.v1.Header
-	31, // 5: mockgql.actors.v1.AccountAddMember.user:type_name -> mockgql.actors.v1.UserDoc
-	29, // 6: mockgql.actors.v1.AccountSetRole.header:type_name -> mockgql.actors.v1.Header
-	29, // 7: mockgql.actors.v1.AccountRemoveMember.header:type_name -> mockgql.actors.v1.Header
-	29, // 8: mockgql.actors.v1.AccountAddProject.header:type_name -> mockgql.actors.v1.Header
-	29, // 9: mockgql.actors.v1.AccountRemoveProject.header:type_name -> mockgql.actors.v1.Header
-	29, // 10: mockgql.actors.v1.AccountAddKey.header:type_name -> mockgql.actors.v1.Header
-	29, // 11: mockgql.actors.v1.AccountRemoveKey.header:type_name -> mockgql.actors.v1.Header
-	29, // 12: mockgql.actors.v1.KeyCreate.header:type_name -> mockgql.actors.v1.Header
-	32, // 13: mockgql.actors.v1.KeyCreate.key:type_name -> mockgql.actors.v1.APIKeyDoc
-	29, // 14: mockgql.actors.v1.KeyGet.header:type_name -> mockgql.actors.v1.Header
-	29, // 15: mockgql.actors.v1.KeyAuth.header:type_name -> mockgql.actors.v1.Header
-	29, // 16: mockgql.actors.v1.KeyRevoke.header:type_name -> mockgql.actors.v1.Header
-	29, // 17: mockgql.actors.v1.KeyDelete.header:type_name -> mockgql.actors.v1.Header
-	29, // 18: mockgql.actors.v1.KeyAcquire.header:type_name -> mockgql.actors.v1.Header
-	29, // 19: mockgql.actors.v1.KeyTouch.header:type_name -> mockgql.actors.v1.Header
-	29, // 20: mockgql.actors.v1.KeyRelease.header:type_name -> mockgql.actors.v1.Header
-	29, // 21: mockgql.actors.v1.UserGet.header:type_name -> mockgql.actors.v1.Header
-	29, // 22: mockgql.actors.v1.UserSignup.header:type_name -> mockgql.actors.v1.Header
-	29, // 23: mockgql.actors.v1.UserLogin.header:type_name -> mockgql.actors.v1.Header
-	29, // 24: mockgql.actors.v1.UserInvite.header:type_name -> mockgql.actors.v1.Header
-	29, // 25: mockgql.actors.v1.UserAddAccount.header:type_name -> mockgql.actors.v1.Header
-	29, // 26: mockgql.actors.v1.UserRemoveAccount.header:type_name -> mockgql.actors.v1.Header
-	29, // 27: mockgql.actors.v1.AccountReserveDataset.header:type_name -> mockgql.actors.v1.Header
-	29, // 28: mockgql.actors.v1.AccountSettleDataset.header:type_name -> mockgql.actors.v1.Header
-	29, // 29: mockgql.actors.v1.AccountReleaseDataset.header:type_name -> mockgql.actors.v1.Header
-	29, // 30: mockgql.actors.v1.AccountClaimProject.header:type_name -> mockgql.actors.v1.Header
-	29, // 31: mockgql.actors.v1.AccountClaimKey.header:type_name -> mockgql.actors.v1.Header
-	32, // [32:32] is the sub-list for method output_type
-	32, // [32:32] is the sub-list for method input_type
-	32, // [32:32] is the sub-list for extension type_name
-	32, // [32:32] is the sub-list for extension extendee
-	0,  // [0:32] is the sub-list for field type_name
+	38, // 0: mockgql.actors.v1.AccountCreate.header:type_name -> mockgql.actors.v1.Header
+	39, // 1: mockgql.actors.v1.AccountCreate.account:type_name -> mockgql.actors.v1.AccountDoc
+	38, // 2: mockgql.actors.v1.AccountGet.header:type_name -> mockgql.actors.v1.Header
+	38, // 3: mockgql.actors.v1.AccountSetPlan.header:type_name -> mockgql.actors.v1.Header
+	38, // 4: mockgql.actors.v1.AccountAddMember.header:type_name -> mockgql.actors.v1.Header
+	40, // 5: mockgql.actors.v1.AccountAddMember.user:type_name -> mockgql.actors.v1.UserDoc
+	38, // 6: mockgql.actors.v1.AccountSetRole.header:type_name -> mockgql.actors.v1.Header
+	38, // 7: mockgql.actors.v1.AccountRemoveMember.header:type_name -> mockgql.actors.v1.Header
+	38, // 8: mockgql.actors.v1.AccountAddProject.header:type_name -> mockgql.actors.v1.Header
+	38, // 9: mockgql.actors.v1.AccountRemoveProject.header:type_name -> mockgql.actors.v1.Header
+	38, // 10: mockgql.actors.v1.AccountAddKey.header:type_name -> mockgql.actors.v1.Header
+	38, // 11: mockgql.actors.v1.AccountRemoveKey.header:type_name -> mockgql.actors.v1.Header
+	38, // 12: mockgql.actors.v1.KeyCreate.header:type_name -> mockgql.actors.v1.Header
+	41, // 13: mockgql.actors.v1.KeyCreate.key:type_name -> mockgql.actors.v1.APIKeyDoc
+	38, // 14: mockgql.actors.v1.KeyGet.header:type_name -> mockgql.actors.v1.Header
+	38, // 15: mockgql.actors.v1.KeyAuth.header:type_name -> mockgql.actors.v1.Header
+	38, // 16: mockgql.actors.v1.KeyRevoke.header:type_name -> mockgql.actors.v1.Header
+	38, // 17: mockgql.actors.v1.KeyDelete.header:type_name -> mockgql.actors.v1.Header
+	38, // 18: mockgql.actors.v1.KeyAcquire.header:type_name -> mockgql.actors.v1.Header
+	38, // 19: mockgql.actors.v1.KeyTouch.header:type_name -> mockgql.actors.v1.Header
+	38, // 20: mockgql.actors.v1.KeyRelease.header:type_name -> mockgql.actors.v1.Header
+	38, // 21: mockgql.actors.v1.UserGet.header:type_name -> mockgql.actors.v1.Header
+	38, // 22: mockgql.actors.v1.UserSignup.header:type_name -> mockgql.actors.v1.Header
+	38, // 23: mockgql.actors.v1.UserLogin.header:type_name -> mockgql.actors.v1.Header
+	38, // 24: mockgql.actors.v1.UserInvite.header:type_name -> mockgql.actors.v1.Header
+	38, // 25: mockgql.actors.v1.UserAddAccount.header:type_name -> mockgql.actors.v1.Header
+	38, // 26: mockgql.actors.v1.UserRemoveAccount.header:type_name -> mockgql.actors.v1.Header
+	38, // 27: mockgql.actors.v1.AccountReserveDataset.header:type_name -> mockgql.actors.v1.Header
+	38, // 28: mockgql.actors.v1.AccountSettleDataset.header:type_name -> mockgql.actors.v1.Header
+	38, // 29: mockgql.actors.v1.AccountReleaseDataset.header:type_name -> mockgql.actors.v1.Header
+	38, // 30: mockgql.actors.v1.AccountClaimProject.header:type_name -> mockgql.actors.v1.Header
+	38, // 31: mockgql.actors.v1.AccountClaimKey.header:type_name -> mockgql.actors.v1.Header
+	38, // 32: mockgql.actors.v1.AccountCheckSession.header:type_name -> mockgql.actors.v1.Header
+	38, // 33: mockgql.actors.v1.AccountRevokeSessions.header:type_name -> mockgql.actors.v1.Header
+	38, // 34: mockgql.actors.v1.AccountInvite.header:type_name -> mockgql.actors.v1.Header
+	38, // 35: mockgql.actors.v1.AccountInviteLink.header:type_name -> mockgql.actors.v1.Header
+	38, // 36: mockgql.actors.v1.AccountRevokeInvite.header:type_name -> mockgql.actors.v1.Header
+	38, // 37: mockgql.actors.v1.AccountAnswerInvite.header:type_name -> mockgql.actors.v1.Header
+	40, // 38: mockgql.actors.v1.AccountAnswerInvite.user:type_name -> mockgql.actors.v1.UserDoc
+	38, // 39: mockgql.actors.v1.UserChangePassword.header:type_name -> mockgql.actors.v1.Header
+	38, // 40: mockgql.actors.v1.UserAddInvite.header:type_name -> mockgql.actors.v1.Header
+	38, // 41: mockgql.actors.v1.UserDropInvite.header:type_name -> mockgql.actors.v1.Header
+	42, // [42:42] is the sub-list for method output_type
+	42, // [42:42] is the sub-list for method input_type
+	42, // [42:42] is the sub-list for extension type_name
+	42, // [42:42] is the sub-list for extension extendee
+	0,  // [0:42] is the sub-list for field type_name
 }
 
 func init() { file_mockgql_actors_v1_account_proto_init() }
@@ -1880,7 +2520,7 @@ func file_mockgql_actors_v1_account_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mockgql_actors_v1_account_proto_rawDesc), len(file_mockgql_actors_v1_account_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   29,
+			NumMessages:   38,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

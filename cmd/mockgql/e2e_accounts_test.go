@@ -51,11 +51,11 @@ func TestAccounts(t *testing.T) {
 		s.gql("/graphql", `{ me { id } }`, nil, "Authorization", "Bearer eyJhbGciOiJIUzI1NiJ9.e30.x").refusal(t, 401, "UNAUTHENTICATED")
 	})
 	t.Run("roles", func(t *testing.T) {
-		s.signUp("viewer@example.com")
-		s.signUp("editor@example.com")
+		invitees := map[string]*user{"VIEWER": s.signUp("viewer@example.com"), "EDITOR": s.signUp("editor@example.com")}
 		accID := get(owner.must(`{ account { id } }`, nil), "account", "id")
-		for email, role := range map[string]string{"viewer@example.com": "VIEWER", "editor@example.com": "EDITOR"} {
-			owner.must(`mutation($e:String!,$r:Role!){ inviteMember(email:$e, role:$r) { role } }`, map[string]any{"e": email, "r": role})
+		for role, u := range invitees {
+			owner.must(`mutation($e:String!,$r:Role!){ inviteMember(email:$e, role:$r) { role } }`, map[string]any{"e": u.email, "r": role})
+			u.accept(t)
 		}
 		d := owner.must(`{ account { members { role user { email } } } }`, nil)
 		if !strings.Contains(fmt.Sprint(d), "VIEWER") || !strings.Contains(fmt.Sprint(d), "EDITOR") {

@@ -285,12 +285,17 @@ func TestBoardBindImportedTableAndMembers(t *testing.T) {
 	p.choose("#inviteRole", "viewer")
 	p.clickText("main button", "Invite")
 	p.waitText("#members", "cy@example.com")
+	cy := s.signUp("cy@example.com") // pending until cy accepts it
+	cy.accept(t)
+	p.open("/board/account", `[aria-label="Role of cy@example.com"]`)
 	p.choose(`[aria-label="Role of cy@example.com"]`, "admin")
 	p.waitText("main .status.ok", "cy@example.com is now admin")
 	if d := fmt.Sprint(u.must(`{ account { members { user { email } role } } }`, nil)); !strings.Contains(d, "role:ADMIN user:map[email:cy@example.com]") {
 		t.Fatalf("members after the role change: %s", d)
 	}
 	p.click(`[aria-label="Remove cy@example.com"]`)
+	p.click("#confirmYes")
+	p.waitText("main .status.ok", "cy@example.com was removed")
 	p.open("/board/account", "#members")
 	if strings.Contains(p.text("#members"), "cy@example.com") {
 		t.Fatal("the removed member is still listed")

@@ -297,12 +297,7 @@ func TestCodePackage(t *testing.T) {
 // role and signs them in to it.
 func (sh *shop) member(t *testing.T, email, role string) *user {
 	t.Helper()
-	sh.s.signUp(email)
-	sh.owner.must(`mutation($e:String!,$r:Role!){ inviteMember(email:$e, role:$r) { role } }`, map[string]any{"e": email, "r": role})
-	acc := get(sh.owner.must(`{ account { id } }`, nil), "account", "id")
-	r := sh.s.gql("/graphql", `mutation($e:String!,$a:ID){ login(email:$e, password:"correct horse", accountId:$a) { token } }`,
-		map[string]any{"e": email, "a": acc})
-	return &user{s: sh.s, token: get(r.data(t), "login", "token").(string), email: email}
+	return join(t, sh.owner, sh.s.signUp(email), role)
 }
 
 // unzipTo writes a zip into a new temporary directory.

@@ -239,11 +239,7 @@ func TestPreviewQuota(t *testing.T) {
 func TestPreviewQueryRoles(t *testing.T) {
 	s := startServer(t)
 	sh := newShop(t, s, "pqroles@example.com", "pr")
-	s.signUp("pr-viewer@example.com")
-	sh.owner.must(`mutation { inviteMember(email:"pr-viewer@example.com", role: VIEWER) { role } }`, nil)
-	accID := get(sh.owner.must(`{ account { id } }`, nil), "account", "id")
-	r := s.gql("/graphql", `mutation($a:ID){ login(email:"pr-viewer@example.com", password:"correct horse", accountId:$a) { token } }`, map[string]any{"a": accID})
-	viewer := &user{s: s, token: get(r.data(t), "login", "token").(string)}
+	viewer := join(t, sh.owner, s.signUp("pr-viewer@example.com"), "VIEWER")
 	stranger := s.signUp("pr-stranger@example.com")
 	run := func(u *user, query string) response {
 		return u.gql(`mutation($p:ID!,$q:String!){ previewQuery(projectId:$p, query:$q) }`, map[string]any{"p": sh.project["id"], "q": query})

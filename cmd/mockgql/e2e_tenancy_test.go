@@ -246,17 +246,13 @@ func newTeam(t *testing.T, s *server, prefix string) *team {
 	t.Helper()
 	owner := s.signUp(prefix + "-owner@example.com")
 	owner.must(`mutation { setPlan(plan: PROFESSIONAL) { plan } }`, nil)
-	acc := get(owner.must(`{ account { id } }`, nil), "account", "id")
 	tm := &team{s: s, byRole: map[string]*user{"OWNER": owner}, ids: map[string]string{}}
 	tm.ids["OWNER"] = get(owner.must(`{ me { id } }`, nil), "me", "id").(string)
 	for _, role := range []string{"ADMIN", "EDITOR", "VIEWER"} {
 		email := prefix + "-" + strings.ToLower(role) + "@example.com"
-		s.signUp(email)
-		d := owner.must(`mutation($e:String!,$r:Role!){ inviteMember(email:$e, role:$r) { user { id } } }`, map[string]any{"e": email, "r": role})
-		tm.ids[role] = get(d, "inviteMember", "user", "id").(string)
-		r := s.gql("/graphql", `mutation($e:String!,$a:ID){ login(email:$e, password:"correct horse", accountId:$a) { token } }`,
-			map[string]any{"e": email, "a": acc})
-		tm.byRole[role] = &user{s: s, token: get(r.data(t), "login", "token").(string), email: email}
+		u := join(t, owner, s.signUp(email), role)
+		tm.ids[role] = memberID(t, owner, email)
+		tm.byRole[role] = u
 	}
 	tm.project = tm.newProject(t)
 	return tm

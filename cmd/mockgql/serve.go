@@ -49,6 +49,7 @@ type serveConfig struct {
 	Replicas                               int
 	TrustedProxies                         list
 	Surface                                surfaceConfig // flags.go
+	Teams                                  teamsConfig   // flags_teams.go
 	PoolCurators                           list
 	Plans                                  planConfig // flags_plans.go
 	// bcryptCost is not a flag: tests lower it to keep sign-ups fast.
@@ -95,6 +96,7 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	fs.StringVar(&c.DebugAddr, "debug-addr", "", "serve Go's pprof profiles on this address (off when empty; keep it private)")
 	surfaceFlags(fs, &c.Surface)
 	planFlags(fs, &c.Plans)
+	teamsFlags(fs, &c.Teams)
 }
 
 func serve(args []string) error {
@@ -188,6 +190,7 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	}
 	c.Surface.applyGrains(&acfg)
 	c.Plans.apply(&acfg)
+	c.Teams.apply(&acfg)
 	for _, cur := range c.PoolCurators {
 		acfg.PoolCurators = append(acfg.PoolCurators, strings.ToLower(cur))
 	}

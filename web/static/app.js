@@ -10,6 +10,8 @@ import { accountPage } from "./page-account.js";
 import { projectPage, leaveProject } from "./page-project.js";
 import { demoPage } from "./page-demo.js";
 import { leave, announce } from "./live.js";
+import { workspaceSwitcher, sessionEnded } from "./workspaces.js";
+import { invitationPrompts } from "./invitations.js";
 
 const main = document.getElementById("main");
 let who; // the signed-in user, read once per document (and again on go(path, true))
@@ -20,7 +22,7 @@ async function whoAmI() {
     const d = await gql(`{ me { id email name } account { id name plan myRole } }`);
     return d;
   } catch (e) {
-    if (e instanceof GqlError && e.code === "UNAUTHENTICATED") return null;
+    if (e instanceof GqlError && (e.code === "UNAUTHENTICATED" || e.code === "FORBIDDEN")) { sessionEnded(e); return null; }
     throw e;
   }
 }
@@ -38,7 +40,7 @@ function frame(who) {
     location.assign("/");
   });
   const right = who
-    ? [h("span", { class: "who" }, who.me.email, " · ", who.account.plan.toLowerCase()), logout]
+    ? [workspaceSwitcher(who), h("span", { class: "who" }, who.me.email, " · ", who.account.plan.toLowerCase()), logout]
     : [h("a", { href: "/" }, "Sign up or log in")];
   top.append(nav, h("span", { class: "spacer" }), ...right);
 }
@@ -58,6 +60,7 @@ async function route(fresh) {
   if (who === undefined || fresh) {
     who = await whoAmI();
     frame(who);
+    await invitationPrompts(who);
   }
   if (mine !== routing) return; // a later move won
   current();
@@ -72,6 +75,7 @@ async function route(fresh) {
 }
 
 function failed(e) {
+  sessionEnded(e);
   fill(main, h("section", { class: "card" }, h("h1", {}, "Something went wrong"),
     h("p", { class: "status error" }, e.message), h("p", {}, h("a", { href: "/" }, "Back to the start page"))));
 }

@@ -56,6 +56,13 @@ export class GqlError extends Error {
   constructor(message, code) { super(message); this.code = code; }
 }
 
+/** refused announces a refusal on window ("mgq:refused"), so that one
+ * place (workspaces.js) can tell a session that ended, and returns it. */
+function refused(err) {
+  if (err.code === "FORBIDDEN" || err.code === "UNAUTHENTICATED") window.dispatchEvent(new CustomEvent("mgq:refused", { detail: err }));
+  return err;
+}
+
 async function post(url, query, variables) {
   const r = await fetch(url, { method: "POST", credentials: "same-origin",
     headers: { "Content-Type": "application/json", Accept: "application/json" },
@@ -64,9 +71,9 @@ async function post(url, query, variables) {
   try { body = await r.json(); } catch { throw new GqlError(`the server answered ${r.status} without JSON`, "INTERNAL"); }
   if (body.errors && body.errors.length) {
     const e = body.errors[0];
-    throw new GqlError(e.message, (e.extensions && e.extensions.code) || body.code || "ERROR");
+    throw refused(new GqlError(e.message, (e.extensions && e.extensions.code) || body.code || "ERROR"));
   }
-  if (!r.ok) throw new GqlError(body.detail || body.message || body.code, body.code);
+  if (!r.ok) throw refused(new GqlError(body.detail || body.message || body.code, body.code));
   return body.data;
 }
 

@@ -1,7 +1,9 @@
 // landing.js: the landing page's forms. Sign-up and login set the board's
 // HttpOnly mgq_jwt cookie (the page never sees the token's use); a guest
-// project sets the mgq_session cookie.
+// project sets the mgq_session cookie. An invite link (/?invite=<token>)
+// shows its invitation here; after sign-up or log-in the board offers it.
 import { gql, publicGql } from "./dom.js";
+import { inviteNotice, afterSignIn } from "./invite-landing.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -18,13 +20,13 @@ function onSubmit(formId, statusId, run) {
 onSubmit("signup", "signupStatus", async (f) => {
   await gql(`mutation($e: String!, $p: String!, $n: String) { signUp(email: $e, password: $p, name: $n) { user { id } } }`,
     { e: f.get("email"), p: f.get("password"), n: f.get("name") || null });
-  location.assign("/board/projects");
+  location.assign(afterSignIn());
 });
 
 onSubmit("login", "loginStatus", async (f) => {
   await gql(`mutation($e: String!, $p: String!) { login(email: $e, password: $p) { user { id } } }`,
     { e: f.get("email"), p: f.get("password") });
-  location.assign("/board/projects");
+  location.assign(afterSignIn());
 });
 
 onSubmit("guest", "guestStatus", async (f) => {
@@ -39,3 +41,5 @@ gql(`{ demo { previewUrl boardUrl } }`).then((d) => {
   $("demoPreview").href = d.demo.previewUrl;
   $("demo").hidden = false;
 }).catch(() => {});
+
+inviteNotice();

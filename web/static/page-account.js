@@ -1,17 +1,22 @@
 // page-account.js: the account: plan, usage (requests used of the quota,
-// when it resets), members and roles (invite, change role, remove).
-import { h, gql, fill, field, select, status, action, card, when } from "./dom.js";
+// when it resets), members and roles (invite, change role, remove — after
+// a confirmation), the pending invitations (copy an invite link, revoke),
+// and the signed-in user's password. Member edits re-render their card in
+// place and announce the outcome.
+import { h, gql, fill, field, select, status, action, card, when, copyButton } from "./dom.js";
 
 const PLANS = ["STARTER", "PROFESSIONAL", "TEAM", "ENTERPRISE"];
 const ROLES = ["VIEWER", "EDITOR", "ADMIN", "OWNER"];
+const ACCOUNT = `{ account { id name plan myRole usage { requests quota period resetsAt }
+  members { user { id email name } role } invitations { id email role createdAt expiresAt } } }`;
 
 export async function accountPage(main, who) {
   document.title = "Account · mockgql";
   if (!who) return fill(main, card("Account", h("p", {}, "You are not signed in. ", h("a", { href: "/" }, "Sign up or log in"), ".")));
-  const d = await gql(`{ account { id name plan myRole usage { requests quota period resetsAt } members { user { id email name } role } } }`);
-  const a = d.account;
-  const role = a.myRole;
-  fill(main, h("h1", {}, a.name), planCard(a, role), membersCard(a, who, role));
+  const a = (await gql(ACCOUNT)).account;
+  const members = h("div", { id: "membersCard" });
+  fill(main, h("h1", {}, a.name), planCard(a, a.myRole), members, passwordCard());
+  renderMembers(members, a, who, status());
 }
 
 function planCard(a, role) {
@@ -35,32 +40,101 @@ function planCard(a, role) {
   return card("Plan and usage", kids);
 }
 
-function membersCard(a, who, role) {
-  const st = status();
-  const manage = role === "OWNER" || role === "ADMIN";
-  const rows = a.members.map((m) => {
-    const cells = [h("th", { scope: "row" }, m.user.email), h("td", {}, m.user.name || "")];
-    if (manage && m.user.id !== who.me.id) {
-      const r = select(ROLES.map((x) => [x, x.toLowerCase()]), m.role, { "aria-label": `Role of ${m.user.email}` });
-      r.addEventListener("change", () => gql(`mutation($u: ID!, $r: Role!) { setMemberRole(userId: $u, role: $r) { role } }`, { u: m.user.id, r: r.value })
-        .then(() => st.ok(`${m.user.email} is now ${r.value.toLowerCase()}.`), (e) => st.fail(e)));
-      const rm = action(h("button", { type: "button", class: "danger", "aria-label": `Remove ${m.user.email}` }, "Remove"), st, async () => {
-        await gql(`mutation($u: ID!) { removeMember(userId: $u) }`, { u: m.user.id }); location.reload();
-      });
-      cells.push(h("td", {}, r), h("td", {}, rm));
-    } else cells.push(h("td", {}, m.role.toLowerCase() + (m.user.id === who.me.id ? " (you)" : "")), h("td", {}));
-    return h("tr", {}, cells);
-  });
-  const kids = [h("div", { class: "scroll" }, h("table", { class: "data", id: "members" },
-    h("thead", {}, h("tr", {}, ["Email", "Name", "Role", ""].map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows)))];
-  if (manage) {
-    const email = h("input", { type: "email", id: "inviteEmail", required: true });
-    const r = select(ROLES.map((x) => [x, x.toLowerCase()]), "EDITOR", { id: "inviteRole" });
-    kids.push(h("form", { class: "row" }, field("Invite by email", email, "They join when they sign up with this address."), field("Role", r),
-      action(h("button", { type: "submit" }, "Invite"), st, async () => {
-        await gql(`mutation($e: String!, $r: Role!) { inviteMember(email: $e, role: $r) { role } }`, { e: email.value, r: r.value }); location.reload();
-      })));
-  }
+/** renderMembers (re)draws the members card into box; st, the card's
+ * live region, survives the redraw so the outcome of an edit stays read. */
+function renderMembers(box, a, who, st) {
+  const manage = a.myRole === "OWNER" || a.myRole === "ADMIN";
+  const again = async (msg) => {
+    const fresh = (await gql(ACCOUNT)).account;
+    renderMembers(box, fresh, who, st);
+    st.ok(msg);
+  };
+  const confirmBox = h("div", { id: "memberConfirm" });
+  const rows = a.members.map((m) => memberRow(m, who, manage, st, confirmBox, again));
+  if (manage) rows.push(...a.invitations.map((inv) => invitationRow(inv, st, confirmBox, again)));
+  const kids = [h("div", { class: "scroll" }, h("table", { class: "data stack", id: "members" },
+    h("thead", {}, h("tr", {}, ["Email", "Name", "Role", ""].map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows))),
+  confirmBox];
+  if (manage) kids.push(inviteForm(st, again));
   kids.push(st);
-  return card("Members and roles", kids);
+  fill(box, card("Members and roles", kids));
+}
+
+function memberRow(m, who, manage, st, confirmBox, again) {
+  const cells = [h("th", { scope: "row", "data-label": "Email" }, m.user.email), h("td", { "data-label": "Name" }, m.user.name || "")];
+  if (!manage || m.user.id === who.me.id) {
+    cells.push(h("td", { "data-label": "Role" }, m.role.toLowerCase() + (m.user.id === who.me.id ? " (you)" : "")), h("td", {}));
+    return h("tr", {}, cells);
+  }
+  const r = select(ROLES.map((x) => [x, x.toLowerCase()]), m.role, { "aria-label": `Role of ${m.user.email}` });
+  r.addEventListener("change", () => gql(`mutation($u: ID!, $r: Role!) { setMemberRole(userId: $u, role: $r) { role } }`, { u: m.user.id, r: r.value })
+    .then(() => st.ok(`${m.user.email} is now ${r.value.toLowerCase()}.`), (e) => { r.value = m.role; st.fail(e); }));
+  const rm = h("button", { type: "button", class: "danger", "aria-label": `Remove ${m.user.email}` }, "Remove");
+  rm.addEventListener("click", () => confirm(confirmBox, rm, `Remove ${m.user.email} from the workspace?`,
+    "They lose access at once: their open sessions for this workspace end on their next request. Their own workspace stays theirs.",
+    "Remove member", st, async () => {
+      await gql(`mutation($u: ID!) { removeMember(userId: $u) }`, { u: m.user.id });
+      await again(`${m.user.email} was removed.`);
+    }));
+  cells.push(h("td", { "data-label": "Role" }, r), h("td", {}, rm));
+  return h("tr", {}, cells);
+}
+
+function invitationRow(inv, st, confirmBox, again) {
+  const linkBox = h("div", { class: "invite-link" });
+  const link = action(h("button", { type: "button", class: "secondary", "aria-label": `Invite link for ${inv.email}` }, "Invite link"), st, async () => {
+    const d = await gql(`mutation($i: ID!) { createInviteLink(invitationId: $i) { url expiresAt } }`, { i: inv.id });
+    const url = d.createInviteLink.url;
+    const input = h("input", { type: "text", readonly: true, value: url, "aria-label": `Invite link for ${inv.email}`, class: "mono" });
+    fill(linkBox, h("div", { class: "inline" }, input, copyButton("Copy", () => url)),
+      h("span", { class: "hint" }, `Works once, for whoever opens it, until ${when(d.createInviteLink.expiresAt)}. A new link replaces this one.`));
+    input.select();
+    st.ok(`An invite link for ${inv.email} is ready to copy.`);
+  });
+  const revoke = h("button", { type: "button", class: "danger", "aria-label": `Revoke the invitation of ${inv.email}` }, "Revoke");
+  revoke.addEventListener("click", () => confirm(confirmBox, revoke, `Revoke the invitation of ${inv.email}?`,
+    "It can no longer be accepted, and its invite link stops working.", "Revoke invitation", st, async () => {
+      await gql(`mutation($i: ID!) { revokeInvitation(invitationId: $i) }`, { i: inv.id });
+      await again(`The invitation of ${inv.email} was revoked.`);
+    }));
+  return h("tr", { class: "pending", dataset: { invitation: inv.id } },
+    h("th", { scope: "row", "data-label": "Email" }, inv.email),
+    h("td", { "data-label": "Name" }, h("span", { class: "badge" }, "invited"), ` until ${new Date(inv.expiresAt).toLocaleDateString()}`),
+    h("td", { "data-label": "Role" }, inv.role.toLowerCase()),
+    h("td", {}, h("div", { class: "row tight" }, link, revoke), linkBox));
+}
+
+/** confirm asks in box before run: what is lost, a button that does it,
+ * and Cancel, which gives the focus back to from. */
+function confirm(box, from, question, detail, yesLabel, st, run) {
+  const yes = action(h("button", { type: "button", class: "danger", id: "confirmYes" }, yesLabel), st, run);
+  const no = h("button", { type: "button", class: "secondary" }, "Cancel");
+  no.addEventListener("click", () => { fill(box); from.focus(); });
+  fill(box, h("div", { class: "warning", role: "alert" }, h("p", {}, h("strong", {}, question), " ", detail), yes, " ", no));
+  yes.focus();
+}
+
+function inviteForm(st, again) {
+  const email = h("input", { type: "email", id: "inviteEmail", required: true, autocomplete: "off" });
+  const r = select(ROLES.map((x) => [x, x.toLowerCase()]), "EDITOR", { id: "inviteRole" });
+  return h("form", { class: "row" }, field("Invite by email", email, "They see the invitation after they sign up or log in with this address, and accept or decline it. Or copy its invite link."),
+    field("Role", r),
+    action(h("button", { type: "submit", id: "invite" }, "Invite"), st, async () => {
+      if (!email.reportValidity()) return;
+      const d = await gql(`mutation($e: String!, $r: Role!) { inviteMember(email: $e, role: $r) { user { email } state } }`, { e: email.value, r: r.value });
+      await again(`Invitation to ${d.inviteMember.user.email} is pending until they accept it.`);
+    }));
+}
+
+function passwordCard() {
+  const st = status();
+  const cur = h("input", { type: "password", id: "curPassword", autocomplete: "current-password", required: true });
+  const next = h("input", { type: "password", id: "newPassword", autocomplete: "new-password", required: true, minlength: 8 });
+  return card("Password", h("form", { class: "row" }, field("Current password", cur), field("New password", next, "At least 8 characters. Every other session of yours, in every workspace, ends."),
+    action(h("button", { type: "submit", id: "changePassword" }, "Change password"), st, async () => {
+      if (!cur.reportValidity() || !next.reportValidity()) return;
+      await gql(`mutation($c: String!, $n: String!) { changePassword(currentPassword: $c, newPassword: $n) { token } }`, { c: cur.value, n: next.value });
+      cur.value = next.value = "";
+      st.ok("Password changed. Your other sessions were signed out; this one goes on.");
+    })), st);
 }

@@ -1,0 +1,78 @@
+package app
+
+import (
+	"context"
+	"slices"
+
+	"github.com/mockgql/mockgql/actors"
+	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/ids"
+	"github.com/mockgql/mockgql/model"
+)
+
+// AnswerInvitation accepts or declines an invitation for the signed-in
+// caller: one sent to their address (invitationID), or the one an invite
+// link names (token). Accepting makes them a member with the invitation's
+// role and lists the account among their workspaces; it does not switch
+// their session to it (SwitchAccount does). The answer is the workspace.
+func (s *Service) AnswerInvitation(ctx context.Context, p model.Principal, invitationID, token string, accept bool) (model.Workspace, error) {
+	_, m, err := s.member(ctx, p)
+	if err != nil {
+		return model.Workspace{}, err
+	}
+	u, err := s.grains.AskUser(ctx, m.User.Email, &pb.UserGet{})
+	if err != nil {
+		return model.Workspace{}, err
+	}
+	req := &pb.AccountAnswerInvite{InvitationId: invitationID, User: &pb.UserDoc{Json: actors.EncodeDoc(m.User)}, Accept: accept}
+	accountID, err := answerByLink(req, token)
+	if err != nil {
+		return model.Workspace{}, err
+	}
+	for _, ref := range u.Invites {
+		if accountID == "" && ref.InvitationID == req.InvitationId {
+			accountID = ref.AccountID
+		}
+	}
+	if accountID == "" {
+		return model.Workspace{}, errGone()
+	}
+	member := slices.Contains(u.AccountIDs, accountID)
+	if accept && !member { // listed first, so a member is never missing from their list
+		if err := s.grains.TellUser(ctx, m.User.Email, &pb.UserAddAccount{AccountId: accountID}); err != nil {
+			return model.Workspace{}, err
+		}
+	}
+	st, err := s.grains.AskAccount(ctx, accountID, req)
+	if err != nil {
+		if accept && !member {
+			_ = s.grains.TellUser(ctx, m.User.Email, &pb.UserRemoveAccount{AccountId: accountID})
+		}
+		return model.Workspace{}, err
+	}
+	_ = s.grains.TellUser(ctx, m.User.Email, &pb.UserDropInvite{AccountId: accountID, InvitationId: req.InvitationId})
+	w := model.Workspace{ID: accountID, Name: st.Account.Name, Plan: st.Account.Plan, Current: accountID == p.AccountID}
+	if mm := st.Account.Member(p.UserID); mm != nil {
+		w.Role = mm.Role
+	}
+	return w, nil
+}
+
+func errGone() error {
+	return model.Errorf(model.ErrNotFound, "no such pending invitation: it was accepted, declined, revoked or it expired")
+}
+
+// answerByLink fills req from an invite link's token and returns the
+// account it names; with no token it only checks req's invitation ID and
+// returns "" (the caller finds the account in the user's invitations).
+func answerByLink(req *pb.AccountAnswerInvite, token string) (string, error) {
+	if token == "" {
+		return "", model.CheckID("invitationId", req.InvitationId)
+	}
+	accountID, invitationID, secret, ok := parseLink(token)
+	if !ok || req.InvitationId != "" && req.InvitationId != invitationID {
+		return "", errGone()
+	}
+	req.InvitationId, req.LinkHash = invitationID, ids.HashSecret(secret)
+	return accountID, nil
+}

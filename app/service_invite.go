@@ -1,0 +1,209 @@
+package app
+
+import (
+	"context"
+
+	"github.com/mockgql/mockgql/actors"
+	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/ids"
+	"github.com/mockgql/mockgql/model"
+)
+
+// InviteMember records a pending invitation of email to the caller's
+// account with role (ADMIN or higher; OWNER only by an owner) and answers
+// with it. The answer is the same whether or not the address belongs to a
+// user: the e-mail, the role and PENDING, never a name or a user ID.
+// Nobody joins until the invitee accepts (AnswerInvitation). The account's
+// grain throttles invitations (Config.InviteLimit an hour).
+func (s *Service) InviteMember(ctx context.Context, p model.Principal, email string, role model.Role) (model.Invitation, error) {
+	st, m, err := s.member(ctx, p)
+	if err != nil {
+		return model.Invitation{}, err
+	}
+	if !m.Role.AtLeast(model.RoleAdmin) {
+		return model.Invitation{}, model.Errorf(model.ErrForbidden, "inviting members needs role ADMIN or higher")
+	}
+	e, err := normEmail(email)
+	if err != nil {
+		return model.Invitation{}, err
+	}
+	if role.Rank() < 0 {
+		return model.Invitation{}, model.Errorf(model.ErrBadUserInput, "unknown role %q", role)
+	}
+	inv := model.Invitation{ID: "inv" + ids.RandomString(12), AccountID: p.AccountID, AccountName: st.Account.Name,
+		Email: e, Role: role, InvitedBy: p.UserID, InvitedByName: displayName(m.User)}
+	next, err := s.grains.AskAccount(ctx, p.AccountID, &pb.AccountInvite{Caller: p.UserID, Invitation: actors.EncodeDoc(inv)})
+	if err != nil {
+		return model.Invitation{}, err
+	}
+	got := invitationFor(next, e)
+	if got == nil {
+		return model.Invitation{}, model.Errorf(model.ErrInternal, "the invitation of %s was not kept", e)
+	}
+	if err := s.grains.TellUser(ctx, e, &pb.UserAddInvite{AccountId: p.AccountID, InvitationId: got.ID}); err != nil {
+		// Nothing half-written: the invitee could not find it, so it goes.
+		_ = s.grains.TellAccount(ctx, p.AccountID, &pb.AccountRevokeInvite{InvitationId: got.ID})
+		return model.Invitation{}, err
+	}
+	return shown(*got), nil
+}
+
+// displayName is how an invitee sees who invited them.
+func displayName(u model.User) string {
+	if u.Name != "" {
+		return u.Name
+	}
+	return u.Email
+}
+
+// invitationFor returns st's pending invitation of email, or nil.
+func invitationFor(st *actors.AccountState, email string) *model.Invitation {
+	for i := range st.Invitations {
+		if st.Invitations[i].Email == email {
+			return &st.Invitations[i]
+		}
+	}
+	return nil
+}
+
+// shown is an invitation without its link's hash, and with the account's
+// name as it is now.
+func shown(inv model.Invitation) model.Invitation {
+	inv.LinkHash = ""
+	return inv
+}
+
+// pending returns st's live invitations, shown.
+func (s *Service) pending(st *actors.AccountState) []model.Invitation {
+	now := s.clock.Now()
+	out := []model.Invitation{}
+	for _, inv := range st.Invitations {
+		if now.Before(inv.ExpiresAt) {
+			inv.AccountName = st.Account.Name
+			out = append(out, shown(inv))
+		}
+	}
+	return out
+}
+
+// Invitations lists the pending invitations of the caller's account for
+// an ADMIN or higher; other members get none.
+func (s *Service) Invitations(ctx context.Context, p model.Principal) ([]model.Invitation, error) {
+	st, m, err := s.member(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	if !m.Role.AtLeast(model.RoleAdmin) {
+		return []model.Invitation{}, nil
+	}
+	return s.pending(st), nil
+}
+
+// MyInvitations lists the pending invitations sent to the caller's e-mail
+// address, from any account.
+func (s *Service) MyInvitations(ctx context.Context, p model.Principal) ([]model.Invitation, error) {
+	_, m, err := s.member(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	u, err := s.grains.AskUser(ctx, m.User.Email, &pb.UserGet{})
+	if err != nil {
+		return nil, err
+	}
+	out := []model.Invitation{}
+	for _, ref := range u.Invites {
+		st, err := s.account(ctx, ref.AccountID)
+		if model.ErrorCode(err) == model.ErrNotFound {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, inv := range s.pending(st) {
+			if inv.ID == ref.InvitationID && inv.Email == m.User.Email {
+				out = append(out, inv)
+			}
+		}
+	}
+	return out, nil
+}
+
+// CreateInviteLink makes the invitation's one-time link (ADMIN or higher)
+// and returns its token; a new link replaces the invitation's last one.
+// Whoever holds the token may accept the invitation once, signed in as
+// any user: the owner hands it to the person they mean.
+func (s *Service) CreateInviteLink(ctx context.Context, p model.Principal, invitationID string) (string, model.Invitation, error) {
+	if _, _, err := s.member(ctx, p); err != nil {
+		return "", model.Invitation{}, err
+	}
+	if err := model.CheckID("invitationId", invitationID); err != nil {
+		return "", model.Invitation{}, err
+	}
+	secret := ids.RandomString(32)
+	st, err := s.grains.AskAccount(ctx, p.AccountID, &pb.AccountInviteLink{Caller: p.UserID, InvitationId: invitationID,
+		LinkHash: ids.HashSecret(secret)})
+	if err != nil {
+		return "", model.Invitation{}, err
+	}
+	for _, inv := range s.pending(st) {
+		if inv.ID == invitationID {
+			return linkPrefix + p.AccountID + "." + invitationID + "." + secret, inv, nil
+		}
+	}
+	return "", model.Invitation{}, model.Errorf(model.ErrNotFound, "no such pending invitation")
+}
+
+// InvitationByLink returns what an invite link's page shows (it needs no
+// credential): the workspace, who invited and the role, without the
+// address it was sent to. NOT_FOUND for a used, revoked, replaced or
+// expired link, or anything else.
+func (s *Service) InvitationByLink(ctx context.Context, token string) (model.Invitation, error) {
+	inv, err := s.linked(ctx, token)
+	if err != nil {
+		return model.Invitation{}, err
+	}
+	inv.Email = ""
+	return inv, nil
+}
+
+// linked finds the pending invitation a link token names.
+func (s *Service) linked(ctx context.Context, token string) (model.Invitation, error) {
+	gone := model.Errorf(model.ErrNotFound, "this invite link was used, revoked or replaced, or it expired; ask for a new one")
+	accountID, invitationID, secret, ok := parseLink(token)
+	if !ok {
+		return model.Invitation{}, gone
+	}
+	st, err := s.account(ctx, accountID)
+	if err != nil {
+		return model.Invitation{}, gone
+	}
+	hash := ids.HashSecret(secret)
+	for _, inv := range st.Invitations {
+		if inv.ID == invitationID && inv.LinkHash == hash && s.clock.Now().Before(inv.ExpiresAt) {
+			inv.AccountName = st.Account.Name
+			return inv, nil
+		}
+	}
+	return model.Invitation{}, gone
+}
+
+// RevokeInvitation withdraws a pending invitation (ADMIN or higher).
+func (s *Service) RevokeInvitation(ctx context.Context, p model.Principal, invitationID string) error {
+	st, _, err := s.member(ctx, p)
+	if err != nil {
+		return err
+	}
+	var email string
+	for _, inv := range st.Invitations {
+		if inv.ID == invitationID {
+			email = inv.Email
+		}
+	}
+	if _, err := s.grains.AskAccount(ctx, p.AccountID, &pb.AccountRevokeInvite{Caller: p.UserID, InvitationId: invitationID}); err != nil {
+		return err
+	}
+	if email != "" { // the address's list forgets it; a stale entry is skipped on read anyway
+		_ = s.grains.TellUser(ctx, email, &pb.UserDropInvite{AccountId: p.AccountID, InvitationId: invitationID})
+	}
+	return nil
+}

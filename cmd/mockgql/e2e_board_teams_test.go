@@ -1,0 +1,82 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestBoardTeamsFlow (issue 22 item 3), in two real browsers: the owner
+// invites an address on the account page and copies its invite link; the
+// invitee opens the link signed out, signs up, accepts the invitation
+// shown after sign-up, switches workspace in the header and sees the
+// project read-only (viewer); the owner removes them after a
+// confirmation; the invitee's next action is refused and the board says
+// so. Screenshots at 1280 and 390 px, axe-core on each.
+func TestBoardTeamsFlow(t *testing.T) {
+	s := startServer(t)
+	sh := newShop(t, s, "ann-teams@example.com", "tm")
+	pid := sh.project["id"].(string)
+
+	owner := newPage(t, s)
+	owner.signedIn(sh.owner)
+	owner.open("/board/account", "#inviteEmail")
+	owner.set("#inviteEmail", "bo@example.com")
+	owner.choose("#inviteRole", "viewer")
+	owner.click("#invite")
+	owner.waitText("#membersCard .status", "pending until they accept")
+	owner.waitText("#members", "bo@example.com")
+	owner.click(`[aria-label="Invite link for bo@example.com"]`)
+	owner.wait(`.invite-link input`)
+	link, _ := owner.js(`document.querySelector(".invite-link input").value`).(string)
+	if !strings.Contains(link, "/?invite=mgi_") {
+		t.Fatalf("invite link: %q", link)
+	}
+	owner.shot("teams-account-pending")
+
+	bo := newPage(t, s)
+	bo.open(strings.TrimPrefix(link, s.base), "#inviteNotice h2")
+	bo.waitText("#inviteNotice", "invited you to Test's workspace as viewer")
+	bo.shot("teams-invite-landing")
+	bo.signUpOnLanding("bo@example.com")
+	bo.waitText("#invitations", "Test invited you to Test's workspace as viewer")
+	if n := bo.js(`document.querySelectorAll("#invitations .invite").length`); n != 1.0 {
+		t.Fatalf("the invitation (by address and by link) shows %v times", n)
+	}
+	bo.shot("teams-invitation-prompt")
+	bo.click("#invitations button.accept")
+	bo.waitText("#invitations", "You joined Test's workspace as viewer")
+	bo.click("#invitations button.switch")
+	bo.waitText("header.top .who", "bo@example.com")
+	bo.wait(`#workspace`)
+	bo.waitText(`#workspace`, "Test's workspace (viewer)")
+	if got := bo.js(`document.querySelector("#workspace").selectedOptions[0].text`); got != "Test's workspace (viewer)" {
+		t.Fatalf("the switcher shows %v", got)
+	}
+	bo.open("/board/projects/"+pid, "#roleBanner")
+	bo.waitText("#roleBanner", "You can view this project")
+	if c := bo.editControls(); len(c) != 0 {
+		t.Errorf("a viewer is offered edits: %v", c)
+	}
+	bo.shot("teams-switcher-viewer")
+
+	owner.open("/board/account", "#members")
+	owner.click(`[aria-label="Remove bo@example.com"]`)
+	owner.waitText("#memberConfirm", "They lose access at once")
+	if !strings.Contains(owner.text("#members"), "bo@example.com") {
+		t.Fatal("the member went before the confirmation")
+	}
+	owner.shot("teams-remove-confirm")
+	owner.click("#confirmYes")
+	owner.waitText("#membersCard .status", "bo@example.com was removed")
+	if strings.Contains(owner.text("#members"), "bo@example.com") {
+		t.Fatal("the removed member is still listed")
+	}
+
+	// The invitee's next action, on the page they have open: refused, and said.
+	bo.choose("#workspace", "Test's workspace")
+	bo.waitText("#sessionEnded", "You no longer have access to this workspace")
+	bo.shot("teams-session-ended")
+	if r := sh.owner.gql(`{ account { members { user { email } } } }`, nil); strings.Contains(string(r.Raw), "bo@example.com") {
+		t.Fatalf("members: %s", r.Raw)
+	}
+}
