@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -55,8 +56,19 @@ type Prepared struct {
 // query over the depth or field-count limits, a subscription and variables
 // that do not coerce are validation failures. The refused Result may be
 // shared; the caller must not modify it. Prepare is safe for concurrent use.
+//
+// Documents are bounded before validation (Bounds.DocumentBounds); a
+// document over a bound is a validation failure too.
 func (e *Executor) Prepare(req Request) (*Prepared, *Result) {
-	d := e.document(req.Query)
+	return e.PrepareContext(context.Background(), req)
+}
+
+// PrepareContext is Prepare within ctx: parsing and validating a document
+// the cache does not hold waits for one of a few slots of the process and
+// stops once ctx is done, giving a refused Result with Code
+// model.ErrQueryTimeout (never cached).
+func (e *Executor) PrepareContext(ctx context.Context, req Request) (*Prepared, *Result) {
+	d := e.document(ctx, req.Query)
 	if d.refused != nil {
 		return nil, d.refused
 	}
@@ -98,29 +110,52 @@ func (e *Executor) rootType(op ast.Operation) *objectType {
 }
 
 // document returns the cached document for query, parsing and validating
-// it on a miss.
-func (e *Executor) document(query string) *document {
+// it on a miss: the tokens are bounded while parsing, fragments, spreads,
+// depth, fields and cost in linear passes, and only then does the
+// validator run, under a step limit and ctx.
+func (e *Executor) document(ctx context.Context, query string) *document {
 	if d := e.cache.get(query); d != nil {
 		return d
 	}
+	if !acquireSlot(ctx) {
+		return &document{query: query, refused: timedOut()}
+	}
+	defer releaseSlot()
 	// The cache keeps its own copy of the text: query may share memory
 	// with a whole request body (see DecodeRequest).
 	query = strings.Clone(query)
 	d := &document{query: query}
-	doc, err := parser.ParseQuery(&ast.Source{Input: query})
+	doc, refused := e.Bounds.parseBounded(query)
 	switch {
-	case err != nil:
-		d.refused = refuse(model.ErrParseFailed, asGQLError(err))
+	case refused != nil:
+		d.refused = refused
 	default:
-		if lerr := e.checkLimits(doc); lerr != nil {
+		if lerr := e.checkDocument(doc); lerr != nil {
 			d.refused = refuse(model.ErrValidateFailed, lerr)
-		} else if errs := e.validate(doc); len(errs) > 0 {
+		} else if errs, canceled := e.validate(ctx, doc); canceled {
+			return &document{query: query, refused: timedOut()}
+		} else if len(errs) > 0 {
 			d.refused = refuse(model.ErrValidateFailed, errs...)
 		} else {
 			d.doc = doc
 		}
 	}
 	return e.cache.put(d)
+}
+
+// checkDocument runs the checks before validation: the document's
+// fragments and spreads, then the depth, field and cost limits.
+func (e *Executor) checkDocument(doc *ast.QueryDocument) *gqlerror.Error {
+	if err := e.Bounds.checkDocument(doc); err != nil {
+		return err
+	}
+	if err := e.checkLimits(doc); err != nil {
+		return err
+	}
+	if err := e.Bounds.checkSameKeys(doc); err != nil {
+		return err
+	}
+	return e.checkCost(doc)
 }
 
 // planFor returns the plan of op's root selection, from the document's
