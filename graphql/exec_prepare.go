@@ -111,8 +111,10 @@ func (e *Executor) rootType(op ast.Operation) *objectType {
 
 // document returns the cached document for query, parsing and validating
 // it on a miss: the tokens are bounded while parsing, fragments, spreads,
-// depth, fields and cost in linear passes, and only then does the
-// validator run, under a step limit and ctx.
+// depth and fields in linear passes, and only then does the validator
+// run, under a step limit and ctx. The cost budget (checkCost, linear
+// too) applies to valid documents, so that an invalid one gets its
+// validation errors.
 func (e *Executor) document(ctx context.Context, query string) *document {
 	if d := e.cache.get(query); d != nil {
 		return d
@@ -136,6 +138,8 @@ func (e *Executor) document(ctx context.Context, query string) *document {
 			return &document{query: query, refused: timedOut()}
 		} else if len(errs) > 0 {
 			d.refused = refuse(model.ErrValidateFailed, errs...)
+		} else if cerr := e.checkCost(doc); cerr != nil {
+			d.refused = refuse(model.ErrValidateFailed, cerr)
 		} else {
 			d.doc = doc
 		}
@@ -144,7 +148,7 @@ func (e *Executor) document(ctx context.Context, query string) *document {
 }
 
 // checkDocument runs the checks before validation: the document's
-// fragments and spreads, then the depth, field and cost limits.
+// fragments and spreads, then the depth, field, walk and same-key limits.
 func (e *Executor) checkDocument(doc *ast.QueryDocument) *gqlerror.Error {
 	if err := e.Bounds.checkDocument(doc); err != nil {
 		return err
@@ -152,10 +156,7 @@ func (e *Executor) checkDocument(doc *ast.QueryDocument) *gqlerror.Error {
 	if err := e.checkLimits(doc); err != nil {
 		return err
 	}
-	if err := e.Bounds.checkSameKeys(doc); err != nil {
-		return err
-	}
-	return e.checkCost(doc)
+	return e.Bounds.checkSameKeys(doc)
 }
 
 // planFor returns the plan of op's root selection, from the document's

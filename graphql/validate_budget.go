@@ -419,3 +419,14 @@ func (k *keyCounter) fieldOf(name, key string) *ast.Field {
 	}
 	return &ast.Field{Alias: key}
 }
+
+// TimeoutError returns the error to answer for a refusal of
+// PrepareContext whose context ended (Code model.ErrQueryTimeout): 503
+// QUERY_TIMEOUT with Retry-After, as a query that runs out of time. It
+// returns nil for any other refusal, which is answered as it is (400).
+func TimeoutError(refused *Result) error {
+	if refused == nil || refused.Code != model.ErrQueryTimeout {
+		return nil
+	}
+	return &model.Error{Code: model.ErrQueryTimeout, Message: "the document could not be validated within the time limit; retry", RetryAfter: 1}
+}

@@ -31,8 +31,7 @@ const DefaultListCostFactor = 10
 // checkCost returns an error for the first operation of doc that costs
 // more than e.Cost.Max. Fragments are costed once each (memoized), so a
 // document whose fragments fan out is costed in linear time; sums
-// saturate just above the limit. checkDocument has refused unknown
-// fragments and cycles before.
+// saturate just above the limit. It runs on valid documents.
 func (e *Executor) checkCost(doc *ast.QueryDocument) *gqlerror.Error {
 	if e.Cost.Max <= 0 {
 		return nil
