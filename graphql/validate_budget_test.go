@@ -112,7 +112,7 @@ func TestFragmentChainBounded(t *testing.T) {
 	ex := budgetExecutor(t, nil)
 	for _, n := range []int{2000, 8000} {
 		for _, used := range []bool{true, false} {
-			q := gqlattack.Chain(n, used, "Query", gqlattack.Leaf("badInt", 1))
+			q := gqlattack.Chain(n, used, "Query", gqlattack.Tail("badInt", n))
 			t.Run(fmt.Sprintf("%d used=%v", n, used), func(t *testing.T) {
 				alloc := allocated(func() {
 					_, refused := ex.Prepare(Request{Query: q})

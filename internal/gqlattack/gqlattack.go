@@ -30,16 +30,28 @@ func Fields(field string, per int) Sel {
 	}
 }
 
+// Tail selects field in fragment n-1 only: Chain(n, used, typ, Tail(f,
+// n)) is the chain of issue 20, whose fragments but the last only spread
+// the next, so that the operation selects a single field.
+func Tail(field string, n int) Sel {
+	return func(i int) string {
+		if i == n-1 {
+			return field
+		}
+		return ""
+	}
+}
+
 // Chain is `query{...F0} fragment F0 on typ{sel(0) ...F1} … fragment
 // F<n-1> on typ{sel(n-1)}`: the validator walks each fragment on its own
-// into all those after it. Unused, the operation selects sel(0) and
+// into all those after it. Unused, the operation selects __typename and
 // spreads nothing, so every fragment is unused.
 func Chain(n int, used bool, typ string, sel Sel) string {
 	var b strings.Builder
 	if used {
 		b.WriteString("query{...F0}")
 	} else {
-		b.WriteString("query{" + sel(0) + "}")
+		b.WriteString("query{__typename}")
 	}
 	for i := 0; i < n; i++ {
 		next := ""
@@ -97,6 +109,8 @@ func Worst(n int, typ, leaf, nested string) []Doc {
 		{"chain, shared keys", Chain(n, true, typ, Leaf(leaf, 100))},
 		{"chain, shared nested keys", Chain(n, true, typ, Leaf(nested, 100))},
 		{"chain, unused", Chain(n, false, typ, Leaf(nested, 100))},
+		{"chain of spreads", Chain(n, true, typ, Tail(leaf, n))},
+		{"chain of spreads, unused", Chain(n, false, typ, Tail(leaf, n))},
 		{"chain, two fields each", Chain(n, true, typ, Fields(leaf, 2))},
 		{"star, shared nested keys", Star(n, typ, Leaf(nested, 100))},
 		{"star, distinct keys", Star(n, typ, Fields(leaf, max(1, 900/n)))},
