@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/mockgql/mockgql/internal/gqlattack"
 	"github.com/mockgql/mockgql/model"
@@ -241,4 +243,38 @@ func TestCostBudget(t *testing.T) {
 			checkRefusal(t, ex, tt.query, tt.wantErr)
 		})
 	}
+}
+
+// BenchmarkDocumentBudget measures parsing and validating the hostile
+// documents at the default bounds (gqlattack.Worst; the admitted ones are
+// the worst the budget lets through), each time from scratch (no cache),
+// and the 278 KB chain of issue 20, which the budget refuses while parsing.
+func BenchmarkDocumentBudget(b *testing.B) {
+	ex := budgetExecutor(b, nil)
+	docs := gqlattack.Worst(DefaultMaxFragments, "Query", "badInt", "nested{inner{inner{value}}}")
+	docs = append(docs, gqlattack.Doc{Name: "chain of 8,000", Query: gqlattack.Chain(8000, true, "Query", gqlattack.Tail("badInt", 8000))})
+	for _, d := range docs {
+		b.Run(strings.ReplaceAll(d.Name, " ", "_"), func(b *testing.B) {
+			_, refused := ex.Prepare(Request{Query: d.Query})
+			if refused != nil {
+				b.Logf("refused: %s", refused.Errors[0].Message)
+			}
+			b.SetBytes(int64(len(d.Query)))
+			b.ReportAllocs()
+			cpu := cpuTime()
+			for b.Loop() {
+				ex.Prepare(Request{Query: d.Query})
+			}
+			// CPU time, garbage collection included: on a shared machine
+			// the wall time of ns/op says more about the neighbours.
+			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N)/1e6, "cpu-ms/op")
+		})
+	}
+}
+
+// cpuTime is the process's CPU time so far, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
