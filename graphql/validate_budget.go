@@ -120,7 +120,7 @@ func (b DocumentBounds) checkDocument(doc *ast.QueryDocument) *gqlerror.Error {
 			return err
 		}
 	}
-	return c.cycle()
+	return c.cycle(doc.Fragments)
 }
 
 // spreadCounter counts the spreads of a document and records which
@@ -163,8 +163,9 @@ func (c *spreadCounter) spread(from string, s *ast.FragmentSpread) *gqlerror.Err
 }
 
 // cycle returns an error for a fragment that spreads itself, directly or
-// through others: a depth-first search over the spreads, linear in them.
-func (c *spreadCounter) cycle() *gqlerror.Error {
+// through others: a depth-first search over the spreads, linear in them,
+// from each of frags in document order (so the error is always the same).
+func (c *spreadCounter) cycle(frags ast.FragmentDefinitionList) *gqlerror.Error {
 	const (
 		unseen = iota
 		open
@@ -187,7 +188,8 @@ func (c *spreadCounter) cycle() *gqlerror.Error {
 		state[name] = done
 		return ""
 	}
-	for name := range c.edges {
+	for _, f := range frags {
+		name := f.Name
 		if state[name] != unseen {
 			continue
 		}
@@ -371,13 +373,17 @@ func (k *keyCounter) level(set ast.SelectionSet, counts map[string]int) *gqlerro
 			if err != nil {
 				return err
 			}
+			over := "" // the least key over the limit, for an error that is always the same
 			for key, n := range frag {
 				if k.steps++; k.steps > k.max {
 					return limitErrorAt(s.Position, fmt.Sprintf("validation of the document takes more than the limit of %d steps: use fewer fragments, or spread them less", k.max))
 				}
-				if k.add(counts, key, n) && k.at == nil {
-					k.at = k.fieldOf(s.Name, key)
+				if k.add(counts, key, n) && (over == "" || key < over) {
+					over = key
 				}
+			}
+			if over != "" && k.at == nil {
+				k.at = k.fieldOf(s.Name, over)
 			}
 		}
 	}
