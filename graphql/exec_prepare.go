@@ -8,7 +8,6 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
-	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/mockgql/mockgql/model"
 )
@@ -195,19 +194,6 @@ func selectOperation(doc *ast.QueryDocument, name string) (*ast.OperationDefinit
 		return nil, gqlerror.Errorf("Must provide operation name if query contains multiple operations.")
 	}
 	return doc.Operations[0], nil
-}
-
-// IsMutation reports whether req selects a mutation: the operation named
-// req.OperationName, or the only one. It only parses; a document that does
-// not parse or select an operation is not a mutation (Prepare refuses it).
-// Callers that decide on rights before running a request use it.
-func IsMutation(req Request) bool {
-	doc, err := parser.ParseQuery(&ast.Source{Input: req.Query})
-	if err != nil {
-		return false
-	}
-	op, gerr := selectOperation(doc, req.OperationName)
-	return gerr == nil && op.Operation == ast.Mutation
 }
 
 // rootFieldNames returns the distinct field names of sp, in order.

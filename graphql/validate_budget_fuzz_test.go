@@ -11,7 +11,8 @@ import (
 )
 
 // FuzzDocumentBudget prepares arbitrary documents, seeded with fragment
-// chains, stars and trees, under small document bounds and a cost budget:
+// chains, stars and trees, under small document bounds and a cost budget
+// (and checks IsMutation's token scan against the parser on each):
 // Prepare must never panic, must refuse any document over a bound with
 // GRAPHQL_VALIDATION_FAILED (or GRAPHQL_PARSE_FAILED), and must take a
 // bounded amount of work whatever the document: each call runs under a
@@ -33,6 +34,8 @@ func FuzzDocumentBudget(f *testing.F) {
 		`query A{...F} query B{...F} fragment F on Query{a:products{total} b:products{total}}`,
 		`{...Missing}`,
 		`fragment A on Query{badInt}`,
+		`query A($v: In = {x: 1}) @d(a: {b: 2}) { a } mutation mutation { b }`,
+		`mutation A { a } query B { b }`,
 	} {
 		f.Add(q)
 	}
@@ -42,6 +45,14 @@ func FuzzDocumentBudget(f *testing.F) {
 		e.Cost = Cost{Max: 50, Fields: map[string]int{"Query.products": 10}}
 	})
 	f.Fuzz(func(t *testing.T, query string) {
+		// IsMutation's token scan answers as the parser on what parses,
+		// for the only operation and for one asked by name.
+		for _, name := range []string{"", "A", "mutation"} {
+			req := Request{Query: query, OperationName: name}
+			if want, parsed := parsedIsMutation(req); parsed && IsMutation(req) != want {
+				t.Fatalf("IsMutation(%q, %q) = %v, the parser says %v", query, name, !want, want)
+			}
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		_, refused := ex.PrepareContext(ctx, Request{Query: query})
