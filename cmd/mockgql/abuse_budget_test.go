@@ -184,3 +184,33 @@ func TestAbuseCostBudgetFlag(t *testing.T) {
 	v := off.signUp("costoff@example.com")
 	v.must("{"+repeated(50, " a%d:projects{id}")+"}", nil)
 }
+
+// TestAbusePreviewQueryDocument: previewQuery's document is a string of a
+// /graphql body (24 MB for a signed-in user), and the service parsed it
+// whole to tell a mutation (which needs the right to edit) from a query,
+// before the runtime's token bound saw it: a 4 MB document of 2 million
+// fields built a syntax tree of hundreds of megabytes. Now the kind is
+// read from the tokens, and the runtime refuses the document by its
+// token bound.
+func TestAbusePreviewQueryDocument(t *testing.T) {
+	p := abuseProc(t)
+	u := p.signUp("preview-doc@example.com")
+	pid := get(u.must(`mutation { createProject(name: "big") { id } }`, nil), "createProject", "id")
+	doc := "{" + strings.Repeat(" a", 2<<20) + " }"
+	pidOS := p.cmd.Process.Pid
+	rss := vmHWM(t, pidOS)
+	b, _ := json.Marshal(map[string]any{"query": `mutation($p: ID!, $q: String!) { previewQuery(projectId: $p, query: $q) }`,
+		"variables": map[string]any{"p": pid, "q": doc}})
+	r, err := p.tryWithin(60*time.Second, "POST", "/graphql", b, "Authorization", "Bearer "+u.token)
+	if err != nil {
+		t.Fatalf("no answer: %v", err)
+	}
+	grew := vmHWM(t, pidOS) - rss
+	t.Logf("a %d MB previewQuery document: %d, peak RSS grew %d MB", len(doc)>>20, r.Status, grew>>20)
+	if !strings.Contains(string(r.Raw), "more than the limit of 15000 tokens") {
+		t.Fatalf("want the runtime's token bound in the answer: %.400s", r.Raw)
+	}
+	if grew > 200<<20 {
+		t.Fatalf("peak RSS grew %d MB for a %d MB document; want under 200 MB", grew>>20, len(doc)>>20)
+	}
+}
