@@ -26,8 +26,8 @@ import (
 type DocumentBounds struct {
 	// MaxTokens limits the lexical tokens of a document (names, values,
 	// punctuation, comments; a string is one): the parser stops at the
-	// limit, so the syntax tree of a
-	// refused document is never built. 0 means DefaultMaxTokens.
+	// limit, so the syntax tree of a refused document is never built.
+	// 0 means DefaultMaxTokens.
 	MaxTokens int
 	// MaxFragments limits the fragment definitions of a document, used or
 	// not. 0 means DefaultMaxFragments.
