@@ -46,8 +46,10 @@ func (p *projectGrain) runtimeCall(g *grain, c *call, m *pb.ProjectRuntime) (any
 			g.replyLater(c, errorReply(err))
 			return
 		}
-		prep, refusal := rt.Prepare(req)
+		prep, refusal := rt.PrepareContext(ctx, req)
 		switch {
+		case graphql.TimeoutError(refusal) != nil:
+			g.replyLater(c, errorReply(graphql.TimeoutError(refusal)))
 		case refusal != nil:
 			g.replyLater(c, runtimeReply(refused(refusal, nil), nil))
 		case prep.Mutation() && m.QueryOnly:
@@ -84,6 +86,8 @@ func (p *projectGrain) runMutation(g *grain, t *mutationTask) {
 		return
 	}
 	prep := t.prep
+	ctx, cancel := context.WithDeadline(context.Background(), t.deadline)
+	defer cancel()
 	if rt != t.rt { // the model changed since: prepare against the new one
 		req, err := graphql.DecodeRequest(t.body)
 		if err != nil {
@@ -91,13 +95,14 @@ func (p *projectGrain) runMutation(g *grain, t *mutationTask) {
 			return
 		}
 		var refusal *graphql.Result
-		if prep, refusal = rt.Prepare(req); refusal != nil {
+		if prep, refusal = rt.PrepareContext(ctx, req); graphql.TimeoutError(refusal) != nil {
+			g.replyLater(t.call, errorReply(graphql.TimeoutError(refusal)))
+			return
+		} else if refusal != nil {
 			g.replyLater(t.call, runtimeReply(refused(refusal, nil), nil))
 			return
 		}
 	}
-	ctx, cancel := context.WithDeadline(context.Background(), t.deadline)
-	defer cancel()
 	res, changes, err := rt.Mutate(ctx, prep, g.env.Pool.forAccount(p.st.Project.AccountID), p.ov)
 	if err != nil || ctx.Err() != nil || len(changes) == 0 {
 		g.replyLater(t.call, resultReply(ctx, res, err)) // nothing written

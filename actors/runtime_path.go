@@ -297,8 +297,11 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 	if out == nil {
 		out = &model.RuntimeBuffers{}
 	}
-	prep, refusal := v.rt.Prepare(req)
+	prep, refusal := v.rt.PrepareContext(ctx, req)
 	t.request(req, prep)
+	if err := graphql.TimeoutError(refusal); err != nil {
+		return nil, true, err
+	}
 	if refusal != nil {
 		return refused(refusal, out.Body[:0]), true, nil
 	}

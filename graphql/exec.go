@@ -60,6 +60,9 @@ type Executor struct {
 	// request, and share the node's Budget (exec_bounds.go); zero fields
 	// take the defaults.
 	Bounds Bounds
+	// Cost is the cost budget of an operation, checked before validation
+	// (validate_cost.go); the zero value has none.
+	Cost Cost
 
 	// directPlan compiles plans for direct writers (exec_direct.go); nil
 	// for none. Only the package's own surfaces set it.

@@ -29,6 +29,9 @@ type Bounds struct {
 	// Budget, when set, is the node's budget of response bytes being
 	// written at once, shared by every request of the node.
 	Budget *Budget
+	// DocumentBounds limit the document of a request before it is
+	// validated (validate_budget.go); zero fields take the defaults.
+	DocumentBounds
 }
 
 // Default bounds of a request.
@@ -57,6 +60,7 @@ func (b Bounds) withDefaults() Bounds {
 	if b.MaxErrors <= 0 {
 		b.MaxErrors = DefaultMaxErrors
 	}
+	b.DocumentBounds = b.DocumentBounds.withDefaults()
 	return b
 }
 

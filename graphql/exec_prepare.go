@@ -1,13 +1,13 @@
 package graphql
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
-	"github.com/vektah/gqlparser/v2/parser"
 
 	"github.com/mockgql/mockgql/model"
 )
@@ -55,8 +55,19 @@ type Prepared struct {
 // query over the depth or field-count limits, a subscription and variables
 // that do not coerce are validation failures. The refused Result may be
 // shared; the caller must not modify it. Prepare is safe for concurrent use.
+//
+// Documents are bounded before validation (Bounds.DocumentBounds); a
+// document over a bound is a validation failure too.
 func (e *Executor) Prepare(req Request) (*Prepared, *Result) {
-	d := e.document(req.Query)
+	return e.PrepareContext(context.Background(), req)
+}
+
+// PrepareContext is Prepare within ctx: parsing and validating a document
+// the cache does not hold waits for one of a few slots of the process and
+// stops once ctx is done, giving a refused Result with Code
+// model.ErrQueryTimeout (never cached).
+func (e *Executor) PrepareContext(ctx context.Context, req Request) (*Prepared, *Result) {
+	d := e.document(ctx, req.Query)
 	if d.refused != nil {
 		return nil, d.refused
 	}
@@ -98,29 +109,53 @@ func (e *Executor) rootType(op ast.Operation) *objectType {
 }
 
 // document returns the cached document for query, parsing and validating
-// it on a miss.
-func (e *Executor) document(query string) *document {
+// it on a miss: the tokens are bounded while parsing, fragments, spreads,
+// depth and fields in linear passes, and only then does the validator
+// run, under a step limit and ctx. The cost budget (checkCost, linear
+// too) applies to valid documents, so that an invalid one gets its
+// validation errors.
+func (e *Executor) document(ctx context.Context, query string) *document {
 	if d := e.cache.get(query); d != nil {
 		return d
 	}
+	if !acquireSlot(ctx) {
+		return &document{query: query, refused: timedOut()}
+	}
+	defer releaseSlot()
 	// The cache keeps its own copy of the text: query may share memory
 	// with a whole request body (see DecodeRequest).
 	query = strings.Clone(query)
 	d := &document{query: query}
-	doc, err := parser.ParseQuery(&ast.Source{Input: query})
+	doc, refused := e.Bounds.parseBounded(query)
 	switch {
-	case err != nil:
-		d.refused = refuse(model.ErrParseFailed, asGQLError(err))
+	case refused != nil:
+		d.refused = refused
 	default:
-		if lerr := e.checkLimits(doc); lerr != nil {
+		if lerr := e.checkDocument(doc); lerr != nil {
 			d.refused = refuse(model.ErrValidateFailed, lerr)
-		} else if errs := e.validate(doc); len(errs) > 0 {
+		} else if errs, canceled := e.validate(ctx, doc); canceled {
+			return &document{query: query, refused: timedOut()}
+		} else if len(errs) > 0 {
 			d.refused = refuse(model.ErrValidateFailed, errs...)
+		} else if cerr := e.checkCost(doc); cerr != nil {
+			d.refused = refuse(model.ErrValidateFailed, cerr)
 		} else {
 			d.doc = doc
 		}
 	}
 	return e.cache.put(d)
+}
+
+// checkDocument runs the checks before validation: the document's
+// fragments and spreads, then the depth, field, walk and same-key limits.
+func (e *Executor) checkDocument(doc *ast.QueryDocument) *gqlerror.Error {
+	if err := e.Bounds.checkDocument(doc); err != nil {
+		return err
+	}
+	if err := e.checkLimits(doc); err != nil {
+		return err
+	}
+	return e.Bounds.checkSameKeys(doc)
 }
 
 // planFor returns the plan of op's root selection, from the document's
@@ -159,19 +194,6 @@ func selectOperation(doc *ast.QueryDocument, name string) (*ast.OperationDefinit
 		return nil, gqlerror.Errorf("Must provide operation name if query contains multiple operations.")
 	}
 	return doc.Operations[0], nil
-}
-
-// IsMutation reports whether req selects a mutation: the operation named
-// req.OperationName, or the only one. It only parses; a document that does
-// not parse or select an operation is not a mutation (Prepare refuses it).
-// Callers that decide on rights before running a request use it.
-func IsMutation(req Request) bool {
-	doc, err := parser.ParseQuery(&ast.Source{Input: req.Query})
-	if err != nil {
-		return false
-	}
-	op, gerr := selectOperation(doc, req.OperationName)
-	return gerr == nil && op.Operation == ast.Mutation
 }
 
 // rootFieldNames returns the distinct field names of sp, in order.

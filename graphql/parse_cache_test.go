@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"context"
 	"fmt"
 	"runtime"
 	"strings"
@@ -46,12 +47,12 @@ func TestDocCacheBytes(t *testing.T) {
 func TestDocSharedAcrossVariables(t *testing.T) {
 	h := newRTHarness(t)
 	q := `query($p: FilterValue) { searchProducts(minPrice: $p) { total items { id } } }`
-	first := h.rt.exec.document(q)
+	first := h.rt.exec.document(context.Background(), q)
 	for _, p := range []any{1.0, 20.0, "x", nil} {
 		if _, refused := h.rt.Prepare(Request{Query: q, Variables: map[string]any{"p": p}}); refused != nil {
 			t.Fatal(refused.Errors)
 		}
-		if d := h.rt.exec.document(q); d != first {
+		if d := h.rt.exec.document(context.Background(), q); d != first {
 			t.Fatalf("variables %v: parsed again", p)
 		}
 	}

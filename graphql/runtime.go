@@ -134,6 +134,14 @@ func (rt *Runtime) Schema() *ast.Schema { return rt.schema }
 // included, gives nil and a Result with Refused set: the HTTP layer answers 400.
 func (rt *Runtime) Prepare(req Request) (*Prepared, *Result) { return rt.exec.Prepare(req) }
 
+// PrepareContext is Prepare within ctx (Executor.PrepareContext): a
+// document that could not be validated before ctx ended is refused with
+// Code model.ErrQueryTimeout, which TimeoutError turns into the error to
+// answer.
+func (rt *Runtime) PrepareContext(ctx context.Context, req Request) (*Prepared, *Result) {
+	return rt.exec.PrepareContext(ctx, req)
+}
+
 var (
 	errMutationInQuery = errors.New("graphql: Runtime.Query given a mutation; use Mutate")
 	errQueryInMutate   = errors.New("graphql: Runtime.Mutate given a query; use Query")

@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"sort"
@@ -31,9 +32,15 @@ func (e *Executor) validationRules() *rules.Rules {
 // a document built to fail (a thousand conflicting fields) costs what its
 // first errors cost, not an error per pair of its fields. Messages are
 // clipped to MaxMessageBytes, since they quote the document.
-func (e *Executor) validate(doc *ast.QueryDocument) (errs gqlerror.List) {
+//
+// The walk takes at most walkSteps × Bounds.MaxWalk steps and stops once ctx
+// is done: validate then returns one error saying so, with Code
+// model.ErrQueryTimeout when ctx ended (canceled reports that).
+func (e *Executor) validate(ctx context.Context, doc *ast.QueryDocument) (errs gqlerror.List, canceled bool) {
 	max := e.Bounds.MaxErrors
 	observers := &core.Events{}
+	steps := &stepper{ctx: ctx, max: walkSteps * e.Bounds.MaxWalk}
+	steps.observe(observers)
 	for _, rule := range e.ruleList {
 		rule.RuleFunc(observers, func(options ...core.ErrorOption) {
 			err := &gqlerror.Error{Rule: rule.Name}
@@ -52,12 +59,18 @@ func (e *Executor) validate(doc *ast.QueryDocument) (errs gqlerror.List) {
 		})
 	}
 	defer func() {
-		if v := recover(); v != nil && v != errValidationStopped {
+		switch v := recover(); v {
+		case nil, errValidationStopped:
+		case errValidationBudget:
+			errs = gqlerror.List{{Message: fmt.Sprintf("validation of the document takes more than the limit of %d steps: use fewer fragments, or spread them less", steps.max)}}
+		case errValidationCanceled:
+			errs, canceled = nil, true
+		default:
 			panic(v)
 		}
 	}()
 	validator.Walk(e.Schema, doc, observers)
-	return errs
+	return errs, false
 }
 
 // errValidationStopped unwinds the validator's walk once validate has

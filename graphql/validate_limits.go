@@ -22,7 +22,11 @@ const MaxSameKey = 100
 // checkLimits returns an error for the first operation of doc that nests
 // deeper than e.MaxDepth or selects more than e.MaxFields fields after
 // fragment expansion, or for the first place in doc with more than
-// MaxDirectives directives or MaxSameKey fields of one response key. Introspection subtrees (__schema, __type) count
+// MaxDirectives directives or MaxSameKey fields of one response key, or
+// for a fragment definition over the depth or field limit on its own
+// (checkDocument has refused unknown fragments and cycles before), or
+// for a document whose operations and fragments together select more than
+// Bounds.MaxWalk fields after expansion: what the validator walks. Introspection subtrees (__schema, __type) count
 // toward the fields but not the depth, since the standard introspection
 // query is deep by design. It runs before validation, which it spares
 // oversized documents: unknown fragments count as empty and a fragment
@@ -32,13 +36,30 @@ func (e *Executor) checkLimits(doc *ast.QueryDocument) *gqlerror.Error {
 		return err
 	}
 	m := &measurer{doc: doc, limit: e.MaxFields, memo: make(map[string]measure)}
+	walk := 0
 	for _, op := range doc.Operations {
 		got := m.selectionSet(op.SelectionSet)
+		walk += got.fields
 		if got.depth > e.MaxDepth {
 			return limitError(op, fmt.Sprintf("query depth %d exceeds the limit of %d", got.depth, e.MaxDepth))
 		}
 		if got.fields > e.MaxFields {
 			return limitError(op, fmt.Sprintf("query selects more than the limit of %d fields", e.MaxFields))
+		}
+	}
+	// The validator walks each fragment definition on its own too, used
+	// or not: each must fit the limits as an operation would.
+	for _, f := range doc.Fragments {
+		got := m.fragment(f.Name)
+		walk += got.fields
+		if got.depth > e.MaxDepth {
+			return limitErrorAt(f.Position, fmt.Sprintf("fragment %q nests %d deep, over the limit of %d", model.Clip(f.Name, 64), got.depth, e.MaxDepth))
+		}
+		if got.fields > e.MaxFields {
+			return limitErrorAt(f.Position, fmt.Sprintf("fragment %q selects more than the limit of %d fields", model.Clip(f.Name, 64), e.MaxFields))
+		}
+		if walk > e.Bounds.MaxWalk {
+			return limitErrorAt(f.Position, fmt.Sprintf("validating the document would walk more than the limit of %d fields (each fragment counts once more for every operation and fragment that spreads it): spread fragments less deep", e.Bounds.MaxWalk))
 		}
 	}
 	return nil

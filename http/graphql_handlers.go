@@ -53,7 +53,9 @@ func (s *Server) serveSurface(c *gin.Context, surface *Surface, p model.Principa
 		s.writeError(c, err)
 		return
 	}
-	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.QueryTimeout*6)
+	// A mutation's time; Surface.execute bounds validation and queries by
+	// the shorter ManagementQueryTimeout.
+	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.ManagementMutationTimeout)
 	defer cancel()
 	res, err := surface.execute(ctx, &Call{Principal: p, Body: body, SetCookie: s.cookieSetter(c),
 		QueryOnly: c.Request.Method == http.MethodGet, ClientIP: c.ClientIP()}, true)

@@ -98,6 +98,13 @@ type SurfaceConfig struct {
 	// CheckCreate counts a sign-up, a guest project or a session project
 	// against the client IP's window; nil counts none.
 	CheckCreate func(ctx context.Context, ip string) error
+	// MaxCost is the cost budget of one operation (surface_cost.go): 0
+	// means DefaultMaxCost, a negative value none.
+	MaxCost int
+	// QueryTimeout bounds the validation of a request and the execution
+	// of a query; a mutation runs within the caller's context. 0 means
+	// none beyond the caller's.
+	QueryTimeout time.Duration
 }
 
 // Surface is a static GraphQL API: a schema from embedded SDL and a
@@ -136,7 +143,8 @@ func (s *Surface) build(name string, resolvers map[string]graphql.Resolver) erro
 	if err := checkRoots(schema, resolvers); err != nil {
 		return fmt.Errorf("http: %s: %w", name, err)
 	}
-	s.exec, err = graphql.NewExecutor(graphql.Executor{Schema: schema, Resolvers: resolvers, Bounds: s.cfg.Bounds})
+	s.exec, err = graphql.NewExecutor(graphql.Executor{Schema: schema, Resolvers: resolvers, Bounds: s.cfg.Bounds,
+		Cost: surfaceCost(s.cfg.MaxCost)})
 	if err != nil {
 		return fmt.Errorf("http: %s: %w", name, err)
 	}
@@ -158,8 +166,11 @@ func checkRoots(schema *ast.Schema, resolvers map[string]graphql.Resolver) error
 
 // Execute decodes, prepares and runs c. A malformed body gives a nil
 // result and a *model.Error with code model.ErrBadRequest. A document that
-// does not parse or validate gives a Result with Refused set (HTTP 400).
-// Otherwise the Result holds data and field errors (HTTP 200). An error
+// does not parse or validate, or is over a bound or the cost budget, gives
+// a Result with Refused set (HTTP 400); one that could not be validated
+// in time a *model.Error with code model.ErrQueryTimeout. Otherwise the
+// Result holds data and field errors (HTTP 200). Validation and a query
+// run within SurfaceConfig.QueryTimeout, a mutation within ctx. An error
 // of ctx is returned as is.
 func (s *Surface) Execute(ctx context.Context, c *Call) (*graphql.Result, error) {
 	return s.execute(ctx, c, false)
@@ -173,12 +184,23 @@ func (s *Surface) execute(ctx context.Context, c *Call, hold bool) (*graphql.Res
 	if err != nil {
 		return nil, err
 	}
-	prep, refused := s.exec.Prepare(req)
+	qctx, cancel := ctx, context.CancelFunc(func() {})
+	if s.cfg.QueryTimeout > 0 {
+		qctx, cancel = context.WithTimeout(ctx, s.cfg.QueryTimeout)
+	}
+	defer cancel()
+	prep, refused := s.exec.PrepareContext(qctx, req)
+	if err := graphql.TimeoutError(refused); err != nil {
+		return nil, err
+	}
 	if refused != nil {
 		return refused, nil
 	}
 	if c.QueryOnly && prep.Mutation() {
 		return nil, model.Errorf(model.ErrBadRequest, "mutations need POST; GET carries only queries")
+	}
+	if !prep.Mutation() {
+		ctx = qctx
 	}
 	if hold {
 		return prep.ExecuteHeld(ctx, c, nil)

@@ -42,6 +42,14 @@ type Config struct {
 	model.EdgeLimits
 	// QueryTimeout bounds one runtime query.
 	QueryTimeout time.Duration
+	// ManagementQueryTimeout bounds the validation of a /graphql or
+	// /public-graphql request and the execution of a query there;
+	// ManagementMutationTimeout the whole of a mutation there.
+	ManagementQueryTimeout, ManagementMutationTimeout time.Duration
+	// MaxCost is the cost budget of one /graphql or /public-graphql
+	// operation (SurfaceConfig.MaxCost): 0 means DefaultMaxCost, a
+	// negative value none.
+	MaxCost int
 	// TrustedProxies are the CIDRs whose X-Forwarded-For is believed; the
 	// client IP is otherwise the peer address.
 	TrustedProxies []string
@@ -76,6 +84,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{Addr: "127.0.0.1:8080", JWTTTL: 7 * 24 * time.Hour, MaxBodyBytes: 1 << 20,
 		MaxManagementBodyBytes: 24 << 20, EdgeLimits: model.DefaultEdgeLimits(), QueryTimeout: 5 * time.Second,
+		ManagementQueryTimeout: 10 * time.Second, ManagementMutationTimeout: 30 * time.Second, MaxCost: DefaultMaxCost,
 		BodyTimeout: 30 * time.Second}
 }
 
@@ -115,6 +124,12 @@ func NewServer(cfg Config, b Backends, metrics *Metrics) (*Server, error) {
 	}
 	if cfg.QueryTimeout <= 0 {
 		cfg.QueryTimeout = def.QueryTimeout
+	}
+	if cfg.ManagementQueryTimeout <= 0 {
+		cfg.ManagementQueryTimeout = def.ManagementQueryTimeout
+	}
+	if cfg.ManagementMutationTimeout <= 0 {
+		cfg.ManagementMutationTimeout = def.ManagementMutationTimeout
 	}
 	if cfg.JWTTTL <= 0 {
 		cfg.JWTTTL = def.JWTTTL
@@ -209,6 +224,7 @@ func (s *Server) MetricsAddr() string {
 func (s *Server) buildSurfaces() error {
 	sc := SurfaceConfig{BaseURL: s.cfg.BaseURL, AppURL: s.cfg.AppURL,
 		IssueToken: s.issueJWT, JWTTTL: s.cfg.JWTTTL, Demo: s.demoProject, Bounds: s.cfg.Bounds,
+		MaxCost: s.cfg.MaxCost, QueryTimeout: s.cfg.ManagementQueryTimeout,
 		CheckCreate: func(ctx context.Context, ip string) error { return s.b.Edge.CheckWindow(ctx, "create", ip) }}
 	var err error
 	if s.mgmt, err = NewManagementSurface(sc, s.b.Management); err != nil {

@@ -99,6 +99,12 @@ func run(o options) error {
 			return fmt.Errorf("mcp flow: %w", err)
 		}
 	}
+	if o.runs("budget") {
+		if err := docBudget(self, dir, srv, fx, o, report); err != nil {
+			report.print()
+			return fmt.Errorf("budget: %w", err)
+		}
+	}
 	if o.runs("limits") {
 		if err := limits(bin, self, dir, o, report); err != nil {
 			report.print()

@@ -68,6 +68,20 @@ func (m *mockgql) rss() int64 { return m.status("VmRSS:") }
 // peak is the most resident memory the server had so far.
 func (m *mockgql) peak() int64 { return m.status("VmHWM:") }
 
+// cpu is the CPU time the server has used, user and system (Linux, at
+// the usual 100 ticks a second); 0 when it cannot be read.
+func (m *mockgql) cpu() time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", m.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:]) // the name may hold spaces
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond
+}
+
 // status reads a size in kB from /proc/<pid>/status.
 func (m *mockgql) status(field string) int64 {
 	f, err := os.Open(fmt.Sprintf("/proc/%d/status", m.cmd.Process.Pid))

@@ -58,6 +58,11 @@ type surfaceConfig struct {
 	LoginAttempts, MaxConnsPerIP                         int
 	BodyTimeout                                          time.Duration
 	MetricsAddr                                          string
+	// The document budget (graphql.DocumentBounds) and the static
+	// surfaces' cost budget and deadlines; zero takes the defaults.
+	MaxQueryTokens, MaxQueryFragments, MaxQuerySpreads, MaxQueryWalk int
+	MaxManagementCost                                                int
+	ManagementQueryTimeout, ManagementMutationTimeout                time.Duration
 }
 
 func surfaceFlags(fs *flag.FlagSet, c *surfaceConfig) {
@@ -71,11 +76,27 @@ func surfaceFlags(fs *flag.FlagSet, c *surfaceConfig) {
 	fs.IntVar(&c.MaxConnsPerIP, "max-conns-per-ip", 128, "connections one peer IP may hold open at once (0 = off)")
 	fs.DurationVar(&c.BodyTimeout, "body-timeout", http.DefaultConfig().BodyTimeout, "time a request body may take to arrive after its headers (a dataset upload: the longest pause); also the longest pause of a client reading a GraphQL answer")
 	fs.StringVar(&c.MetricsAddr, "metrics-addr", "", "serve /metrics on this address only, not on --http (keep it private)")
+	budgetFlags(fs, c)
+}
+
+// budgetFlags are the flags of the document budget, every GraphQL
+// surface's, and of the management API's cost budget and deadlines.
+func budgetFlags(fs *flag.FlagSet, c *surfaceConfig) {
+	h := http.DefaultConfig()
+	fs.IntVar(&c.MaxQueryTokens, "max-query-tokens", graphql.DefaultMaxTokens, "most tokens (names, values, punctuation, comments) of a GraphQL document; more is refused 400 before validation")
+	fs.IntVar(&c.MaxQueryFragments, "max-query-fragments", graphql.DefaultMaxFragments, "most fragment definitions of a GraphQL document, used or not; more is refused 400 before validation")
+	fs.IntVar(&c.MaxQuerySpreads, "max-query-spreads", graphql.DefaultMaxSpreads, "most fragment spreads written in a GraphQL document; more is refused 400 before validation")
+	fs.IntVar(&c.MaxQueryWalk, "max-query-walk", graphql.DefaultMaxWalk, "most fields the validator may walk: each operation's and fragment's, fragments expanded; more is refused 400 before validation")
+	fs.IntVar(&c.MaxManagementCost, "max-management-cost", h.MaxCost, "cost budget of one /graphql or /public-graphql operation (projects 10, openApiSchemas 20, …; negative: off); more is refused 400 before execution")
+	fs.DurationVar(&c.ManagementQueryTimeout, "management-query-timeout", h.ManagementQueryTimeout, "time limit of a /graphql or /public-graphql query (and of validating any request there)")
+	fs.DurationVar(&c.ManagementMutationTimeout, "management-mutation-timeout", h.ManagementMutationTimeout, "time limit of a /graphql or /public-graphql mutation")
 }
 
 // bounds returns the node's response bounds, with its budget.
 func (c surfaceConfig) bounds() graphql.Bounds {
-	b := graphql.Bounds{MaxResponseBytes: c.MaxResponseBytes, MaxItems: c.MaxResponseItems}
+	b := graphql.Bounds{MaxResponseBytes: c.MaxResponseBytes, MaxItems: c.MaxResponseItems,
+		DocumentBounds: graphql.DocumentBounds{MaxTokens: c.MaxQueryTokens, MaxFragments: c.MaxQueryFragments,
+			MaxSpreads: c.MaxQuerySpreads, MaxWalk: c.MaxQueryWalk}}
 	if c.ResponseBudgetMB > 0 {
 		b.Budget = graphql.NewBudget(int64(c.ResponseBudgetMB) << 20)
 	}
@@ -91,4 +112,5 @@ func (c surfaceConfig) applyGrains(a *actors.Config) {
 func (c surfaceConfig) applyHTTP(h *http.Config) {
 	h.IPLimitManagement, h.IPLimitPublic = c.IPLimitManagement, c.IPLimitPublic
 	h.MaxConnsPerIP, h.BodyTimeout, h.MetricsAddr = c.MaxConnsPerIP, c.BodyTimeout, c.MetricsAddr
+	h.MaxCost, h.ManagementQueryTimeout, h.ManagementMutationTimeout = c.MaxManagementCost, c.ManagementQueryTimeout, c.ManagementMutationTimeout
 }

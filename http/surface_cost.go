@@ -1,0 +1,65 @@
+package http
+
+import "github.com/mockgql/mockgql/graphql"
+
+// DefaultMaxCost is the cost budget of one /graphql or /public-graphql
+// operation (--max-management-cost): ten account-wide project lists, five
+// OpenAPI parses, a hundred cheap root fields.
+const DefaultMaxCost = 100
+
+// surfaceCosts are what the static surfaces' fields cost (graphql.Cost):
+// a root field not listed costs 1, a field below the root 0, and a list
+// multiplies the cost of its selection by 10. Prices follow what a
+// resolver does: a backend call across the account (projects,
+// dataSources), a parse or an export of a whole model or document, a
+// password hash (signUp, login), a runtime call (runtimeList,
+// previewQuery), a lazy field asked per project (sdl, requestLog).
+// Both surfaces share the table: their Project type is the same.
+var surfaceCosts = map[string]int{
+	"Query.projects":             10,
+	"Query.project":              2,
+	"Query.account":              2,
+	"Query.dataSources":          5,
+	"Query.apiKeys":              2,
+	"Query.exportOpenApi":        20,
+	"Query.openApiSchemas":       20,
+	"Query.schemaChanges":        20,
+	"Query.schemaChangesOfEdit":  20,
+	"Query.generatorPreview":     2,
+	"Query.availableDataSources": 5,
+	"Query.sessionProject":       2,
+	"Query.runtimeList":          10,
+
+	"Mutation.signUp":                       10,
+	"Mutation.login":                        10,
+	"Mutation.previewQuery":                 10,
+	"Mutation.importOpenApi":                20,
+	"Mutation.exportCodePackage":            20,
+	"Mutation.importDataset":                20,
+	"Mutation.generateDefaultGqlOperations": 5,
+	"Mutation.generateMissingViews":         5,
+	"Mutation.setSchemaBaseline":            5,
+	"Mutation.createProject":                5,
+	"Mutation.createGuestProject":           5,
+	"Mutation.createSessionProject":         5,
+
+	"Project.sdl":                5,
+	"Project.requestLog":         5,
+	"Project.myRole":             1,
+	"Account.usage":              1,
+	"Account.myRole":             1,
+	"DataSource.sampleDocuments": 1,
+	"ApiKey.activeActors":        1,
+}
+
+// surfaceCost returns the cost budget of a surface whose operations may
+// cost max (0: DefaultMaxCost; negative: no budget).
+func surfaceCost(max int) graphql.Cost {
+	switch {
+	case max < 0:
+		return graphql.Cost{}
+	case max == 0:
+		max = DefaultMaxCost
+	}
+	return graphql.Cost{Max: max, Fields: surfaceCosts}
+}
