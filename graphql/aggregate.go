@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"context"
+	"github.com/mockgql/mockgql/graphql/exec"
 
 	"github.com/vektah/gqlparser/v2/ast"
 
@@ -132,8 +133,8 @@ func (s *stats) stat(k, i int) any {
 }
 
 // aggregateResolver serves an AGGREGATE operation.
-func (rt *Runtime) aggregateResolver(o *operation) Resolver {
-	return func(ctx context.Context, f *Field) (any, error) {
+func (rt *Runtime) aggregateResolver(o *operation) exec.Resolver {
+	return func(ctx context.Context, f *exec.Field) (any, error) {
 		nums := numericAttrs(o.t)
 		tv := f.Parent.(*view).tableView(o.t)
 		if tv.notReady != nil {

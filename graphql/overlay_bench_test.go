@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"math/rand/v2"
 	"runtime/pprof"
 	"strings"
@@ -128,11 +129,11 @@ func BenchmarkListMixOverlayRatio(b *testing.B) {
 // runtime, builds the indexes they use and runs each query once with each
 // overlay of ovs (nil: none), so that the overlays' live tables are built
 // too; run answers a query of rt as the HTTP handler does.
-func mixRunner(b *testing.B, rows int, ovs ...*Overlay) (rt *Runtime, preps []*Prepared, queries []string, run func(*Prepared, *Overlay)) {
+func mixRunner(b *testing.B, rows int, ovs ...*Overlay) (rt *Runtime, preps []*exec.Prepared, queries []string, run func(*exec.Prepared, *Overlay)) {
 	pool := memPool{"bench": rtBenchDataset(b, rows)}
 	rt = rtCompile(b, rtBenchProject(b), Options{})
 	ctx := context.Background()
-	run = func(prep *Prepared, o *Overlay) {
+	run = func(prep *exec.Prepared, o *Overlay) {
 		res, err := rt.Query(ctx, prep, pool, o)
 		if err != nil || len(res.Errors) > 0 {
 			b.Fatal(err, res.Errors)
@@ -140,7 +141,7 @@ func mixRunner(b *testing.B, rows int, ovs ...*Overlay) (rt *Runtime, preps []*P
 		_ = res.AppendJSON(nil)
 	}
 	queries = mixQueries(1000)
-	preps = make([]*Prepared, len(queries))
+	preps = make([]*exec.Prepared, len(queries))
 	for i, q := range queries {
 		preps[i] = rtPrepare(b, rt, q)
 		for _, p := range []string{"price", "name", "category"} {

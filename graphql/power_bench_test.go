@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"fmt"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"strconv"
 	"testing"
 	"time"
@@ -91,7 +92,7 @@ func BenchmarkPowerShapes(b *testing.B) {
 		}},
 	} {
 		b.Run(sh.name, func(b *testing.B) {
-			preps := make([]*Prepared, 50)
+			preps := make([]*exec.Prepared, 50)
 			for i := range preps {
 				preps[i] = rtPrepare(b, rt, sh.query(i))
 			}

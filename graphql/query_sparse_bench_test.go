@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"fmt"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"os"
 	"slices"
 	"strconv"
@@ -25,7 +26,7 @@ func BenchmarkListMixSparseRatio(b *testing.B) {
 		ov.Apply(mixOverlayChanges(rows))
 	}
 	_, preps, queries, runOv := mixRunner(b, rows, ov)
-	run := func(prep *Prepared) { runOv(prep, ov) }
+	run := func(prep *exec.Prepared) { runOv(prep, ov) }
 	divs := []int{0, sparseDiv}
 	if d, err := strconv.Atoi(os.Getenv("MGQ_SPARSE_DIV")); err == nil {
 		divs[1] = d
@@ -107,7 +108,7 @@ func BenchmarkSparseReach(b *testing.B) {
 		{"range 3% alone, sort name", `minPrice: 500, maxPrice: 530, sortField: "name"`},
 	} {
 		b.Run(sh.name, func(b *testing.B) {
-			var shape []*Prepared
+			var shape []*exec.Prepared
 			for i := range 50 {
 				shape = append(shape, rtPrepare(b, rt, fmt.Sprintf("{ mix(%s, page: %d) { total items { id name price category } } }", sh.args, i+1)))
 			}

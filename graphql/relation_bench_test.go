@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"testing"
 
 	"github.com/mockgql/mockgql/model"
@@ -45,7 +46,7 @@ func BenchmarkRelations(b *testing.B) {
 		{"one-to-many", `{ customers(page: %d) { total items { id name products { id name price } } } }`},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			preps := make([]*Prepared, 50)
+			preps := make([]*exec.Prepared, 50)
 			for i := range preps {
 				preps[i] = rtPrepare(b, rt, fmt.Sprintf(tc.query, i+1))
 				if _, err := rt.Query(ctx, preps[i], pool, nil); err != nil {

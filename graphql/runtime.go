@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"strings"
 
 	"github.com/vektah/gqlparser/v2"
@@ -56,8 +57,8 @@ type Options struct {
 	// (a node's budget for all its projects); CacheRows is then unused.
 	Cache *Cache
 	// Bounds limit each request's response and share the node's budget
-	// (see Bounds); the zero value takes the defaults.
-	Bounds Bounds
+	// (see exec.Bounds); the zero value takes the defaults.
+	Bounds exec.Bounds
 }
 
 func (o Options) withDefaults() Options {
@@ -66,8 +67,8 @@ func (o Options) withDefaults() Options {
 			*v = d
 		}
 	}
-	def(&o.MaxDepth, DefaultMaxDepth)
-	def(&o.MaxFields, DefaultMaxFields)
+	def(&o.MaxDepth, exec.DefaultMaxDepth)
+	def(&o.MaxFields, exec.DefaultMaxFields)
 	def(&o.MaxPageSize, 1000)
 	def(&o.CacheRows, 8<<20)
 	return o
@@ -82,7 +83,7 @@ type Runtime struct {
 	model  *compiled
 	schema *ast.Schema
 	sdl    string
-	exec   *Executor
+	exec   *exec.Executor
 	cache  cacheView
 }
 
@@ -102,7 +103,7 @@ func Compile(p *model.Project, opt Options) (*Runtime, error) {
 		return nil, fmt.Errorf("graphql: runtime schema of project %s: %w", p.ID, err)
 	}
 	rt.schema = schema
-	rt.exec, err = NewExecutor(Executor{
+	rt.exec, err = exec.NewExecutor(exec.Executor{
 		Schema:    schema,
 		Resolvers: rt.resolvers(),
 		LooseArgs: rt.looseArgs(),
@@ -110,7 +111,7 @@ func Compile(p *model.Project, opt Options) (*Runtime, error) {
 		MaxFields: opt.MaxFields,
 		Bounds:    opt.Bounds,
 
-		directPlan: newDirectTypes(rt).compile,
+		DirectPlan: newDirectTypes(rt).compile,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("graphql: runtime of project %s: %w", p.ID, err)
@@ -130,9 +131,11 @@ func (rt *Runtime) SDL() string { return rt.sdl }
 func (rt *Runtime) Schema() *ast.Schema { return rt.schema }
 
 // Prepare parses and validates a request against the runtime schema (see
-// Executor.Prepare). A refused request, an unknown or disabled operation
-// included, gives nil and a Result with Refused set: the HTTP layer answers 400.
-func (rt *Runtime) Prepare(req Request) (*Prepared, *Result) { return rt.exec.Prepare(req) }
+// exec.Executor.Prepare). A refused request, an unknown or disabled operation
+// included, gives nil and an exec.Result with Refused set: the HTTP layer answers 400.
+func (rt *Runtime) Prepare(req exec.Request) (*exec.Prepared, *exec.Result) {
+	return rt.exec.Prepare(req)
+}
 
 var (
 	errMutationInQuery = errors.New("graphql: Runtime.Query given a mutation; use Mutate")
@@ -145,25 +148,29 @@ var (
 // other Query calls and with ov.Apply. The error is non-nil only when ctx
 // ends (ctx.Err()) or the call is misused; data-level problems are in the
 // Result's errors.
-func (rt *Runtime) Query(ctx context.Context, prep *Prepared, pool Pool, ov *Overlay) (*Result, error) {
+func (rt *Runtime) Query(ctx context.Context, prep *exec.Prepared, pool Pool, ov *Overlay) (*exec.Result, error) {
 	return rt.query(ctx, prep, pool, ov, nil, false)
 }
 
 // QueryTo is Query writing the data into buf's storage (see
-// Prepared.ExecuteTo). The Result holds its bytes of the Budget until the
-// caller gives them back (Prepared.ExecuteHeld).
-func (rt *Runtime) QueryTo(ctx context.Context, prep *Prepared, pool Pool, ov *Overlay, buf []byte) (*Result, error) {
+// exec.Prepared.ExecuteTo). The Result holds its bytes of the Budget until the
+// caller gives them back (exec.Prepared.ExecuteHeld).
+func (rt *Runtime) QueryTo(ctx context.Context, prep *exec.Prepared, pool Pool, ov *Overlay, buf []byte) (*exec.Result, error) {
 	return rt.query(ctx, prep, pool, ov, buf, true)
 }
 
-func (rt *Runtime) query(ctx context.Context, prep *Prepared, pool Pool, ov *Overlay, buf []byte, hold bool) (*Result, error) {
+func (rt *Runtime) query(ctx context.Context, prep *exec.Prepared, pool Pool, ov *Overlay, buf []byte, hold bool) (*exec.Result, error) {
 	switch {
-	case prep.ex != rt.exec:
+	case prep.Executor() != rt.exec:
 		return nil, errForeignPrepared
 	case prep.Mutation():
 		return nil, errMutationInQuery
 	}
-	return prep.execute(ctx, newView(rt, pool, ov, ov.snapshot(), true), buf, hold)
+	root := newView(rt, pool, ov, ov.snapshot(), true)
+	if hold {
+		return prep.ExecuteHeld(ctx, root, buf)
+	}
+	return prep.ExecuteTo(ctx, root, buf)
 }
 
 // Mutate runs a prepared mutation without changing ov. It returns the
@@ -173,9 +180,9 @@ func (rt *Runtime) query(ctx context.Context, prep *Prepared, pool Pool, ov *Ove
 // ov.Apply(changes), then answers; if persisting fails it applies nothing
 // and answers an error. Root fields run in order, each seeing the changes
 // of those before it.
-func (rt *Runtime) Mutate(ctx context.Context, prep *Prepared, pool Pool, ov *Overlay) (*Result, []Change, error) {
+func (rt *Runtime) Mutate(ctx context.Context, prep *exec.Prepared, pool Pool, ov *Overlay) (*exec.Result, []Change, error) {
 	switch {
-	case prep.ex != rt.exec:
+	case prep.Executor() != rt.exec:
 		return nil, nil, errForeignPrepared
 	case !prep.Mutation():
 		return nil, nil, errQueryInMutate

@@ -3,6 +3,7 @@ package graphql
 import (
 	"bytes"
 	"context"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"strconv"
 	"sync"
 	"testing"
@@ -71,7 +72,7 @@ func rtBench(b *testing.B, rows int, query string) {
 	rt := rtBenchRuntime(b, Options{})
 	ov := NewOverlay()
 	ctx := context.Background()
-	req := Request{Query: query}
+	req := exec.Request{Query: query}
 	run := func() []byte {
 		prep, refused := rt.Prepare(req)
 		if refused != nil {

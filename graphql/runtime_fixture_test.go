@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"strings"
 	"testing"
 
@@ -243,11 +244,11 @@ func (h *rtHarness) do(query string, vars map[string]any) map[string]any {
 // raw is do without decoding.
 func (h *rtHarness) raw(query string, vars map[string]any) []byte {
 	h.tb.Helper()
-	prep, refused := h.rt.Prepare(Request{Query: query, Variables: vars})
+	prep, refused := h.rt.Prepare(exec.Request{Query: query, Variables: vars})
 	if refused != nil {
 		return refused.AppendJSON(nil)
 	}
-	var res *Result
+	var res *exec.Result
 	var err error
 	if prep.Mutation() {
 		var changes []Change

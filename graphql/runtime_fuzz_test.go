@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"context"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"os"
 	"path/filepath"
 	"strings"
@@ -22,11 +23,11 @@ func FuzzRuntimeQuery(f *testing.F) {
 	f.Add(`{ searchProducts(priceEq: [1], categories: [{a: 1}], nameLike: null) { total } }`)
 	h := newRTHarness(f)
 	f.Fuzz(func(t *testing.T, query string) {
-		prep, refused := h.rt.Prepare(Request{Query: query})
+		prep, refused := h.rt.Prepare(exec.Request{Query: query})
 		if refused != nil {
 			return
 		}
-		var res *Result
+		var res *exec.Result
 		var err error
 		if prep.Mutation() {
 			res, _, err = h.rt.Mutate(context.Background(), prep, h.pool, h.ov)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"os"
 	"path/filepath"
 	"strings"
@@ -69,7 +70,7 @@ func runRTGolden(t *testing.T, src string) []byte {
 		var vars map[string]any
 		for _, line := range strings.Split(doc, "\n") {
 			if v, ok := strings.CutPrefix(line, "# variables:"); ok {
-				req, err := DecodeRequest([]byte(`{"query": "{}", "variables": ` + v + `}`))
+				req, err := exec.DecodeRequest([]byte(`{"query": "{}", "variables": ` + v + `}`))
 				if err != nil {
 					t.Fatalf("variables %q: %v", v, err)
 				}

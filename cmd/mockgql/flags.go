@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mockgql/mockgql/actors"
-	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/http"
 )
 
@@ -61,8 +61,8 @@ type surfaceConfig struct {
 }
 
 func surfaceFlags(fs *flag.FlagSet, c *surfaceConfig) {
-	fs.IntVar(&c.MaxResponseBytes, "max-response-bytes", graphql.DefaultMaxResponseBytes, "largest GraphQL response data, in bytes; a bigger one is refused 413 PAYLOAD_TOO_LARGE")
-	fs.IntVar(&c.MaxResponseItems, "max-response-items", graphql.DefaultMaxItems, "most list items (rows, related rows) one GraphQL request may complete; more is refused 413 PAYLOAD_TOO_LARGE")
+	fs.IntVar(&c.MaxResponseBytes, "max-response-bytes", exec.DefaultMaxResponseBytes, "largest GraphQL response data, in bytes; a bigger one is refused 413 PAYLOAD_TOO_LARGE")
+	fs.IntVar(&c.MaxResponseItems, "max-response-items", exec.DefaultMaxItems, "most list items (rows, related rows) one GraphQL request may complete; more is refused 413 PAYLOAD_TOO_LARGE")
 	fs.IntVar(&c.ResponseBudgetMB, "response-budget-mb", 256, "the node's budget of GraphQL response bytes being written at once, in MB; a request that finds it spent is refused 503 UNAVAILABLE")
 	fs.IntVar(&c.IPLimitManagement, "ip-limit-management", 600, "/graphql and /datasets requests a minute per client IP (0 = off)")
 	fs.IntVar(&c.IPLimitPublic, "ip-limit-public", 600, "/public-graphql requests a minute per client IP (0 = off)")
@@ -74,10 +74,10 @@ func surfaceFlags(fs *flag.FlagSet, c *surfaceConfig) {
 }
 
 // bounds returns the node's response bounds, with its budget.
-func (c surfaceConfig) bounds() graphql.Bounds {
-	b := graphql.Bounds{MaxResponseBytes: c.MaxResponseBytes, MaxItems: c.MaxResponseItems}
+func (c surfaceConfig) bounds() exec.Bounds {
+	b := exec.Bounds{MaxResponseBytes: c.MaxResponseBytes, MaxItems: c.MaxResponseItems}
 	if c.ResponseBudgetMB > 0 {
-		b.Budget = graphql.NewBudget(int64(c.ResponseBudgetMB) << 20)
+		b.Budget = exec.NewBudget(int64(c.ResponseBudgetMB) << 20)
 	}
 	return b
 }
