@@ -6,8 +6,8 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // This file serves AGGREGATE operations: count, and sum, avg, min and max

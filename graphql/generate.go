@@ -12,8 +12,8 @@ import (
 
 	"github.com/brianvoe/gofakeit/v7"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // A generator makes the fake values of a GENERATED attribute. Values are

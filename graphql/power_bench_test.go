@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // powerBenchRows are the documents of `make bench`'s 1M-row dataset

@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"weak"
 
-	"github.com/mockgql/mockgql/model/dataset"
+	"github.com/mockgql/mockgql/dataset"
 )
 
 // cacheKey names one cached result. Datasets and overlays are held weakly,

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // This file converts between stored values (dataset.Value), the JSON the

@@ -6,8 +6,8 @@ import (
 	"sync"
 	"weak"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // view is what one request reads: the pool, one overlay snapshot, and the

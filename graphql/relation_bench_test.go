@@ -7,8 +7,8 @@ import (
 	"github.com/mockgql/mockgql/graphql/exec"
 	"testing"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // BenchmarkRelations compares a flat page of 20 of 1M products with the

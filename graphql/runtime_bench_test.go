@@ -8,8 +8,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // Benchmarks of the hot path as the HTTP handler runs it: Prepare (cached

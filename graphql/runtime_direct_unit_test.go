@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // Unit tests of the allocation-free helpers of the direct writers against

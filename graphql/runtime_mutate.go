@@ -13,8 +13,8 @@ import (
 	"time"
 	"weak"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // mutation is the root value of a running mutation: it stacks the changes

@@ -1,8 +1,8 @@
 package graphql
 
 import (
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/graphql/exec"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // rowPlan is a selection of a table's object type compiled for writing rows

@@ -13,7 +13,7 @@ import (
 
 // publicDocs is where the public example documents live (not copied into
 // the project; see ../shared/testdata/openapi/README.md).
-const publicDocs = "../../../shared/testdata/openapi"
+const publicDocs = "../../shared/testdata/openapi"
 
 // readPublicDoc returns a public example document, skipping the test when
 // the shared test data is not there.

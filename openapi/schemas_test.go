@@ -11,7 +11,7 @@ func TestSchemas(t *testing.T) {
 		{"petstore-expanded-v2.0.yaml", "Error:obj NewPet:obj Pet:obj "},
 	} {
 		t.Run(c.file, func(t *testing.T) {
-			doc, err := os.ReadFile("../../../shared/testdata/openapi/" + c.file)
+			doc, err := os.ReadFile("../../shared/testdata/openapi/" + c.file)
 			if err != nil {
 				t.Skipf("shared test data missing: %v", err)
 			}
