@@ -85,6 +85,7 @@ type Runtime struct {
 	sdl    string
 	exec   *exec.Executor
 	cache  cacheView
+	sparse sparseReach
 }
 
 // Compile builds the runtime of project p. It reads p only during the call
@@ -97,7 +98,8 @@ func Compile(p *model.Project, opt Options) (*Runtime, error) {
 	if c == nil {
 		c = NewCache(opt.CacheRows)
 	}
-	rt := &Runtime{opt: opt, model: compileModel(p), cache: cacheView{l: c.l, owner: runtimeIDs.Add(1)}}
+	rt := &Runtime{opt: opt, model: compileModel(p), cache: cacheView{l: c.l, owner: c.owners.Add(1)},
+		sparse: sparseReach{div: defaultSparseDiv}}
 	schema, err := gqlparser.LoadSchema(&ast.Source{Name: "runtime.graphql", Input: buildSDL(rt.model, opt)})
 	if err != nil {
 		return nil, fmt.Errorf("graphql: runtime schema of project %s: %w", p.ID, err)
