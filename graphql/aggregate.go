@@ -2,11 +2,11 @@ package graphql
 
 import (
 	"context"
-	"github.com/mockgql/mockgql/graphql/exec"
 
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 

@@ -3,10 +3,10 @@ package graphql
 import (
 	"context"
 	"encoding/base64"
-	"github.com/mockgql/mockgql/graphql/exec"
 	"slices"
 	"strings"
 
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 

@@ -4,12 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/mockgql/mockgql/graphql/exec"
 	"math/rand/v2"
 	"runtime/pprof"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mockgql/mockgql/graphql/exec"
 )
 
 // BenchmarkMutations10 is one request of 10 mutations (40% updates, 40%

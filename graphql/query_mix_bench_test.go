@@ -3,11 +3,11 @@ package graphql
 import (
 	"context"
 	"fmt"
-	"github.com/mockgql/mockgql/graphql/exec"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 

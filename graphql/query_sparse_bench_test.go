@@ -2,12 +2,13 @@ package graphql
 
 import (
 	"fmt"
-	"github.com/mockgql/mockgql/graphql/exec"
 	"os"
 	"slices"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/mockgql/mockgql/graphql/exec"
 )
 
 // BenchmarkListMixSparseRatio runs the 1M mix with the sparse path off

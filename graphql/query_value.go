@@ -3,12 +3,12 @@ package graphql
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/mockgql/mockgql/graphql/exec"
 	"math"
 	"strconv"
 	"time"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 

@@ -1,12 +1,12 @@
 package graphql
 
 import (
-	"github.com/mockgql/mockgql/graphql/exec"
 	"strconv"
 	"sync"
 	"weak"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mockgql/mockgql/graphql/exec"
 	"strings"
 
 	"github.com/vektah/gqlparser/v2"
@@ -12,6 +11,7 @@ import (
 	"github.com/vektah/gqlparser/v2/formatter"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 

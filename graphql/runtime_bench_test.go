@@ -3,12 +3,12 @@ package graphql
 import (
 	"bytes"
 	"context"
-	"github.com/mockgql/mockgql/graphql/exec"
 	"strconv"
 	"sync"
 	"testing"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 

@@ -3,13 +3,13 @@ package graphql
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/mockgql/mockgql/graphql/exec"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 

@@ -2,13 +2,13 @@ package graphql
 
 import (
 	"bytes"
-	"github.com/mockgql/mockgql/graphql/exec"
 	"math"
 	"slices"
 	"strconv"
 	"testing"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 

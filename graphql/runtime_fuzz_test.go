@@ -2,11 +2,12 @@ package graphql
 
 import (
 	"context"
-	"github.com/mockgql/mockgql/graphql/exec"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mockgql/mockgql/graphql/exec"
 )
 
 // FuzzRuntimeQuery runs arbitrary documents against the test model: any

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
-	"github.com/mockgql/mockgql/graphql/exec"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mockgql/mockgql/graphql/exec"
 )
 
 // The runtime's golden files: testdata/runtime/NAME.graphql holds one or

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/mockgql/mockgql/graphql/exec"
 	"maps"
 	"sort"
 	"strconv"
@@ -14,6 +13,7 @@ import (
 	"weak"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 

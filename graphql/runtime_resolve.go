@@ -2,10 +2,10 @@ package graphql
 
 import (
 	"context"
-	"github.com/mockgql/mockgql/graphql/exec"
 	"sort"
 	"strings"
 
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 

@@ -1,9 +1,9 @@
 package graphql
 
 import (
-	"github.com/mockgql/mockgql/graphql/exec"
 	"strconv"
 
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 

@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/mockgql/mockgql/graphql/exec"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 
