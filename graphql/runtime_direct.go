@@ -5,7 +5,7 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// The runtime writes most of a query's response directly (exec_direct.go):
+// The runtime writes most of a query's response directly (graphql/exec/exec_direct.go):
 // rows straight from dataset columns, pages without building maps, list
 // and single operations without resolver calls. This file compiles a
 // selection plan into that form once, when the executor plans it; the

@@ -88,7 +88,7 @@ func (rt *Runtime) opArgs(o *operation, args, extra map[string]any) (opArgs, err
 	return a, err
 }
 
-// writeRootField makes the view a directRoot: operations whose table is
+// WriteRootField makes the view an exec.DirectRoot: operations whose table is
 // ready and whose arguments are accepted are written directly.
 func (v *view) WriteRootField(w *exec.Writer, sp *exec.Plan, i int) (ok, handled bool) {
 	rp, _ := sp.Direct().(*rootPlan)
@@ -200,7 +200,7 @@ func compilePagePlan(obj *exec.ObjectType, sp *exec.Plan) *pagePlan {
 	return pp
 }
 
-// write writes the page of rows lo..hi-1 of rows, as run.object writes the
+// write writes the page of rows lo..hi-1 of rows, as the executor (run.object in package exec) writes the
 // map of pageValue. The numbers fit an Int: row numbers are int32, page
 // and pageSize come from Int arguments.
 func (pp *pagePlan) write(w *exec.Writer, tv *tableView, rows rowList, lo, hi int, a *opArgs) bool {

@@ -95,7 +95,7 @@ func relStep(s rowStep, rf *relField, pf *exec.PlannedField) rowStep {
 	return s
 }
 
-// writeDirect makes a row a directObject: its plan's compiled form writes it.
+// WriteDirect makes a row an exec.DirectObject: its plan's compiled form writes it.
 func (ro *rowObj) WriteDirect(w *exec.Writer, sp *exec.Plan, _ *exec.ObjectType) (ok, handled bool) {
 	rp, _ := sp.Direct().(*rowPlan)
 	if rp == nil || rp.t != ro.tv.t {
@@ -104,14 +104,14 @@ func (ro *rowObj) WriteDirect(w *exec.Writer, sp *exec.Plan, _ *exec.ObjectType)
 	return rp.write(w, ro.tv, ro.row), true
 }
 
-// write writes row of tv as the object of rp; false unwinds (see run.object).
+// write writes row of tv as the object of rp; false unwinds (see run.object in package exec).
 // Steps that take the resolver get a *rowObj, made on first use.
 func (rp *rowPlan) write(w *exec.Writer, tv *tableView, row int32) bool {
 	var parent *rowObj
 	buf := append(w.Buf(), '{')
 	for i := range rp.steps {
 		s := &rp.steps[i]
-		if len(buf) > w.Bound() { // the response bounds (exec_bounds.go)
+		if len(buf) > w.Bound() { // the response bounds (exec.Bounds)
 			if w.SetBuf(buf); !w.OverBound() {
 				return false
 			}
@@ -154,7 +154,7 @@ func (rp *rowPlan) write(w *exec.Writer, tv *tableView, row int32) bool {
 }
 
 // writeRelOne writes a to-one relation of row: the first related row, or
-// null (relResolver and run.complete).
+// null (relResolver and exec's run.complete).
 func (s *rowStep) writeRelOne(w *exec.Writer, tv *tableView, row int32) bool {
 	target := tv.v.tableView(s.rel.to)
 	to := tv.relatedOne(s.rel, target, row)
@@ -180,7 +180,7 @@ func (s *rowStep) writeRelMany(w *exec.Writer, tv *tableView, row int32) bool {
 }
 
 // writeRows writes rows lo..hi-1 of l as the list type t of objects of rp
-// (run.list and run.complete of each item).
+// (exec's run.list and run.complete of each item).
 func (rp *rowPlan) writeRows(w *exec.Writer, t *exec.OutType, tv *tableView, l rowList, lo, hi int) bool {
 	return w.ListItems(hi-lo, func(i int) bool {
 		start := len(w.Buf())
