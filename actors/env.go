@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/persistence"
 )
@@ -127,7 +128,7 @@ type Env struct {
 	QueryCache *graphql.Cache
 	// Bounds are the node's bounds of one runtime request (response
 	// bytes, list items, errors) and its response byte budget.
-	Bounds graphql.Bounds
+	Bounds exec.Bounds
 	// runtime is the node's runtime path and grain client, built once on
 	// first use (RuntimePath) from the fields above.
 	runtimeOnce sync.Once

@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/ids"
-	"github.com/mockgql/mockgql/model/dataset"
 	"github.com/mockgql/mockgql/persistence"
 )
 

@@ -3,7 +3,7 @@ package actors
 import (
 	"time"
 
-	"github.com/mockgql/mockgql/model/dataset"
+	"github.com/mockgql/mockgql/dataset"
 )
 
 // WriteBlob stores d's encoding under a fresh blob ID, which carries now

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mockgql/mockgql/model/dataset"
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/persistence"
 )
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
@@ -17,7 +18,7 @@ type mutationTask struct {
 	call     *call
 	body     []byte           // the GraphQL request body
 	rt       *graphql.Runtime // the runtime prep was prepared with
-	prep     *graphql.Prepared
+	prep     *exec.Prepared
 	deadline time.Time
 }
 
@@ -41,15 +42,15 @@ func (p *projectGrain) runtimeCall(g *grain, c *call, m *pb.ProjectRuntime) (any
 	go func() {
 		ctx, cancel := callContext(c.hdr)
 		defer cancel()
-		req, err := graphql.DecodeRequest(body)
+		req, err := exec.DecodeRequest(body)
 		if err != nil {
 			g.replyLater(c, errorReply(err))
 			return
 		}
 		prep, refusal := rt.PrepareContext(ctx, req)
 		switch {
-		case graphql.TimeoutError(refusal) != nil:
-			g.replyLater(c, errorReply(graphql.TimeoutError(refusal)))
+		case exec.TimeoutError(refusal) != nil:
+			g.replyLater(c, errorReply(exec.TimeoutError(refusal)))
 		case refusal != nil:
 			g.replyLater(c, runtimeReply(refused(refusal, nil), nil))
 		case prep.Mutation() && m.QueryOnly:
@@ -89,14 +90,14 @@ func (p *projectGrain) runMutation(g *grain, t *mutationTask) {
 	ctx, cancel := context.WithDeadline(context.Background(), t.deadline)
 	defer cancel()
 	if rt != t.rt { // the model changed since: prepare against the new one
-		req, err := graphql.DecodeRequest(t.body)
+		req, err := exec.DecodeRequest(t.body)
 		if err != nil {
 			g.replyLater(t.call, errorReply(err))
 			return
 		}
-		var refusal *graphql.Result
-		if prep, refusal = rt.PrepareContext(ctx, req); graphql.TimeoutError(refusal) != nil {
-			g.replyLater(t.call, errorReply(graphql.TimeoutError(refusal)))
+		var refusal *exec.Result
+		if prep, refusal = rt.PrepareContext(ctx, req); exec.TimeoutError(refusal) != nil {
+			g.replyLater(t.call, errorReply(exec.TimeoutError(refusal)))
 			return
 		} else if refusal != nil {
 			g.replyLater(t.call, runtimeReply(refused(refusal, nil), nil))
@@ -141,7 +142,7 @@ func (p *projectGrain) persistChanges(g *grain, changes []graphql.Change, reqID 
 // resultReply is a 200 answer, or a timeout or internal error. A query
 // that ran out of time is a timeout even when the engine turned the
 // cancellation into a field error.
-func resultReply(ctx context.Context, res *graphql.Result, err error) *pb.Reply {
+func resultReply(ctx context.Context, res *exec.Result, err error) *pb.Reply {
 	switch {
 	case ctx.Err() != nil, errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		return errorReply(&model.Error{Code: model.ErrQueryTimeout, Message: "the query ran past the time limit; narrow it (smaller pageSize, fewer nested relations) and retry", RetryAfter: 1})

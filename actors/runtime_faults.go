@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mockgql/mockgql/actors/pb"
-	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -56,7 +56,7 @@ func (p *RuntimePath) trace(t *runtimeTrace, projectID string, r *model.RuntimeR
 // the query text and variables, clipped (model.MaxLoggedQuery, …). prep
 // is nil when the document was refused; its query text is then copied
 // from the body, which the caller reuses.
-func (t *runtimeTrace) request(req graphql.Request, prep *graphql.Prepared) {
+func (t *runtimeTrace) request(req exec.Request, prep *exec.Prepared) {
 	if t == nil || t.noLog {
 		return
 	}
@@ -105,7 +105,7 @@ func clipJSON(b []byte, max int) json.RawMessage {
 // operation that has them, else the project's. done says the fault
 // answers instead of executing (res, or err for a bad header). A latency
 // alone leaves done false; the caller adds it to the result (finish).
-func (t *runtimeTrace) inject(pr *model.Project, prep *graphql.Prepared, header string, out *model.RuntimeBuffers) (res *model.RuntimeResult, done bool, err error) {
+func (t *runtimeTrace) inject(pr *model.Project, prep *exec.Prepared, header string, out *model.RuntimeBuffers) (res *model.RuntimeResult, done bool, err error) {
 	if t == nil {
 		return nil, false, nil
 	}
@@ -166,7 +166,7 @@ func (t *runtimeTrace) finish(res *model.RuntimeResult) *model.RuntimeResult {
 }
 
 // resultCode notes the code of a result made on this node.
-func (t *runtimeTrace) resultCode(qr *graphql.Result) {
+func (t *runtimeTrace) resultCode(qr *exec.Result) {
 	if t == nil {
 		return
 	}

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/mockgql/mockgql/actors/pb"
-	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
@@ -238,7 +238,7 @@ func runtimeReply(res *model.RuntimeResult, err error) *pb.Reply {
 }
 
 // refused is the 400 result of a document that does not parse or validate.
-func refused(res *graphql.Result, buf []byte) *model.RuntimeResult {
+func refused(res *exec.Result, buf []byte) *model.RuntimeResult {
 	return &model.RuntimeResult{Status: 400, Body: res.AppendJSON(buf), GraphQLCode: res.Code}
 }
 
@@ -289,7 +289,7 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 	if err := checkRuntimeCredential(v.project, r.ShareToken, keyOK, r.Internal); err != nil {
 		return nil, true, err
 	}
-	req, err := graphql.DecodeRequest(r.Body)
+	req, err := exec.DecodeRequest(r.Body)
 	if err != nil {
 		return nil, true, err
 	}
@@ -299,7 +299,7 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 	}
 	prep, refusal := v.rt.PrepareContext(ctx, req)
 	t.request(req, prep)
-	if err := graphql.TimeoutError(refusal); err != nil {
+	if err := exec.TimeoutError(refusal); err != nil {
 		return nil, true, err
 	}
 	if refusal != nil {

@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/mockgql/mockgql/actors"
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // Bounds of sampleDocuments (whatever limit is asked): a document over

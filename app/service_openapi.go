@@ -9,11 +9,11 @@ import (
 	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/model/codegen"
-	"github.com/mockgql/mockgql/model/openapi"
+	"github.com/mockgql/mockgql/openapi"
 )
 
 // OpenAPI import and export and code packages (docs/using/
-// import-export.md). Reading and writing documents is pure (model/openapi,
+// import-export.md). Reading and writing documents is pure (openapi,
 // model/codegen); the project grain only reads the model or, for an
 // import, adds the tables in one edit.
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/mockgql/mockgql/actors/pb"
-	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
@@ -226,7 +226,7 @@ func (s *Service) PreviewQuery(ctx context.Context, p model.Principal, projectID
 	if err != nil {
 		return nil, err
 	}
-	if req, err := graphql.DecodeRequest(body); err == nil && graphql.IsMutation(req) {
+	if req, err := exec.DecodeRequest(body); err == nil && exec.IsMutation(req) {
 		if err := s.mayEdit(ctx, p, pr); err != nil {
 			return nil, err
 		}

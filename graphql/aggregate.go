@@ -5,8 +5,9 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // This file serves AGGREGATE operations: count, and sum, avg, min and max
@@ -62,19 +63,20 @@ func (s *stats) merge(i int, x dataset.NumberStats) {
 
 // statNames are the statistics of a TAggregate or TGroup, in the order of
 // a statSet.
-var statNames = [4]string{"sum", "avg", "min", "max"}
+func statNames() [4]string { return [4]string{"sum", "avg", "min", "max"} }
 
 // statSet tells which statistics a query selects.
 type statSet [4]bool
 
-var allStats = statSet{true, true, true, true}
+// allStats selects every statistic.
+func allStats() statSet { return statSet{true, true, true, true} }
 
 // selectedStats returns the statistics selected anywhere below f (the
 // aggregate's and its groups'), fragments included; all of them when f
 // has no syntax tree.
 func selectedStats(f *ast.Field) statSet {
 	if f == nil {
-		return allStats
+		return allStats()
 	}
 	var want statSet
 	var walk func(set ast.SelectionSet, depth int)
@@ -82,7 +84,7 @@ func selectedStats(f *ast.Field) statSet {
 		for _, sel := range set {
 			switch x := sel.(type) {
 			case *ast.Field:
-				for i, n := range statNames {
+				for i, n := range statNames() {
 					want[i] = want[i] || x.Name == n
 				}
 				walk(x.SelectionSet, depth+1)
@@ -90,7 +92,7 @@ func selectedStats(f *ast.Field) statSet {
 				walk(x.SelectionSet, depth+1)
 			case *ast.FragmentSpread:
 				if x.Definition == nil || depth > 8 {
-					want = allStats
+					want = allStats()
 					return
 				}
 				walk(x.Definition.SelectionSet, depth+1)
@@ -109,7 +111,7 @@ func (s *stats) value(nums []*attribute, want statSet) map[string]any {
 	if len(nums) == 0 {
 		return m
 	}
-	for k, name := range statNames {
+	for k, name := range statNames() {
 		if !want[k] {
 			continue
 		}
@@ -132,13 +134,13 @@ func (s *stats) stat(k, i int) any {
 }
 
 // aggregateResolver serves an AGGREGATE operation.
-func (rt *Runtime) aggregateResolver(o *operation) Resolver {
-	return func(ctx context.Context, f *Field) (any, error) {
+func (rt *Runtime) aggregateResolver(o *operation) exec.Resolver {
+	return func(ctx context.Context, f *exec.Field) (any, error) {
 		nums := numericAttrs(o.t)
 		tv := f.Parent.(*view).tableView(o.t)
 		if tv.notReady != nil {
 			f.Report(tv.notReady)
-			v := newStats(len(nums)).value(nums, allStats)
+			v := newStats(len(nums)).value(nums, allStats())
 			v["groups"] = []any{}
 			return v, nil
 		}

@@ -5,8 +5,8 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // This file computes AGGREGATE answers from the indexes: the matching

@@ -1,8 +1,8 @@
 package graphql
 
 import (
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // This file turns a project's model into the runtime's own immutable

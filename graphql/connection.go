@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -70,8 +71,8 @@ func (rt *Runtime) readConnArgs(args map[string]any) (connArgs, error) {
 }
 
 // connectionResolver serves <op>Connection.
-func (rt *Runtime) connectionResolver(o *operation) Resolver {
-	return func(ctx context.Context, f *Field) (any, error) {
+func (rt *Runtime) connectionResolver(o *operation) exec.Resolver {
+	return func(ctx context.Context, f *exec.Field) (any, error) {
 		ca, err := rt.readConnArgs(f.Args)
 		if err != nil {
 			return nil, err

@@ -1,29 +1,30 @@
-// Package graphql is the GraphQL engine of mockgql: it builds a project's
-// runtime schema from its model and executes requests against it, and it
-// executes the static management and public APIs from their SDL and
-// resolver maps.
+// Package graphql is the mock runtime of mockgql: it compiles a project's
+// model into a GraphQL schema with resolvers (Compile), and answers
+// requests against a data pool's datasets and a project's overlay of
+// mutations (Runtime.Query, Runtime.Mutate). Requests are prepared and
+// executed by package graphql/exec; the columns come from package dataset.
 //
-// The package is pure: no I/O, no clock and no global mutable state. The
-// executor is generic; a surface gives it a schema and a map of resolvers:
+//	rt, err := graphql.Compile(project, graphql.Options{}) // once per model version
+//	prep, refused := rt.Prepare(req)                     // refused: HTTP 400
+//	res, err := rt.Query(ctx, prep, pool, overlay)        // concurrently
 //
-//	ex, err := graphql.NewExecutor(graphql.Executor{
-//		Schema: schema, // *ast.Schema, e.g. from gqlparser.LoadSchema
-//		Resolvers: map[string]graphql.Resolver{
-//			"Query.products": func(ctx context.Context, f *graphql.Field) (any, error) {
-//				return listProducts(f.Args["page"].(int)), nil
-//			},
-//		},
-//	})
-//	req, err := graphql.DecodeRequest(body) // *model.Error "Bad Request" on a malformed body
-//	p, refused := ex.Prepare(req)            // parse, validate, coerce variables
-//	if refused != nil {
-//		// HTTP 400 with refused.Errors, refused.Code is GRAPHQL_PARSE_FAILED or GRAPHQL_VALIDATION_FAILED
-//	}
-//	res, err := p.Execute(ctx, nil) // err only when ctx ends
-//	out := res.AppendJSON(buf[:0])  // {"data":...,"errors":[...]}
+// Where does a list query get its rows? From tableView.pageRows
+// (query_list.go): the indexed page when the query's conditions have
+// indexes (query_index.go, query_sparse.go), else the cached, sorted,
+// filtered list (tableView.rows). The direct writer calls it for a LIST
+// operation's plain arguments (rootStep.writeList, runtime_root.go);
+// listResolver (runtime_resolve.go) calls powerQuery.page (query_power.go),
+// which calls it too unless where or orderBy need the power walk.
 //
-// Resolvers receive a *Field with coerced arguments and return plain Go
-// values (maps, slices, scalars); the executor shapes them into the
-// response, writing JSON directly, and turns errors into GraphQL errors
-// carrying extensions.code from model.ErrorCode.
+// Files, by seam: compile*.go, power_schema.go and schemadiff.go build the
+// schema; runtime*.go, connection.go, aggregate.go and relation.go answer
+// fields; query_*.go, overlay*.go and aggregate_index.go are the row engine
+// (bitsets, sparse row sets, rank-ordered pages over dataset.Order,
+// copy-on-write overlays, the query cache); generate*.go make GENERATED
+// values.
+//
+// The package is pure: no I/O, no clock, and no mutable package state —
+// what a Runtime, an Overlay or a Cache needs is a field of it; the only
+// package-level variables are two sync.Pools of scratch buffers, the
+// immutable empty overlay version and sentinel errors (TestNoPackageState).
 package graphql

@@ -12,8 +12,8 @@ import (
 
 	"github.com/brianvoe/gofakeit/v7"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // A generator makes the fake values of a GENERATED attribute. Values are
@@ -32,7 +32,7 @@ type genFunc func(f *gofakeit.Faker) (any, error)
 
 // genEpoch anchors date kinds: "past" is the five years before it, "future"
 // the five years after. A fixed anchor keeps values stable over time.
-var genEpoch = time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC)
+func genEpoch() time.Time { return time.Date(2025, 1, 1, 0, 0, 0, 0, time.UTC) }
 
 // genOptions are a generator's options, a JSON object.
 type genOptions map[string]any
@@ -40,59 +40,67 @@ type genOptions map[string]any
 // aliasFunc builds the genFunc of an alias kind from its options.
 type aliasFunc func(o genOptions) (genFunc, error)
 
-// genAliases are the dotted kinds (the board's names); any gofakeit
-// function lookup name works as well (see GeneratorKinds).
-var genAliases = map[string]aliasFunc{
-	"person.firstName":     simple(func(f *gofakeit.Faker) any { return f.FirstName() }),
-	"person.lastName":      simple(func(f *gofakeit.Faker) any { return f.LastName() }),
-	"person.fullName":      simple(func(f *gofakeit.Faker) any { return f.Name() }),
-	"person.email":         simple(func(f *gofakeit.Faker) any { return f.Email() }),
-	"person.phone":         simple(func(f *gofakeit.Faker) any { return f.Phone() }),
-	"person.gender":        simple(func(f *gofakeit.Faker) any { return f.Gender() }),
-	"person.jobTitle":      simple(func(f *gofakeit.Faker) any { return f.JobTitle() }),
-	"person.age":           simple(func(f *gofakeit.Faker) any { return f.Number(18, 90) }),
-	"phone":                simple(func(f *gofakeit.Faker) any { return f.Phone() }),
-	"address.street":       simple(func(f *gofakeit.Faker) any { return f.Street() }),
-	"address.city":         simple(func(f *gofakeit.Faker) any { return f.City() }),
-	"address.state":        simple(func(f *gofakeit.Faker) any { return f.State() }),
-	"address.zip":          simple(func(f *gofakeit.Faker) any { return f.Zip() }),
-	"address.country":      simple(func(f *gofakeit.Faker) any { return f.Country() }),
-	"address.countryCode":  simple(func(f *gofakeit.Faker) any { return f.CountryAbr() }),
-	"address.latitude":     simple(func(f *gofakeit.Faker) any { return f.Latitude() }),
-	"address.longitude":    simple(func(f *gofakeit.Faker) any { return f.Longitude() }),
-	"company.name":         simple(func(f *gofakeit.Faker) any { return f.Company() }),
-	"company.catchPhrase":  simple(func(f *gofakeit.Faker) any { return f.Slogan() }),
-	"company.buzzword":     simple(func(f *gofakeit.Faker) any { return f.BuzzWord() }),
-	"commerce.productName": simple(func(f *gofakeit.Faker) any { return f.ProductName() }),
-	"commerce.department":  simple(func(f *gofakeit.Faker) any { return f.ProductCategory() }),
-	"commerce.description": simple(func(f *gofakeit.Faker) any { return f.ProductDescription() }),
-	"commerce.price":       floatRange(1, 1000, 2),
-	"internet.url":         simple(func(f *gofakeit.Faker) any { return f.URL() }),
-	"internet.email":       simple(func(f *gofakeit.Faker) any { return f.Email() }),
-	"internet.userName":    simple(func(f *gofakeit.Faker) any { return f.Username() }),
-	"internet.domain":      simple(func(f *gofakeit.Faker) any { return f.DomainName() }),
-	"internet.ipv4":        simple(func(f *gofakeit.Faker) any { return f.IPv4Address() }),
-	"lorem.word":           simple(func(f *gofakeit.Faker) any { return f.LoremIpsumWord() }),
-	"lorem.sentence":       loremSentence,
-	"lorem.paragraph":      simple(func(f *gofakeit.Faker) any { return f.LoremIpsumParagraph(1, 4, 8, " ") }),
-	"number.int":           intRange,
-	"number.float":         floatRange(0, 1000, -1),
-	"boolean":              simple(func(f *gofakeit.Faker) any { return f.Bool() }),
-	"uuid":                 simple(func(f *gofakeit.Faker) any { return f.UUID() }),
-	"color":                simple(func(f *gofakeit.Faker) any { return f.Color() }),
-	"date.past":            dateSpan(-5),
-	"date.future":          dateSpan(5),
+// genAliases returns the dotted kinds (the board's names); any gofakeit
+// function lookup name works as well (see GeneratorKinds). It builds a new
+// map on each call: generators are compiled once per attribute, not per row.
+func genAliases() map[string]aliasFunc {
+	return map[string]aliasFunc{
+		"person.firstName":     simple(func(f *gofakeit.Faker) any { return f.FirstName() }),
+		"person.lastName":      simple(func(f *gofakeit.Faker) any { return f.LastName() }),
+		"person.fullName":      simple(func(f *gofakeit.Faker) any { return f.Name() }),
+		"person.email":         simple(func(f *gofakeit.Faker) any { return f.Email() }),
+		"person.phone":         simple(func(f *gofakeit.Faker) any { return f.Phone() }),
+		"person.gender":        simple(func(f *gofakeit.Faker) any { return f.Gender() }),
+		"person.jobTitle":      simple(func(f *gofakeit.Faker) any { return f.JobTitle() }),
+		"person.age":           simple(func(f *gofakeit.Faker) any { return f.Number(18, 90) }),
+		"phone":                simple(func(f *gofakeit.Faker) any { return f.Phone() }),
+		"address.street":       simple(func(f *gofakeit.Faker) any { return f.Street() }),
+		"address.city":         simple(func(f *gofakeit.Faker) any { return f.City() }),
+		"address.state":        simple(func(f *gofakeit.Faker) any { return f.State() }),
+		"address.zip":          simple(func(f *gofakeit.Faker) any { return f.Zip() }),
+		"address.country":      simple(func(f *gofakeit.Faker) any { return f.Country() }),
+		"address.countryCode":  simple(func(f *gofakeit.Faker) any { return f.CountryAbr() }),
+		"address.latitude":     simple(func(f *gofakeit.Faker) any { return f.Latitude() }),
+		"address.longitude":    simple(func(f *gofakeit.Faker) any { return f.Longitude() }),
+		"company.name":         simple(func(f *gofakeit.Faker) any { return f.Company() }),
+		"company.catchPhrase":  simple(func(f *gofakeit.Faker) any { return f.Slogan() }),
+		"company.buzzword":     simple(func(f *gofakeit.Faker) any { return f.BuzzWord() }),
+		"commerce.productName": simple(func(f *gofakeit.Faker) any { return f.ProductName() }),
+		"commerce.department":  simple(func(f *gofakeit.Faker) any { return f.ProductCategory() }),
+		"commerce.description": simple(func(f *gofakeit.Faker) any { return f.ProductDescription() }),
+		"commerce.price":       floatRange(1, 1000, 2),
+		"internet.url":         simple(func(f *gofakeit.Faker) any { return f.URL() }),
+		"internet.email":       simple(func(f *gofakeit.Faker) any { return f.Email() }),
+		"internet.userName":    simple(func(f *gofakeit.Faker) any { return f.Username() }),
+		"internet.domain":      simple(func(f *gofakeit.Faker) any { return f.DomainName() }),
+		"internet.ipv4":        simple(func(f *gofakeit.Faker) any { return f.IPv4Address() }),
+		"lorem.word":           simple(func(f *gofakeit.Faker) any { return f.LoremIpsumWord() }),
+		"lorem.sentence":       loremSentence,
+		"lorem.paragraph":      simple(func(f *gofakeit.Faker) any { return f.LoremIpsumParagraph(1, 4, 8, " ") }),
+		"number.int":           intRange,
+		"number.float":         floatRange(0, 1000, -1),
+		"boolean":              simple(func(f *gofakeit.Faker) any { return f.Bool() }),
+		"uuid":                 simple(func(f *gofakeit.Faker) any { return f.UUID() }),
+		"color":                simple(func(f *gofakeit.Faker) any { return f.Color() }),
+		"date.past":            dateSpan(-5),
+		"date.future":          dateSpan(5),
+	}
 }
 
-// genDenied are gofakeit lookups the runtime refuses: they read the clock
-// (so values would drift), or produce whole files rather than field values.
-var genDenied = map[string]bool{
-	"date": true, "daterange": true, "pastdate": true, "futuredate": true, "year": true,
-	"car": true, "useragent": true, "firefoxuseragent": true, "creditcard": true,
-	"creditcardexp": true, "template": true, "time": true, "timerange": true,
-	"csv": true, "json": true, "xml": true, "sql": true, "markdown": true, "svg": true,
-	"imagejpeg": true, "imagepng": true, "generate": true, "fields": true, "map": true,
-	"email_text": true, "fixed_width": true,
+// genDenied reports whether the runtime refuses the gofakeit lookup name:
+// it reads the clock (so values would drift), or produces whole files
+// rather than field values.
+func genDenied(name string) bool {
+	switch name {
+	case "date", "daterange", "pastdate", "futuredate", "year",
+		"car", "useragent", "firefoxuseragent", "creditcard",
+		"creditcardexp", "template", "time", "timerange",
+		"csv", "json", "xml", "sql", "markdown", "svg",
+		"imagejpeg", "imagepng", "generate", "fields", "map",
+		"email_text", "fixed_width":
+		return true
+	}
+	return false
 }
 
 func simple(fn func(f *gofakeit.Faker) any) aliasFunc {
@@ -164,7 +172,8 @@ func dateSpan(years int) aliasFunc {
 		if err := o.only(); err != nil {
 			return nil, err
 		}
-		start, end := genEpoch, genEpoch.AddDate(years, 0, 0)
+		start := genEpoch()
+		end := start.AddDate(years, 0, 0)
 		if years < 0 {
 			start, end = end, start
 		}
@@ -181,7 +190,7 @@ func dateSpan(years int) aliasFunc {
 // lookupGen is the genFunc of a gofakeit function lookup with options as its
 // parameters.
 func lookupGen(name string, o genOptions) (genFunc, bool) {
-	if genDenied[name] {
+	if genDenied(name) {
 		return nil, false
 	}
 	info := gofakeit.GetFuncLookup(name)
@@ -242,7 +251,7 @@ func compileGenerator(g *model.Generator) (*generator, error) {
 }
 
 func genFuncOf(kind string, o genOptions) (genFunc, error) {
-	if alias, ok := genAliases[kind]; ok {
+	if alias, ok := genAliases()[kind]; ok {
 		fn, err := alias(o)
 		if err != nil {
 			return nil, model.Errorf(model.ErrBadUserInput, "generator %s: %v", kind, err)
@@ -271,12 +280,13 @@ func CheckGenerator(g *model.Generator) error {
 // the dotted aliases and the gofakeit function lookup names, less those
 // that read the clock or produce files.
 func GeneratorKinds() []string {
-	kinds := make([]string, 0, len(genAliases)+len(gofakeit.FuncLookups))
-	for k := range genAliases {
+	aliases := genAliases()
+	kinds := make([]string, 0, len(aliases)+len(gofakeit.FuncLookups))
+	for k := range aliases {
 		kinds = append(kinds, k)
 	}
 	for k := range gofakeit.FuncLookups {
-		if !genDenied[k] {
+		if !genDenied(k) {
 			kinds = append(kinds, k)
 		}
 	}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 func TestCheckGenerator(t *testing.T) {

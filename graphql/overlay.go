@@ -94,13 +94,16 @@ type tableState struct {
 // under known RowIDs (tableState.diff) without keeping the older base.
 type recBase struct {
 	recs   map[string]*Change
-	gen    uint64
-	from   uint64
+	gen    *baseID
+	from   *baseID
 	merged []string
 }
 
-// baseGens numbers bases; 0 is no base.
-var baseGens atomic.Uint64
+// baseID identifies a base: a pointer to a fresh one is unique while a
+// base or a later base's from refers to it (so no counter is shared by all
+// overlays); nil is no base. It is not zero-sized, since Go may give every
+// zero-sized allocation the same address.
+type baseID struct{ _ byte }
 
 // compactAt is the delta size past which a delta over a base of n records
 // is merged into a new base: √n, at least 64.
@@ -149,10 +152,10 @@ func (ts *tableState) each(f func(*Change)) {
 // since returns the RowIDs whose records may differ between ts and the
 // versions whose base is gen (those of ts's delta, and of the compaction
 // when ts's base merged gen's), or false when ts is not that close to gen.
-func (ts *tableState) since(gen uint64, out []string) ([]string, bool) {
+func (ts *tableState) since(gen *baseID, out []string) ([]string, bool) {
 	switch {
 	case ts.base.gen == gen:
-	case ts.base.from == gen && gen != 0:
+	case ts.base.from == gen && gen != nil:
 		out = append(out, ts.base.merged...)
 	default:
 		return out, false
@@ -167,7 +170,7 @@ func (ts *tableState) since(gen uint64, out []string) ([]string, bool) {
 // differs between a and b (more may be listed), or false when they share
 // no base close enough to tell (then every record may differ).
 func diff(a, b *tableState) ([]string, bool) {
-	for _, gen := range []uint64{a.base.gen, a.base.from} {
+	for _, gen := range []*baseID{a.base.gen, a.base.from} {
 		if ids, ok := a.since(gen, nil); ok {
 			if ids, ok = b.since(gen, ids); ok {
 				return ids, true
@@ -270,7 +273,7 @@ func (s *overlayState) with(changes []Change) *overlayState {
 // clone returns a copy of ts to change: the same base, its own delta.
 func (ts *tableState) clone() *tableState {
 	if ts == nil { // a fresh base: nothing to share with versions before a Reset
-		return &tableState{base: &recBase{gen: baseGens.Add(1)}, delta: map[string]*Change{}}
+		return &tableState{base: &recBase{gen: new(baseID)}, delta: map[string]*Change{}}
 	}
 	d := make(map[string]*Change, len(ts.delta)+8)
 	maps.Copy(d, ts.delta)
@@ -290,7 +293,7 @@ func (ts *tableState) compact() {
 		recs[id] = c
 		merged = append(merged, id)
 	}
-	ts.base = &recBase{recs: recs, gen: baseGens.Add(1), from: ts.base.gen, merged: merged}
+	ts.base = &recBase{recs: recs, gen: new(baseID), from: ts.base.gen, merged: merged}
 	ts.delta = nil
 }
 

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mockgql/mockgql/graphql/exec"
 )
 
 // BenchmarkMutations10 is one request of 10 mutations (40% updates, 40%
@@ -128,11 +130,11 @@ func BenchmarkListMixOverlayRatio(b *testing.B) {
 // runtime, builds the indexes they use and runs each query once with each
 // overlay of ovs (nil: none), so that the overlays' live tables are built
 // too; run answers a query of rt as the HTTP handler does.
-func mixRunner(b *testing.B, rows int, ovs ...*Overlay) (rt *Runtime, preps []*Prepared, queries []string, run func(*Prepared, *Overlay)) {
+func mixRunner(b *testing.B, rows int, ovs ...*Overlay) (rt *Runtime, preps []*exec.Prepared, queries []string, run func(*exec.Prepared, *Overlay)) {
 	pool := memPool{"bench": rtBenchDataset(b, rows)}
 	rt = rtCompile(b, rtBenchProject(b), Options{})
 	ctx := context.Background()
-	run = func(prep *Prepared, o *Overlay) {
+	run = func(prep *exec.Prepared, o *Overlay) {
 		res, err := rt.Query(ctx, prep, pool, o)
 		if err != nil || len(res.Errors) > 0 {
 			b.Fatal(err, res.Errors)
@@ -140,7 +142,7 @@ func mixRunner(b *testing.B, rows int, ovs ...*Overlay) (rt *Runtime, preps []*P
 		_ = res.AppendJSON(nil)
 	}
 	queries = mixQueries(1000)
-	preps = make([]*Prepared, len(queries))
+	preps = make([]*exec.Prepared, len(queries))
 	for i, q := range queries {
 		preps[i] = rtPrepare(b, rt, q)
 		for _, p := range []string{"price", "name", "category"} {

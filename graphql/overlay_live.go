@@ -5,8 +5,8 @@ import (
 	"math/bits"
 	"slices"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // liveTable is an overlay's live rows (updated dataset rows of the table's

@@ -1,6 +1,6 @@
 package graphql
 
-import "github.com/mockgql/mockgql/model/dataset"
+import "github.com/mockgql/mockgql/dataset"
 
 // liveBounds places each live row's value of one attribute in the
 // dataset's Order of that attribute: the positions [lo, hi) of the dataset

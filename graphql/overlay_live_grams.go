@@ -4,7 +4,7 @@ import (
 	"maps"
 	"slices"
 
-	"github.com/mockgql/mockgql/model/dataset"
+	"github.com/mockgql/mockgql/dataset"
 )
 
 // liveGrams is the 3-gram index of one attribute's live texts: per gram of

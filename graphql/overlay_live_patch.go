@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"slices"
 
-	"github.com/mockgql/mockgql/model/dataset"
+	"github.com/mockgql/mockgql/dataset"
 )
 
 // patchFrom fills lt's slots, values, orders, bounds and n-gram indexes

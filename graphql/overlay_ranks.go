@@ -3,7 +3,7 @@ package graphql
 import (
 	"slices"
 
-	"github.com/mockgql/mockgql/model/dataset"
+	"github.com/mockgql/mockgql/dataset"
 )
 
 // changedIn returns how many dataset rows with a record lie at positions

@@ -8,7 +8,7 @@ import (
 	"unsafe"
 	"weak"
 
-	"github.com/mockgql/mockgql/model/dataset"
+	"github.com/mockgql/mockgql/dataset"
 )
 
 // tableOverlay is a table's overlay records resolved against its dataset:

@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // powerBenchRows are the documents of `make bench`'s 1M-row dataset
@@ -91,7 +92,7 @@ func BenchmarkPowerShapes(b *testing.B) {
 		}},
 	} {
 		b.Run(sh.name, func(b *testing.B) {
-			preps := make([]*Prepared, 50)
+			preps := make([]*exec.Prepared, 50)
 			for i := range preps {
 				preps[i] = rtPrepare(b, rt, sh.query(i))
 			}

@@ -1,12 +1,14 @@
 package graphql
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
-	"github.com/mockgql/mockgql/model/dataset"
+	"github.com/mockgql/mockgql/dataset"
 )
 
 // powerDocument uses every opt-in argument and field of the differential
@@ -29,6 +31,26 @@ query Agg {
   }
 }
 `
+
+// graphqlJSDir holds check.mjs and a pinned graphql-js; CI runs npm ci
+// there. The executor's introspection test (package exec) uses it too.
+const graphqlJSDir = "testdata/graphqljs"
+
+// node runs check.mjs with args and stdin, failing the test on a non-zero
+// exit with what check.mjs printed.
+func node(t *testing.T, stdin []byte, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command("node", append([]string{"check.mjs"}, args...)...)
+	cmd.Dir = graphqlJSDir
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node check.mjs %v: %v\n%s", args, err, stderr.Bytes())
+	}
+	return out
+}
 
 // requireNodeModule skips the test when node or a package is missing,
 // but fails when MGQ_REQUIRE_TOOLS=1 (CI).

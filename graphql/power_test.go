@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // TestPowerSchemaChangesSafe turns every option on and adds an AGGREGATE

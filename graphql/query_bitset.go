@@ -3,7 +3,7 @@ package graphql
 import (
 	"math/bits"
 
-	"github.com/mockgql/mockgql/model/dataset"
+	"github.com/mockgql/mockgql/dataset"
 )
 
 // bitset is a fixed-size set of row numbers. A nil *bitset is empty.

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/mockgql/mockgql/model/dataset"
+	"github.com/mockgql/mockgql/dataset"
 )
 
 // TestChunkedBitsEdits applies random sets and clears to chains of

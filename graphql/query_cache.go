@@ -6,7 +6,7 @@ import (
 	"sync/atomic"
 	"weak"
 
-	"github.com/mockgql/mockgql/model/dataset"
+	"github.com/mockgql/mockgql/dataset"
 )
 
 // cacheKey names one cached result. Datasets and overlays are held weakly,
@@ -95,7 +95,10 @@ func (c *lru) put(k cacheKey, v any, cost int64) {
 // node's one budget for all its projects, so that memory stays bounded
 // however many projects are busy. The least recently used entries go
 // first, whichever Runtime made them.
-type Cache struct{ l *lru }
+type Cache struct {
+	l      *lru
+	owners atomic.Uint64 // numbers the Runtimes sharing the cache, the owners of its entries
+}
 
 // NewCache returns a cache bounded at maxRows cached row numbers (4 bytes
 // each).
@@ -106,9 +109,6 @@ type cacheView struct {
 	l     *lru
 	owner uint64
 }
-
-// runtimeIDs numbers Runtimes, the owners of cache entries.
-var runtimeIDs atomic.Uint64
 
 // getOrMake returns the value under k, computing it with make on a miss and
 // storing it unless make fails. Concurrent misses may compute twice; both

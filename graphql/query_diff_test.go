@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // The differential test runs thousands of random list queries, between
@@ -489,8 +489,9 @@ func randInput(rnd *rand.Rand) (string, map[string]dataset.Value) {
 // diffSetup makes a random dataset of n rows, the cached and uncached
 // engines over it sharing one overlay, and the references of both tables.
 // prebuild builds the indexes first; else the first queries scan while
-// they build.
-func diffSetup(tb testing.TB, rnd *rand.Rand, n int, prebuild bool) ([]*diffEngine, map[string]*diffRef) {
+// they build. tune, if any, adjusts each engine's Runtime before its first
+// query.
+func diffSetup(tb testing.TB, rnd *rand.Rand, n int, prebuild bool, tune ...func(*Runtime)) ([]*diffEngine, map[string]*diffRef) {
 	data := diffDataset(tb, rnd, n)
 	pool := memPool{"items": rtDataset(tb, "items", dataset.NDJSON, "kind", data)}
 	if prebuild {
@@ -504,6 +505,11 @@ func diffSetup(tb testing.TB, rnd *rand.Rand, n int, prebuild bool) ([]*diffEngi
 	engines := []*diffEngine{
 		{"cached", &rtHarness{tb: tb, rt: rtCompile(tb, p, Options{}), pool: pool, ov: ov}},
 		{"uncached", &rtHarness{tb: tb, rt: rtCompile(tb, p, Options{CacheRows: 1}), pool: pool, ov: ov}},
+	}
+	for _, e := range engines {
+		for _, f := range tune {
+			f(e.h.rt)
+		}
 	}
 	return engines, map[string]*diffRef{"Product": newDiffRef(tb, data, ""), "ProductA": newDiffRef(tb, data, "A")}
 }
@@ -538,9 +544,9 @@ type listDiffCase struct {
 // runListDiff runs tc's queries, made by gen, through the engines and the
 // reference, with random mutations between them, and requires identical
 // answers.
-func runListDiff(t *testing.T, tc listDiffCase, gen func(*rand.Rand) diffQuery) {
+func runListDiff(t *testing.T, tc listDiffCase, gen func(*rand.Rand) diffQuery, tune ...func(*Runtime)) {
 	rnd := rand.New(rand.NewPCG(tc.seed, 99))
-	engines, refs := diffSetup(t, rnd, tc.rows, tc.prebuild)
+	engines, refs := diffSetup(t, rnd, tc.rows, tc.prebuild, tune...)
 	if tc.single {
 		engines = engines[1:]
 	}

@@ -5,8 +5,8 @@ import (
 	"math/bits"
 	"sync"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // This file answers list queries from the dataset's column indexes

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"weak"
 
-	"github.com/mockgql/mockgql/model/dataset"
+	"github.com/mockgql/mockgql/dataset"
 )
 
 // listQuery is a list request reduced to what selects and orders rows.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -51,7 +52,7 @@ func benchMix(b *testing.B, rows int, opt Options) {
 	p := rtBenchProject(b)
 	rt := rtCompile(b, p, opt)
 	queries := mixQueries(1000)
-	preps := make([]*Prepared, len(queries))
+	preps := make([]*exec.Prepared, len(queries))
 	for i, q := range queries {
 		preps[i] = rtPrepare(b, rt, q)
 	}
@@ -80,7 +81,7 @@ func BenchmarkListMixOverlay(b *testing.B) {
 	ov.Apply(changes)
 	queries := mixQueries(1000)
 	ctx := context.Background()
-	preps := make([]*Prepared, len(queries))
+	preps := make([]*exec.Prepared, len(queries))
 	for i, q := range queries {
 		preps[i] = rtPrepare(b, rt, q)
 		pool["bench"].Order("price")
@@ -125,7 +126,7 @@ func BenchmarkListShapes(b *testing.B) {
 		{"sort text desc, no filter", `sortField: "name", sortDirection: DESC`},
 	} {
 		b.Run(sh.name, func(b *testing.B) {
-			preps := make([]*Prepared, 50)
+			preps := make([]*exec.Prepared, 50)
 			for i := range preps {
 				preps[i] = rtPrepare(b, rt, fmt.Sprintf("{ shapes(%s, page: %d) { total items { id name price } } }", sh.args, i+1))
 			}
@@ -136,7 +137,7 @@ func BenchmarkListShapes(b *testing.B) {
 
 // benchQueries runs the prepared queries in turn, b.N in all, writing
 // each answer as the HTTP handler does.
-func benchQueries(b *testing.B, rt *Runtime, preps []*Prepared, pool Pool, ov *Overlay) {
+func benchQueries(b *testing.B, rt *Runtime, preps []*exec.Prepared, pool Pool, ov *Overlay) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()

@@ -4,8 +4,8 @@ import (
 	"math/bits"
 	"sort"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // This file picks a page of an indexed list query: the members of a row

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mockgql/mockgql/model/dataset"
+	"github.com/mockgql/mockgql/dataset"
 )
 
 // TestDescPageMatchesWalk: jumping to a descending page gives the rows

@@ -4,8 +4,8 @@ import (
 	"context"
 	"slices"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // powerQuery is a list query with the opt-in where and orderBy arguments.

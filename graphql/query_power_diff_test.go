@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // The differential test of the opt-in query power: random where trees,

@@ -5,7 +5,7 @@ import (
 	"context"
 	"slices"
 
-	"github.com/mockgql/mockgql/model/dataset"
+	"github.com/mockgql/mockgql/dataset"
 )
 
 // This file answers the power queries the list engine alone does not (a

@@ -5,8 +5,8 @@ import (
 	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // This file answers a list query whose narrowest condition selects few
@@ -19,26 +19,31 @@ import (
 // list, and the page the smallest keys of it in the query's order. A
 // query then costs what it selects, not n/64 words a set.
 
-// sparseDiv sets the sparse path's reach: a query takes it when its
-// narrowest condition selects at most n/sparseDiv rows. Tests set it to 0
-// (never) and to -1 (always, whatever the size) to run both paths on the
-// same queries.
-var sparseDiv = 128
+// defaultSparseDiv is the sparse path's reach: a query takes it when its
+// narrowest condition selects at most n/defaultSparseDiv rows.
+const defaultSparseDiv = 128
 
-// onSparse, when set (tests), is called for each query the sparse path
-// answers.
-var onSparse func()
+// sparseReach tunes the sparse path of one Runtime. Compile sets div to
+// defaultSparseDiv; tests and benchmarks change a Runtime's between
+// queries (never during one) to run both paths on the same queries.
+type sparseReach struct {
+	// div: the sparse path answers when the narrowest condition selects at
+	// most n/div rows; 0 never, -1 always (whatever the size).
+	div int
+	// taken, when set, is called for each query the sparse path answers.
+	taken func()
+}
 
-// sparseLimit returns the most rows a sparse query's driving condition
-// may select over n rows.
-func sparseLimit(n int) int {
+// limit returns the most rows a sparse query's driving condition may
+// select over n rows.
+func (s *sparseReach) limit(n int) int {
 	switch {
-	case sparseDiv < 0:
+	case s.div < 0:
 		return n
-	case sparseDiv == 0:
+	case s.div == 0:
 		return -1
 	}
-	return n / sparseDiv
+	return n / s.div
 }
 
 // rankRange is the positions [lo, hi) of ord that one attribute's
@@ -256,7 +261,7 @@ func putSparse(buf *sparseBuf) {
 }
 
 // sparsePage answers q on the sparse path when its narrowest condition
-// selects at most sparseLimit rows; ok is false otherwise.
+// selects at most sparseReach.limit rows; ok is false otherwise.
 func (tv *tableView) sparsePage(q *listQuery, pg, size int) (rowList, bool) {
 	buf, _ := sparseScratch.Get().(*sparseBuf)
 	if buf == nil {
@@ -264,11 +269,12 @@ func (tv *tableView) sparsePage(q *listQuery, pg, size int) (rowList, bool) {
 	}
 	defer putSparse(buf)
 	p := &buf.plan
-	if !tv.planSparse(q, sparseLimit(int(tv.n)), p) {
+	reach := &tv.v.rt.sparse
+	if !tv.planSparse(q, reach.limit(int(tv.n)), p) {
 		return rowList{}, false
 	}
-	if onSparse != nil {
-		onSparse()
+	if reach.taken != nil {
+		reach.taken()
 	}
 	buf.rows = tv.members(p, buf.rows[:0])
 	var ord *dataset.Order

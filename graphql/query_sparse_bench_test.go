@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/mockgql/mockgql/graphql/exec"
 )
 
 // BenchmarkListMixSparseRatio runs the 1M mix with the sparse path off
@@ -16,7 +18,7 @@ import (
 // and their ratio (sparse/dense), and logs (-v) the queries whose ratio is
 // the worst and the best, each side's time summed over its runs.
 // MGQ_BENCH_OVERLAY=1 runs it with BenchmarkListMixOverlay's overlay;
-// MGQ_SPARSE_DIV sets the sparse side's reach (sparseDiv).
+// MGQ_SPARSE_DIV sets the sparse side's reach (sparseReach.div).
 func BenchmarkListMixSparseRatio(b *testing.B) {
 	const rows, slice = 1_000_000, 50
 	var ov *Overlay
@@ -24,19 +26,18 @@ func BenchmarkListMixSparseRatio(b *testing.B) {
 		ov = NewOverlay()
 		ov.Apply(mixOverlayChanges(rows))
 	}
-	_, preps, queries, runOv := mixRunner(b, rows, ov)
-	run := func(prep *Prepared) { runOv(prep, ov) }
-	divs := []int{0, sparseDiv}
+	rt, preps, queries, runOv := mixRunner(b, rows, ov)
+	run := func(prep *exec.Prepared) { runOv(prep, ov) }
+	divs := []int{0, defaultSparseDiv}
 	if d, err := strconv.Atoi(os.Getenv("MGQ_SPARSE_DIV")); err == nil {
 		divs[1] = d
 	}
-	defer func(d int) { sparseDiv = d }(sparseDiv)
 	per := [2][]time.Duration{make([]time.Duration, len(preps)), make([]time.Duration, len(preps))}
 	var side [2]time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i += slice {
 		for k, div := range divs {
-			sparseDiv = div
+			rt.sparse.div = div
 			for j := i; j < min(b.N, i+slice); j++ {
 				start := time.Now()
 				run(preps[j%len(preps)])
@@ -87,7 +88,7 @@ func logSparseExtremes(b *testing.B, queries []string, per [2][]time.Duration) {
 // BenchmarkSparseReach measures single shapes over 1M rows whose driving
 // condition selects from a few hundred to tens of thousands of rows, each
 // as 50 distinct pages, with the sparse path off and on in alternating
-// slices: the figures that set sparseDiv. A price range of width w
+// slices: the figures that set defaultSparseDiv. A price range of width w
 // selects about w/1000 of the rows; a 3-digit like about 5,000 rows, a
 // 4-digit one about 500. MGQ_SPARSE_DIV sets the sparse side's reach.
 func BenchmarkSparseReach(b *testing.B) {
@@ -107,12 +108,11 @@ func BenchmarkSparseReach(b *testing.B) {
 		{"range 3% alone, sort name", `minPrice: 500, maxPrice: 530, sortField: "name"`},
 	} {
 		b.Run(sh.name, func(b *testing.B) {
-			var shape []*Prepared
+			var shape []*exec.Prepared
 			for i := range 50 {
 				shape = append(shape, rtPrepare(b, rt, fmt.Sprintf("{ mix(%s, page: %d) { total items { id name price category } } }", sh.args, i+1)))
 			}
-			defer func(d int) { sparseDiv = d }(sparseDiv)
-			divs := []int{0, sparseDiv}
+			divs := []int{0, defaultSparseDiv}
 			if d, err := strconv.Atoi(os.Getenv("MGQ_SPARSE_DIV")); err == nil {
 				divs[1] = d
 			}
@@ -120,7 +120,7 @@ func BenchmarkSparseReach(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i += 50 {
 				for k, div := range divs {
-					sparseDiv = div
+					rt.sparse.div = div
 					start := time.Now()
 					for j := i; j < min(b.N, i+50); j++ {
 						run(shape[j%len(shape)], nil)

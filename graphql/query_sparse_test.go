@@ -10,15 +10,6 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// withSparseDiv runs f with sparseDiv set to div, restoring it after.
-func withSparseDiv(tb testing.TB, div int, f func()) {
-	tb.Helper()
-	old := sparseDiv
-	sparseDiv = div
-	defer func() { sparseDiv = old }()
-	f()
-}
-
 // randSparseQuery is a random list query that selects few rows: a narrow
 // range of a sorted column, an eq on a number or a text, a like whose
 // needle is 3 bytes or more (a short posting), often two of them and
@@ -81,9 +72,9 @@ func TestListDifferentialSparse(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			taken := 0
-			onSparse = func() { taken++ }
-			defer func() { onSparse = nil }()
-			withSparseDiv(t, tc.div, func() { runListDiff(t, tc.c, tc.gen) })
+			runListDiff(t, tc.c, tc.gen, func(rt *Runtime) {
+				rt.sparse = sparseReach{div: tc.div, taken: func() { taken++ }}
+			})
 			if (tc.div == 0) != (taken == 0) {
 				t.Fatalf("the sparse path answered %d queries", taken)
 			}

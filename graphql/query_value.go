@@ -7,8 +7,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // This file converts between stored values (dataset.Value), the JSON the
@@ -209,7 +210,7 @@ func appendOutput(buf []byte, t model.ScalarType, v dataset.Value) []byte {
 		return strconv.AppendInt(buf, int64(f), 10)
 	case model.TypeFloat:
 		if f, ok := numberOf(v); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
-			return appendFloat(buf, f)
+			return exec.AppendFloat(buf, f)
 		}
 		return append(buf, "null"...)
 	case model.TypeBoolean:
@@ -228,7 +229,7 @@ func appendOutput(buf []byte, t model.ScalarType, v dataset.Value) []byte {
 func appendOutputString(buf []byte, v dataset.Value) []byte {
 	switch v.Kind {
 	case dataset.String:
-		return appendString(buf, v.Str)
+		return exec.AppendString(buf, v.Str)
 	case dataset.Number:
 		return append(appendNum(append(buf, '"'), v.Num), '"')
 	case dataset.Bool:

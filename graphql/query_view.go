@@ -5,8 +5,9 @@ import (
 	"sync"
 	"weak"
 
+	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // view is what one request reads: the pool, one overlay snapshot, and the
@@ -54,7 +55,7 @@ type tableView struct {
 	notReady  error
 }
 
-// rowObj is one row as resolvers see it (Field.Parent of the type's fields).
+// rowObj is one row as resolvers see it (exec.Field.Parent of the type's fields).
 type rowObj struct {
 	tv  *tableView
 	row int32
@@ -183,7 +184,7 @@ func (tv *tableView) id(r int32) string {
 // appendRowID appends id(r) as a JSON string without allocating.
 func (tv *tableView) appendRowID(buf []byte, r int32) []byte {
 	if r >= tv.n {
-		return appendString(buf, tv.ov.created[r-tv.n].id)
+		return exec.AppendString(buf, tv.ov.created[r-tv.n].id)
 	}
 	switch v := tv.datasetID(r); v.Kind {
 	case dataset.Null:
@@ -191,7 +192,7 @@ func (tv *tableView) appendRowID(buf []byte, r int32) []byte {
 	case dataset.Number, dataset.Bool:
 		return appendOutputString(buf, v)
 	default:
-		return appendString(buf, v.Str)
+		return exec.AppendString(buf, v.Str)
 	}
 }
 

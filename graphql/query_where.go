@@ -1,8 +1,8 @@
 package graphql
 
 import (
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // A whereNode is a where filter (<T>Where): every predicate, nin, and

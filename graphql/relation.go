@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // This file finds rows by key: relation fields and single-row lookups by

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // BenchmarkRelations compares a flat page of 20 of 1M products with the
@@ -45,7 +46,7 @@ func BenchmarkRelations(b *testing.B) {
 		{"one-to-many", `{ customers(page: %d) { total items { id name products { id name price } } } }`},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			preps := make([]*Prepared, 50)
+			preps := make([]*exec.Prepared, 50)
 			for i := range preps {
 				preps[i] = rtPrepare(b, rt, fmt.Sprintf(tc.query, i+1))
 				if _, err := rt.Query(ctx, preps[i], pool, nil); err != nil {

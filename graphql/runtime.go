@@ -10,8 +10,9 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/formatter"
 
+	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // The mock runtime serves a project's model as GraphQL (docs/using/
@@ -56,8 +57,8 @@ type Options struct {
 	// (a node's budget for all its projects); CacheRows is then unused.
 	Cache *Cache
 	// Bounds limit each request's response and share the node's budget
-	// (see Bounds); the zero value takes the defaults.
-	Bounds Bounds
+	// (see exec.Bounds); the zero value takes the defaults.
+	Bounds exec.Bounds
 }
 
 func (o Options) withDefaults() Options {
@@ -66,8 +67,8 @@ func (o Options) withDefaults() Options {
 			*v = d
 		}
 	}
-	def(&o.MaxDepth, DefaultMaxDepth)
-	def(&o.MaxFields, DefaultMaxFields)
+	def(&o.MaxDepth, exec.DefaultMaxDepth)
+	def(&o.MaxFields, exec.DefaultMaxFields)
 	def(&o.MaxPageSize, 1000)
 	def(&o.CacheRows, 8<<20)
 	return o
@@ -82,8 +83,9 @@ type Runtime struct {
 	model  *compiled
 	schema *ast.Schema
 	sdl    string
-	exec   *Executor
+	exec   *exec.Executor
 	cache  cacheView
+	sparse sparseReach
 }
 
 // Compile builds the runtime of project p. It reads p only during the call
@@ -96,13 +98,14 @@ func Compile(p *model.Project, opt Options) (*Runtime, error) {
 	if c == nil {
 		c = NewCache(opt.CacheRows)
 	}
-	rt := &Runtime{opt: opt, model: compileModel(p), cache: cacheView{l: c.l, owner: runtimeIDs.Add(1)}}
+	rt := &Runtime{opt: opt, model: compileModel(p), cache: cacheView{l: c.l, owner: c.owners.Add(1)},
+		sparse: sparseReach{div: defaultSparseDiv}}
 	schema, err := gqlparser.LoadSchema(&ast.Source{Name: "runtime.graphql", Input: buildSDL(rt.model, opt)})
 	if err != nil {
 		return nil, fmt.Errorf("graphql: runtime schema of project %s: %w", p.ID, err)
 	}
 	rt.schema = schema
-	rt.exec, err = NewExecutor(Executor{
+	rt.exec, err = exec.NewExecutor(exec.Executor{
 		Schema:    schema,
 		Resolvers: rt.resolvers(),
 		LooseArgs: rt.looseArgs(),
@@ -110,7 +113,7 @@ func Compile(p *model.Project, opt Options) (*Runtime, error) {
 		MaxFields: opt.MaxFields,
 		Bounds:    opt.Bounds,
 
-		directPlan: newDirectTypes(rt).compile,
+		DirectPlan: newDirectTypes(rt).compile,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("graphql: runtime of project %s: %w", p.ID, err)
@@ -130,15 +133,17 @@ func (rt *Runtime) SDL() string { return rt.sdl }
 func (rt *Runtime) Schema() *ast.Schema { return rt.schema }
 
 // Prepare parses and validates a request against the runtime schema (see
-// Executor.Prepare). A refused request, an unknown or disabled operation
-// included, gives nil and a Result with Refused set: the HTTP layer answers 400.
-func (rt *Runtime) Prepare(req Request) (*Prepared, *Result) { return rt.exec.Prepare(req) }
+// exec.Executor.Prepare). A refused request, an unknown or disabled operation
+// included, gives nil and an exec.Result with Refused set: the HTTP layer answers 400.
+func (rt *Runtime) Prepare(req exec.Request) (*exec.Prepared, *exec.Result) {
+	return rt.exec.Prepare(req)
+}
 
 // PrepareContext is Prepare within ctx (Executor.PrepareContext): a
 // document that could not be validated before ctx ended is refused with
 // Code model.ErrQueryTimeout, which TimeoutError turns into the error to
 // answer.
-func (rt *Runtime) PrepareContext(ctx context.Context, req Request) (*Prepared, *Result) {
+func (rt *Runtime) PrepareContext(ctx context.Context, req exec.Request) (*exec.Prepared, *exec.Result) {
 	return rt.exec.PrepareContext(ctx, req)
 }
 
@@ -153,25 +158,29 @@ var (
 // other Query calls and with ov.Apply. The error is non-nil only when ctx
 // ends (ctx.Err()) or the call is misused; data-level problems are in the
 // Result's errors.
-func (rt *Runtime) Query(ctx context.Context, prep *Prepared, pool Pool, ov *Overlay) (*Result, error) {
+func (rt *Runtime) Query(ctx context.Context, prep *exec.Prepared, pool Pool, ov *Overlay) (*exec.Result, error) {
 	return rt.query(ctx, prep, pool, ov, nil, false)
 }
 
 // QueryTo is Query writing the data into buf's storage (see
-// Prepared.ExecuteTo). The Result holds its bytes of the Budget until the
-// caller gives them back (Prepared.ExecuteHeld).
-func (rt *Runtime) QueryTo(ctx context.Context, prep *Prepared, pool Pool, ov *Overlay, buf []byte) (*Result, error) {
+// exec.Prepared.ExecuteTo). The Result holds its bytes of the Budget until the
+// caller gives them back (exec.Prepared.ExecuteHeld).
+func (rt *Runtime) QueryTo(ctx context.Context, prep *exec.Prepared, pool Pool, ov *Overlay, buf []byte) (*exec.Result, error) {
 	return rt.query(ctx, prep, pool, ov, buf, true)
 }
 
-func (rt *Runtime) query(ctx context.Context, prep *Prepared, pool Pool, ov *Overlay, buf []byte, hold bool) (*Result, error) {
+func (rt *Runtime) query(ctx context.Context, prep *exec.Prepared, pool Pool, ov *Overlay, buf []byte, hold bool) (*exec.Result, error) {
 	switch {
-	case prep.ex != rt.exec:
+	case prep.Executor() != rt.exec:
 		return nil, errForeignPrepared
 	case prep.Mutation():
 		return nil, errMutationInQuery
 	}
-	return prep.execute(ctx, newView(rt, pool, ov, ov.snapshot(), true), buf, hold)
+	root := newView(rt, pool, ov, ov.snapshot(), true)
+	if hold {
+		return prep.ExecuteHeld(ctx, root, buf)
+	}
+	return prep.ExecuteTo(ctx, root, buf)
 }
 
 // Mutate runs a prepared mutation without changing ov. It returns the
@@ -181,9 +190,9 @@ func (rt *Runtime) query(ctx context.Context, prep *Prepared, pool Pool, ov *Ove
 // ov.Apply(changes), then answers; if persisting fails it applies nothing
 // and answers an error. Root fields run in order, each seeing the changes
 // of those before it.
-func (rt *Runtime) Mutate(ctx context.Context, prep *Prepared, pool Pool, ov *Overlay) (*Result, []Change, error) {
+func (rt *Runtime) Mutate(ctx context.Context, prep *exec.Prepared, pool Pool, ov *Overlay) (*exec.Result, []Change, error) {
 	switch {
-	case prep.ex != rt.exec:
+	case prep.Executor() != rt.exec:
 		return nil, nil, errForeignPrepared
 	case !prep.Mutation():
 		return nil, nil, errQueryInMutate

@@ -7,8 +7,9 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // Benchmarks of the hot path as the HTTP handler runs it: Prepare (cached
@@ -71,7 +72,7 @@ func rtBench(b *testing.B, rows int, query string) {
 	rt := rtBenchRuntime(b, Options{})
 	ov := NewOverlay()
 	ctx := context.Background()
-	req := Request{Query: query}
+	req := exec.Request{Query: query}
 	run := func() []byte {
 		prep, refused := rt.Prepare(req)
 		if refused != nil {

@@ -1,10 +1,11 @@
 package graphql
 
 import (
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 
-// The runtime writes most of a query's response directly (exec_direct.go):
+// The runtime writes most of a query's response directly (graphql/exec/exec_direct.go):
 // rows straight from dataset columns, pages without building maps, list
 // and single operations without resolver calls. This file compiles a
 // selection plan into that form once, when the executor plans it; the
@@ -41,31 +42,31 @@ func newDirectTypes(rt *Runtime) *directTypes {
 
 // compile is the runtime's directCompiler: a *rowPlan for a table's
 // object type, a *pagePlan for a page type, a *rootPlan for Query, or nil.
-func (d *directTypes) compile(obj *objectType, sp *selectionPlan) any {
+func (d *directTypes) compile(obj *exec.ObjectType, sp *exec.Plan) any {
 	switch {
-	case d.rt.schema != nil && obj.def == d.rt.schema.Query:
+	case d.rt.schema != nil && obj.Def() == d.rt.schema.Query:
 		return d.rootPlan(sp)
-	case d.rows[obj.name] != nil:
-		return compileRowPlan(d.rows[obj.name], obj, sp)
-	case d.pages[obj.name] != nil:
+	case d.rows[obj.Name()] != nil:
+		return compileRowPlan(d.rows[obj.Name()], obj, sp)
+	case d.pages[obj.Name()] != nil:
 		return compilePagePlan(obj, sp)
 	}
 	return nil
 }
 
 // attrKind is the output kind of the schema field of an attribute of type t.
-func attrKind(t model.ScalarType) outKind {
+func attrKind(t model.ScalarType) exec.Kind {
 	switch t {
 	case model.TypeInt:
-		return kindInt
+		return exec.KindInt
 	case model.TypeFloat:
-		return kindFloat
+		return exec.KindFloat
 	case model.TypeBoolean:
-		return kindBoolean
+		return exec.KindBoolean
 	case model.TypeID:
-		return kindID
+		return exec.KindID
 	case model.TypeJSON:
-		return kindCustom
+		return exec.KindCustom
 	}
-	return kindString
+	return exec.KindString
 }

@@ -8,8 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // The direct writers (runtime_direct.go) must answer exactly as the
@@ -22,8 +23,8 @@ import (
 func genericRuntime(tb testing.TB, rt *Runtime) *Runtime {
 	tb.Helper()
 	cfg := *rt.exec
-	cfg.directPlan = nil
-	ex, err := NewExecutor(cfg)
+	cfg.DirectPlan = nil
+	ex, err := exec.NewExecutor(cfg)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestDirectGoldenEquivalence(t *testing.T) {
 func goldenVariables(tb testing.TB, doc string) map[string]any {
 	for _, line := range strings.Split(doc, "\n") {
 		if v, ok := strings.CutPrefix(line, "# variables:"); ok {
-			req, err := DecodeRequest([]byte(`{"query": "{}", "variables": ` + v + `}`))
+			req, err := exec.DecodeRequest([]byte(`{"query": "{}", "variables": ` + v + `}`))
 			if err != nil {
 				tb.Fatalf("variables %q: %v", v, err)
 			}
@@ -218,7 +219,7 @@ func FuzzDirectEquivalence(f *testing.F) {
 	}
 	p := newRTPair(f, oddProject(f), oddPool(f))
 	f.Fuzz(func(t *testing.T, query, vars string) {
-		req, err := DecodeRequest([]byte(`{"query": "{}", "variables": ` + vars + `}`))
+		req, err := exec.DecodeRequest([]byte(`{"query": "{}", "variables": ` + vars + `}`))
 		if err != nil {
 			req.Variables = nil
 		}

@@ -7,14 +7,15 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // Unit tests of the allocation-free helpers of the direct writers against
 // the functions they stand in for.
 
-// TestAppendOutput compares appendOutput with output shaped by appendLeaf,
+// TestAppendOutput compares appendOutput with output shaped by exec.AppendLeaf,
 // for every attribute type and stored values of every kind.
 func TestAppendOutput(t *testing.T) {
 	values := []dataset.Value{
@@ -34,7 +35,7 @@ func TestAppendOutput(t *testing.T) {
 			want := []byte("null")
 			if out := output(typ, v); out != nil {
 				var err error
-				if want, err = appendLeaf(nil, &outType{kind: attrKind(typ)}, out); err != nil {
+				if want, err = exec.AppendLeaf(nil, attrKind(typ), out); err != nil {
 					t.Fatalf("%s %#v: %v", typ, v, err)
 				}
 			}
@@ -87,7 +88,7 @@ func checkFirstWhere(t *testing.T, tv *tableView) {
 	}
 	keys := []string{"", "0", "6", "06", "+6", "-6", "1e+21", "nope"}
 	for r := int32(0); r < rows; r++ {
-		if got, want := tv.appendRowID(nil, r), appendString(nil, tv.id(r)); !bytes.Equal(got, want) {
+		if got, want := tv.appendRowID(nil, r), exec.AppendString(nil, tv.id(r)); !bytes.Equal(got, want) {
 			t.Errorf("%s row %d: appendRowID %s, id %s", tv.t.name, r, got, want)
 		}
 		for _, a := range append([]*attribute{tv.t.idField}, tv.t.attrs...) {

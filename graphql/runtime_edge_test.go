@@ -7,8 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // TestConcurrentQueryAndApply runs queries while mutations are applied; with

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // This file holds the fixed test model and its small datasets, shared by
@@ -243,11 +244,11 @@ func (h *rtHarness) do(query string, vars map[string]any) map[string]any {
 // raw is do without decoding.
 func (h *rtHarness) raw(query string, vars map[string]any) []byte {
 	h.tb.Helper()
-	prep, refused := h.rt.Prepare(Request{Query: query, Variables: vars})
+	prep, refused := h.rt.Prepare(exec.Request{Query: query, Variables: vars})
 	if refused != nil {
 		return refused.AppendJSON(nil)
 	}
-	var res *Result
+	var res *exec.Result
 	var err error
 	if prep.Mutation() {
 		var changes []Change

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mockgql/mockgql/graphql/exec"
 )
 
 // FuzzRuntimeQuery runs arbitrary documents against the test model: any
@@ -22,11 +24,11 @@ func FuzzRuntimeQuery(f *testing.F) {
 	f.Add(`{ searchProducts(priceEq: [1], categories: [{a: 1}], nameLike: null) { total } }`)
 	h := newRTHarness(f)
 	f.Fuzz(func(t *testing.T, query string) {
-		prep, refused := h.rt.Prepare(Request{Query: query})
+		prep, refused := h.rt.Prepare(exec.Request{Query: query})
 		if refused != nil {
 			return
 		}
-		var res *Result
+		var res *exec.Result
 		var err error
 		if prep.Mutation() {
 			res, _, err = h.rt.Mutate(context.Background(), prep, h.pool, h.ov)

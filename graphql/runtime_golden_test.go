@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mockgql/mockgql/graphql/exec"
 )
 
 // The runtime's golden files: testdata/runtime/NAME.graphql holds one or
@@ -69,7 +71,7 @@ func runRTGolden(t *testing.T, src string) []byte {
 		var vars map[string]any
 		for _, line := range strings.Split(doc, "\n") {
 			if v, ok := strings.CutPrefix(line, "# variables:"); ok {
-				req, err := DecodeRequest([]byte(`{"query": "{}", "variables": ` + v + `}`))
+				req, err := exec.DecodeRequest([]byte(`{"query": "{}", "variables": ` + v + `}`))
 				if err != nil {
 					t.Fatalf("variables %q: %v", v, err)
 				}

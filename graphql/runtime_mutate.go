@@ -12,8 +12,9 @@ import (
 	"time"
 	"weak"
 
+	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 )
 
 // mutation is the root value of a running mutation: it stacks the changes
@@ -56,8 +57,8 @@ func (m *mutation) changes() []Change {
 	return out
 }
 
-func mutationResolver(o *operation, do func(*mutation, *tableView, *operation, *Field) (any, error)) Resolver {
-	return func(_ context.Context, f *Field) (any, error) {
+func mutationResolver(o *operation, do func(*mutation, *tableView, *operation, *exec.Field) (any, error)) exec.Resolver {
+	return func(_ context.Context, f *exec.Field) (any, error) {
 		m := f.Parent.(*mutation)
 		tv := m.view().tableView(o.t)
 		if tv.notReady != nil {
@@ -69,7 +70,7 @@ func mutationResolver(o *operation, do func(*mutation, *tableView, *operation, *
 
 // create adds a row. An id in the input is used when no row has it (a
 // deleted row's id stays taken); otherwise the id is fresh.
-func (m *mutation) create(tv *tableView, o *operation, f *Field) (any, error) {
+func (m *mutation) create(tv *tableView, o *operation, f *exec.Field) (any, error) {
 	vals, idArg, err := decodeInput(o.t, f.Args["input"])
 	if err != nil {
 		return nil, err
@@ -95,7 +96,7 @@ func (m *mutation) create(tv *tableView, o *operation, f *Field) (any, error) {
 }
 
 // update merges the input into the row's values.
-func (m *mutation) update(tv *tableView, o *operation, f *Field) (any, error) {
+func (m *mutation) update(tv *tableView, o *operation, f *exec.Field) (any, error) {
 	r, err := findRow(tv, o, f)
 	if err != nil {
 		return nil, err
@@ -122,7 +123,7 @@ func (m *mutation) update(tv *tableView, o *operation, f *Field) (any, error) {
 }
 
 // remove deletes the row and returns it as it was.
-func (m *mutation) remove(tv *tableView, o *operation, f *Field) (any, error) {
+func (m *mutation) remove(tv *tableView, o *operation, f *exec.Field) (any, error) {
 	r, err := findRow(tv, o, f)
 	if err != nil {
 		return nil, err
@@ -135,7 +136,7 @@ func (m *mutation) remove(tv *tableView, o *operation, f *Field) (any, error) {
 	return &rowObj{tv: tv, row: r}, nil
 }
 
-func findRow(tv *tableView, o *operation, f *Field) (int32, error) {
+func findRow(tv *tableView, o *operation, f *exec.Field) (int32, error) {
 	id, _ := f.Args["id"].(string)
 	if r := tv.byID(id); r >= 0 {
 		return r, nil

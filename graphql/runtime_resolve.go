@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -12,8 +13,8 @@ import (
 // operations on Query and Mutation, and the id, attribute and relation
 // fields of each table type. Page types are maps, served by the executor's
 // default resolver.
-func (rt *Runtime) resolvers() map[string]Resolver {
-	m := map[string]Resolver{}
+func (rt *Runtime) resolvers() map[string]exec.Resolver {
+	m := map[string]exec.Resolver{}
 	queries := 0
 	for _, o := range rt.model.ops {
 		switch o.kind {
@@ -38,7 +39,7 @@ func (rt *Runtime) resolvers() map[string]Resolver {
 		}
 	}
 	if queries == 0 {
-		m["Query."+placeholderField] = func(context.Context, *Field) (any, error) { return nil, nil }
+		m["Query."+placeholderField] = func(context.Context, *exec.Field) (any, error) { return nil, nil }
 	}
 	for _, t := range rt.model.tables {
 		m[t.name+".id"] = idResolver
@@ -68,20 +69,20 @@ func (rt *Runtime) looseArgs() map[string]bool {
 	return m
 }
 
-func idResolver(_ context.Context, f *Field) (any, error) {
+func idResolver(_ context.Context, f *exec.Field) (any, error) {
 	ro := f.Parent.(*rowObj)
 	return ro.tv.id(ro.row), nil
 }
 
-func attrResolver(a *attribute) Resolver {
-	return func(_ context.Context, f *Field) (any, error) {
+func attrResolver(a *attribute) exec.Resolver {
+	return func(_ context.Context, f *exec.Field) (any, error) {
 		ro := f.Parent.(*rowObj)
 		return output(a.typ, ro.tv.value(a, ro.row)), nil
 	}
 }
 
-func relResolver(rf *relField) Resolver {
-	return func(_ context.Context, f *Field) (any, error) {
+func relResolver(rf *relField) exec.Resolver {
+	return func(_ context.Context, f *exec.Field) (any, error) {
 		ro := f.Parent.(*rowObj)
 		target, rows := ro.tv.related(rf, ro.row)
 		if rf.list {
@@ -94,8 +95,8 @@ func relResolver(rf *relField) Resolver {
 	}
 }
 
-func singleResolver(o *operation) Resolver {
-	return func(_ context.Context, f *Field) (any, error) {
+func singleResolver(o *operation) exec.Resolver {
+	return func(_ context.Context, f *exec.Field) (any, error) {
 		tv := f.Parent.(*view).tableView(o.t)
 		if tv.notReady != nil {
 			return nil, tv.notReady
@@ -110,8 +111,8 @@ func singleResolver(o *operation) Resolver {
 
 // listResolver serves a LIST operation (docs/using/runtime.md). A table that
 // is not ready gives an empty page and a NOT_READY error beside it.
-func (rt *Runtime) listResolver(o *operation) Resolver {
-	return func(ctx context.Context, f *Field) (any, error) {
+func (rt *Runtime) listResolver(o *operation) exec.Resolver {
+	return func(ctx context.Context, f *exec.Field) (any, error) {
 		if err := o.checkExtra(f.Extra); err != nil {
 			return nil, err
 		}

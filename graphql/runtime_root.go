@@ -3,6 +3,7 @@ package graphql
 import (
 	"strconv"
 
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -30,9 +31,9 @@ type opArgs struct {
 }
 
 // rootPlan compiles the root selection of a query.
-func (d *directTypes) rootPlan(sp *selectionPlan) *rootPlan {
-	rp := &rootPlan{rt: d.rt, steps: make([]rootStep, len(sp.fields))}
-	for i, pf := range sp.fields {
+func (d *directTypes) rootPlan(sp *exec.Plan) *rootPlan {
+	rp := &rootPlan{rt: d.rt, steps: make([]rootStep, len(sp.Fields()))}
+	for i, pf := range sp.Fields() {
 		rp.steps[i] = d.rootStep(pf)
 	}
 	return rp
@@ -40,26 +41,27 @@ func (d *directTypes) rootPlan(sp *selectionPlan) *rootPlan {
 
 // rootStep compiles a root field; a step without op when it is not an
 // operation or its constant arguments are refused (the resolver reports it).
-func (d *directTypes) rootStep(pf *plannedField) rootStep {
+func (d *directTypes) rootStep(pf *exec.PlannedField) rootStep {
 	var s rootStep
-	if pf.info == nil || pf.child == nil || pf.argsErr != nil {
+	args, extra, argsErr := pf.ConstArgs()
+	if pf.Type() == nil || pf.Child() == nil || argsErr != nil {
 		return s
 	}
-	o := d.ops[pf.info.def.Name]
+	o := d.ops[pf.Name()]
 	switch {
 	case o == nil, o.kind == model.OpAggregate, o.where || o.orderBy:
 		return s // the resolvers serve the opt-in arguments
 	case o.kind == model.OpList:
-		if s.page, _ = pf.child.direct.(*pagePlan); s.page == nil {
+		if s.page, _ = pf.Child().Direct().(*pagePlan); s.page == nil {
 			return s
 		}
 	default:
-		if s.row, _ = pf.child.direct.(*rowPlan); s.row == nil || pf.info.out.nonNull {
+		if s.row, _ = pf.Child().Direct().(*rowPlan); s.row == nil || pf.Type().NonNull() {
 			return s
 		}
 	}
-	if !pf.dynamic {
-		a, err := d.rt.opArgs(o, pf.args, pf.extra)
+	if !pf.Dynamic() {
+		a, err := d.rt.opArgs(o, args, extra)
 		if err != nil {
 			return s
 		}
@@ -86,17 +88,17 @@ func (rt *Runtime) opArgs(o *operation, args, extra map[string]any) (opArgs, err
 	return a, err
 }
 
-// writeRootField makes the view a directRoot: operations whose table is
+// WriteRootField makes the view an exec.DirectRoot: operations whose table is
 // ready and whose arguments are accepted are written directly.
-func (v *view) writeRootField(r *run, sp *selectionPlan, i int) (ok, handled bool) {
-	rp, _ := sp.direct.(*rootPlan)
+func (v *view) WriteRootField(w *exec.Writer, sp *exec.Plan, i int) (ok, handled bool) {
+	rp, _ := sp.Direct().(*rootPlan)
 	if rp == nil || rp.rt != v.rt || rp.steps[i].op == nil {
 		return false, false
 	}
-	s, pf := &rp.steps[i], sp.fields[i]
+	s, pf := &rp.steps[i], sp.Fields()[i]
 	a := s.static
 	if a == nil {
-		args, extra, err := r.args(pf)
+		args, extra, err := w.Args(pf)
 		if err != nil {
 			return false, false
 		}
@@ -111,44 +113,44 @@ func (v *view) writeRootField(r *run, sp *selectionPlan, i int) (ok, handled boo
 		return false, false // the resolver reports it
 	}
 	if s.op.kind == model.OpList {
-		return s.writeList(r, tv, pf, a)
+		return s.writeList(w, tv, pf, a)
 	}
-	return s.writeSingle(r, tv, pf, a), true
+	return s.writeSingle(w, tv, pf, a), true
 }
 
 // writeList writes a page of a LIST operation (listResolver). A failed
 // scan (the context ended) is left to the resolver to report.
-func (s *rootStep) writeList(r *run, tv *tableView, pf *plannedField, a *opArgs) (ok, handled bool) {
-	rows, err := tv.pageRows(r.ctx, a.q, a.page, a.size)
+func (s *rootStep) writeList(w *exec.Writer, tv *tableView, pf *exec.PlannedField, a *opArgs) (ok, handled bool) {
+	rows, err := tv.pageRows(w.Context(), a.q, a.page, a.size)
 	if err != nil {
 		return false, false
 	}
 	lo, hi := page(rows.len(), a.page, a.size)
-	n := r.pushKey(pf.key)
-	start := len(r.buf)
-	ok = r.settle(pf.info.out, start, s.page.write(r, tv, rows, lo, hi, a))
-	r.path = r.path[:n]
+	n := w.PushKey(pf.Key())
+	start := len(w.Buf())
+	ok = w.Settle(pf.Type(), start, s.page.write(w, tv, rows, lo, hi, a))
+	w.PopKey(n)
 	return ok, true
 }
 
 // writeSingle writes the row of a SINGLE operation, or null
 // (singleResolver).
-func (s *rootStep) writeSingle(r *run, tv *tableView, pf *plannedField, a *opArgs) bool {
+func (s *rootStep) writeSingle(w *exec.Writer, tv *tableView, pf *exec.PlannedField, a *opArgs) bool {
 	row := tv.rowByID(a.id)
 	if row < 0 {
-		r.buf = append(r.buf, "null"...)
+		w.SetBuf(append(w.Buf(), "null"...))
 		return true
 	}
-	n := r.pushKey(pf.key)
-	start := len(r.buf)
-	ok := r.settle(pf.info.out, start, s.row.write(r, tv, row))
-	r.path = r.path[:n]
+	n := w.PushKey(pf.Key())
+	start := len(w.Buf())
+	ok := w.Settle(pf.Type(), start, s.row.write(w, tv, row))
+	w.PopKey(n)
 	return ok
 }
 
 // pagePlan is a selection of a page type compiled for direct writing.
 type pagePlan struct {
-	obj   *objectType
+	obj   *exec.ObjectType
 	steps []pageStep
 }
 
@@ -156,7 +158,7 @@ type pagePlan struct {
 type pageStep struct {
 	kind    pageStepKind
 	keyJSON string
-	pf      *plannedField
+	pf      *exec.PlannedField
 	items   *rowPlan // pageItems
 }
 
@@ -172,23 +174,23 @@ const (
 
 // compilePagePlan compiles sp, a selection of the page type obj; nil when
 // it selects a field the page writer does not know.
-func compilePagePlan(obj *objectType, sp *selectionPlan) *pagePlan {
-	pp := &pagePlan{obj: obj, steps: make([]pageStep, len(sp.fields))}
-	for i, pf := range sp.fields {
-		s := pageStep{keyJSON: pf.keyJSON, pf: pf}
+func compilePagePlan(obj *exec.ObjectType, sp *exec.Plan) *pagePlan {
+	pp := &pagePlan{obj: obj, steps: make([]pageStep, len(sp.Fields()))}
+	for i, pf := range sp.Fields() {
+		s := pageStep{keyJSON: pf.KeyJSON(), pf: pf}
 		switch {
-		case pf.info == nil:
+		case pf.Type() == nil:
 			s.kind = pageTypename
-		case pf.info.def.Name == "items" && pf.child != nil:
+		case pf.Name() == "items" && pf.Child() != nil:
 			s.kind = pageItems
-			if s.items, _ = pf.child.direct.(*rowPlan); s.items == nil || pf.info.out.kind != kindList {
+			if s.items, _ = pf.Child().Direct().(*rowPlan); s.items == nil || pf.Type().Kind() != exec.KindList {
 				return nil
 			}
-		case pf.info.def.Name == "total":
+		case pf.Name() == "total":
 			s.kind = pageTotal
-		case pf.info.def.Name == "page":
+		case pf.Name() == "page":
 			s.kind = pageNumber
-		case pf.info.def.Name == "pageSize":
+		case pf.Name() == "pageSize":
 			s.kind = pageSize
 		default:
 			return nil
@@ -198,11 +200,11 @@ func compilePagePlan(obj *objectType, sp *selectionPlan) *pagePlan {
 	return pp
 }
 
-// write writes the page of rows lo..hi-1 of rows, as run.object writes the
+// write writes the page of rows lo..hi-1 of rows, as the executor (run.object in package exec) writes the
 // map of pageValue. The numbers fit an Int: row numbers are int32, page
 // and pageSize come from Int arguments.
-func (pp *pagePlan) write(r *run, tv *tableView, rows rowList, lo, hi int, a *opArgs) bool {
-	buf := append(r.buf, '{')
+func (pp *pagePlan) write(w *exec.Writer, tv *tableView, rows rowList, lo, hi int, a *opArgs) bool {
+	buf := append(w.Buf(), '{')
 	for i := range pp.steps {
 		s := &pp.steps[i]
 		if i > 0 {
@@ -211,7 +213,7 @@ func (pp *pagePlan) write(r *run, tv *tableView, rows rowList, lo, hi int, a *op
 		buf = append(buf, s.keyJSON...)
 		switch s.kind {
 		case pageTypename:
-			buf = append(buf, pp.obj.nameJSON...)
+			buf = append(buf, pp.obj.NameJSON()...)
 		case pageTotal:
 			buf = strconv.AppendInt(buf, int64(rows.len()), 10)
 		case pageNumber:
@@ -219,17 +221,17 @@ func (pp *pagePlan) write(r *run, tv *tableView, rows rowList, lo, hi int, a *op
 		case pageSize:
 			buf = strconv.AppendInt(buf, int64(a.size), 10)
 		case pageItems:
-			r.buf = buf
-			n := r.pushKey(s.pf.key)
-			start := len(r.buf)
-			ok := r.settle(s.pf.info.out, start, s.items.writeRows(r, s.pf.info.out, tv, rows, lo, hi))
-			r.path = r.path[:n]
+			w.SetBuf(buf)
+			n := w.PushKey(s.pf.Key())
+			start := len(w.Buf())
+			ok := w.Settle(s.pf.Type(), start, s.items.writeRows(w, s.pf.Type(), tv, rows, lo, hi))
+			w.PopKey(n)
 			if !ok {
 				return false
 			}
-			buf = r.buf
+			buf = w.Buf()
 		}
 	}
-	r.buf = append(buf, '}')
+	w.SetBuf(append(buf, '}'))
 	return true
 }

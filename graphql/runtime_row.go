@@ -1,14 +1,15 @@
 package graphql
 
 import (
-	"github.com/mockgql/mockgql/model/dataset"
+	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
 )
 
 // rowPlan is a selection of a table's object type compiled for writing rows
 // directly: one step per response key. It is immutable and shared.
 type rowPlan struct {
 	t     *table
-	obj   *objectType
+	obj   *exec.ObjectType
 	steps []rowStep
 }
 
@@ -16,7 +17,7 @@ type rowPlan struct {
 type rowStep struct {
 	kind    rowStepKind
 	keyJSON string
-	pf      *plannedField
+	pf      *exec.PlannedField
 	attr    *attribute // stepAttr
 	rel     *relField  // stepRelOne, stepRelMany
 	child   *rowPlan   // stepRelOne, stepRelMany: the target rows' plan
@@ -34,9 +35,9 @@ const (
 )
 
 // compileRowPlan compiles sp, a selection of t's object type obj.
-func compileRowPlan(t *table, obj *objectType, sp *selectionPlan) *rowPlan {
-	rp := &rowPlan{t: t, obj: obj, steps: make([]rowStep, len(sp.fields))}
-	for i, pf := range sp.fields {
+func compileRowPlan(t *table, obj *exec.ObjectType, sp *exec.Plan) *rowPlan {
+	rp := &rowPlan{t: t, obj: obj, steps: make([]rowStep, len(sp.Fields()))}
+	for i, pf := range sp.Fields() {
 		rp.steps[i] = compileRowStep(t, pf)
 	}
 	return rp
@@ -44,21 +45,21 @@ func compileRowPlan(t *table, obj *objectType, sp *selectionPlan) *rowPlan {
 
 // compileRowStep compiles the field pf of t's object type; stepGeneric
 // when the field is not one the direct writer knows in the expected type.
-func compileRowStep(t *table, pf *plannedField) rowStep {
-	s := rowStep{keyJSON: pf.keyJSON, pf: pf}
-	if pf.info == nil {
+func compileRowStep(t *table, pf *exec.PlannedField) rowStep {
+	s := rowStep{keyJSON: pf.KeyJSON(), pf: pf}
+	if pf.Type() == nil {
 		s.kind = stepTypename
 		return s
 	}
-	name, out := pf.info.def.Name, pf.info.out
+	name, out := pf.Name(), pf.Type()
 	if name == "id" {
-		if out.kind == kindID && out.nonNull {
+		if out.Kind() == exec.KindID && out.NonNull() {
 			s.kind = stepID
 		}
 		return s
 	}
 	if a := t.byName[name]; a != nil && !a.isID {
-		if out.kind == attrKind(a.typ) && !out.nonNull {
+		if out.Kind() == attrKind(a.typ) && !out.NonNull() {
 			s.kind, s.attr = stepAttr, a
 		}
 		return s
@@ -73,19 +74,19 @@ func compileRowStep(t *table, pf *plannedField) rowStep {
 
 // relStep compiles a relation field: to-one as a nullable object, to-many
 // as a non-null list of non-null objects, as compile_schema.go writes them.
-func relStep(s rowStep, rf *relField, pf *plannedField) rowStep {
-	if pf.child == nil {
+func relStep(s rowStep, rf *relField, pf *exec.PlannedField) rowStep {
+	if pf.Child() == nil {
 		return s
 	}
-	child, _ := pf.child.direct.(*rowPlan)
+	child, _ := pf.Child().Direct().(*rowPlan)
 	if child == nil || child.t != rf.to {
 		return s
 	}
-	out := pf.info.out
+	out := pf.Type()
 	switch {
-	case !rf.list && out.kind == kindObject && !out.nonNull:
+	case !rf.list && out.Kind() == exec.KindObject && !out.NonNull():
 		s.kind = stepRelOne
-	case rf.list && out.kind == kindList && out.elem.kind == kindObject:
+	case rf.list && out.Kind() == exec.KindList && out.Elem().Kind() == exec.KindObject:
 		s.kind = stepRelMany
 	default:
 		return s
@@ -94,24 +95,24 @@ func relStep(s rowStep, rf *relField, pf *plannedField) rowStep {
 	return s
 }
 
-// writeDirect makes a row a directObject: its plan's compiled form writes it.
-func (ro *rowObj) writeDirect(r *run, sp *selectionPlan, _ *objectType) (ok, handled bool) {
-	rp, _ := sp.direct.(*rowPlan)
+// WriteDirect makes a row an exec.DirectObject: its plan's compiled form writes it.
+func (ro *rowObj) WriteDirect(w *exec.Writer, sp *exec.Plan, _ *exec.ObjectType) (ok, handled bool) {
+	rp, _ := sp.Direct().(*rowPlan)
 	if rp == nil || rp.t != ro.tv.t {
 		return false, false
 	}
-	return rp.write(r, ro.tv, ro.row), true
+	return rp.write(w, ro.tv, ro.row), true
 }
 
-// write writes row of tv as the object of rp; false unwinds (see run.object).
+// write writes row of tv as the object of rp; false unwinds (see run.object in package exec).
 // Steps that take the resolver get a *rowObj, made on first use.
-func (rp *rowPlan) write(r *run, tv *tableView, row int32) bool {
+func (rp *rowPlan) write(w *exec.Writer, tv *tableView, row int32) bool {
 	var parent *rowObj
-	buf := append(r.buf, '{')
+	buf := append(w.Buf(), '{')
 	for i := range rp.steps {
 		s := &rp.steps[i]
-		if len(buf) > r.bound { // the response bounds (exec_bounds.go)
-			if r.buf = buf; !r.overBound() {
+		if len(buf) > w.Bound() { // the response bounds (exec.Bounds)
+			if w.SetBuf(buf); !w.OverBound() {
 				return false
 			}
 		}
@@ -121,7 +122,7 @@ func (rp *rowPlan) write(r *run, tv *tableView, row int32) bool {
 		buf = append(buf, s.keyJSON...)
 		switch s.kind {
 		case stepTypename:
-			buf = append(buf, rp.obj.nameJSON...)
+			buf = append(buf, rp.obj.NameJSON()...)
 			continue
 		case stepID:
 			buf = tv.appendRowID(buf, row)
@@ -130,60 +131,60 @@ func (rp *rowPlan) write(r *run, tv *tableView, row int32) bool {
 			buf = appendOutput(buf, s.attr.typ, tv.value(s.attr, row))
 			continue
 		}
-		r.buf = buf
+		w.SetBuf(buf)
 		var ok bool
 		switch s.kind {
 		case stepRelOne:
-			ok = s.writeRelOne(r, tv, row)
+			ok = s.writeRelOne(w, tv, row)
 		case stepRelMany:
-			ok = s.writeRelMany(r, tv, row)
+			ok = s.writeRelMany(w, tv, row)
 		default:
 			if parent == nil {
 				parent = &rowObj{tv: tv, row: row}
 			}
-			ok = r.writeField(s.pf, rp.obj, parent)
+			ok = w.WriteField(s.pf, rp.obj, parent)
 		}
 		if !ok {
 			return false
 		}
-		buf = r.buf
+		buf = w.Buf()
 	}
-	r.buf = append(buf, '}')
+	w.SetBuf(append(buf, '}'))
 	return true
 }
 
 // writeRelOne writes a to-one relation of row: the first related row, or
-// null (relResolver and run.complete).
-func (s *rowStep) writeRelOne(r *run, tv *tableView, row int32) bool {
+// null (relResolver and exec's run.complete).
+func (s *rowStep) writeRelOne(w *exec.Writer, tv *tableView, row int32) bool {
 	target := tv.v.tableView(s.rel.to)
 	to := tv.relatedOne(s.rel, target, row)
 	if to < 0 {
-		r.buf = append(r.buf, "null"...)
+		w.SetBuf(append(w.Buf(), "null"...))
 		return true
 	}
-	n := r.pushKey(s.pf.key)
-	start := len(r.buf)
-	ok := r.settle(s.pf.info.out, start, s.child.write(r, target, to))
-	r.path = r.path[:n]
+	n := w.PushKey(s.pf.Key())
+	start := len(w.Buf())
+	ok := w.Settle(s.pf.Type(), start, s.child.write(w, target, to))
+	w.PopKey(n)
 	return ok
 }
 
 // writeRelMany writes a to-many relation of row: the related rows.
-func (s *rowStep) writeRelMany(r *run, tv *tableView, row int32) bool {
+func (s *rowStep) writeRelMany(w *exec.Writer, tv *tableView, row int32) bool {
 	target, rows := tv.relatedRows(s.rel, row)
-	n := r.pushKey(s.pf.key)
-	start := len(r.buf)
-	ok := r.settle(s.pf.info.out, start, s.child.writeRows(r, s.pf.info.out, target, rowList{rows: rows}, 0, len(rows)))
-	r.path = r.path[:n]
+	n := w.PushKey(s.pf.Key())
+	start := len(w.Buf())
+	ok := w.Settle(s.pf.Type(), start, s.child.writeRows(w, s.pf.Type(), target, rowList{rows: rows}, 0, len(rows)))
+	w.PopKey(n)
 	return ok
 }
 
 // writeRows writes rows lo..hi-1 of l as the list type t of objects of rp
-// (run.list and run.complete of each item).
-func (rp *rowPlan) writeRows(r *run, t *outType, tv *tableView, l rowList, lo, hi int) bool {
-	return r.listItems(hi-lo, func(i int) bool {
-		start := len(r.buf)
-		return r.settle(t.elem, start, rp.write(r, tv, l.at(lo+i)))
+// (exec's run.list and run.complete of each item).
+func (rp *rowPlan) writeRows(w *exec.Writer, t *exec.OutType, tv *tableView, l rowList, lo, hi int) bool {
+	return w.ListItems(hi-lo, func(i int) bool {
+		start := len(w.Buf())
+		return w.Settle(t.Elem(), start, rp.write(w, tv, l.at(lo+i)))
 	})
 }
 

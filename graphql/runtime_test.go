@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -159,7 +160,7 @@ func TestUnknownArguments(t *testing.T) {
 	if res := h.do(`{ product(id: "2", color: "red") { id } }`, nil); jsonAt(res, "data.product.id") != "2" {
 		t.Errorf("single operation: %v", res)
 	}
-	if _, refused := h.rt.Prepare(Request{Query: `mutation { deleteProduct(id: "2", color: "red") { id } }`}); refused == nil {
+	if _, refused := h.rt.Prepare(exec.Request{Query: `mutation { deleteProduct(id: "2", color: "red") { id } }`}); refused == nil {
 		t.Error("unknown argument of a mutation passed validation")
 	}
 	res := h.do(`{ searchProducts(color: "red", minPrice: 1) { total } }`, nil)
@@ -284,7 +285,7 @@ func TestMappings(t *testing.T) {
 	if c0, c1 := jsonAt(items[0], "contact"), jsonAt(items[1], "contact"); c0 == c1 {
 		t.Errorf("GENERATED values equal on two rows: %v", c0)
 	}
-	_, refused := h.rt.Prepare(Request{Query: `{ products { items { margin } } }`})
+	_, refused := h.rt.Prepare(exec.Request{Query: `{ products { items { margin } } }`})
 	if refused == nil || !refused.Refused {
 		t.Errorf("COMPUTED margin is in the schema")
 	}
@@ -333,7 +334,7 @@ func TestMutateThenQuery(t *testing.T) {
 
 func TestMutateDoesNotApply(t *testing.T) {
 	h := newRTHarness(t)
-	prep, refused := h.rt.Prepare(Request{Query: `mutation { a: createProduct(input: {name: "A"}) { id } b: updateProduct(id: "1", input: {name: "B"}) { name } c: updateProduct(id: "1", input: {price: 2}) { name price } }`})
+	prep, refused := h.rt.Prepare(exec.Request{Query: `mutation { a: createProduct(input: {name: "A"}) { id } b: updateProduct(id: "1", input: {name: "B"}) { name } c: updateProduct(id: "1", input: {price: 2}) { name price } }`})
 	if refused != nil {
 		t.Fatal(refused.Errors)
 	}
@@ -366,9 +367,9 @@ func TestMutateDoesNotApply(t *testing.T) {
 	}
 }
 
-func rtPrepare(tb testing.TB, rt *Runtime, query string) *Prepared {
+func rtPrepare(tb testing.TB, rt *Runtime, query string) *exec.Prepared {
 	tb.Helper()
-	prep, refused := rt.Prepare(Request{Query: query})
+	prep, refused := rt.Prepare(exec.Request{Query: query})
 	if refused != nil {
 		tb.Fatal(refused.Errors)
 	}
@@ -393,7 +394,7 @@ func TestMutationInputValidation(t *testing.T) {
 			}
 		})
 	}
-	_, refused := h.rt.Prepare(Request{Query: `mutation { updateOrder(id: "1", input: {qty: "many"}) { id } }`})
+	_, refused := h.rt.Prepare(exec.Request{Query: `mutation { updateOrder(id: "1", input: {qty: "many"}) { id } }`})
 	if refused == nil {
 		t.Error("a String for an Int input passed validation")
 	}

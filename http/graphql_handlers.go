@@ -8,7 +8,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -76,7 +76,7 @@ func surfaceBody(c *gin.Context, max int64) ([]byte, error) {
 		if q == "" {
 			return nil, model.Errorf(model.ErrBadRequest, "GET /graphql needs ?query=")
 		}
-		req := graphql.Request{Query: q, OperationName: c.Query("operationName")}
+		req := exec.Request{Query: q, OperationName: c.Query("operationName")}
 		return json.Marshal(req)
 	}
 	var buf bytes.Buffer
@@ -89,7 +89,7 @@ func surfaceBody(c *gin.Context, max int64) ([]byte, error) {
 // writeResult answers a surface's GraphQL result: 400 with the error body
 // when the document was refused, else 200 (a large one in pieces, see
 // writeAnswer).
-func (s *Server) writeResult(c *gin.Context, res *graphql.Result) {
+func (s *Server) writeResult(c *gin.Context, res *exec.Result) {
 	out := res.AppendJSON(nil)
 	if res.Refused {
 		s.writeRefusedGraphQL(c, out, res.Code)

@@ -11,7 +11,7 @@ import (
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -93,8 +93,8 @@ type SurfaceConfig struct {
 	// Demo returns the demo project's slug and share token, "" when there
 	// is none (Query.demo); it may be nil.
 	Demo func() (slug, shareToken string)
-	// Bounds limit each request's response (graphql.Bounds).
-	Bounds graphql.Bounds
+	// Bounds limit each request's response (exec.Bounds).
+	Bounds exec.Bounds
 	// CheckCreate counts a sign-up, a guest project or a session project
 	// against the client IP's window; nil counts none.
 	CheckCreate func(ctx context.Context, ip string) error
@@ -113,7 +113,7 @@ type SurfaceConfig struct {
 type Surface struct {
 	cfg  SurfaceConfig
 	sdl  string
-	exec *graphql.Executor
+	exec *exec.Executor
 	// schemas answers the lazy fields of the projects the surface shapes.
 	schemas ProjectFields
 	// anonymous is the message of the UNAUTHENTICATED error for callers
@@ -135,7 +135,7 @@ func NewManagementSurface(cfg SurfaceConfig, b Management) (*Surface, error) {
 }
 
 // build parses s.sdl and makes the executor.
-func (s *Surface) build(name string, resolvers map[string]graphql.Resolver) error {
+func (s *Surface) build(name string, resolvers map[string]exec.Resolver) error {
 	schema, err := gqlparser.LoadSchema(&ast.Source{Name: name, Input: s.sdl})
 	if err != nil {
 		return fmt.Errorf("http: %s: %w", name, err)
@@ -143,7 +143,7 @@ func (s *Surface) build(name string, resolvers map[string]graphql.Resolver) erro
 	if err := checkRoots(schema, resolvers); err != nil {
 		return fmt.Errorf("http: %s: %w", name, err)
 	}
-	s.exec, err = graphql.NewExecutor(graphql.Executor{Schema: schema, Resolvers: resolvers, Bounds: s.cfg.Bounds,
+	s.exec, err = exec.NewExecutor(exec.Executor{Schema: schema, Resolvers: resolvers, Bounds: s.cfg.Bounds,
 		Cost: surfaceCost(s.cfg.MaxCost)})
 	if err != nil {
 		return fmt.Errorf("http: %s: %w", name, err)
@@ -153,7 +153,7 @@ func (s *Surface) build(name string, resolvers map[string]graphql.Resolver) erro
 
 // checkRoots makes sure every root field has a resolver: the default one
 // would answer null on the *Call root value.
-func checkRoots(schema *ast.Schema, resolvers map[string]graphql.Resolver) error {
+func checkRoots(schema *ast.Schema, resolvers map[string]exec.Resolver) error {
 	for _, root := range []*ast.Definition{schema.Query, schema.Mutation} {
 		for _, f := range root.Fields {
 			if key := root.Name + "." + f.Name; !strings.HasPrefix(f.Name, "__") && resolvers[key] == nil {
@@ -172,15 +172,15 @@ func checkRoots(schema *ast.Schema, resolvers map[string]graphql.Resolver) error
 // Result holds data and field errors (HTTP 200). Validation and a query
 // run within SurfaceConfig.QueryTimeout, a mutation within ctx. An error
 // of ctx is returned as is.
-func (s *Surface) Execute(ctx context.Context, c *Call) (*graphql.Result, error) {
+func (s *Surface) Execute(ctx context.Context, c *Call) (*exec.Result, error) {
 	return s.execute(ctx, c, false)
 }
 
 // execute is Execute; with hold, the Result keeps its bytes of the
-// response budget (graphql.Prepared.ExecuteHeld) until the caller gives
+// response budget (exec.Prepared.ExecuteHeld) until the caller gives
 // them back once the answer is written.
-func (s *Surface) execute(ctx context.Context, c *Call, hold bool) (*graphql.Result, error) {
-	req, err := graphql.DecodeRequest(c.Body)
+func (s *Surface) execute(ctx context.Context, c *Call, hold bool) (*exec.Result, error) {
+	req, err := exec.DecodeRequest(c.Body)
 	if err != nil {
 		return nil, err
 	}
@@ -190,7 +190,7 @@ func (s *Surface) execute(ctx context.Context, c *Call, hold bool) (*graphql.Res
 	}
 	defer cancel()
 	prep, refused := s.exec.PrepareContext(qctx, req)
-	if err := graphql.TimeoutError(refused); err != nil {
+	if err := exec.TimeoutError(refused); err != nil {
 		return nil, err
 	}
 	if refused != nil {
@@ -214,11 +214,11 @@ func (s *Surface) SDL() string { return s.sdl }
 // managementResolvers maps the management API's root fields to b, each
 // through the resolvers of its group. Object fields below the root are
 // plain maps built by shaper.
-func (s *Surface) managementResolvers(b Management) map[string]graphql.Resolver {
+func (s *Surface) managementResolvers(b Management) map[string]exec.Resolver {
 	acc, prj, keys := accountResolvers{s, b}, projectResolvers{s, b}, keyResolvers{s, b}
 	pool, data := poolResolvers{s, b}, datasetResolvers{s, b}
 	mk := memberKeyResolvers{s, b}
-	r := map[string]graphql.Resolver{
+	r := map[string]exec.Resolver{
 		"Query.me":          s.authed(acc.me),
 		"Query.account":     s.authed(acc.account),
 		"Query.projects":    s.authed(prj.projects),
@@ -276,8 +276,8 @@ func (s *Surface) managementResolvers(b Management) map[string]graphql.Resolver 
 type rootFunc func(ctx context.Context, c *Call, args input) (any, error)
 
 // open adapts fn to a resolver that needs no credential.
-func (s *Surface) open(fn rootFunc) graphql.Resolver {
-	return func(ctx context.Context, f *graphql.Field) (any, error) {
+func (s *Surface) open(fn rootFunc) exec.Resolver {
+	return func(ctx context.Context, f *exec.Field) (any, error) {
 		c, ok := f.Parent.(*Call)
 		if !ok {
 			return nil, fmt.Errorf("http: root value is %T, not *Call", f.Parent)
@@ -290,7 +290,7 @@ func (s *Surface) open(fn rootFunc) graphql.Resolver {
 // credential (Principal.Anonymous) or with a session token that is no
 // longer good (Principal.Refused) up front, so that a missing credential
 // gives a clean message; the backend checks everything else.
-func (s *Surface) authed(fn rootFunc) graphql.Resolver {
+func (s *Surface) authed(fn rootFunc) exec.Resolver {
 	return s.open(func(ctx context.Context, c *Call, args input) (any, error) {
 		if c.Principal.Refused != nil {
 			return nil, c.Principal.Refused

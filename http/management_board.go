@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -13,8 +14,8 @@ import (
 
 // boardResolvers maps the board's root fields; schemaChangesOfEdit reads
 // the project from b.
-func (s *Surface) boardResolvers(b ProjectReader) map[string]graphql.Resolver {
-	return map[string]graphql.Resolver{
+func (s *Surface) boardResolvers(b ProjectReader) map[string]exec.Resolver {
+	return map[string]exec.Resolver{
 		"Query.demo":                s.open(s.demo),
 		"Query.generatorKinds":      s.open(s.generatorKinds),
 		"Query.generatorPreview":    s.open(s.generatorPreview),

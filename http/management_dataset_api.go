@@ -3,7 +3,7 @@ package http
 import (
 	"context"
 
-	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -25,9 +25,9 @@ type datasetAPIResolvers struct {
 }
 
 // datasetAPIRoots maps the one-step modelling root fields.
-func (s *Surface) datasetAPIRoots(d DatasetAPI) map[string]graphql.Resolver {
+func (s *Surface) datasetAPIRoots(d DatasetAPI) map[string]exec.Resolver {
 	r := datasetAPIResolvers{s, d}
-	return map[string]graphql.Resolver{
+	return map[string]exec.Resolver{
 		"Query.datasetFields":                  s.authed(r.datasetFields),
 		"Mutation.createApiFromDataset":        s.authed(r.createAPI),
 		"Mutation.createAttributesFromDataset": s.authed(r.createAttributes),

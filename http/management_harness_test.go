@@ -18,7 +18,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 
-	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/graphql/exec"
 )
 
 // updateSurface rewrites the golden files of the surface tests. It is not
@@ -61,7 +61,7 @@ type surfaceOutcome struct {
 	Cookies   []setCookie     `json:"cookies"`
 	Response  json.RawMessage `json:"response"`
 
-	result *graphql.Result
+	result *exec.Result
 }
 
 // testSurfaceConfig returns the SurfaceConfig of the test surfaces.
@@ -108,7 +108,7 @@ func runSurface(tb testing.TB, newSurface surfaceMaker, p Principal, query strin
 	tb.Helper()
 	s, b := mustSurface(tb, newSurface)
 	b.fail = fail
-	body, err := json.Marshal(graphql.Request{Query: query, Variables: vars})
+	body, err := json.Marshal(exec.Request{Query: query, Variables: vars})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // input is a field's coerced arguments or an input object (see
-// graphql.Field.Args): absent optional members are missing from the map,
+// exec.Field.Args): absent optional members are missing from the map,
 // members given as null are present with a nil value. The executor has
 // validated the types, so the accessors only guard against panics.
 type input map[string]any

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/openapi"
+	"github.com/mockgql/mockgql/openapi"
 )
 
 // The resolvers in this file import and export a project's model (OpenAPI,

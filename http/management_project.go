@@ -4,7 +4,7 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -122,7 +122,7 @@ func (s projectResolvers) setPreviewSharing(ctx context.Context, c *Call, args i
 // {errors}. Refusals before the query runs (quota, rights) are errors of
 // the field.
 func (s projectResolvers) previewQuery(ctx context.Context, c *Call, args input) (any, error) {
-	req := graphql.Request{Query: args.str("query"), OperationName: args.str("operationName")}
+	req := exec.Request{Query: args.str("query"), OperationName: args.str("operationName")}
 	if v, ok := args["variables"].(map[string]any); ok {
 		req.Variables = v
 	} else if args["variables"] != nil {

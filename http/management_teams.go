@@ -3,7 +3,7 @@ package http
 import (
 	"context"
 
-	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -47,8 +47,8 @@ type teamResolvers struct {
 
 // roots maps the teams root fields (already wrapped: logout and
 // invitationByLink need no credential).
-func (s teamResolvers) roots() map[string]graphql.Resolver {
-	return map[string]graphql.Resolver{
+func (s teamResolvers) roots() map[string]exec.Resolver {
+	return map[string]exec.Resolver{
 		"Query.myAccounts":           s.authed(s.myAccounts),
 		"Query.myInvitations":        s.authed(s.myInvitations),
 		"Query.invitationByLink":     s.open(s.invitationByLink),

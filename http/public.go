@@ -4,7 +4,7 @@ import (
 	_ "embed"
 	"errors"
 
-	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/graphql/exec"
 )
 
 // publicSDL is the schema of the public session-project API (docs/using/
@@ -40,9 +40,9 @@ func NewPublicSurface(cfg SurfaceConfig, b Public) (*Surface, error) {
 }
 
 // publicResolvers maps the public API's root fields to b.
-func (s *Surface) publicResolvers(b Public) map[string]graphql.Resolver {
+func (s *Surface) publicResolvers(b Public) map[string]exec.Resolver {
 	sess := sessionResolvers{s, b}
-	r := map[string]graphql.Resolver{
+	r := map[string]exec.Resolver{
 		"Query.availableDataSources":    s.open(poolResolvers{s, b}.dataSources),
 		"Query.sessionProject":          s.authed(sess.sessionProjectQuery),
 		"Query.runtimeList":             s.authed(sess.runtimeList),

@@ -17,7 +17,7 @@ import (
 
 	"github.com/gin-gonic/gin"
 
-	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -59,7 +59,7 @@ type Config struct {
 	IPLimitManagement, IPLimitPublic int
 	// Bounds limit the response of one /graphql or /public-graphql request
 	// (the runtime's are the grains'); zero fields take the defaults.
-	Bounds graphql.Bounds
+	Bounds exec.Bounds
 	// BodyTimeout is how long a request body may take to arrive after its
 	// headers (a dataset upload: the longest pause), and the longest pause
 	// of a client reading a large GraphQL answer (writeAnswer); 0 means 30s.

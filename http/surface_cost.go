@@ -1,13 +1,13 @@
 package http
 
-import "github.com/mockgql/mockgql/graphql"
+import "github.com/mockgql/mockgql/graphql/exec"
 
 // DefaultMaxCost is the cost budget of one /graphql or /public-graphql
 // operation (--max-management-cost): ten account-wide project lists, five
 // OpenAPI parses, a hundred cheap root fields.
 const DefaultMaxCost = 100
 
-// surfaceCosts are what the static surfaces' fields cost (graphql.Cost):
+// surfaceCosts are what the static surfaces' fields cost (exec.Cost):
 // a root field not listed costs 1, a field below the root 0, and a list
 // multiplies the cost of its selection by 10. Prices follow what a
 // resolver does: a backend call across the account (projects,
@@ -54,12 +54,12 @@ var surfaceCosts = map[string]int{
 
 // surfaceCost returns the cost budget of a surface whose operations may
 // cost max (0: DefaultMaxCost; negative: no budget).
-func surfaceCost(max int) graphql.Cost {
+func surfaceCost(max int) exec.Cost {
 	switch {
 	case max < 0:
-		return graphql.Cost{}
+		return exec.Cost{}
 	case max == 0:
 		max = DefaultMaxCost
 	}
-	return graphql.Cost{Max: max, Fields: surfaceCosts}
+	return exec.Cost{Max: max, Fields: surfaceCosts}
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -48,7 +48,7 @@ func TestSurfaceDeadlines(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Hour)
 	defer cancel()
 	for _, q := range []string{`{ projects { id } }`, `mutation { createProject(name: "n") { id } }`} {
-		body, _ := json.Marshal(graphql.Request{Query: q})
+		body, _ := json.Marshal(exec.Request{Query: q})
 		res, err := s.Execute(ctx, &Call{Principal: userPrincipal, Body: body})
 		if err != nil || res.Refused || len(res.Errors) > 0 {
 			t.Fatalf("%s: %v %+v", q, err, res)
@@ -86,7 +86,7 @@ func TestSurfaceCost(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			body, _ := json.Marshal(graphql.Request{Query: tt.query})
+			body, _ := json.Marshal(exec.Request{Query: tt.query})
 			res, err := s.Execute(context.Background(), &Call{Principal: userPrincipal, Body: body})
 			if err != nil {
 				t.Fatal(err)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/internal/gqlattack"
 )
 
@@ -20,7 +20,7 @@ import (
 // the 278 KB chain of issue 20, as refusals.
 func docBudget(self, dir string, srv *mockgql, fx *fixture, o options, rep *report) error {
 	nested := `searchSmall(minPrice: 0, pageSize: 1){items{id}}`
-	docs := gqlattack.Worst(graphql.DefaultMaxFragments, "Query", "__typename", nested)
+	docs := gqlattack.Worst(exec.DefaultMaxFragments, "Query", "__typename", nested)
 	docs = append(docs, gqlattack.Doc{Name: "chain of 8,000 (issue 20)", Query: gqlattack.Chain(8000, true, "Query", gqlattack.Tail("__typename", 8000))})
 	for i, d := range docs {
 		const variants = 512 // more than the document cache holds of texts this long

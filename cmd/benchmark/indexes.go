@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mockgql/mockgql/model/dataset"
+	"github.com/mockgql/mockgql/dataset"
 )
 
 // indexStep is one timed step of indexBuild, the bytes it added to the

@@ -8,8 +8,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
-	"github.com/mockgql/mockgql/model/dataset"
 	"github.com/mockgql/mockgql/persistence"
 )
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/mockgql/mockgql/actors"
-	"github.com/mockgql/mockgql/graphql"
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/http"
 )
 
@@ -66,8 +66,8 @@ type surfaceConfig struct {
 }
 
 func surfaceFlags(fs *flag.FlagSet, c *surfaceConfig) {
-	fs.IntVar(&c.MaxResponseBytes, "max-response-bytes", graphql.DefaultMaxResponseBytes, "largest GraphQL response data, in bytes; a bigger one is refused 413 PAYLOAD_TOO_LARGE")
-	fs.IntVar(&c.MaxResponseItems, "max-response-items", graphql.DefaultMaxItems, "most list items (rows, related rows) one GraphQL request may complete; more is refused 413 PAYLOAD_TOO_LARGE")
+	fs.IntVar(&c.MaxResponseBytes, "max-response-bytes", exec.DefaultMaxResponseBytes, "largest GraphQL response data, in bytes; a bigger one is refused 413 PAYLOAD_TOO_LARGE")
+	fs.IntVar(&c.MaxResponseItems, "max-response-items", exec.DefaultMaxItems, "most list items (rows, related rows) one GraphQL request may complete; more is refused 413 PAYLOAD_TOO_LARGE")
 	fs.IntVar(&c.ResponseBudgetMB, "response-budget-mb", 256, "the node's budget of GraphQL response bytes being written at once, in MB; a request that finds it spent is refused 503 UNAVAILABLE")
 	fs.IntVar(&c.IPLimitManagement, "ip-limit-management", 600, "/graphql and /datasets requests a minute per client IP (0 = off)")
 	fs.IntVar(&c.IPLimitPublic, "ip-limit-public", 600, "/public-graphql requests a minute per client IP (0 = off)")
@@ -83,22 +83,22 @@ func surfaceFlags(fs *flag.FlagSet, c *surfaceConfig) {
 // surface's, and of the management API's cost budget and deadlines.
 func budgetFlags(fs *flag.FlagSet, c *surfaceConfig) {
 	h := http.DefaultConfig()
-	fs.IntVar(&c.MaxQueryTokens, "max-query-tokens", graphql.DefaultMaxTokens, "most tokens (names, values, punctuation, comments) of a GraphQL document; more is refused 400 before validation")
-	fs.IntVar(&c.MaxQueryFragments, "max-query-fragments", graphql.DefaultMaxFragments, "most fragment definitions of a GraphQL document, used or not; more is refused 400 before validation")
-	fs.IntVar(&c.MaxQuerySpreads, "max-query-spreads", graphql.DefaultMaxSpreads, "most fragment spreads written in a GraphQL document; more is refused 400 before validation")
-	fs.IntVar(&c.MaxQueryWalk, "max-query-walk", graphql.DefaultMaxWalk, "most fields the validator may walk: each operation's and fragment's, fragments expanded; more is refused 400 before validation")
+	fs.IntVar(&c.MaxQueryTokens, "max-query-tokens", exec.DefaultMaxTokens, "most tokens (names, values, punctuation, comments) of a GraphQL document; more is refused 400 before validation")
+	fs.IntVar(&c.MaxQueryFragments, "max-query-fragments", exec.DefaultMaxFragments, "most fragment definitions of a GraphQL document, used or not; more is refused 400 before validation")
+	fs.IntVar(&c.MaxQuerySpreads, "max-query-spreads", exec.DefaultMaxSpreads, "most fragment spreads written in a GraphQL document; more is refused 400 before validation")
+	fs.IntVar(&c.MaxQueryWalk, "max-query-walk", exec.DefaultMaxWalk, "most fields the validator may walk: each operation's and fragment's, fragments expanded; more is refused 400 before validation")
 	fs.IntVar(&c.MaxManagementCost, "max-management-cost", h.MaxCost, "cost budget of one /graphql or /public-graphql operation (projects 10, openApiSchemas 20, …; negative: off); more is refused 400 before execution")
 	fs.DurationVar(&c.ManagementQueryTimeout, "management-query-timeout", h.ManagementQueryTimeout, "time limit of a /graphql or /public-graphql query (and of validating any request there)")
 	fs.DurationVar(&c.ManagementMutationTimeout, "management-mutation-timeout", h.ManagementMutationTimeout, "time limit of a /graphql or /public-graphql mutation")
 }
 
 // bounds returns the node's response bounds, with its budget.
-func (c surfaceConfig) bounds() graphql.Bounds {
-	b := graphql.Bounds{MaxResponseBytes: c.MaxResponseBytes, MaxItems: c.MaxResponseItems,
-		DocumentBounds: graphql.DocumentBounds{MaxTokens: c.MaxQueryTokens, MaxFragments: c.MaxQueryFragments,
+func (c surfaceConfig) bounds() exec.Bounds {
+	b := exec.Bounds{MaxResponseBytes: c.MaxResponseBytes, MaxItems: c.MaxResponseItems,
+		DocumentBounds: exec.DocumentBounds{MaxTokens: c.MaxQueryTokens, MaxFragments: c.MaxQueryFragments,
 			MaxSpreads: c.MaxQuerySpreads, MaxWalk: c.MaxQueryWalk}}
 	if c.ResponseBudgetMB > 0 {
-		b.Budget = graphql.NewBudget(int64(c.ResponseBudgetMB) << 20)
+		b.Budget = exec.NewBudget(int64(c.ResponseBudgetMB) << 20)
 	}
 	return b
 }

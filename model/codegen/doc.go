@@ -9,7 +9,7 @@
 // every field is optional (Required is not applied) and relations are not
 // generated; COMPUTED attributes are left out, as in the runtime schema.
 // The opt-in query power of issue 14 is served in the paths of the OpenAPI
-// export (model/openapi) over the same storage interface: a table's list
+// export (openapi) over the same storage interface: a table's list
 // takes ?where= (a JSON filter tree) and ?orderBy=a,-b when its first LIST
 // operation opts in, its relay option adds a connection with opaque
 // cursors at <path>/-/<name>Connection, and each AGGREGATE operation is

@@ -8,7 +8,7 @@ import (
 )
 
 // setPower sets the query power of table t's handlers from the enabled
-// operations of p, in the paths of the OpenAPI export (model/openapi): the
+// operations of p, in the paths of the OpenAPI export (openapi): the
 // list takes where and orderBy when the table's first LIST operation (the
 // one with the default name when there is one) opts in, and its relay
 // option adds the connection at <path>/-/<name>Connection; every AGGREGATE

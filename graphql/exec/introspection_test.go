@@ -1,0 +1,95 @@
+package exec
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// graphqlJSDir holds check.mjs and a pinned graphql-js; CI runs npm ci there.
+const graphqlJSDir = "../testdata/graphqljs"
+
+// node runs check.mjs with args and stdin, failing the test on a non-zero
+// exit with what check.mjs printed.
+func node(t *testing.T, stdin []byte, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command("node", append([]string{"check.mjs"}, args...)...)
+	cmd.Dir = graphqlJSDir
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node check.mjs %v: %v\n%s", args, err, stderr.Bytes())
+	}
+	return out
+}
+
+// requireGraphQLJS skips the test when node or graphql-js is missing.
+func requireGraphQLJS(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		if os.Getenv("MGQ_REQUIRE_TOOLS") == "1" {
+			t.Fatalf("node is not installed (MGQ_REQUIRE_TOOLS=1: .ci/run installs it): %v", err)
+		}
+		t.Skip("node is not installed: skipping the graphql-js introspection check")
+	}
+	requireNodeModule(t, graphqlJSDir, "graphql")
+}
+
+// TestIntrospectGraphQLJS runs GraphiQL's introspection query (generated
+// by graphql-js itself) and checks that graphql-js builds, validates and
+// prints a client schema from the result, and validates client documents
+// against it. The printed schema is compared with a golden file.
+func TestIntrospectGraphQLJS(t *testing.T) {
+	requireGraphQLJS(t)
+	query := node(t, nil, "query")
+	// Introspection does not count toward the depth limit; the default
+	// field limit leaves room for GraphiQL's query (229 fields).
+	ex := newTestExecutorWith(t, nil, func(e *Executor) { e.MaxDepth = 2 })
+	res, body := runQuery(t, ex, string(query), "", "IntrospectionQuery")
+	if res.Refused || len(res.Errors) > 0 {
+		t.Fatalf("introspection failed: %s", body)
+	}
+	sdl := node(t, body, "check", "test_queries.graphql")
+	golden := filepath.Join(graphqlJSDir, "test_schema.golden.graphql")
+	if *update {
+		if err := os.WriteFile(golden, sdl, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -run TestIntrospectGraphQLJS -update)", err)
+	}
+	if !bytes.Equal(sdl, want) {
+		t.Errorf("printed schema differs from %s:\n%s", golden, sdl)
+	}
+}
+
+// TestIntrospectGraphQLJSRejects checks that check.mjs does fail, so that
+// the test above cannot pass vacuously.
+func TestIntrospectGraphQLJSRejects(t *testing.T) {
+	requireGraphQLJS(t)
+	cmd := exec.Command("node", "check.mjs", "check")
+	cmd.Dir = graphqlJSDir
+	cmd.Stdin = bytes.NewReader([]byte(`{"data":{"__schema":{"types":[]}}}`))
+	if out, err := cmd.CombinedOutput(); err == nil {
+		t.Fatalf("check.mjs accepted a broken introspection result: %s", out)
+	}
+}
+
+// requireNodeModule skips the test when a package is missing from dir's
+// node_modules, but fails when MGQ_REQUIRE_TOOLS=1 (CI).
+func requireNodeModule(t *testing.T, dir, pkg string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", pkg)); err != nil {
+		if os.Getenv("MGQ_REQUIRE_TOOLS") == "1" {
+			t.Fatalf("%s is not installed in %s (run npm ci there): %v", pkg, dir, err)
+		}
+		t.Skipf("%s is not installed: run npm ci in %s", pkg, dir)
+	}
+}
