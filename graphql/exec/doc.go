@@ -1,7 +1,7 @@
 // Package exec is the GraphQL executor of mockgql: it prepares (parses,
 // validates, coerces variables of) and executes requests against a schema
 // and a map of resolvers, and writes the response as JSON. Three surfaces
-// use it: the mock runtime (package graphql, /graphql/{slug}), the
+// use it: the mock runtime (package graphql, /mock/{slug}/graphql), the
 // management API (/graphql) and the public API (/public-graphql) in
 // package http. It knows nothing of projects, rows or datasets.
 //

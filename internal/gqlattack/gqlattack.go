@@ -1,5 +1,5 @@
 // Package gqlattack builds the hostile GraphQL documents that the document
-// budget (graphql/validate_budget.go) is measured against: fragment
+// budget (graphql/exec/validate_budget.go) is measured against: fragment
 // chains, stars and trees, used and unused, with fields that overlap
 // across fragments. Tests, fuzz seeds and cmd/benchmark share them.
 package gqlattack
