@@ -92,6 +92,7 @@ func (p *projectGrain) load(g *grain) error {
 	}
 	p.startCalls(g)
 	p.publish(g)
+	p.extendGuest(g)
 	return nil
 }
 
@@ -110,6 +111,7 @@ func (p *projectGrain) startCalls(g *grain) {
 
 // flush checkpoints the session project's call count, at most once a second.
 func (p *projectGrain) flush(g *grain) {
+	p.extendGuest(g)
 	if p.calls == nil || p.st == nil {
 		return
 	}

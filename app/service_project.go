@@ -116,7 +116,8 @@ func (s *Service) Projects(ctx context.Context, p model.Principal) ([]*model.Pro
 
 // Project returns one project by ID or slug.
 func (s *Service) Project(ctx context.Context, p model.Principal, id, slug string) (*model.Project, error) {
-	if id == "" && slug != "" {
+	bySlug := id == "" && slug != ""
+	if bySlug {
 		if !model.ValidSlug(slug) {
 			return nil, model.Errorf(model.ErrNotFound, "no project has this slug (slugs have 2 to 64 of a-z, 0-9 and inner dashes)")
 		}
@@ -133,7 +134,13 @@ func (s *Service) Project(ctx context.Context, p model.Principal, id, slug strin
 	if err != nil {
 		return nil, err
 	}
-	return actors.DecodeDoc[model.Project](r.GetProject().GetJson())
+	pr, err := actors.DecodeDoc[model.Project](r.GetProject().GetJson())
+	if err == nil && bySlug && pr.Slug != slug {
+		// A claim the project does not hold (a move under way, or one
+		// that failed half-way) names no project.
+		return nil, model.Errorf(model.ErrNotFound, "no project has the slug %q", slug)
+	}
+	return pr, err
 }
 
 // CreateProject creates an account project (EDITOR or higher).
@@ -235,14 +242,16 @@ func (s *Service) UpdateProject(ctx context.Context, p model.Principal, id strin
 			return nil, err
 		}
 	}
-	pr, err := s.editProject(ctx, p, id, &pb.EditUpdateProject{Name: name, Slug: slug})
+	// The grain moves the slug only from cur.Slug (compare-and-swap): of
+	// two concurrent moves one wins, and the loser releases its claim.
+	pr, err := s.editProject(ctx, p, id, &pb.EditUpdateProject{Name: name, Slug: slug, ExpectSlug: &cur.Slug})
 	if err != nil {
 		if slug != nil && *slug != cur.Slug {
 			_ = s.grains.TellSlug(ctx, *slug, &pb.SlugRelease{ProjectId: id})
 		}
 		return nil, err
 	}
-	if slug != nil && *slug != cur.Slug {
+	if slug != nil && *slug != cur.Slug && pr.Slug == *slug {
 		_ = s.grains.TellSlug(ctx, cur.Slug, &pb.SlugRelease{ProjectId: id})
 	}
 	return pr, nil
@@ -275,6 +284,9 @@ func (s *Service) CreateGuestProject(ctx context.Context, p model.Principal, nam
 		name = "Guest project"
 	}
 	pr := &model.Project{ID: ids.NewProjectID(), Name: name, Kind: model.KindGuest, ShareToken: "shr_" + ids.RandomString(24)}
+	if s.cfg.GuestTTL > 0 { // deleted GuestTTL after its last use (the project grain moves it while in use)
+		pr.ExpiresAt = s.clock.Now().UTC().Add(s.cfg.GuestTTL)
+	}
 	if err := s.createProject(ctx, pr, "guest-"+strings.ToLower(ids.RandomString(8)), ids.HashSecret(session)); err != nil {
 		return nil, "", err
 	}

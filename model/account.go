@@ -83,6 +83,8 @@ type Limits struct {
 	// limit.
 	Datasets     [4]int
 	DatasetBytes [4]int64
+	// Model bounds the size of every project's model (modelsize.go).
+	Model ModelLimits
 }
 
 // PlanIndex orders the plans: STARTER 0, PROFESSIONAL 1, TEAM 2, ENTERPRISE 3.
@@ -106,6 +108,7 @@ func DefaultLimits() Limits {
 		SessionTables: 20, SessionAttributes: 30, SessionProjects: 1,
 		Datasets:     [4]int{10, 50, 200, 0},
 		DatasetBytes: [4]int64{100 << 20, 1 << 30, 10 << 30, 0},
+		Model:        DefaultModelLimits(),
 	}
 }
 

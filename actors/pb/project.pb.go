@@ -974,7 +974,11 @@ type EditUpdateProject struct {
 	Name   *string                `protobuf:"bytes,3,opt,name=name,proto3,oneof" json:"name,omitempty"`
 	Slug   *string                `protobuf:"bytes,4,opt,name=slug,proto3,oneof" json:"slug,omitempty"`
 	// origins replaces allowedOrigins when set.
-	Origins       *Origins `protobuf:"bytes,5,opt,name=origins,proto3" json:"origins,omitempty"`
+	Origins *Origins `protobuf:"bytes,5,opt,name=origins,proto3" json:"origins,omitempty"`
+	// expect_slug, when set with slug, is the slug the caller saw: the move
+	// is refused (CONFLICT) if the project holds another by now, so of two
+	// concurrent moves one wins (compare-and-swap in the grain).
+	ExpectSlug    *string `protobuf:"bytes,6,opt,name=expect_slug,json=expectSlug,proto3,oneof" json:"expect_slug,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1042,6 +1046,13 @@ func (x *EditUpdateProject) GetOrigins() *Origins {
 		return x.Origins
 	}
 	return nil
+}
+
+func (x *EditUpdateProject) GetExpectSlug() string {
+	if x != nil && x.ExpectSlug != nil {
+		return *x.ExpectSlug
+	}
+	return ""
 }
 
 type Origins struct {
@@ -2344,15 +2355,18 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"\x12body_error_message\x18\n" +
 	" \x01(\tR\x10bodyErrorMessage\x12!\n" +
 	"\ffault_header\x18\v \x01(\tR\vfaultHeader\x12\x1b\n" +
-	"\tno_faults\x18\f \x01(\bR\bnoFaults\"\xf3\x01\n" +
+	"\tno_faults\x18\f \x01(\bR\bnoFaults\"\xa9\x02\n" +
 	"\x11EditUpdateProject\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
 	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x17\n" +
 	"\x04name\x18\x03 \x01(\tH\x00R\x04name\x88\x01\x01\x12\x17\n" +
 	"\x04slug\x18\x04 \x01(\tH\x01R\x04slug\x88\x01\x01\x124\n" +
-	"\aorigins\x18\x05 \x01(\v2\x1a.mockgql.actors.v1.OriginsR\aoriginsB\a\n" +
+	"\aorigins\x18\x05 \x01(\v2\x1a.mockgql.actors.v1.OriginsR\aorigins\x12$\n" +
+	"\vexpect_slug\x18\x06 \x01(\tH\x02R\n" +
+	"expectSlug\x88\x01\x01B\a\n" +
 	"\x05_nameB\a\n" +
-	"\x05_slug\"#\n" +
+	"\x05_slugB\x0e\n" +
+	"\f_expect_slug\"#\n" +
 	"\aOrigins\x12\x18\n" +
 	"\aorigins\x18\x01 \x03(\tR\aorigins\"\x9e\x01\n" +
 	"\x15EditSetPreviewSharing\x121\n" +

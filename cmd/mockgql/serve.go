@@ -49,6 +49,7 @@ type serveConfig struct {
 	Replicas                               int
 	TrustedProxies                         list
 	Surface                                surfaceConfig // flags.go
+	Model                                  modelConfig   // flags_model.go
 	PoolCurators                           list
 	// bcryptCost is not a flag: tests lower it to keep sign-ups fast.
 	bcryptCost int
@@ -93,6 +94,7 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	fs.Int64Var(&c.GCMaxGrowth, "gc-max-growth", 64<<20, "while the live heap is larger, collect garbage once per this many bytes allocated rather than at every doubling, so resident memory stays near the live heap (0: Go's doubling)")
 	fs.StringVar(&c.DebugAddr, "debug-addr", "", "serve Go's pprof profiles on this address (off when empty; keep it private)")
 	surfaceFlags(fs, &c.Surface)
+	modelFlags(fs, &c.Model)
 }
 
 func serve(args []string) error {
@@ -185,6 +187,7 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 		acfg.BcryptCost = c.bcryptCost
 	}
 	c.Surface.applyGrains(&acfg)
+	c.Model.apply(&acfg)
 	for _, cur := range c.PoolCurators {
 		acfg.PoolCurators = append(acfg.PoolCurators, strings.ToLower(cur))
 	}
