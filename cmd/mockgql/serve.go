@@ -159,6 +159,7 @@ type running struct {
 }
 
 func start(c serveConfig, log *slog.Logger) (*running, error) {
+	log = quietFullDisk(log, time.Minute)
 	if err := os.MkdirAll(c.Data, 0o700); err != nil {
 		return nil, err
 	}
