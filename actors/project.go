@@ -39,6 +39,21 @@ type projectGrain struct {
 	replies *replyLog
 	// faults are the activation's fault sequences and request log (faults.go).
 	faults *faultState
+	// doc is the encoded project of docOf, the state's project when it was
+	// encoded: reads of an unchanged project share one encoding
+	// (projectDoc). The bytes are never changed once made.
+	doc   []byte
+	docOf *model.Project
+}
+
+// projectDoc is the reply to ProjectGet: the project encoded once per
+// change, not once per read (a read of a project at its size bound would
+// otherwise encode up to that bound, one read at a time on this grain).
+func (p *projectGrain) projectDoc() *pb.Reply {
+	if p.docOf != p.st.Project {
+		p.doc, p.docOf = EncodeDoc(p.st.Project), p.st.Project
+	}
+	return &pb.Reply{Result: &pb.Reply_Project{Project: &pb.ProjectDoc{Json: p.doc}}}
 }
 
 // projectState is the project's checkpoint.
@@ -219,7 +234,7 @@ func (p *projectGrain) authorized(g *grain, c *call, write bool) (any, error) {
 	}
 	switch m := c.req.(type) {
 	case *pb.ProjectGet:
-		return p.st.Project, nil
+		return p.projectDoc(), nil
 	case *pb.ProjectOwnerQuery:
 		return ProjectOwner{AccountID: p.st.Project.AccountID, Session: p.st.Session, Kind: p.st.Project.Kind}, nil
 	case *pb.Consume:

@@ -53,6 +53,9 @@ type serveConfig struct {
 	PoolCurators                           list
 	// bcryptCost is not a flag: tests lower it to keep sign-ups fast.
 	bcryptCost int
+	// clock is not a flag: tests move it instead of sleeping (nil: the
+	// system clock).
+	clock actors.Clock
 }
 
 func serveFlags(fs *flag.FlagSet, c *serveConfig) {
@@ -193,7 +196,11 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 		acfg.PoolCurators = append(acfg.PoolCurators, strings.ToLower(cur))
 	}
 	acfg.SessionKey = secret // sessions minted on one node are the cluster's (every node has this secret)
-	env := &actors.Env{Local: &actors.Local{}, Clock: actors.SystemClock{}, Config: acfg, Log: log, Metrics: metrics,
+	var clock actors.Clock = actors.SystemClock{}
+	if c.clock != nil {
+		clock = c.clock
+	}
+	env := &actors.Env{Local: &actors.Local{}, Clock: clock, Config: acfg, Log: log, Metrics: metrics,
 		QueryCache: graphql.NewCache(max(c.QueryCacheMB, 1) << 20 / 4), Bounds: c.Surface.bounds()}
 	bind := c.ClusterBind
 	if bind == "" {
