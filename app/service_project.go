@@ -114,7 +114,8 @@ func (s *Service) Projects(ctx context.Context, p model.Principal) ([]*model.Pro
 	return out, nil
 }
 
-// Project returns one project by ID or slug.
+// Project returns one project by ID or slug. The project may be shared
+// with other readers: do not change it.
 func (s *Service) Project(ctx context.Context, p model.Principal, id, slug string) (*model.Project, error) {
 	bySlug := id == "" && slug != ""
 	if bySlug {
@@ -134,7 +135,7 @@ func (s *Service) Project(ctx context.Context, p model.Principal, id, slug strin
 	if err != nil {
 		return nil, err
 	}
-	pr, err := actors.DecodeDoc[model.Project](r.GetProject().GetJson())
+	pr, err := s.docs.decode(id, r.GetProject().GetJson())
 	if err == nil && bySlug && pr.Slug != slug {
 		// A claim the project does not hold (a move under way, or one
 		// that failed half-way) names no project.
