@@ -66,6 +66,8 @@ type projectState struct {
 	Adoptions []string `json:"adoptions,omitempty"`
 	// Calls is a session project's daily runtime quota.
 	Calls meterState `json:"calls"`
+	// Kept exempts a guest project from Config.GuestTTL (ProjectKeep).
+	Kept bool `json:"kept,omitempty"`
 }
 
 // Access is what the service learned about the caller: the grain decides
@@ -202,7 +204,7 @@ func (p *projectGrain) handle(g *grain, c *call) (any, error) {
 		*pb.EditUpdateProject, *pb.EditSetPreviewSharing, *pb.EditCreateTable, *pb.EditUpdateTable, *pb.EditDeleteTable,
 		*pb.EditCreateAttribute, *pb.EditUpdateAttribute, *pb.EditDeleteAttribute, *pb.EditCreateRelation, *pb.EditDeleteRelation,
 		*pb.EditGenerateOperations, *pb.EditCreateOperation, *pb.EditUpdateOperation, *pb.EditDeleteOperation,
-		*pb.EditGenerateViews, *pb.EditImportTables, *pb.EditSetBaseline, *pb.EditSetFaults, *pb.ProjectClearRequestLog:
+		*pb.EditGenerateViews, *pb.EditImportTables, *pb.EditSetBaseline, *pb.EditSetFaults, *pb.ProjectClearRequestLog, *pb.ProjectKeep:
 		return p.authorized(g, c, true)
 	}
 	return nil, unknownRequest(g, c)
@@ -264,6 +266,11 @@ func (p *projectGrain) authorized(g *grain, c *call, write bool) (any, error) {
 	case *pb.ProjectClearRequestLog:
 		p.requestLogState().clear()
 		return nil, nil
+	case *pb.ProjectKeep:
+		if !a.System {
+			return nil, model.Errorf(model.ErrForbidden, "only the node keeps a guest project")
+		}
+		return nil, p.keep(g)
 	}
 	return p.edit(g, c.req, a)
 }

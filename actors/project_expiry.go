@@ -115,7 +115,7 @@ func (p *projectGrain) transfer(g *grain, accountID string) (any, error) {
 // on its flush ticks; a grain is active only while it is being used.
 func (p *projectGrain) extendGuest(g *grain) {
 	ttl := g.env.Config.GuestTTL
-	if p.st == nil || p.st.Project.Kind != model.KindGuest || ttl <= 0 {
+	if p.st == nil || p.st.Project.Kind != model.KindGuest || ttl <= 0 || p.st.Kept {
 		return
 	}
 	pr, now := p.st.Project, g.env.Clock.Now()
@@ -139,6 +139,31 @@ func (p *projectGrain) extendGuest(g *grain) {
 		return
 	}
 	p.publish(g)
+}
+
+// keep exempts a guest project from Config.GuestTTL: its expiry and its
+// expiry index entry go in one write. Keeping twice is harmless.
+func (p *projectGrain) keep(g *grain) error {
+	pr := p.st.Project
+	if pr.Kind != model.KindGuest {
+		return model.Errorf(model.ErrBadUserInput, "only a guest project is kept; this one is %s", pr.Kind)
+	}
+	if p.st.Kept && pr.ExpiresAt.IsZero() {
+		return nil
+	}
+	np := *pr
+	np.ExpiresAt = time.Time{}
+	next := *p.st
+	next.Project, next.Kept = &np, true
+	var drop []persistence.Put
+	if !pr.ExpiresAt.IsZero() {
+		drop = append(drop, persistence.Put{Kind: kindExpiry, ID: expiryKey(pr.ExpiresAt, pr.ID)})
+	}
+	if err := commit(g, &next, func(v *projectState) { p.st = v }, drop...); err != nil {
+		return err
+	}
+	p.publish(g)
+	return nil
 }
 
 // addAdoption records a new adoption token of a session project. It keeps

@@ -112,8 +112,9 @@ func (s *Client) MigrateGuests(ctx context.Context) error {
 				Kind      model.ProjectKind `json:"kind"`
 				ExpiresAt time.Time         `json:"expiresAt"`
 			} `json:"project"`
+			Kept bool `json:"kept"`
 		}
-		if json.Unmarshal(v, &st) == nil && st.Project.Kind == model.KindGuest && st.Project.ExpiresAt.IsZero() {
+		if json.Unmarshal(v, &st) == nil && st.Project.Kind == model.KindGuest && st.Project.ExpiresAt.IsZero() && !st.Kept {
 			legacy = append(legacy, id)
 		}
 		return nil

@@ -294,6 +294,17 @@ func (s *Service) CreateGuestProject(ctx context.Context, p model.Principal, nam
 	return pr, session, nil
 }
 
+// KeepGuestProject exempts the guest project the slug names from
+// Config.GuestTTL (the node's demo project, which nobody's session owns).
+func (s *Service) KeepGuestProject(ctx context.Context, slug string) error {
+	pr, err := s.Project(ctx, model.Principal{System: true}, "", slug)
+	if err != nil {
+		return err
+	}
+	_, err = s.projectCall(ctx, model.Principal{System: true}, pr.ID, &pb.ProjectKeep{})
+	return err
+}
+
 // ResetMockData drops a project's mutations.
 func (s *Service) ResetMockData(ctx context.Context, p model.Principal, projectID string) error {
 	_, err := s.projectCall(ctx, p, projectID, &pb.ProjectReset{})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/mockgql/mockgql/model"
 )
 
 // Tests of issue 20, findings 2, 7, 8 and 9, against a real node: a
@@ -459,4 +462,25 @@ func bigDataset(n int) string {
 	}
 	b.WriteString("]")
 	return b.String()
+}
+
+// TestDemoProjectIsKept: the node's demo guest project does not expire
+// (--guest-ttl is for visitors' guest projects), also after the sweeper's
+// start-up pass over stored guest projects.
+func TestDemoProjectIsKept(t *testing.T) {
+	s := startServer(t)
+	if err := s.run.seedDemo(); err != nil {
+		t.Fatal(err)
+	}
+	client := s.run.svc
+	pr, err := client.Project(context.Background(), model.Principal{System: true}, "", "demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pr.ExpiresAt.IsZero() {
+		t.Fatalf("the demo project expires at %v", pr.ExpiresAt)
+	}
+	if k := kinds(records(t, s.run.db, pr.ID, pr.Slug)); k["expiry"] {
+		t.Fatalf("the demo project has an expiry index entry: %v", records(t, s.run.db, pr.ID, pr.Slug))
+	}
 }
