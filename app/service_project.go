@@ -190,7 +190,11 @@ func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (
 		if !model.ValidSlug(slug) {
 			return "", model.Errorf(model.ErrBadUserInput, "slug %q: use 2 to 64 of a-z, 0-9 and inner dashes", model.Truncate(slug, 64))
 		}
-		return slug, s.grains.TellSlug(ctx, slug, &pb.SlugClaim{ProjectId: projectID})
+		err := s.grains.TellSlug(ctx, slug, &pb.SlugClaim{ProjectId: projectID})
+		if model.ErrorCode(err) == model.ErrConflict {
+			err = s.reclaimSlug(ctx, projectID, slug, err)
+		}
+		return slug, err
 	}
 	base := model.Slugify(name)
 	if len(base) < 2 {
@@ -207,6 +211,24 @@ func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (
 		}
 	}
 	return "", model.Errorf(model.ErrConflict, "no free slug found for %q; give one", model.Truncate(name, 64))
+}
+
+// reclaimSlug claims a slug whose holder does not hold it (a move or a
+// deletion that failed half-way left the claim): the slug grain lets the
+// claim go only if it is older than any move takes. taken is the
+// refusal to answer otherwise.
+func (s *Service) reclaimSlug(ctx context.Context, projectID, slug string, taken error) error {
+	holder, err := s.grains.ResolveSlug(ctx, slug, true)
+	if err != nil || holder == projectID {
+		return taken
+	}
+	pr, err := s.Project(ctx, model.Principal{System: true}, holder, "")
+	switch {
+	case model.ErrorCode(err) == model.ErrNotFound: // deleted or expired
+	case err != nil, pr.Slug == slug:
+		return taken
+	}
+	return s.grains.TellSlug(ctx, slug, &pb.SlugClaim{ProjectId: projectID, StaleHolder: holder})
 }
 
 // trimName trims spaces and cuts a name to 100 characters.
