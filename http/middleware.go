@@ -56,8 +56,8 @@ func (s *Server) requestLog(c *gin.Context) {
 		"ip", c.ClientIP())
 }
 
-// adoptPath is the route whose last segment is a credential (API.md: the
-// one-time adoption link).
+// adoptPath is the route whose last segment is a credential, the one-time
+// adoption link (docs/reference/routes.md).
 const adoptPath = "/auth/adopt/"
 
 // logPath is a request path as log lines repeat it: clipped, and with the
