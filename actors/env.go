@@ -76,6 +76,14 @@ type Config struct {
 	InviteTTL   time.Duration
 	// SweepEvery is how often a node deletes expired session projects.
 	SweepEvery time.Duration
+	// GuestTTL is how long a guest project lives after its last use (an
+	// edit, or a call while its grain is active, or its activation); the
+	// sweeper then deletes it like an expired session project. 0: guest
+	// projects never expire.
+	GuestTTL time.Duration
+	// AdoptionLinks is how many live adoption links a session project
+	// keeps; a new one beyond it replaces the oldest.
+	AdoptionLinks int
 	// NoRequestLog keeps no runtime request log (Project.requestLog stays
 	// empty); faults still apply. The log holds query texts and variables
 	// in memory, which an operator may not want.
@@ -104,7 +112,8 @@ func DefaultConfig() Config {
 		GuestDailyCalls: 500, SessionDailyCalls: 100, FlushEvery: time.Second,
 		SessionTTL: 24 * time.Hour, AdoptionTTL: 15 * time.Minute, SweepEvery: 10 * time.Second,
 		UploadHold:  time.Hour,
-		InviteLimit: 20, InviteTTL: 7 * 24 * time.Hour}
+		InviteLimit: 20, InviteTTL: 7 * 24 * time.Hour,
+		GuestTTL: 30 * 24 * time.Hour, AdoptionLinks: 5}
 }
 
 // Env is what every grain of a node shares. It is built once per node by

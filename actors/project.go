@@ -39,6 +39,21 @@ type projectGrain struct {
 	replies *replyLog
 	// faults are the activation's fault sequences and request log (faults.go).
 	faults *faultState
+	// doc is the encoded project of docOf, the state's project when it was
+	// encoded: reads of an unchanged project share one encoding
+	// (projectDoc). The bytes are never changed once made.
+	doc   []byte
+	docOf *model.Project
+}
+
+// projectDoc is the reply to ProjectGet: the project encoded once per
+// change, not once per read (a read of a project at its size bound would
+// otherwise encode up to that bound, one read at a time on this grain).
+func (p *projectGrain) projectDoc() *pb.Reply {
+	if p.docOf != p.st.Project {
+		p.doc, p.docOf = EncodeDoc(p.st.Project), p.st.Project
+	}
+	return &pb.Reply{Result: &pb.Reply_Project{Project: &pb.ProjectDoc{Json: p.doc}}}
 }
 
 // projectState is the project's checkpoint.
@@ -51,6 +66,8 @@ type projectState struct {
 	Adoptions []string `json:"adoptions,omitempty"`
 	// Calls is a session project's daily runtime quota.
 	Calls meterState `json:"calls"`
+	// Kept exempts a guest project from Config.GuestTTL (ProjectKeep).
+	Kept bool `json:"kept,omitempty"`
 }
 
 // Access is what the service learned about the caller: the grain decides
@@ -92,6 +109,7 @@ func (p *projectGrain) load(g *grain) error {
 	}
 	p.startCalls(g)
 	p.publish(g)
+	p.extendGuest(g)
 	return nil
 }
 
@@ -110,6 +128,7 @@ func (p *projectGrain) startCalls(g *grain) {
 
 // flush checkpoints the session project's call count, at most once a second.
 func (p *projectGrain) flush(g *grain) {
+	p.extendGuest(g)
 	if p.calls == nil || p.st == nil {
 		return
 	}
@@ -185,7 +204,7 @@ func (p *projectGrain) handle(g *grain, c *call) (any, error) {
 		*pb.EditUpdateProject, *pb.EditSetPreviewSharing, *pb.EditCreateTable, *pb.EditUpdateTable, *pb.EditDeleteTable,
 		*pb.EditCreateAttribute, *pb.EditUpdateAttribute, *pb.EditDeleteAttribute, *pb.EditCreateRelation, *pb.EditDeleteRelation,
 		*pb.EditGenerateOperations, *pb.EditCreateOperation, *pb.EditUpdateOperation, *pb.EditDeleteOperation,
-		*pb.EditGenerateViews, *pb.EditImportTables, *pb.EditSetBaseline, *pb.EditSetFaults, *pb.ProjectClearRequestLog:
+		*pb.EditGenerateViews, *pb.EditImportTables, *pb.EditSetBaseline, *pb.EditSetFaults, *pb.ProjectClearRequestLog, *pb.ProjectKeep:
 		return p.authorized(g, c, true)
 	}
 	return nil, unknownRequest(g, c)
@@ -217,7 +236,7 @@ func (p *projectGrain) authorized(g *grain, c *call, write bool) (any, error) {
 	}
 	switch m := c.req.(type) {
 	case *pb.ProjectGet:
-		return p.st.Project, nil
+		return p.projectDoc(), nil
 	case *pb.ProjectOwnerQuery:
 		return ProjectOwner{AccountID: p.st.Project.AccountID, Session: p.st.Session, Kind: p.st.Project.Kind}, nil
 	case *pb.Consume:
@@ -250,6 +269,11 @@ func (p *projectGrain) authorized(g *grain, c *call, write bool) (any, error) {
 	case *pb.ProjectClearRequestLog:
 		p.requestLogState().clear()
 		return nil, nil
+	case *pb.ProjectKeep:
+		if !a.System {
+			return nil, model.Errorf(model.ErrForbidden, "only the node keeps a guest project")
+		}
+		return nil, p.keep(g)
 	}
 	return p.edit(g, c.req, a)
 }

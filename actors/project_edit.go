@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -23,11 +24,34 @@ func (p *projectGrain) edit(g *grain, req Request, a Access) (any, error) {
 	}
 	st := *p.st // the session, adoption tokens and call count stay
 	st.Project = next
-	if err := commit(g, &st, func(v *projectState) { p.st = v }); err != nil {
+	b, err := p.encodeWithin(g, &st, a)
+	if err != nil {
+		return nil, err
+	}
+	if err := commit(g, encoded(b), func(encoded) { p.st = &st }); err != nil {
 		return nil, err
 	}
 	p.publish(g)
 	return res, nil
+}
+
+// encodeWithin encodes the state an edit would store and refuses it when
+// the record would be larger than the project's bound (ModelLimits) and
+// larger than it is now: a project stored before the bound existed can
+// still shrink. The record is encoded once, here; commit stores these bytes.
+func (p *projectGrain) encodeWithin(g *grain, st *projectState, a Access) ([]byte, error) {
+	b, err := json.Marshal(st)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint project %s: %w", st.Project.ID, err)
+	}
+	limit := g.env.Config.Limits.Model.ProjectBytesFor(st.Project.Kind, a.Plan)
+	if limit <= 0 || int64(len(b)) <= limit {
+		return b, nil
+	}
+	if old, err := json.Marshal(p.st); err == nil && len(old) >= len(b) {
+		return b, nil
+	}
+	return nil, model.ProjectTooLarge(st.Project.Kind, int64(len(b)), limit)
 }
 
 // applyEdit runs one edit on p and returns what the API answers.
@@ -86,7 +110,10 @@ func updateProject(p *model.Project, e *pb.EditUpdateProject) (any, error) {
 	if e.Name != nil {
 		p.Name = *e.Name
 	}
-	if e.Slug != nil {
+	if e.Slug != nil && *e.Slug != p.Slug {
+		if e.ExpectSlug != nil && *e.ExpectSlug != p.Slug {
+			return nil, model.Errorf(model.ErrConflict, "the project moved to slug %q meanwhile; read it again and retry", p.Slug)
+		}
 		p.Slug = *e.Slug
 	}
 	if e.Origins != nil {
@@ -203,6 +230,9 @@ func (p *projectGrain) checkLimits(g *grain, next *model.Project, a Access) erro
 		}
 		return model.Errorf(model.ErrLimitReached, "a project may have %s on this plan", plural(maxTables, "table"))
 	}
+	if next.Kind == model.KindAccount {
+		maxAttrs = l.Model.Attributes
+	}
 	if maxAttrs > 0 {
 		for _, t := range next.Tables {
 			if old := p.st.Project.Table(t.ID); len(t.Attributes) > maxAttrs && (old == nil || len(old.Attributes) < len(t.Attributes)) {
@@ -210,5 +240,42 @@ func (p *projectGrain) checkLimits(g *grain, next *model.Project, a Access) erro
 			}
 		}
 	}
+	return p.checkValues(l.Model, next)
+}
+
+// checkValues applies ModelLimits.ValueBytes to every attribute the edit
+// added or changed; values stored before the bound existed stay until
+// they are changed.
+func (p *projectGrain) checkValues(l model.ModelLimits, next *model.Project) error {
+	if l.ValueBytes <= 0 {
+		return nil
+	}
+	old := map[string]*model.Attribute{}
+	for _, t := range p.st.Project.Tables {
+		for _, a := range t.Attributes {
+			old[a.ID] = a
+		}
+	}
+	for _, t := range next.Tables {
+		for _, a := range t.Attributes {
+			if o := old[a.ID]; o != nil && sameValues(o, a) {
+				continue
+			}
+			if err := l.CheckValues(a); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
+}
+
+// sameValues reports whether a and b have the same free-form values.
+func sameValues(a, b *model.Attribute) bool {
+	if a.SourcePath != b.SourcePath || a.Computed != b.Computed || string(a.Constant) != string(b.Constant) {
+		return false
+	}
+	if a.Generator == nil || b.Generator == nil {
+		return a.Generator == b.Generator
+	}
+	return a.Generator.Kind == b.Generator.Kind && string(a.Generator.Options) == string(b.Generator.Options)
 }

@@ -105,8 +105,80 @@ func (p *projectGrain) transfer(g *grain, accountID string) (any, error) {
 	return p.st.Project, nil
 }
 
-func (p *projectGrain) addAdoption(g *grain, hash string) error {
+// extendGuest keeps a guest project that is in use alive: it moves the
+// expiry to Config.GuestTTL from now (and the expiry index entry with it)
+// once that is at least a thirtieth of the TTL, at most a day, further
+// than the current expiry, so a project in use costs one write a day. A
+// guest project stored before guest projects expired gets its expiry
+// here, on its first activation (the sweeper activates every such
+// project once: adoptLegacyGuests). It runs when the grain activates and
+// on its flush ticks; a grain is active only while it is being used.
+func (p *projectGrain) extendGuest(g *grain) {
+	ttl := g.env.Config.GuestTTL
+	if p.st == nil || p.st.Project.Kind != model.KindGuest || ttl <= 0 || p.st.Kept {
+		return
+	}
+	pr, now := p.st.Project, g.env.Clock.Now()
+	if pr.Expired(now) {
+		return // the sweeper's now
+	}
+	want := now.Add(ttl).UTC()
+	if !pr.ExpiresAt.IsZero() && want.Sub(pr.ExpiresAt) < min(ttl/30, 24*time.Hour) {
+		return
+	}
+	np := *pr // the model is shared, not changed: ExpiresAt is not part of the schema
+	np.ExpiresAt = want
 	next := *p.st
-	next.Adoptions = append(append([]string{}, p.st.Adoptions...), hash)
-	return commit(g, &next, func(v *projectState) { p.st = v })
+	next.Project = &np
+	puts := []persistence.Put{{Kind: kindExpiry, ID: expiryKey(want, pr.ID), Value: []byte{1}}}
+	if !pr.ExpiresAt.IsZero() {
+		puts = append(puts, persistence.Put{Kind: kindExpiry, ID: expiryKey(pr.ExpiresAt, pr.ID)})
+	}
+	if err := commit(g, &next, func(v *projectState) { p.st = v }, puts...); err != nil {
+		g.env.Log.Warn("extending a guest project's life failed", "project", pr.ID, "err", err)
+		return
+	}
+	p.publish(g)
+}
+
+// keep exempts a guest project from Config.GuestTTL: its expiry and its
+// expiry index entry go in one write. Keeping twice is harmless.
+func (p *projectGrain) keep(g *grain) error {
+	pr := p.st.Project
+	if pr.Kind != model.KindGuest {
+		return model.Errorf(model.ErrBadUserInput, "only a guest project is kept; this one is %s", pr.Kind)
+	}
+	if p.st.Kept && pr.ExpiresAt.IsZero() {
+		return nil
+	}
+	np := *pr
+	np.ExpiresAt = time.Time{}
+	next := *p.st
+	next.Project, next.Kept = &np, true
+	var drop []persistence.Put
+	if !pr.ExpiresAt.IsZero() {
+		drop = append(drop, persistence.Put{Kind: kindExpiry, ID: expiryKey(pr.ExpiresAt, pr.ID)})
+	}
+	if err := commit(g, &next, func(v *projectState) { p.st = v }, drop...); err != nil {
+		return err
+	}
+	p.publish(g)
+	return nil
+}
+
+// addAdoption records a new adoption token of a session project. It keeps
+// the newest Config.AdoptionLinks: the oldest beyond them is deleted in
+// the same write, so its link stops working and the record stays the same
+// size however many links are made.
+func (p *projectGrain) addAdoption(g *grain, hash string) error {
+	keep := max(g.env.Config.AdoptionLinks, 1)
+	all := append(append([]string{}, p.st.Adoptions...), hash)
+	var drop []persistence.Put
+	for len(all) > keep {
+		drop = append(drop, persistence.Put{Kind: kindAdoption, ID: all[0]})
+		all = all[1:]
+	}
+	next := *p.st
+	next.Adoptions = all
+	return commit(g, &next, func(v *projectState) { p.st = v }, drop...)
 }

@@ -159,6 +159,7 @@ type AdoptionState struct {
 }
 
 func (a *adoptionGrain) load(g *grain) (err error) {
+	a.st = AdoptionState{}
 	a.found, err = g.loadJSON(&a.st)
 	return err
 }
@@ -169,6 +170,12 @@ func (a *adoptionGrain) handle(g *grain, c *call) (any, error) {
 		st := AdoptionState{ProjectID: m.ProjectId, Expires: unstamp(m.Expires)}
 		return nil, commit(g, st, func(v AdoptionState) { a.st, a.found = v, true })
 	case *pb.AdoptionUse:
+		// The record, not this activation's copy, decides: the project
+		// deletes the records of links it replaced (addAdoption) and of
+		// itself when it expires.
+		if err := a.load(g); err != nil {
+			return nil, err
+		}
 		if !a.found || a.st.Used || !g.env.Clock.Now().Before(a.st.Expires) {
 			return nil, model.Errorf(model.ErrAdoptionTokenInvalid, "this adoption link was used already or has expired; ask the assistant for a new one (createAdoptionLink)")
 		}

@@ -25,7 +25,9 @@ func (g *grain) loadJSON(v any) (found bool, err error) {
 // one durable transaction. A nil v deletes the checkpoint.
 func (g *grain) saveJSON(v any, extra ...persistence.Put) error {
 	put := persistence.Put{Kind: g.kind, ID: g.id}
-	if v != nil {
+	if b, ok := v.(encoded); ok {
+		put.Value = b
+	} else if v != nil {
 		b, err := json.Marshal(v)
 		if err != nil {
 			return fmt.Errorf("checkpoint %s/%s: %w", g.kind, g.id, err)
@@ -44,6 +46,9 @@ func (g *grain) saveJSON(v any, extra ...persistence.Put) error {
 	}
 	return err
 }
+
+// encoded is a checkpoint encoded already; saveJSON stores it as it is.
+type encoded []byte
 
 // commit saves next as the checkpoint and, only if that succeeded, makes it
 // the grain's state through set. On failure the state stays as it was.

@@ -1,17 +1,20 @@
 package actors
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/persistence"
 )
 
-// RunSweeper deletes expired session projects now and then every
+// RunSweeper deletes expired session and guest projects now and then every
 // Config.SweepEvery until ctx ends. It works from the store's expiry index,
 // so it does not depend on grains being active, and a project whose
 // deadline passed while the node was down is deleted right after start.
@@ -19,6 +22,9 @@ func (s *Client) RunSweeper(ctx context.Context) {
 	every := s.env.Config.SweepEvery
 	if every <= 0 {
 		return
+	}
+	if err := s.MigrateGuests(ctx); err != nil && ctx.Err() == nil {
+		s.env.Log.Warn("giving stored guest projects an expiry", "err", err)
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -85,4 +91,45 @@ func (s *Client) expire(ctx context.Context, key string) error {
 		}
 	}
 	return s.tell(ctx, kindProject, projectID, &pb.ProjectExpireDone{ExpiryKey: key})
+}
+
+// MigrateGuests gives every guest project stored before guest projects
+// expired (one with no expiry) its expiry, Config.GuestTTL from now, by
+// activating its grain once (extendGuest). RunSweeper runs it at start;
+// once every such project has an expiry it finds none, so it costs one
+// scan of this node's project records a start.
+func (s *Client) MigrateGuests(ctx context.Context) error {
+	if s.env.Config.GuestTTL <= 0 {
+		return nil
+	}
+	var legacy []string
+	err := s.env.Store.Scan(kindProject, "", func(id string, v []byte) error {
+		if !bytes.Contains(v, []byte(`"GUEST"`)) {
+			return nil // not a guest project: no need to decode it
+		}
+		var st struct {
+			Project struct {
+				Kind      model.ProjectKind `json:"kind"`
+				ExpiresAt time.Time         `json:"expiresAt"`
+			} `json:"project"`
+			Kept bool `json:"kept"`
+		}
+		if json.Unmarshal(v, &st) == nil && st.Project.Kind == model.KindGuest && st.Project.ExpiresAt.IsZero() && !st.Kept {
+			legacy = append(legacy, id)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, id := range legacy {
+		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		_, err := s.AskProjectAs(cctx, id, Access{System: true}, &pb.ProjectOwnerQuery{})
+		cancel()
+		if err != nil && model.ErrorCode(err) != model.ErrNotFound {
+			errs = append(errs, fmt.Errorf("guest project %s: %w", id, err))
+		}
+	}
+	return errors.Join(errs...)
 }

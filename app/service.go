@@ -20,6 +20,9 @@ type Service struct {
 	clock      actors.Clock
 	cfg        actors.Config
 	sessionKey []byte
+	// docs keeps large projects decoded (project_docs.go): a cache, not
+	// state; every read still asks the project's grain.
+	docs *projectDocs
 }
 
 // system is the access of the node itself (every right), for the calls a
@@ -33,7 +36,7 @@ var system = actors.Access{System: true}
 func NewService(env *actors.Env) *Service {
 	rp := env.RuntimePath()
 	s := &Service{grains: rp.Client(), runtime: rp, pool: env.Pool, local: env.Local, clock: env.Clock,
-		cfg: env.Config, sessionKey: env.Config.SessionKey}
+		cfg: env.Config, sessionKey: env.Config.SessionKey, docs: &projectDocs{}}
 	if len(s.sessionKey) == 0 {
 		s.sessionKey = randomKey()
 	}

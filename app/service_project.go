@@ -114,9 +114,11 @@ func (s *Service) Projects(ctx context.Context, p model.Principal) ([]*model.Pro
 	return out, nil
 }
 
-// Project returns one project by ID or slug.
+// Project returns one project by ID or slug. The project may be shared
+// with other readers: do not change it.
 func (s *Service) Project(ctx context.Context, p model.Principal, id, slug string) (*model.Project, error) {
-	if id == "" && slug != "" {
+	bySlug := id == "" && slug != ""
+	if bySlug {
 		if !model.ValidSlug(slug) {
 			return nil, model.Errorf(model.ErrNotFound, "no project has this slug (slugs have 2 to 64 of a-z, 0-9 and inner dashes)")
 		}
@@ -133,7 +135,13 @@ func (s *Service) Project(ctx context.Context, p model.Principal, id, slug strin
 	if err != nil {
 		return nil, err
 	}
-	return actors.DecodeDoc[model.Project](r.GetProject().GetJson())
+	pr, err := s.docs.decode(id, r.GetProject().GetJson())
+	if err == nil && bySlug && pr.Slug != slug {
+		// A claim the project does not hold (a move under way, or one
+		// that failed half-way) names no project.
+		return nil, model.Errorf(model.ErrNotFound, "no project has the slug %q", slug)
+	}
+	return pr, err
 }
 
 // CreateProject creates an account project (EDITOR or higher).
@@ -213,7 +221,11 @@ func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (
 		if !model.ValidSlug(slug) {
 			return "", model.Errorf(model.ErrBadUserInput, "slug %q: use 2 to 64 of a-z, 0-9 and inner dashes", model.Truncate(slug, 64))
 		}
-		return slug, s.grains.TellSlug(ctx, slug, &pb.SlugClaim{ProjectId: projectID})
+		err := s.grains.TellSlug(ctx, slug, &pb.SlugClaim{ProjectId: projectID})
+		if model.ErrorCode(err) == model.ErrConflict {
+			err = s.reclaimSlug(ctx, projectID, slug, err)
+		}
+		return slug, err
 	}
 	base := model.Slugify(name)
 	if len(base) < 2 {
@@ -230,6 +242,24 @@ func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (
 		}
 	}
 	return "", model.Errorf(model.ErrConflict, "no free slug found for %q; give one", model.Truncate(name, 64))
+}
+
+// reclaimSlug claims a slug whose holder does not hold it (a move or a
+// deletion that failed half-way left the claim): the slug grain lets the
+// claim go only if it is older than any move takes. taken is the
+// refusal to answer otherwise.
+func (s *Service) reclaimSlug(ctx context.Context, projectID, slug string, taken error) error {
+	holder, err := s.grains.ResolveSlug(ctx, slug, true)
+	if err != nil || holder == projectID {
+		return taken
+	}
+	pr, err := s.Project(ctx, model.Principal{System: true}, holder, "")
+	switch {
+	case model.ErrorCode(err) == model.ErrNotFound: // deleted or expired
+	case err != nil, pr.Slug == slug:
+		return taken
+	}
+	return s.grains.TellSlug(ctx, slug, &pb.SlugClaim{ProjectId: projectID, StaleHolder: holder})
 }
 
 // trimName trims spaces and cuts a name to 100 characters.
@@ -266,14 +296,16 @@ func (s *Service) UpdateProject(ctx context.Context, p model.Principal, id strin
 			return nil, err
 		}
 	}
-	pr, err := s.editProject(ctx, p, id, &pb.EditUpdateProject{Name: name, Slug: slug})
+	// The grain moves the slug only from cur.Slug (compare-and-swap): of
+	// two concurrent moves one wins, and the loser releases its claim.
+	pr, err := s.editProject(ctx, p, id, &pb.EditUpdateProject{Name: name, Slug: slug, ExpectSlug: &cur.Slug})
 	if err != nil {
 		if slug != nil && *slug != cur.Slug {
 			_ = s.grains.TellSlug(ctx, *slug, &pb.SlugRelease{ProjectId: id})
 		}
 		return nil, err
 	}
-	if slug != nil && *slug != cur.Slug {
+	if slug != nil && *slug != cur.Slug && pr.Slug == *slug {
 		_ = s.grains.TellSlug(ctx, cur.Slug, &pb.SlugRelease{ProjectId: id})
 	}
 	return pr, nil
@@ -312,10 +344,24 @@ func (s *Service) CreateGuestProject(ctx context.Context, p model.Principal, nam
 		name = "Guest project"
 	}
 	pr := &model.Project{ID: ids.NewProjectID(), Name: name, Kind: model.KindGuest, ShareToken: "shr_" + ids.RandomString(24)}
+	if s.cfg.GuestTTL > 0 { // deleted GuestTTL after its last use (the project grain moves it while in use)
+		pr.ExpiresAt = s.clock.Now().UTC().Add(s.cfg.GuestTTL)
+	}
 	if err := s.createProject(ctx, pr, "guest-"+strings.ToLower(ids.RandomString(8)), ids.HashSecret(session)); err != nil {
 		return nil, "", err
 	}
 	return pr, session, nil
+}
+
+// KeepGuestProject exempts the guest project the slug names from
+// Config.GuestTTL (the node's demo project, which nobody's session owns).
+func (s *Service) KeepGuestProject(ctx context.Context, slug string) error {
+	pr, err := s.Project(ctx, model.Principal{System: true}, "", slug)
+	if err != nil {
+		return err
+	}
+	_, err = s.projectCall(ctx, model.Principal{System: true}, pr.ID, &pb.ProjectKeep{})
+	return err
 }
 
 // ResetMockData drops a project's mutations.

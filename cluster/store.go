@@ -216,6 +216,11 @@ func (s *Store) replicate(key string, puts []persistence.Put, deadline time.Time
 		if acks = s.writeRound(set, key, w, need, deadline); acks >= need {
 			return nil
 		}
+		if acks == 0 && s.db.Full() {
+			// This node's own copy could not be written: a full disk, which
+			// another round will not cure, and no "moving between nodes".
+			return fmt.Errorf("write %s: %w", key, persistence.ErrStorageFull)
+		}
 	}
 	return errNoQuorum(key, acks, need)
 }

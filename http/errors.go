@@ -37,6 +37,8 @@ func statusOf(code string) int {
 		return http.StatusTooManyRequests
 	case model.ErrQueryTimeout, model.ErrUnavailable:
 		return http.StatusServiceUnavailable
+	case model.ErrStorageFull:
+		return http.StatusInsufficientStorage
 	}
 	return http.StatusInternalServerError
 }
@@ -75,7 +77,7 @@ func (s *Server) writeError(c *gin.Context, err error) {
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, reqID string, err error) int {
 	code := model.ErrorCode(err)
 	if code == model.ErrInternal {
-		s.log.Error("internal error", "request_id", reqID, "path", model.Clip(r.URL.Path, maxEchoPath),
+		s.log.Error("internal error", "request_id", reqID, "path", logPath(r.URL.Path),
 			"err", model.Clip(err.Error(), maxEchoDetail))
 	}
 	var extra map[string]any

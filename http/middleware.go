@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -50,9 +51,25 @@ func (s *Server) requestLog(c *gin.Context) {
 	}
 	start := time.Now()
 	c.Next()
-	s.log.Info("request", "id", id, "method", model.Clip(c.Request.Method, 16), "path", model.Clip(c.Request.URL.Path, maxEchoPath),
+	s.log.Info("request", "id", id, "method", model.Clip(c.Request.Method, 16), "path", logPath(c.Request.URL.Path),
 		"status", c.Writer.Status(), "bytes", c.Writer.Size(), "ms", float64(time.Since(start).Microseconds())/1000,
 		"ip", c.ClientIP())
+}
+
+// adoptPath is the route whose last segment is a credential, the one-time
+// adoption link (docs/reference/routes.md).
+const adoptPath = "/auth/adopt/"
+
+// logPath is a request path as log lines repeat it: clipped, and with the
+// credential a path may carry (an adoption token) redacted, as every other
+// credential is kept out of the log (keys and JWTs travel in headers and
+// cookies, share tokens in the query string; neither is logged). Metrics
+// label routes, never paths.
+func logPath(p string) string {
+	if strings.HasPrefix(p, adoptPath) && len(p) > len(adoptPath) {
+		return adoptPath + "[redacted]"
+	}
+	return model.Clip(p, maxEchoPath)
 }
 
 // recoverPanics turns a panic into a 500 with the error body; the stack

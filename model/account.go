@@ -102,6 +102,8 @@ type Limits struct {
 	// limit.
 	Projects       [4]int
 	KeysPerProject [4]int
+	// Model bounds the size of every project's model (modelsize.go).
+	Model ModelLimits
 }
 
 // PlanIndex orders the plans: STARTER 0, PROFESSIONAL 1, TEAM 2, ENTERPRISE 3.
@@ -128,6 +130,7 @@ func DefaultLimits() Limits {
 		Projects:     [4]int{10, 100, 1000, 10000},
 		// STARTER has no keys (KeysAllowed); its cap matters after a downgrade.
 		KeysPerProject: [4]int{50, 50, 200, 1000},
+		Model:          DefaultModelLimits(),
 	}
 }
 

@@ -24,6 +24,9 @@ const (
 	ErrPayloadTooLarge      = "PAYLOAD_TOO_LARGE"
 	ErrAdoptionTokenInvalid = "ADOPTION_TOKEN_INVALID"
 	ErrUnavailable          = "UNAVAILABLE"
+	// ErrStorageFull refuses a write when the node's disk is full
+	// (507); nothing of the write was stored.
+	ErrStorageFull = "STORAGE_FULL"
 
 	// GraphQL-level (extensions.code).
 	ErrNotReady       = "NOT_READY"

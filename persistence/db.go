@@ -15,6 +15,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -32,6 +33,8 @@ type DB struct {
 
 	pmu     sync.Mutex
 	pending map[string]uint64 // promises for keys with no records (see Promise)
+
+	fullSince atomic.Int64 // unix ns of the first of the writes failing for a full disk; 0: none (full.go)
 }
 
 // Put is one key write in a batch; a nil Value deletes the key, and with
@@ -59,7 +62,7 @@ func Open(path string) (*DB, error) {
 }
 
 func (db *DB) migrate() error {
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return db.update(func(tx *bolt.Tx) error {
 		m, err := tx.CreateBucketIfNotExists(metaBucket)
 		if err != nil {
 			return err
@@ -97,7 +100,7 @@ func (db *DB) Write(puts ...Put) error {
 	if len(puts) == 0 {
 		return nil
 	}
-	return db.bolt.Update(func(tx *bolt.Tx) error {
+	return db.update(func(tx *bolt.Tx) error {
 		for _, p := range puts {
 			if err := put(tx, p); err != nil {
 				return fmt.Errorf("write %s/%s: %w", p.Kind, p.ID, err)
@@ -126,7 +129,7 @@ func put(tx *bolt.Tx, p Put) error {
 
 // DeletePrefix deletes every key of kind that starts with prefix, in one transaction.
 func (db *DB) DeletePrefix(kind, prefix string) error {
-	return db.bolt.Update(func(tx *bolt.Tx) error { return deletePrefix(tx, kind, prefix) })
+	return db.update(func(tx *bolt.Tx) error { return deletePrefix(tx, kind, prefix) })
 }
 
 func deletePrefix(tx *bolt.Tx, kind, prefix string) error {

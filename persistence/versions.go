@@ -83,7 +83,7 @@ func (db *DB) ApplyIf(key string, v Version, puts []Put, clear []Range, ok func(
 	db.pmu.Lock()
 	mem := db.pending[key]
 	db.pmu.Unlock()
-	err = db.bolt.Update(func(tx *bolt.Tx) error {
+	err = db.update(func(tx *bolt.Tx) error {
 		if b := tx.Bucket(versionBucket); b != nil {
 			have = decodeVersion(b.Get([]byte(key)))
 		}
@@ -235,7 +235,7 @@ func (db *DB) Promise(key string, gen uint64) (promised uint64, ok bool, err err
 		db.remember(key, gen)
 		return gen, true, nil
 	}
-	err = db.bolt.Update(func(tx *bolt.Tx) error { return putPromise(tx, key, gen) })
+	err = db.update(func(tx *bolt.Tx) error { return putPromise(tx, key, gen) })
 	if err != nil {
 		return promised, false, err
 	}

@@ -540,9 +540,14 @@ func (x *SlugGet) GetHeader() *Header {
 }
 
 type SlugClaim struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
-	ProjectId     string                 `protobuf:"bytes,2,opt,name=project_id,json=projectId,proto3" json:"project_id,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Header    *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	ProjectId string                 `protobuf:"bytes,2,opt,name=project_id,json=projectId,proto3" json:"project_id,omitempty"`
+	// stale_holder, when set, is a project the caller found not to hold the
+	// slug although the slug grain names it (a move that failed half-way):
+	// the claim replaces that holder's if it is still the holder and its
+	// claim is older than a slug move can take.
+	StaleHolder   string `protobuf:"bytes,3,opt,name=stale_holder,json=staleHolder,proto3" json:"stale_holder,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -587,6 +592,13 @@ func (x *SlugClaim) GetHeader() *Header {
 func (x *SlugClaim) GetProjectId() string {
 	if x != nil {
 		return x.ProjectId
+	}
+	return ""
+}
+
+func (x *SlugClaim) GetStaleHolder() string {
+	if x != nil {
+		return x.StaleHolder
 	}
 	return ""
 }
@@ -925,11 +937,12 @@ const file_mockgql_actors_v1_other_proto_rawDesc = "" +
 	"\vAdoptionUse\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\"<\n" +
 	"\aSlugGet\x121\n" +
-	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\"]\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\"\x80\x01\n" +
 	"\tSlugClaim\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x1d\n" +
 	"\n" +
-	"project_id\x18\x02 \x01(\tR\tprojectId\"_\n" +
+	"project_id\x18\x02 \x01(\tR\tprojectId\x12!\n" +
+	"\fstale_holder\x18\x03 \x01(\tR\vstaleHolder\"_\n" +
 	"\vSlugRelease\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x1d\n" +
 	"\n" +

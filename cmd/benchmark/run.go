@@ -105,6 +105,12 @@ func run(o options) error {
 			return fmt.Errorf("budget: %w", err)
 		}
 	}
+	if o.runs("modelsize") {
+		if err := modelSize(bin, dir, report); err != nil {
+			report.print()
+			return fmt.Errorf("modelsize: %w", err)
+		}
+	}
 	if o.runs("limits") {
 		if err := limits(bin, self, dir, o, report); err != nil {
 			report.print()

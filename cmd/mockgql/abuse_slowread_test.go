@@ -86,7 +86,8 @@ type bigAnswer struct {
 func TestAbuseSlowReadersHoldTheBudget(t *testing.T) {
 	// The 25 dataSources of the management answer are over its cost
 	// budget (abuse_budget_test.go), which is not what this test is about.
-	p := abuseProc(t, "--max-response-bytes", "8000000", "--response-budget-mb", "16", "--body-timeout", "10s", "--max-management-cost", "-1")
+	p := abuseProc(t, "--max-response-bytes", "8000000", "--response-budget-mb", "16", "--body-timeout", "10s", "--max-management-cost", "-1",
+		"--model-value-bytes", "300000")
 	sh := newShop(t, p.server, "slow@example.com", "slow")
 	sh.owner.must(`mutation($t:ID!,$v:JSON){ createModellingAttribute(input:{tableId:$t, name:"blob", type:STRING, mappingType: CONSTANT, constantValue:$v}) { id } }`,
 		map[string]any{"t": sh.tables["Product"], "v": strings.Repeat("x", 200<<10)})

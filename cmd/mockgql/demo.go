@@ -37,6 +37,11 @@ func (r *running) seedDemo() error {
 	if err != nil {
 		return err
 	}
+	// The demo lives as long as the node, not --guest-ttl; a demo seeded
+	// before guest projects expired is kept here too.
+	if err := r.svc.KeepGuestProject(ctx, info.Slug); err != nil && model.ErrorCode(err) != model.ErrNotFound {
+		return fmt.Errorf("keeping the demo project: %w", err)
+	}
 	r.srv.SetDemo(info.Slug, info.ShareToken)
 	url := fmt.Sprintf("%s/mock/%s/graphql?token=%s", r.srv.BaseURL(), info.Slug, info.ShareToken)
 	preview := fmt.Sprintf("%s/preview/%s?token=%s", r.srv.AppURL(), info.Slug, info.ShareToken)

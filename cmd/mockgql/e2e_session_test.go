@@ -492,7 +492,7 @@ func TestSessionExpiry(t *testing.T) {
 	path := strings.TrimPrefix(sp["runtimeUrl"].(string), s.base)
 	s.gql(path, `mutation { createProduct(input: {name: "Mine"}) { id } }`, nil).data(t) // an overlay row and a mutation answer
 
-	// A guest project on the same session: no new cookie, no expiry.
+	// A guest project on the same session: no new cookie, its own (30-day) expiry.
 	r := a.gql(`mutation { createGuestProject(name: "Kept") { projectId slug shareToken runtimeUrl } }`, nil)
 	g := get(r.data(t), "createGuestProject")
 	if c := r.Header.Values("Set-Cookie"); len(c) != 0 {
@@ -527,7 +527,7 @@ func TestSessionExpiry(t *testing.T) {
 		t.Fatalf("expired project still listed: %v", d)
 	}
 	d := s.gql("/graphql", `query($id:ID){ project(id:$id) { kind expiresAt } }`, map[string]any{"id": gid}, "Cookie", a.cookie).data(t)
-	if get(d, "project", "kind") != "GUEST" || get(d, "project", "expiresAt") != nil {
+	if get(d, "project", "kind") != "GUEST" || get(d, "project", "expiresAt") == nil { // --guest-ttl after its last use (30 days)
 		t.Fatalf("guest project: %v", d)
 	}
 	s.gql(guestPath, `{ things { total } }`, nil).data(t)

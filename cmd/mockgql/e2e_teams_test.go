@@ -250,7 +250,3 @@ func login(t *testing.T, s *server, email, password string) *user {
 	return &user{s: s, token: get(d, "login", "token").(string), email: email}
 }
 
-func mustJSON(v any) []byte {
-	b, _ := json.Marshal(v)
-	return b
-}

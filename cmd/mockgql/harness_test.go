@@ -39,6 +39,16 @@ type server struct {
 // startServer starts a node; edit may change the settings. It stops when the test ends.
 func startServer(t testing.TB, edit ...func(*serveConfig)) *server {
 	t.Helper()
+	c := testServeConfig(t, edit...)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if testing.Verbose() {
+		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	return startServerLog(t, c, log)
+}
+
+// testServeConfig is the settings of a test node, changed by edit.
+func testServeConfig(t testing.TB, edit ...func(*serveConfig)) serveConfig {
 	c := serveConfig{HTTP: "127.0.0.1:0", Data: t.TempDir(), NoDemo: true, MaxDatasetBytes: 1 << 30,
 		QueryTimeout: 5 * time.Second, Node: "test", bcryptCost: 4,
 		IPLimit: 0, ActorIssueLimit: 10, GuestDailyCalls: 500, SessionDailyCalls: 100, ActorIdle: 15 * time.Minute,
@@ -48,10 +58,19 @@ func startServer(t testing.TB, edit ...func(*serveConfig)) *server {
 	for _, e := range edit {
 		e(&c)
 	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if testing.Verbose() {
-		log = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	}
+	return c
+}
+
+// startServerLogging is startServer whose log (info and above, JSON lines)
+// goes to w.
+func startServerLogging(t testing.TB, w io.Writer, edit ...func(*serveConfig)) *server {
+	t.Helper()
+	c := testServeConfig(t, edit...)
+	return startServerLog(t, c, slog.New(slog.NewJSONHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo})))
+}
+
+func startServerLog(t testing.TB, c serveConfig, log *slog.Logger) *server {
+	t.Helper()
 	run, err := start(c, log)
 	if err != nil {
 		t.Fatalf("start server: %v", err)

@@ -50,10 +50,14 @@ type serveConfig struct {
 	TrustedProxies                         list
 	Surface                                surfaceConfig // flags.go
 	Teams                                  teamsConfig   // flags_teams.go
+	Model                                  modelConfig   // flags_model.go
 	PoolCurators                           list
 	Plans                                  planConfig // flags_plans.go
 	// bcryptCost is not a flag: tests lower it to keep sign-ups fast.
 	bcryptCost int
+	// clock is not a flag: tests move it instead of sleeping (nil: the
+	// system clock).
+	clock actors.Clock
 }
 
 func serveFlags(fs *flag.FlagSet, c *serveConfig) {
@@ -97,6 +101,7 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	surfaceFlags(fs, &c.Surface)
 	planFlags(fs, &c.Plans)
 	teamsFlags(fs, &c.Teams)
+	modelFlags(fs, &c.Model)
 }
 
 func serve(args []string) error {
@@ -161,6 +166,7 @@ type running struct {
 }
 
 func start(c serveConfig, log *slog.Logger) (*running, error) {
+	log = quietFullDisk(log, time.Minute)
 	if err := os.MkdirAll(c.Data, 0o700); err != nil {
 		return nil, err
 	}
@@ -191,11 +197,16 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	c.Surface.applyGrains(&acfg)
 	c.Plans.apply(&acfg)
 	c.Teams.apply(&acfg)
+	c.Model.apply(&acfg)
 	for _, cur := range c.PoolCurators {
 		acfg.PoolCurators = append(acfg.PoolCurators, strings.ToLower(cur))
 	}
 	acfg.SessionKey = secret // sessions minted on one node are the cluster's (every node has this secret)
-	env := &actors.Env{Local: &actors.Local{}, Clock: actors.SystemClock{}, Config: acfg, Log: log, Metrics: metrics,
+	var clock actors.Clock = actors.SystemClock{}
+	if c.clock != nil {
+		clock = c.clock
+	}
+	env := &actors.Env{Local: &actors.Local{}, Clock: clock, Config: acfg, Log: log, Metrics: metrics,
 		QueryCache: graphql.NewCache(max(c.QueryCacheMB, 1) << 20 / 4), Bounds: c.Surface.bounds()}
 	bind := c.ClusterBind
 	if bind == "" {

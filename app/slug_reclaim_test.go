@@ -1,0 +1,43 @@
+package app_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/model"
+)
+
+// TestStaleSlugClaimIsReclaimed: a slug claimed by a project that does
+// not hold it (a move that failed between its claim and its edit) can be
+// taken by another project once the claim is older than any move takes,
+// not before; a slug its holder does hold is never taken.
+func TestStaleSlugClaimIsReclaimed(t *testing.T) {
+	clock := newTestClock()
+	nd := startNode(t, "", clock)
+	svc, ctx := nd.svc, context.Background()
+	ann := signUp(t, svc, "ann@example.com")
+	a, err := svc.CreateProject(ctx, ann.p, "A", "held")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The half-way move: A's claim on "left" stays, A keeps "held".
+	if err := nd.env.RuntimePath().Client().TellSlug(ctx, "left", &pb.SlugClaim{ProjectId: a.ID}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.CreateProject(ctx, ann.p, "B", "left"); model.ErrorCode(err) != model.ErrConflict {
+		t.Fatalf("a fresh claim was taken: %v", err)
+	}
+	clock.Add(3 * time.Minute)
+	b, err := svc.CreateProject(ctx, ann.p, "B", "left")
+	if err != nil {
+		t.Fatalf("a stale claim was not reclaimed: %v", err)
+	}
+	if got, err := svc.Project(ctx, ann.p, "", "left"); err != nil || got.ID != b.ID {
+		t.Fatalf("project(slug: left): %v %v, want %s", got, err, b.ID)
+	}
+	if _, err := svc.CreateProject(ctx, ann.p, "C", "held"); model.ErrorCode(err) != model.ErrConflict {
+		t.Fatalf("a slug its holder holds was taken: %v", err)
+	}
+}
