@@ -16,9 +16,16 @@ NORACE_TESTS := TestCluster
 
 .PHONY: test run build bench lint js-deps cluster
 
+# Both passes run (a failure in the first no longer hides the second's
+# results); internal/testreport turns their -json into go test's usual
+# output (ok/FAIL lines, failing tests' logs), lists the slowest tests and
+# exits 1 when anything failed.
+SHELL := /bin/bash
 test: lint js-deps
-	$(GO) test -race -count=1 -timeout 20m -skip '$(NORACE_TESTS)' ./...
-	$(GO) test -count=1 -timeout 12m -run '$(NORACE_TESTS)' ./cluster/ ./cmd/mockgql/
+	set -o pipefail; { \
+	$(GO) test -race -count=1 -timeout 20m -json -skip '$(NORACE_TESTS)' ./...; race=$$?; \
+	$(GO) test -count=1 -timeout 12m -json -run '$(NORACE_TESTS)' ./cluster/ ./cmd/mockgql/; norace=$$?; \
+	exit $$((race | norace)); } | $(GO) run ./internal/testreport -top 20
 
 # The port and anything else: make run ARGS='--http 127.0.0.1:9090'
 # (or MGQ_HTTP=127.0.0.1:9090 make run; every flag has its MGQ_ variable).

@@ -24,7 +24,9 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	closeBrowser()
+	os.Exit(code)
 }
 
 // server is a real node (bbolt in a temp dir, protoactor cluster of one,
