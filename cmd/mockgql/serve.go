@@ -52,7 +52,15 @@ type serveConfig struct {
 	PoolCurators                           list
 	// bcryptCost is not a flag: tests lower it to keep sign-ups fast.
 	bcryptCost int
+	// clock is not a flag: tests move the time of the windows and quotas
+	// instead of waiting for a minute's edge (nil: the system clock).
+	clock actors.Clock
 }
+
+// testChild, when set (only by the tests' TestMain, in a test binary
+// re-executed as a `mockgql serve` process), edits the parsed settings:
+// the test clock and the tests' bcrypt cost.
+var testChild func(*serveConfig)
 
 func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	host, _ := os.Hostname()
@@ -101,6 +109,9 @@ func serve(args []string) error {
 	serveFlags(fset, &c)
 	if err := parse(fset, args); err != nil {
 		return err
+	}
+	if testChild != nil {
+		testChild(&c)
 	}
 	log := newLogger(c.LogLevel)
 	startGCTuner(uint64(max(c.GCHeadroom, 0)), uint64(max(c.GCMaxGrowth, 0)), log)
@@ -189,7 +200,11 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 		acfg.PoolCurators = append(acfg.PoolCurators, strings.ToLower(cur))
 	}
 	acfg.SessionKey = secret // sessions minted on one node are the cluster's (every node has this secret)
-	env := &actors.Env{Local: &actors.Local{}, Clock: actors.SystemClock{}, Config: acfg, Log: log, Metrics: metrics,
+	var clock actors.Clock = actors.SystemClock{}
+	if c.clock != nil {
+		clock = c.clock
+	}
+	env := &actors.Env{Local: &actors.Local{}, Clock: clock, Config: acfg, Log: log, Metrics: metrics,
 		QueryCache: graphql.NewCache(max(c.QueryCacheMB, 1) << 20 / 4), Bounds: c.Surface.bounds()}
 	bind := c.ClusterBind
 	if bind == "" {
