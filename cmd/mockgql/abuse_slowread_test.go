@@ -84,6 +84,7 @@ type bigAnswer struct {
 // before the write, so any number of stuck readers could each hold an
 // answer beyond it.
 func TestAbuseSlowReadersHoldTheBudget(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	p := abuseProc(t, "--max-response-bytes", "8000000", "--response-budget-mb", "16", "--body-timeout", "10s")
 	sh := newShop(t, p.server, "slow@example.com", "slow")
 	sh.owner.must(`mutation($t:ID!,$v:JSON){ createModellingAttribute(input:{tableId:$t, name:"blob", type:STRING, mappingType: CONSTANT, constantValue:$v}) { id } }`,

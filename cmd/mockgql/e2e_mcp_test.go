@@ -217,6 +217,7 @@ func opensBoard(t testing.TB, link, projectID string) {
 // after which the same handle still reaches the project and both the
 // adoption link given before the crash and a new one open the board.
 func TestMCPFlowOverHTTP(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	data, port := t.TempDir(), freePort(t)
 	p := startProc(t, data, port)
 	seedPool(t, p.server)

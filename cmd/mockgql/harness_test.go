@@ -41,6 +41,10 @@ type server struct {
 }
 
 // startServer starts a node; edit may change the settings. It stops when the test ends.
+// Its test must not call t.Parallel: protoactor-go writes process-wide
+// globals (gRPC's logger) when a node starts, which races under -race
+// with another in-process node running. Tests whose nodes are processes
+// (startProc) run in parallel instead.
 func startServer(t testing.TB, edit ...func(*serveConfig)) *server {
 	t.Helper()
 	c := serveConfig{HTTP: "127.0.0.1:0", Data: t.TempDir(), NoDemo: true, MaxDatasetBytes: 1 << 30,

@@ -48,6 +48,9 @@ func freePort(t testing.TB) int {
 }
 
 // startProc runs `mockgql serve` on data dir and waits until it is ready.
+// A test whose nodes are all processes shares nothing with other such
+// tests (own ports, data, clock; no environment changes) and calls
+// t.Parallel; a test with an in-process node (startServer) must not.
 func startProc(t *testing.T, data string, port int, extra ...string) *proc {
 	t.Helper()
 	return startProcLogging(t, data, port, os.Stderr, extra...)
