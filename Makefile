@@ -11,19 +11,21 @@
 # same code the race-checked single-node tests run.
 #
 # The engine's differential tests (thousands of random queries and
-# overlay versions checked against a naive reference) also run without
-# -race: they drive the engine from their one goroutine (the only other
-# is a lazily built index's background build), so the detector, which
-# made them 5 to 10 times slower (over 6 minutes of the race pass), has
-# almost nothing to check there; the engine's concurrent paths (caches,
-# overlays, background index builds, parallel requests) are race-checked
-# by the other tests of graphql, model/dataset, actors, app and
-# cmd/mockgql. The second pass runs every package (./...) so that a test
-# that moves to another package still runs.
+# overlay versions checked against a naive reference; TestListDifferential
+# matches TestListDifferentialSparse too) and the column store's radix
+# sorts checked against a comparison sort (TestSortedMatchesNaive) also
+# run without -race: they drive the engine from their one goroutine (the
+# only other is a lazily built index's background build), so the
+# detector, which made them 5 to 10 times slower (11 minutes of test time
+# in the race pass), has almost nothing to check there; the concurrent
+# paths (caches, overlays, background index builds, parallel requests)
+# are race-checked by the other tests of graphql, model/dataset, actors,
+# app and cmd/mockgql. The second pass runs every package (./...) so that
+# a test that moves to another package still runs.
 
 GO          ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
-NORACE_TESTS := TestCluster|TestListDifferential|TestPowerDifferential|TestOverlayPatchMatchesFull
+NORACE_TESTS := TestCluster|TestListDifferential|TestPowerDifferential|TestOverlayPatchMatchesFull|TestSortedMatchesNaive
 
 .PHONY: test run build bench lint js-deps cluster
 

@@ -390,6 +390,7 @@ func TestMCPBadInput(t *testing.T) {
 // sessions are stateless; the handle is sealed with the cluster's shared
 // JWT secret), and the adoption link opens on any node.
 func TestMCPClusterAnyNode(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	tr := startTrio(t)
 	seedPool(t, tr.procs[0].server)
 	var clients []*sdk.ClientSession
