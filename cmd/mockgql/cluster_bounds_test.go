@@ -185,6 +185,7 @@ func risen(t *testing.T, what string, before, after [3]float64) int {
 // window stay within the bounds README documents ("Limits", "Durability")
 // while the node holding their grain is SIGKILLed under load.
 func TestClusterLimitsAcrossFailover(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	if testing.Short() {
 		t.Skip("starts and kills three processes")
 	}
