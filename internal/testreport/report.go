@@ -20,6 +20,9 @@ type event struct {
 	Output     string
 }
 
+// line is a line of output and the test or subtest that wrote it.
+type line struct{ test, text string }
+
 // result is a finished top-level test.
 type result struct {
 	Package, Test string
@@ -31,15 +34,16 @@ type result struct {
 // The zero value is not usable; make one with newReport. Not safe for
 // concurrent use.
 type report struct {
-	out     io.Writer
-	pending map[string][]string // package + "\x00" + top-level test: its output so far
-	results []result
-	failed  bool // a test, a package or a build failed
-	events  int
+	out         io.Writer
+	pending     map[string][]line // package + "\x00" + top-level test: its (and its subtests') output so far
+	failedTests map[string]bool   // package + "\x00" + test or subtest that failed
+	results     []result
+	failed      bool // a test, a package or a build failed
+	events      int
 }
 
 func newReport(out io.Writer) *report {
-	return &report{out: out, pending: map[string][]string{}}
+	return &report{out: out, pending: map[string][]line{}, failedTests: map[string]bool{}}
 }
 
 // read consumes the stream; lines that are not JSON events (go test's
@@ -101,26 +105,31 @@ func (r *report) testEvent(e event) {
 	switch e.Action {
 	case "output":
 		if !strings.HasPrefix(e.Output, "=== ") { // RUN, PAUSE, CONT, NAME: -v only
-			r.pending[key] = append(r.pending[key], e.Output)
+			r.pending[key] = append(r.pending[key], line{e.Test, e.Output})
 		}
 	case "fail", "pass", "skip":
 		if e.Action == "fail" {
 			r.failed = true
+			r.failedTests[e.Package+"\x00"+e.Test] = true
 		}
 		if sub {
 			return
 		}
 		if e.Action == "fail" {
-			r.print(key)
+			r.print(e.Package, key, true)
 		}
 		delete(r.pending, key)
 		r.results = append(r.results, result{e.Package, e.Test, time.Duration(e.Elapsed * float64(time.Second)), e.Action})
 	}
 }
 
-func (r *report) print(key string) {
+// print writes a top-level test's output: with onlyFailed, as go test
+// does without -v, only the lines of the test and subtests that failed.
+func (r *report) print(pkg, key string, onlyFailed bool) {
 	for _, l := range r.pending[key] {
-		fmt.Fprint(r.out, l)
+		if !onlyFailed || r.failedTests[pkg+"\x00"+l.test] {
+			fmt.Fprint(r.out, l.text)
+		}
 	}
 }
 
@@ -135,7 +144,7 @@ func (r *report) flushPackage(pkg string) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		r.print(k)
+		r.print(pkg, k, false)
 		delete(r.pending, k)
 	}
 }

@@ -21,6 +21,9 @@ const stream = `{"Action":"start","Package":"p/a"}
 {"Action":"output","Package":"p/a","Output":"ok  \tp/a\t3.6s\n"}
 {"Action":"pass","Package":"p/a","Elapsed":3.6}
 {"Action":"output","Package":"p/b","Test":"TestBad","Output":"=== RUN   TestBad\n"}
+{"Action":"output","Package":"p/b","Test":"TestBad/fine","Output":"    b_test.go:5: all well\n"}
+{"Action":"output","Package":"p/b","Test":"TestBad/fine","Output":"--- PASS: TestBad/fine (0.00s)\n"}
+{"Action":"pass","Package":"p/b","Test":"TestBad/fine","Elapsed":0}
 {"Action":"output","Package":"p/b","Test":"TestBad/case","Output":"=== RUN   TestBad/case\n"}
 {"Action":"output","Package":"p/b","Test":"TestBad/case","Output":"    b_test.go:9: want 1, got 2\n"}
 {"Action":"output","Package":"p/b","Test":"TestBad","Output":"--- FAIL: TestBad (1.00s)\n"}
@@ -34,8 +37,9 @@ const stream = `{"Action":"start","Package":"p/a"}
 `
 
 // TestReport: the plain output keeps go test's ok and FAIL lines and the
-// output of failing tests verbatim (a hung test's panic included), drops
-// -v's progress lines, ranks the slowest tests and records the failure.
+// output of failing tests and subtests verbatim (a hung test's panic
+// included), drops -v's progress lines and what passing subtests of a
+// failing test wrote, ranks the slowest tests and records the failure.
 func TestReport(t *testing.T) {
 	tests := []struct {
 		name, in         string
@@ -48,7 +52,7 @@ func TestReport(t *testing.T) {
 		{"failing package", stream,
 			[]string{"ok  \tp/a\t3.6s\n", "    b_test.go:9: want 1, got 2\n--- FAIL: TestBad (1.00s)\n    --- FAIL: TestBad/case (1.00s)\n",
 				"panic: test timed out after 1m0s\nFAIL\tp/b\t60.0s\n", "1.00s  fail  p/b  TestBad\n"},
-			[]string{"=== RUN"}, true, false},
+			[]string{"=== RUN", "all well", "--- PASS"}, true, false},
 		{"not json", "# p/c\nc.go:1: syntax error\n", []string{"c.go:1: syntax error\n"}, nil, true, true},
 		{"build failure", `{"ImportPath":"p/c","Action":"build-output","Output":"c.go:1: syntax error\n"}
 {"ImportPath":"p/c","Action":"build-fail"}
