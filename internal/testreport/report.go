@@ -35,15 +35,16 @@ type result struct {
 // concurrent use.
 type report struct {
 	out         io.Writer
-	pending     map[string][]line // package + "\x00" + top-level test: its (and its subtests') output so far
-	failedTests map[string]bool   // package + "\x00" + test or subtest that failed
+	pending     map[string][]line   // package + "\x00" + top-level test: its (and its subtests') output so far
+	failedTests map[string]bool     // package + "\x00" + test or subtest that failed
+	pkgOut      map[string][]string // package: what its binary wrote outside any test
 	results     []result
 	failed      bool // a test, a package or a build failed
 	events      int
 }
 
 func newReport(out io.Writer) *report {
-	return &report{out: out, pending: map[string][]line{}, failedTests: map[string]bool{}}
+	return &report{out: out, pending: map[string][]line{}, failedTests: map[string]bool{}, pkgOut: map[string][]string{}}
 }
 
 // read consumes the stream; lines that are not JSON events (go test's
@@ -82,20 +83,31 @@ func (r *report) handle(e event) {
 	}
 }
 
+// packageEvent handles what a test binary writes outside any test: go
+// test without -v shows all of it for a failing package, and only the
+// summary line ("ok  ", "?   ") for one that passed.
 func (r *report) packageEvent(e event) {
 	switch e.Action {
 	case "output":
 		// The binary speaks outside any test: it has ended (FAIL, a
 		// timeout's panic), so the tests still running never will.
 		r.flushPackage(e.Package)
-		if e.Output != "PASS\n" { // go test prints it only with -v
-			fmt.Fprint(r.out, e.Output)
-		}
+		r.pkgOut[e.Package] = append(r.pkgOut[e.Package], e.Output)
 	case "fail":
 		r.failed = true
 		r.flushPackage(e.Package)
+		for _, l := range r.pkgOut[e.Package] {
+			fmt.Fprint(r.out, l)
+		}
+		delete(r.pkgOut, e.Package)
 	case "pass", "skip":
 		r.flushPackage(e.Package)
+		for _, l := range r.pkgOut[e.Package] {
+			if strings.HasPrefix(l, "ok  ") || strings.HasPrefix(l, "?   ") {
+				fmt.Fprint(r.out, l)
+			}
+		}
+		delete(r.pkgOut, e.Package)
 	}
 }
 
@@ -151,6 +163,13 @@ func (r *report) flushPackage(pkg string) {
 
 func (r *report) flushAll() {
 	pkgs := map[string]bool{}
+	for pkg, lines := range r.pkgOut { // the stream ended before the package did
+		for _, l := range lines {
+			fmt.Fprint(r.out, l)
+		}
+		delete(r.pkgOut, pkg)
+		r.failed = true
+	}
 	for k := range r.pending {
 		pkg, _, _ := strings.Cut(k, "\x00")
 		pkgs[pkg] = true

@@ -18,6 +18,7 @@ const stream = `{"Action":"start","Package":"p/a"}
 {"Action":"output","Package":"p/a","Test":"TestSkip","Output":"--- SKIP: TestSkip (0.00s)\n"}
 {"Action":"skip","Package":"p/a","Test":"TestSkip","Elapsed":0}
 {"Action":"output","Package":"p/a","Output":"PASS\n"}
+{"Action":"output","Package":"p/a","Output":"testing: warning: no tests to run\n"}
 {"Action":"output","Package":"p/a","Output":"ok  \tp/a\t3.6s\n"}
 {"Action":"pass","Package":"p/a","Elapsed":3.6}
 {"Action":"output","Package":"p/b","Test":"TestBad","Output":"=== RUN   TestBad\n"}
@@ -48,7 +49,7 @@ func TestReport(t *testing.T) {
 	}{
 		{"passing package", stream[:strings.Index(stream, `{"Action":"output","Package":"p/b"`)],
 			[]string{"ok  \tp/a\t3.6s\n", "slowest 3 tests of 3:\n", "3.50s  pass  p/a  TestSlow\n"},
-			[]string{"PASS\n", "=== RUN", "--- PASS"}, false, false},
+			[]string{"PASS\n", "=== RUN", "--- PASS", "warning"}, false, false},
 		{"failing package", stream,
 			[]string{"ok  \tp/a\t3.6s\n", "    b_test.go:9: want 1, got 2\n--- FAIL: TestBad (1.00s)\n    --- FAIL: TestBad/case (1.00s)\n",
 				"panic: test timed out after 1m0s\nFAIL\tp/b\t60.0s\n", "1.00s  fail  p/b  TestBad\n"},
