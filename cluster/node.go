@@ -94,7 +94,8 @@ const maxGRPCMessage = 128 << 20
 var ErrUnavailable = errors.New("grain unavailable")
 
 // Start starts a node and joins the cluster. It returns once this node is a
-// member (protoactor's StartMember waits about a second).
+// member: its provider has started (joined its seeds, if any) and
+// published a topology that holds it.
 func Start(cfg Config) (*Node, error) {
 	def := DefaultConfig()
 	if cfg.Name == "" {
@@ -157,7 +158,14 @@ func Start(cfg Config) (*Node, error) {
 			n.seenSize(len(t.Members))
 		}
 	})
-	c.StartMember()
+	// protoactor's StartMember ends in a fixed one-second sleep, after our
+	// provider has started and published the topology with this member:
+	// wait for the provider instead (a start costs tests a second each).
+	// A provider that fails makes StartMember panic, as it always did.
+	go c.StartMember()
+	if err := <-prov.started; err != nil {
+		return nil, fmt.Errorf("cluster member: %w", err)
+	}
 	go n.watchFence()
 	return n, nil
 }

@@ -63,6 +63,7 @@ type provider struct {
 	updating atomic.Bool            // a metadata update is being gossiped
 	kick     chan struct{}
 	stop     chan struct{}
+	started  chan error // StartMember's outcome (buffered, sent once)
 	once     sync.Once
 	joining  atomic.Bool
 	seen     map[string]seenMember                // by ID; only the loop goroutine uses it
@@ -85,7 +86,7 @@ type seenMember struct {
 
 func newProvider(bindHost string, bindPort, proto int, join []string, tune func(*memberlist.Config), log *slog.Logger) *provider {
 	return &provider{bindHost: bindHost, bindPort: bindPort, proto: proto, join: join, tune: tune, log: log,
-		kick: make(chan struct{}, 1), stop: make(chan struct{}), seen: map[string]seenMember{}}
+		kick: make(chan struct{}, 1), stop: make(chan struct{}), started: make(chan error, 1), seen: map[string]seenMember{}}
 }
 
 // memberlist.Delegate and EventDelegate: all methods must be thread-safe and
@@ -136,7 +137,17 @@ func (p *provider) poke() {
 }
 
 // StartMember implements protocluster.ClusterProvider.
-func (p *provider) StartMember(c *protocluster.Cluster) error { return p.start(c, c.GetClusterKinds()) }
+// It also reports the outcome on p.started: by then the topology with this
+// member is published (publish is synchronous), and protoactor's
+// StartMember only sleeps a fixed second before it returns (see Start).
+func (p *provider) StartMember(c *protocluster.Cluster) error {
+	err := p.start(c, c.GetClusterKinds())
+	select {
+	case p.started <- err:
+	default:
+	}
+	return err
+}
 
 // StartClient implements protocluster.ClusterProvider; a client hosts no kinds.
 func (p *provider) StartClient(c *protocluster.Cluster) error { return p.start(c, nil) }

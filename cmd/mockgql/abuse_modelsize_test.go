@@ -21,21 +21,21 @@ import (
 // projects expire, adoption links per project are capped, adoption tokens
 // stay out of the log, and slug moves are compare-and-swap.
 
-// testClock is a settable clock, test-only: tests move time instead of
+// settableClock is a settable clock, test-only: tests move time instead of
 // sleeping. It is safe for concurrent use.
-type testClock struct {
+type settableClock struct {
 	mu  sync.Mutex
 	now time.Time
 }
 
-func (c *testClock) Now() time.Time {
+func (c *settableClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.now
 }
 
 // Add moves the clock forward by d.
-func (c *testClock) Add(d time.Duration) {
+func (c *settableClock) Add(d time.Duration) {
 	c.mu.Lock()
 	c.now = c.now.Add(d)
 	c.mu.Unlock()
@@ -175,7 +175,7 @@ func TestAccountProjectModelBounded(t *testing.T) {
 // use (30 days), each use moving its expiry; then the sweeper deletes it
 // with all its records. The clock is moved, not waited for.
 func TestGuestProjectExpires(t *testing.T) {
-	clock := &testClock{now: time.Now().UTC()}
+	clock := &settableClock{now: time.Now().UTC()}
 	s := startServer(t, func(c *serveConfig) { c.clock, c.SweepEvery = clock, 20*time.Millisecond })
 	seedPool(t, s)
 	a := &assistant{s: s}

@@ -89,6 +89,7 @@ func TestAbuseSlowReadersHoldTheBudget(t *testing.T) {
 	p := abuseProc(t, "--max-response-bytes", "8000000", "--response-budget-mb", "16", "--body-timeout", "10s", "--max-management-cost", "-1",
 		"--model-value-bytes", "300000")
 	sh := newShop(t, p.server, "slow@example.com", "slow")
+	t.Parallel() // its node is a process: see startProc
 	sh.owner.must(`mutation($t:ID!,$v:JSON){ createModellingAttribute(input:{tableId:$t, name:"blob", type:STRING, mappingType: CONSTANT, constantValue:$v}) { id } }`,
 		map[string]any{"t": sh.tables["Product"], "v": strings.Repeat("x", 200<<10)})
 	docs := strings.Repeat(`{"id":1,"text":"`+strings.Repeat("y", 10<<10)+`"}`+"\n", 25)

@@ -75,6 +75,7 @@ func storeKeysWith(t *testing.T, path string, needles ...string) []string {
 //   - maxActors: 0 is refused; another account's project ID is not named
 //     in NOT_FOUND; signUp of a taken e-mail does not say it exists.
 func TestAbuseState(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	began := time.Now()
 	data := t.TempDir()
 	var log lockedBuffer

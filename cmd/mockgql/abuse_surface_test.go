@@ -61,6 +61,7 @@ func repeated(n int, format string) string {
 // GraphQL surface answers at most 50 errors in a few kilobytes, and a
 // thousand duplicate directives are one error.
 func TestAbuseErrorAmplification(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	p := abuseProc(t)
 	sh := newShop(t, p.server, "amp@example.com", "amp")
 	a := &assistant{s: p.server}
@@ -103,6 +104,7 @@ func TestAbuseErrorAmplification(t *testing.T) {
 // limit, and concurrent abusers share the node's --response-budget-mb: the
 // process's peak memory stays within a small multiple of that budget.
 func TestAbuseResponseBounds(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	// The 200 KB constant the finding used is over --model-value-bytes now:
 	// raised here, as an operator may, to test the response bounds.
 	p := abuseProc(t, "--max-response-bytes", "2000000", "--max-response-items", "20", "--response-budget-mb", "8", "--model-value-bytes", "300000")
@@ -182,6 +184,7 @@ func vmHWM(t testing.TB, pid int) int64 {
 // with the app's cookies from a foreign Origin is refused; API keys and
 // the app's own origin pass.
 func TestAbuseCSRF(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	p := abuseProc(t)
 	u := p.signUp("csrf@example.com")
 	a := &assistant{s: p.server}
@@ -227,6 +230,7 @@ func TestAbuseCSRF(t *testing.T) {
 // public APIs, sign-ups and sessionless guest projects counted per IP, and
 // a login back-off per e-mail address whatever the IP.
 func TestAbuseThrottles(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	p := abuseProc(t, "--trusted-proxies", "127.0.0.1/32", "--ip-limit-management", "20", "--ip-limit-public", "10",
 		"--ip-limit-create", "3", "--login-attempts", "2")
 	from := func(ip string) []string { return []string{"X-Forwarded-For", ip} }
@@ -313,6 +317,7 @@ func TestAbuseThrottles(t *testing.T) {
 // off after --body-timeout, and one IP holds at most --max-conns-per-ip
 // connections.
 func TestAbuseSlowBodies(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	p := abuseProc(t, "--body-timeout", "2s", "--max-conns-per-ip", "4")
 	addr := strings.TrimPrefix(p.base, "http://")
 	t.Run("trickled body", func(t *testing.T) {
@@ -389,6 +394,7 @@ func isTimeout(err error) bool {
 // oversized input is not echoed back in full; /metrics moves to
 // --metrics-addr; a runtime Bearer that is not a key is API_KEY_INVALID.
 func TestAbuseEchoesAndCredentials(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	metrics := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	p := abuseProc(t, "--metrics-addr", metrics)
 	sh := newShop(t, p.server, "echo@example.com", "echo")

@@ -39,6 +39,7 @@ import (
 // The test reaches each node's HTTP over a control veth of its own, which
 // the cuts leave up, so it talks to both sides.
 func TestClusterPartition(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	if testing.Short() {
 		t.Skip("builds network namespaces and starts three processes")
 	}

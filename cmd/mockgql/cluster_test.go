@@ -84,6 +84,7 @@ func (sh *shop) on(s *server) *shop {
 }
 
 func TestClusterReplicationAndFailover(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	if testing.Short() {
 		t.Skip("starts and kills three processes")
 	}
@@ -408,6 +409,7 @@ func names(t *testing.T, r response) map[string]bool {
 // restarted may drop a connection, and a 200 with errors may only be a
 // retryable UNAVAILABLE.
 func TestClusterRollingRestart(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	if testing.Short() {
 		t.Skip("starts and restarts three processes")
 	}
@@ -501,6 +503,7 @@ func TestClusterRollingRestart(t *testing.T) {
 // (model, overlay, slug, the session's claim) and the dead node, back,
 // holds none of it either.
 func TestClusterSessionExpiry(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	if testing.Short() {
 		t.Skip("starts and kills three processes")
 	}
@@ -586,6 +589,7 @@ func TestClusterSessionExpiry(t *testing.T) {
 // node frozen (SIGSTOP), it still answers 429 at once rather than waiting
 // on a call to it (503).
 func TestClusterIPRefusalIsRemembered(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	if testing.Short() {
 		t.Skip("starts three processes")
 	}

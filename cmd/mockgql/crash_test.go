@@ -15,6 +15,7 @@ import (
 // process with SIGKILL in the middle of a stream of mutations, restarts it
 // on the same data folder and finds every acknowledged write.
 func TestKillNineLosesNothing(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	data, port := t.TempDir(), freePort(t)
 	p := startProc(t, data, port)
 	sh := newShop(t, p.server, "crash@example.com", "c")
@@ -73,6 +74,7 @@ func TestKillNineLosesNothing(t *testing.T) {
 // TestSIGTERMDrains checks that SIGTERM ends the process cleanly and that
 // the data is there at the next start.
 func TestSIGTERMDrains(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	data, port := t.TempDir(), freePort(t)
 	p := startProc(t, data, port)
 	sh := newShop(t, p.server, "term@example.com", "t")

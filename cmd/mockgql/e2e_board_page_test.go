@@ -268,7 +268,8 @@ func (p *page) allowClipboard() {
 		err := chromedp.Do(p.ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 			c := chromedp.FromContext(ctx)
 			_, err := cdp.Call(ctx, c.Browser, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
-				Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, Origin: p.base})
+				Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, Origin: p.base,
+				BrowserContextID: c.BrowserContextID}) // the test's own (browser)
 			return err
 		}))
 		if err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -38,19 +37,6 @@ func skipOrFail(t *testing.T, why string) {
 		t.Fatal(why + " (MGQ_REQUIRE_TOOLS=1)")
 	}
 	t.Skip(why)
-}
-
-// browser starts a headless Chromium for the test.
-func browser(t *testing.T) context.Context {
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(chromium(t)),
-		chromedp.NoSandbox, chromedp.DisableGPU, chromedp.UserDataDir(t.TempDir()),
-		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true), chromedp.Flag("disable-quic", true))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancelCtx := chromedp.NewContext(actx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 60*time.Second)
-	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
-	return ctx
 }
 
 // TestBoardAdoptionFlow: an assistant's adoption link opened in a real

@@ -351,6 +351,7 @@ func TestMCPRequestLog(t *testing.T) {
 // owner's, so the pattern does not depend on the node a request arrives
 // at; the log read through any node holds every request.
 func TestClusterFaults(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	if testing.Short() {
 		t.Skip("starts three processes")
 	}

@@ -218,6 +218,7 @@ func TestPlanQuotas(t *testing.T) {
 }
 
 func TestQuotaSurvivesRestart(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	data, port := t.TempDir(), freePort(t)
 	p := startProc(t, data, port, "--quota-professional 5")
 	sh := newShop(t, p.server, "qr@example.com", "qr")
@@ -303,6 +304,7 @@ func TestQueryTimeout(t *testing.T) {
 // quotas, so a crash does not hand a client a fresh window (refuse rather
 // than over-admit).
 func TestIPWindowSurvivesRestart(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	clearOfWindowEdge(t, time.Minute, 12*time.Second)
 	data, port := t.TempDir(), freePort(t)
 	p := startProc(t, data, port, "--ip-limit 5")

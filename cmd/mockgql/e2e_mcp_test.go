@@ -217,6 +217,7 @@ func opensBoard(t testing.TB, link, projectID string) {
 // after which the same handle still reaches the project and both the
 // adoption link given before the crash and a new one open the board.
 func TestMCPFlowOverHTTP(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	data, port := t.TempDir(), freePort(t)
 	p := startProc(t, data, port)
 	seedPool(t, p.server)
@@ -389,6 +390,7 @@ func TestMCPBadInput(t *testing.T) {
 // sessions are stateless; the handle is sealed with the cluster's shared
 // JWT secret), and the adoption link opens on any node.
 func TestMCPClusterAnyNode(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	tr := startTrio(t)
 	seedPool(t, tr.procs[0].server)
 	var clients []*sdk.ClientSession

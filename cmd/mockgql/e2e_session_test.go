@@ -431,6 +431,7 @@ func TestServeFlagDefaults(t *testing.T) {
 // TestSessionLimitFlags runs mockgql serve with every session limit set by
 // its flag, and checks that each refusal names the limit it applies.
 func TestSessionLimitFlags(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
 	clearOfWindowEdge(t, 24*time.Hour, time.Minute)
 	p := startProc(t, t.TempDir(), freePort(t),
 		"--session-projects 2 --session-tables 2 --session-attributes 2 --session-daily-calls 2 --adoption-ttl 1s")

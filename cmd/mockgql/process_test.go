@@ -48,6 +48,9 @@ func freePort(t testing.TB) int {
 }
 
 // startProc runs `mockgql serve` on data dir and waits until it is ready.
+// A test whose nodes are all processes shares nothing with other such
+// tests (own ports, data, clock; no environment changes) and calls
+// t.Parallel; a test with an in-process node (startServer) must not.
 func startProc(t *testing.T, data string, port int, extra ...string) *proc {
 	t.Helper()
 	return startProcLogging(t, data, port, os.Stderr, extra...)
@@ -61,12 +64,13 @@ func startProcLogging(t *testing.T, data string, port int, stderr io.Writer, ext
 		args += " " + e
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), "MGQ_TEST_CHILD=1", "MGQ_TEST_ARGS="+args, "MGQ_LOG_LEVEL=warn")
+	cmd.Env = append(os.Environ(), "MGQ_TEST_CHILD=1", "MGQ_TEST_ARGS="+args, "MGQ_LOG_LEVEL=warn", "MGQ_TEST_CLOCK="+clockFile(t))
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	p := &proc{server: &server{t: t, base: fmt.Sprintf("http://127.0.0.1:%d", port), data: data}, cmd: cmd}
+	followedBy(t, p)
 	t.Cleanup(func() { _ = cmd.Process.Kill(); _, _ = cmd.Process.Wait() })
 	deadline := time.Now().Add(20 * time.Second)
 	for {

@@ -55,10 +55,15 @@ type serveConfig struct {
 	Plans                                  planConfig // flags_plans.go
 	// bcryptCost is not a flag: tests lower it to keep sign-ups fast.
 	bcryptCost int
-	// clock is not a flag: tests move it instead of sleeping (nil: the
-	// system clock).
+	// clock is not a flag: tests move the time of the windows and quotas
+	// instead of waiting for a minute's edge (nil: the system clock).
 	clock actors.Clock
 }
+
+// testChild, when set (only by the tests' TestMain, in a test binary
+// re-executed as a `mockgql serve` process), edits the parsed settings:
+// the test clock and the tests' bcrypt cost.
+var testChild func(*serveConfig)
 
 func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	host, _ := os.Hostname()
@@ -110,6 +115,9 @@ func serve(args []string) error {
 	serveFlags(fset, &c)
 	if err := parse(fset, args); err != nil {
 		return err
+	}
+	if testChild != nil {
+		testChild(&c)
 	}
 	log := newLogger(c.LogLevel)
 	startGCTuner(uint64(max(c.GCHeadroom, 0)), uint64(max(c.GCMaxGrowth, 0)), log)
