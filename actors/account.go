@@ -9,7 +9,7 @@ import (
 
 // quotaError is the 429 of a used-up quota.
 func quotaError(retry int) error {
-	return &model.Error{Code: model.ErrTooManyRequests, RetryAfter: retry,
+	return &model.Error{Code: model.CodeTooManyRequests, RetryAfter: retry,
 		Message: "the request quota is used up until it resets; see account { usage } or upgrade the plan"}
 }
 
@@ -114,12 +114,12 @@ func (a *accountGrain) handle(g *grain, c *call) (any, error) {
 		*pb.AccountAddKey, *pb.AccountRemoveKey, *pb.AccountCheckSession, *pb.AccountRevokeSessions,
 		*pb.AccountInvite, *pb.AccountInviteLink, *pb.AccountRevokeInvite, *pb.AccountAnswerInvite:
 		if !a.found {
-			return nil, model.Errorf(model.ErrNotFound, "account %s not found", g.id)
+			return nil, model.Errorf(model.CodeNotFound, "account %s not found", g.id)
 		}
 		return a.run(g, c)
 	case *pb.AccountReserveDataset, *pb.AccountSettleDataset, *pb.AccountReleaseDataset, *pb.AccountClaimProject, *pb.AccountClaimKey:
 		if !a.found {
-			return nil, model.Errorf(model.ErrNotFound, "account %s not found", g.id)
+			return nil, model.Errorf(model.CodeNotFound, "account %s not found", g.id)
 		}
 		return a.runLimits(g, c)
 	}
@@ -145,7 +145,7 @@ func (a *accountGrain) run(g *grain, c *call) (any, error) {
 		plan := model.Plan(m.Plan)
 		return a.update(g, m.Caller, model.RoleOwner, func(s *AccountState) error {
 			if !plan.Valid() {
-				return model.Errorf(model.ErrBadUserInput, "unknown plan %q", plan)
+				return model.Errorf(model.CodeBadUserInput, "unknown plan %q", plan)
 			}
 			s.Account.Plan = plan
 			a.quota.setLimit(quotaPeriod(plan), g.env.Config.Limits.Quota(plan), g.env.Clock.Now())
@@ -203,7 +203,7 @@ func (a *accountGrain) create(g *grain, m *pb.AccountCreate) (any, error) {
 		return a.state, nil // a retried create
 	}
 	if len(m.Account.GetJson()) == 0 {
-		return nil, model.Errorf(model.ErrBadUserInput, "account missing")
+		return nil, model.Errorf(model.CodeBadUserInput, "account missing")
 	}
 	acc, err := DecodeDoc[model.Account](m.Account.GetJson())
 	if err != nil {
@@ -223,7 +223,7 @@ func (a *accountGrain) update(g *grain, caller string, min model.Role, edit func
 	if caller != "" {
 		m := a.state.Account.Member(caller)
 		if m == nil || !m.Role.AtLeast(min) {
-			return nil, model.Errorf(model.ErrForbidden, "this needs role %s or higher in the account", min)
+			return nil, model.Errorf(model.CodeForbidden, "this needs role %s or higher in the account", min)
 		}
 	}
 	next := clone(a.state)
@@ -242,13 +242,13 @@ func (a *accountGrain) update(g *grain, caller string, min model.Role, edit func
 
 func addMember(s *AccountState, args accountArgs) error {
 	if args.User == nil || !args.Role.AtLeast(model.RoleViewer) {
-		return model.Errorf(model.ErrBadUserInput, "a member needs a user and a role")
+		return model.Errorf(model.CodeBadUserInput, "a member needs a user and a role")
 	}
 	if err := ownerOnly(s, args.Caller, args.Role, ""); err != nil {
 		return err
 	}
 	if m := s.Account.Member(args.User.ID); m != nil {
-		return model.Errorf(model.ErrConflict, "%s is a member already (role %s); use setMemberRole", m.User.Email, m.Role)
+		return model.Errorf(model.CodeConflict, "%s is a member already (role %s); use setMemberRole", m.User.Email, m.Role)
 	}
 	s.Account.Members = append(s.Account.Members, model.Member{User: *args.User, Role: args.Role})
 	return nil
@@ -259,16 +259,16 @@ func addMember(s *AccountState, args accountArgs) error {
 func setRole(s *AccountState, args accountArgs) error {
 	m := s.Account.Member(args.UserID)
 	if m == nil {
-		return model.Errorf(model.ErrNotFound, "user %s is not a member", args.UserID)
+		return model.Errorf(model.CodeNotFound, "user %s is not a member", args.UserID)
 	}
 	if args.Role != "" && !args.Role.AtLeast(model.RoleViewer) {
-		return model.Errorf(model.ErrBadUserInput, "unknown role %q", args.Role)
+		return model.Errorf(model.CodeBadUserInput, "unknown role %q", args.Role)
 	}
 	if err := ownerOnly(s, args.Caller, args.Role, m.Role); err != nil {
 		return err
 	}
 	if m.Role == model.RoleOwner && args.Role != model.RoleOwner && owners(&s.Account) == 1 {
-		return model.Errorf(model.ErrConflict, "the account's last owner cannot be demoted or removed")
+		return model.Errorf(model.CodeConflict, "the account's last owner cannot be demoted or removed")
 	}
 	if args.Role == "" {
 		bumpTokenVersion(s, args.UserID) // a removed member's tokens stop at once, and stay stopped
@@ -294,7 +294,7 @@ func ownerOnly(s *AccountState, caller string, role, current model.Role) error {
 	if m := s.Account.Member(caller); caller == "" || m != nil && m.Role == model.RoleOwner {
 		return nil
 	}
-	return model.Errorf(model.ErrForbidden, "only an owner can make or change owners")
+	return model.Errorf(model.CodeForbidden, "only an owner can make or change owners")
 }
 
 func owners(a *model.Account) int {

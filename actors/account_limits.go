@@ -190,7 +190,7 @@ func (a *accountGrain) releaseDataset(g *grain, m *pb.AccountReleaseDataset) (an
 }
 
 func datasetCountError(plan model.Plan, n int) error {
-	return model.Errorf(model.ErrLimitReached, "the %s plan holds %d datasets of an account's own (uploads under way count); delete one (deleteDataset) or change plan", plan, n)
+	return model.Errorf(model.CodeLimitReached, "the %s plan holds %d datasets of an account's own (uploads under way count); delete one (deleteDataset) or change plan", plan, n)
 }
 
 // datasetBytesError refuses an upload past the plan's bytes; left > 0 is
@@ -200,7 +200,7 @@ func datasetBytesError(plan model.Plan, max, left int64) error {
 	if left > 0 {
 		msg += fmt.Sprintf("; this upload is larger than the %d bytes left", left)
 	}
-	return &model.Error{Code: model.ErrLimitReached, Message: msg + "; delete one (deleteDataset) or change plan"}
+	return &model.Error{Code: model.CodeLimitReached, Message: msg + "; delete one (deleteDataset) or change plan"}
 }
 
 // claimProject answers AccountClaimProject: the project joins the account
@@ -211,7 +211,7 @@ func (a *accountGrain) claimProject(g *grain, m *pb.AccountClaimProject) (any, e
 	return a.update(g, "", "", func(s *AccountState) error {
 		ids := removeString(s.Account.ProjectIDs, m.ProjectId)
 		if limit > 0 && len(ids) >= limit {
-			return model.Errorf(model.ErrLimitReached, "the %s plan holds %d projects an account; delete one (deleteProject) or change plan", plan, limit)
+			return model.Errorf(model.CodeLimitReached, "the %s plan holds %d projects an account; delete one (deleteProject) or change plan", plan, limit)
 		}
 		s.Account.ProjectIDs = append(ids, m.ProjectId)
 		return nil
@@ -228,7 +228,7 @@ func (a *accountGrain) claimKey(g *grain, m *pb.AccountClaimKey) (any, error) {
 			return nil // a retried claim
 		}
 		if n := keysOf(s, m.ProjectId); limit > 0 && n >= limit {
-			return model.Errorf(model.ErrLimitReached, "the %s plan holds %d API keys a project (revoked ones count until deleted); delete one (deleteApiKey) or change plan", plan, limit)
+			return model.Errorf(model.CodeLimitReached, "the %s plan holds %d API keys a project (revoked ones count until deleted); delete one (deleteApiKey) or change plan", plan, limit)
 		}
 		s.Keys[m.KeyId] = KeyRef{Hash: m.KeyHash, ProjectID: m.ProjectId, CreatedBy: m.CreatedBy}
 		return nil

@@ -54,7 +54,7 @@ func newLimitsFixture(t *testing.T) *limitsFixture {
 }
 
 // ask sends req to the grain and returns the error code ("" on success).
-func (f *limitsFixture) ask(req Request) string {
+func (f *limitsFixture) ask(req Request) model.Code {
 	f.t.Helper()
 	_, err := f.g.safeHandle(&call{req: req, hdr: headerOf(req)})
 	return model.ErrorCode(err)
@@ -97,14 +97,14 @@ func TestDatasetHolds(t *testing.T) {
 	if held("h1") != 400 {
 		t.Fatalf("h1 holds %d, want 400", held("h1"))
 	}
-	if code := f.ask(reserve("h2", "b", 700, true)); code != model.ErrLimitReached {
+	if code := f.ask(reserve("h2", "b", 700, true)); code != model.CodeLimitReached {
 		t.Fatalf("700 bytes with 600 left: %q, want LIMIT_REACHED", code)
 	}
 	f.must(reserve("h2", "b", 0, false))
 	if held("h2") != 600 {
 		t.Fatalf("an unknown size holds %d, want the 600 left", held("h2"))
 	}
-	if code := f.ask(reserve("h3", "c", 1, true)); code != model.ErrLimitReached {
+	if code := f.ask(reserve("h3", "c", 1, true)); code != model.CodeLimitReached {
 		t.Fatalf("no bytes left: %q", code)
 	}
 	// Releasing gives the room back; a retried release is harmless.
@@ -114,13 +114,13 @@ func TestDatasetHolds(t *testing.T) {
 
 	// Settling checks the stored size against the plan: h1 stored 450
 	// (more than held) fits beside h3's 100; 951 would not.
-	if code := f.ask(&pb.AccountSettleDataset{HoldId: "h1", Bytes: 901, BlobId: "b1"}); code != model.ErrLimitReached {
+	if code := f.ask(&pb.AccountSettleDataset{HoldId: "h1", Bytes: 901, BlobId: "b1"}); code != model.CodeLimitReached {
 		t.Fatalf("settling past the plan: %q", code)
 	}
 	f.must(&pb.AccountSettleDataset{HoldId: "h1", Bytes: 450, BlobId: "b1"})
 	// The count: h1 and h3 held, a third fits, a fourth does not.
 	f.must(reserve("h4", "d", 10, true))
-	if code := f.ask(reserve("h5", "e", 10, true)); code != model.ErrLimitReached {
+	if code := f.ask(reserve("h5", "e", 10, true)); code != model.CodeLimitReached {
 		t.Fatalf("a fourth dataset on a plan of 3: %q", code)
 	}
 
@@ -131,7 +131,7 @@ func TestDatasetHolds(t *testing.T) {
 	if _, ok := f.a.state.Holds["h1"]; ok {
 		t.Fatal("the settled hold outlived its catalog entry")
 	}
-	if code := f.ask(reserve("h6", "f", 10, true)); code != model.ErrLimitReached {
+	if code := f.ask(reserve("h6", "f", 10, true)); code != model.CodeLimitReached {
 		t.Fatalf("catalog a + holds h3, h5 = 3: %q", code)
 	}
 
@@ -159,16 +159,16 @@ func TestPlanCaps(t *testing.T) {
 	f := newLimitsFixture(t)
 	for i, tc := range []struct {
 		req  Request
-		code string
+		code model.Code
 	}{
 		{&pb.AccountClaimProject{ProjectId: "p1"}, ""},
 		{&pb.AccountClaimProject{ProjectId: "p1"}, ""}, // retried
 		{&pb.AccountClaimProject{ProjectId: "p2"}, ""},
-		{&pb.AccountClaimProject{ProjectId: "p3"}, model.ErrLimitReached},
+		{&pb.AccountClaimProject{ProjectId: "p3"}, model.CodeLimitReached},
 		{&pb.AccountClaimKey{KeyId: "k1", KeyHash: "h1", ProjectId: "p1", CreatedBy: "u1"}, ""},
 		{&pb.AccountClaimKey{KeyId: "k1", KeyHash: "h1", ProjectId: "p1", CreatedBy: "u1"}, ""}, // retried
 		{&pb.AccountClaimKey{KeyId: "k2", KeyHash: "h2", ProjectId: "p1"}, ""},
-		{&pb.AccountClaimKey{KeyId: "k3", KeyHash: "h3", ProjectId: "p1"}, model.ErrLimitReached},
+		{&pb.AccountClaimKey{KeyId: "k3", KeyHash: "h3", ProjectId: "p1"}, model.CodeLimitReached},
 		{&pb.AccountClaimKey{KeyId: "k3", KeyHash: "h3", ProjectId: "p2"}, ""}, // another project
 		{&pb.AccountRemoveKey{KeyId: "k2"}, ""},
 		{&pb.AccountClaimKey{KeyId: "k4", KeyHash: "h4", ProjectId: "p1"}, ""}, // room again

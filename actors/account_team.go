@@ -69,10 +69,10 @@ func (a *accountGrain) team(g *grain, c *call) (any, error) {
 // It reads only the grain's state: no store read.
 func (a *accountGrain) checkSession(userID string, version uint64) (any, error) {
 	if a.state.Account.Member(userID) == nil {
-		return nil, model.Errorf(model.ErrForbidden, "you are no longer a member of this workspace; log in again")
+		return nil, model.Errorf(model.CodeForbidden, "you are no longer a member of this workspace; log in again")
 	}
 	if version < a.state.Account.TokenVersion(userID) {
-		return nil, model.Errorf(model.ErrUnauthenticated, "this session has ended (logout, a password change or a removal); log in again")
+		return nil, model.Errorf(model.CodeUnauthenticated, "this session has ended (logout, a password change or a removal); log in again")
 	}
 	return true, nil
 }
@@ -86,7 +86,7 @@ func bumpTokenVersion(s *AccountState, userID string) {
 }
 
 func errNoInvitation() error {
-	return model.Errorf(model.ErrNotFound, "no such pending invitation: it was accepted, declined, revoked or it expired")
+	return model.Errorf(model.CodeNotFound, "no such pending invitation: it was accepted, declined, revoked or it expired")
 }
 
 // addInvitation adds inv as pending (or renews the pending one for the
@@ -97,7 +97,7 @@ func addInvitation(s *AccountState, cfg Config, caller string, inv model.Invitat
 	}
 	for _, m := range s.Account.Members {
 		if strings.EqualFold(m.User.Email, inv.Email) {
-			return model.Errorf(model.ErrConflict, "%s is a member already (role %s); use setMemberRole", m.User.Email, m.Role)
+			return model.Errorf(model.CodeConflict, "%s is a member already (role %s); use setMemberRole", m.User.Email, m.Role)
 		}
 	}
 	pruneInvitations(s, now)
@@ -113,7 +113,7 @@ func addInvitation(s *AccountState, cfg Config, caller string, inv model.Invitat
 		}
 	}
 	if len(s.Invitations) >= maxPendingInvitations {
-		return model.Errorf(model.ErrLimitReached, "the workspace has %d pending invitations, the most it may hold; revoke some first", maxPendingInvitations)
+		return model.Errorf(model.CodeLimitReached, "the workspace has %d pending invitations, the most it may hold; revoke some first", maxPendingInvitations)
 	}
 	s.Invitations = append(s.Invitations, inv)
 	return nil
@@ -127,7 +127,7 @@ func countInvite(w *inviteWindow, limit int, now time.Time) error {
 	}
 	if w.Count >= limit {
 		retry := int(w.Start.Add(time.Hour).Sub(now)/time.Second) + 1
-		return &model.Error{Code: model.ErrTooManyRequests, RetryAfter: retry,
+		return &model.Error{Code: model.CodeTooManyRequests, RetryAfter: retry,
 			Message: "this workspace sent as many invitations as it may this hour; try again later"}
 	}
 	w.Count++
@@ -174,7 +174,7 @@ func (a *accountGrain) answerInvitation(g *grain, m *pb.AccountAnswerInvite) (an
 		return nil, err
 	}
 	if u == nil || u.ID == "" {
-		return nil, model.Errorf(model.ErrBadUserInput, "an answer needs the user")
+		return nil, model.Errorf(model.CodeBadUserInput, "an answer needs the user")
 	}
 	return a.update(g, "", "", func(s *AccountState) error {
 		inv := pendingInvitation(s, m.InvitationId, g.env.Clock.Now())

@@ -35,7 +35,7 @@ func TestInviteWindow(t *testing.T) {
 			if tc.ok != (err == nil) {
 				t.Fatalf("err = %v, want ok=%v", err, tc.ok)
 			}
-			if e, _ := err.(*model.Error); err != nil && (e.Code != model.ErrTooManyRequests || e.RetryAfter != tc.retry) {
+			if e, _ := err.(*model.Error); err != nil && (e.Code != model.CodeTooManyRequests || e.RetryAfter != tc.retry) {
 				t.Fatalf("refusal = %+v, want TOO_MANY_REQUESTS retry %d", e, tc.retry)
 			}
 		})
@@ -67,10 +67,10 @@ func TestAddInvitation(t *testing.T) {
 	for _, tc := range []struct {
 		name, caller, email string
 		role                model.Role
-		code                string
+		code                model.Code
 	}{
-		{"a member", "uOwner", "AL@example.com", model.RoleViewer, model.ErrConflict},
-		{"an owner by an admin", "uAdmin", "cy@example.com", model.RoleOwner, model.ErrForbidden},
+		{"a member", "uOwner", "AL@example.com", model.RoleViewer, model.CodeConflict},
+		{"an owner by an admin", "uAdmin", "cy@example.com", model.RoleOwner, model.CodeForbidden},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := addInvitation(s, cfg, tc.caller, inv("inv9", tc.email, tc.role), now)

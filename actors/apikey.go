@@ -112,7 +112,7 @@ func (k *keyGrain) handle(g *grain, c *call) (any, error) {
 // run answers a request of handle's second case.
 func (k *keyGrain) run(g *grain, c *call) (any, error) {
 	if !k.found || k.key.Deleted {
-		return nil, model.Errorf(model.ErrAPIKeyInvalid, "unknown, revoked or deleted API key")
+		return nil, model.Errorf(model.CodeAPIKeyInvalid, "unknown, revoked or deleted API key")
 	}
 	now := g.env.Clock.Now()
 	switch m := c.req.(type) {
@@ -145,7 +145,7 @@ func (k *keyGrain) create(g *grain, m *pb.KeyCreate) (any, error) {
 		return k.key, nil // a retried create
 	}
 	if len(m.Key.GetJson()) == 0 {
-		return nil, model.Errorf(model.ErrBadUserInput, "key missing")
+		return nil, model.Errorf(model.CodeBadUserInput, "key missing")
 	}
 	key, err := DecodeDoc[model.APIKey](m.Key.GetJson())
 	if err != nil {
@@ -165,15 +165,15 @@ func (k *keyGrain) acquire(g *grain, now time.Time) (any, error) {
 		return nil, err
 	}
 	if ok, retry := k.issues.take(now); !ok {
-		return nil, &model.Error{Code: model.ErrRateLimitExceeded, RetryAfter: retry,
+		return nil, &model.Error{Code: model.CodeRateLimitExceeded, RetryAfter: retry,
 			Message: "too many actor tokens requested for this key this minute; reuse an active token"}
 	}
 	token := actorTokenPrefix + k.key.ID + "_" + ids.RandomString(32)
 	ok, current, retry := k.leases.acquire(ids.HashSecret(token), k.key.MaxActors, now)
 	if !ok {
-		return nil, &model.Error{Code: model.ErrMaxActors, RetryAfter: retry,
+		return nil, &model.Error{Code: model.CodeMaxActors, RetryAfter: retry,
 			Message: "all actor slots of this key are in use; retry after the soonest one frees, or release a token with DELETE /runtime/actors",
-			Extra:   map[string]any{"error": model.ErrMaxActors, "maxActors": k.key.MaxActors, "currentActors": current, "retryAfterSeconds": retry}}
+			Extra:   map[string]any{"error": model.CodeMaxActors, "maxActors": k.key.MaxActors, "currentActors": current, "retryAfterSeconds": retry}}
 	}
 	if err := k.save(g, k.key); err != nil {
 		k.leases.release(ids.HashSecret(token))
@@ -187,9 +187,9 @@ func (k *keyGrain) acquire(g *grain, now time.Time) (any, error) {
 func checkKeyUsable(k *model.APIKey, now time.Time) error {
 	switch {
 	case k.Revoked || k.Deleted:
-		return model.Errorf(model.ErrAPIKeyInvalid, "this API key was revoked")
+		return model.Errorf(model.CodeAPIKeyInvalid, "this API key was revoked")
 	case k.Expired(now):
-		return model.Errorf(model.ErrAPIKeyExpired, "this API key expired at %s", k.ExpiresAt.UTC().Format("2006-01-02T15:04:05Z"))
+		return model.Errorf(model.CodeAPIKeyExpired, "this API key expired at %s", k.ExpiresAt.UTC().Format("2006-01-02T15:04:05Z"))
 	}
 	return nil
 }

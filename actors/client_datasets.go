@@ -18,7 +18,7 @@ func (s *Client) ReadDataset(ctx context.Context, account, code string) (m Datas
 	for _, key := range catalogKeys(account, code) {
 		got, err := s.askDataset(ctx, key, &pb.DatasetGet{})
 		switch {
-		case model.ErrorCode(err) == model.ErrNotFound:
+		case model.ErrorCode(err) == model.CodeNotFound:
 		case err != nil:
 			return DatasetMeta{}, false, err
 		case got.VisibleTo(account):
@@ -41,7 +41,7 @@ func (s *Client) CheckCodeFree(ctx context.Context, owner, code string) error {
 	case err != nil || !found:
 		return err
 	case m.Owner != owner:
-		return model.Errorf(model.ErrConflict, "the curated pool has a dataset with importCode %q; choose another", code)
+		return model.Errorf(model.CodeConflict, "the curated pool has a dataset with importCode %q; choose another", code)
 	}
 	return codeTaken(code)
 }

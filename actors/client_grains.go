@@ -58,7 +58,7 @@ func (s *Client) ask(ctx context.Context, kind, id string, req Request) (*pb.Rep
 	resp, err := s.env.Caller.Request(ctx, kind, id, req)
 	if err != nil {
 		s.env.Log.Warn("grain call failed", "kind", kind, "id", id, "method", requestName(req), "err", err)
-		return nil, &model.Error{Code: model.ErrUnavailable, Message: "the service is busy moving data between nodes; retry shortly", RetryAfter: 1}
+		return nil, &model.Error{Code: model.CodeUnavailable, Message: "the service is busy moving data between nodes; retry shortly", RetryAfter: 1}
 	}
 	r, ok := resp.(*pb.Reply)
 	if !ok {
@@ -78,10 +78,10 @@ func (s *Client) tell(ctx context.Context, kind, id string, req Request) error {
 
 // replyError rebuilds the error a grain answered with.
 func replyError(r *pb.Reply) error {
-	if r.ErrorCode == model.ErrInternal {
+	if model.Code(r.ErrorCode) == model.CodeInternal {
 		return errors.New(r.ErrorMessage) // the cause stays internal
 	}
-	e := &model.Error{Code: r.ErrorCode, Message: r.ErrorMessage, RetryAfter: int(r.RetryAfter)}
+	e := &model.Error{Code: model.Code(r.ErrorCode), Message: r.ErrorMessage, RetryAfter: int(r.RetryAfter)}
 	if len(r.ErrorExtra) > 0 {
 		_ = json.Unmarshal(r.ErrorExtra, &e.Extra)
 	}
@@ -92,7 +92,7 @@ func replyError(r *pb.Reply) error {
 // and deleted keys are API_KEY_INVALID; expired ones API_KEY_EXPIRED.
 func (s *Client) AuthKey(ctx context.Context, value string) (model.APIKey, error) {
 	if len(value) != len(ids.KeyPrefix)+43 || value[:len(ids.KeyPrefix)] != ids.KeyPrefix {
-		return model.APIKey{}, model.Errorf(model.ErrAPIKeyInvalid, "an API key looks like mgq_ followed by 43 letters and digits")
+		return model.APIKey{}, model.Errorf(model.CodeAPIKeyInvalid, "an API key looks like mgq_ followed by 43 letters and digits")
 	}
 	hash := ids.HashSecret(value)
 	if v := s.env.Local.key(hash); v != nil {
@@ -150,7 +150,7 @@ func (s *Client) consume(ctx context.Context, kind, id string) error {
 		return limitError(kind, retry)
 	}
 	err := s.tell(ctx, kind, id, &pb.Consume{})
-	if me := model.AsError(err); me != nil && me.Code == model.ErrTooManyRequests {
+	if me := model.AsError(err); me != nil && me.Code == model.CodeTooManyRequests {
 		s.ipRefused.note(key, now, me.RetryAfter)
 	}
 	return err
@@ -232,7 +232,7 @@ func (s *Client) takeLeased(ctx context.Context, l *quotaLease, kind, id string)
 	args.Want = leaseWant
 	r, err := s.ask(ctx, kind, id, leaseRequest(args))
 	if err != nil {
-		if model.ErrorCode(err) == model.ErrTooManyRequests {
+		if model.ErrorCode(err) == model.CodeTooManyRequests {
 			l.units = 0 // given back with the refused call
 		}
 		return err
@@ -311,7 +311,7 @@ func (s *Client) ResolveSlug(ctx context.Context, slug string, fresh bool) (stri
 		}
 	}
 	if !model.ValidSlug(slug) {
-		return "", model.Errorf(model.ErrProjectNotFound, "no project has the slug %q", slug)
+		return "", model.Errorf(model.CodeProjectNotFound, "no project has the slug %q", slug)
 	}
 	r, err := s.ask(ctx, kindSlug, slug, &pb.SlugGet{})
 	if err != nil {
@@ -331,10 +331,10 @@ func (s *Client) checkRuntimeKey(ctx context.Context, value, projectID string) (
 		return k, err
 	}
 	if k.ProjectID != projectID {
-		return k, model.Errorf(model.ErrProjectNotFound, "this API key belongs to another project")
+		return k, model.Errorf(model.CodeProjectNotFound, "this API key belongs to another project")
 	}
 	if !k.Scope.Runtime() {
-		return k, model.Errorf(model.ErrScopeInsufficient, "a %s key cannot query the runtime; use a RUNTIME or FULL key", k.Scope)
+		return k, model.Errorf(model.CodeScopeInsufficient, "a %s key cannot query the runtime; use a RUNTIME or FULL key", k.Scope)
 	}
 	return k, nil
 }
@@ -342,14 +342,14 @@ func (s *Client) checkRuntimeKey(ctx context.Context, value, projectID string) (
 // sessionQuotaError is the 429 of a session project whose daily runtime
 // calls are used up; its message names the limit.
 func sessionQuotaError(c Config, retry int) error {
-	return &model.Error{Code: model.ErrTooManyRequests, RetryAfter: retry,
+	return &model.Error{Code: model.CodeTooManyRequests, RetryAfter: retry,
 		Message: fmt.Sprintf("this session project's %s a day (runtimeList and preview pages included) are used up; they reset at 00:00 UTC", plural(c.SessionDailyCalls, "runtime call"))}
 }
 
 // guestQuotaError is the 429 of a session whose guest projects used up
 // their daily runtime calls; its message names the limit.
 func guestQuotaError(c Config, retry int) error {
-	return &model.Error{Code: model.ErrTooManyRequests, RetryAfter: retry,
+	return &model.Error{Code: model.CodeTooManyRequests, RetryAfter: retry,
 		Message: fmt.Sprintf("this session's %s a day for its guest projects are used up; they reset at 00:00 UTC", plural(c.GuestDailyCalls, "runtime call"))}
 }
 
@@ -357,7 +357,7 @@ func guestQuotaError(c Config, retry int) error {
 // session-project or guest limit when kind is the quota's owner.
 func (s *Client) namedQuota(kind string, err error) error {
 	e := model.AsError(err)
-	if e == nil || e.Code != model.ErrTooManyRequests {
+	if e == nil || e.Code != model.CodeTooManyRequests {
 		return err
 	}
 	switch kind {

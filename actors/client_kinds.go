@@ -131,7 +131,7 @@ func (s *Client) ReleaseActor(ctx context.Context, k model.APIKey, token string)
 		return err
 	}
 	if !r.GetDone() {
-		return model.Errorf(model.ErrActorTokenInvalid, "unknown actor token: it was released already, or it expired")
+		return model.Errorf(model.CodeActorTokenInvalid, "unknown actor token: it was released already, or it expired")
 	}
 	return nil
 }
@@ -187,7 +187,7 @@ func (s *Client) AdmitLogin(ctx context.Context, e string) (done func(error), er
 		return nil, err
 	}
 	return func(checked error) {
-		r := &pb.LoginReport{Failed: model.ErrorCode(checked) == model.ErrUnauthenticated, Succeeded: checked == nil}
+		r := &pb.LoginReport{Failed: model.ErrorCode(checked) == model.CodeUnauthenticated, Succeeded: checked == nil}
 		if err := s.tell(context.WithoutCancel(ctx), kindLogin, id, r); err != nil {
 			s.env.Log.Warn("login back-off report failed", "err", err)
 		}

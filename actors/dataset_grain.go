@@ -22,7 +22,7 @@ func (d *datasetGrain) handle(g *grain, c *call) (any, error) {
 	switch req := c.req.(type) {
 	case *pb.DatasetGet:
 		if !d.found {
-			return nil, model.Errorf(model.ErrNotFound, "no dataset %q", g.id)
+			return nil, model.Errorf(model.CodeNotFound, "no dataset %q", g.id)
 		}
 		return d.meta, nil
 	case *pb.DatasetDelete:
@@ -53,5 +53,5 @@ func (d *datasetGrain) handle(g *grain, c *call) (any, error) {
 
 // codeTaken is the refusal of an import code in use.
 func codeTaken(code string) error {
-	return model.Errorf(model.ErrConflict, "a dataset with importCode %q exists", code)
+	return model.Errorf(model.CodeConflict, "a dataset with importCode %q exists", code)
 }

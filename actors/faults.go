@@ -116,7 +116,7 @@ func setFaults(p *model.Project, operationID string, s *model.FaultSettings) (an
 			return p, nil
 		}
 	}
-	return nil, model.Errorf(model.ErrNotFound, "operation not found")
+	return nil, model.Errorf(model.CodeNotFound, "operation not found")
 }
 
 // faultsRev is the highest Rev of p's settings.
@@ -158,7 +158,7 @@ func WireFaults(f *model.FaultSettings) *pb.FaultSettings {
 		return nil
 	}
 	return &pb.FaultSettings{LatencyMinMs: int32(f.LatencyMinMs), LatencyMaxMs: int32(f.LatencyMaxMs), ErrorRate: f.ErrorRate,
-		ErrorCode: f.ErrorCode, HttpStatus: int32(f.HTTPStatus), Seed: f.Seed}
+		ErrorCode: string(f.ErrorCode), HttpStatus: int32(f.HTTPStatus), Seed: f.Seed}
 }
 
 func faultSettingsOf(w *pb.FaultSettings) *model.FaultSettings {
@@ -166,7 +166,7 @@ func faultSettingsOf(w *pb.FaultSettings) *model.FaultSettings {
 		return nil
 	}
 	return &model.FaultSettings{LatencyMinMs: int(w.LatencyMinMs), LatencyMaxMs: int(w.LatencyMaxMs), ErrorRate: w.ErrorRate,
-		ErrorCode: w.ErrorCode, HTTPStatus: int(w.HttpStatus), Seed: w.Seed}
+		ErrorCode: model.Code(w.ErrorCode), HTTPStatus: int(w.HttpStatus), Seed: w.Seed}
 }
 
 // wireRequestLog and RequestLogOf convert a request log to and from the wire.
@@ -175,7 +175,7 @@ func wireRequestLog(entries []model.RequestLogEntry) *pb.RequestLog {
 	for _, e := range entries {
 		l.Entries = append(l.Entries, &pb.RequestLogEntry{Id: e.ID, At: stamp(e.At), OperationName: e.OperationName,
 			RootFields: e.RootFields, Query: e.Query, Variables: e.Variables, Status: int32(e.Status),
-			DurationMs: e.DurationMs, Code: e.Code, Fault: e.Fault})
+			DurationMs: e.DurationMs, Code: string(e.Code), Fault: e.Fault})
 	}
 	return l
 }
@@ -190,7 +190,7 @@ func RequestLogOf(r *pb.Reply) []model.RequestLogEntry {
 	for _, e := range w.Entries {
 		out = append(out, model.RequestLogEntry{ID: e.Id, At: unstamp(e.At), OperationName: e.OperationName,
 			RootFields: e.RootFields, Query: e.Query, Variables: e.Variables, Status: int(e.Status),
-			DurationMs: e.DurationMs, Code: e.Code, Fault: e.Fault})
+			DurationMs: e.DurationMs, Code: model.Code(e.Code), Fault: e.Fault})
 	}
 	return out
 }

@@ -46,7 +46,7 @@ func TestFaultStateLog(t *testing.T) {
 // its settings change; scopes count apart.
 func TestFaultStateSeq(t *testing.T) {
 	f := newFaultState()
-	a := model.FaultSettings{ErrorRate: 0.5, ErrorCode: model.ErrInternal, Seed: 1}
+	a := model.FaultSettings{ErrorRate: 0.5, ErrorCode: model.CodeInternal, Seed: 1}
 	b := a
 	b.Seed = 2
 	for _, tc := range []struct {
@@ -99,7 +99,7 @@ func TestFaultReplyRoundTrip(t *testing.T) {
 		res  *model.RuntimeResult
 	}{
 		{"latency", &model.RuntimeResult{Status: 200, Body: []byte(`{"data":{}}`), Delay: 800 * time.Millisecond, Fault: "latency=800ms"}},
-		{"graphql error", &model.RuntimeResult{Status: 200, Body: faultErrorBody(nil, model.ErrInternal), Fault: "error=INTERNAL"}},
+		{"graphql error", &model.RuntimeResult{Status: 200, Body: faultErrorBody(nil, model.CodeInternal), Fault: "error=INTERNAL"}},
 		{"refusal with latency", &model.RuntimeResult{Status: 503, Delay: 5 * time.Millisecond, Fault: "latency=5ms;status=503",
 			Refusal: model.FaultDecision{HTTPStatus: 503}.Refusal()}},
 		{"bad request status", &model.RuntimeResult{Status: 400, Fault: "status=400", Refusal: model.FaultDecision{HTTPStatus: 400}.Refusal()}},
@@ -129,7 +129,7 @@ func TestFirstErrorCode(t *testing.T) {
 		{`{"data":null,"errors":[{"message":"no code"}]}`, ""},
 		{`{"errors":[`, ""},
 	} {
-		if got := firstErrorCode([]byte(tc.body)); got != tc.want {
+		if got := firstErrorCode([]byte(tc.body)); got != model.Code(tc.want) {
 			t.Errorf("%s: %q, want %q", tc.body, got, tc.want)
 		}
 	}

@@ -183,7 +183,7 @@ func (g *grain) dispatch(ctx actor.Context, m Request) {
 		g.recent.put(h.RequestId, r)
 	}
 	ctx.Respond(r)
-	if g.stale || r.ErrorCode == model.ErrUnavailable {
+	if g.stale || model.Code(r.ErrorCode) == model.CodeUnavailable {
 		// A write found no majority: this activation may be stale (a newer
 		// one elsewhere fenced it). Stop; the next call activates afresh.
 		ctx.Poison(ctx.Self())
@@ -230,13 +230,13 @@ func makeReply(res any, err error) *pb.Reply {
 func errorReply(err error) *pb.Reply {
 	var me *model.Error
 	if errors.As(err, &me) {
-		r := &pb.Reply{ErrorCode: me.Code, ErrorMessage: me.Message, RetryAfter: int32(me.RetryAfter)}
+		r := &pb.Reply{ErrorCode: string(me.Code), ErrorMessage: me.Message, RetryAfter: int32(me.RetryAfter)}
 		if len(me.Extra) > 0 {
 			r.ErrorExtra, _ = json.Marshal(me.Extra)
 		}
 		return r
 	}
-	return &pb.Reply{ErrorCode: model.ErrInternal, ErrorMessage: err.Error()}
+	return &pb.Reply{ErrorCode: string(model.CodeInternal), ErrorMessage: err.Error()}
 }
 
 // replyCache remembers the answers to the last few request IDs, so that a

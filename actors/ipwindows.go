@@ -69,5 +69,5 @@ func windowError(kind string, retry int) *model.Error {
 	if what == "" {
 		what = strings.TrimSpace(kind + " requests")
 	}
-	return &model.Error{Code: model.ErrTooManyRequests, RetryAfter: retry, Message: "too many " + what + " this minute; wait and retry"}
+	return &model.Error{Code: model.CodeTooManyRequests, RetryAfter: retry, Message: "too many " + what + " this minute; wait and retry"}
 }

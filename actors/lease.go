@@ -81,10 +81,10 @@ func (l *leases) touch(hash string, now time.Time) error {
 	x, ok := l.m[hash]
 	switch {
 	case !ok:
-		return model.Errorf(model.ErrActorTokenInvalid, "unknown actor token: it was released, or it expired and its slot was freed; get a new one from POST /runtime/actors")
+		return model.Errorf(model.CodeActorTokenInvalid, "unknown actor token: it was released, or it expired and its slot was freed; get a new one from POST /runtime/actors")
 	case now.Sub(x.LastUsed) >= l.idle:
 		delete(l.m, hash)
-		return model.Errorf(model.ErrActorTokenInvalid, "this actor token expired after %s without requests; get a new one", l.idle)
+		return model.Errorf(model.CodeActorTokenInvalid, "this actor token expired after %s without requests; get a new one", l.idle)
 	}
 	x.LastUsed = now
 	l.dirty = true
@@ -128,10 +128,10 @@ func checkActorToken(token, keyID string) (string, error) {
 	rest, ok := strings.CutPrefix(token, actorTokenPrefix)
 	i := strings.LastIndexByte(rest, '_')
 	if !ok || i <= 0 || len(rest)-i-1 != 32 {
-		return "", model.Errorf(model.ErrActorTokenInvalid, "malformed actor token: it looks like act_<key id>_<32 letters and digits>, as POST /runtime/actors returns it")
+		return "", model.Errorf(model.CodeActorTokenInvalid, "malformed actor token: it looks like act_<key id>_<32 letters and digits>, as POST /runtime/actors returns it")
 	}
 	if rest[:i] != keyID {
-		return "", model.Errorf(model.ErrActorTokenInvalid, "this actor token belongs to another API key")
+		return "", model.Errorf(model.CodeActorTokenInvalid, "this actor token belongs to another API key")
 	}
 	return ids.HashSecret(token), nil
 }

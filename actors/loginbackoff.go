@@ -141,6 +141,6 @@ func (lg *loginGrain) serve(g *grain, c *call) (any, error) {
 }
 
 func loginWaitError(retry int) *model.Error {
-	return &model.Error{Code: model.ErrTooManyRequests, RetryAfter: retry,
+	return &model.Error{Code: model.CodeTooManyRequests, RetryAfter: retry,
 		Message: fmt.Sprintf("too many failed login attempts for this e-mail address; wait %d seconds and retry", retry)}
 }

@@ -73,7 +73,7 @@ func limitError(kind string, retry int) error {
 }
 
 func ipLimitError(retry int) *model.Error {
-	return &model.Error{Code: model.ErrTooManyRequests, RetryAfter: retry,
+	return &model.Error{Code: model.CodeTooManyRequests, RetryAfter: retry,
 		Message: "too many runtime requests from this IP address this minute"}
 }
 

@@ -213,7 +213,7 @@ func (p *projectGrain) handle(g *grain, c *call) (any, error) {
 // live refuses a request to a project deleted or past its expiry.
 func (p *projectGrain) live(g *grain) error {
 	if p.st == nil || p.st.Project.Expired(g.env.Clock.Now()) {
-		return model.Errorf(model.ErrNotFound, "project not found")
+		return model.Errorf(model.CodeNotFound, "project not found")
 	}
 	return nil
 }
@@ -271,7 +271,7 @@ func (p *projectGrain) authorized(g *grain, c *call, write bool) (any, error) {
 		return nil, nil
 	case *pb.ProjectKeep:
 		if !a.System {
-			return nil, model.Errorf(model.ErrForbidden, "only the node keeps a guest project")
+			return nil, model.Errorf(model.CodeForbidden, "only the node keeps a guest project")
 		}
 		return nil, p.keep(g)
 	}
@@ -283,7 +283,7 @@ func (p *projectGrain) create(g *grain, m *pb.ProjectCreate) (any, error) {
 		return p.st.Project, nil // a retried create
 	}
 	if len(m.Project.GetJson()) == 0 {
-		return nil, model.Errorf(model.ErrBadUserInput, "project missing")
+		return nil, model.Errorf(model.CodeBadUserInput, "project missing")
 	}
 	pr, err := DecodeDoc[model.Project](m.Project.GetJson())
 	if err != nil {
@@ -316,7 +316,7 @@ func (p *projectGrain) authorize(a Access, write bool) error {
 		if a.Role.AtLeast(min) {
 			return nil
 		}
-		return model.Errorf(model.ErrForbidden, "this needs role %s or higher", min)
+		return model.Errorf(model.CodeForbidden, "this needs role %s or higher", min)
 	case a.KeyProjectID != "" && a.KeyProjectID == pr.ID && a.KeyScope.Management():
 		return nil
 	case a.SessionID != "" && p.st.Session != "" && ids.EqualSecret(a.SessionID, p.st.Session):
@@ -324,9 +324,9 @@ func (p *projectGrain) authorize(a Access, write bool) error {
 	case a.BoardProjectID != "" && a.BoardProjectID == pr.ID && pr.Kind == model.KindSession:
 		return nil // an adoption link's board session opens a session project; once it moves into an account, membership does
 	case pr.Kind != model.KindAccount:
-		return model.Errorf(model.ErrForbidden, "this %s project belongs to another session", pr.Kind)
+		return model.Errorf(model.CodeForbidden, "this %s project belongs to another session", pr.Kind)
 	}
-	return model.Errorf(model.ErrNotFound, "project not found")
+	return model.Errorf(model.CodeNotFound, "project not found")
 }
 
 // runtime returns the compiled runtime of the current model version.
@@ -352,7 +352,7 @@ func (p *projectGrain) mayDelete(a Access) error {
 	if pr.Kind != model.KindAccount || a.System || a.AccountID == pr.AccountID && a.Role.AtLeast(model.RoleAdmin) {
 		return nil
 	}
-	return model.Errorf(model.ErrForbidden, "deleting a project needs role ADMIN or higher in its account; an API key cannot")
+	return model.Errorf(model.CodeForbidden, "deleting a project needs role ADMIN or higher in its account; an API key cannot")
 }
 
 func (p *projectGrain) delete(g *grain) error {

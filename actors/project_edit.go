@@ -94,7 +94,7 @@ func applyEdit(p *model.Project, req Request) (any, error) {
 	case *pb.EditCreateRelation:
 		r, err := decodeOptional[model.Relation](e.Relation.GetJson())
 		if err != nil || r == nil {
-			return nil, errOr(err, model.Errorf(model.ErrBadUserInput, "relation missing"))
+			return nil, errOr(err, model.Errorf(model.CodeBadUserInput, "relation missing"))
 		}
 		r.ID = ids.NewChildID(pid, 'r')
 		return r, p.AddRelation(r)
@@ -112,7 +112,7 @@ func updateProject(p *model.Project, e *pb.EditUpdateProject) (any, error) {
 	}
 	if e.Slug != nil && *e.Slug != p.Slug {
 		if e.ExpectSlug != nil && *e.ExpectSlug != p.Slug {
-			return nil, model.Errorf(model.ErrConflict, "the project moved to slug %q meanwhile; read it again and retry", p.Slug)
+			return nil, model.Errorf(model.CodeConflict, "the project moved to slug %q meanwhile; read it again and retry", p.Slug)
 		}
 		p.Slug = *e.Slug
 	}
@@ -135,7 +135,7 @@ func applyOperationEdit(p *model.Project, req Request) (any, error) {
 	case *pb.EditCreateOperation:
 		o, err := decodeOptional[model.Operation](e.Operation.GetJson())
 		if err != nil || o == nil {
-			return nil, errOr(err, model.Errorf(model.ErrBadUserInput, "operation missing"))
+			return nil, errOr(err, model.Errorf(model.CodeBadUserInput, "operation missing"))
 		}
 		o.ID, o.Enabled = ids.NewChildID(pid, 'o'), true
 		return o, p.AddOperation(o)
@@ -183,14 +183,14 @@ func setPreviewSharing(p *model.Project, token string) error {
 		return nil
 	}
 	if token == "" {
-		return model.Errorf(model.ErrBadUserInput, "the share token of a %s project is its runtime credential and cannot be turned off; it goes when the project is adopted into an account", p.Kind)
+		return model.Errorf(model.CodeBadUserInput, "the share token of a %s project is its runtime credential and cannot be turned off; it goes when the project is adopted into an account", p.Kind)
 	}
 	return nil
 }
 
 func createAttribute(p *model.Project, in *model.Attribute) (any, error) {
 	if in == nil {
-		return nil, model.Errorf(model.ErrBadUserInput, "attribute missing")
+		return nil, model.Errorf(model.CodeBadUserInput, "attribute missing")
 	}
 	a := *in
 	a.ID = ids.NewChildID(p.ID, 'a')
@@ -226,9 +226,9 @@ func (p *projectGrain) checkLimits(g *grain, next *model.Project, a Access) erro
 	}
 	if len(next.Tables) > len(p.st.Project.Tables) && len(next.Tables) > maxTables {
 		if next.Kind != model.KindAccount {
-			return model.Errorf(model.ErrLimitReached, "a %s project may have %s", strings.ToLower(string(next.Kind)), plural(maxTables, "table"))
+			return model.Errorf(model.CodeLimitReached, "a %s project may have %s", strings.ToLower(string(next.Kind)), plural(maxTables, "table"))
 		}
-		return model.Errorf(model.ErrLimitReached, "a project may have %s on this plan", plural(maxTables, "table"))
+		return model.Errorf(model.CodeLimitReached, "a project may have %s on this plan", plural(maxTables, "table"))
 	}
 	if next.Kind == model.KindAccount {
 		maxAttrs = l.Model.Attributes
@@ -236,7 +236,7 @@ func (p *projectGrain) checkLimits(g *grain, next *model.Project, a Access) erro
 	if maxAttrs > 0 {
 		for _, t := range next.Tables {
 			if old := p.st.Project.Table(t.ID); len(t.Attributes) > maxAttrs && (old == nil || len(old.Attributes) < len(t.Attributes)) {
-				return model.Errorf(model.ErrLimitReached, "table %s may have %s in a %s project", t.Name, plural(maxAttrs, "attribute"), strings.ToLower(string(next.Kind)))
+				return model.Errorf(model.CodeLimitReached, "table %s may have %s in a %s project", t.Name, plural(maxAttrs, "attribute"), strings.ToLower(string(next.Kind)))
 			}
 		}
 	}

@@ -87,7 +87,7 @@ func (p *projectGrain) expireDone(g *grain, indexKey string) error {
 func (p *projectGrain) transfer(g *grain, accountID string) (any, error) {
 	pr := p.st.Project
 	if pr.Kind != model.KindSession {
-		return nil, model.Errorf(model.ErrConflict, "project %s is not a session project", pr.ID)
+		return nil, model.Errorf(model.CodeConflict, "project %s is not a session project", pr.ID)
 	}
 	next := &projectState{Project: pr.Clone()}
 	np := next.Project
@@ -146,7 +146,7 @@ func (p *projectGrain) extendGuest(g *grain) {
 func (p *projectGrain) keep(g *grain) error {
 	pr := p.st.Project
 	if pr.Kind != model.KindGuest {
-		return model.Errorf(model.ErrBadUserInput, "only a guest project is kept; this one is %s", pr.Kind)
+		return model.Errorf(model.CodeBadUserInput, "only a guest project is kept; this one is %s", pr.Kind)
 	}
 	if p.st.Kept && pr.ExpiresAt.IsZero() {
 		return nil

@@ -42,7 +42,7 @@ func applyVersioningEdit(p *model.Project, req Request) (any, error) {
 // tables as added.
 func importTables(p *model.Project, in []*model.Table) ([]*model.Table, error) {
 	if len(in) == 0 {
-		return nil, model.Errorf(model.ErrBadUserInput, "no tables to import")
+		return nil, model.Errorf(model.CodeBadUserInput, "no tables to import")
 	}
 	out := make([]*model.Table, 0, len(in))
 	for _, src := range in {

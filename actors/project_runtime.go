@@ -70,7 +70,7 @@ func (p *projectGrain) runtimeCall(g *grain, c *call, m *pb.ProjectRuntime) (any
 // overlay without changing it, write the changes durably, apply, answer.
 func (p *projectGrain) runMutation(g *grain, t *mutationTask) {
 	if p.st == nil {
-		g.replyLater(t.call, errorReply(model.Errorf(model.ErrProjectNotFound, "the project was deleted")))
+		g.replyLater(t.call, errorReply(model.Errorf(model.CodeProjectNotFound, "the project was deleted")))
 		return
 	}
 	rt, err := p.runtime(g) // the model may have changed since the query goroutine looked
@@ -145,7 +145,7 @@ func (p *projectGrain) persistChanges(g *grain, changes []graphql.Change, reqID 
 func resultReply(ctx context.Context, res *exec.Result, err error) *pb.Reply {
 	switch {
 	case ctx.Err() != nil, errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
-		return errorReply(&model.Error{Code: model.ErrQueryTimeout, Message: "the query ran past the time limit; narrow it (smaller pageSize, fewer nested relations) and retry", RetryAfter: 1})
+		return errorReply(&model.Error{Code: model.CodeQueryTimeout, Message: "the query ran past the time limit; narrow it (smaller pageSize, fewer nested relations) and retry", RetryAfter: 1})
 	case err != nil:
 		return errorReply(err)
 	}

@@ -33,7 +33,7 @@ type runtimeTrace struct {
 	fault model.FaultDecision
 	// code is errors[0].extensions.code of a 200 made here; codeKnown
 	// says it was read from the result (no need to scan the body).
-	code      string
+	code      model.Code
 	codeKnown bool
 }
 
@@ -149,7 +149,7 @@ func faultScope(pr *model.Project, rootFields []string) (string, *model.FaultSet
 
 // faultErrorBody appends the GraphQL answer of an injected error: no data,
 // one error with the code.
-func faultErrorBody(buf []byte, code string) []byte {
+func faultErrorBody(buf []byte, code model.Code) []byte {
 	buf = append(buf, `{"data":null,"errors":[{"message":"injected fault: error=`...)
 	buf = append(buf, code...)
 	buf = append(buf, ` (X-Mock-Fault or the project's fault settings)","extensions":{"code":"`...)
@@ -172,7 +172,8 @@ func (t *runtimeTrace) resultCode(qr *exec.Result) {
 	}
 	t.codeKnown = true
 	if qr != nil && len(qr.Errors) > 0 {
-		t.code, _ = qr.Errors[0].Extensions["code"].(string)
+		c, _ := qr.Errors[0].Extensions["code"].(string)
+		t.code = model.Code(c)
 	}
 }
 
@@ -207,7 +208,7 @@ func (t *runtimeTrace) done(res *model.RuntimeResult, err error, now time.Time) 
 // firstErrorCode returns errors[0].extensions.code of a GraphQL answer
 // made elsewhere (a mutation's, by the grain), "" when it has none. The
 // top-level errors member comes after data, so it is the last one.
-func firstErrorCode(body []byte) string {
+func firstErrorCode(body []byte) model.Code {
 	i := bytes.LastIndex(body, []byte(`"errors":[`))
 	if i < 0 {
 		return ""
@@ -221,7 +222,7 @@ func firstErrorCode(body []byte) string {
 	if dec.Decode(&errs) != nil || len(errs) == 0 {
 		return ""
 	}
-	return model.Clip(errs[0].Extensions.Code, 64)
+	return model.Code(model.Clip(errs[0].Extensions.Code, 64))
 }
 
 // warm has the project grain compile its runtime (pb.ProjectSDL) when

@@ -61,7 +61,7 @@ func (p *RuntimePath) Run(ctx context.Context, r model.RuntimeRequest) (*model.R
 			if attempt == 0 {
 				continue // the cache may be stale
 			}
-			return nil, model.Errorf(model.ErrProjectNotFound, "the project's slug changed meanwhile; retry")
+			return nil, model.Errorf(model.CodeProjectNotFound, "the project's slug changed meanwhile; retry")
 		}
 		var res *model.RuntimeResult
 		if l := p.grains.env.Local; l == nil || l.project(projectID) != nil {
@@ -69,7 +69,7 @@ func (p *RuntimePath) Run(ctx context.Context, r model.RuntimeRequest) (*model.R
 		} else {
 			res, err = p.forward(ctx, projectID, &r)
 		}
-		if model.ErrorCode(err) == model.ErrProjectNotFound && attempt == 0 {
+		if model.ErrorCode(err) == model.CodeProjectNotFound && attempt == 0 {
 			continue // the cached slug may be stale: ask the slug grain, not the cache
 		}
 		if err == nil {
@@ -141,7 +141,7 @@ func (p *RuntimePath) steps(ctx context.Context, projectID, reqID string, r *mod
 func (p *RuntimePath) credential(ctx context.Context, projectID string, r *model.RuntimeRequest) (keyOK bool, err error) {
 	if r.KeyValue == "" {
 		if r.ActorToken != "" {
-			return false, model.Errorf(model.ErrActorTokenInvalid, "an actor token goes with the API key it was issued for; send the key too")
+			return false, model.Errorf(model.CodeActorTokenInvalid, "an actor token goes with the API key it was issued for; send the key too")
 		}
 		return false, nil
 	}
@@ -166,7 +166,7 @@ func (p *RuntimePath) forward(ctx context.Context, projectID string, r *model.Ru
 		b, err := r.BodyFrom.ReadBody()
 		switch me := model.AsError(err); {
 		case me != nil:
-			call.Body, call.BodyErrorCode, call.BodyErrorMessage = nil, me.Code, me.Message
+			call.Body, call.BodyErrorCode, call.BodyErrorMessage = nil, string(me.Code), me.Message
 		case err != nil:
 			return nil, err
 		default:
@@ -183,7 +183,7 @@ func servedRequest(m *pb.ProjectServe) model.RuntimeRequest {
 		ActorToken: m.ActorToken, Body: m.Body, Internal: m.Internal, QueryOnly: m.QueryOnly,
 		FaultHeader: m.FaultHeader, NoFaults: m.NoFaults}
 	if m.BodyErrorCode != "" {
-		r.Body, r.BodyFrom = nil, failedBody{&model.Error{Code: m.BodyErrorCode, Message: m.BodyErrorMessage}}
+		r.Body, r.BodyFrom = nil, failedBody{&model.Error{Code: model.Code(m.BodyErrorCode), Message: m.BodyErrorMessage}}
 	}
 	return r
 }
@@ -203,9 +203,9 @@ func runtimeResult(reply *pb.Reply, err error) (*model.RuntimeResult, error) {
 	switch {
 	case reply.FaultRefusal: // a fault's HTTP refusal
 		res = &model.RuntimeResult{Status: int(reply.Status),
-			Refusal: &model.Error{Code: reply.ErrorCode, Message: reply.ErrorMessage, RetryAfter: int(reply.RetryAfter)}}
+			Refusal: &model.Error{Code: model.Code(reply.ErrorCode), Message: reply.ErrorMessage, RetryAfter: int(reply.RetryAfter)}}
 	case reply.Status == 400:
-		res = &model.RuntimeResult{Status: 400, Body: reply.Body, GraphQLCode: reply.GraphqlCode}
+		res = &model.RuntimeResult{Status: 400, Body: reply.Body, GraphQLCode: model.Code(reply.GraphqlCode)}
 	case reply.ErrorCode != "":
 		return nil, replyError(reply)
 	default:
@@ -228,8 +228,8 @@ func runtimeReply(res *model.RuntimeResult, err error) *pb.Reply {
 		r = errorReply(res.Refusal)
 		r.Status, r.FaultRefusal = int32(res.Status), true
 	case res.Status == 400:
-		r = &pb.Reply{Status: 400, ErrorCode: model.ErrBadRequest, ErrorMessage: "the GraphQL document does not parse or validate",
-			Body: res.Body, GraphqlCode: res.GraphQLCode}
+		r = &pb.Reply{Status: 400, ErrorCode: string(model.CodeBadRequest), ErrorMessage: "the GraphQL document does not parse or validate",
+			Body: res.Body, GraphqlCode: string(res.GraphQLCode)}
 	default:
 		r = &pb.Reply{Status: int32(res.Status), Body: res.Body}
 	}
@@ -250,7 +250,7 @@ func servesSlug(pr *model.Project, slug string, now time.Time) bool {
 
 // errNoSlug is step 1's refusal.
 func errNoSlug(slug string) error {
-	return model.Errorf(model.ErrProjectNotFound, "no project has the slug %q", slug)
+	return model.Errorf(model.CodeProjectNotFound, "no project has the slug %q", slug)
 }
 
 // checkRuntimeCredential is step 2: an account project answers only to a
@@ -262,16 +262,16 @@ func checkRuntimeCredential(pr *model.Project, token string, keyOK, internal boo
 		return nil
 	case pr.Kind == model.KindAccount:
 		if !keyOK {
-			return model.Errorf(model.ErrUnauthenticated, "this project's API needs an API key: Authorization: Bearer <key> or X-API-Key")
+			return model.Errorf(model.CodeUnauthenticated, "this project's API needs an API key: Authorization: Bearer <key> or X-API-Key")
 		}
 		return nil
 	case token == "" || !ids.EqualSecret(token, pr.ShareToken):
-		return model.Errorf(model.ErrUnauthenticated, "missing or wrong share token: add ?token=<shareToken> to the URL")
+		return model.Errorf(model.CodeUnauthenticated, "missing or wrong share token: add ?token=<shareToken> to the URL")
 	}
 	return nil
 }
 
-var errMutationOverGet = model.Errorf(model.ErrBadRequest, "mutations need POST; GET carries only queries")
+var errMutationOverGet = model.Errorf(model.CodeBadRequest, "mutations need POST; GET carries only queries")
 
 // localQuery makes steps 2, 6 and 7 for a query from the read snapshot of
 // a project grain active on this node. ok is false when it cannot (no

@@ -16,11 +16,11 @@ func TestRuntimeReplyRoundTrip(t *testing.T) {
 		name     string
 		res      *model.RuntimeResult
 		err      error
-		wantCode string // the error's code, when the result is an error
+		wantCode model.Code // the error's code, when the result is an error
 	}{
 		{name: "answer", res: &model.RuntimeResult{Status: 200, Body: []byte(`{"data":{}}`)}},
 		{name: "refusal", res: &model.RuntimeResult{Status: 400, Body: []byte(`{"errors":[]}`), GraphQLCode: "GRAPHQL_VALIDATION_FAILED"}},
-		{name: "error", err: model.Errorf(model.ErrScopeInsufficient, "no"), wantCode: model.ErrScopeInsufficient},
+		{name: "error", err: model.Errorf(model.CodeScopeInsufficient, "no"), wantCode: model.CodeScopeInsufficient},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reply := runtimeReply(tc.res, tc.err)
@@ -45,12 +45,12 @@ func TestRuntimeReplyRoundTrip(t *testing.T) {
 // TestServedRequestCarriesBodyError: a body the receiving node could not
 // read reaches the project's node as its error, read in its turn.
 func TestServedRequestCarriesBodyError(t *testing.T) {
-	r := servedRequest(&pb.ProjectServe{Slug: "s", ApiKey: "k", BodyErrorCode: model.ErrPayloadTooLarge, BodyErrorMessage: "too big"})
+	r := servedRequest(&pb.ProjectServe{Slug: "s", ApiKey: "k", BodyErrorCode: string(model.CodePayloadTooLarge), BodyErrorMessage: "too big"})
 	if r.Slug != "s" || r.KeyValue != "k" || r.Body != nil || r.BodyFrom == nil {
 		t.Fatalf("request %+v", r)
 	}
 	_, err := r.BodyFrom.ReadBody()
-	if me := model.AsError(err); me == nil || me.Code != model.ErrPayloadTooLarge || me.Message != "too big" {
+	if me := model.AsError(err); me == nil || me.Code != model.CodePayloadTooLarge || me.Message != "too big" {
 		t.Fatalf("body error %v", err)
 	}
 }

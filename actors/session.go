@@ -96,7 +96,7 @@ func (s *sessionGrain) claim(g *grain, a SessionClaim, now time.Time) error {
 	}
 	if limit := max(g.env.Config.Limits.SessionProjects, 1); len(live) >= limit {
 		newest := live[len(live)-1]
-		return model.Errorf(model.ErrLimitReached, "a session may hold %s at a time (it has %s, the newest until %s); use sessionProject, or sign up to keep it",
+		return model.Errorf(model.CodeLimitReached, "a session may hold %s at a time (it has %s, the newest until %s); use sessionProject, or sign up to keep it",
 			plural(limit, "session project"), newest.ProjectID, newest.Expires.UTC().Format(time.RFC3339))
 	}
 	return s.save(g, append(live, a))
@@ -177,7 +177,7 @@ func (a *adoptionGrain) handle(g *grain, c *call) (any, error) {
 			return nil, err
 		}
 		if !a.found || a.st.Used || !g.env.Clock.Now().Before(a.st.Expires) {
-			return nil, model.Errorf(model.ErrAdoptionTokenInvalid, "this adoption link was used already or has expired; ask the assistant for a new one (createAdoptionLink)")
+			return nil, model.Errorf(model.CodeAdoptionTokenInvalid, "this adoption link was used already or has expired; ask the assistant for a new one (createAdoptionLink)")
 		}
 		next := a.st
 		next.Used = true

@@ -34,13 +34,13 @@ func (s *slugGrain) handle(g *grain, c *call) (any, error) {
 	switch m := c.req.(type) {
 	case *pb.SlugGet:
 		if s.state.ProjectID == "" {
-			return nil, model.Errorf(model.ErrProjectNotFound, "no project has the slug %q", g.id)
+			return nil, model.Errorf(model.CodeProjectNotFound, "no project has the slug %q", g.id)
 		}
 		return s.state, nil
 	case *pb.SlugClaim:
 		now := g.env.Clock.Now()
 		if s.state.ProjectID != "" && s.state.ProjectID != m.ProjectId && !s.stale(m.StaleHolder, now) {
-			return nil, model.Errorf(model.ErrConflict, "the slug %q is taken", g.id)
+			return nil, model.Errorf(model.CodeConflict, "the slug %q is taken", g.id)
 		}
 		if s.state.ProjectID == m.ProjectId {
 			return nil, nil // a retried claim keeps its time

@@ -41,7 +41,7 @@ func (g *grain) saveJSON(v any, extra ...persistence.Put) error {
 	} else {
 		err = g.env.Store.Write(puts...)
 	}
-	if me := model.AsError(err); me != nil && me.Code == model.ErrUnavailable {
+	if me := model.AsError(err); me != nil && me.Code == model.CodeUnavailable {
 		g.stale = true
 	}
 	return err

@@ -127,7 +127,7 @@ func (s *Client) MigrateGuests(ctx context.Context) error {
 		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 		_, err := s.AskProjectAs(cctx, id, Access{System: true}, &pb.ProjectOwnerQuery{})
 		cancel()
-		if err != nil && model.ErrorCode(err) != model.ErrNotFound {
+		if err != nil && model.ErrorCode(err) != model.CodeNotFound {
 			errs = append(errs, fmt.Errorf("guest project %s: %w", id, err))
 		}
 	}

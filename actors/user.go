@@ -35,7 +35,7 @@ func (u *userGrain) handle(g *grain, c *call) (any, error) {
 	switch m := c.req.(type) {
 	case *pb.UserGet:
 		if !u.found {
-			return nil, model.Errorf(model.ErrNotFound, "no user %s", g.id)
+			return nil, model.Errorf(model.CodeNotFound, "no user %s", g.id)
 		}
 		return u.public(), nil
 	case *pb.UserSignup:
@@ -65,11 +65,11 @@ func (u *userGrain) signup(g *grain, a *pb.UserSignup) (any, error) {
 	if u.found && len(u.state.PasswordHash) > 0 {
 		// CONFLICT is the documented code (docs/reference/errors.md) and a client needs it to offer a login;
 		// the message neither echoes the address nor says more than that.
-		return nil, model.Errorf(model.ErrConflict, "this e-mail address cannot be used to sign up; if it is yours, log in")
+		return nil, model.Errorf(model.CodeConflict, "this e-mail address cannot be used to sign up; if it is yours, log in")
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(a.Password), int(a.Cost))
 	if err != nil {
-		return nil, model.Errorf(model.ErrBadUserInput, "password: %v", err)
+		return nil, model.Errorf(model.CodeBadUserInput, "password: %v", err)
 	}
 	next := clone(u.state)
 	if next.User.ID == "" { // an invited placeholder keeps its ID, memberships and invitations
@@ -87,7 +87,7 @@ func (u *userGrain) signup(g *grain, a *pb.UserSignup) (any, error) {
 }
 
 func (u *userGrain) login(password string) (any, error) {
-	bad := model.Errorf(model.ErrUnauthenticated, "wrong e-mail or password")
+	bad := model.Errorf(model.CodeUnauthenticated, "wrong e-mail or password")
 	if !u.found || len(u.state.PasswordHash) == 0 {
 		// Spend the same time as a real check, so timing does not tell
 		// which e-mails have accounts.
@@ -117,7 +117,7 @@ func (u *userGrain) invite(g *grain, userID string) (any, error) {
 
 func (u *userGrain) membership(g *grain, add bool, accountID string) (any, error) {
 	if !u.found {
-		return nil, model.Errorf(model.ErrNotFound, "no user %s", g.id)
+		return nil, model.Errorf(model.CodeNotFound, "no user %s", g.id)
 	}
 	next := clone(u.state)
 	next.AccountIDs = removeString(next.AccountIDs, accountID)

@@ -33,11 +33,11 @@ func (u *userGrain) team(g *grain, c *call) (any, error) {
 // changePassword checks the old password and stores the new one's hash.
 func (u *userGrain) changePassword(g *grain, m *pb.UserChangePassword) (any, error) {
 	if _, err := u.login(m.OldPassword); err != nil {
-		return nil, model.Errorf(model.ErrUnauthenticated, "the current password is wrong")
+		return nil, model.Errorf(model.CodeUnauthenticated, "the current password is wrong")
 	}
 	hash, err := bcrypt.GenerateFromPassword([]byte(m.NewPassword), int(m.Cost))
 	if err != nil {
-		return nil, model.Errorf(model.ErrBadUserInput, "password: %v", err)
+		return nil, model.Errorf(model.CodeBadUserInput, "password: %v", err)
 	}
 	next := clone(u.state)
 	next.PasswordHash = hash

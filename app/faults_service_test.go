@@ -31,11 +31,11 @@ func TestFaultsThroughTheService(t *testing.T) {
 	s := newShop(t, nd, "faults@example.com", "fshop", "products")
 	q := `{ products { total } }`
 
-	if _, err := svc.SetFaults(ctx, s.owner.p, s.project.ID, "", &model.FaultSettings{LatencyMinMs: 9, LatencyMaxMs: 3}); model.ErrorCode(err) != model.ErrBadUserInput {
+	if _, err := svc.SetFaults(ctx, s.owner.p, s.project.ID, "", &model.FaultSettings{LatencyMinMs: 9, LatencyMaxMs: 3}); model.ErrorCode(err) != model.CodeBadUserInput {
 		t.Fatalf("min above max: %v", err)
 	}
-	pr, err := svc.SetFaults(ctx, s.owner.p, s.project.ID, "", &model.FaultSettings{LatencyMinMs: 200, LatencyMaxMs: 200, ErrorRate: 1, ErrorCode: model.ErrUnavailable})
-	if err != nil || pr.Faults == nil || pr.Faults.ErrorCode != model.ErrUnavailable {
+	pr, err := svc.SetFaults(ctx, s.owner.p, s.project.ID, "", &model.FaultSettings{LatencyMinMs: 200, LatencyMaxMs: 200, ErrorRate: 1, ErrorCode: model.CodeUnavailable})
+	if err != nil || pr.Faults == nil || pr.Faults.ErrorCode != model.CodeUnavailable {
 		t.Fatalf("SetFaults: %+v, %v", pr, err)
 	}
 	res, err := faultRuntime(svc, "fshop", s.runtime.Value, "", q)
@@ -48,11 +48,11 @@ func TestFaultsThroughTheService(t *testing.T) {
 		t.Fatalf("X-Mock-Fault: none: %+v, %v", res, err)
 	}
 	res, err = faultRuntime(svc, "fshop", s.runtime.Value, "status=429", q)
-	if err != nil || res.Refusal == nil || res.Refusal.Code != model.ErrTooManyRequests || res.Status != 429 {
+	if err != nil || res.Refusal == nil || res.Refusal.Code != model.CodeTooManyRequests || res.Status != 429 {
 		t.Fatalf("X-Mock-Fault: status=429: %+v, %v", res, err)
 	}
 	_, err = faultRuntime(svc, "fshop", s.runtime.Value, "status=999", q)
-	wantCode(t, err, model.ErrBadUserInput)
+	wantCode(t, err, model.CodeBadUserInput)
 
 	// An operation's own settings replace the project's for it.
 	cur, err := svc.Project(ctx, s.owner.p, s.project.ID, "")
@@ -72,7 +72,7 @@ func TestFaultsThroughTheService(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err = faultRuntime(svc, "fshop", s.runtime.Value, "", `{ product(id: "p1") { id } }`)
-	if err != nil || res.Refusal == nil || res.Refusal.Code != model.ErrUnavailable || res.Delay != 0 {
+	if err != nil || res.Refusal == nil || res.Refusal.Code != model.CodeUnavailable || res.Delay != 0 {
 		t.Fatalf("operation fault: %+v, %v", res, err)
 	}
 	// Internal calls (the board's previewQuery) are never faulted.
@@ -85,15 +85,18 @@ func TestFaultsThroughTheService(t *testing.T) {
 	}
 	// A refusal before the fault step gets no fault, and is logged with its code.
 	_, err = faultRuntime(svc, "fshop", "", "error=INTERNAL", q)
-	wantCode(t, err, model.ErrUnauthenticated)
+	wantCode(t, err, model.CodeUnauthenticated)
 
 	log, err := svc.RequestLog(ctx, s.owner.p, s.project.ID, 200)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []struct{ code, fault string }{
-		{model.ErrUnauthenticated, ""}, {model.ErrUnavailable, "status=503"}, {model.ErrBadUserInput, ""},
-		{model.ErrTooManyRequests, "status=429"}, {"", ""}, {model.ErrUnavailable, "latency=200ms;error=UNAVAILABLE"},
+	want := []struct {
+		code  model.Code
+		fault string
+	}{
+		{model.CodeUnauthenticated, ""}, {model.CodeUnavailable, "status=503"}, {model.CodeBadUserInput, ""},
+		{model.CodeTooManyRequests, "status=429"}, {"", ""}, {model.CodeUnavailable, "latency=200ms;error=UNAVAILABLE"},
 	}
 	if len(log) != len(want) {
 		t.Fatalf("log has %d entries, want %d: %+v", len(log), len(want), log)
@@ -126,7 +129,7 @@ func TestFaultsAcrossRestart(t *testing.T) {
 	first := startNode(t, path, clock)
 	importProducts(t, first.svc, "products")
 	s := newShop(t, first, "restart-faults@example.com", "rfshop", "products")
-	settings := &model.FaultSettings{ErrorRate: 0.5, ErrorCode: model.ErrInternal, Seed: 11}
+	settings := &model.FaultSettings{ErrorRate: 0.5, ErrorCode: model.CodeInternal, Seed: 11}
 	if _, err := first.svc.SetFaults(ctx, s.owner.p, s.project.ID, "", settings); err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +149,7 @@ func TestFaultsAcrossRestart(t *testing.T) {
 
 	second := startNode(t, path, clock)
 	pr, err := second.svc.Project(ctx, s.owner.p, s.project.ID, "")
-	if err != nil || pr.Faults == nil || pr.Faults.Seed != 11 || pr.Faults.ErrorCode != model.ErrInternal {
+	if err != nil || pr.Faults == nil || pr.Faults.Seed != 11 || pr.Faults.ErrorCode != model.CodeInternal {
 		t.Fatalf("settings after the restart: %+v, %v", pr, err)
 	}
 	if log, err := second.svc.RequestLog(ctx, s.owner.p, s.project.ID, 200); err != nil || len(log) != 0 {

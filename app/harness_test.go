@@ -224,7 +224,7 @@ func productNames(tb testing.TB, svc *app.Service, slug, key, token string) []st
 }
 
 // wantCode fails unless err carries the code.
-func wantCode(tb testing.TB, err error, code string) {
+func wantCode(tb testing.TB, err error, code model.Code) {
 	tb.Helper()
 	if got := model.ErrorCode(err); got != code {
 		tb.Fatalf("error %v: code %q, want %q", err, got, code)

@@ -31,7 +31,7 @@ func TestAPIWindows(t *testing.T) {
 			}
 		}
 		err := check(tc.window, "203.0.113.9")
-		wantCode(t, err, model.ErrTooManyRequests)
+		wantCode(t, err, model.CodeTooManyRequests)
 		if me := model.AsError(err); me.RetryAfter < 1 || me.RetryAfter > 60 {
 			t.Fatalf("%s: Retry-After %d", tc.window, me.RetryAfter)
 		}
@@ -64,13 +64,13 @@ func TestLoginBackoff(t *testing.T) {
 		after    time.Duration // the clock moves this much first
 		email    string        // "" is ann@example.com
 		password string
-		code     string // "" for a login
-		retry    int    // Retry-After of a TOO_MANY_REQUESTS
+		code     model.Code // "" for a login
+		retry    int        // Retry-After of a TOO_MANY_REQUESTS
 	}
 	fails := func(n int) []step {
 		v := make([]step, n)
 		for i := range v {
-			v[i] = step{password: wrong, code: model.ErrUnauthenticated}
+			v[i] = step{password: wrong, code: model.CodeUnauthenticated}
 		}
 		return v
 	}
@@ -88,45 +88,45 @@ func TestLoginBackoff(t *testing.T) {
 		{"a success before the limit resets the count", cat(fails(2), []step{{password: right}}, fails(2),
 			[]step{{password: right}})},
 		{"the limit locks even the right password, for a minute", cat(fails(3), []step{
-			{password: right, code: model.ErrTooManyRequests, retry: 60},
-			{after: 59 * time.Second, password: right, code: model.ErrTooManyRequests, retry: 1},
+			{password: right, code: model.CodeTooManyRequests, retry: 60},
+			{after: 59 * time.Second, password: right, code: model.CodeTooManyRequests, retry: 1},
 			{after: time.Second, password: right},
 			{password: right}, // reset: no wait
 		})},
 		{"each further failure doubles the wait", cat(fails(3), []step{
-			{after: time.Minute, password: wrong, code: model.ErrUnauthenticated},
-			{password: right, code: model.ErrTooManyRequests, retry: 120},
-			{after: 2 * time.Minute, password: wrong, code: model.ErrUnauthenticated},
-			{after: 3*time.Minute + 59*time.Second, password: wrong, code: model.ErrTooManyRequests, retry: 1},
-			{after: time.Second, password: wrong, code: model.ErrUnauthenticated},
-			{password: wrong, code: model.ErrTooManyRequests, retry: 8 * 60},
+			{after: time.Minute, password: wrong, code: model.CodeUnauthenticated},
+			{password: right, code: model.CodeTooManyRequests, retry: 120},
+			{after: 2 * time.Minute, password: wrong, code: model.CodeUnauthenticated},
+			{after: 3*time.Minute + 59*time.Second, password: wrong, code: model.CodeTooManyRequests, retry: 1},
+			{after: time.Second, password: wrong, code: model.CodeUnauthenticated},
+			{password: wrong, code: model.CodeTooManyRequests, retry: 8 * 60},
 			{after: 8 * time.Minute, password: right},
-			{password: wrong, code: model.ErrUnauthenticated}, // counting from zero again
+			{password: wrong, code: model.CodeUnauthenticated}, // counting from zero again
 		})},
 		{"the wait stops at an hour", cat(fails(3), []step{
-			{after: time.Minute, password: wrong, code: model.ErrUnauthenticated},
-			{after: 2 * time.Minute, password: wrong, code: model.ErrUnauthenticated},
-			{after: 4 * time.Minute, password: wrong, code: model.ErrUnauthenticated},
-			{after: 8 * time.Minute, password: wrong, code: model.ErrUnauthenticated},
-			{after: 16 * time.Minute, password: wrong, code: model.ErrUnauthenticated},
-			{after: 32 * time.Minute, password: wrong, code: model.ErrUnauthenticated},
-			{password: wrong, code: model.ErrTooManyRequests, retry: 3600},
-			{after: time.Hour, password: wrong, code: model.ErrUnauthenticated},
-			{password: wrong, code: model.ErrTooManyRequests, retry: 3600},
+			{after: time.Minute, password: wrong, code: model.CodeUnauthenticated},
+			{after: 2 * time.Minute, password: wrong, code: model.CodeUnauthenticated},
+			{after: 4 * time.Minute, password: wrong, code: model.CodeUnauthenticated},
+			{after: 8 * time.Minute, password: wrong, code: model.CodeUnauthenticated},
+			{after: 16 * time.Minute, password: wrong, code: model.CodeUnauthenticated},
+			{after: 32 * time.Minute, password: wrong, code: model.CodeUnauthenticated},
+			{password: wrong, code: model.CodeTooManyRequests, retry: 3600},
+			{after: time.Hour, password: wrong, code: model.CodeUnauthenticated},
+			{password: wrong, code: model.CodeTooManyRequests, retry: 3600},
 		})},
 		{"an hour without attempts after the wait forgets the count", cat(fails(3), []step{
-			{after: time.Hour + 59*time.Second, password: wrong, code: model.ErrUnauthenticated}, // still counted: a 4th
-			{password: right, code: model.ErrTooManyRequests, retry: 120},
-			{after: 2*time.Minute + time.Hour, password: wrong, code: model.ErrUnauthenticated}, // forgotten: a 1st
-			{password: wrong, code: model.ErrUnauthenticated},
-			{password: wrong, code: model.ErrUnauthenticated},
-			{password: wrong, code: model.ErrTooManyRequests, retry: 60},
+			{after: time.Hour + 59*time.Second, password: wrong, code: model.CodeUnauthenticated}, // still counted: a 4th
+			{password: right, code: model.CodeTooManyRequests, retry: 120},
+			{after: 2*time.Minute + time.Hour, password: wrong, code: model.CodeUnauthenticated}, // forgotten: a 1st
+			{password: wrong, code: model.CodeUnauthenticated},
+			{password: wrong, code: model.CodeUnauthenticated},
+			{password: wrong, code: model.CodeTooManyRequests, retry: 60},
 		})},
 		{"addresses wait apart, the normalised one together", cat(fails(3), []step{
 			{email: "bob@example.com", password: right},
-			{email: "bob@example.com", password: wrong, code: model.ErrUnauthenticated},
-			{email: "nobody@example.com", password: wrong, code: model.ErrUnauthenticated},
-			{email: "Ann@Example.com", password: right, code: model.ErrTooManyRequests, retry: 60},
+			{email: "bob@example.com", password: wrong, code: model.CodeUnauthenticated},
+			{email: "nobody@example.com", password: wrong, code: model.CodeUnauthenticated},
+			{email: "Ann@Example.com", password: right, code: model.CodeTooManyRequests, retry: 60},
 		})},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -160,9 +160,9 @@ func TestLoginBackoffParallel(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			_, _, err := nd.svc.Login(context.Background(), "ann@example.com", "wrong password", "")
-			if model.ErrorCode(err) == model.ErrUnauthenticated {
+			if model.ErrorCode(err) == model.CodeUnauthenticated {
 				checked.Add(1)
-			} else if model.ErrorCode(err) != model.ErrTooManyRequests {
+			} else if model.ErrorCode(err) != model.CodeTooManyRequests {
 				t.Errorf("login: %v", err)
 			}
 		}()
@@ -187,7 +187,7 @@ func TestLoginBackoffPassivation(t *testing.T) {
 	signUp(t, nd.svc, "ann@example.com")
 	for range 2 {
 		_, _, err := nd.svc.Login(ctx, "ann@example.com", "wrong password", "")
-		wantCode(t, err, model.ErrUnauthenticated)
+		wantCode(t, err, model.CodeUnauthenticated)
 	}
 	waitStopped := func(kind string) {
 		t.Helper()
@@ -207,13 +207,13 @@ func TestLoginBackoffPassivation(t *testing.T) {
 	}
 	_, _, err := nd.svc.Login(ctx, "ann@example.com", "correct horse", "")
 	var me *model.Error
-	if !errors.As(err, &me) || me.Code != model.ErrTooManyRequests || me.RetryAfter != 30 {
+	if !errors.As(err, &me) || me.Code != model.CodeTooManyRequests || me.RetryAfter != 30 {
 		t.Fatalf("during the wait: %v", err)
 	}
 	nd.clock.Add(30*time.Second + time.Hour)
 	waitStopped("login")
 	for range 2 { // forgotten: counting from zero
 		_, _, err := nd.svc.Login(ctx, "ann@example.com", "wrong password", "")
-		wantCode(t, err, model.ErrUnauthenticated)
+		wantCode(t, err, model.CodeUnauthenticated)
 	}
 }

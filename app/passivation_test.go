@@ -85,7 +85,7 @@ func TestPassivation(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := runtime(ctx, svc, "idle", s.full.Value, "", `{ products { total } }`)
-	wantCode(t, err, model.ErrAPIKeyInvalid)
+	wantCode(t, err, model.CodeAPIKeyInvalid)
 
 	if got := productNames(t, svc, "idle", s.runtime.Value, ""); !reflect.DeepEqual(got, want) {
 		t.Errorf("after passivation: %q, want %q", got, want)

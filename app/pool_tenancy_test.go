@@ -72,14 +72,14 @@ func TestDatasetsBelongToTheirAccount(t *testing.T) {
 	if strings.Contains(bobRows, "ann's") || !strings.Contains(bobRows, `"total":0`) {
 		t.Fatalf("bob's project over ann's dataset: %s; want no rows", bobRows)
 	}
-	if err := svc.DeleteDataset(ctx, bob.p, "secret"); model.ErrorCode(err) != model.ErrNotFound {
+	if err := svc.DeleteDataset(ctx, bob.p, "secret"); model.ErrorCode(err) != model.CodeNotFound {
 		t.Errorf("bob deletes ann's dataset: %v", err)
 	}
-	if err := svc.DeleteDataset(ctx, ann.p, "demo"); model.ErrorCode(err) != model.ErrForbidden {
+	if err := svc.DeleteDataset(ctx, ann.p, "demo"); model.ErrorCode(err) != model.CodeForbidden {
 		t.Errorf("ann deletes a curated dataset: %v", err)
 	}
 	err := svc.DeleteDataset(ctx, ann.p, "secret")
-	if model.ErrorCode(err) != model.ErrConflict || !strings.Contains(err.Error(), "Ann's.Row") {
+	if model.ErrorCode(err) != model.CodeConflict || !strings.Contains(err.Error(), "Ann's.Row") {
 		t.Fatalf("deleting a bound dataset: %v; want CONFLICT naming Ann's.Row", err)
 	}
 	if err := svc.DeleteTable(ctx, ann.p, annTbl.ID); err != nil {
@@ -94,7 +94,7 @@ func TestDatasetsBelongToTheirAccount(t *testing.T) {
 	// STARTER holds 10 datasets of its own (the deleted one no longer counts).
 	for i := range 11 {
 		_, err := upload(svc, ann.p, fmt.Sprintf("a%d", i), `{"id":1}`)
-		if i < 10 && err != nil || i == 10 && model.ErrorCode(err) != model.ErrLimitReached {
+		if i < 10 && err != nil || i == 10 && model.ErrorCode(err) != model.CodeLimitReached {
 			t.Fatalf("dataset %d on STARTER: %v", i+1, err)
 		}
 	}
@@ -161,10 +161,10 @@ func TestImportCodesAreScopedPerAccount(t *testing.T) {
 			t.Fatalf("%s imports code shared: %v", who, err)
 		}
 	}
-	if _, err := upload(svc, ann.p, "shared", `{"id":1}`); model.ErrorCode(err) != model.ErrConflict {
+	if _, err := upload(svc, ann.p, "shared", `{"id":1}`); model.ErrorCode(err) != model.CodeConflict {
 		t.Errorf("ann imports her own code again: %v; want CONFLICT", err)
 	}
-	if _, err := upload(svc, cy.p, "curated", `{"id":1}`); model.ErrorCode(err) != model.ErrConflict {
+	if _, err := upload(svc, cy.p, "curated", `{"id":1}`); model.ErrorCode(err) != model.CodeConflict {
 		t.Errorf("an account takes a curated code: %v; want CONFLICT", err)
 	}
 	annPr, annTbl, annRows := boundProject(t, svc, ann, "Ann's", "shared")

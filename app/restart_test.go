@@ -81,9 +81,9 @@ func TestRestart(t *testing.T) {
 	})
 	t.Run("keys", func(t *testing.T) {
 		_, err := runtime(ctx, svc, "durable", revoked.Value, "", `{ products { total } }`)
-		wantCode(t, err, model.ErrAPIKeyInvalid)
+		wantCode(t, err, model.CodeAPIKeyInvalid)
 		_, err = runtime(ctx, svc, "durable", s.mgmt.Value, "", `{ products { total } }`)
-		wantCode(t, err, model.ErrScopeInsufficient)
+		wantCode(t, err, model.CodeScopeInsufficient)
 		keys, err := svc.APIKeys(ctx, s.owner.p, s.project.ID)
 		if err != nil || len(keys) != 4 {
 			t.Errorf("keys after restart: %d, %v", len(keys), err)
@@ -106,6 +106,6 @@ func TestRestart(t *testing.T) {
 			t.Errorf("samples: %q", samples)
 		}
 		_, err = svc.ImportDataset(ctx, systemPrincipal, model.DatasetImport{ImportCode: "products", Format: "json", Body: nil})
-		wantCode(t, err, model.ErrConflict)
+		wantCode(t, err, model.CodeConflict)
 	})
 }

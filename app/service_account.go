@@ -23,7 +23,7 @@ func (s *Service) SignUp(ctx context.Context, p model.Principal, email, password
 		return model.User{}, nil, err
 	}
 	if len(password) < 8 || len(password) > 72 {
-		return model.User{}, nil, model.Errorf(model.ErrBadUserInput, "a password has 8 to 72 characters")
+		return model.User{}, nil, model.Errorf(model.CodeBadUserInput, "a password has 8 to 72 characters")
 	}
 	accountID := "acc" + ids.RandomString(12)
 	u, err := s.grains.AskUser(ctx, e, &pb.UserSignup{UserId: "u" + ids.RandomString(12), Name: name, Password: password,
@@ -60,7 +60,7 @@ func accountName(name, email string) string {
 func (s *Service) Login(ctx context.Context, email, password, accountID string) (model.User, *model.Account, error) {
 	e, err := normEmail(email)
 	if err != nil {
-		return model.User{}, nil, model.Errorf(model.ErrUnauthenticated, "wrong e-mail or password")
+		return model.User{}, nil, model.Errorf(model.CodeUnauthenticated, "wrong e-mail or password")
 	}
 	done, err := s.grains.AdmitLogin(ctx, e)
 	if err != nil {
@@ -72,14 +72,14 @@ func (s *Service) Login(ctx context.Context, email, password, accountID string) 
 		return model.User{}, nil, err
 	}
 	if len(u.AccountIDs) == 0 {
-		return model.User{}, nil, model.Errorf(model.ErrUnauthenticated, "this user has no account")
+		return model.User{}, nil, model.Errorf(model.CodeUnauthenticated, "this user has no account")
 	}
 	if accountID == "" {
 		accountID = u.AccountIDs[0]
 	}
 	acc, err := s.account(ctx, accountID)
-	if model.ErrorCode(err) == model.ErrNotFound || err == nil && acc.Account.Member(u.User.ID) == nil {
-		return model.User{}, nil, model.Errorf(model.ErrForbidden, "you are not a member of account %s", accountID)
+	if model.ErrorCode(err) == model.CodeNotFound || err == nil && acc.Account.Member(u.User.ID) == nil {
+		return model.User{}, nil, model.Errorf(model.CodeForbidden, "you are not a member of account %s", accountID)
 	}
 	if err != nil {
 		return model.User{}, nil, err
@@ -95,9 +95,9 @@ func (s *Service) account(ctx context.Context, id string) (*actors.AccountState,
 func needUser(p model.Principal) error {
 	if p.UserID == "" || p.AccountID == "" {
 		if p.KeyProjectID != "" {
-			return model.Errorf(model.ErrForbidden, "an API key reaches only its own project; sign in for account operations")
+			return model.Errorf(model.CodeForbidden, "an API key reaches only its own project; sign in for account operations")
 		}
-		return model.Errorf(model.ErrUnauthenticated, "sign in first (login or signUp)")
+		return model.Errorf(model.CodeUnauthenticated, "sign in first (login or signUp)")
 	}
 	return nil
 }
@@ -113,7 +113,7 @@ func (s *Service) Me(ctx context.Context, p model.Principal) (model.User, error)
 	}
 	m := st.Account.Member(p.UserID)
 	if m == nil {
-		return model.User{}, model.Errorf(model.ErrForbidden, "you are no longer a member of this account")
+		return model.User{}, model.Errorf(model.CodeForbidden, "you are no longer a member of this account")
 	}
 	return m.User, nil
 }
@@ -128,7 +128,7 @@ func (s *Service) Account(ctx context.Context, p model.Principal) (*model.Accoun
 		return nil, model.Usage{}, err
 	}
 	if st.Account.Member(p.UserID) == nil {
-		return nil, model.Usage{}, model.Errorf(model.ErrForbidden, "you are no longer a member of this account")
+		return nil, model.Usage{}, model.Errorf(model.CodeForbidden, "you are no longer a member of this account")
 	}
 	u, err := s.grains.AccountUsage(ctx, &st.Account)
 	if err != nil {
@@ -158,7 +158,7 @@ func (s *Service) SetMemberRole(ctx context.Context, p model.Principal, userID s
 		return model.Member{}, err
 	}
 	if role.Rank() < 0 {
-		return model.Member{}, model.Errorf(model.ErrBadUserInput, "unknown role %q", role)
+		return model.Member{}, model.Errorf(model.CodeBadUserInput, "unknown role %q", role)
 	}
 	st, err := s.grains.AskAccount(ctx, p.AccountID, &pb.AccountSetRole{Caller: p.UserID, UserId: userID, Role: string(role)})
 	if err != nil {
@@ -178,7 +178,7 @@ func (s *Service) RemoveMember(ctx context.Context, p model.Principal, userID st
 	}
 	m := cur.Account.Member(userID)
 	if m == nil {
-		return model.Errorf(model.ErrNotFound, "user %s is not a member", userID)
+		return model.Errorf(model.CodeNotFound, "user %s is not a member", userID)
 	}
 	if err := s.grains.TellAccount(ctx, p.AccountID, &pb.AccountRemoveMember{Caller: p.UserID, UserId: userID}); err != nil {
 		return err

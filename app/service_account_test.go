@@ -29,14 +29,15 @@ func TestAccounts(t *testing.T) {
 	})
 	t.Run("sign-up refusals", func(t *testing.T) {
 		tests := []struct {
-			name, email, password, code string
+			name, email, password string
+			code                  model.Code
 		}{
-			{"taken", "ann@example.com", "another pass", model.ErrConflict},
-			{"taken, other case", " ANN@example.COM ", "another pass", model.ErrConflict},
-			{"not an e-mail", "ann", "long enough", model.ErrBadUserInput},
-			{"display name form", "Ann <x@example.com>", "long enough", model.ErrBadUserInput},
-			{"short password", "short@example.com", "1234567", model.ErrBadUserInput},
-			{"long password", "long@example.com", string(make([]byte, 73)), model.ErrBadUserInput},
+			{"taken", "ann@example.com", "another pass", model.CodeConflict},
+			{"taken, other case", " ANN@example.COM ", "another pass", model.CodeConflict},
+			{"not an e-mail", "ann", "long enough", model.CodeBadUserInput},
+			{"display name form", "Ann <x@example.com>", "long enough", model.CodeBadUserInput},
+			{"short password", "short@example.com", "1234567", model.CodeBadUserInput},
+			{"long password", "long@example.com", string(make([]byte, 73)), model.CodeBadUserInput},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -60,13 +61,14 @@ func TestAccounts(t *testing.T) {
 	t.Run("login refusals", func(t *testing.T) {
 		bob := signUp(t, svc, "bob@example.com")
 		tests := []struct {
-			name, email, password, accountID, code string
+			name, email, password, accountID string
+			code                             model.Code
 		}{
-			{"wrong password", "ann@example.com", "wrong horse", "", model.ErrUnauthenticated},
-			{"unknown user", "nobody@example.com", "correct horse", "", model.ErrUnauthenticated},
-			{"malformed e-mail", "ann", "correct horse", "", model.ErrUnauthenticated},
-			{"account she is not a member of", "ann@example.com", "correct horse", bob.acc.ID, model.ErrForbidden},
-			{"account that does not exist", "ann@example.com", "correct horse", "accNoSuchThing", model.ErrForbidden},
+			{"wrong password", "ann@example.com", "wrong horse", "", model.CodeUnauthenticated},
+			{"unknown user", "nobody@example.com", "correct horse", "", model.CodeUnauthenticated},
+			{"malformed e-mail", "ann", "correct horse", "", model.CodeUnauthenticated},
+			{"account she is not a member of", "ann@example.com", "correct horse", bob.acc.ID, model.CodeForbidden},
+			{"account that does not exist", "ann@example.com", "correct horse", "accNoSuchThing", model.CodeForbidden},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -89,10 +91,10 @@ func TestAccounts(t *testing.T) {
 		}
 		for _, p := range []model.Principal{{}, {UserID: ann.user.ID}, {SessionID: "s"}} {
 			_, err := svc.Me(ctx, p)
-			wantCode(t, err, model.ErrUnauthenticated)
+			wantCode(t, err, model.CodeUnauthenticated)
 		}
 		_, err = svc.Me(ctx, model.Principal{AccountID: ann.acc.ID, KeyProjectID: "p", KeyScope: model.ScopeFull})
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 	})
 }
 
@@ -147,7 +149,7 @@ func TestRoles(t *testing.T) {
 	})
 	t.Run("projects", func(t *testing.T) {
 		_, err := svc.CreateProject(ctx, tm.viewer, "Viewer's", "")
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 		pr, err := svc.CreateProject(ctx, tm.editor, "Editor's", "")
 		if err != nil {
 			t.Fatalf("editor CreateProject: %v", err)
@@ -156,14 +158,14 @@ func TestRoles(t *testing.T) {
 			t.Errorf("viewer cannot read: %v", err)
 		}
 		_, err = svc.CreateTable(ctx, tm.viewer, pr.ID, "Product", nil)
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 		_, err = svc.UpdateProject(ctx, tm.viewer, pr.ID, ptr("Renamed"), ptr("viewer-slug"))
-		wantCode(t, err, model.ErrForbidden)
-		if _, err := svc.Project(ctx, tm.owner.p, "", "viewer-slug"); model.ErrorCode(err) != model.ErrNotFound {
+		wantCode(t, err, model.CodeForbidden)
+		if _, err := svc.Project(ctx, tm.owner.p, "", "viewer-slug"); model.ErrorCode(err) != model.CodeNotFound {
 			t.Errorf("a refused UpdateProject kept the slug it claimed: %v", err)
 		}
 		err = svc.DeleteProject(ctx, tm.viewer, pr.ID)
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 		if _, err := svc.CreateTable(ctx, tm.editor, pr.ID, "Product", nil); err != nil {
 			t.Errorf("editor CreateTable: %v", err)
 		}
@@ -177,13 +179,13 @@ func TestRoles(t *testing.T) {
 	})
 	t.Run("members", func(t *testing.T) {
 		_, err := svc.InviteMember(ctx, tm.editor, "new@example.com", model.RoleViewer)
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 		_, err = svc.SetMemberRole(ctx, tm.editor, tm.viewerU.ID, model.RoleEditor)
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 		err = svc.RemoveMember(ctx, tm.viewer, tm.editorU.ID)
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 		_, err = svc.InviteMember(ctx, tm.admin, "new@example.com", "GOD")
-		wantCode(t, err, model.ErrBadUserInput)
+		wantCode(t, err, model.CodeBadUserInput)
 
 		// An admin invites someone not signed up yet; they sign up later,
 		// find the invitation, accept it and then have both accounts.
@@ -197,7 +199,7 @@ func TestRoles(t *testing.T) {
 			t.Fatalf("MyInvitations = %+v, %v", mine, err)
 		}
 		_, _, err = svc.Login(ctx, "new@example.com", "correct horse", tm.owner.acc.ID)
-		wantCode(t, err, model.ErrForbidden) // pending: not a member yet
+		wantCode(t, err, model.CodeForbidden) // pending: not a member yet
 		if _, err := svc.AnswerInvitation(ctx, newbie.p, inv.ID, "", true); err != nil {
 			t.Fatalf("AnswerInvitation: %v", err)
 		}
@@ -214,26 +216,26 @@ func TestRoles(t *testing.T) {
 			t.Fatalf("admin SetMemberRole = %+v, %v", got, err)
 		}
 		_, err = svc.SetMemberRole(ctx, tm.admin, "uNobody", model.RoleEditor)
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 		if err := svc.RemoveMember(ctx, tm.admin, m.User.ID); err != nil {
 			t.Fatalf("admin RemoveMember: %v", err)
 		}
 		_, _, err = svc.Login(ctx, "new@example.com", "correct horse", tm.owner.acc.ID)
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 		_, err = svc.Me(ctx, memberOf(m.User, tm.owner))
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 		_, err = svc.CreateProject(ctx, memberOf(m.User, tm.owner), "After removal", "")
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 		err = svc.RemoveMember(ctx, tm.admin, m.User.ID)
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 	})
 	t.Run("last owner", func(t *testing.T) {
 		_, err := svc.SetMemberRole(ctx, tm.owner.p, tm.owner.user.ID, model.RoleAdmin)
-		wantCode(t, err, model.ErrConflict)
+		wantCode(t, err, model.CodeConflict)
 		_, err = svc.SetMemberRole(ctx, tm.admin, tm.owner.user.ID, model.RoleViewer)
-		wantCode(t, err, model.ErrForbidden) // only owners change owners
+		wantCode(t, err, model.CodeForbidden) // only owners change owners
 		err = svc.RemoveMember(ctx, tm.owner.p, tm.owner.user.ID)
-		wantCode(t, err, model.ErrConflict)
+		wantCode(t, err, model.CodeConflict)
 
 		// With a second owner, the first may step down.
 		if _, err := svc.SetMemberRole(ctx, tm.owner.p, tm.editorU.ID, model.RoleOwner); err != nil {
@@ -243,7 +245,7 @@ func TestRoles(t *testing.T) {
 			t.Fatalf("an owner steps down beside another: %v", err)
 		}
 		_, err = svc.SetMemberRole(ctx, tm.editor, tm.editorU.ID, model.RoleEditor)
-		wantCode(t, err, model.ErrConflict)
+		wantCode(t, err, model.CodeConflict)
 		acc, _, err := svc.Account(ctx, tm.owner.p)
 		if err != nil || acc.Member(tm.owner.user.ID).Role != model.RoleAdmin || acc.Member(tm.editorU.ID).Role != model.RoleOwner {
 			t.Errorf("account = %+v, %v", acc, err)
@@ -252,9 +254,9 @@ func TestRoles(t *testing.T) {
 	t.Run("plan", func(t *testing.T) {
 		// The editor is the owner now (subtest "last owner").
 		_, err := svc.SetPlan(ctx, tm.admin, model.PlanTeam)
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 		_, err = svc.SetPlan(ctx, tm.editor, "GOLD")
-		wantCode(t, err, model.ErrBadUserInput)
+		wantCode(t, err, model.CodeBadUserInput)
 		acc, err := svc.SetPlan(ctx, tm.editor, model.PlanTeam)
 		if err != nil || acc.Plan != model.PlanTeam {
 			t.Errorf("owner SetPlan = %+v, %v", acc, err)
@@ -282,7 +284,7 @@ func TestRolesAdminCannotMakeOwners(t *testing.T) {
 	ctx := context.Background()
 	tm := newTeam(t, nd, "escalate")
 	_, err := nd.svc.SetMemberRole(ctx, tm.admin, tm.adminU.ID, model.RoleOwner)
-	wantCode(t, err, model.ErrForbidden)
+	wantCode(t, err, model.CodeForbidden)
 	_, err = nd.svc.InviteMember(ctx, tm.admin, "puppet@example.com", model.RoleOwner)
-	wantCode(t, err, model.ErrForbidden)
+	wantCode(t, err, model.CodeForbidden)
 }

@@ -59,7 +59,7 @@ func (s *Service) AnswerInvitation(ctx context.Context, p model.Principal, invit
 }
 
 func errGone() error {
-	return model.Errorf(model.ErrNotFound, "no such pending invitation: it was accepted, declined, revoked or it expired")
+	return model.Errorf(model.CodeNotFound, "no such pending invitation: it was accepted, declined, revoked or it expired")
 }
 
 // answerByLink fills req from an invite link's token and returns the

@@ -24,7 +24,7 @@ func (s *Service) CORS(ctx context.Context, slug, projectID string) (model.CORSP
 	if id == "" {
 		id, err = s.grains.ResolveSlug(ctx, slug, false)
 	}
-	if model.ErrorCode(err) == model.ErrProjectNotFound {
+	if model.ErrorCode(err) == model.CodeProjectNotFound {
 		return model.CORSPolicy{}, nil
 	}
 	if err != nil {
@@ -36,7 +36,7 @@ func (s *Service) CORS(ctx context.Context, slug, projectID string) (model.CORSP
 		}
 	}
 	pr, err := s.Project(ctx, model.Principal{System: true}, id, "")
-	if model.ErrorCode(err) == model.ErrNotFound {
+	if model.ErrorCode(err) == model.CodeNotFound {
 		return model.CORSPolicy{}, nil
 	}
 	if err != nil {

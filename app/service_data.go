@@ -150,7 +150,7 @@ func (s *Service) checkImport(ctx context.Context, p model.Principal, in model.D
 func checkPaths(d *dataset.Dataset) error {
 	for _, path := range d.Paths() {
 		if len(path) > maxFieldPath {
-			return model.Errorf(model.ErrBadUserInput, "a field path has %d bytes; the limit is %d", len(path), maxFieldPath)
+			return model.Errorf(model.CodeBadUserInput, "a field path has %d bytes; the limit is %d", len(path), maxFieldPath)
 		}
 	}
 	return nil
@@ -233,7 +233,7 @@ func (s *Service) DeleteDataset(ctx context.Context, p model.Principal, code str
 		}
 	}
 	if len(bound) > 0 {
-		return model.Errorf(model.ErrConflict, "dataset %q is bound to %s; unbind or delete those tables first", code, strings.Join(bound[:min(len(bound), 10)], ", "))
+		return model.Errorf(model.CodeConflict, "dataset %q is bound to %s; unbind or delete those tables first", code, strings.Join(bound[:min(len(bound), 10)], ", "))
 	}
 	if err := s.grains.DeleteDataset(ctx, m.Key); err != nil {
 		return err
@@ -250,9 +250,9 @@ func (s *Service) ownDataset(ctx context.Context, account, code string) (actors.
 	case err != nil:
 		return m, err
 	case !found:
-		return m, model.Errorf(model.ErrNotFound, "no dataset %q", code)
+		return m, model.Errorf(model.CodeNotFound, "no dataset %q", code)
 	case m.Owner == "":
-		return m, model.Errorf(model.ErrForbidden, "dataset %q is in the curated pool, which the operator keeps", code)
+		return m, model.Errorf(model.CodeForbidden, "dataset %q is in the curated pool, which the operator keeps", code)
 	}
 	return m, nil
 }
@@ -269,7 +269,7 @@ func (s *Service) canImport(ctx context.Context, p model.Principal) error {
 		return err
 	}
 	if !a.Role.AtLeast(model.RoleEditor) {
-		return model.Errorf(model.ErrForbidden, "importing datasets needs role EDITOR or higher")
+		return model.Errorf(model.CodeForbidden, "importing datasets needs role EDITOR or higher")
 	}
 	return nil
 }

@@ -81,12 +81,12 @@ func TestDatasets(t *testing.T) {
 		tests := []struct {
 			name string
 			p    model.Principal
-			code string
+			code model.Code
 		}{
-			{"anonymous", model.Principal{}, model.ErrUnauthenticated},
-			{"session", model.Principal{SessionID: "s"}, model.ErrUnauthenticated},
-			{"viewer", tm.viewer, model.ErrForbidden},
-			{"API key", model.Principal{AccountID: tm.owner.acc.ID, KeyProjectID: "p", KeyScope: model.ScopeFull}, model.ErrForbidden},
+			{"anonymous", model.Principal{}, model.CodeUnauthenticated},
+			{"session", model.Principal{SessionID: "s"}, model.CodeUnauthenticated},
+			{"viewer", tm.viewer, model.CodeForbidden},
+			{"API key", model.Principal{AccountID: tm.owner.acc.ID, KeyProjectID: "p", KeyScope: model.ScopeFull}, model.CodeForbidden},
 			{"editor", tm.editor, ""},
 		}
 		for _, tt := range tests {
@@ -106,14 +106,14 @@ func TestDatasets(t *testing.T) {
 		tests := []struct {
 			name string
 			in   model.DatasetImport
-			code string
+			code model.Code
 		}{
-			{"taken code", imp("j", "json", `[{"a":1}]`), model.ErrConflict},
-			{"unknown format", imp("x1", "xml", `<a/>`), model.ErrBadUserInput},
-			{"malformed JSON", imp("x2", "json", `[{"a":1},{"a":}]`), model.ErrBadUserInput},
-			{"empty", imp("x3", "json", `[]`), model.ErrBadUserInput},
-			{"bad import code", imp("no spaces allowed", "json", `[{"a":1}]`), model.ErrBadUserInput},
-			{"too large", model.DatasetImport{ImportCode: "x4", Format: "json", Body: strings.NewReader(productsJSON), MaxBytes: 10}, model.ErrPayloadTooLarge},
+			{"taken code", imp("j", "json", `[{"a":1}]`), model.CodeConflict},
+			{"unknown format", imp("x1", "xml", `<a/>`), model.CodeBadUserInput},
+			{"malformed JSON", imp("x2", "json", `[{"a":1},{"a":}]`), model.CodeBadUserInput},
+			{"empty", imp("x3", "json", `[]`), model.CodeBadUserInput},
+			{"bad import code", imp("no spaces allowed", "json", `[{"a":1}]`), model.CodeBadUserInput},
+			{"too large", model.DatasetImport{ImportCode: "x4", Format: "json", Body: strings.NewReader(productsJSON), MaxBytes: 10}, model.CodePayloadTooLarge},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -123,7 +123,7 @@ func TestDatasets(t *testing.T) {
 				if err := nd.db.Scan("datablob", tt.in.ImportCode+"/", func(string, []byte) error { n++; return nil }); err != nil {
 					t.Fatal(err)
 				}
-				if tt.code != model.ErrConflict && n != 0 {
+				if tt.code != model.CodeConflict && n != 0 {
 					t.Errorf("%d blob chunks left behind", n)
 				}
 			})

@@ -45,7 +45,7 @@ func (s *Service) DatasetFields(ctx context.Context, p model.Principal, projectI
 		}
 		return d.GuessFields(), nil
 	}
-	return nil, model.Errorf(model.ErrNotFound, "no dataset %q in the data pool this project reads", model.Truncate(importCode, 64))
+	return nil, model.Errorf(model.CodeNotFound, "no dataset %q in the data pool this project reads", model.Truncate(importCode, 64))
 }
 
 // CreateAPIFromDataset makes a bound table with an attribute per chosen
@@ -105,10 +105,10 @@ func (s *Service) CreateAttributesFromDataset(ctx context.Context, p model.Princ
 	}
 	t := pr.Table(tableID)
 	if t == nil {
-		return nil, model.Errorf(model.ErrNotFound, "table %q not found", tableID)
+		return nil, model.Errorf(model.CodeNotFound, "table %q not found", tableID)
 	}
 	if t.Source == nil || t.Source.ImportCode == "" {
-		return nil, model.Errorf(model.ErrBadUserInput, "table %s is not bound to a dataset: bind it first", t.Name)
+		return nil, model.Errorf(model.CodeBadUserInput, "table %s is not bound to a dataset: bind it first", t.Name)
 	}
 	guesses, err := s.DatasetFields(ctx, p, pr.ID, t.Source.ImportCode)
 	if err != nil {
@@ -194,20 +194,20 @@ func chooseFields(guesses []model.FieldGuess, choices []model.FieldChoice) ([]mo
 		}
 	}
 	if len(choices) == 0 {
-		return nil, model.Errorf(model.ErrBadUserInput, "no fields to add: choose at least one field path")
+		return nil, model.Errorf(model.CodeBadUserInput, "no fields to add: choose at least one field path")
 	}
 	if len(choices) > maxFieldChoices {
-		return nil, model.Errorf(model.ErrBadUserInput, "%d fields: at most %d in one go", len(choices), maxFieldChoices)
+		return nil, model.Errorf(model.CodeBadUserInput, "%d fields: at most %d in one go", len(choices), maxFieldChoices)
 	}
 	out := make([]model.FieldChoice, 0, len(choices))
 	seen := map[string]bool{}
 	for _, c := range choices {
 		g, ok := byPath[c.Path]
 		if !ok {
-			return nil, model.Errorf(model.ErrBadUserInput, "the dataset has no field path %q", model.Truncate(c.Path, 64))
+			return nil, model.Errorf(model.CodeBadUserInput, "the dataset has no field path %q", model.Truncate(c.Path, 64))
 		}
 		if seen[c.Path] {
-			return nil, model.Errorf(model.ErrBadUserInput, "field path %q is chosen twice", model.Truncate(c.Path, 64))
+			return nil, model.Errorf(model.CodeBadUserInput, "field path %q is chosen twice", model.Truncate(c.Path, 64))
 		}
 		seen[c.Path] = true
 		if c.Name == "" {

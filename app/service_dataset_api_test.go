@@ -35,15 +35,15 @@ func TestCreateAPIFromDataset(t *testing.T) {
 			name string
 			p    model.Principal
 			in   model.DatasetAPIInput
-			code string
+			code model.Code
 		}{
-			{"viewer", tm.viewer, in, model.ErrForbidden},
-			{"unknown dataset", tm.editor, model.DatasetAPIInput{ProjectID: pr.ID, ImportCode: "nope"}, model.ErrNotFound},
-			{"unknown path", tm.editor, model.DatasetAPIInput{ProjectID: pr.ID, ImportCode: "products", Fields: []model.FieldChoice{{Path: "nope"}}}, model.ErrBadUserInput},
+			{"viewer", tm.viewer, in, model.CodeForbidden},
+			{"unknown dataset", tm.editor, model.DatasetAPIInput{ProjectID: pr.ID, ImportCode: "nope"}, model.CodeNotFound},
+			{"unknown path", tm.editor, model.DatasetAPIInput{ProjectID: pr.ID, ImportCode: "products", Fields: []model.FieldChoice{{Path: "nope"}}}, model.CodeBadUserInput},
 			{"bad name mid-way", tm.editor, model.DatasetAPIInput{ProjectID: pr.ID, ImportCode: "products",
-				Fields: []model.FieldChoice{{Path: "id"}, {Path: "name", Name: "not a name"}}}, model.ErrBadUserInput},
+				Fields: []model.FieldChoice{{Path: "id"}, {Path: "name", Name: "not a name"}}}, model.CodeBadUserInput},
 			{"same name twice", tm.editor, model.DatasetAPIInput{ProjectID: pr.ID, ImportCode: "products",
-				Fields: []model.FieldChoice{{Path: "id"}, {Path: "name", Name: "id"}}}, model.ErrConflict},
+				Fields: []model.FieldChoice{{Path: "id"}, {Path: "name", Name: "id"}}}, model.CodeConflict},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				_, _, err := svc.CreateAPIFromDataset(ctx, tc.p, tc.in)
@@ -75,7 +75,7 @@ func TestCreateAPIFromDataset(t *testing.T) {
 			t.Fatalf("rows: %v %s", err, res.Body)
 		}
 		_, _, err = svc.CreateAPIFromDataset(ctx, tm.editor, in)
-		wantCode(t, err, model.ErrConflict)
+		wantCode(t, err, model.CodeConflict)
 		if n := tables(); n != 1 {
 			t.Fatalf("tables after a name clash: %d", n)
 		}
@@ -100,12 +100,12 @@ func TestCreateAPIFromDataset(t *testing.T) {
 			t.Fatalf("all fields: %v %+v", err, as)
 		}
 		_, err = svc.CreateAttributesFromDataset(ctx, tm.editor, tbl.ID, nil)
-		wantCode(t, err, model.ErrBadUserInput)
+		wantCode(t, err, model.CodeBadUserInput)
 		unbound, err := svc.CreateTable(ctx, tm.editor, pr.ID, "Loose", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		_, err = svc.CreateAttributesFromDataset(ctx, tm.editor, unbound.ID, nil)
-		wantCode(t, err, model.ErrBadUserInput)
+		wantCode(t, err, model.CodeBadUserInput)
 	})
 }

@@ -31,7 +31,7 @@ func TestClientChosenSessionIsIgnored(t *testing.T) {
 		if pr, err := nd.svc.SessionProject(ctx, model.Principal{SessionID: session}); err != nil || pr == nil || pr.ID != sp.Project.ID {
 			t.Fatalf("the minted session reaches %+v (%v); want %s", pr, err, sp.Project.ID)
 		}
-		if _, err := nd.svc.Project(ctx, model.Principal{SessionID: forged}, sp.Project.ID, ""); model.ErrorCode(err) != model.ErrForbidden {
+		if _, err := nd.svc.Project(ctx, model.Principal{SessionID: forged}, sp.Project.ID, ""); model.ErrorCode(err) != model.CodeForbidden {
 			t.Fatalf("the planted value opens the project: %v", err)
 		}
 	}
@@ -55,19 +55,19 @@ func TestOverlongIDsAreRefusedBeforeAnyGrain(t *testing.T) {
 	long := strings.Repeat("p", 40<<10)
 	tests := []struct {
 		name string
-		code string
+		code model.Code
 		call func() error
 	}{
-		{"project by ID", model.ErrBadUserInput, func() error { _, err := nd.svc.Project(ctx, ann.p, long, ""); return err }},
-		{"project by slug", model.ErrNotFound, func() error { _, err := nd.svc.Project(ctx, ann.p, "", long); return err }},
-		{"table by ID", model.ErrBadUserInput, func() error { return nd.svc.DeleteTable(ctx, ann.p, "p1."+long) }},
-		{"ID with a control character", model.ErrBadUserInput, func() error { _, err := nd.svc.Project(ctx, ann.p, "p\x00x", ""); return err }},
-		{"login e-mail", model.ErrUnauthenticated, func() error { _, _, err := nd.svc.Login(ctx, long+"@example.com", "x", ""); return err }},
-		{"sign-up e-mail", model.ErrBadUserInput, func() error {
+		{"project by ID", model.CodeBadUserInput, func() error { _, err := nd.svc.Project(ctx, ann.p, long, ""); return err }},
+		{"project by slug", model.CodeNotFound, func() error { _, err := nd.svc.Project(ctx, ann.p, "", long); return err }},
+		{"table by ID", model.CodeBadUserInput, func() error { return nd.svc.DeleteTable(ctx, ann.p, "p1."+long) }},
+		{"ID with a control character", model.CodeBadUserInput, func() error { _, err := nd.svc.Project(ctx, ann.p, "p\x00x", ""); return err }},
+		{"login e-mail", model.CodeUnauthenticated, func() error { _, _, err := nd.svc.Login(ctx, long+"@example.com", "x", ""); return err }},
+		{"sign-up e-mail", model.CodeBadUserInput, func() error {
 			_, _, err := nd.svc.SignUp(ctx, model.Principal{}, long+"@example.com", "a long password", "")
 			return err
 		}},
-		{"sign-up name", model.ErrBadUserInput, func() error {
+		{"sign-up name", model.CodeBadUserInput, func() error {
 			_, _, err := nd.svc.SignUp(ctx, model.Principal{}, "cy@example.com", "a long password", long)
 			return err
 		}},
@@ -83,10 +83,10 @@ func TestOverlongIDsAreRefusedBeforeAnyGrain(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = nd.svc.Project(ctx, bob.p, pr.ID, "")
-	if model.ErrorCode(err) != model.ErrNotFound || strings.Contains(err.Error(), pr.ID) {
+	if model.ErrorCode(err) != model.CodeNotFound || strings.Contains(err.Error(), pr.ID) {
 		t.Errorf("another account's project: %v; want NOT_FOUND without its ID", err)
 	}
-	if _, _, err := nd.svc.SignUp(ctx, model.Principal{}, "ann@example.com", "another password", ""); model.ErrorCode(err) != model.ErrConflict ||
+	if _, _, err := nd.svc.SignUp(ctx, model.Principal{}, "ann@example.com", "another password", ""); model.ErrorCode(err) != model.CodeConflict ||
 		strings.Contains(err.Error(), "ann@") || strings.Contains(err.Error(), "exists") {
 		t.Errorf("signUp of a taken e-mail: %v; want CONFLICT that neither echoes the address nor says it exists", err)
 	}

@@ -21,14 +21,14 @@ func (s *Service) InviteMember(ctx context.Context, p model.Principal, email str
 		return model.Invitation{}, err
 	}
 	if !m.Role.AtLeast(model.RoleAdmin) {
-		return model.Invitation{}, model.Errorf(model.ErrForbidden, "inviting members needs role ADMIN or higher")
+		return model.Invitation{}, model.Errorf(model.CodeForbidden, "inviting members needs role ADMIN or higher")
 	}
 	e, err := normEmail(email)
 	if err != nil {
 		return model.Invitation{}, err
 	}
 	if role.Rank() < 0 {
-		return model.Invitation{}, model.Errorf(model.ErrBadUserInput, "unknown role %q", role)
+		return model.Invitation{}, model.Errorf(model.CodeBadUserInput, "unknown role %q", role)
 	}
 	inv := model.Invitation{ID: "inv" + ids.RandomString(12), AccountID: p.AccountID, AccountName: st.Account.Name,
 		Email: e, Role: role, InvitedBy: p.UserID, InvitedByName: displayName(m.User)}
@@ -38,7 +38,7 @@ func (s *Service) InviteMember(ctx context.Context, p model.Principal, email str
 	}
 	got := invitationFor(next, e)
 	if got == nil {
-		return model.Invitation{}, model.Errorf(model.ErrInternal, "the invitation of %s was not kept", e)
+		return model.Invitation{}, model.Errorf(model.CodeInternal, "the invitation of %s was not kept", e)
 	}
 	if err := s.grains.TellUser(ctx, e, &pb.UserAddInvite{AccountId: p.AccountID, InvitationId: got.ID}); err != nil {
 		// Nothing half-written: the invitee could not find it, so it goes.
@@ -113,7 +113,7 @@ func (s *Service) MyInvitations(ctx context.Context, p model.Principal) ([]model
 	out := []model.Invitation{}
 	for _, ref := range u.Invites {
 		st, err := s.account(ctx, ref.AccountID)
-		if model.ErrorCode(err) == model.ErrNotFound {
+		if model.ErrorCode(err) == model.CodeNotFound {
 			continue
 		}
 		if err != nil {
@@ -150,7 +150,7 @@ func (s *Service) CreateInviteLink(ctx context.Context, p model.Principal, invit
 			return linkPrefix + p.AccountID + "." + invitationID + "." + secret, inv, nil
 		}
 	}
-	return "", model.Invitation{}, model.Errorf(model.ErrNotFound, "no such pending invitation")
+	return "", model.Invitation{}, model.Errorf(model.CodeNotFound, "no such pending invitation")
 }
 
 // InvitationByLink returns what an invite link's page shows (it needs no
@@ -168,7 +168,7 @@ func (s *Service) InvitationByLink(ctx context.Context, token string) (model.Inv
 
 // linked finds the pending invitation a link token names.
 func (s *Service) linked(ctx context.Context, token string) (model.Invitation, error) {
-	gone := model.Errorf(model.ErrNotFound, "this invite link was used, revoked or replaced, or it expired; ask for a new one")
+	gone := model.Errorf(model.CodeNotFound, "this invite link was used, revoked or replaced, or it expired; ask for a new one")
 	accountID, invitationID, secret, ok := parseLink(token)
 	if !ok {
 		return model.Invitation{}, gone

@@ -36,7 +36,7 @@ func (s *Service) keyAdmin(ctx context.Context, p model.Principal, projectID str
 		return nil, model.Member{}, err
 	}
 	if pr.Kind != model.KindAccount {
-		return nil, model.Member{}, model.Errorf(model.ErrForbidden, "%s projects have no API keys; their runtime answers to the share token", pr.Kind)
+		return nil, model.Member{}, model.Errorf(model.CodeForbidden, "%s projects have no API keys; their runtime answers to the share token", pr.Kind)
 	}
 	st, err := s.account(ctx, p.AccountID)
 	if err != nil {
@@ -44,13 +44,13 @@ func (s *Service) keyAdmin(ctx context.Context, p model.Principal, projectID str
 	}
 	m := st.Account.Member(p.UserID)
 	if m == nil {
-		return nil, model.Member{}, model.Errorf(model.ErrForbidden, "you are no longer a member of this account")
+		return nil, model.Member{}, model.Errorf(model.CodeForbidden, "you are no longer a member of this account")
 	}
 	if !model.KeysAllowed(st.Account.Plan) {
-		return nil, model.Member{}, model.Errorf(model.ErrForbidden, "API keys are available on the PROFESSIONAL plan and above (this account is on %s)", st.Account.Plan)
+		return nil, model.Member{}, model.Errorf(model.CodeForbidden, "API keys are available on the PROFESSIONAL plan and above (this account is on %s)", st.Account.Plan)
 	}
 	if !m.Role.AtLeast(model.RoleEditor) {
-		return nil, model.Member{}, model.Errorf(model.ErrForbidden, "managing API keys needs role EDITOR or higher (an EDITOR creates RUNTIME keys; ADMIN every scope)")
+		return nil, model.Member{}, model.Errorf(model.CodeForbidden, "managing API keys needs role EDITOR or higher (an EDITOR creates RUNTIME keys; ADMIN every scope)")
 	}
 	return pr, *m, nil
 }
@@ -58,7 +58,7 @@ func (s *Service) keyAdmin(ctx context.Context, p model.Principal, projectID str
 // mayCreateKey applies the rule to a key of scope made by m.
 func mayCreateKey(m model.Member, scope model.Scope) error {
 	if scope != model.ScopeRuntime && !m.Role.AtLeast(model.RoleAdmin) {
-		return model.Errorf(model.ErrForbidden, "a %s key needs role ADMIN or higher; an EDITOR creates RUNTIME keys", scope)
+		return model.Errorf(model.CodeForbidden, "a %s key needs role ADMIN or higher; an EDITOR creates RUNTIME keys", scope)
 	}
 	return nil
 }
@@ -68,7 +68,7 @@ func mayRevokeKey(m model.Member, ref actors.KeyRef) error {
 	if m.Role.AtLeast(model.RoleAdmin) || ref.CreatedBy != "" && ref.CreatedBy == m.User.ID {
 		return nil
 	}
-	return model.Errorf(model.ErrForbidden, "an EDITOR revokes and deletes only the keys they created; other keys need role ADMIN or higher")
+	return model.Errorf(model.CodeForbidden, "an EDITOR revokes and deletes only the keys they created; other keys need role ADMIN or higher")
 }
 
 // CreateAPIKey makes a key for a project; its value is returned once. The
@@ -81,7 +81,7 @@ func (s *Service) CreateAPIKey(ctx context.Context, p model.Principal, projectID
 		return model.CreatedKey{}, err
 	}
 	if !scope.Valid() {
-		return model.CreatedKey{}, model.Errorf(model.ErrBadUserInput, "unknown scope %q", scope)
+		return model.CreatedKey{}, model.Errorf(model.CodeBadUserInput, "unknown scope %q", scope)
 	}
 	if err := mayCreateKey(m, scope); err != nil {
 		return model.CreatedKey{}, err
@@ -116,11 +116,11 @@ func (s *Service) newKey(p model.Principal, projectID, name string, scope model.
 		maxActors = model.DefaultMaxActors
 	}
 	if maxActors < 1 || maxActors > 1000 {
-		return model.APIKey{}, "", model.Errorf(model.ErrBadUserInput, "maxActors is 1 to 1000")
+		return model.APIKey{}, "", model.Errorf(model.CodeBadUserInput, "maxActors is 1 to 1000")
 	}
 	now := s.clock.Now().UTC()
 	if !expiresAt.IsZero() && !expiresAt.After(now) {
-		return model.APIKey{}, "", model.Errorf(model.ErrBadUserInput, "expiresAt is in the past")
+		return model.APIKey{}, "", model.Errorf(model.CodeBadUserInput, "expiresAt is in the past")
 	}
 	value := ids.KeyPrefix + ids.RandomString(43)
 	key := model.APIKey{ID: "k" + ids.RandomString(14), Name: trimName(name), ProjectID: projectID, AccountID: p.AccountID,
@@ -144,7 +144,7 @@ func (s *Service) APIKeys(ctx context.Context, p model.Principal, projectID stri
 		}
 		k, err := s.grains.AskKey(ctx, ref.Hash, &pb.KeyGet{})
 		if err != nil {
-			if model.ErrorCode(err) == model.ErrAPIKeyInvalid {
+			if model.ErrorCode(err) == model.CodeAPIKeyInvalid {
 				continue
 			}
 			return nil, err
@@ -166,7 +166,7 @@ func (s *Service) keyRefOf(ctx context.Context, p model.Principal, keyID string)
 	}
 	ref, ok := st.Keys[keyID]
 	if !ok {
-		return actors.KeyRef{}, model.Errorf(model.ErrNotFound, "no API key %q in this account", keyID)
+		return actors.KeyRef{}, model.Errorf(model.CodeNotFound, "no API key %q in this account", keyID)
 	}
 	_, m, err := s.keyAdmin(ctx, p, ref.ProjectID)
 	if err != nil {
@@ -198,7 +198,7 @@ func (s *Service) DeleteAPIKey(ctx context.Context, p model.Principal, keyID str
 	if err != nil {
 		return err
 	}
-	if err := s.grains.TellKey(ctx, ref.Hash, &pb.KeyDelete{}); err != nil && model.ErrorCode(err) != model.ErrAPIKeyInvalid {
+	if err := s.grains.TellKey(ctx, ref.Hash, &pb.KeyDelete{}); err != nil && model.ErrorCode(err) != model.CodeAPIKeyInvalid {
 		return err
 	}
 	if err := s.evictKey(ctx, ref); err != nil {
@@ -212,7 +212,7 @@ func (s *Service) DeleteAPIKey(ctx context.Context, p model.Principal, keyID str
 // has nothing cached.
 func (s *Service) evictKey(ctx context.Context, ref actors.KeyRef) error {
 	err := s.grains.TellProject(ctx, ref.ProjectID, &pb.ProjectEvictKey{KeyHash: ref.Hash})
-	if c := model.ErrorCode(err); c == model.ErrNotFound || c == model.ErrProjectNotFound {
+	if c := model.ErrorCode(err); c == model.CodeNotFound || c == model.CodeProjectNotFound {
 		return nil
 	}
 	return err

@@ -22,9 +22,9 @@ func TestAPIKeys(t *testing.T) {
 
 	t.Run("plan gate", func(t *testing.T) {
 		_, err := svc.CreateAPIKey(ctx, tm.owner.p, pr.ID, "ci", model.ScopeRuntime, time.Time{}, 0)
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 		_, err = svc.APIKeys(ctx, tm.owner.p, pr.ID)
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 		if _, err := svc.SetPlan(ctx, tm.owner.p, model.PlanProfessional); err != nil {
 			t.Fatal(err)
 		}
@@ -51,16 +51,16 @@ func TestAPIKeys(t *testing.T) {
 			scope   model.Scope
 			expires time.Time
 			actors  int
-			code    string
+			code    model.Code
 		}{
-			{"viewer", tm.viewer, pr.ID, model.ScopeRuntime, time.Time{}, 0, model.ErrForbidden},
-			{"unknown scope", tm.editor, pr.ID, "ADMIN", time.Time{}, 0, model.ErrBadUserInput},
-			{"expired already", tm.editor, pr.ID, model.ScopeRuntime, nd.clock.Now(), 0, model.ErrBadUserInput},
-			{"no actors", tm.editor, pr.ID, model.ScopeRuntime, time.Time{}, -1, model.ErrBadUserInput},
-			{"too many actors", tm.editor, pr.ID, model.ScopeRuntime, time.Time{}, 1001, model.ErrBadUserInput},
-			{"unknown project", tm.editor, "pNoSuchProject", model.ScopeRuntime, time.Time{}, 0, model.ErrNotFound},
-			{"by an API key", keyPrincipal(runtimeKey.Key), pr.ID, model.ScopeRuntime, time.Time{}, 0, model.ErrForbidden},
-			{"anonymous", model.Principal{}, pr.ID, model.ScopeRuntime, time.Time{}, 0, model.ErrUnauthenticated},
+			{"viewer", tm.viewer, pr.ID, model.ScopeRuntime, time.Time{}, 0, model.CodeForbidden},
+			{"unknown scope", tm.editor, pr.ID, "ADMIN", time.Time{}, 0, model.CodeBadUserInput},
+			{"expired already", tm.editor, pr.ID, model.ScopeRuntime, nd.clock.Now(), 0, model.CodeBadUserInput},
+			{"no actors", tm.editor, pr.ID, model.ScopeRuntime, time.Time{}, -1, model.CodeBadUserInput},
+			{"too many actors", tm.editor, pr.ID, model.ScopeRuntime, time.Time{}, 1001, model.CodeBadUserInput},
+			{"unknown project", tm.editor, "pNoSuchProject", model.ScopeRuntime, time.Time{}, 0, model.CodeNotFound},
+			{"by an API key", keyPrincipal(runtimeKey.Key), pr.ID, model.ScopeRuntime, time.Time{}, 0, model.CodeForbidden},
+			{"anonymous", model.Principal{}, pr.ID, model.ScopeRuntime, time.Time{}, 0, model.CodeUnauthenticated},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -78,9 +78,9 @@ func TestAPIKeys(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = svc.CreateAPIKey(ctx, tm.editor, gp.ID, "x", model.ScopeRuntime, time.Time{}, 0)
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 		_, err = svc.CreateAPIKey(ctx, model.Principal{SessionID: session}, gp.ID, "x", model.ScopeRuntime, time.Time{}, 0)
-		wantCode(t, err, model.ErrUnauthenticated)
+		wantCode(t, err, model.CodeUnauthenticated)
 	})
 	t.Run("auth", func(t *testing.T) {
 		expiring, err := svc.CreateAPIKey(ctx, tm.admin, pr.ID, "temp", model.ScopeFull, nd.clock.Now().Add(time.Hour), 0)
@@ -107,16 +107,17 @@ func TestAPIKeys(t *testing.T) {
 
 		unknown := ids.KeyPrefix + strings.Repeat("A", 43)
 		tests := []struct {
-			name, value, code string
+			name, value string
+			code        model.Code
 		}{
-			{"unknown", unknown, model.ErrAPIKeyInvalid},
-			{"empty", "", model.ErrAPIKeyInvalid},
-			{"no prefix", strings.Repeat("A", 47), model.ErrAPIKeyInvalid},
-			{"short", runtimeKey.Value[:len(runtimeKey.Value)-1], model.ErrAPIKeyInvalid},
-			{"long", runtimeKey.Value + "A", model.ErrAPIKeyInvalid},
-			{"other prefix", "xyz_" + runtimeKey.Value[4:], model.ErrAPIKeyInvalid},
-			{"revoked", revoked.Value, model.ErrAPIKeyInvalid},
-			{"expired", expiring.Value, model.ErrAPIKeyExpired},
+			{"unknown", unknown, model.CodeAPIKeyInvalid},
+			{"empty", "", model.CodeAPIKeyInvalid},
+			{"no prefix", strings.Repeat("A", 47), model.CodeAPIKeyInvalid},
+			{"short", runtimeKey.Value[:len(runtimeKey.Value)-1], model.CodeAPIKeyInvalid},
+			{"long", runtimeKey.Value + "A", model.CodeAPIKeyInvalid},
+			{"other prefix", "xyz_" + runtimeKey.Value[4:], model.CodeAPIKeyInvalid},
+			{"revoked", revoked.Value, model.CodeAPIKeyInvalid},
+			{"expired", expiring.Value, model.CodeAPIKeyExpired},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -142,30 +143,30 @@ func TestAPIKeys(t *testing.T) {
 			}
 		}
 		_, err = svc.APIKeys(ctx, tm.viewer, pr.ID)
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 		_, err = svc.RevokeAPIKey(ctx, tm.viewer, runtimeKey.Key.ID)
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 		_, err = svc.RevokeAPIKey(ctx, tm.editor, "kNoSuchKey")
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 
 		// Another account cannot reach the key.
 		stranger := signUp(t, svc, "stranger@example.com")
 		_, err = svc.RevokeAPIKey(ctx, stranger.p, runtimeKey.Key.ID)
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 		err = svc.DeleteAPIKey(ctx, stranger.p, runtimeKey.Key.ID)
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 
 		if err := svc.DeleteAPIKey(ctx, tm.editor, runtimeKey.Key.ID); err != nil {
 			t.Fatal(err)
 		}
 		_, err = svc.AuthKey(ctx, runtimeKey.Value)
-		wantCode(t, err, model.ErrAPIKeyInvalid)
+		wantCode(t, err, model.CodeAPIKeyInvalid)
 		keys, err = svc.APIKeys(ctx, tm.editor, pr.ID)
 		if err != nil || len(keys) != 3 {
 			t.Errorf("after delete: %d keys, %v", len(keys), err)
 		}
 		err = svc.DeleteAPIKey(ctx, tm.editor, runtimeKey.Key.ID)
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 	})
 	t.Run("downgrade", func(t *testing.T) {
 		if _, err := svc.SetPlan(ctx, tm.owner.p, model.PlanStarter); err != nil {
@@ -173,6 +174,6 @@ func TestAPIKeys(t *testing.T) {
 		}
 		t.Cleanup(func() { _, _ = svc.SetPlan(ctx, tm.owner.p, model.PlanProfessional) })
 		_, err := svc.CreateAPIKey(ctx, tm.editor, pr.ID, "x", model.ScopeRuntime, time.Time{}, 0)
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 	})
 }

@@ -53,14 +53,14 @@ func (s *Service) AuthKey(ctx context.Context, value string) (model.APIKey, erro
 // allowed to query the runtime.
 func (s *Service) runtimeKey(ctx context.Context, value string) (model.APIKey, error) {
 	if value == "" {
-		return model.APIKey{}, model.Errorf(model.ErrUnauthenticated, "send the API key: Authorization: Bearer <key> or X-API-Key")
+		return model.APIKey{}, model.Errorf(model.CodeUnauthenticated, "send the API key: Authorization: Bearer <key> or X-API-Key")
 	}
 	k, err := s.grains.AuthKey(ctx, value)
 	if err != nil {
 		return k, err
 	}
 	if !k.Scope.Runtime() {
-		return k, model.Errorf(model.ErrScopeInsufficient, "a %s key cannot use the runtime; use a RUNTIME or FULL key", k.Scope)
+		return k, model.Errorf(model.CodeScopeInsufficient, "a %s key cannot use the runtime; use a RUNTIME or FULL key", k.Scope)
 	}
 	k.Hash = ids.HashSecret(value)
 	return k, nil
@@ -72,8 +72,8 @@ func (s *Service) projectExists(ctx context.Context, projectID string) error {
 		return nil
 	}
 	err := s.grains.TellProjectAs(ctx, projectID, system, &pb.ProjectOwnerQuery{})
-	if code := model.ErrorCode(err); code == model.ErrNotFound {
-		return model.Errorf(model.ErrProjectNotFound, "this key's project was deleted")
+	if code := model.ErrorCode(err); code == model.CodeNotFound {
+		return model.Errorf(model.CodeProjectNotFound, "this key's project was deleted")
 	}
 	return err
 }

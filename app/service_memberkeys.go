@@ -23,7 +23,7 @@ func (s *Service) RevokeMemberKeys(ctx context.Context, p model.Principal, userI
 		return 0, err
 	}
 	if m := st.Account.Member(p.UserID); m == nil || !m.Role.AtLeast(model.RoleAdmin) {
-		return 0, model.Errorf(model.ErrForbidden, "revoking a member's keys needs role ADMIN or higher")
+		return 0, model.Errorf(model.CodeForbidden, "revoking a member's keys needs role ADMIN or higher")
 	}
 	n := 0
 	for _, ref := range keysMadeBy(st, userID) {
@@ -59,7 +59,7 @@ func keysMadeBy(st *actors.AccountState, userID string) []actors.KeyRef {
 func (s *Service) revokeLive(ctx context.Context, ref actors.KeyRef) (bool, error) {
 	k, err := s.grains.AskKey(ctx, ref.Hash, &pb.KeyGet{})
 	switch {
-	case model.ErrorCode(err) == model.ErrAPIKeyInvalid:
+	case model.ErrorCode(err) == model.CodeAPIKeyInvalid:
 		return false, nil
 	case err != nil:
 		return false, err

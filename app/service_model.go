@@ -58,7 +58,7 @@ func (s *Service) DeleteAttribute(ctx context.Context, p model.Principal, attrib
 // CreateRelation links two tables of one project.
 func (s *Service) CreateRelation(ctx context.Context, p model.Principal, r model.Relation) (*model.Relation, error) {
 	if ids.ProjectOf(r.SourceTableID) != ids.ProjectOf(r.TargetTableID) {
-		return nil, model.Errorf(model.ErrBadUserInput, "a relation links two tables of the same project")
+		return nil, model.Errorf(model.CodeBadUserInput, "a relation links two tables of the same project")
 	}
 	req := &pb.EditCreateRelation{Relation: &pb.RelationDoc{Json: actors.EncodeDoc(r)}}
 	return actors.EditResult[model.Relation](s.edit(ctx, p, ids.ProjectOf(r.SourceTableID), req))
@@ -73,7 +73,7 @@ func (s *Service) DeleteRelation(ctx context.Context, p model.Principal, relatio
 // GenerateDefaultOperations adds the five default operations of a table (or of every table).
 func (s *Service) GenerateDefaultOperations(ctx context.Context, p model.Principal, projectID, tableID string) ([]*model.Operation, error) {
 	if tableID != "" && ids.ProjectOf(tableID) != projectID {
-		return nil, model.Errorf(model.ErrNotFound, "table %q is not in project %q", tableID, projectID)
+		return nil, model.Errorf(model.CodeNotFound, "table %q is not in project %q", tableID, projectID)
 	}
 	r, err := s.edit(ctx, p, projectID, &pb.EditGenerateOperations{TableId: tableID}, "tableId", tableID)
 	if err != nil {

@@ -78,7 +78,7 @@ func (s *Service) ExportCodePackage(ctx context.Context, p model.Principal, proj
 		return "", err
 	}
 	if !strings.EqualFold(strings.TrimSpace(language), "go") {
-		return "", model.Errorf(model.ErrBadUserInput, "language %q: code packages are generated in go", language)
+		return "", model.Errorf(model.CodeBadUserInput, "language %q: code packages are generated in go", language)
 	}
 	zip, err := codegen.GoPackage(pr, "example.com/"+pr.Slug)
 	if err != nil {
@@ -101,10 +101,10 @@ func (s *Service) mayExportCode(ctx context.Context, p model.Principal, pr *mode
 	}
 	member := pr.AccountID != "" && a.AccountID == pr.AccountID
 	if member && !a.Role.AtLeast(model.RoleEditor) {
-		return model.Errorf(model.ErrForbidden, "code packages need role EDITOR or higher; you are %s", a.Role)
+		return model.Errorf(model.CodeForbidden, "code packages need role EDITOR or higher; you are %s", a.Role)
 	}
 	if pr.AccountID == "" {
-		return model.Errorf(model.ErrForbidden, "code packages need an account on the PROFESSIONAL plan or above; this is a %s project", pr.Kind)
+		return model.Errorf(model.CodeForbidden, "code packages need an account on the PROFESSIONAL plan or above; this is a %s project", pr.Kind)
 	}
 	plan := a.Plan
 	if !member {
@@ -115,7 +115,7 @@ func (s *Service) mayExportCode(ctx context.Context, p model.Principal, pr *mode
 		plan = st.Account.Plan
 	}
 	if plan.Rank() < model.PlanProfessional.Rank() {
-		return model.Errorf(model.ErrForbidden, "code packages need the PROFESSIONAL plan or above; this account is on %s", plan)
+		return model.Errorf(model.CodeForbidden, "code packages need the PROFESSIONAL plan or above; this account is on %s", plan)
 	}
 	return nil
 }

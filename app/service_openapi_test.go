@@ -31,7 +31,7 @@ func TestImportOpenAPIAllOrNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = nd.svc.ImportOpenAPI(ctx, ann.p, pr.ID, threeSchemas, []string{"A", "B", "C"})
-	wantCode(t, err, model.ErrConflict)
+	wantCode(t, err, model.CodeConflict)
 	if got, _ := nd.svc.Project(ctx, ann.p, pr.ID, ""); len(got.Tables) != 1 {
 		t.Fatalf("a refused import left %d tables", len(got.Tables))
 	}
@@ -56,7 +56,7 @@ func TestImportOpenAPIAllOrNothing(t *testing.T) {
 		t.Errorf("nested attribute %+v", a)
 	}
 	_, err = nd.svc.ImportOpenAPI(ctx, ann.p, pr.ID, "swagger: '1.2'", nil)
-	wantCode(t, err, model.ErrBadUserInput)
+	wantCode(t, err, model.CodeBadUserInput)
 }
 
 // TestSchemaBaseline checks that a baseline keeps the model version, comes
@@ -74,7 +74,7 @@ func TestSchemaBaseline(t *testing.T) {
 	importProducts(t, first.svc, "products")
 	buildShop(t, first.svc, ann.p, pr.ID, "products")
 	_, err = first.svc.SchemaChanges(ctx, ann.p, pr.ID)
-	wantCode(t, err, model.ErrNotFound)
+	wantCode(t, err, model.CodeNotFound)
 	before, _ := first.svc.Project(ctx, ann.p, pr.ID, "")
 	if err := first.svc.SetSchemaBaseline(ctx, ann.p, pr.ID); err != nil {
 		t.Fatal(err)
@@ -116,7 +116,7 @@ func TestExportCodePackageAccess(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = nd.svc.ExportCodePackage(ctx, ann.p, pr.ID, "go")
-	wantCode(t, err, model.ErrForbidden)
+	wantCode(t, err, model.CodeForbidden)
 	if _, err := nd.svc.SetPlan(ctx, ann.p, model.PlanProfessional); err != nil {
 		t.Fatal(err)
 	}
@@ -136,5 +136,5 @@ func TestExportCodePackageAccess(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = nd.svc.ExportCodePackage(ctx, model.Principal{SessionID: session}, gp.ID, "go")
-	wantCode(t, err, model.ErrForbidden)
+	wantCode(t, err, model.CodeForbidden)
 }

@@ -69,17 +69,17 @@ func (s *Service) Preview(ctx context.Context, slug, token string) (*model.Previ
 // share token.
 func (s *Service) previewProject(ctx context.Context, slug, token string) (*model.Project, error) {
 	if !model.ValidSlug(slug) {
-		return nil, model.Errorf(model.ErrProjectNotFound, "no project has the slug %q", slug)
+		return nil, model.Errorf(model.CodeProjectNotFound, "no project has the slug %q", slug)
 	}
 	pr, err := s.Project(ctx, model.Principal{System: true}, "", slug)
-	if model.ErrorCode(err) == model.ErrNotFound {
-		return nil, model.Errorf(model.ErrProjectNotFound, "no project has the slug %q", slug)
+	if model.ErrorCode(err) == model.CodeNotFound {
+		return nil, model.Errorf(model.CodeProjectNotFound, "no project has the slug %q", slug)
 	}
 	if err != nil {
 		return nil, err
 	}
 	if token == "" || pr.ShareToken == "" || !ids.EqualSecret(token, pr.ShareToken) {
-		return nil, model.Errorf(model.ErrUnauthenticated, "missing or wrong share token, or the project's preview link was turned off: ask its owner for the current link")
+		return nil, model.Errorf(model.CodeUnauthenticated, "missing or wrong share token, or the project's preview link was turned off: ask its owner for the current link")
 	}
 	return pr, nil
 }
@@ -246,7 +246,7 @@ func (s *Service) mayEdit(ctx context.Context, p model.Principal, pr *model.Proj
 		return err
 	}
 	if a.AccountID == pr.AccountID && !a.Role.AtLeast(model.RoleEditor) {
-		return model.Errorf(model.ErrForbidden, "this needs role %s or higher; you are %s", model.RoleEditor, a.Role)
+		return model.Errorf(model.CodeForbidden, "this needs role %s or higher; you are %s", model.RoleEditor, a.Role)
 	}
 	return nil
 }

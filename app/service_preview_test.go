@@ -12,7 +12,7 @@ import (
 )
 
 // wantCode fails unless err carries code.
-func wantCodeOf(tb testing.TB, what string, err error, code string) {
+func wantCodeOf(tb testing.TB, what string, err error, code model.Code) {
 	tb.Helper()
 	if model.ErrorCode(err) != code {
 		tb.Fatalf("%s: %v, want %s", what, err, code)
@@ -45,21 +45,21 @@ func TestPreviewSharing(t *testing.T) {
 	t.Run("off by default", func(t *testing.T) {
 		for _, tok := range []string{"", "shr_guess"} {
 			_, err := nd.svc.Preview(ctx, "pv-shop", tok)
-			wantCodeOf(t, "preview with "+tok, err, model.ErrUnauthenticated)
+			wantCodeOf(t, "preview with "+tok, err, model.CodeUnauthenticated)
 		}
 		_, err := nd.svc.Preview(ctx, "no-such-shop", "shr_x")
-		wantCodeOf(t, "unknown slug", err, model.ErrProjectNotFound)
+		wantCodeOf(t, "unknown slug", err, model.CodeProjectNotFound)
 		_, err = nd.svc.Preview(ctx, "Not A Slug!", "shr_x")
-		wantCodeOf(t, "invalid slug", err, model.ErrProjectNotFound)
+		wantCodeOf(t, "invalid slug", err, model.CodeProjectNotFound)
 	})
 	t.Run("roles", func(t *testing.T) {
 		_, err := nd.svc.SetPreviewSharing(ctx, tm.viewer, pr.ID, true)
-		wantCodeOf(t, "viewer", err, model.ErrForbidden)
+		wantCodeOf(t, "viewer", err, model.CodeForbidden)
 		if _, err := nd.svc.SetPreviewSharing(ctx, tm.editor, pr.ID, true); err != nil {
 			t.Fatalf("editor: %v", err)
 		}
 		_, err = nd.svc.SetPreviewSharing(ctx, signUp(t, nd.svc, "pv-stranger@example.com").p, pr.ID, true)
-		wantCodeOf(t, "stranger", err, model.ErrNotFound)
+		wantCodeOf(t, "stranger", err, model.CodeNotFound)
 	})
 	on, err := nd.svc.SetPreviewSharing(ctx, tm.owner.p, pr.ID, true)
 	if err != nil {
@@ -77,12 +77,12 @@ func TestPreviewSharing(t *testing.T) {
 			t.Fatal("the token did not change")
 		}
 		_, err = nd.svc.Preview(ctx, "pv-shop", on.ShareToken)
-		wantCodeOf(t, "old token", err, model.ErrUnauthenticated)
+		wantCodeOf(t, "old token", err, model.CodeUnauthenticated)
 		on = again
 	})
 	t.Run("the token never opens the runtime", func(t *testing.T) {
 		_, err := runtime(ctx, nd.svc, "pv-shop", "", on.ShareToken, `{ products { total } }`)
-		wantCodeOf(t, "runtime with the share token", err, model.ErrUnauthenticated)
+		wantCodeOf(t, "runtime with the share token", err, model.CodeUnauthenticated)
 	})
 	t.Run("the preview", func(t *testing.T) {
 		pv, err := nd.svc.Preview(ctx, "pv-shop", on.ShareToken)
@@ -111,7 +111,7 @@ func TestPreviewSharing(t *testing.T) {
 	nd.stop()
 	nd = startNode(t, path, clock)
 	_, err = nd.svc.Preview(ctx, "pv-shop", on.ShareToken)
-	wantCodeOf(t, "after turning it off and a restart", err, model.ErrUnauthenticated)
+	wantCodeOf(t, "after turning it off and a restart", err, model.CodeUnauthenticated)
 
 	t.Run("guest projects keep their token", func(t *testing.T) {
 		gp, session, err := nd.svc.CreateGuestProject(ctx, model.Principal{}, "Guest")
@@ -120,7 +120,7 @@ func TestPreviewSharing(t *testing.T) {
 		}
 		gs := model.Principal{SessionID: session}
 		_, err = nd.svc.SetPreviewSharing(ctx, gs, gp.ID, false)
-		wantCodeOf(t, "guest sharing off", err, model.ErrBadUserInput)
+		wantCodeOf(t, "guest sharing off", err, model.CodeBadUserInput)
 		kept, err := nd.svc.SetPreviewSharing(ctx, gs, gp.ID, true)
 		if err != nil || kept.ShareToken != gp.ShareToken {
 			t.Fatalf("guest sharing on: %+v, %v", kept, err)
@@ -160,7 +160,7 @@ func TestPreviewQuota(t *testing.T) {
 		}
 		// A viewer's mutation is refused before it counts.
 		_, err = svc.PreviewQuery(ctx, tm.viewer, pr.ID, queryBody(`mutation { deleteProduct(id: "p1") { id } }`))
-		wantCodeOf(t, "viewer's mutation", err, model.ErrForbidden)
+		wantCodeOf(t, "viewer's mutation", err, model.CodeForbidden)
 		res, err = svc.PreviewQuery(ctx, tm.viewer, pr.ID, queryBody(`{ products { total } }`)) // 3
 		if err != nil || string(res.Body) != `{"data":{"products":{"total":4}}}` {
 			t.Fatalf("viewer's query: %+v, %v", res, err)
@@ -170,15 +170,15 @@ func TestPreviewQuota(t *testing.T) {
 			t.Fatalf("refused document: %+v, %v", res, err)
 		}
 		_, err = svc.Preview(ctx, "pq-shop", on.ShareToken)
-		wantCodeOf(t, "preview over quota", err, model.ErrTooManyRequests)
+		wantCodeOf(t, "preview over quota", err, model.CodeTooManyRequests)
 		_, err = svc.PreviewQuery(ctx, tm.owner.p, pr.ID, queryBody(`{ products { total } }`))
-		wantCodeOf(t, "previewQuery over quota", err, model.ErrTooManyRequests)
+		wantCodeOf(t, "previewQuery over quota", err, model.CodeTooManyRequests)
 		_, usage, err := svc.Account(ctx, tm.owner.p)
 		if err != nil || usage.Requests != 4 {
 			t.Fatalf("usage: %+v, %v", usage, err)
 		}
 		_, err = svc.PreviewQuery(ctx, signUp(t, svc, "pq-stranger@example.com").p, pr.ID, queryBody(`{ products { total } }`))
-		wantCodeOf(t, "stranger", err, model.ErrNotFound)
+		wantCodeOf(t, "stranger", err, model.CodeNotFound)
 	})
 	t.Run("guest session quota", func(t *testing.T) {
 		gp, session, err := svc.CreateGuestProject(ctx, model.Principal{}, "Guest")
@@ -192,9 +192,9 @@ func TestPreviewQuota(t *testing.T) {
 			}
 		}
 		_, err = svc.Preview(ctx, gp.Slug, gp.ShareToken)
-		wantCodeOf(t, "guest preview over quota", err, model.ErrTooManyRequests)
+		wantCodeOf(t, "guest preview over quota", err, model.CodeTooManyRequests)
 		_, err = runtime(ctx, svc, gp.Slug, "", gp.ShareToken, `{ products { total } }`)
-		wantCodeOf(t, "guest runtime over quota", err, model.ErrTooManyRequests)
+		wantCodeOf(t, "guest runtime over quota", err, model.CodeTooManyRequests)
 	})
 	t.Run("session project quota", func(t *testing.T) {
 		sp, session, err := svc.CreateSessionProject(ctx, model.Principal{}, "Session")
@@ -209,6 +209,6 @@ func TestPreviewQuota(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = svc.Preview(ctx, sp.Project.Slug, sp.Project.ShareToken)
-		wantCodeOf(t, "session preview over quota", err, model.ErrTooManyRequests)
+		wantCodeOf(t, "session preview over quota", err, model.CodeTooManyRequests)
 	})
 }

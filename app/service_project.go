@@ -43,13 +43,13 @@ func (s *Service) projectCall(ctx context.Context, p model.Principal, projectID 
 // checked (ProjectRole reads the caller's role from it).
 func (s *Service) projectAsk(ctx context.Context, p model.Principal, projectID string, req actors.Request) (actors.Access, *pb.Reply, error) {
 	if projectID == "" {
-		return actors.Access{}, nil, model.Errorf(model.ErrNotFound, "project not found")
+		return actors.Access{}, nil, model.Errorf(model.CodeNotFound, "project not found")
 	}
 	if err := model.CheckID("projectId", projectID); err != nil {
 		return actors.Access{}, nil, err
 	}
 	if p.Anonymous() && !p.System {
-		return actors.Access{}, nil, model.Errorf(model.ErrUnauthenticated, "sign in, or use an API key or a session")
+		return actors.Access{}, nil, model.Errorf(model.CodeUnauthenticated, "sign in, or use an API key or a session")
 	}
 	a, err := s.access(ctx, p)
 	if err != nil {
@@ -103,7 +103,7 @@ func (s *Service) Projects(ctx context.Context, p model.Principal) ([]*model.Pro
 	out := make([]*model.Project, 0, len(ids))
 	for _, id := range ids {
 		pr, err := s.Project(ctx, p, id, "")
-		if model.ErrorCode(err) == model.ErrNotFound {
+		if model.ErrorCode(err) == model.CodeNotFound {
 			continue // deleted or expired meanwhile
 		}
 		if err != nil {
@@ -120,12 +120,12 @@ func (s *Service) Project(ctx context.Context, p model.Principal, id, slug strin
 	bySlug := id == "" && slug != ""
 	if bySlug {
 		if !model.ValidSlug(slug) {
-			return nil, model.Errorf(model.ErrNotFound, "no project has this slug (slugs have 2 to 64 of a-z, 0-9 and inner dashes)")
+			return nil, model.Errorf(model.CodeNotFound, "no project has this slug (slugs have 2 to 64 of a-z, 0-9 and inner dashes)")
 		}
 		owner, err := s.grains.ResolveSlug(ctx, slug, true)
 		if err != nil {
-			if model.ErrorCode(err) == model.ErrProjectNotFound {
-				return nil, model.Errorf(model.ErrNotFound, "no project has the slug %q", slug)
+			if model.ErrorCode(err) == model.CodeProjectNotFound {
+				return nil, model.Errorf(model.CodeNotFound, "no project has the slug %q", slug)
 			}
 			return nil, err
 		}
@@ -139,7 +139,7 @@ func (s *Service) Project(ctx context.Context, p model.Principal, id, slug strin
 	if err == nil && bySlug && pr.Slug != slug {
 		// A claim the project does not hold (a move under way, or one
 		// that failed half-way) names no project.
-		return nil, model.Errorf(model.ErrNotFound, "no project has the slug %q", slug)
+		return nil, model.Errorf(model.CodeNotFound, "no project has the slug %q", slug)
 	}
 	return pr, err
 }
@@ -154,7 +154,7 @@ func (s *Service) CreateProject(ctx context.Context, p model.Principal, name, sl
 		return nil, err
 	}
 	if !a.Role.AtLeast(model.RoleEditor) {
-		return nil, model.Errorf(model.ErrForbidden, "creating projects needs role EDITOR or higher")
+		return nil, model.Errorf(model.CodeForbidden, "creating projects needs role EDITOR or higher")
 	}
 	if err := s.projectRoom(ctx, p.AccountID); err != nil {
 		return nil, err
@@ -183,7 +183,7 @@ func (s *Service) projectRoom(ctx context.Context, accountID string) error {
 	}
 	plan := st.Account.Plan
 	if limit := s.cfg.Limits.Projects[model.PlanIndex(plan)]; limit > 0 && len(st.Account.ProjectIDs) >= limit {
-		return model.Errorf(model.ErrLimitReached, "the %s plan holds %d projects an account; delete one (deleteProject) or change plan", plan, limit)
+		return model.Errorf(model.CodeLimitReached, "the %s plan holds %d projects an account; delete one (deleteProject) or change plan", plan, limit)
 	}
 	return nil
 }
@@ -204,7 +204,7 @@ func (s *Service) createProject(ctx context.Context, pr *model.Project, slug, se
 		return err
 	}
 	if pr.Name = trimName(pr.Name); pr.Name == "" {
-		return model.Errorf(model.ErrBadUserInput, "a project needs a name")
+		return model.Errorf(model.CodeBadUserInput, "a project needs a name")
 	}
 	pr.CreatedAt = s.clock.Now().UTC()
 	pr.Tables, pr.Relations, pr.Operations, pr.Views = []*model.Table{}, []*model.Relation{}, []*model.Operation{}, []*model.View{}
@@ -219,10 +219,10 @@ func (s *Service) createProject(ctx context.Context, pr *model.Project, slug, se
 func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (string, error) {
 	if slug != "" {
 		if !model.ValidSlug(slug) {
-			return "", model.Errorf(model.ErrBadUserInput, "slug %q: use 2 to 64 of a-z, 0-9 and inner dashes", model.Truncate(slug, 64))
+			return "", model.Errorf(model.CodeBadUserInput, "slug %q: use 2 to 64 of a-z, 0-9 and inner dashes", model.Truncate(slug, 64))
 		}
 		err := s.grains.TellSlug(ctx, slug, &pb.SlugClaim{ProjectId: projectID})
-		if model.ErrorCode(err) == model.ErrConflict {
+		if model.ErrorCode(err) == model.CodeConflict {
 			err = s.reclaimSlug(ctx, projectID, slug, err)
 		}
 		return slug, err
@@ -237,11 +237,11 @@ func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (
 			try = base + "-" + strings.ToLower(ids.RandomString(4)) // slugs are lower case
 		}
 		err := s.grains.TellSlug(ctx, try, &pb.SlugClaim{ProjectId: projectID})
-		if model.ErrorCode(err) != model.ErrConflict {
+		if model.ErrorCode(err) != model.CodeConflict {
 			return try, err
 		}
 	}
-	return "", model.Errorf(model.ErrConflict, "no free slug found for %q; give one", model.Truncate(name, 64))
+	return "", model.Errorf(model.CodeConflict, "no free slug found for %q; give one", model.Truncate(name, 64))
 }
 
 // reclaimSlug claims a slug whose holder does not hold it (a move or a
@@ -255,7 +255,7 @@ func (s *Service) reclaimSlug(ctx context.Context, projectID, slug string, taken
 	}
 	pr, err := s.Project(ctx, model.Principal{System: true}, holder, "")
 	switch {
-	case model.ErrorCode(err) == model.ErrNotFound: // deleted or expired
+	case model.ErrorCode(err) == model.CodeNotFound: // deleted or expired
 	case err != nil, pr.Slug == slug:
 		return taken
 	}
@@ -284,12 +284,12 @@ func (s *Service) UpdateProject(ctx context.Context, p model.Principal, id strin
 		}
 		trimmed := trimName(*name)
 		if trimmed == "" {
-			return nil, model.Errorf(model.ErrBadUserInput, "a project needs a name")
+			return nil, model.Errorf(model.CodeBadUserInput, "a project needs a name")
 		}
 		name = &trimmed
 	}
 	if slug != nil && !model.ValidSlug(*slug) {
-		return nil, model.Errorf(model.ErrBadUserInput, "slug %q: use 2 to 64 of a-z, 0-9 and inner dashes", model.Truncate(*slug, 64))
+		return nil, model.Errorf(model.CodeBadUserInput, "slug %q: use 2 to 64 of a-z, 0-9 and inner dashes", model.Truncate(*slug, 64))
 	}
 	if slug != nil && *slug != cur.Slug {
 		if _, err := s.claimSlug(ctx, id, "", *slug); err != nil {
@@ -382,14 +382,14 @@ func (s *Service) mayDeleteProject(ctx context.Context, p model.Principal, pr *m
 		return nil
 	}
 	if p.KeyProjectID != "" && p.UserID == "" {
-		return model.Errorf(model.ErrForbidden, "an API key cannot delete its project; an ADMIN or OWNER of the account can")
+		return model.Errorf(model.CodeForbidden, "an API key cannot delete its project; an ADMIN or OWNER of the account can")
 	}
 	a, err := s.access(ctx, p)
 	if err != nil {
 		return err
 	}
 	if a.AccountID != pr.AccountID || !a.Role.AtLeast(model.RoleAdmin) {
-		return model.Errorf(model.ErrForbidden, "deleting a project needs role ADMIN or higher")
+		return model.Errorf(model.CodeForbidden, "deleting a project needs role ADMIN or higher")
 	}
 	return nil
 }

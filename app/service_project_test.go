@@ -67,23 +67,23 @@ func TestProjects(t *testing.T) {
 			t.Fatalf("CreateProject = %+v, %v", pr, err)
 		}
 		_, err = svc.CreateProject(ctx, bob.p, "Mine", "my-api")
-		wantCode(t, err, model.ErrConflict)
+		wantCode(t, err, model.CodeConflict)
 		for _, bad := range []string{"My-Api", "-x", "x", "a_b", strings.Repeat("a", 65)} {
 			_, err = svc.CreateProject(ctx, ann.p, "Bad", bad)
-			wantCode(t, err, model.ErrBadUserInput)
+			wantCode(t, err, model.CodeBadUserInput)
 		}
 	})
 	t.Run("refusals", func(t *testing.T) {
 		_, err := svc.CreateProject(ctx, ann.p, "   ", "")
-		wantCode(t, err, model.ErrBadUserInput)
+		wantCode(t, err, model.CodeBadUserInput)
 		_, err = svc.CreateProject(ctx, model.Principal{}, "Anon", "")
-		wantCode(t, err, model.ErrUnauthenticated)
+		wantCode(t, err, model.CodeUnauthenticated)
 		_, err = svc.Project(ctx, ann.p, "", "no-such-slug")
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 		_, err = svc.Project(ctx, ann.p, "pNoSuchProject", "")
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 		_, err = svc.Project(ctx, model.Principal{}, "", "pet-store")
-		wantCode(t, err, model.ErrUnauthenticated)
+		wantCode(t, err, model.CodeUnauthenticated)
 	})
 	t.Run("other accounts see nothing", func(t *testing.T) {
 		pr, err := svc.Project(ctx, ann.p, "", "pet-store")
@@ -91,14 +91,14 @@ func TestProjects(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = svc.Project(ctx, bob.p, pr.ID, "")
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 		_, err = svc.CreateTable(ctx, bob.p, pr.ID, "Stolen", nil)
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 		err = svc.DeleteProject(ctx, bob.p, pr.ID)
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 		// Bob claiming to be in Ann's account does not make him a member.
 		_, err = svc.Project(ctx, model.Principal{UserID: bob.user.ID, AccountID: ann.acc.ID}, pr.ID, "")
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 	})
 	t.Run("list", func(t *testing.T) {
 		list, err := svc.Projects(ctx, bob.p)
@@ -109,7 +109,7 @@ func TestProjects(t *testing.T) {
 			t.Errorf("bob's projects = %+v", list)
 		}
 		_, err = svc.Projects(ctx, model.Principal{})
-		wantCode(t, err, model.ErrUnauthenticated)
+		wantCode(t, err, model.CodeUnauthenticated)
 	})
 	t.Run("update moves the slug", func(t *testing.T) {
 		pr, err := svc.CreateProject(ctx, ann.p, "Mover", "old-home")
@@ -127,18 +127,18 @@ func TestProjects(t *testing.T) {
 			t.Errorf("new slug: %v, %v", got, err)
 		}
 		_, err = svc.Project(ctx, ann.p, "", "old-home")
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 		// The old slug is free for another project.
 		if other, err := svc.CreateProject(ctx, bob.p, "Squatter", "old-home"); err != nil || other.Slug != "old-home" {
 			t.Errorf("old slug not released: %v", err)
 		}
 		// Moving onto a taken slug is a conflict and changes nothing.
 		_, err = svc.UpdateProject(ctx, ann.p, pr.ID, nil, ptr("my-api"))
-		wantCode(t, err, model.ErrConflict)
+		wantCode(t, err, model.CodeConflict)
 		_, err = svc.UpdateProject(ctx, ann.p, pr.ID, nil, ptr("Not A Slug"))
-		wantCode(t, err, model.ErrBadUserInput)
+		wantCode(t, err, model.CodeBadUserInput)
 		_, err = svc.UpdateProject(ctx, ann.p, pr.ID, ptr("  "), nil)
-		wantCode(t, err, model.ErrBadUserInput)
+		wantCode(t, err, model.CodeBadUserInput)
 		if got, err := svc.Project(ctx, ann.p, pr.ID, ""); err != nil || got.Slug != "new-home" || got.Name != "Moved" {
 			t.Errorf("after refused updates: %+v, %v", got, err)
 		}
@@ -157,7 +157,7 @@ func TestProjects(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = svc.UpdateProject(ctx, ann.p, pr.ID, nil, ptr(""))
-		wantCode(t, err, model.ErrBadUserInput)
+		wantCode(t, err, model.CodeBadUserInput)
 		got, err := svc.Project(ctx, ann.p, pr.ID, "")
 		if err != nil || got.Slug != "keeper" {
 			t.Errorf("after a refused empty slug: %+v, %v", got, err)
@@ -172,11 +172,11 @@ func TestProjects(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = svc.Project(ctx, ann.p, pr.ID, "")
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 		_, err = svc.Project(ctx, ann.p, "", "doomed")
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 		err = svc.DeleteProject(ctx, ann.p, pr.ID)
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 		list, err := svc.Projects(ctx, ann.p)
 		if err != nil {
 			t.Fatal(err)
@@ -208,9 +208,9 @@ func TestProjects(t *testing.T) {
 			t.Errorf("the session cannot edit its project: %v", err)
 		}
 		_, err = svc.CreateTable(ctx, model.Principal{SessionID: "someone else"}, pr.ID, "Product2", nil)
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 		_, err = svc.CreateTable(ctx, ann.p, pr.ID, "Product2", nil)
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 		// A second guest project of the same session keeps the session.
 		pr2, session2, err := svc.CreateGuestProject(ctx, mine, "Second")
 		if err != nil || session2 != session || pr2.Slug == pr.Slug {
@@ -239,7 +239,7 @@ func TestUpdateProjectTrimsName(t *testing.T) {
 		"update": func() error { _, err := nd.svc.UpdateProject(ctx, ann.p, pr.ID, &long, nil); return err }(),
 		"create": func() error { _, err := nd.svc.CreateProject(ctx, ann.p, long, ""); return err }(),
 	} {
-		if model.ErrorCode(err) != model.ErrBadUserInput || !strings.Contains(err.Error(), "limit is 100") || len(err.Error()) > 200 {
+		if model.ErrorCode(err) != model.CodeBadUserInput || !strings.Contains(err.Error(), "limit is 100") || len(err.Error()) > 200 {
 			t.Errorf("%s with a 40 KB name: %v; want BAD_USER_INPUT naming the limit, without the name", name, model.Truncate(fmt.Sprint(err), 300))
 		}
 	}
@@ -293,14 +293,14 @@ func TestModelEdits(t *testing.T) {
 		}
 		v := version(t)
 		_, err = svc.CreateTable(ctx, tm.editor, pr.ID, "product", nil)
-		wantCode(t, err, model.ErrConflict)
+		wantCode(t, err, model.CodeConflict)
 		_, err = svc.CreateAttribute(ctx, tm.editor, model.Attribute{TableID: product.ID, Name: "name", Type: model.TypeString})
-		wantCode(t, err, model.ErrConflict)
+		wantCode(t, err, model.CodeConflict)
 		_, err = svc.CreateAttribute(ctx, tm.editor, model.Attribute{TableID: product.ID, Name: "x", Type: model.TypeString, Mapping: model.MappingGenerated,
 			Generator: &model.Generator{Kind: "no.such.generator"}})
-		wantCode(t, err, model.ErrBadUserInput)
+		wantCode(t, err, model.CodeBadUserInput)
 		_, err = svc.CreateAttribute(ctx, tm.editor, model.Attribute{TableID: pr.ID + ".tNoSuchTbl", Name: "x", Type: model.TypeString})
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 		if got := version(t); got != v {
 			t.Errorf("refused edits moved Version from %d to %d", v, got)
 		}
@@ -316,7 +316,7 @@ func TestModelEdits(t *testing.T) {
 		}
 		_, err = svc.CreateRelation(ctx, tm.editor, model.Relation{SourceTableID: customer.ID, TargetTableID: order.ID, Cardinality: model.OneToOne,
 			SourceAttribute: "id", TargetAttribute: "customerId", FieldName: "email"})
-		wantCode(t, err, model.ErrConflict)
+		wantCode(t, err, model.CodeConflict)
 		other, err := svc.CreateProject(ctx, tm.editor, "Other", "")
 		if err != nil {
 			t.Fatal(err)
@@ -327,9 +327,9 @@ func TestModelEdits(t *testing.T) {
 		}
 		_, err = svc.CreateRelation(ctx, tm.editor, model.Relation{SourceTableID: customer.ID, TargetTableID: ot.ID, Cardinality: model.OneToOne,
 			SourceAttribute: "id", TargetAttribute: "id", FieldName: "thing"})
-		wantCode(t, err, model.ErrBadUserInput)
+		wantCode(t, err, model.CodeBadUserInput)
 		err = svc.DeleteAttribute(ctx, tm.editor, attrID(t, svc, owner, pr.ID, order.ID, "customerId"))
-		wantCode(t, err, model.ErrConflict)
+		wantCode(t, err, model.CodeConflict)
 	})
 	t.Run("operations and views", func(t *testing.T) {
 		ops, err := svc.GenerateDefaultOperations(ctx, tm.editor, pr.ID, product.ID)
@@ -341,14 +341,14 @@ func TestModelEdits(t *testing.T) {
 			t.Fatalf("for every table = %d, %v", len(all), err)
 		}
 		_, err = svc.GenerateDefaultOperations(ctx, tm.editor, pr.ID, "pOther.tX")
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 		o, err := svc.CreateOperation(ctx, tm.editor, model.Operation{TableID: product.ID, Name: "productsByName", Kind: model.OpList,
 			Parameters: []model.Parameter{{Name: "q", Attribute: "name", Operator: model.OpLike}}})
 		if err != nil || !o.Enabled || len(o.Parameters) != 1 {
 			t.Fatalf("CreateOperation = %+v, %v", o, err)
 		}
 		_, err = svc.CreateOperation(ctx, tm.editor, model.Operation{TableID: order.ID, Name: "productsByName", Kind: model.OpList})
-		wantCode(t, err, model.ErrConflict)
+		wantCode(t, err, model.CodeConflict)
 		o2, err := svc.UpdateOperation(ctx, tm.editor, o.ID, model.OperationPatch{Name: ptr("searchProducts"), Enabled: ptr(false)})
 		if err != nil || o2.Name != "searchProducts" || o2.Enabled || len(o2.Parameters) != 1 {
 			t.Errorf("UpdateOperation = %+v, %v", o2, err)
@@ -373,7 +373,7 @@ func TestModelEdits(t *testing.T) {
 			t.Error(err)
 		}
 		err = svc.DeleteOperation(ctx, tm.editor, o.ID)
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 	})
 	t.Run("updates and deletes", func(t *testing.T) {
 		tb, err := svc.UpdateTable(ctx, tm.editor, customer.ID, model.TablePatch{Name: ptr("Client")})
@@ -386,7 +386,7 @@ func TestModelEdits(t *testing.T) {
 			t.Errorf("UpdateAttribute = %+v, %v", a, err)
 		}
 		_, err = svc.UpdateAttribute(ctx, tm.editor, id, model.AttributePatch{Generator: &model.Generator{Kind: "no.such.generator"}})
-		wantCode(t, err, model.ErrBadUserInput)
+		wantCode(t, err, model.CodeBadUserInput)
 		cur, err := svc.Project(ctx, owner, pr.ID, "")
 		if err != nil {
 			t.Fatal(err)
@@ -408,13 +408,13 @@ func TestModelEdits(t *testing.T) {
 			t.Errorf("after deleting Order: %d tables, %d views, %d operations", len(cur.Tables), len(cur.Views), len(cur.Operations))
 		}
 		err = svc.DeleteTable(ctx, tm.editor, order.ID)
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 	})
 	t.Run("who may edit", func(t *testing.T) {
 		_, err := svc.CreateTable(ctx, tm.viewer, pr.ID, "Nope", nil)
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 		_, err = svc.CreateTable(ctx, model.Principal{}, pr.ID, "Nope", nil)
-		wantCode(t, err, model.ErrUnauthenticated)
+		wantCode(t, err, model.CodeUnauthenticated)
 		// API keys as the HTTP layer presents them (the plan does not
 		// matter here: the principal is built by hand).
 		mgmt := model.Principal{AccountID: tm.owner.acc.ID, KeyProjectID: pr.ID, KeyScope: model.ScopeManagement}
@@ -427,15 +427,15 @@ func TestModelEdits(t *testing.T) {
 		}
 		rt := model.Principal{AccountID: tm.owner.acc.ID, KeyProjectID: pr.ID, KeyScope: model.ScopeRuntime}
 		_, err = svc.CreateTable(ctx, rt, pr.ID, "ByRuntimeKey", nil)
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 		otherKey := model.Principal{AccountID: tm.owner.acc.ID, KeyProjectID: "pSomethingElse", KeyScope: model.ScopeFull}
 		_, err = svc.CreateTable(ctx, otherKey, pr.ID, "ByOtherKey", nil)
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 		if _, err := svc.Projects(ctx, full); err != nil {
 			t.Errorf("a key lists its project: %v", err)
 		}
 		_, err = svc.CreateProject(ctx, full, "By key", "")
-		wantCode(t, err, model.ErrForbidden)
+		wantCode(t, err, model.CodeForbidden)
 	})
 	t.Run("plan table limit", func(t *testing.T) {
 		// STARTER allows 5 tables; the project has 4 (Product, Client,
@@ -445,7 +445,7 @@ func TestModelEdits(t *testing.T) {
 		}
 		v := version(t)
 		_, err := svc.CreateTable(ctx, tm.editor, pr.ID, "Sixth", nil)
-		wantCode(t, err, model.ErrLimitReached)
+		wantCode(t, err, model.CodeLimitReached)
 		if got := version(t); got != v {
 			t.Errorf("a refused table moved Version from %d to %d", v, got)
 		}
@@ -472,7 +472,7 @@ func TestModelEdits(t *testing.T) {
 			}
 		}
 		_, err = svc.CreateAttribute(ctx, p, model.Attribute{TableID: tbl.ID, Name: "tooMany", Type: model.TypeString})
-		wantCode(t, err, model.ErrLimitReached)
+		wantCode(t, err, model.CodeLimitReached)
 	})
 }
 

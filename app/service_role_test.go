@@ -46,7 +46,7 @@ func TestProjectRole(t *testing.T) {
 		p       model.Principal
 		project string
 		want    model.Role
-		code    string
+		code    model.Code
 	}{
 		{"account owner", tm.owner.p, pr.ID, model.RoleOwner, ""},
 		{"account admin", tm.admin, pr.ID, model.RoleAdmin, ""},
@@ -58,14 +58,14 @@ func TestProjectRole(t *testing.T) {
 		{"session project's session", model.Principal{SessionID: assistantSession}, sp.Project.ID, model.RoleOwner, ""},
 		{"adoption link's board session", model.Principal{BoardProjectID: sp.Project.ID}, sp.Project.ID, model.RoleOwner, ""},
 		{"signed-in holder of a guest project", model.Principal{UserID: stranger.user.ID, AccountID: stranger.acc.ID, SessionID: guestSession}, gp.ID, model.RoleOwner, ""},
-		{"non-member", stranger.p, pr.ID, "", model.ErrNotFound},
-		{"management key of another project", keyPrincipal(mgmtKey.Key), gp.ID, "", model.ErrForbidden},
-		{"another session, guest project", model.Principal{SessionID: otherSession}, gp.ID, "", model.ErrForbidden},
-		{"another session, session project", model.Principal{SessionID: otherSession}, sp.Project.ID, "", model.ErrForbidden},
-		{"board session of another project", model.Principal{BoardProjectID: sp.Project.ID}, gp.ID, "", model.ErrForbidden},
-		{"anonymous", model.Principal{}, pr.ID, "", model.ErrUnauthenticated},
-		{"no such project", tm.owner.p, "pNoSuchProject", "", model.ErrNotFound},
-		{"malformed ID", tm.owner.p, "<script>", "", model.ErrBadUserInput},
+		{"non-member", stranger.p, pr.ID, "", model.CodeNotFound},
+		{"management key of another project", keyPrincipal(mgmtKey.Key), gp.ID, "", model.CodeForbidden},
+		{"another session, guest project", model.Principal{SessionID: otherSession}, gp.ID, "", model.CodeForbidden},
+		{"another session, session project", model.Principal{SessionID: otherSession}, sp.Project.ID, "", model.CodeForbidden},
+		{"board session of another project", model.Principal{BoardProjectID: sp.Project.ID}, gp.ID, "", model.CodeForbidden},
+		{"anonymous", model.Principal{}, pr.ID, "", model.CodeUnauthenticated},
+		{"no such project", tm.owner.p, "pNoSuchProject", "", model.CodeNotFound},
+		{"malformed ID", tm.owner.p, "<script>", "", model.CodeBadUserInput},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -92,6 +92,6 @@ func TestProjectRole(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := svc.ProjectRole(ctx, tm.viewer, pr.ID)
-		wantCode(t, err, model.ErrNotFound)
+		wantCode(t, err, model.CodeNotFound)
 	})
 }

@@ -89,19 +89,20 @@ func TestRuntime(t *testing.T) {
 	t.Run("refusals", func(t *testing.T) {
 		q := `{ products { total } }`
 		tests := []struct {
-			name, slug, key, token, body, code string
+			name, slug, key, token, body string
+			code                         model.Code
 		}{
-			{"no key", "shop", "", "", "", model.ErrUnauthenticated},
-			{"share token instead of key", "shop", "", "shr_whatever", "", model.ErrUnauthenticated},
-			{"management key", "shop", s.mgmt.Value, "", "", model.ErrScopeInsufficient},
-			{"key of another project", "shop", s.otherKey.Value, "", "", model.ErrProjectNotFound},
-			{"unknown key", "shop", ids.KeyPrefix + strings.Repeat("x", 43), "", "", model.ErrAPIKeyInvalid},
-			{"malformed key", "shop", "mgq_short", "", "", model.ErrAPIKeyInvalid},
-			{"unknown slug", "no-such-shop", s.runtime.Value, "", "", model.ErrProjectNotFound},
-			{"invalid slug", "Shop!", s.runtime.Value, "", "", model.ErrProjectNotFound},
-			{"unknown slug comes before the key", "no-such-shop", "", "", "", model.ErrProjectNotFound},
-			{"body not JSON", "shop", s.runtime.Value, "", "{", model.ErrBadRequest},
-			{"no query", "shop", s.runtime.Value, "", `{"variables":{}}`, model.ErrBadRequest},
+			{"no key", "shop", "", "", "", model.CodeUnauthenticated},
+			{"share token instead of key", "shop", "", "shr_whatever", "", model.CodeUnauthenticated},
+			{"management key", "shop", s.mgmt.Value, "", "", model.CodeScopeInsufficient},
+			{"key of another project", "shop", s.otherKey.Value, "", "", model.CodeProjectNotFound},
+			{"unknown key", "shop", ids.KeyPrefix + strings.Repeat("x", 43), "", "", model.CodeAPIKeyInvalid},
+			{"malformed key", "shop", "mgq_short", "", "", model.CodeAPIKeyInvalid},
+			{"unknown slug", "no-such-shop", s.runtime.Value, "", "", model.CodeProjectNotFound},
+			{"invalid slug", "Shop!", s.runtime.Value, "", "", model.CodeProjectNotFound},
+			{"unknown slug comes before the key", "no-such-shop", "", "", "", model.CodeProjectNotFound},
+			{"body not JSON", "shop", s.runtime.Value, "", "{", model.CodeBadRequest},
+			{"no query", "shop", s.runtime.Value, "", `{"variables":{}}`, model.CodeBadRequest},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
@@ -119,10 +120,13 @@ func TestRuntime(t *testing.T) {
 		}
 	})
 	t.Run("invalid GraphQL is a 400 with the GraphQL errors", func(t *testing.T) {
-		tests := []struct{ query, code string }{
-			{`{ products {`, model.ErrParseFailed},
-			{`{ products { nope } }`, model.ErrValidateFailed},
-			{`{ noSuchOperation }`, model.ErrValidateFailed},
+		tests := []struct {
+			query string
+			code  model.Code
+		}{
+			{`{ products {`, model.CodeParseFailed},
+			{`{ products { nope } }`, model.CodeValidateFailed},
+			{`{ noSuchOperation }`, model.CodeValidateFailed},
 		}
 		for _, tt := range tests {
 			res, err := runtime(ctx, svc, "shop", s.runtime.Value, "", tt.query)
@@ -145,12 +149,12 @@ func TestRuntime(t *testing.T) {
 		}
 		for name, token := range map[string]string{"no token": "", "wrong token": "shr_" + strings.Repeat("x", 24), "prefix of the token": gp.ShareToken[:10]} {
 			_, err := runtime(ctx, svc, gp.Slug, "", token, `{ products { total } }`)
-			if model.ErrorCode(err) != model.ErrUnauthenticated {
+			if model.ErrorCode(err) != model.CodeUnauthenticated {
 				t.Errorf("%s: %v, want UNAUTHENTICATED", name, err)
 			}
 		}
 		_, err = runtime(ctx, svc, gp.Slug, s.full.Value, gp.ShareToken, `{ products { total } }`)
-		wantCode(t, err, model.ErrProjectNotFound)
+		wantCode(t, err, model.CodeProjectNotFound)
 		// The guest's mutations stay in the guest project.
 		mutate(t, svc, gp.Slug, "", gp.ShareToken, `mutation { createProduct(input: {name: "Guest chair"}) { id } }`, "createProduct")
 		if got := productNames(t, svc, "shop", s.runtime.Value, ""); slices.Contains(got, "Guest chair") {
@@ -211,7 +215,7 @@ func TestRuntime(t *testing.T) {
 			t.Errorf("catalogue = %s", got)
 		}
 		res, err = runtime(ctx, svc, "shop", s.runtime.Value, "", `{ catalogue(colour: "red") { total } }`)
-		if err != nil || res.Status != 200 || !strings.Contains(string(res.Body), model.ErrBadUserInput) {
+		if err != nil || res.Status != 200 || !strings.Contains(string(res.Body), string(model.CodeBadUserInput)) {
 			t.Errorf("unknown argument: %v %s", err, res.Body)
 		}
 		if _, err := svc.UpdateOperation(ctx, s.owner.p, listID, model.OperationPatch{Name: ptr("products"), Parameters: []model.Parameter{}}); err != nil {
@@ -238,7 +242,7 @@ func TestRuntime(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = runtime(ctx, svc, "shop", k.Value, "", `{ products { total } }`)
-		wantCode(t, err, model.ErrAPIKeyInvalid)
+		wantCode(t, err, model.CodeAPIKeyInvalid)
 
 		d, err := svc.CreateAPIKey(ctx, s.owner.p, s.project.ID, "soon deleted", model.ScopeFull, time.Time{}, 0)
 		if err != nil {
@@ -249,7 +253,7 @@ func TestRuntime(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err = runtime(ctx, svc, "shop", d.Value, "", `{ products { total } }`)
-		wantCode(t, err, model.ErrAPIKeyInvalid)
+		wantCode(t, err, model.CodeAPIKeyInvalid)
 	})
 	t.Run("expiry", func(t *testing.T) {
 		k, err := svc.CreateAPIKey(ctx, s.owner.p, s.project.ID, "day pass", model.ScopeRuntime, nd.clock.Now().Add(24*time.Hour), 0)
@@ -259,7 +263,7 @@ func TestRuntime(t *testing.T) {
 		productNames(t, svc, "shop", k.Value, "")
 		nd.clock.Add(24 * time.Hour)
 		_, err = runtime(ctx, svc, "shop", k.Value, "", `{ products { total } }`)
-		wantCode(t, err, model.ErrAPIKeyExpired)
+		wantCode(t, err, model.CodeAPIKeyExpired)
 		productNames(t, svc, "shop", s.runtime.Value, "")
 	})
 	t.Run("a moved slug stops answering", func(t *testing.T) {
@@ -268,7 +272,7 @@ func TestRuntime(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := runtime(ctx, svc, "shop", s.runtime.Value, "", `{ products { total } }`)
-		wantCode(t, err, model.ErrProjectNotFound)
+		wantCode(t, err, model.CodeProjectNotFound)
 		if got := productNames(t, svc, "store", s.runtime.Value, ""); !reflect.DeepEqual(got, original) {
 			t.Errorf("new slug: %q", got)
 		}
@@ -296,7 +300,7 @@ func TestRuntime(t *testing.T) {
 			t.Fatal(err)
 		}
 		_, err := runtime(ctx, svc, s.otherProject.Slug, s.otherKey.Value, "", `{ __typename }`)
-		wantCode(t, err, model.ErrProjectNotFound)
+		wantCode(t, err, model.CodeProjectNotFound)
 	})
 	t.Run("a reused slug answers for its new project", func(t *testing.T) {
 		// The old project answered at "store" (cached); it moves away and a

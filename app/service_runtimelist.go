@@ -23,10 +23,10 @@ func (s *Service) RuntimeList(ctx context.Context, p model.Principal, projectID 
 		return model.RuntimeListResult{}, err
 	}
 	res, err := s.Runtime(ctx, model.RuntimeRequest{Slug: pr.Slug, Body: body, Internal: true, ProjectID: pr.ID})
-	if e := model.AsError(err); e != nil && e.Code == model.ErrTooManyRequests {
+	if e := model.AsError(err); e != nil && e.Code == model.CodeTooManyRequests {
 		// A GraphQL answer names a used-up limit LIMIT_REACHED (docs/reference/errors.md);
 		// the message says which and RetryAfter when it resets.
-		return model.RuntimeListResult{}, &model.Error{Code: model.ErrLimitReached, Message: e.Message, RetryAfter: e.RetryAfter}
+		return model.RuntimeListResult{}, &model.Error{Code: model.CodeLimitReached, Message: e.Message, RetryAfter: e.RetryAfter}
 	}
 	if err != nil {
 		return model.RuntimeListResult{}, err
@@ -38,7 +38,7 @@ func (s *Service) RuntimeList(ctx context.Context, p model.Principal, projectID 
 func runtimeListRequest(pr *model.Project, in model.RuntimeList) ([]byte, error) {
 	op := listOperation(pr, in.Operation)
 	if op == nil {
-		return nil, model.Errorf(model.ErrBadUserInput, "no enabled LIST operation %q; this project's are: %s", in.Operation, strings.Join(listOperationNames(pr), ", "))
+		return nil, model.Errorf(model.CodeBadUserInput, "no enabled LIST operation %q; this project's are: %s", in.Operation, strings.Join(listOperationNames(pr), ", "))
 	}
 	fields := listFields(pr.Table(op.TableID))
 	decls, args := []string{}, []string{}
@@ -60,13 +60,13 @@ func runtimeListRequest(pr *model.Project, in model.RuntimeList) ([]byte, error)
 	if in.SortDirection != nil {
 		d := strings.ToUpper(*in.SortDirection)
 		if d != "ASC" && d != "DESC" {
-			return nil, model.Errorf(model.ErrBadUserInput, "sortDirection is ASC or DESC, not %q", *in.SortDirection)
+			return nil, model.Errorf(model.CodeBadUserInput, "sortDirection is ASC or DESC, not %q", *in.SortDirection)
 		}
 		add("sortDirection", "SortDirection", d)
 	}
 	for name, v := range in.Args {
 		if !model.ValidName(name) {
-			return nil, model.Errorf(model.ErrBadUserInput, "argument %q is not a GraphQL name", name)
+			return nil, model.Errorf(model.CodeBadUserInput, "argument %q is not a GraphQL name", name)
 		}
 		if _, taken := vars[name]; taken {
 			continue
@@ -144,7 +144,7 @@ func decodeRuntimeList(res *model.RuntimeResult) (model.RuntimeListResult, error
 		out.Errors = []json.RawMessage{}
 	}
 	if res.Status == 400 {
-		return out, model.Errorf(model.ErrBadUserInput, "the runtime refused the request: %s", firstMessage(r.Errors))
+		return out, model.Errorf(model.CodeBadUserInput, "the runtime refused the request: %s", firstMessage(r.Errors))
 	}
 	if d := r.Data.Result; d != nil {
 		out.Items, out.Total, out.Page, out.PageSize = d.Items, d.Total, d.Page, d.PageSize

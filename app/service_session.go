@@ -74,7 +74,7 @@ func (s *Service) CreateAdoptionLink(ctx context.Context, p model.Principal, pro
 		return model.SessionProject{}, err
 	}
 	if pr.Kind != model.KindSession {
-		return model.SessionProject{}, model.Errorf(model.ErrBadUserInput, "adoption links are for session projects; this one is %s", pr.Kind)
+		return model.SessionProject{}, model.Errorf(model.CodeBadUserInput, "adoption links are for session projects; this one is %s", pr.Kind)
 	}
 	sp := model.SessionProject{Project: pr}
 	sp.AdoptionToken, sp.AdoptionExpiresAt, err = s.newAdoption(ctx, pr)
@@ -93,7 +93,7 @@ func (s *Service) SessionProject(ctx context.Context, p model.Principal) (*model
 	}
 	a := claims[0]
 	pr, err := s.Project(ctx, p, a.ProjectID, "")
-	if model.ErrorCode(err) == model.ErrNotFound {
+	if model.ErrorCode(err) == model.CodeNotFound {
 		return nil, nil
 	}
 	return pr, err
@@ -102,7 +102,7 @@ func (s *Service) SessionProject(ctx context.Context, p model.Principal) (*model
 // Adopt uses a one-time adoption token and returns the project it opens
 // and until when that project lives.
 func (s *Service) Adopt(ctx context.Context, token string) (string, time.Time, error) {
-	bad := model.Errorf(model.ErrAdoptionTokenInvalid, "this adoption link was used already or has expired; ask the assistant for a new one (createAdoptionLink)")
+	bad := model.Errorf(model.CodeAdoptionTokenInvalid, "this adoption link was used already or has expired; ask the assistant for a new one (createAdoptionLink)")
 	if !strings.HasPrefix(token, AdoptionTokenPrefix) || len(token) != len(AdoptionTokenPrefix)+32 {
 		return "", time.Time{}, bad
 	}
@@ -157,7 +157,7 @@ func (s *Service) transferProject(ctx context.Context, projectID, accountID stri
 	}
 	switch model.ErrorCode(err) {
 	case "":
-	case model.ErrNotFound, model.ErrConflict: // expired, or not a session project: nothing to move
+	case model.CodeNotFound, model.CodeConflict: // expired, or not a session project: nothing to move
 		return nil
 	default:
 		return err

@@ -30,8 +30,8 @@ func (s *Service) CheckSession(ctx context.Context, p model.Principal) error {
 		return nil
 	}
 	err := s.grains.CheckSession(ctx, p.AccountID, p.UserID, p.TokenVersion)
-	if model.ErrorCode(err) == model.ErrNotFound {
-		return model.Errorf(model.ErrUnauthenticated, "the workspace of this session is gone; log in again")
+	if model.ErrorCode(err) == model.CodeNotFound {
+		return model.Errorf(model.CodeUnauthenticated, "the workspace of this session is gone; log in again")
 	}
 	return err
 }
@@ -57,7 +57,7 @@ func (s *Service) member(ctx context.Context, p model.Principal) (*actors.Accoun
 	}
 	m := st.Account.Member(p.UserID)
 	if m == nil {
-		return nil, nil, model.Errorf(model.ErrForbidden, "you are no longer a member of this workspace")
+		return nil, nil, model.Errorf(model.CodeForbidden, "you are no longer a member of this workspace")
 	}
 	return st, m, nil
 }
@@ -72,7 +72,7 @@ func (s *Service) ChangePassword(ctx context.Context, p model.Principal, current
 		return model.User{}, nil, err
 	}
 	if len(next) < 8 || len(next) > 72 {
-		return model.User{}, nil, model.Errorf(model.ErrBadUserInput, "a password has 8 to 72 characters")
+		return model.User{}, nil, model.Errorf(model.CodeBadUserInput, "a password has 8 to 72 characters")
 	}
 	done, err := s.grains.AdmitLogin(ctx, m.User.Email)
 	if err != nil {
@@ -81,10 +81,10 @@ func (s *Service) ChangePassword(ctx context.Context, p model.Principal, current
 	u, err := s.grains.AskUser(ctx, m.User.Email, &pb.UserLogin{Password: current})
 	done(err)
 	if err != nil {
-		return model.User{}, nil, model.Errorf(model.ErrUnauthenticated, "the current password is wrong")
+		return model.User{}, nil, model.Errorf(model.CodeUnauthenticated, "the current password is wrong")
 	}
 	for _, id := range u.AccountIDs {
-		if err := s.grains.TellAccount(ctx, id, &pb.AccountRevokeSessions{UserId: p.UserID}); err != nil && model.ErrorCode(err) != model.ErrNotFound {
+		if err := s.grains.TellAccount(ctx, id, &pb.AccountRevokeSessions{UserId: p.UserID}); err != nil && model.ErrorCode(err) != model.CodeNotFound {
 			return model.User{}, nil, err
 		}
 	}
@@ -114,7 +114,7 @@ func (s *Service) Workspaces(ctx context.Context, p model.Principal) ([]model.Wo
 	out := []model.Workspace{}
 	for _, id := range u.AccountIDs {
 		st, err := s.account(ctx, id)
-		if model.ErrorCode(err) == model.ErrNotFound {
+		if model.ErrorCode(err) == model.CodeNotFound {
 			continue
 		}
 		if err != nil {
@@ -139,8 +139,8 @@ func (s *Service) SwitchAccount(ctx context.Context, p model.Principal, accountI
 		return model.User{}, nil, err
 	}
 	st, err := s.account(ctx, accountID)
-	if model.ErrorCode(err) == model.ErrNotFound || err == nil && st.Account.Member(p.UserID) == nil {
-		return model.User{}, nil, model.Errorf(model.ErrForbidden, "you are not a member of account %s", accountID)
+	if model.ErrorCode(err) == model.CodeNotFound || err == nil && st.Account.Member(p.UserID) == nil {
+		return model.User{}, nil, model.Errorf(model.CodeForbidden, "you are not a member of account %s", accountID)
 	}
 	if err != nil {
 		return model.User{}, nil, err

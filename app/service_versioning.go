@@ -28,7 +28,7 @@ func (s *Service) SchemaChanges(ctx context.Context, p model.Principal, projectI
 		return nil, err
 	}
 	if pr.Baseline == "" {
-		return nil, model.Errorf(model.ErrNotFound, "project %s has no schema baseline yet; save one with setSchemaBaseline", pr.Slug)
+		return nil, model.Errorf(model.CodeNotFound, "project %s has no schema baseline yet; save one with setSchemaBaseline", pr.Slug)
 	}
 	rt, err := graphql.Compile(pr, graphql.Options{})
 	if err != nil {

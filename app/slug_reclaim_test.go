@@ -26,7 +26,7 @@ func TestStaleSlugClaimIsReclaimed(t *testing.T) {
 	if err := nd.env.RuntimePath().Client().TellSlug(ctx, "left", &pb.SlugClaim{ProjectId: a.ID}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.CreateProject(ctx, ann.p, "B", "left"); model.ErrorCode(err) != model.ErrConflict {
+	if _, err := svc.CreateProject(ctx, ann.p, "B", "left"); model.ErrorCode(err) != model.CodeConflict {
 		t.Fatalf("a fresh claim was taken: %v", err)
 	}
 	clock.Add(3 * time.Minute)
@@ -37,7 +37,7 @@ func TestStaleSlugClaimIsReclaimed(t *testing.T) {
 	if got, err := svc.Project(ctx, ann.p, "", "left"); err != nil || got.ID != b.ID {
 		t.Fatalf("project(slug: left): %v %v, want %s", got, err, b.ID)
 	}
-	if _, err := svc.CreateProject(ctx, ann.p, "C", "held"); model.ErrorCode(err) != model.ErrConflict {
+	if _, err := svc.CreateProject(ctx, ann.p, "C", "held"); model.ErrorCode(err) != model.CodeConflict {
 		t.Fatalf("a slug its holder holds was taken: %v", err)
 	}
 }

@@ -117,7 +117,7 @@ func TestSessionClaimFromOldCheckpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err = nd.svc.CreateSessionProject(ctx, model.Principal{SessionID: session}, "new")
-	if model.ErrorCode(err) != model.ErrLimitReached || !strings.Contains(err.Error(), "pOld00000000000") {
+	if model.ErrorCode(err) != model.CodeLimitReached || !strings.Contains(err.Error(), "pOld00000000000") {
 		t.Fatalf("with the old claim live: %v", err)
 	}
 	clock.Add(time.Hour)

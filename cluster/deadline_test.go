@@ -51,7 +51,7 @@ func TestClusterWriteHonoursDeadline(t *testing.T) {
 	start := time.Now()
 	err := s.WriteBy(time.Now().Add(300*time.Millisecond), put)
 	took := time.Since(start)
-	if model.ErrorCode(err) != model.ErrUnavailable {
+	if model.ErrorCode(err) != model.CodeUnavailable {
 		t.Fatalf("a write without a majority: %v", err)
 	}
 	// The bound is the store's Timeout, far above the deadline: a write

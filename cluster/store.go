@@ -50,14 +50,14 @@ type Store struct {
 // errNoQuorum is what a write or activation answers when a majority of the
 // grain's replicas cannot be reached or refuse (a newer activation exists).
 func errNoQuorum(key string, got, need int) error {
-	return &model.Error{Code: model.ErrUnavailable, RetryAfter: 1,
+	return &model.Error{Code: model.CodeUnavailable, RetryAfter: 1,
 		Message: fmt.Sprintf("the service is moving %s between nodes (%d of %d replicas answered); retry shortly", key, got, need)}
 }
 
 // errFenced is what a stale activation's write answers: another node took
 // the grain over with a newer generation.
 func errFenced(key string, own, newer uint64) error {
-	return &model.Error{Code: model.ErrUnavailable, RetryAfter: 1,
+	return &model.Error{Code: model.CodeUnavailable, RetryAfter: 1,
 		Message: fmt.Sprintf("the service moved %s to another node (generation %d, this activation holds %d); retry shortly", key, newer, own)}
 }
 

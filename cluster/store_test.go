@@ -93,7 +93,7 @@ func TestClusterStaleActivationCannotWrite(t *testing.T) {
 	}
 	err := sa.Write(put("stale grant by a"))
 	var me *model.Error
-	if !errors.As(err, &me) || me.Code != model.ErrUnavailable {
+	if !errors.As(err, &me) || me.Code != model.CodeUnavailable {
 		t.Fatalf("the stale activation's write answered %v, want UNAVAILABLE", err)
 	}
 	for _, s := range []*Store{sa, sb} {

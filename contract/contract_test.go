@@ -112,18 +112,20 @@ func mustJSON(v any) string {
 // message naming where or what.
 func TestParseRefusals(t *testing.T) {
 	for _, tc := range []struct {
-		name, doc, code, want string
-		max                   int
+		name, doc string
+		code      model.Code
+		want      string
+		max       int
 	}{
-		{"too large", "type Query { a: Int }", model.ErrPayloadTooLarge, "over the limit of 10", 10},
-		{"empty", "  \n", model.ErrBadUserInput, "empty", 0},
-		{"syntax", "type Query {\n  a: Int\n  b(: Int\n}", model.ErrBadUserInput, "line 3, column 5", 0},
-		{"unknown type", "type Query {\n  a: Nope\n}", model.ErrBadUserInput, "line 2", 0},
-		{"no query type", "type Book { id: ID }", model.ErrBadUserInput, "no query type", 0},
-		{"json not introspection", `{"hello": 1}`, model.ErrBadUserInput, "introspection result", 0},
-		{"bad json", `{"data": `, model.ErrBadUserInput, "not an introspection result", 0},
-		{"introspection without query", `{"__schema":{"types":[]}}`, model.ErrBadUserInput, "no queryType", 0},
-		{"unknown kind", `{"__schema":{"queryType":{"name":"Query"},"types":[{"kind":"WIDGET","name":"Query"}]}}`, model.ErrBadUserInput, `unknown kind "WIDGET"`, 0},
+		{"too large", "type Query { a: Int }", model.CodePayloadTooLarge, "over the limit of 10", 10},
+		{"empty", "  \n", model.CodeBadUserInput, "empty", 0},
+		{"syntax", "type Query {\n  a: Int\n  b(: Int\n}", model.CodeBadUserInput, "line 3, column 5", 0},
+		{"unknown type", "type Query {\n  a: Nope\n}", model.CodeBadUserInput, "line 2", 0},
+		{"no query type", "type Book { id: ID }", model.CodeBadUserInput, "no query type", 0},
+		{"json not introspection", `{"hello": 1}`, model.CodeBadUserInput, "introspection result", 0},
+		{"bad json", `{"data": `, model.CodeBadUserInput, "not an introspection result", 0},
+		{"introspection without query", `{"__schema":{"types":[]}}`, model.CodeBadUserInput, "no queryType", 0},
+		{"unknown kind", `{"__schema":{"queryType":{"name":"Query"},"types":[{"kind":"WIDGET","name":"Query"}]}}`, model.CodeBadUserInput, `unknown kind "WIDGET"`, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			max := tc.max

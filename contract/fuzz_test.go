@@ -24,7 +24,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		s, err := Parse(doc, 64<<10)
 		if err != nil {
-			if c := model.ErrorCode(err); c != model.ErrBadUserInput && c != model.ErrPayloadTooLarge {
+			if c := model.ErrorCode(err); c != model.CodeBadUserInput && c != model.CodePayloadTooLarge {
 				t.Fatalf("refusal with code %s: %v", c, err)
 			}
 			return

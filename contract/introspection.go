@@ -94,17 +94,17 @@ func introspectionSDL(doc []byte) (string, error) {
 		Schema *introspection `json:"__schema"`
 	}
 	if err := json.Unmarshal(doc, &wrapper); err != nil {
-		return "", model.Errorf(model.ErrBadUserInput, "the document starts like JSON but is not an introspection result: %v", err)
+		return "", model.Errorf(model.CodeBadUserInput, "the document starts like JSON but is not an introspection result: %v", err)
 	}
 	in := wrapper.Schema
 	if wrapper.Data != nil && wrapper.Data.Schema != nil {
 		in = wrapper.Data.Schema
 	}
 	if in == nil {
-		return "", model.Errorf(model.ErrBadUserInput, `a JSON document must be an introspection result: {"data":{"__schema":…}} or {"__schema":…}`)
+		return "", model.Errorf(model.CodeBadUserInput, `a JSON document must be an introspection result: {"data":{"__schema":…}} or {"__schema":…}`)
 	}
 	if in.QueryType == nil || in.QueryType.Name == "" {
-		return "", model.Errorf(model.ErrBadUserInput, "the introspection result names no queryType")
+		return "", model.Errorf(model.CodeBadUserInput, "the introspection result names no queryType")
 	}
 	var p printer
 	p.schema(in)
@@ -204,7 +204,7 @@ func (p *printer) typ(t iType) error {
 		}
 		p.WriteString("}\n\n")
 	default:
-		return model.Errorf(model.ErrBadUserInput, "type %q has the unknown kind %q", t.Name, t.Kind)
+		return model.Errorf(model.CodeBadUserInput, "type %q has the unknown kind %q", t.Name, t.Kind)
 	}
 	return nil
 }

@@ -33,7 +33,7 @@ type Schema struct {
 // column) or that uses a construct mockgql cannot serve (named).
 func Parse(doc []byte, max int) (*Schema, error) {
 	if len(doc) > max {
-		return nil, model.Errorf(model.ErrPayloadTooLarge, "the schema is %d bytes, over the limit of %d", len(doc), max)
+		return nil, model.Errorf(model.CodePayloadTooLarge, "the schema is %d bytes, over the limit of %d", len(doc), max)
 	}
 	sdl := string(doc)
 	if t := bytes.TrimSpace(doc); len(t) > 0 && t[0] == '{' {
@@ -43,14 +43,14 @@ func Parse(doc []byte, max int) (*Schema, error) {
 		}
 	}
 	if strings.TrimSpace(sdl) == "" {
-		return nil, model.Errorf(model.ErrBadUserInput, "the schema document is empty")
+		return nil, model.Errorf(model.CodeBadUserInput, "the schema document is empty")
 	}
 	s, err := gqlparser.LoadSchema(&ast.Source{Name: "schema.graphql", Input: sdl})
 	if err != nil {
 		return nil, located(err)
 	}
 	if s.Query == nil {
-		return nil, model.Errorf(model.ErrBadUserInput, "the schema has no query type: define type Query or schema { query: … }")
+		return nil, model.Errorf(model.CodeBadUserInput, "the schema has no query type: define type Query or schema { query: … }")
 	}
 	if err := unsupported(s); err != nil {
 		return nil, err
@@ -64,9 +64,9 @@ func located(err error) error {
 	var ge *gqlerror.Error
 	if errors.As(err, &ge) && len(ge.Locations) > 0 {
 		l := ge.Locations[0]
-		return model.Errorf(model.ErrBadUserInput, "line %d, column %d: %s", l.Line, l.Column, ge.Message)
+		return model.Errorf(model.CodeBadUserInput, "line %d, column %d: %s", l.Line, l.Column, ge.Message)
 	}
-	return model.Errorf(model.ErrBadUserInput, "%v", err)
+	return model.Errorf(model.CodeBadUserInput, "%v", err)
 }
 
 // unsupported refuses the constructs mockgql cannot serve, naming each (at
@@ -90,7 +90,7 @@ func unsupported(s *ast.Schema) error {
 	if len(bad) > 10 {
 		bad = append(bad[:10], fmt.Sprintf("and %d more", len(bad)-10))
 	}
-	return model.Errorf(model.ErrBadUserInput, "cannot serve: %s", strings.Join(bad, "; "))
+	return model.Errorf(model.CodeBadUserInput, "cannot serve: %s", strings.Join(bad, "; "))
 }
 
 // sortedTypes returns the names of s's types in name order.

@@ -23,7 +23,7 @@ func ParseFormat(s string) (Format, error) {
 	case JSON, NDJSON, CSV:
 		return f, nil
 	}
-	return "", model.Errorf(model.ErrBadUserInput, "unknown dataset format %q: want json, ndjson or csv", s)
+	return "", model.Errorf(model.CodeBadUserInput, "unknown dataset format %q: want json, ndjson or csv", s)
 }
 
 // MaxImportCodeLen is the longest accepted import code.
@@ -66,13 +66,13 @@ func (opt *Options) validate() error {
 // is not 1 to 64 characters of [A-Za-z0-9_-].
 func ValidateImportCode(code string) error {
 	if code == "" || len(code) > MaxImportCodeLen {
-		return model.Errorf(model.ErrBadUserInput, "invalid importCode %q: want 1 to %d characters", code, MaxImportCodeLen)
+		return model.Errorf(model.CodeBadUserInput, "invalid importCode %q: want 1 to %d characters", code, MaxImportCodeLen)
 	}
 	for i := 0; i < len(code); i++ {
 		c := code[i]
 		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
 		if !ok {
-			return model.Errorf(model.ErrBadUserInput, "invalid importCode %q: character %q at position %d is not one of A-Z a-z 0-9 _ -", code, c, i+1)
+			return model.Errorf(model.CodeBadUserInput, "invalid importCode %q: character %q at position %d is not one of A-Z a-z 0-9 _ -", code, c, i+1)
 		}
 	}
 	return nil

@@ -16,7 +16,7 @@ func checkRead(t *testing.T, data []byte, format Format) *Dataset {
 	d, err := Read(bytes.NewReader(data), Options{ImportCode: "fuzz", Format: format, VariantField: "v"})
 	if err != nil {
 		var me *model.Error
-		if !errors.As(err, &me) || me.Code != model.ErrBadUserInput || d != nil {
+		if !errors.As(err, &me) || me.Code != model.CodeBadUserInput || d != nil {
 			t.Fatalf("Read error %v (%T) with dataset %v", err, err, d)
 		}
 		return nil

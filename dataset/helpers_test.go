@@ -36,7 +36,7 @@ func writeDoc(tb testing.TB, b *strings.Builder, doc any) {
 
 // wantError fails unless err is a *model.Error of code whose message
 // contains every one of parts.
-func wantError(tb testing.TB, err error, code string, parts ...string) {
+func wantError(tb testing.TB, err error, code model.Code, parts ...string) {
 	tb.Helper()
 	var me *model.Error
 	if !errors.As(err, &me) {

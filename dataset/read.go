@@ -46,7 +46,7 @@ func Read(r io.Reader, opt Options) (*Dataset, error) {
 		err = readCSV(br, t)
 	}
 	if lr.over {
-		return nil, model.Errorf(model.ErrPayloadTooLarge, "dataset is larger than the limit of %d bytes", opt.MaxBytes)
+		return nil, model.Errorf(model.CodePayloadTooLarge, "dataset is larger than the limit of %d bytes", opt.MaxBytes)
 	}
 	if err != nil {
 		return nil, err
@@ -95,7 +95,7 @@ func inputError(where string, err error) error {
 	case errors.As(err, &me):
 		return me
 	case errors.As(err, &fe), errors.As(err, &se):
-		return model.Errorf(model.ErrBadUserInput, "%s: %v", where, err)
+		return model.Errorf(model.CodeBadUserInput, "%s: %v", where, err)
 	case errors.Is(err, errTooLarge):
 		return err
 	}

@@ -21,7 +21,7 @@ func readCSV(br *bufio.Reader, t *tableBuilder) error {
 	cr.ReuseRecord = true
 	header, err := cr.Read()
 	if err == io.EOF {
-		return model.Errorf(model.ErrBadUserInput, "csv: dataset is empty: the file has no header row")
+		return model.Errorf(model.CodeBadUserInput, "csv: dataset is empty: the file has no header row")
 	}
 	if err != nil {
 		return csvError(err, 0, 0)
@@ -54,17 +54,17 @@ func csvColumns(t *tableBuilder, header []string) ([]int, error) {
 		}
 		name = strings.ToValidUTF8(name, "\uFFFD")
 		if name == "" {
-			return nil, model.Errorf(model.ErrBadUserInput, "csv: line 1: column %d has an empty name", i+1)
+			return nil, model.Errorf(model.CodeBadUserInput, "csv: line 1: column %d has an empty name", i+1)
 		}
 		if _, dup := t.index[name]; dup {
-			return nil, model.Errorf(model.ErrBadUserInput, "csv: line 1: duplicate column %q", name)
+			return nil, model.Errorf(model.CodeBadUserInput, "csv: line 1: duplicate column %q", name)
 		}
 		c, err := t.column(name)
 		if err != nil {
 			return nil, inputError("csv: line 1", err)
 		}
 		if rel := t.cols[c].related; len(rel) > 0 {
-			return nil, model.Errorf(model.ErrBadUserInput,
+			return nil, model.Errorf(model.CodeBadUserInput,
 				"csv: line 1: column %q conflicts with column %q: a path cannot hold both a value and an object", name, t.cols[rel[0]].path)
 		}
 		cols[i] = c
@@ -120,7 +120,7 @@ func csvError(err error, want, got int) error {
 		return inputError("csv", err)
 	}
 	if errors.Is(pe.Err, csv.ErrFieldCount) {
-		return model.Errorf(model.ErrBadUserInput, "csv: line %d: wrong number of fields: %d, the header has %d", pe.Line, got, want)
+		return model.Errorf(model.CodeBadUserInput, "csv: line %d: wrong number of fields: %d, the header has %d", pe.Line, got, want)
 	}
-	return model.Errorf(model.ErrBadUserInput, "csv: line %d, column %d: %v", pe.Line, pe.Column, pe.Err)
+	return model.Errorf(model.CodeBadUserInput, "csv: line %d, column %d: %v", pe.Line, pe.Column, pe.Err)
 }

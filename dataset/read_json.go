@@ -139,7 +139,7 @@ func readJSON(br *bufio.Reader, t *tableBuilder) error {
 		return s.fail(err, "json: dataset is empty: the file has no records")
 	}
 	if c != '[' {
-		return model.Errorf(model.ErrBadUserInput,
+		return model.Errorf(model.CodeBadUserInput,
 			"json: byte offset %d: the file must be a JSON array of objects, found %s", s.off, describeByte(c))
 	}
 	s.skip(1)
@@ -150,7 +150,7 @@ func readJSON(br *bufio.Reader, t *tableBuilder) error {
 		if err != nil {
 			return s.fail(err, "")
 		}
-		return model.Errorf(model.ErrBadUserInput,
+		return model.Errorf(model.CodeBadUserInput,
 			"json: byte offset %d: unexpected %s after the top-level array", s.off, describeByte(c))
 	}
 	return nil
@@ -181,7 +181,7 @@ func (s *stream) records(t *tableBuilder) error {
 		case ',':
 			continue
 		}
-		return model.Errorf(model.ErrBadUserInput,
+		return model.Errorf(model.CodeBadUserInput,
 			"json: byte offset %d: expected ',' or ']' after record %d, found %s", s.off-1, record, describeByte(c))
 	}
 }
@@ -190,7 +190,7 @@ func (s *stream) records(t *tableBuilder) error {
 func (s *stream) record(p *recordParser, record int, c byte) error {
 	start := s.off
 	if c != '{' {
-		return model.Errorf(model.ErrBadUserInput,
+		return model.Errorf(model.CodeBadUserInput,
 			"json: record %d at byte offset %d is %s, not an object", record, start, describeByte(c))
 	}
 	rec, err := s.object()
@@ -200,7 +200,7 @@ func (s *stream) record(p *recordParser, record int, c byte) error {
 	if err := p.parse(rec); err != nil {
 		var se *syntaxError
 		if errors.As(err, &se) {
-			return model.Errorf(model.ErrBadUserInput, "json: record %d at byte offset %d: %s", record, start+int64(se.pos), se.msg)
+			return model.Errorf(model.CodeBadUserInput, "json: record %d at byte offset %d: %s", record, start+int64(se.pos), se.msg)
 		}
 		return inputError(fmt.Sprintf("json: record %d at byte offset %d", record, start), err)
 	}
@@ -211,7 +211,7 @@ func (s *stream) record(p *recordParser, record int, c byte) error {
 // is the user's mistake described by format, anything else is kept.
 func (s *stream) fail(err error, format string, args ...any) error {
 	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		return model.Errorf(model.ErrBadUserInput, format, args...)
+		return model.Errorf(model.CodeBadUserInput, format, args...)
 	}
 	return inputError("the upload", err)
 }
@@ -291,7 +291,7 @@ func blank(b []byte) bool {
 func lineError(line int, err error) error {
 	var se *syntaxError
 	if errors.As(err, &se) {
-		return model.Errorf(model.ErrBadUserInput, "ndjson: line %d, column %d: %s", line, se.pos+1, se.msg)
+		return model.Errorf(model.CodeBadUserInput, "ndjson: line %d, column %d: %s", line, se.pos+1, se.msg)
 	}
 	return inputError(fmt.Sprintf("ndjson: line %d", line), err)
 }

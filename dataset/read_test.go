@@ -133,51 +133,51 @@ func TestReadErrors(t *testing.T) {
 		name  string
 		opt   Options
 		data  string
-		code  string
+		code  model.Code
 		inMsg []string
 	}{
-		{"json malformed", Options{Format: JSON}, `[{"a":1},` + "\n" + `{"a":}]`, model.ErrBadUserInput, []string{"record 2", "byte offset 15"}},
-		{"json bad literal", Options{Format: JSON}, `[{"a":tru}]`, model.ErrBadUserInput, []string{"record 1", "byte offset 6"}},
-		{"json non-object", Options{Format: JSON}, `[{"a":1}, 5]`, model.ErrBadUserInput, []string{"record 2", "byte offset 10", "not an object"}},
-		{"json not an array", Options{Format: JSON}, `{"a":1}`, model.ErrBadUserInput, []string{"byte offset 0", "array"}},
-		{"json empty file", Options{Format: JSON}, "  \n", model.ErrBadUserInput, []string{"dataset is empty"}},
-		{"json empty array", Options{Format: JSON}, `[ ]`, model.ErrBadUserInput, []string{"dataset is empty"}},
-		{"json truncated", Options{Format: JSON}, `[{"a":1},{"b":`, model.ErrBadUserInput, []string{"record 2", "end of the input"}},
-		{"json unclosed array", Options{Format: JSON}, `[{"a":1}`, model.ErrBadUserInput, []string{"end of the input"}},
-		{"json trailing data", Options{Format: JSON}, `[{"a":1}] {}`, model.ErrBadUserInput, []string{"byte offset 10", "after the top-level array"}},
-		{"json missing comma", Options{Format: JSON}, `[{"a":1} {"a":2}]`, model.ErrBadUserInput, []string{"byte offset 9", "after record 1"}},
-		{"json trailing comma", Options{Format: JSON}, `[{"a":1},]`, model.ErrBadUserInput, []string{"record 2", "not an object"}},
-		{"json duplicate key", Options{Format: JSON}, `[{"a":1,"a":2}]`, model.ErrBadUserInput, []string{"record 1", `duplicate field "a"`}},
-		{"json value and object", Options{Format: JSON}, `[{"a":1,"b":{}},{"a":{"x":1},"a.x":2}]`, model.ErrBadUserInput, []string{"record 2", `"a.x"`}},
-		{"json leaf and prefix", Options{Format: JSON}, `[{"a":1,"a.b":2}]`, model.ErrBadUserInput, []string{"record 1", "conflicts"}},
-		{"json number out of range", Options{Format: JSON}, `[{"a":1e400}]`, model.ErrBadUserInput, []string{"record 1", "out of range"}},
-		{"json control character", Options{Format: JSON}, "[{\"a\":\"x\ny\"}]", model.ErrBadUserInput, []string{"record 1", "control character"}},
-		{"json leading zero", Options{Format: JSON}, `[{"a":01}]`, model.ErrBadUserInput, []string{"record 1", "byte offset 7"}},
-		{"ndjson malformed line", Options{Format: NDJSON}, "{\"a\":1}\n\n{\"a\":1,}\n", model.ErrBadUserInput, []string{"line 3", "column 8"}},
-		{"ndjson non-object", Options{Format: NDJSON}, "{\"a\":1}\n[1]\n", model.ErrBadUserInput, []string{"line 2", "not a JSON object"}},
-		{"ndjson two objects on a line", Options{Format: NDJSON}, `{"a":1} {"a":2}`, model.ErrBadUserInput, []string{"line 1", "after the object"}},
-		{"ndjson empty", Options{Format: NDJSON}, "\n \n", model.ErrBadUserInput, []string{"dataset is empty"}},
-		{"csv field count", Options{Format: CSV}, "a,b\n1,2\n3\n", model.ErrBadUserInput, []string{"line 3", "wrong number of fields"}},
-		{"csv bare quote", Options{Format: CSV}, "a,b\n1,x\"y\n", model.ErrBadUserInput, []string{"line 2"}},
-		{"csv header only", Options{Format: CSV}, "a,b\n", model.ErrBadUserInput, []string{"dataset is empty"}},
-		{"csv empty file", Options{Format: CSV}, "", model.ErrBadUserInput, []string{"dataset is empty"}},
-		{"csv duplicate column", Options{Format: CSV}, "a,b,a\n1,2,3\n", model.ErrBadUserInput, []string{"line 1", `duplicate column "a"`}},
-		{"csv empty column name", Options{Format: CSV}, "a,,c\n1,2,3\n", model.ErrBadUserInput, []string{"line 1", "column 2"}},
-		{"csv column conflict", Options{Format: CSV}, "a,a.b\n1,2\n", model.ErrBadUserInput, []string{"line 1", "conflicts"}},
-		{"json value over the limit", Options{Format: JSON}, `[{"a":"x"},{"a":"` + strings.Repeat("v", MaxValueBytes+1) + `"}]`, model.ErrBadUserInput, []string{"record 2", `field "a"`, "1048576"}},
-		{"json array over the limit", Options{Format: JSON}, `[{"a":[` + strings.Repeat("1,", MaxValueBytes/2) + `1]}]`, model.ErrBadUserInput, []string{"record 1", "1048576"}},
-		{"json name over the limit", Options{Format: JSON}, `[{"` + strings.Repeat("n", MaxPathBytes+1) + `":1}]`, model.ErrBadUserInput, []string{"record 1", "256"}},
-		{"json path over the limit", Options{Format: JSON}, `[{"` + strings.Repeat("n", 200) + `":{"` + strings.Repeat("m", 60) + `":1}}]`, model.ErrBadUserInput, []string{"record 1", "261 bytes"}},
-		{"ndjson value over the limit", Options{Format: NDJSON}, "{\"a\":1}\n{\"a\":\"" + strings.Repeat("v", MaxValueBytes+1) + "\"}\n", model.ErrBadUserInput, []string{"line 2", "1048576"}},
-		{"csv value over the limit", Options{Format: CSV}, "a\n" + strings.Repeat("v", MaxValueBytes+1) + "\n", model.ErrBadUserInput, []string{"line 2", "1048576"}},
-		{"csv header over the limit", Options{Format: CSV}, strings.Repeat("h", MaxPathBytes+1) + "\n1\n", model.ErrBadUserInput, []string{"line 1", "256"}},
-		{"import code empty", Options{ImportCode: "-", Format: JSON}, `[{}]`, model.ErrBadUserInput, nil},
-		{"import code bad character", Options{ImportCode: "my code", Format: JSON}, `[{}]`, model.ErrBadUserInput, []string{"importCode", "position 3"}},
-		{"import code too long", Options{ImportCode: long, Format: JSON}, `[{}]`, model.ErrBadUserInput, []string{"importCode", "64"}},
-		{"unknown format", Options{Format: "xml"}, `[{}]`, model.ErrBadUserInput, []string{"xml"}},
-		{"over the limit", Options{Format: JSON, MaxBytes: 10}, `[{"a":1},{"a":2}]`, model.ErrPayloadTooLarge, []string{"10 bytes"}},
-		{"ndjson over the limit", Options{Format: NDJSON, MaxBytes: 8}, "{\"a\":1}\n{\"a\":2}\n", model.ErrPayloadTooLarge, []string{"8 bytes"}},
-		{"csv over the limit", Options{Format: CSV, MaxBytes: 5}, "a\n1\n2\n3\n", model.ErrPayloadTooLarge, []string{"5 bytes"}},
+		{"json malformed", Options{Format: JSON}, `[{"a":1},` + "\n" + `{"a":}]`, model.CodeBadUserInput, []string{"record 2", "byte offset 15"}},
+		{"json bad literal", Options{Format: JSON}, `[{"a":tru}]`, model.CodeBadUserInput, []string{"record 1", "byte offset 6"}},
+		{"json non-object", Options{Format: JSON}, `[{"a":1}, 5]`, model.CodeBadUserInput, []string{"record 2", "byte offset 10", "not an object"}},
+		{"json not an array", Options{Format: JSON}, `{"a":1}`, model.CodeBadUserInput, []string{"byte offset 0", "array"}},
+		{"json empty file", Options{Format: JSON}, "  \n", model.CodeBadUserInput, []string{"dataset is empty"}},
+		{"json empty array", Options{Format: JSON}, `[ ]`, model.CodeBadUserInput, []string{"dataset is empty"}},
+		{"json truncated", Options{Format: JSON}, `[{"a":1},{"b":`, model.CodeBadUserInput, []string{"record 2", "end of the input"}},
+		{"json unclosed array", Options{Format: JSON}, `[{"a":1}`, model.CodeBadUserInput, []string{"end of the input"}},
+		{"json trailing data", Options{Format: JSON}, `[{"a":1}] {}`, model.CodeBadUserInput, []string{"byte offset 10", "after the top-level array"}},
+		{"json missing comma", Options{Format: JSON}, `[{"a":1} {"a":2}]`, model.CodeBadUserInput, []string{"byte offset 9", "after record 1"}},
+		{"json trailing comma", Options{Format: JSON}, `[{"a":1},]`, model.CodeBadUserInput, []string{"record 2", "not an object"}},
+		{"json duplicate key", Options{Format: JSON}, `[{"a":1,"a":2}]`, model.CodeBadUserInput, []string{"record 1", `duplicate field "a"`}},
+		{"json value and object", Options{Format: JSON}, `[{"a":1,"b":{}},{"a":{"x":1},"a.x":2}]`, model.CodeBadUserInput, []string{"record 2", `"a.x"`}},
+		{"json leaf and prefix", Options{Format: JSON}, `[{"a":1,"a.b":2}]`, model.CodeBadUserInput, []string{"record 1", "conflicts"}},
+		{"json number out of range", Options{Format: JSON}, `[{"a":1e400}]`, model.CodeBadUserInput, []string{"record 1", "out of range"}},
+		{"json control character", Options{Format: JSON}, "[{\"a\":\"x\ny\"}]", model.CodeBadUserInput, []string{"record 1", "control character"}},
+		{"json leading zero", Options{Format: JSON}, `[{"a":01}]`, model.CodeBadUserInput, []string{"record 1", "byte offset 7"}},
+		{"ndjson malformed line", Options{Format: NDJSON}, "{\"a\":1}\n\n{\"a\":1,}\n", model.CodeBadUserInput, []string{"line 3", "column 8"}},
+		{"ndjson non-object", Options{Format: NDJSON}, "{\"a\":1}\n[1]\n", model.CodeBadUserInput, []string{"line 2", "not a JSON object"}},
+		{"ndjson two objects on a line", Options{Format: NDJSON}, `{"a":1} {"a":2}`, model.CodeBadUserInput, []string{"line 1", "after the object"}},
+		{"ndjson empty", Options{Format: NDJSON}, "\n \n", model.CodeBadUserInput, []string{"dataset is empty"}},
+		{"csv field count", Options{Format: CSV}, "a,b\n1,2\n3\n", model.CodeBadUserInput, []string{"line 3", "wrong number of fields"}},
+		{"csv bare quote", Options{Format: CSV}, "a,b\n1,x\"y\n", model.CodeBadUserInput, []string{"line 2"}},
+		{"csv header only", Options{Format: CSV}, "a,b\n", model.CodeBadUserInput, []string{"dataset is empty"}},
+		{"csv empty file", Options{Format: CSV}, "", model.CodeBadUserInput, []string{"dataset is empty"}},
+		{"csv duplicate column", Options{Format: CSV}, "a,b,a\n1,2,3\n", model.CodeBadUserInput, []string{"line 1", `duplicate column "a"`}},
+		{"csv empty column name", Options{Format: CSV}, "a,,c\n1,2,3\n", model.CodeBadUserInput, []string{"line 1", "column 2"}},
+		{"csv column conflict", Options{Format: CSV}, "a,a.b\n1,2\n", model.CodeBadUserInput, []string{"line 1", "conflicts"}},
+		{"json value over the limit", Options{Format: JSON}, `[{"a":"x"},{"a":"` + strings.Repeat("v", MaxValueBytes+1) + `"}]`, model.CodeBadUserInput, []string{"record 2", `field "a"`, "1048576"}},
+		{"json array over the limit", Options{Format: JSON}, `[{"a":[` + strings.Repeat("1,", MaxValueBytes/2) + `1]}]`, model.CodeBadUserInput, []string{"record 1", "1048576"}},
+		{"json name over the limit", Options{Format: JSON}, `[{"` + strings.Repeat("n", MaxPathBytes+1) + `":1}]`, model.CodeBadUserInput, []string{"record 1", "256"}},
+		{"json path over the limit", Options{Format: JSON}, `[{"` + strings.Repeat("n", 200) + `":{"` + strings.Repeat("m", 60) + `":1}}]`, model.CodeBadUserInput, []string{"record 1", "261 bytes"}},
+		{"ndjson value over the limit", Options{Format: NDJSON}, "{\"a\":1}\n{\"a\":\"" + strings.Repeat("v", MaxValueBytes+1) + "\"}\n", model.CodeBadUserInput, []string{"line 2", "1048576"}},
+		{"csv value over the limit", Options{Format: CSV}, "a\n" + strings.Repeat("v", MaxValueBytes+1) + "\n", model.CodeBadUserInput, []string{"line 2", "1048576"}},
+		{"csv header over the limit", Options{Format: CSV}, strings.Repeat("h", MaxPathBytes+1) + "\n1\n", model.CodeBadUserInput, []string{"line 1", "256"}},
+		{"import code empty", Options{ImportCode: "-", Format: JSON}, `[{}]`, model.CodeBadUserInput, nil},
+		{"import code bad character", Options{ImportCode: "my code", Format: JSON}, `[{}]`, model.CodeBadUserInput, []string{"importCode", "position 3"}},
+		{"import code too long", Options{ImportCode: long, Format: JSON}, `[{}]`, model.CodeBadUserInput, []string{"importCode", "64"}},
+		{"unknown format", Options{Format: "xml"}, `[{}]`, model.CodeBadUserInput, []string{"xml"}},
+		{"over the limit", Options{Format: JSON, MaxBytes: 10}, `[{"a":1},{"a":2}]`, model.CodePayloadTooLarge, []string{"10 bytes"}},
+		{"ndjson over the limit", Options{Format: NDJSON, MaxBytes: 8}, "{\"a\":1}\n{\"a\":2}\n", model.CodePayloadTooLarge, []string{"8 bytes"}},
+		{"csv over the limit", Options{Format: CSV, MaxBytes: 5}, "a\n1\n2\n3\n", model.CodePayloadTooLarge, []string{"5 bytes"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -204,7 +204,7 @@ func TestReadLimit(t *testing.T) {
 		}
 	}
 	_, err := Read(strings.NewReader(data), Options{ImportCode: "x", Format: JSON, MaxBytes: int64(len(data)) - 1})
-	wantError(t, err, model.ErrPayloadTooLarge, "16 bytes")
+	wantError(t, err, model.CodePayloadTooLarge, "16 bytes")
 }
 
 func TestReadReaderError(t *testing.T) {
@@ -214,7 +214,7 @@ func TestReadReaderError(t *testing.T) {
 		t.Run(string(f), func(t *testing.T) {
 			r := io.MultiReader(strings.NewReader(prefix), iotest.ErrReader(boom))
 			_, err := Read(r, Options{ImportCode: "x", Format: f})
-			if !errors.Is(err, boom) || model.ErrorCode(err) != model.ErrInternal {
+			if !errors.Is(err, boom) || model.ErrorCode(err) != model.CodeInternal {
 				t.Errorf("err = %v (code %s), want boom, internal", err, model.ErrorCode(err))
 			}
 		})
@@ -228,7 +228,7 @@ func TestParseFormat(t *testing.T) {
 		}
 	}
 	_, err := ParseFormat("yaml")
-	wantError(t, err, model.ErrBadUserInput, "yaml")
+	wantError(t, err, model.CodeBadUserInput, "yaml")
 }
 
 func TestReadDefaults(t *testing.T) {

@@ -104,7 +104,7 @@ func nextDot(path string, k int) int {
 // endRow commits the current row.
 func (t *tableBuilder) endRow() error {
 	if t.rows++; t.rows > MaxRows {
-		return model.Errorf(model.ErrPayloadTooLarge, "dataset too large: more than %d rows", MaxRows)
+		return model.Errorf(model.CodePayloadTooLarge, "dataset too large: more than %d rows", MaxRows)
 	}
 	return nil
 }
@@ -112,7 +112,7 @@ func (t *tableBuilder) endRow() error {
 // build returns the dataset of the committed rows.
 func (t *tableBuilder) build(opt Options) (*Dataset, error) {
 	if t.rows == 0 {
-		return nil, model.Errorf(model.ErrBadUserInput, "dataset is empty: the file has no records")
+		return nil, model.Errorf(model.CodeBadUserInput, "dataset is empty: the file has no records")
 	}
 	cols := make([]*Column, len(t.cols))
 	for i, c := range t.cols {

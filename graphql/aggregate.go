@@ -150,7 +150,7 @@ func (rt *Runtime) aggregateResolver(o *operation) exec.Resolver {
 		}
 		by := groupKeys(o.t, f.Args["groupBy"])
 		if len(by) > maxGroupBy {
-			return nil, model.Errorf(model.ErrBadUserInput, "groupBy takes at most %d attributes", maxGroupBy)
+			return nil, model.Errorf(model.CodeBadUserInput, "groupBy takes at most %d attributes", maxGroupBy)
 		}
 		want := selectedStats(f.AST)
 		if v, ok, err := indexedAggregate(ctx, tv, pq, nums, by, want); ok || err != nil {

@@ -287,7 +287,7 @@ func (ag *aggPass) newGroup(k [maxGroupBy]int32, r int32) (int, error) {
 }
 
 func tooManyGroups() error {
-	return model.Errorf(model.ErrBadUserInput, "groupBy makes more than %d groups; filter with where or group by fewer attributes", maxGroups)
+	return model.Errorf(model.CodeBadUserInput, "groupBy makes more than %d groups; filter with where or group by fewer attributes", maxGroups)
 }
 
 // fromSums fills the statistics of the matching dataset rows from the

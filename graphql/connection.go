@@ -27,7 +27,7 @@ func encodeCursor(id string) string {
 func decodeCursor(c string) (string, error) {
 	b, err := base64.RawURLEncoding.DecodeString(c)
 	if err != nil || !strings.HasPrefix(string(b), cursorPrefix) {
-		return "", model.Errorf(model.ErrBadUserInput, "cursor %q is not a cursor of this API", clip(c))
+		return "", model.Errorf(model.CodeBadUserInput, "cursor %q is not a cursor of this API", clip(c))
 	}
 	return string(b[len(cursorPrefix):]), nil
 }
@@ -53,7 +53,7 @@ func (rt *Runtime) readConnArgs(args map[string]any) (connArgs, error) {
 			continue
 		}
 		if v < 0 {
-			return a, model.Errorf(model.ErrBadUserInput, "%s must not be negative", k)
+			return a, model.Errorf(model.CodeBadUserInput, "%s must not be negative", k)
 		}
 		v = min(v, rt.opt.MaxPageSize)
 		if k == "first" {
@@ -197,7 +197,7 @@ func cursorRow(tv *tableView, s *powerSet, c string) (int32, error) {
 }
 
 func cursorGone(c string) error {
-	return model.Errorf(model.ErrBadUserInput, "the row of cursor %q was deleted or no longer matches; start again without after/before", clip(c))
+	return model.Errorf(model.CodeBadUserInput, "the row of cursor %q was deleted or no longer matches; start again without after/before", clip(c))
 }
 
 // firstRows returns the list with at least its first n rows at hand.

@@ -232,12 +232,12 @@ func paramStrings(v any) []string {
 // rather than on every row.
 func compileGenerator(g *model.Generator) (*generator, error) {
 	if g == nil || g.Kind == "" {
-		return nil, model.Errorf(model.ErrBadUserInput, "generator kind is empty; known kinds include %s", kindSample())
+		return nil, model.Errorf(model.CodeBadUserInput, "generator kind is empty; known kinds include %s", kindSample())
 	}
 	var o genOptions
 	if len(g.Options) > 0 && string(g.Options) != "null" {
 		if err := json.Unmarshal(g.Options, &o); err != nil {
-			return nil, model.Errorf(model.ErrBadUserInput, "generator %s: options must be a JSON object", g.Kind)
+			return nil, model.Errorf(model.CodeBadUserInput, "generator %s: options must be a JSON object", g.Kind)
 		}
 	}
 	fn, err := genFuncOf(g.Kind, o)
@@ -245,7 +245,7 @@ func compileGenerator(g *model.Generator) (*generator, error) {
 		return nil, err
 	}
 	if _, err := fn(gofakeit.NewFaker(rand.NewPCG(1, 2), false)); err != nil {
-		return nil, model.Errorf(model.ErrBadUserInput, "generator %s: %v", g.Kind, err)
+		return nil, model.Errorf(model.CodeBadUserInput, "generator %s: %v", g.Kind, err)
 	}
 	return &generator{kind: g.Kind, gen: fn}, nil
 }
@@ -254,14 +254,14 @@ func genFuncOf(kind string, o genOptions) (genFunc, error) {
 	if alias, ok := genAliases()[kind]; ok {
 		fn, err := alias(o)
 		if err != nil {
-			return nil, model.Errorf(model.ErrBadUserInput, "generator %s: %v", kind, err)
+			return nil, model.Errorf(model.CodeBadUserInput, "generator %s: %v", kind, err)
 		}
 		return fn, nil
 	}
 	if fn, ok := lookupGen(kind, o); ok {
 		return fn, nil
 	}
-	return nil, model.Errorf(model.ErrBadUserInput, "unknown generator kind %q; known kinds include %s", kind, kindSample())
+	return nil, model.Errorf(model.CodeBadUserInput, "unknown generator kind %q; known kinds include %s", kind, kindSample())
 }
 
 func kindSample() string {

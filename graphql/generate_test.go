@@ -44,7 +44,7 @@ func TestCheckGenerator(t *testing.T) {
 			if (err == nil) != c.ok {
 				t.Fatalf("err = %v, want ok %v", err, c.ok)
 			}
-			if err != nil && model.ErrorCode(err) != model.ErrBadUserInput {
+			if err != nil && model.ErrorCode(err) != model.CodeBadUserInput {
 				t.Errorf("code = %s", model.ErrorCode(err))
 			}
 		})

@@ -57,12 +57,12 @@ func TestPowerOptionChecks(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		o    *model.Operation
-		code string
+		code model.Code
 	}{
-		{"options on SINGLE", &model.Operation{ID: "x1", TableID: tid, Name: "one", Kind: model.OpSingle, Options: opt}, model.ErrBadUserInput},
+		{"options on SINGLE", &model.Operation{ID: "x1", TableID: tid, Name: "one", Kind: model.OpSingle, Options: opt}, model.CodeBadUserInput},
 		{"connection name taken", &model.Operation{ID: "x2", TableID: tid, Name: "search", Kind: model.OpList, Options: opt}, ""},
-		{"name of a connection", &model.Operation{ID: "x3", TableID: tid, Name: "powerProductConnection", Kind: model.OpSingle}, model.ErrConflict},
-		{"bad kind", &model.Operation{ID: "x4", TableID: tid, Name: "nope", Kind: "SUM"}, model.ErrBadUserInput},
+		{"name of a connection", &model.Operation{ID: "x3", TableID: tid, Name: "powerProductConnection", Kind: model.OpSingle}, model.CodeConflict},
+		{"bad kind", &model.Operation{ID: "x4", TableID: tid, Name: "nope", Kind: "SUM"}, model.CodeBadUserInput},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := p.AddOperation(tc.o)
@@ -73,7 +73,7 @@ func TestPowerOptionChecks(t *testing.T) {
 	}
 	// search (added above) now owns searchConnection.
 	err := p.AddOperation(&model.Operation{ID: "x5", TableID: tid, Name: "searchConnection", Kind: model.OpSingle})
-	if model.ErrorCode(err) != model.ErrConflict {
+	if model.ErrorCode(err) != model.CodeConflict {
 		t.Fatalf("err = %v, want CONFLICT", err)
 	}
 }
@@ -178,7 +178,7 @@ func TestRelayErrors(t *testing.T) {
 	} {
 		out := h.do(q, nil)
 		errs, _ := out["errors"].([]any)
-		if len(errs) != 1 || !strings.Contains(fmt.Sprint(errs[0]), model.ErrBadUserInput) {
+		if len(errs) != 1 || !strings.Contains(fmt.Sprint(errs[0]), string(model.CodeBadUserInput)) {
 			t.Errorf("%s: errors %v, want one BAD_USER_INPUT", q, out["errors"])
 		}
 	}

@@ -80,7 +80,7 @@ func newPredicate(p param, raw any) (predicate, error) {
 func scalarArg(name string, x any) (dataset.Value, error) {
 	v := valueOfGo(x)
 	if v.Kind == dataset.Raw {
-		return v, model.Errorf(model.ErrBadUserInput, "argument %q takes a single JSON scalar (a number, text, boolean or null), not a list or object", name)
+		return v, model.Errorf(model.CodeBadUserInput, "argument %q takes a single JSON scalar (a number, text, boolean or null), not a list or object", name)
 	}
 	return v, nil
 }

@@ -47,7 +47,7 @@ func (o *operation) powerQuery(args map[string]any) (*powerQuery, error) {
 	if o.orderBy {
 		pq.keys = orderKeys(o.t, args["orderBy"])
 		if len(pq.keys) > maxOrderKeys {
-			return nil, model.Errorf(model.ErrBadUserInput, "orderBy takes at most %d keys", maxOrderKeys)
+			return nil, model.Errorf(model.CodeBadUserInput, "orderBy takes at most %d keys", maxOrderKeys)
 		}
 	}
 	if len(pq.keys) > 0 {

@@ -83,10 +83,10 @@ func (v *view) bind(t *table) *tableView {
 	}
 	switch {
 	case !t.ready:
-		tv.notReady = model.Errorf(model.ErrNotReady, "table %s is not bound to imported data: bind it to a dataset and map at least one attribute with SOURCE", t.name)
+		tv.notReady = model.Errorf(model.CodeNotReady, "table %s is not bound to imported data: bind it to a dataset and map at least one attribute with SOURCE", t.name)
 		return tv
 	case ds == nil:
-		tv.notReady = model.Errorf(model.ErrNotReady, "table %s is not bound to imported data: dataset %q is not in the data pool", t.name, t.importCode)
+		tv.notReady = model.Errorf(model.CodeNotReady, "table %s is not bound to imported data: dataset %q is not in the data pool", t.name, t.importCode)
 		return tv
 	}
 	tv.ds, tv.n = ds, int32(ds.Len())

@@ -37,7 +37,7 @@ func parseWhere(t *table, raw any) (*whereNode, error) {
 
 func parseWhereNode(t *table, m map[string]any, budget *int) (*whereNode, error) {
 	if *budget--; *budget < 0 {
-		return nil, model.Errorf(model.ErrBadUserInput, "where filter has more than %d nodes and conditions", maxWhereNodes)
+		return nil, model.Errorf(model.CodeBadUserInput, "where filter has more than %d nodes and conditions", maxWhereNodes)
 	}
 	n := &whereNode{}
 	for k, v := range m {
@@ -84,7 +84,7 @@ func (n *whereNode) addOperators(a *attribute, name string, v any, budget *int) 
 	ops, _ := v.(map[string]any)
 	for op, arg := range ops {
 		if *budget--; *budget < 0 {
-			return model.Errorf(model.ErrBadUserInput, "where filter has more than %d nodes and conditions", maxWhereNodes)
+			return model.Errorf(model.CodeBadUserInput, "where filter has more than %d nodes and conditions", maxWhereNodes)
 		}
 		p := param{name: name + "." + op, attr: a, op: model.Operator(op)}
 		switch op {

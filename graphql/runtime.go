@@ -141,7 +141,7 @@ func (rt *Runtime) Prepare(req exec.Request) (*exec.Prepared, *exec.Result) {
 
 // PrepareContext is Prepare within ctx (Executor.PrepareContext): a
 // document that could not be validated before ctx ended is refused with
-// Code model.ErrQueryTimeout, which TimeoutError turns into the error to
+// Code model.CodeQueryTimeout, which TimeoutError turns into the error to
 // answer.
 func (rt *Runtime) PrepareContext(ctx context.Context, req exec.Request) (*exec.Prepared, *exec.Result) {
 	return rt.exec.PrepareContext(ctx, req)

@@ -83,7 +83,7 @@ func (m *mutation) create(tv *tableView, o *operation, f *exec.Field) (any, erro
 	switch {
 	case idArg != nil && *idArg != "":
 		if tv.idUsed(*idArg) {
-			return nil, model.Errorf(model.ErrConflict, "%s: a %s row with id %q exists", o.name, o.t.name, *idArg)
+			return nil, model.Errorf(model.CodeConflict, "%s: a %s row with id %q exists", o.name, o.t.name, *idArg)
 		}
 		id = *idArg
 	default:
@@ -107,7 +107,7 @@ func (m *mutation) update(tv *tableView, o *operation, f *exec.Field) (any, erro
 	}
 	id := tv.id(r)
 	if idArg != nil && *idArg != id {
-		return nil, model.Errorf(model.ErrBadUserInput, "%s: input.id %q differs from the row's id %q; ids cannot be changed", o.name, *idArg, id)
+		return nil, model.Errorf(model.CodeBadUserInput, "%s: input.id %q differs from the row's id %q; ids cannot be changed", o.name, *idArg, id)
 	}
 	c := Change{TableID: o.t.id, RowID: id, Values: map[string]json.RawMessage{}}
 	if prev := tv.ov.record(r); prev != nil {
@@ -141,7 +141,7 @@ func findRow(tv *tableView, o *operation, f *exec.Field) (int32, error) {
 	if r := tv.byID(id); r >= 0 {
 		return r, nil
 	}
-	return -1, model.Errorf(model.ErrNotFound, "%s: no %s row with id %q", o.name, o.t.name, id)
+	return -1, model.Errorf(model.CodeNotFound, "%s: no %s row with id %q", o.name, o.t.name, id)
 }
 
 // idUsed reports whether a row has id, or had it (tombstones keep ids taken).
@@ -265,7 +265,7 @@ func inputJSON(t *table, a *attribute, x any) (json.RawMessage, error) {
 	}
 	if !ok {
 		shown, _ := json.Marshal(x)
-		return nil, model.Errorf(model.ErrBadUserInput, "%sInput.%s: %s is not a valid %s value", t.name, a.name, shown, a.typ)
+		return nil, model.Errorf(model.CodeBadUserInput, "%sInput.%s: %s is not a valid %s value", t.name, a.name, shown, a.typ)
 	}
 	if a.typ == model.TypeJSON {
 		return json.Marshal(x)

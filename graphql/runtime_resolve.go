@@ -192,5 +192,5 @@ func (o *operation) checkExtra(extra map[string]any) error {
 	for i, p := range o.params {
 		known[i] = p.name
 	}
-	return model.Errorf(model.ErrBadUserInput, "Unknown argument %q on %s; known parameters: %s", names[0], o.name, strings.Join(known, ", "))
+	return model.Errorf(model.CodeBadUserInput, "Unknown argument %q on %s; known parameters: %s", names[0], o.name, strings.Join(known, ", "))
 }

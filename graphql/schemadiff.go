@@ -70,7 +70,7 @@ func DiffSchemas(oldSDL, newSDL string) ([]SchemaChange, error) {
 func loadDiffSchema(which, sdl string) (*ast.Schema, error) {
 	s, err := gqlparser.LoadSchema(&ast.Source{Name: which + ".graphql", Input: sdl})
 	if err != nil {
-		return nil, model.Errorf(model.ErrBadUserInput, "the %s schema is not valid GraphQL SDL: %v", which, err)
+		return nil, model.Errorf(model.CodeBadUserInput, "the %s schema is not valid GraphQL SDL: %v", which, err)
 	}
 	return s, nil
 }

@@ -190,7 +190,7 @@ func TestDiffSchemasInvalid(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := DiffSchemas(tc.old, tc.cur)
-			if model.ErrorCode(err) != model.ErrBadUserInput || !strings.Contains(err.Error(), tc.want) {
+			if model.ErrorCode(err) != model.CodeBadUserInput || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want BAD_USER_INPUT about the %s", err, tc.want)
 			}
 		})

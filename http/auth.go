@@ -50,7 +50,7 @@ func (s *Server) parseJWT(token string) (model.Principal, error) {
 	_, err := jwt.ParseWithClaims(token, &cl, func(t *jwt.Token) (any, error) { return s.cfg.JWTSecret, nil },
 		jwt.WithValidMethods([]string{"HS256"}), jwt.WithIssuer("mockgql"), jwt.WithExpirationRequired())
 	if err != nil || cl.Subject == "" {
-		return model.Principal{}, model.Errorf(model.ErrUnauthenticated, "the session token is invalid or expired; log in again")
+		return model.Principal{}, model.Errorf(model.CodeUnauthenticated, "the session token is invalid or expired; log in again")
 	}
 	return model.Principal{UserID: cl.Subject, AccountID: cl.Account, TokenVersion: cl.Version}, nil
 }
@@ -105,7 +105,7 @@ func (s *Server) managementPrincipal(c *gin.Context) (model.Principal, error) {
 			return model.Principal{}, err
 		}
 		if !key.Scope.Management() {
-			return model.Principal{}, model.Errorf(model.ErrScopeInsufficient, "a %s key cannot reach the management API; use a FULL or MANAGEMENT key", key.Scope)
+			return model.Principal{}, model.Errorf(model.CodeScopeInsufficient, "a %s key cannot reach the management API; use a FULL or MANAGEMENT key", key.Scope)
 		}
 		return model.Principal{AccountID: key.AccountID, KeyProjectID: key.ProjectID, KeyScope: key.Scope}, nil
 	}

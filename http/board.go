@@ -108,12 +108,12 @@ var staticTypes = map[string]string{
 func (s *Server) serveStatic(c *gin.Context, dir, name, cache string) {
 	typ, ok := staticTypes[path.Ext(name)]
 	if !ok || !fs.ValidPath(name) {
-		s.writeError(c, model.Errorf(model.ErrNotFound, "no board file %q", name))
+		s.writeError(c, model.Errorf(model.CodeNotFound, "no board file %q", name))
 		return
 	}
 	b, err := web.Files.ReadFile(dir + name)
 	if err != nil {
-		s.writeError(c, model.Errorf(model.ErrNotFound, "no board file %q", name))
+		s.writeError(c, model.Errorf(model.CodeNotFound, "no board file %q", name))
 		return
 	}
 	s.pageHeaders(c)
@@ -135,7 +135,7 @@ type Adopter interface {
 func (s *Server) serveAdopt(c *gin.Context) {
 	projectID, expires, err := s.b.Adoption.Adopt(c.Request.Context(), c.Param("token"))
 	if err != nil {
-		if model.ErrorCode(err) == model.ErrAdoptionTokenInvalid && wantsHTML(c.GetHeader("Accept")) {
+		if model.ErrorCode(err) == model.CodeAdoptionTokenInvalid && wantsHTML(c.GetHeader("Accept")) {
 			s.servePage(c, http.StatusGone, "adopt-invalid.html")
 			return
 		}

@@ -23,11 +23,11 @@ type runtimeStub = Runtime
 type unreached struct{}
 
 func (unreached) Preview(context.Context, string, string) (*model.Preview, error) {
-	return nil, model.Errorf(model.ErrNotFound, "no preview in this test")
+	return nil, model.Errorf(model.CodeNotFound, "no preview in this test")
 }
 
 func (unreached) Adopt(context.Context, string) (string, time.Time, error) {
-	return "", time.Time{}, model.Errorf(model.ErrAdoptionTokenInvalid, "no adoption in this test")
+	return "", time.Time{}, model.Errorf(model.CodeAdoptionTokenInvalid, "no adoption in this test")
 }
 
 // corsRuntime serves two projects: "guest" (any origin) and "acct" (an
@@ -43,7 +43,7 @@ func (r *corsRuntime) CORS(_ context.Context, slug, projectID string) (model.COR
 	r.lookups.Add(1)
 	switch {
 	case slug == "broken":
-		return model.CORSPolicy{}, model.Errorf(model.ErrUnavailable, "no grain")
+		return model.CORSPolicy{}, model.Errorf(model.CodeUnavailable, "no grain")
 	case slug == "acct" || projectID == "prj_acct":
 		return model.CORSPolicy{Listed: true, Origins: []string{"http://app.test"}}, nil
 	}
@@ -53,9 +53,9 @@ func (r *corsRuntime) CORS(_ context.Context, slug, projectID string) (model.COR
 func (r *corsRuntime) Runtime(_ context.Context, q model.RuntimeRequest) (*model.RuntimeResult, error) {
 	switch {
 	case q.Slug == "gone":
-		return nil, model.Errorf(model.ErrProjectNotFound, "no project")
+		return nil, model.Errorf(model.CodeProjectNotFound, "no project")
 	case q.Slug == "acct" && q.KeyValue != "mgq_good":
-		return nil, model.Errorf(model.ErrUnauthenticated, "no key")
+		return nil, model.Errorf(model.CodeUnauthenticated, "no key")
 	}
 	if q.BodyFrom != nil {
 		if _, err := q.BodyFrom.ReadBody(); err != nil {
@@ -67,14 +67,14 @@ func (r *corsRuntime) Runtime(_ context.Context, q model.RuntimeRequest) (*model
 
 func (r *corsRuntime) AuthKey(_ context.Context, v string) (model.APIKey, error) {
 	if v != "mgq_good" {
-		return model.APIKey{}, model.Errorf(model.ErrUnauthenticated, "bad key")
+		return model.APIKey{}, model.Errorf(model.CodeUnauthenticated, "bad key")
 	}
 	return model.APIKey{ProjectID: "prj_acct"}, nil
 }
 
 func (r *corsRuntime) IssueActorToken(_ context.Context, v string) (any, error) {
 	if v != "mgq_good" {
-		return nil, model.Errorf(model.ErrUnauthenticated, "bad key")
+		return nil, model.Errorf(model.CodeUnauthenticated, "bad key")
 	}
 	return map[string]string{"token": "act_1"}, nil
 }

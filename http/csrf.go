@@ -27,7 +27,7 @@ func requireJSON(r *http.Request) error {
 	if mt, _, err := mime.ParseMediaType(ct); err == nil && mt == "application/json" {
 		return nil
 	}
-	return model.Errorf(model.ErrBadRequest, "a GraphQL POST needs Content-Type: application/json (GraphQL over HTTP), not %q", model.Clip(ct, 64))
+	return model.Errorf(model.CodeBadRequest, "a GraphQL POST needs Content-Type: application/json (GraphQL over HTTP), not %q", model.Clip(ct, 64))
 }
 
 // checkOrigin refuses a request that carries the board's or a session's
@@ -43,7 +43,7 @@ func (s *Server) checkOrigin(r *http.Request) error {
 	if s.ownOrigin(origin, r.Host) {
 		return nil
 	}
-	return model.Errorf(model.ErrForbidden, "a request with this app's cookies must come from the app's own origin, not %q", model.Clip(origin, 64))
+	return model.Errorf(model.CodeForbidden, "a request with this app's cookies must come from the app's own origin, not %q", model.Clip(origin, 64))
 }
 
 // ownOrigin reports whether origin is the app's: AppURL's or BaseURL's

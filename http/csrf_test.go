@@ -28,7 +28,7 @@ func TestRequireJSON(t *testing.T) {
 			r.Header.Set("Content-Type", tc.ct)
 		}
 		err := requireJSON(r)
-		if (err == nil) != tc.ok || err != nil && model.ErrorCode(err) != model.ErrBadRequest {
+		if (err == nil) != tc.ok || err != nil && model.ErrorCode(err) != model.CodeBadRequest {
 			t.Errorf("%s %q: %v, want ok=%v", tc.method, tc.ct, err, tc.ok)
 		}
 	}
@@ -64,7 +64,7 @@ func TestCheckOrigin(t *testing.T) {
 				r.Header.Set("Cookie", tc.cookie)
 			}
 			err := s.checkOrigin(r)
-			if (err == nil) != tc.ok || err != nil && model.ErrorCode(err) != model.ErrForbidden {
+			if (err == nil) != tc.ok || err != nil && model.ErrorCode(err) != model.CodeForbidden {
 				t.Fatalf("%v, want ok=%v", err, tc.ok)
 			}
 		})
@@ -76,7 +76,7 @@ func TestClipEchoes(t *testing.T) {
 	s := &Server{log: logger(nil)}
 	w := httptest.NewRecorder()
 	r := httptest.NewRequest("GET", "/mock/"+strings.Repeat("s", 10000)+"/graphql", nil)
-	s.refuse(w, r, "", model.Errorf(model.ErrNotFound, "no project %s", strings.Repeat("s", 10000)))
+	s.refuse(w, r, "", model.Errorf(model.CodeNotFound, "no project %s", strings.Repeat("s", 10000)))
 	if w.Body.Len() > maxEchoPath+maxEchoDetail+300 || !strings.Contains(w.Body.String(), "(10014 bytes)") {
 		t.Fatalf("%d bytes: %.300s", w.Body.Len(), w.Body.String())
 	}

@@ -17,27 +17,27 @@ import (
 
 // statusOf maps an error code to its HTTP status: the table of
 // docs/reference/errors.md.
-func statusOf(code string) int {
+func statusOf(code model.Code) int {
 	switch code {
-	case model.ErrBadRequest, model.ErrBadUserInput, model.ErrParseFailed, model.ErrValidateFailed:
+	case model.CodeBadRequest, model.CodeBadUserInput, model.CodeParseFailed, model.CodeValidateFailed:
 		return http.StatusBadRequest
-	case model.ErrUnauthenticated, model.ErrAPIKeyInvalid, model.ErrAPIKeyExpired, model.ErrActorTokenInvalid:
+	case model.CodeUnauthenticated, model.CodeAPIKeyInvalid, model.CodeAPIKeyExpired, model.CodeActorTokenInvalid:
 		return http.StatusUnauthorized
-	case model.ErrScopeInsufficient, model.ErrForbidden:
+	case model.CodeScopeInsufficient, model.CodeForbidden:
 		return http.StatusForbidden
-	case model.ErrProjectNotFound, model.ErrNotFound:
+	case model.CodeProjectNotFound, model.CodeNotFound:
 		return http.StatusNotFound
-	case model.ErrConflict:
+	case model.CodeConflict:
 		return http.StatusConflict
-	case model.ErrAdoptionTokenInvalid:
+	case model.CodeAdoptionTokenInvalid:
 		return http.StatusGone
-	case model.ErrPayloadTooLarge:
+	case model.CodePayloadTooLarge:
 		return http.StatusRequestEntityTooLarge
-	case model.ErrTooManyRequests, model.ErrMaxActors, model.ErrRateLimitExceeded, model.ErrLimitReached:
+	case model.CodeTooManyRequests, model.CodeMaxActors, model.CodeRateLimitExceeded, model.CodeLimitReached:
 		return http.StatusTooManyRequests
-	case model.ErrQueryTimeout, model.ErrUnavailable:
+	case model.CodeQueryTimeout, model.CodeUnavailable:
 		return http.StatusServiceUnavailable
-	case model.ErrStorageFull:
+	case model.CodeStorageFull:
 		return http.StatusInsufficientStorage
 	}
 	return http.StatusInternalServerError
@@ -52,13 +52,13 @@ const (
 
 // errorBody is the JSON body of every refused request (docs/reference/errors.md, "The error body").
 type errorBody struct {
-	StatusCode int    `json:"statusCode"`
-	Code       string `json:"code"`
-	Message    string `json:"message"`
-	Path       string `json:"path"`
-	Timestamp  string `json:"timestamp"`
-	RetryAfter int    `json:"retryAfter,omitempty"`
-	Detail     string `json:"detail,omitempty"`
+	StatusCode int        `json:"statusCode"`
+	Code       model.Code `json:"code"`
+	Message    string     `json:"message"`
+	Path       string     `json:"path"`
+	Timestamp  string     `json:"timestamp"`
+	RetryAfter int        `json:"retryAfter,omitempty"`
+	Detail     string     `json:"detail,omitempty"`
 	// Errors is the GraphQL errors array of a 400 for a document that does
 	// not parse or validate, so GraphQL clients show the reason.
 	Errors json.RawMessage `json:"errors,omitempty"`
@@ -76,7 +76,7 @@ func (s *Server) writeError(c *gin.Context, err error) {
 // from net/http.
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, reqID string, err error) int {
 	code := model.ErrorCode(err)
-	if code == model.ErrInternal {
+	if code == model.CodeInternal {
 		s.log.Error("internal error", "request_id", reqID, "path", logPath(r.URL.Path),
 			"err", model.Clip(err.Error(), maxEchoDetail))
 	}
@@ -85,7 +85,7 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, reqID string, er
 	if me := model.AsError(err); me != nil {
 		extra, retry = me.Extra, me.RetryAfter
 	}
-	body := errorBody{StatusCode: statusOf(code), Code: code, Message: code, Path: model.Clip(r.URL.Path, maxEchoPath),
+	body := errorBody{StatusCode: statusOf(code), Code: code, Message: string(code), Path: model.Clip(r.URL.Path, maxEchoPath),
 		Detail: model.Clip(model.ErrorMessage(err), maxEchoDetail)}
 	if body.StatusCode == http.StatusTooManyRequests || body.StatusCode == http.StatusServiceUnavailable {
 		if retry > 0 {
@@ -150,7 +150,7 @@ func writeBodyTo(w http.ResponseWriter, body errorBody, extra map[string]any) {
 	b := (*bp)[:0]
 	b = append(b, `{"statusCode":`...)
 	b = strconv.AppendInt(b, int64(body.StatusCode), 10)
-	b = appendField(b, "code", body.Code)
+	b = appendField(b, "code", string(body.Code))
 	b = appendField(b, "message", body.Message)
 	b = appendField(b, "path", body.Path)
 	if body.Timestamp == "" { // now, written straight into the body
@@ -251,16 +251,16 @@ func sortedKeys(m map[string]any) []string {
 
 // writeRefusedGraphQL answers 400 Bad Request for a document that does not
 // parse or validate, carrying the GraphQL errors.
-func (s *Server) writeRefusedGraphQL(c *gin.Context, graphqlBody []byte, graphqlCode string) {
+func (s *Server) writeRefusedGraphQL(c *gin.Context, graphqlBody []byte, graphqlCode model.Code) {
 	var res struct {
 		Errors json.RawMessage `json:"errors"`
 	}
 	_ = json.Unmarshal(graphqlBody, &res)
 	detail := "the GraphQL document does not parse"
-	if graphqlCode == model.ErrValidateFailed {
+	if graphqlCode == model.CodeValidateFailed {
 		detail = "the GraphQL document does not validate against the schema (unknown or disabled operation, unknown field or argument, wrong variable)"
 	}
-	s.writeBody(c, errorBody{StatusCode: http.StatusBadRequest, Code: model.ErrBadRequest, Message: model.ErrBadRequest,
+	s.writeBody(c, errorBody{StatusCode: http.StatusBadRequest, Code: model.CodeBadRequest, Message: string(model.CodeBadRequest),
 		Path:   model.Clip(c.Request.URL.Path, maxEchoPath),
 		Detail: detail, Errors: res.Errors}, nil)
 }

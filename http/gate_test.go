@@ -100,7 +100,7 @@ func (panickyEdge) CheckIP(context.Context, string) error { panic("window broken
 type limitedEdge struct{ Edge }
 
 func (limitedEdge) CheckIP(context.Context, string) error {
-	return &model.Error{Code: model.ErrTooManyRequests, RetryAfter: 7, Message: "too many"}
+	return &model.Error{Code: model.CodeTooManyRequests, RetryAfter: 7, Message: "too many"}
 }
 
 // TestGateAnswers: a request over the window gets the error body and
@@ -111,12 +111,12 @@ func TestGateAnswers(t *testing.T) {
 		name    string
 		edge    Edge
 		status  int
-		code    string
+		code    model.Code
 		retry   string
 		through bool
 	}{
-		{"over the window", limitedEdge{}, http.StatusTooManyRequests, model.ErrTooManyRequests, "7", false},
-		{"the check panics", panickyEdge{}, http.StatusInternalServerError, model.ErrInternal, "", false},
+		{"over the window", limitedEdge{}, http.StatusTooManyRequests, model.CodeTooManyRequests, "7", false},
+		{"the check panics", panickyEdge{}, http.StatusInternalServerError, model.CodeInternal, "", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := &Server{cfg: Config{EdgeLimits: model.EdgeLimits{IPLimit: 1}}, metrics: NewMetrics(), log: slog.New(slog.DiscardHandler), b: Backends{Edge: tc.edge}}

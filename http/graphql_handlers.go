@@ -74,7 +74,7 @@ func surfaceBody(c *gin.Context, max int64) ([]byte, error) {
 	if c.Request.Method == http.MethodGet {
 		q := c.Query("query")
 		if q == "" {
-			return nil, model.Errorf(model.ErrBadRequest, "GET /graphql needs ?query=")
+			return nil, model.Errorf(model.CodeBadRequest, "GET /graphql needs ?query=")
 		}
 		req := exec.Request{Query: q, OperationName: c.Query("operationName")}
 		return json.Marshal(req)

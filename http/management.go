@@ -165,10 +165,10 @@ func checkRoots(schema *ast.Schema, resolvers map[string]exec.Resolver) error {
 }
 
 // Execute decodes, prepares and runs c. A malformed body gives a nil
-// result and a *model.Error with code model.ErrBadRequest. A document that
+// result and a *model.Error with code model.CodeBadRequest. A document that
 // does not parse or validate, or is over a bound or the cost budget, gives
 // a Result with Refused set (HTTP 400); one that could not be validated
-// in time a *model.Error with code model.ErrQueryTimeout. Otherwise the
+// in time a *model.Error with code model.CodeQueryTimeout. Otherwise the
 // Result holds data and field errors (HTTP 200). Validation and a query
 // run within SurfaceConfig.QueryTimeout, a mutation within ctx. An error
 // of ctx is returned as is.
@@ -197,7 +197,7 @@ func (s *Surface) execute(ctx context.Context, c *Call, hold bool) (*exec.Result
 		return refused, nil
 	}
 	if c.QueryOnly && prep.Mutation() {
-		return nil, model.Errorf(model.ErrBadRequest, "mutations need POST; GET carries only queries")
+		return nil, model.Errorf(model.CodeBadRequest, "mutations need POST; GET carries only queries")
 	}
 	if !prep.Mutation() {
 		ctx = qctx
@@ -296,7 +296,7 @@ func (s *Surface) authed(fn rootFunc) exec.Resolver {
 			return nil, c.Principal.Refused
 		}
 		if c.Principal.Anonymous() {
-			return nil, &model.Error{Code: model.ErrUnauthenticated, Message: s.anonymous}
+			return nil, &model.Error{Code: model.CodeUnauthenticated, Message: s.anonymous}
 		}
 		return fn(ctx, c, args)
 	})

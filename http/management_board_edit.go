@@ -48,7 +48,7 @@ func (s boardEditResolvers) schemaChangesOfEdit(ctx context.Context, c *Call, ar
 func applyEdit(p *model.Project, e input) error {
 	kind, id, name := e.str("kind"), e.str("id"), e.strPtr("name")
 	if strings.HasPrefix(kind, "RENAME_") && name == nil {
-		return model.Errorf(model.ErrBadUserInput, "edit %s needs a name", kind)
+		return model.Errorf(model.CodeBadUserInput, "edit %s needs a name", kind)
 	}
 	off := false
 	var err error
@@ -68,7 +68,7 @@ func applyEdit(p *model.Project, e input) error {
 	case "DELETE_TABLE":
 		err = p.RemoveTable(id)
 	default:
-		err = model.Errorf(model.ErrBadUserInput, "unknown edit kind %q", kind)
+		err = model.Errorf(model.CodeBadUserInput, "unknown edit kind %q", kind)
 	}
 	return err
 }

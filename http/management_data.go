@@ -52,7 +52,7 @@ func (s poolResolvers) dataSources(ctx context.Context, c *Call, _ input) (any, 
 func (s datasetResolvers) importDataset(ctx context.Context, c *Call, args input) (any, error) {
 	content := args.str("content")
 	if len(content) > maxImportContent {
-		return nil, model.Errorf(model.ErrBadUserInput,
+		return nil, model.Errorf(model.CodeBadUserInput,
 			"content is %d bytes, over %d: upload the file to POST /datasets/{importCode}", len(content), maxImportContent)
 	}
 	d, err := s.b.ImportDataset(ctx, c.Principal, DatasetImport{

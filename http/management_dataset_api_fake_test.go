@@ -44,7 +44,7 @@ var datasetAPICases = []surfaceCase{
 	{name: "createApiFromDataset", query: withFragments(`mutation { createApiFromDataset(input: {projectId: "prj_1", importCode: "books", tableName: "Book",
 		fields: [{path: "id"}, {path: "author_id", name: "writerId", type: STRING}]}) { table { ...T } operations { ...O } } }`)},
 	{name: "createApiFromDataset_refused", query: `mutation { createApiFromDataset(input: {projectId: "prj_1", importCode: "books"}) { table { id } } }`,
-		fail: map[string]error{"CreateAPIFromDataset": model.Errorf(model.ErrConflict, "table name \"Book\" is taken")}},
+		fail: map[string]error{"CreateAPIFromDataset": model.Errorf(model.CodeConflict, "table name \"Book\" is taken")}},
 	{name: "createAttributesFromDataset", query: withFragments(`mutation { createAttributesFromDataset(tableId: "prj_1_t1", fields: [{path: "title", name: "title", type: STRING}]) { ...A } }`)},
 }
 

@@ -266,7 +266,7 @@ func (f *fakeManagement) PreviewQuery(_ context.Context, p Principal, projectID 
 	}
 	if strings.Contains(string(body), "nope") {
 		return &model.RuntimeResult{Status: 400, Body: []byte(`{"errors":[{"message":"Cannot query field \"nope\" on type \"Query\".","extensions":{"code":"GRAPHQL_VALIDATION_FAILED"}}]}`),
-			GraphQLCode: model.ErrValidateFailed}, nil
+			GraphQLCode: model.CodeValidateFailed}, nil
 	}
 	return &model.RuntimeResult{Status: 200, Body: []byte(`{"data":{"products":{"total":3}}}`)}, nil
 }

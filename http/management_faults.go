@@ -55,7 +55,7 @@ func faultSettingsOf(in input) *model.FaultSettings {
 	f.LatencyMinMs, _ = in.integer("latencyMinMs")
 	f.LatencyMaxMs, _ = in.integer("latencyMaxMs")
 	f.ErrorRate, _ = in["errorRate"].(float64)
-	f.ErrorCode = in.str("errorCode")
+	f.ErrorCode = model.Code(in.str("errorCode"))
 	f.HTTPStatus, _ = in.integer("httpStatus")
 	seed, _ := in.integer("seed")
 	f.Seed = int64(seed)
@@ -78,7 +78,7 @@ func shapeFaults(f *model.FaultSettings) any {
 	}
 	return map[string]any{
 		"latencyMinMs": f.LatencyMinMs, "latencyMaxMs": f.LatencyMaxMs, "errorRate": f.ErrorRate,
-		"errorCode": optString(f.ErrorCode), "httpStatus": optInt(f.HTTPStatus), "seed": int(f.Seed),
+		"errorCode": optString(string(f.ErrorCode)), "httpStatus": optInt(f.HTTPStatus), "seed": int(f.Seed),
 	}
 }
 
@@ -119,6 +119,6 @@ func shapeLogEntry(e model.RequestLogEntry) any {
 	return map[string]any{
 		"id": e.ID, "at": dateTime(e.At), "operationName": optString(e.OperationName),
 		"rootFields": nonNil(e.RootFields), "query": e.Query, "variables": optJSON(e.Variables),
-		"status": status, "durationMs": e.DurationMs, "errorCode": optString(e.Code), "fault": optString(e.Fault),
+		"status": status, "durationMs": e.DurationMs, "errorCode": optString(string(e.Code)), "fault": optString(e.Fault),
 	}
 }

@@ -14,7 +14,7 @@ var faultsCases = []surfaceCase{
 	{name: "setFaults_operation_status", query: `mutation { setFaults(projectId: "prj_1", operationId: "prj_1.o1", faults: {errorRate: 1, httpStatus: 503}) { operations { id faults { errorRate httpStatus errorCode } } } }`},
 	{name: "setFaults_clear", query: `mutation { setFaults(projectId: "prj_1", faults: null) { faults { seed } } }`},
 	{name: "setFaults_refused", query: `mutation { setFaults(projectId: "prj_1", faults: {latencyMinMs: 500, latencyMaxMs: 100}) { id } }`,
-		fail: map[string]error{"SetFaults": model.Errorf(model.ErrBadUserInput, "faults.latencyMinMs must not be above faults.latencyMaxMs")}},
+		fail: map[string]error{"SetFaults": model.Errorf(model.CodeBadUserInput, "faults.latencyMinMs must not be above faults.latencyMaxMs")}},
 	{name: "requestLog", query: `{ project(id: "prj_1") { requestLog(limit: 5) { id at operationName rootFields query variables status durationMs errorCode fault } } }`},
 	{name: "clearRequestLog", query: `mutation { clearRequestLog(projectId: "prj_1") { id } }`},
 }
@@ -47,10 +47,10 @@ func (f *fakeModel) RequestLog(_ context.Context, p Principal, projectID string,
 	at := time.Date(2026, 11, 24, 1, 0, 0, 0, time.UTC)
 	return []model.RequestLogEntry{
 		{ID: "l2", At: at.Add(time.Second), Query: "{ products { total } }", RootFields: []string{"products"}, Status: 503,
-			DurationMs: 801.5, Code: model.ErrUnavailable, Fault: "latency=800ms;status=503"},
+			DurationMs: 801.5, Code: model.CodeUnavailable, Fault: "latency=800ms;status=503"},
 		{ID: "l1", At: at, OperationName: "Q", Query: "query Q($n: Int) { products(pageSize: $n) { total } }", RootFields: []string{"products"},
 			Variables: []byte(`{"n":3}`), Status: 200, DurationMs: 1.25},
-		{ID: "l0", At: at, Code: model.ErrUnauthenticated, DurationMs: 0.5}, // a refusal: its status follows from the code
+		{ID: "l0", At: at, Code: model.CodeUnauthenticated, DurationMs: 0.5}, // a refusal: its status follows from the code
 	}[:min(limit, 3)], nil
 }
 

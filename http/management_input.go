@@ -81,7 +81,7 @@ func (in input) dateTime(key string) (time.Time, error) {
 	s, _ := v.(string)
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
-		return time.Time{}, model.Errorf(model.ErrBadUserInput, "%s: %#v is not an RFC 3339 date-time", key, v)
+		return time.Time{}, model.Errorf(model.CodeBadUserInput, "%s: %#v is not an RFC 3339 date-time", key, v)
 	}
 	return t, nil
 }
@@ -93,7 +93,7 @@ func marshalJSON(key string, v any) (json.RawMessage, error) {
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return nil, model.Errorf(model.ErrBadUserInput, "%s: not a JSON value: %v", key, err)
+		return nil, model.Errorf(model.CodeBadUserInput, "%s: not a JSON value: %v", key, err)
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }

@@ -40,7 +40,7 @@ func (s keyResolvers) createAPIKey(ctx context.Context, c *Call, args input) (an
 	}
 	maxActors, given := args.integer("maxActors")
 	if given && maxActors < 1 { // 0 would be the backend's default: refuse it as given
-		return nil, model.Errorf(model.ErrBadUserInput, "maxActors is 1 to 1000 (left out: %d)", model.DefaultMaxActors)
+		return nil, model.Errorf(model.CodeBadUserInput, "maxActors is 1 to 1000 (left out: %d)", model.DefaultMaxActors)
 	}
 	k, err := s.b.CreateAPIKey(ctx, c.Principal, args.str("projectId"), args.str("name"),
 		model.Scope(args.str("scope")), expires, maxActors)

@@ -54,7 +54,7 @@ func (s projectResolvers) projects(ctx context.Context, c *Call, _ input) (any, 
 func (s projectResolvers) project(ctx context.Context, c *Call, args input) (any, error) {
 	id, slug := args.str("id"), args.str("slug")
 	if id == "" && slug == "" {
-		return nil, model.Errorf(model.ErrBadUserInput, "give the project's id or slug")
+		return nil, model.Errorf(model.CodeBadUserInput, "give the project's id or slug")
 	}
 	p, err := s.b.Project(ctx, c.Principal, id, slug)
 	if err != nil {
@@ -126,11 +126,11 @@ func (s projectResolvers) previewQuery(ctx context.Context, c *Call, args input)
 	if v, ok := args["variables"].(map[string]any); ok {
 		req.Variables = v
 	} else if args["variables"] != nil {
-		return nil, model.Errorf(model.ErrBadUserInput, "variables: a JSON object, or null")
+		return nil, model.Errorf(model.CodeBadUserInput, "variables: a JSON object, or null")
 	}
 	body, err := json.Marshal(req)
 	if err != nil {
-		return nil, model.Errorf(model.ErrBadUserInput, "variables: not a JSON value: %v", err)
+		return nil, model.Errorf(model.CodeBadUserInput, "variables: not a JSON value: %v", err)
 	}
 	res, err := s.b.PreviewQuery(ctx, c.Principal, args.str("projectId"), body)
 	if err != nil {

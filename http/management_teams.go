@@ -122,7 +122,7 @@ func (s teamResolvers) answer(accept bool) rootFunc {
 	return func(ctx context.Context, c *Call, args input) (any, error) {
 		id, token := args.str("invitationId"), args.str("token")
 		if id == "" && token == "" {
-			return nil, model.Errorf(model.ErrBadUserInput, "name the invitation: invitationId, or the token of its link")
+			return nil, model.Errorf(model.CodeBadUserInput, "name the invitation: invitationId, or the token of its link")
 		}
 		w, err := s.b.AnswerInvitation(ctx, c.Principal, id, token, accept)
 		if err != nil {

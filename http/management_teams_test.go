@@ -32,14 +32,14 @@ func init() {
 // from every field that needs a credential, before the backend is asked,
 // and may still log in.
 func TestManagementRefusedSession(t *testing.T) {
-	refused := Principal{SessionID: "ses_1", Refused: model.Errorf(model.ErrForbidden, "no longer a member")}
+	refused := Principal{SessionID: "ses_1", Refused: model.Errorf(model.CodeForbidden, "no longer a member")}
 	for _, tc := range managementCases {
 		if needsNoCredential(rootFields(t, tc.query)) {
 			continue
 		}
 		t.Run(tc.name, func(t *testing.T) {
 			out := runSurface(t, managementSurface, refused, tc.query, tc.vars, nil)
-			if codes := errorCodes(out); len(codes) != 1 || codes[0] != model.ErrForbidden {
+			if codes := errorCodes(out); len(codes) != 1 || codes[0] != string(model.CodeForbidden) {
 				t.Errorf("error codes = %v, want [FORBIDDEN]", codes)
 			}
 			if len(out.Calls) != 0 {

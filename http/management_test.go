@@ -64,14 +64,14 @@ var managementCases = []surfaceCase{
 	{name: "project_by_slug_guest", query: `{ project(slug: "guest-1") { id kind accountId shareToken runtimeUrl previewUrl expiresAt } }`},
 	{name: "project_without_id_or_slug", query: `{ project { id } }`},
 	{name: "project_not_found", query: `{ project(id: "nope") { id } }`,
-		fail: map[string]error{"Project": model.Errorf(model.ErrNotFound, "project %q not found", "nope")}},
+		fail: map[string]error{"Project": model.Errorf(model.CodeNotFound, "project %q not found", "nope")}},
 	{name: "account_myRole", query: `{ account { id myRole } }`},
 	{name: "account_myRole_api_key", principal: &Principal{AccountID: "acc_1", KeyProjectID: "prj_1", KeyScope: model.ScopeManagement}, query: `{ account { id myRole } }`},
 	{name: "login_myRole", principal: &anonymousPrincipal, query: `mutation { login(email: "ada@example.com", password: "pw") { account { myRole } } }`},
 	{name: "project_myRole", query: `{ project(id: "prj_1") { id kind myRole } }`},
 	{name: "projects_myRole", principal: &sessionPrincipal, query: `{ projects { id myRole } }`},
 	{name: "project_myRole_refused", query: `{ project(id: "prj_1") { id myRole } }`,
-		fail: map[string]error{"ProjectRole": model.Errorf(model.ErrForbidden, "this GUEST project belongs to another session")}},
+		fail: map[string]error{"ProjectRole": model.Errorf(model.CodeForbidden, "this GUEST project belongs to another session")}},
 	{name: "dataSources", query: withFragments(`{ dataSources { ...D few: sampleDocuments(limit: 1) many: sampleDocuments(limit: 500) none: sampleDocuments(limit: 0) negative: sampleDocuments(limit: -4) } }`)},
 	{name: "apiKeys", query: withFragments(`{ apiKeys(projectId: "prj_1") { ...K } }`)},
 
@@ -80,10 +80,10 @@ var managementCases = []surfaceCase{
 	{name: "signUp_without_name", principal: &anonymousPrincipal,
 		query: `mutation { signUp(email: "new@example.com", password: "pw") { token user { name } } }`},
 	{name: "signUp_conflict", principal: &anonymousPrincipal, query: `mutation { signUp(email: "ada@example.com", password: "pw") { token } }`,
-		fail: map[string]error{"SignUp": model.Errorf(model.ErrConflict, "e-mail taken")}},
+		fail: map[string]error{"SignUp": model.Errorf(model.CodeConflict, "e-mail taken")}},
 	{name: "login", principal: &anonymousPrincipal, query: `mutation { login(email: "ada@example.com", password: "pw") { token user { id } account { id plan usage { quota } } } }`},
 	{name: "login_refused", principal: &anonymousPrincipal, query: `mutation { login(email: "ada@example.com", password: "bad") { token } }`,
-		fail: map[string]error{"Login": model.Errorf(model.ErrUnauthenticated, "wrong e-mail or password")}},
+		fail: map[string]error{"Login": model.Errorf(model.CodeUnauthenticated, "wrong e-mail or password")}},
 
 	{name: "createProject", query: withFragments(`mutation { createProject(name: "Shop", slug: "shop") { ...P } }`)},
 	{name: "createProject_without_slug", query: `mutation { createProject(name: "Shop") { slug } }`},
@@ -96,14 +96,14 @@ var managementCases = []surfaceCase{
 	{name: "setPreviewSharing_on", query: `mutation { setPreviewSharing(projectId: "prj_1", enabled: true) { id shareToken previewUrl previewSharing runtimeUrl } }`},
 	{name: "setPreviewSharing_off", query: `mutation { setPreviewSharing(projectId: "prj_1", enabled: false) { shareToken previewUrl previewSharing } }`},
 	{name: "setPreviewSharing_refused", query: `mutation { setPreviewSharing(projectId: "prj_g", enabled: false) { id } }`,
-		fail: map[string]error{"SetPreviewSharing": model.Errorf(model.ErrBadUserInput, "the share token of a GUEST project is its runtime credential")}},
+		fail: map[string]error{"SetPreviewSharing": model.Errorf(model.CodeBadUserInput, "the share token of a GUEST project is its runtime credential")}},
 	{name: "previewQuery", query: `mutation($v: JSON) { previewQuery(projectId: "prj_1", query: "query q($m: FilterValue) { products(minPrice: $m) { total } }", variables: $v, operationName: "q") }`,
 		vars: map[string]any{"v": map[string]any{"m": 10}}},
 	{name: "previewQuery_minimal", query: `mutation { previewQuery(projectId: "prj_1", query: "{ products { total } }") }`},
 	{name: "previewQuery_refused_document", query: `mutation { previewQuery(projectId: "prj_1", query: "{ nope }") }`},
 	{name: "previewQuery_variables_not_object", query: `mutation { previewQuery(projectId: "prj_1", query: "{ products { total } }", variables: [1]) }`},
 	{name: "previewQuery_over_quota", query: `mutation { previewQuery(projectId: "prj_1", query: "{ products { total } }") }`,
-		fail: map[string]error{"PreviewQuery": &model.Error{Code: model.ErrTooManyRequests, Message: "the plan's request quota is used up", RetryAfter: 60}}},
+		fail: map[string]error{"PreviewQuery": &model.Error{Code: model.CodeTooManyRequests, Message: "the plan's request quota is used up", RetryAfter: 60}}},
 
 	{name: "createModellingTable", query: withFragments(`mutation { createModellingTable(input: {projectId: "prj_1", name: "Customer", source: {importCode: "customers", variant: "eu"}}) { ...T } }`)},
 	{name: "createModellingTable_unbound", query: withFragments(`mutation { createModellingTable(input: {projectId: "prj_1", name: "Customer"}) { ...T } }`)},
@@ -144,7 +144,7 @@ var managementCases = []surfaceCase{
 	{name: "createApiKey_defaults", query: withFragments(`mutation { createApiKey(projectId: "prj_1", name: "deploy", scope: MANAGEMENT) { key { ...K } value } }`)},
 	{name: "createApiKey_bad_expiry", query: `mutation { createApiKey(projectId: "prj_1", name: "deploy", scope: FULL, expiresAt: "tomorrow") { value } }`},
 	{name: "createApiKey_plan", query: `mutation { createApiKey(projectId: "prj_1", name: "deploy", scope: FULL) { value } }`,
-		fail: map[string]error{"CreateAPIKey": model.Errorf(model.ErrForbidden, "API keys need the PROFESSIONAL plan")}},
+		fail: map[string]error{"CreateAPIKey": model.Errorf(model.CodeForbidden, "API keys need the PROFESSIONAL plan")}},
 	{name: "revokeApiKey", query: withFragments(`mutation { revokeApiKey(keyId: "key_1") { ...K } }`)},
 	{name: "deleteApiKey", query: `mutation { deleteApiKey(keyId: "key_1") }`},
 	{name: "importDataset", query: withFragments(`mutation($c: String!) { importDataset(importCode: "books", name: "Books", format: "csv", content: $c, variantField: "lang") { ...D } }`),
@@ -160,10 +160,10 @@ var managementCases = []surfaceCase{
 		vars: map[string]any{"d": "openapi: 3.0.0\n"}},
 	{name: "importOpenApi_all_schemas", query: `mutation { importOpenApi(projectId: "prj_1", document: "{}") { name } }`},
 	{name: "importOpenApi_refused", query: `mutation { importOpenApi(projectId: "prj_1", document: "swagger: '1.2'", schemas: null) { name } }`,
-		fail: map[string]error{"ImportOpenAPI": model.Errorf(model.ErrBadUserInput, "Swagger version \"1.2\" is not supported")}},
+		fail: map[string]error{"ImportOpenAPI": model.Errorf(model.CodeBadUserInput, "Swagger version \"1.2\" is not supported")}},
 	{name: "exportCodePackage", query: `mutation { exportCodePackage(projectId: "prj_1", language: "go") }`},
 	{name: "exportCodePackage_forbidden", query: `mutation { exportCodePackage(projectId: "prj_1", language: "go") }`,
-		fail: map[string]error{"ExportCodePackage": model.Errorf(model.ErrForbidden, "code packages need the PROFESSIONAL plan or above")}},
+		fail: map[string]error{"ExportCodePackage": model.Errorf(model.CodeForbidden, "code packages need the PROFESSIONAL plan or above")}},
 	{name: "setSchemaBaseline", query: `mutation { setSchemaBaseline(projectId: "prj_1") }`},
 	{name: "schemaChanges", query: `{ schemaChanges(projectId: "prj_1") { type criticality path message } }`},
 
@@ -175,7 +175,7 @@ var managementCases = []surfaceCase{
 	{name: "revokeMemberKeys", query: `mutation { revokeMemberKeys(userId: "u_2") }`},
 	{name: "setPlan", query: withFragments(`mutation { setPlan(plan: TEAM) { ...U } }`)},
 	{name: "setPlan_forbidden", query: `mutation { setPlan(plan: TEAM) { plan } }`,
-		fail: map[string]error{"SetPlan": model.Errorf(model.ErrForbidden, "only the OWNER may change the plan")}},
+		fail: map[string]error{"SetPlan": model.Errorf(model.CodeForbidden, "only the OWNER may change the plan")}},
 }
 
 func TestManagementOperations(t *testing.T) {
@@ -194,7 +194,7 @@ func TestManagementUnauthenticated(t *testing.T) {
 		}
 		t.Run(tc.name, func(t *testing.T) {
 			out := runSurface(t, managementSurface, anonymousPrincipal, tc.query, tc.vars, nil)
-			if codes := errorCodes(out); len(codes) != 1 || codes[0] != model.ErrUnauthenticated {
+			if codes := errorCodes(out); len(codes) != 1 || codes[0] != string(model.CodeUnauthenticated) {
 				t.Errorf("error codes = %v, want [UNAUTHENTICATED]", codes)
 			}
 			if len(out.Calls) != 0 {
@@ -210,21 +210,21 @@ func TestManagementErrorCodes(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		err  error
-		want string
+		want model.Code
 	}{
-		{"unauthenticated", model.Errorf(model.ErrUnauthenticated, "x"), model.ErrUnauthenticated},
-		{"forbidden", model.Errorf(model.ErrForbidden, "x"), model.ErrForbidden},
-		{"not found", model.Errorf(model.ErrNotFound, "x"), model.ErrNotFound},
-		{"bad user input", model.Errorf(model.ErrBadUserInput, "x"), model.ErrBadUserInput},
-		{"limit reached", model.Errorf(model.ErrLimitReached, "x"), model.ErrLimitReached},
-		{"conflict", model.Errorf(model.ErrConflict, "x"), model.ErrConflict},
-		{"wrapped", errors.Join(errors.New("grain"), model.Errorf(model.ErrConflict, "x")), model.ErrConflict},
-		{"internal", errors.New("disk on fire"), model.ErrInternal},
+		{"unauthenticated", model.Errorf(model.CodeUnauthenticated, "x"), model.CodeUnauthenticated},
+		{"forbidden", model.Errorf(model.CodeForbidden, "x"), model.CodeForbidden},
+		{"not found", model.Errorf(model.CodeNotFound, "x"), model.CodeNotFound},
+		{"bad user input", model.Errorf(model.CodeBadUserInput, "x"), model.CodeBadUserInput},
+		{"limit reached", model.Errorf(model.CodeLimitReached, "x"), model.CodeLimitReached},
+		{"conflict", model.Errorf(model.CodeConflict, "x"), model.CodeConflict},
+		{"wrapped", errors.Join(errors.New("grain"), model.Errorf(model.CodeConflict, "x")), model.CodeConflict},
+		{"internal", errors.New("disk on fire"), model.CodeInternal},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := runSurface(t, managementSurface, userPrincipal, `mutation { createProject(name: "Shop") { id } }`, nil,
 				map[string]error{"CreateProject": tc.err})
-			if codes := errorCodes(out); len(codes) != 1 || codes[0] != tc.want {
+			if codes := errorCodes(out); len(codes) != 1 || codes[0] != string(tc.want) {
 				t.Errorf("error codes = %v, want [%s]", codes, tc.want)
 			}
 			if strings.Contains(string(out.Response), "disk on fire") {
@@ -248,7 +248,7 @@ func TestManagementCookies(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var fail map[string]error
 			if tc.name == "refused login" {
-				fail = map[string]error{"Login": model.Errorf(model.ErrUnauthenticated, "no")}
+				fail = map[string]error{"Login": model.Errorf(model.CodeUnauthenticated, "no")}
 			}
 			out := runSurface(t, managementSurface, userPrincipal, tc.query, nil, fail)
 			if !reflect.DeepEqual(out.Cookies, tc.want) {
@@ -275,7 +275,7 @@ func TestManagementIssueTokenFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res.Errors) != 1 || res.Errors[0].Extensions["code"] != model.ErrInternal || set {
+	if len(res.Errors) != 1 || res.Errors[0].Extensions["code"] != model.CodeInternal || set {
 		t.Errorf("errors = %v, cookie set = %v; want one INTERNAL error and no cookie", res.Errors, set)
 	}
 }
@@ -380,13 +380,13 @@ func TestManagementRequests(t *testing.T) {
 	s, _ := mustSurface(t, managementSurface)
 	for _, tc := range []struct {
 		name, body string
-		code       string // model.Error code of a malformed body
-		refused    string // Result.Code of an invalid document
+		code       model.Code // model.Error code of a malformed body
+		refused    model.Code // Result.Code of an invalid document
 	}{
-		{"not JSON", `{"query":`, model.ErrBadRequest, ""},
-		{"no query", `{}`, model.ErrBadRequest, ""},
-		{"parse error", `{"query":"{ me { id "}`, "", model.ErrParseFailed},
-		{"unknown field", `{"query":"{ nope }"}`, "", model.ErrValidateFailed},
+		{"not JSON", `{"query":`, model.CodeBadRequest, ""},
+		{"no query", `{}`, model.CodeBadRequest, ""},
+		{"parse error", `{"query":"{ me { id "}`, "", model.CodeParseFailed},
+		{"unknown field", `{"query":"{ nope }"}`, "", model.CodeValidateFailed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := s.Execute(context.Background(), &Call{Principal: userPrincipal, Body: []byte(tc.body)})

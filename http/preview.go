@@ -40,7 +40,7 @@ func (s *Server) servePreviewData(c *gin.Context) {
 	pv, err := s.b.Preview.Preview(ctx, c.Param("slug"), c.Query("token"))
 	switch {
 	case err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) && c.Request.Context().Err() == nil:
-		s.writeError(c, &model.Error{Code: model.ErrQueryTimeout, Message: "the preview's sample queries ran past the time limit; retry", RetryAfter: 1})
+		s.writeError(c, &model.Error{Code: model.CodeQueryTimeout, Message: "the preview's sample queries ran past the time limit; retry", RetryAfter: 1})
 		return
 	case err != nil:
 		s.writeError(c, err)

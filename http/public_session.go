@@ -94,7 +94,7 @@ func (s sessionResolvers) runtimeList(ctx context.Context, c *Call, args input) 
 	if a, ok := args["args"]; ok && a != nil {
 		m, isObj := a.(map[string]any)
 		if !isObj {
-			return nil, model.Errorf(model.ErrBadUserInput, "args is a JSON object of parameter values, e.g. {\"minPrice\": 10}")
+			return nil, model.Errorf(model.CodeBadUserInput, "args is a JSON object of parameter values, e.g. {\"minPrice\": 10}")
 		}
 		in.Args = m
 	}

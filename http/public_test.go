@@ -17,7 +17,7 @@ var publicCases = []surfaceCase{
 	{name: "createModellingTable", query: withFragments(`mutation { createModellingTable(input: {projectId: "prj_1", name: "Book", source: {importCode: "books"}}) { ...T } }`)},
 	{name: "createModellingAttribute", query: withFragments(`mutation { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "title", type: STRING, mappingType: SOURCE, sourceMapping: {path: "title"}}) { ...A } }`)},
 	{name: "createModellingAttribute_limit", query: `mutation { createModellingAttribute(input: {tableId: "prj_1.tbl_p", name: "title", type: STRING, mappingType: SOURCE, sourceMapping: {path: "title"}}) { id } }`,
-		fail: map[string]error{"CreateAttribute": model.Errorf(model.ErrLimitReached, "a session project's table has at most 30 attributes")}},
+		fail: map[string]error{"CreateAttribute": model.Errorf(model.CodeLimitReached, "a session project's table has at most 30 attributes")}},
 	{name: "createRelation", query: withFragments(`mutation { createRelation(input: {sourceTableId: "prj_1.tbl_p", targetTableId: "prj_1.tbl_o", cardinality: ONE_TO_MANY, sourceAttribute: "id", targetAttribute: "productId", fieldName: "purchases"}) { ...R } }`)},
 	{name: "generateDefaultGqlOperations", query: withFragments(`mutation { generateDefaultGqlOperations(projectId: "prj_1", tableId: "prj_1.tbl_o") { ...O } }`)},
 	{name: "generateMissingViews", query: `mutation { generateMissingViews(projectId: "prj_1") { id tableId kind name } }`},
@@ -27,7 +27,7 @@ var publicCases = []surfaceCase{
 	{name: "runtimeList", query: `{ runtimeList(projectId: "prj_1", operation: "books", page: 2, pageSize: 5, sortField: "title", sortDirection: "DESC", args: {minPrice: 10}) { items total page pageSize errors } }`},
 	{name: "runtimeList_bad_args", query: `{ runtimeList(projectId: "prj_1", operation: "books", args: [1]) { total } }`},
 	{name: "model_mutation_of_another_session", query: `mutation { generateMissingViews(projectId: "prj_1") { id } }`,
-		fail: map[string]error{"GenerateMissingViews": model.Errorf(model.ErrForbidden, "not your session's project")}},
+		fail: map[string]error{"GenerateMissingViews": model.Errorf(model.CodeForbidden, "not your session's project")}},
 }
 
 func TestPublicOperations(t *testing.T) {
@@ -43,7 +43,7 @@ func TestPublicSession(t *testing.T) {
 		name      string
 		principal Principal
 		query     string
-		code      string
+		code      model.Code
 		cookies   []setCookie
 	}{
 		{"guest project makes the session", anonymousPrincipal, `mutation { createGuestProject { slug } }`, "",
@@ -52,11 +52,11 @@ func TestPublicSession(t *testing.T) {
 			[]setCookie{{"mgq_session", "ses_new", "0s"}}},
 		{"guest project keeps the session", sessionPrincipal, `mutation { createGuestProject { slug } }`, "", []setCookie{}},
 		{"data sources need no session", anonymousPrincipal, `{ availableDataSources { importCode } }`, "", []setCookie{}},
-		{"table needs a session", anonymousPrincipal, `mutation { createModellingTable(input: {projectId: "p", name: "T"}) { id } }`, model.ErrUnauthenticated, []setCookie{}},
-		{"attribute needs a session", anonymousPrincipal, `mutation { createModellingAttribute(input: {tableId: "t", name: "a", type: ID, mappingType: NONE}) { id } }`, model.ErrUnauthenticated, []setCookie{}},
-		{"relation needs a session", anonymousPrincipal, `mutation { createRelation(input: {sourceTableId: "a", targetTableId: "b", cardinality: ONE_TO_ONE, sourceAttribute: "x", targetAttribute: "y", fieldName: "f"}) { id } }`, model.ErrUnauthenticated, []setCookie{}},
-		{"operations need a session", anonymousPrincipal, `mutation { generateDefaultGqlOperations(projectId: "p") { id } }`, model.ErrUnauthenticated, []setCookie{}},
-		{"views need a session", anonymousPrincipal, `mutation { generateMissingViews(projectId: "p") { id } }`, model.ErrUnauthenticated, []setCookie{}},
+		{"table needs a session", anonymousPrincipal, `mutation { createModellingTable(input: {projectId: "p", name: "T"}) { id } }`, model.CodeUnauthenticated, []setCookie{}},
+		{"attribute needs a session", anonymousPrincipal, `mutation { createModellingAttribute(input: {tableId: "t", name: "a", type: ID, mappingType: NONE}) { id } }`, model.CodeUnauthenticated, []setCookie{}},
+		{"relation needs a session", anonymousPrincipal, `mutation { createRelation(input: {sourceTableId: "a", targetTableId: "b", cardinality: ONE_TO_ONE, sourceAttribute: "x", targetAttribute: "y", fieldName: "f"}) { id } }`, model.CodeUnauthenticated, []setCookie{}},
+		{"operations need a session", anonymousPrincipal, `mutation { generateDefaultGqlOperations(projectId: "p") { id } }`, model.CodeUnauthenticated, []setCookie{}},
+		{"views need a session", anonymousPrincipal, `mutation { generateMissingViews(projectId: "p") { id } }`, model.CodeUnauthenticated, []setCookie{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			out := runSurface(t, publicSurface, tc.principal, tc.query, nil, nil)
@@ -64,7 +64,7 @@ func TestPublicSession(t *testing.T) {
 			switch {
 			case tc.code == "" && len(codes) > 0:
 				t.Errorf("error codes = %v, want none", codes)
-			case tc.code != "" && (len(codes) != 1 || codes[0] != tc.code):
+			case tc.code != "" && (len(codes) != 1 || codes[0] != string(tc.code)):
 				t.Errorf("error codes = %v, want [%s]", codes, tc.code)
 			case tc.code != "" && len(out.Calls) > 0:
 				t.Errorf("Backend called: %v", out.Calls)
@@ -86,7 +86,7 @@ func TestPublicLeavesOutManagement(t *testing.T) {
 	} {
 		t.Run(q, func(t *testing.T) {
 			out := runSurface(t, publicSurface, sessionPrincipal, q, nil, nil)
-			if !out.result.Refused || out.result.Code != model.ErrValidateFailed {
+			if !out.result.Refused || out.result.Code != model.CodeValidateFailed {
 				t.Errorf("result = %s, want a validation failure", out.Response)
 			}
 		})

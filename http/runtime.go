@@ -71,17 +71,17 @@ func (r *runtimeScratch) release() {
 // left of a body before it answers, gives up on a trickled one.
 func readBody(c *gin.Context, max int64, buf *bytes.Buffer) error {
 	if c.Request.ContentLength > max {
-		return model.Errorf(model.ErrPayloadTooLarge, "the request body is larger than %d bytes", max)
+		return model.Errorf(model.CodePayloadTooLarge, "the request body is larger than %d bytes", max)
 	}
 	n, err := buf.ReadFrom(io.LimitReader(c.Request.Body, max+1))
 	if err == nil && n <= max {
 		clearBodyDeadline(c)
 	}
 	if err != nil {
-		return model.Errorf(model.ErrBadRequest, "reading the request body failed: %v", err)
+		return model.Errorf(model.CodeBadRequest, "reading the request body failed: %v", err)
 	}
 	if n > max {
-		return model.Errorf(model.ErrPayloadTooLarge, "the request body is larger than %d bytes", max)
+		return model.Errorf(model.CodePayloadTooLarge, "the request body is larger than %d bytes", max)
 	}
 	return nil
 }
@@ -92,13 +92,13 @@ func readBody(c *gin.Context, max int64, buf *bytes.Buffer) error {
 func getBody(c *gin.Context, buf *bytes.Buffer) error {
 	q := c.Query("query")
 	if q == "" {
-		return model.Errorf(model.ErrBadRequest, "a GET needs ?query=")
+		return model.Errorf(model.CodeBadRequest, "a GET needs ?query=")
 	}
 	req := map[string]any{"query": q}
 	if v := c.Query("variables"); v != "" {
 		req["variables"] = json.RawMessage(v)
 		if !json.Valid([]byte(v)) {
-			return model.Errorf(model.ErrBadRequest, "?variables= is not JSON")
+			return model.Errorf(model.CodeBadRequest, "?variables= is not JSON")
 		}
 	}
 	if op := c.Query("operationName"); op != "" {
@@ -133,7 +133,7 @@ func (s *Server) serveRuntime(c *gin.Context) {
 	}
 	switch {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && c.Request.Context().Err() == nil && err != nil:
-		s.writeError(c, &model.Error{Code: model.ErrQueryTimeout, Message: "the query ran past the time limit; narrow it and retry", RetryAfter: 1})
+		s.writeError(c, &model.Error{Code: model.CodeQueryTimeout, Message: "the query ran past the time limit; narrow it and retry", RetryAfter: 1})
 	case err != nil:
 		s.writeError(c, err)
 	case res.Refusal != nil: // an injected HTTP refusal

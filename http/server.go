@@ -289,17 +289,17 @@ func (s *Server) routes() (*gin.Engine, error) {
 		r.DELETE("/mcp", s.metricsFor("mcp"), mcp)
 	}
 	r.NoRoute(func(c *gin.Context) {
-		s.writeError(c, model.Errorf(model.ErrNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
+		s.writeError(c, model.Errorf(model.CodeNotFound, "no route %s %s", c.Request.Method, c.Request.URL.Path))
 	})
 	r.NoMethod(func(c *gin.Context) {
-		s.writeError(c, model.Errorf(model.ErrBadRequest, "method %s is not allowed on %s", c.Request.Method, c.Request.URL.Path))
+		s.writeError(c, model.Errorf(model.CodeBadRequest, "method %s is not allowed on %s", c.Request.Method, c.Request.URL.Path))
 	})
 	return r, nil
 }
 
 func (s *Server) readyz(c *gin.Context) {
 	if s.cfg.Ready != nil && !s.cfg.Ready() {
-		s.writeError(c, &model.Error{Code: model.ErrUnavailable, Message: "this node has not joined the cluster yet", RetryAfter: 1})
+		s.writeError(c, &model.Error{Code: model.CodeUnavailable, Message: "this node has not joined the cluster yet", RetryAfter: 1})
 		return
 	}
 	members := 1

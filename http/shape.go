@@ -113,7 +113,7 @@ func (sh shaper) memberRole(a *model.Account) lazy {
 		if m := a.Member(sh.principal.UserID); m != nil && sh.principal.UserID != "" {
 			return string(m.Role), nil
 		}
-		return nil, model.Errorf(model.ErrForbidden, "only a member of the account has a role in it")
+		return nil, model.Errorf(model.CodeForbidden, "only a member of the account has a role in it")
 	}
 }
 

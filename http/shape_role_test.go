@@ -17,8 +17,8 @@ func TestShapeAccountMyRole(t *testing.T) {
 	}{
 		{"owner", userPrincipal, "OWNER"},
 		{"editor", Principal{UserID: "u_2", AccountID: "acc_1"}, "EDITOR"},
-		{"no member", Principal{UserID: "u_9", AccountID: "acc_1"}, model.ErrForbidden},
-		{"API key", Principal{AccountID: "acc_1", KeyProjectID: "prj_1", KeyScope: model.ScopeFull}, model.ErrForbidden},
+		{"no member", Principal{UserID: "u_9", AccountID: "acc_1"}, string(model.CodeForbidden)},
+		{"API key", Principal{AccountID: "acc_1", KeyProjectID: "prj_1", KeyScope: model.ScopeFull}, string(model.CodeForbidden)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			sh, _ := testShaper()
@@ -26,7 +26,7 @@ func TestShapeAccountMyRole(t *testing.T) {
 			v := sh.account(fixtureAccount(), nil).(map[string]any)["myRole"].(lazy)
 			got, err := v(context.Background(), nil)
 			if err != nil {
-				got = model.ErrorCode(err)
+				got = string(model.ErrorCode(err))
 			}
 			if got != tt.want {
 				t.Errorf("myRole = %v (%v), want %s", got, err, tt.want)

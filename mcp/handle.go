@@ -54,7 +54,7 @@ func (s *sealer) seal(sessionID string) string {
 // open returns the session ID a handle carries, or a BAD_USER_INPUT error
 // that tells the assistant what to do.
 func (s *sealer) open(handle string) (string, error) {
-	bad := model.Errorf(model.ErrBadUserInput,
+	bad := model.Errorf(model.CodeBadUserInput,
 		"session %q is not a session handle of this service; pass the \"session\" value create_session_project returned, unchanged (or call create_session_project without one to start a new session)", clip(handle, 80))
 	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(handle, handlePrefix))
 	n := s.aead.NonceSize()

@@ -41,7 +41,7 @@ func TestSessionHandle(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := s.open(c.handle)
-			if got != c.want || (c.want == "") != (model.ErrorCode(err) == model.ErrBadUserInput) {
+			if got != c.want || (c.want == "") != (model.ErrorCode(err) == model.CodeBadUserInput) {
 				t.Fatalf("open(%q) = %q, %v; want %q", c.handle, got, err, c.want)
 			}
 		})

@@ -43,7 +43,7 @@ func (s *Server) readDataSources(ctx context.Context, req *sdk.ReadResourceReque
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
 	out, _, err := s.listDataSources(ctx, in)
-	if model.ErrorCode(err) == model.ErrNotFound {
+	if model.ErrorCode(err) == model.CodeNotFound {
 		return nil, sdk.ResourceNotFoundError(uri)
 	}
 	if err != nil {

@@ -49,7 +49,7 @@ func addTool[In, Out any](s *Server, t *sdk.Tool, f toolFunc[In, Out]) {
 			return nil, out, s.toolError(t.Name, err)
 		}
 		if len(body) > s.cfg.MaxResultBytes {
-			return nil, out, s.toolError(t.Name, model.Errorf(model.ErrLimitReached,
+			return nil, out, s.toolError(t.Name, model.Errorf(model.CodeLimitReached,
 				"the result is %d bytes, over this server's %d-byte limit a tool result; ask for less (a smaller pageSize, one importCode, samples: 0)", len(body), s.cfg.MaxResultBytes))
 		}
 		// Clients that read only content get the JSON too (the spec's advice

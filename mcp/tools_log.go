@@ -41,7 +41,7 @@ type requestLogOut struct {
 // run_query's own calls are not in it.
 func (s *Server) requestLog(ctx context.Context, in requestLogIn) (requestLogOut, outcome, error) {
 	if in.Limit < 0 || in.Limit > maxLogEntries {
-		return requestLogOut{}, outcome{}, model.Errorf(model.ErrBadUserInput, "limit is 1 to %d, not %d", maxLogEntries, in.Limit)
+		return requestLogOut{}, outcome{}, model.Errorf(model.CodeBadUserInput, "limit is 1 to %d, not %d", maxLogEntries, in.Limit)
 	}
 	if in.Limit == 0 {
 		in.Limit = 10
@@ -65,7 +65,7 @@ func (s *Server) requestLog(ctx context.Context, in requestLogIn) (requestLogOut
 			roots = []string{}
 		}
 		out.Entries = append(out.Entries, logEntryOut{At: e.At.UTC().Format(time.RFC3339Nano), OperationName: e.OperationName, RootFields: roots,
-			Query: e.Query, Variables: e.Variables, Status: e.Status, DurationMs: e.DurationMs, ErrorCode: e.Code, Fault: e.Fault})
+			Query: e.Query, Variables: e.Variables, Status: e.Status, DurationMs: e.DurationMs, ErrorCode: string(e.Code), Fault: e.Fault})
 	}
 	text := fmt.Sprintf("%d runtime requests, newest first; %d with an error code.", len(entries), failed)
 	return out, outcome{text: text}, nil

@@ -128,10 +128,10 @@ func (s *Server) addAttributes(ctx context.Context, in addAttributesIn) (addAttr
 		return addAttributesOut{}, outcome{}, err
 	}
 	if len(in.Attributes) == 0 {
-		return addAttributesOut{}, outcome{}, model.Errorf(model.ErrBadUserInput, "attributes is empty: list the fields to add")
+		return addAttributesOut{}, outcome{}, model.Errorf(model.CodeBadUserInput, "attributes is empty: list the fields to add")
 	}
 	if n := s.cfg.Limits.Attributes; len(in.Attributes) > n {
-		return addAttributesOut{}, outcome{}, model.Errorf(model.ErrLimitReached, "%d attributes in one call, but a table of a session project may have %d attributes", len(in.Attributes), n)
+		return addAttributesOut{}, outcome{}, model.Errorf(model.CodeLimitReached, "%d attributes in one call, but a table of a session project may have %d attributes", len(in.Attributes), n)
 	}
 	out := addAttributesOut{TableID: in.TableID, Created: []attributeOut{}}
 	for i, a := range in.Attributes {
@@ -145,7 +145,7 @@ func (s *Server) addAttributes(ctx context.Context, in addAttributesIn) (addAttr
 				return out, outcome{}, err // nothing was added: a plain refusal
 			}
 			e := model.AsError(err)
-			out.Failed = &failedOut{Index: i, Name: a.Name, Code: e.Code, Message: e.Message}
+			out.Failed = &failedOut{Index: i, Name: a.Name, Code: string(e.Code), Message: e.Message}
 			return out, outcome{failed: true, text: fmt.Sprintf("Added %d of %d attributes; %q was refused: %s: %s. %s after it not tried.",
 				i, len(in.Attributes), a.Name, e.Code, e.Message, plural(len(in.Attributes)-i-1, "attribute"))}, nil
 		}
@@ -167,7 +167,7 @@ func toAttribute(tableID string, a attributeIn) (model.Attribute, error) {
 	}
 	need := func(field string, ok bool) error {
 		if !ok {
-			return model.Errorf(model.ErrBadUserInput, "attribute %q: mapping %s needs %s", a.Name, m.Mapping, field)
+			return model.Errorf(model.CodeBadUserInput, "attribute %q: mapping %s needs %s", a.Name, m.Mapping, field)
 		}
 		return nil
 	}

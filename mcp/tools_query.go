@@ -45,10 +45,10 @@ type runQueryOut struct {
 // a GraphQL document through the runtime with the project's share token.
 func (s *Server) runQuery(ctx context.Context, in runQueryIn) (runQueryOut, outcome, error) {
 	if (in.Operation == "") == (in.Query == "") {
-		return runQueryOut{}, outcome{}, model.Errorf(model.ErrBadUserInput, "give operation (a LIST operation's name) or query (a GraphQL document), not both or neither")
+		return runQueryOut{}, outcome{}, model.Errorf(model.CodeBadUserInput, "give operation (a LIST operation's name) or query (a GraphQL document), not both or neither")
 	}
 	if in.PageSize < 0 || in.PageSize > maxPageSize {
-		return runQueryOut{}, outcome{}, model.Errorf(model.ErrBadUserInput, "pageSize is 1 to %d, not %d", maxPageSize, in.PageSize)
+		return runQueryOut{}, outcome{}, model.Errorf(model.CodeBadUserInput, "pageSize is 1 to %d, not %d", maxPageSize, in.PageSize)
 	}
 	p, pr, err := s.project(ctx, in.Session)
 	if err != nil {
@@ -101,11 +101,11 @@ func (s *Server) runDocument(ctx context.Context, pr *model.Project, in runQuery
 	}
 	body, err := json.Marshal(req)
 	if err != nil {
-		return runQueryOut{}, outcome{}, model.Errorf(model.ErrBadUserInput, "variables: %v", err)
+		return runQueryOut{}, outcome{}, model.Errorf(model.CodeBadUserInput, "variables: %v", err)
 	}
 	res, err := s.cfg.Backend.Runtime(ctx, model.RuntimeRequest{Slug: pr.Slug, ShareToken: pr.ShareToken, Body: body, ProjectID: pr.ID, NoFaults: true})
-	if e := model.AsError(err); e != nil && e.Code == model.ErrTooManyRequests {
-		err = &model.Error{Code: model.ErrLimitReached, Message: e.Message, RetryAfter: e.RetryAfter} // as runtimeList names it
+	if e := model.AsError(err); e != nil && e.Code == model.CodeTooManyRequests {
+		err = &model.Error{Code: model.CodeLimitReached, Message: e.Message, RetryAfter: e.RetryAfter} // as runtimeList names it
 	}
 	if err != nil {
 		return runQueryOut{}, outcome{}, err

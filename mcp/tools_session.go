@@ -30,7 +30,7 @@ func (s *Server) project(ctx context.Context, handle string) (model.Principal, *
 	}
 	pr, err := s.cfg.Backend.SessionProject(ctx, p)
 	if err == nil && pr == nil {
-		err = model.Errorf(model.ErrNotFound, "this session has no live project: it expired (%s after creation) or moved into an account when the person signed up; call create_session_project with this session to start another", span(s.cfg.Limits.ProjectTTL))
+		err = model.Errorf(model.CodeNotFound, "this session has no live project: it expired (%s after creation) or moved into an account when the person signed up; call create_session_project with this session to start another", span(s.cfg.Limits.ProjectTTL))
 	}
 	return p, pr, err
 }
@@ -65,7 +65,7 @@ func (s *Server) createSessionProject(ctx context.Context, in createSessionIn) (
 		}
 	}
 	sp, sessionID, err := s.cfg.Backend.CreateSessionProject(ctx, p, in.Name)
-	if e := model.AsError(err); e != nil && e.Code == model.ErrLimitReached {
+	if e := model.AsError(err); e != nil && e.Code == model.CodeLimitReached {
 		err = model.Errorf(e.Code, "%s (describe_project shows the session's project)", e.Message)
 	}
 	if err != nil {
@@ -134,7 +134,7 @@ func (s *Server) listDataSources(ctx context.Context, in dataSourcesIn) (dataSou
 		samples = *in.Samples
 	}
 	if samples < 0 || samples > 5 {
-		return dataSourcesOut{}, outcome{}, model.Errorf(model.ErrBadUserInput, "samples is 0 to 5, not %d", samples)
+		return dataSourcesOut{}, outcome{}, model.Errorf(model.CodeBadUserInput, "samples is 0 to 5, not %d", samples)
 	}
 	all, err := s.cfg.Backend.DataSources(ctx)
 	if err != nil {
@@ -147,7 +147,7 @@ func (s *Server) listDataSources(ctx context.Context, in dataSourcesIn) (dataSou
 		}
 	}
 	if in.ImportCode != "" && len(out.DataSources) == 0 {
-		return out, outcome{}, model.Errorf(model.ErrNotFound, "no dataset has importCode %q; leave importCode out to list them all", in.ImportCode)
+		return out, outcome{}, model.Errorf(model.CodeNotFound, "no dataset has importCode %q; leave importCode out to list them all", in.ImportCode)
 	}
 	text := fmt.Sprintf("%d datasets.", len(out.DataSources))
 	for _, d := range out.DataSources {

@@ -34,7 +34,7 @@ func (p *Project) checkTableName(name, selfID string) error {
 		return err
 	}
 	if reservedTypeNames[name] {
-		return Errorf(ErrBadUserInput, "table name %q is reserved by the runtime schema", name)
+		return Errorf(CodeBadUserInput, "table name %q is reserved by the runtime schema", name)
 	}
 	return p.checkTypeNames(fmt.Sprintf("table name %q", name), selfID, name, p.powerOf(selfID, nil))
 }
@@ -44,7 +44,7 @@ func checkSource(s *TableSource) error {
 		return nil
 	}
 	if strings.TrimSpace(s.ImportCode) == "" {
-		return Errorf(ErrBadUserInput, "source.importCode is empty")
+		return Errorf(CodeBadUserInput, "source.importCode is empty")
 	}
 	return nil
 }
@@ -59,7 +59,7 @@ type TablePatch struct {
 func (p *Project) UpdateTable(id string, patch TablePatch) (*Table, error) {
 	t := p.Table(id)
 	if t == nil {
-		return nil, Errorf(ErrNotFound, "table %q not found", id)
+		return nil, Errorf(CodeNotFound, "table %q not found", id)
 	}
 	if patch.Name != nil && *patch.Name != t.Name {
 		if err := p.checkTableName(*patch.Name, t.ID); err != nil {
@@ -84,7 +84,7 @@ func (p *Project) UpdateTable(id string, patch TablePatch) (*Table, error) {
 // the relations that touch it.
 func (p *Project) RemoveTable(id string) error {
 	if p.Table(id) == nil {
-		return Errorf(ErrNotFound, "table %q not found", id)
+		return Errorf(CodeNotFound, "table %q not found", id)
 	}
 	p.Tables = filter(p.Tables, func(t *Table) bool { return t.ID != id })
 	p.Relations = filter(p.Relations, func(r *Relation) bool { return r.SourceTableID != id && r.TargetTableID != id })
@@ -128,7 +128,7 @@ func (p *Project) fieldOwner(t *Table, name, skipAttr, skipRel string) string {
 func (p *Project) AddAttribute(a *Attribute) error {
 	t := p.Table(a.TableID)
 	if t == nil {
-		return Errorf(ErrNotFound, "table %q not found", a.TableID)
+		return Errorf(CodeNotFound, "table %q not found", a.TableID)
 	}
 	if err := CheckName("attribute name", a.Name); err != nil {
 		return err
@@ -138,7 +138,7 @@ func (p *Project) AddAttribute(a *Attribute) error {
 	}
 	if a.Name != "id" || t.Attribute("id") != nil {
 		if owner := p.fieldOwner(t, a.Name, "", ""); owner != "" {
-			return Errorf(ErrConflict, "attribute %q clashes with %s of table %s", a.Name, owner, t.Name)
+			return Errorf(CodeConflict, "attribute %q clashes with %s of table %s", a.Name, owner, t.Name)
 		}
 	}
 	if err := checkMapping(a); err != nil {
@@ -151,7 +151,7 @@ func (p *Project) AddAttribute(a *Attribute) error {
 
 func checkMapping(a *Attribute) error {
 	if !a.Type.Valid() {
-		return Errorf(ErrBadUserInput, "attribute %q: unknown type %q", a.Name, a.Type)
+		return Errorf(CodeBadUserInput, "attribute %q: unknown type %q", a.Name, a.Type)
 	}
 	if a.Mapping == "" {
 		a.Mapping = MappingNone
@@ -160,30 +160,30 @@ func checkMapping(a *Attribute) error {
 	case MappingNone:
 	case MappingSource:
 		if strings.TrimSpace(a.SourcePath) == "" {
-			return Errorf(ErrBadUserInput, "attribute %q: SOURCE mapping needs sourceMapping.path", a.Name)
+			return Errorf(CodeBadUserInput, "attribute %q: SOURCE mapping needs sourceMapping.path", a.Name)
 		}
 		for _, part := range strings.Split(a.SourcePath, ".") {
 			if part == "" {
-				return Errorf(ErrBadUserInput, "attribute %q: sourceMapping.path %q has an empty segment", a.Name, a.SourcePath)
+				return Errorf(CodeBadUserInput, "attribute %q: sourceMapping.path %q has an empty segment", a.Name, a.SourcePath)
 			}
 		}
 	case MappingConstant:
 		if len(a.Constant) == 0 || !json.Valid(a.Constant) {
-			return Errorf(ErrBadUserInput, "attribute %q: CONSTANT mapping needs constantValue", a.Name)
+			return Errorf(CodeBadUserInput, "attribute %q: CONSTANT mapping needs constantValue", a.Name)
 		}
 	case MappingComputed:
 		if strings.TrimSpace(a.Computed) == "" {
-			return Errorf(ErrBadUserInput, "attribute %q: COMPUTED mapping needs computedExpression", a.Name)
+			return Errorf(CodeBadUserInput, "attribute %q: COMPUTED mapping needs computedExpression", a.Name)
 		}
 	case MappingGenerated:
 		if a.Generator == nil || a.Generator.Kind == "" {
-			return Errorf(ErrBadUserInput, "attribute %q: GENERATED mapping needs generator.kind", a.Name)
+			return Errorf(CodeBadUserInput, "attribute %q: GENERATED mapping needs generator.kind", a.Name)
 		}
 		if len(a.Generator.Options) > 0 && !json.Valid(a.Generator.Options) {
-			return Errorf(ErrBadUserInput, "attribute %q: generator.options is not JSON", a.Name)
+			return Errorf(CodeBadUserInput, "attribute %q: generator.options is not JSON", a.Name)
 		}
 	default:
-		return Errorf(ErrBadUserInput, "attribute %q: unknown mappingType %q", a.Name, a.Mapping)
+		return Errorf(CodeBadUserInput, "attribute %q: unknown mappingType %q", a.Name, a.Mapping)
 	}
 	return nil
 }
@@ -205,7 +205,7 @@ type AttributePatch struct {
 func (p *Project) UpdateAttribute(id string, patch AttributePatch) (*Attribute, error) {
 	t, a := p.Attribute(id)
 	if a == nil {
-		return nil, Errorf(ErrNotFound, "attribute %q not found", id)
+		return nil, Errorf(CodeNotFound, "attribute %q not found", id)
 	}
 	next := *a
 	if patch.Name != nil && *patch.Name != a.Name {
@@ -216,10 +216,10 @@ func (p *Project) UpdateAttribute(id string, patch AttributePatch) (*Attribute, 
 			return nil, err
 		}
 		if owner := p.fieldOwner(t, *patch.Name, a.ID, ""); owner != "" && !(*patch.Name == "id" && t.Attribute("id") == nil) {
-			return nil, Errorf(ErrConflict, "attribute %q clashes with %s of table %s", *patch.Name, owner, t.Name)
+			return nil, Errorf(CodeConflict, "attribute %q clashes with %s of table %s", *patch.Name, owner, t.Name)
 		}
 		if ref := p.attributeUse(t, a.Name); ref != "" {
-			return nil, Errorf(ErrConflict, "attribute %q is used by %s; change that first", a.Name, ref)
+			return nil, Errorf(CodeConflict, "attribute %q is used by %s; change that first", a.Name, ref)
 		}
 		next.Name = *patch.Name
 	}
@@ -288,10 +288,10 @@ func (p *Project) attributeUse(t *Table, name string) string {
 func (p *Project) RemoveAttribute(id string) error {
 	t, a := p.Attribute(id)
 	if a == nil {
-		return Errorf(ErrNotFound, "attribute %q not found", id)
+		return Errorf(CodeNotFound, "attribute %q not found", id)
 	}
 	if ref := p.attributeUse(t, a.Name); ref != "" {
-		return Errorf(ErrConflict, "attribute %q is used by %s; remove that first", a.Name, ref)
+		return Errorf(CodeConflict, "attribute %q is used by %s; remove that first", a.Name, ref)
 	}
 	t.Attributes = filter(t.Attributes, func(x *Attribute) bool { return x.ID != id })
 	p.Version++
@@ -306,15 +306,15 @@ func (p *Project) AddRelation(r *Relation) error {
 	src, dst := p.Table(r.SourceTableID), p.Table(r.TargetTableID)
 	switch {
 	case src == nil:
-		return Errorf(ErrNotFound, "source table %q not found", r.SourceTableID)
+		return Errorf(CodeNotFound, "source table %q not found", r.SourceTableID)
 	case dst == nil:
-		return Errorf(ErrNotFound, "target table %q not found", r.TargetTableID)
+		return Errorf(CodeNotFound, "target table %q not found", r.TargetTableID)
 	case r.Cardinality != OneToOne && r.Cardinality != OneToMany:
-		return Errorf(ErrBadUserInput, "cardinality %q is not ONE_TO_ONE or ONE_TO_MANY", r.Cardinality)
+		return Errorf(CodeBadUserInput, "cardinality %q is not ONE_TO_ONE or ONE_TO_MANY", r.Cardinality)
 	case !hasField(src, r.SourceAttribute):
-		return Errorf(ErrBadUserInput, "sourceAttribute %q is not an attribute of table %s", r.SourceAttribute, src.Name)
+		return Errorf(CodeBadUserInput, "sourceAttribute %q is not an attribute of table %s", r.SourceAttribute, src.Name)
 	case !hasField(dst, r.TargetAttribute):
-		return Errorf(ErrBadUserInput, "targetAttribute %q is not an attribute of table %s", r.TargetAttribute, dst.Name)
+		return Errorf(CodeBadUserInput, "targetAttribute %q is not an attribute of table %s", r.TargetAttribute, dst.Name)
 	}
 	if r.Direction == "" {
 		r.Direction = SourceToTarget
@@ -323,7 +323,7 @@ func (p *Project) AddRelation(r *Relation) error {
 		}
 	}
 	if r.Direction != SourceToTarget && r.Direction != Bidirectional {
-		return Errorf(ErrBadUserInput, "direction %q is not SOURCE_TO_TARGET or BIDIRECTIONAL", r.Direction)
+		return Errorf(CodeBadUserInput, "direction %q is not SOURCE_TO_TARGET or BIDIRECTIONAL", r.Direction)
 	}
 	if err := p.checkRelationField(src, r.FieldName, "fieldName"); err != nil {
 		return err
@@ -336,7 +336,7 @@ func (p *Project) AddRelation(r *Relation) error {
 			return err
 		}
 		if src.ID == dst.ID && r.InverseFieldName == r.FieldName {
-			return Errorf(ErrConflict, "fieldName and inverseFieldName are both %q on table %s", r.FieldName, src.Name)
+			return Errorf(CodeConflict, "fieldName and inverseFieldName are both %q on table %s", r.FieldName, src.Name)
 		}
 	} else {
 		r.InverseFieldName = ""
@@ -351,7 +351,7 @@ func (p *Project) checkRelationField(t *Table, name, what string) error {
 		return err
 	}
 	if owner := p.fieldOwner(t, name, "", ""); owner != "" {
-		return Errorf(ErrConflict, "%s %q shadows %s of table %s", what, name, owner, t.Name)
+		return Errorf(CodeConflict, "%s %q shadows %s of table %s", what, name, owner, t.Name)
 	}
 	return nil
 }
@@ -359,7 +359,7 @@ func (p *Project) checkRelationField(t *Table, name, what string) error {
 // RemoveRelation removes a relation.
 func (p *Project) RemoveRelation(id string) error {
 	if p.Relation(id) == nil {
-		return Errorf(ErrNotFound, "relation %q not found", id)
+		return Errorf(CodeNotFound, "relation %q not found", id)
 	}
 	p.Relations = filter(p.Relations, func(r *Relation) bool { return r.ID != id })
 	p.Version++

@@ -34,10 +34,10 @@ func (p *Project) operationOwner(name, skipID string) string {
 func (p *Project) AddOperation(o *Operation) error {
 	t := p.Table(o.TableID)
 	if t == nil {
-		return Errorf(ErrNotFound, "table %q not found", o.TableID)
+		return Errorf(CodeNotFound, "table %q not found", o.TableID)
 	}
 	if !o.Kind.Valid() {
-		return Errorf(ErrBadUserInput, "operation kind %q is not one of LIST, SINGLE, CREATE, UPDATE, DELETE, AGGREGATE", o.Kind)
+		return Errorf(CodeBadUserInput, "operation kind %q is not one of LIST, SINGLE, CREATE, UPDATE, DELETE, AGGREGATE", o.Kind)
 	}
 	if err := CheckName("operation name", o.Name); err != nil {
 		return err
@@ -67,7 +67,7 @@ func (p *Project) AddOperation(o *Operation) error {
 
 func checkParameters(t *Table, k OperationKind, params []Parameter) error {
 	if len(params) > 0 && k != OpList {
-		return Errorf(ErrBadUserInput, "only LIST operations take parameters")
+		return Errorf(CodeBadUserInput, "only LIST operations take parameters")
 	}
 	seen := map[string]bool{}
 	for _, prm := range params {
@@ -75,14 +75,14 @@ func checkParameters(t *Table, k OperationKind, params []Parameter) error {
 			return err
 		}
 		if listArgs[prm.Name] || seen[prm.Name] {
-			return Errorf(ErrConflict, "parameter name %q is used twice or clashes with page, pageSize, sortField or sortDirection", prm.Name)
+			return Errorf(CodeConflict, "parameter name %q is used twice or clashes with page, pageSize, sortField or sortDirection", prm.Name)
 		}
 		seen[prm.Name] = true
 		if !hasField(t, prm.Attribute) {
-			return Errorf(ErrBadUserInput, "parameter %q: %q is not an attribute of table %s", prm.Name, prm.Attribute, t.Name)
+			return Errorf(CodeBadUserInput, "parameter %q: %q is not an attribute of table %s", prm.Name, prm.Attribute, t.Name)
 		}
 		if !prm.Operator.Valid() {
-			return Errorf(ErrBadUserInput, "parameter %q: operator %q is not one of eq, neq, gt, gte, lt, lte, in, like", prm.Name, prm.Operator)
+			return Errorf(CodeBadUserInput, "parameter %q: operator %q is not one of eq, neq, gt, gte, lt, lte, in, like", prm.Name, prm.Operator)
 		}
 	}
 	return nil
@@ -91,7 +91,7 @@ func checkParameters(t *Table, k OperationKind, params []Parameter) error {
 // checkOptions refuses options on operations other than LIST.
 func checkOptions(k OperationKind, opt *OperationOptions) error {
 	if opt.Any() && k != OpList {
-		return Errorf(ErrBadUserInput, "only LIST operations take options (relay, where, orderBy); use an AGGREGATE operation for aggregates")
+		return Errorf(CodeBadUserInput, "only LIST operations take options (relay, where, orderBy); use an AGGREGATE operation for aggregates")
 	}
 	return nil
 }
@@ -101,7 +101,7 @@ func checkOptions(k OperationKind, opt *OperationOptions) error {
 func (p *Project) checkFieldNames(o *Operation, skipID string) error {
 	for _, name := range o.fieldNames() {
 		if owner := p.operationOwner(name, skipID); owner != "" {
-			return Errorf(ErrConflict, "operation name %q is used by %s", name, owner)
+			return Errorf(CodeConflict, "operation name %q is used by %s", name, owner)
 		}
 	}
 	return nil
@@ -119,7 +119,7 @@ type OperationPatch struct {
 func (p *Project) UpdateOperation(id string, patch OperationPatch) (*Operation, error) {
 	o := p.Operation(id)
 	if o == nil {
-		return nil, Errorf(ErrNotFound, "operation %q not found", id)
+		return nil, Errorf(CodeNotFound, "operation %q not found", id)
 	}
 	next := *o
 	if patch.Name != nil {
@@ -168,7 +168,7 @@ func (p *Project) UpdateOperation(id string, patch OperationPatch) (*Operation, 
 // RemoveOperation removes an operation.
 func (p *Project) RemoveOperation(id string) error {
 	if p.Operation(id) == nil {
-		return Errorf(ErrNotFound, "operation %q not found", id)
+		return Errorf(CodeNotFound, "operation %q not found", id)
 	}
 	p.Operations = filter(p.Operations, func(o *Operation) bool { return o.ID != id })
 	p.Version++
@@ -187,7 +187,7 @@ func (p *Project) GenerateDefaultOperations(tableID string, newID func() string)
 	} else if t := p.Table(tableID); t != nil {
 		tables = []*Table{t}
 	} else {
-		return nil, Errorf(ErrNotFound, "table %q not found", tableID)
+		return nil, Errorf(CodeNotFound, "table %q not found", tableID)
 	}
 	var add []*Operation
 	taken := map[string]bool{}
@@ -201,7 +201,7 @@ func (p *Project) GenerateDefaultOperations(tableID string, newID func() string)
 				if owner == "" {
 					owner = "another generated operation"
 				}
-				return nil, Errorf(ErrConflict, "default operation %q of table %s clashes with %s", name, t.Name, owner)
+				return nil, Errorf(CodeConflict, "default operation %q of table %s clashes with %s", name, t.Name, owner)
 			}
 			taken[name] = true
 			add = append(add, &Operation{ID: newID(), TableID: t.ID, Name: name, Kind: k, Enabled: true, Parameters: []Parameter{}})

@@ -68,7 +68,7 @@ func fixture(tb testing.TB) *model.Project {
 type editCase struct {
 	name  string
 	edit  func(p *model.Project) error
-	code  string
+	code  model.Code
 	msg   []string
 	check func(t *testing.T, p *model.Project) // after an accepted edit
 }
@@ -138,23 +138,23 @@ func TestAddTable(t *testing.T) {
 		{name: "with source", edit: func(p *model.Project) error {
 			return p.AddTable(&model.Table{ID: "tn", Name: "Supplier", Source: &model.TableSource{ImportCode: "suppliers"}})
 		}},
-		{name: "empty name", edit: add(""), code: model.ErrBadUserInput, msg: []string{"table name"}},
-		{name: "starts with digit", edit: add("1Product"), code: model.ErrBadUserInput},
-		{name: "space", edit: add("Line Item"), code: model.ErrBadUserInput},
-		{name: "dash", edit: add("Line-Item"), code: model.ErrBadUserInput},
-		{name: "double underscore", edit: add("__Type"), code: model.ErrBadUserInput},
-		{name: "non-ASCII letter", edit: add("Café"), code: model.ErrBadUserInput},
+		{name: "empty name", edit: add(""), code: model.CodeBadUserInput, msg: []string{"table name"}},
+		{name: "starts with digit", edit: add("1Product"), code: model.CodeBadUserInput},
+		{name: "space", edit: add("Line Item"), code: model.CodeBadUserInput},
+		{name: "dash", edit: add("Line-Item"), code: model.CodeBadUserInput},
+		{name: "double underscore", edit: add("__Type"), code: model.CodeBadUserInput},
+		{name: "non-ASCII letter", edit: add("Café"), code: model.CodeBadUserInput},
 		{name: "blank source", edit: func(p *model.Project) error {
 			return p.AddTable(&model.Table{ID: "tn", Name: "Supplier", Source: &model.TableSource{ImportCode: "  "}})
-		}, code: model.ErrBadUserInput, msg: []string{"importCode"}},
-		{name: "same name", edit: add("Product"), code: model.ErrConflict, msg: []string{`"Product"`}},
-		{name: "lower case clash", edit: add("product"), code: model.ErrConflict, msg: []string{`"product"`, `table "Product"`}},
-		{name: "upper case clash", edit: add("CUSTOMER"), code: model.ErrConflict, msg: []string{`table "Customer"`}},
-		{name: "clashes with generated Page type", edit: add("ProductPage"), code: model.ErrConflict, msg: []string{`table "Product"`, "ProductPage"}},
-		{name: "clashes with generated Input type", edit: add("orderinput"), code: model.ErrConflict, msg: []string{`table "Order"`, "OrderInput"}},
+		}, code: model.CodeBadUserInput, msg: []string{"importCode"}},
+		{name: "same name", edit: add("Product"), code: model.CodeConflict, msg: []string{`"Product"`}},
+		{name: "lower case clash", edit: add("product"), code: model.CodeConflict, msg: []string{`"product"`, `table "Product"`}},
+		{name: "upper case clash", edit: add("CUSTOMER"), code: model.CodeConflict, msg: []string{`table "Customer"`}},
+		{name: "clashes with generated Page type", edit: add("ProductPage"), code: model.CodeConflict, msg: []string{`table "Product"`, "ProductPage"}},
+		{name: "clashes with generated Input type", edit: add("orderinput"), code: model.CodeConflict, msg: []string{`table "Order"`, "OrderInput"}},
 	}
 	for _, name := range []string{"Query", "Mutation", "Subscription", "SortDirection", "FilterValue", "JSON", "String", "Int", "Float", "Boolean", "ID"} {
-		cases = append(cases, editCase{name: "reserved " + name, edit: add(name), code: model.ErrBadUserInput, msg: []string{"reserved"}})
+		cases = append(cases, editCase{name: "reserved " + name, edit: add(name), code: model.CodeBadUserInput, msg: []string{"reserved"}})
 	}
 	runEdits(t, cases)
 }
@@ -178,7 +178,7 @@ func TestAddTableGeneratedNames(t *testing.T) {
 			}
 			before := p.Clone()
 			err := p.AddTable(&model.Table{ID: "t2", Name: tt.name})
-			if model.ErrorCode(err) != model.ErrConflict || !strings.Contains(err.Error(), tt.existing) {
+			if model.ErrorCode(err) != model.CodeConflict || !strings.Contains(err.Error(), tt.existing) {
 				t.Fatalf("AddTable(%q) = %v, want CONFLICT naming %q", tt.name, err, tt.existing)
 			}
 			if !reflect.DeepEqual(p.Clone(), before) {
@@ -215,13 +215,13 @@ func TestUpdateTable(t *testing.T) {
 				}
 			}},
 		{name: "empty patch", edit: update("tp", model.TablePatch{})},
-		{name: "unknown table", edit: update("nope", model.TablePatch{Name: ptr("X")}), code: model.ErrNotFound, msg: []string{"nope"}},
-		{name: "invalid name", edit: update("tp", model.TablePatch{Name: ptr("9lives")}), code: model.ErrBadUserInput},
-		{name: "reserved name", edit: update("tp", model.TablePatch{Name: ptr("Query")}), code: model.ErrBadUserInput, msg: []string{"reserved"}},
-		{name: "other table's name", edit: update("tp", model.TablePatch{Name: ptr("customer")}), code: model.ErrConflict, msg: []string{`table "Customer"`}},
-		{name: "other table's Input name", edit: update("tp", model.TablePatch{Name: ptr("CustomerInput")}), code: model.ErrConflict, msg: []string{`table "Customer"`}},
+		{name: "unknown table", edit: update("nope", model.TablePatch{Name: ptr("X")}), code: model.CodeNotFound, msg: []string{"nope"}},
+		{name: "invalid name", edit: update("tp", model.TablePatch{Name: ptr("9lives")}), code: model.CodeBadUserInput},
+		{name: "reserved name", edit: update("tp", model.TablePatch{Name: ptr("Query")}), code: model.CodeBadUserInput, msg: []string{"reserved"}},
+		{name: "other table's name", edit: update("tp", model.TablePatch{Name: ptr("customer")}), code: model.CodeConflict, msg: []string{`table "Customer"`}},
+		{name: "other table's Input name", edit: update("tp", model.TablePatch{Name: ptr("CustomerInput")}), code: model.CodeConflict, msg: []string{`table "Customer"`}},
 		{name: "valid name with blank source", edit: update("tp", model.TablePatch{Name: ptr("Item"), Source: &model.TableSource{}}),
-			code: model.ErrBadUserInput, msg: []string{"importCode"}},
+			code: model.CodeBadUserInput, msg: []string{"importCode"}},
 	})
 }
 
@@ -239,7 +239,7 @@ func TestUpdateTableCopiesSource(t *testing.T) {
 
 func TestRemoveTable(t *testing.T) {
 	runEdits(t, []editCase{
-		{name: "unknown", edit: func(p *model.Project) error { return p.RemoveTable("nope") }, code: model.ErrNotFound},
+		{name: "unknown", edit: func(p *model.Project) error { return p.RemoveTable("nope") }, code: model.CodeNotFound},
 		{name: "cascades", edit: func(p *model.Project) error { return p.RemoveTable("tc") }, check: func(t *testing.T, p *model.Project) {
 			if p.Table("tc") != nil {
 				t.Error("table still there")
@@ -314,26 +314,26 @@ func TestAddAttribute(t *testing.T) {
 		{name: "type DATETIME", edit: add(model.Attribute{Name: "x", Type: model.TypeDateTime})},
 		{name: "type JSON", edit: add(model.Attribute{Name: "x", Type: model.TypeJSON})},
 
-		{name: "unknown table", edit: add(model.Attribute{TableID: "nope", Name: "x"}), code: model.ErrNotFound},
-		{name: "empty name", edit: add(model.Attribute{Name: ""}), code: model.ErrBadUserInput, msg: []string{"attribute name"}},
-		{name: "invalid name", edit: add(model.Attribute{Name: "unit price"}), code: model.ErrBadUserInput},
-		{name: "reserved prefix", edit: add(model.Attribute{Name: "__typename"}), code: model.ErrBadUserInput},
-		{name: "unknown type", edit: add(model.Attribute{Name: "x", Type: "TEXT"}), code: model.ErrBadUserInput, msg: []string{"TEXT"}},
-		{name: "same name", edit: add(model.Attribute{Name: "price"}), code: model.ErrConflict, msg: []string{`"price"`, "attribute price", "Product"}},
-		{name: "relation field", edit: add(model.Attribute{TableID: "tc", Name: "orders"}), code: model.ErrConflict, msg: []string{"relation field orders", "Customer"}},
-		{name: "inverse relation field", edit: add(model.Attribute{TableID: "to", Name: "customer"}), code: model.ErrConflict, msg: []string{"relation field customer", "Order"}},
-		{name: "unknown mapping", edit: add(model.Attribute{Name: "x", Mapping: "MAGIC"}), code: model.ErrBadUserInput, msg: []string{"MAGIC"}},
-		{name: "source without path", edit: add(model.Attribute{Name: "x", Mapping: model.MappingSource}), code: model.ErrBadUserInput, msg: []string{"sourceMapping.path"}},
-		{name: "source with blank path", edit: add(model.Attribute{Name: "x", Mapping: model.MappingSource, SourcePath: " "}), code: model.ErrBadUserInput},
-		{name: "source with empty segment", edit: add(model.Attribute{Name: "x", Mapping: model.MappingSource, SourcePath: "price..amount"}), code: model.ErrBadUserInput, msg: []string{"empty segment"}},
-		{name: "source with leading dot", edit: add(model.Attribute{Name: "x", Mapping: model.MappingSource, SourcePath: ".price"}), code: model.ErrBadUserInput},
-		{name: "source with trailing dot", edit: add(model.Attribute{Name: "x", Mapping: model.MappingSource, SourcePath: "price."}), code: model.ErrBadUserInput},
-		{name: "constant without value", edit: add(model.Attribute{Name: "x", Mapping: model.MappingConstant}), code: model.ErrBadUserInput, msg: []string{"constantValue"}},
-		{name: "constant not JSON", edit: add(model.Attribute{Name: "x", Mapping: model.MappingConstant, Constant: json.RawMessage(`EUR`)}), code: model.ErrBadUserInput},
-		{name: "computed without expression", edit: add(model.Attribute{Name: "x", Mapping: model.MappingComputed, Computed: "  "}), code: model.ErrBadUserInput, msg: []string{"computedExpression"}},
-		{name: "generated without generator", edit: add(model.Attribute{Name: "x", Mapping: model.MappingGenerated}), code: model.ErrBadUserInput, msg: []string{"generator.kind"}},
-		{name: "generated without kind", edit: add(model.Attribute{Name: "x", Mapping: model.MappingGenerated, Generator: gen("", "")}), code: model.ErrBadUserInput},
-		{name: "generated with bad options", edit: add(model.Attribute{Name: "x", Mapping: model.MappingGenerated, Generator: gen("person.email", `{min:1}`)}), code: model.ErrBadUserInput, msg: []string{"options"}},
+		{name: "unknown table", edit: add(model.Attribute{TableID: "nope", Name: "x"}), code: model.CodeNotFound},
+		{name: "empty name", edit: add(model.Attribute{Name: ""}), code: model.CodeBadUserInput, msg: []string{"attribute name"}},
+		{name: "invalid name", edit: add(model.Attribute{Name: "unit price"}), code: model.CodeBadUserInput},
+		{name: "reserved prefix", edit: add(model.Attribute{Name: "__typename"}), code: model.CodeBadUserInput},
+		{name: "unknown type", edit: add(model.Attribute{Name: "x", Type: "TEXT"}), code: model.CodeBadUserInput, msg: []string{"TEXT"}},
+		{name: "same name", edit: add(model.Attribute{Name: "price"}), code: model.CodeConflict, msg: []string{`"price"`, "attribute price", "Product"}},
+		{name: "relation field", edit: add(model.Attribute{TableID: "tc", Name: "orders"}), code: model.CodeConflict, msg: []string{"relation field orders", "Customer"}},
+		{name: "inverse relation field", edit: add(model.Attribute{TableID: "to", Name: "customer"}), code: model.CodeConflict, msg: []string{"relation field customer", "Order"}},
+		{name: "unknown mapping", edit: add(model.Attribute{Name: "x", Mapping: "MAGIC"}), code: model.CodeBadUserInput, msg: []string{"MAGIC"}},
+		{name: "source without path", edit: add(model.Attribute{Name: "x", Mapping: model.MappingSource}), code: model.CodeBadUserInput, msg: []string{"sourceMapping.path"}},
+		{name: "source with blank path", edit: add(model.Attribute{Name: "x", Mapping: model.MappingSource, SourcePath: " "}), code: model.CodeBadUserInput},
+		{name: "source with empty segment", edit: add(model.Attribute{Name: "x", Mapping: model.MappingSource, SourcePath: "price..amount"}), code: model.CodeBadUserInput, msg: []string{"empty segment"}},
+		{name: "source with leading dot", edit: add(model.Attribute{Name: "x", Mapping: model.MappingSource, SourcePath: ".price"}), code: model.CodeBadUserInput},
+		{name: "source with trailing dot", edit: add(model.Attribute{Name: "x", Mapping: model.MappingSource, SourcePath: "price."}), code: model.CodeBadUserInput},
+		{name: "constant without value", edit: add(model.Attribute{Name: "x", Mapping: model.MappingConstant}), code: model.CodeBadUserInput, msg: []string{"constantValue"}},
+		{name: "constant not JSON", edit: add(model.Attribute{Name: "x", Mapping: model.MappingConstant, Constant: json.RawMessage(`EUR`)}), code: model.CodeBadUserInput},
+		{name: "computed without expression", edit: add(model.Attribute{Name: "x", Mapping: model.MappingComputed, Computed: "  "}), code: model.CodeBadUserInput, msg: []string{"computedExpression"}},
+		{name: "generated without generator", edit: add(model.Attribute{Name: "x", Mapping: model.MappingGenerated}), code: model.CodeBadUserInput, msg: []string{"generator.kind"}},
+		{name: "generated without kind", edit: add(model.Attribute{Name: "x", Mapping: model.MappingGenerated, Generator: gen("", "")}), code: model.CodeBadUserInput},
+		{name: "generated with bad options", edit: add(model.Attribute{Name: "x", Mapping: model.MappingGenerated, Generator: gen("person.email", `{min:1}`)}), code: model.CodeBadUserInput, msg: []string{"options"}},
 	}
 	runEdits(t, cases)
 }
@@ -347,7 +347,7 @@ func TestAddAttributeID(t *testing.T) {
 	}
 	before := p.Clone()
 	err := p.AddAttribute(&model.Attribute{ID: "id2", TableID: "to", Name: "id", Type: model.TypeID})
-	if model.ErrorCode(err) != model.ErrConflict || !strings.Contains(err.Error(), "attribute id") {
+	if model.ErrorCode(err) != model.CodeConflict || !strings.Contains(err.Error(), "attribute id") {
 		t.Fatalf("second id attribute: %v, want CONFLICT naming attribute id", err)
 	}
 	if !reflect.DeepEqual(p.Clone(), before) {
@@ -385,19 +385,19 @@ func TestUpdateAttribute(t *testing.T) {
 		{name: "retype", edit: update("ap-price", model.AttributePatch{Type: st(model.TypeString)})},
 		{name: "generator", edit: update("ap-sku", model.AttributePatch{Mapping: mt(model.MappingGenerated), Generator: &model.Generator{Kind: "company.name"}})},
 
-		{name: "unknown", edit: update("nope", model.AttributePatch{Name: ptr("x")}), code: model.ErrNotFound},
-		{name: "invalid name", edit: update("ap-sku", model.AttributePatch{Name: ptr("a-b")}), code: model.ErrBadUserInput},
-		{name: "rename onto another attribute", edit: update("ap-sku", model.AttributePatch{Name: ptr("price")}), code: model.ErrConflict, msg: []string{"attribute price"}},
-		{name: "rename onto a relation field", edit: update("ac-email", model.AttributePatch{Name: ptr("orders")}), code: model.ErrConflict, msg: []string{"relation field orders"}},
-		{name: "rename used by a relation", edit: update("ao-cust", model.AttributePatch{Name: ptr("buyerId")}), code: model.ErrConflict,
+		{name: "unknown", edit: update("nope", model.AttributePatch{Name: ptr("x")}), code: model.CodeNotFound},
+		{name: "invalid name", edit: update("ap-sku", model.AttributePatch{Name: ptr("a-b")}), code: model.CodeBadUserInput},
+		{name: "rename onto another attribute", edit: update("ap-sku", model.AttributePatch{Name: ptr("price")}), code: model.CodeConflict, msg: []string{"attribute price"}},
+		{name: "rename onto a relation field", edit: update("ac-email", model.AttributePatch{Name: ptr("orders")}), code: model.CodeConflict, msg: []string{"relation field orders"}},
+		{name: "rename used by a relation", edit: update("ao-cust", model.AttributePatch{Name: ptr("buyerId")}), code: model.CodeConflict,
 			msg: []string{`"customerId"`, "relation orders"}},
-		{name: "rename used by a parameter", edit: update("ap-cat", model.AttributePatch{Name: ptr("kind")}), code: model.ErrConflict,
+		{name: "rename used by a parameter", edit: update("ap-cat", model.AttributePatch{Name: ptr("kind")}), code: model.CodeConflict,
 			msg: []string{`"category"`, "parameter category of operation productsByCategory"}},
-		{name: "unknown type", edit: update("ap-sku", model.AttributePatch{Type: st("TEXT")}), code: model.ErrBadUserInput},
-		{name: "source without path", edit: update("ap-sku", model.AttributePatch{Mapping: mt(model.MappingSource)}), code: model.ErrBadUserInput},
+		{name: "unknown type", edit: update("ap-sku", model.AttributePatch{Type: st("TEXT")}), code: model.CodeBadUserInput},
+		{name: "source without path", edit: update("ap-sku", model.AttributePatch{Mapping: mt(model.MappingSource)}), code: model.CodeBadUserInput},
 		{name: "valid rename with invalid mapping", edit: update("ap-sku", model.AttributePatch{Name: ptr("code"), Mapping: mt(model.MappingComputed)}),
-			code: model.ErrBadUserInput, msg: []string{"computedExpression"}},
-		{name: "bad constant", edit: update("ap-sku", model.AttributePatch{Mapping: mt(model.MappingConstant), Constant: json.RawMessage(`{`)}), code: model.ErrBadUserInput},
+			code: model.CodeBadUserInput, msg: []string{"computedExpression"}},
+		{name: "bad constant", edit: update("ap-sku", model.AttributePatch{Mapping: mt(model.MappingConstant), Constant: json.RawMessage(`{`)}), code: model.CodeBadUserInput},
 	})
 }
 
@@ -411,7 +411,7 @@ func TestUpdateAttributeIDAttribute(t *testing.T) {
 	if _, err := p.UpdateAttribute("aid", model.AttributePatch{Name: ptr("id"), Sortable: ptr(true)}); err != nil {
 		t.Fatalf("keeping the name id: %v", err)
 	}
-	if _, err := p.UpdateAttribute("ap-sku", model.AttributePatch{Name: ptr("id")}); model.ErrorCode(err) != model.ErrConflict {
+	if _, err := p.UpdateAttribute("ap-sku", model.AttributePatch{Name: ptr("id")}); model.ErrorCode(err) != model.CodeConflict {
 		t.Fatalf("second attribute renamed to id: %v, want CONFLICT", err)
 	}
 	if _, err := p.UpdateAttribute("aid", model.AttributePatch{Name: ptr("legacyId")}); err != nil {
@@ -432,9 +432,9 @@ func TestRemoveAttribute(t *testing.T) {
 				t.Error("attribute still there")
 			}
 		}},
-		{name: "unknown", edit: remove("nope"), code: model.ErrNotFound},
-		{name: "used by a relation", edit: remove("ao-cust"), code: model.ErrConflict, msg: []string{"customerId", "relation orders"}},
-		{name: "used by a parameter", edit: remove("ap-price"), code: model.ErrConflict, msg: []string{"parameter minPrice of operation productsByCategory"}},
+		{name: "unknown", edit: remove("nope"), code: model.CodeNotFound},
+		{name: "used by a relation", edit: remove("ao-cust"), code: model.CodeConflict, msg: []string{"customerId", "relation orders"}},
+		{name: "used by a parameter", edit: remove("ap-price"), code: model.CodeConflict, msg: []string{"parameter minPrice of operation productsByCategory"}},
 	})
 }
 
@@ -481,25 +481,25 @@ func TestAddRelation(t *testing.T) {
 			r.TargetAttribute = "id"
 		}))},
 
-		{name: "unknown source table", edit: add(with(func(r *model.Relation) { r.SourceTableID = "nope" })), code: model.ErrNotFound, msg: []string{"source table"}},
-		{name: "unknown target table", edit: add(with(func(r *model.Relation) { r.TargetTableID = "nope" })), code: model.ErrNotFound, msg: []string{"target table"}},
-		{name: "no cardinality", edit: add(with(func(r *model.Relation) { r.Cardinality = "" })), code: model.ErrBadUserInput, msg: []string{"cardinality"}},
-		{name: "many to many", edit: add(with(func(r *model.Relation) { r.Cardinality = "MANY_TO_MANY" })), code: model.ErrBadUserInput},
-		{name: "unknown source attribute", edit: add(with(func(r *model.Relation) { r.SourceAttribute = "sum" })), code: model.ErrBadUserInput, msg: []string{`"sum"`, "Order"}},
-		{name: "unknown target attribute", edit: add(with(func(r *model.Relation) { r.TargetAttribute = "cost" })), code: model.ErrBadUserInput, msg: []string{`"cost"`, "Product"}},
-		{name: "unknown direction", edit: add(with(func(r *model.Relation) { r.Direction = "BOTH" })), code: model.ErrBadUserInput, msg: []string{"BOTH"}},
-		{name: "invalid field name", edit: add(with(func(r *model.Relation) { r.FieldName = "the product" })), code: model.ErrBadUserInput, msg: []string{"fieldName"}},
-		{name: "empty field name", edit: add(with(func(r *model.Relation) { r.FieldName = "" })), code: model.ErrBadUserInput},
-		{name: "field shadows an attribute", edit: add(with(func(r *model.Relation) { r.FieldName = "total" })), code: model.ErrConflict,
+		{name: "unknown source table", edit: add(with(func(r *model.Relation) { r.SourceTableID = "nope" })), code: model.CodeNotFound, msg: []string{"source table"}},
+		{name: "unknown target table", edit: add(with(func(r *model.Relation) { r.TargetTableID = "nope" })), code: model.CodeNotFound, msg: []string{"target table"}},
+		{name: "no cardinality", edit: add(with(func(r *model.Relation) { r.Cardinality = "" })), code: model.CodeBadUserInput, msg: []string{"cardinality"}},
+		{name: "many to many", edit: add(with(func(r *model.Relation) { r.Cardinality = "MANY_TO_MANY" })), code: model.CodeBadUserInput},
+		{name: "unknown source attribute", edit: add(with(func(r *model.Relation) { r.SourceAttribute = "sum" })), code: model.CodeBadUserInput, msg: []string{`"sum"`, "Order"}},
+		{name: "unknown target attribute", edit: add(with(func(r *model.Relation) { r.TargetAttribute = "cost" })), code: model.CodeBadUserInput, msg: []string{`"cost"`, "Product"}},
+		{name: "unknown direction", edit: add(with(func(r *model.Relation) { r.Direction = "BOTH" })), code: model.CodeBadUserInput, msg: []string{"BOTH"}},
+		{name: "invalid field name", edit: add(with(func(r *model.Relation) { r.FieldName = "the product" })), code: model.CodeBadUserInput, msg: []string{"fieldName"}},
+		{name: "empty field name", edit: add(with(func(r *model.Relation) { r.FieldName = "" })), code: model.CodeBadUserInput},
+		{name: "field shadows an attribute", edit: add(with(func(r *model.Relation) { r.FieldName = "total" })), code: model.CodeConflict,
 			msg: []string{`fieldName "total"`, "attribute total", "Order"}},
-		{name: "field shadows id", edit: add(with(func(r *model.Relation) { r.FieldName = "id" })), code: model.ErrConflict, msg: []string{`fieldName "id"`, "id field"}},
-		{name: "field shadows a relation field", edit: add(with(func(r *model.Relation) { r.FieldName = "customer" })), code: model.ErrConflict,
+		{name: "field shadows id", edit: add(with(func(r *model.Relation) { r.FieldName = "id" })), code: model.CodeConflict, msg: []string{`fieldName "id"`, "id field"}},
+		{name: "field shadows a relation field", edit: add(with(func(r *model.Relation) { r.FieldName = "customer" })), code: model.CodeConflict,
 			msg: []string{`fieldName "customer"`, "relation field customer", "Order"}},
-		{name: "inverse shadows an attribute", edit: add(with(func(r *model.Relation) { r.InverseFieldName = "price" })), code: model.ErrConflict,
+		{name: "inverse shadows an attribute", edit: add(with(func(r *model.Relation) { r.InverseFieldName = "price" })), code: model.CodeConflict,
 			msg: []string{`inverseFieldName "price"`, "attribute price", "Product"}},
-		{name: "inverse invalid", edit: add(with(func(r *model.Relation) { r.InverseFieldName = "1st" })), code: model.ErrBadUserInput, msg: []string{"inverseFieldName"}},
+		{name: "inverse invalid", edit: add(with(func(r *model.Relation) { r.InverseFieldName = "1st" })), code: model.CodeBadUserInput, msg: []string{"inverseFieldName"}},
 		{name: "self relation with one name twice", edit: add(model.Relation{SourceTableID: "tc", TargetTableID: "tc", Cardinality: model.OneToOne, Direction: model.Bidirectional,
-			SourceAttribute: "id", TargetAttribute: "id", FieldName: "twin", InverseFieldName: "twin"}), code: model.ErrConflict, msg: []string{"twin", "Customer"}},
+			SourceAttribute: "id", TargetAttribute: "id", FieldName: "twin", InverseFieldName: "twin"}), code: model.CodeConflict, msg: []string{"twin", "Customer"}},
 	})
 }
 
@@ -513,7 +513,7 @@ func TestAddRelationDefaultInverseClash(t *testing.T) {
 	before := p.Clone()
 	err := p.AddRelation(&model.Relation{ID: "rn", SourceTableID: "tc", TargetTableID: "tp", Cardinality: model.OneToOne,
 		Direction: model.Bidirectional, SourceAttribute: "id", TargetAttribute: "id", FieldName: "favourite"})
-	if model.ErrorCode(err) != model.ErrConflict || !strings.Contains(err.Error(), `inverseFieldName "customer" shadows attribute customer of table Product`) {
+	if model.ErrorCode(err) != model.CodeConflict || !strings.Contains(err.Error(), `inverseFieldName "customer" shadows attribute customer of table Product`) {
 		t.Fatalf("AddRelation = %v, want CONFLICT naming both sides", err)
 	}
 	if !reflect.DeepEqual(p.Clone(), before) {
@@ -532,7 +532,7 @@ func TestRemoveRelation(t *testing.T) {
 				t.Errorf("attribute still held by the removed relation: %v", err)
 			}
 		}},
-		{name: "unknown", edit: func(p *model.Project) error { return p.RemoveRelation("nope") }, code: model.ErrNotFound},
+		{name: "unknown", edit: func(p *model.Project) error { return p.RemoveRelation("nope") }, code: model.CodeNotFound},
 	})
 }
 
@@ -563,26 +563,26 @@ func TestAddOperation(t *testing.T) {
 		{name: "mutation", edit: add(model.Operation{Name: "addProduct", Kind: model.OpCreate})},
 		{name: "empty parameter list on a single", edit: add(model.Operation{Name: "productBySku", Kind: model.OpSingle, Parameters: []model.Parameter{}})},
 
-		{name: "unknown table", edit: add(model.Operation{TableID: "nope", Name: "x", Kind: model.OpList}), code: model.ErrNotFound},
-		{name: "unknown kind", edit: add(model.Operation{Name: "x", Kind: "SEARCH"}), code: model.ErrBadUserInput, msg: []string{"SEARCH"}},
-		{name: "invalid name", edit: add(model.Operation{Name: "all products", Kind: model.OpList}), code: model.ErrBadUserInput, msg: []string{"operation name"}},
-		{name: "name taken", edit: add(model.Operation{Name: "products", Kind: model.OpList}), code: model.ErrConflict,
+		{name: "unknown table", edit: add(model.Operation{TableID: "nope", Name: "x", Kind: model.OpList}), code: model.CodeNotFound},
+		{name: "unknown kind", edit: add(model.Operation{Name: "x", Kind: "SEARCH"}), code: model.CodeBadUserInput, msg: []string{"SEARCH"}},
+		{name: "invalid name", edit: add(model.Operation{Name: "all products", Kind: model.OpList}), code: model.CodeBadUserInput, msg: []string{"operation name"}},
+		{name: "name taken", edit: add(model.Operation{Name: "products", Kind: model.OpList}), code: model.CodeConflict,
 			msg: []string{`"products"`, "operation products of table Product"}},
-		{name: "name taken, other table", edit: add(model.Operation{TableID: "to", Name: "productsByCategory", Kind: model.OpList}), code: model.ErrConflict,
+		{name: "name taken, other table", edit: add(model.Operation{TableID: "to", Name: "productsByCategory", Kind: model.OpList}), code: model.CodeConflict,
 			msg: []string{"operation productsByCategory of table Product"}},
 		{name: "parameters on a single", edit: add(model.Operation{Name: "x", Kind: model.OpSingle, Parameters: []model.Parameter{prm("a", "name", model.OpEq)}}),
-			code: model.ErrBadUserInput, msg: []string{"only LIST"}},
+			code: model.CodeBadUserInput, msg: []string{"only LIST"}},
 		{name: "parameters on a mutation", edit: add(model.Operation{Name: "x", Kind: model.OpDelete, Parameters: []model.Parameter{prm("a", "name", model.OpEq)}}),
-			code: model.ErrBadUserInput},
-		{name: "parameter twice", edit: add(list(prm("a", "name", model.OpEq), prm("a", "price", model.OpGt))), code: model.ErrConflict, msg: []string{`"a"`}},
-		{name: "invalid parameter name", edit: add(list(prm("min-price", "price", model.OpGte))), code: model.ErrBadUserInput, msg: []string{"parameter name"}},
-		{name: "unknown attribute", edit: add(list(prm("a", "colour", model.OpEq))), code: model.ErrBadUserInput, msg: []string{`"colour"`, "Product"}},
-		{name: "attribute of another table", edit: add(list(prm("a", "email", model.OpEq))), code: model.ErrBadUserInput},
-		{name: "unknown operator", edit: add(list(prm("a", "name", "contains"))), code: model.ErrBadUserInput, msg: []string{"contains"}},
-		{name: "operator in upper case", edit: add(list(prm("a", "name", "EQ"))), code: model.ErrBadUserInput},
+			code: model.CodeBadUserInput},
+		{name: "parameter twice", edit: add(list(prm("a", "name", model.OpEq), prm("a", "price", model.OpGt))), code: model.CodeConflict, msg: []string{`"a"`}},
+		{name: "invalid parameter name", edit: add(list(prm("min-price", "price", model.OpGte))), code: model.CodeBadUserInput, msg: []string{"parameter name"}},
+		{name: "unknown attribute", edit: add(list(prm("a", "colour", model.OpEq))), code: model.CodeBadUserInput, msg: []string{`"colour"`, "Product"}},
+		{name: "attribute of another table", edit: add(list(prm("a", "email", model.OpEq))), code: model.CodeBadUserInput},
+		{name: "unknown operator", edit: add(list(prm("a", "name", "contains"))), code: model.CodeBadUserInput, msg: []string{"contains"}},
+		{name: "operator in upper case", edit: add(list(prm("a", "name", "EQ"))), code: model.CodeBadUserInput},
 	}
 	for _, arg := range []string{"page", "pageSize", "sortField", "sortDirection"} {
-		cases = append(cases, editCase{name: "parameter named " + arg, edit: add(list(prm(arg, "price", model.OpEq))), code: model.ErrConflict, msg: []string{arg}})
+		cases = append(cases, editCase{name: "parameter named " + arg, edit: add(list(prm(arg, "price", model.OpEq))), code: model.CodeConflict, msg: []string{arg}})
 	}
 	for _, op := range []model.Operator{model.OpEq, model.OpNeq, model.OpGt, model.OpGte, model.OpLt, model.OpLte, model.OpIn, model.OpLike} {
 		cases = append(cases, editCase{name: "operator " + string(op), edit: add(list(prm("a", "price", op)))})
@@ -619,18 +619,18 @@ func TestUpdateOperation(t *testing.T) {
 		{name: "replace parameters", edit: update("op1", model.OperationPatch{Parameters: []model.Parameter{{Name: "q", Attribute: "name", Operator: model.OpLike}}})},
 		{name: "empty parameters on a single", edit: update("op2", model.OperationPatch{Parameters: []model.Parameter{}})},
 
-		{name: "unknown", edit: update("nope", model.OperationPatch{Enabled: ptr(true)}), code: model.ErrNotFound},
-		{name: "invalid name", edit: update("op1", model.OperationPatch{Name: ptr("")}), code: model.ErrBadUserInput},
-		{name: "name taken", edit: update("op1", model.OperationPatch{Name: ptr("productsByCategory")}), code: model.ErrConflict,
+		{name: "unknown", edit: update("nope", model.OperationPatch{Enabled: ptr(true)}), code: model.CodeNotFound},
+		{name: "invalid name", edit: update("op1", model.OperationPatch{Name: ptr("")}), code: model.CodeBadUserInput},
+		{name: "name taken", edit: update("op1", model.OperationPatch{Name: ptr("productsByCategory")}), code: model.CodeConflict,
 			msg: []string{"operation productsByCategory of table Product"}},
 		{name: "parameters on a single", edit: update("op2", model.OperationPatch{Parameters: []model.Parameter{{Name: "q", Attribute: "name", Operator: model.OpEq}}}),
-			code: model.ErrBadUserInput, msg: []string{"only LIST"}},
+			code: model.CodeBadUserInput, msg: []string{"only LIST"}},
 		{name: "parameter named page", edit: update("op1", model.OperationPatch{Parameters: []model.Parameter{{Name: "page", Attribute: "name", Operator: model.OpEq}}}),
-			code: model.ErrConflict},
+			code: model.CodeConflict},
 		{name: "valid rename with an unknown attribute", edit: update("opc", model.OperationPatch{Name: ptr("byCategory"), Enabled: ptr(false),
-			Parameters: []model.Parameter{{Name: "c", Attribute: "colour", Operator: model.OpEq}}}), code: model.ErrBadUserInput},
+			Parameters: []model.Parameter{{Name: "c", Attribute: "colour", Operator: model.OpEq}}}), code: model.CodeBadUserInput},
 		{name: "unknown operator", edit: update("opc", model.OperationPatch{Parameters: []model.Parameter{{Name: "c", Attribute: "category", Operator: "~"}}}),
-			code: model.ErrBadUserInput},
+			code: model.CodeBadUserInput},
 	})
 }
 
@@ -656,7 +656,7 @@ func TestRemoveOperation(t *testing.T) {
 				t.Errorf("attribute still held by the removed operation's parameter: %v", err)
 			}
 		}},
-		{name: "unknown", edit: func(p *model.Project) error { return p.RemoveOperation("nope") }, code: model.ErrNotFound},
+		{name: "unknown", edit: func(p *model.Project) error { return p.RemoveOperation("nope") }, code: model.CodeNotFound},
 	})
 }
 
@@ -741,7 +741,7 @@ func TestGenerateDefaultOperations(t *testing.T) {
 	t.Run("unknown table", func(t *testing.T) {
 		p := fixture(t)
 		before := p.Clone()
-		if _, err := p.GenerateDefaultOperations("nope", ids("g")); model.ErrorCode(err) != model.ErrNotFound {
+		if _, err := p.GenerateDefaultOperations("nope", ids("g")); model.ErrorCode(err) != model.CodeNotFound {
 			t.Errorf("err = %v, want NOT_FOUND", err)
 		}
 		if !reflect.DeepEqual(p.Clone(), before) {
@@ -755,7 +755,7 @@ func TestGenerateDefaultOperations(t *testing.T) {
 		}
 		before := p.Clone()
 		_, err := p.GenerateDefaultOperations("", ids("g"))
-		if model.ErrorCode(err) != model.ErrConflict {
+		if model.ErrorCode(err) != model.CodeConflict {
 			t.Fatalf("err = %v, want CONFLICT", err)
 		}
 		for _, s := range []string{`"createOrder"`, "table Order", "operation createOrder of table Product"} {
@@ -777,7 +777,7 @@ func TestGenerateDefaultOperations(t *testing.T) {
 		}
 		before := p.Clone()
 		_, err := p.GenerateDefaultOperations("", ids("g"))
-		if model.ErrorCode(err) != model.ErrConflict || !strings.Contains(err.Error(), `"series"`) {
+		if model.ErrorCode(err) != model.CodeConflict || !strings.Contains(err.Error(), `"series"`) {
 			t.Fatalf("err = %v, want CONFLICT about series", err)
 		}
 		if !reflect.DeepEqual(p.Clone(), before) {

@@ -5,41 +5,46 @@ import (
 	"fmt"
 )
 
-// Error codes. Every code, its HTTP status and its condition are listed in
-// docs/reference/errors.md. Codes cross the wire between nodes, so this list
-// is append-only: never rename or reuse one.
+// Code is what a client branches on when a request is refused: the `code`
+// of the HTTP error body or the `extensions.code` of a GraphQL error.
+// Every code, its HTTP status and its condition are listed in
+// docs/reference/errors.md.
+type Code string
+
+// The error codes. Codes cross the wire between nodes, so this list is
+// append-only: never change or reuse a code's text.
 const (
 	// HTTP refusals (docs/reference/errors.md, "HTTP refusals").
-	ErrBadRequest           = "Bad Request"
-	ErrUnauthenticated      = "UNAUTHENTICATED"
-	ErrAPIKeyInvalid        = "API_KEY_INVALID"
-	ErrAPIKeyExpired        = "API_KEY_EXPIRED"
-	ErrActorTokenInvalid    = "ACTOR_TOKEN_INVALID"
-	ErrScopeInsufficient    = "API_KEY_SCOPE_INSUFFICIENT"
-	ErrProjectNotFound      = "PROJECT_NOT_FOUND"
-	ErrTooManyRequests      = "TOO_MANY_REQUESTS"
-	ErrMaxActors            = "MAX_ACTIVE_ACTORS_REACHED"
-	ErrRateLimitExceeded    = "RATE_LIMIT_EXCEEDED"
-	ErrQueryTimeout         = "QUERY_TIMEOUT"
-	ErrPayloadTooLarge      = "PAYLOAD_TOO_LARGE"
-	ErrAdoptionTokenInvalid = "ADOPTION_TOKEN_INVALID"
-	ErrUnavailable          = "UNAVAILABLE"
-	// ErrStorageFull refuses a write when the node's disk is full
+	CodeBadRequest           Code = "Bad Request"
+	CodeUnauthenticated      Code = "UNAUTHENTICATED"
+	CodeAPIKeyInvalid        Code = "API_KEY_INVALID"
+	CodeAPIKeyExpired        Code = "API_KEY_EXPIRED"
+	CodeActorTokenInvalid    Code = "ACTOR_TOKEN_INVALID"
+	CodeScopeInsufficient    Code = "API_KEY_SCOPE_INSUFFICIENT"
+	CodeProjectNotFound      Code = "PROJECT_NOT_FOUND"
+	CodeTooManyRequests      Code = "TOO_MANY_REQUESTS"
+	CodeMaxActors            Code = "MAX_ACTIVE_ACTORS_REACHED"
+	CodeRateLimitExceeded    Code = "RATE_LIMIT_EXCEEDED"
+	CodeQueryTimeout         Code = "QUERY_TIMEOUT"
+	CodePayloadTooLarge      Code = "PAYLOAD_TOO_LARGE"
+	CodeAdoptionTokenInvalid Code = "ADOPTION_TOKEN_INVALID"
+	CodeUnavailable          Code = "UNAVAILABLE"
+	// CodeStorageFull refuses a write when the node's disk is full
 	// (507); nothing of the write was stored.
-	ErrStorageFull = "STORAGE_FULL"
+	CodeStorageFull Code = "STORAGE_FULL"
 
 	// GraphQL-level (extensions.code).
-	ErrNotReady       = "NOT_READY"
-	ErrBadUserInput   = "BAD_USER_INPUT"
-	ErrForbidden      = "FORBIDDEN"
-	ErrNotFound       = "NOT_FOUND"
-	ErrLimitReached   = "LIMIT_REACHED"
-	ErrConflict       = "CONFLICT"
-	ErrParseFailed    = "GRAPHQL_PARSE_FAILED"
-	ErrValidateFailed = "GRAPHQL_VALIDATION_FAILED"
+	CodeNotReady       Code = "NOT_READY"
+	CodeBadUserInput   Code = "BAD_USER_INPUT"
+	CodeForbidden      Code = "FORBIDDEN"
+	CodeNotFound       Code = "NOT_FOUND"
+	CodeLimitReached   Code = "LIMIT_REACHED"
+	CodeConflict       Code = "CONFLICT"
+	CodeParseFailed    Code = "GRAPHQL_PARSE_FAILED"
+	CodeValidateFailed Code = "GRAPHQL_VALIDATION_FAILED"
 
-	// ErrInternal is every unexpected failure; users see only "internal error".
-	ErrInternal = "INTERNAL"
+	// CodeInternal is every unexpected failure; users see only "internal error".
+	CodeInternal Code = "INTERNAL"
 )
 
 // Error is the application error. Code is one of the constants above and is
@@ -47,7 +52,7 @@ const (
 // RetryAfter, when positive, is the number of seconds a client should wait
 // (it becomes the Retry-After header of a 429 or 503).
 type Error struct {
-	Code       string
+	Code       Code
 	Message    string
 	RetryAfter int
 	// Extra holds additional body fields for a refusal (for example the
@@ -58,26 +63,26 @@ type Error struct {
 // Error implements the error interface.
 func (e *Error) Error() string {
 	if e.Message == "" {
-		return e.Code
+		return string(e.Code)
 	}
-	return e.Code + ": " + e.Message
+	return string(e.Code) + ": " + e.Message
 }
 
 // Errorf returns an *Error with the given code and a formatted message.
-func Errorf(code, format string, args ...any) *Error {
+func Errorf(code Code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
 // ErrorCode returns the code of err: the Code of an *Error in its chain, or
-// ErrInternal for anything else, and "" for nil.
-func ErrorCode(err error) string {
+// CodeInternal for anything else, and "" for nil.
+func ErrorCode(err error) Code {
 	if err == nil {
 		return ""
 	}
 	if e := AsError(err); e != nil {
 		return e.Code
 	}
-	return ErrInternal
+	return CodeInternal
 }
 
 // AsError returns the *Error in err's chain, or nil. The common case, err
@@ -101,7 +106,7 @@ func AsError(err error) *Error {
 func ErrorMessage(err error) string {
 	if e := AsError(err); e != nil {
 		if e.Message == "" {
-			return e.Code
+			return string(e.Code)
 		}
 		return e.Message
 	}

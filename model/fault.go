@@ -29,7 +29,7 @@ type FaultSettings struct {
 	// below instead of being executed.
 	ErrorRate float64 `json:"errorRate,omitempty"`
 	// ErrorCode is a GraphQL error (HTTP 200, errors[0].extensions.code).
-	ErrorCode string `json:"errorCode,omitempty"`
+	ErrorCode Code `json:"errorCode,omitempty"`
 	// HTTPStatus is an HTTP refusal with the error body instead.
 	HTTPStatus int `json:"httpStatus,omitempty"`
 	// Seed makes the draws deterministic: the same seed and the same
@@ -43,22 +43,22 @@ type FaultSettings struct {
 // faultStatusCodes are the HTTP statuses a fault may answer, with the code
 // of their error body: those of docs/reference/errors.md's refusals, plus 500.
 // A 503 is UNAVAILABLE (the service's own 503 code besides QUERY_TIMEOUT).
-var faultStatusCodes = map[int]string{
-	400: ErrBadRequest, 401: ErrUnauthenticated, 403: ErrScopeInsufficient, 404: ErrProjectNotFound,
-	413: ErrPayloadTooLarge, 429: ErrTooManyRequests, 500: ErrInternal, 503: ErrUnavailable,
+var faultStatusCodes = map[int]Code{
+	400: CodeBadRequest, 401: CodeUnauthenticated, 403: CodeScopeInsufficient, 404: CodeProjectNotFound,
+	413: CodePayloadTooLarge, 429: CodeTooManyRequests, 500: CodeInternal, 503: CodeUnavailable,
 }
 
 // faultErrorCodes are the GraphQL error codes a fault may answer: the
 // codes of docs/reference/errors.md that make sense in errors[].
-var faultErrorCodes = map[string]bool{
-	ErrInternal: true, ErrUnavailable: true, ErrQueryTimeout: true, ErrNotReady: true, ErrBadUserInput: true,
-	ErrForbidden: true, ErrNotFound: true, ErrLimitReached: true, ErrConflict: true, ErrUnauthenticated: true,
-	ErrTooManyRequests: true,
+var faultErrorCodes = map[Code]bool{
+	CodeInternal: true, CodeUnavailable: true, CodeQueryTimeout: true, CodeNotReady: true, CodeBadUserInput: true,
+	CodeForbidden: true, CodeNotFound: true, CodeLimitReached: true, CodeConflict: true, CodeUnauthenticated: true,
+	CodeTooManyRequests: true,
 }
 
 // FaultStatusCode returns the error code a fault answers HTTP status s
 // with, and whether s is one a fault may answer.
-func FaultStatusCode(s int) (string, bool) {
+func FaultStatusCode(s int) (Code, bool) {
 	c, ok := faultStatusCodes[s]
 	return c, ok
 }
@@ -71,22 +71,22 @@ func (s FaultSettings) Check() error {
 		v    int
 	}{{"latencyMinMs", s.LatencyMinMs}, {"latencyMaxMs", s.LatencyMaxMs}} {
 		if l.v < 0 || l.v > MaxFaultLatencyMs {
-			return Errorf(ErrBadUserInput, "faults.%s must be 0 to %d (ms)", l.name, MaxFaultLatencyMs)
+			return Errorf(CodeBadUserInput, "faults.%s must be 0 to %d (ms)", l.name, MaxFaultLatencyMs)
 		}
 	}
 	switch {
 	case s.LatencyMinMs > s.LatencyMaxMs:
-		return Errorf(ErrBadUserInput, "faults.latencyMinMs must not be above faults.latencyMaxMs")
+		return Errorf(CodeBadUserInput, "faults.latencyMinMs must not be above faults.latencyMaxMs")
 	case math.IsNaN(s.ErrorRate) || s.ErrorRate < 0 || s.ErrorRate > 1:
-		return Errorf(ErrBadUserInput, "faults.errorRate must be 0 to 1")
+		return Errorf(CodeBadUserInput, "faults.errorRate must be 0 to 1")
 	case s.ErrorCode != "" && !faultErrorCodes[s.ErrorCode]:
-		return Errorf(ErrBadUserInput, "faults.errorCode must be one of %s", strings.Join(faultCodeList(), ", "))
+		return Errorf(CodeBadUserInput, "faults.errorCode must be one of %s", strings.Join(faultCodeList(), ", "))
 	case s.HTTPStatus != 0 && faultStatusCodes[s.HTTPStatus] == "":
-		return Errorf(ErrBadUserInput, "faults.httpStatus must be one of %s", faultStatusList())
+		return Errorf(CodeBadUserInput, "faults.httpStatus must be one of %s", faultStatusList())
 	case s.ErrorCode != "" && s.HTTPStatus != 0:
-		return Errorf(ErrBadUserInput, "faults: give errorCode or httpStatus, not both")
+		return Errorf(CodeBadUserInput, "faults: give errorCode or httpStatus, not both")
 	case s.ErrorRate > 0 && s.ErrorCode == "" && s.HTTPStatus == 0:
-		return Errorf(ErrBadUserInput, "faults: an errorRate above 0 needs errorCode or httpStatus")
+		return Errorf(CodeBadUserInput, "faults: an errorRate above 0 needs errorCode or httpStatus")
 	}
 	return nil
 }
@@ -95,7 +95,7 @@ func (s FaultSettings) Check() error {
 func faultCodeList() []string {
 	out := make([]string, 0, len(faultErrorCodes))
 	for c := range faultErrorCodes {
-		out = append(out, c)
+		out = append(out, string(c))
 	}
 	sort.Strings(out)
 	return out
@@ -111,7 +111,7 @@ type FaultDecision struct {
 	// never in a grain).
 	Delay time.Duration
 	// ErrorCode answers a GraphQL error instead of executing.
-	ErrorCode string
+	ErrorCode Code
 	// HTTPStatus answers an HTTP refusal instead of executing.
 	HTTPStatus int
 }
@@ -131,7 +131,7 @@ func (d FaultDecision) String() string {
 		parts = append(parts, "latency="+strconv.FormatInt(d.Delay.Milliseconds(), 10)+"ms")
 	}
 	if d.ErrorCode != "" {
-		parts = append(parts, "error="+d.ErrorCode)
+		parts = append(parts, "error="+string(d.ErrorCode))
 	}
 	if d.HTTPStatus != 0 {
 		parts = append(parts, "status="+strconv.Itoa(d.HTTPStatus))
@@ -170,7 +170,7 @@ type FaultHeader struct {
 // is BAD_USER_INPUT naming the header.
 func ParseFaultHeader(v string) (FaultHeader, error) {
 	if len(v) > maxFaultHeader {
-		return FaultHeader{}, Errorf(ErrBadUserInput, "X-Mock-Fault: at most %d bytes", maxFaultHeader)
+		return FaultHeader{}, Errorf(CodeBadUserInput, "X-Mock-Fault: at most %d bytes", maxFaultHeader)
 	}
 	v = strings.TrimSpace(v)
 	if v == "" {
@@ -185,7 +185,7 @@ func ParseFaultHeader(v string) (FaultHeader, error) {
 		key, val, ok := strings.Cut(strings.TrimSpace(part), "=")
 		key, val = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(val)
 		if !ok || seen[key] {
-			return FaultHeader{}, Errorf(ErrBadUserInput, "X-Mock-Fault: %q is not latency=<duration>, error=<code>, status=<status> or none (each at most once)", Clip(part, 64))
+			return FaultHeader{}, Errorf(CodeBadUserInput, "X-Mock-Fault: %q is not latency=<duration>, error=<code>, status=<status> or none (each at most once)", Clip(part, 64))
 		}
 		seen[key] = true
 		if err := h.Forced.setPart(key, val); err != nil {
@@ -193,10 +193,10 @@ func ParseFaultHeader(v string) (FaultHeader, error) {
 		}
 	}
 	if h.Forced.ErrorCode != "" && h.Forced.HTTPStatus != 0 {
-		return FaultHeader{}, Errorf(ErrBadUserInput, "X-Mock-Fault: give error or status, not both")
+		return FaultHeader{}, Errorf(CodeBadUserInput, "X-Mock-Fault: give error or status, not both")
 	}
 	if h.Forced.None() {
-		return FaultHeader{}, Errorf(ErrBadUserInput, "X-Mock-Fault: nothing to inject; send none to suppress the configured faults")
+		return FaultHeader{}, Errorf(CodeBadUserInput, "X-Mock-Fault: nothing to inject; send none to suppress the configured faults")
 	}
 	return h, nil
 }
@@ -207,22 +207,22 @@ func (d *FaultDecision) setPart(key, val string) error {
 	case "latency":
 		dur, err := time.ParseDuration(val)
 		if err != nil || dur < 0 || dur > MaxFaultLatencyMs*time.Millisecond {
-			return Errorf(ErrBadUserInput, "X-Mock-Fault: latency must be a duration from 0 to %dms, e.g. latency=800ms", MaxFaultLatencyMs)
+			return Errorf(CodeBadUserInput, "X-Mock-Fault: latency must be a duration from 0 to %dms, e.g. latency=800ms", MaxFaultLatencyMs)
 		}
 		d.Delay = dur.Truncate(time.Millisecond)
 	case "error":
-		if !faultErrorCodes[val] {
-			return Errorf(ErrBadUserInput, "X-Mock-Fault: error must be one of %s", strings.Join(faultCodeList(), ", "))
+		if !faultErrorCodes[Code(val)] {
+			return Errorf(CodeBadUserInput, "X-Mock-Fault: error must be one of %s", strings.Join(faultCodeList(), ", "))
 		}
-		d.ErrorCode = val
+		d.ErrorCode = Code(val)
 	case "status":
 		n, err := strconv.Atoi(val)
 		if _, ok := faultStatusCodes[n]; err != nil || !ok {
-			return Errorf(ErrBadUserInput, "X-Mock-Fault: status must be one of %s", faultStatusList())
+			return Errorf(CodeBadUserInput, "X-Mock-Fault: status must be one of %s", faultStatusList())
 		}
 		d.HTTPStatus = n
 	default:
-		return Errorf(ErrBadUserInput, "X-Mock-Fault: unknown part %q; use latency=, error=, status= or none", Clip(key, 32))
+		return Errorf(CodeBadUserInput, "X-Mock-Fault: unknown part %q; use latency=, error=, status= or none", Clip(key, 32))
 	}
 	return nil
 }

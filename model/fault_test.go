@@ -16,19 +16,19 @@ func TestFaultSettingsCheck(t *testing.T) {
 		{name: "zero", s: FaultSettings{}},
 		{name: "fixed latency", s: FaultSettings{LatencyMinMs: 800, LatencyMaxMs: 800}},
 		{name: "range at the bound", s: FaultSettings{LatencyMinMs: 0, LatencyMaxMs: MaxFaultLatencyMs}},
-		{name: "graphql error", s: FaultSettings{ErrorRate: 0.5, ErrorCode: ErrInternal, Seed: -3}},
+		{name: "graphql error", s: FaultSettings{ErrorRate: 0.5, ErrorCode: CodeInternal, Seed: -3}},
 		{name: "http status", s: FaultSettings{ErrorRate: 1, HTTPStatus: 503}},
-		{name: "code kept at rate 0", s: FaultSettings{ErrorCode: ErrUnavailable}},
+		{name: "code kept at rate 0", s: FaultSettings{ErrorCode: CodeUnavailable}},
 		{name: "min above max", s: FaultSettings{LatencyMinMs: 500, LatencyMaxMs: 100}, wantErr: "faults.latencyMinMs must not be above"},
 		{name: "latency above the bound", s: FaultSettings{LatencyMaxMs: MaxFaultLatencyMs + 1}, wantErr: "faults.latencyMaxMs must be 0 to 10000"},
 		{name: "negative latency", s: FaultSettings{LatencyMinMs: -1}, wantErr: "faults.latencyMinMs must be 0 to 10000"},
-		{name: "rate above 1", s: FaultSettings{ErrorRate: 1.5, ErrorCode: ErrInternal}, wantErr: "faults.errorRate"},
-		{name: "negative rate", s: FaultSettings{ErrorRate: -0.1, ErrorCode: ErrInternal}, wantErr: "faults.errorRate"},
-		{name: "NaN rate", s: FaultSettings{ErrorRate: math.NaN(), ErrorCode: ErrInternal}, wantErr: "faults.errorRate"},
+		{name: "rate above 1", s: FaultSettings{ErrorRate: 1.5, ErrorCode: CodeInternal}, wantErr: "faults.errorRate"},
+		{name: "negative rate", s: FaultSettings{ErrorRate: -0.1, ErrorCode: CodeInternal}, wantErr: "faults.errorRate"},
+		{name: "NaN rate", s: FaultSettings{ErrorRate: math.NaN(), ErrorCode: CodeInternal}, wantErr: "faults.errorRate"},
 		{name: "unknown code", s: FaultSettings{ErrorRate: 1, ErrorCode: "TEAPOT"}, wantErr: "faults.errorCode must be one of"},
-		{name: "http-only code", s: FaultSettings{ErrorRate: 1, ErrorCode: ErrBadRequest}, wantErr: "faults.errorCode"},
+		{name: "http-only code", s: FaultSettings{ErrorRate: 1, ErrorCode: CodeBadRequest}, wantErr: "faults.errorCode"},
 		{name: "status not in the table", s: FaultSettings{ErrorRate: 1, HTTPStatus: 418}, wantErr: "faults.httpStatus must be one of"},
-		{name: "both", s: FaultSettings{ErrorRate: 1, ErrorCode: ErrInternal, HTTPStatus: 500}, wantErr: "not both"},
+		{name: "both", s: FaultSettings{ErrorRate: 1, ErrorCode: CodeInternal, HTTPStatus: 500}, wantErr: "not both"},
 		{name: "neither with a rate", s: FaultSettings{ErrorRate: 0.1}, wantErr: "needs errorCode or httpStatus"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -36,7 +36,7 @@ func TestFaultSettingsCheck(t *testing.T) {
 			switch {
 			case tc.wantErr == "" && err != nil:
 				t.Fatalf("refused: %v", err)
-			case tc.wantErr != "" && (ErrorCode(err) != ErrBadUserInput || !strings.Contains(err.Error(), tc.wantErr)):
+			case tc.wantErr != "" && (ErrorCode(err) != CodeBadUserInput || !strings.Contains(err.Error(), tc.wantErr)):
 				t.Fatalf("got %v, want BAD_USER_INPUT with %q", err, tc.wantErr)
 			}
 		})
@@ -54,10 +54,10 @@ func TestParseFaultHeader(t *testing.T) {
 		{name: "None spaced", in: "  None ", want: FaultHeader{Set: true}},
 		{name: "latency", in: "latency=800ms", want: FaultHeader{Set: true, Forced: FaultDecision{Delay: 800 * time.Millisecond}}},
 		{name: "latency seconds", in: "latency=1.5s", want: FaultHeader{Set: true, Forced: FaultDecision{Delay: 1500 * time.Millisecond}}},
-		{name: "error", in: "error=INTERNAL", want: FaultHeader{Set: true, Forced: FaultDecision{ErrorCode: ErrInternal}}},
+		{name: "error", in: "error=INTERNAL", want: FaultHeader{Set: true, Forced: FaultDecision{ErrorCode: CodeInternal}}},
 		{name: "status", in: "status=503", want: FaultHeader{Set: true, Forced: FaultDecision{HTTPStatus: 503}}},
 		{name: "combined ;", in: "latency=300ms;error=UNAVAILABLE",
-			want: FaultHeader{Set: true, Forced: FaultDecision{Delay: 300 * time.Millisecond, ErrorCode: ErrUnavailable}}},
+			want: FaultHeader{Set: true, Forced: FaultDecision{Delay: 300 * time.Millisecond, ErrorCode: CodeUnavailable}}},
 		{name: "combined , spaced", in: "status=429 , latency=10ms",
 			want: FaultHeader{Set: true, Forced: FaultDecision{Delay: 10 * time.Millisecond, HTTPStatus: 429}}},
 		{name: "latency at the bound", in: "latency=10s", want: FaultHeader{Set: true, Forced: FaultDecision{Delay: 10 * time.Second}}},
@@ -78,7 +78,7 @@ func TestParseFaultHeader(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := ParseFaultHeader(tc.in)
 			if tc.wantErr != "" {
-				if ErrorCode(err) != ErrBadUserInput || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), "X-Mock-Fault") {
+				if ErrorCode(err) != CodeBadUserInput || !strings.Contains(err.Error(), tc.wantErr) || !strings.Contains(err.Error(), "X-Mock-Fault") {
 					t.Fatalf("got %+v, %v; want BAD_USER_INPUT naming X-Mock-Fault with %q", got, err, tc.wantErr)
 				}
 				return
@@ -93,7 +93,7 @@ func TestParseFaultHeader(t *testing.T) {
 // TestDecideFaultDeterministic: the same settings, seed and sequence give
 // the same decisions; another seed gives others.
 func TestDecideFaultDeterministic(t *testing.T) {
-	s := &FaultSettings{LatencyMinMs: 10, LatencyMaxMs: 900, ErrorRate: 0.3, ErrorCode: ErrInternal, Seed: 42}
+	s := &FaultSettings{LatencyMinMs: 10, LatencyMaxMs: 900, ErrorRate: 0.3, ErrorCode: CodeInternal, Seed: 42}
 	other := *s
 	other.Seed = 43
 	var a, b, c []FaultDecision
@@ -124,10 +124,10 @@ func TestDecideFaultDistribution(t *testing.T) {
 		name string
 		s    FaultSettings
 	}{
-		{name: "rate 0", s: FaultSettings{ErrorRate: 0, ErrorCode: ErrInternal, Seed: 1}},
-		{name: "rate 0.1", s: FaultSettings{ErrorRate: 0.1, ErrorCode: ErrInternal, Seed: 2}},
+		{name: "rate 0", s: FaultSettings{ErrorRate: 0, ErrorCode: CodeInternal, Seed: 1}},
+		{name: "rate 0.1", s: FaultSettings{ErrorRate: 0.1, ErrorCode: CodeInternal, Seed: 2}},
 		{name: "rate 0.5 status", s: FaultSettings{ErrorRate: 0.5, HTTPStatus: 503, Seed: 3}},
-		{name: "rate 1", s: FaultSettings{ErrorRate: 1, ErrorCode: ErrUnavailable, Seed: 4}},
+		{name: "rate 1", s: FaultSettings{ErrorRate: 1, ErrorCode: CodeUnavailable, Seed: 4}},
 		{name: "latency range", s: FaultSettings{LatencyMinMs: 100, LatencyMaxMs: 199, Seed: 5}},
 		{name: "fixed latency", s: FaultSettings{LatencyMinMs: 800, LatencyMaxMs: 800, Seed: 6}},
 	} {
@@ -175,7 +175,7 @@ func TestDecideFaultHeader(t *testing.T) {
 		{name: "no settings, no header", want: FaultDecision{}},
 		{name: "settings", s: always, want: FaultDecision{Delay: 50 * time.Millisecond, HTTPStatus: 500}},
 		{name: "none suppresses", s: always, header: "none", want: FaultDecision{}},
-		{name: "header replaces", s: always, header: "error=NOT_FOUND", want: FaultDecision{ErrorCode: ErrNotFound}},
+		{name: "header replaces", s: always, header: "error=NOT_FOUND", want: FaultDecision{ErrorCode: CodeNotFound}},
 		{name: "header without settings", header: "latency=800ms", want: FaultDecision{Delay: 800 * time.Millisecond}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -197,7 +197,7 @@ func TestFaultDecisionString(t *testing.T) {
 	}{
 		{FaultDecision{}, ""},
 		{FaultDecision{Delay: 800 * time.Millisecond}, "latency=800ms"},
-		{FaultDecision{ErrorCode: ErrInternal}, "error=INTERNAL"},
+		{FaultDecision{ErrorCode: CodeInternal}, "error=INTERNAL"},
 		{FaultDecision{Delay: 300 * time.Millisecond, HTTPStatus: 503}, "latency=300ms;status=503"},
 	} {
 		if got := tc.d.String(); got != tc.want {
@@ -237,7 +237,7 @@ func FuzzParseFaultHeader(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		h, err := ParseFaultHeader(s)
 		if err != nil {
-			if ErrorCode(err) != ErrBadUserInput {
+			if ErrorCode(err) != CodeBadUserInput {
 				t.Fatalf("%q: %v", s, err)
 			}
 			return

@@ -37,14 +37,14 @@ const (
 func CheckID(what, id string) error {
 	switch {
 	case id == "":
-		return Errorf(ErrBadUserInput, "%s is empty", what)
+		return Errorf(CodeBadUserInput, "%s is empty", what)
 	case len(id) > MaxIDLen:
-		return Errorf(ErrBadUserInput, "%s has %d bytes; the limit is %d", what, len(id), MaxIDLen)
+		return Errorf(CodeBadUserInput, "%s has %d bytes; the limit is %d", what, len(id), MaxIDLen)
 	}
 	for i := 0; i < len(id); i++ {
 		c := id[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
-			return Errorf(ErrBadUserInput, "%s is not an ID: IDs have letters, digits, '.', '_' and '-' only", what)
+			return Errorf(CodeBadUserInput, "%s is not an ID: IDs have letters, digits, '.', '_' and '-' only", what)
 		}
 	}
 	return nil
@@ -54,11 +54,11 @@ func CheckID(what, id string) error {
 // characters outside printable ASCII; what names it ("share token").
 func CheckToken(what, t string) error {
 	if len(t) > MaxTokenLen {
-		return Errorf(ErrBadUserInput, "%s has %d bytes; the limit is %d", what, len(t), MaxTokenLen)
+		return Errorf(CodeBadUserInput, "%s has %d bytes; the limit is %d", what, len(t), MaxTokenLen)
 	}
 	for i := 0; i < len(t); i++ {
 		if t[i] <= ' ' || t[i] > '~' {
-			return Errorf(ErrBadUserInput, "%s has a character that no token has", what)
+			return Errorf(CodeBadUserInput, "%s has a character that no token has", what)
 		}
 	}
 	return nil
@@ -70,14 +70,14 @@ func CheckToken(what, t string) error {
 // characters of the input.
 func NormEmail(email string) (string, error) {
 	if len(email) > MaxEmailLen+32 { // before any parsing: room for spaces around
-		return "", Errorf(ErrBadUserInput, "an e-mail address has at most %d characters", MaxEmailLen)
+		return "", Errorf(CodeBadUserInput, "an e-mail address has at most %d characters", MaxEmailLen)
 	}
 	e := strings.ToLower(strings.TrimSpace(email))
 	if len(e) > MaxEmailLen {
-		return "", Errorf(ErrBadUserInput, "an e-mail address has at most %d characters", MaxEmailLen)
+		return "", Errorf(CodeBadUserInput, "an e-mail address has at most %d characters", MaxEmailLen)
 	}
 	if a, err := mail.ParseAddress(e); err != nil || a.Address != e {
-		return "", Errorf(ErrBadUserInput, "%q is not an e-mail address", Truncate(email, 64))
+		return "", Errorf(CodeBadUserInput, "%q is not an e-mail address", Truncate(email, 64))
 	}
 	return e, nil
 }
@@ -87,10 +87,10 @@ func NormEmail(email string) (string, error) {
 // without control characters.
 func CheckGrainIdentity(kind, id string) error {
 	if id == "" || len(id) > MaxGrainIdentity {
-		return Errorf(ErrBadUserInput, "a %s identifier has %d bytes; it has 1 to %d", kind, len(id), MaxGrainIdentity)
+		return Errorf(CodeBadUserInput, "a %s identifier has %d bytes; it has 1 to %d", kind, len(id), MaxGrainIdentity)
 	}
 	if !utf8.ValidString(id) || strings.IndexFunc(id, func(r rune) bool { return r < ' ' || r == 0x7f }) >= 0 {
-		return Errorf(ErrBadUserInput, "a %s identifier has characters no identifier has", kind)
+		return Errorf(CodeBadUserInput, "a %s identifier has characters no identifier has", kind)
 	}
 	return nil
 }
@@ -99,7 +99,7 @@ func CheckGrainIdentity(kind, id string) error {
 // characters; what names it ("project name").
 func CheckDisplayName(what, s string) error {
 	if n := utf8.RuneCountInString(s); n > MaxDisplayNameLen {
-		return Errorf(ErrBadUserInput, "%s has %d characters; the limit is %d", what, n, MaxDisplayNameLen)
+		return Errorf(CodeBadUserInput, "%s has %d characters; the limit is %d", what, n, MaxDisplayNameLen)
 	}
 	return nil
 }

@@ -38,7 +38,7 @@ func TestIdentifierChecks(t *testing.T) {
 		switch {
 		case tt.ok && tt.err != nil:
 			t.Errorf("%s: %v", tt.name, tt.err)
-		case !tt.ok && (ErrorCode(tt.err) != ErrBadUserInput || !strings.Contains(tt.err.Error(), tt.limit) || len(tt.err.Error()) > 200):
+		case !tt.ok && (ErrorCode(tt.err) != CodeBadUserInput || !strings.Contains(tt.err.Error(), tt.limit) || len(tt.err.Error()) > 200):
 			t.Errorf("%s: %v; want BAD_USER_INPUT saying %q, short", tt.name, tt.err, tt.limit)
 		}
 	}
@@ -48,7 +48,7 @@ func TestIdentifierChecks(t *testing.T) {
 		}
 	}
 	for _, bad := range []string{long + "@example.com", "not an address " + long[:300], "a@b@c"} {
-		if _, err := NormEmail(bad); ErrorCode(err) != ErrBadUserInput || len(err.Error()) > 200 {
+		if _, err := NormEmail(bad); ErrorCode(err) != CodeBadUserInput || len(err.Error()) > 200 {
 			t.Errorf("NormEmail(%.20q…): %v", bad, err)
 		}
 	}

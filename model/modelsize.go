@@ -46,7 +46,7 @@ func (l ModelLimits) CheckValues(a *Attribute) error {
 	}
 	check := func(what string, n int) error {
 		if n > l.ValueBytes {
-			return Errorf(ErrLimitReached, "attribute %q: %s has %s; the limit is %s", Truncate(a.Name, 64), what, Bytes(int64(n)), Bytes(int64(l.ValueBytes)))
+			return Errorf(CodeLimitReached, "attribute %q: %s has %s; the limit is %s", Truncate(a.Name, 64), what, Bytes(int64(n)), Bytes(int64(l.ValueBytes)))
 		}
 		return nil
 	}
@@ -66,7 +66,7 @@ func (l ModelLimits) CheckValues(a *Attribute) error {
 // ProjectTooLarge is the refusal of an edit that would make a project's
 // record size bytes, over limit.
 func ProjectTooLarge(k ProjectKind, size, limit int64) error {
-	return Errorf(ErrLimitReached, "this edit would make the %s project's model %s; the limit is %s (remove attributes, constants or tables first)",
+	return Errorf(CodeLimitReached, "this edit would make the %s project's model %s; the limit is %s (remove attributes, constants or tables first)",
 		kindWord(k), Bytes(size), Bytes(limit))
 }
 

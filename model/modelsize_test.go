@@ -32,7 +32,7 @@ func TestModelLimitsCheckValues(t *testing.T) {
 				}
 				return
 			}
-			if model.ErrorCode(err) != model.ErrLimitReached || !strings.Contains(err.Error(), c.want) {
+			if model.ErrorCode(err) != model.CodeLimitReached || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("got %v, want LIMIT_REACHED with %q", err, c.want)
 			}
 		})

@@ -27,12 +27,12 @@ func ValidName(s string) bool {
 // Names are at most MaxNameLen characters; the refusal echoes at most 64.
 func CheckName(what, s string) error {
 	if len(s) > MaxNameLen {
-		return Errorf(ErrBadUserInput, "%s has %d characters; the limit is %d", what, len(s), MaxNameLen)
+		return Errorf(CodeBadUserInput, "%s has %d characters; the limit is %d", what, len(s), MaxNameLen)
 	}
 	if ValidName(s) {
 		return nil
 	}
-	return Errorf(ErrBadUserInput, "%s %q is not a GraphQL name: use letters, digits and _, not starting with a digit or __", what, Truncate(s, 64))
+	return Errorf(CodeBadUserInput, "%s %q is not a GraphQL name: use letters, digits and _, not starting with a digit or __", what, Truncate(s, 64))
 }
 
 // reservedTypeNames may not be table names: they are built-in or generated

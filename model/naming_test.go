@@ -41,7 +41,7 @@ func TestValidName(t *testing.T) {
 			if tt.want != (err == nil) {
 				t.Errorf("CheckName(%q) = %v", tt.in, err)
 			}
-			if err != nil && (model.ErrorCode(err) != model.ErrBadUserInput || !strings.Contains(err.Error(), "table name")) {
+			if err != nil && (model.ErrorCode(err) != model.CodeBadUserInput || !strings.Contains(err.Error(), "table name")) {
 				t.Errorf("CheckName(%q) = %v, want BAD_USER_INPUT naming what", tt.in, err)
 			}
 		})

@@ -21,10 +21,10 @@ const (
 // answer any origin and take no list. Errors are BAD_USER_INPUT.
 func CheckAllowedOrigins(kind ProjectKind, origins []string) ([]string, error) {
 	if kind != KindAccount && len(origins) > 0 {
-		return nil, Errorf(ErrBadUserInput, "only account projects have allowed origins: guest and session projects answer every origin")
+		return nil, Errorf(CodeBadUserInput, "only account projects have allowed origins: guest and session projects answer every origin")
 	}
 	if len(origins) > MaxAllowedOrigins {
-		return nil, Errorf(ErrBadUserInput, "at most %d allowed origins", MaxAllowedOrigins)
+		return nil, Errorf(CodeBadUserInput, "at most %d allowed origins", MaxAllowedOrigins)
 	}
 	out := make([]string, 0, len(origins))
 	seen := map[string]bool{}
@@ -44,20 +44,20 @@ func CheckAllowedOrigins(kind ProjectKind, origins []string) ([]string, error) {
 // normalOrigin checks one origin and returns it in lower case.
 func normalOrigin(o string) (string, error) {
 	if len(o) > MaxOriginLength {
-		return "", Errorf(ErrBadUserInput, "an allowed origin has at most %d characters", MaxOriginLength)
+		return "", Errorf(CodeBadUserInput, "an allowed origin has at most %d characters", MaxOriginLength)
 	}
 	if strings.TrimSpace(o) == "*" {
-		return "", Errorf(ErrBadUserInput, "\"*\" is not allowed on an account project: its API keys belong in server-side code; list the origins of your own pages")
+		return "", Errorf(CodeBadUserInput, "\"*\" is not allowed on an account project: its API keys belong in server-side code; list the origins of your own pages")
 	}
 	u, err := url.Parse(strings.TrimSpace(o))
 	bad := err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
 		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" || strings.HasSuffix(o, "?") ||
 		strings.ContainsAny(u.Host, "*/ ")
 	if bad {
-		return "", Errorf(ErrBadUserInput, "allowed origin %q: use scheme://host[:port] (http or https, no path), e.g. http://localhost:5173", Clip(o, 80))
+		return "", Errorf(CodeBadUserInput, "allowed origin %q: use scheme://host[:port] (http or https, no path), e.g. http://localhost:5173", Clip(o, 80))
 	}
 	if u.Port() != "" && strings.TrimLeft(u.Port(), "0123456789") != "" {
-		return "", Errorf(ErrBadUserInput, "allowed origin %q: the port is not a number", Clip(o, 80))
+		return "", Errorf(CodeBadUserInput, "allowed origin %q: the port is not a number", Clip(o, 80))
 	}
 	return strings.ToLower(u.Scheme + "://" + u.Host), nil
 }

@@ -42,7 +42,7 @@ func TestCheckAllowedOrigins(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := CheckAllowedOrigins(tc.kind, tc.in)
 			if tc.wantErr {
-				if ErrorCode(err) != ErrBadUserInput {
+				if ErrorCode(err) != CodeBadUserInput {
 					t.Fatalf("got %v, %v; want BAD_USER_INPUT", got, err)
 				}
 				return

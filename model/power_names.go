@@ -77,7 +77,7 @@ func (p *Project) checkTypeNames(what, selfID, name string, u powerUse) error {
 		for _, theirs := range p.powerOf(o.ID, nil).typeNames(o.Name) {
 			for _, m := range mine {
 				if strings.EqualFold(theirs, m) {
-					return Errorf(ErrConflict, "%s clashes with table %q: both make the type %s of the runtime schema", what, o.Name, theirs)
+					return Errorf(CodeConflict, "%s clashes with table %q: both make the type %s of the runtime schema", what, o.Name, theirs)
 				}
 			}
 		}
@@ -92,7 +92,7 @@ var whereFields = map[string]bool{"and": true, "or": true, "not": true}
 // operations ask for a where filter (u).
 func checkWhereAttr(t *Table, name string, u powerUse) error {
 	if u.where && whereFields[name] {
-		return Errorf(ErrBadUserInput, "attribute name %q is a field of the where filter %sWhere of table %s (a list operation with the where option, or an AGGREGATE operation); rename the attribute or turn where off", name, t.Name, t.Name)
+		return Errorf(CodeBadUserInput, "attribute name %q is a field of the where filter %sWhere of table %s (a list operation with the where option, or an AGGREGATE operation); rename the attribute or turn where off", name, t.Name, t.Name)
 	}
 	return nil
 }

@@ -46,33 +46,33 @@ func TestPowerNameClashes(t *testing.T) {
 	}
 	where, relay := options(model.OperationOptions{Where: true}), options(model.OperationOptions{Relay: true})
 	cases := []powerCase{
-		{name: "PageInfo reserved", edit: addTable("PageInfo"), code: model.ErrBadUserInput, msg: []string{"PageInfo", "reserved"}},
-		{name: "FilterOperators reserved", edit: addTable("FilterOperators"), code: model.ErrBadUserInput, msg: []string{"reserved"}},
+		{name: "PageInfo reserved", edit: addTable("PageInfo"), code: model.CodeBadUserInput, msg: []string{"PageInfo", "reserved"}},
+		{name: "FilterOperators reserved", edit: addTable("FilterOperators"), code: model.CodeBadUserInput, msg: []string{"reserved"}},
 		{name: "ProductWhere without options", edit: addTable("ProductWhere")},
 		{name: "ProductEdge without options", edit: addTable("ProductEdge")},
 		{name: "ProductGroup without aggregate", edit: addTable("ProductGroup")},
 		{name: "ProductWhere after where", setup: []edit{where}, edit: addTable("productwhere"),
-			code: model.ErrConflict, msg: []string{`table "Product"`, "ProductWhere"}},
+			code: model.CodeConflict, msg: []string{`table "Product"`, "ProductWhere"}},
 		{name: "ProductOrderField after orderBy", setup: []edit{options(model.OperationOptions{OrderBy: true})}, edit: addTable("ProductOrderField"),
-			code: model.ErrConflict, msg: []string{"ProductOrderField"}},
-		{name: "ProductEdge after relay", setup: []edit{relay}, edit: addTable("ProductEdge"), code: model.ErrConflict, msg: []string{"ProductEdge"}},
-		{name: "ProductConnection after relay", setup: []edit{relay}, edit: addTable("ProductConnection"), code: model.ErrConflict, msg: []string{"ProductConnection"}},
-		{name: "ProductNumbers after aggregate", setup: []edit{aggregate}, edit: addTable("ProductNumbers"), code: model.ErrConflict, msg: []string{"ProductNumbers"}},
-		{name: "ProductWhere after aggregate", setup: []edit{aggregate}, edit: addTable("ProductWhere"), code: model.ErrConflict, msg: []string{"ProductWhere"}},
+			code: model.CodeConflict, msg: []string{"ProductOrderField"}},
+		{name: "ProductEdge after relay", setup: []edit{relay}, edit: addTable("ProductEdge"), code: model.CodeConflict, msg: []string{"ProductEdge"}},
+		{name: "ProductConnection after relay", setup: []edit{relay}, edit: addTable("ProductConnection"), code: model.CodeConflict, msg: []string{"ProductConnection"}},
+		{name: "ProductNumbers after aggregate", setup: []edit{aggregate}, edit: addTable("ProductNumbers"), code: model.CodeConflict, msg: []string{"ProductNumbers"}},
+		{name: "ProductWhere after aggregate", setup: []edit{aggregate}, edit: addTable("ProductWhere"), code: model.CodeConflict, msg: []string{"ProductWhere"}},
 		{name: "relay after ProductEdge", setup: []edit{addTable("ProductEdge")}, edit: relay,
-			code: model.ErrConflict, msg: []string{"operation", "products", `table "ProductEdge"`}},
+			code: model.CodeConflict, msg: []string{"operation", "products", `table "ProductEdge"`}},
 		{name: "aggregate after ProductAggregate", setup: []edit{addTable("ProductAggregate")}, edit: aggregate,
-			code: model.ErrConflict, msg: []string{"productsAggregate", "ProductAggregate"}},
+			code: model.CodeConflict, msg: []string{"productsAggregate", "ProductAggregate"}},
 		{name: "where after ProductEdge", setup: []edit{addTable("ProductEdge")}, edit: where},
-		{name: "rename into a clash", setup: []edit{where}, edit: renameTable("tc", "ProductWhere"), code: model.ErrConflict, msg: []string{"ProductWhere"}},
+		{name: "rename into a clash", setup: []edit{where}, edit: renameTable("tc", "ProductWhere"), code: model.CodeConflict, msg: []string{"ProductWhere"}},
 		{name: "the new name's own types clash", setup: []edit{addTable("ShopWhere"), where}, edit: renameTable("tp", "Shop"),
-			code: model.ErrConflict, msg: []string{`table name "Shop"`, "ShopWhere"}},
+			code: model.CodeConflict, msg: []string{`table name "Shop"`, "ShopWhere"}},
 		{name: "attribute and without where", edit: attr("and")},
-		{name: "attribute or with where", setup: []edit{where}, edit: attr("or"), code: model.ErrBadUserInput, msg: []string{`"or"`, "ProductWhere"}},
-		{name: "attribute renamed not with aggregate", setup: []edit{aggregate}, edit: rename("not"), code: model.ErrBadUserInput, msg: []string{`"not"`}},
+		{name: "attribute or with where", setup: []edit{where}, edit: attr("or"), code: model.CodeBadUserInput, msg: []string{`"or"`, "ProductWhere"}},
+		{name: "attribute renamed not with aggregate", setup: []edit{aggregate}, edit: rename("not"), code: model.CodeBadUserInput, msg: []string{`"not"`}},
 		{name: "attribute nota with where", setup: []edit{where}, edit: attr("nota")},
-		{name: "where after attribute and", setup: []edit{attr("and")}, edit: where, code: model.ErrBadUserInput, msg: []string{`"and"`, "turn where off"}},
-		{name: "aggregate after attribute or", setup: []edit{attr("or")}, edit: aggregate, code: model.ErrBadUserInput, msg: []string{`"or"`}},
+		{name: "where after attribute and", setup: []edit{attr("and")}, edit: where, code: model.CodeBadUserInput, msg: []string{`"and"`, "turn where off"}},
+		{name: "aggregate after attribute or", setup: []edit{attr("or")}, edit: aggregate, code: model.CodeBadUserInput, msg: []string{`"or"`}},
 		{name: "relay after attribute not", setup: []edit{attr("not")}, edit: options(model.OperationOptions{Relay: true, OrderBy: true})},
 	}
 	for _, c := range cases {
@@ -105,6 +105,6 @@ type powerCase struct {
 	name  string
 	setup []func(p *model.Project) error
 	edit  func(p *model.Project) error
-	code  string
+	code  model.Code
 	msg   []string
 }

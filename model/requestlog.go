@@ -37,7 +37,7 @@ type RequestLogEntry struct {
 	DurationMs float64 `json:"durationMs"`
 	// Code is errors[0].extensions.code of a 200, or the refusal's code;
 	// "" on success.
-	Code string `json:"code,omitempty"`
+	Code Code `json:"code,omitempty"`
 	// Fault is what was injected (FaultDecision.String); "" for nothing.
 	Fault string `json:"fault,omitempty"`
 }

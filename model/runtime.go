@@ -49,7 +49,7 @@ type RuntimeRequest struct {
 type RuntimeResult struct {
 	Status      int
 	Body        []byte
-	GraphQLCode string
+	GraphQLCode Code
 	Delay       time.Duration
 	Fault       string
 	Refusal     *Error

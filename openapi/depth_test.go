@@ -45,7 +45,7 @@ func TestImportBoundsNesting(t *testing.T) {
 	for _, style := range []string{"json", "flow"} {
 		for _, levels := range []int{4000, 5000} {
 			_, err := Import(nestedDoc(levels, style), nil, ImportOptions{})
-			wantCode(t, err, model.ErrBadUserInput, "nests deeper than 128 levels")
+			wantCode(t, err, model.CodeBadUserInput, "nests deeper than 128 levels")
 		}
 	}
 	// Block style: indentation grows with each level, so 1 MB holds some
@@ -55,7 +55,7 @@ func TestImportBoundsNesting(t *testing.T) {
 		t.Fatalf("block document of %d bytes", len(doc))
 	}
 	_, err := Import(doc, nil, ImportOptions{})
-	wantCode(t, err, model.ErrBadUserInput, "nests deeper than 128 levels")
+	wantCode(t, err, model.CodeBadUserInput, "nests deeper than 128 levels")
 	for _, style := range []string{"json", "flow", "block"} {
 		tables, err := Import(nestedDoc(20, style), nil, ImportOptions{})
 		check(t, err)
@@ -78,5 +78,5 @@ func TestImportBoundsWork(t *testing.T) {
 	}
 	b.WriteString(`]}}}}}}`)
 	_, err := Import([]byte(b.String()), nil, ImportOptions{})
-	wantCode(t, err, model.ErrBadUserInput, "values")
+	wantCode(t, err, model.CodeBadUserInput, "values")
 }

@@ -29,7 +29,7 @@ const errorSchema = "mockgql.Error"
 func Export(p *model.Project, format, baseURL string) ([]byte, error) {
 	format = strings.ToLower(strings.TrimSpace(format))
 	if format != "" && format != "json" && format != "yaml" {
-		return nil, model.Errorf(model.ErrBadUserInput, "format %q: use json or yaml", format)
+		return nil, model.Errorf(model.CodeBadUserInput, "format %q: use json or yaml", format)
 	}
 	b, err := json.MarshalIndent(document(p, baseURL), "", "  ")
 	if err != nil {

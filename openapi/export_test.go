@@ -149,5 +149,5 @@ func TestExportDeterministic(t *testing.T) {
 func TestExportEmptyAndRefused(t *testing.T) {
 	loadExport(t, &model.Project{ID: "p", Name: "Empty"}, "json")
 	_, err := Export(&model.Project{ID: "p", Name: "x"}, "xml", "")
-	wantCode(t, err, model.ErrBadUserInput, `format "xml"`)
+	wantCode(t, err, model.CodeBadUserInput, `format "xml"`)
 }

@@ -82,7 +82,7 @@ func attrText(attrs []model.Attribute) string {
 
 // wantCode checks that err is a *model.Error with code whose message
 // contains every part.
-func wantCode(t *testing.T, err error, code string, parts ...string) {
+func wantCode(t *testing.T, err error, code model.Code, parts ...string) {
 	t.Helper()
 	if model.ErrorCode(err) != code {
 		t.Fatalf("err = %v, want %s", err, code)

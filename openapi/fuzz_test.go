@@ -31,7 +31,7 @@ func FuzzImport(f *testing.F) {
 		}
 		tables, err := Import(doc, sel, ImportOptions{MaxBytes: 64 << 10})
 		if err != nil {
-			if c := model.ErrorCode(err); c != model.ErrBadUserInput && c != model.ErrPayloadTooLarge {
+			if c := model.ErrorCode(err); c != model.CodeBadUserInput && c != model.CodePayloadTooLarge {
 				t.Fatalf("refusal with code %s: %v", c, err)
 			}
 			return

@@ -61,21 +61,21 @@ type ImportedTable struct {
 func Import(doc []byte, schemas []string, opt ImportOptions) (tables []ImportedTable, err error) {
 	defer func() {
 		if r := recover(); r != nil { // kin-openapi on a hostile document
-			tables, err = nil, model.Errorf(model.ErrBadUserInput, "the document could not be read (%v)", r)
+			tables, err = nil, model.Errorf(model.CodeBadUserInput, "the document could not be read (%v)", r)
 		}
 	}()
 	opt = opt.withDefaults()
 	if len(doc) > opt.MaxBytes {
-		return nil, &model.Error{Code: model.ErrPayloadTooLarge, Message: fmt.Sprintf(
+		return nil, &model.Error{Code: model.CodePayloadTooLarge, Message: fmt.Sprintf(
 			"the document has %d bytes; OpenAPI import takes at most %d (%s)", len(doc), opt.MaxBytes, sizeText(opt.MaxBytes))}
 	}
 	if schemas != nil && len(schemas) == 0 {
 		// An empty list is a selection of nothing (the wizard with every box
 		// cleared), not a request for everything.
-		return nil, model.Errorf(model.ErrBadUserInput, "no schemas selected; select at least one, or leave schemas out to import every object schema")
+		return nil, model.Errorf(model.CodeBadUserInput, "no schemas selected; select at least one, or leave schemas out to import every object schema")
 	}
 	if len(schemas) > opt.MaxSchemas {
-		return nil, model.Errorf(model.ErrBadUserInput, "%d schemas selected; one import takes at most %d", len(schemas), opt.MaxSchemas)
+		return nil, model.Errorf(model.CodeBadUserInput, "%d schemas selected; one import takes at most %d", len(schemas), opt.MaxSchemas)
 	}
 	d, err := load(doc)
 	if err != nil {
@@ -104,7 +104,7 @@ func load(doc []byte) (*openapi3.T, error) {
 	}
 	var raw map[string]any
 	if _, err := yaml.Unmarshal(doc, &raw, yaml.DecodeOpts{DisableTimestamps: true}); err != nil || raw == nil {
-		return nil, model.Errorf(model.ErrBadUserInput, "the document is not a JSON or YAML object: %s", shortError(err))
+		return nil, model.Errorf(model.CodeBadUserInput, "the document is not a JSON or YAML object: %s", shortError(err))
 	}
 	if err := checkShape(raw); err != nil {
 		return nil, err
@@ -118,11 +118,11 @@ func load(doc []byte) (*openapi3.T, error) {
 	}
 	data, err := json.Marshal(raw)
 	if err != nil {
-		return nil, model.Errorf(model.ErrBadUserInput, "the document could not be read: %s", shortError(err))
+		return nil, model.Errorf(model.CodeBadUserInput, "the document could not be read: %s", shortError(err))
 	}
 	d, err := loadVersion(data, v2)
 	if err != nil {
-		return nil, model.Errorf(model.ErrBadUserInput, "the document could not be read: %s", shortError(err))
+		return nil, model.Errorf(model.CodeBadUserInput, "the document could not be read: %s", shortError(err))
 	}
 	return d, nil
 }
@@ -150,15 +150,15 @@ func version(raw map[string]any) (v2 bool, err error) {
 		if s == "3.0" || s == "3.1" || strings.HasPrefix(s, "3.0.") || strings.HasPrefix(s, "3.1.") {
 			return false, nil
 		}
-		return false, model.Errorf(model.ErrBadUserInput, "OpenAPI version %q is not supported; import takes OpenAPI 3.0, 3.1 and Swagger 2.0", s)
+		return false, model.Errorf(model.CodeBadUserInput, "OpenAPI version %q is not supported; import takes OpenAPI 3.0, 3.1 and Swagger 2.0", s)
 	}
 	if v, ok := raw["swagger"]; ok {
 		if s := versionText(v); s == "2.0" || s == "2" {
 			return true, nil
 		}
-		return false, model.Errorf(model.ErrBadUserInput, "Swagger version %q is not supported; import takes Swagger 2.0, OpenAPI 3.0 and 3.1", versionText(v))
+		return false, model.Errorf(model.CodeBadUserInput, "Swagger version %q is not supported; import takes Swagger 2.0, OpenAPI 3.0 and 3.1", versionText(v))
 	}
-	return false, model.Errorf(model.ErrBadUserInput, "the document has no openapi or swagger field, so it is not an OpenAPI or Swagger document")
+	return false, model.Errorf(model.CodeBadUserInput, "the document has no openapi or swagger field, so it is not an OpenAPI or Swagger document")
 }
 
 // versionText writes a version field, which YAML may have read as a number.
@@ -185,17 +185,17 @@ func selectSchemas(d *openapi3.T, names []string, max int) ([]string, error) {
 	slices.Sort(have)
 	if len(names) == 0 {
 		if len(have) > max {
-			return nil, model.Errorf(model.ErrBadUserInput, "the document has %d schemas; select up to %d of them", len(have), max)
+			return nil, model.Errorf(model.CodeBadUserInput, "the document has %d schemas; select up to %d of them", len(have), max)
 		}
 		if len(have) == 0 {
-			return nil, model.Errorf(model.ErrBadUserInput, "the document has no schemas (components.schemas or definitions) to import")
+			return nil, model.Errorf(model.CodeBadUserInput, "the document has no schemas (components.schemas or definitions) to import")
 		}
 		return have, nil
 	}
 	var out []string
 	for _, n := range names {
 		if !slices.Contains(have, n) {
-			return nil, model.Errorf(model.ErrBadUserInput, "schema %q is not in the document; it has %s", n, listText(have, 20))
+			return nil, model.Errorf(model.CodeBadUserInput, "schema %q is not in the document; it has %s", n, listText(have, 20))
 		}
 		if !slices.Contains(out, n) {
 			out = append(out, n)

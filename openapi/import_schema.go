@@ -42,7 +42,7 @@ func buildTables(d *openapi3.T, names []string, all bool) ([]ImportedTable, erro
 		out = append(out, ImportedTable{Schema: n, Name: unique(typeName(n), used), Attributes: attrs})
 	}
 	if len(out) == 0 {
-		return nil, model.Errorf(model.ErrBadUserInput, "none of the document's schemas is an object with properties; nothing to import")
+		return nil, model.Errorf(model.CodeBadUserInput, "none of the document's schemas is an object with properties; nothing to import")
 	}
 	return out, nil
 }
@@ -50,20 +50,20 @@ func buildTables(d *openapi3.T, names []string, all bool) ([]ImportedTable, erro
 // tableAttributes flattens one selected schema, which must be an object.
 func tableAttributes(name string, ref *openapi3.SchemaRef) ([]model.Attribute, error) {
 	if ref == nil || ref.Value == nil {
-		return nil, model.Errorf(model.ErrBadUserInput, "schema %q is empty", name)
+		return nil, model.Errorf(model.CodeBadUserInput, "schema %q is empty", name)
 	}
 	obj, ok := objectOf(ref.Value, 0)
 	if !ok || len(obj.props) == 0 {
-		return nil, model.Errorf(model.ErrBadUserInput, "schema %q is %s, not an object with properties, so it cannot be a table%s",
+		return nil, model.Errorf(model.CodeBadUserInput, "schema %q is %s, not an object with properties, so it cannot be a table%s",
 			name, describe(ref.Value), hint(ref.Value))
 	}
 	f := &flattener{names: map[string]bool{}, seen: map[*openapi3.Schema]bool{ref.Value: true}}
 	f.object(obj, nil, true, 0)
 	switch {
 	case len(f.attrs) == 0:
-		return nil, model.Errorf(model.ErrBadUserInput, "schema %q has no properties to make attributes of", name)
+		return nil, model.Errorf(model.CodeBadUserInput, "schema %q has no properties to make attributes of", name)
 	case len(f.attrs) > maxAttributes:
-		return nil, model.Errorf(model.ErrBadUserInput, "schema %q gives %d attributes with its nested objects; a table takes at most %d", name, len(f.attrs), maxAttributes)
+		return nil, model.Errorf(model.CodeBadUserInput, "schema %q gives %d attributes with its nested objects; a table takes at most %d", name, len(f.attrs), maxAttributes)
 	}
 	return f.attrs, nil
 }

@@ -84,33 +84,33 @@ func TestImportRefusals(t *testing.T) {
 		name    string
 		doc     []byte
 		schemas []string
-		code    string
+		code    model.Code
 		says    []string
 	}{
-		{"too big", genDoc(1, 1<<20), []string{"S0"}, model.ErrPayloadTooLarge, []string{"1 MB", "bytes"}},
-		{"51 schemas", genDoc(51, 0), schemaNames(51), model.ErrBadUserInput, []string{"51 schemas", "at most 50"}},
-		{"all of 51 schemas", genDoc(51, 0), nil, model.ErrBadUserInput, []string{"51 schemas", "select up to 50"}},
-		{"OpenAPI 3.2", []byte("openapi: 3.2.0\ninfo: {title: t, version: '1'}\npaths: {}\n"), nil, model.ErrBadUserInput, []string{`"3.2.0"`, "not supported"}},
-		{"OpenAPI 2.0 field", []byte(`{"openapi":"2.0"}`), nil, model.ErrBadUserInput, []string{`"2.0"`, "not supported"}},
-		{"Swagger 1.2", []byte("swagger: '1.2'\n"), nil, model.ErrBadUserInput, []string{`Swagger version "1.2"`}},
-		{"no version", []byte(`{"info":{}}`), nil, model.ErrBadUserInput, []string{"no openapi or swagger field"}},
-		{"not an object", []byte(`- a list`), nil, model.ErrBadUserInput, []string{"not a JSON or YAML object"}},
-		{"not YAML", []byte("openapi: [3.0\n"), nil, model.ErrBadUserInput, []string{"not a JSON or YAML object"}},
-		{"unknown schema", genDoc(2, 0), []string{"S1", "Nope"}, model.ErrBadUserInput, []string{`schema "Nope" is not in the document`, "S0, S1"}},
+		{"too big", genDoc(1, 1<<20), []string{"S0"}, model.CodePayloadTooLarge, []string{"1 MB", "bytes"}},
+		{"51 schemas", genDoc(51, 0), schemaNames(51), model.CodeBadUserInput, []string{"51 schemas", "at most 50"}},
+		{"all of 51 schemas", genDoc(51, 0), nil, model.CodeBadUserInput, []string{"51 schemas", "select up to 50"}},
+		{"OpenAPI 3.2", []byte("openapi: 3.2.0\ninfo: {title: t, version: '1'}\npaths: {}\n"), nil, model.CodeBadUserInput, []string{`"3.2.0"`, "not supported"}},
+		{"OpenAPI 2.0 field", []byte(`{"openapi":"2.0"}`), nil, model.CodeBadUserInput, []string{`"2.0"`, "not supported"}},
+		{"Swagger 1.2", []byte("swagger: '1.2'\n"), nil, model.CodeBadUserInput, []string{`Swagger version "1.2"`}},
+		{"no version", []byte(`{"info":{}}`), nil, model.CodeBadUserInput, []string{"no openapi or swagger field"}},
+		{"not an object", []byte(`- a list`), nil, model.CodeBadUserInput, []string{"not a JSON or YAML object"}},
+		{"not YAML", []byte("openapi: [3.0\n"), nil, model.CodeBadUserInput, []string{"not a JSON or YAML object"}},
+		{"unknown schema", genDoc(2, 0), []string{"S1", "Nope"}, model.CodeBadUserInput, []string{`schema "Nope" is not in the document`, "S0, S1"}},
 		{"broken ref", v3(`"A":{"type":"object","properties":{"b":{"$ref":"#/components/schemas/Missing"}}}`), []string{"A"},
-			model.ErrBadUserInput, []string{`broken $ref "#/components/schemas/Missing"`, "#/components/schemas/A/properties/b"}},
+			model.CodeBadUserInput, []string{`broken $ref "#/components/schemas/Missing"`, "#/components/schemas/A/properties/b"}},
 		{"broken ref elsewhere", []byte(`{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"/a":{"get":{"responses":{"200":{"description":"d","content":{"application/json":{"schema":{"$ref":"#/components/schemas/Gone"}}}}}}}},"components":{"schemas":{"A":{"type":"object","properties":{"b":{"type":"string"}}}}}}`),
-			[]string{"A"}, model.ErrBadUserInput, []string{`"#/components/schemas/Gone"`, "/paths/~1a/get"}},
+			[]string{"A"}, model.CodeBadUserInput, []string{`"#/components/schemas/Gone"`, "/paths/~1a/get"}},
 		{"broken ref Swagger", []byte("swagger: '2.0'\ninfo: {title: t, version: '1'}\npaths: {}\ndefinitions:\n  A:\n    properties:\n      b: {$ref: '#/definitions/B'}\n"),
-			[]string{"A"}, model.ErrBadUserInput, []string{`broken $ref "#/definitions/B"`}},
+			[]string{"A"}, model.CodeBadUserInput, []string{`broken $ref "#/definitions/B"`}},
 		{"external ref", v3(`"A":{"type":"object","properties":{"b":{"$ref":"other.yaml#/B"}}}`), []string{"A"},
-			model.ErrBadUserInput, []string{`"other.yaml#/B"`, "outside the document"}},
-		{"empty selection", genDoc(2, 0), []string{}, model.ErrBadUserInput, []string{"no schemas selected"}},
-		{"array schema", petstore, []string{"Pets"}, model.ErrBadUserInput, []string{`schema "Pets" is an array`, "select Pet instead"}},
+			model.CodeBadUserInput, []string{`"other.yaml#/B"`, "outside the document"}},
+		{"empty selection", genDoc(2, 0), []string{}, model.CodeBadUserInput, []string{"no schemas selected"}},
+		{"array schema", petstore, []string{"Pets"}, model.CodeBadUserInput, []string{`schema "Pets" is an array`, "select Pet instead"}},
 		{"oneOf schema", v3(`"A":{"type":"object","properties":{"x":{"type":"string"}}},"B":{"type":"object","properties":{"y":{"type":"string"}}},"U":{"oneOf":[{"$ref":"#/components/schemas/A"},{"$ref":"#/components/schemas/B"}]}`),
-			[]string{"U"}, model.ErrBadUserInput, []string{"a oneOf of 2 schemas", "select A or B instead"}},
-		{"string schema", v3(`"Name":{"type":"string"}`), []string{"Name"}, model.ErrBadUserInput, []string{"of type string"}},
-		{"no schemas", []byte(`{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{}}`), nil, model.ErrBadUserInput, []string{"no schemas"}},
+			[]string{"U"}, model.CodeBadUserInput, []string{"a oneOf of 2 schemas", "select A or B instead"}},
+		{"string schema", v3(`"Name":{"type":"string"}`), []string{"Name"}, model.CodeBadUserInput, []string{"of type string"}},
+		{"no schemas", []byte(`{"openapi":"3.0.0","info":{"title":"t","version":"1"},"paths":{}}`), nil, model.CodeBadUserInput, []string{"no schemas"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tables, err := Import(tc.doc, tc.schemas, ImportOptions{})
@@ -136,9 +136,9 @@ func TestImportLimits(t *testing.T) {
 		t.Fatalf("got %d tables", len(tables))
 	}
 	_, err = Import(genDoc(3, 0), schemaNames(3), ImportOptions{MaxSchemas: 2})
-	wantCode(t, err, model.ErrBadUserInput, "at most 2")
+	wantCode(t, err, model.CodeBadUserInput, "at most 2")
 	_, err = Import(genDoc(1, 2000), nil, ImportOptions{MaxBytes: 1024})
-	wantCode(t, err, model.ErrPayloadTooLarge, "at most 1024 (1 KB)")
+	wantCode(t, err, model.CodePayloadTooLarge, "at most 1024 (1 KB)")
 }
 
 // shapesDoc exercises nesting, arrays, composition, 3.1 type arrays,

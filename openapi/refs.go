@@ -19,10 +19,10 @@ var dataKeys = map[string]bool{"example": true, "default": true, "enum": true, "
 func checkRefs(doc map[string]any) error {
 	return walkRefs(doc, "#", func(ref, at string) error {
 		if !strings.HasPrefix(ref, "#") {
-			return model.Errorf(model.ErrBadUserInput, "$ref %q at %s points outside the document; import takes self-contained documents (bundle or inline it)", ref, at)
+			return model.Errorf(model.CodeBadUserInput, "$ref %q at %s points outside the document; import takes self-contained documents (bundle or inline it)", ref, at)
 		}
 		if _, ok := resolvePointer(doc, ref); !ok {
-			return model.Errorf(model.ErrBadUserInput, "broken $ref %q at %s: the document has nothing there", ref, at)
+			return model.Errorf(model.CodeBadUserInput, "broken $ref %q at %s: the document has nothing there", ref, at)
 		}
 		return nil
 	})

@@ -24,7 +24,7 @@ type Schema struct {
 func Schemas(doc []byte, opt ImportOptions) (out []Schema, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = nil, model.Errorf(model.ErrBadUserInput, "the document could not be read (%v)", r)
+			out, err = nil, model.Errorf(model.CodeBadUserInput, "the document could not be read (%v)", r)
 		}
 	}()
 	opt = opt.withDefaults()

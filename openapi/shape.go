@@ -23,10 +23,10 @@ func checkShape(doc any) error {
 	var walk func(v any, depth int) error
 	walk = func(v any, depth int) error {
 		if nodes++; nodes > maxDocNodes {
-			return model.Errorf(model.ErrBadUserInput, "the document has more than %d values; import reads at most %d", maxDocNodes, maxDocNodes)
+			return model.Errorf(model.CodeBadUserInput, "the document has more than %d values; import reads at most %d", maxDocNodes, maxDocNodes)
 		}
 		if depth > maxDocDepth {
-			return model.Errorf(model.ErrBadUserInput, "the document nests deeper than %d levels of objects and arrays; import reads at most %d", maxDocDepth, maxDocDepth)
+			return model.Errorf(model.CodeBadUserInput, "the document nests deeper than %d levels of objects and arrays; import reads at most %d", maxDocDepth, maxDocDepth)
 		}
 		switch x := v.(type) {
 		case map[string]any:
@@ -68,7 +68,7 @@ func checkBrackets(doc []byte) error {
 			quote = c
 		case c == '{' || c == '[':
 			if depth++; depth > maxDocDepth {
-				return model.Errorf(model.ErrBadUserInput, "the document nests deeper than %d levels of objects and arrays; import reads at most %d", maxDocDepth, maxDocDepth)
+				return model.Errorf(model.CodeBadUserInput, "the document nests deeper than %d levels of objects and arrays; import reads at most %d", maxDocDepth, maxDocDepth)
 			}
 		case c == '}' || c == ']':
 			depth = max(depth-1, 0)

@@ -15,7 +15,7 @@ import (
 // ErrStorageFull is in the chain of every write refused because the disk
 // (or the file system's quota) is full; its code is STORAGE_FULL. Nothing
 // of such a write was applied: bbolt rolls the transaction back.
-var ErrStorageFull = &model.Error{Code: model.ErrStorageFull,
+var ErrStorageFull = &model.Error{Code: model.CodeStorageFull,
 	Message: "the service's storage is full; nothing was written. Retry later, or delete what you no longer need"}
 
 // update is bolt's Update that turns a full disk into ErrStorageFull and

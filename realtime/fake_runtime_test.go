@@ -23,7 +23,7 @@ type fakeRuntime struct {
 
 func (f *fakeRuntime) Open(_ context.Context, path string, c Credentials) (Session, error) {
 	if c.Value("Authorization") != "good" && c.Query.Get("token") != "good" {
-		return nil, model.Errorf(model.ErrAPIKeyInvalid, "no such key")
+		return nil, model.Errorf(model.CodeAPIKeyInvalid, "no such key")
 	}
 	f.open.Add(1)
 	return &fakeSession{f: f}, nil

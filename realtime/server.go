@@ -47,11 +47,11 @@ func (s *Server) credentials(r *http.Request) Credentials {
 // LIMIT_REACHED when either already runs its most; release undoes it.
 func (s *Server) admit(ip, project string) (release func(), err error) {
 	if !s.perIP.take(ip, s.cfg.MaxPerIP) {
-		return nil, model.Errorf(model.ErrLimitReached, "your address already runs %d subscriptions on this node, the most it may", s.cfg.MaxPerIP)
+		return nil, model.Errorf(model.CodeLimitReached, "your address already runs %d subscriptions on this node, the most it may", s.cfg.MaxPerIP)
 	}
 	if !s.perProject.take(project, s.cfg.MaxPerProject) {
 		s.perIP.give(ip)
-		return nil, model.Errorf(model.ErrLimitReached, "this project already has %d subscriptions on this node, the most it may", s.cfg.MaxPerProject)
+		return nil, model.Errorf(model.CodeLimitReached, "this project already has %d subscriptions on this node, the most it may", s.cfg.MaxPerProject)
 	}
 	return func() { s.perIP.give(ip); s.perProject.give(project) }, nil
 }
@@ -115,7 +115,7 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	status := http.StatusForbidden
-	if codeOf(err) == model.ErrBadRequest {
+	if codeOf(err) == model.CodeBadRequest {
 		status = http.StatusBadRequest
 	}
 	http.Error(w, refusalText(err), status)
@@ -126,7 +126,7 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, err error) {
 func refusalText(err error) string {
 	if e := model.AsError(err); e != nil {
 		if e.Message == "" {
-			return e.Code
+			return string(e.Code)
 		}
 		return e.Message
 	}
@@ -134,17 +134,17 @@ func refusalText(err error) string {
 }
 
 // codeOf is err's code (INTERNAL for anything but a *model.Error).
-func codeOf(err error) string {
+func codeOf(err error) model.Code {
 	return model.ErrorCode(err)
 }
 
 // errorJSON is one GraphQL error with a message and extensions.code.
-func errorJSON(msg, code string) json.RawMessage {
+func errorJSON(msg string, code model.Code) json.RawMessage {
 	b, _ := json.Marshal(map[string]any{"message": msg, "extensions": map[string]any{"code": code}})
 	return b
 }
 
 // limitError is the error of a subscribe past Config.MaxSubscriptions.
 func limitError(max int) []json.RawMessage {
-	return []json.RawMessage{errorJSON(fmt.Sprintf("this connection already runs %d operations, the most it may; complete one first", max), model.ErrLimitReached)}
+	return []json.RawMessage{errorJSON(fmt.Sprintf("this connection already runs %d operations, the most it may; complete one first", max), model.CodeLimitReached)}
 }

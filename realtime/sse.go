@@ -19,7 +19,7 @@ import (
 func (s *Server) serveSSE(w http.ResponseWriter, r *http.Request) {
 	req, err := sseRequest(r, s.cfg.MaxMessageBytes)
 	if err != nil {
-		s.refuse(w, r, model.Errorf(model.ErrBadRequest, "%v", err))
+		s.refuse(w, r, model.Errorf(model.CodeBadRequest, "%v", err))
 		return
 	}
 	creds := s.credentials(r)

@@ -39,7 +39,7 @@ func (r *running) seedDemo() error {
 	}
 	// The demo lives as long as the node, not --guest-ttl; a demo seeded
 	// before guest projects expired is kept here too.
-	if err := r.svc.KeepGuestProject(ctx, info.Slug); err != nil && model.ErrorCode(err) != model.ErrNotFound {
+	if err := r.svc.KeepGuestProject(ctx, info.Slug); err != nil && model.ErrorCode(err) != model.CodeNotFound {
 		return fmt.Errorf("keeping the demo project: %w", err)
 	}
 	r.srv.SetDemo(info.Slug, info.ShareToken)
@@ -55,7 +55,7 @@ func (r *running) buildDemo(ctx context.Context) (demoInfo, error) {
 	for _, set := range dataset.Demo() {
 		_, err := r.svc.ImportDataset(ctx, sys, model.DatasetImport{ImportCode: set.ImportCode, Name: set.Name,
 			Format: string(set.Format), VariantField: set.VariantField, Body: bytes.NewReader(set.Data)})
-		if err != nil && model.ErrorCode(err) != model.ErrConflict {
+		if err != nil && model.ErrorCode(err) != model.CodeConflict {
 			return demoInfo{}, fmt.Errorf("import %s: %w", set.ImportCode, err)
 		}
 	}

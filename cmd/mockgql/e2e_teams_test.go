@@ -249,4 +249,3 @@ func login(t *testing.T, s *server, email, password string) *user {
 	d := s.gql("/graphql", `mutation($e:String!,$p:String!){ login(email:$e, password:$p) { token } }`, map[string]any{"e": email, "p": password}).data(t)
 	return &user{s: s, token: get(d, "login", "token").(string), email: email}
 }
-

@@ -75,7 +75,7 @@ func (h fullDiskLog) Handle(ctx context.Context, r slog.Record) error {
 func aboutFullDisk(r slog.Record) bool {
 	found := false
 	r.Attrs(func(a slog.Attr) bool {
-		if err, ok := a.Value.Any().(error); ok && model.ErrorCode(err) == model.ErrStorageFull {
+		if err, ok := a.Value.Any().(error); ok && model.ErrorCode(err) == model.CodeStorageFull {
 			found = true
 		}
 		return !found

@@ -23,8 +23,8 @@ func TestFullDiskLogRateLimited(t *testing.T) {
 		log.Error("replica", "err", full)
 	}
 	log.With("node", "a").Warn("project checkpoint failed", "err", full) // a derived logger shares the limit
-	log.Warn("something else", "err", model.Errorf(model.ErrUnavailable, "moving"))
-	log.Warn("something else", "err", model.Errorf(model.ErrUnavailable, "moving"))
+	log.Warn("something else", "err", model.Errorf(model.CodeUnavailable, "moving"))
+	log.Warn("something else", "err", model.Errorf(model.CodeUnavailable, "moving"))
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
 	if len(lines) != 4 {
 		t.Fatalf("want 4 lines (one per full-disk message, two others), got %d:\n%s", len(lines), buf.String())

@@ -130,5 +130,5 @@ func inspect(v any) string {
 // inputErrorf returns a BAD_USER_INPUT error. Its messages follow
 // graphql-js, which clients and their users know.
 func inputErrorf(format string, args ...any) error {
-	return &model.Error{Code: model.ErrBadUserInput, Message: fmt.Sprintf(format, args...)}
+	return &model.Error{Code: model.CodeBadUserInput, Message: fmt.Sprintf(format, args...)}
 }

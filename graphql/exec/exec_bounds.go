@@ -124,7 +124,7 @@ func (b *Budget) HoldAnswer(n int) int64 {
 // the execution as the end of its context does (run.ctxErr), and Execute
 // returns it. The HTTP layer answers it 413 PAYLOAD_TOO_LARGE.
 func tooLarge(what string, limit int) error {
-	return &model.Error{Code: model.ErrPayloadTooLarge,
+	return &model.Error{Code: model.CodePayloadTooLarge,
 		Message: fmt.Sprintf("the response would %s; narrow the query (smaller pageSize, fewer aliases or nested relations)", what),
 		Extra:   map[string]any{"limit": limit}}
 }
@@ -147,7 +147,7 @@ func (r *run) overBound() bool {
 	need := int64(n-freeBytes-r.taken) + budgetChunk
 	need -= need % budgetChunk
 	if !b.Budget.take(need) {
-		r.ctxErr = &model.Error{Code: model.ErrUnavailable, RetryAfter: 1,
+		r.ctxErr = &model.Error{Code: model.CodeUnavailable, RetryAfter: 1,
 			Message: "this node is writing as many large answers as it may at once; retry shortly"}
 		return false
 	}
@@ -174,7 +174,7 @@ func (r *run) giveBack() {
 // fieldErrorRoom reports whether a field error may still be added to r's
 // errors; when not, it counts it as left out, keeping the code of the
 // first one left out.
-func (r *run) fieldErrorRoom(code string) bool {
+func (r *run) fieldErrorRoom(code model.Code) bool {
 	if len(r.errs) < r.p.ex.Bounds.MaxErrors-1 {
 		return true
 	}
@@ -187,7 +187,7 @@ func (r *run) fieldErrorRoom(code string) bool {
 
 // omittedError sums up n errors left out of a response that carries at
 // most max, the first of them with code.
-func omittedError(n int, code string, max int) *gqlerror.Error {
+func omittedError(n int, code model.Code, max int) *gqlerror.Error {
 	return &gqlerror.Error{
 		Message:    fmt.Sprintf("%d more errors left out: a response carries at most %d", n, max),
 		Extensions: map[string]any{"code": code, "omitted": n},

@@ -33,7 +33,7 @@ func boundsExecutor(tb testing.TB, b Bounds, bigLen, fanOut int) *Executor {
 		"Node.big":      func(context.Context, *Field) (any, error) { return big, nil },
 		"Node.children": func(context.Context, *Field) (any, error) { return children, nil },
 		"Node.fail": func(context.Context, *Field) (any, error) {
-			return nil, model.Errorf(model.ErrNotReady, "never ready: %s", strings.Repeat("y", 4000))
+			return nil, model.Errorf(model.CodeNotReady, "never ready: %s", strings.Repeat("y", 4000))
 		},
 	}})
 	if err != nil {
@@ -81,7 +81,7 @@ func TestResponseBounds(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			res, err := execBounded(t, boundsExecutor(t, tt.bounds, tt.bigLen, tt.fanOut), tt.query)
 			me := model.AsError(err)
-			if res != nil || me == nil || me.Code != model.ErrPayloadTooLarge || me.Extra["limit"] != tt.wantLimit {
+			if res != nil || me == nil || me.Code != model.CodePayloadTooLarge || me.Extra["limit"] != tt.wantLimit {
 				t.Fatalf("got %v, %#v; want PAYLOAD_TOO_LARGE with limit %d", res, err, tt.wantLimit)
 			}
 		})
@@ -111,7 +111,7 @@ func TestBudget(t *testing.T) {
 		t.Fatal("take")
 	}
 	_, err = execBounded(t, ex, "{ node { children { big } } }")
-	if me := model.AsError(err); me == nil || me.Code != model.ErrUnavailable || me.RetryAfter != 1 {
+	if me := model.AsError(err); me == nil || me.Code != model.CodeUnavailable || me.RetryAfter != 1 {
 		t.Fatalf("over the budget: %#v, want UNAVAILABLE", err)
 	}
 	budget.give(budget.Size() - budgetChunk)
@@ -153,7 +153,7 @@ func TestBudgetHeldUntilWritten(t *testing.T) {
 	if res.Held < int64(len(res.Data)-freeBytes) || budget.InUse() != res.Held {
 		t.Fatalf("held %d of %d bytes; the budget has %d in use", res.Held, len(res.Data), budget.InUse())
 	}
-	if _, err := execBounded(t, ex, "{ node { children { big } } }"); model.ErrorCode(err) != model.ErrUnavailable {
+	if _, err := execBounded(t, ex, "{ node { children { big } } }"); model.ErrorCode(err) != model.CodeUnavailable {
 		t.Fatalf("while an answer is held: %v; want UNAVAILABLE", err)
 	}
 	budget.Give(res.Held)
@@ -184,7 +184,7 @@ func TestErrorBounds(t *testing.T) {
 		t.Fatalf("%d errors, want 20", len(res.Errors))
 	}
 	last := res.Errors[19]
-	if last.Extensions["omitted"] != 481 || last.Extensions["code"] != model.ErrNotReady {
+	if last.Extensions["omitted"] != 481 || last.Extensions["code"] != model.CodeNotReady {
 		t.Fatalf("last error %+v, want 481 omitted NOT_READY", last)
 	}
 	if n := len(res.Errors[0].Message); n > MaxMessageBytes+32 {

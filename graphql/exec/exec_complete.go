@@ -120,5 +120,5 @@ func isNil(v any) bool {
 // it describes data that does not fit the schema, which a mock's user
 // needs to see to fix the model or the data.
 func internalf(format string, args ...any) error {
-	return &model.Error{Code: model.ErrInternal, Message: fmt.Sprintf(format, args...)}
+	return &model.Error{Code: model.CodeInternal, Message: fmt.Sprintf(format, args...)}
 }

@@ -51,7 +51,7 @@ type Prepared struct {
 // text), selects the operation (req.OperationName, or the only one when
 // empty) and coerces req.Variables (a missing variable takes its declared
 // default). On failure it returns nil and a refused *Result whose Code is
-// model.ErrParseFailed or model.ErrValidateFailed; an unknown operation, a
+// model.CodeParseFailed or model.CodeValidateFailed; an unknown operation, a
 // query over the depth or field-count limits, a subscription and variables
 // that do not coerce are validation failures. The refused Result may be
 // shared; the caller must not modify it. Prepare is safe for concurrent use.
@@ -65,7 +65,7 @@ func (e *Executor) Prepare(req Request) (*Prepared, *Result) {
 // PrepareContext is Prepare within ctx: parsing and validating a document
 // the cache does not hold waits for one of a few slots of the process and
 // stops once ctx is done, giving a refused Result with Code
-// model.ErrQueryTimeout (never cached).
+// model.CodeQueryTimeout (never cached).
 func (e *Executor) PrepareContext(ctx context.Context, req Request) (*Prepared, *Result) {
 	d := e.document(ctx, req.Query)
 	if d.refused != nil {
@@ -73,18 +73,18 @@ func (e *Executor) PrepareContext(ctx context.Context, req Request) (*Prepared, 
 	}
 	op, gerr := selectOperation(d.doc, req.OperationName)
 	if gerr != nil {
-		return nil, refuse(model.ErrValidateFailed, gerr)
+		return nil, refuse(model.CodeValidateFailed, gerr)
 	}
 	if cached, ok := d.plans.Load(op); ok && cached.(*opPlan).prepared != nil {
 		return cached.(*opPlan).prepared, nil
 	}
 	rootType := e.rootType(op.Operation)
 	if rootType == nil {
-		return nil, refuse(model.ErrValidateFailed, limitError(op, "operation type "+string(op.Operation)+" is not supported"))
+		return nil, refuse(model.CodeValidateFailed, limitError(op, "operation type "+string(op.Operation)+" is not supported"))
 	}
 	vars, gerr := coerceVariables(e.Schema, op, req.Variables)
 	if gerr != nil {
-		return nil, refuse(model.ErrValidateFailed, gerr)
+		return nil, refuse(model.CodeValidateFailed, gerr)
 	}
 	p := &Prepared{ex: e, doc: d, op: op, vars: vars, rootType: rootType}
 	o := e.planFor(d, op, vars, p.rootType)
@@ -132,13 +132,13 @@ func (e *Executor) document(ctx context.Context, query string) *document {
 		d.refused = refused
 	default:
 		if lerr := e.checkDocument(doc); lerr != nil {
-			d.refused = refuse(model.ErrValidateFailed, lerr)
+			d.refused = refuse(model.CodeValidateFailed, lerr)
 		} else if errs, canceled := e.validate(ctx, doc); canceled {
 			return &document{query: query, refused: timedOut()}
 		} else if len(errs) > 0 {
-			d.refused = refuse(model.ErrValidateFailed, errs...)
+			d.refused = refuse(model.CodeValidateFailed, errs...)
 		} else if cerr := e.checkCost(doc); cerr != nil {
-			d.refused = refuse(model.ErrValidateFailed, cerr)
+			d.refused = refuse(model.CodeValidateFailed, cerr)
 		} else {
 			d.doc = doc
 		}
@@ -210,7 +210,7 @@ func rootFieldNames(sp *selectionPlan) []string {
 }
 
 // refuse returns a refused Result with errs, each given extensions.code.
-func refuse(code string, errs ...*gqlerror.Error) *Result {
+func refuse(code model.Code, errs ...*gqlerror.Error) *Result {
 	for _, err := range errs {
 		err.Extensions = map[string]any{"code": code}
 	}

@@ -34,8 +34,8 @@ type run struct {
 	bound   int   // len(buf) past which overBound must look (exec_bounds.go)
 	taken   int   // bytes taken from the Budget, given back by release
 
-	omitted     int    // field errors left out (Bounds.MaxErrors)
-	omittedCode string // the code of the first one left out
+	omitted     int        // field errors left out (Bounds.MaxErrors)
+	omittedCode model.Code // the code of the first one left out
 
 	pathBuf [16]pathStep // backs path for the usual depths
 }
@@ -324,7 +324,7 @@ func internalFailure(v any) *Result {
 		Data: []byte("null"),
 		Errors: []*gqlerror.Error{{
 			Message:    "internal error",
-			Extensions: map[string]any{"code": model.ErrInternal},
+			Extensions: map[string]any{"code": model.CodeInternal},
 			Err:        panicError{v},
 		}},
 	}

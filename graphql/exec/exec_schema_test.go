@@ -160,20 +160,20 @@ func testResolvers(log *[]string) map[string]Resolver {
 		"Query.echo": func(_ context.Context, f *Field) (any, error) { return f.Args, nil },
 		"Query.loose": func(_ context.Context, f *Field) (any, error) {
 			if len(f.Extra) > 0 && f.Extra["strict"] == true {
-				return nil, model.Errorf(model.ErrBadUserInput, "unknown argument")
+				return nil, model.Errorf(model.CodeBadUserInput, "unknown argument")
 			}
 			return map[string]any{"args": f.Args, "extra": f.Extra}, nil
 		},
 		"Query.fail": func(_ context.Context, f *Field) (any, error) {
-			return nil, &model.Error{Code: f.Args["code"].(string), Message: "it failed"}
+			return nil, &model.Error{Code: model.Code(f.Args["code"].(string)), Message: "it failed"}
 		},
 		"Query.failNonNull": func(context.Context, *Field) (any, error) {
-			return nil, fmt.Errorf("wrapped: %w", model.Errorf(model.ErrForbidden, "not allowed"))
+			return nil, fmt.Errorf("wrapped: %w", model.Errorf(model.CodeForbidden, "not allowed"))
 		},
 		"Query.internal": func(context.Context, *Field) (any, error) { return nil, errors.New("db password is hunter2") },
 		"Query.panics":   func(context.Context, *Field) (any, error) { panic("boom") },
 		"Query.notReady": func(_ context.Context, f *Field) (any, error) {
-			f.Report(model.Errorf(model.ErrNotReady, "table Product is not ready"))
+			f.Report(model.Errorf(model.CodeNotReady, "table Product is not ready"))
 			return []any{}, nil
 		},
 		"Query.path": func(_ context.Context, f *Field) (any, error) {

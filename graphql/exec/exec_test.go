@@ -253,7 +253,7 @@ func TestResolverField(t *testing.T) {
 			"Item.name": func(_ context.Context, f *Field) (any, error) {
 				paths = append(paths, fmt.Sprint(f.Path()))
 				if f.Path()[1] == ast.PathIndex(1) {
-					f.Report(model.Errorf(model.ErrNotReady, "second"))
+					f.Report(model.Errorf(model.CodeNotReady, "second"))
 				}
 				s := fmt.Sprint(f.Args)
 				f.Args["x"] = 5
@@ -385,7 +385,7 @@ func TestLooseArgsRule(t *testing.T) {
 				}
 				return
 			}
-			if refused == nil || refused.Code != model.ErrValidateFailed || refused.Errors[0].Message != tt.wantErr {
+			if refused == nil || refused.Code != model.CodeValidateFailed || refused.Errors[0].Message != tt.wantErr {
 				t.Fatalf("refused = %+v, want %q", refused, tt.wantErr)
 			}
 		})
@@ -427,7 +427,7 @@ func TestLimits(t *testing.T) {
 				}
 				return
 			}
-			if refused == nil || refused.Code != model.ErrValidateFailed || refused.Errors[0].Message != tt.wantErr {
+			if refused == nil || refused.Code != model.CodeValidateFailed || refused.Errors[0].Message != tt.wantErr {
 				t.Fatalf("refused = %v, want %q", refused, tt.wantErr)
 			}
 		})

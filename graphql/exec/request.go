@@ -24,7 +24,7 @@ type Request struct {
 // DecodeRequest decodes a JSON request body. Malformed JSON, a query that is
 // missing, empty or not a string, variables that are neither an object nor
 // null, or an operationName that is neither a string nor null give a
-// *model.Error with Code model.ErrBadRequest and a Message saying what is
+// *model.Error with Code model.CodeBadRequest and a Message saying what is
 // wrong. Unknown top-level members (such as extensions) are ignored.
 // Numbers inside variables are kept as json.Number.
 //
@@ -95,5 +95,5 @@ func decodeJSON(data []byte, dst any) error {
 }
 
 func badRequest(msg string) *model.Error {
-	return &model.Error{Code: model.ErrBadRequest, Message: msg}
+	return &model.Error{Code: model.CodeBadRequest, Message: msg}
 }

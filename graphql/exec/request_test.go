@@ -49,7 +49,7 @@ func TestDecodeRequest(t *testing.T) {
 			got, err := DecodeRequest([]byte(tt.body))
 			if tt.wantErr != "" {
 				var me *model.Error
-				if !errors.As(err, &me) || me.Code != model.ErrBadRequest || me.Message != tt.wantErr {
+				if !errors.As(err, &me) || me.Code != model.CodeBadRequest || me.Message != tt.wantErr {
 					t.Fatalf("err = %#v, want Bad Request %q", err, tt.wantErr)
 				}
 				return
@@ -80,7 +80,7 @@ func FuzzDecodeRequest(f *testing.F) {
 		req, err := DecodeRequest(body)
 		if err != nil {
 			var me *model.Error
-			if !errors.As(err, &me) || me.Code != model.ErrBadRequest || me.Message == "" {
+			if !errors.As(err, &me) || me.Code != model.CodeBadRequest || me.Message == "" {
 				t.Fatalf("err = %#v, want a Bad Request *model.Error", err)
 			}
 			return

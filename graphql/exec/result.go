@@ -6,6 +6,8 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/gqlerror"
+
+	"github.com/mockgql/mockgql/model"
 )
 
 // Result is the outcome of a GraphQL request. The HTTP layer owns a Result
@@ -21,8 +23,8 @@ type Result struct {
 	// Refused reports that the document did not parse or validate: the HTTP
 	// layer answers 400 "Bad Request" carrying Errors and no data.
 	Refused bool
-	// Code is model.ErrParseFailed or model.ErrValidateFailed when Refused.
-	Code string
+	// Code is model.CodeParseFailed or model.CodeValidateFailed when Refused.
+	Code model.Code
 	// Held is the bytes of the Budget the data still holds (ExecuteHeld),
 	// to give back with Budget.Give once the answer has been written.
 	Held int64

@@ -35,7 +35,7 @@ func (e *Executor) validationRules() *rules.Rules {
 //
 // The walk takes at most walkSteps × Bounds.MaxWalk steps and stops once ctx
 // is done: validate then returns one error saying so, with Code
-// model.ErrQueryTimeout when ctx ended (canceled reports that).
+// model.CodeQueryTimeout when ctx ended (canceled reports that).
 func (e *Executor) validate(ctx context.Context, doc *ast.QueryDocument) (errs gqlerror.List, canceled bool) {
 	max := e.Bounds.MaxErrors
 	observers := &core.Events{}

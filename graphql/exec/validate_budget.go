@@ -87,10 +87,10 @@ func (b DocumentBounds) parseBounded(query string) (*ast.QueryDocument, *Result)
 	}
 	gerr := asGQLError(err)
 	if gerr.Message == fmt.Sprintf("exceeded token limit of %d", b.MaxTokens) {
-		return nil, refuse(model.ErrValidateFailed, &gqlerror.Error{
+		return nil, refuse(model.CodeValidateFailed, &gqlerror.Error{
 			Message: fmt.Sprintf("the document has more than the limit of %d tokens", b.MaxTokens)})
 	}
-	return nil, refuse(model.ErrParseFailed, gerr)
+	return nil, refuse(model.CodeParseFailed, gerr)
 }
 
 // checkDocument returns an error for a document over b's fragment or
@@ -272,7 +272,7 @@ func releaseSlot() { <-validateSlots }
 // timedOut is the refusal of a request whose context ended before its
 // document was validated: QUERY_TIMEOUT, never cached.
 func timedOut() *Result {
-	return refuse(model.ErrQueryTimeout, &gqlerror.Error{
+	return refuse(model.CodeQueryTimeout, &gqlerror.Error{
 		Message: "the document could not be validated within the request's time limit; retry"})
 }
 
@@ -429,12 +429,12 @@ func (k *keyCounter) fieldOf(name, key string) *ast.Field {
 }
 
 // TimeoutError returns the error to answer for a refusal of
-// PrepareContext whose context ended (Code model.ErrQueryTimeout): 503
+// PrepareContext whose context ended (Code model.CodeQueryTimeout): 503
 // QUERY_TIMEOUT with Retry-After, as a query that runs out of time. It
 // returns nil for any other refusal, which is answered as it is (400).
 func TimeoutError(refused *Result) error {
-	if refused == nil || refused.Code != model.ErrQueryTimeout {
+	if refused == nil || refused.Code != model.CodeQueryTimeout {
 		return nil
 	}
-	return &model.Error{Code: model.ErrQueryTimeout, Message: "the document could not be validated within the time limit; retry", RetryAfter: 1}
+	return &model.Error{Code: model.CodeQueryTimeout, Message: "the document could not be validated within the time limit; retry", RetryAfter: 1}
 }

@@ -60,7 +60,7 @@ func FuzzDocumentBudget(f *testing.F) {
 			return
 		}
 		switch refused.Code {
-		case model.ErrValidateFailed, model.ErrParseFailed:
+		case model.CodeValidateFailed, model.CodeParseFailed:
 		default:
 			t.Fatalf("refused %s: %v", refused.Code, refused.Errors)
 		}

@@ -68,15 +68,15 @@ func checkRefusal(t *testing.T, ex *Executor, query, wantErr string) {
 	t.Helper()
 	_, refused := ex.Prepare(Request{Query: query})
 	if wantErr == "" {
-		if refused != nil && (strings.Contains(refused.Errors[0].Message, "limit") || refused.Code != model.ErrValidateFailed) {
+		if refused != nil && (strings.Contains(refused.Errors[0].Message, "limit") || refused.Code != model.CodeValidateFailed) {
 			t.Fatalf("refused by a bound: %v", refused.Errors)
 		}
 		return
 	}
-	if refused == nil || refused.Code != model.ErrValidateFailed || len(refused.Errors) != 1 || refused.Errors[0].Message != wantErr {
+	if refused == nil || refused.Code != model.CodeValidateFailed || len(refused.Errors) != 1 || refused.Errors[0].Message != wantErr {
 		t.Fatalf("refused = %v, want one error %q", refused, wantErr)
 	}
-	if code := refused.Errors[0].Extensions["code"]; code != model.ErrValidateFailed {
+	if code := refused.Errors[0].Extensions["code"]; code != model.CodeValidateFailed {
 		t.Fatalf("extensions.code = %v", code)
 	}
 }
@@ -151,7 +151,7 @@ func TestWorstAdmitted(t *testing.T) {
 			if alloc > 16<<20 {
 				t.Errorf("allocated %d MB", alloc>>20)
 			}
-			if refused != nil && refused.Code != model.ErrValidateFailed {
+			if refused != nil && refused.Code != model.CodeValidateFailed {
 				t.Errorf("refused %v", refused.Errors)
 			}
 		})
@@ -189,7 +189,7 @@ func TestValidationDeadline(t *testing.T) {
 	for range cap(validateSlots) {
 		releaseSlot()
 	}
-	if refused == nil || refused.Code != model.ErrQueryTimeout {
+	if refused == nil || refused.Code != model.CodeQueryTimeout {
 		t.Fatalf("refused = %v, want QUERY_TIMEOUT", refused)
 	}
 	if _, refused := ex.PrepareContext(context.Background(), Request{Query: q}); refused != nil {

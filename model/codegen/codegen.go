@@ -114,7 +114,7 @@ func checkModule(module string) error {
 		}
 	}
 	if bad {
-		return model.Errorf(model.ErrBadUserInput, "module path %q: use letters, digits and ._~-/ like example.com/shop", module)
+		return model.Errorf(model.CodeBadUserInput, "module path %q: use letters, digits and ._~-/ like example.com/shop", module)
 	}
 	return nil
 }

@@ -190,7 +190,7 @@ func TestGoPackageDeterministic(t *testing.T) {
 func TestGoPackageModulePath(t *testing.T) {
 	for _, m := range []string{"", "has space", "/abs", "a//b", `quote"s`} {
 		_, err := GoPackage(fixtureProject(t), m)
-		if model.ErrorCode(err) != model.ErrBadUserInput {
+		if model.ErrorCode(err) != model.CodeBadUserInput {
 			t.Errorf("module %q: err = %v, want BAD_USER_INPUT", m, err)
 		}
 	}
