@@ -55,7 +55,7 @@ function operationsCard(p, t, box, edit) {
   const rows = ops.map((o) => (edit ? operationRow(p, t, o, box, st) : operationText(p, o)));
   const cols = ["Name", "Kind", "Enabled", "Parameters", "Faults", ...(edit ? [""] : [])];
   const table = h("table", { class: edit ? "data ops" : "data ops stack readonly" }, h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows));
-  const list = !ops.length ? h("p", { class: "muted" }, "No operations yet.")
+  const list = !ops.length ? h("p", { class: "muted" }, edit ? "No operations yet: add one below, or use “Generate default operations” above." : "No operations yet.")
     : edit ? h("div", { class: "scroll" }, table) : scroller(`Operations of ${t.name}`, table);
   const el = card(`${t.name}: operations`, list, edit ? [newOperation(t, st), st] : null);
   el.dataset.operations = t.name;

@@ -62,7 +62,7 @@ function createCard(p, refresh) {
 
 function listCard(keys, refresh) {
   const st = status();
-  if (!keys.length) return card("Keys", h("p", { class: "muted" }, "No keys yet."));
+  if (!keys.length) return card("Keys", h("p", { class: "muted", id: "noKeys" }, "No keys yet: create one with the form above; it is shown once, then listed here by its prefix."));
   const rows = keys.map((k) => {
     const revoke = k.revoked ? null : action(h("button", { type: "button", class: "secondary", "aria-label": `Revoke ${k.name}` }, "Revoke"), st, async () => {
       await gql(`mutation($id: ID!) { revokeApiKey(keyId: $id) { id } }`, { id: k.id }); await refresh(`Revoked ${k.name}: it no longer opens the runtime.`);

@@ -1,5 +1,5 @@
 // tab-model.js: the Model tab: tables with their data binding (importCode
-// and variant), the attribute grid, the Mappings pane, readiness with its
+// and variant), the attribute grid, the mapping editor, readiness with its
 // reason, the relations editor and each table's default views. Below
 // EDITOR (mayEdit) the same things show as text, without edit controls.
 import { h, gql, fill, field, check, select, status, action, card, scroller } from "./dom.js";
@@ -29,7 +29,7 @@ export async function modelTab(body, p, who, live) {
   const decks = [
     deck(top, (p) => (edit ? [{ key: "new", deps: p.tables.map((t) => t.name), render: () => newTableCard(p, pool) }] : [])),
     deck(tables, (p) => (p.tables.length ? p.tables.map((t) => ({ key: t.id, deps: tableDeps(p, t), render: () => (edit ? tableCard : tableView)(p, t, pool, byCode[t.source && t.source.importCode]) }))
-      : [{ key: "none", render: () => card("Tables", h("p", {}, edit ? "No tables yet: add one above, or open the Data pool and use “Create an API from this dataset”." : "No tables yet.")) }])),
+      : [{ key: "none", render: () => card("Tables", h("p", { id: "noTables" }, edit ? ["No tables yet: add one above, or open the ", h("a", { href: "/board/data" }, "Data pool"), " and use “Create an API from this dataset” on a dataset."] : "No tables yet: an editor adds them.")) }])),
     deck(rels, (p) => [{ key: "relations", deps: [p.relations, p.tables.map((t) => [t.id, t.name, t.attributes.map((a) => a.name)]), p.operations.length], render: () => relationsCard(p, edit) }]),
   ];
   const update = (p, msg) => decks.forEach((d) => d.update(p, msg));
