@@ -287,7 +287,8 @@ func TestBoardModellingFlow(t *testing.T) {
 // slugOf reads the project's slug from the board's own page title line.
 func slugOf(t *testing.T, s *server, p *page, pid string) string {
 	t.Helper()
-	code := p.text("main .muted code") // "/mock/<slug>/graphql"
+	code := p.text("#runtimeUrl") // "<base>/mock/<slug>/graphql[?token=…]"
+	code, _, _ = strings.Cut(strings.TrimPrefix(code, s.base), "?")
 	slug := strings.TrimSuffix(strings.TrimPrefix(code, "/mock/"), "/graphql")
 	if slug == "" || strings.Contains(slug, "/") {
 		t.Fatalf("no slug on the page of %s: %q", pid, code)
