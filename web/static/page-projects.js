@@ -1,6 +1,6 @@
 // page-projects.js: the project list: create, rename, change slug, delete.
 import { h, gql, publicGql, fill, field, status, action, card, when } from "./dom.js";
-import { mayEdit, mayEditAccount } from "./role.js";
+import { mayEdit, mayEditAccount, mayDeleteProject } from "./role.js";
 import { go, onEdited, swap, edited } from "./live.js";
 
 const PROJECT = `id name slug kind myRole expiresAt createdAt tables { id }`;
@@ -62,7 +62,7 @@ function signedOutNote(n) {
 
 /** viewerNote tells a VIEWER why there is nothing to create here. */
 function viewerNote(who) {
-  return card("New project", h("p", { id: "createNeedsEditor" }, `Creating, renaming and deleting projects needs the Editor role in ${who.account.name}; ask an admin of the account.`));
+  return card("New project", h("p", { id: "createNeedsEditor" }, `Creating and renaming projects needs the Editor role in ${who.account.name}, deleting them the Admin role; ask an admin of the account.`));
 }
 
 function createForm() {
@@ -83,7 +83,11 @@ function projectRow(p, who) {
   const st = status();
   const open = h("a", { href: "/board/projects/" + encodeURIComponent(p.id) }, p.name);
   const actions = h("td", {});
-  if (who && p.kind === "ACCOUNT" && mayEdit(p)) actions.append(editControls(p, st), deleteControl(p, st));
+  if (who && p.kind === "ACCOUNT" && mayEdit(p)) {
+    actions.append(editControls(p, st));
+    // Deleting a project needs ADMIN: an editor is told, not offered it.
+    actions.append(mayDeleteProject(p) ? deleteControl(p, st) : h("p", { class: "muted" }, "Deleting it needs the Admin role."));
+  }
   actions.append(st);
   return h("tr", { dataset: { project: p.name } },
     h("th", { scope: "row" }, open), h("td", { "data-label": "Kind" }, p.kind.toLowerCase()), h("td", { class: "mono", "data-label": "Slug" }, p.slug),
