@@ -272,6 +272,8 @@ func TestBoardModellingFlow(t *testing.T) {
 	p.waitText(`tr[data-key="web app"]`, "1 of 5")
 	p.shot("keys")
 	p.click(`[aria-label="Revoke web app"]`)
+	p.waitText("#confirmWarning", "Revoke the runtime key “web app”")
+	p.click("#confirmYes")
 	p.waitText(`tr[data-key="web app"]`, "revoked")
 	runtime().refusal(t, http.StatusUnauthorized, "API_KEY_INVALID")
 

@@ -2,6 +2,7 @@
 import { h, gql, publicGql, fill, field, status, action, card, when } from "./dom.js";
 import { mayEdit, mayEditAccount, mayDeleteProject } from "./role.js";
 import { go, onEdited, swap, edited } from "./live.js";
+import { ask } from "./guard.js";
 
 const PROJECT = `id name slug kind myRole expiresAt createdAt tables { id }`;
 
@@ -109,16 +110,15 @@ function editControls(p, st) {
 
 /** deleteControl asks, naming the project, before it deletes. */
 function deleteControl(p, st) {
-  const ask = h("button", { type: "button", class: "danger" }, "Delete…");
-  const confirmBox = h("div", { class: "warning", hidden: true, role: "alert" },
-    h("p", {}, `Delete the project “${p.name}” (/mock/${p.slug}/graphql), its model, keys and mock data? This cannot be undone.`));
-  const yes = action(h("button", { type: "button", class: "danger" }, `Delete “${p.name}”`), st, async () => {
+  const btn = h("button", { type: "button", class: "danger" }, "Delete…");
+  const box = h("div", { class: "confirm" });
+  btn.addEventListener("click", () => ask(box, {
+    from: btn, question: `Delete the project “${p.name}” (/mock/${p.slug}/graphql)?`,
+    detail: `Its model (${p.tables.length} table${p.tables.length === 1 ? "" : "s"}), API keys and mock data are lost, and apps calling its runtime are refused. The datasets stay in the data pool. This cannot be undone.`,
+    yes: `Delete “${p.name}”`,
+  }, st, async () => {
     await gql(`mutation($id: ID!) { deleteProject(projectId: $id) }`, { id: p.id });
     await edited(`Deleted the project ${p.name}.`);
-  });
-  const no = h("button", { type: "button", class: "secondary" }, "Cancel");
-  no.addEventListener("click", () => { confirmBox.hidden = true; ask.focus(); });
-  ask.addEventListener("click", () => { confirmBox.hidden = false; yes.focus(); });
-  confirmBox.append(yes, " ", no);
-  return h("div", {}, ask, confirmBox);
+  }));
+  return h("div", {}, btn, box);
 }

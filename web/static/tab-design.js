@@ -87,7 +87,8 @@ function operationRow(p, t, o, box, st) {
     } catch (e) { st.fail(e); }
   });
   const del = action(h("button", { type: "button", class: "danger", "aria-label": `Delete ${o.name}` }, "Delete"), st, () =>
-    guarded(p, box, { kind: "DELETE_OPERATION", id: o.id }, () => gql(`mutation($id: ID!) { deleteOperation(operationId: $id) }`, { id: o.id }), st, null, `Deleted ${o.name}.`));
+    guarded(p, box, { kind: "DELETE_OPERATION", id: o.id }, () => gql(`mutation($id: ID!) { deleteOperation(operationId: $id) }`, { id: o.id }), st, null, `Deleted ${o.name}.`,
+      { question: `Delete the operation ${o.name}?`, detail: `Its parameters${o.parameters.length ? ` (${o.parameters.map((x) => x.name).join(", ")})` : ""} and injected faults are lost. Disabling it instead keeps them.`, yes: `Delete ${o.name}` }));
   return h("tr", { dataset: { operation: o.name } }, h("td", {}, h("div", { class: "inline" }, name, rename)), h("td", {}, o.kind.toLowerCase()),
     h("td", {}, enabled), h("td", {}, o.kind === "LIST" ? h("div", {}, parameters(t, o, st), powerOptions(o, st)) : h("span", { class: "muted" }, "—")),
     h("td", {}, operationFaults(p, o, true)), h("td", {}, del));

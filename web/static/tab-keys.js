@@ -8,6 +8,7 @@ import { h, gql, fill, field, select, status, action, card, copyButton, when } f
 import { originsCard } from "./origins.js";
 import { mayEdit, isAdmin, mayManageKey } from "./role.js";
 import { swap, announce } from "./live.js";
+import { ask } from "./guard.js";
 
 export async function keysTab(body, p, who) {
   if (p.kind !== "ACCOUNT") {
@@ -66,15 +67,22 @@ function createCard(p, refresh) {
 
 function listCard(p, who, keys, refresh) {
   const st = status();
+  const box = h("div", { class: "confirm", id: "keyConfirm" });
+  /** guard asks before a revoke or delete, naming the key and what stops. */
+  const guard = (btn, question, detail, yes, run) => { btn.addEventListener("click", () => ask(box, { from: btn, question, detail, yes }, st, run)); return btn; };
   if (!keys.length) return card("Keys", h("p", { class: "muted", id: "noKeys" }, "No keys yet: create one with the form above; it is shown once, then listed here by its prefix."));
   const rows = keys.map((k) => {
     const may = mayManageKey(p, who, k);
-    const revoke = k.revoked || !may ? null : action(h("button", { type: "button", class: "secondary", "aria-label": `Revoke ${k.name}` }, "Revoke"), st, async () => {
-      await gql(`mutation($id: ID!) { revokeApiKey(keyId: $id) { id } }`, { id: k.id }); await refresh(`Revoked ${k.name}: it no longer opens the runtime.`);
-    });
-    const del = !may ? null : action(h("button", { type: "button", class: "danger", "aria-label": `Delete ${k.name}` }, "Delete"), st, async () => {
-      await gql(`mutation($id: ID!) { deleteApiKey(keyId: $id) }`, { id: k.id }); await refresh(`Deleted ${k.name}.`);
-    });
+    const what = `the ${k.scope.toLowerCase()} key “${k.name}” (${k.prefix}…)`;
+    const stops = k.scope === "MANAGEMENT" ? "Scripts that use it get 401 API_KEY_INVALID from the management API at once" : "Apps and scripts that use it get 401 API_KEY_INVALID at once";
+    const revoke = k.revoked || !may ? null : guard(h("button", { type: "button", class: "secondary", "aria-label": `Revoke ${k.name}` }, "Revoke"),
+      `Revoke ${what}?`, `${stops}, and its ${k.activeActors} active actor token${k.activeActors === 1 ? "" : "s"} stop working. It stays listed as revoked; this cannot be undone.`, `Revoke ${k.name}`, async () => {
+        await gql(`mutation($id: ID!) { revokeApiKey(keyId: $id) { id } }`, { id: k.id }); await refresh(`Revoked ${k.name}: it no longer opens the runtime.`);
+      });
+    const del = !may ? null : guard(h("button", { type: "button", class: "danger", "aria-label": `Delete ${k.name}` }, "Delete"),
+      `Delete ${what}?`, `${k.revoked ? "It is revoked already; it" : `${stops}; it`} disappears from this list, with its record of use. This cannot be undone.`, `Delete ${k.name}`, async () => {
+        await gql(`mutation($id: ID!) { deleteApiKey(keyId: $id) }`, { id: k.id }); await refresh(`Deleted ${k.name}.`);
+      });
     const td = (label, v, cls) => h("td", { "data-label": label, class: cls }, v);
     return h("tr", { dataset: { key: k.name } }, h("th", { scope: "row" }, k.name), td("Prefix", k.prefix + "…", "mono"), td("Scope", k.scope.toLowerCase()),
       td("Expires", k.expiresAt ? when(k.expiresAt) : "never"), td("State", k.revoked ? "revoked" : "active", k.revoked ? "notready" : ""),
@@ -84,5 +92,5 @@ function listCard(p, who, keys, refresh) {
   });
   return card(`Keys (${keys.length})`, h("div", { class: "scroll" }, h("table", { class: "data stack", id: "keys" },
     h("thead", {}, h("tr", {}, ["Name", "Prefix", "Scope", "Expires", "State", "Created by", "Last used", "Active actors", ""].map((c) => h("th", { scope: "col" }, c)))),
-    h("tbody", {}, rows))), st);
+    h("tbody", {}, rows))), box, st);
 }

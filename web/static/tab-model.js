@@ -69,7 +69,7 @@ function tableCard(p, t, pool, source) {
   const rows = t.ready && p.operations.some((o) => o.tableId === t.id && o.kind === "LIST" && o.enabled)
     ? h("p", {}, h("a", { href: playgroundPath(p, t), class: "button secondary", dataset: { rowsOf: t.name } }, `Query ${t.name} rows in the Playground`)) : null;
   const el = card(t.name, readiness(t), rows, box, bindingForm(t, pool, st), attributeGrid(p, t, source, st, box), bindHinted(t, source, st),
-    addAllFields(p, t, source), addAttribute(p, t, source, st), views.length ? viewsBox(p, t, views) : null, renameTable(p, t, st, box), deleteTable(p, t, st, box), st);
+    addAllFields(p, t, source), addAttribute(p, t, source, st), views.length ? viewsBox(p, t, views) : null, renameTable(p, t, st, box), deleteTable(p, t, st), st);
   el.dataset.table = t.name;
   return el;
 }
@@ -161,7 +161,9 @@ function attributeRow(p, t, a, source, st, box) {
   name.addEventListener("change", () => guarded(p, box, { kind: "RENAME_ATTRIBUTE", id: a.id, name: name.value.trim() },
     () => save({ name: name.value.trim() }), st, () => { name.value = a.name; }, `Renamed ${t.name}.${a.name} to ${name.value.trim()}.`).catch((e) => st.fail(e)));
   const type = select(TYPES, a.type, { "aria-label": `Type of ${t.name}.${a.name}` });
-  type.addEventListener("change", () => saved({ type: type.value }));
+  // A type change is BREAKING for the apps that read the field: guarded.
+  type.addEventListener("change", () => guarded(p, box, { kind: "CHANGE_ATTRIBUTE_TYPE", id: a.id, type: type.value },
+    () => save({ type: type.value }), st, () => { type.value = a.type; }, `Changed ${t.name}.${a.name} to ${type.value}.`).catch((e) => { type.value = a.type; st.fail(e); }));
   const flag = (key, label) => {
     const box = h("input", { type: "checkbox", checked: a[key], "aria-label": `${label}: ${t.name}.${a.name}` });
     box.addEventListener("change", () => saved({ [key]: box.checked }));
@@ -180,7 +182,8 @@ function attributeRow(p, t, a, source, st, box) {
     edit.append(ed.el, apply);
   });
   const del = action(h("button", { type: "button", class: "danger", "aria-label": `Delete ${t.name}.${a.name}` }, "Delete"), st, () =>
-    guarded(p, box, { kind: "DELETE_ATTRIBUTE", id: a.id }, () => gql(`mutation($id: ID!) { deleteModellingAttribute(attributeId: $id) }`, { id: a.id }), st, null, `Deleted ${t.name}.${a.name}.`));
+    guarded(p, box, { kind: "DELETE_ATTRIBUTE", id: a.id }, () => gql(`mutation($id: ID!) { deleteModellingAttribute(attributeId: $id) }`, { id: a.id }), st, null, `Deleted ${t.name}.${a.name}.`,
+      { question: `Delete the attribute ${t.name}.${a.name}?`, detail: `Its type, flags and mapping are lost${a.mappingType === "SOURCE" && a.sourceMapping ? ` (it reads ${a.sourceMapping.path}; the dataset keeps the data)` : ""}.`, yes: `Delete ${t.name}.${a.name}` }));
   return h("tr", { dataset: { attribute: a.name } }, h("td", {}, name), h("td", {}, type),
     flag("sortable", "Sortable"), flag("filterable", "Filterable"), flag("required", "Required"),
     h("td", {}, h("div", {}, mappingText(a, source)), edit), h("td", {}, del));
@@ -263,11 +266,13 @@ function renameTable(p, t, st, box) {
   return h("details", {}, h("summary", {}, `Rename ${t.name}`), h("div", { class: "row" }, field("New table name", name), go));
 }
 
-function deleteTable(p, t, st, box) {
-  const ask = h("button", { type: "button", class: "danger" }, `Delete table ${t.name}…`);
-  const yes = action(h("button", { type: "button", class: "danger" }, `Yes, delete ${t.name}`), st, () =>
-    guarded(p, box, { kind: "DELETE_TABLE", id: t.id }, () => gql(`mutation($id: ID!) { deleteModellingTable(tableId: $id) }`, { id: t.id }), st, null, `Deleted table ${t.name}.`));
-  const sure = h("div", { class: "warning", hidden: true, role: "alert" }, h("p", {}, `Delete ${t.name}, its attributes, operations and relations?`), yes);
-  ask.addEventListener("click", () => { sure.hidden = false; yes.focus(); });
-  return h("div", {}, ask, sure);
+function deleteTable(p, t, st) {
+  const box = h("div", { class: "confirm" });
+  const ops = p.operations.filter((o) => o.tableId === t.id).length;
+  const rels = p.relations.filter((r) => r.sourceTableId === t.id || r.targetTableId === t.id).length;
+  const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
+  const go = action(h("button", { type: "button", class: "danger" }, `Delete table ${t.name}…`), st, () =>
+    guarded(p, box, { kind: "DELETE_TABLE", id: t.id }, () => gql(`mutation($id: ID!) { deleteModellingTable(tableId: $id) }`, { id: t.id }), st, null, `Deleted table ${t.name}.`,
+      { question: `Delete the table ${t.name}?`, detail: `Lost with it: ${plural(t.attributes.length, "attribute")}, ${plural(ops, "operation")} and ${plural(rels, "relation")}. The dataset it reads is kept.`, yes: `Yes, delete ${t.name}` }));
+  return h("div", {}, go, box);
 }
