@@ -110,7 +110,7 @@ function attributeGrid(p, t, source, st, box, edit = true) {
   if (!t.attributes.length) return h("p", { class: "muted" }, "No attributes yet.");
   const rows = t.attributes.map((a) => (edit ? attributeRow(p, t, a, source, st, box) : attributeText(a, source)));
   const cols = ["Name", "Type", "Sortable", "Filterable", "Required", "Mapping", ...(edit ? [""] : [])];
-  const table = h("table", { class: edit ? "data attrs" : "data attrs stack readonly" },
+  const table = h("table", { class: edit ? "data attrs stack" : "data attrs stack readonly" },
     h("caption", { class: "muted" }, `Attributes of ${t.name}`),
     h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, c)))),
     h("tbody", {}, rows));
@@ -167,7 +167,7 @@ function attributeRow(p, t, a, source, st, box) {
   const flag = (key, label) => {
     const box = h("input", { type: "checkbox", checked: a[key], "aria-label": `${label}: ${t.name}.${a.name}` });
     box.addEventListener("change", () => saved({ [key]: box.checked }));
-    return h("td", {}, box);
+    return h("td", { class: "cell-flag" }, h("label", { class: "check" }, box, h("span", { class: "flag-label", "aria-hidden": "true" }, label)));
   };
   // The Mappings pane of one attribute, built when first opened: a large
   // model has hundreds of attributes, each with every path of its dataset.
@@ -184,9 +184,9 @@ function attributeRow(p, t, a, source, st, box) {
   const del = action(h("button", { type: "button", class: "danger", "aria-label": `Delete ${t.name}.${a.name}` }, "Delete"), st, () =>
     guarded(p, box, { kind: "DELETE_ATTRIBUTE", id: a.id }, () => gql(`mutation($id: ID!) { deleteModellingAttribute(attributeId: $id) }`, { id: a.id }), st, null, `Deleted ${t.name}.${a.name}.`,
       { question: `Delete the attribute ${t.name}.${a.name}?`, detail: `Its type, flags and mapping are lost${a.mappingType === "SOURCE" && a.sourceMapping ? ` (it reads ${a.sourceMapping.path}; the dataset keeps the data)` : ""}.`, yes: `Delete ${t.name}.${a.name}` }));
-  return h("tr", { dataset: { attribute: a.name } }, h("td", {}, name), h("td", {}, type),
+  return h("tr", { dataset: { attribute: a.name } }, h("td", { class: "cell-name" }, name), h("td", { class: "cell-type" }, type),
     flag("sortable", "Sortable"), flag("filterable", "Filterable"), flag("required", "Required"),
-    h("td", {}, h("div", {}, mappingText(a, source)), edit), h("td", {}, del));
+    h("td", { "data-label": "Mapping", class: "cell-mapping" }, h("div", {}, mappingText(a, source)), edit), h("td", { class: "cell-actions" }, del));
 }
 
 /** attributeText is an attribute's row as text. */
