@@ -99,4 +99,17 @@ func TestBoardGuardsDestructiveEdits(t *testing.T) {
 	p.waitText("#plan", "team")
 	p.waitText("#top .who", "team")
 	p.windowKept("changing the plan")
+	p.waitText("#planCard .status", "The plan is now team")
+	if next := p.js(`document.querySelector("main h1").nextElementSibling.id`); next != "planCard" {
+		t.Fatalf("the re-rendered plan card moved: after the heading comes %v", next)
+	}
+	p.shot("guard-account-plan")
+
+	// A dataset: what is lost, and the refusal while a table reads it.
+	p.open("/board/data", `[data-dataset="gdcategories"]`)
+	p.clickText(`[data-dataset="gdcategories"] button`, "Delete gdcategories…")
+	p.waitText(`[data-dataset="gdcategories"] .warning`, "Its records are gone")
+	p.shot("guard-dataset")
+	p.click(`[data-dataset="gdcategories"] #confirmYes`)
+	p.waitText(`[data-dataset="gdcategories"] .dataset-actions .status`, "Category")
 }
