@@ -60,4 +60,14 @@ func TestBoardKeyRoles(t *testing.T) {
 		t.Fatalf("the owner is offered the scopes %v", got)
 	}
 	o.waitText(`tr[data-key="editor key"] [data-label="Created by"]`, "key-roles-editor@example.com")
+
+	// Removing the editor names what is lost and, as offered, revokes their key.
+	o.open("/board/account", `[aria-label="Remove key-roles-editor@example.com"]`)
+	o.click(`[aria-label="Remove key-roles-editor@example.com"]`)
+	o.waitText("#memberConfirm", "Also revoke the API keys they created")
+	o.shot("keys-remove-member")
+	o.click("#confirmYes")
+	o.waitText("#membersCard .status", "1 key they created was revoked")
+	o.open("/board/projects/"+pid+"/keys", `tr[data-key="editor key"]`)
+	o.waitText(`tr[data-key="editor key"] [data-label="State"]`, "revoked")
 }

@@ -83,12 +83,18 @@ function memberRow(m, who, manage, st, confirmBox, again) {
   r.addEventListener("change", () => gql(`mutation($u: ID!, $r: Role!) { setMemberRole(userId: $u, role: $r) { role } }`, { u: m.user.id, r: r.value })
     .then(() => st.ok(`${m.user.email} is now ${r.value.toLowerCase()}.`), (e) => { r.value = m.role; st.fail(e); }));
   const rm = h("button", { type: "button", class: "danger", "aria-label": `Remove ${m.user.email}` }, "Remove");
-  rm.addEventListener("click", () => ask(confirmBox, { from: rm, question: `Remove ${m.user.email} from the workspace?`,
-    detail: "They lose access at once: their open sessions for this workspace end on their next request. Keys they created keep working until revoked (API keys tab). Their own workspace stays theirs.",
-    yes: "Remove member" }, st, async () => {
-      await gql(`mutation($u: ID!) { removeMember(userId: $u) }`, { u: m.user.id });
-      await again(`${m.user.email} was removed.`);
-    }));
+  rm.addEventListener("click", () => {
+    // The keys they created outlive them unless revoked: the choice is part of the question.
+    const keys = h("input", { type: "checkbox", id: "revokeMemberKeys", checked: true });
+    ask(confirmBox, { from: rm, question: `Remove ${m.user.email} from the workspace?`,
+      detail: [h("span", {}, "They lose access at once: their open sessions for this workspace end on their next request. Their own workspace stays theirs. "),
+        h("label", { class: "check" }, keys, " Also revoke the API keys they created (otherwise those keep working)")],
+      yes: "Remove member" }, st, async () => {
+      const d = await gql(`mutation($u: ID!, $k: Boolean!) { removeMemberWithKeys(userId: $u, revokeKeys: $k) { revokedKeys } }`, { u: m.user.id, k: keys.checked });
+      const n = d.removeMemberWithKeys.revokedKeys;
+      await again(`${m.user.email} was removed${keys.checked ? `; ${n} key${n === 1 ? "" : "s"} they created ${n === 1 ? "was" : "were"} revoked` : "; the keys they created still work"}.`);
+    });
+  });
   cells.push(h("td", { "data-label": "Role" }, r), h("td", {}, rm));
   return h("tr", {}, cells);
 }
