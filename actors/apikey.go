@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/mockgql/mockgql/actors/pb"
@@ -19,6 +20,11 @@ type keyGrain struct {
 	leases *leases
 	issues *meter
 	view   *keyView // the snapshot published in env.Local
+	// used is the minute (Unix seconds / 60) of the key's last use seen on
+	// this node, 0 if none since activation: runtime requests mark it
+	// without a write, and flush records it in the key's lastUsedAt — so
+	// lastUsedAt is kept to the minute, with at most one write a minute.
+	used atomic.Int64
 }
 
 // keyState is the key grain's checkpoint.
@@ -33,6 +39,37 @@ type keyState struct {
 type keyView struct {
 	key    *model.APIKey
 	leases *leases
+	used   *atomic.Int64 // the grain's used
+}
+
+// use checks that the key may open a request at now and, if so, marks it used.
+func (v *keyView) use(now time.Time) error {
+	if err := checkKeyUsable(v.key, now); err != nil {
+		return err
+	}
+	v.markUsed(now)
+	return nil
+}
+
+// markUsed notes that the key opened a request at now (see keyGrain.used).
+func (v *keyView) markUsed(now time.Time) { markUsed(v.used, now) }
+
+func markUsed(used *atomic.Int64, now time.Time) {
+	m := now.Unix() / 60
+	for {
+		old := used.Load()
+		if old >= m || used.CompareAndSwap(old, m) {
+			return
+		}
+	}
+}
+
+// lastUsed is the key's lastUsedAt with the use marked since the last flush.
+func (k *keyGrain) lastUsed() time.Time {
+	if m := k.used.Load(); m > 0 && m*60 > k.key.LastUsedAt.Unix() {
+		return time.Unix(m*60, 0).UTC()
+	}
+	return k.key.LastUsedAt
 }
 
 // ActorGrant is the answer of POST /runtime/actors.
@@ -64,7 +101,7 @@ func (k *keyGrain) publish(g *grain) {
 	k.view = nil
 	if k.found && !k.key.Deleted {
 		rec := k.key
-		k.view = &keyView{key: &rec, leases: k.leases}
+		k.view = &keyView{key: &rec, leases: k.leases, used: &k.used}
 		g.env.Local.publishKey(g.id, k.view)
 	}
 }
@@ -84,7 +121,11 @@ func (k *keyGrain) flush(g *grain) {
 	}
 	ls, ld := k.leases.list()
 	is, id := k.issues.checkpoint()
-	if ld || id {
+	used := false
+	if t := k.lastUsed(); !t.Equal(k.key.LastUsedAt) {
+		k.key.LastUsedAt, used = t, true
+	}
+	if ld || id || used {
 		if err := g.saveJSON(keyState{Key: k.key, Leases: ls, Issues: is}); err != nil {
 			g.env.Log.Warn("key checkpoint failed", "err", err)
 		}
@@ -118,13 +159,14 @@ func (k *keyGrain) run(g *grain, c *call) (any, error) {
 	switch m := c.req.(type) {
 	case *pb.KeyGet:
 		out := k.key
+		out.LastUsedAt = k.lastUsed()
 		out.ActiveActors = k.leases.live(now)
 		return out, nil
 	case *pb.KeyAuth:
 		if err := checkKeyUsable(&k.key, now); err != nil {
 			return nil, err
 		}
-		k.key.LastUsedAt = now
+		markUsed(&k.used, now)
 		return k.key, nil
 	case *pb.KeyRevoke:
 		return k.set(g, func(key *model.APIKey) { key.Revoked = true })

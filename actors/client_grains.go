@@ -96,7 +96,7 @@ func (s *Client) AuthKey(ctx context.Context, value string) (model.APIKey, error
 	}
 	hash := ids.HashSecret(value)
 	if v := s.env.Local.key(hash); v != nil {
-		return *v.key, checkKeyUsable(v.key, s.env.Clock.Now())
+		return *v.key, v.use(s.env.Clock.Now())
 	}
 	return s.AskKey(ctx, hash, &pb.KeyAuth{})
 }
@@ -111,7 +111,7 @@ func (s *Client) authKeyFor(ctx context.Context, value, projectID string) (model
 	}
 	hash := ids.HashSecret(value)
 	if v := s.env.Local.key(hash); v != nil {
-		return *v.key, checkKeyUsable(v.key, s.env.Clock.Now())
+		return *v.key, v.use(s.env.Clock.Now())
 	}
 	now := s.env.Clock.Now()
 	if k, ok := pv.keys.get(hash, now); ok {

@@ -67,6 +67,15 @@ func applyEdit(p *model.Project, e input) error {
 		_, err = p.UpdateTable(id, model.TablePatch{Name: name})
 	case "DELETE_TABLE":
 		err = p.RemoveTable(id)
+	case "CHANGE_ATTRIBUTE_TYPE":
+		t := e.strPtr("type")
+		if t == nil {
+			return model.Errorf(model.ErrBadUserInput, "edit %s needs a type", kind)
+		}
+		st := model.ScalarType(*t)
+		_, err = p.UpdateAttribute(id, model.AttributePatch{Type: &st})
+	case "DELETE_RELATION":
+		err = p.RemoveRelation(id)
 	default:
 		err = model.Errorf(model.CodeBadUserInput, "unknown edit kind %q", kind)
 	}

@@ -216,7 +216,7 @@ func (t *Table) Ready() bool { return t.NotReadyReason() == "" }
 // never disagree.
 func (t *Table) NotReadyReason() string {
 	if t.Source == nil || t.Source.ImportCode == "" {
-		return "not bound to a dataset: choose an importCode in the Mappings pane"
+		return "not bound to a dataset: choose its Dataset (importCode) on the table's card, or set source.importCode"
 	}
 	for _, a := range t.Attributes {
 		if a.Mapping == MappingSource && a.SourcePath != "" {

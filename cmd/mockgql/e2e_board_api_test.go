@@ -135,6 +135,13 @@ func TestBoardAPIAdditions(t *testing.T) {
 		if got := fmt.Sprint(sh.owner.must(q, map[string]any{"p": pid, "e": map[string]any{"kind": "DELETE_ATTRIBUTE", "id": attrID}})); !strings.Contains(got, "BREAKING path:Product.stock") {
 			t.Errorf("delete attribute: %s", got)
 		}
+		if got := fmt.Sprint(sh.owner.must(q, map[string]any{"p": pid, "e": map[string]any{"kind": "CHANGE_ATTRIBUTE_TYPE", "id": attrID, "type": "INT"}})); !strings.Contains(got, "BREAKING path:Product.stock") {
+			t.Errorf("change type: %s", got)
+		}
+		relID := get(sh.owner.must(`query($id:ID){ project(id:$id) { relations { id } } }`, map[string]any{"id": pid}), "project", "relations").([]any)[0].(map[string]any)["id"]
+		if got := fmt.Sprint(sh.owner.must(q, map[string]any{"p": pid, "e": map[string]any{"kind": "DELETE_RELATION", "id": relID}})); !strings.Contains(got, "BREAKING path:Category.products") || !strings.Contains(got, "BREAKING path:Product.category") {
+			t.Errorf("delete relation: %s", got)
+		}
 		if r := sh.owner.gql(q, map[string]any{"p": pid, "e": map[string]any{"kind": "RENAME_OPERATION", "id": opID}}); r.errCode() != "BAD_USER_INPUT" {
 			t.Errorf("rename without a name: %s", r.Raw)
 		}

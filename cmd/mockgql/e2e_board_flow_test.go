@@ -272,6 +272,8 @@ func TestBoardModellingFlow(t *testing.T) {
 	p.waitText(`tr[data-key="web app"]`, "1 of 5")
 	p.shot("keys")
 	p.click(`[aria-label="Revoke web app"]`)
+	p.waitText("#confirmWarning", "Revoke the runtime key “web app”")
+	p.click("#confirmYes")
 	p.waitText(`tr[data-key="web app"]`, "revoked")
 	runtime().refusal(t, http.StatusUnauthorized, "API_KEY_INVALID")
 
@@ -287,7 +289,8 @@ func TestBoardModellingFlow(t *testing.T) {
 // slugOf reads the project's slug from the board's own page title line.
 func slugOf(t *testing.T, s *server, p *page, pid string) string {
 	t.Helper()
-	code := p.text("main .muted code") // "/mock/<slug>/graphql"
+	code := p.text("#runtimeUrl") // "<base>/mock/<slug>/graphql[?token=…]"
+	code, _, _ = strings.Cut(strings.TrimPrefix(code, s.base), "?")
 	slug := strings.TrimSuffix(strings.TrimPrefix(code, "/mock/"), "/graphql")
 	if slug == "" || strings.Contains(slug, "/") {
 		t.Fatalf("no slug on the page of %s: %q", pid, code)

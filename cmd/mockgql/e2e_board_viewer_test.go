@@ -75,7 +75,7 @@ func sessionOn(s *server, a *assistant) func(string, map[string]any) response {
 // accessible name: they read (refresh, details, copy, export, sample rows,
 // a dataset's paths and samples). Any other enabled control on a viewer's
 // page is an edit control and fails the test.
-var readOnlyControls = []string{"Refresh", "Details", "Copy as curl", "Copy header", "Refresh every 5 seconds",
+var readOnlyControls = []string{"Refresh", "Details", "Copy as curl", "Copy header", "Copy the runtime URL", "Refresh every 5 seconds",
 	"OpenAPI JSON", "OpenAPI YAML", "Show the first rows", "field paths", "Sample documents"}
 
 // editControls lists the visible, enabled controls of the page outside

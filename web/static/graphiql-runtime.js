@@ -27,14 +27,37 @@ import { labelEditors } from "./tab-playground.js";
   }
 
   const root = document.getElementById("graphiql");
-  labelEditors(root);
-  window.ReactDOM.createRoot(root).render(window.React.createElement(window.GraphiQL, {
-    fetcher,
-    defaultQuery: params.get("query") || "# Ctrl-Enter runs the query; the Docs button lists the schema.\n{ __typename }\n",
-    isHeadersEditorEnabled: true,
-    shouldPersistHeaders: false,
-    defaultEditorToolsVisibility: true,
-  }));
+  /** start mounts GraphiQL, which introspects the runtime at once. */
+  const start = () => {
+    root.hidden = false;
+    labelEditors(root);
+    window.ReactDOM.createRoot(root).render(window.React.createElement(window.GraphiQL, {
+      fetcher,
+      defaultQuery: params.get("query") || "# Ctrl-Enter runs the query; the Docs button lists the schema.\n{ __typename }\n",
+      isHeadersEditorEnabled: true,
+      shouldPersistHeaders: false,
+      defaultEditorToolsVisibility: true,
+    }));
+  };
+  if (token) start();
+  else {
+    // Without a share token only an API key opens the runtime: ask for it
+    // first rather than greet the person with a 401 from the introspection.
+    const gate = document.getElementById("keyGate");
+    const gateKey = document.getElementById("gateKey");
+    root.hidden = true;
+    gate.hidden = false;
+    document.getElementById("keyBox").hidden = true;
+    gateKey.focus();
+    document.getElementById("keyGateForm").addEventListener("submit", (e) => {
+      e.preventDefault();
+      if (!gateKey.value.trim()) return;
+      key.value = gateKey.value.trim();
+      gate.hidden = true;
+      document.getElementById("keyBox").hidden = false;
+      start();
+    });
+  }
   key.addEventListener("change", () => { // introspect again with the key
     const btn = document.querySelector(".graphiql-toolbar-button[aria-label^='Re-fetch'], button[aria-label^='Re-fetch']");
     if (btn) btn.click();

@@ -61,8 +61,9 @@ export function announce(msg, error = false) {
  * (edited() announces it). cardsOf(data)
  * returns [{key, deps, render}] in page order: key names a card across
  * updates, deps is what its content depends on (compared as JSON), render()
- * makes its element. */
-export function deck(container, cardsOf) {
+ * makes its element. With keepPlace the cards stay where they are among
+ * the container's other children (swap). */
+export function deck(container, cardsOf, keepPlace = false) {
   let shown = new Map(); // key → {deps, el}
   const update = (data, msg) => {
     const used = cardOf(lastTarget, shown);
@@ -79,7 +80,7 @@ export function deck(container, cardsOf) {
         if (old) restoreDetails(old.el, el);
         if (old) old.el.replaceWith(el);
       }
-      if (el.previousElementSibling !== prev || el.parentNode !== container) {
+      if (!keepPlace && (el.previousElementSibling !== prev || el.parentNode !== container)) {
         if (prev) prev.after(el); else container.prepend(el);
       }
       next.set(c.key, { deps, el });
@@ -166,9 +167,10 @@ function showNear(el, msg) {
   }
 }
 
-/** swap replaces old with fresh in place, as one card of a deck is. */
+/** swap replaces old with fresh in place, as one card of a deck is: where
+ * old was among its siblings, which need not be cards of a deck. */
 export function swap(old, fresh, msg) {
-  const d = deck(old.parentNode, () => [{ key: "x", render: () => fresh }]);
+  const d = deck(old.parentNode, () => [{ key: "x", render: () => fresh }], true);
   d.adopt("x", old);
   d.update(null, msg);
 }

@@ -1,4 +1,4 @@
-// mapping.js: the Mappings pane's editor of one attribute's mapping: a field
+// mapping.js: the editor of one attribute's mapping: a field
 // path picked from the dataset's paths with sample values beside each, a
 // constant, a generator (kinds listed, values previewed) or an expression.
 import { h, gql, field, select, uid } from "./dom.js";

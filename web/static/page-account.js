@@ -4,6 +4,8 @@
 // and the signed-in user's password. Member edits re-render their card in
 // place and announce the outcome.
 import { h, gql, fill, field, select, status, action, card, when, copyButton } from "./dom.js";
+import { ask } from "./guard.js";
+import { swap, announce } from "./live.js";
 
 const PLANS = ["STARTER", "PROFESSIONAL", "TEAM", "ENTERPRISE"];
 const ROLES = ["VIEWER", "EDITOR", "ADMIN", "OWNER"];
@@ -15,11 +17,14 @@ export async function accountPage(main, who) {
   if (!who) return fill(main, card("Account", h("p", {}, "You are not signed in. ", h("a", { href: "/" }, "Sign up or log in"), ".")));
   const a = (await gql(ACCOUNT)).account;
   const members = h("div", { id: "membersCard" });
-  fill(main, h("h1", {}, a.name), planCard(a, a.myRole), members, passwordCard());
+  fill(main, h("h1", {}, a.name), planCard(a, a.myRole, who), members, passwordCard());
   renderMembers(members, a, who, status());
 }
 
-function planCard(a, role) {
+/** planCard shows the plan and usage; an owner changes the plan, and the
+ * card, the header's plan and the signed-in user's record (who) follow in
+ * place, without reloading the page. */
+function planCard(a, role, who) {
   const u = a.usage;
   const st = status();
   const unlimited = u.quota <= 0 || a.plan === "ENTERPRISE";
@@ -34,10 +39,18 @@ function planCard(a, role) {
     kids.push(h("div", { class: "row" }, field("Change plan", plan, "Stands in for billing. API keys need Professional or above."),
       action(h("button", { type: "button", id: "setPlan" }, "Change plan"), st, async () => {
         await gql(`mutation($p: Plan!) { setPlan(plan: $p) { plan } }`, { p: plan.value });
-        location.reload();
+        const fresh = (await gql(ACCOUNT)).account;
+        if (who) who.account.plan = fresh.plan;
+        const top = document.querySelector("#top .who");
+        if (top && who) top.textContent = `${who.me.email} · ${fresh.plan.toLowerCase()}`;
+        const msg = `The plan is now ${fresh.plan.toLowerCase()}.`;
+        swap(el, planCard(fresh, fresh.myRole, who), msg);
+        announce(msg);
       })), st);
   }
-  return card("Plan and usage", kids);
+  const el = card("Plan and usage", kids);
+  el.id = "planCard";
+  return el;
 }
 
 /** renderMembers (re)draws the members card into box; st, the card's
@@ -70,12 +83,18 @@ function memberRow(m, who, manage, st, confirmBox, again) {
   r.addEventListener("change", () => gql(`mutation($u: ID!, $r: Role!) { setMemberRole(userId: $u, role: $r) { role } }`, { u: m.user.id, r: r.value })
     .then(() => st.ok(`${m.user.email} is now ${r.value.toLowerCase()}.`), (e) => { r.value = m.role; st.fail(e); }));
   const rm = h("button", { type: "button", class: "danger", "aria-label": `Remove ${m.user.email}` }, "Remove");
-  rm.addEventListener("click", () => confirm(confirmBox, rm, `Remove ${m.user.email} from the workspace?`,
-    "They lose access at once: their open sessions for this workspace end on their next request. Their own workspace stays theirs.",
-    "Remove member", st, async () => {
-      await gql(`mutation($u: ID!) { removeMember(userId: $u) }`, { u: m.user.id });
-      await again(`${m.user.email} was removed.`);
-    }));
+  rm.addEventListener("click", () => {
+    // The keys they created outlive them unless revoked: the choice is part of the question.
+    const keys = h("input", { type: "checkbox", id: "revokeMemberKeys", checked: true });
+    ask(confirmBox, { from: rm, question: `Remove ${m.user.email} from the workspace?`,
+      detail: [h("span", {}, "They lose access at once: their open sessions for this workspace end on their next request. Their own workspace stays theirs. "),
+        h("label", { class: "check" }, keys, " Also revoke the API keys they created (otherwise those keep working)")],
+      yes: "Remove member" }, st, async () => {
+      const d = await gql(`mutation($u: ID!, $k: Boolean!) { removeMemberWithKeys(userId: $u, revokeKeys: $k) { revokedKeys } }`, { u: m.user.id, k: keys.checked });
+      const n = d.removeMemberWithKeys.revokedKeys;
+      await again(`${m.user.email} was removed${keys.checked ? `; ${n} key${n === 1 ? "" : "s"} they created ${n === 1 ? "was" : "were"} revoked` : "; the keys they created still work"}.`);
+    });
+  });
   cells.push(h("td", { "data-label": "Role" }, r), h("td", {}, rm));
   return h("tr", {}, cells);
 }
@@ -92,8 +111,8 @@ function invitationRow(inv, st, confirmBox, again) {
     st.ok(`An invite link for ${inv.email} is ready to copy.`);
   });
   const revoke = h("button", { type: "button", class: "danger", "aria-label": `Revoke the invitation of ${inv.email}` }, "Revoke");
-  revoke.addEventListener("click", () => confirm(confirmBox, revoke, `Revoke the invitation of ${inv.email}?`,
-    "It can no longer be accepted, and its invite link stops working.", "Revoke invitation", st, async () => {
+  revoke.addEventListener("click", () => ask(confirmBox, { from: revoke, question: `Revoke the invitation of ${inv.email}?`,
+    detail: "It can no longer be accepted, and its invite link stops working.", yes: "Revoke invitation" }, st, async () => {
       await gql(`mutation($i: ID!) { revokeInvitation(invitationId: $i) }`, { i: inv.id });
       await again(`The invitation of ${inv.email} was revoked.`);
     }));
@@ -102,16 +121,6 @@ function invitationRow(inv, st, confirmBox, again) {
     h("td", { "data-label": "Name" }, h("span", { class: "badge" }, "invited"), ` until ${new Date(inv.expiresAt).toLocaleDateString()}`),
     h("td", { "data-label": "Role" }, inv.role.toLowerCase()),
     h("td", {}, h("div", { class: "row tight" }, link, revoke), linkBox));
-}
-
-/** confirm asks in box before run: what is lost, a button that does it,
- * and Cancel, which gives the focus back to from. */
-function confirm(box, from, question, detail, yesLabel, st, run) {
-  const yes = action(h("button", { type: "button", class: "danger", id: "confirmYes" }, yesLabel), st, run);
-  const no = h("button", { type: "button", class: "secondary" }, "Cancel");
-  no.addEventListener("click", () => { fill(box); from.focus(); });
-  fill(box, h("div", { class: "warning", role: "alert" }, h("p", {}, h("strong", {}, question), " ", detail), yes, " ", no));
-  yes.focus();
 }
 
 function inviteForm(st, again) {

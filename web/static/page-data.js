@@ -3,6 +3,7 @@
 // NDJSON or CSV file by drag and drop or file picker, streamed through the
 // upload route with a progress bar.
 import { h, gql, fill, field, select, status, card, uid, action } from "./dom.js";
+import { ask } from "./guard.js";
 import { mayEditAccount } from "./role.js";
 import { deck, edited, onEdited, go } from "./live.js";
 import { createApi, playgroundPath } from "./fields.js";
@@ -75,18 +76,17 @@ function apiControl(d, targets) {
  * and names the tables, which the status line shows. */
 function deleteDataset(d) {
   const st = status();
-  const ask = h("button", { type: "button", class: "danger" }, `Delete ${d.importCode}…`);
-  const box = h("div", { class: "warning", hidden: true, role: "alert" },
-    h("p", {}, `Delete the dataset “${d.importCode}” (${d.recordCount.toLocaleString()} record${d.recordCount === 1 ? "" : "s"})? Its records are gone; the importCode can be used again for a new upload.`));
-  const yes = action(h("button", { type: "button", class: "danger" }, `Delete “${d.importCode}”`), st, async () => {
+  const box = h("div", { class: "confirm" });
+  const btn = h("button", { type: "button", class: "danger" }, `Delete ${d.importCode}…`);
+  btn.addEventListener("click", () => ask(box, {
+    question: `Delete the dataset “${d.importCode}” (${d.recordCount.toLocaleString()} record${d.recordCount === 1 ? "" : "s"})?`,
+    detail: "Its records are gone; the importCode can be used again for a new upload. A dataset a table reads is refused, naming the table.",
+    yes: `Delete “${d.importCode}”`, from: btn,
+  }, st, async () => {
     await gql(`mutation($c: String!) { deleteDataset(importCode: $c) }`, { c: d.importCode });
     await edited(`Deleted the dataset ${d.importCode}.`);
-  });
-  const no = h("button", { type: "button", class: "secondary" }, "Cancel");
-  no.addEventListener("click", () => { box.hidden = true; ask.focus(); });
-  ask.addEventListener("click", () => { box.hidden = false; yes.focus(); });
-  box.append(yes, " ", no);
-  return h("div", { class: "dataset-actions" }, ask, box, st);
+  }));
+  return h("div", { class: "dataset-actions" }, btn, box, st);
 }
 
 const FORMATS = { json: "json", ndjson: "ndjson", jsonl: "ndjson", csv: "csv" };

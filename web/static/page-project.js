@@ -1,6 +1,6 @@
 // page-project.js: one project's pages (tabs), its loading, and the banner
 // of a session project (countdown, "Sign up to keep this project").
-import { h, gql, fill, field, status, action } from "./dom.js";
+import { h, gql, fill, field, status, action, copyButton } from "./dom.js";
 import { modelTab } from "./tab-model.js";
 import { diagramTab } from "./tab-diagram.js";
 import { designTab } from "./tab-design.js";
@@ -83,12 +83,27 @@ async function openProject(main, who, id) {
     h("a", { href: key === "model" ? base : `${base}/${key}`, dataset: { tab: key } }, label)));
   const body = h("div", { id: "tab" });
   const shell = h("div", { class: "project" }, h("h1", {}, p.name),
-    h("p", { class: "muted" }, `${p.kind.toLowerCase()} project · `, h("code", {}, `/mock/${p.slug}/graphql`),
+    h("p", { class: "muted" }, `${p.kind.toLowerCase()} project`,
       p.expiresAt ? ` · expires ${new Date(p.expiresAt).toLocaleString()}` : "",
       ` · your role: ${p.myRole.toLowerCase()}`),
-    roleBanner(p, who), tabs, body);
+    runtimeBox(p, base), roleBanner(p, who), tabs, body);
   fill(main, shell);
   return { id, p, who, shell, tabs, body };
+}
+
+/** runtimeBox is the project's runtime URL in its header: copy it, open
+ * it in GraphiQL (the runtime's own page), and what opens it — the share
+ * token in the URL (guest and session projects) or an API key. */
+export function runtimeBox(p, base) {
+  const copy = copyButton("Copy the runtime URL", () => p.runtimeUrl);
+  copy.id = "copyRuntimeUrl";
+  const opens = p.kind === "ACCOUNT"
+    ? ["Answers to API keys (", h("code", {}, "Authorization: Bearer"), "): ", h("a", { href: `${base}/keys` }, "API keys"), "."]
+    : ["The share token in it opens the runtime: whoever has the URL can call it."];
+  return h("div", { class: "runtime", id: "runtime", role: "region", "aria-label": "Runtime URL" },
+    h("span", { class: "runtime-label" }, "Runtime URL"), h("code", { id: "runtimeUrl" }, p.runtimeUrl),
+    h("span", { class: "row tight" }, copy, h("a", { class: "button secondary", id: "openGraphiql", href: p.runtimeUrl, target: "_blank", rel: "noopener" }, "Open in GraphiQL")),
+    h("span", { class: "muted" }, ...opens));
 }
 
 /** banner shows a session project's time left and runs the sign-up that

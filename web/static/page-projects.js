@@ -1,7 +1,8 @@
 // page-projects.js: the project list: create, rename, change slug, delete.
 import { h, gql, publicGql, fill, field, status, action, card, when } from "./dom.js";
-import { mayEdit, mayEditAccount } from "./role.js";
+import { mayEdit, mayEditAccount, mayDeleteProject } from "./role.js";
 import { go, onEdited, swap, edited } from "./live.js";
+import { ask } from "./guard.js";
 
 const PROJECT = `id name slug kind myRole expiresAt createdAt tables { id }`;
 
@@ -62,7 +63,7 @@ function signedOutNote(n) {
 
 /** viewerNote tells a VIEWER why there is nothing to create here. */
 function viewerNote(who) {
-  return card("New project", h("p", { id: "createNeedsEditor" }, `Creating, renaming and deleting projects needs the Editor role in ${who.account.name}; ask an admin of the account.`));
+  return card("New project", h("p", { id: "createNeedsEditor" }, `Creating and renaming projects needs the Editor role in ${who.account.name}, deleting them the Admin role; ask an admin of the account.`));
 }
 
 function createForm() {
@@ -83,7 +84,11 @@ function projectRow(p, who) {
   const st = status();
   const open = h("a", { href: "/board/projects/" + encodeURIComponent(p.id) }, p.name);
   const actions = h("td", {});
-  if (who && p.kind === "ACCOUNT" && mayEdit(p)) actions.append(editControls(p, st), deleteControl(p, st));
+  if (who && p.kind === "ACCOUNT" && mayEdit(p)) {
+    actions.append(editControls(p, st));
+    // Deleting a project needs ADMIN: an editor is told, not offered it.
+    actions.append(mayDeleteProject(p) ? deleteControl(p, st) : h("p", { class: "muted" }, "Deleting it needs the Admin role."));
+  }
   actions.append(st);
   return h("tr", { dataset: { project: p.name } },
     h("th", { scope: "row" }, open), h("td", { "data-label": "Kind" }, p.kind.toLowerCase()), h("td", { class: "mono", "data-label": "Slug" }, p.slug),
@@ -105,16 +110,15 @@ function editControls(p, st) {
 
 /** deleteControl asks, naming the project, before it deletes. */
 function deleteControl(p, st) {
-  const ask = h("button", { type: "button", class: "danger" }, "Delete…");
-  const confirmBox = h("div", { class: "warning", hidden: true, role: "alert" },
-    h("p", {}, `Delete the project “${p.name}” (/mock/${p.slug}/graphql), its model, keys and mock data? This cannot be undone.`));
-  const yes = action(h("button", { type: "button", class: "danger" }, `Delete “${p.name}”`), st, async () => {
+  const btn = h("button", { type: "button", class: "danger" }, "Delete…");
+  const box = h("div", { class: "confirm" });
+  btn.addEventListener("click", () => ask(box, {
+    from: btn, question: `Delete the project “${p.name}” (/mock/${p.slug}/graphql)?`,
+    detail: `Its model (${p.tables.length} table${p.tables.length === 1 ? "" : "s"}), API keys and mock data are lost, and apps calling its runtime are refused. The datasets stay in the data pool. This cannot be undone.`,
+    yes: `Delete “${p.name}”`,
+  }, st, async () => {
     await gql(`mutation($id: ID!) { deleteProject(projectId: $id) }`, { id: p.id });
     await edited(`Deleted the project ${p.name}.`);
-  });
-  const no = h("button", { type: "button", class: "secondary" }, "Cancel");
-  no.addEventListener("click", () => { confirmBox.hidden = true; ask.focus(); });
-  ask.addEventListener("click", () => { confirmBox.hidden = false; yes.focus(); });
-  confirmBox.append(yes, " ", no);
-  return h("div", {}, ask, confirmBox);
+  }));
+  return h("div", {}, btn, box);
 }

@@ -30,25 +30,35 @@ function sampleTable(smp) {
   for (const it of smp.items) for (const k of Object.keys(it)) if (!cols.includes(k)) cols.push(k);
   const tbl = document.createElement("table");
   tbl.className = "sample";
+  const wrap = document.createElement("div");
+  wrap.className = "sample-scroll";
+  wrap.tabIndex = 0; // it may scroll sideways: the keyboard must reach it
+  wrap.setAttribute("role", "region");
+  wrap.setAttribute("aria-label", "Sample rows of " + smp.operation);
   const head = tbl.createTHead().insertRow();
   for (const c of cols) head.append(text("th", c));
   const body = tbl.createTBody();
   for (const it of smp.items) {
     const row = body.insertRow();
-    for (const c of cols) row.append(text("td", cell(it[c])));
+    for (const c of cols) {
+      const td = text("td", cell(it[c]));
+      td.title = td.textContent; // a long value is cut to a line; its whole text on hover
+      row.append(td);
+    }
   }
-  box.append(tbl);
+  wrap.append(tbl);
+  box.append(wrap);
   return box;
 }
 
 function tableCard(t) {
   const card = document.createElement("section");
   card.className = "card";
-  card.tabIndex = 0; // it scrolls sideways: the keyboard must reach it
   card.dataset.table = t.name;
   card.append(text("h2", t.name));
   card.append(text("div", t.ready ? "ready" : "not ready", t.ready ? "ready" : "notready"));
   const attrs = document.createElement("table");
+  attrs.className = "attrs";
   for (const a of t.attributes) {
     const row = attrs.insertRow();
     row.append(text("td", a.name), text("td", a.type + (a.required ? "!" : ""), "muted"), text("td", a.mappingType.toLowerCase(), "muted"));

@@ -2,6 +2,7 @@
 // direction, linking columns, field names); a list without edit controls
 // for a user who may only read.
 import { h, gql, field, select, status, action, card, scroller } from "./dom.js";
+import { guarded } from "./guard.js";
 import { edited } from "./live.js";
 import { suggestions } from "./suggest.js";
 
@@ -9,11 +10,13 @@ import { suggestions } from "./suggest.js";
 export function relationsCard(p, edit) {
   const name = (id) => (p.tables.find((t) => t.id === id) || { name: "?" }).name;
   const st = status();
+  const box = h("div", { class: "confirm", id: "relationConfirm" });
   const rows = p.relations.map((r) => {
-    const del = edit && action(h("button", { type: "button", class: "danger", "aria-label": `Delete relation ${name(r.sourceTableId)}.${r.fieldName}` }, "Delete"), st, async () => {
-      await gql(`mutation($id: ID!) { deleteRelation(relationId: $id) }`, { id: r.id });
-      await edited(`Deleted the relation ${name(r.sourceTableId)}.${r.fieldName}.`);
-    });
+    const label = `${name(r.sourceTableId)}.${r.fieldName}${r.inverseFieldName ? ` / ${name(r.targetTableId)}.${r.inverseFieldName}` : ""}`;
+    const del = edit && action(h("button", { type: "button", class: "danger", "aria-label": `Delete relation ${name(r.sourceTableId)}.${r.fieldName}` }, "Delete"), st, () =>
+      guarded(p, box, { kind: "DELETE_RELATION", id: r.id }, () => gql(`mutation($id: ID!) { deleteRelation(relationId: $id) }`, { id: r.id }), st, null,
+        `Deleted the relation ${name(r.sourceTableId)}.${r.fieldName}.`,
+        { question: `Delete the relation ${label}?`, detail: "Both its fields go from the schema; the tables and their data stay.", yes: "Delete the relation" }));
     return h("tr", { dataset: { relation: r.fieldName } }, h("td", { "data-label": "Source" }, name(r.sourceTableId)),
       h("td", { "data-label": "Cardinality" }, r.cardinality === "ONE_TO_MANY" ? "one to many" : "one to one"),
       h("td", { "data-label": "Target" }, name(r.targetTableId)), h("td", { class: "mono", "data-label": "Linking columns" }, `${r.sourceAttribute} = ${r.targetAttribute}`),
@@ -23,7 +26,7 @@ export function relationsCard(p, edit) {
     h("thead", {}, h("tr", {}, ["Source", "Cardinality", "Target", "Linking columns", "Fields", ...(edit ? [""] : [])].map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows));
   const list = !rows.length ? h("p", { class: "muted" }, "No relations yet.") : edit ? h("div", { class: "scroll" }, table) : scroller("Relations", table);
   if (!edit) return card("Relations", list);
-  return card("Relations", list, suggestions(p), p.tables.length > 1 ? relationForm(p, st) : h("p", { class: "muted" }, "Add two tables to relate them."), st);
+  return card("Relations", list, box, suggestions(p), p.tables.length > 1 ? relationForm(p, st) : h("p", { class: "muted" }, "Add two tables to relate them."), st);
 }
 
 function relationForm(p, st) {

@@ -11,6 +11,19 @@ const EDITING = ["EDITOR", "ADMIN", "OWNER"];
  * refuses the edits of anyone else with FORBIDDEN whatever the board shows. */
 export const mayEdit = (p) => EDITING.includes(p.myRole);
 
+/** isAdmin says whether role is ADMIN or OWNER. */
+export const isAdmin = (role) => role === "ADMIN" || role === "OWNER";
+
+/** mayDeleteProject says whether the board's user may delete account
+ * project p: ADMIN and above (docs/using/accounts.md, "Who may do what
+ * with keys and projects"). */
+export const mayDeleteProject = (p) => isAdmin(p.myRole);
+
+/** mayManageKey says whether the user (who, from app.js) may revoke or
+ * delete key k of project p: ADMIN and above any key, an EDITOR the keys
+ * they created (ApiKey.createdBy). */
+export const mayManageKey = (p, who, k) => isAdmin(p.myRole) || (mayEdit(p) && !!who && !!k.createdBy && k.createdBy.id === who.me.id);
+
 /** mayEditAccount says whether the signed-in user (who, from app.js) may
  * create projects and import datasets in their account: Account.myRole,
  * EDITOR and above. */

@@ -54,8 +54,8 @@ function operationsCard(p, t, box, edit) {
   const st = status();
   const rows = ops.map((o) => (edit ? operationRow(p, t, o, box, st) : operationText(p, o)));
   const cols = ["Name", "Kind", "Enabled", "Parameters", "Faults", ...(edit ? [""] : [])];
-  const table = h("table", { class: edit ? "data ops" : "data ops stack readonly" }, h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows));
-  const list = !ops.length ? h("p", { class: "muted" }, "No operations yet.")
+  const table = h("table", { class: edit ? "data ops stack" : "data ops stack readonly" }, h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows));
+  const list = !ops.length ? h("p", { class: "muted" }, edit ? "No operations yet: add one below, or use “Generate default operations” above." : "No operations yet.")
     : edit ? h("div", { class: "scroll" }, table) : scroller(`Operations of ${t.name}`, table);
   const el = card(`${t.name}: operations`, list, edit ? [newOperation(t, st), st] : null);
   el.dataset.operations = t.name;
@@ -87,10 +87,12 @@ function operationRow(p, t, o, box, st) {
     } catch (e) { st.fail(e); }
   });
   const del = action(h("button", { type: "button", class: "danger", "aria-label": `Delete ${o.name}` }, "Delete"), st, () =>
-    guarded(p, box, { kind: "DELETE_OPERATION", id: o.id }, () => gql(`mutation($id: ID!) { deleteOperation(operationId: $id) }`, { id: o.id }), st, null, `Deleted ${o.name}.`));
-  return h("tr", { dataset: { operation: o.name } }, h("td", {}, h("div", { class: "inline" }, name, rename)), h("td", {}, o.kind.toLowerCase()),
-    h("td", {}, enabled), h("td", {}, o.kind === "LIST" ? h("div", {}, parameters(t, o, st), powerOptions(o, st)) : h("span", { class: "muted" }, "—")),
-    h("td", {}, operationFaults(p, o, true)), h("td", {}, del));
+    guarded(p, box, { kind: "DELETE_OPERATION", id: o.id }, () => gql(`mutation($id: ID!) { deleteOperation(operationId: $id) }`, { id: o.id }), st, null, `Deleted ${o.name}.`,
+      { question: `Delete the operation ${o.name}?`, detail: `Its parameters${o.parameters.length ? ` (${o.parameters.map((x) => x.name).join(", ")})` : ""} and injected faults are lost. Disabling it instead keeps them.`, yes: `Delete ${o.name}` }));
+  return h("tr", { dataset: { operation: o.name } }, h("td", { class: "cell-name" }, h("div", { class: "inline" }, name, rename)), h("td", { "data-label": "Kind" }, o.kind.toLowerCase()),
+    h("td", { class: "cell-flag" }, h("label", { class: "check" }, enabled, h("span", { class: "flag-label", "aria-hidden": "true" }, "Enabled"))),
+    h("td", { "data-label": "Parameters" }, o.kind === "LIST" ? h("div", {}, parameters(t, o, st), powerOptions(o, st)) : h("span", { class: "muted" }, "—")),
+    h("td", { "data-label": "Faults" }, operationFaults(p, o, true)), h("td", { class: "cell-actions" }, del));
 }
 
 function parameters(t, o, st) {

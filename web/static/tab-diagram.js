@@ -130,7 +130,7 @@ function edge(a, b, r, grid, off) {
 export async function diagramTab(body, p) {
   const box = h("div", { class: "scroll" });
   fill(body, card(`Diagram: ${p.tables.length} tables, ${p.relations.length} relations`,
-    p.tables.length ? box : h("p", {}, "No tables yet: add them on the Model tab."),
+    p.tables.length ? box : h("p", {}, "No tables yet: add them on the ", h("a", { href: `/board/projects/${encodeURIComponent(p.id)}` }, "Model tab"), "."),
     h("p", { class: "muted" }, "Green: ready; red: not ready. Arrows go from a relation's source to its target, labelled with the field and cardinality.")));
   if (p.tables.length) box.append(diagram(p.tables, p.relations, Math.max(body.clientWidth, 360)));
 }

@@ -1,11 +1,14 @@
 // tab-keys.js: the project's API keys: create (name, scope, expiry,
 // maxActors), the value shown once, list (with active actors), revoke,
 // delete; the plan gate. Managing keys needs EDITOR (role.js): below it,
-// the tab says so and lists the allowed origins as text.
+// the tab says so and lists the allowed origins as text. An EDITOR creates
+// RUNTIME keys and revokes or deletes the keys they created; ADMIN and
+// OWNER everything (docs/using/accounts.md): the tab offers only that.
 import { h, gql, fill, field, select, status, action, card, copyButton, when } from "./dom.js";
 import { originsCard } from "./origins.js";
-import { mayEdit } from "./role.js";
+import { mayEdit, isAdmin, mayManageKey } from "./role.js";
 import { swap, announce } from "./live.js";
+import { ask } from "./guard.js";
 
 export async function keysTab(body, p, who) {
   if (p.kind !== "ACCOUNT") {
@@ -21,13 +24,14 @@ export async function keysTab(body, p, who) {
       h("a", { href: "/board/account" }, "Change the plan under Account"), ". Until then, run queries in the Playground.")));
   }
   const list = h("div", { id: "keyList" });
+  // who is needed for "created by you" and the EDITOR's own keys.
   // refresh reads the keys again and re-renders their card in place,
   // saying msg next to the control used and in the page's live region.
   const refresh = async (msg) => {
     let fresh;
     try {
-      const d = await gql(`query($p: ID!) { apiKeys(projectId: $p) { id name scope prefix expiresAt revoked maxActors activeActors createdAt lastUsedAt } }`, { p: p.id });
-      fresh = listCard(d.apiKeys, refresh);
+      const d = await gql(`query($p: ID!) { apiKeys(projectId: $p) { id name scope prefix expiresAt revoked maxActors activeActors createdAt lastUsedAt createdBy { id email name } } }`, { p: p.id });
+      fresh = listCard(p, who, d.apiKeys, refresh);
     } catch (e) { fresh = card("Keys", h("p", { class: "status error" }, e.message)); }
     if (list.firstElementChild) swap(list.firstElementChild, fresh, msg); else list.append(fresh);
     if (msg) announce(msg);
@@ -38,7 +42,8 @@ export async function keysTab(body, p, who) {
 
 function createCard(p, refresh) {
   const name = h("input", { type: "text", id: "keyName", required: true, placeholder: "web app dev" });
-  const scope = select([["RUNTIME", "Runtime: queries the mock API"], ["FULL", "Full: runtime and management API"], ["MANAGEMENT", "Management: management API only"]], "RUNTIME", { id: "keyScope" });
+  const admin = isAdmin(p.myRole);
+  const scope = select([["RUNTIME", "Runtime: queries the mock API"], ...(admin ? [["FULL", "Full: runtime and management API"], ["MANAGEMENT", "Management: management API only"]] : [])], "RUNTIME", { id: "keyScope" });
   const expires = h("input", { type: "datetime-local", id: "keyExpires" });
   const actors = h("input", { type: "number", id: "keyActors", min: 1, max: 1000, value: 5 });
   const shown = h("div", { id: "keyValueBox" });
@@ -56,26 +61,36 @@ function createCard(p, refresh) {
       h("p", {}, "It is in the list below by its prefix only.")));
     await refresh(`Created the key ${name.value.trim()}: copy it now, it is shown only once.`);
   });
-  return card("Create an API key", h("form", {}, h("div", { class: "row" }, field("Key name", name), field("Scope", scope),
+  return card("Create an API key", h("form", {}, h("div", { class: "row" }, field("Key name", name), field("Scope", scope, admin ? null : "An editor creates Runtime keys; Full and Management keys need the Admin role."),
     field("Expires (optional)", expires, "After it, the key answers 401 API_KEY_EXPIRED."), field("Max actors", actors, "Concurrent actor tokens, 1 to 1000.")), create), st, shown);
 }
 
-function listCard(keys, refresh) {
+function listCard(p, who, keys, refresh) {
   const st = status();
-  if (!keys.length) return card("Keys", h("p", { class: "muted" }, "No keys yet."));
+  const box = h("div", { class: "confirm", id: "keyConfirm" });
+  /** guard asks before a revoke or delete, naming the key and what stops. */
+  const guard = (btn, question, detail, yes, run) => { btn.addEventListener("click", () => ask(box, { from: btn, question, detail, yes }, st, run)); return btn; };
+  if (!keys.length) return card("Keys", h("p", { class: "muted", id: "noKeys" }, "No keys yet: create one with the form above; it is shown once, then listed here by its prefix."));
   const rows = keys.map((k) => {
-    const revoke = k.revoked ? null : action(h("button", { type: "button", class: "secondary", "aria-label": `Revoke ${k.name}` }, "Revoke"), st, async () => {
-      await gql(`mutation($id: ID!) { revokeApiKey(keyId: $id) { id } }`, { id: k.id }); await refresh(`Revoked ${k.name}: it no longer opens the runtime.`);
-    });
-    const del = action(h("button", { type: "button", class: "danger", "aria-label": `Delete ${k.name}` }, "Delete"), st, async () => {
-      await gql(`mutation($id: ID!) { deleteApiKey(keyId: $id) }`, { id: k.id }); await refresh(`Deleted ${k.name}.`);
-    });
+    const may = mayManageKey(p, who, k);
+    const what = `the ${k.scope.toLowerCase()} key “${k.name}” (${k.prefix}…)`;
+    const stops = k.scope === "MANAGEMENT" ? "Scripts that use it get 401 API_KEY_INVALID from the management API at once" : "Apps and scripts that use it get 401 API_KEY_INVALID at once";
+    const revoke = k.revoked || !may ? null : guard(h("button", { type: "button", class: "secondary", "aria-label": `Revoke ${k.name}` }, "Revoke"),
+      `Revoke ${what}?`, `${stops}, and its ${k.activeActors} active actor token${k.activeActors === 1 ? "" : "s"} stop working. It stays listed as revoked; this cannot be undone.`, `Revoke ${k.name}`, async () => {
+        await gql(`mutation($id: ID!) { revokeApiKey(keyId: $id) { id } }`, { id: k.id }); await refresh(`Revoked ${k.name}: it no longer opens the runtime.`);
+      });
+    const del = !may ? null : guard(h("button", { type: "button", class: "danger", "aria-label": `Delete ${k.name}` }, "Delete"),
+      `Delete ${what}?`, `${k.revoked ? "It is revoked already; it" : `${stops}; it`} disappears from this list, with its record of use. This cannot be undone.`, `Delete ${k.name}`, async () => {
+        await gql(`mutation($id: ID!) { deleteApiKey(keyId: $id) }`, { id: k.id }); await refresh(`Deleted ${k.name}.`);
+      });
     const td = (label, v, cls) => h("td", { "data-label": label, class: cls }, v);
     return h("tr", { dataset: { key: k.name } }, h("th", { scope: "row" }, k.name), td("Prefix", k.prefix + "…", "mono"), td("Scope", k.scope.toLowerCase()),
       td("Expires", k.expiresAt ? when(k.expiresAt) : "never"), td("State", k.revoked ? "revoked" : "active", k.revoked ? "notready" : ""),
-      td("Last used", when(k.lastUsedAt)), td("Active actors", `${k.activeActors} of ${k.maxActors}`), h("td", {}, h("div", { class: "row tight" }, revoke, del)));
+      td("Created by", k.createdBy ? (who && k.createdBy.id === who.me.id ? "you" : k.createdBy.name ? `${k.createdBy.name} (${k.createdBy.email})` : k.createdBy.email) : "unknown"),
+      td("Last used", k.lastUsedAt ? when(k.lastUsedAt) : "never"), td("Active actors", `${k.activeActors} of ${k.maxActors}`),
+      h("td", {}, may ? h("div", { class: "row tight" }, revoke, del) : h("span", { class: "muted" }, "An admin can revoke it.")));
   });
   return card(`Keys (${keys.length})`, h("div", { class: "scroll" }, h("table", { class: "data stack", id: "keys" },
-    h("thead", {}, h("tr", {}, ["Name", "Prefix", "Scope", "Expires", "State", "Last used", "Active actors", ""].map((c) => h("th", { scope: "col" }, c)))),
-    h("tbody", {}, rows))), st);
+    h("thead", {}, h("tr", {}, ["Name", "Prefix", "Scope", "Expires", "State", "Created by", "Last used", "Active actors", ""].map((c) => h("th", { scope: "col" }, c)))),
+    h("tbody", {}, rows))), box, st);
 }

@@ -41,7 +41,7 @@ export async function logTab(body, p) {
       const d = await gql(`query($id: ID) { project(id: $id) { requestLog { ${LOG_FIELDS} } } }`, { id: p.id });
       const entries = d.project.requestLog;
       for (const id of open.keys()) if (!entries.some((e) => e.id === id)) open.delete(id);
-      fill(tbody, entries.length ? entries.map((e) => entryRows(p, e, edit, open)) : h("tr", {}, h("td", { colspan: 7, class: "muted" }, "No runtime requests yet.")));
+      fill(tbody, entries.length ? entries.map((e) => entryRows(p, e, edit, open)) : h("tr", {}, h("td", { colspan: 7, class: "muted" }, "No runtime requests yet: call the runtime URL above, or open it in GraphiQL.")));
       count.textContent = `${entries.length} of at most 200, newest first; updated ${new Date().toLocaleTimeString()}.`;
     } catch (e) { st.fail(e); } finally { loading = false; }
   };

@@ -1,5 +1,5 @@
 // tab-model.js: the Model tab: tables with their data binding (importCode
-// and variant), the attribute grid, the Mappings pane, readiness with its
+// and variant), the attribute grid, the mapping editor, readiness with its
 // reason, the relations editor and each table's default views. Below
 // EDITOR (mayEdit) the same things show as text, without edit controls.
 import { h, gql, fill, field, check, select, status, action, card, scroller } from "./dom.js";
@@ -29,7 +29,7 @@ export async function modelTab(body, p, who, live) {
   const decks = [
     deck(top, (p) => (edit ? [{ key: "new", deps: p.tables.map((t) => t.name), render: () => newTableCard(p, pool) }] : [])),
     deck(tables, (p) => (p.tables.length ? p.tables.map((t) => ({ key: t.id, deps: tableDeps(p, t), render: () => (edit ? tableCard : tableView)(p, t, pool, byCode[t.source && t.source.importCode]) }))
-      : [{ key: "none", render: () => card("Tables", h("p", {}, edit ? "No tables yet: add one above, or open the Data pool and use “Create an API from this dataset”." : "No tables yet.")) }])),
+      : [{ key: "none", render: () => card("Tables", h("p", { id: "noTables" }, edit ? ["No tables yet: add one above, or open the ", h("a", { href: "/board/data" }, "Data pool"), " and use “Create an API from this dataset” on a dataset."] : "No tables yet: an editor adds them.")) }])),
     deck(rels, (p) => [{ key: "relations", deps: [p.relations, p.tables.map((t) => [t.id, t.name, t.attributes.map((a) => a.name)]), p.operations.length], render: () => relationsCard(p, edit) }]),
   ];
   const update = (p, msg) => decks.forEach((d) => d.update(p, msg));
@@ -69,7 +69,7 @@ function tableCard(p, t, pool, source) {
   const rows = t.ready && p.operations.some((o) => o.tableId === t.id && o.kind === "LIST" && o.enabled)
     ? h("p", {}, h("a", { href: playgroundPath(p, t), class: "button secondary", dataset: { rowsOf: t.name } }, `Query ${t.name} rows in the Playground`)) : null;
   const el = card(t.name, readiness(t), rows, box, bindingForm(t, pool, st), attributeGrid(p, t, source, st, box), bindHinted(t, source, st),
-    addAllFields(p, t, source), addAttribute(p, t, source, st), views.length ? viewsBox(p, t, views) : null, renameTable(p, t, st, box), deleteTable(p, t, st, box), st);
+    addAllFields(p, t, source), addAttribute(p, t, source, st), views.length ? viewsBox(p, t, views) : null, renameTable(p, t, st, box), deleteTable(p, t, st), st);
   el.dataset.table = t.name;
   return el;
 }
@@ -110,7 +110,7 @@ function attributeGrid(p, t, source, st, box, edit = true) {
   if (!t.attributes.length) return h("p", { class: "muted" }, "No attributes yet.");
   const rows = t.attributes.map((a) => (edit ? attributeRow(p, t, a, source, st, box) : attributeText(a, source)));
   const cols = ["Name", "Type", "Sortable", "Filterable", "Required", "Mapping", ...(edit ? [""] : [])];
-  const table = h("table", { class: edit ? "data attrs" : "data attrs stack readonly" },
+  const table = h("table", { class: edit ? "data attrs stack" : "data attrs stack readonly" },
     h("caption", { class: "muted" }, `Attributes of ${t.name}`),
     h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, c)))),
     h("tbody", {}, rows));
@@ -161,11 +161,13 @@ function attributeRow(p, t, a, source, st, box) {
   name.addEventListener("change", () => guarded(p, box, { kind: "RENAME_ATTRIBUTE", id: a.id, name: name.value.trim() },
     () => save({ name: name.value.trim() }), st, () => { name.value = a.name; }, `Renamed ${t.name}.${a.name} to ${name.value.trim()}.`).catch((e) => st.fail(e)));
   const type = select(TYPES, a.type, { "aria-label": `Type of ${t.name}.${a.name}` });
-  type.addEventListener("change", () => saved({ type: type.value }));
+  // A type change is BREAKING for the apps that read the field: guarded.
+  type.addEventListener("change", () => guarded(p, box, { kind: "CHANGE_ATTRIBUTE_TYPE", id: a.id, type: type.value },
+    () => save({ type: type.value }), st, () => { type.value = a.type; }, `Changed ${t.name}.${a.name} to ${type.value}.`).catch((e) => { type.value = a.type; st.fail(e); }));
   const flag = (key, label) => {
     const box = h("input", { type: "checkbox", checked: a[key], "aria-label": `${label}: ${t.name}.${a.name}` });
     box.addEventListener("change", () => saved({ [key]: box.checked }));
-    return h("td", {}, box);
+    return h("td", { class: "cell-flag" }, h("label", { class: "check" }, box, h("span", { class: "flag-label", "aria-hidden": "true" }, label)));
   };
   // The Mappings pane of one attribute, built when first opened: a large
   // model has hundreds of attributes, each with every path of its dataset.
@@ -180,10 +182,11 @@ function attributeRow(p, t, a, source, st, box) {
     edit.append(ed.el, apply);
   });
   const del = action(h("button", { type: "button", class: "danger", "aria-label": `Delete ${t.name}.${a.name}` }, "Delete"), st, () =>
-    guarded(p, box, { kind: "DELETE_ATTRIBUTE", id: a.id }, () => gql(`mutation($id: ID!) { deleteModellingAttribute(attributeId: $id) }`, { id: a.id }), st, null, `Deleted ${t.name}.${a.name}.`));
-  return h("tr", { dataset: { attribute: a.name } }, h("td", {}, name), h("td", {}, type),
+    guarded(p, box, { kind: "DELETE_ATTRIBUTE", id: a.id }, () => gql(`mutation($id: ID!) { deleteModellingAttribute(attributeId: $id) }`, { id: a.id }), st, null, `Deleted ${t.name}.${a.name}.`,
+      { question: `Delete the attribute ${t.name}.${a.name}?`, detail: `Its type, flags and mapping are lost${a.mappingType === "SOURCE" && a.sourceMapping ? ` (it reads ${a.sourceMapping.path}; the dataset keeps the data)` : ""}.`, yes: `Delete ${t.name}.${a.name}` }));
+  return h("tr", { dataset: { attribute: a.name } }, h("td", { class: "cell-name" }, name), h("td", { class: "cell-type" }, type),
     flag("sortable", "Sortable"), flag("filterable", "Filterable"), flag("required", "Required"),
-    h("td", {}, h("div", {}, mappingText(a, source)), edit), h("td", {}, del));
+    h("td", { "data-label": "Mapping", class: "cell-mapping" }, h("div", {}, mappingText(a, source)), edit), h("td", { class: "cell-actions" }, del));
 }
 
 /** attributeText is an attribute's row as text. */
@@ -263,11 +266,13 @@ function renameTable(p, t, st, box) {
   return h("details", {}, h("summary", {}, `Rename ${t.name}`), h("div", { class: "row" }, field("New table name", name), go));
 }
 
-function deleteTable(p, t, st, box) {
-  const ask = h("button", { type: "button", class: "danger" }, `Delete table ${t.name}…`);
-  const yes = action(h("button", { type: "button", class: "danger" }, `Yes, delete ${t.name}`), st, () =>
-    guarded(p, box, { kind: "DELETE_TABLE", id: t.id }, () => gql(`mutation($id: ID!) { deleteModellingTable(tableId: $id) }`, { id: t.id }), st, null, `Deleted table ${t.name}.`));
-  const sure = h("div", { class: "warning", hidden: true, role: "alert" }, h("p", {}, `Delete ${t.name}, its attributes, operations and relations?`), yes);
-  ask.addEventListener("click", () => { sure.hidden = false; yes.focus(); });
-  return h("div", {}, ask, sure);
+function deleteTable(p, t, st) {
+  const box = h("div", { class: "confirm" });
+  const ops = p.operations.filter((o) => o.tableId === t.id).length;
+  const rels = p.relations.filter((r) => r.sourceTableId === t.id || r.targetTableId === t.id).length;
+  const plural = (n, w) => `${n} ${w}${n === 1 ? "" : "s"}`;
+  const go = action(h("button", { type: "button", class: "danger" }, `Delete table ${t.name}…`), st, () =>
+    guarded(p, box, { kind: "DELETE_TABLE", id: t.id }, () => gql(`mutation($id: ID!) { deleteModellingTable(tableId: $id) }`, { id: t.id }), st, null, `Deleted table ${t.name}.`,
+      { question: `Delete the table ${t.name}?`, detail: `Lost with it: ${plural(t.attributes.length, "attribute")}, ${plural(ops, "operation")} and ${plural(rels, "relation")}. The dataset it reads is kept.`, yes: `Yes, delete ${t.name}` }));
+  return h("div", {}, go, box);
 }
