@@ -70,7 +70,7 @@ func applyEdit(p *model.Project, e input) error {
 	case "CHANGE_ATTRIBUTE_TYPE":
 		t := e.strPtr("type")
 		if t == nil {
-			return model.Errorf(model.ErrBadUserInput, "edit %s needs a type", kind)
+			return model.Errorf(model.CodeBadUserInput, "edit %s needs a type", kind)
 		}
 		st := model.ScalarType(*t)
 		_, err = p.UpdateAttribute(id, model.AttributePatch{Type: &st})
