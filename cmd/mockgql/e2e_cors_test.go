@@ -132,7 +132,8 @@ func (p *page) openDocs() {
 // TestGraphiQLOnRuntime: a browser opening a project's runtime URL gets
 // GraphiQL, which introspects the schema (the docs list its types) and
 // runs a query: a guest project with the share token from the URL, an
-// account project with the key typed into the labelled field.
+// account project with the key typed into the labelled field it asks for
+// before anything is sent.
 func TestGraphiQLOnRuntime(t *testing.T) {
 	s, demo, sh := guestAndAccount(t)
 	p := newPage(t, s)
@@ -145,12 +146,21 @@ func TestGraphiQLOnRuntime(t *testing.T) {
 	p.runInGraphiQL(`{ products(pageSize: 2) { total items { name } } }`, `"total"`)
 	p.shot("runtime-graphiql-guest")
 
-	p.open(sh.runtime, "#apiKey")
-	if label := p.text(`label[for="apiKey"]`); !strings.Contains(label, "API key") {
+	// An account project's page asks for the key first and starts
+	// GraphiQL (and its introspection) only with one.
+	p.open(sh.runtime, "#gateKey")
+	if label := p.text(`label[for="gateKey"]`); !strings.Contains(label, "API key") {
 		t.Fatalf("the key field's label says %q", label)
 	}
-	p.runInGraphiQL(`{ products(pageSize: 2) { total } }`, `"UNAUTHENTICATED"`) // no key yet: the refusal shows
-	p.set("#apiKey", sh.rtKey)
+	if p.js(`document.querySelector(".graphiql-container") === null`) != true {
+		t.Fatal("GraphiQL started before a key was given")
+	}
+	p.set("#gateKey", sh.rtKey)
+	p.submit("#gateKey")
+	p.waitText(".graphiql-container", "")
+	if label := p.text(`label[for="apiKey"]`); !strings.Contains(label, "API key") {
+		t.Fatalf("the header's key field's label says %q", label)
+	}
 	p.openDocs()
 	p.runInGraphiQL(`{ products(pageSize: 2) { total } }`, `"total"`)
 	p.shot("runtime-graphiql-account")
