@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -69,5 +70,43 @@ func TestBoardKeepAdopted(t *testing.T) {
 	r := ann.gql(`mutation($p: ID!){ keepSessionProject(projectId: $p) { id } }`, map[string]any{"p": pid})
 	if !strings.Contains(string(r.Raw), "NOT_FOUND") && !strings.Contains(string(r.Raw), "CONFLICT") {
 		t.Errorf("keeping it again over the API: %s", r.Raw)
+	}
+}
+
+// TestBoardKeepAdoptedElsewhere: a person who is editor in a teammate's
+// PROFESSIONAL workspace as well as owner of their own picks the team's in
+// the banner's workspace select; the board follows the project there and
+// says to create a key under API keys (no plan change needed).
+func TestBoardKeepAdoptedElsewhere(t *testing.T) {
+	s := startServer(t)
+	a := &assistant{s: s}
+	sp := get(a.must(`mutation { createSessionProject(name: "Ann's mock") { projectId adoptionUrl } }`, nil), "createSessionProject").(map[string]any)
+	d := s.gql("/graphql", `mutation { signUp(email: "ann-team@example.com", password: "correct horse", name: "Ann") { token } }`, nil).data(t)
+	ann := &user{s: s, token: get(d, "signUp", "token").(string), email: "ann-team@example.com"}
+	ann.must(`mutation { setPlan(plan: PROFESSIONAL) { plan } }`, nil)
+	bo := s.signUp("bo-team@example.com")
+	inv := get(ann.must(`mutation { inviteMember(email: "bo-team@example.com", role: EDITOR) { invitation { id } } }`, nil), "inviteMember", "invitation", "id")
+	bo.must(`mutation($i: ID) { acceptInvitation(invitationId: $i) { id } }`, map[string]any{"i": inv})
+
+	p := newPage(t, s)
+	p.signedIn(bo)
+	if err := chromedp.Do(p.ctx, chromedp.Navigate(sp["adoptionUrl"].(string))); err != nil {
+		t.Fatal(err)
+	}
+	p.waitText("#keepInWorkspace", "Keep it")
+	p.choose("#keepAccount", "Ann's workspace")
+	p.shot("keep-select")
+	p.click("#keepInWorkspace")
+	p.waitText("#kept", "Kept in Ann's workspace")
+	if k := p.text("#keptKeys"); !strings.Contains(k, "Create a key under API keys") {
+		t.Errorf("on PROFESSIONAL the page says: %s", k)
+	}
+	if got := p.js(`document.querySelector("#workspace").selectedOptions[0].text`); got != "Ann's workspace (editor)" {
+		t.Errorf("the board stayed in %v", got)
+	}
+	p.shot("keep-elsewhere")
+	list := ann.must(`{ projects { id kind } }`, nil)
+	if !strings.Contains(fmt.Sprint(list), sp["projectId"].(string)) {
+		t.Errorf("Ann's workspace lists %v", list)
 	}
 }
