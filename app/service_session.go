@@ -170,3 +170,110 @@ func (s *Service) transferProject(ctx context.Context, projectID, accountID stri
 	}
 	return s.grains.TellSession(ctx, o.Session, &pb.SessionReleaseProject{ProjectId: projectID})
 }
+
+// KeepSessionProject moves the session project the caller's browser holds
+// (its board session's, opened with an adoption link, or one its session
+// cookie made) into accountID, or the caller's account when that is empty:
+// a signed-in member with role EDITOR or above takes it without signing up
+// again. The account's project cap applies; the project stops expiring
+// and becomes an account project, whose runtime answers only to API keys
+// (its share token goes). Refusals: UNAUTHENTICATED (not signed in),
+// FORBIDDEN (not an EDITOR of the account), NOT_FOUND (no such live
+// session project held by this browser), CONFLICT (kept already),
+// LIMIT_REACHED (the plan's project cap).
+func (s *Service) KeepSessionProject(ctx context.Context, p model.Principal, projectID, accountID string) (*model.Project, error) {
+	if err := needUser(p); err != nil {
+		return nil, err
+	}
+	if err := model.CheckID("projectId", projectID); err != nil {
+		return nil, err
+	}
+	if accountID == "" {
+		accountID = p.AccountID
+	}
+	if err := model.CheckID("accountId", accountID); err != nil {
+		return nil, err
+	}
+	st, err := s.account(ctx, accountID)
+	if model.ErrorCode(err) == model.CodeNotFound {
+		return nil, model.Errorf(model.CodeForbidden, "you are not a member of workspace %s", accountID)
+	}
+	if err != nil {
+		return nil, err
+	}
+	m := st.Account.Member(p.UserID)
+	if m == nil {
+		return nil, model.Errorf(model.CodeForbidden, "you are not a member of workspace %s", accountID)
+	}
+	if !m.Role.AtLeast(model.RoleEditor) {
+		return nil, model.Errorf(model.CodeForbidden, "keeping a project in %s needs role EDITOR or higher; yours is %s", st.Account.Name, m.Role)
+	}
+	held, err := s.holds(ctx, p, projectID)
+	if err != nil {
+		return nil, err
+	}
+	notFound := model.Errorf(model.CodeNotFound, "this browser holds no session project %s (open the assistant's adoption link first; session projects expire)", projectID)
+	if !held {
+		return nil, notFound
+	}
+	r, err := s.grains.AskProjectAs(ctx, projectID, system, &pb.ProjectOwnerQuery{})
+	if model.ErrorCode(err) == model.CodeNotFound {
+		return nil, notFound
+	}
+	if err != nil {
+		return nil, err
+	}
+	o := actors.OwnerOf(r)
+	if o.Kind != model.KindSession {
+		return nil, model.Errorf(model.CodeConflict, "project %s was kept already: it is an account project now", projectID)
+	}
+	if err := s.projectRoom(ctx, accountID); err != nil {
+		return nil, err
+	}
+	// The account holds the cap: claim first, move second, give the claim
+	// back when the move fails (expired, or kept by another tab meanwhile).
+	if err := s.grains.TellAccount(ctx, accountID, &pb.AccountClaimProject{ProjectId: projectID}); err != nil {
+		return nil, err
+	}
+	if err := s.grains.TellProjectAs(ctx, projectID, system, &pb.ProjectTransfer{AccountId: accountID}); err != nil {
+		undo, cancel := undoContext(ctx)
+		defer cancel()
+		// Kept into this account by another tab meanwhile: the claim is its.
+		if r, e := s.grains.AskProjectAs(undo, projectID, system, &pb.ProjectOwnerQuery{}); e != nil || actors.OwnerOf(r).AccountID != accountID {
+			_ = s.grains.TellAccount(undo, accountID, &pb.AccountRemoveProject{ProjectId: projectID})
+		}
+		switch model.ErrorCode(err) {
+		case model.CodeNotFound:
+			return nil, notFound
+		case model.CodeConflict:
+			return nil, model.Errorf(model.CodeConflict, "project %s was kept already: it is an account project now", projectID)
+		}
+		return nil, err
+	}
+	if o.Session != "" {
+		_ = s.grains.TellSession(ctx, o.Session, &pb.SessionReleaseProject{ProjectId: projectID})
+	}
+	return s.Project(ctx, model.Principal{System: true}, projectID, "")
+}
+
+// holds tells whether the caller's browser holds session project id: its
+// board session (an adoption link's) or its session cookie's claims.
+func (s *Service) holds(ctx context.Context, p model.Principal, id string) (bool, error) {
+	if p.BoardProjectID == id {
+		return true, nil
+	}
+	sess := s.sessionOf(p)
+	if sess == "" {
+		return false, nil
+	}
+	claims, err := s.grains.AskSession(ctx, ids.HashSecret(sess), &pb.SessionProjects{})
+	if err != nil {
+		return false, err
+	}
+	for _, cl := range claims {
+		if cl.ProjectID == id {
+			return true, nil
+		}
+	}
+	return false, nil
+}

@@ -274,3 +274,15 @@ func (f *fakeManagement) PreviewQuery(_ context.Context, p Principal, projectID 
 func (f *fakeManagement) RevokeMemberKeys(_ context.Context, p Principal, userID string) (int, error) {
 	return 0, f.record("RevokeMemberKeys", p, userID)
 }
+
+func (f *fakeManagement) KeepSessionProject(_ context.Context, p Principal, projectID, accountID string) (*model.Project, error) {
+	if err := f.record("KeepSessionProject", p, projectID, accountID); err != nil {
+		return nil, err
+	}
+	pr := fixtureProject()
+	pr.ID, pr.Kind, pr.AccountID, pr.ShareToken = projectID, model.KindAccount, "acc_1", ""
+	if accountID != "" {
+		pr.AccountID = accountID
+	}
+	return pr, nil
+}

@@ -23,6 +23,11 @@ type ProjectAdmin interface {
 	CreateProject(ctx context.Context, p Principal, name, slug string) (*model.Project, error)
 	UpdateProject(ctx context.Context, p Principal, id string, name, slug *string) (*model.Project, error)
 	DeleteProject(ctx context.Context, p Principal, id string) error
+	// KeepSessionProject moves the session project the caller's browser
+	// holds (an adoption link's, or its session cookie's) into accountID,
+	// or the caller's account when empty (EDITOR and above; the plan's
+	// project cap applies): it becomes an account project without expiry.
+	KeepSessionProject(ctx context.Context, p Principal, projectID, accountID string) (*model.Project, error)
 	// SetAllowedOrigins replaces an account project's CORS origins
 	// (EDITOR and above; model.CheckAllowedOrigins validates them).
 	SetAllowedOrigins(ctx context.Context, p Principal, projectID string, origins []string) (*model.Project, error)
@@ -94,6 +99,15 @@ func (s projectResolvers) updateProject(ctx context.Context, c *Call, args input
 		if p, err = s.b.UpdateProject(ctx, c.Principal, id, name, slug); err != nil {
 			return nil, err
 		}
+	}
+	return s.shaper(c).project(p), nil
+}
+
+// keepSessionProject resolves Mutation.keepSessionProject.
+func (s projectResolvers) keepSessionProject(ctx context.Context, c *Call, args input) (any, error) {
+	p, err := s.b.KeepSessionProject(ctx, c.Principal, args.str("projectId"), args.str("accountId"))
+	if err != nil {
+		return nil, err
 	}
 	return s.shaper(c).project(p), nil
 }

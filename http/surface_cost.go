@@ -40,6 +40,7 @@ var surfaceCosts = map[string]int{
 	"Mutation.generateMissingViews":         5,
 	"Mutation.setSchemaBaseline":            5,
 	"Mutation.createProject":                5,
+	"Mutation.keepSessionProject":           5,
 	"Mutation.createGuestProject":           5,
 	"Mutation.createSessionProject":         5,
 

@@ -9,7 +9,7 @@ import { keysTab } from "./tab-keys.js";
 import { logTab } from "./tab-log.js";
 import { FAULT_FIELDS } from "./tab-faults.js";
 import { mayEdit, roleBanner } from "./role.js";
-import { go, onEdited } from "./live.js";
+import { go, onEdited, announce } from "./live.js";
 
 export const PROJECT_FIELDS = `id name slug kind myRole runtimeUrl allowedOrigins previewUrl previewSharing shareToken expiresAt createdAt ${FAULT_FIELDS}
   tables { id name ready notReadyReason source { importCode variant }
@@ -77,6 +77,7 @@ async function openProject(main, who, id) {
   }
   fill(document.getElementById("banner"));
   if (p.kind === "SESSION") banner(p, who);
+  else if (kept && kept.id === p.id) keptBanner(p, who);
   try { localStorage.setItem("mgq.lastProject", p.id); } catch { /* private mode: no default target */ }
   const base = "/board/projects/" + encodeURIComponent(p.id);
   const tabs = h("nav", { class: "tabs", "aria-label": "Project" }, TABS.map(([key, label]) =>
@@ -128,6 +129,61 @@ function banner(p, who) {
   const cta = h("button", { type: "button", id: "keep" }, "Sign up to keep this project");
   cta.addEventListener("click", () => { form.hidden = false; cta.hidden = true; email.focus(); });
   const bar = h("div", { class: "banner", role: "region", "aria-label": "Project expiry" },
-    h("span", {}, "This project is deleted in ", left, " unless you sign up."), who ? null : cta, form, st);
+    h("span", {}, "This project is deleted in ", left, who ? " unless you keep it in a workspace." : " unless you sign up."),
+    who ? keepControls(p, who, st) : cta, form, st);
   fill(document.getElementById("banner"), bar);
+}
+
+// kept is the project a signed-in person just kept ({id, workspace}): its
+// page then says what changed (keptBanner).
+let kept = null;
+
+/** keepControls are a signed-in person's way to keep a session project
+ * (keepSessionProject): one button for the only workspace where they may
+ * (EDITOR and above), or a workspace select and a button for several. */
+function keepControls(p, who, st) {
+  const box = h("span", { class: "row tight", id: "keepIn" });
+  gql(`{ myAccounts { id name plan myRole current } }`).then((d) => {
+    const ws = d.myAccounts.filter((w) => w.myRole !== "VIEWER").sort((a, b) => b.current - a.current);
+    if (!ws.length) {
+      fill(box, h("span", {}, "Keeping it needs role editor or higher in a workspace; yours are all viewer."));
+      return;
+    }
+    const sel = ws.length > 1 ? h("select", { id: "keepAccount" }, ws.map((w) => h("option", { value: w.id }, w.name))) : null;
+    const btn = h("button", { type: "button", id: "keepInWorkspace" }, sel ? "Keep it" : `Keep it in ${ws[0].name}`);
+    action(btn, st, async () => {
+      const w = sel ? ws.find((x) => x.id === sel.value) : ws[0];
+      await gql(`mutation($p: ID!, $a: ID) { keepSessionProject(projectId: $p, accountId: $a) { id } }`, { p: p.id, a: w.id });
+      // The board follows the project into its workspace, where it is listed now.
+      if (!w.current) await gql(`mutation($a: ID!) { switchAccount(accountId: $a) { account { id } } }`, { a: w.id });
+      kept = { id: p.id, workspace: w.name };
+      go(location.pathname, true);
+    });
+    fill(box, sel ? [h("label", { for: "keepAccount" }, "Keep it in"), sel] : null, btn);
+  }).catch((e) => st.fail(e));
+  return box;
+}
+
+/** keptBanner says what keeping a session project changed and what to do
+ * next: it is an account project now, its runtime answers only to API
+ * keys (the assistant's share-token URL stops working), and how to get a
+ * key on this plan. */
+function keptBanner(p, who) {
+  const base = "/board/projects/" + encodeURIComponent(p.id);
+  const plan = who.account.plan;
+  const keys = plan === "STARTER"
+    ? [h("strong", {}, "API keys need the Professional plan or above"), `; ${kept.workspace} is on ${plan.toLowerCase()}. `,
+      h("a", { href: "/board/account" }, "Change the plan under Account"), " (the owner can), then create a key under ",
+      h("a", { href: `${base}/keys` }, "API keys"), ". Until then, the ", h("a", { href: `${base}/playground` }, "Playground"), " runs queries without a key."]
+    : ["Create a key under ", h("a", { href: `${base}/keys` }, "API keys"), " and send it as ", h("code", {}, "Authorization: Bearer <key>"), "."];
+  const close = h("button", { type: "button", class: "secondary", id: "keptDismiss" }, "Got it");
+  close.addEventListener("click", () => { kept = null; fill(document.getElementById("banner")); });
+  const bar = h("div", { class: "banner kept", id: "kept", role: "region", "aria-label": "Project kept" },
+    h("p", {}, h("strong", {}, `Kept in ${kept.workspace}. `), `${p.name} is now an account project of ${kept.workspace}: it no longer expires and is listed under `,
+      h("a", { href: "/board/projects" }, "Projects"), "."),
+    h("p", {}, "Its runtime now answers only to API keys, so the URL with the share token the assistant handed out stops working (401). The runtime URL is ",
+      h("code", { id: "keptRuntimeUrl" }, p.runtimeUrl), " ", copyButton("Copy", () => p.runtimeUrl), "."),
+    h("p", { id: "keptKeys" }, ...keys), close);
+  fill(document.getElementById("banner"), bar);
+  announce(`Kept in ${kept.workspace}: now an account project; its runtime answers only to API keys.`);
 }
