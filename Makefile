@@ -6,8 +6,8 @@
 # protoactor-go v0.0.0-20240822202345 races inside its own code as soon as
 # a second member joins (remote.BlockList.Block from gossip against
 # BlockedMembers read by MemberList.Length; also disthash's unlocked
-# rendezvous swap and MemberList reads without a lock,
-# the protoactor research notes, §5). Our own code in those tests is the
+# rendezvous swap, MemberList reads without a lock, and grpclog's global
+# logger set at each start). Our own code in those tests is the
 # same code the race-checked single-node tests run.
 #
 # The engine's differential tests (thousands of random queries and

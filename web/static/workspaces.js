@@ -10,7 +10,7 @@ import { h, gql, fill } from "./dom.js";
 export function workspaceSwitcher(who) {
   const sel = h("select", { id: "workspace", "aria-describedby": "workspaceStatus" },
     h("option", { value: who.account.id, selected: true }, who.account.name));
-  const note = h("span", { class: "visually-hidden", id: "workspaceStatus", role: "status", "aria-live": "polite" });
+  const note = h("span", { class: "sr-only", id: "workspaceStatus", role: "status", "aria-live": "polite" });
   gql(`{ myAccounts { id name myRole current } }`).then((d) => {
     fill(sel, d.myAccounts.map((w) => h("option", { value: w.id, selected: w.current }, `${w.name} (${w.myRole.toLowerCase()})`)));
   }).catch(() => {});
