@@ -1,14 +1,13 @@
 package graphql
 
 import (
-	"bytes"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/internal/testdata"
 )
 
 // powerDocument uses every opt-in argument and field of the differential
@@ -40,35 +39,14 @@ const graphqlJSDir = "testdata/graphqljs"
 // exit with what check.mjs printed.
 func node(t *testing.T, stdin []byte, args ...string) []byte {
 	t.Helper()
-	cmd := exec.Command("node", append([]string{"check.mjs"}, args...)...)
-	cmd.Dir = graphqlJSDir
-	cmd.Stdin = bytes.NewReader(stdin)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node check.mjs %v: %v\n%s", args, err, stderr.Bytes())
-	}
-	return out
-}
-
-// requireNodeModule skips the test when node or a package is missing,
-// but fails when MGQ_REQUIRE_TOOLS=1 (CI).
-func requireNodeModule(t *testing.T, dir, pkg string) {
-	t.Helper()
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", pkg)); err != nil {
-		if os.Getenv("MGQ_REQUIRE_TOOLS") == "1" {
-			t.Fatalf("%s is not installed in %s (run npm ci there): %v", pkg, dir, err)
-		}
-		t.Skipf("%s is not installed: run npm ci in %s", pkg, dir)
-	}
+	return testdata.Node(t, graphqlJSDir, stdin, append([]string{"check.mjs"}, args...)...)
 }
 
 // TestPowerSchemaGraphQLJS builds and validates, with graphql-js, the
 // runtime schema with every option on and an AGGREGATE operation, and
 // validates a document using all of them.
 func TestPowerSchemaGraphQLJS(t *testing.T) {
-	requireNodeModule(t, graphqlJSDir, "graphql")
+	testdata.RequireNodeModule(t, graphqlJSDir, "graphql")
 	query := node(t, nil, "query")
 	rnd := rand.New(rand.NewPCG(1, 1))
 	pool := memPool{"items": rtDataset(t, "items", dataset.NDJSON, "kind", diffDataset(t, rnd, 20))}

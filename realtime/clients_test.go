@@ -5,11 +5,12 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mockgql/mockgql/internal/testdata"
 )
 
 const jsDir = "testdata/js"
@@ -20,12 +21,7 @@ const jsDir = "testdata/js"
 // otherwise.
 func runClient(t *testing.T, kind, url, token, query string, want int) <-chan string {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(jsDir, "node_modules", "graphql-ws")); err != nil {
-		if os.Getenv("MGQ_REQUIRE_TOOLS") == "1" {
-			t.Fatalf("the JS clients are not installed in %s (run npm ci there): %v", jsDir, err)
-		}
-		t.Skipf("the JS clients are not installed: run npm ci in %s", jsDir)
-	}
+	testdata.RequireNodeModule(t, jsDir, "graphql-ws")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)
 	cmd := exec.CommandContext(ctx, "node", "clients.mjs", kind, url, token, query, strconv.Itoa(want))

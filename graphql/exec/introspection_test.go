@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/mockgql/mockgql/internal/testdata"
 )
 
 // graphqlJSDir holds check.mjs and a pinned graphql-js; CI runs npm ci there.
@@ -15,28 +17,14 @@ const graphqlJSDir = "../testdata/graphqljs"
 // exit with what check.mjs printed.
 func node(t *testing.T, stdin []byte, args ...string) []byte {
 	t.Helper()
-	cmd := exec.Command("node", append([]string{"check.mjs"}, args...)...)
-	cmd.Dir = graphqlJSDir
-	cmd.Stdin = bytes.NewReader(stdin)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node check.mjs %v: %v\n%s", args, err, stderr.Bytes())
-	}
-	return out
+	return testdata.Node(t, graphqlJSDir, stdin, append([]string{"check.mjs"}, args...)...)
 }
 
-// requireGraphQLJS skips the test when node or graphql-js is missing.
+// requireGraphQLJS skips the test when node or graphql-js is missing, and
+// fails it under MGQ_REQUIRE_TOOLS=1 (CI).
 func requireGraphQLJS(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		if os.Getenv("MGQ_REQUIRE_TOOLS") == "1" {
-			t.Fatalf("node is not installed (MGQ_REQUIRE_TOOLS=1: .ci/run installs it): %v", err)
-		}
-		t.Skip("node is not installed: skipping the graphql-js introspection check")
-	}
-	requireNodeModule(t, graphqlJSDir, "graphql")
+	testdata.RequireNodeModule(t, graphqlJSDir, "graphql")
 }
 
 // TestIntrospectGraphQLJS runs GraphiQL's introspection query (generated
@@ -79,17 +67,5 @@ func TestIntrospectGraphQLJSRejects(t *testing.T) {
 	cmd.Stdin = bytes.NewReader([]byte(`{"data":{"__schema":{"types":[]}}}`))
 	if out, err := cmd.CombinedOutput(); err == nil {
 		t.Fatalf("check.mjs accepted a broken introspection result: %s", out)
-	}
-}
-
-// requireNodeModule skips the test when a package is missing from dir's
-// node_modules, but fails when MGQ_REQUIRE_TOOLS=1 (CI).
-func requireNodeModule(t *testing.T, dir, pkg string) {
-	t.Helper()
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", pkg)); err != nil {
-		if os.Getenv("MGQ_REQUIRE_TOOLS") == "1" {
-			t.Fatalf("%s is not installed in %s (run npm ci there): %v", pkg, dir, err)
-		}
-		t.Skipf("%s is not installed: run npm ci in %s", pkg, dir)
 	}
 }
