@@ -16,11 +16,7 @@ import (
 // role and lists the account among their workspaces; it does not switch
 // their session to it (SwitchAccount does). The answer is the workspace.
 func (s *Service) AnswerInvitation(ctx context.Context, p model.Principal, invitationID, token string, accept bool) (model.Workspace, error) {
-	_, m, err := s.member(ctx, p)
-	if err != nil {
-		return model.Workspace{}, err
-	}
-	u, err := s.grains.AskUser(ctx, m.User.Email, &pb.UserGet{})
+	m, u, err := s.caller(ctx, p)
 	if err != nil {
 		return model.Workspace{}, err
 	}

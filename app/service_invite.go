@@ -102,11 +102,7 @@ func (s *Service) Invitations(ctx context.Context, p model.Principal) ([]model.I
 // MyInvitations lists the pending invitations sent to the caller's e-mail
 // address, from any account.
 func (s *Service) MyInvitations(ctx context.Context, p model.Principal) ([]model.Invitation, error) {
-	_, m, err := s.member(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	u, err := s.grains.AskUser(ctx, m.User.Email, &pb.UserGet{})
+	m, u, err := s.caller(ctx, p)
 	if err != nil {
 		return nil, err
 	}

@@ -62,6 +62,20 @@ func (s *Service) member(ctx context.Context, p model.Principal) (*actors.Accoun
 	return st, m, nil
 }
 
+// caller is the signed-in caller's membership of its account and its user
+// record, which lists its workspaces and the invitations sent to it.
+func (s *Service) caller(ctx context.Context, p model.Principal) (*model.Member, *actors.UserState, error) {
+	_, m, err := s.member(ctx, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	u, err := s.grains.AskUser(ctx, m.User.Email, &pb.UserGet{})
+	if err != nil {
+		return nil, nil, err
+	}
+	return m, u, nil
+}
+
 // ChangePassword checks the current password, revokes the user's tokens
 // in every account they belong to, then sets the new password, and signs
 // the caller in again to its account. A failure leaves the password as it
@@ -103,11 +117,7 @@ func (s *Service) ChangePassword(ctx context.Context, p model.Principal, current
 // holds them), each as the account itself confirms: one the user was
 // removed from is left out.
 func (s *Service) Workspaces(ctx context.Context, p model.Principal) ([]model.Workspace, error) {
-	_, m, err := s.member(ctx, p)
-	if err != nil {
-		return nil, err
-	}
-	u, err := s.grains.AskUser(ctx, m.User.Email, &pb.UserGet{})
+	_, u, err := s.caller(ctx, p)
 	if err != nil {
 		return nil, err
 	}
