@@ -60,8 +60,7 @@ func (in *interpreter) isRoot(d *ast.Definition) bool {
 	return d == in.s.Query || d == in.s.Mutation || d == in.s.Subscription
 }
 
-// kindOf returns the definition kind of the named type of t ("" when
-// unknown).
+// def returns the definition of the named type of t (nil when unknown).
 func (in *interpreter) def(t *ast.Type) *ast.Definition {
 	return in.s.Types[t.Name()]
 }

@@ -123,13 +123,13 @@ func introspectionSDL(doc []byte) (string, error) {
 type printer struct{ strings.Builder }
 
 func (p *printer) schema(in *introspection) {
-	root := func(n *named, std string) string {
+	root := func(n *named) string {
 		if n == nil || n.Name == "" {
 			return ""
 		}
 		return n.Name
 	}
-	q, m, s := root(in.QueryType, "Query"), root(in.MutationType, "Mutation"), root(in.SubscriptionType, "Subscription")
+	q, m, s := root(in.QueryType), root(in.MutationType), root(in.SubscriptionType)
 	if q == "Query" && (m == "" || m == "Mutation") && (s == "" || s == "Subscription") && in.Description == "" {
 		return
 	}
