@@ -26,6 +26,7 @@ var actorsAllowed = map[string]string{
 	"Access":       "the caller's rights a project request carries (Client.AskProjectAs)",
 	"AccountState": "the account grain's record (Client.AskAccount)",
 	"KeyRef":       "an entry of AccountState's key index",
+	"UserState":    "a user grain's record: workspaces and invitations (Client.AskUser)",
 	"SessionClaim": "a session grain's claim (Client.AskSession)",
 	"ProjectOwner": "who pays for a project's calls (OwnerOf)",
 	"DatasetMeta":  "a dataset's catalog entry (Client.ReadDataset, Pool.Readable)",
