@@ -205,7 +205,7 @@ func (a *accountGrain) create(g *grain, m *pb.AccountCreate) (any, error) {
 	if len(m.Account.GetJson()) == 0 {
 		return nil, model.Errorf(model.CodeBadUserInput, "account missing")
 	}
-	acc, err := DecodeDoc[model.Account](m.Account.GetJson())
+	acc, err := decodeDoc[model.Account](m.Account.GetJson())
 	if err != nil {
 		return nil, err
 	}

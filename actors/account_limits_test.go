@@ -49,7 +49,7 @@ func newLimitsFixture(t *testing.T) *limitsFixture {
 	g := &grain{env: env, kind: kindAccount, id: "acc1", b: a}
 	f := &limitsFixture{t: t, env: env, g: g, a: a, clock: clock}
 	acc := model.Account{ID: "acc1", Name: "A", Plan: model.PlanStarter}
-	f.must(&pb.AccountCreate{Account: &pb.AccountDoc{Json: EncodeDoc(acc)}})
+	f.must(&pb.AccountCreate{Account: &pb.AccountDoc{Json: encodeDoc(acc)}})
 	return f
 }
 
@@ -74,7 +74,7 @@ func (f *limitsFixture) catalog(code, blob string, bytes int64, deleted bool) {
 	if deleted {
 		m.BlobID, m.DeletedBlob = "", blob
 	}
-	if err := f.env.Store.Write(persistence.Put{Kind: kindDataset, ID: catalogKey("acc1", code), Value: EncodeDoc(m)}); err != nil {
+	if err := f.env.Store.Write(persistence.Put{Kind: kindDataset, ID: catalogKey("acc1", code), Value: encodeDoc(m)}); err != nil {
 		f.t.Fatal(err)
 	}
 }

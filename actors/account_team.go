@@ -33,7 +33,7 @@ func (a *accountGrain) team(g *grain, c *call) (any, error) {
 			return nil
 		})
 	case *pb.AccountInvite:
-		inv, err := DecodeDoc[model.Invitation](m.Invitation)
+		inv, err := decodeDoc[model.Invitation](m.Invitation)
 		if err != nil {
 			return nil, err
 		}

@@ -189,7 +189,7 @@ func (k *keyGrain) create(g *grain, m *pb.KeyCreate) (any, error) {
 	if len(m.Key.GetJson()) == 0 {
 		return nil, model.Errorf(model.CodeBadUserInput, "key missing")
 	}
-	key, err := DecodeDoc[model.APIKey](m.Key.GetJson())
+	key, err := decodeDoc[model.APIKey](m.Key.GetJson())
 	if err != nil {
 		return nil, err
 	}

@@ -23,8 +23,8 @@ func accessOf(w *pb.Access) Access {
 // systemAccess is the access of the system itself (every right).
 var systemAccess = &pb.Access{System: true}
 
-// OwnerOf is the project owner a reply carries.
-func OwnerOf(r *pb.Reply) ProjectOwner {
+// ownerOf is the project owner a reply carries.
+func ownerOf(r *pb.Reply) ProjectOwner {
 	o := r.GetOwner()
 	return ProjectOwner{Kind: model.ProjectKind(o.GetKind()), AccountID: o.GetAccountId(), Session: o.GetSession()}
 }
@@ -72,9 +72,9 @@ func leaseRequest(a leaseArgs) *pb.Lease {
 	return &pb.Lease{Want: a.Want, Return: a.Return, ReturnStart: stamp(a.ReturnStart)}
 }
 
-// EditResult decodes the one document an edit answers with (a table, an
+// editResult decodes the one document an edit answers with (a table, an
 // attribute, a relation or an operation: the result's only field is json).
-func EditResult[T any](r *pb.Reply, err error) (*T, error) {
+func editResult[T any](r *pb.Reply, err error) (*T, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -89,17 +89,17 @@ func EditResult[T any](r *pb.Reply, err error) (*T, error) {
 	case *pb.Reply_Operation:
 		b = v.Operation.GetJson()
 	}
-	return DecodeDoc[T](b)
+	return decodeDoc[T](b)
 }
 
-// JSONDoc is a document message (pb.TableDoc and the like).
-type JSONDoc interface{ GetJson() []byte }
+// jsonDoc is a document message (pb.TableDoc and the like).
+type jsonDoc interface{ GetJson() []byte }
 
-// DecodeDocs decodes a list of documents.
-func DecodeDocs[T any, D JSONDoc](docs []D) ([]*T, error) {
+// decodeDocs decodes a list of documents.
+func decodeDocs[T any, D jsonDoc](docs []D) ([]*T, error) {
 	out := make([]*T, 0, len(docs))
 	for _, d := range docs {
-		v, err := DecodeDoc[T](d.GetJson())
+		v, err := decodeDoc[T](d.GetJson())
 		if err != nil {
 			return nil, err
 		}

@@ -51,7 +51,7 @@ func (s *Client) CheckCodeFree(ctx context.Context, owner, code string) error {
 // there: a code in use is CONFLICT) and returns it with its Key.
 func (s *Client) CommitDataset(ctx context.Context, m DatasetMeta) (DatasetMeta, error) {
 	m.Key = catalogKey(m.Owner, m.ImportCode)
-	err := s.tell(ctx, kindDataset, m.Key, &pb.DatasetCommit{Dataset: &pb.DatasetDoc{Json: EncodeDoc(m)}})
+	err := s.tell(ctx, kindDataset, m.Key, &pb.DatasetCommit{Dataset: &pb.DatasetDoc{Json: encodeDoc(m)}})
 	return m, err
 }
 
@@ -67,7 +67,7 @@ func (s *Client) askDataset(ctx context.Context, key string, req Request) (*Data
 	if err != nil {
 		return nil, err
 	}
-	return DecodeDoc[DatasetMeta](r.GetDataset().GetJson())
+	return decodeDoc[DatasetMeta](r.GetDataset().GetJson())
 }
 
 // Readable lists the catalog entries account's projects read (account ""

@@ -27,6 +27,9 @@ type Client struct {
 	// ipRefused remembers the IP windows held on other nodes that refused
 	// (consume).
 	ipRefused refusedIPs
+	// docs keeps large projects decoded (project_docs.go): a cache, not
+	// state; every read still asks the project's grain.
+	docs projectDocs
 }
 
 func newGrains(env *Env) *Client { return &Client{env: env, prefix: ids.RandomString(8) + "-"} }
@@ -98,7 +101,7 @@ func (s *Client) AuthKey(ctx context.Context, value string) (model.APIKey, error
 	if v := s.env.Local.key(hash); v != nil {
 		return *v.key, v.use(s.env.Clock.Now())
 	}
-	return s.AskKey(ctx, hash, &pb.KeyAuth{})
+	return s.askKey(ctx, hash, &pb.KeyAuth{})
 }
 
 // authKeyFor is AuthKey for a runtime request to projectID: when the key's
@@ -118,7 +121,7 @@ func (s *Client) authKeyFor(ctx context.Context, value, projectID string) (model
 		return k, checkKeyUsable(&k, now)
 	}
 	epoch := pv.keys.begin()
-	k, err := s.AskKey(ctx, hash, &pb.KeyAuth{})
+	k, err := s.askKey(ctx, hash, &pb.KeyAuth{})
 	if err != nil {
 		return model.APIKey{}, err
 	}
@@ -267,7 +270,7 @@ func (s *Client) askOwner(ctx context.Context, projectID string) (ProjectOwner, 
 	if err != nil {
 		return ProjectOwner{}, err
 	}
-	return OwnerOf(r), nil
+	return ownerOf(r), nil
 }
 
 // ProjectOwner is who pays for a project's runtime calls.

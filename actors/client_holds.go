@@ -18,7 +18,7 @@ import (
 // upload may read when the plan bounds bytes (0: the plan does not and
 // the size was not given).
 func (s *Client) ReserveDataset(ctx context.Context, owner, code, holdID string, size int64, exact bool) (int64, error) {
-	st, err := s.AskAccount(ctx, owner, &pb.AccountReserveDataset{HoldId: holdID, Key: catalogKey(owner, code), Bytes: size, Exact: exact})
+	st, err := s.askAccount(ctx, owner, &pb.AccountReserveDataset{HoldId: holdID, Key: catalogKey(owner, code), Bytes: size, Exact: exact})
 	if err != nil {
 		return 0, err
 	}
@@ -28,10 +28,10 @@ func (s *Client) ReserveDataset(ctx context.Context, owner, code, holdID string,
 // SettleDataset sets owner's hold to the stored size of blobID, checked
 // against the plan again (LIMIT_REACHED when it no longer fits).
 func (s *Client) SettleDataset(ctx context.Context, owner, holdID, blobID string, size int64) error {
-	return s.TellAccount(ctx, owner, &pb.AccountSettleDataset{HoldId: holdID, Bytes: size, BlobId: blobID})
+	return s.tellAccount(ctx, owner, &pb.AccountSettleDataset{HoldId: holdID, Bytes: size, BlobId: blobID})
 }
 
 // ReleaseDataset drops owner's hold: its upload failed or was refused.
 func (s *Client) ReleaseDataset(ctx context.Context, owner, holdID string) error {
-	return s.TellAccount(ctx, owner, &pb.AccountReleaseDataset{HoldId: holdID})
+	return s.tellAccount(ctx, owner, &pb.AccountReleaseDataset{HoldId: holdID})
 }

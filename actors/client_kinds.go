@@ -8,74 +8,48 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// The typed client's methods per grain kind: what the use cases (package
-// app) call. Each names its kind, so no caller spells a kind or sends a
-// request to a grain of another kind by mistake; Ask… returns the reply
-// (or the decoded record, where a kind answers with one), Tell… only
-// whether the grain took the request. What each kind can be asked is the
-// type switch of its behavior's handle.
+// The typed client's methods per grain kind beside the per-grain clients
+// (ProjectClient, AccountClient, …): each names its kind, so no caller
+// spells a kind or sends a request to a grain of another kind by mistake.
+// The unexported ask… and tell… helpers send a request built here and
+// decode the record a kind answers with. What each kind can be asked is
+// the type switch of its behavior's handle.
 
-// AskProject sends req, a project request that carries no caller (for one
-// that does, AskProjectAs), to the project grain id.
-func (s *Client) AskProject(ctx context.Context, id string, req Request) (*pb.Reply, error) {
-	return s.ask(ctx, kindProject, id, req)
-}
-
-// TellProject is AskProject for a request whose result the caller does not need.
-func (s *Client) TellProject(ctx context.Context, id string, req Request) error {
-	return s.tell(ctx, kindProject, id, req)
-}
-
-// AskProjectAs sends req, a project request that carries its caller's
+// askProjectAs sends req, a project request that carries its caller's
 // access (field 2, pb.Access), to the project grain id on behalf of a; the
 // grain checks a's rights. A request that carries no access is refused
 // before it is sent.
-func (s *Client) AskProjectAs(ctx context.Context, id string, a Access, req Request) (*pb.Reply, error) {
+func (s *Client) askProjectAs(ctx context.Context, id string, a Access, req Request) (*pb.Reply, error) {
 	if err := setAccess(req, a.wire()); err != nil {
 		return nil, err
 	}
 	return s.ask(ctx, kindProject, id, req)
 }
 
-// TellProjectAs is AskProjectAs for a request whose result the caller does not need.
-func (s *Client) TellProjectAs(ctx context.Context, id string, a Access, req Request) error {
-	_, err := s.AskProjectAs(ctx, id, a, req)
-	return err
-}
-
-// AskAccount sends req to an account grain and decodes its record.
-func (s *Client) AskAccount(ctx context.Context, id string, req Request) (*AccountState, error) {
+// askAccount sends req to an account grain and decodes its record.
+func (s *Client) askAccount(ctx context.Context, id string, req Request) (*AccountState, error) {
 	r, err := s.ask(ctx, kindAccount, id, req)
 	if err != nil {
 		return nil, err
 	}
-	return DecodeDoc[AccountState](r.GetAccount().GetJson())
+	return decodeDoc[AccountState](r.GetAccount().GetJson())
 }
 
-// AskUser sends req to a user grain and decodes its record.
-func (s *Client) AskUser(ctx context.Context, email string, req Request) (*UserState, error) {
-	r, err := s.ask(ctx, kindUser, email, req)
-	if err != nil {
-		return nil, err
-	}
-	return DecodeDoc[UserState](r.GetUser().GetJson())
-}
-
-// AskKey sends req to a key grain and decodes the key's record.
-func (s *Client) AskKey(ctx context.Context, hash string, req Request) (model.APIKey, error) {
+// askKey sends req to a key grain and decodes the key's record.
+func (s *Client) askKey(ctx context.Context, hash string, req Request) (model.APIKey, error) {
 	r, err := s.ask(ctx, kindAPIKey, hash, req)
 	if err != nil {
 		return model.APIKey{}, err
 	}
-	k, err := DecodeDoc[model.APIKey](r.GetApiKey().GetJson())
+	k, err := decodeDoc[model.APIKey](r.GetApiKey().GetJson())
 	if err != nil {
 		return model.APIKey{}, err
 	}
 	return *k, nil
 }
 
-// TellAccount sends req to the account grain id; the result is not needed.
-func (s *Client) TellAccount(ctx context.Context, id string, req Request) error {
+// tellAccount sends req to the account grain id; the result is not needed.
+func (s *Client) tellAccount(ctx context.Context, id string, req Request) error {
 	return s.tell(ctx, kindAccount, id, req)
 }
 
@@ -96,16 +70,6 @@ func (s *Client) AccountUsage(ctx context.Context, a *model.Account) (model.Usag
 		out.Period = u.Start.Format("2006-01")
 	}
 	return out, nil
-}
-
-// TellUser sends req to the user grain of email; the result is not needed.
-func (s *Client) TellUser(ctx context.Context, email string, req Request) error {
-	return s.tell(ctx, kindUser, email, req)
-}
-
-// TellKey sends req to the key grain of a key's hash; the result is not needed.
-func (s *Client) TellKey(ctx context.Context, hash string, req Request) error {
-	return s.tell(ctx, kindAPIKey, hash, req)
 }
 
 // AcquireActor takes a slot of the key's maxActors (its grain is the hash's)
@@ -136,14 +100,9 @@ func (s *Client) ReleaseActor(ctx context.Context, k model.APIKey, token string)
 	return nil
 }
 
-// TellSlug sends req (a claim or a release) to the slug grain of slug.
-func (s *Client) TellSlug(ctx context.Context, slug string, req Request) error {
-	return s.tell(ctx, kindSlug, slug, req)
-}
-
-// AskSession sends req to the session grain of a session's hash and
+// askSession sends req to the session grain of a session's hash and
 // returns the project claims it answers with (none: nil).
-func (s *Client) AskSession(ctx context.Context, hash string, req Request) ([]SessionClaim, error) {
+func (s *Client) askSession(ctx context.Context, hash string, req Request) ([]SessionClaim, error) {
 	r, err := s.ask(ctx, kindSession, hash, req)
 	if err != nil {
 		return nil, err
@@ -151,24 +110,14 @@ func (s *Client) AskSession(ctx context.Context, hash string, req Request) ([]Se
 	return claimsOf(r), nil
 }
 
-// TellSession is AskSession for a request whose result the caller does not need.
-func (s *Client) TellSession(ctx context.Context, hash string, req Request) error {
-	return s.tell(ctx, kindSession, hash, req)
-}
-
-// AskAdoption sends req to the grain of an adoption token's hash and
+// askAdoption sends req to the grain of an adoption token's hash and
 // returns the token's state.
-func (s *Client) AskAdoption(ctx context.Context, hash string, req Request) (AdoptionState, error) {
+func (s *Client) askAdoption(ctx context.Context, hash string, req Request) (AdoptionState, error) {
 	r, err := s.ask(ctx, kindAdoption, hash, req)
 	if err != nil {
 		return AdoptionState{}, err
 	}
 	return adoptionOf(r), nil
-}
-
-// TellAdoption is AskAdoption for a request whose result the caller does not need.
-func (s *Client) TellAdoption(ctx context.Context, hash string, req Request) error {
-	return s.tell(ctx, kindAdoption, hash, req)
 }
 
 // AdmitLogin admits a login attempt for the normalised e-mail e, or

@@ -33,7 +33,7 @@ func (d *datasetGrain) handle(g *grain, c *call) (any, error) {
 			DeletedBlob: d.meta.BlobID}
 		return nil, commit(g, gone, func(v DatasetMeta) { d.meta = v })
 	case *pb.DatasetCommit:
-		m, err := DecodeDoc[DatasetMeta](req.Dataset.GetJson())
+		m, err := decodeDoc[DatasetMeta](req.Dataset.GetJson())
 		if err != nil {
 			return nil, err
 		}

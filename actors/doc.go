@@ -24,29 +24,30 @@
 //	session/, adoption/, login/, ip/, ipm/, ipp/, ipc/  sessions, adoption tokens, login back-off, per-IP windows
 //
 //	c := env.RuntimePath().Client() // env: Store, Caller, Pool, Clock, ...
-//	r, err := c.AskProjectAs(ctx, projectID, actors.Access{System: true}, &pb.ProjectGet{})
-//	p, err := actors.DecodeDoc[model.Project](r.GetProject().GetJson())
+//	pr, err := c.Project(projectID, actors.Access{System: true}).Get(ctx)
 //
 // # The exported surface
 //
 // Package app depends on actors only through what is exported, and
-// app/boundary_test.go keeps it to an allow-list. What is exported, and why:
+// app/boundary_test.go keeps it to an allow-list; the protocol (package
+// actors/internal/pb) is internal, so no caller outside actors builds a
+// request or reads a reply. What is exported, and why:
 //
-//   - The typed client, Client: one method per grain kind and use
-//     (AskProject, AskProjectAs, AskAccount, AskKey, TellSlug, AskSession,
-//     ReadDataset, CommitDataset, AcquireActor, AdmitLogin, CheckWindow,
+//   - The typed client, Client, and its per-grain clients, each a value
+//     naming one grain whose methods take and return domain values:
+//     ProjectClient (Client.Project: reads, model edits, transfers),
+//     AccountClient, UserClient, KeyClient, SessionClient, AdoptionClient
+//     and SlugClient; beside them the calls that are no one grain's
+//     (ReadDataset, CommitDataset, AcquireActor, AdmitLogin, CheckWindow,
 //     AccountUsage, …; client_kinds.go, client_datasets.go), AuthKey and
 //     ResolveSlug (also the runtime path's), and the sweeper (Sweep,
 //     RunSweeper, started by cmd/mockgql). Kinds, catalog keys, quota
 //     periods and access on the wire stay behind it.
-//   - What the client's methods take and return: Request (a pb request
-//     message), Access (the caller's rights a project request carries), the
-//     grains' records (AccountState with its KeyRef index, UserState,
-//     SessionClaim, AdoptionState, ActorGrant, ProjectOwner, DatasetMeta).
-//   - The protocol's codec, shared by grains and callers: EncodeDoc (a
-//     document into its pb message), WireFaults (fault settings into
-//     theirs), and the reply decoders DecodeDoc, DecodeDocs (with JSONDoc),
-//     EditResult, RequestLogOf and OwnerOf.
+//   - What the client's methods take and return: Access (the caller's
+//     rights a project client carries), the grains' records (AccountState
+//     with its KeyRef index, UserState, SessionClaim, AdoptionState,
+//     ActorGrant, ProjectOwner, DatasetMeta) and the arguments of a few
+//     requests (NewUser, InviteAnswer).
 //   - Wiring, used by cmd/mockgql and the tests that start nodes: Env and
 //     its parts (Store, Caller, Clock, SystemClock, Config, DefaultConfig,
 //     Metrics, Local with its read of a project's snapshot, Pool with

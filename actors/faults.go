@@ -151,9 +151,9 @@ func (p *projectGrain) requestLog(limit int) []model.RequestLogEntry {
 	return p.requestLogState().entries(limit)
 }
 
-// WireFaults and faultSettingsOf convert fault settings to and from the
+// wireFaults and faultSettingsOf convert fault settings to and from the
 // wire; nil (no settings) is an absent message.
-func WireFaults(f *model.FaultSettings) *pb.FaultSettings {
+func wireFaults(f *model.FaultSettings) *pb.FaultSettings {
 	if f == nil {
 		return nil
 	}
@@ -169,7 +169,7 @@ func faultSettingsOf(w *pb.FaultSettings) *model.FaultSettings {
 		ErrorCode: model.Code(w.ErrorCode), HTTPStatus: int(w.HttpStatus), Seed: w.Seed}
 }
 
-// wireRequestLog and RequestLogOf convert a request log to and from the wire.
+// wireRequestLog and requestLogOf convert a request log to and from the wire.
 func wireRequestLog(entries []model.RequestLogEntry) *pb.RequestLog {
 	l := &pb.RequestLog{Entries: make([]*pb.RequestLogEntry, 0, len(entries))}
 	for _, e := range entries {
@@ -180,8 +180,8 @@ func wireRequestLog(entries []model.RequestLogEntry) *pb.RequestLog {
 	return l
 }
 
-// RequestLogOf is the request log a reply carries.
-func RequestLogOf(r *pb.Reply) []model.RequestLogEntry {
+// requestLogOf is the request log a reply carries.
+func requestLogOf(r *pb.Reply) []model.RequestLogEntry {
 	w := r.GetRequestLog()
 	if w == nil {
 		return nil

@@ -43,7 +43,7 @@ func FuzzModelSize(f *testing.F) {
 				a.Mapping, a.Generator = model.MappingGenerated, &model.Generator{Kind: "lorem.word", Options: opts}
 			}
 			before, _ := json.Marshal(p.st)
-			_, err := g.safeHandle(&call{req: &pb.EditCreateAttribute{Access: systemAccess, Attribute: &pb.AttributeDoc{Json: EncodeDoc(a)}}})
+			_, err := g.safeHandle(&call{req: &pb.EditCreateAttribute{Access: systemAccess, Attribute: &pb.AttributeDoc{Json: encodeDoc(a)}}})
 			after, _ := json.Marshal(p.st)
 			switch code := model.ErrorCode(err); code {
 			case "":
@@ -79,7 +79,7 @@ func modelSizeGrain(t *testing.T) (*grain, *projectGrain) {
 	p := &projectGrain{}
 	g := &grain{env: env, kind: kindProject, id: id, b: p}
 	pr := model.Project{ID: id, Slug: "fuzz-" + strings.ToLower(id[len(id)-6:]), Name: "Fuzz", Kind: model.KindGuest}
-	if _, err := g.safeHandle(&call{req: &pb.ProjectCreate{Project: &pb.ProjectDoc{Json: EncodeDoc(pr)}, Session: "s"}}); err != nil {
+	if _, err := g.safeHandle(&call{req: &pb.ProjectCreate{Project: &pb.ProjectDoc{Json: encodeDoc(pr)}, Session: "s"}}); err != nil {
 		t.Fatal(err)
 	}
 	return g, p
@@ -96,7 +96,7 @@ func editOK[T any](t *testing.T, g *grain, req Request) *T {
 	if !ok {
 		t.Fatalf("%s answered %T", requestName(req), res)
 	}
-	v, err := EditResult[T](r, nil)
+	v, err := editResult[T](r, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,7 +51,7 @@ type projectGrain struct {
 // otherwise encode up to that bound, one read at a time on this grain).
 func (p *projectGrain) projectDoc() *pb.Reply {
 	if p.docOf != p.st.Project {
-		p.doc, p.docOf = EncodeDoc(p.st.Project), p.st.Project
+		p.doc, p.docOf = encodeDoc(p.st.Project), p.st.Project
 	}
 	return &pb.Reply{Result: &pb.Reply_Project{Project: &pb.ProjectDoc{Json: p.doc}}}
 }
@@ -285,7 +285,7 @@ func (p *projectGrain) create(g *grain, m *pb.ProjectCreate) (any, error) {
 	if len(m.Project.GetJson()) == 0 {
 		return nil, model.Errorf(model.CodeBadUserInput, "project missing")
 	}
-	pr, err := DecodeDoc[model.Project](m.Project.GetJson())
+	pr, err := decodeDoc[model.Project](m.Project.GetJson())
 	if err != nil {
 		return nil, err
 	}

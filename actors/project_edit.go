@@ -140,7 +140,7 @@ func applyOperationEdit(p *model.Project, req Request) (any, error) {
 		o.ID, o.Enabled = ids.NewChildID(pid, 'o'), true
 		return o, p.AddOperation(o)
 	case *pb.EditUpdateOperation:
-		patch, err := DecodeDoc[model.OperationPatch](e.Patch.GetJson())
+		patch, err := decodeDoc[model.OperationPatch](e.Patch.GetJson())
 		if err != nil {
 			return nil, err
 		}
@@ -162,7 +162,7 @@ func decodeOptional[T any](b []byte) (*T, error) {
 	if len(b) == 0 {
 		return nil, nil
 	}
-	return DecodeDoc[T](b)
+	return decodeDoc[T](b)
 }
 
 // errOr is err, or else missing.

@@ -24,7 +24,7 @@ func applyVersioningEdit(p *model.Project, req Request) (any, error) {
 	case *pb.EditImportTables:
 		tables := make([]*model.Table, 0, len(e.Tables))
 		for _, d := range e.Tables {
-			t, err := DecodeDoc[model.Table](d.GetJson())
+			t, err := decodeDoc[model.Table](d.GetJson())
 			if err != nil {
 				return nil, fmt.Errorf("importTables: %w", err)
 			}

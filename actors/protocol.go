@@ -65,11 +65,11 @@ func unknownRequest(g *grain, c *call) error {
 }
 
 // The documents that travel whole (pb.ProjectDoc and the like) carry their
-// canonical stored encoding: the JSON grains checkpoint. EncodeDoc and
-// DecodeDoc are that encoding's one pair of functions.
+// canonical stored encoding: the JSON grains checkpoint. encodeDoc and
+// decodeDoc are that encoding's one pair of functions.
 
-// EncodeDoc encodes a document; the model's documents always encode.
-func EncodeDoc(v any) []byte {
+// encodeDoc encodes a document; the model's documents always encode.
+func encodeDoc(v any) []byte {
 	b, err := json.Marshal(v)
 	if err != nil {
 		panic(fmt.Sprintf("encode %T: %v", v, err)) // a bug: safeHandle contains it
@@ -77,8 +77,8 @@ func EncodeDoc(v any) []byte {
 	return b
 }
 
-// DecodeDoc decodes a document; an absent one is T's zero value.
-func DecodeDoc[T any](b []byte) (*T, error) {
+// decodeDoc decodes a document; an absent one is T's zero value.
+func decodeDoc[T any](b []byte) (*T, error) {
 	v := new(T)
 	if len(b) == 0 {
 		return v, nil
@@ -120,31 +120,31 @@ func resultOf(res any) (*pb.Reply, error) {
 	case string:
 		r.Result = &pb.Reply_Sdl{Sdl: v}
 	case *model.Project:
-		r.Result = &pb.Reply_Project{Project: &pb.ProjectDoc{Json: EncodeDoc(v)}}
+		r.Result = &pb.Reply_Project{Project: &pb.ProjectDoc{Json: encodeDoc(v)}}
 	case *model.Table:
-		r.Result = &pb.Reply_Table{Table: &pb.TableDoc{Json: EncodeDoc(v)}}
+		r.Result = &pb.Reply_Table{Table: &pb.TableDoc{Json: encodeDoc(v)}}
 	case []*model.Table:
 		l := &pb.TableList{Tables: make([]*pb.TableDoc, 0, len(v))}
 		for _, t := range v {
-			l.Tables = append(l.Tables, &pb.TableDoc{Json: EncodeDoc(t)})
+			l.Tables = append(l.Tables, &pb.TableDoc{Json: encodeDoc(t)})
 		}
 		r.Result = &pb.Reply_Tables{Tables: l}
 	case *model.Attribute:
-		r.Result = &pb.Reply_Attribute{Attribute: &pb.AttributeDoc{Json: EncodeDoc(v)}}
+		r.Result = &pb.Reply_Attribute{Attribute: &pb.AttributeDoc{Json: encodeDoc(v)}}
 	case *model.Relation:
-		r.Result = &pb.Reply_Relation{Relation: &pb.RelationDoc{Json: EncodeDoc(v)}}
+		r.Result = &pb.Reply_Relation{Relation: &pb.RelationDoc{Json: encodeDoc(v)}}
 	case *model.Operation:
-		r.Result = &pb.Reply_Operation{Operation: &pb.OperationDoc{Json: EncodeDoc(v)}}
+		r.Result = &pb.Reply_Operation{Operation: &pb.OperationDoc{Json: encodeDoc(v)}}
 	case []*model.Operation:
 		l := &pb.OperationList{Operations: make([]*pb.OperationDoc, 0, len(v))}
 		for _, o := range v {
-			l.Operations = append(l.Operations, &pb.OperationDoc{Json: EncodeDoc(o)})
+			l.Operations = append(l.Operations, &pb.OperationDoc{Json: encodeDoc(o)})
 		}
 		r.Result = &pb.Reply_Operations{Operations: l}
 	case []*model.View:
 		l := &pb.ViewList{Views: make([]*pb.ViewDoc, 0, len(v))}
 		for _, w := range v {
-			l.Views = append(l.Views, &pb.ViewDoc{Json: EncodeDoc(w)})
+			l.Views = append(l.Views, &pb.ViewDoc{Json: encodeDoc(w)})
 		}
 		r.Result = &pb.Reply_Views{Views: l}
 	default:
@@ -179,18 +179,18 @@ func grainResultOf(r *pb.Reply, res any) (*pb.Reply, error) {
 	case expired:
 		r.Result = &pb.Reply_Expired{Expired: &pb.Expired{Deleted: v.Deleted, Slug: v.Slug, Session: v.Session}}
 	case AccountState:
-		r.Result = &pb.Reply_Account{Account: &pb.AccountRecordDoc{Json: EncodeDoc(v)}}
+		r.Result = &pb.Reply_Account{Account: &pb.AccountRecordDoc{Json: encodeDoc(v)}}
 	case quotaUsage:
 		r.Result = &pb.Reply_Usage{Usage: &pb.Usage{Requests: v.Requests, Quota: v.Quota, Start: stamp(v.Start), ResetsAt: stamp(v.ResetsAt)}}
 	case leaseGrant:
 		r.Result = &pb.Reply_LeaseGrant{LeaseGrant: &pb.LeaseGrant{Units: v.Units, Start: stamp(v.Start), End: stamp(v.End)}}
 	case model.APIKey:
-		r.Result = &pb.Reply_ApiKey{ApiKey: &pb.APIKeyDoc{Json: EncodeDoc(v)}}
+		r.Result = &pb.Reply_ApiKey{ApiKey: &pb.APIKeyDoc{Json: encodeDoc(v)}}
 	case ActorGrant:
 		r.Result = &pb.Reply_ActorGrant{ActorGrant: &pb.ActorGrant{ActorToken: v.ActorToken, ExpiresInSeconds: int32(v.ExpiresInSeconds),
 			MaxActors: int32(v.MaxActors), CurrentActors: int32(v.CurrentActors)}}
 	case UserState:
-		r.Result = &pb.Reply_User{User: &pb.UserRecordDoc{Json: EncodeDoc(v)}}
+		r.Result = &pb.Reply_User{User: &pb.UserRecordDoc{Json: encodeDoc(v)}}
 	case []SessionClaim:
 		l := &pb.SessionClaims{}
 		for _, c := range v {
@@ -202,7 +202,7 @@ func grainResultOf(r *pb.Reply, res any) (*pb.Reply, error) {
 	case slugState:
 		r.Result = &pb.Reply_SlugOwner{SlugOwner: &pb.SlugOwner{ProjectId: v.ProjectID}}
 	case DatasetMeta:
-		r.Result = &pb.Reply_Dataset{Dataset: &pb.DatasetDoc{Json: EncodeDoc(v)}}
+		r.Result = &pb.Reply_Dataset{Dataset: &pb.DatasetDoc{Json: encodeDoc(v)}}
 	case []model.RequestLogEntry:
 		r.Result = &pb.Reply_RequestLog{RequestLog: wireRequestLog(v)}
 	default:

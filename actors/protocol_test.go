@@ -122,20 +122,20 @@ func TestResultsCrossTheWire(t *testing.T) {
 			if r.GetOperations() == nil {
 				return []*model.Operation(nil), nil
 			}
-			return DecodeDocs[model.Operation](r.GetOperations().GetOperations())
+			return decodeDocs[model.Operation](r.GetOperations().GetOperations())
 		}},
 		{"an empty list of views", []*model.View{}, func(r *pb.Reply) (any, error) {
 			if r.GetViews() == nil {
 				return []*model.View(nil), nil
 			}
-			return DecodeDocs[model.View](r.GetViews().GetViews())
+			return decodeDocs[model.View](r.GetViews().GetViews())
 		}},
-		{"a table", &model.Table{ID: "p1t1", Name: "Products"}, func(r *pb.Reply) (any, error) { return EditResult[model.Table](r, nil) }},
+		{"a table", &model.Table{ID: "p1t1", Name: "Products"}, func(r *pb.Reply) (any, error) { return editResult[model.Table](r, nil) }},
 		{"usage, a zero time", quotaUsage{Requests: 3, Quota: 500, Start: at}, func(r *pb.Reply) (any, error) { return usageOf(r), nil }},
 		{"a lease grant", leaseGrant{Units: 50, Start: at, End: at.Add(time.Hour)}, func(r *pb.Reply) (any, error) { return leaseGrantOf(r), nil }},
 		{"no live claims", []SessionClaim(nil), func(r *pb.Reply) (any, error) { return claimsOf(r), nil }},
 		{"claims", []SessionClaim{{ProjectID: "p1", Expires: at}}, func(r *pb.Reply) (any, error) { return claimsOf(r), nil }},
-		{"the owner", ProjectOwner{Kind: model.KindSession, Session: "h"}, func(r *pb.Reply) (any, error) { return OwnerOf(r), nil }},
+		{"the owner", ProjectOwner{Kind: model.KindSession, Session: "h"}, func(r *pb.Reply) (any, error) { return ownerOf(r), nil }},
 		{"an adoption", AdoptionState{ProjectID: "p1", Expires: at, Used: true}, func(r *pb.Reply) (any, error) { return adoptionOf(r), nil }},
 		{"a release that freed nothing", false, func(r *pb.Reply) (any, error) { return r.GetDone(), nil }},
 	} {
@@ -154,7 +154,7 @@ func TestResultsCrossTheWire(t *testing.T) {
 	}
 }
 
-// TestSetAccessOnlyWhereAccessIs: Client.AskProjectAs puts the caller's
+// TestSetAccessOnlyWhereAccessIs: Client.askProjectAs puts the caller's
 // access into field 2 of requests that carry one, and refuses, before
 // sending, a request whose field 2 is something else or absent (it would
 // otherwise reach the grain without its caller's rights, or panic).

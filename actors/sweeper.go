@@ -125,7 +125,7 @@ func (s *Client) MigrateGuests(ctx context.Context) error {
 	var errs []error
 	for _, id := range legacy {
 		cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		_, err := s.AskProjectAs(cctx, id, Access{System: true}, &pb.ProjectOwnerQuery{})
+		_, err := s.askProjectAs(cctx, id, Access{System: true}, &pb.ProjectOwnerQuery{})
 		cancel()
 		if err != nil && model.ErrorCode(err) != model.CodeNotFound {
 			errs = append(errs, fmt.Errorf("guest project %s: %w", id, err))

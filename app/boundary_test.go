@@ -15,34 +15,33 @@ import (
 // actorsPath is the import path of package actors.
 const actorsPath = "github.com/mockgql/mockgql/actors"
 
+// actorsTestPath is the import path of the test helpers that send grains
+// what no use case sends (a resent call, a sweeper stopped half-way).
+const actorsTestPath = actorsPath + "/actorstest"
+
 // actorsAllowed are the names of package actors the use cases may use
 // (issue 12: app depends on actors only through the typed client), each
 // with why. Anything else — grain kinds, ID and secret helpers (package
 // ids), catalog keys, quota periods, access on the wire — belongs behind
 // a Client method or unexported in actors.
 var actorsAllowed = map[string]string{
-	"Client":       "the typed client: every grain call goes through its per-kind methods",
-	"Request":      "the parameter type of the client's methods (a pb request message)",
-	"Access":       "the caller's rights a project request carries (Client.AskProjectAs)",
-	"AccountState": "the account grain's record (Client.AskAccount)",
-	"KeyRef":       "an entry of AccountState's key index",
-	"UserState":    "a user grain's record: workspaces and invitations (Client.AskUser)",
-	"SessionClaim": "a session grain's claim (Client.AskSession)",
-	"ProjectOwner": "who pays for a project's calls (OwnerOf)",
-	"DatasetMeta":  "a dataset's catalog entry (Client.ReadDataset, Pool.Readable)",
-	"EncodeDoc":    "the request encoder of documents (pb.ProjectDoc and the like)",
-	"WireFaults":   "the request encoder of fault settings (pb.EditSetFaults)",
-	"DecodeDoc":    "the reply decoder of one document",
-	"DecodeDocs":   "the reply decoder of a list of documents",
-	"EditResult":   "the reply decoder of a model edit",
-	"RequestLogOf": "the reply decoder of a project's request log",
-	"OwnerOf":      "the reply decoder of a project's owner",
-	"Env":          "wiring: NewService takes the node's Env",
-	"Config":       "wiring: the node's settings, copied by NewService",
-	"Clock":        "wiring: the injected clock",
-	"Pool":         "wiring: the node's data pool (uploads' blobs, the catalog read)",
-	"Local":        "wiring: the node's read snapshots of grains",
-	"RuntimePath":  "wiring: the order of runtime checks, run by Service.Runtime",
+	"Client":        "the typed client: every grain call goes through its methods and per-grain clients",
+	"ProjectClient": "the typed client of one project grain (Client.Project)",
+	"Access":        "the caller's rights a project client carries (Client.Project)",
+	"AccountState":  "the account grain's record (AccountClient)",
+	"KeyRef":        "an entry of AccountState's key index (AccountClient.ClaimKey)",
+	"UserState":     "a user grain's record: workspaces and invitations (UserClient)",
+	"NewUser":       "a sign-up (UserClient.SignUp)",
+	"InviteAnswer":  "an answer to an invitation (AccountClient.AnswerInvite)",
+	"SessionClaim":  "a session grain's claim (SessionClient)",
+	"ProjectOwner":  "who pays for a project's calls (ProjectClient.Owner)",
+	"DatasetMeta":   "a dataset's catalog entry (Client.ReadDataset, Pool.Readable)",
+	"Env":           "wiring: NewService takes the node's Env",
+	"Config":        "wiring: the node's settings, copied by NewService",
+	"Clock":         "wiring: the injected clock",
+	"Pool":          "wiring: the node's data pool (uploads' blobs, the catalog read)",
+	"Local":         "wiring: the node's read snapshots of grains",
+	"RuntimePath":   "wiring: the order of runtime checks, run by Service.Runtime",
 }
 
 // TestAppUsesActorsOnlyThroughItsClient keeps the boundary: a non-test
@@ -71,6 +70,71 @@ func TestAppUsesActorsOnlyThroughItsClient(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("no source file of app found")
+	}
+}
+
+// TestAppImportsOnlyTheTypedClient: no file of app, tests included,
+// imports a package under actors other than actors itself (the typed
+// client) — not the grain protocol (actors/internal/pb, which the
+// compiler refuses too), not actors/pb where it used to live; tests may
+// import the test helpers (actorstest) besides.
+func TestAppImportsOnlyTheTypedClient(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no file of app found")
+	}
+	for _, name := range files {
+		f, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range importsBeyondClient(f, strings.HasSuffix(name, "_test.go")) {
+			t.Errorf("%s imports %s: app reaches grains only through the typed client (package actors)", name, p)
+		}
+	}
+}
+
+// importsBeyondClient returns the imports of f under package actors other
+// than actors itself (and, in a test file, actorstest).
+func importsBeyondClient(f *ast.File, test bool) []string {
+	var out []string
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		if !strings.HasPrefix(p, actorsPath+"/") || test && p == actorsTestPath {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// TestImportCheckFindsImports: the check above sees the protocol under
+// any name and at its old place, and lets the client and other packages be.
+func TestImportCheckFindsImports(t *testing.T) {
+	for _, tt := range []struct {
+		name, src string
+		test      bool
+		want      []string
+	}{
+		{"internal protocol", `package app; import "github.com/mockgql/mockgql/actors/internal/pb"`, false, []string{actorsPath + "/internal/pb"}},
+		{"renamed, old place", `package app; import w "github.com/mockgql/mockgql/actors/pb"`, false, []string{actorsPath + "/pb"}},
+		{"test helpers in a source file", `package app; import "github.com/mockgql/mockgql/actors/actorstest"`, false, []string{actorsTestPath}},
+		{"test helpers in a test", `package app; import "github.com/mockgql/mockgql/actors/actorstest"`, true, nil},
+		{"the client", `package app; import "github.com/mockgql/mockgql/actors"`, false, nil},
+		{"another package", `package app; import "github.com/mockgql/mockgql/cluster/pb"`, false, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := parser.ParseFile(token.NewFileSet(), "x.go", tt.src, parser.ImportsOnly)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := importsBeyondClient(f, tt.test); !slices.Equal(got, tt.want) {
+				t.Fatalf("imports %v, want %v", got, tt.want)
+			}
+		})
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/actors/actorstest"
 )
 
 // TestMutationDeliveredTwice: cluster.Request resends a call with the same
@@ -21,19 +21,17 @@ func TestMutationDeliveredTwice(t *testing.T) {
 	first := startNode(t, path, clock)
 	importProducts(t, first.svc, "products")
 	s := newShop(t, first, "twice@example.com", "twice", "products")
-	call := func(nd *node) *pb.Reply {
+	call := func(nd *node) actorstest.RuntimeAnswer {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		// A runtime call whose API key the HTTP node checked.
-		msg := &pb.ProjectRuntime{Header: &pb.Header{RequestId: "resent-1"},
-			Body: []byte(`{"query":"mutation { createProduct(input: {name: \"Once\"}) { id name } }"}`),
-			Slug: "twice", KeyVerified: true}
-		r, err := nd.env.Caller.Request(ctx, "project", s.project.ID, msg)
+		r, err := actorstest.Runtime(ctx, nd.env.Caller, s.project.ID, "resent-1", "twice",
+			[]byte(`{"query":"mutation { createProduct(input: {name: \"Once\"}) { id name } }"}`))
 		if err != nil {
 			t.Fatal(err)
 		}
-		return r.(*pb.Reply)
+		return r
 	}
 	count := func(nd *node) int {
 		names := productNames(t, nd.svc, "twice", s.runtime.Value, "")

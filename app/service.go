@@ -20,9 +20,6 @@ type Service struct {
 	clock      actors.Clock
 	cfg        actors.Config
 	sessionKey []byte
-	// docs keeps large projects decoded (project_docs.go): a cache, not
-	// state; every read still asks the project's grain.
-	docs *projectDocs
 }
 
 // system is the access of the node itself (every right), for the calls a
@@ -36,7 +33,7 @@ var system = actors.Access{System: true}
 func NewService(env *actors.Env) *Service {
 	rp := env.RuntimePath()
 	s := &Service{grains: rp.Client(), runtime: rp, pool: env.Pool, local: env.Local, clock: env.Clock,
-		cfg: env.Config, sessionKey: env.Config.SessionKey, docs: &projectDocs{}}
+		cfg: env.Config, sessionKey: env.Config.SessionKey}
 	if len(s.sessionKey) == 0 {
 		s.sessionKey = randomKey()
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/mockgql/mockgql/actors"
-	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
@@ -26,14 +25,14 @@ func (s *Service) SignUp(ctx context.Context, p model.Principal, email, password
 		return model.User{}, nil, model.Errorf(model.CodeBadUserInput, "a password has 8 to 72 characters")
 	}
 	accountID := "acc" + ids.RandomString(12)
-	u, err := s.grains.AskUser(ctx, e, &pb.UserSignup{UserId: "u" + ids.RandomString(12), Name: name, Password: password,
-		AccountId: accountID, Cost: int32(s.cfg.BcryptCost)})
+	u, err := s.grains.User(e).SignUp(ctx, actors.NewUser{UserID: "u" + ids.RandomString(12), Name: name, Password: password,
+		AccountID: accountID, Cost: s.cfg.BcryptCost})
 	if err != nil {
 		return model.User{}, nil, err
 	}
 	acc := &model.Account{ID: accountID, Name: accountName(name, e), Plan: model.PlanStarter,
 		Members: []model.Member{{User: u.User, Role: model.RoleOwner}}, ProjectIDs: []string{}}
-	st, err := s.grains.AskAccount(ctx, accountID, &pb.AccountCreate{Account: &pb.AccountDoc{Json: actors.EncodeDoc(acc)}})
+	st, err := s.grains.Account(accountID).Create(ctx, acc)
 	if err != nil {
 		return model.User{}, nil, err
 	}
@@ -66,7 +65,7 @@ func (s *Service) Login(ctx context.Context, email, password, accountID string) 
 	if err != nil {
 		return model.User{}, nil, err
 	}
-	u, err := s.grains.AskUser(ctx, e, &pb.UserLogin{Password: password})
+	u, err := s.grains.User(e).Login(ctx, password)
 	done(err) // a wrong password counts only now, once checked
 	if err != nil {
 		return model.User{}, nil, err
@@ -88,7 +87,7 @@ func (s *Service) Login(ctx context.Context, email, password, accountID string) 
 }
 
 func (s *Service) account(ctx context.Context, id string) (*actors.AccountState, error) {
-	return s.grains.AskAccount(ctx, id, &pb.AccountGet{})
+	return s.grains.Account(id).Get(ctx)
 }
 
 // needUser refuses principals that are not a signed-in user.
@@ -145,7 +144,7 @@ func (s *Service) SetPlan(ctx context.Context, p model.Principal, plan model.Pla
 	if err := needUser(p); err != nil {
 		return nil, err
 	}
-	st, err := s.grains.AskAccount(ctx, p.AccountID, &pb.AccountSetPlan{Caller: p.UserID, Plan: string(plan)})
+	st, err := s.grains.Account(p.AccountID).SetPlan(ctx, p.UserID, plan)
 	if err != nil {
 		return nil, err
 	}
@@ -160,7 +159,7 @@ func (s *Service) SetMemberRole(ctx context.Context, p model.Principal, userID s
 	if role.Rank() < 0 {
 		return model.Member{}, model.Errorf(model.CodeBadUserInput, "unknown role %q", role)
 	}
-	st, err := s.grains.AskAccount(ctx, p.AccountID, &pb.AccountSetRole{Caller: p.UserID, UserId: userID, Role: string(role)})
+	st, err := s.grains.Account(p.AccountID).SetRole(ctx, p.UserID, userID, role)
 	if err != nil {
 		return model.Member{}, err
 	}
@@ -180,8 +179,8 @@ func (s *Service) RemoveMember(ctx context.Context, p model.Principal, userID st
 	if m == nil {
 		return model.Errorf(model.CodeNotFound, "user %s is not a member", userID)
 	}
-	if err := s.grains.TellAccount(ctx, p.AccountID, &pb.AccountRemoveMember{Caller: p.UserID, UserId: userID}); err != nil {
+	if err := s.grains.Account(p.AccountID).RemoveMember(ctx, p.UserID, userID); err != nil {
 		return err
 	}
-	return s.grains.TellUser(ctx, m.User.Email, &pb.UserRemoveAccount{AccountId: p.AccountID})
+	return s.grains.User(m.User.Email).RemoveAccount(ctx, p.AccountID)
 }

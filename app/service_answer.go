@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/mockgql/mockgql/actors"
-	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
@@ -20,13 +19,13 @@ func (s *Service) AnswerInvitation(ctx context.Context, p model.Principal, invit
 	if err != nil {
 		return model.Workspace{}, err
 	}
-	req := &pb.AccountAnswerInvite{InvitationId: invitationID, User: &pb.UserDoc{Json: actors.EncodeDoc(m.User)}, Accept: accept}
-	accountID, err := answerByLink(req, token)
+	req := actors.InviteAnswer{InvitationID: invitationID, User: m.User, Accept: accept}
+	accountID, err := answerByLink(&req, token)
 	if err != nil {
 		return model.Workspace{}, err
 	}
 	for _, ref := range u.Invites {
-		if accountID == "" && ref.InvitationID == req.InvitationId {
+		if accountID == "" && ref.InvitationID == req.InvitationID {
 			accountID = ref.AccountID
 		}
 	}
@@ -35,18 +34,18 @@ func (s *Service) AnswerInvitation(ctx context.Context, p model.Principal, invit
 	}
 	member := slices.Contains(u.AccountIDs, accountID)
 	if accept && !member { // listed first, so a member is never missing from their list
-		if err := s.grains.TellUser(ctx, m.User.Email, &pb.UserAddAccount{AccountId: accountID}); err != nil {
+		if err := s.grains.User(m.User.Email).AddAccount(ctx, accountID); err != nil {
 			return model.Workspace{}, err
 		}
 	}
-	st, err := s.grains.AskAccount(ctx, accountID, req)
+	st, err := s.grains.Account(accountID).AnswerInvite(ctx, req)
 	if err != nil {
 		if accept && !member {
-			_ = s.grains.TellUser(ctx, m.User.Email, &pb.UserRemoveAccount{AccountId: accountID})
+			_ = s.grains.User(m.User.Email).RemoveAccount(ctx, accountID)
 		}
 		return model.Workspace{}, err
 	}
-	_ = s.grains.TellUser(ctx, m.User.Email, &pb.UserDropInvite{AccountId: accountID, InvitationId: req.InvitationId})
+	_ = s.grains.User(m.User.Email).DropInvite(ctx, accountID, req.InvitationID)
 	w := model.Workspace{ID: accountID, Name: st.Account.Name, Plan: st.Account.Plan, Current: accountID == p.AccountID}
 	if mm := st.Account.Member(p.UserID); mm != nil {
 		w.Role = mm.Role
@@ -61,14 +60,14 @@ func errGone() error {
 // answerByLink fills req from an invite link's token and returns the
 // account it names; with no token it only checks req's invitation ID and
 // returns "" (the caller finds the account in the user's invitations).
-func answerByLink(req *pb.AccountAnswerInvite, token string) (string, error) {
+func answerByLink(req *actors.InviteAnswer, token string) (string, error) {
 	if token == "" {
-		return "", model.CheckID("invitationId", req.InvitationId)
+		return "", model.CheckID("invitationId", req.InvitationID)
 	}
 	accountID, invitationID, secret, ok := parseLink(token)
-	if !ok || req.InvitationId != "" && req.InvitationId != invitationID {
+	if !ok || req.InvitationID != "" && req.InvitationID != invitationID {
 		return "", errGone()
 	}
-	req.InvitationId, req.LinkHash = invitationID, ids.HashSecret(secret)
+	req.InvitationID, req.LinkHash = invitationID, ids.HashSecret(secret)
 	return accountID, nil
 }

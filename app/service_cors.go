@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 
-	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -13,7 +12,11 @@ func (s *Service) SetAllowedOrigins(ctx context.Context, p model.Principal, id s
 	if origins == nil {
 		origins = []string{}
 	}
-	return s.editProject(ctx, p, id, &pb.EditUpdateProject{Origins: &pb.Origins{Origins: origins}})
+	c, err := s.edit(ctx, p, id)
+	if err != nil {
+		return nil, err
+	}
+	return c.SetOrigins(ctx, origins)
 }
 
 // CORS is the CORS policy of the project a slug names (or projectID, when

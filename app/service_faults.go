@@ -3,8 +3,6 @@ package app
 import (
 	"context"
 
-	"github.com/mockgql/mockgql/actors"
-	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -18,24 +16,32 @@ func (s *Service) SetFaults(ctx context.Context, p model.Principal, projectID, o
 			return nil, err
 		}
 	}
-	return s.editProject(ctx, p, projectID, &pb.EditSetFaults{OperationId: operationID, Faults: actors.WireFaults(f)})
+	c, err := s.edit(ctx, p, projectID)
+	if err != nil {
+		return nil, err
+	}
+	return c.SetFaults(ctx, operationID, f)
 }
 
 // RequestLog returns the newest limit entries (at most
 // model.RequestLogSize) of the project's request log, newest first
 // (VIEWER and above). The log is held by the project's grain in memory.
 func (s *Service) RequestLog(ctx context.Context, p model.Principal, projectID string, limit int) ([]model.RequestLogEntry, error) {
-	r, err := s.projectCall(ctx, p, projectID, &pb.ProjectRequestLog{Limit: int32(max(0, min(limit, model.RequestLogSize)))})
+	c, err := s.project(ctx, p, projectID)
 	if err != nil {
 		return nil, err
 	}
-	return actors.RequestLogOf(r), nil
+	return c.RequestLog(ctx, max(0, min(limit, model.RequestLogSize)))
 }
 
 // ClearRequestLog empties the project's request log (EDITOR and above)
 // and returns the project.
 func (s *Service) ClearRequestLog(ctx context.Context, p model.Principal, projectID string) (*model.Project, error) {
-	if _, err := s.projectCall(ctx, p, projectID, &pb.ProjectClearRequestLog{}); err != nil {
+	c, err := s.project(ctx, p, projectID)
+	if err == nil {
+		err = c.ClearRequestLog(ctx)
+	}
+	if err != nil {
 		return nil, err
 	}
 	return s.Project(ctx, p, projectID, "")

@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/mockgql/mockgql/actors"
-	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
@@ -32,7 +31,7 @@ func (s *Service) InviteMember(ctx context.Context, p model.Principal, email str
 	}
 	inv := model.Invitation{ID: "inv" + ids.RandomString(12), AccountID: p.AccountID, AccountName: st.Account.Name,
 		Email: e, Role: role, InvitedBy: p.UserID, InvitedByName: displayName(m.User)}
-	next, err := s.grains.AskAccount(ctx, p.AccountID, &pb.AccountInvite{Caller: p.UserID, Invitation: actors.EncodeDoc(inv)})
+	next, err := s.grains.Account(p.AccountID).Invite(ctx, p.UserID, inv)
 	if err != nil {
 		return model.Invitation{}, err
 	}
@@ -40,9 +39,9 @@ func (s *Service) InviteMember(ctx context.Context, p model.Principal, email str
 	if got == nil {
 		return model.Invitation{}, model.Errorf(model.CodeInternal, "the invitation of %s was not kept", e)
 	}
-	if err := s.grains.TellUser(ctx, e, &pb.UserAddInvite{AccountId: p.AccountID, InvitationId: got.ID}); err != nil {
+	if err := s.grains.User(e).AddInvite(ctx, p.AccountID, got.ID); err != nil {
 		// Nothing half-written: the invitee could not find it, so it goes.
-		_ = s.grains.TellAccount(ctx, p.AccountID, &pb.AccountRevokeInvite{InvitationId: got.ID})
+		_, _ = s.grains.Account(p.AccountID).RevokeInvite(ctx, "", got.ID)
 		return model.Invitation{}, err
 	}
 	return shown(*got), nil
@@ -136,8 +135,7 @@ func (s *Service) CreateInviteLink(ctx context.Context, p model.Principal, invit
 		return "", model.Invitation{}, err
 	}
 	secret := ids.RandomString(32)
-	st, err := s.grains.AskAccount(ctx, p.AccountID, &pb.AccountInviteLink{Caller: p.UserID, InvitationId: invitationID,
-		LinkHash: ids.HashSecret(secret)})
+	st, err := s.grains.Account(p.AccountID).InviteLink(ctx, p.UserID, invitationID, ids.HashSecret(secret))
 	if err != nil {
 		return "", model.Invitation{}, err
 	}
@@ -195,11 +193,11 @@ func (s *Service) RevokeInvitation(ctx context.Context, p model.Principal, invit
 			email = inv.Email
 		}
 	}
-	if _, err := s.grains.AskAccount(ctx, p.AccountID, &pb.AccountRevokeInvite{Caller: p.UserID, InvitationId: invitationID}); err != nil {
+	if _, err := s.grains.Account(p.AccountID).RevokeInvite(ctx, p.UserID, invitationID); err != nil {
 		return err
 	}
 	if email != "" { // the address's list forgets it; a stale entry is skipped on read anyway
-		_ = s.grains.TellUser(ctx, email, &pb.UserDropInvite{AccountId: p.AccountID, InvitationId: invitationID})
+		_ = s.grains.User(email).DropInvite(ctx, p.AccountID, invitationID)
 	}
 	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/mockgql/mockgql/actors"
-	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
@@ -92,15 +91,15 @@ func (s *Service) CreateAPIKey(ctx context.Context, p model.Principal, projectID
 	}
 	creator := m.User
 	key.CreatedBy = &creator
-	if err := s.grains.TellKey(ctx, key.Hash, &pb.KeyCreate{Key: &pb.APIKeyDoc{Json: actors.EncodeDoc(key)}}); err != nil {
+	if err := s.grains.Key(key.Hash).Create(ctx, key); err != nil {
 		return model.CreatedKey{}, err
 	}
-	claim := &pb.AccountClaimKey{KeyId: key.ID, KeyHash: key.Hash, ProjectId: projectID, CreatedBy: p.UserID}
-	if err := s.grains.TellAccount(ctx, p.AccountID, claim); err != nil {
+	claim := actors.KeyRef{Hash: key.Hash, ProjectID: projectID, CreatedBy: p.UserID}
+	if err := s.grains.Account(p.AccountID).ClaimKey(ctx, key.ID, claim); err != nil {
 		undo, cancel := undoContext(ctx)
 		defer cancel()
-		_ = s.grains.TellKey(undo, key.Hash, &pb.KeyDelete{}) // its value was never shown
-		_ = s.grains.TellAccount(undo, p.AccountID, &pb.AccountRemoveKey{KeyId: key.ID})
+		_ = s.grains.Key(key.Hash).Delete(undo) // its value was never shown
+		_ = s.grains.Account(p.AccountID).RemoveKey(undo, key.ID)
 		return model.CreatedKey{}, err
 	}
 	key.Hash = ""
@@ -142,7 +141,7 @@ func (s *Service) APIKeys(ctx context.Context, p model.Principal, projectID stri
 		if ref.ProjectID != projectID {
 			continue
 		}
-		k, err := s.grains.AskKey(ctx, ref.Hash, &pb.KeyGet{})
+		k, err := s.grains.Key(ref.Hash).Get(ctx)
 		if err != nil {
 			if model.ErrorCode(err) == model.CodeAPIKeyInvalid {
 				continue
@@ -181,7 +180,7 @@ func (s *Service) RevokeAPIKey(ctx context.Context, p model.Principal, keyID str
 	if err != nil {
 		return model.APIKey{}, err
 	}
-	k, err := s.grains.AskKey(ctx, ref.Hash, &pb.KeyRevoke{})
+	k, err := s.grains.Key(ref.Hash).Revoke(ctx)
 	if err != nil {
 		return model.APIKey{}, err
 	}
@@ -198,20 +197,20 @@ func (s *Service) DeleteAPIKey(ctx context.Context, p model.Principal, keyID str
 	if err != nil {
 		return err
 	}
-	if err := s.grains.TellKey(ctx, ref.Hash, &pb.KeyDelete{}); err != nil && model.ErrorCode(err) != model.CodeAPIKeyInvalid {
+	if err := s.grains.Key(ref.Hash).Delete(ctx); err != nil && model.ErrorCode(err) != model.CodeAPIKeyInvalid {
 		return err
 	}
 	if err := s.evictKey(ctx, ref); err != nil {
 		return err
 	}
-	return s.grains.TellAccount(ctx, p.AccountID, &pb.AccountRemoveKey{KeyId: keyID})
+	return s.grains.Account(p.AccountID).RemoveKey(ctx, keyID)
 }
 
 // evictKey tells the project's grain to drop a key it may have cached,
 // before a revocation or deletion is acknowledged. A project that is gone
 // has nothing cached.
 func (s *Service) evictKey(ctx context.Context, ref actors.KeyRef) error {
-	err := s.grains.TellProject(ctx, ref.ProjectID, &pb.ProjectEvictKey{KeyHash: ref.Hash})
+	err := s.grains.Project(ref.ProjectID, system).EvictKey(ctx, ref.Hash)
 	if c := model.ErrorCode(err); c == model.CodeNotFound || c == model.CodeProjectNotFound {
 		return nil
 	}

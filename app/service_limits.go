@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/mockgql/mockgql/actors"
-	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
@@ -71,7 +70,7 @@ func (s *Service) projectExists(ctx context.Context, projectID string) error {
 	if s.local.Project(projectID) != nil {
 		return nil
 	}
-	err := s.grains.TellProjectAs(ctx, projectID, system, &pb.ProjectOwnerQuery{})
+	_, err := s.grains.Project(projectID, system).Owner(ctx)
 	if code := model.ErrorCode(err); code == model.CodeNotFound {
 		return model.Errorf(model.CodeProjectNotFound, "this key's project was deleted")
 	}

@@ -5,7 +5,6 @@ import (
 	"sort"
 
 	"github.com/mockgql/mockgql/actors"
-	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -57,7 +56,7 @@ func keysMadeBy(st *actors.AccountState, userID string) []actors.KeyRef {
 // revokeLive revokes the key ref names unless it is revoked or gone, and
 // reports whether it did.
 func (s *Service) revokeLive(ctx context.Context, ref actors.KeyRef) (bool, error) {
-	k, err := s.grains.AskKey(ctx, ref.Hash, &pb.KeyGet{})
+	k, err := s.grains.Key(ref.Hash).Get(ctx)
 	switch {
 	case model.ErrorCode(err) == model.CodeAPIKeyInvalid:
 		return false, nil
@@ -66,7 +65,7 @@ func (s *Service) revokeLive(ctx context.Context, ref actors.KeyRef) (bool, erro
 	case k.Revoked:
 		return false, nil
 	}
-	if _, err := s.grains.AskKey(ctx, ref.Hash, &pb.KeyRevoke{}); err != nil {
+	if _, err := s.grains.Key(ref.Hash).Revoke(ctx); err != nil {
 		return false, err
 	}
 	return true, s.evictKey(ctx, ref)

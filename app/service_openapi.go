@@ -5,8 +5,6 @@ import (
 	"encoding/base64"
 	"strings"
 
-	"github.com/mockgql/mockgql/actors"
-	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/model/codegen"
 	"github.com/mockgql/mockgql/openapi"
@@ -55,15 +53,11 @@ func (s *Service) ImportOpenAPI(ctx context.Context, p model.Principal, projectI
 		}
 		tables = append(tables, t)
 	}
-	req := &pb.EditImportTables{Tables: make([]*pb.TableDoc, 0, len(tables))}
-	for _, t := range tables {
-		req.Tables = append(req.Tables, &pb.TableDoc{Json: actors.EncodeDoc(t)})
-	}
-	r, err := s.edit(ctx, p, projectID, req)
-	if err != nil || r.GetTables() == nil {
+	c, err := s.edit(ctx, p, projectID)
+	if err != nil {
 		return nil, err
 	}
-	return actors.DecodeDocs[model.Table](r.GetTables().GetTables())
+	return c.ImportTables(ctx, tables)
 }
 
 // ExportCodePackage generates the project's backend in language (only

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
@@ -34,11 +33,15 @@ const (
 // projects keep the token they have, their runtime credential; turning
 // it off is BAD_USER_INPUT.
 func (s *Service) SetPreviewSharing(ctx context.Context, p model.Principal, projectID string, enabled bool) (*model.Project, error) {
-	e := &pb.EditSetPreviewSharing{}
+	token := ""
 	if enabled {
-		e.ShareToken = "shr_" + ids.RandomString(24)
+		token = "shr_" + ids.RandomString(24)
 	}
-	return s.editProject(ctx, p, projectID, e)
+	c, err := s.edit(ctx, p, projectID)
+	if err != nil {
+		return nil, err
+	}
+	return c.SetShareToken(ctx, token)
 }
 
 // Preview answers the preview page: the project the slug names, provided

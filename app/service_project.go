@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/mockgql/mockgql/actors"
-	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
@@ -32,53 +31,42 @@ func (s *Service) access(ctx context.Context, p model.Principal) (actors.Access,
 	return a, nil
 }
 
-// projectCall sends req, a request that carries its caller's access
-// (field 2, pb.Access), to a project grain on behalf of p.
-func (s *Service) projectCall(ctx context.Context, p model.Principal, projectID string, req actors.Request) (*pb.Reply, error) {
-	_, r, err := s.projectAsk(ctx, p, projectID, req)
-	return r, err
-}
-
-// projectAsk is projectCall that also returns the access the grain
-// checked (ProjectRole reads the caller's role from it).
-func (s *Service) projectAsk(ctx context.Context, p model.Principal, projectID string, req actors.Request) (actors.Access, *pb.Reply, error) {
+// projectAs returns the client of projectID's grain acting for p, with
+// the access it resolved for p (the grain checks p's rights with it).
+func (s *Service) projectAs(ctx context.Context, p model.Principal, projectID string) (actors.ProjectClient, actors.Access, error) {
 	if projectID == "" {
-		return actors.Access{}, nil, model.Errorf(model.CodeNotFound, "project not found")
+		return actors.ProjectClient{}, actors.Access{}, model.Errorf(model.CodeNotFound, "project not found")
 	}
 	if err := model.CheckID("projectId", projectID); err != nil {
-		return actors.Access{}, nil, err
+		return actors.ProjectClient{}, actors.Access{}, err
 	}
 	if p.Anonymous() && !p.System {
-		return actors.Access{}, nil, model.Errorf(model.CodeUnauthenticated, "sign in, or use an API key or a session")
+		return actors.ProjectClient{}, actors.Access{}, model.Errorf(model.CodeUnauthenticated, "sign in, or use an API key or a session")
 	}
 	a, err := s.access(ctx, p)
 	if err != nil {
-		return a, nil, err
+		return actors.ProjectClient{}, a, err
 	}
-	r, err := s.grains.AskProjectAs(ctx, projectID, a, req)
-	return a, r, err
+	return s.grains.Project(projectID, a), a, nil
 }
 
-// edit runs one model edit (a pb.Edit… request) on the project the ID
+// project is projectAs without the access.
+func (s *Service) project(ctx context.Context, p model.Principal, projectID string) (actors.ProjectClient, error) {
+	c, _, err := s.projectAs(ctx, p, projectID)
+	return c, err
+}
+
+// edit returns the client for one model edit of the project the ID
 // names. named are the (name, ID) pairs of what the edit names, checked first.
-func (s *Service) edit(ctx context.Context, p model.Principal, projectID string, req actors.Request, named ...string) (*pb.Reply, error) {
+func (s *Service) edit(ctx context.Context, p model.Principal, projectID string, named ...string) (actors.ProjectClient, error) {
 	for i := 0; i+1 < len(named); i += 2 {
 		if named[i+1] != "" {
 			if err := model.CheckID(named[i], named[i+1]); err != nil {
-				return nil, err
+				return actors.ProjectClient{}, err
 			}
 		}
 	}
-	return s.projectCall(ctx, p, projectID, req)
-}
-
-// editProject is edit for an edit whose answer is the project.
-func (s *Service) editProject(ctx context.Context, p model.Principal, projectID string, req actors.Request) (*model.Project, error) {
-	r, err := s.edit(ctx, p, projectID, req)
-	if err != nil {
-		return nil, err
-	}
-	return actors.DecodeDoc[model.Project](r.GetProject().GetJson())
+	return s.project(ctx, p, projectID)
 }
 
 // Projects lists the projects of the principal's account (an API key: its
@@ -131,11 +119,11 @@ func (s *Service) Project(ctx context.Context, p model.Principal, id, slug strin
 		}
 		id = owner
 	}
-	r, err := s.projectCall(ctx, p, id, &pb.ProjectGet{})
+	c, err := s.project(ctx, p, id)
 	if err != nil {
 		return nil, err
 	}
-	pr, err := s.docs.decode(id, r.GetProject().GetJson())
+	pr, err := c.Get(ctx)
 	if err == nil && bySlug && pr.Slug != slug {
 		// A claim the project does not hold (a move under way, or one
 		// that failed half-way) names no project.
@@ -165,7 +153,7 @@ func (s *Service) CreateProject(ctx context.Context, p model.Principal, name, sl
 	}
 	// The account holds the plan's project cap: a project past it, made in
 	// parallel with others, is deleted again.
-	if err := s.grains.TellAccount(ctx, p.AccountID, &pb.AccountClaimProject{ProjectId: pr.ID}); err != nil {
+	if err := s.grains.Account(p.AccountID).ClaimProject(ctx, pr.ID); err != nil {
 		undo, cancel := undoContext(ctx)
 		defer cancel()
 		s.dropProject(undo, pr)
@@ -192,9 +180,9 @@ func (s *Service) projectRoom(ctx context.Context, accountID string) error {
 // failed: it may have counted anyway, so it is unclaimed too) and frees
 // its slug.
 func (s *Service) dropProject(ctx context.Context, pr *model.Project) {
-	_ = s.grains.TellAccount(ctx, pr.AccountID, &pb.AccountRemoveProject{ProjectId: pr.ID})
-	_ = s.grains.TellProjectAs(ctx, pr.ID, system, &pb.ProjectDelete{})
-	_ = s.grains.TellSlug(ctx, pr.Slug, &pb.SlugRelease{ProjectId: pr.ID})
+	_ = s.grains.Account(pr.AccountID).RemoveProject(ctx, pr.ID)
+	_ = s.grains.Project(pr.ID, system).Delete(ctx)
+	_ = s.grains.Slug(pr.Slug).Release(ctx, pr.ID)
 }
 
 // createProject claims a slug (the given one, or one derived from the name
@@ -213,7 +201,7 @@ func (s *Service) createProject(ctx context.Context, pr *model.Project, slug, se
 		return err
 	}
 	pr.Slug = claimed
-	return s.grains.TellProject(ctx, pr.ID, &pb.ProjectCreate{Project: &pb.ProjectDoc{Json: actors.EncodeDoc(pr)}, Session: session})
+	return s.grains.Project(pr.ID, system).Create(ctx, pr, session)
 }
 
 func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (string, error) {
@@ -221,7 +209,7 @@ func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (
 		if !model.ValidSlug(slug) {
 			return "", model.Errorf(model.CodeBadUserInput, "slug %q: use 2 to 64 of a-z, 0-9 and inner dashes", model.Truncate(slug, 64))
 		}
-		err := s.grains.TellSlug(ctx, slug, &pb.SlugClaim{ProjectId: projectID})
+		err := s.grains.Slug(slug).Claim(ctx, projectID, "")
 		if model.ErrorCode(err) == model.CodeConflict {
 			err = s.reclaimSlug(ctx, projectID, slug, err)
 		}
@@ -236,7 +224,7 @@ func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (
 		if i > 0 {
 			try = base + "-" + strings.ToLower(ids.RandomString(4)) // slugs are lower case
 		}
-		err := s.grains.TellSlug(ctx, try, &pb.SlugClaim{ProjectId: projectID})
+		err := s.grains.Slug(try).Claim(ctx, projectID, "")
 		if model.ErrorCode(err) != model.CodeConflict {
 			return try, err
 		}
@@ -259,7 +247,17 @@ func (s *Service) reclaimSlug(ctx context.Context, projectID, slug string, taken
 	case err != nil, pr.Slug == slug:
 		return taken
 	}
-	return s.grains.TellSlug(ctx, slug, &pb.SlugClaim{ProjectId: projectID, StaleHolder: holder})
+	return s.grains.Slug(slug).Claim(ctx, projectID, holder)
+}
+
+// rename is the edit of UpdateProject: the grain moves the slug only from
+// cur (compare-and-swap).
+func (s *Service) rename(ctx context.Context, p model.Principal, id string, name, slug *string, cur string) (*model.Project, error) {
+	c, err := s.edit(ctx, p, id)
+	if err != nil {
+		return nil, err
+	}
+	return c.Rename(ctx, name, slug, cur)
 }
 
 // trimName trims spaces and cuts a name to 100 characters.
@@ -298,15 +296,15 @@ func (s *Service) UpdateProject(ctx context.Context, p model.Principal, id strin
 	}
 	// The grain moves the slug only from cur.Slug (compare-and-swap): of
 	// two concurrent moves one wins, and the loser releases its claim.
-	pr, err := s.editProject(ctx, p, id, &pb.EditUpdateProject{Name: name, Slug: slug, ExpectSlug: &cur.Slug})
+	pr, err := s.rename(ctx, p, id, name, slug, cur.Slug)
 	if err != nil {
 		if slug != nil && *slug != cur.Slug {
-			_ = s.grains.TellSlug(ctx, *slug, &pb.SlugRelease{ProjectId: id})
+			_ = s.grains.Slug(*slug).Release(ctx, id)
 		}
 		return nil, err
 	}
 	if slug != nil && *slug != cur.Slug && pr.Slug == *slug {
-		_ = s.grains.TellSlug(ctx, cur.Slug, &pb.SlugRelease{ProjectId: id})
+		_ = s.grains.Slug(cur.Slug).Release(ctx, id)
 	}
 	return pr, nil
 }
@@ -323,12 +321,16 @@ func (s *Service) DeleteProject(ctx context.Context, p model.Principal, id strin
 	if err := s.mayDeleteProject(ctx, p, cur); err != nil {
 		return err
 	}
-	if _, err := s.projectCall(ctx, p, id, &pb.ProjectDelete{}); err != nil {
+	c, err := s.project(ctx, p, id)
+	if err == nil {
+		err = c.Delete(ctx)
+	}
+	if err != nil {
 		return err
 	}
-	_ = s.grains.TellSlug(ctx, cur.Slug, &pb.SlugRelease{ProjectId: id})
+	_ = s.grains.Slug(cur.Slug).Release(ctx, id)
 	if cur.AccountID != "" {
-		_ = s.grains.TellAccount(ctx, cur.AccountID, &pb.AccountRemoveProject{ProjectId: id})
+		_ = s.grains.Account(cur.AccountID).RemoveProject(ctx, id)
 	}
 	return nil
 }
@@ -360,20 +362,25 @@ func (s *Service) KeepGuestProject(ctx context.Context, slug string) error {
 	if err != nil {
 		return err
 	}
-	_, err = s.projectCall(ctx, model.Principal{System: true}, pr.ID, &pb.ProjectKeep{})
-	return err
+	return s.grains.Project(pr.ID, system).Keep(ctx)
 }
 
 // ResetMockData drops a project's mutations.
 func (s *Service) ResetMockData(ctx context.Context, p model.Principal, projectID string) error {
-	_, err := s.projectCall(ctx, p, projectID, &pb.ProjectReset{})
-	return err
+	c, err := s.project(ctx, p, projectID)
+	if err != nil {
+		return err
+	}
+	return c.Reset(ctx)
 }
 
 // SDL returns the project's runtime schema.
 func (s *Service) SDL(ctx context.Context, p model.Principal, projectID string) (string, error) {
-	r, err := s.projectCall(ctx, p, projectID, &pb.ProjectSDL{})
-	return r.GetSdl(), err
+	c, err := s.project(ctx, p, projectID)
+	if err != nil {
+		return "", err
+	}
+	return c.SDL(ctx)
 }
 
 // mayDeleteProject applies the deletion rule to an account project.

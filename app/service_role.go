@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/mockgql/mockgql/actors"
-	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -22,11 +21,15 @@ import (
 //     (the rule in service_keys.go);
 //   - OWNER for the system.
 func (s *Service) ProjectRole(ctx context.Context, p model.Principal, projectID string) (model.Role, error) {
-	a, r, err := s.projectAsk(ctx, p, projectID, &pb.ProjectOwnerQuery{})
+	c, a, err := s.projectAs(ctx, p, projectID)
 	if err != nil {
 		return "", err
 	}
-	return roleOn(a, projectID, actors.OwnerOf(r)), nil
+	o, err := c.Owner(ctx)
+	if err != nil {
+		return "", err
+	}
+	return roleOn(a, projectID, o), nil
 }
 
 // roleOn is the role of a caller with access a, whom the grain let read

@@ -6,10 +6,8 @@ import (
 	"time"
 
 	"github.com/mockgql/mockgql/actors"
-	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
-	"google.golang.org/protobuf/types/known/timestamppb"
 )
 
 // AdoptionTokenPrefix starts every adoption token: adt_ and 32 base62
@@ -37,11 +35,11 @@ func (s *Service) CreateSessionProject(ctx context.Context, p model.Principal, n
 	pr := &model.Project{ID: ids.NewProjectID(), Name: name, Kind: model.KindSession, ShareToken: "shr_" + ids.RandomString(24),
 		ExpiresAt: now.Add(s.cfg.SessionTTL)}
 	hash := ids.HashSecret(session)
-	if err := s.grains.TellSession(ctx, hash, &pb.SessionClaimProject{ProjectId: pr.ID, Expires: timestamppb.New(pr.ExpiresAt)}); err != nil {
+	if err := s.grains.Session(hash).ClaimProject(ctx, pr.ID, pr.ExpiresAt); err != nil {
 		return model.SessionProject{}, "", err
 	}
 	if err := s.createProject(ctx, pr, "session-"+strings.ToLower(ids.RandomString(8)), hash); err != nil {
-		_ = s.grains.TellSession(ctx, hash, &pb.SessionReleaseProject{ProjectId: pr.ID})
+		_ = s.grains.Session(hash).ReleaseProject(ctx, pr.ID)
 		return model.SessionProject{}, "", err
 	}
 	sp := model.SessionProject{Project: pr}
@@ -58,10 +56,10 @@ func (s *Service) newAdoption(ctx context.Context, pr *model.Project) (string, t
 	if exp.After(pr.ExpiresAt) {
 		exp = pr.ExpiresAt
 	}
-	if err := s.grains.TellProjectAs(ctx, pr.ID, system, &pb.ProjectAddAdoption{Adoption: hash}); err != nil {
+	if err := s.grains.Project(pr.ID, system).AddAdoption(ctx, hash); err != nil {
 		return "", time.Time{}, err
 	}
-	if err := s.grains.TellAdoption(ctx, hash, &pb.AdoptionCreate{ProjectId: pr.ID, Expires: timestamppb.New(exp)}); err != nil {
+	if err := s.grains.Adoption(hash).Create(ctx, pr.ID, exp); err != nil {
 		return "", time.Time{}, err
 	}
 	return token, exp, nil
@@ -87,7 +85,7 @@ func (s *Service) SessionProject(ctx context.Context, p model.Principal) (*model
 	if sess == "" {
 		return nil, nil
 	}
-	claims, err := s.grains.AskSession(ctx, ids.HashSecret(sess), &pb.SessionProject{})
+	claims, err := s.grains.Session(ids.HashSecret(sess)).Project(ctx)
 	if err != nil || len(claims) == 0 || claims[0].ProjectID == "" {
 		return nil, err
 	}
@@ -106,7 +104,7 @@ func (s *Service) Adopt(ctx context.Context, token string) (string, time.Time, e
 	if !strings.HasPrefix(token, AdoptionTokenPrefix) || len(token) != len(AdoptionTokenPrefix)+32 {
 		return "", time.Time{}, bad
 	}
-	st, err := s.grains.AskAdoption(ctx, ids.HashSecret(token), &pb.AdoptionUse{})
+	st, err := s.grains.Adoption(ids.HashSecret(token)).Use(ctx)
 	if err != nil {
 		return "", time.Time{}, err
 	}
@@ -127,7 +125,7 @@ func (s *Service) adoptSessionProject(ctx context.Context, p model.Principal, ac
 	var claims []actors.SessionClaim
 	if sess := s.sessionOf(p); sess != "" {
 		var err error
-		if claims, err = s.grains.AskSession(ctx, ids.HashSecret(sess), &pb.SessionProjects{}); err != nil {
+		if claims, err = s.grains.Session(ids.HashSecret(sess)).Projects(ctx); err != nil {
 			return err
 		}
 	}
@@ -149,11 +147,9 @@ func (s *Service) adoptSessionProject(ctx context.Context, p model.Principal, ac
 // assistant's when the board session of an adoption link signs up), so that
 // session may make another.
 func (s *Service) transferProject(ctx context.Context, projectID, accountID string) error {
-	var o actors.ProjectOwner
-	r, err := s.grains.AskProjectAs(ctx, projectID, system, &pb.ProjectOwnerQuery{})
+	o, err := s.grains.Project(projectID, system).Owner(ctx)
 	if err == nil {
-		o = actors.OwnerOf(r)
-		err = s.grains.TellProjectAs(ctx, projectID, system, &pb.ProjectTransfer{AccountId: accountID})
+		err = s.grains.Project(projectID, system).Transfer(ctx, accountID)
 	}
 	switch model.ErrorCode(err) {
 	case "":
@@ -162,13 +158,13 @@ func (s *Service) transferProject(ctx context.Context, projectID, accountID stri
 	default:
 		return err
 	}
-	if err := s.grains.TellAccount(ctx, accountID, &pb.AccountAddProject{ProjectId: projectID}); err != nil {
+	if err := s.grains.Account(accountID).AddProject(ctx, projectID); err != nil {
 		return err
 	}
 	if o.Session == "" {
 		return nil
 	}
-	return s.grains.TellSession(ctx, o.Session, &pb.SessionReleaseProject{ProjectId: projectID})
+	return s.grains.Session(o.Session).ReleaseProject(ctx, projectID)
 }
 
 // KeepSessionProject moves the session project the caller's browser holds
@@ -216,14 +212,13 @@ func (s *Service) KeepSessionProject(ctx context.Context, p model.Principal, pro
 	if !held {
 		return nil, notFound
 	}
-	r, err := s.grains.AskProjectAs(ctx, projectID, system, &pb.ProjectOwnerQuery{})
+	o, err := s.grains.Project(projectID, system).Owner(ctx)
 	if model.ErrorCode(err) == model.CodeNotFound {
 		return nil, notFound
 	}
 	if err != nil {
 		return nil, err
 	}
-	o := actors.OwnerOf(r)
 	if o.Kind != model.KindSession {
 		return nil, model.Errorf(model.CodeConflict, "project %s was kept already: it is an account project now", projectID)
 	}
@@ -232,15 +227,15 @@ func (s *Service) KeepSessionProject(ctx context.Context, p model.Principal, pro
 	}
 	// The account holds the cap: claim first, move second, give the claim
 	// back when the move fails (expired, or kept by another tab meanwhile).
-	if err := s.grains.TellAccount(ctx, accountID, &pb.AccountClaimProject{ProjectId: projectID}); err != nil {
+	if err := s.grains.Account(accountID).ClaimProject(ctx, projectID); err != nil {
 		return nil, err
 	}
-	if err := s.grains.TellProjectAs(ctx, projectID, system, &pb.ProjectTransfer{AccountId: accountID}); err != nil {
+	if err := s.grains.Project(projectID, system).Transfer(ctx, accountID); err != nil {
 		undo, cancel := undoContext(ctx)
 		defer cancel()
 		// Kept into this account by another tab meanwhile: the claim is its.
-		if r, e := s.grains.AskProjectAs(undo, projectID, system, &pb.ProjectOwnerQuery{}); e != nil || actors.OwnerOf(r).AccountID != accountID {
-			_ = s.grains.TellAccount(undo, accountID, &pb.AccountRemoveProject{ProjectId: projectID})
+		if o, e := s.grains.Project(projectID, system).Owner(undo); e != nil || o.AccountID != accountID {
+			_ = s.grains.Account(accountID).RemoveProject(undo, projectID)
 		}
 		switch model.ErrorCode(err) {
 		case model.CodeNotFound:
@@ -251,7 +246,7 @@ func (s *Service) KeepSessionProject(ctx context.Context, p model.Principal, pro
 		return nil, err
 	}
 	if o.Session != "" {
-		_ = s.grains.TellSession(ctx, o.Session, &pb.SessionReleaseProject{ProjectId: projectID})
+		_ = s.grains.Session(o.Session).ReleaseProject(ctx, projectID)
 	}
 	return s.Project(ctx, model.Principal{System: true}, projectID, "")
 }
@@ -266,7 +261,7 @@ func (s *Service) holds(ctx context.Context, p model.Principal, id string) (bool
 	if sess == "" {
 		return false, nil
 	}
-	claims, err := s.grains.AskSession(ctx, ids.HashSecret(sess), &pb.SessionProjects{})
+	claims, err := s.grains.Session(ids.HashSecret(sess)).Projects(ctx)
 	if err != nil {
 		return false, err
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/mockgql/mockgql/actors"
-	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -42,7 +41,7 @@ func (s *Service) Logout(ctx context.Context, p model.Principal) error {
 	if p.UserID == "" || p.AccountID == "" {
 		return nil
 	}
-	return s.grains.TellAccount(ctx, p.AccountID, &pb.AccountRevokeSessions{UserId: p.UserID})
+	return s.grains.Account(p.AccountID).RevokeSessions(ctx, p.UserID)
 }
 
 // member returns the caller's membership of its account, as the account
@@ -69,7 +68,7 @@ func (s *Service) caller(ctx context.Context, p model.Principal) (*model.Member,
 	if err != nil {
 		return nil, nil, err
 	}
-	u, err := s.grains.AskUser(ctx, m.User.Email, &pb.UserGet{})
+	u, err := s.grains.User(m.User.Email).Get(ctx)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -92,18 +91,17 @@ func (s *Service) ChangePassword(ctx context.Context, p model.Principal, current
 	if err != nil {
 		return model.User{}, nil, err
 	}
-	u, err := s.grains.AskUser(ctx, m.User.Email, &pb.UserLogin{Password: current})
+	u, err := s.grains.User(m.User.Email).Login(ctx, current)
 	done(err)
 	if err != nil {
 		return model.User{}, nil, model.Errorf(model.CodeUnauthenticated, "the current password is wrong")
 	}
 	for _, id := range u.AccountIDs {
-		if err := s.grains.TellAccount(ctx, id, &pb.AccountRevokeSessions{UserId: p.UserID}); err != nil && model.ErrorCode(err) != model.CodeNotFound {
+		if err := s.grains.Account(id).RevokeSessions(ctx, p.UserID); err != nil && model.ErrorCode(err) != model.CodeNotFound {
 			return model.User{}, nil, err
 		}
 	}
-	if _, err := s.grains.AskUser(ctx, m.User.Email, &pb.UserChangePassword{OldPassword: current, NewPassword: next,
-		Cost: int32(s.cfg.BcryptCost)}); err != nil {
+	if err := s.grains.User(m.User.Email).ChangePassword(ctx, current, next, s.cfg.BcryptCost); err != nil {
 		return model.User{}, nil, err
 	}
 	st, err := s.account(ctx, p.AccountID)

@@ -3,7 +3,6 @@ package app
 import (
 	"context"
 
-	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/model"
 )
@@ -15,7 +14,10 @@ import (
 // SetSchemaBaseline saves the project's current runtime schema as its
 // baseline (EDITOR and above).
 func (s *Service) SetSchemaBaseline(ctx context.Context, p model.Principal, projectID string) error {
-	_, err := s.edit(ctx, p, projectID, &pb.EditSetBaseline{})
+	c, err := s.edit(ctx, p, projectID)
+	if err == nil {
+		err = c.SetBaseline(ctx)
+	}
 	return err
 }
 

@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mockgql/mockgql/actors/pb"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -23,7 +22,7 @@ func TestStaleSlugClaimIsReclaimed(t *testing.T) {
 		t.Fatal(err)
 	}
 	// The half-way move: A's claim on "left" stays, A keeps "held".
-	if err := nd.env.RuntimePath().Client().TellSlug(ctx, "left", &pb.SlugClaim{ProjectId: a.ID}); err != nil {
+	if err := nd.env.RuntimePath().Client().Slug("left").Claim(ctx, a.ID, ""); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := svc.CreateProject(ctx, ann.p, "B", "left"); model.ErrorCode(err) != model.CodeConflict {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/actors/actorstest"
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/persistence"
 )
@@ -83,9 +83,8 @@ func TestSweepDeletesExpiredSessionProject(t *testing.T) {
 	})
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	r, err := nd.env.Caller.Request(cctx, "project", next.ID, &pb.ProjectExpire{Header: &pb.Header{RequestId: "half-way"}, ExpiryKey: key})
-	if err != nil || r.(*pb.Reply).ErrorCode != "" {
-		t.Fatalf("expire: %v %v", err, r)
+	if err := actorstest.Expire(cctx, nd.env.Caller, next.ID, "half-way", key); err != nil {
+		t.Fatalf("expire: %v", err)
 	}
 	if left := records(t, nd, next.ID, next.Slug); len(left) != 3 { // the pending index entry, the slug, the session's claim
 		t.Fatalf("after the deletion alone: %v", left)

@@ -1,10 +1,9 @@
-package app
+package actors
 
 import (
 	"bytes"
 	"sync"
 
-	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -37,7 +36,7 @@ const (
 // with this ID was decoded from the same bytes before.
 func (c *projectDocs) decode(id string, raw []byte) (*model.Project, error) {
 	if len(raw) < minCachedDoc || len(raw) > maxCachedDocs {
-		return actors.DecodeDoc[model.Project](raw)
+		return decodeDoc[model.Project](raw)
 	}
 	c.mu.Lock()
 	d, ok := c.m[id]
@@ -45,7 +44,7 @@ func (c *projectDocs) decode(id string, raw []byte) (*model.Project, error) {
 	if ok && bytes.Equal(d.raw, raw) {
 		return d.pr, nil
 	}
-	pr, err := actors.DecodeDoc[model.Project](raw)
+	pr, err := decodeDoc[model.Project](raw)
 	if err != nil {
 		return nil, err
 	}
