@@ -3,7 +3,7 @@ package actors
 import (
 	"time"
 
-	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/actors/internal/pb"
 	"github.com/mockgql/mockgql/model"
 )
 

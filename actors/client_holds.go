@@ -3,7 +3,7 @@ package actors
 import (
 	"context"
 
-	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/actors/internal/pb"
 )
 
 // The typed client's calls of the room an upload holds in its account's

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/actors/internal/pb"
 	"github.com/mockgql/mockgql/model"
 	"google.golang.org/protobuf/types/known/timestamppb"
 )

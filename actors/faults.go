@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"sync"
 
-	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/actors/internal/pb"
 	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )

@@ -11,7 +11,7 @@ import (
 	protocluster "github.com/asynkron/protoactor-go/cluster"
 	"github.com/asynkron/protoactor-go/scheduler"
 
-	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/actors/internal/pb"
 	"github.com/mockgql/mockgql/model"
 )
 

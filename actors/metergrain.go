@@ -1,7 +1,7 @@
 package actors
 
 import (
-	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/actors/internal/pb"
 	"github.com/mockgql/mockgql/model"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/actors/internal/pb"
 	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/persistence"

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/actors/internal/pb"
 	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/actors/internal/pb"
 	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/ids"

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/actors/internal/pb"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/actors/internal/pb"
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/persistence"
 )

@@ -3,7 +3,7 @@ package actors
 import (
 	"golang.org/x/crypto/bcrypt"
 
-	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/actors/internal/pb"
 	"github.com/mockgql/mockgql/model"
 )
 

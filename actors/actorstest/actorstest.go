@@ -10,7 +10,7 @@ import (
 	"fmt"
 
 	"github.com/mockgql/mockgql/actors"
-	"github.com/mockgql/mockgql/actors/pb"
+	"github.com/mockgql/mockgql/actors/internal/pb"
 )
 
 // RuntimeAnswer is a project grain's answer to a runtime call.

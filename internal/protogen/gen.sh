@@ -2,7 +2,8 @@
 # Regenerates the .pb.go files of a pb package from its <dir>/*.proto with
 # protoc (Debian: protobuf-compiler) and protoc-gen-go at the version go.mod
 # pins (google.golang.org/protobuf). Run from the package's folder, as its
-# `go generate` line does: sh ../../internal/protogen/gen.sh mockgql/actors/v1
+# `go generate` line does: sh ../../internal/protogen/gen.sh mockgql/cluster/v1
+# (cluster/pb; from actors/internal/pb it is ../../../internal/protogen/gen.sh)
 # With OUT=<dir> it writes there instead (the currency check, protogen.Check).
 set -eu
 dir=$1

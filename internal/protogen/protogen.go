@@ -1,5 +1,5 @@
 // Package protogen checks, for the tests of a package of generated
-// protobuf messages (actors/pb, cluster/pb), that the committed .pb.go
+// protobuf messages (actors/internal/pb, cluster/pb), that the committed .pb.go
 // files are what gen.sh makes from the .proto files now.
 package protogen
 

@@ -2341,7 +2341,7 @@ const file_mockgql_actors_v1_envelope_proto_rawDesc = "" +
 	" \x01(\tR\x05fault\"J\n" +
 	"\n" +
 	"RequestLog\x12<\n" +
-	"\aentries\x18\x01 \x03(\v2\".mockgql.actors.v1.RequestLogEntryR\aentriesB&Z$github.com/mockgql/mockgql/actors/pbb\x06proto3"
+	"\aentries\x18\x01 \x03(\v2\".mockgql.actors.v1.RequestLogEntryR\aentriesB/Z-github.com/mockgql/mockgql/actors/internal/pbb\x06proto3"
 
 var (
 	file_mockgql_actors_v1_envelope_proto_rawDescOnce sync.Once

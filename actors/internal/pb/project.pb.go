@@ -2507,7 +2507,7 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\"s\n" +
 	"\vProjectKeep\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
-	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06accessB&Z$github.com/mockgql/mockgql/actors/pbb\x06proto3"
+	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06accessB/Z-github.com/mockgql/mockgql/actors/internal/pbb\x06proto3"
 
 var (
 	file_mockgql_actors_v1_project_proto_rawDescOnce sync.Once

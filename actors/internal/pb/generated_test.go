@@ -7,5 +7,5 @@ import (
 )
 
 // TestGeneratedCurrent: the committed .pb.go files are what
-// `go generate ./actors/pb/` makes from the .proto files now.
+// `go generate ./actors/internal/pb/` makes from the .proto files now.
 func TestGeneratedCurrent(t *testing.T) { protogen.Check(t, "mockgql/actors/v1") }

@@ -2399,7 +2399,7 @@ const file_mockgql_actors_v1_account_proto_rawDesc = "" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x1d\n" +
 	"\n" +
 	"account_id\x18\x02 \x01(\tR\taccountId\x12#\n" +
-	"\rinvitation_id\x18\x03 \x01(\tR\finvitationIdB&Z$github.com/mockgql/mockgql/actors/pbb\x06proto3"
+	"\rinvitation_id\x18\x03 \x01(\tR\finvitationIdB/Z-github.com/mockgql/mockgql/actors/internal/pbb\x06proto3"
 
 var (
 	file_mockgql_actors_v1_account_proto_rawDescOnce sync.Once

@@ -3,4 +3,4 @@
 // Reply every grain answers with (mockgql/actors/v1/*.proto).
 package pb
 
-//go:generate sh ../../internal/protogen/gen.sh mockgql/actors/v1
+//go:generate sh ../../../internal/protogen/gen.sh mockgql/actors/v1

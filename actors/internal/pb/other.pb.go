@@ -961,7 +961,7 @@ const file_mockgql_actors_v1_other_proto_rawDesc = "" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\"{\n" +
 	"\rDatasetCommit\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x127\n" +
-	"\adataset\x18\x02 \x01(\v2\x1d.mockgql.actors.v1.DatasetDocR\adatasetB&Z$github.com/mockgql/mockgql/actors/pbb\x06proto3"
+	"\adataset\x18\x02 \x01(\v2\x1d.mockgql.actors.v1.DatasetDocR\adatasetB/Z-github.com/mockgql/mockgql/actors/internal/pbb\x06proto3"
 
 var (
 	file_mockgql_actors_v1_other_proto_rawDescOnce sync.Once
