@@ -150,8 +150,9 @@ type Metrics interface {
 	GrainPassivated(kind string)
 }
 
-// RuntimePath returns the node's runtime path, which the use cases (app.Service) and the
-// project grains' serve handler share. Env must not be copied after it.
+// RuntimePath returns the node's runtime path, which the use cases
+// (package app's Runtime and MCP services) and the project grains' serve
+// handler share. Env must not be copied after it.
 func (e *Env) RuntimePath() *RuntimePath {
 	e.runtimeOnce.Do(func() { e.runtime = newRuntimePath(newGrains(e)) })
 	return e.runtime

@@ -12,7 +12,7 @@ import (
 
 // RuntimePath runs one /mock/{slug}/graphql request. It is the one place
 // of the order of runtime checks (docs/reference/routes.md) after the client IP (which the HTTP
-// gate counts first, through app.Service.CheckIP):
+// gate counts first, through app.Edge.CheckIP):
 //
 //  1. slug: the project it names (ResolveSlug), still that project and not expired
 //  2. credential: an API key of the project, or the share token of a guest or session project

@@ -167,15 +167,19 @@ func TestBoundaryCheckFindsUses(t *testing.T) {
 	}
 }
 
-// TestServiceEmbedsNothing: Service holds the grain client in a named
-// field, so the client's methods (and any other embedded type's) never
-// become use cases of Service.
-func TestServiceEmbedsNothing(t *testing.T) {
-	st := reflect.TypeFor[Service]()
+// TestCoreEmbedsNothing: the core every service embeds holds the grain
+// client in a named field and has no exported method, so neither the
+// client's methods (nor any other embedded type's) nor a helper becomes a
+// use case of a surface.
+func TestCoreEmbedsNothing(t *testing.T) {
+	st := reflect.TypeFor[core]()
 	for i := range st.NumField() {
 		if f := st.Field(i); f.Anonymous {
-			t.Errorf("Service embeds %s; hold it in a named field", f.Type)
+			t.Errorf("core embeds %s; hold it in a named field", f.Type)
 		}
+	}
+	if n := reflect.TypeFor[*core]().NumMethod(); n > 0 {
+		t.Errorf("core has %d exported methods; a use case belongs to a service (surfaces.go)", n)
 	}
 }
 

@@ -31,31 +31,31 @@ func TestFaultsThroughTheService(t *testing.T) {
 	s := newShop(t, nd, "faults@example.com", "fshop", "products")
 	q := `{ products { total } }`
 
-	if _, err := svc.SetFaults(ctx, s.owner.p, s.project.ID, "", &model.FaultSettings{LatencyMinMs: 9, LatencyMaxMs: 3}); model.ErrorCode(err) != model.CodeBadUserInput {
+	if _, err := svc.Management.SetFaults(ctx, s.owner.p, s.project.ID, "", &model.FaultSettings{LatencyMinMs: 9, LatencyMaxMs: 3}); model.ErrorCode(err) != model.CodeBadUserInput {
 		t.Fatalf("min above max: %v", err)
 	}
-	pr, err := svc.SetFaults(ctx, s.owner.p, s.project.ID, "", &model.FaultSettings{LatencyMinMs: 200, LatencyMaxMs: 200, ErrorRate: 1, ErrorCode: model.CodeUnavailable})
+	pr, err := svc.Management.SetFaults(ctx, s.owner.p, s.project.ID, "", &model.FaultSettings{LatencyMinMs: 200, LatencyMaxMs: 200, ErrorRate: 1, ErrorCode: model.CodeUnavailable})
 	if err != nil || pr.Faults == nil || pr.Faults.ErrorCode != model.CodeUnavailable {
 		t.Fatalf("SetFaults: %+v, %v", pr, err)
 	}
-	res, err := faultRuntime(svc, "fshop", s.runtime.Value, "", q)
+	res, err := faultRuntime(svc.Runtime, "fshop", s.runtime.Value, "", q)
 	if err != nil || res.Status != 200 || !strings.Contains(string(res.Body), `"code":"UNAVAILABLE"`) || res.Delay != 200*time.Millisecond ||
 		res.Fault != "latency=200ms;error=UNAVAILABLE" {
 		t.Fatalf("project fault: %+v, %v", res, err)
 	}
-	res, err = faultRuntime(svc, "fshop", s.runtime.Value, "none", q)
+	res, err = faultRuntime(svc.Runtime, "fshop", s.runtime.Value, "none", q)
 	if err != nil || res.Fault != "" || strings.Contains(string(res.Body), "errors") {
 		t.Fatalf("X-Mock-Fault: none: %+v, %v", res, err)
 	}
-	res, err = faultRuntime(svc, "fshop", s.runtime.Value, "status=429", q)
+	res, err = faultRuntime(svc.Runtime, "fshop", s.runtime.Value, "status=429", q)
 	if err != nil || res.Refusal == nil || res.Refusal.Code != model.CodeTooManyRequests || res.Status != 429 {
 		t.Fatalf("X-Mock-Fault: status=429: %+v, %v", res, err)
 	}
-	_, err = faultRuntime(svc, "fshop", s.runtime.Value, "status=999", q)
+	_, err = faultRuntime(svc.Runtime, "fshop", s.runtime.Value, "status=999", q)
 	wantCode(t, err, model.CodeBadUserInput)
 
 	// An operation's own settings replace the project's for it.
-	cur, err := svc.Project(ctx, s.owner.p, s.project.ID, "")
+	cur, err := svc.Management.Project(ctx, s.owner.p, s.project.ID, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,26 +68,26 @@ func TestFaultsThroughTheService(t *testing.T) {
 	if op == nil {
 		t.Fatalf("no operation product in %+v", cur.Operations)
 	}
-	if _, err := svc.SetFaults(ctx, s.owner.p, s.project.ID, op.ID, &model.FaultSettings{ErrorRate: 1, HTTPStatus: 503}); err != nil {
+	if _, err := svc.Management.SetFaults(ctx, s.owner.p, s.project.ID, op.ID, &model.FaultSettings{ErrorRate: 1, HTTPStatus: 503}); err != nil {
 		t.Fatal(err)
 	}
-	res, err = faultRuntime(svc, "fshop", s.runtime.Value, "", `{ product(id: "p1") { id } }`)
+	res, err = faultRuntime(svc.Runtime, "fshop", s.runtime.Value, "", `{ product(id: "p1") { id } }`)
 	if err != nil || res.Refusal == nil || res.Refusal.Code != model.CodeUnavailable || res.Delay != 0 {
 		t.Fatalf("operation fault: %+v, %v", res, err)
 	}
 	// Internal calls (the board's previewQuery) are never faulted.
-	if _, err := svc.SetFaults(ctx, s.owner.p, s.project.ID, op.ID, nil); err != nil {
+	if _, err := svc.Management.SetFaults(ctx, s.owner.p, s.project.ID, op.ID, nil); err != nil {
 		t.Fatal(err)
 	}
-	res, err = svc.PreviewQuery(ctx, s.owner.p, s.project.ID, []byte(`{"query":"{ products { total } }"}`))
+	res, err = svc.Management.PreviewQuery(ctx, s.owner.p, s.project.ID, []byte(`{"query":"{ products { total } }"}`))
 	if err != nil || res.Fault != "" || strings.Contains(string(res.Body), "errors") {
 		t.Fatalf("previewQuery: %+v, %v", res, err)
 	}
 	// A refusal before the fault step gets no fault, and is logged with its code.
-	_, err = faultRuntime(svc, "fshop", "", "error=INTERNAL", q)
+	_, err = faultRuntime(svc.Runtime, "fshop", "", "error=INTERNAL", q)
 	wantCode(t, err, model.CodeUnauthenticated)
 
-	log, err := svc.RequestLog(ctx, s.owner.p, s.project.ID, 200)
+	log, err := svc.Management.RequestLog(ctx, s.owner.p, s.project.ID, 200)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,10 +110,10 @@ func TestFaultsThroughTheService(t *testing.T) {
 		t.Errorf("oldest entry %+v", e)
 	}
 	// clearRequestLog empties it.
-	if _, err := svc.ClearRequestLog(ctx, s.owner.p, s.project.ID); err != nil {
+	if _, err := svc.Management.ClearRequestLog(ctx, s.owner.p, s.project.ID); err != nil {
 		t.Fatal(err)
 	}
-	if log, err := svc.RequestLog(ctx, s.owner.p, s.project.ID, 5); err != nil || len(log) != 0 {
+	if log, err := svc.Management.RequestLog(ctx, s.owner.p, s.project.ID, 5); err != nil || len(log) != 0 {
 		t.Fatalf("after clearRequestLog: %+v, %v", log, err)
 	}
 }
@@ -130,13 +130,13 @@ func TestFaultsAcrossRestart(t *testing.T) {
 	importProducts(t, first.svc, "products")
 	s := newShop(t, first, "restart-faults@example.com", "rfshop", "products")
 	settings := &model.FaultSettings{ErrorRate: 0.5, ErrorCode: model.CodeInternal, Seed: 11}
-	if _, err := first.svc.SetFaults(ctx, s.owner.p, s.project.ID, "", settings); err != nil {
+	if _, err := first.svc.Management.SetFaults(ctx, s.owner.p, s.project.ID, "", settings); err != nil {
 		t.Fatal(err)
 	}
 	pattern := func(svc *app.Service) string {
 		var b strings.Builder
 		for range 16 {
-			res, err := faultRuntime(svc, "rfshop", s.runtime.Value, "", `{ products { total } }`)
+			res, err := faultRuntime(svc.Runtime, "rfshop", s.runtime.Value, "", `{ products { total } }`)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,11 +148,11 @@ func TestFaultsAcrossRestart(t *testing.T) {
 	first.stop()
 
 	second := startNode(t, path, clock)
-	pr, err := second.svc.Project(ctx, s.owner.p, s.project.ID, "")
+	pr, err := second.svc.Management.Project(ctx, s.owner.p, s.project.ID, "")
 	if err != nil || pr.Faults == nil || pr.Faults.Seed != 11 || pr.Faults.ErrorCode != model.CodeInternal {
 		t.Fatalf("settings after the restart: %+v, %v", pr, err)
 	}
-	if log, err := second.svc.RequestLog(ctx, s.owner.p, s.project.ID, 200); err != nil || len(log) != 0 {
+	if log, err := second.svc.Management.RequestLog(ctx, s.owner.p, s.project.ID, 200); err != nil || len(log) != 0 {
 		t.Fatalf("log after the restart: %d entries, %v", len(log), err)
 	}
 	if after := pattern(second.svc); after != before || !strings.Contains(before, "E") || !strings.Contains(before, ".") {
@@ -172,15 +172,15 @@ func BenchmarkRequestLogCost(b *testing.B) {
 	svc, ctx := nd.svc, context.Background()
 	importProducts(b, svc, "products")
 	owner := signUp(b, svc, "bench@example.com")
-	if _, err := svc.SetPlan(ctx, owner.p, model.PlanEnterprise); err != nil { // no quota
+	if _, err := svc.Management.SetPlan(ctx, owner.p, model.PlanEnterprise); err != nil { // no quota
 		b.Fatal(err)
 	}
-	pr, err := svc.CreateProject(ctx, owner.p, "Bench", "bench")
+	pr, err := svc.Management.CreateProject(ctx, owner.p, "Bench", "bench")
 	if err != nil {
 		b.Fatal(err)
 	}
 	buildShop(b, svc, owner.p, pr.ID, "products")
-	key, err := svc.CreateAPIKey(ctx, owner.p, pr.ID, "k", model.ScopeRuntime, time.Time{}, 0)
+	key, err := svc.Management.CreateAPIKey(ctx, owner.p, pr.ID, "k", model.ScopeRuntime, time.Time{}, 0)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func BenchmarkRequestLogCost(b *testing.B) {
 	out := &model.RuntimeBuffers{}
 	run := func(noFaults bool) time.Duration {
 		start := time.Now()
-		res, err := svc.Runtime(ctx, model.RuntimeRequest{Slug: "bench", KeyValue: key.Value, Body: body, Out: out, NoFaults: noFaults})
+		res, err := svc.Runtime.Runtime(ctx, model.RuntimeRequest{Slug: "bench", KeyValue: key.Value, Body: body, Out: out, NoFaults: noFaults})
 		if err != nil || res.Status != 200 {
 			b.Fatalf("%+v %v", res, err)
 		}

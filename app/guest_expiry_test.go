@@ -20,7 +20,7 @@ func TestStoredGuestProjectGetsExpiry(t *testing.T) {
 	clock := newTestClock()
 	path := filepath.Join(t.TempDir(), "mockgql.db")
 	first := startNode(t, path, clock)
-	pr, _, err := first.svc.CreateGuestProject(context.Background(), model.Principal{}, "Old")
+	pr, _, err := first.svc.Public.CreateGuestProject(context.Background(), model.Principal{}, "Old")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ func TestStoredGuestProjectGetsExpiry(t *testing.T) {
 	if err := sweeper.MigrateGuests(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	got, err := nd.svc.Project(context.Background(), model.Principal{System: true}, pr.ID, "")
+	got, err := nd.svc.Management.Project(context.Background(), model.Principal{System: true}, pr.ID, "")
 	if err != nil {
 		t.Fatal(err)
 	}

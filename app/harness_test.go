@@ -105,7 +105,7 @@ type account struct {
 // signUp creates a user with their own STARTER account.
 func signUp(tb testing.TB, svc *app.Service, email string) account {
 	tb.Helper()
-	u, acc, err := svc.SignUp(context.Background(), model.Principal{}, email, "correct horse", "")
+	u, acc, err := svc.Management.SignUp(context.Background(), model.Principal{}, email, "correct horse", "")
 	if err != nil {
 		tb.Fatalf("SignUp(%s): %v", email, err)
 	}
@@ -134,7 +134,7 @@ const productsJSON = `[
 // importProducts imports productsJSON under code as the system would.
 func importProducts(tb testing.TB, svc *app.Service, code string) {
 	tb.Helper()
-	_, err := svc.ImportDataset(context.Background(), systemPrincipal, model.DatasetImport{
+	_, err := svc.Datasets.ImportDataset(context.Background(), systemPrincipal, model.DatasetImport{
 		ImportCode: code, Format: "json", Body: strings.NewReader(productsJSON)})
 	if err != nil {
 		tb.Fatalf("ImportDataset(%s): %v", code, err)
@@ -146,7 +146,7 @@ func importProducts(tb testing.TB, svc *app.Service, code string) {
 func buildShop(tb testing.TB, svc *app.Service, p model.Principal, projectID, importCode string) *model.Table {
 	tb.Helper()
 	ctx := context.Background()
-	tbl, err := svc.CreateTable(ctx, p, projectID, "Product", &model.TableSource{ImportCode: importCode})
+	tbl, err := svc.Management.CreateTable(ctx, p, projectID, "Product", &model.TableSource{ImportCode: importCode})
 	if err != nil {
 		tb.Fatalf("CreateTable: %v", err)
 	}
@@ -154,12 +154,12 @@ func buildShop(tb testing.TB, svc *app.Service, p model.Principal, projectID, im
 		name string
 		typ  model.ScalarType
 	}{{"name", model.TypeString}, {"price", model.TypeFloat}, {"category", model.TypeString}} {
-		_, err := svc.CreateAttribute(ctx, p, model.Attribute{TableID: tbl.ID, Name: a.name, Type: a.typ, Mapping: model.MappingSource, SourcePath: a.name})
+		_, err := svc.Management.CreateAttribute(ctx, p, model.Attribute{TableID: tbl.ID, Name: a.name, Type: a.typ, Mapping: model.MappingSource, SourcePath: a.name})
 		if err != nil {
 			tb.Fatalf("CreateAttribute(%s): %v", a.name, err)
 		}
 	}
-	if _, err := svc.GenerateDefaultOperations(ctx, p, projectID, tbl.ID); err != nil {
+	if _, err := svc.Management.GenerateDefaultOperations(ctx, p, projectID, tbl.ID); err != nil {
 		tb.Fatalf("GenerateDefaultOperations: %v", err)
 	}
 	return tbl
@@ -181,7 +181,7 @@ func runtime(ctx context.Context, svc *app.Service, slug, key, token, query stri
 	if err != nil {
 		return nil, err
 	}
-	return svc.Runtime(ctx, model.RuntimeRequest{Slug: slug, KeyValue: key, ShareToken: token, Body: body})
+	return svc.Runtime.Runtime(ctx, model.RuntimeRequest{Slug: slug, KeyValue: key, ShareToken: token, Body: body})
 }
 
 // mustQuery runs query and fails unless it answers 200 without errors; it

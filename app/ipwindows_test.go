@@ -20,7 +20,7 @@ func TestAPIWindows(t *testing.T) {
 		e.Config.IPLimitManagement, e.Config.IPLimitPublic, e.Config.IPLimitCreate = 3, 2, 0
 	})
 	ctx := context.Background()
-	check := func(window, ip string) error { return nd.svc.CheckWindow(ctx, window, ip) }
+	check := func(window, ip string) error { return nd.svc.Edge.CheckWindow(ctx, window, ip) }
 	for _, tc := range []struct {
 		window string
 		limit  int
@@ -138,7 +138,7 @@ func TestLoginBackoff(t *testing.T) {
 				if s.email == "" {
 					s.email = "ann@example.com"
 				}
-				_, _, err := nd.svc.Login(context.Background(), s.email, s.password, "")
+				_, _, err := nd.svc.Management.Login(context.Background(), s.email, s.password, "")
 				var me *model.Error
 				if model.ErrorCode(err) != s.code || s.retry > 0 && (!errors.As(err, &me) || me.RetryAfter != s.retry) {
 					t.Fatalf("step %d (%+v): %v", i, s, err)
@@ -159,7 +159,7 @@ func TestLoginBackoffParallel(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, _, err := nd.svc.Login(context.Background(), "ann@example.com", "wrong password", "")
+			_, _, err := nd.svc.Management.Login(context.Background(), "ann@example.com", "wrong password", "")
 			if model.ErrorCode(err) == model.CodeUnauthenticated {
 				checked.Add(1)
 			} else if model.ErrorCode(err) != model.CodeTooManyRequests {
@@ -186,7 +186,7 @@ func TestLoginBackoffPassivation(t *testing.T) {
 	ctx := context.Background()
 	signUp(t, nd.svc, "ann@example.com")
 	for range 2 {
-		_, _, err := nd.svc.Login(ctx, "ann@example.com", "wrong password", "")
+		_, _, err := nd.svc.Management.Login(ctx, "ann@example.com", "wrong password", "")
 		wantCode(t, err, model.CodeUnauthenticated)
 	}
 	waitStopped := func(kind string) {
@@ -205,7 +205,7 @@ func TestLoginBackoffPassivation(t *testing.T) {
 	if _, stopped := metrics.counts("login"); stopped != 0 {
 		t.Fatalf("the back-off grain passivated during the wait")
 	}
-	_, _, err := nd.svc.Login(ctx, "ann@example.com", "correct horse", "")
+	_, _, err := nd.svc.Management.Login(ctx, "ann@example.com", "correct horse", "")
 	var me *model.Error
 	if !errors.As(err, &me) || me.Code != model.CodeTooManyRequests || me.RetryAfter != 30 {
 		t.Fatalf("during the wait: %v", err)
@@ -213,7 +213,7 @@ func TestLoginBackoffPassivation(t *testing.T) {
 	nd.clock.Add(30*time.Second + time.Hour)
 	waitStopped("login")
 	for range 2 { // forgotten: counting from zero
-		_, _, err := nd.svc.Login(ctx, "ann@example.com", "wrong password", "")
+		_, _, err := nd.svc.Management.Login(ctx, "ann@example.com", "wrong password", "")
 		wantCode(t, err, model.CodeUnauthenticated)
 	}
 }

@@ -81,7 +81,7 @@ func TestPassivation(t *testing.T) {
 
 	// Revoke a key while its grain is passive: the revocation is loaded
 	// and published by the fresh activation.
-	if _, err := svc.RevokeAPIKey(ctx, s.owner.p, s.full.Key.ID); err != nil {
+	if _, err := svc.Management.RevokeAPIKey(ctx, s.owner.p, s.full.Key.ID); err != nil {
 		t.Fatal(err)
 	}
 	_, err := runtime(ctx, svc, "idle", s.full.Value, "", `{ products { total } }`)

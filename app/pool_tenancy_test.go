@@ -14,7 +14,7 @@ import (
 
 // upload imports a small NDJSON dataset as p.
 func upload(svc *app.Service, p model.Principal, code, body string) (model.DataSource, error) {
-	return svc.ImportDataset(context.Background(), p, model.DatasetImport{ImportCode: code, Format: "ndjson", Body: strings.NewReader(body)})
+	return svc.Datasets.ImportDataset(context.Background(), p, model.DatasetImport{ImportCode: code, Format: "ndjson", Body: strings.NewReader(body)})
 }
 
 func codes(ds []model.DataSource) string {
@@ -50,12 +50,12 @@ func TestDatasetsBelongToTheirAccount(t *testing.T) {
 		"bob":       {bob.p, "demo"},
 		"anonymous": {model.Principal{}, "demo"},
 	} {
-		ds, err := svc.DataSourcesFor(ctx, tc.p)
+		ds, err := svc.Management.DataSourcesFor(ctx, tc.p)
 		if err != nil || codes(ds) != tc.want {
 			t.Errorf("%s sees %q (%v), want %q", who, codes(ds), err, tc.want)
 		}
 	}
-	if ds, _ := svc.DataSources(ctx); codes(ds) != "demo" {
+	if ds, _ := svc.MCP.DataSources(ctx); codes(ds) != "demo" {
 		t.Errorf("the public list: %q", codes(ds))
 	}
 	// Ann's project and Bob's bind a table to Ann's code: only Ann's
@@ -72,23 +72,23 @@ func TestDatasetsBelongToTheirAccount(t *testing.T) {
 	if strings.Contains(bobRows, "ann's") || !strings.Contains(bobRows, `"total":0`) {
 		t.Fatalf("bob's project over ann's dataset: %s; want no rows", bobRows)
 	}
-	if err := svc.DeleteDataset(ctx, bob.p, "secret"); model.ErrorCode(err) != model.CodeNotFound {
+	if err := svc.Management.DeleteDataset(ctx, bob.p, "secret"); model.ErrorCode(err) != model.CodeNotFound {
 		t.Errorf("bob deletes ann's dataset: %v", err)
 	}
-	if err := svc.DeleteDataset(ctx, ann.p, "demo"); model.ErrorCode(err) != model.CodeForbidden {
+	if err := svc.Management.DeleteDataset(ctx, ann.p, "demo"); model.ErrorCode(err) != model.CodeForbidden {
 		t.Errorf("ann deletes a curated dataset: %v", err)
 	}
-	err := svc.DeleteDataset(ctx, ann.p, "secret")
+	err := svc.Management.DeleteDataset(ctx, ann.p, "secret")
 	if model.ErrorCode(err) != model.CodeConflict || !strings.Contains(err.Error(), "Ann's.Row") {
 		t.Fatalf("deleting a bound dataset: %v; want CONFLICT naming Ann's.Row", err)
 	}
-	if err := svc.DeleteTable(ctx, ann.p, annTbl.ID); err != nil {
+	if err := svc.Management.DeleteTable(ctx, ann.p, annTbl.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.DeleteDataset(ctx, ann.p, "secret"); err != nil {
+	if err := svc.Management.DeleteDataset(ctx, ann.p, "secret"); err != nil {
 		t.Fatalf("deleting an unbound dataset: %v", err)
 	}
-	if ds, _ := svc.DataSourcesFor(ctx, ann.p); codes(ds) != "demo" {
+	if ds, _ := svc.Management.DataSourcesFor(ctx, ann.p); codes(ds) != "demo" {
 		t.Errorf("after the deletion ann sees %q", codes(ds))
 	}
 	// STARTER holds 10 datasets of its own (the deleted one no longer counts).
@@ -103,7 +103,7 @@ func TestDatasetsBelongToTheirAccount(t *testing.T) {
 	if _, err := upload(svc, carol.p, "curated", `{"id":1}`); err != nil {
 		t.Fatal(err)
 	}
-	if ds, _ := svc.DataSources(ctx); codes(ds) != "curated,demo" {
+	if ds, _ := svc.MCP.DataSources(ctx); codes(ds) != "curated,demo" {
 		t.Errorf("after a curator's upload the public list is %q", codes(ds))
 	}
 }
@@ -113,19 +113,19 @@ func TestDatasetsBelongToTheirAccount(t *testing.T) {
 func boundProject(t *testing.T, svc *app.Service, a account, name, code string) (*model.Project, *model.Table, string) {
 	t.Helper()
 	ctx := context.Background()
-	pr, err := svc.CreateProject(ctx, a.p, name, "")
+	pr, err := svc.Management.CreateProject(ctx, a.p, name, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tbl, err := svc.CreateTable(ctx, a.p, pr.ID, "Row", &model.TableSource{ImportCode: code})
+	tbl, err := svc.Management.CreateTable(ctx, a.p, pr.ID, "Row", &model.TableSource{ImportCode: code})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.CreateAttribute(ctx, a.p, model.Attribute{TableID: tbl.ID, Name: "name", Type: model.TypeString,
+	if _, err := svc.Management.CreateAttribute(ctx, a.p, model.Attribute{TableID: tbl.ID, Name: "name", Type: model.TypeString,
 		Mapping: model.MappingSource, SourcePath: "name"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.GenerateDefaultOperations(ctx, a.p, pr.ID, ""); err != nil {
+	if _, err := svc.Management.GenerateDefaultOperations(ctx, a.p, pr.ID, ""); err != nil {
 		t.Fatal(err)
 	}
 	return pr, tbl, projectRows(t, svc, pr)
@@ -134,7 +134,7 @@ func boundProject(t *testing.T, svc *app.Service, a account, name, code string) 
 // projectRows is what pr's list operation of boundProject answers.
 func projectRows(t *testing.T, svc *app.Service, pr *model.Project) string {
 	t.Helper()
-	res, err := svc.Runtime(context.Background(), model.RuntimeRequest{Slug: pr.Slug, Body: []byte(`{"query":"{ rows { total items { name } } }"}`),
+	res, err := svc.Runtime.Runtime(context.Background(), model.RuntimeRequest{Slug: pr.Slug, Body: []byte(`{"query":"{ rows { total items { name } } }"}`),
 		Internal: true, ProjectID: pr.ID})
 	if err != nil {
 		t.Fatal(err)
@@ -181,7 +181,7 @@ func TestImportCodesAreScopedPerAccount(t *testing.T) {
 			a    account
 			want string
 		}{"ann": {ann, "curated,shared"}, "bob": {bob, "curated,shared"}, "cy": {cy, "curated"}} {
-			if ds, err := svc.DataSourcesFor(ctx, tc.a.p); err != nil || codes(ds) != tc.want {
+			if ds, err := svc.Management.DataSourcesFor(ctx, tc.a.p); err != nil || codes(ds) != tc.want {
 				t.Errorf("%s: %s lists %q (%v), want %q", when, who, codes(ds), err, tc.want)
 			}
 		}
@@ -194,13 +194,13 @@ func TestImportCodesAreScopedPerAccount(t *testing.T) {
 	}
 	// Ann deletes hers and imports the code again: her project reads the
 	// new data, Bob's still his.
-	if err := svc.DeleteTable(ctx, ann.p, annTbl.ID); err != nil {
+	if err := svc.Management.DeleteTable(ctx, ann.p, annTbl.ID); err != nil {
 		t.Fatal(err)
 	}
-	if err := svc.DeleteDataset(ctx, ann.p, "shared"); err != nil {
+	if err := svc.Management.DeleteDataset(ctx, ann.p, "shared"); err != nil {
 		t.Fatal(err)
 	}
-	if ds, _ := svc.DataSourcesFor(ctx, ann.p); codes(ds) != "curated" {
+	if ds, _ := svc.Management.DataSourcesFor(ctx, ann.p); codes(ds) != "curated" {
 		t.Errorf("after the deletion ann lists %q", codes(ds))
 	}
 	if _, err := upload(svc, ann.p, "shared", `{"id":1,"name":"ann's again"}`); err != nil {
@@ -228,7 +228,7 @@ func TestSampleDocumentsAreBounded(t *testing.T) {
 	if _, err := upload(nd.svc, model.Principal{System: true}, "big", b.String()); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := nd.svc.DataSources(context.Background())
+	ds, err := nd.svc.MCP.DataSources(context.Background())
 	if err != nil || len(ds) != 1 {
 		t.Fatal(ds, err)
 	}

@@ -4,14 +4,13 @@ import (
 	"github.com/mockgql/mockgql/actors"
 )
 
-// Service is the use-case layer the HTTP layer and MCP call; it implements
-// every surface of http.Backends and mcp.Backend, and its exported methods
-// are those use cases and nothing else. It reaches grains only through the
-// node's typed client (actors.Client, a named field: its methods do not
-// become Service's), reads the node's snapshots (actors.Local) and data
-// pool (actors.Pool), holds no state of its own and is safe for concurrent
-// use.
-type Service struct {
+// core is what every surface's use cases share: the node's typed client
+// of the grains (actors.Client, a named field: its methods do not become
+// a surface's), its runtime path, snapshots (actors.Local) and data pool
+// (actors.Pool), and the helpers the use cases have in common
+// (unexported, so embedding core adds no use case to a surface). It holds
+// no state of its own and is safe for concurrent use.
+type core struct {
 	grains  *actors.Client
 	runtime *actors.RuntimePath
 	pool    *actors.Pool
@@ -26,13 +25,13 @@ type Service struct {
 // use case makes on no caller's behalf (adoption, transfers).
 var system = actors.Access{System: true}
 
-// NewService returns a Service over env, which must be complete (Caller
-// set) and not change afterwards. Its grain client and runtime path are the
+// newCore returns the core over env, which must be complete (Caller set)
+// and not change afterwards. Its grain client and runtime path are the
 // node's (actors.Env.RuntimePath): the project grains' serve handler uses
 // the same ones.
-func NewService(env *actors.Env) *Service {
+func newCore(env *actors.Env) *core {
 	rp := env.RuntimePath()
-	s := &Service{grains: rp.Client(), runtime: rp, pool: env.Pool, local: env.Local, clock: env.Clock,
+	s := &core{grains: rp.Client(), runtime: rp, pool: env.Pool, local: env.Local, clock: env.Clock,
 		cfg: env.Config, sessionKey: env.Config.SessionKey}
 	if len(s.sessionKey) == 0 {
 		s.sessionKey = randomKey()

@@ -13,7 +13,7 @@ import (
 func normEmail(email string) (string, error) { return model.NormEmail(email) }
 
 // SignUp creates a user and their own STARTER account, with them as OWNER.
-func (s *Service) SignUp(ctx context.Context, p model.Principal, email, password, name string) (model.User, *model.Account, error) {
+func (s *Management) SignUp(ctx context.Context, p model.Principal, email, password, name string) (model.User, *model.Account, error) {
 	e, err := normEmail(email)
 	if err != nil {
 		return model.User{}, nil, err
@@ -56,7 +56,7 @@ func accountName(name, email string) string {
 
 // Login checks a password and returns the user and the account to work in:
 // accountID if given (the user must be a member), else their own.
-func (s *Service) Login(ctx context.Context, email, password, accountID string) (model.User, *model.Account, error) {
+func (s *Management) Login(ctx context.Context, email, password, accountID string) (model.User, *model.Account, error) {
 	e, err := normEmail(email)
 	if err != nil {
 		return model.User{}, nil, model.Errorf(model.CodeUnauthenticated, "wrong e-mail or password")
@@ -86,7 +86,7 @@ func (s *Service) Login(ctx context.Context, email, password, accountID string) 
 	return u.User, &acc.Account, nil
 }
 
-func (s *Service) account(ctx context.Context, id string) (*actors.AccountState, error) {
+func (s *core) account(ctx context.Context, id string) (*actors.AccountState, error) {
 	return s.grains.Account(id).Get(ctx)
 }
 
@@ -102,7 +102,7 @@ func needUser(p model.Principal) error {
 }
 
 // Me returns the signed-in user, as their account knows them.
-func (s *Service) Me(ctx context.Context, p model.Principal) (model.User, error) {
+func (s *Management) Me(ctx context.Context, p model.Principal) (model.User, error) {
 	if err := needUser(p); err != nil {
 		return model.User{}, err
 	}
@@ -118,7 +118,7 @@ func (s *Service) Me(ctx context.Context, p model.Principal) (model.User, error)
 }
 
 // Account returns the principal's account and its usage.
-func (s *Service) Account(ctx context.Context, p model.Principal) (*model.Account, model.Usage, error) {
+func (s *Management) Account(ctx context.Context, p model.Principal) (*model.Account, model.Usage, error) {
 	if err := needUser(p); err != nil {
 		return nil, model.Usage{}, err
 	}
@@ -140,7 +140,7 @@ func (s *Service) Account(ctx context.Context, p model.Principal) (*model.Accoun
 }
 
 // SetPlan changes the account's plan (OWNER only; stands in for billing).
-func (s *Service) SetPlan(ctx context.Context, p model.Principal, plan model.Plan) (*model.Account, error) {
+func (s *Management) SetPlan(ctx context.Context, p model.Principal, plan model.Plan) (*model.Account, error) {
 	if err := needUser(p); err != nil {
 		return nil, err
 	}
@@ -152,7 +152,7 @@ func (s *Service) SetPlan(ctx context.Context, p model.Principal, plan model.Pla
 }
 
 // SetMemberRole changes a member's role (ADMIN or higher).
-func (s *Service) SetMemberRole(ctx context.Context, p model.Principal, userID string, role model.Role) (model.Member, error) {
+func (s *Management) SetMemberRole(ctx context.Context, p model.Principal, userID string, role model.Role) (model.Member, error) {
 	if err := needUser(p); err != nil {
 		return model.Member{}, err
 	}
@@ -167,7 +167,7 @@ func (s *Service) SetMemberRole(ctx context.Context, p model.Principal, userID s
 }
 
 // RemoveMember removes a member (ADMIN or higher; not the last owner).
-func (s *Service) RemoveMember(ctx context.Context, p model.Principal, userID string) error {
+func (s *Management) RemoveMember(ctx context.Context, p model.Principal, userID string) error {
 	if err := needUser(p); err != nil {
 		return err
 	}

@@ -14,7 +14,7 @@ import (
 // link names (token). Accepting makes them a member with the invitation's
 // role and lists the account among their workspaces; it does not switch
 // their session to it (SwitchAccount does). The answer is the workspace.
-func (s *Service) AnswerInvitation(ctx context.Context, p model.Principal, invitationID, token string, accept bool) (model.Workspace, error) {
+func (s *Management) AnswerInvitation(ctx context.Context, p model.Principal, invitationID, token string, accept bool) (model.Workspace, error) {
 	m, u, err := s.caller(ctx, p)
 	if err != nil {
 		return model.Workspace{}, err

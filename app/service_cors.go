@@ -8,7 +8,7 @@ import (
 
 // SetAllowedOrigins replaces an account project's CORS origins (EDITOR or
 // higher); model.CheckAllowedOrigins validates them in the project grain.
-func (s *Service) SetAllowedOrigins(ctx context.Context, p model.Principal, id string, origins []string) (*model.Project, error) {
+func (s *Management) SetAllowedOrigins(ctx context.Context, p model.Principal, id string, origins []string) (*model.Project, error) {
 	if origins == nil {
 		origins = []string{}
 	}
@@ -22,7 +22,7 @@ func (s *Service) SetAllowedOrigins(ctx context.Context, p model.Principal, id s
 // CORS is the CORS policy of the project a slug names (or projectID, when
 // set), read from the grain's snapshot when it is active on this node; a
 // slug that names no project answers any origin (its answers are 404s).
-func (s *Service) CORS(ctx context.Context, slug, projectID string) (model.CORSPolicy, error) {
+func (s *Edge) CORS(ctx context.Context, slug, projectID string) (model.CORSPolicy, error) {
 	id, err := projectID, error(nil)
 	if id == "" {
 		id, err = s.grains.ResolveSlug(ctx, slug, false)
@@ -38,7 +38,7 @@ func (s *Service) CORS(ctx context.Context, slug, projectID string) (model.CORSP
 			return pr.CORS(), nil
 		}
 	}
-	pr, err := s.Project(ctx, model.Principal{System: true}, id, "")
+	pr, err := s.readProject(ctx, model.Principal{System: true}, id, "")
 	if model.ErrorCode(err) == model.CodeNotFound {
 		return model.CORSPolicy{}, nil
 	}

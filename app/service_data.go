@@ -24,14 +24,14 @@ const (
 
 // DataSources lists the curated data pool (what anonymous callers,
 // sessions and guests see).
-func (s *Service) DataSources(ctx context.Context) ([]model.DataSource, error) {
-	return s.DataSourcesFor(ctx, model.Principal{})
+func (s *MCP) DataSources(ctx context.Context) ([]model.DataSource, error) {
+	return s.dataSourcesFor(ctx, model.Principal{})
 }
 
 // DataSourcesFor lists the data pool as p sees it: the curated datasets
 // and, for a member of an account (or its API key), the account's own; of
 // two with one code, the one its projects read (actors.Pool.Readable).
-func (s *Service) DataSourcesFor(ctx context.Context, p model.Principal) ([]model.DataSource, error) {
+func (s *core) dataSourcesFor(ctx context.Context, p model.Principal) ([]model.DataSource, error) {
 	metas, err := s.pool.Readable(p.AccountID)
 	if err != nil {
 		return nil, err
@@ -47,7 +47,7 @@ func (s *Service) DataSourcesFor(ctx context.Context, p model.Principal) ([]mode
 }
 
 // dataSource shapes a catalog entry; samples load the dataset on demand.
-func (s *Service) dataSource(m actors.DatasetMeta) model.DataSource {
+func (s *core) dataSource(m actors.DatasetMeta) model.DataSource {
 	ds := model.DataSource{ImportCode: m.ImportCode, Name: m.Name, FieldPaths: m.FieldPaths, RecordCount: m.RecordCount,
 		Variants: []model.DataSourceVariant{}}
 	for _, v := range m.Variants {
@@ -91,7 +91,7 @@ func (p poolSamples) Sample(limit int) []json.RawMessage {
 // catalog entry last, in the dataset grain that makes import codes unique;
 // a refused or failed import leaves nothing behind (an orphaned blob from
 // a crash is collected at a node's start once a day old).
-func (s *Service) ImportDataset(ctx context.Context, p model.Principal, in model.DatasetImport) (model.DataSource, error) {
+func (s *Datasets) ImportDataset(ctx context.Context, p model.Principal, in model.DatasetImport) (model.DataSource, error) {
 	owner, format, err := s.checkImport(ctx, p, in)
 	if err != nil {
 		return model.DataSource{}, err
@@ -100,7 +100,7 @@ func (s *Service) ImportDataset(ctx context.Context, p model.Principal, in model
 	if max <= 0 || max > s.cfg.MaxDatasetBytes {
 		max = s.cfg.MaxDatasetBytes
 	}
-	h := uploadHold{s: s, owner: owner}
+	h := uploadHold{s: s.core, owner: owner}
 	if owner != "" {
 		h.id = ids.RandomString(16)
 		held, err := s.grains.ReserveDataset(ctx, owner, in.ImportCode, h.id, in.Size, in.Size > 0)
@@ -125,7 +125,7 @@ func (s *Service) ImportDataset(ctx context.Context, p model.Principal, in model
 
 // checkImport checks p may import in and returns the owner of the upload
 // and its format. A taken code is refused before a large body is read.
-func (s *Service) checkImport(ctx context.Context, p model.Principal, in model.DatasetImport) (string, dataset.Format, error) {
+func (s *core) checkImport(ctx context.Context, p model.Principal, in model.DatasetImport) (string, dataset.Format, error) {
 	if err := s.canImport(ctx, p); err != nil {
 		return "", "", err
 	}
@@ -162,7 +162,7 @@ const maxFieldPath = 256
 // uploadHold is the room an account's upload holds in its plan's datasets;
 // a curated upload (owner "") holds none.
 type uploadHold struct {
-	s         *Service
+	s         *core
 	owner, id string
 }
 
@@ -188,7 +188,7 @@ func (h uploadHold) release(ctx context.Context) {
 // datasetOwner is the owner of p's uploads: its account, or none (the
 // curated pool) for the node itself and the --pool-curators accounts and
 // users (by account ID, or by the uploading user's e-mail).
-func (s *Service) datasetOwner(ctx context.Context, p model.Principal) (string, error) {
+func (s *core) datasetOwner(ctx context.Context, p model.Principal) (string, error) {
 	curators := s.cfg.PoolCurators
 	if p.System || slices.Contains(curators, p.AccountID) {
 		return "", nil
@@ -209,7 +209,7 @@ func (s *Service) datasetOwner(ctx context.Context, p model.Principal) (string, 
 // higher). It is refused while a table of the account's projects is bound
 // to it, naming the tables (only the account's projects can read it). The
 // owner may import the code again.
-func (s *Service) DeleteDataset(ctx context.Context, p model.Principal, code string) error {
+func (s *Management) DeleteDataset(ctx context.Context, p model.Principal, code string) error {
 	if err := s.canImport(ctx, p); err != nil {
 		return err
 	}
@@ -244,7 +244,7 @@ func (s *Service) DeleteDataset(ctx context.Context, p model.Principal, code str
 
 // ownDataset finds the catalog entry of code that account's projects read
 // (actors.Client.ReadDataset): NOT_FOUND if none, FORBIDDEN if it is curated.
-func (s *Service) ownDataset(ctx context.Context, account, code string) (actors.DatasetMeta, error) {
+func (s *core) ownDataset(ctx context.Context, account, code string) (actors.DatasetMeta, error) {
 	m, found, err := s.grains.ReadDataset(ctx, account, code)
 	switch {
 	case err != nil:
@@ -257,7 +257,7 @@ func (s *Service) ownDataset(ctx context.Context, account, code string) (actors.
 	return m, nil
 }
 
-func (s *Service) canImport(ctx context.Context, p model.Principal) error {
+func (s *core) canImport(ctx context.Context, p model.Principal) error {
 	if p.System {
 		return nil
 	}
@@ -276,7 +276,7 @@ func (s *Service) canImport(ctx context.Context, p model.Principal) error {
 
 // commitDataset writes d's blob, settles its hold and writes its catalog
 // entry; a failure undoes what was done.
-func (s *Service) commitDataset(ctx context.Context, d *dataset.Dataset, format, variantField string, h uploadHold) (model.DataSource, error) {
+func (s *core) commitDataset(ctx context.Context, d *dataset.Dataset, format, variantField string, h uploadHold) (model.DataSource, error) {
 	blobID, size, err := s.pool.WriteBlob(d, s.clock.Now())
 	if err != nil {
 		h.release(ctx)

@@ -33,7 +33,7 @@ func TestDatasets(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.in.ImportCode, func(t *testing.T) {
-				ds, err := svc.ImportDataset(ctx, systemPrincipal, tt.in)
+				ds, err := svc.Datasets.ImportDataset(ctx, systemPrincipal, tt.in)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -52,7 +52,7 @@ func TestDatasets(t *testing.T) {
 	t.Run("variants", func(t *testing.T) {
 		in := imp("pets", "csv", "name,kind\nrex,dog\ntom,cat\nfido,dog\n")
 		in.VariantField, in.Name = "kind", "Pets"
-		ds, err := svc.ImportDataset(ctx, systemPrincipal, in)
+		ds, err := svc.Datasets.ImportDataset(ctx, systemPrincipal, in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +65,7 @@ func TestDatasets(t *testing.T) {
 		}
 	})
 	t.Run("list", func(t *testing.T) {
-		list, err := svc.DataSources(ctx)
+		list, err := svc.MCP.DataSources(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func TestDatasets(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				_, err := svc.ImportDataset(ctx, tt.p, imp("by-"+strings.ReplaceAll(tt.name, " ", "-"), "json", `[{"a":1}]`))
+				_, err := svc.Datasets.ImportDataset(ctx, tt.p, imp("by-"+strings.ReplaceAll(tt.name, " ", "-"), "json", `[{"a":1}]`))
 				if tt.code == "" {
 					if err != nil {
 						t.Fatal(err)
@@ -117,7 +117,7 @@ func TestDatasets(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				_, err := svc.ImportDataset(ctx, systemPrincipal, tt.in)
+				_, err := svc.Datasets.ImportDataset(ctx, systemPrincipal, tt.in)
 				wantCode(t, err, tt.code)
 				n := 0
 				if err := nd.db.Scan("datablob", tt.in.ImportCode+"/", func(string, []byte) error { n++; return nil }); err != nil {
@@ -129,11 +129,11 @@ func TestDatasets(t *testing.T) {
 			})
 		}
 		// The editor's upload is the team's own; the curated pool has the rest.
-		list, err := svc.DataSourcesFor(ctx, tm.editor)
+		list, err := svc.Management.DataSourcesFor(ctx, tm.editor)
 		if err != nil || len(list) != 5 {
 			t.Errorf("data pool after refusals: %d sources, %v", len(list), err)
 		}
-		if curated, err := svc.DataSources(ctx); err != nil || len(curated) != 4 {
+		if curated, err := svc.MCP.DataSources(ctx); err != nil || len(curated) != 4 {
 			t.Errorf("curated pool after refusals: %d sources, %v", len(curated), err)
 		}
 		// The first j is intact.
@@ -143,24 +143,24 @@ func TestDatasets(t *testing.T) {
 		}
 	})
 	t.Run("a table bound to a variant", func(t *testing.T) {
-		if _, err := svc.SetPlan(ctx, tm.owner.p, model.PlanProfessional); err != nil {
+		if _, err := svc.Management.SetPlan(ctx, tm.owner.p, model.PlanProfessional); err != nil {
 			t.Fatal(err)
 		}
-		pr, err := svc.CreateProject(ctx, tm.owner.p, "Pets", "pets")
+		pr, err := svc.Management.CreateProject(ctx, tm.owner.p, "Pets", "pets")
 		if err != nil {
 			t.Fatal(err)
 		}
-		tbl, err := svc.CreateTable(ctx, tm.owner.p, pr.ID, "Product", &model.TableSource{ImportCode: "pets", Variant: ptr("dog")})
+		tbl, err := svc.Management.CreateTable(ctx, tm.owner.p, pr.ID, "Product", &model.TableSource{ImportCode: "pets", Variant: ptr("dog")})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.CreateAttribute(ctx, tm.owner.p, model.Attribute{TableID: tbl.ID, Name: "name", Type: model.TypeString, Mapping: model.MappingSource, SourcePath: "name"}); err != nil {
+		if _, err := svc.Management.CreateAttribute(ctx, tm.owner.p, model.Attribute{TableID: tbl.ID, Name: "name", Type: model.TypeString, Mapping: model.MappingSource, SourcePath: "name"}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.GenerateDefaultOperations(ctx, tm.owner.p, pr.ID, ""); err != nil {
+		if _, err := svc.Management.GenerateDefaultOperations(ctx, tm.owner.p, pr.ID, ""); err != nil {
 			t.Fatal(err)
 		}
-		k, err := svc.CreateAPIKey(ctx, tm.owner.p, pr.ID, "k", model.ScopeRuntime, time.Time{}, 0)
+		k, err := svc.Management.CreateAPIKey(ctx, tm.owner.p, pr.ID, "k", model.ScopeRuntime, time.Time{}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -22,10 +22,10 @@ const maxFieldChoices = 500
 // DatasetFields guesses an attribute for each field path of the dataset
 // importCode as the project projectID reads it (projectID empty: as p's
 // account reads the pool). NOT_FOUND when there is no such dataset.
-func (s *Service) DatasetFields(ctx context.Context, p model.Principal, projectID, importCode string) ([]model.FieldGuess, error) {
+func (s *Management) DatasetFields(ctx context.Context, p model.Principal, projectID, importCode string) ([]model.FieldGuess, error) {
 	account := p.AccountID
 	if projectID != "" {
-		pr, err := s.Project(ctx, p, projectID, "")
+		pr, err := s.readProject(ctx, p, projectID, "")
 		if err != nil {
 			return nil, err
 		}
@@ -52,7 +52,7 @@ func (s *Service) DatasetFields(ctx context.Context, p model.Principal, projectI
 // field (SOURCE, sortable and filterable), its default operations and
 // views, and returns the table and its operations. EDITOR and above (the
 // grain checks each edit). All of it is made, or nothing.
-func (s *Service) CreateAPIFromDataset(ctx context.Context, p model.Principal, in model.DatasetAPIInput) (*model.Table, []*model.Operation, error) {
+func (s *Management) CreateAPIFromDataset(ctx context.Context, p model.Principal, in model.DatasetAPIInput) (*model.Table, []*model.Operation, error) {
 	guesses, err := s.DatasetFields(ctx, p, in.ProjectID, in.ImportCode)
 	if err != nil {
 		return nil, nil, err
@@ -95,11 +95,11 @@ func (s *Service) CreateAPIFromDataset(ctx context.Context, p model.Principal, i
 // CreateAttributesFromDataset adds an attribute per chosen field of the
 // dataset table tableID is bound to (fields nil: every path not read by an
 // attribute yet) and returns them. All are added, or none.
-func (s *Service) CreateAttributesFromDataset(ctx context.Context, p model.Principal, tableID string, fields []model.FieldChoice) ([]*model.Attribute, error) {
+func (s *Management) CreateAttributesFromDataset(ctx context.Context, p model.Principal, tableID string, fields []model.FieldChoice) ([]*model.Attribute, error) {
 	if err := model.CheckID("tableId", tableID); err != nil {
 		return nil, err
 	}
-	pr, err := s.Project(ctx, p, ids.ProjectOf(tableID), "")
+	pr, err := s.readProject(ctx, p, ids.ProjectOf(tableID), "")
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +126,7 @@ func (s *Service) CreateAttributesFromDataset(ctx context.Context, p model.Princ
 
 // createAttributes adds the attributes in order, deleting the ones made
 // when one is refused.
-func (s *Service) createAttributes(ctx context.Context, p model.Principal, tableID string, fields []model.FieldChoice) ([]*model.Attribute, error) {
+func (s *Management) createAttributes(ctx context.Context, p model.Principal, tableID string, fields []model.FieldChoice) ([]*model.Attribute, error) {
 	made := make([]*model.Attribute, 0, len(fields))
 	for _, f := range fields {
 		a, err := s.CreateAttribute(ctx, p, sourceAttribute(tableID, f))

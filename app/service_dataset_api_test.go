@@ -16,13 +16,13 @@ func TestCreateAPIFromDataset(t *testing.T) {
 	svc, ctx := nd.svc, context.Background()
 	tm := newTeam(t, nd, "oneStep")
 	importProducts(t, svc, "products")
-	pr, err := svc.CreateProject(ctx, tm.owner.p, "Shop", "")
+	pr, err := svc.Management.CreateProject(ctx, tm.owner.p, "Shop", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	tables := func() int {
 		t.Helper()
-		got, err := svc.Project(ctx, tm.owner.p, pr.ID, "")
+		got, err := svc.Management.Project(ctx, tm.owner.p, pr.ID, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -46,7 +46,7 @@ func TestCreateAPIFromDataset(t *testing.T) {
 				Fields: []model.FieldChoice{{Path: "id"}, {Path: "name", Name: "id"}}}, model.CodeConflict},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
-				_, _, err := svc.CreateAPIFromDataset(ctx, tc.p, tc.in)
+				_, _, err := svc.Management.CreateAPIFromDataset(ctx, tc.p, tc.in)
 				wantCode(t, err, tc.code)
 				if n := tables(); n != 0 {
 					t.Fatalf("%d tables left behind", n)
@@ -56,7 +56,7 @@ func TestCreateAPIFromDataset(t *testing.T) {
 	})
 
 	t.Run("made", func(t *testing.T) {
-		tbl, ops, err := svc.CreateAPIFromDataset(ctx, tm.editor, in)
+		tbl, ops, err := svc.Management.CreateAPIFromDataset(ctx, tm.editor, in)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,11 +70,11 @@ func TestCreateAPIFromDataset(t *testing.T) {
 		if len(ops) != 5 || ops[0].Name != "products" {
 			t.Fatalf("operations: %d, first %+v", len(ops), ops[0])
 		}
-		res, err := svc.PreviewQuery(ctx, tm.editor, pr.ID, []byte(`{"query":"{ products { total items { id price } } }"}`))
+		res, err := svc.Management.PreviewQuery(ctx, tm.editor, pr.ID, []byte(`{"query":"{ products { total items { id price } } }"}`))
 		if err != nil || !strings.Contains(string(res.Body), `"total":3`) || !strings.Contains(string(res.Body), `"price":999.5`) {
 			t.Fatalf("rows: %v %s", err, res.Body)
 		}
-		_, _, err = svc.CreateAPIFromDataset(ctx, tm.editor, in)
+		_, _, err = svc.Management.CreateAPIFromDataset(ctx, tm.editor, in)
 		wantCode(t, err, model.CodeConflict)
 		if n := tables(); n != 1 {
 			t.Fatalf("tables after a name clash: %d", n)
@@ -82,30 +82,30 @@ func TestCreateAPIFromDataset(t *testing.T) {
 	})
 
 	t.Run("add all fields", func(t *testing.T) {
-		tbl, err := svc.CreateTable(ctx, tm.editor, pr.ID, "Item", &model.TableSource{ImportCode: "products"})
+		tbl, err := svc.Management.CreateTable(ctx, tm.editor, pr.ID, "Item", &model.TableSource{ImportCode: "products"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.CreateAttributesFromDataset(ctx, tm.editor, tbl.ID, []model.FieldChoice{{Path: "id"}, {Path: "id"}}); err == nil {
+		if _, err := svc.Management.CreateAttributesFromDataset(ctx, tm.editor, tbl.ID, []model.FieldChoice{{Path: "id"}, {Path: "id"}}); err == nil {
 			t.Fatal("a path chosen twice was accepted")
 		}
-		if _, err := svc.CreateAttributesFromDataset(ctx, tm.editor, tbl.ID, []model.FieldChoice{{Path: "name", Name: "label"}}); err != nil {
+		if _, err := svc.Management.CreateAttributesFromDataset(ctx, tm.editor, tbl.ID, []model.FieldChoice{{Path: "name", Name: "label"}}); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := svc.CreateAttributesFromDataset(ctx, tm.editor, tbl.ID, []model.FieldChoice{{Path: "category", Name: "price"}}); err != nil {
+		if _, err := svc.Management.CreateAttributesFromDataset(ctx, tm.editor, tbl.ID, []model.FieldChoice{{Path: "category", Name: "price"}}); err != nil {
 			t.Fatal(err)
 		}
-		as, err := svc.CreateAttributesFromDataset(ctx, tm.editor, tbl.ID, nil) // the paths not read yet, names kept apart
+		as, err := svc.Management.CreateAttributesFromDataset(ctx, tm.editor, tbl.ID, nil) // the paths not read yet, names kept apart
 		if err != nil || len(as) != 2 || as[0].Name != "id" || as[1].Name != "price2" || as[1].SourcePath != "price" {
 			t.Fatalf("all fields: %v %+v", err, as)
 		}
-		_, err = svc.CreateAttributesFromDataset(ctx, tm.editor, tbl.ID, nil)
+		_, err = svc.Management.CreateAttributesFromDataset(ctx, tm.editor, tbl.ID, nil)
 		wantCode(t, err, model.CodeBadUserInput)
-		unbound, err := svc.CreateTable(ctx, tm.editor, pr.ID, "Loose", nil)
+		unbound, err := svc.Management.CreateTable(ctx, tm.editor, pr.ID, "Loose", nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = svc.CreateAttributesFromDataset(ctx, tm.editor, unbound.ID, nil)
+		_, err = svc.Management.CreateAttributesFromDataset(ctx, tm.editor, unbound.ID, nil)
 		wantCode(t, err, model.CodeBadUserInput)
 	})
 }

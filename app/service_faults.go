@@ -10,7 +10,7 @@ import (
 // operations when operationID is set (EDITOR and above); nil clears them.
 // Invalid settings are BAD_USER_INPUT naming the field, and change
 // nothing. It returns the project.
-func (s *Service) SetFaults(ctx context.Context, p model.Principal, projectID, operationID string, f *model.FaultSettings) (*model.Project, error) {
+func (s *Management) SetFaults(ctx context.Context, p model.Principal, projectID, operationID string, f *model.FaultSettings) (*model.Project, error) {
 	if f != nil {
 		if err := f.Check(); err != nil {
 			return nil, err
@@ -26,7 +26,7 @@ func (s *Service) SetFaults(ctx context.Context, p model.Principal, projectID, o
 // RequestLog returns the newest limit entries (at most
 // model.RequestLogSize) of the project's request log, newest first
 // (VIEWER and above). The log is held by the project's grain in memory.
-func (s *Service) RequestLog(ctx context.Context, p model.Principal, projectID string, limit int) ([]model.RequestLogEntry, error) {
+func (s projectFields) RequestLog(ctx context.Context, p model.Principal, projectID string, limit int) ([]model.RequestLogEntry, error) {
 	c, err := s.project(ctx, p, projectID)
 	if err != nil {
 		return nil, err
@@ -36,7 +36,7 @@ func (s *Service) RequestLog(ctx context.Context, p model.Principal, projectID s
 
 // ClearRequestLog empties the project's request log (EDITOR and above)
 // and returns the project.
-func (s *Service) ClearRequestLog(ctx context.Context, p model.Principal, projectID string) (*model.Project, error) {
+func (s *Management) ClearRequestLog(ctx context.Context, p model.Principal, projectID string) (*model.Project, error) {
 	c, err := s.project(ctx, p, projectID)
 	if err == nil {
 		err = c.ClearRequestLog(ctx)
@@ -44,5 +44,5 @@ func (s *Service) ClearRequestLog(ctx context.Context, p model.Principal, projec
 	if err != nil {
 		return nil, err
 	}
-	return s.Project(ctx, p, projectID, "")
+	return s.readProject(ctx, p, projectID, "")
 }

@@ -18,25 +18,25 @@ func TestClientChosenSessionIsIgnored(t *testing.T) {
 	nd := startNode(t, "", nil)
 	ctx := context.Background()
 	for _, forged := range []string{"s" + strings.Repeat("A", 26), "s" + strings.Repeat("A", 48), strings.Repeat("q", 16)} {
-		sp, session, err := nd.svc.CreateSessionProject(ctx, model.Principal{SessionID: forged}, "victim's")
+		sp, session, err := nd.svc.Public.CreateSessionProject(ctx, model.Principal{SessionID: forged}, "victim's")
 		if err != nil {
 			t.Fatalf("with the planted %q: %v", forged, err)
 		}
 		if session == forged || session == "" {
 			t.Fatalf("the planted session %q was kept (got %q); want a fresh one minted", forged, session)
 		}
-		if pr, err := nd.svc.SessionProject(ctx, model.Principal{SessionID: forged}); err != nil || pr != nil {
+		if pr, err := nd.svc.Public.SessionProject(ctx, model.Principal{SessionID: forged}); err != nil || pr != nil {
 			t.Fatalf("the planted value reaches %+v (%v); want nothing", pr, err)
 		}
-		if pr, err := nd.svc.SessionProject(ctx, model.Principal{SessionID: session}); err != nil || pr == nil || pr.ID != sp.Project.ID {
+		if pr, err := nd.svc.Public.SessionProject(ctx, model.Principal{SessionID: session}); err != nil || pr == nil || pr.ID != sp.Project.ID {
 			t.Fatalf("the minted session reaches %+v (%v); want %s", pr, err, sp.Project.ID)
 		}
-		if _, err := nd.svc.Project(ctx, model.Principal{SessionID: forged}, sp.Project.ID, ""); model.ErrorCode(err) != model.CodeForbidden {
+		if _, err := nd.svc.Management.Project(ctx, model.Principal{SessionID: forged}, sp.Project.ID, ""); model.ErrorCode(err) != model.CodeForbidden {
 			t.Fatalf("the planted value opens the project: %v", err)
 		}
 	}
-	_, s1, _ := nd.svc.CreateGuestProject(ctx, model.Principal{}, "g")
-	if _, s2, err := nd.svc.CreateGuestProject(ctx, model.Principal{SessionID: s1}, "g2"); err != nil || s2 != s1 {
+	_, s1, _ := nd.svc.Public.CreateGuestProject(ctx, model.Principal{}, "g")
+	if _, s2, err := nd.svc.Public.CreateGuestProject(ctx, model.Principal{SessionID: s1}, "g2"); err != nil || s2 != s1 {
 		t.Fatalf("a minted session is kept: %q → %q (%v)", s1, s2, err)
 	}
 }
@@ -58,17 +58,17 @@ func TestOverlongIDsAreRefusedBeforeAnyGrain(t *testing.T) {
 		code model.Code
 		call func() error
 	}{
-		{"project by ID", model.CodeBadUserInput, func() error { _, err := nd.svc.Project(ctx, ann.p, long, ""); return err }},
-		{"project by slug", model.CodeNotFound, func() error { _, err := nd.svc.Project(ctx, ann.p, "", long); return err }},
-		{"table by ID", model.CodeBadUserInput, func() error { return nd.svc.DeleteTable(ctx, ann.p, "p1."+long) }},
-		{"ID with a control character", model.CodeBadUserInput, func() error { _, err := nd.svc.Project(ctx, ann.p, "p\x00x", ""); return err }},
-		{"login e-mail", model.CodeUnauthenticated, func() error { _, _, err := nd.svc.Login(ctx, long+"@example.com", "x", ""); return err }},
+		{"project by ID", model.CodeBadUserInput, func() error { _, err := nd.svc.Management.Project(ctx, ann.p, long, ""); return err }},
+		{"project by slug", model.CodeNotFound, func() error { _, err := nd.svc.Management.Project(ctx, ann.p, "", long); return err }},
+		{"table by ID", model.CodeBadUserInput, func() error { return nd.svc.Management.DeleteTable(ctx, ann.p, "p1."+long) }},
+		{"ID with a control character", model.CodeBadUserInput, func() error { _, err := nd.svc.Management.Project(ctx, ann.p, "p\x00x", ""); return err }},
+		{"login e-mail", model.CodeUnauthenticated, func() error { _, _, err := nd.svc.Management.Login(ctx, long+"@example.com", "x", ""); return err }},
 		{"sign-up e-mail", model.CodeBadUserInput, func() error {
-			_, _, err := nd.svc.SignUp(ctx, model.Principal{}, long+"@example.com", "a long password", "")
+			_, _, err := nd.svc.Management.SignUp(ctx, model.Principal{}, long+"@example.com", "a long password", "")
 			return err
 		}},
 		{"sign-up name", model.CodeBadUserInput, func() error {
-			_, _, err := nd.svc.SignUp(ctx, model.Principal{}, "cy@example.com", "a long password", long)
+			_, _, err := nd.svc.Management.SignUp(ctx, model.Principal{}, "cy@example.com", "a long password", long)
 			return err
 		}},
 	}
@@ -78,15 +78,15 @@ func TestOverlongIDsAreRefusedBeforeAnyGrain(t *testing.T) {
 			t.Errorf("%s: %v; want %s without the value", tt.name, model.Truncate(err.Error(), 300), tt.code)
 		}
 	}
-	pr, err := nd.svc.CreateProject(ctx, ann.p, "Ann's", "")
+	pr, err := nd.svc.Management.CreateProject(ctx, ann.p, "Ann's", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = nd.svc.Project(ctx, bob.p, pr.ID, "")
+	_, err = nd.svc.Management.Project(ctx, bob.p, pr.ID, "")
 	if model.ErrorCode(err) != model.CodeNotFound || strings.Contains(err.Error(), pr.ID) {
 		t.Errorf("another account's project: %v; want NOT_FOUND without its ID", err)
 	}
-	if _, _, err := nd.svc.SignUp(ctx, model.Principal{}, "ann@example.com", "another password", ""); model.ErrorCode(err) != model.CodeConflict ||
+	if _, _, err := nd.svc.Management.SignUp(ctx, model.Principal{}, "ann@example.com", "another password", ""); model.ErrorCode(err) != model.CodeConflict ||
 		strings.Contains(err.Error(), "ann@") || strings.Contains(err.Error(), "exists") {
 		t.Errorf("signUp of a taken e-mail: %v; want CONFLICT that neither echoes the address nor says it exists", err)
 	}

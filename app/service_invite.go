@@ -14,7 +14,7 @@ import (
 // user: the e-mail, the role and PENDING, never a name or a user ID.
 // Nobody joins until the invitee accepts (AnswerInvitation). The account's
 // grain throttles invitations (Config.InviteLimit an hour).
-func (s *Service) InviteMember(ctx context.Context, p model.Principal, email string, role model.Role) (model.Invitation, error) {
+func (s *Management) InviteMember(ctx context.Context, p model.Principal, email string, role model.Role) (model.Invitation, error) {
 	st, m, err := s.member(ctx, p)
 	if err != nil {
 		return model.Invitation{}, err
@@ -73,7 +73,7 @@ func shown(inv model.Invitation) model.Invitation {
 }
 
 // pending returns st's live invitations, shown.
-func (s *Service) pending(st *actors.AccountState) []model.Invitation {
+func (s *core) pending(st *actors.AccountState) []model.Invitation {
 	now := s.clock.Now()
 	out := []model.Invitation{}
 	for _, inv := range st.Invitations {
@@ -87,7 +87,7 @@ func (s *Service) pending(st *actors.AccountState) []model.Invitation {
 
 // Invitations lists the pending invitations of the caller's account for
 // an ADMIN or higher; other members get none.
-func (s *Service) Invitations(ctx context.Context, p model.Principal) ([]model.Invitation, error) {
+func (s *Management) Invitations(ctx context.Context, p model.Principal) ([]model.Invitation, error) {
 	st, m, err := s.member(ctx, p)
 	if err != nil {
 		return nil, err
@@ -100,7 +100,7 @@ func (s *Service) Invitations(ctx context.Context, p model.Principal) ([]model.I
 
 // MyInvitations lists the pending invitations sent to the caller's e-mail
 // address, from any account.
-func (s *Service) MyInvitations(ctx context.Context, p model.Principal) ([]model.Invitation, error) {
+func (s *Management) MyInvitations(ctx context.Context, p model.Principal) ([]model.Invitation, error) {
 	m, u, err := s.caller(ctx, p)
 	if err != nil {
 		return nil, err
@@ -127,7 +127,7 @@ func (s *Service) MyInvitations(ctx context.Context, p model.Principal) ([]model
 // and returns its token; a new link replaces the invitation's last one.
 // Whoever holds the token may accept the invitation once, signed in as
 // any user: the owner hands it to the person they mean.
-func (s *Service) CreateInviteLink(ctx context.Context, p model.Principal, invitationID string) (string, model.Invitation, error) {
+func (s *Management) CreateInviteLink(ctx context.Context, p model.Principal, invitationID string) (string, model.Invitation, error) {
 	if _, _, err := s.member(ctx, p); err != nil {
 		return "", model.Invitation{}, err
 	}
@@ -151,7 +151,7 @@ func (s *Service) CreateInviteLink(ctx context.Context, p model.Principal, invit
 // credential): the workspace, who invited and the role, without the
 // address it was sent to. NOT_FOUND for a used, revoked, replaced or
 // expired link, or anything else.
-func (s *Service) InvitationByLink(ctx context.Context, token string) (model.Invitation, error) {
+func (s *Management) InvitationByLink(ctx context.Context, token string) (model.Invitation, error) {
 	inv, err := s.linked(ctx, token)
 	if err != nil {
 		return model.Invitation{}, err
@@ -161,7 +161,7 @@ func (s *Service) InvitationByLink(ctx context.Context, token string) (model.Inv
 }
 
 // linked finds the pending invitation a link token names.
-func (s *Service) linked(ctx context.Context, token string) (model.Invitation, error) {
+func (s *core) linked(ctx context.Context, token string) (model.Invitation, error) {
 	gone := model.Errorf(model.CodeNotFound, "this invite link was used, revoked or replaced, or it expired; ask for a new one")
 	accountID, invitationID, secret, ok := parseLink(token)
 	if !ok {
@@ -182,7 +182,7 @@ func (s *Service) linked(ctx context.Context, token string) (model.Invitation, e
 }
 
 // RevokeInvitation withdraws a pending invitation (ADMIN or higher).
-func (s *Service) RevokeInvitation(ctx context.Context, p model.Principal, invitationID string) error {
+func (s *Management) RevokeInvitation(ctx context.Context, p model.Principal, invitationID string) error {
 	st, _, err := s.member(ctx, p)
 	if err != nil {
 		return err

@@ -26,11 +26,11 @@ import (
 // keyAdmin checks that p may manage the keys of projectID (an EDITOR or
 // higher of the project's account, on PROFESSIONAL or above) and returns
 // the project and p's membership.
-func (s *Service) keyAdmin(ctx context.Context, p model.Principal, projectID string) (*model.Project, model.Member, error) {
+func (s *core) keyAdmin(ctx context.Context, p model.Principal, projectID string) (*model.Project, model.Member, error) {
 	if err := needUser(p); err != nil {
 		return nil, model.Member{}, err
 	}
-	pr, err := s.Project(ctx, p, projectID, "")
+	pr, err := s.readProject(ctx, p, projectID, "")
 	if err != nil {
 		return nil, model.Member{}, err
 	}
@@ -74,7 +74,7 @@ func mayRevokeKey(m model.Member, ref actors.KeyRef) error {
 // key is written first and indexed in the account second, where the plan's
 // cap of keys per project is held (LIMIT_REACHED past it; the written key
 // is deleted then, its value never shown).
-func (s *Service) CreateAPIKey(ctx context.Context, p model.Principal, projectID, name string, scope model.Scope, expiresAt time.Time, maxActors int) (model.CreatedKey, error) {
+func (s *Management) CreateAPIKey(ctx context.Context, p model.Principal, projectID, name string, scope model.Scope, expiresAt time.Time, maxActors int) (model.CreatedKey, error) {
 	_, m, err := s.keyAdmin(ctx, p, projectID)
 	if err != nil {
 		return model.CreatedKey{}, err
@@ -107,7 +107,7 @@ func (s *Service) CreateAPIKey(ctx context.Context, p model.Principal, projectID
 }
 
 // newKey checks a new key's settings and makes its record and value.
-func (s *Service) newKey(p model.Principal, projectID, name string, scope model.Scope, expiresAt time.Time, maxActors int) (model.APIKey, string, error) {
+func (s *core) newKey(p model.Principal, projectID, name string, scope model.Scope, expiresAt time.Time, maxActors int) (model.APIKey, string, error) {
 	if err := model.CheckDisplayName("a key name", strings.TrimSpace(name)); err != nil {
 		return model.APIKey{}, "", err
 	}
@@ -128,7 +128,7 @@ func (s *Service) newKey(p model.Principal, projectID, name string, scope model.
 }
 
 // APIKeys lists a project's keys (never their values).
-func (s *Service) APIKeys(ctx context.Context, p model.Principal, projectID string) ([]model.APIKey, error) {
+func (s *Management) APIKeys(ctx context.Context, p model.Principal, projectID string) ([]model.APIKey, error) {
 	if _, _, err := s.keyAdmin(ctx, p, projectID); err != nil {
 		return nil, err
 	}
@@ -155,7 +155,7 @@ func (s *Service) APIKeys(ctx context.Context, p model.Principal, projectID stri
 }
 
 // keyRefOf finds a key of the principal's account by ID.
-func (s *Service) keyRefOf(ctx context.Context, p model.Principal, keyID string) (actors.KeyRef, error) {
+func (s *core) keyRefOf(ctx context.Context, p model.Principal, keyID string) (actors.KeyRef, error) {
 	if err := needUser(p); err != nil {
 		return actors.KeyRef{}, err
 	}
@@ -175,7 +175,7 @@ func (s *Service) keyRefOf(ctx context.Context, p model.Principal, keyID string)
 }
 
 // RevokeAPIKey revokes a key at once.
-func (s *Service) RevokeAPIKey(ctx context.Context, p model.Principal, keyID string) (model.APIKey, error) {
+func (s *Management) RevokeAPIKey(ctx context.Context, p model.Principal, keyID string) (model.APIKey, error) {
 	ref, err := s.keyRefOf(ctx, p, keyID)
 	if err != nil {
 		return model.APIKey{}, err
@@ -192,7 +192,7 @@ func (s *Service) RevokeAPIKey(ctx context.Context, p model.Principal, keyID str
 }
 
 // DeleteAPIKey deletes a key; it behaves as revoked from then on.
-func (s *Service) DeleteAPIKey(ctx context.Context, p model.Principal, keyID string) error {
+func (s *Management) DeleteAPIKey(ctx context.Context, p model.Principal, keyID string) error {
 	ref, err := s.keyRefOf(ctx, p, keyID)
 	if err != nil {
 		return err
@@ -209,7 +209,7 @@ func (s *Service) DeleteAPIKey(ctx context.Context, p model.Principal, keyID str
 // evictKey tells the project's grain to drop a key it may have cached,
 // before a revocation or deletion is acknowledged. A project that is gone
 // has nothing cached.
-func (s *Service) evictKey(ctx context.Context, ref actors.KeyRef) error {
+func (s *core) evictKey(ctx context.Context, ref actors.KeyRef) error {
 	err := s.grains.Project(ref.ProjectID, system).EvictKey(ctx, ref.Hash)
 	if c := model.ErrorCode(err); c == model.CodeNotFound || c == model.CodeProjectNotFound {
 		return nil

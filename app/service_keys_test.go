@@ -15,24 +15,24 @@ func TestAPIKeys(t *testing.T) {
 	svc := nd.svc
 	ctx := context.Background()
 	tm := newTeam(t, nd, "keys")
-	pr, err := svc.CreateProject(ctx, tm.editor, "Shop", "")
+	pr, err := svc.Management.CreateProject(ctx, tm.editor, "Shop", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 
 	t.Run("plan gate", func(t *testing.T) {
-		_, err := svc.CreateAPIKey(ctx, tm.owner.p, pr.ID, "ci", model.ScopeRuntime, time.Time{}, 0)
+		_, err := svc.Management.CreateAPIKey(ctx, tm.owner.p, pr.ID, "ci", model.ScopeRuntime, time.Time{}, 0)
 		wantCode(t, err, model.CodeForbidden)
-		_, err = svc.APIKeys(ctx, tm.owner.p, pr.ID)
+		_, err = svc.Management.APIKeys(ctx, tm.owner.p, pr.ID)
 		wantCode(t, err, model.CodeForbidden)
-		if _, err := svc.SetPlan(ctx, tm.owner.p, model.PlanProfessional); err != nil {
+		if _, err := svc.Management.SetPlan(ctx, tm.owner.p, model.PlanProfessional); err != nil {
 			t.Fatal(err)
 		}
 	})
 	var runtimeKey model.CreatedKey
 	t.Run("create", func(t *testing.T) {
 		var err error
-		runtimeKey, err = svc.CreateAPIKey(ctx, tm.editor, pr.ID, "  ci  ", model.ScopeRuntime, time.Time{}, 0)
+		runtimeKey, err = svc.Management.CreateAPIKey(ctx, tm.editor, pr.ID, "  ci  ", model.ScopeRuntime, time.Time{}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,42 +64,42 @@ func TestAPIKeys(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				_, err := svc.CreateAPIKey(ctx, tt.p, tt.project, "x", tt.scope, tt.expires, tt.actors)
+				_, err := svc.Management.CreateAPIKey(ctx, tt.p, tt.project, "x", tt.scope, tt.expires, tt.actors)
 				wantCode(t, err, tt.code)
 			})
 		}
-		if k, err := svc.CreateAPIKey(ctx, tm.admin, pr.ID, "max", model.ScopeFull, time.Time{}, 1000); err != nil || k.Key.MaxActors != 1000 {
+		if k, err := svc.Management.CreateAPIKey(ctx, tm.admin, pr.ID, "max", model.ScopeFull, time.Time{}, 1000); err != nil || k.Key.MaxActors != 1000 {
 			t.Errorf("maxActors 1000: %+v, %v", k.Key, err)
 		}
 	})
 	t.Run("guest projects have no keys", func(t *testing.T) {
-		gp, session, err := svc.CreateGuestProject(ctx, model.Principal{}, "")
+		gp, session, err := svc.Public.CreateGuestProject(ctx, model.Principal{}, "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = svc.CreateAPIKey(ctx, tm.editor, gp.ID, "x", model.ScopeRuntime, time.Time{}, 0)
+		_, err = svc.Management.CreateAPIKey(ctx, tm.editor, gp.ID, "x", model.ScopeRuntime, time.Time{}, 0)
 		wantCode(t, err, model.CodeForbidden)
-		_, err = svc.CreateAPIKey(ctx, model.Principal{SessionID: session}, gp.ID, "x", model.ScopeRuntime, time.Time{}, 0)
+		_, err = svc.Management.CreateAPIKey(ctx, model.Principal{SessionID: session}, gp.ID, "x", model.ScopeRuntime, time.Time{}, 0)
 		wantCode(t, err, model.CodeUnauthenticated)
 	})
 	t.Run("auth", func(t *testing.T) {
-		expiring, err := svc.CreateAPIKey(ctx, tm.admin, pr.ID, "temp", model.ScopeFull, nd.clock.Now().Add(time.Hour), 0)
+		expiring, err := svc.Management.CreateAPIKey(ctx, tm.admin, pr.ID, "temp", model.ScopeFull, nd.clock.Now().Add(time.Hour), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		revoked, err := svc.CreateAPIKey(ctx, tm.admin, pr.ID, "revoked", model.ScopeManagement, time.Time{}, 0)
+		revoked, err := svc.Management.CreateAPIKey(ctx, tm.admin, pr.ID, "revoked", model.ScopeManagement, time.Time{}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		k, err := svc.AuthKey(ctx, runtimeKey.Value)
+		k, err := svc.Edge.AuthKey(ctx, runtimeKey.Value)
 		if err != nil || k.ID != runtimeKey.Key.ID || k.Scope != model.ScopeRuntime || k.ProjectID != pr.ID {
 			t.Errorf("AuthKey = %+v, %v", k, err)
 		}
-		r, err := svc.RevokeAPIKey(ctx, tm.admin, revoked.Key.ID)
+		r, err := svc.Management.RevokeAPIKey(ctx, tm.admin, revoked.Key.ID)
 		if err != nil || !r.Revoked || r.Hash != "" {
 			t.Errorf("RevokeAPIKey = %+v, %v", r, err)
 		}
-		if _, err := svc.AuthKey(ctx, expiring.Value); err != nil {
+		if _, err := svc.Edge.AuthKey(ctx, expiring.Value); err != nil {
 			t.Errorf("before expiry: %v", err)
 		}
 		nd.clock.Add(time.Hour)
@@ -121,16 +121,16 @@ func TestAPIKeys(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
-				_, err := svc.AuthKey(ctx, tt.value)
+				_, err := svc.Edge.AuthKey(ctx, tt.value)
 				wantCode(t, err, tt.code)
 			})
 		}
-		if _, err := svc.AuthKey(ctx, runtimeKey.Value); err != nil {
+		if _, err := svc.Edge.AuthKey(ctx, runtimeKey.Value); err != nil {
 			t.Errorf("a key without expiry expired: %v", err)
 		}
 	})
 	t.Run("list, revoke and delete", func(t *testing.T) {
-		keys, err := svc.APIKeys(ctx, tm.editor, pr.ID)
+		keys, err := svc.Management.APIKeys(ctx, tm.editor, pr.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,38 +142,38 @@ func TestAPIKeys(t *testing.T) {
 				t.Errorf("listed key %+v: the hash must not leave", k)
 			}
 		}
-		_, err = svc.APIKeys(ctx, tm.viewer, pr.ID)
+		_, err = svc.Management.APIKeys(ctx, tm.viewer, pr.ID)
 		wantCode(t, err, model.CodeForbidden)
-		_, err = svc.RevokeAPIKey(ctx, tm.viewer, runtimeKey.Key.ID)
+		_, err = svc.Management.RevokeAPIKey(ctx, tm.viewer, runtimeKey.Key.ID)
 		wantCode(t, err, model.CodeForbidden)
-		_, err = svc.RevokeAPIKey(ctx, tm.editor, "kNoSuchKey")
+		_, err = svc.Management.RevokeAPIKey(ctx, tm.editor, "kNoSuchKey")
 		wantCode(t, err, model.CodeNotFound)
 
 		// Another account cannot reach the key.
 		stranger := signUp(t, svc, "stranger@example.com")
-		_, err = svc.RevokeAPIKey(ctx, stranger.p, runtimeKey.Key.ID)
+		_, err = svc.Management.RevokeAPIKey(ctx, stranger.p, runtimeKey.Key.ID)
 		wantCode(t, err, model.CodeNotFound)
-		err = svc.DeleteAPIKey(ctx, stranger.p, runtimeKey.Key.ID)
+		err = svc.Management.DeleteAPIKey(ctx, stranger.p, runtimeKey.Key.ID)
 		wantCode(t, err, model.CodeNotFound)
 
-		if err := svc.DeleteAPIKey(ctx, tm.editor, runtimeKey.Key.ID); err != nil {
+		if err := svc.Management.DeleteAPIKey(ctx, tm.editor, runtimeKey.Key.ID); err != nil {
 			t.Fatal(err)
 		}
-		_, err = svc.AuthKey(ctx, runtimeKey.Value)
+		_, err = svc.Edge.AuthKey(ctx, runtimeKey.Value)
 		wantCode(t, err, model.CodeAPIKeyInvalid)
-		keys, err = svc.APIKeys(ctx, tm.editor, pr.ID)
+		keys, err = svc.Management.APIKeys(ctx, tm.editor, pr.ID)
 		if err != nil || len(keys) != 3 {
 			t.Errorf("after delete: %d keys, %v", len(keys), err)
 		}
-		err = svc.DeleteAPIKey(ctx, tm.editor, runtimeKey.Key.ID)
+		err = svc.Management.DeleteAPIKey(ctx, tm.editor, runtimeKey.Key.ID)
 		wantCode(t, err, model.CodeNotFound)
 	})
 	t.Run("downgrade", func(t *testing.T) {
-		if _, err := svc.SetPlan(ctx, tm.owner.p, model.PlanStarter); err != nil {
+		if _, err := svc.Management.SetPlan(ctx, tm.owner.p, model.PlanStarter); err != nil {
 			t.Fatal(err)
 		}
-		t.Cleanup(func() { _, _ = svc.SetPlan(ctx, tm.owner.p, model.PlanProfessional) })
-		_, err := svc.CreateAPIKey(ctx, tm.editor, pr.ID, "x", model.ScopeRuntime, time.Time{}, 0)
+		t.Cleanup(func() { _, _ = svc.Management.SetPlan(ctx, tm.owner.p, model.PlanProfessional) })
+		_, err := svc.Management.CreateAPIKey(ctx, tm.editor, pr.ID, "x", model.ScopeRuntime, time.Time{}, 0)
 		wantCode(t, err, model.CodeForbidden)
 	})
 }

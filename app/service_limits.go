@@ -12,13 +12,13 @@ import (
 // CheckIP counts one runtime request against its client IP's one-minute
 // window; it is the first check of every runtime request, so guessing keys
 // costs the guesser.
-func (s *Service) CheckIP(ctx context.Context, ip string) error {
+func (s *Edge) CheckIP(ctx context.Context, ip string) error {
 	return s.grains.CheckIP(ctx, ip)
 }
 
 // IssueActorToken answers POST /runtime/actors: a slot of the key's
 // maxActors, held by the returned token until it is idle for ActorIdle.
-func (s *Service) IssueActorToken(ctx context.Context, keyValue string) (any, error) {
+func (s *Runtime) IssueActorToken(ctx context.Context, keyValue string) (any, error) {
 	k, err := s.runtimeKey(ctx, keyValue)
 	if err != nil {
 		return nil, err
@@ -34,7 +34,7 @@ func (s *Service) IssueActorToken(ctx context.Context, keyValue string) (any, er
 }
 
 // ReleaseActorToken answers DELETE /runtime/actors: the token's slot frees at once.
-func (s *Service) ReleaseActorToken(ctx context.Context, keyValue, token string) error {
+func (s *Runtime) ReleaseActorToken(ctx context.Context, keyValue, token string) error {
 	k, err := s.runtimeKey(ctx, keyValue)
 	if err != nil {
 		return err
@@ -44,13 +44,13 @@ func (s *Service) ReleaseActorToken(ctx context.Context, keyValue, token string)
 
 // AuthKey checks an API key value and returns its record: unknown, revoked
 // and deleted keys are API_KEY_INVALID, expired ones API_KEY_EXPIRED.
-func (s *Service) AuthKey(ctx context.Context, value string) (model.APIKey, error) {
+func (s *Edge) AuthKey(ctx context.Context, value string) (model.APIKey, error) {
 	return s.grains.AuthKey(ctx, value)
 }
 
 // runtimeKey checks a key for the actor-token routes: present, valid, and
 // allowed to query the runtime.
-func (s *Service) runtimeKey(ctx context.Context, value string) (model.APIKey, error) {
+func (s *core) runtimeKey(ctx context.Context, value string) (model.APIKey, error) {
 	if value == "" {
 		return model.APIKey{}, model.Errorf(model.CodeUnauthenticated, "send the API key: Authorization: Bearer <key> or X-API-Key")
 	}
@@ -66,7 +66,7 @@ func (s *Service) runtimeKey(ctx context.Context, value string) (model.APIKey, e
 }
 
 // projectExists answers PROJECT_NOT_FOUND for a deleted project.
-func (s *Service) projectExists(ctx context.Context, projectID string) error {
+func (s *core) projectExists(ctx context.Context, projectID string) error {
 	if s.local.Project(projectID) != nil {
 		return nil
 	}
@@ -80,7 +80,7 @@ func (s *Service) projectExists(ctx context.Context, projectID string) error {
 // planUsage fills u's plan caps: the account's projects and own datasets
 // (those of the catalog; uploads under way are not shown) with the limits
 // of its plan.
-func (s *Service) planUsage(u *model.Usage, st *actors.AccountState) error {
+func (s *core) planUsage(u *model.Usage, st *actors.AccountState) error {
 	i := model.PlanIndex(st.Account.Plan)
 	l := s.cfg.Limits
 	u.Projects, u.ProjectLimit = len(st.Account.ProjectIDs), l.Projects[i]

@@ -13,7 +13,7 @@ import (
 // ADMIN or higher; userID may be a member or a former one (keys outlive
 // their maker unless revoked). removeMember calls it when asked to
 // (revokeKeys), after the member is removed.
-func (s *Service) RevokeMemberKeys(ctx context.Context, p model.Principal, userID string) (int, error) {
+func (s *Management) RevokeMemberKeys(ctx context.Context, p model.Principal, userID string) (int, error) {
 	if err := needUser(p); err != nil {
 		return 0, err
 	}
@@ -55,7 +55,7 @@ func keysMadeBy(st *actors.AccountState, userID string) []actors.KeyRef {
 
 // revokeLive revokes the key ref names unless it is revoked or gone, and
 // reports whether it did.
-func (s *Service) revokeLive(ctx context.Context, ref actors.KeyRef) (bool, error) {
+func (s *core) revokeLive(ctx context.Context, ref actors.KeyRef) (bool, error) {
 	k, err := s.grains.Key(ref.Hash).Get(ctx)
 	switch {
 	case model.ErrorCode(err) == model.CodeAPIKeyInvalid:

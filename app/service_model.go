@@ -11,7 +11,7 @@ import (
 // in that project's grain.
 
 // CreateTable adds a table.
-func (s *Service) CreateTable(ctx context.Context, p model.Principal, projectID, name string, source *model.TableSource) (*model.Table, error) {
+func (s modelCreation) CreateTable(ctx context.Context, p model.Principal, projectID, name string, source *model.TableSource) (*model.Table, error) {
 	c, err := s.edit(ctx, p, projectID)
 	if err != nil {
 		return nil, err
@@ -20,7 +20,7 @@ func (s *Service) CreateTable(ctx context.Context, p model.Principal, projectID,
 }
 
 // UpdateTable renames or rebinds a table.
-func (s *Service) UpdateTable(ctx context.Context, p model.Principal, tableID string, patch model.TablePatch) (*model.Table, error) {
+func (s modelEditing) UpdateTable(ctx context.Context, p model.Principal, tableID string, patch model.TablePatch) (*model.Table, error) {
 	c, err := s.edit(ctx, p, ids.ProjectOf(tableID), "tableId", tableID)
 	if err != nil {
 		return nil, err
@@ -29,7 +29,7 @@ func (s *Service) UpdateTable(ctx context.Context, p model.Principal, tableID st
 }
 
 // DeleteTable removes a table.
-func (s *Service) DeleteTable(ctx context.Context, p model.Principal, tableID string) error {
+func (s modelEditing) DeleteTable(ctx context.Context, p model.Principal, tableID string) error {
 	c, err := s.edit(ctx, p, ids.ProjectOf(tableID), "tableId", tableID)
 	if err != nil {
 		return err
@@ -38,7 +38,7 @@ func (s *Service) DeleteTable(ctx context.Context, p model.Principal, tableID st
 }
 
 // CreateAttribute adds an attribute to a.TableID.
-func (s *Service) CreateAttribute(ctx context.Context, p model.Principal, a model.Attribute) (*model.Attribute, error) {
+func (s modelCreation) CreateAttribute(ctx context.Context, p model.Principal, a model.Attribute) (*model.Attribute, error) {
 	c, err := s.edit(ctx, p, ids.ProjectOf(a.TableID))
 	if err != nil {
 		return nil, err
@@ -47,7 +47,7 @@ func (s *Service) CreateAttribute(ctx context.Context, p model.Principal, a mode
 }
 
 // UpdateAttribute changes an attribute.
-func (s *Service) UpdateAttribute(ctx context.Context, p model.Principal, attributeID string, patch model.AttributePatch) (*model.Attribute, error) {
+func (s modelEditing) UpdateAttribute(ctx context.Context, p model.Principal, attributeID string, patch model.AttributePatch) (*model.Attribute, error) {
 	c, err := s.edit(ctx, p, ids.ProjectOf(attributeID), "attributeId", attributeID)
 	if err != nil {
 		return nil, err
@@ -56,7 +56,7 @@ func (s *Service) UpdateAttribute(ctx context.Context, p model.Principal, attrib
 }
 
 // DeleteAttribute removes an attribute.
-func (s *Service) DeleteAttribute(ctx context.Context, p model.Principal, attributeID string) error {
+func (s modelEditing) DeleteAttribute(ctx context.Context, p model.Principal, attributeID string) error {
 	c, err := s.edit(ctx, p, ids.ProjectOf(attributeID), "attributeId", attributeID)
 	if err != nil {
 		return err
@@ -65,7 +65,7 @@ func (s *Service) DeleteAttribute(ctx context.Context, p model.Principal, attrib
 }
 
 // CreateRelation links two tables of one project.
-func (s *Service) CreateRelation(ctx context.Context, p model.Principal, r model.Relation) (*model.Relation, error) {
+func (s modelCreation) CreateRelation(ctx context.Context, p model.Principal, r model.Relation) (*model.Relation, error) {
 	if ids.ProjectOf(r.SourceTableID) != ids.ProjectOf(r.TargetTableID) {
 		return nil, model.Errorf(model.CodeBadUserInput, "a relation links two tables of the same project")
 	}
@@ -77,7 +77,7 @@ func (s *Service) CreateRelation(ctx context.Context, p model.Principal, r model
 }
 
 // DeleteRelation removes a relation.
-func (s *Service) DeleteRelation(ctx context.Context, p model.Principal, relationID string) error {
+func (s modelEditing) DeleteRelation(ctx context.Context, p model.Principal, relationID string) error {
 	c, err := s.edit(ctx, p, ids.ProjectOf(relationID), "relationId", relationID)
 	if err != nil {
 		return err
@@ -86,7 +86,7 @@ func (s *Service) DeleteRelation(ctx context.Context, p model.Principal, relatio
 }
 
 // GenerateDefaultOperations adds the five default operations of a table (or of every table).
-func (s *Service) GenerateDefaultOperations(ctx context.Context, p model.Principal, projectID, tableID string) ([]*model.Operation, error) {
+func (s modelCreation) GenerateDefaultOperations(ctx context.Context, p model.Principal, projectID, tableID string) ([]*model.Operation, error) {
 	if tableID != "" && ids.ProjectOf(tableID) != projectID {
 		return nil, model.Errorf(model.CodeNotFound, "table %q is not in project %q", tableID, projectID)
 	}
@@ -98,7 +98,7 @@ func (s *Service) GenerateDefaultOperations(ctx context.Context, p model.Princip
 }
 
 // CreateOperation adds an operation.
-func (s *Service) CreateOperation(ctx context.Context, p model.Principal, o model.Operation) (*model.Operation, error) {
+func (s modelEditing) CreateOperation(ctx context.Context, p model.Principal, o model.Operation) (*model.Operation, error) {
 	c, err := s.edit(ctx, p, ids.ProjectOf(o.TableID))
 	if err != nil {
 		return nil, err
@@ -107,7 +107,7 @@ func (s *Service) CreateOperation(ctx context.Context, p model.Principal, o mode
 }
 
 // UpdateOperation renames, enables/disables an operation or sets its parameters.
-func (s *Service) UpdateOperation(ctx context.Context, p model.Principal, operationID string, patch model.OperationPatch) (*model.Operation, error) {
+func (s modelEditing) UpdateOperation(ctx context.Context, p model.Principal, operationID string, patch model.OperationPatch) (*model.Operation, error) {
 	c, err := s.edit(ctx, p, ids.ProjectOf(operationID), "operationId", operationID)
 	if err != nil {
 		return nil, err
@@ -116,7 +116,7 @@ func (s *Service) UpdateOperation(ctx context.Context, p model.Principal, operat
 }
 
 // DeleteOperation removes an operation.
-func (s *Service) DeleteOperation(ctx context.Context, p model.Principal, operationID string) error {
+func (s modelEditing) DeleteOperation(ctx context.Context, p model.Principal, operationID string) error {
 	c, err := s.edit(ctx, p, ids.ProjectOf(operationID), "operationId", operationID)
 	if err != nil {
 		return err
@@ -125,7 +125,7 @@ func (s *Service) DeleteOperation(ctx context.Context, p model.Principal, operat
 }
 
 // GenerateMissingViews gives every table default views.
-func (s *Service) GenerateMissingViews(ctx context.Context, p model.Principal, projectID string) ([]*model.View, error) {
+func (s modelCreation) GenerateMissingViews(ctx context.Context, p model.Principal, projectID string) ([]*model.View, error) {
 	c, err := s.edit(ctx, p, projectID)
 	if err != nil {
 		return nil, err

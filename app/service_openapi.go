@@ -17,8 +17,8 @@ import (
 
 // ExportOpenAPI returns the project's model as an OpenAPI 3.1 document,
 // format json or yaml (VIEWER and above).
-func (s *Service) ExportOpenAPI(ctx context.Context, p model.Principal, projectID, format string) (string, error) {
-	pr, err := s.Project(ctx, p, projectID, "")
+func (s *Management) ExportOpenAPI(ctx context.Context, p model.Principal, projectID, format string) (string, error) {
+	pr, err := s.readProject(ctx, p, projectID, "")
 	if err != nil {
 		return "", err
 	}
@@ -30,11 +30,11 @@ func (s *Service) ExportOpenAPI(ctx context.Context, p model.Principal, projectI
 // table for each selected schema (EDITOR and above). The tables are added
 // in one model edit, so the plan's table limit refuses the whole import
 // and a refusal of any table leaves the project as it was.
-func (s *Service) ImportOpenAPI(ctx context.Context, p model.Principal, projectID, document string, schemas []string) ([]*model.Table, error) {
+func (s *Management) ImportOpenAPI(ctx context.Context, p model.Principal, projectID, document string, schemas []string) ([]*model.Table, error) {
 	// The right to edit comes before the document: a caller who may not
 	// import is told so, not what is wrong with the document. The project
 	// grain checks again when it applies the import.
-	pr, err := s.Project(ctx, p, projectID, "")
+	pr, err := s.readProject(ctx, p, projectID, "")
 	if err != nil {
 		return nil, err
 	}
@@ -63,8 +63,8 @@ func (s *Service) ImportOpenAPI(ctx context.Context, p model.Principal, projectI
 // ExportCodePackage generates the project's backend in language (only
 // "go" so far) and returns the zip in base64. It needs the PROFESSIONAL
 // plan or above and role EDITOR or above (FORBIDDEN otherwise).
-func (s *Service) ExportCodePackage(ctx context.Context, p model.Principal, projectID, language string) (string, error) {
-	pr, err := s.Project(ctx, p, projectID, "")
+func (s *Management) ExportCodePackage(ctx context.Context, p model.Principal, projectID, language string) (string, error) {
+	pr, err := s.readProject(ctx, p, projectID, "")
 	if err != nil {
 		return "", err
 	}
@@ -85,7 +85,7 @@ func (s *Service) ExportCodePackage(ctx context.Context, p model.Principal, proj
 // above; a FULL or MANAGEMENT key of the project acts for its account) and
 // the plan of the project's account (PROFESSIONAL or above; guest and
 // session projects have none).
-func (s *Service) mayExportCode(ctx context.Context, p model.Principal, pr *model.Project) error {
+func (s *core) mayExportCode(ctx context.Context, p model.Principal, pr *model.Project) error {
 	if p.System {
 		return nil
 	}

@@ -23,19 +23,19 @@ func TestImportOpenAPIAllOrNothing(t *testing.T) {
 	nd := startNode(t, "", nil)
 	ctx := context.Background()
 	ann := signUp(t, nd.svc, "importer@example.com")
-	pr, err := nd.svc.CreateProject(ctx, ann.p, "Import", "")
+	pr, err := nd.svc.Management.CreateProject(ctx, ann.p, "Import", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := nd.svc.CreateTable(ctx, ann.p, pr.ID, "C", nil); err != nil {
+	if _, err := nd.svc.Management.CreateTable(ctx, ann.p, pr.ID, "C", nil); err != nil {
 		t.Fatal(err)
 	}
-	_, err = nd.svc.ImportOpenAPI(ctx, ann.p, pr.ID, threeSchemas, []string{"A", "B", "C"})
+	_, err = nd.svc.Management.ImportOpenAPI(ctx, ann.p, pr.ID, threeSchemas, []string{"A", "B", "C"})
 	wantCode(t, err, model.CodeConflict)
-	if got, _ := nd.svc.Project(ctx, ann.p, pr.ID, ""); len(got.Tables) != 1 {
+	if got, _ := nd.svc.Management.Project(ctx, ann.p, pr.ID, ""); len(got.Tables) != 1 {
 		t.Fatalf("a refused import left %d tables", len(got.Tables))
 	}
-	tables, err := nd.svc.ImportOpenAPI(ctx, ann.p, pr.ID, threeSchemas, []string{"B", "A"})
+	tables, err := nd.svc.Management.ImportOpenAPI(ctx, ann.p, pr.ID, threeSchemas, []string{"B", "A"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func TestImportOpenAPIAllOrNothing(t *testing.T) {
 	if a := tables[0].Attributes[0]; a.Name != "yZ" || a.SourcePath != "y.z" || a.Type != model.TypeFloat {
 		t.Errorf("nested attribute %+v", a)
 	}
-	_, err = nd.svc.ImportOpenAPI(ctx, ann.p, pr.ID, "swagger: '1.2'", nil)
+	_, err = nd.svc.Management.ImportOpenAPI(ctx, ann.p, pr.ID, "swagger: '1.2'", nil)
 	wantCode(t, err, model.CodeBadUserInput)
 }
 
@@ -67,26 +67,26 @@ func TestSchemaBaseline(t *testing.T) {
 	ctx := context.Background()
 	first := startNode(t, path, clock)
 	ann := signUp(t, first.svc, "baseline@example.com")
-	pr, err := first.svc.CreateProject(ctx, ann.p, "Versioned", "")
+	pr, err := first.svc.Management.CreateProject(ctx, ann.p, "Versioned", "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	importProducts(t, first.svc, "products")
 	buildShop(t, first.svc, ann.p, pr.ID, "products")
-	_, err = first.svc.SchemaChanges(ctx, ann.p, pr.ID)
+	_, err = first.svc.Management.SchemaChanges(ctx, ann.p, pr.ID)
 	wantCode(t, err, model.CodeNotFound)
-	before, _ := first.svc.Project(ctx, ann.p, pr.ID, "")
-	if err := first.svc.SetSchemaBaseline(ctx, ann.p, pr.ID); err != nil {
+	before, _ := first.svc.Management.Project(ctx, ann.p, pr.ID, "")
+	if err := first.svc.Management.SetSchemaBaseline(ctx, ann.p, pr.ID); err != nil {
 		t.Fatal(err)
 	}
-	after, _ := first.svc.Project(ctx, ann.p, pr.ID, "")
+	after, _ := first.svc.Management.Project(ctx, ann.p, pr.ID, "")
 	if after.Version != before.Version || !strings.Contains(after.Baseline, "type Query") {
 		t.Fatalf("version %d → %d, baseline %q", before.Version, after.Version, after.Baseline)
 	}
 	first.stop()
 
 	second := startNode(t, path, clock)
-	changes, err := second.svc.SchemaChanges(ctx, ann.p, pr.ID)
+	changes, err := second.svc.Management.SchemaChanges(ctx, ann.p, pr.ID)
 	if err != nil || len(changes) != 0 {
 		t.Fatalf("after the restart: %v, %v", changes, err)
 	}
@@ -96,10 +96,10 @@ func TestSchemaBaseline(t *testing.T) {
 			list = o
 		}
 	}
-	if _, err := second.svc.UpdateOperation(ctx, ann.p, list.ID, model.OperationPatch{Name: ptr("everything")}); err != nil {
+	if _, err := second.svc.Management.UpdateOperation(ctx, ann.p, list.ID, model.OperationPatch{Name: ptr("everything")}); err != nil {
 		t.Fatal(err)
 	}
-	changes, err = second.svc.SchemaChanges(ctx, ann.p, pr.ID)
+	changes, err = second.svc.Management.SchemaChanges(ctx, ann.p, pr.ID)
 	if err != nil || len(changes) != 2 || changes[0].Criticality != model.ChangeBreaking || changes[0].Path != "Query."+list.Name {
 		t.Fatalf("after a rename: %+v, %v", changes, err)
 	}
@@ -111,30 +111,30 @@ func TestExportCodePackageAccess(t *testing.T) {
 	nd := startNode(t, "", nil)
 	ctx := context.Background()
 	ann := signUp(t, nd.svc, "codepkg@example.com")
-	pr, err := nd.svc.CreateProject(ctx, ann.p, "Package", "")
+	pr, err := nd.svc.Management.CreateProject(ctx, ann.p, "Package", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = nd.svc.ExportCodePackage(ctx, ann.p, pr.ID, "go")
+	_, err = nd.svc.Management.ExportCodePackage(ctx, ann.p, pr.ID, "go")
 	wantCode(t, err, model.CodeForbidden)
-	if _, err := nd.svc.SetPlan(ctx, ann.p, model.PlanProfessional); err != nil {
+	if _, err := nd.svc.Management.SetPlan(ctx, ann.p, model.PlanProfessional); err != nil {
 		t.Fatal(err)
 	}
-	zip, err := nd.svc.ExportCodePackage(ctx, ann.p, pr.ID, "Go")
+	zip, err := nd.svc.Management.ExportCodePackage(ctx, ann.p, pr.ID, "Go")
 	if b, _ := base64.StdEncoding.DecodeString(zip); err != nil || !strings.HasPrefix(string(b), "PK") {
 		t.Fatalf("package: %v", err)
 	}
-	key, err := nd.svc.CreateAPIKey(ctx, ann.p, pr.ID, "ci", model.ScopeFull, time.Time{}, 0)
+	key, err := nd.svc.Management.CreateAPIKey(ctx, ann.p, pr.ID, "ci", model.ScopeFull, time.Time{}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := nd.svc.ExportCodePackage(ctx, keyPrincipal(key.Key), pr.ID, "go"); err != nil {
+	if _, err := nd.svc.Management.ExportCodePackage(ctx, keyPrincipal(key.Key), pr.ID, "go"); err != nil {
 		t.Fatalf("with a FULL key: %v", err)
 	}
-	gp, session, err := nd.svc.CreateGuestProject(ctx, model.Principal{}, "Guest")
+	gp, session, err := nd.svc.Public.CreateGuestProject(ctx, model.Principal{}, "Guest")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = nd.svc.ExportCodePackage(ctx, model.Principal{SessionID: session}, gp.ID, "go")
+	_, err = nd.svc.Management.ExportCodePackage(ctx, model.Principal{SessionID: session}, gp.ID, "go")
 	wantCode(t, err, model.CodeForbidden)
 }

@@ -32,7 +32,7 @@ const (
 // an account project still answers only to an API key. Guest and session
 // projects keep the token they have, their runtime credential; turning
 // it off is BAD_USER_INPUT.
-func (s *Service) SetPreviewSharing(ctx context.Context, p model.Principal, projectID string, enabled bool) (*model.Project, error) {
+func (s *Management) SetPreviewSharing(ctx context.Context, p model.Principal, projectID string, enabled bool) (*model.Project, error) {
 	token := ""
 	if enabled {
 		token = "shr_" + ids.RandomString(24)
@@ -52,12 +52,12 @@ func (s *Service) SetPreviewSharing(ctx context.Context, p model.Principal, proj
 // refusal is the runtime's 429 TOO_MANY_REQUESTS. An unknown slug is
 // PROJECT_NOT_FOUND; a missing or wrong token, and any token of an account
 // project whose sharing is off, UNAUTHENTICATED.
-func (s *Service) Preview(ctx context.Context, slug, token string) (*model.Preview, error) {
+func (s *Preview) Preview(ctx context.Context, slug, token string) (*model.Preview, error) {
 	pr, err := s.previewProject(ctx, slug, token)
 	if err != nil {
 		return nil, err
 	}
-	sdl, err := s.SDL(ctx, model.Principal{System: true}, pr.ID)
+	sdl, err := s.schemaSDL(ctx, model.Principal{System: true}, pr.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -70,11 +70,11 @@ func (s *Service) Preview(ctx context.Context, slug, token string) (*model.Previ
 
 // previewProject returns the project the slug names when token is its
 // share token.
-func (s *Service) previewProject(ctx context.Context, slug, token string) (*model.Project, error) {
+func (s *core) previewProject(ctx context.Context, slug, token string) (*model.Project, error) {
 	if !model.ValidSlug(slug) {
 		return nil, model.Errorf(model.CodeProjectNotFound, "no project has the slug %q", slug)
 	}
-	pr, err := s.Project(ctx, model.Principal{System: true}, "", slug)
+	pr, err := s.readProject(ctx, model.Principal{System: true}, "", slug)
 	if model.ErrorCode(err) == model.CodeNotFound {
 		return nil, model.Errorf(model.CodeProjectNotFound, "no project has the slug %q", slug)
 	}
@@ -88,14 +88,14 @@ func (s *Service) previewProject(ctx context.Context, slug, token string) (*mode
 }
 
 // previewSamples runs the sample queries of pr.
-func (s *Service) previewSamples(ctx context.Context, pr *model.Project) (map[string]model.PreviewSample, error) {
+func (s *core) previewSamples(ctx context.Context, pr *model.Project) (map[string]model.PreviewSample, error) {
 	batches, err := previewBatches(pr)
 	if err != nil {
 		return nil, err
 	}
 	out := make(map[string]model.PreviewSample, len(pr.Tables))
 	for _, b := range batches {
-		res, err := s.Runtime(ctx, model.RuntimeRequest{Slug: pr.Slug, Body: b.body, Internal: true, QueryOnly: true, ProjectID: pr.ID})
+		res, err := s.serveRuntime(ctx, model.RuntimeRequest{Slug: pr.Slug, Body: b.body, Internal: true, QueryOnly: true, ProjectID: pr.ID})
 		if err != nil {
 			return nil, err
 		}
@@ -224,8 +224,8 @@ func decodePreviewBatch(body []byte, tables map[string]previewTable, out map[str
 // (Internal), counted against the project's quota like a client's
 // request; a mutation changes the project's mock data as on the runtime
 // and needs the right to edit the project (FORBIDDEN for a VIEWER).
-func (s *Service) PreviewQuery(ctx context.Context, p model.Principal, projectID string, body []byte) (*model.RuntimeResult, error) {
-	pr, err := s.Project(ctx, p, projectID, "")
+func (s *Management) PreviewQuery(ctx context.Context, p model.Principal, projectID string, body []byte) (*model.RuntimeResult, error) {
+	pr, err := s.readProject(ctx, p, projectID, "")
 	if err != nil {
 		return nil, err
 	}
@@ -234,13 +234,13 @@ func (s *Service) PreviewQuery(ctx context.Context, p model.Principal, projectID
 			return nil, err
 		}
 	}
-	return s.Runtime(ctx, model.RuntimeRequest{Slug: pr.Slug, Body: body, Internal: true, ProjectID: pr.ID})
+	return s.serveRuntime(ctx, model.RuntimeRequest{Slug: pr.Slug, Body: body, Internal: true, ProjectID: pr.ID})
 }
 
 // mayEdit refuses a member of pr's account whose role reads but does not
 // edit; p may read pr already. It is the project grain's rule for writes
 // (projectGrain.authorize): other callers that may read may also write.
-func (s *Service) mayEdit(ctx context.Context, p model.Principal, pr *model.Project) error {
+func (s *core) mayEdit(ctx context.Context, p model.Principal, pr *model.Project) error {
 	if pr.AccountID == "" || p.System {
 		return nil
 	}

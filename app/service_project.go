@@ -10,7 +10,7 @@ import (
 )
 
 // access resolves what the principal may do: its role and plan in its account.
-func (s *Service) access(ctx context.Context, p model.Principal) (actors.Access, error) {
+func (s *core) access(ctx context.Context, p model.Principal) (actors.Access, error) {
 	a := actors.Access{System: p.System, BoardProjectID: p.BoardProjectID, KeyProjectID: p.KeyProjectID, KeyScope: p.KeyScope}
 	if sess := s.sessionOf(p); sess != "" {
 		a.SessionID = ids.HashSecret(sess) // projects keep only the hash of their session
@@ -33,7 +33,7 @@ func (s *Service) access(ctx context.Context, p model.Principal) (actors.Access,
 
 // projectAs returns the client of projectID's grain acting for p, with
 // the access it resolved for p (the grain checks p's rights with it).
-func (s *Service) projectAs(ctx context.Context, p model.Principal, projectID string) (actors.ProjectClient, actors.Access, error) {
+func (s *core) projectAs(ctx context.Context, p model.Principal, projectID string) (actors.ProjectClient, actors.Access, error) {
 	if projectID == "" {
 		return actors.ProjectClient{}, actors.Access{}, model.Errorf(model.CodeNotFound, "project not found")
 	}
@@ -51,14 +51,14 @@ func (s *Service) projectAs(ctx context.Context, p model.Principal, projectID st
 }
 
 // project is projectAs without the access.
-func (s *Service) project(ctx context.Context, p model.Principal, projectID string) (actors.ProjectClient, error) {
+func (s *core) project(ctx context.Context, p model.Principal, projectID string) (actors.ProjectClient, error) {
 	c, _, err := s.projectAs(ctx, p, projectID)
 	return c, err
 }
 
 // edit returns the client for one model edit of the project the ID
 // names. named are the (name, ID) pairs of what the edit names, checked first.
-func (s *Service) edit(ctx context.Context, p model.Principal, projectID string, named ...string) (actors.ProjectClient, error) {
+func (s *core) edit(ctx context.Context, p model.Principal, projectID string, named ...string) (actors.ProjectClient, error) {
 	for i := 0; i+1 < len(named); i += 2 {
 		if named[i+1] != "" {
 			if err := model.CheckID(named[i], named[i+1]); err != nil {
@@ -71,7 +71,7 @@ func (s *Service) edit(ctx context.Context, p model.Principal, projectID string,
 
 // Projects lists the projects of the principal's account (an API key: its
 // own project; a session: its guest or session project).
-func (s *Service) Projects(ctx context.Context, p model.Principal) ([]*model.Project, error) {
+func (s *Management) Projects(ctx context.Context, p model.Principal) ([]*model.Project, error) {
 	var ids []string
 	switch {
 	case p.KeyProjectID != "":
@@ -90,7 +90,7 @@ func (s *Service) Projects(ctx context.Context, p model.Principal) ([]*model.Pro
 	}
 	out := make([]*model.Project, 0, len(ids))
 	for _, id := range ids {
-		pr, err := s.Project(ctx, p, id, "")
+		pr, err := s.readProject(ctx, p, id, "")
 		if model.ErrorCode(err) == model.CodeNotFound {
 			continue // deleted or expired meanwhile
 		}
@@ -104,7 +104,7 @@ func (s *Service) Projects(ctx context.Context, p model.Principal) ([]*model.Pro
 
 // Project returns one project by ID or slug. The project may be shared
 // with other readers: do not change it.
-func (s *Service) Project(ctx context.Context, p model.Principal, id, slug string) (*model.Project, error) {
+func (s *core) readProject(ctx context.Context, p model.Principal, id, slug string) (*model.Project, error) {
 	bySlug := id == "" && slug != ""
 	if bySlug {
 		if !model.ValidSlug(slug) {
@@ -133,7 +133,7 @@ func (s *Service) Project(ctx context.Context, p model.Principal, id, slug strin
 }
 
 // CreateProject creates an account project (EDITOR or higher).
-func (s *Service) CreateProject(ctx context.Context, p model.Principal, name, slug string) (*model.Project, error) {
+func (s *Management) CreateProject(ctx context.Context, p model.Principal, name, slug string) (*model.Project, error) {
 	if err := needUser(p); err != nil {
 		return nil, err
 	}
@@ -164,7 +164,7 @@ func (s *Service) CreateProject(ctx context.Context, p model.Principal, name, sl
 
 // projectRoom refuses a new project early when the account holds its
 // plan's cap already (the account grain decides; this spares the work).
-func (s *Service) projectRoom(ctx context.Context, accountID string) error {
+func (s *core) projectRoom(ctx context.Context, accountID string) error {
 	st, err := s.account(ctx, accountID)
 	if err != nil {
 		return err
@@ -179,7 +179,7 @@ func (s *Service) projectRoom(ctx context.Context, accountID string) error {
 // dropProject deletes a project the account refused (or whose claim
 // failed: it may have counted anyway, so it is unclaimed too) and frees
 // its slug.
-func (s *Service) dropProject(ctx context.Context, pr *model.Project) {
+func (s *core) dropProject(ctx context.Context, pr *model.Project) {
 	_ = s.grains.Account(pr.AccountID).RemoveProject(ctx, pr.ID)
 	_ = s.grains.Project(pr.ID, system).Delete(ctx)
 	_ = s.grains.Slug(pr.Slug).Release(ctx, pr.ID)
@@ -187,7 +187,7 @@ func (s *Service) dropProject(ctx context.Context, pr *model.Project) {
 
 // createProject claims a slug (the given one, or one derived from the name
 // with a numeric suffix until free) and creates the project grain.
-func (s *Service) createProject(ctx context.Context, pr *model.Project, slug, session string) error {
+func (s *core) createProject(ctx context.Context, pr *model.Project, slug, session string) error {
 	if err := model.CheckDisplayName("a project name", strings.TrimSpace(pr.Name)); err != nil {
 		return err
 	}
@@ -204,7 +204,7 @@ func (s *Service) createProject(ctx context.Context, pr *model.Project, slug, se
 	return s.grains.Project(pr.ID, system).Create(ctx, pr, session)
 }
 
-func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (string, error) {
+func (s *core) claimSlug(ctx context.Context, projectID, name, slug string) (string, error) {
 	if slug != "" {
 		if !model.ValidSlug(slug) {
 			return "", model.Errorf(model.CodeBadUserInput, "slug %q: use 2 to 64 of a-z, 0-9 and inner dashes", model.Truncate(slug, 64))
@@ -236,12 +236,12 @@ func (s *Service) claimSlug(ctx context.Context, projectID, name, slug string) (
 // deletion that failed half-way left the claim): the slug grain lets the
 // claim go only if it is older than any move takes. taken is the
 // refusal to answer otherwise.
-func (s *Service) reclaimSlug(ctx context.Context, projectID, slug string, taken error) error {
+func (s *core) reclaimSlug(ctx context.Context, projectID, slug string, taken error) error {
 	holder, err := s.grains.ResolveSlug(ctx, slug, true)
 	if err != nil || holder == projectID {
 		return taken
 	}
-	pr, err := s.Project(ctx, model.Principal{System: true}, holder, "")
+	pr, err := s.readProject(ctx, model.Principal{System: true}, holder, "")
 	switch {
 	case model.ErrorCode(err) == model.CodeNotFound: // deleted or expired
 	case err != nil, pr.Slug == slug:
@@ -252,7 +252,7 @@ func (s *Service) reclaimSlug(ctx context.Context, projectID, slug string, taken
 
 // rename is the edit of UpdateProject: the grain moves the slug only from
 // cur (compare-and-swap).
-func (s *Service) rename(ctx context.Context, p model.Principal, id string, name, slug *string, cur string) (*model.Project, error) {
+func (s *core) rename(ctx context.Context, p model.Principal, id string, name, slug *string, cur string) (*model.Project, error) {
 	c, err := s.edit(ctx, p, id)
 	if err != nil {
 		return nil, err
@@ -271,8 +271,8 @@ func trimName(s string) string {
 
 // UpdateProject renames a project or moves it to a new slug (the old slug
 // is released only after the project answers to the new one).
-func (s *Service) UpdateProject(ctx context.Context, p model.Principal, id string, name, slug *string) (*model.Project, error) {
-	cur, err := s.Project(ctx, p, id, "")
+func (s *Management) UpdateProject(ctx context.Context, p model.Principal, id string, name, slug *string) (*model.Project, error) {
+	cur, err := s.readProject(ctx, p, id, "")
 	if err != nil {
 		return nil, err
 	}
@@ -313,8 +313,8 @@ func (s *Service) UpdateProject(ctx context.Context, p model.Principal, id strin
 // An account project is deleted by an ADMIN or OWNER of its account,
 // never by an API key (the rule in service_keys.go); a guest or session
 // project by the session that holds it.
-func (s *Service) DeleteProject(ctx context.Context, p model.Principal, id string) error {
-	cur, err := s.Project(ctx, p, id, "")
+func (s *Management) DeleteProject(ctx context.Context, p model.Principal, id string) error {
+	cur, err := s.readProject(ctx, p, id, "")
 	if err != nil {
 		return err
 	}
@@ -337,7 +337,7 @@ func (s *Service) DeleteProject(ctx context.Context, p model.Principal, id strin
 
 // CreateGuestProject creates a guest project owned by the principal's
 // session, starting a session when there is none.
-func (s *Service) CreateGuestProject(ctx context.Context, p model.Principal, name string) (*model.Project, string, error) {
+func (s sessionProjects) CreateGuestProject(ctx context.Context, p model.Principal, name string) (*model.Project, string, error) {
 	session := s.sessionOf(p)
 	if session == "" {
 		session = s.newSessionID()
@@ -357,8 +357,8 @@ func (s *Service) CreateGuestProject(ctx context.Context, p model.Principal, nam
 
 // KeepGuestProject exempts the guest project the slug names from
 // Config.GuestTTL (the node's demo project, which nobody's session owns).
-func (s *Service) KeepGuestProject(ctx context.Context, slug string) error {
-	pr, err := s.Project(ctx, model.Principal{System: true}, "", slug)
+func (s *core) keepGuestProject(ctx context.Context, slug string) error {
+	pr, err := s.readProject(ctx, model.Principal{System: true}, "", slug)
 	if err != nil {
 		return err
 	}
@@ -366,7 +366,7 @@ func (s *Service) KeepGuestProject(ctx context.Context, slug string) error {
 }
 
 // ResetMockData drops a project's mutations.
-func (s *Service) ResetMockData(ctx context.Context, p model.Principal, projectID string) error {
+func (s *Management) ResetMockData(ctx context.Context, p model.Principal, projectID string) error {
 	c, err := s.project(ctx, p, projectID)
 	if err != nil {
 		return err
@@ -375,7 +375,7 @@ func (s *Service) ResetMockData(ctx context.Context, p model.Principal, projectI
 }
 
 // SDL returns the project's runtime schema.
-func (s *Service) SDL(ctx context.Context, p model.Principal, projectID string) (string, error) {
+func (s *core) schemaSDL(ctx context.Context, p model.Principal, projectID string) (string, error) {
 	c, err := s.project(ctx, p, projectID)
 	if err != nil {
 		return "", err
@@ -384,7 +384,7 @@ func (s *Service) SDL(ctx context.Context, p model.Principal, projectID string) 
 }
 
 // mayDeleteProject applies the deletion rule to an account project.
-func (s *Service) mayDeleteProject(ctx context.Context, p model.Principal, pr *model.Project) error {
+func (s *core) mayDeleteProject(ctx context.Context, p model.Principal, pr *model.Project) error {
 	if pr.Kind != model.KindAccount || p.System {
 		return nil
 	}

@@ -20,7 +20,7 @@ import (
 //     model, it does not manage keys or members nor delete the project
 //     (the rule in service_keys.go);
 //   - OWNER for the system.
-func (s *Service) ProjectRole(ctx context.Context, p model.Principal, projectID string) (model.Role, error) {
+func (s projectFields) ProjectRole(ctx context.Context, p model.Principal, projectID string) (model.Role, error) {
 	c, a, err := s.projectAs(ctx, p, projectID)
 	if err != nil {
 		return "", err

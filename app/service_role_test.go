@@ -17,26 +17,26 @@ func TestProjectRole(t *testing.T) {
 	ctx := context.Background()
 	tm := newTeam(t, nd, "myrole")
 	stranger := signUp(t, svc, "myrole-stranger@example.com")
-	pr, err := svc.CreateProject(ctx, tm.editor, "Shop", "")
+	pr, err := svc.Management.CreateProject(ctx, tm.editor, "Shop", "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.SetPlan(ctx, tm.owner.p, model.PlanProfessional); err != nil {
+	if _, err := svc.Management.SetPlan(ctx, tm.owner.p, model.PlanProfessional); err != nil {
 		t.Fatal(err)
 	}
-	mgmtKey, err := svc.CreateAPIKey(ctx, tm.owner.p, pr.ID, "ci", model.ScopeManagement, time.Time{}, 0)
+	mgmtKey, err := svc.Management.CreateAPIKey(ctx, tm.owner.p, pr.ID, "ci", model.ScopeManagement, time.Time{}, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gp, guestSession, err := svc.CreateGuestProject(ctx, model.Principal{}, "Guest")
+	gp, guestSession, err := svc.Public.CreateGuestProject(ctx, model.Principal{}, "Guest")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp, assistantSession, err := svc.CreateSessionProject(ctx, model.Principal{}, "Assistant's")
+	sp, assistantSession, err := svc.Public.CreateSessionProject(ctx, model.Principal{}, "Assistant's")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, otherSession, err := svc.CreateGuestProject(ctx, model.Principal{}, "Other")
+	_, otherSession, err := svc.Public.CreateGuestProject(ctx, model.Principal{}, "Other")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,8 +69,8 @@ func TestProjectRole(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, readErr := svc.Project(ctx, tt.p, tt.project, "")
-			got, err := svc.ProjectRole(ctx, tt.p, tt.project)
+			_, readErr := svc.Management.Project(ctx, tt.p, tt.project, "")
+			got, err := svc.Management.ProjectRole(ctx, tt.p, tt.project)
 			wantCode(t, err, tt.code)
 			if model.ErrorCode(readErr) != tt.code {
 				t.Errorf("Project: %v, but ProjectRole: %v (the field must fail as the project does)", readErr, err)
@@ -82,16 +82,16 @@ func TestProjectRole(t *testing.T) {
 	}
 
 	t.Run("follows a role change", func(t *testing.T) {
-		if _, err := svc.SetMemberRole(ctx, tm.owner.p, tm.viewerU.ID, model.RoleEditor); err != nil {
+		if _, err := svc.Management.SetMemberRole(ctx, tm.owner.p, tm.viewerU.ID, model.RoleEditor); err != nil {
 			t.Fatal(err)
 		}
-		if got, err := svc.ProjectRole(ctx, tm.viewer, pr.ID); err != nil || got != model.RoleEditor {
+		if got, err := svc.Management.ProjectRole(ctx, tm.viewer, pr.ID); err != nil || got != model.RoleEditor {
 			t.Fatalf("after SetMemberRole(EDITOR): %q, %v", got, err)
 		}
-		if err := svc.RemoveMember(ctx, tm.owner.p, tm.viewerU.ID); err != nil {
+		if err := svc.Management.RemoveMember(ctx, tm.owner.p, tm.viewerU.ID); err != nil {
 			t.Fatal(err)
 		}
-		_, err := svc.ProjectRole(ctx, tm.viewer, pr.ID)
+		_, err := svc.Management.ProjectRole(ctx, tm.viewer, pr.ID)
 		wantCode(t, err, model.CodeNotFound)
 	})
 }

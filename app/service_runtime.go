@@ -7,6 +7,6 @@ import (
 )
 
 // Runtime runs one /mock/{slug}/graphql request (RuntimePath.Run).
-func (s *Service) Runtime(ctx context.Context, r model.RuntimeRequest) (*model.RuntimeResult, error) {
+func (s *core) serveRuntime(ctx context.Context, r model.RuntimeRequest) (*model.RuntimeResult, error) {
 	return s.runtime.Run(ctx, r)
 }

@@ -32,24 +32,24 @@ func newShop(t *testing.T, nd *node, email, slug, importCode string) shop {
 	t.Helper()
 	ctx := context.Background()
 	s := shop{owner: signUp(t, nd.svc, email), importCode: importCode, slug: slug, email: email}
-	if _, err := nd.svc.SetPlan(ctx, s.owner.p, model.PlanProfessional); err != nil {
+	if _, err := nd.svc.Management.SetPlan(ctx, s.owner.p, model.PlanProfessional); err != nil {
 		t.Fatal(err)
 	}
 	var err error
-	if s.project, err = nd.svc.CreateProject(ctx, s.owner.p, "Shop", slug); err != nil {
+	if s.project, err = nd.svc.Management.CreateProject(ctx, s.owner.p, "Shop", slug); err != nil {
 		t.Fatal(err)
 	}
 	s.table = buildShop(t, nd.svc, s.owner.p, s.project.ID, importCode)
 	key := func(projectID string, scope model.Scope) model.CreatedKey {
 		t.Helper()
-		k, err := nd.svc.CreateAPIKey(ctx, s.owner.p, projectID, string(scope), scope, time.Time{}, 0)
+		k, err := nd.svc.Management.CreateAPIKey(ctx, s.owner.p, projectID, string(scope), scope, time.Time{}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return k
 	}
 	s.runtime, s.full, s.mgmt = key(s.project.ID, model.ScopeRuntime), key(s.project.ID, model.ScopeFull), key(s.project.ID, model.ScopeManagement)
-	if s.otherProject, err = nd.svc.CreateProject(ctx, s.owner.p, "Other", slug+"-other"); err != nil {
+	if s.otherProject, err = nd.svc.Management.CreateProject(ctx, s.owner.p, "Other", slug+"-other"); err != nil {
 		t.Fatal(err)
 	}
 	s.otherKey = key(s.otherProject.ID, model.ScopeFull)
@@ -111,7 +111,7 @@ func TestRuntime(t *testing.T) {
 					b, _ := json.Marshal(map[string]string{"query": q})
 					body = string(b)
 				}
-				res, err := svc.Runtime(ctx, model.RuntimeRequest{Slug: tt.slug, KeyValue: tt.key, ShareToken: tt.token, Body: []byte(body)})
+				res, err := svc.Runtime.Runtime(ctx, model.RuntimeRequest{Slug: tt.slug, KeyValue: tt.key, ShareToken: tt.token, Body: []byte(body)})
 				if err == nil {
 					t.Fatalf("answered %d %s, want %s", res.Status, res.Body, tt.code)
 				}
@@ -139,7 +139,7 @@ func TestRuntime(t *testing.T) {
 		}
 	})
 	t.Run("guest project with its share token", func(t *testing.T) {
-		gp, session, err := svc.CreateGuestProject(ctx, model.Principal{}, "Try")
+		gp, session, err := svc.Public.CreateGuestProject(ctx, model.Principal{}, "Try")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -184,7 +184,7 @@ func TestRuntime(t *testing.T) {
 		}
 	})
 	t.Run("an edit then a query sees the new schema", func(t *testing.T) {
-		if _, err := svc.CreateAttribute(ctx, s.owner.p, model.Attribute{TableID: s.table.ID, Name: "currency", Type: model.TypeString,
+		if _, err := svc.Management.CreateAttribute(ctx, s.owner.p, model.Attribute{TableID: s.table.ID, Name: "currency", Type: model.TypeString,
 			Mapping: model.MappingConstant, Constant: json.RawMessage(`"EUR"`)}); err != nil {
 			t.Fatal(err)
 		}
@@ -192,7 +192,7 @@ func TestRuntime(t *testing.T) {
 		if got := string(data["product"]); got != `{"currency":"EUR"}` {
 			t.Errorf("new attribute: %s", got)
 		}
-		pr, err := svc.Project(ctx, s.owner.p, s.project.ID, "")
+		pr, err := svc.Management.Project(ctx, s.owner.p, s.project.ID, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,7 +202,7 @@ func TestRuntime(t *testing.T) {
 				listID = o.ID
 			}
 		}
-		if _, err := svc.UpdateOperation(ctx, s.owner.p, listID, model.OperationPatch{Name: ptr("catalogue"),
+		if _, err := svc.Management.UpdateOperation(ctx, s.owner.p, listID, model.OperationPatch{Name: ptr("catalogue"),
 			Parameters: []model.Parameter{{Name: "category", Attribute: "category", Operator: model.OpEq}}}); err != nil {
 			t.Fatal(err)
 		}
@@ -218,12 +218,12 @@ func TestRuntime(t *testing.T) {
 		if err != nil || res.Status != 200 || !strings.Contains(string(res.Body), string(model.CodeBadUserInput)) {
 			t.Errorf("unknown argument: %v %s", err, res.Body)
 		}
-		if _, err := svc.UpdateOperation(ctx, s.owner.p, listID, model.OperationPatch{Name: ptr("products"), Parameters: []model.Parameter{}}); err != nil {
+		if _, err := svc.Management.UpdateOperation(ctx, s.owner.p, listID, model.OperationPatch{Name: ptr("products"), Parameters: []model.Parameter{}}); err != nil {
 			t.Fatal(err)
 		}
 	})
 	t.Run("reset drops the mutations", func(t *testing.T) {
-		if err := svc.ResetMockData(ctx, s.owner.p, s.project.ID); err != nil {
+		if err := svc.Management.ResetMockData(ctx, s.owner.p, s.project.ID); err != nil {
 			t.Fatal(err)
 		}
 		if got := productNames(t, svc, "shop", s.runtime.Value, ""); !reflect.DeepEqual(got, original) {
@@ -231,32 +231,32 @@ func TestRuntime(t *testing.T) {
 		}
 	})
 	t.Run("revocation takes effect at once", func(t *testing.T) {
-		k, err := svc.CreateAPIKey(ctx, s.owner.p, s.project.ID, "soon revoked", model.ScopeRuntime, time.Time{}, 0)
+		k, err := svc.Management.CreateAPIKey(ctx, s.owner.p, s.project.ID, "soon revoked", model.ScopeRuntime, time.Time{}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for range 3 { // the key and project snapshots are now local
 			productNames(t, svc, "shop", k.Value, "")
 		}
-		if _, err := svc.RevokeAPIKey(ctx, s.owner.p, k.Key.ID); err != nil {
+		if _, err := svc.Management.RevokeAPIKey(ctx, s.owner.p, k.Key.ID); err != nil {
 			t.Fatal(err)
 		}
 		_, err = runtime(ctx, svc, "shop", k.Value, "", `{ products { total } }`)
 		wantCode(t, err, model.CodeAPIKeyInvalid)
 
-		d, err := svc.CreateAPIKey(ctx, s.owner.p, s.project.ID, "soon deleted", model.ScopeFull, time.Time{}, 0)
+		d, err := svc.Management.CreateAPIKey(ctx, s.owner.p, s.project.ID, "soon deleted", model.ScopeFull, time.Time{}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
 		productNames(t, svc, "shop", d.Value, "")
-		if err := svc.DeleteAPIKey(ctx, s.owner.p, d.Key.ID); err != nil {
+		if err := svc.Management.DeleteAPIKey(ctx, s.owner.p, d.Key.ID); err != nil {
 			t.Fatal(err)
 		}
 		_, err = runtime(ctx, svc, "shop", d.Value, "", `{ products { total } }`)
 		wantCode(t, err, model.CodeAPIKeyInvalid)
 	})
 	t.Run("expiry", func(t *testing.T) {
-		k, err := svc.CreateAPIKey(ctx, s.owner.p, s.project.ID, "day pass", model.ScopeRuntime, nd.clock.Now().Add(24*time.Hour), 0)
+		k, err := svc.Management.CreateAPIKey(ctx, s.owner.p, s.project.ID, "day pass", model.ScopeRuntime, nd.clock.Now().Add(24*time.Hour), 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -268,7 +268,7 @@ func TestRuntime(t *testing.T) {
 	})
 	t.Run("a moved slug stops answering", func(t *testing.T) {
 		productNames(t, svc, "shop", s.runtime.Value, "") // "shop" is cached now
-		if _, err := svc.UpdateProject(ctx, s.owner.p, s.project.ID, nil, ptr("store")); err != nil {
+		if _, err := svc.Management.UpdateProject(ctx, s.owner.p, s.project.ID, nil, ptr("store")); err != nil {
 			t.Fatal(err)
 		}
 		_, err := runtime(ctx, svc, "shop", s.runtime.Value, "", `{ products { total } }`)
@@ -279,7 +279,7 @@ func TestRuntime(t *testing.T) {
 	})
 	t.Run("a derived slug answers", func(t *testing.T) {
 		// "store" is taken: the new project's slug gets a suffix.
-		pr, err := svc.CreateProject(ctx, s.owner.p, "Store", "")
+		pr, err := svc.Management.CreateProject(ctx, s.owner.p, "Store", "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -287,7 +287,7 @@ func TestRuntime(t *testing.T) {
 			t.Fatal("slug not derived")
 		}
 		buildShop(t, svc, s.owner.p, pr.ID, "products")
-		k, err := svc.CreateAPIKey(ctx, s.owner.p, pr.ID, "k", model.ScopeRuntime, time.Time{}, 0)
+		k, err := svc.Management.CreateAPIKey(ctx, s.owner.p, pr.ID, "k", model.ScopeRuntime, time.Time{}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -296,7 +296,7 @@ func TestRuntime(t *testing.T) {
 		}
 	})
 	t.Run("a deleted project stops answering", func(t *testing.T) {
-		if err := svc.DeleteProject(ctx, s.owner.p, s.otherProject.ID); err != nil {
+		if err := svc.Management.DeleteProject(ctx, s.owner.p, s.otherProject.ID); err != nil {
 			t.Fatal(err)
 		}
 		_, err := runtime(ctx, svc, s.otherProject.Slug, s.otherKey.Value, "", `{ __typename }`)
@@ -306,15 +306,15 @@ func TestRuntime(t *testing.T) {
 		// The old project answered at "store" (cached); it moves away and a
 		// new project takes the slug.
 		productNames(t, svc, "store", s.runtime.Value, "")
-		if _, err := svc.UpdateProject(ctx, s.owner.p, s.project.ID, nil, ptr("shop")); err != nil {
+		if _, err := svc.Management.UpdateProject(ctx, s.owner.p, s.project.ID, nil, ptr("shop")); err != nil {
 			t.Fatal(err)
 		}
-		pr, err := svc.CreateProject(ctx, s.owner.p, "New store", "store")
+		pr, err := svc.Management.CreateProject(ctx, s.owner.p, "New store", "store")
 		if err != nil {
 			t.Fatal(err)
 		}
 		buildShop(t, svc, s.owner.p, pr.ID, "products")
-		k, err := svc.CreateAPIKey(ctx, s.owner.p, pr.ID, "k", model.ScopeRuntime, time.Time{}, 0)
+		k, err := svc.Management.CreateAPIKey(ctx, s.owner.p, pr.ID, "k", model.ScopeRuntime, time.Time{}, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

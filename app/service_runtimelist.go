@@ -13,8 +13,8 @@ import (
 // through the mock runtime, as a client would, and returns the rows with
 // every scalar field. It counts against the project's runtime quota; a
 // used-up quota is LIMIT_REACHED.
-func (s *Service) RuntimeList(ctx context.Context, p model.Principal, projectID string, in model.RuntimeList) (model.RuntimeListResult, error) {
-	pr, err := s.Project(ctx, p, projectID, "")
+func (s sessionProjects) RuntimeList(ctx context.Context, p model.Principal, projectID string, in model.RuntimeList) (model.RuntimeListResult, error) {
+	pr, err := s.readProject(ctx, p, projectID, "")
 	if err != nil {
 		return model.RuntimeListResult{}, err
 	}
@@ -22,7 +22,7 @@ func (s *Service) RuntimeList(ctx context.Context, p model.Principal, projectID 
 	if err != nil {
 		return model.RuntimeListResult{}, err
 	}
-	res, err := s.Runtime(ctx, model.RuntimeRequest{Slug: pr.Slug, Body: body, Internal: true, ProjectID: pr.ID})
+	res, err := s.serveRuntime(ctx, model.RuntimeRequest{Slug: pr.Slug, Body: body, Internal: true, ProjectID: pr.ID})
 	if e := model.AsError(err); e != nil && e.Code == model.CodeTooManyRequests {
 		// A GraphQL answer names a used-up limit LIMIT_REACHED (docs/reference/errors.md);
 		// the message says which and RetryAfter when it resets.

@@ -20,7 +20,7 @@ const AdoptionTokenPrefix = "adt_"
 // CreateSessionProject makes a session project (SessionTTL of life; a
 // session holds Limits.SessionProjects at a time), starting a session when
 // there is none, and a one-time adoption link for the human. It returns the session ID so the caller can set the cookie.
-func (s *Service) CreateSessionProject(ctx context.Context, p model.Principal, name string) (model.SessionProject, string, error) {
+func (s sessionProjects) CreateSessionProject(ctx context.Context, p model.Principal, name string) (model.SessionProject, string, error) {
 	session := s.sessionOf(p)
 	if session == "" {
 		session = s.newSessionID()
@@ -49,7 +49,7 @@ func (s *Service) CreateSessionProject(ctx context.Context, p model.Principal, n
 }
 
 // newAdoption issues a one-time adoption token for a session project.
-func (s *Service) newAdoption(ctx context.Context, pr *model.Project) (string, time.Time, error) {
+func (s *core) newAdoption(ctx context.Context, pr *model.Project) (string, time.Time, error) {
 	token := AdoptionTokenPrefix + ids.RandomString(32)
 	hash := ids.HashSecret(token)
 	exp := s.clock.Now().UTC().Add(s.cfg.AdoptionTTL)
@@ -66,8 +66,8 @@ func (s *Service) newAdoption(ctx context.Context, pr *model.Project) (string, t
 }
 
 // CreateAdoptionLink issues a fresh one-time link for the caller's session project.
-func (s *Service) CreateAdoptionLink(ctx context.Context, p model.Principal, projectID string) (model.SessionProject, error) {
-	pr, err := s.Project(ctx, p, projectID, "")
+func (s sessionProjects) CreateAdoptionLink(ctx context.Context, p model.Principal, projectID string) (model.SessionProject, error) {
+	pr, err := s.readProject(ctx, p, projectID, "")
 	if err != nil {
 		return model.SessionProject{}, err
 	}
@@ -80,7 +80,7 @@ func (s *Service) CreateAdoptionLink(ctx context.Context, p model.Principal, pro
 }
 
 // SessionProject returns the session's live session project, or nil.
-func (s *Service) SessionProject(ctx context.Context, p model.Principal) (*model.Project, error) {
+func (s sessionProjects) SessionProject(ctx context.Context, p model.Principal) (*model.Project, error) {
 	sess := s.sessionOf(p)
 	if sess == "" {
 		return nil, nil
@@ -90,7 +90,7 @@ func (s *Service) SessionProject(ctx context.Context, p model.Principal) (*model
 		return nil, err
 	}
 	a := claims[0]
-	pr, err := s.Project(ctx, p, a.ProjectID, "")
+	pr, err := s.readProject(ctx, p, a.ProjectID, "")
 	if model.ErrorCode(err) == model.CodeNotFound {
 		return nil, nil
 	}
@@ -99,7 +99,7 @@ func (s *Service) SessionProject(ctx context.Context, p model.Principal) (*model
 
 // Adopt uses a one-time adoption token and returns the project it opens
 // and until when that project lives.
-func (s *Service) Adopt(ctx context.Context, token string) (string, time.Time, error) {
+func (s *Adoption) Adopt(ctx context.Context, token string) (string, time.Time, error) {
 	bad := model.Errorf(model.CodeAdoptionTokenInvalid, "this adoption link was used already or has expired; ask the assistant for a new one (createAdoptionLink)")
 	if !strings.HasPrefix(token, AdoptionTokenPrefix) || len(token) != len(AdoptionTokenPrefix)+32 {
 		return "", time.Time{}, bad
@@ -108,7 +108,7 @@ func (s *Service) Adopt(ctx context.Context, token string) (string, time.Time, e
 	if err != nil {
 		return "", time.Time{}, err
 	}
-	pr, err := s.Project(ctx, model.Principal{System: true}, st.ProjectID, "")
+	pr, err := s.readProject(ctx, model.Principal{System: true}, st.ProjectID, "")
 	if err != nil || pr.Kind != model.KindSession || pr.Expired(s.clock.Now()) {
 		return "", time.Time{}, bad
 	}
@@ -117,7 +117,7 @@ func (s *Service) Adopt(ctx context.Context, token string) (string, time.Time, e
 
 // adoptSessionProject moves the principal's live session projects (its
 // board session's, and its session cookie's) into accountID, at sign-up.
-func (s *Service) adoptSessionProject(ctx context.Context, p model.Principal, accountID string) error {
+func (s *core) adoptSessionProject(ctx context.Context, p model.Principal, accountID string) error {
 	var moving []string
 	if p.BoardProjectID != "" {
 		moving = append(moving, p.BoardProjectID)
@@ -146,7 +146,7 @@ func (s *Service) adoptSessionProject(ctx context.Context, p model.Principal, ac
 // releases the claim of the session that made it (the caller's, or the
 // assistant's when the board session of an adoption link signs up), so that
 // session may make another.
-func (s *Service) transferProject(ctx context.Context, projectID, accountID string) error {
+func (s *core) transferProject(ctx context.Context, projectID, accountID string) error {
 	o, err := s.grains.Project(projectID, system).Owner(ctx)
 	if err == nil {
 		err = s.grains.Project(projectID, system).Transfer(ctx, accountID)
@@ -177,7 +177,7 @@ func (s *Service) transferProject(ctx context.Context, projectID, accountID stri
 // FORBIDDEN (not an EDITOR of the account), NOT_FOUND (no such live
 // session project held by this browser), CONFLICT (kept already),
 // LIMIT_REACHED (the plan's project cap).
-func (s *Service) KeepSessionProject(ctx context.Context, p model.Principal, projectID, accountID string) (*model.Project, error) {
+func (s *Management) KeepSessionProject(ctx context.Context, p model.Principal, projectID, accountID string) (*model.Project, error) {
 	if err := needUser(p); err != nil {
 		return nil, err
 	}
@@ -248,12 +248,12 @@ func (s *Service) KeepSessionProject(ctx context.Context, p model.Principal, pro
 	if o.Session != "" {
 		_ = s.grains.Session(o.Session).ReleaseProject(ctx, projectID)
 	}
-	return s.Project(ctx, model.Principal{System: true}, projectID, "")
+	return s.readProject(ctx, model.Principal{System: true}, projectID, "")
 }
 
 // holds tells whether the caller's browser holds session project id: its
 // board session (an adoption link's) or its session cookie's claims.
-func (s *Service) holds(ctx context.Context, p model.Principal, id string) (bool, error) {
+func (s *core) holds(ctx context.Context, p model.Principal, id string) (bool, error) {
 	if p.BoardProjectID == id {
 		return true, nil
 	}

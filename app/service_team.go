@@ -24,7 +24,7 @@ import (
 // CheckSession refuses a signed-in principal (a JWT) whose user is no
 // longer a member of the account it names, or whose token was revoked. A
 // principal without a user (an API key, a session) passes.
-func (s *Service) CheckSession(ctx context.Context, p model.Principal) error {
+func (s *Management) CheckSession(ctx context.Context, p model.Principal) error {
 	if p.UserID == "" || p.AccountID == "" || p.System {
 		return nil
 	}
@@ -37,7 +37,7 @@ func (s *Service) CheckSession(ctx context.Context, p model.Principal) error {
 
 // Logout revokes the caller's session tokens for its account (every
 // browser and Bearer header signed in to it as this user).
-func (s *Service) Logout(ctx context.Context, p model.Principal) error {
+func (s *Management) Logout(ctx context.Context, p model.Principal) error {
 	if p.UserID == "" || p.AccountID == "" {
 		return nil
 	}
@@ -46,7 +46,7 @@ func (s *Service) Logout(ctx context.Context, p model.Principal) error {
 
 // member returns the caller's membership of its account, as the account
 // knows it now (FORBIDDEN when there is none).
-func (s *Service) member(ctx context.Context, p model.Principal) (*actors.AccountState, *model.Member, error) {
+func (s *core) member(ctx context.Context, p model.Principal) (*actors.AccountState, *model.Member, error) {
 	if err := needUser(p); err != nil {
 		return nil, nil, err
 	}
@@ -63,7 +63,7 @@ func (s *Service) member(ctx context.Context, p model.Principal) (*actors.Accoun
 
 // caller is the signed-in caller's membership of its account and its user
 // record, which lists its workspaces and the invitations sent to it.
-func (s *Service) caller(ctx context.Context, p model.Principal) (*model.Member, *actors.UserState, error) {
+func (s *core) caller(ctx context.Context, p model.Principal) (*model.Member, *actors.UserState, error) {
 	_, m, err := s.member(ctx, p)
 	if err != nil {
 		return nil, nil, err
@@ -79,7 +79,7 @@ func (s *Service) caller(ctx context.Context, p model.Principal) (*model.Member,
 // in every account they belong to, then sets the new password, and signs
 // the caller in again to its account. A failure leaves the password as it
 // was; at worst some tokens are revoked already, which is the safe side.
-func (s *Service) ChangePassword(ctx context.Context, p model.Principal, current, next string) (model.User, *model.Account, error) {
+func (s *Management) ChangePassword(ctx context.Context, p model.Principal, current, next string) (model.User, *model.Account, error) {
 	_, m, err := s.member(ctx, p)
 	if err != nil {
 		return model.User{}, nil, err
@@ -114,7 +114,7 @@ func (s *Service) ChangePassword(ctx context.Context, p model.Principal, current
 // Workspaces lists the accounts the caller belongs to (its user record
 // holds them), each as the account itself confirms: one the user was
 // removed from is left out.
-func (s *Service) Workspaces(ctx context.Context, p model.Principal) ([]model.Workspace, error) {
+func (s *Management) Workspaces(ctx context.Context, p model.Principal) ([]model.Workspace, error) {
 	_, u, err := s.caller(ctx, p)
 	if err != nil {
 		return nil, err
@@ -138,7 +138,7 @@ func (s *Service) Workspaces(ctx context.Context, p model.Principal) ([]model.Wo
 // SwitchAccount signs the caller in to another of its accounts without a
 // password: only a member of accountID may (FORBIDDEN otherwise, the same
 // for an account that does not exist).
-func (s *Service) SwitchAccount(ctx context.Context, p model.Principal, accountID string) (model.User, *model.Account, error) {
+func (s *Management) SwitchAccount(ctx context.Context, p model.Principal, accountID string) (model.User, *model.Account, error) {
 	_, m, err := s.member(ctx, p)
 	if err != nil {
 		return model.User{}, nil, err

@@ -13,7 +13,7 @@ import (
 
 // SetSchemaBaseline saves the project's current runtime schema as its
 // baseline (EDITOR and above).
-func (s *Service) SetSchemaBaseline(ctx context.Context, p model.Principal, projectID string) error {
+func (s *Management) SetSchemaBaseline(ctx context.Context, p model.Principal, projectID string) error {
 	c, err := s.edit(ctx, p, projectID)
 	if err == nil {
 		err = c.SetBaseline(ctx)
@@ -24,8 +24,8 @@ func (s *Service) SetSchemaBaseline(ctx context.Context, p model.Principal, proj
 // SchemaChanges compares the project's runtime schema with its baseline
 // (VIEWER and above): BREAKING changes first, then DANGEROUS, then SAFE.
 // NOT_FOUND when no baseline was saved.
-func (s *Service) SchemaChanges(ctx context.Context, p model.Principal, projectID string) ([]model.SchemaChange, error) {
-	pr, err := s.Project(ctx, p, projectID, "")
+func (s *Management) SchemaChanges(ctx context.Context, p model.Principal, projectID string) ([]model.SchemaChange, error) {
+	pr, err := s.readProject(ctx, p, projectID, "")
 	if err != nil {
 		return nil, err
 	}

@@ -23,13 +23,13 @@ const (
 )
 
 // newSessionID mints a session ID.
-func (s *Service) newSessionID() string {
+func (s *core) newSessionID() string {
 	r := ids.RandomString(sessionRandLen)
 	return "s" + r + s.sessionTag(r)
 }
 
 // sessionTag is the base62 form of the HMAC of a session's random part.
-func (s *Service) sessionTag(r string) string {
+func (s *core) sessionTag(r string) string {
 	m := hmac.New(sha256.New, s.sessionKey)
 	m.Write([]byte("mgq_session:" + r))
 	sum := m.Sum(nil)
@@ -42,7 +42,7 @@ func (s *Service) sessionTag(r string) string {
 
 // minted reports whether id is a session ID this service (or another node
 // with the same key) minted.
-func (s *Service) minted(id string) bool {
+func (s *core) minted(id string) bool {
 	if len(id) != sessionIDLen || id[0] != 's' {
 		return false
 	}
@@ -51,7 +51,7 @@ func (s *Service) minted(id string) bool {
 }
 
 // sessionOf returns p's session ID if the server minted it, else "".
-func (s *Service) sessionOf(p model.Principal) string {
+func (s *core) sessionOf(p model.Principal) string {
 	if p.SessionID != "" && s.minted(p.SessionID) {
 		return p.SessionID
 	}

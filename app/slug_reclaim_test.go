@@ -17,7 +17,7 @@ func TestStaleSlugClaimIsReclaimed(t *testing.T) {
 	nd := startNode(t, "", clock)
 	svc, ctx := nd.svc, context.Background()
 	ann := signUp(t, svc, "ann@example.com")
-	a, err := svc.CreateProject(ctx, ann.p, "A", "held")
+	a, err := svc.Management.CreateProject(ctx, ann.p, "A", "held")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,18 +25,18 @@ func TestStaleSlugClaimIsReclaimed(t *testing.T) {
 	if err := nd.env.RuntimePath().Client().Slug("left").Claim(ctx, a.ID, ""); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.CreateProject(ctx, ann.p, "B", "left"); model.ErrorCode(err) != model.CodeConflict {
+	if _, err := svc.Management.CreateProject(ctx, ann.p, "B", "left"); model.ErrorCode(err) != model.CodeConflict {
 		t.Fatalf("a fresh claim was taken: %v", err)
 	}
 	clock.Add(3 * time.Minute)
-	b, err := svc.CreateProject(ctx, ann.p, "B", "left")
+	b, err := svc.Management.CreateProject(ctx, ann.p, "B", "left")
 	if err != nil {
 		t.Fatalf("a stale claim was not reclaimed: %v", err)
 	}
-	if got, err := svc.Project(ctx, ann.p, "", "left"); err != nil || got.ID != b.ID {
+	if got, err := svc.Management.Project(ctx, ann.p, "", "left"); err != nil || got.ID != b.ID {
 		t.Fatalf("project(slug: left): %v %v, want %s", got, err, b.ID)
 	}
-	if _, err := svc.CreateProject(ctx, ann.p, "C", "held"); model.ErrorCode(err) != model.CodeConflict {
+	if _, err := svc.Management.CreateProject(ctx, ann.p, "C", "held"); model.ErrorCode(err) != model.CodeConflict {
 		t.Fatalf("a slug its holder holds was taken: %v", err)
 	}
 }

@@ -44,7 +44,7 @@ func TestSweepDeletesExpiredSessionProject(t *testing.T) {
 	importProducts(t, svc, "products")
 	newSession := func(session string) (*model.Project, string) {
 		t.Helper()
-		sp, session, err := svc.CreateSessionProject(ctx, model.Principal{SessionID: session}, "S")
+		sp, session, err := svc.Public.CreateSessionProject(ctx, model.Principal{SessionID: session}, "S")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func TestSweepDeletesExpiredSessionProject(t *testing.T) {
 	if left := records(t, nd, next.ID, next.Slug); len(left) > 0 {
 		t.Fatalf("left after the second sweep: %v", left)
 	}
-	if _, _, err := svc.CreateSessionProject(ctx, model.Principal{SessionID: session}, "again"); err != nil {
+	if _, _, err := svc.Public.CreateSessionProject(ctx, model.Principal{SessionID: session}, "again"); err != nil {
 		t.Fatalf("the session is still claimed: %v", err)
 	}
 }
@@ -106,7 +106,7 @@ func TestSessionClaimFromOldCheckpoint(t *testing.T) {
 	clock := newTestClock()
 	nd := startNode(t, "", clock)
 	ctx := context.Background()
-	_, session, err := nd.svc.CreateGuestProject(ctx, model.Principal{}, "mints the session")
+	_, session, err := nd.svc.Public.CreateGuestProject(ctx, model.Principal{}, "mints the session")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,12 +115,12 @@ func TestSessionClaimFromOldCheckpoint(t *testing.T) {
 	if err := nd.db.Write(persistence.Put{Kind: "session", ID: hex.EncodeToString(h[:]), Value: old}); err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = nd.svc.CreateSessionProject(ctx, model.Principal{SessionID: session}, "new")
+	_, _, err = nd.svc.Public.CreateSessionProject(ctx, model.Principal{SessionID: session}, "new")
 	if model.ErrorCode(err) != model.CodeLimitReached || !strings.Contains(err.Error(), "pOld00000000000") {
 		t.Fatalf("with the old claim live: %v", err)
 	}
 	clock.Add(time.Hour)
-	if _, _, err := nd.svc.CreateSessionProject(ctx, model.Principal{SessionID: session}, "new"); err != nil {
+	if _, _, err := nd.svc.Public.CreateSessionProject(ctx, model.Principal{SessionID: session}, "new"); err != nil {
 		t.Fatalf("after the old claim's expiry: %v", err)
 	}
 }

@@ -31,8 +31,9 @@ type (
 // *model.Error for every refusal; IDs of tables, attributes, relations,
 // operations and views name their project (see model.ProjectOf), so
 // methods taking only such an ID find the project themselves. All methods
-// are safe for concurrent use. cmd/mockgql passes one *app.Service as
-// each field; every field is required.
+// are safe for concurrent use. cmd/mockgql passes app.Service's service
+// of each surface (app/surfaces.go), whose methods are exactly the
+// field's interface; every field is required.
 type Backends struct {
 	// Edge serves the checks in front of the routes: per-IP windows
 	// (gate.go), API keys (auth.go) and CORS policies (cors.go).

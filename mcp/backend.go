@@ -10,7 +10,7 @@ import (
 // public session-project API (/public-graphql) makes, in model types, so a
 // project built here is the same kind of project, with the same limits,
 // isolation and adoption links. Every method checks the principal's rights
-// and returns a *model.Error for each refusal. app.Service implements it;
+// and returns a *model.Error for each refusal. app.MCP implements it;
 // all methods are safe for concurrent use.
 type Backend interface {
 	// CreateSessionProject makes a session project for the principal's

@@ -481,8 +481,7 @@ func TestDemoProjectIsKept(t *testing.T) {
 	if err := s.run.seedDemo(); err != nil {
 		t.Fatal(err)
 	}
-	client := s.run.svc
-	pr, err := client.Project(context.Background(), model.Principal{System: true}, "", "demo")
+	pr, err := s.run.svc.Management.Project(context.Background(), model.Principal{System: true}, "", "demo")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,21 +53,21 @@ func (r *running) seedDemo() error {
 func (r *running) buildDemo(ctx context.Context) (demoInfo, error) {
 	sys := model.Principal{System: true}
 	for _, set := range dataset.Demo() {
-		_, err := r.svc.ImportDataset(ctx, sys, model.DatasetImport{ImportCode: set.ImportCode, Name: set.Name,
+		_, err := r.svc.Datasets.ImportDataset(ctx, sys, model.DatasetImport{ImportCode: set.ImportCode, Name: set.Name,
 			Format: string(set.Format), VariantField: set.VariantField, Body: bytes.NewReader(set.Data)})
 		if err != nil && model.ErrorCode(err) != model.CodeConflict {
 			return demoInfo{}, fmt.Errorf("import %s: %w", set.ImportCode, err)
 		}
 	}
-	pr, _, err := r.svc.CreateGuestProject(ctx, sys, "Demo shop")
+	pr, _, err := r.svc.Public.CreateGuestProject(ctx, sys, "Demo shop")
 	if err != nil {
 		return demoInfo{}, err
 	}
-	if err := buildDemoModel(ctx, r.svc, sys, pr.ID); err != nil {
+	if err := buildDemoModel(ctx, r.svc.Management, sys, pr.ID); err != nil {
 		return demoInfo{}, err
 	}
 	demoSlug := "demo"
-	if moved, err := r.svc.UpdateProject(ctx, sys, pr.ID, nil, &demoSlug); err == nil {
+	if moved, err := r.svc.Management.UpdateProject(ctx, sys, pr.ID, nil, &demoSlug); err == nil {
 		pr = moved
 	} // a taken "demo" slug keeps the generated one
 

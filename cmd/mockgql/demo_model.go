@@ -43,7 +43,7 @@ var demoTables = []struct {
 
 // buildDemoModel creates the demo tables, relations, default operations, a
 // filtered list operation and views.
-func buildDemoModel(ctx context.Context, svc *app.Service, p model.Principal, projectID string) error {
+func buildDemoModel(ctx context.Context, svc *app.Management, p model.Principal, projectID string) error {
 	ids := map[string]string{}
 	for _, t := range demoTables {
 		tbl, err := svc.CreateTable(ctx, p, projectID, t.name, &model.TableSource{ImportCode: t.code})

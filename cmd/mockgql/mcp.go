@@ -26,9 +26,9 @@ func newMCP(c serveConfig, acfg actors.Config, svc *app.Service, secret []byte, 
 		app = func() string { return u }
 	}
 	cfg := mcp.DefaultConfig()
-	cfg.Backend, cfg.Secret, cfg.BaseURL, cfg.AppURL, cfg.Logger = svc, secret, base, app, log
+	cfg.Backend, cfg.Secret, cfg.BaseURL, cfg.AppURL, cfg.Logger = svc.MCP, secret, base, app, log
 	cfg.QueryTimeout = c.QueryTimeout
-	cfg.CheckCreate = func(ctx context.Context, ip string) error { return svc.CheckWindow(ctx, "create", ip) }
+	cfg.CheckCreate = func(ctx context.Context, ip string) error { return svc.Edge.CheckWindow(ctx, "create", ip) }
 	cfg.Limits = mcp.Limits{Projects: acfg.Limits.SessionProjects, Tables: acfg.Limits.SessionTables, Attributes: acfg.Limits.SessionAttributes,
 		DailyCalls: acfg.SessionDailyCalls, ProjectTTL: acfg.SessionTTL, AdoptionTTL: acfg.AdoptionTTL}
 	return mcp.New(cfg)

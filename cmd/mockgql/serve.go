@@ -275,12 +275,13 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	return &running{stopSweep: stopSweep, log: log, db: db, node: node, svc: svc, srv: srv}, nil
 }
 
-// backends serves every surface of the HTTP layer with svc. The literal is
-// also the compile-time check that *app.Service satisfies each
-// surface's interface (http.Edge, Runtime, Management, Public, Previewer,
-// Adopter, DatasetImporter).
+// backends serves every surface of the HTTP layer with its service of
+// svc. The literal is also the compile-time check that each service
+// satisfies its surface's interface (http.Edge, Runtime, Management,
+// Public, Previewer, Adopter, DatasetImporter).
 func backends(svc *app.Service) http.Backends {
-	return http.Backends{Edge: svc, Runtime: svc, Management: svc, Public: svc, Preview: svc, Adoption: svc, Datasets: svc}
+	return http.Backends{Edge: svc.Edge, Runtime: svc.Runtime, Management: svc.Management, Public: svc.Public,
+		Preview: svc.Preview, Adoption: svc.Adoption, Datasets: svc.Datasets}
 }
 
 // setPositive sets *to to v when v is positive.
