@@ -105,7 +105,7 @@ func (a *accountGrain) stopped(g *grain) {
 }
 
 // handle is the type list of what an account grain can be asked.
-func (a *accountGrain) handle(g *grain, c *call) (any, error) {
+func (a *accountGrain) handle(g *grain, c *call) (result, error) {
 	switch m := c.req.(type) {
 	case *pb.AccountCreate:
 		return a.create(g, m)
@@ -127,7 +127,7 @@ func (a *accountGrain) handle(g *grain, c *call) (any, error) {
 }
 
 // run answers a request of handle's second case.
-func (a *accountGrain) run(g *grain, c *call) (any, error) {
+func (a *accountGrain) run(g *grain, c *call) (result, error) {
 	switch m := c.req.(type) {
 	case *pb.AccountGet:
 		return a.state, nil
@@ -177,7 +177,7 @@ func (a *accountGrain) run(g *grain, c *call) (any, error) {
 }
 
 // setProject adds a project to the account, or removes it.
-func (a *accountGrain) setProject(g *grain, projectID string, add bool) (any, error) {
+func (a *accountGrain) setProject(g *grain, projectID string, add bool) (result, error) {
 	return a.update(g, "", "", func(s *AccountState) error {
 		s.Account.ProjectIDs = removeString(s.Account.ProjectIDs, projectID)
 		if add {
@@ -188,7 +188,7 @@ func (a *accountGrain) setProject(g *grain, projectID string, add bool) (any, er
 }
 
 // setKey indexes a key of the account (ref), or drops it (nil).
-func (a *accountGrain) setKey(g *grain, keyID string, ref *KeyRef) (any, error) {
+func (a *accountGrain) setKey(g *grain, keyID string, ref *KeyRef) (result, error) {
 	return a.update(g, "", "", func(s *AccountState) error {
 		delete(s.Keys, keyID)
 		if ref != nil {
@@ -198,7 +198,7 @@ func (a *accountGrain) setKey(g *grain, keyID string, ref *KeyRef) (any, error) 
 	})
 }
 
-func (a *accountGrain) create(g *grain, m *pb.AccountCreate) (any, error) {
+func (a *accountGrain) create(g *grain, m *pb.AccountCreate) (result, error) {
 	if a.found {
 		return a.state, nil // a retried create
 	}
@@ -219,7 +219,7 @@ func (a *accountGrain) create(g *grain, m *pb.AccountCreate) (any, error) {
 
 // update checks that caller (if given) has at least role min, applies edit
 // to a copy, checkpoints it and only then makes it the state.
-func (a *accountGrain) update(g *grain, caller string, min model.Role, edit func(*AccountState) error) (any, error) {
+func (a *accountGrain) update(g *grain, caller string, min model.Role, edit func(*AccountState) error) (result, error) {
 	if caller != "" {
 		m := a.state.Account.Member(caller)
 		if m == nil || !m.Role.AtLeast(min) {

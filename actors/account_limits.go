@@ -108,7 +108,7 @@ func datasetCaps(g *grain, plan model.Plan) (count int, bytes int64) {
 
 // holdEdit runs edit on a copy of the state with the holds pruned and the
 // catalog's use read, and checkpoints it (see update).
-func (a *accountGrain) holdEdit(g *grain, edit func(s *AccountState, u datasetUse, now time.Time) error) (any, error) {
+func (a *accountGrain) holdEdit(g *grain, edit func(s *AccountState, u datasetUse, now time.Time) error) (result, error) {
 	u, err := catalogUse(g)
 	if err != nil {
 		return nil, err
@@ -124,7 +124,7 @@ func (a *accountGrain) holdEdit(g *grain, edit func(s *AccountState, u datasetUs
 }
 
 // reserveDataset answers AccountReserveDataset.
-func (a *accountGrain) reserveDataset(g *grain, m *pb.AccountReserveDataset) (any, error) {
+func (a *accountGrain) reserveDataset(g *grain, m *pb.AccountReserveDataset) (result, error) {
 	if h, ok := a.state.Holds[m.HoldId]; ok && !h.Settled {
 		return a.state, nil // a retried reserve
 	}
@@ -158,7 +158,7 @@ func (a *accountGrain) reserveDataset(g *grain, m *pb.AccountReserveDataset) (an
 
 // settleDataset answers AccountSettleDataset. A hold that expired
 // meanwhile is settled too if the plan has room for it.
-func (a *accountGrain) settleDataset(g *grain, m *pb.AccountSettleDataset) (any, error) {
+func (a *accountGrain) settleDataset(g *grain, m *pb.AccountSettleDataset) (result, error) {
 	plan := a.state.Account.Plan
 	maxCount, maxBytes := datasetCaps(g, plan)
 	return a.holdEdit(g, func(s *AccountState, cat datasetUse, now time.Time) error {
@@ -179,7 +179,7 @@ func (a *accountGrain) settleDataset(g *grain, m *pb.AccountSettleDataset) (any,
 }
 
 // releaseDataset answers AccountReleaseDataset.
-func (a *accountGrain) releaseDataset(g *grain, m *pb.AccountReleaseDataset) (any, error) {
+func (a *accountGrain) releaseDataset(g *grain, m *pb.AccountReleaseDataset) (result, error) {
 	if _, ok := a.state.Holds[m.HoldId]; !ok {
 		return a.state, nil
 	}
@@ -205,7 +205,7 @@ func datasetBytesError(plan model.Plan, max, left int64) error {
 
 // claimProject answers AccountClaimProject: the project joins the account
 // unless the plan's project cap is reached.
-func (a *accountGrain) claimProject(g *grain, m *pb.AccountClaimProject) (any, error) {
+func (a *accountGrain) claimProject(g *grain, m *pb.AccountClaimProject) (result, error) {
 	plan := a.state.Account.Plan
 	limit := g.env.Config.Limits.Projects[model.PlanIndex(plan)]
 	return a.update(g, "", "", func(s *AccountState) error {
@@ -220,7 +220,7 @@ func (a *accountGrain) claimProject(g *grain, m *pb.AccountClaimProject) (any, e
 
 // claimKey answers AccountClaimKey: the key joins the account's index
 // unless its project holds the plan's cap of keys.
-func (a *accountGrain) claimKey(g *grain, m *pb.AccountClaimKey) (any, error) {
+func (a *accountGrain) claimKey(g *grain, m *pb.AccountClaimKey) (result, error) {
 	plan := a.state.Account.Plan
 	limit := g.env.Config.Limits.KeysPerProject[model.PlanIndex(plan)]
 	return a.update(g, "", "", func(s *AccountState) error {
@@ -247,7 +247,7 @@ func keysOf(s *AccountState, projectID string) int {
 }
 
 // runLimits answers the requests of the plan caps.
-func (a *accountGrain) runLimits(g *grain, c *call) (any, error) {
+func (a *accountGrain) runLimits(g *grain, c *call) (result, error) {
 	switch m := c.req.(type) {
 	case *pb.AccountReserveDataset:
 		return a.reserveDataset(g, m)

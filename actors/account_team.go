@@ -23,7 +23,7 @@ type inviteWindow struct {
 }
 
 // team answers the teams requests of run; anything else is unknown.
-func (a *accountGrain) team(g *grain, c *call) (any, error) {
+func (a *accountGrain) team(g *grain, c *call) (result, error) {
 	switch m := c.req.(type) {
 	case *pb.AccountCheckSession:
 		return a.checkSession(m.UserId, m.Version)
@@ -67,14 +67,14 @@ func (a *accountGrain) team(g *grain, c *call) (any, error) {
 // checkSession refuses a token of a user who is no member (FORBIDDEN) or
 // whose version is older than the user's current one (UNAUTHENTICATED).
 // It reads only the grain's state: no store read.
-func (a *accountGrain) checkSession(userID string, version uint64) (any, error) {
+func (a *accountGrain) checkSession(userID string, version uint64) (result, error) {
 	if a.state.Account.Member(userID) == nil {
 		return nil, model.Errorf(model.CodeForbidden, "you are no longer a member of this workspace; log in again")
 	}
 	if version < a.state.Account.TokenVersion(userID) {
 		return nil, model.Errorf(model.CodeUnauthenticated, "this session has ended (logout, a password change or a removal); log in again")
 	}
-	return true, nil
+	return doneReply(true), nil
 }
 
 // bumpTokenVersion revokes every token of userID for the account.
@@ -168,7 +168,7 @@ func dropInvitation(s *AccountState, id string) {
 // answerInvitation accepts or declines an invitation for the user of the
 // request: the one it was sent to (by e-mail), or whoever holds its link.
 // Any mismatch is the same NOT_FOUND, so an answer reveals nothing.
-func (a *accountGrain) answerInvitation(g *grain, m *pb.AccountAnswerInvite) (any, error) {
+func (a *accountGrain) answerInvitation(g *grain, m *pb.AccountAnswerInvite) (result, error) {
 	u, err := decodeOptional[model.User](m.User.GetJson())
 	if err != nil {
 		return nil, err

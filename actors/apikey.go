@@ -140,7 +140,7 @@ func (k *keyGrain) save(g *grain, key model.APIKey) error {
 }
 
 // handle is the type list of what a key grain can be asked.
-func (k *keyGrain) handle(g *grain, c *call) (any, error) {
+func (k *keyGrain) handle(g *grain, c *call) (result, error) {
 	switch m := c.req.(type) {
 	case *pb.KeyCreate:
 		return k.create(g, m)
@@ -151,7 +151,7 @@ func (k *keyGrain) handle(g *grain, c *call) (any, error) {
 }
 
 // run answers a request of handle's second case.
-func (k *keyGrain) run(g *grain, c *call) (any, error) {
+func (k *keyGrain) run(g *grain, c *call) (result, error) {
 	if !k.found || k.key.Deleted {
 		return nil, model.Errorf(model.CodeAPIKeyInvalid, "unknown, revoked or deleted API key")
 	}
@@ -161,13 +161,13 @@ func (k *keyGrain) run(g *grain, c *call) (any, error) {
 		out := k.key
 		out.LastUsedAt = k.lastUsed()
 		out.ActiveActors = k.leases.live(now)
-		return out, nil
+		return keyReply(out), nil
 	case *pb.KeyAuth:
 		if err := checkKeyUsable(&k.key, now); err != nil {
 			return nil, err
 		}
 		markUsed(&k.used, now)
-		return k.key, nil
+		return keyReply(k.key), nil
 	case *pb.KeyRevoke:
 		return k.set(g, func(key *model.APIKey) { key.Revoked = true })
 	case *pb.KeyDelete:
@@ -177,14 +177,14 @@ func (k *keyGrain) run(g *grain, c *call) (any, error) {
 	case *pb.KeyTouch:
 		return nil, k.leases.touch(m.TokenHash, now)
 	case *pb.KeyRelease:
-		return k.leases.release(m.TokenHash), k.save(g, k.key)
+		return doneReply(k.leases.release(m.TokenHash)), k.save(g, k.key)
 	}
 	return nil, unknownRequest(g, c)
 }
 
-func (k *keyGrain) create(g *grain, m *pb.KeyCreate) (any, error) {
+func (k *keyGrain) create(g *grain, m *pb.KeyCreate) (result, error) {
 	if k.found {
-		return k.key, nil // a retried create
+		return keyReply(k.key), nil // a retried create
 	}
 	if len(m.Key.GetJson()) == 0 {
 		return nil, model.Errorf(model.CodeBadUserInput, "key missing")
@@ -198,11 +198,11 @@ func (k *keyGrain) create(g *grain, m *pb.KeyCreate) (any, error) {
 	}
 	k.key, k.found = *key, true
 	k.publish(g)
-	return k.key, nil
+	return keyReply(k.key), nil
 }
 
 // acquire issues an actor token if the issue rate and a free slot allow.
-func (k *keyGrain) acquire(g *grain, now time.Time) (any, error) {
+func (k *keyGrain) acquire(g *grain, now time.Time) (result, error) {
 	if err := checkKeyUsable(&k.key, now); err != nil {
 		return nil, err
 	}
@@ -236,7 +236,7 @@ func checkKeyUsable(k *model.APIKey, now time.Time) error {
 	return nil
 }
 
-func (k *keyGrain) set(g *grain, edit func(*model.APIKey)) (any, error) {
+func (k *keyGrain) set(g *grain, edit func(*model.APIKey)) (result, error) {
 	next := k.key
 	edit(&next)
 	if err := k.save(g, next); err != nil {
@@ -244,5 +244,5 @@ func (k *keyGrain) set(g *grain, edit func(*model.APIKey)) (any, error) {
 	}
 	k.key = next
 	k.publish(g)
-	return k.key, nil
+	return keyReply(k.key), nil
 }

@@ -18,7 +18,7 @@ func (d *datasetGrain) load(g *grain) (err error) {
 	return err
 }
 
-func (d *datasetGrain) handle(g *grain, c *call) (any, error) {
+func (d *datasetGrain) handle(g *grain, c *call) (result, error) {
 	switch req := c.req.(type) {
 	case *pb.DatasetGet:
 		if !d.found {

@@ -97,7 +97,7 @@ func (f *faultState) clear() {
 // new Rev, so it restarts the scope's sequence even with the same values.
 // The settings are not part of the runtime schema, so the model version
 // stays.
-func setFaults(p *model.Project, operationID string, s *model.FaultSettings) (any, error) {
+func setFaults(p *model.Project, operationID string, s *model.FaultSettings) (result, error) {
 	if s != nil {
 		if err := s.Check(); err != nil {
 			return nil, err
@@ -108,12 +108,12 @@ func setFaults(p *model.Project, operationID string, s *model.FaultSettings) (an
 	}
 	if operationID == "" {
 		p.Faults = s
-		return p, nil
+		return projectReply{p}, nil
 	}
 	for _, o := range p.Operations {
 		if o.ID == operationID {
 			o.Faults = s
-			return p, nil
+			return projectReply{p}, nil
 		}
 	}
 	return nil, model.Errorf(model.CodeNotFound, "operation not found")

@@ -21,10 +21,10 @@ type behavior interface {
 	// load reads the grain's state from the store; called once on activation.
 	load(g *grain) error
 	// handle answers one request. Its type switch is the list of what the
-	// kind can be asked. It returns the result (put on the wire by
-	// resultOf) or an error; errDeferred means handle answers later
-	// through g.replyLater.
-	handle(g *grain, c *call) (any, error)
+	// kind can be asked. It returns the result (one of the closed set of
+	// replies.go, put on the wire by resultOf; nil: none) or an error;
+	// errDeferred means handle answers later through g.replyLater.
+	handle(g *grain, c *call) (result, error)
 }
 
 // errDeferred is returned by handle when the answer is sent later.
@@ -191,19 +191,19 @@ func (g *grain) dispatch(ctx actor.Context, m Request) {
 }
 
 // safeHandle keeps a bug in one method from killing the grain or the node.
-func (g *grain) safeHandle(c *call) (res any, err error) {
+func (g *grain) safeHandle(c *call) (r *pb.Reply, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			g.env.Log.Error("grain method panicked", "kind", g.kind, "id", g.id, "method", requestName(c.req),
 				"panic", p, "stack", string(debug.Stack()))
-			res, err = nil, fmt.Errorf("panic in %s.%s: %v", g.kind, requestName(c.req), p)
+			r, err = nil, fmt.Errorf("panic in %s.%s: %v", g.kind, requestName(c.req), p)
 		}
 	}()
-	res, err = g.b.handle(g, c)
+	res, err := g.b.handle(g, c)
 	if err != nil {
 		return nil, err
 	}
-	return resultOf(res) // here, so that a result that cannot be encoded is contained too
+	return resultOf(res), nil // here, so that a panic while encoding is contained too
 }
 
 // replyLater sends r to the sender of c from any goroutine.
@@ -214,11 +214,7 @@ func (g *grain) replyLater(c *call, r *pb.Reply) {
 }
 
 // makeReply turns a method's result into a Reply.
-func makeReply(res any, err error) *pb.Reply {
-	if err != nil {
-		return errorReply(err)
-	}
-	r, err := resultOf(res)
+func makeReply(r *pb.Reply, err error) *pb.Reply {
 	if err != nil {
 		return errorReply(err)
 	}

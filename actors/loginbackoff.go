@@ -113,7 +113,7 @@ type loginGrain struct{ b loginBackoff }
 
 func (lg *loginGrain) load(*grain) error { return nil }
 
-func (lg *loginGrain) handle(g *grain, c *call) (any, error) {
+func (lg *loginGrain) handle(g *grain, c *call) (result, error) {
 	res, err := lg.serve(g, c)
 	// Keep the grain, and so the count, until forgetAt: idle passivation
 	// stops a grain IdleAfter after its lastUsed.
@@ -125,7 +125,7 @@ func (lg *loginGrain) handle(g *grain, c *call) (any, error) {
 	return res, err
 }
 
-func (lg *loginGrain) serve(g *grain, c *call) (any, error) {
+func (lg *loginGrain) serve(g *grain, c *call) (result, error) {
 	now, limit := g.env.Clock.Now(), g.env.Config.LoginAttempts
 	switch m := c.req.(type) {
 	case *pb.LoginAdmit:

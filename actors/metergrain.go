@@ -41,7 +41,7 @@ func (mg *meterGrain) load(g *grain) error {
 	return nil
 }
 
-func (mg *meterGrain) handle(g *grain, c *call) (any, error) {
+func (mg *meterGrain) handle(g *grain, c *call) (result, error) {
 	switch m := c.req.(type) {
 	case *pb.Consume:
 		ok, retry := mg.m.take(g.env.Clock.Now())

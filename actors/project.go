@@ -178,7 +178,7 @@ func (p *projectGrain) stopped(g *grain) {
 
 // handle is the type list of what a project grain can be asked (the
 // messages of actors/pb/mockgql/actors/v1/project.proto, and Consume).
-func (p *projectGrain) handle(g *grain, c *call) (any, error) {
+func (p *projectGrain) handle(g *grain, c *call) (result, error) {
 	switch m := c.req.(type) {
 	case *pb.ProjectRuntime:
 		return p.runtimeCall(g, c, m)
@@ -223,7 +223,7 @@ type accessed interface{ GetAccess() *pb.Access }
 
 // authorized runs a request of handle's last two cases once the caller
 // may read (or, with write, change) the project.
-func (p *projectGrain) authorized(g *grain, c *call, write bool) (any, error) {
+func (p *projectGrain) authorized(g *grain, c *call, write bool) (result, error) {
 	if err := p.live(g); err != nil {
 		return nil, err
 	}
@@ -236,7 +236,7 @@ func (p *projectGrain) authorized(g *grain, c *call, write bool) (any, error) {
 	}
 	switch m := c.req.(type) {
 	case *pb.ProjectGet:
-		return p.projectDoc(), nil
+		return rawReply{p.projectDoc()}, nil
 	case *pb.ProjectOwnerQuery:
 		return ProjectOwner{AccountID: p.st.Project.AccountID, Session: p.st.Session, Kind: p.st.Project.Kind}, nil
 	case *pb.Consume:
@@ -256,7 +256,7 @@ func (p *projectGrain) authorized(g *grain, c *call, write bool) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		return rt.SDL(), nil
+		return sdlReply(rt.SDL()), nil
 	case *pb.ProjectDelete:
 		if err := p.mayDelete(a); err != nil {
 			return nil, err
@@ -265,7 +265,7 @@ func (p *projectGrain) authorized(g *grain, c *call, write bool) (any, error) {
 	case *pb.ProjectReset:
 		return nil, p.reset(g)
 	case *pb.ProjectRequestLog:
-		return p.requestLog(int(m.Limit)), nil
+		return requestLogReply(p.requestLog(int(m.Limit))), nil
 	case *pb.ProjectClearRequestLog:
 		p.requestLogState().clear()
 		return nil, nil
@@ -278,9 +278,9 @@ func (p *projectGrain) authorized(g *grain, c *call, write bool) (any, error) {
 	return p.edit(g, c.req, a)
 }
 
-func (p *projectGrain) create(g *grain, m *pb.ProjectCreate) (any, error) {
+func (p *projectGrain) create(g *grain, m *pb.ProjectCreate) (result, error) {
 	if p.st != nil {
-		return p.st.Project, nil // a retried create
+		return projectReply{p.st.Project}, nil // a retried create
 	}
 	if len(m.Project.GetJson()) == 0 {
 		return nil, model.Errorf(model.CodeBadUserInput, "project missing")
@@ -299,7 +299,7 @@ func (p *projectGrain) create(g *grain, m *pb.ProjectCreate) (any, error) {
 	}
 	p.startCalls(g)
 	p.publish(g)
-	return p.st.Project, nil
+	return projectReply{p.st.Project}, nil
 }
 
 // authorize lets the caller read (or, with write, change) the project.

@@ -13,7 +13,7 @@ import (
 
 // edit applies one model edit to a copy of the project, checks the plan's
 // limits, checkpoints the copy and only then makes it current.
-func (p *projectGrain) edit(g *grain, req Request, a Access) (any, error) {
+func (p *projectGrain) edit(g *grain, req Request, a Access) (result, error) {
 	next := p.st.Project.Clone()
 	res, err := applyEdit(next, req)
 	if err != nil {
@@ -55,28 +55,28 @@ func (p *projectGrain) encodeWithin(g *grain, st *projectState, a Access) ([]byt
 }
 
 // applyEdit runs one edit on p and returns what the API answers.
-func applyEdit(p *model.Project, req Request) (any, error) {
+func applyEdit(p *model.Project, req Request) (result, error) {
 	pid := p.ID
 	switch e := req.(type) {
 	case *pb.EditUpdateProject:
 		return updateProject(p, e)
 	case *pb.EditSetPreviewSharing:
-		return p, setPreviewSharing(p, e.ShareToken)
+		return projectReply{p}, setPreviewSharing(p, e.ShareToken)
 	case *pb.EditCreateTable:
 		src, err := decodeOptional[model.TableSource](e.Source.GetJson())
 		if err != nil {
 			return nil, err
 		}
 		t := &model.Table{ID: ids.NewChildID(pid, 't'), Name: e.Name, Source: src}
-		return t, p.AddTable(t)
+		return tableReply{t}, p.AddTable(t)
 	case *pb.EditUpdateTable:
 		src, err := decodeOptional[model.TableSource](e.Source.GetJson())
 		if err != nil {
 			return nil, err
 		}
-		return p.UpdateTable(e.TableId, model.TablePatch{Name: e.Name, Source: src})
+		return tableOf(p.UpdateTable(e.TableId, model.TablePatch{Name: e.Name, Source: src}))
 	case *pb.EditDeleteTable:
-		return true, p.RemoveTable(e.TableId)
+		return doneReply(true), p.RemoveTable(e.TableId)
 	case *pb.EditCreateAttribute:
 		in, err := decodeOptional[model.Attribute](e.Attribute.GetJson())
 		if err != nil {
@@ -90,23 +90,23 @@ func applyEdit(p *model.Project, req Request) (any, error) {
 		}
 		return updateAttribute(p, e.AttributeId, patch)
 	case *pb.EditDeleteAttribute:
-		return true, p.RemoveAttribute(e.AttributeId)
+		return doneReply(true), p.RemoveAttribute(e.AttributeId)
 	case *pb.EditCreateRelation:
 		r, err := decodeOptional[model.Relation](e.Relation.GetJson())
 		if err != nil || r == nil {
 			return nil, errOr(err, model.Errorf(model.CodeBadUserInput, "relation missing"))
 		}
 		r.ID = ids.NewChildID(pid, 'r')
-		return r, p.AddRelation(r)
+		return relationReply{r}, p.AddRelation(r)
 	case *pb.EditDeleteRelation:
-		return true, p.RemoveRelation(e.RelationId)
+		return doneReply(true), p.RemoveRelation(e.RelationId)
 	}
 	return applyOperationEdit(p, req)
 }
 
 // updateProject renames the project, moves its slug or sets its
 // allowedOrigins.
-func updateProject(p *model.Project, e *pb.EditUpdateProject) (any, error) {
+func updateProject(p *model.Project, e *pb.EditUpdateProject) (result, error) {
 	if e.Name != nil {
 		p.Name = *e.Name
 	}
@@ -124,31 +124,31 @@ func updateProject(p *model.Project, e *pb.EditUpdateProject) (any, error) {
 		p.AllowedOrigins = o
 	}
 	p.Version++
-	return p, nil
+	return projectReply{p}, nil
 }
 
-func applyOperationEdit(p *model.Project, req Request) (any, error) {
+func applyOperationEdit(p *model.Project, req Request) (result, error) {
 	pid := p.ID
 	switch e := req.(type) {
 	case *pb.EditGenerateOperations:
-		return p.GenerateDefaultOperations(e.TableId, func() string { return ids.NewChildID(pid, 'o') })
+		return operationsOf(p.GenerateDefaultOperations(e.TableId, func() string { return ids.NewChildID(pid, 'o') }))
 	case *pb.EditCreateOperation:
 		o, err := decodeOptional[model.Operation](e.Operation.GetJson())
 		if err != nil || o == nil {
 			return nil, errOr(err, model.Errorf(model.CodeBadUserInput, "operation missing"))
 		}
 		o.ID, o.Enabled = ids.NewChildID(pid, 'o'), true
-		return o, p.AddOperation(o)
+		return operationReply{o}, p.AddOperation(o)
 	case *pb.EditUpdateOperation:
 		patch, err := decodeDoc[model.OperationPatch](e.Patch.GetJson())
 		if err != nil {
 			return nil, err
 		}
-		return p.UpdateOperation(e.OperationId, *patch)
+		return operationOf(p.UpdateOperation(e.OperationId, *patch))
 	case *pb.EditDeleteOperation:
-		return true, p.RemoveOperation(e.OperationId)
+		return doneReply(true), p.RemoveOperation(e.OperationId)
 	case *pb.EditGenerateViews:
-		return p.GenerateMissingViews(func() string { return ids.NewChildID(pid, 'v') }), nil
+		return viewsReply(p.GenerateMissingViews(func() string { return ids.NewChildID(pid, 'v') })), nil
 	case *pb.EditSetFaults:
 		return setFaults(p, e.OperationId, faultSettingsOf(e.Faults))
 	case *pb.EditImportTables, *pb.EditSetBaseline:
@@ -188,7 +188,7 @@ func setPreviewSharing(p *model.Project, token string) error {
 	return nil
 }
 
-func createAttribute(p *model.Project, in *model.Attribute) (any, error) {
+func createAttribute(p *model.Project, in *model.Attribute) (result, error) {
 	if in == nil {
 		return nil, model.Errorf(model.CodeBadUserInput, "attribute missing")
 	}
@@ -199,10 +199,10 @@ func createAttribute(p *model.Project, in *model.Attribute) (any, error) {
 			return nil, err
 		}
 	}
-	return &a, p.AddAttribute(&a)
+	return attributeReply{&a}, p.AddAttribute(&a)
 }
 
-func updateAttribute(p *model.Project, id string, patch *model.AttributePatch) (any, error) {
+func updateAttribute(p *model.Project, id string, patch *model.AttributePatch) (result, error) {
 	if patch == nil {
 		patch = &model.AttributePatch{}
 	}
@@ -211,7 +211,7 @@ func updateAttribute(p *model.Project, id string, patch *model.AttributePatch) (
 			return nil, err
 		}
 	}
-	return p.UpdateAttribute(id, *patch)
+	return attributeOf(p.UpdateAttribute(id, *patch))
 }
 
 // checkLimits enforces the plan's table limit (guest and session projects:

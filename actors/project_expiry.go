@@ -35,7 +35,7 @@ type expired struct {
 // the entry for the next sweep on any node, which gets the same answer here
 // and repeats the (idempotent) releases: the deletion happens once, the
 // releases at least once.
-func (p *projectGrain) expire(g *grain, indexKey string) (any, error) {
+func (p *projectGrain) expire(g *grain, indexKey string) (result, error) {
 	if p.st == nil { // deleted already: finish what a sweep left, or drop a stale entry
 		v, err := g.env.Store.Get(kindExpiry, indexKey)
 		if err != nil {
@@ -84,7 +84,7 @@ func (p *projectGrain) expireDone(g *grain, indexKey string) error {
 
 // transfer moves a live session project into an account: it becomes an
 // account project with no expiry, whose runtime needs an API key.
-func (p *projectGrain) transfer(g *grain, accountID string) (any, error) {
+func (p *projectGrain) transfer(g *grain, accountID string) (result, error) {
 	pr := p.st.Project
 	if pr.Kind != model.KindSession {
 		return nil, model.Errorf(model.CodeConflict, "project %s is not a session project", pr.ID)
@@ -102,7 +102,7 @@ func (p *projectGrain) transfer(g *grain, accountID string) (any, error) {
 	}
 	p.startCalls(g)
 	p.publish(g)
-	return p.st.Project, nil
+	return projectReply{p.st.Project}, nil
 }
 
 // extendGuest keeps a guest project that is in use alive: it moves the

@@ -19,7 +19,7 @@ import (
 //	EditSetBaseline   saves the current runtime schema as the baseline.
 
 // applyVersioningEdit runs an EditImportTables or EditSetBaseline on p.
-func applyVersioningEdit(p *model.Project, req Request) (any, error) {
+func applyVersioningEdit(p *model.Project, req Request) (result, error) {
 	switch e := req.(type) {
 	case *pb.EditImportTables:
 		tables := make([]*model.Table, 0, len(e.Tables))
@@ -30,9 +30,9 @@ func applyVersioningEdit(p *model.Project, req Request) (any, error) {
 			}
 			tables = append(tables, t)
 		}
-		return importTables(p, tables)
+		return tablesOf(importTables(p, tables))
 	case *pb.EditSetBaseline:
-		return true, setBaseline(p)
+		return doneReply(true), setBaseline(p)
 	}
 	return nil, fmt.Errorf("unknown model edit %s", requestName(req))
 }

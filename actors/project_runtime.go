@@ -26,7 +26,7 @@ type mutationTask struct {
 // record (slug, credential), then runs the request on a goroutine of its
 // own with a snapshot of the runtime and overlay; a mutation comes back to
 // the grain as a mutationTask.
-func (p *projectGrain) runtimeCall(g *grain, c *call, m *pb.ProjectRuntime) (any, error) {
+func (p *projectGrain) runtimeCall(g *grain, c *call, m *pb.ProjectRuntime) (result, error) {
 	if p.st == nil || !servesSlug(p.st.Project, m.Slug, g.env.Clock.Now()) {
 		return nil, errNoSlug(m.Slug)
 	}
@@ -155,7 +155,7 @@ func resultReply(ctx context.Context, res *exec.Result, err error) *pb.Reply {
 // serveCall runs a whole runtime request that an HTTP node without this
 // project handed over, on this node, where the project's snapshot, key
 // cache and quota lease are: one round trip instead of one per check.
-func (p *projectGrain) serveCall(g *grain, c *call, m *pb.ProjectServe) (any, error) {
+func (p *projectGrain) serveCall(g *grain, c *call, m *pb.ProjectServe) (result, error) {
 	if p.st == nil || !servesSlug(p.st.Project, m.Slug, g.env.Clock.Now()) {
 		return nil, errNoSlug(m.Slug)
 	}

@@ -115,35 +115,33 @@ func TestResultsCrossTheWire(t *testing.T) {
 	at := time.Date(2026, 11, 24, 10, 0, 0, 123456789, time.UTC)
 	for _, tc := range []struct {
 		name   string
-		res    any
+		res    result
 		decode func(*pb.Reply) (any, error)
 	}{
-		{"no operations generated", []*model.Operation(nil), func(r *pb.Reply) (any, error) {
+		{"no operations generated", operationsReply(nil), func(r *pb.Reply) (any, error) {
 			if r.GetOperations() == nil {
-				return []*model.Operation(nil), nil
+				return operationsReply(nil), nil
 			}
-			return decodeDocs[model.Operation](r.GetOperations().GetOperations())
+			return operationsOf(decodeDocs[model.Operation](r.GetOperations().GetOperations()))
 		}},
-		{"an empty list of views", []*model.View{}, func(r *pb.Reply) (any, error) {
+		{"an empty list of views", viewsReply{}, func(r *pb.Reply) (any, error) {
 			if r.GetViews() == nil {
-				return []*model.View(nil), nil
+				return viewsReply(nil), nil
 			}
-			return decodeDocs[model.View](r.GetViews().GetViews())
+			v, err := decodeDocs[model.View](r.GetViews().GetViews())
+			return viewsReply(v), err
 		}},
-		{"a table", &model.Table{ID: "p1t1", Name: "Products"}, func(r *pb.Reply) (any, error) { return editResult[model.Table](r, nil) }},
+		{"a table", tableReply{&model.Table{ID: "p1t1", Name: "Products"}}, func(r *pb.Reply) (any, error) { return tableOf(editResult[model.Table](r, nil)) }},
 		{"usage, a zero time", quotaUsage{Requests: 3, Quota: 500, Start: at}, func(r *pb.Reply) (any, error) { return usageOf(r), nil }},
 		{"a lease grant", leaseGrant{Units: 50, Start: at, End: at.Add(time.Hour)}, func(r *pb.Reply) (any, error) { return leaseGrantOf(r), nil }},
-		{"no live claims", []SessionClaim(nil), func(r *pb.Reply) (any, error) { return claimsOf(r), nil }},
-		{"claims", []SessionClaim{{ProjectID: "p1", Expires: at}}, func(r *pb.Reply) (any, error) { return claimsOf(r), nil }},
+		{"no live claims", sessionClaims(nil), func(r *pb.Reply) (any, error) { return sessionClaims(claimsOf(r)), nil }},
+		{"claims", sessionClaims{{ProjectID: "p1", Expires: at}}, func(r *pb.Reply) (any, error) { return sessionClaims(claimsOf(r)), nil }},
 		{"the owner", ProjectOwner{Kind: model.KindSession, Session: "h"}, func(r *pb.Reply) (any, error) { return ownerOf(r), nil }},
 		{"an adoption", AdoptionState{ProjectID: "p1", Expires: at, Used: true}, func(r *pb.Reply) (any, error) { return adoptionOf(r), nil }},
-		{"a release that freed nothing", false, func(r *pb.Reply) (any, error) { return r.GetDone(), nil }},
+		{"a release that freed nothing", doneReply(false), func(r *pb.Reply) (any, error) { return doneReply(r.GetDone()), nil }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r, err := resultOf(tc.res)
-			if err != nil {
-				t.Fatal(err)
-			}
+			r := resultOf(tc.res)
 			for where, reply := range map[string]*pb.Reply{"in process": r, "between nodes": overTheWire(t, r)} {
 				got, err := tc.decode(reply)
 				if err != nil || !reflect.DeepEqual(got, tc.res) {

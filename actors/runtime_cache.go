@@ -136,7 +136,7 @@ type leaseGrant struct {
 }
 
 // serveLease answers a meter grain's "lease" call from m.
-func serveLease(m *meter, a *pb.Lease, now time.Time, refuse func(retry int) error) (any, error) {
+func serveLease(m *meter, a *pb.Lease, now time.Time, refuse func(retry int) error) (result, error) {
 	if a.Return > 0 {
 		m.giveBack(unstamp(a.ReturnStart), a.Return)
 	}

@@ -47,7 +47,7 @@ func (s *sessionGrain) load(g *grain) error {
 	return nil
 }
 
-func (s *sessionGrain) handle(g *grain, c *call) (any, error) {
+func (s *sessionGrain) handle(g *grain, c *call) (result, error) {
 	now := g.env.Clock.Now()
 	switch m := c.req.(type) {
 	case *pb.Consume:
@@ -60,11 +60,11 @@ func (s *sessionGrain) handle(g *grain, c *call) (any, error) {
 	case *pb.SessionProject: // the newest live claim, or none
 		live := s.live(now)
 		if len(live) == 0 {
-			return []SessionClaim{}, nil
+			return sessionClaims([]SessionClaim{}), nil
 		}
-		return live[len(live)-1:], nil
+		return sessionClaims(live[len(live)-1:]), nil
 	case *pb.SessionProjects:
-		return s.live(now), nil
+		return sessionClaims(s.live(now)), nil
 	case *pb.SessionClaimProject:
 		return nil, s.claim(g, SessionClaim{ProjectID: m.ProjectId, Expires: unstamp(m.Expires)}, now)
 	case *pb.SessionReleaseProject:
@@ -164,7 +164,7 @@ func (a *adoptionGrain) load(g *grain) (err error) {
 	return err
 }
 
-func (a *adoptionGrain) handle(g *grain, c *call) (any, error) {
+func (a *adoptionGrain) handle(g *grain, c *call) (result, error) {
 	switch m := c.req.(type) {
 	case *pb.AdoptionCreate:
 		st := AdoptionState{ProjectID: m.ProjectId, Expires: unstamp(m.Expires)}

@@ -30,7 +30,7 @@ func (s *slugGrain) load(g *grain) error {
 	return err
 }
 
-func (s *slugGrain) handle(g *grain, c *call) (any, error) {
+func (s *slugGrain) handle(g *grain, c *call) (result, error) {
 	switch m := c.req.(type) {
 	case *pb.SlugGet:
 		if s.state.ProjectID == "" {

@@ -31,7 +31,7 @@ func (u *userGrain) load(g *grain) (err error) {
 	return err
 }
 
-func (u *userGrain) handle(g *grain, c *call) (any, error) {
+func (u *userGrain) handle(g *grain, c *call) (result, error) {
 	switch m := c.req.(type) {
 	case *pb.UserGet:
 		if !u.found {
@@ -61,7 +61,7 @@ func (u *userGrain) public() UserState {
 	return s
 }
 
-func (u *userGrain) signup(g *grain, a *pb.UserSignup) (any, error) {
+func (u *userGrain) signup(g *grain, a *pb.UserSignup) (result, error) {
 	if u.found && len(u.state.PasswordHash) > 0 {
 		// CONFLICT is the documented code (docs/reference/errors.md) and a client needs it to offer a login;
 		// the message neither echoes the address nor says more than that.
@@ -86,7 +86,7 @@ func (u *userGrain) signup(g *grain, a *pb.UserSignup) (any, error) {
 	return u.public(), nil
 }
 
-func (u *userGrain) login(password string) (any, error) {
+func (u *userGrain) login(password string) (result, error) {
 	bad := model.Errorf(model.CodeUnauthenticated, "wrong e-mail or password")
 	if !u.found || len(u.state.PasswordHash) == 0 {
 		// Spend the same time as a real check, so timing does not tell
@@ -104,7 +104,7 @@ var dummyHash, _ = bcrypt.GenerateFromPassword([]byte("timing equaliser"), bcryp
 
 // invite makes a placeholder user for an e-mail that has none, so an
 // account can add them before they sign up.
-func (u *userGrain) invite(g *grain, userID string) (any, error) {
+func (u *userGrain) invite(g *grain, userID string) (result, error) {
 	if u.found {
 		return u.public(), nil
 	}
@@ -115,7 +115,7 @@ func (u *userGrain) invite(g *grain, userID string) (any, error) {
 	return u.public(), nil
 }
 
-func (u *userGrain) membership(g *grain, add bool, accountID string) (any, error) {
+func (u *userGrain) membership(g *grain, add bool, accountID string) (result, error) {
 	if !u.found {
 		return nil, model.Errorf(model.CodeNotFound, "no user %s", g.id)
 	}

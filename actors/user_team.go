@@ -18,7 +18,7 @@ type InviteRef struct {
 }
 
 // team answers the user grain's teams requests.
-func (u *userGrain) team(g *grain, c *call) (any, error) {
+func (u *userGrain) team(g *grain, c *call) (result, error) {
 	switch m := c.req.(type) {
 	case *pb.UserChangePassword:
 		return u.changePassword(g, m)
@@ -31,7 +31,7 @@ func (u *userGrain) team(g *grain, c *call) (any, error) {
 }
 
 // changePassword checks the old password and stores the new one's hash.
-func (u *userGrain) changePassword(g *grain, m *pb.UserChangePassword) (any, error) {
+func (u *userGrain) changePassword(g *grain, m *pb.UserChangePassword) (result, error) {
 	if _, err := u.login(m.OldPassword); err != nil {
 		return nil, model.Errorf(model.CodeUnauthenticated, "the current password is wrong")
 	}
@@ -50,7 +50,7 @@ func (u *userGrain) changePassword(g *grain, m *pb.UserChangePassword) (any, err
 // setInvite adds (or drops) ref to the address's pending invitations. An
 // address nobody signed up with gets a placeholder with no ID, password or
 // account: it only holds the invitations until sign-up.
-func (u *userGrain) setInvite(g *grain, ref InviteRef, add bool) (any, error) {
+func (u *userGrain) setInvite(g *grain, ref InviteRef, add bool) (result, error) {
 	if !u.found && !add {
 		return UserState{User: model.User{Email: g.id}}, nil
 	}
