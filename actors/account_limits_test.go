@@ -54,13 +54,13 @@ func newLimitsFixture(t *testing.T) *limitsFixture {
 }
 
 // ask sends req to the grain and returns the error code ("" on success).
-func (f *limitsFixture) ask(req Request) model.Code {
+func (f *limitsFixture) ask(req grainRequest) model.Code {
 	f.t.Helper()
 	_, err := f.g.safeHandle(&call{req: req, hdr: headerOf(req)})
 	return model.ErrorCode(err)
 }
 
-func (f *limitsFixture) must(req Request) {
+func (f *limitsFixture) must(req grainRequest) {
 	f.t.Helper()
 	if code := f.ask(req); code != "" {
 		f.t.Fatalf("%s: %s", requestName(req), code)
@@ -158,7 +158,7 @@ func TestDatasetHolds(t *testing.T) {
 func TestPlanCaps(t *testing.T) {
 	f := newLimitsFixture(t)
 	for i, tc := range []struct {
-		req  Request
+		req  grainRequest
 		code model.Code
 	}{
 		{&pb.AccountClaimProject{ProjectId: "p1"}, ""},

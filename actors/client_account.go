@@ -20,7 +20,7 @@ type AccountClient struct {
 func (s *Client) Account(id string) AccountClient { return AccountClient{c: s, id: id} }
 
 // state is ask for a request whose answer is the account's record.
-func (a AccountClient) state(ctx context.Context, req Request) (*AccountState, error) {
+func (a AccountClient) state(ctx context.Context, req grainRequest) (*AccountState, error) {
 	r, err := a.c.ask(ctx, kindAccount, a.id, req)
 	if err != nil {
 		return nil, err
@@ -29,7 +29,7 @@ func (a AccountClient) state(ctx context.Context, req Request) (*AccountState, e
 }
 
 // tell sends req; the result is not needed.
-func (a AccountClient) tell(ctx context.Context, req Request) error {
+func (a AccountClient) tell(ctx context.Context, req grainRequest) error {
 	return a.c.tell(ctx, kindAccount, a.id, req)
 }
 
@@ -129,7 +129,7 @@ type UserClient struct {
 func (s *Client) User(email string) UserClient { return UserClient{c: s, email: email} }
 
 // state is ask for a request whose answer is the user's record.
-func (u UserClient) state(ctx context.Context, req Request) (*UserState, error) {
+func (u UserClient) state(ctx context.Context, req grainRequest) (*UserState, error) {
 	r, err := u.c.ask(ctx, kindUser, u.email, req)
 	if err != nil {
 		return nil, err

@@ -62,7 +62,7 @@ func (s *Client) DeleteDataset(ctx context.Context, key string) error {
 }
 
 // askDataset sends req to a dataset grain and decodes its catalog entry.
-func (s *Client) askDataset(ctx context.Context, key string, req Request) (*DatasetMeta, error) {
+func (s *Client) askDataset(ctx context.Context, key string, req grainRequest) (*DatasetMeta, error) {
 	r, err := s.ask(ctx, kindDataset, key, req)
 	if err != nil {
 		return nil, err

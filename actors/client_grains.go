@@ -47,7 +47,7 @@ func (s *Client) callID() string { return s.prefix + strconv.FormatUint(s.seq.Ad
 // No identity reaches a grain unchecked (model.CheckGrainIdentity): an
 // unbounded one would activate a grain, reach the store as a key and
 // fill log lines.
-func (s *Client) ask(ctx context.Context, kind, id string, req Request) (*pb.Reply, error) {
+func (s *Client) ask(ctx context.Context, kind, id string, req grainRequest) (*pb.Reply, error) {
 	if err := model.CheckGrainIdentity(kind, id); err != nil {
 		return nil, err
 	}
@@ -74,7 +74,7 @@ func (s *Client) ask(ctx context.Context, kind, id string, req Request) (*pb.Rep
 }
 
 // tell is ask for a request whose result the caller does not need.
-func (s *Client) tell(ctx context.Context, kind, id string, req Request) error {
+func (s *Client) tell(ctx context.Context, kind, id string, req grainRequest) error {
 	_, err := s.ask(ctx, kind, id, req)
 	return err
 }

@@ -19,7 +19,7 @@ import (
 // access (field 2, pb.Access), to the project grain id on behalf of a; the
 // grain checks a's rights. A request that carries no access is refused
 // before it is sent.
-func (s *Client) askProjectAs(ctx context.Context, id string, a Access, req Request) (*pb.Reply, error) {
+func (s *Client) askProjectAs(ctx context.Context, id string, a Access, req grainRequest) (*pb.Reply, error) {
 	if err := setAccess(req, a.wire()); err != nil {
 		return nil, err
 	}
@@ -27,7 +27,7 @@ func (s *Client) askProjectAs(ctx context.Context, id string, a Access, req Requ
 }
 
 // askAccount sends req to an account grain and decodes its record.
-func (s *Client) askAccount(ctx context.Context, id string, req Request) (*AccountState, error) {
+func (s *Client) askAccount(ctx context.Context, id string, req grainRequest) (*AccountState, error) {
 	r, err := s.ask(ctx, kindAccount, id, req)
 	if err != nil {
 		return nil, err
@@ -36,7 +36,7 @@ func (s *Client) askAccount(ctx context.Context, id string, req Request) (*Accou
 }
 
 // askKey sends req to a key grain and decodes the key's record.
-func (s *Client) askKey(ctx context.Context, hash string, req Request) (model.APIKey, error) {
+func (s *Client) askKey(ctx context.Context, hash string, req grainRequest) (model.APIKey, error) {
 	r, err := s.ask(ctx, kindAPIKey, hash, req)
 	if err != nil {
 		return model.APIKey{}, err
@@ -49,7 +49,7 @@ func (s *Client) askKey(ctx context.Context, hash string, req Request) (model.AP
 }
 
 // tellAccount sends req to the account grain id; the result is not needed.
-func (s *Client) tellAccount(ctx context.Context, id string, req Request) error {
+func (s *Client) tellAccount(ctx context.Context, id string, req grainRequest) error {
 	return s.tell(ctx, kindAccount, id, req)
 }
 
@@ -102,7 +102,7 @@ func (s *Client) ReleaseActor(ctx context.Context, k model.APIKey, token string)
 
 // askSession sends req to the session grain of a session's hash and
 // returns the project claims it answers with (none: nil).
-func (s *Client) askSession(ctx context.Context, hash string, req Request) ([]SessionClaim, error) {
+func (s *Client) askSession(ctx context.Context, hash string, req grainRequest) ([]SessionClaim, error) {
 	r, err := s.ask(ctx, kindSession, hash, req)
 	if err != nil {
 		return nil, err
@@ -112,7 +112,7 @@ func (s *Client) askSession(ctx context.Context, hash string, req Request) ([]Se
 
 // askAdoption sends req to the grain of an adoption token's hash and
 // returns the token's state.
-func (s *Client) askAdoption(ctx context.Context, hash string, req Request) (AdoptionState, error) {
+func (s *Client) askAdoption(ctx context.Context, hash string, req grainRequest) (AdoptionState, error) {
 	r, err := s.ask(ctx, kindAdoption, hash, req)
 	if err != nil {
 		return AdoptionState{}, err

@@ -26,7 +26,7 @@ func (s *Client) Project(id string, a Access) ProjectClient {
 }
 
 // ask sends req, which carries its caller's access (field 2), to the grain.
-func (p ProjectClient) ask(ctx context.Context, req Request) (*pb.Reply, error) {
+func (p ProjectClient) ask(ctx context.Context, req grainRequest) (*pb.Reply, error) {
 	if err := setAccess(req, p.a); err != nil {
 		return nil, err
 	}
@@ -34,13 +34,13 @@ func (p ProjectClient) ask(ctx context.Context, req Request) (*pb.Reply, error) 
 }
 
 // tell is ask for a request whose result the caller does not need.
-func (p ProjectClient) tell(ctx context.Context, req Request) error {
+func (p ProjectClient) tell(ctx context.Context, req grainRequest) error {
 	_, err := p.ask(ctx, req)
 	return err
 }
 
 // project is ask for a request whose answer is the project.
-func (p ProjectClient) project(ctx context.Context, req Request) (*model.Project, error) {
+func (p ProjectClient) project(ctx context.Context, req grainRequest) (*model.Project, error) {
 	r, err := p.ask(ctx, req)
 	if err != nil {
 		return nil, err

@@ -7,8 +7,12 @@
 // acknowledged write survives kill -9.
 //
 // Grains talk to each other and to their clients through typed protobuf messages
-// (actors/pb, because in a cluster they cross nodes): one request message
-// per grain method, each with a pb.Header, answered by a pb.Reply. What a
+// (actors/internal/pb, because in a cluster they cross nodes): one request
+// message per grain method, each with a pb.Header, answered by a pb.Reply.
+// A grain method answers a typed result (replies.go: a closed set of reply
+// types, each of which puts itself into the Reply), and the typed client
+// builds each request and decodes each reply, so nothing outside actors
+// sees the protocol. What a
 // kind can be asked is the type switch of its behavior's handle (for a
 // project, projectGrain.handle in project.go). actors does not import app:
 // the compiler keeps the direction http → app → actors → graphql → model.

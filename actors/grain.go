@@ -33,7 +33,7 @@ var errDeferred = errors.New("reply deferred")
 // call is one request being handled.
 type call struct {
 	ctx    actor.Context
-	req    Request
+	req    grainRequest
 	hdr    *pb.Header // req's, never nil
 	sender *actor.PID
 }
@@ -87,7 +87,7 @@ func (g *grain) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *protocluster.ClusterInit:
 		g.activate(ctx, m.Identity)
-	case Request:
+	case grainRequest:
 		g.lastUsed = g.env.Clock.Now()
 		g.dispatch(ctx, m)
 	case flushTick:
@@ -153,7 +153,7 @@ func (g *grain) activate(ctx actor.Context, id *protocluster.ClusterIdentity) {
 	}
 }
 
-func (g *grain) dispatch(ctx actor.Context, m Request) {
+func (g *grain) dispatch(ctx actor.Context, m grainRequest) {
 	h := m.GetHeader()
 	if h == nil {
 		h = &pb.Header{}

@@ -86,7 +86,7 @@ func modelSizeGrain(t *testing.T) (*grain, *projectGrain) {
 }
 
 // editOK runs an edit that must succeed and returns its result.
-func editOK[T any](t *testing.T, g *grain, req Request) *T {
+func editOK[T any](t *testing.T, g *grain, req grainRequest) *T {
 	t.Helper()
 	r, err := g.safeHandle(&call{req: req})
 	if err != nil {

@@ -13,7 +13,7 @@ import (
 
 // edit applies one model edit to a copy of the project, checks the plan's
 // limits, checkpoints the copy and only then makes it current.
-func (p *projectGrain) edit(g *grain, req Request, a Access) (result, error) {
+func (p *projectGrain) edit(g *grain, req grainRequest, a Access) (result, error) {
 	next := p.st.Project.Clone()
 	res, err := applyEdit(next, req)
 	if err != nil {
@@ -55,7 +55,7 @@ func (p *projectGrain) encodeWithin(g *grain, st *projectState, a Access) ([]byt
 }
 
 // applyEdit runs one edit on p and returns what the API answers.
-func applyEdit(p *model.Project, req Request) (result, error) {
+func applyEdit(p *model.Project, req grainRequest) (result, error) {
 	pid := p.ID
 	switch e := req.(type) {
 	case *pb.EditUpdateProject:
@@ -127,7 +127,7 @@ func updateProject(p *model.Project, e *pb.EditUpdateProject) (result, error) {
 	return projectReply{p}, nil
 }
 
-func applyOperationEdit(p *model.Project, req Request) (result, error) {
+func applyOperationEdit(p *model.Project, req grainRequest) (result, error) {
 	pid := p.ID
 	switch e := req.(type) {
 	case *pb.EditGenerateOperations:

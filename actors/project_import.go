@@ -19,7 +19,7 @@ import (
 //	EditSetBaseline   saves the current runtime schema as the baseline.
 
 // applyVersioningEdit runs an EditImportTables or EditSetBaseline on p.
-func applyVersioningEdit(p *model.Project, req Request) (result, error) {
+func applyVersioningEdit(p *model.Project, req grainRequest) (result, error) {
 	switch e := req.(type) {
 	case *pb.EditImportTables:
 		tables := make([]*model.Table, 0, len(e.Tables))

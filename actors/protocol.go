@@ -19,16 +19,16 @@ import (
 // nodes that an older node would misread.
 const ProtocolVersion = 3
 
-// Request is a grain request: a generated message whose field 1 is its
+// grainRequest is a grain request: a generated message whose field 1 is its
 // pb.Header (TestProtocolRequests checks every one). What each grain kind
 // accepts is the type switch of its behavior's handle.
-type Request interface {
+type grainRequest interface {
 	proto.Message
 	GetHeader() *pb.Header
 }
 
 // headerOf returns req's header, giving it one if it has none.
-func headerOf(req Request) *pb.Header {
+func headerOf(req grainRequest) *pb.Header {
 	if h := req.GetHeader(); h != nil {
 		return h
 	}
@@ -42,7 +42,7 @@ func headerOf(req Request) *pb.Header {
 // project grain that check the caller; TestProtocolRequests checks that
 // every request with an access has it there). A request without one is
 // refused here rather than sent without its caller's rights.
-func setAccess(req Request, a *pb.Access) error {
+func setAccess(req grainRequest, a *pb.Access) error {
 	r := req.ProtoReflect()
 	f := r.Descriptor().Fields().ByNumber(2)
 	if f == nil || f.Message() == nil || f.Message().FullName() != a.ProtoReflect().Descriptor().FullName() {
@@ -53,7 +53,7 @@ func setAccess(req Request, a *pb.Access) error {
 }
 
 // requestName is a request's message name, for logs and errors.
-func requestName(req Request) string { return string(req.ProtoReflect().Descriptor().Name()) }
+func requestName(req grainRequest) string { return string(req.ProtoReflect().Descriptor().Name()) }
 
 // errUnknownRequest is what a grain answers a request its kind does not handle.
 var errUnknownRequest = errors.New("unknown request")

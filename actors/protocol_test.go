@@ -69,7 +69,7 @@ func TestProtocolRequests(t *testing.T) {
 		for kind, produce := range kinds {
 			g := produce().(*grain)
 			g.kind, g.id = kind, "protocol-test"
-			req := mt.New().Interface().(Request)
+			req := mt.New().Interface().(grainRequest)
 			_, err := g.safeHandle(&call{req: req, hdr: headerOf(req)})
 			if !errors.Is(err, errUnknownRequest) {
 				handledBy = append(handledBy, kind)
@@ -160,7 +160,7 @@ func TestSetAccessOnlyWhereAccessIs(t *testing.T) {
 	a := Access{AccountID: "acc1", Role: model.RoleEditor}
 	for _, tt := range []struct {
 		name string
-		req  Request
+		req  grainRequest
 		ok   bool
 	}{
 		{"project get", &pb.ProjectGet{}, true},
