@@ -35,7 +35,8 @@
 // Package app depends on actors only through what is exported, and
 // app/boundary_test.go keeps it to an allow-list; the protocol (package
 // actors/internal/pb) is internal, so no caller outside actors builds a
-// request or reads a reply. What is exported, and why:
+// request or reads a reply, and no exported name carries a protocol type
+// (surface_test.go). What is exported, and why:
 //
 //   - The typed client, Client, and its per-grain clients, each a value
 //     naming one grain whose methods take and return domain values:
