@@ -1,0 +1,112 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+const (
+	authorsJSON = `[{"id":1,"name":"Le Guin"},{"id":2,"name":"Herbert"},{"id":3,"name":"Jemisin"}]`
+	booksJSON   = `[{"id":1,"title":"Earthsea","authorId":1},{"id":2,"title":"The Dispossessed","authorId":1},{"id":3,"title":"Dune","authorId":2}]`
+)
+
+// library is an account project with Book (authorId) and Author tables,
+// bound and with default operations, and no relation yet.
+func library(t *testing.T, s *server, email string) (*shop, string) {
+	t.Helper()
+	u := s.signUp(email)
+	u.must(`mutation { setPlan(plan: PROFESSIONAL) { plan } }`, nil)
+	u.importVia("lbauthors", "json", authorsJSON, "").data(t)
+	u.importVia("lbbooks", "json", booksJSON, "").data(t)
+	sh := &shop{s: s, owner: u, tables: map[string]string{}}
+	pid := u.newProject("Library")
+	sh.project = map[string]any{"id": pid}
+	sh.tables["Book"] = sh.table(t, pid, "Book", "lbbooks", [][3]string{{"id", "ID", "id"}, {"title", "STRING", "title"}, {"authorId", "INT", "authorId"}})
+	sh.tables["Author"] = sh.table(t, pid, "Author", "lbauthors", [][3]string{{"id", "ID", "id"}, {"name", "STRING", "name"}})
+	u.must(`mutation($p:ID!){ generateDefaultGqlOperations(projectId:$p) { name } }`, map[string]any{"p": pid})
+	return sh, pid
+}
+
+// TestBoardRelationsInWords (issue 22 item 5): the relation form speaks
+// in sentences — "Each Book has one Author, and each Author has many
+// Books" — guesses the foreign key (Book.authorId → Author.id), shows the
+// fields before saving, warns with the counts when a one-to-one's linking
+// column repeats in the data, and the many-to-one it saves gives the
+// runtime schema Book.author: Author and Author.books: [Book!]!, which
+// serve the related rows.
+func TestBoardRelationsInWords(t *testing.T) {
+	s := startServer(t)
+	sh, pid := library(t, s, "relations@example.com")
+	p := newPage(t, s)
+	p.signedIn(sh.owner)
+	p.open("/board/projects/"+pid, "#addRelationBox")
+	p.js(`(document.getElementById("addRelationBox").open = true, true)`)
+	p.choose("#relA", "Book")
+	p.choose("#relB", "Author")
+
+	// The three shapes, each a whole sentence naming the tables.
+	labels := p.js(`[...document.querySelectorAll("#relShape label.shape")].map((l) => l.textContent).join("\n")`).(string)
+	for _, want := range []string{
+		"Each Book has one Author, and each Author has many Books: the foreign key is on Book (many-to-one)",
+		"Each Book has many Authors, and each Author has one Book: the foreign key is on Author (one-to-many)",
+		"Each Book has one Author, and each Author has one Book (one-to-one)",
+	} {
+		if !strings.Contains(labels, want) {
+			t.Fatalf("shape labels lack %q:\n%s", want, labels)
+		}
+	}
+	if v := p.js(`document.getElementById("relFk").value + " → " + document.getElementById("relKey").value`); v != "authorId → id" {
+		t.Fatalf("guessed linking columns: %v", v)
+	}
+	pre := p.waitText("#relPreview", "Book.author: Author")
+	if !strings.Contains(pre, "Author.books: [Book!]!") || !strings.Contains(pre, "Book.authorId → Author.id") {
+		t.Fatalf("preview: %q", pre)
+	}
+	p.shot("relation-many-to-one")
+	p.phone()
+	p.noSideways("#relShape label.shape", "the relation shapes")
+	p.noSideways("#relPreview", "the relation's fields")
+	if err := chromedp.Do(p.ctx, chromedp.EmulateViewport(1280, 900)); err != nil {
+		t.Fatal(err)
+	}
+
+	// One-to-one: Book.authorId repeats (two books by Le Guin).
+	p.click("#relShape-oneToOne")
+	w := p.waitText("#relWarning", "Book.authorId repeats: 1 of 3 rows")
+	if !strings.Contains(w, "2 distinct values") || !strings.Contains(w, "each Author has many Books") {
+		t.Fatalf("one-to-one warning: %q", w)
+	}
+	p.waitText("#relPreview", "Author.book: Book")
+	p.shot("relation-one-to-one-warning")
+
+	// Back to many-to-one, and save.
+	p.click("#relShape-manyToOne")
+	p.gone("#relWarning .warning")
+	p.waitText("#relPreview", "Author.books: [Book!]!")
+	p.click("#addRelation")
+	p.waitText("#announce", "Added the relation: Book.author: Author and Author.books: [Book!]!")
+	row := p.waitText("#relations", "Each Author has many Books; each Book has one Author")
+	if !strings.Contains(row, "Author.books: [Book!]!, Book.author: Author") {
+		t.Fatalf("relation row: %q", row)
+	}
+	p.shot("relation-saved")
+
+	// The runtime's schema and data, not just the page.
+	sdl := get(sh.owner.must(`query($id:ID){ project(id:$id) { sdl } }`, map[string]any{"id": pid}), "project", "sdl").(string)
+	for _, want := range []string{"author: Author\n", "books: [Book!]!\n"} {
+		if !strings.Contains(sdl, want) {
+			t.Fatalf("runtime SDL lacks %q:\n%s", want, sdl)
+		}
+	}
+	key := get(sh.owner.must(`mutation($p:ID!){ createApiKey(projectId:$p, name:"rt", scope: RUNTIME) { value } }`, map[string]any{"p": pid}), "createApiKey", "value").(string)
+	slug := get(sh.owner.must(`query($id:ID){ project(id:$id) { slug } }`, map[string]any{"id": pid}), "project", "slug").(string)
+	out := s.gql("/mock/"+slug+"/graphql", `{ books { items { title author { name } } } author(id: "1") { books { title } } }`, nil, "Authorization", "Bearer "+key).data(t)
+	got := string(mustJSON(out))
+	for _, want := range []string{`{"author":{"name":"Herbert"},"title":"Dune"}`, `"books":[{"title":"Earthsea"},{"title":"The Dispossessed"}]`} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("runtime answer lacks %s: %s", want, got)
+		}
+	}
+}
