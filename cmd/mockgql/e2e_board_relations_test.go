@@ -35,7 +35,7 @@ func library(t *testing.T, s *server, email string) (*shop, string) {
 // fields before saving, warns with the counts when a one-to-one's linking
 // column repeats in the data, and the many-to-one it saves gives the
 // runtime schema Book.author: Author and Author.books: [Book!]!, which
-// serve the related rows.
+// serve the related rows; the diagram counts "1 relation" (item 10).
 func TestBoardRelationsInWords(t *testing.T) {
 	s := startServer(t)
 	sh, pid := library(t, s, "relations@example.com")
@@ -92,6 +92,11 @@ func TestBoardRelationsInWords(t *testing.T) {
 		t.Fatalf("relation row: %q", row)
 	}
 	p.shot("relation-saved")
+	p.click(`nav.tabs a[data-tab="diagram"]`)
+	p.waitText("main h2", "Diagram: 2 tables, 1 relation") // not "1 relations"
+	if h := p.text("main h2"); strings.Contains(h, "relations") {
+		t.Fatalf("diagram heading: %q", h)
+	}
 
 	// The runtime's schema and data, not just the page.
 	sdl := get(sh.owner.must(`query($id:ID){ project(id:$id) { sdl } }`, map[string]any{"id": pid}), "project", "sdl").(string)

@@ -5,7 +5,7 @@
 // source, every inverse field is to-one: docs/using/board.md), and a
 // one-to-one whose linking column repeats in the data is warned about with
 // the counts (Query.valueCounts).
-import { h, gql, field, select, check, action, uid } from "./dom.js";
+import { h, gql, field, select, check, action, uid, count } from "./dom.js";
 import { edited } from "./live.js";
 import { plural, lowerFirst } from "./suggest.js";
 
@@ -130,14 +130,14 @@ async function checkUnique(c, warn) {
   const mine = ++checking;
   warn.replaceChildren();
   if (c.shape !== "oneToOne" || !c.a.source || !c.b.source) return;
-  const count = (t, attribute) => gql(`query($t: ID!, $a: String!) { valueCounts(tableId: $t, attribute: $a) { rows scanned nulls distinct duplicates } }`, { t: t.id, a: attribute })
+  const countsOf = (t, attribute) => gql(`query($t: ID!, $a: String!) { valueCounts(tableId: $t, attribute: $a) { rows scanned nulls distinct duplicates } }`, { t: t.id, a: attribute })
     .then((d) => ({ t, attribute, v: d.valueCounts }), () => null);
-  const res = await Promise.all([count(c.a, c.fk), count(c.b, c.key)]);
+  const res = await Promise.all([countsOf(c.a, c.fk), countsOf(c.b, c.key)]);
   if (mine !== checking) return; // the form changed meanwhile
   const bad = res.filter((r) => r && r.v.duplicates > 0);
   if (!bad.length) return;
   warn.replaceChildren(h("div", { class: "warning", role: "alert" }, h("strong", {}, "Not one-to-one in the data. "),
-    bad.map((r) => h("p", {}, `${r.t.name}.${r.attribute} repeats: ${r.v.duplicates} of ${r.v.scanned} rows share a value with an earlier row (${r.v.distinct} distinct values${r.v.scanned < r.v.rows ? `, in the first ${r.v.scanned} of ${r.v.rows} rows` : ""}). `,
+    bad.map((r) => h("p", {}, `${r.t.name}.${r.attribute} repeats: ${r.v.duplicates} of ${count(r.v.scanned, "row")} ${r.v.duplicates === 1 ? "shares" : "share"} a value with an earlier row (${count(r.v.distinct, "distinct value")}${r.v.scanned < r.v.rows ? `, in the first ${count(r.v.scanned, "row")} of ${r.v.rows.toLocaleString()}` : ""}). `,
       `Each ${r.t === c.a ? c.b.name : c.a.name} would show only the first ${r.t.name} it matches.`)),
     h("p", {}, "If each ", c.a.name, " has one ", c.b.name, ` but ${/^[AEIOU]/i.test(c.b.name) ? "an" : "a"} `, c.b.name, " may have many, choose “Each ", c.a.name, " has one ", c.b.name, ", and each ", c.b.name, " has many ", plural(c.a.name), "”.")));
 }
