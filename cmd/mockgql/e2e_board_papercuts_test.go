@@ -11,7 +11,8 @@ import (
 // TestBoardPapercuts (issue 22 item 10), the visible ones: a session
 // project opened by a signed-in person offers only the datasets it can
 // read (on the page and in dataSources(projectId:)); an upload refused for
-// its size says the size in MB with what to do on this plan; the pages
+// its size says the size in MB with what to do on this plan, and a good
+// one is shown in place, its result kept (no reload); the pages
 // have an icon; moving between tabs never shows "Loading…"; the
 // playground's starter query selects id once.
 func TestBoardPapercuts(t *testing.T) {
@@ -81,7 +82,7 @@ func TestBoardPapercuts(t *testing.T) {
 	}
 	p.click("#dsUpload")
 	msg := p.waitText("#dsStatus", "The import failed")
-	if !strings.Contains(msg, "1 MB") || !strings.Contains(msg, "is on starter") || !strings.Contains(msg, "change the plan under Account") {
+	if !strings.Contains(msg, "1 MB") || !strings.Contains(msg, "is on the starter plan") || !strings.Contains(msg, "change the plan under Account") {
 		t.Fatalf("size refusal: %q", msg)
 	}
 	for _, raw := range []string{"1048576", "1572864"} {
@@ -90,6 +91,19 @@ func TestBoardPapercuts(t *testing.T) {
 		}
 	}
 	p.shot("papercuts-upload-too-big")
+
+	// A good upload: in place (no reload that would flash the result away), said in the singular.
+	small := tempFile(t, "tiny.json", `[{"id":1,"title":"One"}]`)
+	p.markWindow()
+	if err := chromedp.Do(p.ctx, chromedp.SetUploadFiles("#dsFile", []string{small})); err != nil {
+		t.Fatal(err)
+	}
+	p.set("#dsCode", "tiny")
+	p.click("#dsUpload")
+	p.wait(`[data-dataset="tiny"]`)
+	p.waitText("#dsStatus", "Imported tiny: 1 record.")
+	p.waitText(`[data-dataset="tiny"]`, "tiny · 1 record")
+	p.windowKept("importing a dataset")
 }
 
 // TestBoardPlaygroundViewerMutation (issue 22 item 10): a viewer's

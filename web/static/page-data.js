@@ -105,7 +105,7 @@ const readable = (msg) => msg.replace(/(\d{4,}) bytes/g, (_, n) => size(Number(n
 
 /** sizeHint is what to do about an upload refused for its size, on this plan. */
 const sizeHint = (code, who) => (code === "PAYLOAD_TOO_LARGE" || code === "LIMIT_REACHED"
-  ? ` Room for an account's own datasets depends on its plan${who ? ` (${who.account.name} is on ${who.account.plan.toLowerCase()})` : ""}: delete a dataset below, or change the plan under Account.` : "");
+  ? ` ${who ? `${who.account.name} is on the ${who.account.plan.toLowerCase()} plan, and the` : "The"} room for an account's own datasets depends on the plan: delete a dataset below, or change the plan under Account.` : "");
 
 function uploadCard(who) {
   const file = h("input", { type: "file", id: "dsFile", accept: ".json,.ndjson,.jsonl,.csv" });
@@ -170,7 +170,7 @@ function upload(f, o, progress, st, who) {
         return resolve(body);
       }
       const msg = body.detail || body.message || body.code || `HTTP ${x.status}`;
-      st.fail(`The import failed (${body.code || x.status}): ${readable(msg)}${sizeHint(body.code, who)}`);
+      st.fail(`The import failed (${body.code || x.status}): ${readable(msg)}${/[.!?]$/.test(msg) ? "" : "."}${sizeHint(body.code, who)}`);
       reject(new Error(msg));
     });
     x.addEventListener("error", () => { st.fail("The upload was interrupted; nothing was imported."); reject(new Error("network")); });
