@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -113,5 +114,43 @@ func TestBoardRelationsInWords(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Fatalf("runtime answer lacks %s: %s", want, got)
 		}
+	}
+}
+
+// TestValueCountsAndCatalog: valueCounts counts a column's repeats in the
+// rows a table reads, for its members only; generatorCatalog needs no
+// credential and describes number.int's options.
+func TestValueCountsAndCatalog(t *testing.T) {
+	s := startServer(t)
+	sh, _ := library(t, s, "counts@example.com")
+	q := `query($t: ID!, $a: String!) { valueCounts(tableId: $t, attribute: $a) { rows scanned nulls distinct duplicates } }`
+	cases := []struct {
+		name, table, attr, want, code string
+	}{
+		{"a repeating foreign key", "Book", "authorId", `map[distinct:2 duplicates:1 nulls:0 rows:3 scanned:3]`, ""},
+		{"a unique key", "Author", "id", `map[distinct:3 duplicates:0 nulls:0 rows:3 scanned:3]`, ""},
+		{"no such attribute", "Author", "nope", "", "BAD_USER_INPUT"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			r := sh.owner.gql(q, map[string]any{"t": sh.tables[c.table], "a": c.attr})
+			if c.code != "" {
+				if r.errCode() != c.code {
+					t.Fatalf("got %s, want %s", r.Raw, c.code)
+				}
+				return
+			}
+			if got := fmt.Sprint(get(r.data(t), "valueCounts")); got != c.want {
+				t.Fatalf("got %s, want %s", got, c.want)
+			}
+		})
+	}
+	stranger := s.signUp("counts-stranger@example.com")
+	if r := stranger.gql(q, map[string]any{"t": sh.tables["Book"], "a": "authorId"}); r.errCode() != "NOT_FOUND" {
+		t.Fatalf("a stranger's valueCounts: %s", r.Raw)
+	}
+	r := s.gql("/graphql", `{ generatorCatalog(category: "number") { kind options { name type default } } }`, nil)
+	if got := string(r.Raw); !strings.Contains(got, `{"kind":"number.int","options":[{"name":"min","type":"int","default":"0"},{"name":"max","type":"int","default":"1000"}]}`) {
+		t.Fatalf("generatorCatalog without a credential: %s", got)
 	}
 }
