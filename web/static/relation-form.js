@@ -112,7 +112,6 @@ export function relationForm(p, st) {
   show();
   const add = action(h("button", { type: "submit", id: "addRelation" }, "Add relation"), st, async () => {
     const c = choice();
-    if (c.a.id === c.b.id) throw new Error("Choose two different tables.");
     const r = relationInput(c);
     await gql(`mutation($i: CreateRelationInput!) { createRelation(input: $i) { id } }`, { i: r.input });
     await edited(`Added the relation: ${r.fields.join(" and ")}.`);
