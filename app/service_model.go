@@ -14,11 +14,17 @@ import (
 
 // CreateTable adds a table.
 func (s *Service) CreateTable(ctx context.Context, p model.Principal, projectID, name string, source *model.TableSource) (*model.Table, error) {
+	if err := s.checkBindable(ctx, p, projectID, source); err != nil {
+		return nil, err
+	}
 	return actors.EditResult[model.Table](s.edit(ctx, p, projectID, &pb.EditCreateTable{Name: name, Source: sourceDoc(source)}))
 }
 
 // UpdateTable renames or rebinds a table.
 func (s *Service) UpdateTable(ctx context.Context, p model.Principal, tableID string, patch model.TablePatch) (*model.Table, error) {
+	if err := s.checkBindable(ctx, p, ids.ProjectOf(tableID), patch.Source); err != nil {
+		return nil, err
+	}
 	req := &pb.EditUpdateTable{TableId: tableID, Name: patch.Name, Source: sourceDoc(patch.Source)}
 	return actors.EditResult[model.Table](s.edit(ctx, p, ids.ProjectOf(tableID), req, "tableId", tableID))
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
+	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
@@ -61,6 +63,28 @@ func (s *Service) datasetOf(pr *model.Project, importCode string) (*dataset.Data
 		return nil, fmt.Errorf("dataset %s: its contents did not load", m.Key)
 	}
 	return nil, model.Errorf(model.CodeNotFound, "no dataset %q in the data pool this project reads", model.Truncate(importCode, 64))
+}
+
+// checkBindable refuses to bind a table of project projectID to a dataset
+// of the caller's account that the project cannot read: a guest or session
+// project opened by a signed-in member reads the curated pool only, and
+// bound to an account's own upload it would look ready and serve nothing.
+// A code no dataset holds yet stays bindable (the table is not ready
+// until it is imported).
+func (s *Service) checkBindable(ctx context.Context, p model.Principal, projectID string, src *model.TableSource) error {
+	if src == nil || src.ImportCode == "" || p.AccountID == "" {
+		return nil
+	}
+	mine, err := s.pool.Readable(p.AccountID)
+	if err != nil || !slices.ContainsFunc(mine, func(m actors.DatasetMeta) bool { return m.ImportCode == src.ImportCode && m.Owner == p.AccountID }) {
+		return err // not the caller's own upload: nothing to check
+	}
+	pr, err := s.Project(ctx, p, projectID, "")
+	if err != nil || pr.AccountID == p.AccountID {
+		return err
+	}
+	return model.Errorf(model.CodeBadUserInput, "dataset %q is your account's own upload, which this %s project cannot read (it reads the curated pool only): keep the project in your workspace first, or bind a curated dataset",
+		model.Truncate(src.ImportCode, 64), strings.ToLower(string(pr.Kind)))
 }
 
 // tableRows are the rows of d a table with variant reads (nil: all of them).

@@ -10,7 +10,8 @@ import (
 
 // TestBoardPapercuts (issue 22 item 10), the visible ones: a session
 // project opened by a signed-in person offers only the datasets it can
-// read (on the page and in dataSources(projectId:)); an upload refused for
+// read (on the page and in dataSources(projectId:)), and binding one it
+// cannot read is refused; an upload refused for
 // its size says the size in MB with what to do on this plan, and a good
 // one is shown in place, its result kept (no reload); the pages
 // have an icon; moving between tabs never shows "Loading…"; the
@@ -39,6 +40,14 @@ func TestBoardPapercuts(t *testing.T) {
 	if err != nil || !strings.Contains(api, `"dataSources":[{"importCode":"categories"}`) || strings.Contains(strings.Split(api, `"mine"`)[0], "annprivate") ||
 		!strings.Contains(api, "annprivate") {
 		t.Fatalf("dataSources(projectId:) of a session project: %s %v", api, err)
+	}
+
+	// Bound anyway over the API, it is refused, not "✓ ready" serving nothing.
+	bind, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`fetch("/graphql", {method: "POST", credentials: "same-origin", headers: {"Content-Type": "application/json"},
+		body: JSON.stringify({query: "mutation($p: ID!) { createModellingTable(input: {projectId: $p, name: \"Secret\", source: {importCode: \"annprivate\"}}) { id } }", variables: {p: "`+pid+`"}})}).then((r) => r.text())`,
+		chromedp.EvalAwaitPromise))
+	if err != nil || !strings.Contains(bind, "BAD_USER_INPUT") || !strings.Contains(bind, "cannot read") {
+		t.Fatalf("binding a session project's table to an account's own dataset: %s %v", bind, err)
 	}
 
 	// Tabs: the project stays on the page; "Loading…" never shows.
