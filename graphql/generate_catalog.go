@@ -44,9 +44,11 @@ var aliasMeta = map[string]struct {
 	desc string
 	opts []GeneratorOption
 }{
-	"number.int":     {"A whole number from min to max", []GeneratorOption{{Name: "min", Type: "int", Default: "0", Description: "The smallest value"}, {Name: "max", Type: "int", Default: "1000", Description: "The largest value"}}},
-	"number.float":   {"A number from min to max", []GeneratorOption{{Name: "min", Type: "float", Default: "0", Description: "The smallest value"}, {Name: "max", Type: "float", Default: "1000", Description: "The largest value"}}},
-	"commerce.price": {"A price from min to max, two decimals", []GeneratorOption{{Name: "min", Type: "float", Default: "1", Description: "The lowest price"}, {Name: "max", Type: "float", Default: "1000", Description: "The highest price"}}},
+	"number.int": {"A whole number from min to max", []GeneratorOption{{Name: "min", Type: "int", Default: "0", Description: "The smallest value"}, {Name: "max", Type: "int", Default: "1000", Description: "The largest value"}}},
+	"number.float": {"A number from min to max", []GeneratorOption{{Name: "min", Type: "float", Default: "0", Description: "The smallest value"}, {Name: "max", Type: "float", Default: "1000", Description: "The largest value"},
+		{Name: "decimals", Type: "int", Description: "Digits after the point, 0 to 10; absent: not rounded"}}},
+	"commerce.price": {"A price from min to max", []GeneratorOption{{Name: "min", Type: "float", Default: "1", Description: "The lowest price"}, {Name: "max", Type: "float", Default: "1000", Description: "The highest price"},
+		{Name: "decimals", Type: "int", Default: "2", Description: "Digits after the point, 0 to 10"}}},
 	"lorem.sentence": {"A lorem ipsum sentence", []GeneratorOption{{Name: "words", Type: "int", Default: "8", Description: "Words in the sentence, 1 to 100"}}},
 	"date.past":      {"An RFC 3339 time in the five years before 2025-01-01", nil},
 	"date.future":    {"An RFC 3339 time in the five years after 2025-01-01", nil},

@@ -3,13 +3,15 @@ package graphql
 import (
 	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mockgql/mockgql/model"
 )
 
 // TestGeneratorCatalog: every kind is described, in GeneratorKinds'
-// order; each dotted kind's options, set to their defaults, are accepted;
+// order; each dotted kind's options, set to their defaults, are accepted
+// (number.float's decimals rounds);
 // gofakeit's aliases make "isbn" findable.
 func TestGeneratorCatalog(t *testing.T) {
 	cat := GeneratorCatalog()
@@ -31,6 +33,9 @@ func TestGeneratorCatalog(t *testing.T) {
 		}
 		opts := map[string]any{}
 		for _, o := range g.Options {
+			if o.Default == "" && !o.Required {
+				continue // optional, no default: absent is valid
+			}
 			var v any
 			if err := json.Unmarshal([]byte(o.Default), &v); err != nil {
 				t.Fatalf("%s option %s: default %q is not a number: %v", kind, o.Name, o.Default, err)
@@ -44,6 +49,7 @@ func TestGeneratorCatalog(t *testing.T) {
 	}
 	cases := []struct{ kind, category, option, keyword string }{
 		{"number.int", "number", "max", ""},
+		{"number.float", "number", "decimals", ""},
 		{"person.email", "person", "", ""},
 		{"productisbn", "commerce", "", "isbn13"},
 		{"number", "number", "min", ""},
@@ -62,5 +68,22 @@ func TestGeneratorCatalog(t *testing.T) {
 				t.Errorf("%s keywords %v lack %s", c.kind, g.Keywords, c.keyword)
 			}
 		})
+	}
+}
+
+// TestFloatDecimals: number.float rounds to its decimals option, which is
+// 0 to 10.
+func TestFloatDecimals(t *testing.T) {
+	vals, err := GeneratorPreview(&model.Generator{Kind: "number.float", Options: json.RawMessage(`{"min":1,"max":2,"decimals":1}`)}, 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range vals {
+		if s := string(v); len(s) > 3 {
+			t.Fatalf("%s has more than one decimal", s)
+		}
+	}
+	if err := CheckGenerator(&model.Generator{Kind: "number.float", Options: json.RawMessage(`{"decimals":11}`)}); err == nil || !strings.Contains(err.Error(), "decimals must be 0 to 10") {
+		t.Fatalf("decimals 11: %v", err)
 	}
 }
