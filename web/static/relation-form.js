@@ -73,6 +73,7 @@ export function relationForm(p, st) {
   const bothBox = check("", true, (e) => { both = e.target.checked; show(); }, { id: "relBoth" });
   const preview = h("p", { class: "rel-preview", id: "relPreview", "aria-live": "polite" });
   const warn = h("div", { id: "relWarning", "aria-live": "polite" });
+  const counted = new Map(); // tableId/attribute → its valueCounts, asked once per form
   let fk, key; // the column selects, remade when a table or the shape changes
   const shape = () => Object.keys(radios).find((k) => radios[k].checked);
   const choice = () => ({ shape: shape(), a: tableOf(selA), b: tableOf(selB), fk: fk.value, key: key.value,
@@ -103,7 +104,7 @@ export function relationForm(p, st) {
     const r = relationInput(c);
     preview.replaceChildren(h("span", {}, "Links ", h("code", {}, `${fkT.name}.${c.fk} → ${keyT.name}.${c.key}`), ". Adds "),
       ...r.fields.flatMap((f, i) => [i ? " and " : "", h("code", { class: "rel-field" }, f)]), ".");
-    checkUnique(c, warn);
+    checkUnique(c, warn, counted);
   };
   selA.addEventListener("change", () => { columnsFor(); show(); });
   selB.addEventListener("change", () => { columnsFor(); show(); });
@@ -124,13 +125,18 @@ export function relationForm(p, st) {
 }
 
 let checking = 0;
-/** checkUnique warns when a one-to-one's linking columns repeat in the data. */
-async function checkUnique(c, warn) {
+/** checkUnique warns when a one-to-one's linking columns repeat in the
+ * data; counted caches the answers (the form is remade after every edit). */
+async function checkUnique(c, warn, counted) {
   const mine = ++checking;
   warn.replaceChildren();
   if (c.shape !== "oneToOne" || !c.a.source || !c.b.source) return;
-  const countsOf = (t, attribute) => gql(`query($t: ID!, $a: String!) { valueCounts(tableId: $t, attribute: $a) { rows scanned nulls distinct duplicates } }`, { t: t.id, a: attribute })
-    .then((d) => ({ t, attribute, v: d.valueCounts }), () => null);
+  const countsOf = (t, attribute) => {
+    const key = `${t.id}/${attribute}`;
+    if (!counted.has(key)) counted.set(key, gql(`query($t: ID!, $a: String!) { valueCounts(tableId: $t, attribute: $a) { rows scanned nulls distinct duplicates } }`, { t: t.id, a: attribute })
+      .then((d) => d.valueCounts, () => null));
+    return counted.get(key).then((v) => v && { t, attribute, v });
+  };
   const res = await Promise.all([countsOf(c.a, c.fk), countsOf(c.b, c.key)]);
   if (mine !== checking) return; // the form changed meanwhile
   const bad = res.filter((r) => r && r.v.duplicates > 0);
