@@ -99,6 +99,7 @@ export function relationForm(p, st) {
     if (!named.a) fieldA.value = s === "oneToMany" ? lowerFirst(plural(b.name)) : lowerFirst(b.name);
     if (!named.b) fieldB.value = s === "manyToOne" ? lowerFirst(plural(a.name)) : lowerFirst(a.name);
     bothBox.lastChild.textContent = ` Also add ${b.name}.${fieldB.value.trim() || "…"}`;
+    fieldB.disabled = !both; // no field on B: nothing to name
     const c = choice();
     const [fkT, keyT] = s === "oneToMany" ? [b, a] : [a, b];
     const r = relationInput(c);
