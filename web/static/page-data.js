@@ -107,6 +107,9 @@ const readable = (msg) => msg.replace(/(\d{4,}) bytes/g, (_, n) => size(Number(n
 const sizeHint = (code, who) => (code === "PAYLOAD_TOO_LARGE" || code === "LIMIT_REACHED"
   ? ` ${who ? `${who.account.name} is on the ${who.account.plan.toLowerCase()} plan, and the` : "The"} room for an account's own datasets depends on the plan: delete a dataset below, or change the plan under Account.` : "");
 
+/** wide gives a field room for its whole option text (it wraps to a line of its own on a phone). */
+const wide = (f) => { f.classList.add("wide"); return f; };
+
 function uploadCard(who) {
   const file = h("input", { type: "file", id: "dsFile", accept: ".json,.ndjson,.jsonl,.csv" });
   const code = h("input", { type: "text", id: "dsCode", required: true, placeholder: "my_books" });
@@ -133,7 +136,7 @@ function uploadCard(who) {
   const send = h("button", { type: "submit", id: "dsUpload" }, "Import");
   const form = h("form", {}, drop, field("File", file),
     h("div", { class: "row" }, field("Import code", code, "Letters, digits, _ and -; tables bind to it."), field("Name (optional)", name),
-      field("Format", format), field("Variant field (optional)", variant, "A field whose values split the rows into variants, e.g. market.")),
+      wide(field("Format", format)), field("Variant field (optional)", variant, "A field whose values split the rows into variants, e.g. market.")),
     send, progress, st);
   form.addEventListener("submit", (e) => {
     e.preventDefault();
