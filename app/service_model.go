@@ -12,6 +12,9 @@ import (
 
 // CreateTable adds a table.
 func (s modelCreation) CreateTable(ctx context.Context, p model.Principal, projectID, name string, source *model.TableSource) (*model.Table, error) {
+	if err := s.checkBindable(ctx, p, projectID, source); err != nil {
+		return nil, err
+	}
 	c, err := s.edit(ctx, p, projectID)
 	if err != nil {
 		return nil, err
@@ -21,6 +24,9 @@ func (s modelCreation) CreateTable(ctx context.Context, p model.Principal, proje
 
 // UpdateTable renames or rebinds a table.
 func (s modelEditing) UpdateTable(ctx context.Context, p model.Principal, tableID string, patch model.TablePatch) (*model.Table, error) {
+	if err := s.checkBindable(ctx, p, ids.ProjectOf(tableID), patch.Source); err != nil {
+		return nil, err
+	}
 	c, err := s.edit(ctx, p, ids.ProjectOf(tableID), "tableId", tableID)
 	if err != nil {
 		return nil, err

@@ -127,17 +127,22 @@ func intRange(o genOptions) (genFunc, error) {
 	return func(f *gofakeit.Faker) (any, error) { return f.IntRange(lo, hi), nil }, nil
 }
 
-// floatRange draws from [min, max] (options override the defaults), rounded
-// to decimals places unless decimals is negative.
-func floatRange(defMin, defMax float64, decimals int) aliasFunc {
+// floatRange draws from [min, max], rounded to decimals places unless
+// decimals is negative (options override the three defaults; a decimals
+// option is 0 to 10).
+func floatRange(defMin, defMax float64, defDecimals int) aliasFunc {
 	return func(o genOptions) (genFunc, error) {
-		if err := o.only("min", "max"); err != nil {
+		if err := o.only("min", "max", "decimals"); err != nil {
 			return nil, err
 		}
 		lo, err1 := o.float("min", defMin)
 		hi, err2 := o.float("max", defMax)
-		if err := firstErr(err1, err2); err != nil {
+		decimals, err3 := o.int("decimals", defDecimals)
+		if err := firstErr(err1, err2, err3); err != nil {
 			return nil, err
+		}
+		if _, set := o["decimals"]; set && (decimals < 0 || decimals > 10) {
+			return nil, fmt.Errorf("decimals must be 0 to 10")
 		}
 		if lo > hi {
 			return nil, fmt.Errorf("min %g is greater than max %g", lo, hi)

@@ -97,6 +97,12 @@ func (s *Server) serveBoard(c *gin.Context) {
 	s.servePage(c, http.StatusOK, "board.html")
 }
 
+// serveFavicon answers a browser's /favicon.ico with the board's icon (an
+// SVG, which browsers take at that address too; the pages link it).
+func (s *Server) serveFavicon(c *gin.Context) {
+	s.serveStatic(c, "static/", "favicon.svg", "public, max-age=86400")
+}
+
 // staticTypes are the content types of the board's static files; any
 // other extension is not served.
 var staticTypes = map[string]string{

@@ -216,7 +216,7 @@ func (s *Surface) SDL() string { return s.sdl }
 // plain maps built by shaper.
 func (s *Surface) managementResolvers(b Management) map[string]exec.Resolver {
 	acc, prj, keys := accountResolvers{s, b}, projectResolvers{s, b}, keyResolvers{s, b}
-	pool, data := poolResolvers{s, b}, datasetResolvers{s, b}
+	pool, data := poolResolvers{s, b, b}, datasetResolvers{s, b}
 	mk := memberKeyResolvers{s, b}
 	r := map[string]exec.Resolver{
 		"Query.me":          s.authed(acc.me),

@@ -2,6 +2,7 @@ package http
 
 import (
 	"context"
+	"sync"
 
 	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/graphql/exec"
@@ -19,6 +20,7 @@ func (s *Surface) boardResolvers(b ProjectReader) map[string]exec.Resolver {
 		"Query.demo":                s.open(s.demo),
 		"Query.generatorKinds":      s.open(s.generatorKinds),
 		"Query.generatorPreview":    s.open(s.generatorPreview),
+		"Query.generatorCatalog":    s.open(s.generatorCatalog),
 		"Query.schemaChangesOfEdit": s.authed(boardEditResolvers{s, b}.schemaChangesOfEdit),
 	}
 }
@@ -45,6 +47,39 @@ func (s *Surface) demo(_ context.Context, _ *Call, _ input) (any, error) {
 func (s *Surface) generatorKinds(context.Context, *Call, input) (any, error) {
 	return graphql.GeneratorKinds(), nil
 }
+
+// generatorCatalog resolves Query.generatorCatalog: constant, shaped once.
+func (s *Surface) generatorCatalog(_ context.Context, _ *Call, args input) (any, error) {
+	all := shapedCatalog()
+	cat := args.str("category")
+	if cat == "" {
+		return all, nil
+	}
+	out := []any{}
+	for _, g := range all {
+		if g.(map[string]any)["category"] == cat {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+var shapedCatalog = sync.OnceValue(func() []any {
+	return shapeAll(graphql.GeneratorCatalog(), func(g graphql.GeneratorInfo) any {
+		opts := shapeAll(g.Options, func(o graphql.GeneratorOption) any {
+			var def any
+			if o.Default != "" {
+				def = o.Default
+			}
+			return map[string]any{"name": o.Name, "type": o.Type, "description": o.Description, "default": def, "required": o.Required, "choices": o.Choices}
+		})
+		var sample any
+		if g.Sample != nil {
+			sample = g.Sample
+		}
+		return map[string]any{"kind": g.Kind, "category": g.Category, "description": g.Description, "keywords": g.Keywords, "options": opts, "sample": sample}
+	})
+})
 
 // generatorPreview resolves Query.generatorPreview: the values a generator
 // gives the first records, computed here (no I/O), bounded to 20.

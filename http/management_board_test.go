@@ -9,6 +9,8 @@ var boardCases = []surfaceCase{
 	{name: "demo_none", query: `{ demo { slug previewUrl runtimeUrl boardUrl } }`},
 	{name: "generatorKinds_some", query: `{ generatorKinds }`},
 	{name: "generatorPreview", query: `{ generatorPreview(kind: "number.int", options: {min: 5, max: 6}, count: 3) }`},
+	{name: "generatorCatalog_beer", query: `{ generatorCatalog(category: "beer") { kind category description keywords options { name type description default required choices } sample } }`},
+	{name: "valueCounts", query: `{ valueCounts(tableId: "prj_1_t1", attribute: "authorId") { rows scanned nulls distinct duplicates } }`},
 	{name: "generatorPreview_unknown", query: `{ generatorPreview(kind: "nope") }`},
 	{name: "notReadyReason", query: `{ project(id: "prj_1") { tables { name ready notReadyReason } } }`},
 	{name: "apiKeys_activeActors", query: `{ apiKeys(projectId: "prj_1") { name activeActors } }`},
@@ -19,7 +21,7 @@ var boardCases = []surfaceCase{
 }
 
 // anonymousRoots are the root fields that need no credential.
-var anonymousRoots = []string{"signUp", "login", "logout", "demo", "generatorKinds", "generatorPreview"}
+var anonymousRoots = []string{"signUp", "login", "logout", "demo", "generatorKinds", "generatorPreview", "generatorCatalog"}
 
 // needsNoCredential reports whether a case calls a root field of anonymousRoots.
 func needsNoCredential(roots []string) bool {

@@ -15,10 +15,12 @@ type PoolReader interface {
 	DataSourcesFor(ctx context.Context, p Principal) ([]DataSource, error)
 }
 
-// poolResolvers resolve the data pool's listing.
+// poolResolvers resolve the data pool's listing; with projects (the
+// management API), dataSources(projectId:) lists it as that project reads it.
 type poolResolvers struct {
 	*Surface
-	b PoolReader
+	b        PoolReader
+	projects ProjectReader
 }
 
 // Datasets is what the management API's dataset mutations ask.
@@ -39,8 +41,20 @@ const maxImportContent = 16 << 20
 
 // dataSources resolves Query.dataSources (and the public
 // availableDataSources).
-func (s poolResolvers) dataSources(ctx context.Context, c *Call, _ input) (any, error) {
-	ds, err := s.b.DataSourcesFor(ctx, c.Principal)
+func (s poolResolvers) dataSources(ctx context.Context, c *Call, args input) (any, error) {
+	reader := c.Principal
+	if id := args.str("projectId"); id != "" && s.projects != nil {
+		// The pool a project's tables may bind: a guest or session project
+		// reads the curated datasets only, an account project its account's too.
+		pr, err := s.projects.Project(ctx, c.Principal, id, "")
+		if err != nil {
+			return nil, err
+		}
+		if pr.AccountID != c.Principal.AccountID {
+			reader = Principal{AccountID: pr.AccountID}
+		}
+	}
+	ds, err := s.b.DataSourcesFor(ctx, reader)
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,9 @@ type DatasetAPI interface {
 	DatasetFields(ctx context.Context, p Principal, projectID, importCode string) ([]model.FieldGuess, error)
 	CreateAPIFromDataset(ctx context.Context, p Principal, in model.DatasetAPIInput) (*model.Table, []*model.Operation, error)
 	CreateAttributesFromDataset(ctx context.Context, p Principal, tableID string, fields []model.FieldChoice) ([]*model.Attribute, error)
+	// ValueCounts counts how attribute's values repeat in the rows table
+	// tableID reads (schema "valueCounts").
+	ValueCounts(ctx context.Context, p Principal, tableID, attribute string) (model.ValueCounts, error)
 }
 
 // datasetAPIResolvers resolve the one-step modelling fields.
@@ -31,6 +34,7 @@ func (s *Surface) datasetAPIRoots(d DatasetAPI) map[string]exec.Resolver {
 		"Query.datasetFields":                  s.authed(r.datasetFields),
 		"Mutation.createApiFromDataset":        s.authed(r.createAPI),
 		"Mutation.createAttributesFromDataset": s.authed(r.createAttributes),
+		"Query.valueCounts":                    s.authed(r.valueCounts),
 	}
 }
 
@@ -84,4 +88,13 @@ func fieldChoices(v any) []model.FieldChoice {
 		out = append(out, model.FieldChoice{Path: in.str("path"), Name: in.str("name"), Type: model.ScalarType(in.str("type"))})
 	}
 	return out
+}
+
+// valueCounts resolves Query.valueCounts.
+func (s datasetAPIResolvers) valueCounts(ctx context.Context, c *Call, args input) (any, error) {
+	v, err := s.b.ValueCounts(ctx, c.Principal, args.str("tableId"), args.str("attribute"))
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"rows": v.Rows, "scanned": v.Scanned, "nulls": v.Nulls, "distinct": v.Distinct, "duplicates": v.Duplicates}, nil
 }

@@ -37,6 +37,13 @@ func (f *fakeModel) CreateAttributesFromDataset(_ context.Context, p Principal, 
 	return out, nil
 }
 
+func (f *fakeModel) ValueCounts(_ context.Context, p Principal, tableID, attribute string) (model.ValueCounts, error) {
+	if err := f.record("ValueCounts", p, tableID, attribute); err != nil {
+		return model.ValueCounts{}, err
+	}
+	return model.ValueCounts{Rows: 4, Scanned: 4, Distinct: 3, Duplicates: 1}, nil
+}
+
 // datasetAPICases call the one-step modelling fields (golden files in
 // testdata/surface/management).
 var datasetAPICases = []surfaceCase{

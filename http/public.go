@@ -43,7 +43,7 @@ func NewPublicSurface(cfg SurfaceConfig, b Public) (*Surface, error) {
 func (s *Surface) publicResolvers(b Public) map[string]exec.Resolver {
 	sess := sessionResolvers{s, b}
 	r := map[string]exec.Resolver{
-		"Query.availableDataSources":    s.open(poolResolvers{s, b}.dataSources),
+		"Query.availableDataSources":    s.open(poolResolvers{s, b, nil}.dataSources),
 		"Query.sessionProject":          s.authed(sess.sessionProjectQuery),
 		"Query.runtimeList":             s.authed(sess.runtimeList),
 		"Mutation.createGuestProject":   s.open(sess.createGuestProject),

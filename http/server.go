@@ -261,6 +261,7 @@ func (s *Server) routes() (*gin.Engine, error) {
 	r.HandleMethodNotAllowed = true
 	r.Use(s.recoverPanics, s.requestLog)
 	r.GET("/", s.serveLanding) // the board's landing page (board.go)
+	r.GET("/favicon.ico", s.serveFavicon)
 	r.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
 	r.GET("/readyz", s.readyz)
 	if s.cfg.MetricsAddr == "" {

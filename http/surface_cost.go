@@ -26,6 +26,7 @@ var surfaceCosts = map[string]int{
 	"Query.schemaChanges":        20,
 	"Query.schemaChangesOfEdit":  20,
 	"Query.generatorPreview":     2,
+	"Query.valueCounts":          5,
 	"Query.availableDataSources": 5,
 	"Query.sessionProject":       2,
 	"Query.runtimeList":          10,

@@ -186,12 +186,11 @@ func TestBoardModellingFlow(t *testing.T) {
 	p.waitText(`section[data-table="Product"]`, "✓ ready")
 
 	// The relation.
-	p.js(`(document.getElementById("relSource").closest("details").open = true, true)`)
-	p.choose("#relSource", "Category")
-	p.choose("#relTarget", "Product")
-	p.set("#relTargetAttr", "categoryId")
-	p.set("#relField", "products")
-	p.set("#relInverse", "category")
+	p.js(`(document.getElementById("addRelationBox").open = true, true)`)
+	p.choose("#relA", "Category")
+	p.choose("#relB", "Product")
+	p.click("#relShape-oneToMany")
+	p.waitText("#relPreview", "Category.products: [Product!]! and Product.category: Category")
 	p.click("#addRelation")
 	p.wait(`#relations tr[data-relation="products"]`)
 	p.shot("model")

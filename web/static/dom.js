@@ -131,3 +131,7 @@ export function scroller(label, ...kids) {
 
 /** clear empties an element and appends kids. */
 export function fill(e, ...kids) { e.replaceChildren(); append(e, kids); return e; }
+
+/** count says n things with the right plural: count(1, "relation") is
+ * "1 relation", count(3, "category", "categories") "3 categories". */
+export const count = (n, one, many = one + "s") => `${Number(n).toLocaleString()} ${n === 1 ? one : many}`;

@@ -1,7 +1,8 @@
 // mapping.js: the editor of one attribute's mapping: a field
 // path picked from the dataset's paths with sample values beside each, a
-// constant, a generator (kinds listed, values previewed) or an expression.
-import { h, gql, field, select, uid } from "./dom.js";
+// constant, a generator (generator-picker.js) or an expression.
+import { h, field, select, uid } from "./dom.js";
+import { generatorPicker } from "./generator-picker.js";
 
 export const MAPPINGS = ["SOURCE", "CONSTANT", "GENERATED", "COMPUTED", "NONE"];
 
@@ -22,12 +23,6 @@ export function show(v) {
   return s.length > 60 ? s.slice(0, 59) + "…" : s;
 }
 
-let kinds = null;
-async function generatorKinds() {
-  if (!kinds) kinds = gql(`{ generatorKinds }`).then((d) => d.generatorKinds);
-  return kinds;
-}
-
 /** mappingEditor returns {el, value()} for an attribute's mapping; source is
  * the bound dataset (with fieldPaths and sampleDocuments) or null; onPath,
  * when given, hears each path the person picks. */
@@ -37,27 +32,17 @@ export function mappingEditor(attr, source, onPath) {
   const state = { path: attr && attr.sourceMapping ? attr.sourceMapping.path : "" };
   const constant = h("input", { type: "text", class: "mono", value: attr && attr.constantValue !== null && attr.constantValue !== undefined ? JSON.stringify(attr.constantValue) : "" });
   const expr = h("input", { type: "text", class: "mono", value: (attr && attr.computedExpression) || "" });
-  const kind = h("input", { type: "text", list: uid("kinds"), value: attr && attr.generator ? attr.generator.kind : "person.email" });
-  const kindList = h("datalist", { id: kind.getAttribute("list") });
-  const preview = h("ul", { class: "muted", "aria-live": "polite" });
+  let picker = null; // the generator picker, made when GENERATED is first chosen
   const render = () => {
     pane.replaceChildren();
     switch (type.value) {
       case "SOURCE": pane.append(pathPicker(source, state, onPath)); break;
       case "CONSTANT": pane.append(field("Constant value (JSON: \"text\", 12, true, null)", constant)); break;
       case "COMPUTED": pane.append(field("Expression (kept for documentation; not evaluated, not in the schema)", expr)); break;
-      case "GENERATED": {
-        const btn = h("button", { type: "button", class: "secondary" }, "Preview values");
-        btn.addEventListener("click", async () => {
-          try {
-            const d = await gql(`query($k: String!) { generatorPreview(kind: $k, count: 5) }`, { k: kind.value });
-            preview.replaceChildren(...d.generatorPreview.map((v) => h("li", { class: "mono" }, show(v))));
-          } catch (e) { preview.replaceChildren(h("li", { class: "status error" }, e.message)); }
-        });
-        generatorKinds().then((ks) => kindList.replaceChildren(...ks.map((k) => h("option", { value: k })))).catch(() => {});
-        pane.append(field("Generator kind", kind, "e.g. person.email, address.city, number.int; the list suggests every kind."), kindList, btn, preview);
+      case "GENERATED":
+        picker = picker || generatorPicker(attr && attr.generator);
+        pane.append(picker.el);
         break;
-      }
       default: pane.append(h("p", { class: "muted" }, "No mapping: the field resolves to null."));
     }
   };
@@ -77,7 +62,7 @@ export function mappingEditor(attr, source, onPath) {
         catch { throw new Error("The constant is not JSON: write text in double quotes, e.g. \"EUR\"."); }
       }
       if (type.value === "COMPUTED") m.computedExpression = expr.value;
-      if (type.value === "GENERATED") m.generator = { kind: kind.value };
+      if (type.value === "GENERATED") m.generator = picker.value();
       return m;
     },
   };

@@ -1,6 +1,6 @@
 // openapi.js: the OpenAPI import wizard (paste or choose a file, pick the
 // schemas, import) and the exports (OpenAPI JSON/YAML, the code package).
-import { h, gql, field, status, action, card, fill } from "./dom.js";
+import { h, gql, field, status, action, card, fill, count } from "./dom.js";
 import { go } from "./live.js";
 
 export function openApiCard(p) {
@@ -19,7 +19,7 @@ export function openApiCard(p) {
     const d = await gql(`query($doc: String!) { openApiSchemas(document: $doc) { name importable properties } }`, { doc: doc.value });
     fill(schemas, h("legend", {}, "Schemas to import"), d.openApiSchemas.map((sc) => h("label", { class: "check" },
       h("input", { type: "checkbox", value: sc.name, checked: sc.importable, disabled: !sc.importable }),
-      ` ${sc.name} ${sc.importable ? `(${sc.properties} fields)` : "(not an object)"}`)));
+      ` ${sc.name} ${sc.importable ? `(${count(sc.properties, "field")})` : "(not an object)"}`)));
     schemas.hidden = false; imp.hidden = false;
   });
   const el = card("Import tables from OpenAPI", h("p", { class: "muted" }, "OpenAPI 3.x or Swagger 2.0, JSON or YAML, up to 1 MB; up to 50 schemas an import. Tables come unbound: bind them on the Model tab."),

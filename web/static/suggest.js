@@ -8,8 +8,10 @@ import { fkCandidates } from "./fields.js";
 import { edited } from "./live.js";
 
 const listOf = (p, t) => p.operations.find((o) => o.tableId === t.id && o.kind === "LIST" && o.enabled);
-const lowerFirst = (s) => s[0].toLowerCase() + s.slice(1);
-const plural = (s) => (/[^aeiou]y$/i.test(s) ? s.slice(0, -1) + "ies" : /(s|x|z|ch|sh)$/i.test(s) ? s + "es" : s + "s");
+/** lowerFirst is s with its first letter in lower case: Author → author. */
+export const lowerFirst = (s) => s[0].toLowerCase() + s.slice(1);
+/** plural is the regular English plural of a name: Book → Books, Category → Categories. */
+export const plural = (s) => (/[^aeiou]y$/i.test(s) ? s.slice(0, -1) + "ies" : /(s|x|z|ch|sh)$/i.test(s) ? s + "es" : s + "s");
 
 /** matches counts how many sampled values of c's column are ids of its
  * table, through the project's list operations (null: not checkable). */

@@ -3,7 +3,7 @@
 // source), rows wrap at the screen's width, arrows run through the gaps
 // between boxes, and labels sit on top with a halo, so that 20 or more
 // tables stay readable; long attribute lists are cut with "… n more".
-import { fill, card, h } from "./dom.js";
+import { fill, card, h, count } from "./dom.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const W = 200, ROW = 16, HEAD = 24, MAXROWS = 8, GAPX = 70, GAPY = 56, MARGIN = 40;
@@ -75,7 +75,7 @@ export function diagram(tables, relations, width) {
   });
   const svgW = 2 * MARGIN + wide * (W + GAPX) - GAPX;
   const svg = s("svg", { class: "diagram", viewBox: `0 0 ${svgW} ${y}`, role: "img", "aria-labelledby": "diagramTitle" },
-    s("title", { id: "diagramTitle" }, `Diagram of ${tables.length} tables and ${relations.length} relations`),
+    s("title", { id: "diagramTitle" }, `Diagram of ${count(tables.length, "table")} and ${count(relations.length, "relation")}`),
     s("defs", {}, s("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" },
       s("path", { d: "M0,0 L10,5 L0,10 z", fill: "#2748b8" }))));
   const edges = relations.map((r, i) => edge(pos.get(r.sourceTableId), pos.get(r.targetTableId), r, grid, ((i % 5) - 2) * 5));
@@ -129,7 +129,7 @@ function edge(a, b, r, grid, off) {
 
 export async function diagramTab(body, p) {
   const box = h("div", { class: "scroll" });
-  fill(body, card(`Diagram: ${p.tables.length} tables, ${p.relations.length} relations`,
+  fill(body, card(`Diagram: ${count(p.tables.length, "table")}, ${count(p.relations.length, "relation")}`,
     p.tables.length ? box : h("p", {}, "No tables yet: add them on the ", h("a", { href: `/board/projects/${encodeURIComponent(p.id)}` }, "Model tab"), "."),
     h("p", { class: "muted" }, "Green: ready; red: not ready. Arrows go from a relation's source to its target, labelled with the field and cardinality.")));
   if (p.tables.length) box.append(diagram(p.tables, p.relations, Math.max(body.clientWidth, 360)));

@@ -2,7 +2,7 @@
 // and variant), the attribute grid, the mapping editor, readiness with its
 // reason, the relations editor and each table's default views. Below
 // EDITOR (mayEdit) the same things show as text, without edit controls.
-import { h, gql, fill, field, check, select, status, action, card, scroller } from "./dom.js";
+import { h, gql, fill, field, check, select, status, action, card, scroller, count } from "./dom.js";
 import { mappingEditor, show, valueAt } from "./mapping.js";
 import { relationsCard } from "./relations.js";
 import { guarded } from "./guard.js";
@@ -12,9 +12,11 @@ import { TYPES, addAllFields, attributeName, guessType, createApi, playgroundPat
 
 export { TYPES };
 
-/** dataSources is the data pool with a few sample documents each. */
-export async function dataSources() {
-  const d = await gql(`{ dataSources { importCode name fieldPaths recordCount variants { name recordCount } sampleDocuments(limit: 3) } }`);
+/** dataSources is the data pool project p's tables may bind (a guest or
+ * session project reads the curated datasets only), with a few sample
+ * documents each. */
+export async function dataSources(p) {
+  const d = await gql(`query($p: ID) { dataSources(projectId: $p) { importCode name fieldPaths recordCount variants { name recordCount } sampleDocuments(limit: 3) } }`, { p: p.id });
   return d.dataSources;
 }
 
@@ -23,7 +25,7 @@ export async function dataSources() {
  * the function that re-renders them in place after an edit. */
 export async function modelTab(body, p, who, live) {
   const edit = mayEdit(p);
-  const pool = await dataSources();
+  const pool = await dataSources(p);
   const byCode = Object.fromEntries(pool.map((d) => [d.importCode, d]));
   const top = h("div"), tables = h("div", { id: "tables" }), rels = h("div");
   const decks = [
@@ -43,7 +45,7 @@ const tableDeps = (p, t) => [t, p.views.filter((v) => v.tableId === t.id), p.ope
 
 function newTableCard(p, pool) {
   const name = h("input", { type: "text", id: "tableName", required: true, placeholder: "Product" });
-  const code = select([["", "not bound yet"], ...pool.map((d) => [d.importCode, `${d.importCode} (${d.recordCount} records)`])], "", { id: "tableSource" });
+  const code = select([["", "not bound yet"], ...pool.map((d) => [d.importCode, `${d.importCode} (${count(d.recordCount, "record")})`])], "", { id: "tableSource" });
   const st = status();
   const add = action(h("button", { type: "submit", id: "addTable" }, "Add table"), st, async () => {
     await gql(`mutation($i: CreateModellingTableInput!) { createModellingTable(input: $i) { id } }`,
@@ -88,7 +90,7 @@ function tableView(p, t, pool, source) {
 
 function bindingForm(t, pool, st) {
   const cur = t.source || {};
-  const code = select([["", "not bound"], ...pool.map((d) => [d.importCode, `${d.importCode} (${d.recordCount} records)`])], cur.importCode || "");
+  const code = select([["", "not bound"], ...pool.map((d) => [d.importCode, `${d.importCode} (${count(d.recordCount, "record")})`])], cur.importCode || "");
   const variantSel = () => {
     const ds = pool.find((d) => d.importCode === code.value);
     return select([["", "All variants"], ...((ds && ds.variants) || []).map((v) => [v.name, `${v.name} (${v.recordCount})`])], cur.variant || "");
@@ -244,7 +246,7 @@ function viewsBox(p, t, views) {
       const res = d.previewQuery;
       if (res.errors && res.errors.length) throw new Error(res.errors[0].message);
       const page = res.data[list.name];
-      fill(out, h("p", { class: "muted" }, `${page.total} rows; the first ${page.items.length}:`), rowsTable(["id", ...fields], page.items));
+      fill(out, h("p", { class: "muted" }, `${count(page.total, "row")}; the first ${page.items.length}:`), rowsTable(["id", ...fields], page.items));
     });
     kids.push(showRows, st, out);
   }

@@ -3,7 +3,7 @@
 // previewQuery (the member's session, no API key in the browser; counted as
 // preview requests), and copy the same request as curl with the credential
 // the runtime wants. ?query= in the address opens it with that query.
-import { h, gql, fill, status, action, card, copyButton } from "./dom.js";
+import { h, gql, fill, status, action, card, copyButton, GqlError } from "./dom.js";
 import { mayEdit } from "./role.js";
 import { onLeave } from "./live.js";
 
@@ -24,7 +24,7 @@ function starter(p) {
   const list = p.operations.find((o) => o.kind === "LIST" && o.enabled);
   if (!list) return "{ __typename }";
   const t = p.tables.find((x) => x.id === list.tableId);
-  const fields = t.attributes.filter((a) => a.mappingType !== "COMPUTED").slice(0, 4).map((a) => a.name);
+  const fields = t.attributes.filter((a) => a.mappingType !== "COMPUTED" && a.name !== "id").slice(0, 4).map((a) => a.name); // id is always selected
   return `query {\n  ${list.name}(pageSize: 5) {\n    total\n    items { id ${fields.join(" ")} }\n  }\n}`;
 }
 
@@ -110,11 +110,26 @@ export async function playgroundTab(body, p) {
     const root = ReactDOM.createRoot(mount);
     onLeave(() => root.unmount());
     root.render(React.createElement(GraphiQL, {
-      fetcher, query: state.query, defaultEditorToolsVisibility: true, isHeadersEditorEnabled: false,
+      fetcher: refusalsAsErrors(fetcher), query: state.query, defaultEditorToolsVisibility: true, isHeadersEditorEnabled: false,
       shouldPersistHeaders: false, storage: projectStorage(p.id),
       onEditQuery: (q) => { state.query = q; }, onEditVariables: (v) => { state.variables = v; },
     }));
   } catch (e) { st.fail(e); }
+}
+
+/** refusalsAsErrors makes a refusal of the board's request (a viewer's
+ * mutation: FORBIDDEN) a GraphQL result with that error, which GraphiQL
+ * shows as it shows any error — not as a thrown exception with its stack
+ * trace. Results that are not promises (a subscription's) pass through. */
+function refusalsAsErrors(fetch) {
+  const asErrors = (e) => {
+    if (!(e instanceof GqlError)) throw e;
+    return { errors: [{ message: e.message, extensions: { code: e.code } }] };
+  };
+  return (params, opts) => {
+    const r = fetch(params, opts);
+    return r && typeof r.then === "function" ? r.catch(asErrors) : r;
+  };
 }
 
 /** sharingCard shows the preview link; on an account project an editor
