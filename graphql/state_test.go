@@ -19,6 +19,10 @@ var packageVarsAllowed = map[string]string{
 	"errMutationInQuery": "a sentinel error",
 	"errQueryInMutate":   "a sentinel error",
 	"errForeignPrepared": "a sentinel error",
+	"aliasMeta":          "the generator catalog's read-only table of option descriptions, never written",
+	"aliasCategory":      "the generator catalog's read-only table of categories, never written",
+	"lookupCategory":     "the generator catalog's read-only table of categories, never written",
+	"catalog":            "the generator catalog, computed once from constants and never written",
 }
 
 // TestNoPackageState: the package doc says the engine keeps no mutable
