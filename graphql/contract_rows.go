@@ -115,10 +115,9 @@ func (rt *Runtime) readRootQuery(rf *contract.RootField, args map[string]any) (*
 // ctWindow is the part of a list of rows a field serves, and how it was
 // cut: the Relay arguments, or a page.
 type ctWindow struct {
-	rows           *ctRows
-	lo, hi         int
-	page, size     int
-	hasPrev, total bool
+	rows       *ctRows
+	lo, hi     int
+	page, size int
 }
 
 // windowOf cuts rows by q's paging arguments and args' Relay ones.
