@@ -127,11 +127,7 @@ func (rt *Runtime) targets(ctx context.Context, m *mutation, t *table, rf *contr
 	if len(sel.Args) == 0 {
 		return nil, model.Errorf(model.CodeBadUserInput, "%s: no argument names the rows to change", rf.Name)
 	}
-	q, err := rt.readQuery(t, sel, args)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := rt.selectRows(ctx, m.view(), t.name, q)
+	rows, err := rt.selectRows(ctx, m.view(), sel, args)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +236,12 @@ func rowValues(tv *tableView, in map[string]any) (map[string]json.RawMessage, st
 			a = foldedAttr(tv.t, k)
 		}
 		if a == nil {
-			a, x = connected(tv.t, k, x)
+			if fk, key := connected(tv.t, k, x); fk != nil {
+				a, x = fk, key
+			}
+		}
+		if a == nil {
+			a = foreignKeyNamed(tv.t, k)
 		}
 		switch {
 		case a == nil || a.mapping == model.MappingConstant:
@@ -274,6 +275,19 @@ func connected(t *table, name string, x any) (*attribute, any) {
 		return rf.from, x
 	}
 	return nil, nil
+}
+
+// foreignKeyNamed returns the foreign key attribute of the to-one relation
+// that name names with an id suffix (folderId, folder_id: Document.folder),
+// or nil.
+func foreignKeyNamed(t *table, name string) *attribute {
+	n := fold(name)
+	for _, rf := range t.rels {
+		if !rf.list && rf.from != nil && !rf.from.isID && (n == fold(rf.name)+"id" || n == fold(rf.name)+"key") {
+			return rf.from
+		}
+	}
+	return nil
 }
 
 // keyText is the text of a key value.
