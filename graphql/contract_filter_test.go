@@ -146,3 +146,42 @@ func idList(books []filterBook) string {
 	}
 	return strings.Join(ids, ",")
 }
+
+// TestContractRelationArguments: a relation field's where, orderBy, skip
+// and take apply to the related rows (Prisma's User.posts).
+func TestContractRelationArguments(t *testing.T) {
+	p := contractProject(t, "../contract/testdata/prisma.graphql")
+	p.Contract.Tables = []model.ContractTable{{Type: "Post", Rows: 200}}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	type post struct {
+		id    float64
+		title string
+		views float64
+	}
+	var authorID any
+	var posts []post
+	for _, u := range jsonAt(h.do(`{ users(take: 100) { id posts { id title viewCount } } }`, nil), "data.users").([]any) {
+		list := jsonAt(u, "posts").([]any)
+		if len(list) < 3 {
+			continue
+		}
+		authorID = jsonAt(u, "id")
+		for _, x := range list {
+			posts = append(posts, post{jsonAt(x, "id").(float64), jsonAt(x, "title").(string), jsonAt(x, "viewCount").(float64)})
+		}
+		break
+	}
+	if authorID == nil {
+		t.Fatal("no user has three posts; the test checks nothing")
+	}
+	sort.SliceStable(posts, func(i, j int) bool { return posts[i].views > posts[j].views })
+	want := fmt.Sprint(posts[1].id, ",", posts[2].id)
+	q := fmt.Sprintf(`{ user(where: {id: %v}) { posts(orderBy: [{viewCount: desc}], skip: 1, take: 2) { id } } }`, authorID)
+	if got := itemIDs(h.do(q, nil), "data.user.posts"); got != want {
+		t.Errorf("%s = %s, want %s", q, got, want)
+	}
+	q = fmt.Sprintf(`{ user(where: {id: %v}) { posts(where: {viewCount: {gte: %v}}) { id } } }`, authorID, posts[1].views)
+	if got := itemIDs(h.do(q, nil), "data.user.posts"); strings.Count(got, ",") != 1 {
+		t.Errorf("%s = %s, want the two posts with the most views", q, got)
+	}
+}

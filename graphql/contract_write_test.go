@@ -10,9 +10,9 @@ import (
 // filters and relations of each style; a deleted one leaves them.
 func TestContractCreateThenRead(t *testing.T) {
 	cases := []struct {
-		file, create, id string // id: the path of the new row's id
-		reads               []string // %s is the new id; each must mention it
-		remove              string
+		file, create, id string   // id: the path of the new row's id
+		reads            []string // %s is the new id; each must mention it
+		remove           string
 	}{
 		{file: "testdata/contract/filters.graphql",
 			create: `mutation { createBook(input: {title: "Zzyzx", price: 1.5, genre: HISTORY, authorId: "author-3"}) { id } }`,
@@ -92,5 +92,16 @@ func TestContractRelationsBothWays(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestContractLookups: node(id:) finds a row of any type by its key,
+// nodes(ids:) answers in the order asked with null for an unknown key.
+func TestContractLookups(t *testing.T) {
+	h := newContractHarness(t, "../contract/testdata/relay.graphql")
+	out := h.do(`{ node(id: "author-2") { __typename id } nodes(ids: ["book-3", "nope", "author-1"]) { __typename id } }`, nil)
+	if got := fmt.Sprint(jsonAt(out, "data.node"), jsonAt(out, "data.nodes")); got !=
+		"map[__typename:Author id:author-2] [map[__typename:Book id:book-3] <nil> map[__typename:Author id:author-1]]" {
+		t.Errorf("got %s", got)
 	}
 }
