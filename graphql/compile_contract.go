@@ -66,6 +66,7 @@ func compileContract(rt *Runtime, p *model.Project) error {
 		Bounds:    rt.opt.Bounds,
 
 		DocumentOrder: true,
+		DirectPlan:    rt.contractDirect,
 	})
 	if err != nil {
 		return fmt.Errorf("graphql: runtime of project %s: %w", p.ID, err)
