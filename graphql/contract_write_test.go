@@ -1,9 +1,12 @@
 package graphql
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/mockgql/mockgql/graphql/exec"
 )
 
 // TestContractCreateThenRead: a created row shows in the lists, lookups,
@@ -103,5 +106,24 @@ func TestContractLookups(t *testing.T) {
 	if got := fmt.Sprint(jsonAt(out, "data.node"), jsonAt(out, "data.nodes")); got !=
 		"map[__typename:Author id:author-2] [map[__typename:Book id:book-3] <nil> map[__typename:Author id:author-1]]" {
 		t.Errorf("got %s", got)
+	}
+}
+
+// TestContractUnwritten: a mutation that writes no table answers a
+// generated payload and changes nothing; a subscription answers a clear
+// validation error (subscriptions are not served over HTTP).
+func TestContractUnwritten(t *testing.T) {
+	h := newContractHarness(t, "../contract/testdata/relay.graphql")
+	prep, refused := h.rt.Prepare(exec.Request{Query: `mutation { publishEverything }`})
+	if refused != nil {
+		t.Fatal(string(refused.AppendJSON(nil)))
+	}
+	res, changes, err := h.rt.Mutate(context.Background(), prep, h.pool, h.ov)
+	if err != nil || len(res.Errors) > 0 || len(changes) != 0 {
+		t.Fatalf("publishEverything: %s, %d changes, %v", res.AppendJSON(nil), len(changes), err)
+	}
+	out := h.do(`subscription { bookCreated { id } }`, nil)
+	if got := errCodes(out); got != "GRAPHQL_VALIDATION_FAILED" || !strings.Contains(fmt.Sprint(out), "subscription") {
+		t.Errorf("a subscription answered %v", out)
 	}
 }

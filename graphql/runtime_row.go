@@ -28,14 +28,14 @@ type rowStep struct {
 type rowStepKind uint8
 
 const (
-	stepGeneric  rowStepKind = iota // the field's resolver
-	stepTypename                    // __typename
-	stepID                          // the id field
-	stepAttr                        // an attribute
-	stepRelOne                      // a to-one relation
-	stepRelMany                     // a to-many relation
-	stepAttrSome                    // a non-null attribute of a contract project (contract_direct.go)
-	stepRelOneSome                  // a non-null to-one relation of a contract project
+	stepGeneric    rowStepKind = iota // the field's resolver
+	stepTypename                      // __typename
+	stepID                            // the id field
+	stepAttr                          // an attribute
+	stepRelOne                        // a to-one relation
+	stepRelMany                       // a to-many relation
+	stepAttrSome                      // a non-null attribute of a contract project (contract_direct.go)
+	stepRelOneSome                    // a non-null to-one relation of a contract project
 )
 
 // compileRowPlan compiles sp, a selection of t's object type obj.
