@@ -90,3 +90,50 @@ func TestApplyKeepsIDsAndSettings(t *testing.T) {
 		t.Fatalf("a bad document changed the project: %v", err)
 	}
 }
+
+// TestOverride: a mapping changes how a root field is served; a wrong one
+// is refused by name and changes nothing.
+func TestOverride(t *testing.T) {
+	s := schemaOf(t, "testdata/relay.graphql")
+	p := Interpret(s)
+	ok := model.ContractMapping{Field: "Query.books", Args: []model.ContractArg{{Name: "minPrice", Role: "range", Field: "price", Op: "gt"}}}
+	if err := p.Override(s, []model.ContractMapping{ok}); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range p.Queries {
+		for _, a := range r.Args {
+			if r.Name == "books" && a.Name == "minPrice" && a.Op != "gt" {
+				t.Errorf("minPrice: %+v", a)
+			}
+		}
+	}
+	for name, m := range map[string]model.ContractMapping{
+		"unknown field":  {Field: "Query.nope"},
+		"shape misfit":   {Field: "Query.book", Shape: "list"},
+		"unknown entity": {Field: "Query.viewer", Entity: "Nope"},
+		"unknown arg":    {Field: "Query.books", Args: []model.ContractArg{{Name: "nope", Role: "eq", Field: "title"}}},
+		"unknown column": {Field: "Query.books", Args: []model.ContractArg{{Name: "genre", Role: "eq", Field: "nope"}}},
+		"bad range op":   {Field: "Query.books", Args: []model.ContractArg{{Name: "minPrice", Role: "range", Field: "price", Op: "~"}}},
+		"bad role":       {Field: "Query.books", Args: []model.ContractArg{{Name: "genre", Role: "magic"}}},
+	} {
+		before := *p.Queries[3]
+		err := p.Override(s, []model.ContractMapping{{Field: "Query.viewer", Shape: "generated"}, m})
+		var me *model.Error
+		if !errors.As(err, &me) || me.Code != model.CodeBadUserInput || p.Queries[5].Shape == ShapeGenerated || p.Queries[3].Shape != before.Shape {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+func schemaOf(t *testing.T, file string) *Schema {
+	t.Helper()
+	doc, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse(doc, MaxDocumentBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
