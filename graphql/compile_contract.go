@@ -54,6 +54,10 @@ func compileContract(rt *Runtime, p *model.Project) error {
 	ct := &contractRT{plan: plan, tables: map[string]*table{}, entities: map[string]*contract.Entity{}, seed: seedOf(p.ID), values: newValues()}
 	for _, t := range rt.model.tables {
 		ct.tables[t.name] = t
+		if mt := p.TableByName(t.name); mt.Source != nil && mt.Source.Generated && p.Contract.RowsOf(t.name) == 0 {
+			v := emptyVariant
+			t.variant = &v
+		}
 	}
 	for _, e := range plan.Entities {
 		ct.entities[e.Type] = e
@@ -80,6 +84,10 @@ func compileContract(rt *Runtime, p *model.Project) error {
 	rt.sdl = b.String()
 	return nil
 }
+
+// emptyVariant is the variant a generated table of no rows reads: its
+// dataset's one placeholder row is of another.
+const emptyVariant = "rows"
 
 // seedOf derives the seed of a project's generated rows from its ID.
 func seedOf(projectID string) uint64 {
@@ -108,8 +116,14 @@ func generateRows(plan *contract.Plan, p *model.Project, seed uint64) (map[strin
 	return out, nil
 }
 
-// rowsDataset stores rows as a dataset under code.
+// rowsDataset stores rows as a dataset under code. No rows are stored as
+// a placeholder row of a variant (a dataset has at least one record)
+// that the table does not read (emptyVariant).
 func rowsDataset(code string, rows []map[string]any) (*dataset.Dataset, error) {
+	if len(rows) == 0 {
+		return dataset.Read(strings.NewReader(`{"__variant":"placeholder"}`),
+			dataset.Options{ImportCode: code, Format: dataset.NDJSON, VariantField: "__variant"})
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	for _, r := range rows {

@@ -81,6 +81,10 @@ func (rt *Runtime) genValue(v *view, owner, field string, t *ast.Type, seed uint
 	return rt.genObject(v, rt.possibleObject(d, seed), seed, depth)
 }
 
+// isRow reports whether values of the object type name are rows (whose
+// fields' resolvers read a row, so that a generated map cannot stand in).
+func (rt *Runtime) isRow(name string) bool { return rt.contract.tables[name] != nil }
+
 // genScalar generates a scalar value: the generator contract.ValueOf
 // picks, shaped to the built-in scalar's type.
 func (rt *Runtime) genScalar(owner, field, typ string, seed uint64) any {
@@ -134,12 +138,21 @@ func (rt *Runtime) genRow(v *view, typ string, seed uint64) any {
 }
 
 // possibleObject is the object type a generated value of d has: d, or
-// one of an interface's or union's object types.
+// one of an interface's or union's object types; nil when every candidate
+// is an entity type without rows (its fields read rows: null is answered).
 func (rt *Runtime) possibleObject(d *ast.Definition, seed uint64) *ast.Definition {
 	if d.Kind == ast.Object {
+		if rt.isRow(d.Name) {
+			return nil
+		}
 		return d
 	}
-	possible := rt.schema.GetPossibleTypes(d)
+	var possible []*ast.Definition
+	for _, p := range rt.schema.GetPossibleTypes(d) {
+		if !rt.isRow(p.Name) {
+			possible = append(possible, p)
+		}
+	}
 	if len(possible) == 0 {
 		return nil
 	}

@@ -160,3 +160,19 @@ func mustParse(t *testing.T, doc string) *contract.Schema {
 	}
 	return s
 }
+
+// TestContractNoRows: an entity with no rows answers empty lists, null
+// lookups and, for a non-null field that would name one of its rows, an
+// error on that field — never a panic.
+func TestContractNoRows(t *testing.T) {
+	p := contractProject(t, "testdata/contract/filters.graphql")
+	p.Contract.Tables = []model.ContractTable{{Type: "Author", Rows: 0}}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	out := h.do(`{ book(id: "book-1") { id author { id } } }`, nil)
+	if msg := fmt.Sprint(jsonAt(out, "errors.0.message")); !strings.Contains(msg, "Cannot return null for non-nullable field Book.author") || jsonAt(out, "errors.1") != nil {
+		t.Errorf("got %v", out)
+	}
+	if list, _ := jsonAt(h.do(`{ authors { id } }`, nil), "data.authors").([]any); len(list) != 0 {
+		t.Errorf("authors = %v", list)
+	}
+}
