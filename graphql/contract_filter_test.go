@@ -210,3 +210,17 @@ func TestContractMappings(t *testing.T) {
 		t.Errorf("searchBooks is served as %+v", h.rt.contract.plan.Queries[6])
 	}
 }
+
+// TestContractLongLists: a list or page without paging arguments serves
+// at most the page size limit, with the total of all matches.
+func TestContractLongLists(t *testing.T) {
+	p := contractProject(t, "testdata/contract/filters.graphql")
+	p.Contract.Tables = []model.ContractTable{{Type: "Book", Rows: 30}}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{MaxPageSize: 25}), pool: memPool{}, ov: NewOverlay()}
+	out := h.do(`{ books { id } bookPage { total items { id } } }`, nil)
+	books, _ := jsonAt(out, "data.books").([]any)
+	items, _ := jsonAt(out, "data.bookPage.items").([]any)
+	if len(books) != 25 || len(items) != 25 || jsonAt(out, "data.bookPage.total") != 30.0 {
+		t.Errorf("%d books, %d items: %v", len(books), len(items), out)
+	}
+}

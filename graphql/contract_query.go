@@ -27,11 +27,15 @@ type ctQuery struct {
 	// offset and limit window the rows (limit < 0: all).
 	offset, limit int
 	page, size    int // page numbering (page 0: none)
+	// paged lets rows read only the window served (a list or page of one
+	// table); maxPage is the size of an unpaged list.
+	paged   bool
+	maxPage int
 }
 
 // readQuery reads the arguments args of rf against the table t.
 func (rt *Runtime) readQuery(t *table, rf *contract.RootField, args map[string]any) (*ctQuery, error) {
-	q := &ctQuery{where: &whereNode{}, limit: -1}
+	q := &ctQuery{where: &whereNode{}, limit: -1, maxPage: rt.opt.MaxPageSize}
 	budget := maxWhereNodes
 	for _, a := range rf.Args {
 		v, ok := args[a.Name]
@@ -286,6 +290,9 @@ func (q *ctQuery) rows(ctx context.Context, tv *tableView) (rowList, error) {
 		pq.q.sort, pq.q.desc = pq.keys[0].attr, pq.keys[0].desc
 	}
 	pq.q.spec = querySpec(pq.q)
+	if pg, size, ok := q.pageWindow(pq); ok {
+		return tv.pageRows(ctx, pq.q, pg, size) // a window of the page: what the table runtime reads
+	}
 	l, err := pq.all(ctx, tv)
 	if err != nil || len(q.tests) == 0 {
 		return l, err
@@ -297,6 +304,19 @@ func (q *ctQuery) rows(ctx context.Context, tv *tableView) (rowList, error) {
 		}
 	}
 	return rowList{rows: out}, nil
+}
+
+// pageWindow returns the page number and size whose window holds the rows q
+// serves, when q may read only that window (paged set, the list engine
+// alone answers q, offset a multiple of limit).
+func (q *ctQuery) pageWindow(pq *powerQuery) (pg, size int, ok bool) {
+	if !q.paged || q.relay || !pq.simple() || len(q.tests) > 0 || q.limit == 0 {
+		return 0, 0, false
+	}
+	if q.limit < 0 {
+		return 1, q.maxPage, q.offset == 0
+	}
+	return q.offset/q.limit + 1, q.limit, q.offset%q.limit == 0
 }
 
 func (q *ctQuery) test(tv *tableView, r int32) bool {

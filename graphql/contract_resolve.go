@@ -223,7 +223,7 @@ func (rt *Runtime) shaped(v *view, rf *contract.RootField, fd *ast.FieldDefiniti
 		w := &ctWindow{rows: rows, lo: 0, hi: min(rows.n, rt.opt.MaxPageSize), page: 1}
 		return rt.fill(v, rt.schema.Types[fd.Type.Name()], w, seed(), 0), nil
 	}
-	if rf.Shape == contract.ShapeList && q.limit < 0 && !q.relay {
+	if (rf.Shape == contract.ShapeList || rf.Shape == contract.ShapePage) && q.limit < 0 && !q.relay {
 		q.limit = rt.opt.MaxPageSize
 	}
 	w, err := rt.windowOf(rows, q, args)

@@ -89,7 +89,8 @@ func (ct *contractRT) tablesOf(typ string) []*table {
 // order.
 func (rt *Runtime) selectRows(ctx context.Context, v *view, rf *contract.RootField, args map[string]any) (*ctRows, error) {
 	out := &ctRows{}
-	for _, t := range rt.contract.tablesOf(rf.Entity) {
+	tables := rt.contract.tablesOf(rf.Entity)
+	for _, t := range tables {
 		tv := v.tableView(t)
 		if tv.notReady != nil {
 			return nil, tv.notReady
@@ -98,6 +99,7 @@ func (rt *Runtime) selectRows(ctx context.Context, v *view, rf *contract.RootFie
 		if err != nil {
 			return nil, err
 		}
+		q.paged = len(tables) == 1 && (rf.Shape == contract.ShapeList || rf.Shape == contract.ShapePage)
 		l, err := q.rows(ctx, tv)
 		if err != nil {
 			return nil, err
