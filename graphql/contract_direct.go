@@ -1,6 +1,8 @@
 package graphql
 
 import (
+	"math"
+
 	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
@@ -80,7 +82,15 @@ func (s *rowStep) attrSome(tv *tableView, row int32) (dataset.Value, bool) {
 	if s.enum != nil {
 		return v, v.Kind == dataset.String && s.enum[v.Str]
 	}
-	return v, v.Kind != dataset.Null && output(s.attr.typ, v) != nil
+	switch s.attr.typ {
+	case model.TypeInt, model.TypeFloat: // output's checks, without boxing the value
+		f, ok := numberOf(v)
+		return v, ok && !math.IsInf(f, 0) && !math.IsNaN(f) && (s.attr.typ == model.TypeFloat ||
+			f == math.Trunc(f) && f >= math.MinInt32 && f <= math.MaxInt32)
+	case model.TypeBoolean:
+		return v, v.Kind == dataset.Bool
+	}
+	return v, v.Kind == dataset.String || v.Kind == dataset.Number || v.Kind == dataset.Bool
 }
 
 // writeRelOneSome writes the related row, or lets the resolver answer
