@@ -1,8 +1,10 @@
 package graphql
 
 import (
+	"context"
 	"strings"
 
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -11,9 +13,81 @@ import (
 // _eq/_neq/_gt/_gte/_lt/_lte/_in/_nin/_like/_ilike/_is_null with
 // _and/_or/_not, Prisma's equals/not/gt/gte/lt/lte/in/notIn/contains/
 // startsWith/endsWith with AND/OR/NOT, and plain inputs whose fields are
-// compared for equality. Conditions on fields the table does not hold
-// (filters on related rows) are refused with BAD_USER_INPUT rather than
-// ignored, so a filter never silently returns rows it should not.
+// compared for equality. A condition on a to-one relation filters by the
+// related row (ctJoin); conditions on anything else the table does not
+// hold are refused with BAD_USER_INPUT rather than ignored, so a filter
+// never silently returns rows it should not.
+
+// toOne returns the to-one relation field name of t, or nil.
+func toOne(t *table, name string) *relField {
+	for _, rf := range t.rels {
+		if rf.name == name && !rf.list && rf.from != nil && rf.toAttr != nil {
+			return rf
+		}
+	}
+	return nil
+}
+
+// ctJoin is a filter on the row a to-one relation names (Hasura's
+// {author: {name: {_eq: "x"}}}, Prisma's {author: {is: {…}}}): when the
+// rows are read, node gets the condition "the foreign key is one of the
+// keys of the target rows the filter selects".
+type ctJoin struct {
+	node   *whereNode
+	rf     *relField
+	filter map[string]any
+}
+
+// joinFilter adds a filter on the related row of rf at n.
+func (q *ctQuery) joinFilter(n *whereNode, rf *relField, v any, budget *int) error {
+	m, _ := v.(map[string]any)
+	negate := false
+	if is, ok := m["is"].(map[string]any); ok {
+		m = is
+	} else if isNot, ok := m["isNot"].(map[string]any); ok {
+		m, negate = isNot, true
+	}
+	sub := &whereNode{}
+	// The target's filter is checked now, so that a wrong one is refused
+	// before any row is read.
+	if _, err := (&ctQuery{where: &whereNode{}}).filterNode(rf.to, m, budget, false); err != nil {
+		return err
+	}
+	q.joins = append(q.joins, ctJoin{node: sub, rf: rf, filter: m})
+	if negate {
+		sub = &whereNode{not: sub}
+	}
+	n.and = append(n.and, sub)
+	return nil
+}
+
+// resolveJoins gives each join's node its condition, reading the rows of
+// the related tables in the view of tv.
+func (q *ctQuery) resolveJoins(ctx context.Context, tv *tableView) error {
+	for _, j := range q.joins {
+		target := tv.v.tableView(j.rf.to)
+		if target.notReady != nil {
+			return target.notReady
+		}
+		budget := maxWhereNodes
+		sub := &ctQuery{where: &whereNode{}, limit: -1}
+		w, err := sub.filterNode(j.rf.to, j.filter, &budget, true)
+		if err != nil {
+			return err
+		}
+		sub.where = w
+		rows, err := sub.rows(ctx, target)
+		if err != nil {
+			return err
+		}
+		pr := predicate{attr: j.rf.from, op: model.OpIn, args: make([]dataset.Value, 0, rows.len())}
+		for i := 0; i < rows.len(); i++ {
+			pr.args = append(pr.args, target.value(j.rf.toAttr, rows.at(i)))
+		}
+		j.node.preds = append(j.node.preds, pr)
+	}
+	return nil
+}
 
 // filterOp maps an operator of any dialect to the engine's (or to the
 // pattern and negation kinds the filter handles itself).
@@ -127,7 +201,10 @@ func (q *ctQuery) fieldFilter(n *whereNode, t *table, field string, v any, budge
 			}
 			return n.addCond(t, fa.name, op, v, budget)
 		}
-		return model.Errorf(model.CodeBadUserInput, "the filter on %q is not served: it is not a field of %s's rows (filters on related rows are not supported)", field, t.name)
+		if rf := toOne(t, field); rf != nil {
+			return q.joinFilter(n, rf, v, budget)
+		}
+		return model.Errorf(model.CodeBadUserInput, "the filter on %q is not served: it is neither a field of %s's rows nor a to-one relation", field, t.name)
 	}
 	ops, ok := v.(map[string]any)
 	if !ok {

@@ -224,3 +224,42 @@ func TestContractLongLists(t *testing.T) {
 		t.Errorf("%d books, %d items: %v", len(books), len(items), out)
 	}
 }
+
+// TestContractRelationFilters: a filter on the row a to-one relation
+// names (Hasura's nesting, Prisma's is/isNot) selects the rows whose
+// related row matches, also inside _or and NOT.
+func TestContractRelationFilters(t *testing.T) {
+	h, _ := filterHarness(t)
+	type pair struct{ id, author string }
+	var books []pair
+	for _, x := range jsonAt(h.do(`{ books(limit: 1000) { id author { name } } }`, nil), "data.books").([]any) {
+		books = append(books, pair{jsonAt(x, "id").(string), jsonAt(x, "author.name").(string)})
+	}
+	name := books[0].author
+	var by, notBy []string
+	for _, b := range books {
+		if b.author == name {
+			by = append(by, b.id)
+		} else {
+			notBy = append(notBy, b.id)
+		}
+	}
+	for q, want := range map[string][]string{
+		fmt.Sprintf(`{ hasuraBooks(where: {author: {name: {_eq: %q}}}) { id } }`, name):                              by,
+		fmt.Sprintf(`{ prismaBooks(where: {author: {is: {name: {equals: %q}}}}) { id } }`, name):                     by,
+		fmt.Sprintf(`{ hasuraBooks(where: {_not: {author: {name: {_eq: %q}}}}) { id } }`, name):                      notBy,
+		fmt.Sprintf(`{ prismaBooks(where: {author: {isNot: {name: {equals: %q}}}}) { id } }`, name):                  notBy,
+		fmt.Sprintf(`{ hasuraBooks(where: {_or: [{author: {name: {_eq: %q}}}, {price: {_lt: -1}}]}) { id } }`, name): by,
+	} {
+		field := "hasuraBooks"
+		if strings.Contains(q, "prisma") {
+			field = "prismaBooks"
+		}
+		if got := listIDs(t, h, field, q); !slices.Equal(got, want) {
+			t.Errorf("%s\n got %v\nwant %v", q, got, want)
+		}
+	}
+	if len(by) == 0 || len(notBy) == 0 {
+		t.Fatal("the case tests nothing")
+	}
+}

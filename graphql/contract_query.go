@@ -23,6 +23,8 @@ type ctQuery struct {
 	// like) whose contains part the where tree already narrows; they run
 	// on the matches.
 	tests []func(tv *tableView, r int32) bool
+	// joins are filters on related rows, resolved when rows are read.
+	joins []ctJoin
 	relay bool
 	// offset and limit window the rows (limit < 0: all).
 	offset, limit int
@@ -284,6 +286,9 @@ func sortObject(t *table, m map[string]any) []sortKey {
 
 // rows returns the rows q selects from tv in order, before windowing.
 func (q *ctQuery) rows(ctx context.Context, tv *tableView) (rowList, error) {
+	if err := q.resolveJoins(ctx, tv); err != nil {
+		return rowList{}, err
+	}
 	pq := &powerQuery{q: &listQuery{}, keys: q.keys}
 	pq.q.preds, pq.rest = q.where.split()
 	if len(pq.keys) > 0 {

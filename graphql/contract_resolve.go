@@ -100,8 +100,12 @@ func (rt *Runtime) relationField(rf *relField, fd *ast.FieldDefinition) exec.Res
 		if err != nil {
 			return nil, err
 		}
+		kept, err := q.narrow(ctx, target, rows)
+		if err != nil {
+			return nil, err
+		}
 		all := &ctRows{}
-		all.add(target, rowList{rows: q.narrow(target, rows)})
+		all.add(target, rowList{rows: kept})
 		if wrap == nil && q.limit < 0 && q.size == 0 && !q.relay {
 			return all.objects(0, all.n), nil
 		}
@@ -145,10 +149,13 @@ func fieldArgs(t *table, fd *ast.FieldDefinition) []*contract.Arg {
 }
 
 // narrow returns the rows of tv that q's conditions keep, in q's order.
-func (q *ctQuery) narrow(tv *tableView, rows []int32) []int32 {
+func (q *ctQuery) narrow(ctx context.Context, tv *tableView, rows []int32) ([]int32, error) {
+	if err := q.resolveJoins(ctx, tv); err != nil {
+		return nil, err
+	}
 	preds, rest := q.where.split()
 	if len(preds) == 0 && rest == nil && len(q.tests) == 0 && len(q.keys) == 0 {
-		return rows
+		return rows, nil
 	}
 	out := make([]int32, 0, len(rows))
 	for _, r := range rows {
@@ -160,7 +167,7 @@ func (q *ctQuery) narrow(tv *tableView, rows []int32) []int32 {
 		pq := &powerQuery{keys: q.keys}
 		slices.SortStableFunc(out, pq.compare(tv))
 	}
-	return out
+	return out, nil
 }
 
 // nullOrGenerated is a missing row: null, or for a non-null field a
