@@ -15,6 +15,7 @@ func FuzzContractArguments(f *testing.F) {
 		`{"title": {"_like": "%a_b%"}, "_and": [{"title": {"_ilike": "%%"}}]}`,
 		`{"AND": {"title": {"startsWith": "a", "not": {"contains": "b"}}}, "NOT": []}`,
 		`[{"price": "desc"}, {"title": "asc"}]`, `"PRICE_DESC"`, `-5`, `null`,
+		`{"author": {"name": {"_ilike": "%a%"}}, "_or": [{"author": {}}]}`, `{"author": {"isNot": {"name": {"in": ["x"]}}}}`,
 	} {
 		f.Add(seed)
 	}
