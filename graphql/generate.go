@@ -44,6 +44,15 @@ type aliasFunc func(o genOptions) (genFunc, error)
 // function lookup name works as well (see GeneratorKinds). It builds a new
 // map on each call: generators are compiled once per attribute, not per row.
 func genAliases() map[string]aliasFunc {
+	m := boardAliases()
+	for k, v := range contractAliases() {
+		m[k] = v
+	}
+	return m
+}
+
+// boardAliases are the kinds the board has always offered.
+func boardAliases() map[string]aliasFunc {
 	return map[string]aliasFunc{
 		"person.firstName":     simple(func(f *gofakeit.Faker) any { return f.FirstName() }),
 		"person.lastName":      simple(func(f *gofakeit.Faker) any { return f.LastName() }),
@@ -134,6 +143,12 @@ func floatRange(defMin, defMax float64, defDecimals int) aliasFunc {
 	return func(o genOptions) (genFunc, error) {
 		if err := o.only("min", "max", "decimals"); err != nil {
 			return nil, err
+		}
+		decimals := decimals
+		if d, err := o.int("decimals", decimals); err != nil || d < -1 || d > 10 {
+			return nil, fmt.Errorf("option decimals must be an integer from 0 to 10")
+		} else {
+			decimals = d
 		}
 		lo, err1 := o.float("min", defMin)
 		hi, err2 := o.float("max", defMax)

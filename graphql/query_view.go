@@ -30,7 +30,7 @@ type view struct {
 }
 
 func newView(rt *Runtime, pool Pool, ov *Overlay, st *overlayState, cacheable bool) *view {
-	v := &view{rt: rt, pool: pool, ov: ov, st: st, cacheable: cacheable}
+	v := &view{rt: rt, pool: rt.Pool(pool), ov: ov, st: st, cacheable: cacheable}
 	v.tables = v.tablesBuf[:0]
 	return v
 }

@@ -86,6 +86,8 @@ type Runtime struct {
 	exec   *exec.Executor
 	cache  cacheView
 	sparse sparseReach
+	// contract is set for a contract project (compile_contract.go).
+	contract *contractRT
 }
 
 // Compile builds the runtime of project p. It reads p only during the call
@@ -100,6 +102,12 @@ func Compile(p *model.Project, opt Options) (*Runtime, error) {
 	}
 	rt := &Runtime{opt: opt, model: compileModel(p), cache: cacheView{l: c.l, owner: c.owners.Add(1)},
 		sparse: sparseReach{div: defaultSparseDiv}}
+	if p.Contract != nil {
+		if err := compileContract(rt, p); err != nil {
+			return nil, err
+		}
+		return rt, nil
+	}
 	schema, err := gqlparser.LoadSchema(&ast.Source{Name: "runtime.graphql", Input: buildSDL(rt.model, opt)})
 	if err != nil {
 		return nil, fmt.Errorf("graphql: runtime schema of project %s: %w", p.ID, err)

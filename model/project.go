@@ -37,6 +37,9 @@ type Project struct {
 	// nil injects nothing. Not part of the schema: setting them leaves
 	// Version as it is.
 	Faults *FaultSettings `json:"faults,omitempty"`
+	// Contract is the schema an SDL-first project was imported from
+	// (contract.go); nil for projects modelled from tables.
+	Contract *Contract `json:"contract,omitempty"`
 }
 
 // Table is a model table: a GraphQL object type in the runtime schema.
@@ -52,6 +55,10 @@ type TableSource struct {
 	ImportCode string `json:"importCode"`
 	// Variant selects one variant; nil means all variants.
 	Variant *string `json:"variant,omitempty"`
+	// Generated is true for the tables of a contract project whose rows
+	// the runtime generates (ImportCode is then ContractImportCode of the
+	// table's type, served from memory, not from the pool).
+	Generated bool `json:"generated,omitempty"`
 }
 
 // Attribute is a field of a table and says where its value comes from.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mockgql/mockgql/internal/testdata"
@@ -67,5 +68,45 @@ func TestIntrospectGraphQLJSRejects(t *testing.T) {
 	cmd.Stdin = bytes.NewReader([]byte(`{"data":{"__schema":{"types":[]}}}`))
 	if out, err := cmd.CombinedOutput(); err == nil {
 		t.Fatalf("check.mjs accepted a broken introspection result: %s", out)
+	}
+}
+
+// TestIntrospectionDocumentOrder: with DocumentOrder, __Schema.types and
+// directives follow the document (built-ins after, by name); without it,
+// every type is listed by name.
+func TestIntrospectionDocumentOrder(t *testing.T) {
+	const sdl = `directive @zeta on FIELD_DEFINITION
+directive @alpha on FIELD_DEFINITION
+type Query { b: Zed a: Alpha }
+type Zed { x: Int }
+type Alpha { y: Int }
+`
+	names := func(order bool) string {
+		ex, err := NewExecutor(Executor{Schema: mustLoadSchema(t, sdl), DocumentOrder: order})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, body := runQuery(t, ex, `{ __schema { types { name } directives { name } } }`, "", "")
+		var out struct {
+			Data struct {
+				Schema struct {
+					Types, Directives []struct{ Name string }
+				} `json:"__schema"`
+			}
+		}
+		if err := decodeJSON(body, &out); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, x := range append(out.Data.Schema.Types[:3], out.Data.Schema.Directives[:2]...) {
+			got = append(got, x.Name)
+		}
+		return strings.Join(got, " ")
+	}
+	if got := names(true); got != "Query Zed Alpha zeta alpha" {
+		t.Errorf("document order: %s", got)
+	}
+	if got := names(false); got != "Alpha Boolean Float alpha deprecated" {
+		t.Errorf("name order: %s", got)
 	}
 }

@@ -1,0 +1,165 @@
+package graphql
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"strings"
+
+	"github.com/vektah/gqlparser/v2/formatter"
+
+	"github.com/mockgql/mockgql/contract"
+	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
+	"github.com/mockgql/mockgql/model"
+)
+
+// A contract project (model.Project.Contract, docs/using/contract.md)
+// serves the imported document as its schema, unchanged, over the tables
+// that contract.Build materialised from it: the rows of generated tables
+// are made here, once per compile, from contract.Plan.Rows seeded by the
+// project's ID, so every node and every compile of a version serves the
+// same rows; they are held as in-memory datasets that the runtime's Pool
+// wrapper (Runtime.Pool) puts in front of the caller's pool, so the row
+// engine, the overlay and the relations work as for table projects.
+
+// contractRT is what the runtime of a contract project adds to Runtime.
+type contractRT struct {
+	plan *contract.Plan
+	// data are the generated datasets by import code.
+	data map[string]*dataset.Dataset
+	// tables are the compiled tables by entity type name.
+	tables map[string]*table
+	// entities are the plan's entities by type name.
+	entities map[string]*contract.Entity
+	// seed makes generated values of the project.
+	seed uint64
+	// values makes generated scalar values (newValues).
+	values contract.Values
+}
+
+// compileContract builds the runtime of the contract project p.
+func compileContract(rt *Runtime, p *model.Project) error {
+	s, err := contract.Parse([]byte(p.Contract.Document), contract.MaxDocumentBytes)
+	if err != nil {
+		return fmt.Errorf("graphql: contract of project %s: %w", p.ID, err)
+	}
+	plan := contract.Interpret(s)
+	if err := plan.Override(s, p.Contract.Mappings); err != nil {
+		// The import checked the mappings against this document; serve
+		// the interpretation rather than fail the whole runtime.
+		plan = contract.Interpret(s)
+	}
+	ct := &contractRT{plan: plan, tables: map[string]*table{}, entities: map[string]*contract.Entity{}, seed: seedOf(p.ID), values: newValues()}
+	for _, t := range rt.model.tables {
+		ct.tables[t.name] = t
+		if mt := p.TableByName(t.name); mt.Source != nil && mt.Source.Generated && p.Contract.RowsOf(t.name) == 0 {
+			v := emptyVariant
+			t.variant = &v
+		}
+	}
+	for _, e := range plan.Entities {
+		ct.entities[e.Type] = e
+	}
+	if ct.data, err = generateRows(plan, p, ct.seed); err != nil {
+		return fmt.Errorf("graphql: rows of project %s: %w", p.ID, err)
+	}
+	rt.contract, rt.schema = ct, s.AST
+	rt.exec, err = exec.NewExecutor(exec.Executor{
+		Schema:    s.AST,
+		Resolvers: rt.contractResolvers(),
+		MaxDepth:  rt.opt.MaxDepth,
+		MaxFields: rt.opt.MaxFields,
+		Bounds:    rt.opt.Bounds,
+
+		DocumentOrder: true,
+		DirectPlan:    rt.contractDirect,
+	})
+	if err != nil {
+		return fmt.Errorf("graphql: runtime of project %s: %w", p.ID, err)
+	}
+	var b strings.Builder
+	formatter.NewFormatter(&b, formatter.WithIndent("  ")).FormatSchema(s.AST)
+	rt.sdl = b.String()
+	return nil
+}
+
+// emptyVariant is the variant a generated table of no rows reads: its
+// dataset's one placeholder row is of another.
+const emptyVariant = "rows"
+
+// seedOf derives the seed of a project's generated rows from its ID.
+func seedOf(projectID string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(projectID))
+	return h.Sum64()
+}
+
+// generateRows makes the datasets of p's generated tables.
+func generateRows(plan *contract.Plan, p *model.Project, seed uint64) (map[string]*dataset.Dataset, error) {
+	rows, err := plan.Rows(p.Contract.RowsOf, seed, newValues())
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*dataset.Dataset{}
+	for _, t := range p.Tables {
+		if t.Source == nil || !t.Source.Generated {
+			continue
+		}
+		ds, err := rowsDataset(t.Source.ImportCode, rows[t.Name])
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", t.Name, err)
+		}
+		out[t.Source.ImportCode] = ds
+	}
+	return out, nil
+}
+
+// rowsDataset stores rows as a dataset under code. No rows are stored as
+// a placeholder row of a variant (a dataset has at least one record)
+// that the table does not read (emptyVariant).
+func rowsDataset(code string, rows []map[string]any) (*dataset.Dataset, error) {
+	if len(rows) == 0 {
+		return dataset.Read(strings.NewReader(`{"__variant":"placeholder"}`),
+			dataset.Options{ImportCode: code, Format: dataset.NDJSON, VariantField: "__variant"})
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	for _, r := range rows {
+		if err := enc.Encode(r); err != nil {
+			return nil, err
+		}
+	}
+	return dataset.Read(&buf, dataset.Options{ImportCode: code, Format: dataset.NDJSON})
+}
+
+// Pool returns the pool a request of rt reads: pool, behind the generated
+// datasets of a contract project (rt's own). Callers outside the runtime
+// that read a contract project's tables (previews, exports) use it too.
+func (rt *Runtime) Pool(pool Pool) Pool {
+	if rt.contract == nil {
+		return pool
+	}
+	return contractPool{pool: pool, data: rt.contract.data}
+}
+
+// contractPool serves a contract project's generated datasets, then pool's.
+type contractPool struct {
+	pool Pool
+	data map[string]*dataset.Dataset
+}
+
+func (p contractPool) Dataset(code string) *dataset.Dataset {
+	if d := p.data[code]; d != nil {
+		return d
+	}
+	if p.pool == nil {
+		return nil
+	}
+	return p.pool.Dataset(code)
+}
+
+// GraphQLType names the object type of a row, for interfaces and unions
+// (exec.Typer).
+func (ro *rowObj) GraphQLType() string { return ro.tv.t.name }

@@ -1,0 +1,379 @@
+package graphql
+
+import (
+	"context"
+	"strings"
+
+	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/model"
+)
+
+// This file translates the filter inputs of imported schemas onto the
+// row engine's where tree (docs/using/contract.md, "Filters"): Hasura's
+// _eq/_neq/_gt/_gte/_lt/_lte/_in/_nin/_like/_ilike/_is_null with
+// _and/_or/_not, Prisma's equals/not/gt/gte/lt/lte/in/notIn/contains/
+// startsWith/endsWith with AND/OR/NOT, and plain inputs whose fields are
+// compared for equality. A condition on a to-one relation filters by the
+// related row (ctJoin); conditions on anything else the table does not
+// hold are refused with BAD_USER_INPUT rather than ignored, so a filter
+// never silently returns rows it should not.
+
+// toOne returns the to-one relation field name of t, or nil.
+func toOne(t *table, name string) *relField {
+	for _, rf := range t.rels {
+		if rf.name == name && !rf.list && rf.from != nil && rf.toAttr != nil {
+			return rf
+		}
+	}
+	return nil
+}
+
+// ctJoin is a filter on the row a to-one relation names (Hasura's
+// {author: {name: {_eq: "x"}}}, Prisma's {author: {is: {…}}}): when the
+// rows are read, node gets the condition "the foreign key is one of the
+// keys of the target rows the filter selects".
+type ctJoin struct {
+	node   *whereNode
+	rf     *relField
+	filter map[string]any
+}
+
+// joinFilter adds a filter on the related row of rf at n.
+func (q *ctQuery) joinFilter(n *whereNode, rf *relField, v any, budget *int) error {
+	m, _ := v.(map[string]any)
+	negate := false
+	if is, ok := m["is"].(map[string]any); ok {
+		m = is
+	} else if isNot, ok := m["isNot"].(map[string]any); ok {
+		m, negate = isNot, true
+	}
+	sub := &whereNode{}
+	// The target's filter is checked now, so that a wrong one is refused
+	// before any row is read.
+	if _, err := (&ctQuery{where: &whereNode{}}).filterNode(rf.to, m, budget, false); err != nil {
+		return err
+	}
+	q.joins = append(q.joins, ctJoin{node: sub, rf: rf, filter: m})
+	if negate {
+		sub = &whereNode{not: sub}
+	}
+	n.and = append(n.and, sub)
+	return nil
+}
+
+// resolveJoins gives each join's node its condition, reading the rows of
+// the related tables in the view of tv.
+func (q *ctQuery) resolveJoins(ctx context.Context, tv *tableView) error {
+	for _, j := range q.joins {
+		target := tv.v.tableView(j.rf.to)
+		if target.notReady != nil {
+			return target.notReady
+		}
+		budget := maxWhereNodes
+		sub := &ctQuery{where: &whereNode{}, limit: -1}
+		w, err := sub.filterNode(j.rf.to, j.filter, &budget, true)
+		if err != nil {
+			return err
+		}
+		sub.where = w
+		rows, err := sub.rows(ctx, target)
+		if err != nil {
+			return err
+		}
+		pr := predicate{attr: j.rf.from, op: model.OpIn, args: make([]dataset.Value, 0, rows.len())}
+		for i := 0; i < rows.len(); i++ {
+			pr.args = append(pr.args, target.value(j.rf.toAttr, rows.at(i)))
+		}
+		j.node.preds = append(j.node.preds, pr)
+	}
+	return nil
+}
+
+// filterOp maps an operator of any dialect to the engine's (or to the
+// pattern and negation kinds the filter handles itself).
+func filterOp(op string) (model.Operator, bool) {
+	switch op {
+	case "_eq", "equals", "eq":
+		return model.OpEq, true
+	case "_neq", "ne", "neq":
+		return model.OpNeq, true
+	case "_gt", "gt":
+		return model.OpGt, true
+	case "_gte", "gte":
+		return model.OpGte, true
+	case "_lt", "lt":
+		return model.OpLt, true
+	case "_lte", "lte":
+		return model.OpLte, true
+	case "_in", "in":
+		return model.OpIn, true
+	case "_nin", "notIn", "nin":
+		return "nin", true
+	case "_like", "_ilike", "like":
+		return "like", true
+	case "_is_null", "isNull":
+		return "isNull", true
+	case "contains", "startsWith", "endsWith":
+		return model.Operator(op), true
+	}
+	return "", false
+}
+
+// filter adds the filter input v, of dialect style, to q.
+func (q *ctQuery) filter(t *table, style string, v any, budget *int) error {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	n, err := q.filterNode(t, m, budget, true)
+	if err != nil {
+		return err
+	}
+	q.where.and = append(q.where.and, n)
+	return nil
+}
+
+// filterNode reads one filter object; top is true while it is reached
+// through AND only, where exact pattern tests may run after the engine.
+func (q *ctQuery) filterNode(t *table, m map[string]any, budget *int, top bool) (*whereNode, error) {
+	if *budget--; *budget < 0 {
+		return nil, model.Errorf(model.CodeBadUserInput, "the filter has more than %d conditions", maxWhereNodes)
+	}
+	n := &whereNode{}
+	for _, k := range sortedKeys(m) {
+		v := m[k]
+		if v == nil {
+			continue
+		}
+		var err error
+		switch k {
+		case "_and", "AND", "and":
+			var list []*whereNode
+			list, err = q.filterList(t, v, budget, top)
+			n.and = append(n.and, list...)
+		case "_or", "OR", "or":
+			n.or, err = q.filterList(t, v, budget, false)
+			n.hasOr = true
+		case "_not", "NOT", "not":
+			var list []*whereNode
+			list, err = q.filterList(t, v, budget, false)
+			n.not = &whereNode{and: list}
+		default:
+			err = q.fieldFilter(n, t, k, v, budget, top)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+// filterList reads a list of filter objects, or one object (Prisma's AND
+// and NOT take either).
+func (q *ctQuery) filterList(t *table, v any, budget *int, top bool) ([]*whereNode, error) {
+	items, ok := v.([]any)
+	if !ok {
+		items = []any{v}
+	}
+	var out []*whereNode
+	for _, item := range items {
+		m, _ := item.(map[string]any)
+		c, err := q.filterNode(t, m, budget, top)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// fieldFilter adds the conditions on one field: an operator object, or a
+// value compared for equality (plain inputs, Prisma's shorthand).
+func (q *ctQuery) fieldFilter(n *whereNode, t *table, field string, v any, budget *int, top bool) error {
+	a := t.field(field)
+	if a == nil {
+		a = foldedAttr(t, field)
+	}
+	if a == nil {
+		if fa, op := affixAttr(t, field); fa != nil {
+			if op == model.OpLike {
+				return q.pattern(n, t, fa, "contains", false, v, budget, top)
+			}
+			return n.addCond(t, fa.name, op, v, budget)
+		}
+		if rf := toOne(t, field); rf != nil {
+			return q.joinFilter(n, rf, v, budget)
+		}
+		return model.Errorf(model.CodeBadUserInput, "the filter on %q is not served: it is neither a field of %s's rows nor a to-one relation", field, t.name)
+	}
+	ops, ok := v.(map[string]any)
+	if !ok {
+		return n.addCond(t, a.name, model.OpEq, v, budget)
+	}
+	for _, op := range sortedKeys(ops) {
+		if err := q.operator(n, t, a, op, ops[op], budget, top); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// operator adds one operator condition on a.
+func (q *ctQuery) operator(n *whereNode, t *table, a *attribute, op string, v any, budget *int, top bool) error {
+	if op == "mode" || v == nil && op != "_is_null" {
+		return nil // Prisma's mode: insensitive; contains is always case-insensitive
+	}
+	eop, ok := filterOp(op)
+	if !ok {
+		if op == "not" { // Prisma: not: value or not: {filter}
+			sub := &whereNode{}
+			if err := q.fieldFilter(sub, t, a.name, v, budget, false); err != nil {
+				return err
+			}
+			n.and = append(n.and, &whereNode{not: sub})
+			return nil
+		}
+		return model.Errorf(model.CodeBadUserInput, "the filter operator %q on %q is not served", op, a.name)
+	}
+	switch eop {
+	case "isNull":
+		cop := model.OpNeq
+		if v == true {
+			cop = model.OpEq
+		}
+		return n.addCond(t, a.name, cop, nil, budget)
+	case "nin":
+		sub := &whereNode{}
+		if err := sub.addCond(t, a.name, model.OpIn, v, budget); err != nil {
+			return err
+		}
+		n.and = append(n.and, &whereNode{not: sub})
+		return nil
+	case "like", "contains", "startsWith", "endsWith":
+		return q.pattern(n, t, a, string(eop), op == "_like", v, budget, top)
+	}
+	return n.addCond(t, a.name, eop, v, budget)
+}
+
+// pattern adds a text pattern: the engine narrows by the longest literal
+// part (case-insensitive contains); at the top level an exact test follows
+// (SQL like with % and _, case-sensitive for Hasura's _like).
+func (q *ctQuery) pattern(n *whereNode, t *table, a *attribute, kind string, sensitive bool, v any, budget *int, top bool) error {
+	s, _ := v.(string)
+	var match func(string) bool
+	switch kind {
+	case "contains":
+		return n.addCond(t, a.name, model.OpLike, s, budget)
+	case "startsWith":
+		match = func(x string) bool { return strings.HasPrefix(strings.ToLower(x), strings.ToLower(s)) }
+	case "endsWith":
+		match = func(x string) bool { return strings.HasSuffix(strings.ToLower(x), strings.ToLower(s)) }
+	default:
+		match = likeMatcher(s, sensitive)
+		s = longestLiteral(s)
+	}
+	if s != "" {
+		if err := n.addCond(t, a.name, model.OpLike, s, budget); err != nil {
+			return err
+		}
+	}
+	if top {
+		q.tests = append(q.tests, func(tv *tableView, r int32) bool {
+			v := tv.value(a, r)
+			return v.Str != "" && match(v.Str)
+		})
+	}
+	return nil
+}
+
+// longestLiteral is the longest run of a like pattern without wildcards.
+func longestLiteral(p string) string {
+	best := ""
+	for _, part := range strings.FieldsFunc(p, func(r rune) bool { return r == '%' || r == '_' }) {
+		if len(part) > len(best) {
+			best = part
+		}
+	}
+	return best
+}
+
+// likeMatcher matches SQL like patterns: % any run, _ one character.
+func likeMatcher(p string, sensitive bool) func(string) bool {
+	if !sensitive {
+		p = strings.ToLower(p)
+	}
+	pat := []rune(p)
+	return func(s string) bool {
+		if !sensitive {
+			s = strings.ToLower(s)
+		}
+		return likeRunes(pat, []rune(s))
+	}
+}
+
+// likeRunes matches pat against s with backtracking over % (linear in
+// practice: one saved position).
+func likeRunes(pat, s []rune) bool {
+	pi, si, star, mark := 0, 0, -1, 0
+	for si < len(s) {
+		switch {
+		case pi < len(pat) && (pat[pi] == '_' || pat[pi] == s[si]):
+			pi++
+			si++
+		case pi < len(pat) && pat[pi] == '%':
+			star, mark = pi, si
+			pi++
+		case star >= 0:
+			pi, mark = star+1, mark+1
+			si = mark
+		default:
+			return false
+		}
+	}
+	for pi < len(pat) && pat[pi] == '%' {
+		pi++
+	}
+	return pi == len(pat)
+}
+
+// affix is a prefix or suffix that names an operator on a field.
+type affix struct {
+	affix string
+	op    model.Operator
+}
+
+// filterPrefixes and filterSuffixes name a field and an operator:
+// minPrice, price_gte, createdAfter, status_in, nameContains.
+func filterPrefixes() []affix {
+	return []affix{{"min", model.OpGte}, {"max", model.OpLte}, {"from", model.OpGte}, {"to", model.OpLte}}
+}
+
+func filterSuffixes() []affix {
+	return []affix{
+		{"gte", model.OpGte}, {"gt", model.OpGt}, {"lte", model.OpLte}, {"lt", model.OpLt}, {"min", model.OpGte},
+		{"max", model.OpLte}, {"from", model.OpGte}, {"to", model.OpLte}, {"after", model.OpGt}, {"before", model.OpLt},
+		{"since", model.OpGte}, {"until", model.OpLte}, {"in", model.OpIn}, {"contains", model.OpLike}, {"neq", model.OpNeq},
+		{"not", model.OpNeq}, {"eq", model.OpEq},
+	}
+}
+
+// affixAttr returns the attribute and operator a filter field named with
+// an affix stands for, or nil.
+func affixAttr(t *table, name string) (*attribute, model.Operator) {
+	n := fold(name)
+	for _, p := range filterPrefixes() {
+		if rest, ok := strings.CutPrefix(n, p.affix); ok && rest != "" {
+			if a := foldedAttr(t, rest); a != nil {
+				return a, p.op
+			}
+		}
+	}
+	for _, s := range filterSuffixes() {
+		if rest, ok := strings.CutSuffix(n, s.affix); ok && rest != "" {
+			if a := foldedAttr(t, rest); a != nil {
+				return a, s.op
+			}
+		}
+	}
+	return nil, ""
+}

@@ -1,0 +1,113 @@
+package graphql
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/brianvoe/gofakeit/v7"
+
+	"github.com/mockgql/mockgql/contract"
+	"github.com/mockgql/mockgql/model"
+)
+
+// contractAliases are the generator kinds that an imported schema's fields
+// need beyond the board's (contract/fields.go names them): custom scalars
+// by name and a few text shapes. All are deterministic and read no clock.
+func contractAliases() map[string]aliasFunc {
+	return map[string]aliasFunc{
+		"image.url": simple(func(f *gofakeit.Faker) any {
+			return fmt.Sprintf("https://picsum.photos/seed/%d/640/480", f.IntRange(1, 1_000_000))
+		}),
+		"lorem.slug":       simple(func(f *gofakeit.Faker) any { return strings.ToLower(strings.Join(words(f, 3), "-")) }),
+		"lorem.title":      simple(func(f *gofakeit.Faker) any { return title(words(f, 1+f.IntRange(1, 3))) }),
+		"lorem.code":       simple(func(f *gofakeit.Faker) any { return f.Numerify(f.Lexify("???-####")) }),
+		"commerce.sku":     simple(func(f *gofakeit.Faker) any { return strings.ToUpper(f.Numerify(f.Lexify("???-#####"))) }),
+		"commerce.isbn":    simple(func(f *gofakeit.Faker) any { return f.Numerify("978-#-###-#####-#") }),
+		"finance.currency": simple(func(f *gofakeit.Faker) any { return f.CurrencyShort() }),
+		"date.day":         dayFormat(-5, time.DateOnly),
+		"date.time":        dayFormat(-1, time.TimeOnly),
+		"date.birthday":    dayFormat(-70, time.DateOnly),
+		"scalar.json": simple(func(f *gofakeit.Faker) any {
+			return map[string]any{"key": f.LoremIpsumWord(), "value": f.IntRange(0, 100)}
+		}),
+		"scalar.bigint":  simple(func(f *gofakeit.Faker) any { return fmt.Sprint(f.Int64()&(1<<62-1) + 1<<53) }),
+		"scalar.decimal": simple(func(f *gofakeit.Faker) any { return fmt.Sprintf("%d.%02d", f.IntRange(0, 9999), f.IntRange(0, 99)) }),
+		"scalar.string":  simple(func(f *gofakeit.Faker) any { return f.LoremIpsumWord() }),
+	}
+}
+
+func words(f *gofakeit.Faker, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = f.LoremIpsumWord()
+	}
+	return out
+}
+
+func title(ws []string) string {
+	for i, w := range ws {
+		if w != "" {
+			ws[i] = strings.ToUpper(w[:1]) + w[1:]
+		}
+	}
+	return strings.Join(ws, " ")
+}
+
+// dayFormat draws a time within years before genEpoch, printed by layout.
+func dayFormat(years int, layout string) aliasFunc {
+	return func(o genOptions) (genFunc, error) {
+		if err := o.only(); err != nil {
+			return nil, err
+		}
+		end := genEpoch()
+		span := end.Unix() - end.AddDate(years, 0, 0).Unix()
+		return func(f *gofakeit.Faker) (any, error) {
+			sec := end.Unix() - int64(f.Uint64()%uint64(span))
+			return time.Unix(sec, 0).UTC().Format(layout), nil
+		}, nil
+	}
+}
+
+// Values is contract.Values over the runtime's generators: one value of
+// the generator kind with options, the same for the same seed. The error
+// is BAD_USER_INPUT for an unknown kind or bad options. It compiles the
+// generator on every call; newValues caches them for bulk generation.
+func Values(kind string, options map[string]any, seed uint64) (any, error) {
+	return newValues()(kind, options, seed)
+}
+
+// newValues returns a contract.Values that compiles each (kind, options
+// map) once: options are told apart by identity, as a plan's fields hold
+// theirs, so the caller must not change a map it passed. It is safe for
+// concurrent use.
+func newValues() contract.Values {
+	type genKey struct {
+		kind    string
+		options uintptr
+	}
+	var mu sync.Mutex
+	gens := map[genKey]genFunc{}
+	return func(kind string, options map[string]any, seed uint64) (any, error) {
+		key := genKey{kind, reflect.ValueOf(options).Pointer()}
+		mu.Lock()
+		fn, ok := gens[key]
+		mu.Unlock()
+		if !ok {
+			o, _ := json.Marshal(options)
+			g, err := compileGenerator(&model.Generator{Kind: kind, Options: o})
+			if err != nil {
+				return nil, err
+			}
+			fn = g.gen
+			mu.Lock()
+			gens[key] = fn
+			mu.Unlock()
+		}
+		return fn(gofakeit.NewFaker(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15), false))
+	}
+}

@@ -1,0 +1,159 @@
+package model
+
+import (
+	"fmt"
+	"time"
+)
+
+// Bounds of a contract project's generated rows (docs/reference/bounds.md).
+const (
+	// DefaultContractRows is the number of rows generated for an entity
+	// that the contract gives no count.
+	DefaultContractRows = 20
+	// MaxContractTableRows bounds the generated rows of one entity.
+	MaxContractTableRows = 10_000
+	// MaxContractRows bounds the generated rows of a whole project.
+	MaxContractRows = 100_000
+	// MaxContractMappings bounds a contract's mapping overrides.
+	MaxContractMappings = 1_000
+)
+
+// Contract is the GraphQL schema a project was imported from (SDL-first,
+// docs/using/contract.md): the runtime serves exactly Document, with rows
+// generated per entity (or read from a bound dataset) and each root field
+// served as the interpretation of the document says, unless Mappings
+// override it. A project with a Contract still has its Tables and
+// Relations, materialised from the document, so everything keyed by table
+// ID (the overlay, the board, preview) works as for table projects.
+type Contract struct {
+	// Document is the imported schema as SDL (an introspection result is
+	// printed as SDL once, at import).
+	Document   string    `json:"document"`
+	ImportedAt time.Time `json:"importedAt"`
+	// Version counts imports: 1 for the first.
+	Version int `json:"version"`
+	// Tables are the per-entity settings; an entity not listed gets
+	// DefaultContractRows generated rows.
+	Tables []ContractTable `json:"tables,omitempty"`
+	// Mappings are an editor's overrides of how root fields are served.
+	Mappings []ContractMapping `json:"mappings,omitempty"`
+}
+
+// ContractTable is how the rows of one entity (object type) are made.
+type ContractTable struct {
+	// Type is the object type's name.
+	Type string `json:"type"`
+	// Rows is the number of generated rows, 0 to MaxContractTableRows.
+	Rows int `json:"rows"`
+	// ImportCode, when set, binds the entity to a pool dataset instead of
+	// generated rows; each field reads the dataset path of its name.
+	ImportCode string `json:"importCode,omitempty"`
+}
+
+// ContractMapping overrides how one root field is served. Empty fields
+// keep the interpretation's choice.
+type ContractMapping struct {
+	// Field is the root field: "Query.books", "Mutation.createBook" (the
+	// operation's word, whatever the root type is named).
+	Field string `json:"field"`
+	// Shape is one of the shapes of docs/using/contract.md (list, lookup,
+	// connection, …, generated).
+	Shape string `json:"shape,omitempty"`
+	// Entity is the object type whose rows the field serves.
+	Entity string `json:"entity,omitempty"`
+	// Args override the roles of arguments.
+	Args []ContractArg `json:"args,omitempty"`
+}
+
+// ContractArg overrides what one argument of a root field does.
+type ContractArg struct {
+	Name string `json:"name"`
+	// Role is key, keys, eq, range, in, search, relay, offset, page, sort,
+	// filter, input or ignored.
+	Role string `json:"role"`
+	// Field is the entity field compared, for eq, range and in.
+	Field string `json:"field,omitempty"`
+	// Op is the operator: gt, gte, lt, lte for range; limit, offset;
+	// page, size; hasura, prisma, plain for filter. contract.Plan.Override
+	// checks a mapping against the document.
+	Op string `json:"op,omitempty"`
+}
+
+// RowsOf returns the number of generated rows of the entity typ.
+func (c *Contract) RowsOf(typ string) int {
+	for _, t := range c.Tables {
+		if t.Type == typ {
+			return t.Rows
+		}
+	}
+	return DefaultContractRows
+}
+
+// Table returns the settings of the entity typ, or nil.
+func (c *Contract) Table(typ string) *ContractTable {
+	for i := range c.Tables {
+		if c.Tables[i].Type == typ {
+			return &c.Tables[i]
+		}
+	}
+	return nil
+}
+
+// Check refuses a contract whose settings are out of bounds, with
+// BAD_USER_INPUT (LIMIT_REACHED for the project's total of rows); entities
+// maps each entity of the document to true, to refuse settings of types
+// that are not entities (nil: not checked).
+func (c *Contract) Check(entities map[string]bool) error {
+	if len(c.Mappings) > MaxContractMappings {
+		return Errorf(CodeBadUserInput, "a contract has at most %d mappings; this one has %d", MaxContractMappings, len(c.Mappings))
+	}
+	total, seen := 0, map[string]bool{}
+	for _, t := range c.Tables {
+		if err := checkContractTable(t, entities, seen); err != nil {
+			return err
+		}
+		total += t.Rows
+	}
+	for typ := range entities {
+		if !seen[typ] {
+			total += DefaultContractRows
+		}
+	}
+	if total > MaxContractRows {
+		return Errorf(CodeLimitReached, "the contract generates %d rows; a project has at most %d", total, MaxContractRows)
+	}
+	return nil
+}
+
+func checkContractTable(t ContractTable, entities, seen map[string]bool) error {
+	switch {
+	case seen[t.Type]:
+		return Errorf(CodeBadUserInput, "the rows of %q are set twice", t.Type)
+	case entities != nil && !entities[t.Type]:
+		return Errorf(CodeBadUserInput, "%q is not an object type served as a table", t.Type)
+	case t.Rows < 0 || t.Rows > MaxContractTableRows:
+		return Errorf(CodeBadUserInput, "%s: rows must be 0 to %d, not %d", t.Type, MaxContractTableRows, t.Rows)
+	}
+	seen[t.Type] = true
+	return nil
+}
+
+// ContractImportCode is the import code of the generated rows of the
+// entity typ: the runtime serves them as a dataset under this code.
+func ContractImportCode(typ string) string {
+	code := "contract-" + typ
+	if len(code) > 64 {
+		code = fmt.Sprintf("contract-%.45s-%016x", typ, fnv64(typ))
+	}
+	return code
+}
+
+// fnv64 is FNV-1a over s.
+func fnv64(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
