@@ -144,12 +144,6 @@ func floatRange(defMin, defMax float64, defDecimals int) aliasFunc {
 		if err := o.only("min", "max", "decimals"); err != nil {
 			return nil, err
 		}
-		decimals := decimals
-		if d, err := o.int("decimals", decimals); err != nil || d < -1 || d > 10 {
-			return nil, fmt.Errorf("option decimals must be an integer from 0 to 10")
-		} else {
-			decimals = d
-		}
 		lo, err1 := o.float("min", defMin)
 		hi, err2 := o.float("max", defMax)
 		decimals, err3 := o.int("decimals", defDecimals)
