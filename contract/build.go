@@ -90,14 +90,14 @@ func attributeType(f *Field) model.ScalarType {
 	switch {
 	case f.List || f.Embedded || f.Value.Kind == "scalar.json":
 		return model.TypeJSON
-	case f.Value.Kind == "key" || f.Value.Kind == "ref" || f.Type == "ID":
-		return model.TypeID
 	case f.Type == "Int":
 		return model.TypeInt
 	case f.Type == "Float":
 		return model.TypeFloat
 	case f.Type == "Boolean":
 		return model.TypeBoolean
+	case f.Value.Kind == "key" || f.Value.Kind == "ref" || f.Type == "ID":
+		return model.TypeID
 	case f.Value.Kind == "date.past" && f.Type != "String":
 		return model.TypeDateTime
 	}

@@ -181,3 +181,8 @@ func matchesAny(owner string, words []string) bool {
 	}
 	return false
 }
+
+// ValueOf returns how a value of the scalar type typ for the field name of
+// the type owner is generated: the same choice generated rows make, for
+// values mockgql makes outside rows (generated fields and root fields).
+func ValueOf(owner, name, typ string) Value { return valueFor(owner, name, typ) }

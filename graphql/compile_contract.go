@@ -35,6 +35,8 @@ type contractRT struct {
 	entities map[string]*contract.Entity
 	// seed makes generated values of the project.
 	seed uint64
+	// values makes generated scalar values (newValues).
+	values contract.Values
 }
 
 // compileContract builds the runtime of the contract project p.
@@ -45,7 +47,7 @@ func compileContract(rt *Runtime, p *model.Project) error {
 	}
 	plan := contract.Interpret(s)
 	applyMappings(plan, p.Contract.Mappings)
-	ct := &contractRT{plan: plan, tables: map[string]*table{}, entities: map[string]*contract.Entity{}, seed: seedOf(p.ID)}
+	ct := &contractRT{plan: plan, tables: map[string]*table{}, entities: map[string]*contract.Entity{}, seed: seedOf(p.ID), values: newValues()}
 	for _, t := range rt.model.tables {
 		ct.tables[t.name] = t
 	}

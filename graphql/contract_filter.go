@@ -1,0 +1,233 @@
+package graphql
+
+import (
+	"strings"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// This file translates the filter inputs of imported schemas onto the
+// row engine's where tree (docs/using/contract.md, "Filters"): Hasura's
+// _eq/_neq/_gt/_gte/_lt/_lte/_in/_nin/_like/_ilike/_is_null with
+// _and/_or/_not, Prisma's equals/not/gt/gte/lt/lte/in/notIn/contains/
+// startsWith/endsWith with AND/OR/NOT, and plain inputs whose fields are
+// compared for equality. Conditions on fields the table does not hold
+// (filters on related rows) are refused with BAD_USER_INPUT rather than
+// ignored, so a filter never silently returns rows it should not.
+
+// filterOps maps each dialect's operators to the engine's.
+var filterOps = map[string]model.Operator{
+	"_eq": model.OpEq, "_neq": model.OpNeq, "_gt": model.OpGt, "_gte": model.OpGte, "_lt": model.OpLt, "_lte": model.OpLte,
+	"_in": model.OpIn, "_nin": "nin", "_like": "like", "_ilike": "like", "_is_null": "isNull",
+	"equals": model.OpEq, "gt": model.OpGt, "gte": model.OpGte, "lt": model.OpLt, "lte": model.OpLte,
+	"in": model.OpIn, "notIn": "nin", "contains": "contains", "startsWith": "startsWith", "endsWith": "endsWith",
+	"eq": model.OpEq, "ne": model.OpNeq, "neq": model.OpNeq, "nin": "nin", "like": "like", "isNull": "isNull",
+}
+
+// filter adds the filter input v, of dialect style, to q.
+func (q *ctQuery) filter(t *table, style string, v any, budget *int) error {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil
+	}
+	n, err := q.filterNode(t, m, budget, true)
+	if err != nil {
+		return err
+	}
+	q.where.and = append(q.where.and, n)
+	return nil
+}
+
+// filterNode reads one filter object; top is true while it is reached
+// through AND only, where exact pattern tests may run after the engine.
+func (q *ctQuery) filterNode(t *table, m map[string]any, budget *int, top bool) (*whereNode, error) {
+	if *budget--; *budget < 0 {
+		return nil, model.Errorf(model.CodeBadUserInput, "the filter has more than %d conditions", maxWhereNodes)
+	}
+	n := &whereNode{}
+	for _, k := range sortedKeys(m) {
+		v := m[k]
+		if v == nil {
+			continue
+		}
+		var err error
+		switch k {
+		case "_and", "AND", "and":
+			var list []*whereNode
+			list, err = q.filterList(t, v, budget, top)
+			n.and = append(n.and, list...)
+		case "_or", "OR", "or":
+			n.or, err = q.filterList(t, v, budget, false)
+			n.hasOr = true
+		case "_not", "NOT", "not":
+			var list []*whereNode
+			list, err = q.filterList(t, v, budget, false)
+			n.not = &whereNode{and: list}
+		default:
+			err = q.fieldFilter(n, t, k, v, budget, top)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return n, nil
+}
+
+// filterList reads a list of filter objects, or one object (Prisma's AND
+// and NOT take either).
+func (q *ctQuery) filterList(t *table, v any, budget *int, top bool) ([]*whereNode, error) {
+	items, ok := v.([]any)
+	if !ok {
+		items = []any{v}
+	}
+	var out []*whereNode
+	for _, item := range items {
+		m, _ := item.(map[string]any)
+		c, err := q.filterNode(t, m, budget, top)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// fieldFilter adds the conditions on one field: an operator object, or a
+// value compared for equality (plain inputs, Prisma's shorthand).
+func (q *ctQuery) fieldFilter(n *whereNode, t *table, field string, v any, budget *int, top bool) error {
+	a := t.field(field)
+	if a == nil {
+		a = foldedAttr(t, field)
+	}
+	if a == nil {
+		return model.Errorf(model.CodeBadUserInput, "the filter on %q is not served: it is not a field of %s's rows (filters on related rows are not supported)", field, t.name)
+	}
+	ops, ok := v.(map[string]any)
+	if !ok {
+		return n.addCond(t, a.name, model.OpEq, v, budget)
+	}
+	for _, op := range sortedKeys(ops) {
+		if err := q.operator(n, t, a, op, ops[op], budget, top); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// operator adds one operator condition on a.
+func (q *ctQuery) operator(n *whereNode, t *table, a *attribute, op string, v any, budget *int, top bool) error {
+	if op == "mode" || v == nil && op != "_is_null" {
+		return nil // Prisma's mode: insensitive; contains is always case-insensitive
+	}
+	eop, ok := filterOps[op]
+	if !ok {
+		if op == "not" { // Prisma: not: value or not: {filter}
+			sub := &whereNode{}
+			if err := q.fieldFilter(sub, t, a.name, v, budget, false); err != nil {
+				return err
+			}
+			n.and = append(n.and, &whereNode{not: sub})
+			return nil
+		}
+		return model.Errorf(model.CodeBadUserInput, "the filter operator %q on %q is not served", op, a.name)
+	}
+	switch eop {
+	case "isNull":
+		cop := model.OpNeq
+		if v == true {
+			cop = model.OpEq
+		}
+		return n.addCond(t, a.name, cop, nil, budget)
+	case "nin":
+		sub := &whereNode{}
+		if err := sub.addCond(t, a.name, model.OpIn, v, budget); err != nil {
+			return err
+		}
+		n.and = append(n.and, &whereNode{not: sub})
+		return nil
+	case "like", "contains", "startsWith", "endsWith":
+		return q.pattern(n, t, a, string(eop), op == "_like", v, budget, top)
+	}
+	return n.addCond(t, a.name, eop, v, budget)
+}
+
+// pattern adds a text pattern: the engine narrows by the longest literal
+// part (case-insensitive contains); at the top level an exact test follows
+// (SQL like with % and _, case-sensitive for Hasura's _like).
+func (q *ctQuery) pattern(n *whereNode, t *table, a *attribute, kind string, sensitive bool, v any, budget *int, top bool) error {
+	s, _ := v.(string)
+	var match func(string) bool
+	switch kind {
+	case "contains":
+		return n.addCond(t, a.name, model.OpLike, s, budget)
+	case "startsWith":
+		match = func(x string) bool { return strings.HasPrefix(strings.ToLower(x), strings.ToLower(s)) }
+	case "endsWith":
+		match = func(x string) bool { return strings.HasSuffix(strings.ToLower(x), strings.ToLower(s)) }
+	default:
+		match = likeMatcher(s, sensitive)
+		s = longestLiteral(s)
+	}
+	if s != "" {
+		if err := n.addCond(t, a.name, model.OpLike, s, budget); err != nil {
+			return err
+		}
+	}
+	if top {
+		q.tests = append(q.tests, func(tv *tableView, r int32) bool {
+			v := tv.value(a, r)
+			return v.Str != "" && match(v.Str)
+		})
+	}
+	return nil
+}
+
+// longestLiteral is the longest run of a like pattern without wildcards.
+func longestLiteral(p string) string {
+	best := ""
+	for _, part := range strings.FieldsFunc(p, func(r rune) bool { return r == '%' || r == '_' }) {
+		if len(part) > len(best) {
+			best = part
+		}
+	}
+	return best
+}
+
+// likeMatcher matches SQL like patterns: % any run, _ one character.
+func likeMatcher(p string, sensitive bool) func(string) bool {
+	if !sensitive {
+		p = strings.ToLower(p)
+	}
+	pat := []rune(p)
+	return func(s string) bool {
+		if !sensitive {
+			s = strings.ToLower(s)
+		}
+		return likeRunes(pat, []rune(s))
+	}
+}
+
+// likeRunes matches pat against s with backtracking over % (linear in
+// practice: one saved position).
+func likeRunes(pat, s []rune) bool {
+	pi, si, star, mark := 0, 0, -1, 0
+	for si < len(s) {
+		switch {
+		case pi < len(pat) && (pat[pi] == '_' || pat[pi] == s[si]):
+			pi++
+			si++
+		case pi < len(pat) && pat[pi] == '%':
+			star, mark = pi, si
+			pi++
+		case star >= 0:
+			pi, mark = star+1, mark+1
+			si = mark
+		default:
+			return false
+		}
+	}
+	for pi < len(pat) && pat[pi] == '%' {
+		pi++
+	}
+	return pi == len(pat)
+}

@@ -1,0 +1,168 @@
+package graphql
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"hash/fnv"
+	"math"
+
+	"github.com/vektah/gqlparser/v2/ast"
+
+	"github.com/mockgql/mockgql/contract"
+	"github.com/mockgql/mockgql/graphql/exec"
+)
+
+// This file answers the fields of a contract project that no row holds
+// (docs/using/contract.md, "Generated fields"): a value generated from a
+// seed — the field, its arguments and the row it belongs to — that
+// conforms to the declared type: non-null positions get a value, lists
+// one to three items, Int stays in 32 bits, enums take their values, an
+// entity type one of its rows, an interface or union a row of one of its
+// types, other objects a map whose fields are generated when selected.
+
+// maxGenDepth bounds the nesting of generated objects that are not rows.
+const maxGenDepth = 6
+
+// mix hashes seed with the parts.
+func mix(seed uint64, parts ...string) uint64 {
+	h := fnv.New64a()
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], seed)
+	h.Write(b[:])
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return h.Sum64()
+}
+
+// argsSeed mixes a field's arguments into seed.
+func argsSeed(seed uint64, name string, args map[string]any) uint64 {
+	b, _ := json.Marshal(args) // maps marshal with sorted keys
+	return mix(seed, name, string(b))
+}
+
+// genValue returns a value of type t for seed (owner names the type the
+// field belongs to, for the choice of generator).
+func (rt *Runtime) genValue(v *view, owner, field string, t *ast.Type, seed uint64, depth int) any {
+	if t.Elem != nil {
+		if depth >= maxGenDepth {
+			return []any{}
+		}
+		n := 1 + int(seed%3)
+		out := make([]any, 0, n)
+		for i := 0; i < n; i++ {
+			if x := rt.genValue(v, owner, field, t.Elem, mix(seed, "item", string(rune('0'+i))), depth+1); x != nil {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	d := rt.schema.Types[t.NamedType]
+	if d == nil {
+		return nil
+	}
+	switch d.Kind {
+	case ast.Enum:
+		if len(d.EnumValues) == 0 {
+			return nil
+		}
+		return d.EnumValues[seed%uint64(len(d.EnumValues))].Name
+	case ast.Scalar:
+		return rt.genScalar(owner, field, d.Name, seed)
+	}
+	if row := rt.genRow(v, d.Name, seed); row != nil {
+		return row
+	}
+	if depth >= maxGenDepth {
+		return nil
+	}
+	return rt.genObject(v, rt.possibleObject(d, seed), seed, depth)
+}
+
+// genScalar generates a scalar value: the generator contract.ValueOf
+// picks, shaped to the built-in scalar's type.
+func (rt *Runtime) genScalar(owner, field, typ string, seed uint64) any {
+	switch typ {
+	case "Int":
+		return int(seed % 1000)
+	case "Boolean":
+		return seed%2 == 0
+	}
+	val := contract.ValueOf(owner, field, typ)
+	x, err := rt.contract.values(val.Kind, val.Options, seed)
+	if err != nil || x == nil {
+		x = "value-" + string(rune('a'+seed%26))
+	}
+	switch typ {
+	case "Float":
+		if f, ok := x.(float64); ok && !math.IsNaN(f) {
+			return f
+		}
+		return float64(seed%100000) / 100
+	case "String", "ID":
+		if s, ok := x.(string); ok {
+			return s
+		}
+		b, _ := json.Marshal(x)
+		return string(b)
+	}
+	return x
+}
+
+// genRow returns a row of the entity (or of an entity of the interface or
+// union) typ chosen by seed; nil when typ has no rows.
+func (rt *Runtime) genRow(v *view, typ string, seed uint64) any {
+	tables := rt.contract.tablesOf(typ)
+	if len(tables) == 0 {
+		return nil
+	}
+	for k := range tables {
+		t := tables[(int(seed%uint64(len(tables)))+k)%len(tables)]
+		tv := v.tableView(t)
+		if tv.notReady != nil {
+			continue
+		}
+		l, err := (&ctQuery{where: &whereNode{}, limit: -1}).rows(context.Background(), tv)
+		if err != nil || l.len() == 0 {
+			continue
+		}
+		return &rowObj{tv: tv, row: l.at(int(seed % uint64(l.len())))}
+	}
+	return nil
+}
+
+// possibleObject is the object type a generated value of d has: d, or
+// one of an interface's or union's object types.
+func (rt *Runtime) possibleObject(d *ast.Definition, seed uint64) *ast.Definition {
+	if d.Kind == ast.Object {
+		return d
+	}
+	possible := rt.schema.GetPossibleTypes(d)
+	if len(possible) == 0 {
+		return nil
+	}
+	return possible[seed%uint64(len(possible))]
+}
+
+// genObject returns a generated object of d whose fields are generated
+// when selected.
+func (rt *Runtime) genObject(v *view, d *ast.Definition, seed uint64, depth int) any {
+	if d == nil {
+		return nil
+	}
+	m := map[string]any{"__typename": d.Name}
+	for _, fd := range d.Fields {
+		m[fd.Name] = rt.genLazy(v, d.Name, fd, seed, depth+1)
+	}
+	return m
+}
+
+// genLazy is the generated value of the field fd of owner, made when the
+// field is selected, seeded by its arguments too.
+func (rt *Runtime) genLazy(v *view, owner string, fd *ast.FieldDefinition, seed uint64, depth int) exec.LazyField {
+	return func(_ context.Context, args map[string]any) (any, error) {
+		return rt.genValue(v, owner, fd.Name, fd.Type, argsSeed(mix(seed, fd.Name), fd.Name, args), depth), nil
+	}
+}

@@ -1,0 +1,313 @@
+package graphql
+
+import (
+	"context"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/mockgql/mockgql/contract"
+	"github.com/mockgql/mockgql/model"
+)
+
+// This file reads the arguments of a contract project's root field (their
+// roles come from contract.Interpret) into the row engine's query: a
+// where tree (whereNode, so equality, ranges, in and contains use the
+// indexes), sort keys and a window (Relay, offset/limit or page/size).
+
+// ctQuery is what the arguments of a root field select.
+type ctQuery struct {
+	where *whereNode
+	keys  []sortKey
+	// tests are exact checks of text patterns (startsWith, endsWith, SQL
+	// like) whose contains part the where tree already narrows; they run
+	// on the matches.
+	tests []func(tv *tableView, r int32) bool
+	relay bool
+	// offset and limit window the rows (limit < 0: all).
+	offset, limit int
+	page, size    int // page numbering (page 0: none)
+}
+
+// readQuery reads the arguments args of rf against the table t.
+func (rt *Runtime) readQuery(t *table, rf *contract.RootField, args map[string]any) (*ctQuery, error) {
+	q := &ctQuery{where: &whereNode{}, limit: -1}
+	budget := maxWhereNodes
+	for _, a := range rf.Args {
+		v, ok := args[a.Name]
+		if !ok || v == nil {
+			continue
+		}
+		if err := rt.readArg(q, t, a, v, &budget); err != nil {
+			return nil, err
+		}
+	}
+	if q.size > 0 || q.page > 0 {
+		if q.size <= 0 {
+			q.size = 20
+		}
+		q.offset, q.limit = max(q.page-1, 0)*q.size, q.size
+	}
+	if q.limit > rt.opt.MaxPageSize {
+		q.limit = rt.opt.MaxPageSize
+	}
+	return q, nil
+}
+
+// readArg adds one argument of role a.Role with value v to q.
+func (rt *Runtime) readArg(q *ctQuery, t *table, a *contract.Arg, v any, budget *int) error {
+	switch a.Role {
+	case contract.RoleKey:
+		if m, ok := v.(map[string]any); ok { // pk_columns: {id: 1}
+			return q.where.addCond(t, keyName(t), model.OpEq, firstValue(m), budget)
+		}
+		return q.where.addCond(t, keyName(t), model.OpEq, v, budget)
+	case contract.RoleKeys:
+		return q.where.addCond(t, keyName(t), model.OpIn, v, budget)
+	case contract.RoleEq, contract.RoleIn:
+		op := model.OpEq
+		if _, list := v.([]any); list {
+			op = model.OpIn
+		}
+		return q.where.addCond(t, a.Field, op, v, budget)
+	case contract.RoleRange:
+		return q.where.addCond(t, a.Field, model.Operator(a.Op), v, budget)
+	case contract.RoleSearch:
+		return q.search(t, v, budget)
+	case contract.RoleFilter:
+		return q.filter(t, a.Style, v, budget)
+	case contract.RoleSort:
+		q.keys = append(q.keys, sortKeys(t, v)...)
+	case contract.RoleRelay:
+		q.relay = true
+	case contract.RoleOffset, contract.RolePage:
+		q.window(a.Op, v)
+	}
+	return nil
+}
+
+// window records a paging argument: limit, offset, page or size.
+func (q *ctQuery) window(op string, v any) {
+	n, ok := v.(int)
+	if !ok || n < 0 {
+		return
+	}
+	switch op {
+	case "limit":
+		q.limit = n
+	case "offset":
+		q.offset = n
+	case "page":
+		q.page = max(n, 1)
+	case "size":
+		q.size = n
+	}
+}
+
+// keyName is the attribute that identifies the rows of t: id, or the
+// hidden key.
+func keyName(t *table) string {
+	if t.byName["id"] != nil || t.byName[contract.HiddenKey] == nil {
+		return "id"
+	}
+	return contract.HiddenKey
+}
+
+func firstValue(m map[string]any) any {
+	for _, v := range m {
+		return v
+	}
+	return nil
+}
+
+// addCond adds the condition field op v; a field t does not have makes
+// the node match nothing.
+func (n *whereNode) addCond(t *table, field string, op model.Operator, v any, budget *int) error {
+	if *budget--; *budget < 0 {
+		return model.Errorf(model.CodeBadUserInput, "the filter has more than %d conditions", maxWhereNodes)
+	}
+	a := t.field(field)
+	if a == nil {
+		a = foldedAttr(t, field)
+	}
+	pr, err := newPredicate(param{name: field, attr: a, op: op}, numberArg(a, v))
+	if err != nil {
+		return err
+	}
+	n.preds = append(n.preds, pr)
+	return nil
+}
+
+// numberArg turns text arguments into numbers for a numeric attribute
+// (an ID argument "7" names the row whose Int key is 7); other values are
+// returned as they are.
+func numberArg(a *attribute, v any) any {
+	if a == nil || a.typ != model.TypeInt && a.typ != model.TypeFloat {
+		return v
+	}
+	switch x := v.(type) {
+	case string:
+		if f, err := strconv.ParseFloat(x, 64); err == nil {
+			return f
+		}
+	case []any:
+		out := make([]any, len(x))
+		for i, item := range x {
+			out[i] = numberArg(a, item)
+		}
+		return out
+	}
+	return v
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// foldedAttr returns the attribute of t whose name folds to name's
+// (price_DESC's PRICE is price), or nil.
+func foldedAttr(t *table, name string) *attribute {
+	n := fold(name)
+	for _, a := range t.attrs {
+		if fold(a.name) == n {
+			return a
+		}
+	}
+	if n == "id" {
+		return t.idField
+	}
+	return nil
+}
+
+// fold lower-cases name and drops underscores.
+func fold(name string) string { return strings.ToLower(strings.ReplaceAll(name, "_", "")) }
+
+// search adds a case-insensitive contains of v over the text attributes
+// of t, any of which may match.
+func (q *ctQuery) search(t *table, v any, budget *int) error {
+	s, _ := v.(string)
+	if s == "" {
+		return nil
+	}
+	or := &whereNode{hasOr: true}
+	for _, a := range t.attrs {
+		if a.typ == model.TypeString || a.typ == model.TypeID && !a.isID {
+			c := &whereNode{}
+			if err := c.addCond(t, a.name, model.OpLike, s, budget); err != nil {
+				return err
+			}
+			or.or = append(or.or, c)
+		}
+	}
+	q.where.and = append(q.where.and, or)
+	return nil
+}
+
+// sortKeys reads a sort argument: an enum value (PRICE_DESC, price_asc,
+// TITLE), a text ("-price"), an input with field and direction, a
+// Hasura or Prisma object ({price: desc}), or a list of these.
+func sortKeys(t *table, v any) []sortKey {
+	var keys []sortKey
+	switch x := v.(type) {
+	case []any:
+		for _, item := range x {
+			keys = append(keys, sortKeys(t, item)...)
+		}
+	case string:
+		if k, ok := sortWord(t, x); ok {
+			keys = append(keys, k)
+		}
+	case map[string]any:
+		keys = append(keys, sortObject(t, x)...)
+	}
+	if len(keys) > maxOrderKeys {
+		keys = keys[:maxOrderKeys]
+	}
+	return keys
+}
+
+// sortWord reads PRICE_DESC, price, -price or price desc.
+func sortWord(t *table, s string) (sortKey, bool) {
+	desc := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	low := strings.ToLower(s)
+	for _, suf := range []string{"_desc", " desc", "_asc", " asc"} {
+		if strings.HasSuffix(low, suf) {
+			desc = strings.HasSuffix(suf, "desc")
+			s = s[:len(s)-len(suf)]
+			break
+		}
+	}
+	a := foldedAttr(t, s)
+	return sortKey{attr: a, desc: desc}, a != nil
+}
+
+// sortObject reads {field: PRICE, direction: DESC} or {price: desc}.
+func sortObject(t *table, m map[string]any) []sortKey {
+	if f, ok := m["field"].(string); ok {
+		k, ok := sortWord(t, f)
+		dir, _ := m["direction"].(string)
+		if d, _ := m["order"].(string); dir == "" {
+			dir = d
+		}
+		k.desc = strings.HasPrefix(strings.ToLower(dir), "desc")
+		if ok {
+			return []sortKey{k}
+		}
+		return nil
+	}
+	var keys []sortKey
+	for _, name := range sortedKeys(m) {
+		dir, _ := m[name].(string)
+		if a := foldedAttr(t, name); a != nil {
+			keys = append(keys, sortKey{attr: a, desc: strings.HasPrefix(strings.ToLower(dir), "desc")})
+		}
+	}
+	return keys
+}
+
+// rows returns the rows q selects from tv in order, before windowing.
+func (q *ctQuery) rows(ctx context.Context, tv *tableView) (rowList, error) {
+	pq := &powerQuery{q: &listQuery{}, keys: q.keys}
+	pq.q.preds, pq.rest = q.where.split()
+	if len(pq.keys) > 0 {
+		pq.q.sort, pq.q.desc = pq.keys[0].attr, pq.keys[0].desc
+	}
+	pq.q.spec = querySpec(pq.q)
+	l, err := pq.all(ctx, tv)
+	if err != nil || len(q.tests) == 0 {
+		return l, err
+	}
+	out := make([]int32, 0, l.len())
+	for i := 0; i < l.len(); i++ {
+		if r := l.at(i); q.test(tv, r) {
+			out = append(out, r)
+		}
+	}
+	return rowList{rows: out}, nil
+}
+
+func (q *ctQuery) test(tv *tableView, r int32) bool {
+	for _, t := range q.tests {
+		if !t(tv, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// bounds returns the window [lo, hi) of n rows that offset and limit give.
+func (q *ctQuery) bounds(n int) (int, int) {
+	lo := min(q.offset, n)
+	hi := n
+	if q.limit >= 0 {
+		hi = min(n, lo+q.limit)
+	}
+	return lo, hi
+}

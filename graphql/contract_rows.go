@@ -1,0 +1,165 @@
+package graphql
+
+import (
+	"context"
+
+	"github.com/mockgql/mockgql/contract"
+	"github.com/mockgql/mockgql/model"
+)
+
+// ctRows is an ordered list of rows of one or several tables: the rows of
+// an entity, or of every implementation of an interface (or member of a
+// union) one table after the other, tables in name order.
+type ctRows struct {
+	parts []ctPart
+	n     int
+}
+
+type ctPart struct {
+	tv *tableView
+	l  rowList
+}
+
+func (c *ctRows) add(tv *tableView, l rowList) {
+	c.parts = append(c.parts, ctPart{tv: tv, l: l})
+	c.n += l.len()
+}
+
+// at returns the row at position i.
+func (c *ctRows) at(i int) *rowObj {
+	for _, p := range c.parts {
+		if i < p.l.len() {
+			return &rowObj{tv: p.tv, row: p.l.at(i)}
+		}
+		i -= p.l.len()
+	}
+	return nil
+}
+
+// objects returns the rows at positions lo..hi-1 as row objects.
+func (c *ctRows) objects(lo, hi int) []any {
+	out := make([]any, 0, max(hi-lo, 0))
+	for _, p := range c.parts {
+		n := p.l.len()
+		if lo < n && hi > 0 {
+			out = append(out, p.tv.objects(p.l, max(lo, 0), min(hi, n))...)
+		}
+		lo, hi = lo-n, hi-n
+	}
+	return out
+}
+
+// pos returns the position of the row with the Relay cursor c, or an error.
+func (c *ctRows) pos(cursor string) (int, error) {
+	id, err := decodeCursor(cursor)
+	if err != nil {
+		return 0, err
+	}
+	i := 0
+	for _, p := range c.parts {
+		if r := p.tv.rowByID(id); r >= 0 {
+			for k := 0; k < p.l.len(); k++ {
+				if p.l.at(k) == r {
+					return i + k, nil
+				}
+			}
+		}
+		i += p.l.len()
+	}
+	return 0, cursorGone(cursor)
+}
+
+// tablesOf returns the tables of the entity (or of each entity of the
+// interface or union) typ, in name order.
+func (ct *contractRT) tablesOf(typ string) []*table {
+	if t := ct.tables[typ]; t != nil {
+		return []*table{t}
+	}
+	var out []*table
+	for _, e := range ct.plan.Abstract[typ] {
+		if t := ct.tables[e]; t != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// selectRows returns the rows of the entity typ that q selects, in order.
+func (rt *Runtime) selectRows(ctx context.Context, v *view, typ string, q *ctQuery) (*ctRows, error) {
+	out := &ctRows{}
+	for _, t := range rt.contract.tablesOf(typ) {
+		tv := v.tableView(t)
+		if tv.notReady != nil {
+			return nil, tv.notReady
+		}
+		l, err := q.rows(ctx, tv)
+		if err != nil {
+			return nil, err
+		}
+		out.add(tv, l)
+	}
+	return out, nil
+}
+
+// readRootQuery reads the arguments of rf for each table it reads; the
+// query of an interface is read against its first implementation (the
+// fields it compares are the interface's).
+func (rt *Runtime) readRootQuery(rf *contract.RootField, args map[string]any) (*ctQuery, error) {
+	tables := rt.contract.tablesOf(rf.Entity)
+	if len(tables) == 0 {
+		return nil, model.Errorf(model.CodeNotReady, "%s serves no table of rows", rf.Name)
+	}
+	return rt.readQuery(tables[0], rf, args)
+}
+
+// ctWindow is the part of a list of rows a field serves, and how it was
+// cut: the Relay arguments, or a page.
+type ctWindow struct {
+	rows           *ctRows
+	lo, hi         int
+	page, size     int
+	hasPrev, total bool
+}
+
+// windowOf cuts rows by q's paging arguments and args' Relay ones.
+func (rt *Runtime) windowOf(rows *ctRows, q *ctQuery, args map[string]any) (*ctWindow, error) {
+	w := &ctWindow{rows: rows, page: max(q.page, 1), size: q.size}
+	if q.relay {
+		ca, err := rt.readConnArgs(args)
+		if err != nil {
+			return nil, err
+		}
+		w.lo, w.hi, err = ca.windowOf(rows)
+		return w, err
+	}
+	w.lo, w.hi = q.bounds(rows.n)
+	if w.size == 0 && q.limit >= 0 {
+		w.size = q.limit
+	}
+	return w, nil
+}
+
+// windowOf applies after, before, first and last to rows.
+func (ca connArgs) windowOf(rows *ctRows) (lo, hi int, err error) {
+	lo, hi = 0, rows.n
+	if ca.after != "" {
+		p, err := rows.pos(ca.after)
+		if err != nil {
+			return 0, 0, err
+		}
+		lo = p + 1
+	}
+	if ca.before != "" {
+		if hi, err = rows.pos(ca.before); err != nil {
+			return 0, 0, err
+		}
+	}
+	hi = max(lo, hi)
+	if ca.first >= 0 {
+		hi = min(hi, lo+ca.first)
+	}
+	if ca.last >= 0 {
+		lo = max(lo, hi-ca.last)
+	}
+	return lo, hi, nil
+}
