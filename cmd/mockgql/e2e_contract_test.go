@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -176,6 +177,84 @@ func TestContractVersions(t *testing.T) {
 		ps := get(cp.owner.must(`{ projects { name } }`, nil), "projects").([]any)
 		if len(ps) != 1 {
 			t.Errorf("a refused createProject made a project: %v", ps)
+		}
+	})
+}
+
+// shop returns cp as the shop fixture, so the helpers written for table
+// projects (faults, the request log, actor tokens, preview sharing) drive
+// it too.
+func (cp *contractProject) shop(s *server) *shop {
+	return &shop{s: s, owner: cp.owner, project: map[string]any{"id": cp.id}, slug: cp.slug, tables: map[string]string{},
+		runtime: cp.runtime, fullKey: cp.key}
+}
+
+// TestContractProjectSurfaces: what a project offers besides its schema
+// works on a contract project — key scopes, actor tokens, faults, the
+// request log, CORS, the preview page and the runtime's GraphiQL page.
+func TestContractProjectSurfaces(t *testing.T) {
+	s := startServer(t)
+	cp := newContractProject(t, s, "contract-surfaces@example.com", contractDoc(t, "relay.graphql"))
+	sh := cp.shop(s)
+	q := []byte(`{"query":"{ books(first: 2) { totalCount } }"}`)
+
+	t.Run("keys", func(t *testing.T) {
+		s.do("POST", cp.runtime, q).refusal(t, 401, "UNAUTHENTICATED")
+		mgmt := get(cp.owner.must(`mutation($p:ID!){ createApiKey(projectId:$p, name:"m", scope: MANAGEMENT) { value } }`, map[string]any{"p": cp.id}), "createApiKey", "value").(string)
+		s.do("POST", cp.runtime, q, "X-API-Key", mgmt).refusal(t, 403, "API_KEY_SCOPE_INSUFFICIENT")
+		rt, _ := sh.keyWith(t, 1)
+		s.do("POST", cp.runtime, q, "X-API-Key", rt).data(t)
+	})
+	t.Run("actor tokens", func(t *testing.T) {
+		key, _ := sh.keyWith(t, 1)
+		tok := sh.actors("POST", key, "")
+		token, _ := tok.JSON["actorToken"].(string)
+		if tok.Status != 200 || !strings.HasPrefix(token, "act_") {
+			t.Fatalf("actor token: %d %s", tok.Status, tok.Raw)
+		}
+		s.do("POST", cp.runtime, q, "X-API-Key", key, "X-Actor-Token", token).data(t)
+		sh.actors("POST", key, "").refusal(t, 429, "MAX_ACTIVE_ACTORS_REACHED")
+	})
+	t.Run("faults", func(t *testing.T) {
+		sh.setFaults("", map[string]any{"errorRate": 1, "errorCode": "UNAVAILABLE", "seed": 1}).data(t)
+		if r := sh.faulted(`{ books(first: 1) { totalCount } }`, ""); r.Status != 200 || r.errCode() != "UNAVAILABLE" || r.Header.Get("X-Mock-Fault-Applied") != "error=UNAVAILABLE" {
+			t.Errorf("faulted: %d %v %s", r.Status, r.Header, r.Raw)
+		}
+		sh.setFaults("", nil).data(t)
+		if r := sh.faulted(`{ books(first: 1) { totalCount } }`, "status=503"); r.Status != 503 {
+			t.Errorf("X-Mock-Fault status=503: %d %s", r.Status, r.Raw)
+		}
+	})
+	t.Run("request log", func(t *testing.T) {
+		cp.mustQuery(s, `query Shelf { books(first: 1) { totalCount } viewer { name } }`, nil)
+		log := sh.requestLog(t, 1)
+		if len(log) != 1 || log[0]["operationName"] != "Shelf" || fmt.Sprint(log[0]["rootFields"]) != "[books viewer]" {
+			t.Errorf("request log: %v", log)
+		}
+	})
+	t.Run("CORS", func(t *testing.T) {
+		cp.owner.must(`mutation($p:ID!){ updateProject(projectId:$p, allowedOrigins:["http://localhost:5173"]) { id } }`, map[string]any{"p": cp.id})
+		r := s.do("POST", cp.runtime, q, "Authorization", "Bearer "+cp.key, "Origin", "http://localhost:5173")
+		if r.Header.Get("Access-Control-Allow-Origin") != "http://localhost:5173" {
+			t.Errorf("CORS headers %v", r.Header)
+		}
+	})
+	t.Run("preview page", func(t *testing.T) {
+		p := sh.setSharing(t, true)
+		r := previewData(s, cp.slug, tokenOf(t, p["previewUrl"].(string)))
+		if r.Status != 200 || !strings.Contains(string(r.Raw), "BookConnection") {
+			t.Fatalf("preview data: %d %.600s", r.Status, r.Raw)
+		}
+		for _, table := range []string{"Book", "Author"} {
+			if items, _ := get(sampleOf(r, table), "items").([]any); len(items) == 0 || get(items[0], "id") == nil {
+				t.Errorf("preview sample of %s: %v", table, sampleOf(r, table))
+			}
+		}
+	})
+	t.Run("GraphiQL page", func(t *testing.T) {
+		r := s.do("GET", cp.runtime, nil, "Accept", "text/html,application/xhtml+xml")
+		if r.Status != 200 || !strings.Contains(r.Header.Get("Content-Type"), "text/html") || !strings.Contains(strings.ToLower(string(r.Raw)), "graphiql") {
+			t.Errorf("GET %s as a browser: %d %v", cp.runtime, r.Status, r.Header)
 		}
 	})
 }
