@@ -258,3 +258,69 @@ func TestContractProjectSurfaces(t *testing.T) {
 		}
 	})
 }
+
+// TestContractSessionProjects: an assistant imports a schema into its
+// session project over the public API, and another over MCP, and both
+// runtimes answer the schema's own queries with the share token; the
+// session-project table limit applies to the schema's types.
+func TestContractSessionProjects(t *testing.T) {
+	s := startServer(t)
+	doc := contractDoc(t, "hasura.graphql")
+
+	t.Run("public API", func(t *testing.T) {
+		a := &assistant{s: s}
+		sp := get(a.must(`mutation { createSessionProject(name: "Shop") { projectId runtimeUrl } }`, nil), "createSessionProject").(map[string]any)
+		d := a.must(`mutation($p:ID!,$s:String!){ importGraphQLSchema(projectId:$p, sdl:$s) { project { kind contract { version tables { type rows } } } report { root name shape } changes { path } } }`,
+			map[string]any{"p": sp["projectId"], "s": doc})
+		if get(d, "importGraphQLSchema", "project", "kind") != "SESSION" || len(get(d, "importGraphQLSchema", "report").([]any)) == 0 {
+			t.Fatalf("import into a session project: %v", d)
+		}
+		sessionQuery(t, s, sp["runtimeUrl"].(string))
+		other := &assistant{s: s}
+		other.must(`mutation { createSessionProject { projectId } }`, nil)
+		if r := other.gql(`mutation($p:ID!,$s:String!){ importGraphQLSchema(projectId:$p, sdl:$s) { project { id } } }`, map[string]any{"p": sp["projectId"], "s": doc}); r.errCode() != "FORBIDDEN" {
+			t.Errorf("another session's import: %s", r.Raw)
+		}
+	})
+	t.Run("MCP", func(t *testing.T) {
+		ag := newAgent(t, mcpConnect(t, s.base))
+		sp := ag.must("create_session_project", map[string]any{"name": "Hasura"})
+		out := ag.must("import_graphql_schema", map[string]any{"session": sp["session"], "sdl": doc})
+		if out["version"] != float64(1) || len(out["tables"].([]any)) == 0 || len(out["report"].([]any)) == 0 || out["runtimeUrl"] != sp["runtimeUrl"] {
+			t.Fatalf("import_graphql_schema: %v", out)
+		}
+		sessionQuery(t, s, sp["runtimeUrl"].(string))
+		again := ag.must("import_graphql_schema", map[string]any{"session": sp["session"], "sdl": strings.Replace(doc, "type query_root {", "type query_root {\n  ping: Boolean", 1)})
+		if again["version"] != float64(2) || !strings.Contains(fmt.Sprint(again["changes"]), "query_root.ping") {
+			t.Errorf("second import: %v", again)
+		}
+		ag.refused("BAD_USER_INPUT", "import_graphql_schema", map[string]any{"session": sp["session"], "sdl": "type Query {"})
+	})
+	t.Run("session table limit", func(t *testing.T) {
+		a := &assistant{s: s}
+		pid := get(a.must(`mutation { createSessionProject { projectId } }`, nil), "createSessionProject", "projectId")
+		var b strings.Builder
+		b.WriteString("type Query {\n")
+		for i := range 21 {
+			fmt.Fprintf(&b, "  t%d: [T%d!]!\n", i, i)
+		}
+		b.WriteString("}\n")
+		for i := range 21 {
+			fmt.Fprintf(&b, "type T%d { id: ID! name: String }\n", i)
+		}
+		r := a.gql(`mutation($p:ID!,$s:String!){ importGraphQLSchema(projectId:$p, sdl:$s) { project { id } } }`, map[string]any{"p": pid, "s": b.String()})
+		if r.errCode() != "LIMIT_REACHED" || !strings.Contains(string(r.Raw), "20 tables") {
+			t.Errorf("21 types in a session project: %s", r.Raw)
+		}
+	})
+}
+
+// sessionQuery runs the Hasura schema's list on a runtime URL with its
+// share token and checks that it answers rows.
+func sessionQuery(t *testing.T, s *server, runtimeURL string) {
+	t.Helper()
+	r := s.gql(strings.TrimPrefix(runtimeURL, s.base), `{ products(limit: 2) { id name } }`, nil)
+	if r.Status != 200 || r.JSON["errors"] != nil || len(get(r.data(t), "products").([]any)) != 2 {
+		t.Fatalf("runtime of the session project: %d %s", r.Status, r.Raw)
+	}
+}
