@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -322,5 +323,43 @@ func sessionQuery(t *testing.T, s *server, runtimeURL string) {
 	r := s.gql(strings.TrimPrefix(runtimeURL, s.base), `{ products(limit: 2) { id name } }`, nil)
 	if r.Status != 200 || r.JSON["errors"] != nil || len(get(r.data(t), "products").([]any)) != 2 {
 		t.Fatalf("runtime of the session project: %d %s", r.Status, r.Raw)
+	}
+}
+
+// TestImportSchemaCommand runs `mockgql import-schema` against a real
+// server: a new project from a file, then a new version into it, printing
+// the report and the changes; a broken file is refused with its line.
+func TestImportSchemaCommand(t *testing.T) {
+	s := startServer(t)
+	u := s.signUp("cli-schema@example.com")
+	dir := t.TempDir()
+	v1, v2, bad := filepath.Join(dir, "v1.graphql"), filepath.Join(dir, "v2.graphql"), filepath.Join(dir, "bad.graphql")
+	doc := contractDoc(t, "pages.graphql")
+	for path, text := range map[string]string{v1: doc, v2: doc + "\nextend type Query { ping: Boolean }\n", bad: "type Query {\n  a: \n}"} {
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out bytes.Buffer
+	if err := importSchemaCmd([]string{"--server", s.base, "--token", u.token, "--new", "Pages", v1}, &out); err != nil {
+		t.Fatalf("import-schema --new: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "schema version 1") || !strings.Contains(out.String(), "query ") {
+		t.Errorf("import-schema --new printed:\n%s", out.String())
+	}
+	pid := get(u.must(`{ projects { id } }`, nil), "projects", 0, "id").(string)
+	out.Reset()
+	if err := importSchemaCmd([]string{"--server", s.base, "--token", u.token, "--project", pid, v2}, &out); err != nil {
+		t.Fatalf("import-schema --project: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "schema version 2") || !strings.Contains(out.String(), "SAFE") || !strings.Contains(out.String(), "Query.ping") {
+		t.Errorf("import-schema --project printed:\n%s", out.String())
+	}
+	err := importSchemaCmd([]string{"--server", s.base, "--token", u.token, "--project", pid, bad}, &out)
+	if err == nil || !strings.Contains(err.Error(), "BAD_USER_INPUT") || !strings.Contains(err.Error(), "line 3") {
+		t.Errorf("a broken file: %v", err)
+	}
+	if code := run([]string{"import-schema", "--project", pid}, io.Discard, io.Discard); code != 2 {
+		t.Errorf("import-schema without a file: exit %d, want 2", code)
 	}
 }
