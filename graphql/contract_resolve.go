@@ -169,7 +169,7 @@ func (rt *Runtime) queryResolver(rf *contract.RootField, fd *ast.FieldDefinition
 		if err != nil {
 			return nil, err
 		}
-		rows, err := rt.selectRows(ctx, v, rf.Entity, q)
+		rows, err := rt.selectRows(ctx, v, rf, f.Args)
 		if err != nil {
 			return nil, err
 		}
