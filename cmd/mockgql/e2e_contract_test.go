@@ -100,14 +100,19 @@ func TestContractImportServes(t *testing.T) {
 	}
 }
 
-// TestContractVersions imports a new version of the schema (isbn
-// removed, subtitle added) and checks the changes it answers, that the
+// TestContractVersions creates a book, imports a new version of the schema
+// (isbn removed, subtitle added) and checks the changes it answers, that
+// the book is still there and still its author's, that the
 // model edits that would change the schema are refused while row counts
 // stay editable, and that bad documents change nothing.
 func TestContractVersions(t *testing.T) {
 	s := startServer(t)
 	v1 := contractDoc(t, "relay.graphql")
 	cp := newContractProject(t, s, "contract-versions@example.com", v1)
+	author := get(cp.mustQuery(s, `{ authors(first: 1) { edges { node { id } } } }`, nil), "authors", "edges", 0, "node", "id")
+	created := cp.mustQuery(s, `mutation($a:ID!){ createBook(input:{title:"Kept across versions", price: 12.5, genre: SCIENCE, authorId:$a}) { book { id title } } }`,
+		map[string]any{"a": author})
+	bookID := get(created, "createBook", "book", "id")
 	v2 := strings.Replace(v1, "  isbn: String\n", "  subtitle: String\n", 1)
 	if v2 == v1 {
 		t.Fatal("the fixture has no isbn field to remove")
@@ -127,6 +132,12 @@ func TestContractVersions(t *testing.T) {
 	}
 	if sub := cp.mustQuery(s, `{ books(first: 1) { edges { node { subtitle } } } }`, nil); get(sub, "books", "edges", 0, "node", "subtitle") == nil {
 		t.Errorf("the new field is not served: %v", sub)
+	}
+	got := cp.mustQuery(s, `query($id:ID!,$a:ID!){ book(id:$id) { id title author { id } } node(id:$a) { ... on Author { books(first: 1000) { edges { node { title } } } } } }`,
+		map[string]any{"id": bookID, "a": author})
+	if get(got, "book", "title") != "Kept across versions" || get(got, "book", "author", "id") != author ||
+		!strings.Contains(string(mustJSON(get(got, "node"))), "Kept across versions") {
+		t.Errorf("the book created before the new version: %v", got)
 	}
 
 	t.Run("model edits refused", func(t *testing.T) {
