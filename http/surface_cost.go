@@ -41,7 +41,7 @@ var surfaceCosts = map[string]int{
 	"Mutation.generateDefaultGqlOperations": 5,
 	"Mutation.generateMissingViews":         5,
 	"Mutation.setSchemaBaseline":            5,
-	"Mutation.createProject":                5,
+	"Mutation.createProject":                20, // with sdl it parses a whole schema, as importGraphQLSchema does
 	"Mutation.keepSessionProject":           5,
 	"Mutation.createGuestProject":           5,
 	"Mutation.createSessionProject":         5,
