@@ -48,6 +48,7 @@ var surfaceCosts = map[string]int{
 	"Mutation.importGraphQLSchema":          20,
 	"Mutation.setContractRows":              5,
 	"Mutation.bindContractTable":            5,
+	"Mutation.setContractMapping":           5,
 
 	"Project.sdl":                5,
 	"Project.requestLog":         5,

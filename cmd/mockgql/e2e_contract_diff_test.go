@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -55,6 +56,26 @@ func TestContractDifferential(t *testing.T) {
 			t.Errorf("%s\ntable project:    %s\ncontract project: %s", q, a.Raw, b.Raw)
 		}
 	}
+	t.Run("a mapping makes an argument the import could not place an equality", func(t *testing.T) {
+		// byCategory(category:) names the relation field, not the column
+		// categoryId it compares: the import cannot know; an editor can.
+		q := `{ byCategory(category: 2) { total items { id } } }`
+		if a, b := tables.query(s, q, nil), contract.query(s, q, nil); bytes.Equal(a.Raw, b.Raw) {
+			t.Fatalf("already equal before the mapping: %s", a.Raw)
+		}
+		d := u.must(`mutation($p:ID!){ setContractMapping(projectId:$p, field:"Query.byCategory", args:[{name:"category", role:"eq", field:"categoryId"}]) {
+			contract { report { name mapped description } } } }`, map[string]any{"p": contract.id})
+		if !strings.Contains(string(mustJSON(d)), `category → equality on categoryId; accepted, not interpreted: sortField, sortDirection","mapped":true,"name":"byCategory"`) {
+			t.Errorf("report after the mapping: %s", mustJSON(d))
+		}
+		if a, b := tables.query(s, q, nil), contract.query(s, q, nil); !bytes.Equal(a.Raw, b.Raw) {
+			t.Errorf("after the mapping:\ntable project:    %s\ncontract project: %s", a.Raw, b.Raw)
+		}
+		r := u.gql(`mutation($p:ID!){ setContractMapping(projectId:$p, field:"Query.byCategory", args:[{name:"category", role:"eq", field:"nope"}]) { id } }`, map[string]any{"p": contract.id})
+		if r.errCode() != "BAD_USER_INPUT" || !strings.Contains(string(r.Raw), "nope") {
+			t.Errorf("a mapping to an unknown field: %s", r.Raw)
+		}
+	})
 	// Known differences, left to the contract runtime (not asserted):
 	// the table projects' sortField/sortDirection pair is not read as a
 	// sort, and a lookup by key finds no row of a dataset whose ids are
@@ -87,6 +108,8 @@ func (u *user) tableProject(t *testing.T, name string) *contractProject {
 	u.must(`mutation($t:ID!){ createOperation(input:{tableId:$t, name:"searchProducts", kind: LIST, parameters:[
 		{name:"minPrice", attribute:"price", operator: gte}, {name:"categoryId", attribute:"categoryId", operator: eq},
 		{name:"q", attribute:"name", operator: like}]}) { id } }`, map[string]any{"t": prod})
+	u.must(`mutation($t:ID!){ createOperation(input:{tableId:$t, name:"byCategory", kind: LIST, parameters:[
+		{name:"category", attribute:"categoryId", operator: eq}]}) { id } }`, map[string]any{"t": prod})
 	cp := &contractProject{owner: u, id: p["id"].(string), slug: p["slug"].(string)}
 	cp.runtime = "/mock/" + cp.slug + "/graphql"
 	cp.key = get(u.must(`mutation($p:ID!){ createApiKey(projectId:$p, name:"k", scope: FULL) { value } }`, map[string]any{"p": cp.id}), "createApiKey", "value").(string)
