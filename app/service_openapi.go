@@ -67,7 +67,8 @@ func (s *Service) ImportOpenAPI(ctx context.Context, p model.Principal, projectI
 }
 
 // ExportCodePackage generates the project's backend in language (only
-// "go" so far) and returns the zip in base64. It needs the PROFESSIONAL
+// "go" so far) and returns the zip in base64; a contract project, which
+// has no operations, is BAD_USER_INPUT. It needs the PROFESSIONAL
 // plan or above and role EDITOR or above (FORBIDDEN otherwise).
 func (s *Service) ExportCodePackage(ctx context.Context, p model.Principal, projectID, language string) (string, error) {
 	pr, err := s.Project(ctx, p, projectID, "")
@@ -76,6 +77,9 @@ func (s *Service) ExportCodePackage(ctx context.Context, p model.Principal, proj
 	}
 	if err := s.mayExportCode(ctx, p, pr); err != nil {
 		return "", err
+	}
+	if pr.Contract != nil {
+		return "", model.Errorf(model.CodeBadUserInput, "code packages are generated from a table project's operations; this project serves an imported GraphQL schema, which has none (exportOpenApi still describes its tables)")
 	}
 	if !strings.EqualFold(strings.TrimSpace(language), "go") {
 		return "", model.Errorf(model.CodeBadUserInput, "language %q: code packages are generated in go", language)

@@ -270,6 +270,16 @@ func TestContractProjectSurfaces(t *testing.T) {
 			}
 		}
 	})
+	t.Run("export", func(t *testing.T) {
+		doc := get(cp.owner.must(`query($p:ID!){ exportOpenApi(projectId:$p) }`, map[string]any{"p": cp.id}), "exportOpenApi").(string)
+		if !strings.Contains(doc, `"Book"`) || !strings.Contains(doc, `"Author"`) {
+			t.Errorf("exportOpenApi of a contract project lacks its tables: %.300s", doc)
+		}
+		r := cp.owner.gql(`mutation($p:ID!){ exportCodePackage(projectId:$p, language:"go") }`, map[string]any{"p": cp.id})
+		if r.errCode() != "BAD_USER_INPUT" || !strings.Contains(string(r.Raw), "imported GraphQL schema") {
+			t.Errorf("exportCodePackage of a contract project: %s", r.Raw)
+		}
+	})
 	t.Run("GraphiQL page", func(t *testing.T) {
 		r := s.do("GET", cp.runtime, nil, "Accept", "text/html,application/xhtml+xml")
 		if r.Status != 200 || !strings.Contains(r.Header.Get("Content-Type"), "text/html") || !strings.Contains(strings.ToLower(string(r.Raw)), "graphiql") {
