@@ -52,6 +52,24 @@ func CheckMapping(s *Schema, m model.ContractMapping) (model.ContractMapping, er
 // marked Mapped. A mapping that no longer fits is left out, as the
 // runtime leaves it.
 func Report(s *Schema, maps []model.ContractMapping) []model.ContractField {
+	plan, changed := mapped(s, maps)
+	out := plan.Fields()
+	for i := range out {
+		kind := map[string]string{model.RootQuery: "Query", model.RootMutation: "Mutation", model.RootSubscription: "Subscription"}[out[i].Root]
+		out[i].Mapped = changed[kind+"."+out[i].Name]
+	}
+	return out
+}
+
+// UnsupportedOf is Plan.Unsupported of s's plan with maps applied.
+func UnsupportedOf(s *Schema, maps []model.ContractMapping) []string {
+	plan, _ := mapped(s, maps)
+	return plan.Unsupported()
+}
+
+// mapped is s's plan with each mapping of maps that fits applied, and the
+// root fields they change, as "Query.books".
+func mapped(s *Schema, maps []model.ContractMapping) (*Plan, map[string]bool) {
 	plan := Interpret(s)
 	changed := map[string]bool{}
 	for _, m := range maps {
@@ -63,10 +81,5 @@ func Report(s *Schema, maps []model.ContractMapping) []model.ContractField {
 			changed[kind+"."+name] = true
 		}
 	}
-	out := plan.Fields()
-	for i := range out {
-		kind := map[string]string{model.RootQuery: "Query", model.RootMutation: "Mutation", model.RootSubscription: "Subscription"}[out[i].Root]
-		out[i].Mapped = changed[kind+"."+out[i].Name]
-	}
-	return out
+	return plan, changed
 }

@@ -90,7 +90,7 @@ func fixtureContractProject() *model.Project {
 
 // contractFields select every field of the contract types.
 const contractFields = `fragment C on Contract { document version importedAt tables { type tableId rows importCode }
-	report { root name shape entity description args { name role field op } mapped } }`
+	report { root name shape entity description args { name role field op } mapped } unsupported }`
 
 // contractCases call the contract fields on both surfaces.
 var contractCases = []surfaceCase{

@@ -179,6 +179,13 @@ func (sh shaper) contract(p *model.Project) any {
 			}
 			return shapeAll(contract.Report(s, c.Mappings), contractField), nil
 		}),
+		"unsupported": lazy(func(context.Context, map[string]any) (any, error) {
+			s, err := schema()
+			if err != nil {
+				return nil, err
+			}
+			return nonNil(contract.UnsupportedOf(s, c.Mappings)), nil
+		}),
 	}
 }
 

@@ -56,6 +56,7 @@ var surfaceCosts = map[string]int{
 	"Project.contract":           1,
 	"Contract.tables":            3,
 	"Contract.report":            3,
+	"Contract.unsupported":       3,
 	"Account.usage":              1,
 	"Account.myRole":             1,
 	"DataSource.sampleDocuments": 1,
