@@ -197,6 +197,17 @@ func TestContractVersions(t *testing.T) {
 		if len(ps) != 1 {
 			t.Errorf("a refused createProject made a project: %v", ps)
 		}
+		// A document that parses but that the grain refuses (STARTER: 5
+		// tables a project) makes no project either: it is deleted again.
+		starter := s.signUp("contract-starter@example.com")
+		r = starter.gql(`mutation($s:String!){ createProject(name:"Too big", sdl:$s) { id } }`, map[string]any{"s": manyTypes(6)})
+		if r.errCode() != "LIMIT_REACHED" {
+			t.Errorf("createProject past STARTER's tables: %s", r.Raw)
+		}
+		if ps := get(starter.must(`{ projects { name } }`, nil), "projects").([]any); len(ps) != 0 {
+			t.Errorf("the refused project is still there: %v", ps)
+		}
+		starter.must(`mutation($s:String!){ createProject(name:"Small", sdl:$s) { id } }`, map[string]any{"s": manyTypes(5)})
 	})
 }
 
