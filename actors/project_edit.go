@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/mockgql/mockgql/actors/internal/pb"
 	"github.com/mockgql/mockgql/graphql"
@@ -15,7 +16,7 @@ import (
 // limits, checkpoints the copy and only then makes it current.
 func (p *projectGrain) edit(g *grain, req grainRequest, a Access) (result, error) {
 	next := p.st.Project.Clone()
-	res, err := applyEdit(next, req)
+	res, err := applyEditAt(next, req, g.env.Clock.Now())
 	if err != nil {
 		return nil, err
 	}
@@ -52,6 +53,15 @@ func (p *projectGrain) encodeWithin(g *grain, st *projectState, a Access) ([]byt
 		return b, nil
 	}
 	return nil, model.ProjectTooLarge(st.Project.Kind, int64(len(b)), limit)
+}
+
+// applyEditAt runs one edit on p at now: a contract edit, or else any
+// other edit that a contract project allows (project_contract.go).
+func applyEditAt(p *model.Project, req grainRequest, now time.Time) (result, error) {
+	if res, ok, err := applyContractEdit(p, req, now); ok || err != nil {
+		return res, err
+	}
+	return applyEdit(p, req)
 }
 
 // applyEdit runs one edit on p and returns what the API answers.

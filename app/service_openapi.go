@@ -61,7 +61,8 @@ func (s *Management) ImportOpenAPI(ctx context.Context, p model.Principal, proje
 }
 
 // ExportCodePackage generates the project's backend in language (only
-// "go" so far) and returns the zip in base64. It needs the PROFESSIONAL
+// "go" so far) and returns the zip in base64; a contract project, which
+// has no operations, is BAD_USER_INPUT. It needs the PROFESSIONAL
 // plan or above and role EDITOR or above (FORBIDDEN otherwise).
 func (s *Management) ExportCodePackage(ctx context.Context, p model.Principal, projectID, language string) (string, error) {
 	pr, err := s.readProject(ctx, p, projectID, "")
@@ -70,6 +71,9 @@ func (s *Management) ExportCodePackage(ctx context.Context, p model.Principal, p
 	}
 	if err := s.mayExportCode(ctx, p, pr); err != nil {
 		return "", err
+	}
+	if pr.Contract != nil {
+		return "", model.Errorf(model.CodeBadUserInput, "code packages are generated from a table project's operations; this project serves an imported GraphQL schema, which has none (exportOpenApi still describes its tables)")
 	}
 	if !strings.EqualFold(strings.TrimSpace(language), "go") {
 		return "", model.Errorf(model.CodeBadUserInput, "language %q: code packages are generated in go", language)

@@ -89,6 +89,9 @@ func (s *core) previewProject(ctx context.Context, slug, token string) (*model.P
 
 // previewSamples runs the sample queries of pr.
 func (s *core) previewSamples(ctx context.Context, pr *model.Project) (map[string]model.PreviewSample, error) {
+	if pr.Contract != nil {
+		return s.contractSamples(ctx, pr)
+	}
 	batches, err := previewBatches(pr)
 	if err != nil {
 		return nil, err

@@ -134,6 +134,12 @@ func (s *core) readProject(ctx context.Context, p model.Principal, id, slug stri
 
 // CreateProject creates an account project (EDITOR or higher).
 func (s *Management) CreateProject(ctx context.Context, p model.Principal, name, slug string) (*model.Project, error) {
+	return s.createAccountProject(ctx, p, name, slug)
+}
+
+// createAccountProject is CreateProject, which two surfaces' use cases
+// run (CreateProject, CreateProjectFromSchema).
+func (s *core) createAccountProject(ctx context.Context, p model.Principal, name, slug string) (*model.Project, error) {
 	if err := needUser(p); err != nil {
 		return nil, err
 	}

@@ -40,8 +40,8 @@ type Service struct {
 func NewService(env *actors.Env) *Service {
 	c := newCore(env)
 	return &Service{Edge: &Edge{c}, Runtime: &Runtime{c}, Preview: &Preview{c}, Adoption: &Adoption{c}, Datasets: &Datasets{c},
-		Public:     &Public{sessionProjects{c}, modelCreation{c}, poolReader{c}, projectFields{c}},
-		Management: &Management{c, projectReader{c}, modelCreation{c}, modelEditing{c}, poolReader{c}, projectFields{c}, Datasets{c}},
+		Public:     &Public{sessionProjects{c}, contracts{c}, modelCreation{c}, poolReader{c}, projectFields{c}},
+		Management: &Management{c, projectReader{c}, modelCreation{c}, modelEditing{c}, poolReader{c}, projectFields{c}, Datasets{c}, contracts{c}},
 		MCP:        &MCP{c, modelCreation{c}}, core: c}
 }
 
@@ -76,11 +76,13 @@ type Management struct {
 	poolReader
 	projectFields
 	Datasets
+	contracts
 }
 
 // Public is the public API of guest and session projects (http.Public).
 type Public struct {
 	sessionProjects
+	contracts
 	modelCreation
 	poolReader
 	projectFields
@@ -108,6 +110,8 @@ type (
 	projectFields struct{ *core }
 	// sessionProjects is http.SessionProjects.
 	sessionProjects struct{ *core }
+	// contracts is http.Contracts (service_contract.go).
+	contracts struct{ *core }
 )
 
 // Project returns one project by ID or slug (service_project.go).
@@ -123,6 +127,11 @@ func (s projectFields) SDL(ctx context.Context, p model.Principal, projectID str
 // DataSourcesFor lists the datasets the principal may bind (service_data.go).
 func (s poolReader) DataSourcesFor(ctx context.Context, p model.Principal) ([]model.DataSource, error) {
 	return s.dataSourcesFor(ctx, p)
+}
+
+// ImportGraphQLSchema makes the project serve sdl (service_contract.go).
+func (s *MCP) ImportGraphQLSchema(ctx context.Context, p model.Principal, projectID, sdl string) (*model.ContractImport, error) {
+	return contracts{s.core}.ImportGraphQLSchema(ctx, p, projectID, sdl)
 }
 
 // KeepGuestProject exempts the guest project the slug names from

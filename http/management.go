@@ -26,7 +26,7 @@ var managementBase string
 //go:embed schema/teams.graphql
 var teamsSDL string
 
-var managementSDL = managementBase + "\n" + teamsSDL
+var managementSDL = managementBase + "\n" + teamsSDL + "\n" + contractSDL
 
 // Call is one GraphQL HTTP request to a static surface. Execute reads it
 // and does not keep it.
@@ -78,6 +78,7 @@ type Management interface {
 	DatasetAPI
 	MemberKeys
 	Teams
+	Contracts
 }
 
 // SurfaceConfig is what a static GraphQL surface needs besides its backend.
@@ -215,7 +216,7 @@ func (s *Surface) SDL() string { return s.sdl }
 // through the resolvers of its group. Object fields below the root are
 // plain maps built by shaper.
 func (s *Surface) managementResolvers(b Management) map[string]exec.Resolver {
-	acc, prj, keys := accountResolvers{s, b}, projectResolvers{s, b}, keyResolvers{s, b}
+	acc, prj, keys := accountResolvers{s, b}, projectResolvers{s, b, b}, keyResolvers{s, b}
 	pool, data := poolResolvers{s, b, b}, datasetResolvers{s, b}
 	mk := memberKeyResolvers{s, b}
 	r := map[string]exec.Resolver{
@@ -264,6 +265,9 @@ func (s *Surface) managementResolvers(b Management) map[string]exec.Resolver {
 		r[key] = s.authed(fn)
 	}
 	for key, fn := range (faultsResolvers{s, b}).roots() {
+		r[key] = s.authed(fn)
+	}
+	for key, fn := range (contractResolvers{s, b}).roots() {
 		r[key] = s.authed(fn)
 	}
 	for key, fn := range (teamResolvers{s, b}).roots() {

@@ -44,6 +44,7 @@ type ProjectAdmin interface {
 type projectResolvers struct {
 	*Surface
 	b ProjectAdmin
+	c Contracts
 }
 
 // projects resolves Query.projects.
@@ -68,9 +69,16 @@ func (s projectResolvers) project(ctx context.Context, c *Call, args input) (any
 	return s.shaper(c).project(p), nil
 }
 
-// createProject resolves Mutation.createProject.
+// createProject resolves Mutation.createProject; with sdl the project
+// serves that schema (Contracts.CreateProjectFromSchema).
 func (s projectResolvers) createProject(ctx context.Context, c *Call, args input) (any, error) {
-	p, err := s.b.CreateProject(ctx, c.Principal, args.str("name"), args.str("slug"))
+	var p *model.Project
+	var err error
+	if sdl := args.strPtr("sdl"); sdl != nil {
+		p, err = s.c.CreateProjectFromSchema(ctx, c.Principal, args.str("name"), args.str("slug"), *sdl)
+	} else {
+		p, err = s.b.CreateProject(ctx, c.Principal, args.str("name"), args.str("slug"))
+	}
 	if err != nil {
 		return nil, err
 	}

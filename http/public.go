@@ -7,11 +7,15 @@ import (
 	"github.com/mockgql/mockgql/graphql/exec"
 )
 
-// publicSDL is the schema of the public session-project API (docs/using/
+// publicBase is the schema of the public session-project API (docs/using/
 // assistants.md).
 //
 //go:embed schema/public.graphql
-var publicSDL string
+var publicBase string
+
+// publicSDL is the public schema with the contract fields it shares with
+// the management API (management_contract.go).
+var publicSDL = publicBase + "\n" + contractSDL
 
 // Public is what the public session-project API (/public-graphql) asks:
 // the session projects, the model mutations that create (the backend
@@ -22,6 +26,7 @@ type Public interface {
 	ModelCreator
 	PoolReader
 	ProjectFields
+	Contracts
 }
 
 // NewPublicSurface returns the public session-project API (/public-graphql)
@@ -52,6 +57,9 @@ func (s *Surface) publicResolvers(b Public) map[string]exec.Resolver {
 	}
 	for name, fn := range (modelCreateResolvers{s, b}).mutations() {
 		r["Mutation."+name] = s.authed(fn)
+	}
+	for key, fn := range (contractResolvers{s, b}).roots() {
+		r[key] = s.authed(fn)
 	}
 	return r
 }

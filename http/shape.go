@@ -149,6 +149,7 @@ func (sh shaper) project(p *model.Project) any {
 			return sh.schemas.SDL(ctx, sh.principal, id)
 		}),
 		"faults":     shapeFaults(p.Faults),
+		"contract":   sh.contract(p),
 		"requestLog": sh.requestLog(id),
 		"myRole": lazy(func(ctx context.Context, _ map[string]any) (any, error) {
 			r, err := sh.schemas.ProjectRole(ctx, sh.principal, id)

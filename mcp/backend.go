@@ -31,6 +31,9 @@ type Backend interface {
 	GenerateDefaultOperations(ctx context.Context, p model.Principal, projectID, tableID string) ([]*model.Operation, error)
 	UpdateOperation(ctx context.Context, p model.Principal, operationID string, patch model.OperationPatch) (*model.Operation, error)
 	GenerateMissingViews(ctx context.Context, p model.Principal, projectID string) ([]*model.View, error)
+	// ImportGraphQLSchema makes the project serve sdl (docs/using/
+	// contract.md): a first import, or a new version with its changes.
+	ImportGraphQLSchema(ctx context.Context, p model.Principal, projectID, sdl string) (*model.ContractImport, error)
 	// SDL is the project's runtime schema as GraphQL SDL.
 	SDL(ctx context.Context, p model.Principal, projectID string) (string, error)
 

@@ -218,6 +218,7 @@ func (s *Server) addQueryTools() {
 func (s *Server) addTools() {
 	s.addSessionTools()
 	s.addModelTools()
+	s.addContractTools()
 	s.addQueryTools()
 	s.addLogTools()
 }

@@ -238,7 +238,7 @@ func mentionedFlags(lines []docLine) map[string][]int {
 // mockgql command (or --help), and docs/reference/flags.md lists exactly
 // the flags of each command's --help, each with its MGQ_ variable.
 func TestDocsFlags(t *testing.T) {
-	commands := []string{"serve", "import", "mcp"}
+	commands := []string{"serve", "import", "import-schema", "mcp"}
 	have := map[string]bool{"help": true}
 	helps := map[string][]string{}
 	for _, c := range commands {
@@ -250,7 +250,7 @@ func TestDocsFlags(t *testing.T) {
 	for _, page := range docPages(t) {
 		for f, at := range mentionedFlags(readDoc(t, page)) {
 			if !have[f] {
-				t.Errorf("%s:%v: --%s is a flag of no mockgql command (serve, import, mcp)", page, at, f)
+				t.Errorf("%s:%v: --%s is a flag of no mockgql command (serve, import, import-schema, mcp)", page, at, f)
 			}
 		}
 	}
@@ -352,7 +352,7 @@ var (
 	docMake = regexp.MustCompile(`(?:^|[\s` + "`" + `(])make ([a-z][a-z-]*)`)
 	// docBenchGroup is a benchmark group in code: `-only mix`.
 	docBenchGroup = regexp.MustCompile(`-only ([a-z]+)`)
-	usageCommand  = regexp.MustCompile(`(?m)^  ([a-z]+) {2,}`)
+	usageCommand  = regexp.MustCompile(`(?m)^  ([a-z][a-z-]*) {2,}`)
 	makeTarget    = regexp.MustCompile(`(?m)^([a-z][a-z-]*):`)
 	benchGroup    = regexp.MustCompile(`runs\("([a-z]+)"\)`)
 )

@@ -323,8 +323,8 @@ func TestMCPStdioBridge(t *testing.T) {
 		}
 		tools++
 	}
-	if tools != 12 {
-		t.Fatalf("%d tools through the bridge, want 12", tools)
+	if tools != 13 { // import_graphql_schema is the 13th
+		t.Fatalf("%d tools through the bridge, want 13", tools)
 	}
 }
 

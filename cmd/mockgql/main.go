@@ -1,5 +1,5 @@
 // Command mockgql runs a node of the mockgql service (mockgql serve), talks
-// to a running one (mockgql import) and compares GraphQL schemas offline
+// to a running one (mockgql import, mockgql import-schema) and compares GraphQL schemas offline
 // (mockgql schema diff).
 package main
 
@@ -19,6 +19,8 @@ commands:
            (every flag also reads MGQ_<FLAG>; mockgql serve --help lists them)
   import   upload a dataset to a running node:
            mockgql import --server URL --token JWT --code CODE --format json|ndjson|csv [--variant-field V] FILE
+  import-schema  make a project serve a GraphQL schema (SDL or introspection JSON):
+           mockgql import-schema --server URL --token JWT (--project ID | --new NAME) FILE
   schema   compare two schemas offline: mockgql schema diff OLD.graphql NEW.graphql
   mcp      an MCP server on stdin/stdout for assistants that launch a command,
            forwarding to a node's /mcp: mockgql mcp --server URL
@@ -44,6 +46,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = serve(args)
 	case "import":
 		err = importCmd(args)
+	case "import-schema":
+		err = importSchemaCmd(args, stdout)
 	case "schema":
 		err = schemaCmd(args, stdout)
 	case "mcp":
@@ -52,7 +56,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		fmt.Fprintf(stderr, "mockgql: unknown command %q (serve, import, schema, mcp, help)\n\n%s", cmd, usage)
+		fmt.Fprintf(stderr, "mockgql: unknown command %q (serve, import, import-schema, schema, mcp, help)\n\n%s", cmd, usage)
 		return 2
 	}
 	var exit *exitError
