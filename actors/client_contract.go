@@ -40,4 +40,3 @@ func (p ProjectClient) BindContractTable(ctx context.Context, typ, importCode st
 func (p ProjectClient) SetContractMapping(ctx context.Context, m model.ContractMapping) (*model.Project, error) {
 	return p.project(ctx, &pb.EditSetContractMapping{Mapping: encodeDoc(m)})
 }
-
