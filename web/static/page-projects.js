@@ -3,6 +3,7 @@ import { h, gql, publicGql, fill, field, status, action, card, when } from "./do
 import { mayEdit, mayEditAccount, mayDeleteProject } from "./role.js";
 import { go, onEdited, swap, edited } from "./live.js";
 import { ask } from "./guard.js";
+import { startCard } from "./schema-start.js";
 
 const PROJECT = `id name slug kind myRole expiresAt createdAt tables { id }`;
 
@@ -32,7 +33,7 @@ export async function projectsPage(main, who) {
   const list = await visibleProjects(who);
   document.title = "Projects · mockgql";
   fill(main, h("h1", {}, "Projects"),
-    !who ? signedOutNote(list.length) : mayEditAccount(who) ? createForm() : viewerNote(who),
+    !who ? signedOutNote(list.length) : mayEditAccount(who) ? [createForm(), startCard()] : viewerNote(who),
     listCard(list, who));
   // An edit re-renders the list in place (focus and scroll kept).
   onEdited(async (msg) => {
