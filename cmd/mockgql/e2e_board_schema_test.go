@@ -140,8 +140,18 @@ func TestBoardSchemaRefusals(t *testing.T) {
 		t.Errorf("the caret is not at the error: %v", got)
 	}
 	p.shot("schema-parse-error")
+
+	// A construct that cannot be served is named, where it is.
+	p.set("#startSdl", "type Query { a: Int }\ntype Empty\n")
+	if got := p.text("#startError"); got != "" {
+		t.Errorf("typing left the old error: %q", got)
+	}
+	p.click("#schemaCreate")
+	if msg := p.waitText("#startError", "Line 2, column"); !strings.Contains(msg, "Empty") {
+		t.Fatalf("the refusal does not name the construct: %q", msg)
+	}
 	if d := fmt.Sprint(u.must(`{ projects { id } }`, nil)); d != "map[projects:[]]" {
-		t.Fatalf("a bad schema made a project: %s", d)
+		t.Fatalf("a refused schema made a project: %s", d)
 	}
 
 	// A dropped file fills the box.

@@ -94,11 +94,22 @@ function tableCard(p, t, pool, source) {
 function tableView(p, t, pool, source) {
   const views = p.views.filter((v) => v.tableId === t.id);
   const src = t.source;
-  const binding = h("p", { class: "binding" }, "Dataset: ", src ? h("code", {}, src.importCode) : "not bound",
+  const binding = p.contract ? contractBinding(p, t) : h("p", { class: "binding" }, "Dataset: ", src ? h("code", {}, src.importCode) : "not bound",
     src ? (src.variant ? [" · variant ", h("code", {}, src.variant)] : " · all variants") : "");
-  const el = card(t.name, readiness(t), binding, attributeGrid(p, t, source, null, null, false), p.contract ? null : viewsBox(p, t, views));
+  // A contract table's hidden link keys (__key…) are the engine's, not the schema's.
+  const shown = p.contract ? { ...t, attributes: t.attributes.filter((a) => !a.name.startsWith("__")) } : t;
+  const el = card(t.name, readiness(t), binding, attributeGrid(p, shown, source, null, null, false), p.contract ? null : viewsBox(p, t, views));
   el.dataset.table = t.name;
   return el;
+}
+
+/** contractBinding says where a contract table's rows come from, as the
+ * Schema tab sets it: generated (how many) or a dataset of the pool. */
+function contractBinding(p, t) {
+  const c = p.contract.tables.find((x) => x.tableId === t.id || x.type === t.name);
+  if (!c) return null;
+  return h("p", { class: "binding" }, "Rows: ", c.importCode ? ["read from the dataset ", h("code", {}, c.importCode)] : `${c.rows} generated`,
+    " (", h("a", { href: `/board/projects/${encodeURIComponent(p.id)}/schema` }, "change on the Schema tab"), ")");
 }
 
 function bindingForm(t, pool, st) {

@@ -57,7 +57,7 @@ function reportCard(p) {
       h("th", { scope: "row", class: "mono" }, f.name),
       h("td", { "data-label": "Shape" }, h("span", { class: `badge shape shape-${f.shape}`, title: SHAPES[f.shape] || f.shape }, f.shape)),
       h("td", { "data-label": "Table" }, f.entity ? h("code", {}, f.entity) : h("span", { class: "muted" }, "—")),
-      h("td", { "data-label": "How it is served" }, f.description)));
+      h("td", { "data-label": "How it is served" }, f.description.startsWith(`${f.name}: `) ? f.description.slice(f.name.length + 2) : f.description)));
     return h("div", { class: "report-group", dataset: { root } }, h("h3", {}, `${title} (${fields.length})`),
       scroller(`${title} of the schema`, h("table", { class: "data stack readonly report" },
         h("thead", {}, h("tr", {}, ["Field", "Shape", "Table", "How it is served"].map((t) => h("th", { scope: "col" }, t)))),
