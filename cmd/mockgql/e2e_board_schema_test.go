@@ -268,4 +268,17 @@ func TestBoardSchemaNewVersion(t *testing.T) {
 	if strings.Contains(res, "errors") {
 		t.Fatalf("the new field: %s", res)
 	}
+
+	// A viewer reads the same tab as text: no row field, picker or import.
+	viewer := join(t, u, s.signUp("version-viewer@example.com"), "VIEWER")
+	v := newPage(t, s)
+	v.signedIn(viewer)
+	v.open("/board/projects/"+pid+"/schema", `#contractTables tr[data-contract-table="Author"]`)
+	if got := v.text(`#contractTables tr[data-contract-table="Author"]`); !strings.Contains(got, "4") || !strings.Contains(got, "generated rows") {
+		t.Errorf("the viewer's row of Author: %q", got)
+	}
+	if n := v.js(`document.querySelectorAll("#tab input, #tab select, #tab textarea, #schemaVersion, .source-picker").length`); n != 0.0 {
+		t.Errorf("a viewer's Schema tab has %v edit controls", n)
+	}
+	v.shot("schema-viewer")
 }
