@@ -282,3 +282,48 @@ func TestBoardSchemaNewVersion(t *testing.T) {
 	}
 	v.shot("schema-viewer")
 }
+
+// TestBoardImportSchemaIntoProject: API design's "Import a GraphQL schema"
+// turns a guest's empty project into one that serves the schema (the
+// playground then returns rows); on a project with tables the guard asks
+// first, naming the tables that give way, and Cancel keeps them.
+func TestBoardImportSchemaIntoProject(t *testing.T) {
+	s := startServer(t)
+	p := newPage(t, s)
+	p.open("/", "#guest")
+	p.set("#guestName", "Guest schema")
+	p.submit("#guestName")
+	p.wait("#tableName")
+	p.clickText("nav.tabs a", "API design")
+	p.set("#importSdl", librarySDL)
+	p.click("#importSchema")
+	p.wait(".graphiql-execute-button")
+	p.waitText(".graphiql-query-editor", "books(first: 5)")
+	p.click(".graphiql-execute-button")
+	p.waitText(".result-window", `"title"`)
+	p.clickText("nav.tabs a", "Schema")
+	p.waitText(`#schemaReport tr[data-field="books"]`, "connection")
+
+	sh := newShop(t, s, "replace@example.com", "rp")
+	pid := sh.project["id"].(string)
+	p = newPage(t, s)
+	p.signedIn(sh.owner)
+	p.open("/board/projects/"+pid+"/design", "#importSdl")
+	p.set("#importSdl", librarySDL)
+	p.click("#importSchema")
+	w := p.waitText("#importConfirm .warning", "Replace the model of")
+	if !strings.Contains(w, "Product") || !strings.Contains(w, "Author, Book") {
+		t.Fatalf("the guard: %q", w)
+	}
+	p.shot("schema-replace-guard")
+	p.clickText("#importConfirm button", "Cancel")
+	if c := fmt.Sprint(sh.owner.must(`query($id:ID){ project(id:$id) { contract { version } tables { name } } }`, map[string]any{"id": pid})); !strings.Contains(c, "contract:<nil>") || !strings.Contains(c, "name:Product") {
+		t.Fatalf("cancel changed the project: %s", c)
+	}
+	p.click("#importSchema")
+	p.click("#importConfirm #confirmYes")
+	p.wait(".graphiql-execute-button")
+	if c := contractOf(t, sh.owner, pid); !strings.Contains(c, "version:1") {
+		t.Fatalf("after the confirmed import: %s", c)
+	}
+}

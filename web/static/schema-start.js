@@ -5,9 +5,10 @@
 // with a query of the first list the import's report names
 // (docs/using/board.md, "From a schema to rows in the playground").
 // schemaInput, the box that reads a schema, serves the Schema tab's
-// "Import a new version" too.
-import { h, gql, field, status, action, card, uid } from "./dom.js";
+// "Import a new version" and API design's "Import a GraphQL schema" too.
+import { h, gql, field, status, action, card, uid, fill } from "./dom.js";
 import { go } from "./live.js";
+import { ask } from "./guard.js";
 
 /** MAX_SCHEMA_BYTES is the import's bound (docs/reference/bounds.md): a
  * larger file is refused here before it is sent. */
@@ -186,4 +187,39 @@ function block(sel, indent) {
   const pad = "  ".repeat(indent + 1);
   const lines = sel.map((s) => (typeof s === "string" ? pad + s : `${pad}${s.name} ${block(s.inner, indent + 1)}`));
   return `{\n${lines.join("\n")}\n${"  ".repeat(indent)}}`;
+}
+
+/** importCard is API design's "Import a GraphQL schema" for a project
+ * modelled from tables (a guest's too): the schema replaces its tables,
+ * relations and operations, so with any table the guard asks first,
+ * naming what goes and what comes (checkGraphQLSchema). Then the
+ * playground opens with a starter query, as after Create. */
+export function importCard(p) {
+  const st = status();
+  const confirm = h("div", { id: "importConfirm" });
+  const input = schemaInput("import", () => fill(confirm));
+  const run = async () => {
+    const d = await gql(`mutation($p: ID!, $s: String!) { importGraphQLSchema(projectId: $p, sdl: $s) { project { id name contract { report { root name shape entity description } } } } }`, { p: p.id, s: input.value() });
+    st.ok(`${d.importGraphQLSchema.project.name} serves the schema now: opening its playground.`);
+    go(await playgroundOf(d.importGraphQLSchema.project), true);
+  };
+  const btn = action(h("button", { type: "button", id: "importSchema" }, "Import the schema"), st, async () => {
+    input.clearError();
+    fill(confirm);
+    if (!input.value().trim()) { input.showError(new Error("Paste a schema, or pick or drop a file, first.")); return; }
+    let check;
+    try {
+      check = (await gql(`query($s: String!) { checkGraphQLSchema(sdl: $s) { tables } }`, { s: input.value() })).checkGraphQLSchema;
+    } catch (e) { if (e.code === "BAD_USER_INPUT" || e.code === "PAYLOAD_TOO_LARGE") { input.showError(e); return; } throw e; }
+    if (!p.tables.length) return run();
+    ask(confirm, {
+      from: btn, question: `Replace the model of ${p.name} with this schema?`,
+      detail: `Its ${p.tables.length} table${p.tables.length === 1 ? "" : "s"} (${p.tables.map((t) => t.name).join(", ")}), ${p.relations.length} relation${p.relations.length === 1 ? "" : "s"} and ${p.operations.length} operation${p.operations.length === 1 ? "" : "s"} give way to the schema's ${check.tables.length} table${check.tables.length === 1 ? "" : "s"} (${check.tables.join(", ")}); apps using today's API break. The datasets stay in the pool.`,
+      yes: "Replace the model",
+    }, st, run);
+  });
+  const el = card("Import a GraphQL schema", h("p", { class: "muted" }, "Serve a schema you already have, exactly, instead of this model: its types become tables of generated rows (or bound to datasets), its root fields are served by the engine. Up to 1 MB."),
+    input.el, btn, confirm, st);
+  el.id = "importGraphql";
+  return el;
 }

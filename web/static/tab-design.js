@@ -1,10 +1,11 @@
 // tab-design.js: API design: operations per table (create, rename,
 // enable/disable, parameters, delete) guarded by a warning that names what
 // a change breaks; the generated SDL; the changes since the baseline; the
-// OpenAPI import wizard and the exports. Below EDITOR (role.js): the
+// OpenAPI import wizard, the GraphQL schema import and the exports. Below EDITOR (role.js): the
 // operations, faults, changes and schema as text, and the OpenAPI export.
 import { h, gql, fill, field, select, status, action, card, scroller } from "./dom.js";
 import { openApiCard, exportCard } from "./openapi.js";
+import { importCard } from "./schema-start.js";
 import { guarded } from "./guard.js";
 import { faultsCard, operationFaults } from "./tab-faults.js";
 import { mayEdit } from "./role.js";
@@ -38,7 +39,7 @@ export async function designTab(body, p, who, live) {
     { key: "faults", deps: p.faults || null, render: () => faultsCard(p, edit) },
     { key: "changes", deps: model(p), render: () => changesCard(p, edit) },
     { key: "sdl", deps: model(p), render: () => sdlCard(p) },
-    ...(edit && !contract ? [{ key: "openapi", render: () => openApiCard(p) }] : []),
+    ...(edit && !contract ? [{ key: "openapi", render: () => openApiCard(p) }, { key: "graphql", deps: [p.tables.map((t) => t.name), p.relations.length, p.operations.length], render: () => importCard(p) }] : []),
     { key: "export", deps: edit, render: () => exportCard(p, edit) },
   ]);
   fill(body);
