@@ -86,6 +86,9 @@ func (s *Service) previewProject(ctx context.Context, slug, token string) (*mode
 
 // previewSamples runs the sample queries of pr.
 func (s *Service) previewSamples(ctx context.Context, pr *model.Project) (map[string]model.PreviewSample, error) {
+	if pr.Contract != nil {
+		return s.contractSamples(ctx, pr)
+	}
 	batches, err := previewBatches(pr)
 	if err != nil {
 		return nil, err

@@ -92,7 +92,7 @@ func attributeType(f *Field) model.ScalarType {
 		return model.TypeJSON
 	case f.Type == "Int":
 		return model.TypeInt
-	case f.Type == "Float":
+	case f.Type == "Float" || f.Value.Kind == "number.float" || f.Value.Kind == "number.int":
 		return model.TypeFloat
 	case f.Type == "Boolean":
 		return model.TypeBoolean

@@ -147,10 +147,20 @@ func valueFor(owner, name, typ string) Value {
 		}
 		return Value{Kind: "lorem.word"}
 	}
+	if numericScalars[norm(typ)] {
+		return valueFor(owner, name, "Float") // numbers, so ranges and sums work
+	}
 	if k, ok := scalarKinds[norm(typ)]; ok {
 		return Value{Kind: k}
 	}
 	return Value{Kind: "scalar.string"}
+}
+
+// numericScalars are the custom scalars whose values are JSON numbers
+// (Hasura's numeric and float8, decimals, money).
+var numericScalars = map[string]bool{
+	"numeric": true, "decimal": true, "bigdecimal": true, "money": true, "float8": true, "float4": true,
+	"double": true, "float64": true, "float32": true, "int4": true, "int2": true, "smallint": true, "integer": true,
 }
 
 // nameKind picks the generator of a "name" field by the type it names.

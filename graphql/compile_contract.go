@@ -64,6 +64,8 @@ func compileContract(rt *Runtime, p *model.Project) error {
 		MaxDepth:  rt.opt.MaxDepth,
 		MaxFields: rt.opt.MaxFields,
 		Bounds:    rt.opt.Bounds,
+
+		DocumentOrder: true,
 	})
 	if err != nil {
 		return fmt.Errorf("graphql: runtime of project %s: %w", p.ID, err)

@@ -100,6 +100,12 @@ func (q *ctQuery) fieldFilter(n *whereNode, t *table, field string, v any, budge
 		a = foldedAttr(t, field)
 	}
 	if a == nil {
+		if fa, op := affixAttr(t, field); fa != nil {
+			if op == model.OpLike {
+				return q.pattern(n, t, fa, "contains", false, v, budget, top)
+			}
+			return n.addCond(t, fa.name, op, v, budget)
+		}
 		return model.Errorf(model.CodeBadUserInput, "the filter on %q is not served: it is not a field of %s's rows (filters on related rows are not supported)", field, t.name)
 	}
 	ops, ok := v.(map[string]any)
@@ -230,4 +236,42 @@ func likeRunes(pat, s []rune) bool {
 		pi++
 	}
 	return pi == len(pat)
+}
+
+// filterAffixes name a field and an operator: minPrice, price_gte,
+// createdAfter, status_in, nameContains.
+var filterPrefixes = []struct {
+	affix string
+	op    model.Operator
+}{{"min", model.OpGte}, {"max", model.OpLte}, {"from", model.OpGte}, {"to", model.OpLte}}
+
+var filterSuffixes = []struct {
+	affix string
+	op    model.Operator
+}{
+	{"gte", model.OpGte}, {"gt", model.OpGt}, {"lte", model.OpLte}, {"lt", model.OpLt}, {"min", model.OpGte},
+	{"max", model.OpLte}, {"from", model.OpGte}, {"to", model.OpLte}, {"after", model.OpGt}, {"before", model.OpLt},
+	{"since", model.OpGte}, {"until", model.OpLte}, {"in", model.OpIn}, {"contains", model.OpLike}, {"neq", model.OpNeq},
+	{"not", model.OpNeq}, {"eq", model.OpEq},
+}
+
+// affixAttr returns the attribute and operator a filter field named with
+// an affix stands for, or nil.
+func affixAttr(t *table, name string) (*attribute, model.Operator) {
+	n := fold(name)
+	for _, p := range filterPrefixes {
+		if rest, ok := strings.CutPrefix(n, p.affix); ok && rest != "" {
+			if a := foldedAttr(t, rest); a != nil {
+				return a, p.op
+			}
+		}
+	}
+	for _, s := range filterSuffixes {
+		if rest, ok := strings.CutSuffix(n, s.affix); ok && rest != "" {
+			if a := foldedAttr(t, rest); a != nil {
+				return a, s.op
+			}
+		}
+	}
+	return nil, ""
 }

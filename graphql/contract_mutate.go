@@ -2,18 +2,331 @@ package graphql
 
 import (
 	"context"
+	"encoding/json"
+	"maps"
 
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/mockgql/mockgql/contract"
 	"github.com/mockgql/mockgql/graphql/exec"
+	"github.com/mockgql/mockgql/model"
 )
+
+// This file writes the mutations of a contract project through the
+// overlay, as table projects' mutations do (docs/using/contract.md,
+// "Mutations"): create/insert/add, update, upsert and delete/remove by
+// name and input shape, Hasura's insert_x_one(object:), insert_x(objects:),
+// update_x_by_pk(pk_columns:, _set:), update_x(where:, _set:),
+// delete_x_by_pk and delete_x(where:), Prisma's createOneX(data:),
+// updateOneX(where:, data:), upsertOneX(where:, create:, update:) and
+// deleteOneX(where:). Other mutations answer a generated payload and
+// change nothing.
+
+// maxMutationRows bounds the rows one root field of a mutation writes
+// (insert_x(objects:), update_x(where:), delete_x(where:)).
+const maxMutationRows = 1000
 
 // mutationResolver answers a root field of the mutation type by its shape.
 func (rt *Runtime) mutationResolver(rf *contract.RootField, fd *ast.FieldDefinition) exec.Resolver {
 	return func(ctx context.Context, f *exec.Field) (any, error) {
 		m := f.Parent.(*mutation)
 		seed := argsSeed(rt.contract.seed, rf.Name, f.Args)
-		return rt.genValue(m.view(), rt.schema.Mutation.Name, fd.Name, fd.Type, seed, 0), nil
+		t := rt.contract.tables[rf.Entity]
+		if t == nil || rf.Shape == contract.ShapeGenerated {
+			return rt.genValue(m.view(), rt.schema.Mutation.Name, fd.Name, fd.Type, seed, 0), nil
+		}
+		if tv := m.view().tableView(t); tv.notReady != nil {
+			return nil, tv.notReady
+		}
+		rows, err := rt.write(ctx, m, t, rf, f.Args)
+		if err != nil {
+			return nil, err
+		}
+		return rt.payload(m.view(), rf, fd, rows, seed)
 	}
+}
+
+// write makes the rows' changes of one mutation field and returns the
+// rows written (deleted rows as they were).
+func (rt *Runtime) write(ctx context.Context, m *mutation, t *table, rf *contract.RootField, args map[string]any) ([]*rowObj, error) {
+	inputs := mutationInputs(rf, args)
+	if rf.Shape == contract.ShapeCreate {
+		return rt.createAll(m, t, inputs)
+	}
+	found, err := rt.targets(ctx, m, t, rf, args)
+	if err != nil {
+		return nil, err
+	}
+	switch rf.Shape {
+	case contract.ShapeDelete:
+		return m.removeRows(found), nil
+	case contract.ShapeUpsert:
+		if len(found) == 0 {
+			create := inputs
+			if c, ok := args["create"].(map[string]any); ok {
+				create = []map[string]any{c}
+			}
+			return rt.createAll(m, t, create)
+		}
+		if u, ok := args["update"].(map[string]any); ok {
+			inputs = []map[string]any{u}
+		}
+	}
+	return rt.updateRows(m, t, found, merged(inputs))
+}
+
+// mutationInputs returns the values a mutation gives: its input objects
+// (input, data, object, _set; each item of objects) and its flat
+// arguments that name fields.
+func mutationInputs(rf *contract.RootField, args map[string]any) []map[string]any {
+	var out []map[string]any
+	flat := map[string]any{}
+	for _, a := range rf.Args {
+		v, ok := args[a.Name]
+		if !ok || a.Role != contract.RoleInput || a.Name == "create" || a.Name == "update" {
+			continue
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			out = append(out, x)
+		case []any:
+			for _, item := range x {
+				if m, ok := item.(map[string]any); ok {
+					out = append(out, m)
+				}
+			}
+		default:
+			flat[a.Field] = v
+		}
+	}
+	if len(flat) > 0 || len(out) == 0 {
+		out = append(out, flat)
+	}
+	return out
+}
+
+// merged is the union of the inputs, later ones winning.
+func merged(inputs []map[string]any) map[string]any {
+	out := map[string]any{}
+	for _, in := range inputs {
+		maps.Copy(out, in)
+	}
+	return out
+}
+
+// targets returns the rows an update, upsert or delete names by its key,
+// filter or equality arguments.
+func (rt *Runtime) targets(ctx context.Context, m *mutation, t *table, rf *contract.RootField, args map[string]any) ([]*rowObj, error) {
+	sel := &contract.RootField{Name: rf.Name, Entity: rf.Entity}
+	for _, a := range rf.Args {
+		switch a.Role {
+		case contract.RoleKey, contract.RoleKeys, contract.RoleFilter, contract.RoleEq, contract.RoleRange, contract.RoleIn:
+			sel.Args = append(sel.Args, a)
+		}
+	}
+	if len(sel.Args) == 0 {
+		return nil, model.Errorf(model.CodeBadUserInput, "%s: no argument names the rows to change", rf.Name)
+	}
+	rows, err := rt.selectRows(ctx, m.view(), sel, args)
+	if err != nil {
+		return nil, err
+	}
+	if rows.n > maxMutationRows {
+		return nil, model.Errorf(model.CodeLimitReached, "%s would change %d rows; one mutation field changes at most %d", rf.Name, rows.n, maxMutationRows)
+	}
+	out := make([]*rowObj, rows.n)
+	for i := range out {
+		out[i] = rows.at(i)
+	}
+	return out, nil
+}
+
+// createAll creates a row per input.
+func (rt *Runtime) createAll(m *mutation, t *table, inputs []map[string]any) ([]*rowObj, error) {
+	if len(inputs) > maxMutationRows {
+		return nil, model.Errorf(model.CodeLimitReached, "one mutation field creates at most %d rows", maxMutationRows)
+	}
+	var out []*rowObj
+	for _, in := range inputs {
+		ro, err := rt.createRow(m, t, in)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ro)
+	}
+	return out, nil
+}
+
+// createRow adds a row with the values of in; an id (key) given is used
+// when no row has it, else the id is fresh.
+func (rt *Runtime) createRow(m *mutation, t *table, in map[string]any) (*rowObj, error) {
+	tv := m.view().tableView(t)
+	vals, id, err := rowValues(tv, in)
+	if err != nil {
+		return nil, err
+	}
+	seq := int64(1)
+	if ts := m.st.table(t.id); ts != nil {
+		seq = ts.maxSeq + 1
+	}
+	switch {
+	case id != "" && tv.idUsed(id):
+		return nil, model.Errorf(model.CodeConflict, "a %s row with id %q exists", t.name, id)
+	case id == "":
+		id = tv.freshID(seq)
+	}
+	if hk := t.byName[contract.HiddenKey]; hk != nil {
+		vals[hk.id], _ = json.Marshal(id)
+	}
+	m.apply(Change{TableID: t.id, RowID: id, Created: true, Seq: seq, Values: vals})
+	next := m.view().tableView(t)
+	r, _ := next.ov.createdRow(id)
+	return &rowObj{tv: next, row: r}, nil
+}
+
+// updateRows merges in into each row's values.
+func (rt *Runtime) updateRows(m *mutation, t *table, rows []*rowObj, in map[string]any) ([]*rowObj, error) {
+	var out []*rowObj
+	for _, ro := range rows {
+		vals, idArg, err := rowValues(ro.tv, in)
+		if err != nil {
+			return nil, err
+		}
+		id := ro.tv.id(ro.row)
+		if idArg != "" && idArg != id {
+			return nil, model.Errorf(model.CodeBadUserInput, "the id %q differs from the row's id %q; ids cannot be changed", idArg, id)
+		}
+		c := Change{TableID: t.id, RowID: id, Values: map[string]json.RawMessage{}}
+		if prev := ro.tv.ov.record(ro.row); prev != nil {
+			c.Created, c.Seq, c.Values = prev.ch.Created, prev.ch.Seq, maps.Clone(prev.ch.Values)
+			if c.Values == nil {
+				c.Values = map[string]json.RawMessage{}
+			}
+		}
+		maps.Copy(c.Values, vals)
+		m.apply(c)
+		next := m.view().tableView(t)
+		out = append(out, &rowObj{tv: next, row: next.byID(id)})
+	}
+	return out, nil
+}
+
+// removeRows deletes the rows and returns them as they were.
+func (m *mutation) removeRows(rows []*rowObj) []*rowObj {
+	for _, ro := range rows {
+		c := Change{TableID: ro.tv.t.id, RowID: ro.tv.id(ro.row), Deleted: true}
+		if prev := ro.tv.ov.record(ro.row); prev != nil && prev.ch.Created {
+			c.Created, c.Seq = true, prev.ch.Seq
+		}
+		m.apply(c)
+	}
+	return rows
+}
+
+// rowValues returns the values of in by attribute ID and the id it gives:
+// fields by name (folded: author_id is authorId), and to-one relations
+// by the key they connect to (Prisma's author: {connect: {id}}, or a key).
+func rowValues(tv *tableView, in map[string]any) (map[string]json.RawMessage, string, error) {
+	vals := map[string]json.RawMessage{}
+	id := ""
+	for _, k := range sortedKeys(in) {
+		x := in[k]
+		a := tv.t.field(k)
+		if a == nil {
+			a = foldedAttr(tv.t, k)
+		}
+		if a == nil {
+			if fk, key := connected(tv.t, k, x); fk != nil {
+				a, x = fk, key
+			}
+		}
+		if a == nil {
+			a = foreignKeyNamed(tv.t, k)
+		}
+		switch {
+		case a == nil || a.mapping == model.MappingConstant:
+			continue
+		case a.isID:
+			id = keyText(x)
+			continue
+		}
+		raw, err := json.Marshal(x)
+		if err != nil {
+			return nil, "", model.Errorf(model.CodeBadUserInput, "%s: the value of %s is not JSON", tv.t.name, k)
+		}
+		vals[a.id] = raw
+	}
+	return vals, id, nil
+}
+
+// connected returns the foreign key attribute of the to-one relation
+// field name of t and the key x connects it to, or nil.
+func connected(t *table, name string, x any) (*attribute, any) {
+	for _, rf := range t.rels {
+		if rf.name != name || rf.list || rf.from == nil || rf.from.isID {
+			continue
+		}
+		if m, ok := x.(map[string]any); ok {
+			if c, ok := m["connect"].(map[string]any); ok {
+				return rf.from, firstValue(c)
+			}
+			return rf.from, firstValue(m)
+		}
+		return rf.from, x
+	}
+	return nil, nil
+}
+
+// foreignKeyNamed returns the foreign key attribute of the to-one relation
+// that name names with an id suffix (folderId, folder_id: Document.folder),
+// or nil.
+func foreignKeyNamed(t *table, name string) *attribute {
+	n := fold(name)
+	for _, rf := range t.rels {
+		if !rf.list && rf.from != nil && !rf.from.isID && (n == fold(rf.name)+"id" || n == fold(rf.name)+"key") {
+			return rf.from
+		}
+	}
+	return nil
+}
+
+// keyText is the text of a key value.
+func keyText(x any) string {
+	switch v := x.(type) {
+	case string:
+		return v
+	case nil:
+		return ""
+	}
+	b, _ := json.Marshal(x)
+	return string(b)
+}
+
+// payload answers what a mutation field returns for the rows it wrote:
+// the row, a list of rows, a payload object around them ({ book, errors },
+// { affected_rows, returning }), a count, a flag or an id.
+func (rt *Runtime) payload(v *view, rf *contract.RootField, fd *ast.FieldDefinition, rows []*rowObj, seed uint64) (any, error) {
+	d := rt.schema.Types[fd.Type.Name()]
+	w := mutated(rows)
+	switch {
+	case len(rt.contract.tablesOf(d.Name)) > 0 && fd.Type.Elem != nil:
+		return w.rows.objects(0, w.rows.n), nil
+	case len(rt.contract.tablesOf(d.Name)) > 0:
+		if len(rows) == 0 {
+			if fd.Type.NonNull {
+				return nil, model.Errorf(model.CodeNotFound, "%s: no %s row matches the arguments", rf.Name, rf.Entity)
+			}
+			return nil, nil
+		}
+		return rows[0], nil
+	case d.Kind == ast.Object:
+		return rt.fill(v, d, w, seed, 0), nil
+	case d.Name == "Boolean":
+		return len(rows) > 0, nil
+	case d.Name == "Int":
+		return len(rows), nil
+	case d.Name == "ID" && len(rows) > 0:
+		return rows[0].tv.id(rows[0].row), nil
+	}
+	return rt.genValue(v, rt.schema.Mutation.Name, fd.Name, fd.Type, seed, 0), nil
 }

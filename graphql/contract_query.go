@@ -82,6 +82,12 @@ func (rt *Runtime) readArg(q *ctQuery, t *table, a *contract.Arg, v any, budget 
 		q.relay = true
 	case contract.RoleOffset, contract.RolePage:
 		q.window(a.Op, v)
+	case contract.RoleIgnored:
+		// An argument named like a field of an interface's or union's
+		// rows compares it, as it would on an entity.
+		if _, isObj := v.(map[string]any); !isObj && foldedAttr(t, a.Name) != nil {
+			return q.where.addCond(t, a.Name, model.OpEq, v, budget)
+		}
 	}
 	return nil
 }

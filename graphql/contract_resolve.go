@@ -3,6 +3,7 @@ package graphql
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -77,13 +78,15 @@ func (rt *Runtime) attributeField(a *attribute, fd *ast.FieldDefinition) exec.Re
 	}
 }
 
-// relationField answers a relation: one row, a list, or a connection or
-// page of the related rows cut by the field's arguments.
+// relationField answers a relation: one row, or a list, connection or
+// page of the related rows filtered, sorted and cut by the field's
+// arguments (read as a root field's are: where, orderBy, first, take, …).
 func (rt *Runtime) relationField(rf *relField, fd *ast.FieldDefinition) exec.Resolver {
 	wrap := rt.schema.Types[fd.Type.Name()]
 	if rt.wrapperKind(wrap.Name) == "" {
 		wrap = nil
 	}
+	args := &contract.RootField{Name: fd.Name, Entity: rf.to.name, Args: fieldArgs(rf.to, fd)}
 	return func(ctx context.Context, f *exec.Field) (any, error) {
 		ro := f.Parent.(*rowObj)
 		target, rows := ro.tv.related(rf, ro.row)
@@ -93,44 +96,71 @@ func (rt *Runtime) relationField(rf *relField, fd *ast.FieldDefinition) exec.Res
 			}
 			return &rowObj{tv: target, row: rows[0]}, nil
 		}
-		all := &ctRows{}
-		all.add(target, rowList{rows: rows})
-		if wrap == nil {
-			return all.objects(0, all.n), nil
-		}
-		w, err := rt.relatedWindow(all, f.Args)
+		q, err := rt.readQuery(rf.to, args, f.Args)
 		if err != nil {
 			return nil, err
+		}
+		all := &ctRows{}
+		all.add(target, rowList{rows: q.narrow(target, rows)})
+		if wrap == nil && q.limit < 0 && q.size == 0 && !q.relay {
+			return all.objects(0, all.n), nil
+		}
+		w, err := rt.windowOf(all, q, f.Args)
+		if err != nil || wrap == nil {
+			return w.rows.objects(w.lo, w.hi), err
 		}
 		return rt.fill(ro.tv.v, wrap, w, mix(rt.contract.seed, fd.Name, ro.tv.id(ro.row)), 0), nil
 	}
 }
 
-// relatedWindow cuts the related rows by the paging arguments of a
-// relation field, named as root fields name them.
-func (rt *Runtime) relatedWindow(all *ctRows, args map[string]any) (*ctWindow, error) {
-	q := &ctQuery{limit: -1}
-	for name, v := range args {
-		switch fold(name) {
+// fieldArgs gives the arguments of a relation field the roles a root
+// field's arguments of the same names would have.
+func fieldArgs(t *table, fd *ast.FieldDefinition) []*contract.Arg {
+	var out []*contract.Arg
+	for _, a := range fd.Arguments {
+		arg := &contract.Arg{Name: a.Name, Role: contract.RoleIgnored}
+		switch n := fold(a.Name); n {
 		case "first", "last", "after", "before":
-			q.relay = true
-		case "limit", "take", "count", "top":
-			q.window("limit", v)
+			arg.Role = contract.RoleRelay
+		case "limit", "take", "top":
+			arg.Role, arg.Op = contract.RoleOffset, "limit"
 		case "offset", "skip":
-			q.window("offset", v)
+			arg.Role, arg.Op = contract.RoleOffset, "offset"
 		case "page", "pagenumber":
-			q.window("page", v)
+			arg.Role, arg.Op = contract.RolePage, "page"
 		case "pagesize", "perpage", "size":
-			q.window("size", v)
+			arg.Role, arg.Op = contract.RolePage, "size"
+		case "where", "filter", "filters", "condition":
+			arg.Role = contract.RoleFilter
+		case "orderby", "sort", "sortby", "order", "ordering":
+			arg.Role = contract.RoleSort
+		default:
+			if foldedAttr(t, a.Name) != nil {
+				arg.Role, arg.Field = contract.RoleEq, foldedAttr(t, a.Name).name
+			}
+		}
+		out = append(out, arg)
+	}
+	return out
+}
+
+// narrow returns the rows of tv that q's conditions keep, in q's order.
+func (q *ctQuery) narrow(tv *tableView, rows []int32) []int32 {
+	preds, rest := q.where.split()
+	if len(preds) == 0 && rest == nil && len(q.tests) == 0 && len(q.keys) == 0 {
+		return rows
+	}
+	out := make([]int32, 0, len(rows))
+	for _, r := range rows {
+		if tv.matchLive(preds, r) && (rest == nil || rest.match(tv, r)) && q.test(tv, r) {
+			out = append(out, r)
 		}
 	}
-	if q.size > 0 || q.page > 0 {
-		if q.size <= 0 {
-			q.size = 20
-		}
-		q.offset, q.limit = max(q.page-1, 0)*q.size, q.size
+	if len(q.keys) > 0 {
+		pq := &powerQuery{keys: q.keys}
+		slices.SortStableFunc(out, pq.compare(tv))
 	}
-	return rt.windowOf(all, q, args)
+	return out
 }
 
 // nullOrGenerated is a missing row: null, or for a non-null field a
@@ -169,7 +199,7 @@ func (rt *Runtime) queryResolver(rf *contract.RootField, fd *ast.FieldDefinition
 		if err != nil {
 			return nil, err
 		}
-		rows, err := rt.selectRows(ctx, v, rf.Entity, q)
+		rows, err := rt.selectRows(ctx, v, rf, f.Args)
 		if err != nil {
 			return nil, err
 		}
@@ -199,10 +229,39 @@ func (rt *Runtime) shaped(v *view, rf *contract.RootField, fd *ast.FieldDefiniti
 	if err != nil {
 		return nil, err
 	}
-	if rf.Shape == contract.ShapeList || rf.Shape == contract.ShapeLookupMany {
+	if rf.Shape == contract.ShapeLookupMany {
+		return inKeyOrder(rf, fd, args, w), nil
+	}
+	if rf.Shape == contract.ShapeList {
 		return w.rows.objects(w.lo, w.hi), nil
 	}
 	return rt.fill(v, rt.schema.Types[fd.Type.Name()], w, seed, 0), nil
+}
+
+// inKeyOrder lists the rows of a lookup by keys (nodes(ids:)) in the
+// order of the keys asked, null (or nothing, for non-null items) where no
+// row has the key.
+func inKeyOrder(rf *contract.RootField, fd *ast.FieldDefinition, args map[string]any, w *ctWindow) []any {
+	var keys []any
+	for _, a := range rf.Args {
+		if a.Role == contract.RoleKeys {
+			keys, _ = args[a.Name].([]any)
+		}
+	}
+	byKey := map[string]any{}
+	for _, x := range w.rows.objects(w.lo, w.hi) {
+		ro := x.(*rowObj)
+		byKey[ro.tv.id(ro.row)] = ro
+	}
+	out := make([]any, 0, len(keys))
+	for _, k := range keys {
+		if ro, ok := byKey[keyText(k)]; ok {
+			out = append(out, ro)
+		} else if !fd.Type.Elem.NonNull {
+			out = append(out, nil)
+		}
+	}
+	return out
 }
 
 // node answers Relay's node(id:): the row with that key in any entity of

@@ -84,13 +84,19 @@ func (ct *contractRT) tablesOf(typ string) []*table {
 	return out
 }
 
-// selectRows returns the rows of the entity typ that q selects, in order.
-func (rt *Runtime) selectRows(ctx context.Context, v *view, typ string, q *ctQuery) (*ctRows, error) {
+// selectRows returns the rows of rf's entity (each table of an interface
+// or union, its arguments read against that table) that args select, in
+// order.
+func (rt *Runtime) selectRows(ctx context.Context, v *view, rf *contract.RootField, args map[string]any) (*ctRows, error) {
 	out := &ctRows{}
-	for _, t := range rt.contract.tablesOf(typ) {
+	for _, t := range rt.contract.tablesOf(rf.Entity) {
 		tv := v.tableView(t)
 		if tv.notReady != nil {
 			return nil, tv.notReady
+		}
+		q, err := rt.readQuery(t, rf, args)
+		if err != nil {
+			return nil, err
 		}
 		l, err := q.rows(ctx, tv)
 		if err != nil {
@@ -101,9 +107,8 @@ func (rt *Runtime) selectRows(ctx context.Context, v *view, typ string, q *ctQue
 	return out, nil
 }
 
-// readRootQuery reads the arguments of rf for each table it reads; the
-// query of an interface is read against its first implementation (the
-// fields it compares are the interface's).
+// readRootQuery reads the arguments of rf against its first table, for
+// what applies to all: paging.
 func (rt *Runtime) readRootQuery(rf *contract.RootField, args map[string]any) (*ctQuery, error) {
 	tables := rt.contract.tablesOf(rf.Entity)
 	if len(tables) == 0 {
@@ -115,10 +120,9 @@ func (rt *Runtime) readRootQuery(rf *contract.RootField, args map[string]any) (*
 // ctWindow is the part of a list of rows a field serves, and how it was
 // cut: the Relay arguments, or a page.
 type ctWindow struct {
-	rows           *ctRows
-	lo, hi         int
-	page, size     int
-	hasPrev, total bool
+	rows       *ctRows
+	lo, hi     int
+	page, size int
 }
 
 // windowOf cuts rows by q's paging arguments and args' Relay ones.

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -98,14 +100,19 @@ func TestContractImportServes(t *testing.T) {
 	}
 }
 
-// TestContractVersions imports a new version of the schema (isbn
-// removed, subtitle added) and checks the changes it answers, that the
+// TestContractVersions creates a book, imports a new version of the schema
+// (isbn removed, subtitle added) and checks the changes it answers, that
+// the book is still there and still its author's, that the
 // model edits that would change the schema are refused while row counts
 // stay editable, and that bad documents change nothing.
 func TestContractVersions(t *testing.T) {
 	s := startServer(t)
 	v1 := contractDoc(t, "relay.graphql")
 	cp := newContractProject(t, s, "contract-versions@example.com", v1)
+	author := get(cp.mustQuery(s, `{ authors(first: 1) { edges { node { id } } } }`, nil), "authors", "edges", 0, "node", "id")
+	created := cp.mustQuery(s, `mutation($a:ID!){ createBook(input:{title:"Kept across versions", price: 12.5, genre: SCIENCE, authorId:$a}) { book { id title } } }`,
+		map[string]any{"a": author})
+	bookID := get(created, "createBook", "book", "id")
 	v2 := strings.Replace(v1, "  isbn: String\n", "  subtitle: String\n", 1)
 	if v2 == v1 {
 		t.Fatal("the fixture has no isbn field to remove")
@@ -125,6 +132,12 @@ func TestContractVersions(t *testing.T) {
 	}
 	if sub := cp.mustQuery(s, `{ books(first: 1) { edges { node { subtitle } } } }`, nil); get(sub, "books", "edges", 0, "node", "subtitle") == nil {
 		t.Errorf("the new field is not served: %v", sub)
+	}
+	got := cp.mustQuery(s, `query($id:ID!,$a:ID!){ book(id:$id) { id title author { id } } node(id:$a) { ... on Author { books(first: 1000) { edges { node { title } } } } } }`,
+		map[string]any{"id": bookID, "a": author})
+	if get(got, "book", "title") != "Kept across versions" || get(got, "book", "author", "id") != author ||
+		!strings.Contains(string(mustJSON(get(got, "node"))), "Kept across versions") {
+		t.Errorf("the book created before the new version: %v", got)
 	}
 
 	t.Run("model edits refused", func(t *testing.T) {
@@ -178,4 +191,186 @@ func TestContractVersions(t *testing.T) {
 			t.Errorf("a refused createProject made a project: %v", ps)
 		}
 	})
+}
+
+// shop returns cp as the shop fixture, so the helpers written for table
+// projects (faults, the request log, actor tokens, preview sharing) drive
+// it too.
+func (cp *contractProject) shop(s *server) *shop {
+	return &shop{s: s, owner: cp.owner, project: map[string]any{"id": cp.id}, slug: cp.slug, tables: map[string]string{},
+		runtime: cp.runtime, fullKey: cp.key}
+}
+
+// TestContractProjectSurfaces: what a project offers besides its schema
+// works on a contract project — key scopes, actor tokens, faults, the
+// request log, CORS, the preview page and the runtime's GraphiQL page.
+func TestContractProjectSurfaces(t *testing.T) {
+	s := startServer(t)
+	cp := newContractProject(t, s, "contract-surfaces@example.com", contractDoc(t, "relay.graphql"))
+	sh := cp.shop(s)
+	q := []byte(`{"query":"{ books(first: 2) { totalCount } }"}`)
+
+	t.Run("keys", func(t *testing.T) {
+		s.do("POST", cp.runtime, q).refusal(t, 401, "UNAUTHENTICATED")
+		mgmt := get(cp.owner.must(`mutation($p:ID!){ createApiKey(projectId:$p, name:"m", scope: MANAGEMENT) { value } }`, map[string]any{"p": cp.id}), "createApiKey", "value").(string)
+		s.do("POST", cp.runtime, q, "X-API-Key", mgmt).refusal(t, 403, "API_KEY_SCOPE_INSUFFICIENT")
+		rt, _ := sh.keyWith(t, 1)
+		s.do("POST", cp.runtime, q, "X-API-Key", rt).data(t)
+	})
+	t.Run("actor tokens", func(t *testing.T) {
+		key, _ := sh.keyWith(t, 1)
+		tok := sh.actors("POST", key, "")
+		token, _ := tok.JSON["actorToken"].(string)
+		if tok.Status != 200 || !strings.HasPrefix(token, "act_") {
+			t.Fatalf("actor token: %d %s", tok.Status, tok.Raw)
+		}
+		s.do("POST", cp.runtime, q, "X-API-Key", key, "X-Actor-Token", token).data(t)
+		sh.actors("POST", key, "").refusal(t, 429, "MAX_ACTIVE_ACTORS_REACHED")
+	})
+	t.Run("faults", func(t *testing.T) {
+		sh.setFaults("", map[string]any{"errorRate": 1, "errorCode": "UNAVAILABLE", "seed": 1}).data(t)
+		if r := sh.faulted(`{ books(first: 1) { totalCount } }`, ""); r.Status != 200 || r.errCode() != "UNAVAILABLE" || r.Header.Get("X-Mock-Fault-Applied") != "error=UNAVAILABLE" {
+			t.Errorf("faulted: %d %v %s", r.Status, r.Header, r.Raw)
+		}
+		sh.setFaults("", nil).data(t)
+		if r := sh.faulted(`{ books(first: 1) { totalCount } }`, "status=503"); r.Status != 503 {
+			t.Errorf("X-Mock-Fault status=503: %d %s", r.Status, r.Raw)
+		}
+	})
+	t.Run("request log", func(t *testing.T) {
+		cp.mustQuery(s, `query Shelf { books(first: 1) { totalCount } viewer { name } }`, nil)
+		log := sh.requestLog(t, 1)
+		if len(log) != 1 || log[0]["operationName"] != "Shelf" || fmt.Sprint(log[0]["rootFields"]) != "[books viewer]" {
+			t.Errorf("request log: %v", log)
+		}
+	})
+	t.Run("CORS", func(t *testing.T) {
+		cp.owner.must(`mutation($p:ID!){ updateProject(projectId:$p, allowedOrigins:["http://localhost:5173"]) { id } }`, map[string]any{"p": cp.id})
+		r := s.do("POST", cp.runtime, q, "Authorization", "Bearer "+cp.key, "Origin", "http://localhost:5173")
+		if r.Header.Get("Access-Control-Allow-Origin") != "http://localhost:5173" {
+			t.Errorf("CORS headers %v", r.Header)
+		}
+	})
+	t.Run("preview page", func(t *testing.T) {
+		p := sh.setSharing(t, true)
+		r := previewData(s, cp.slug, tokenOf(t, p["previewUrl"].(string)))
+		if r.Status != 200 || !strings.Contains(string(r.Raw), "BookConnection") {
+			t.Fatalf("preview data: %d %.600s", r.Status, r.Raw)
+		}
+		for _, table := range []string{"Book", "Author"} {
+			if items, _ := get(sampleOf(r, table), "items").([]any); len(items) == 0 || get(items[0], "id") == nil {
+				t.Errorf("preview sample of %s: %v", table, sampleOf(r, table))
+			}
+		}
+	})
+	t.Run("GraphiQL page", func(t *testing.T) {
+		r := s.do("GET", cp.runtime, nil, "Accept", "text/html,application/xhtml+xml")
+		if r.Status != 200 || !strings.Contains(r.Header.Get("Content-Type"), "text/html") || !strings.Contains(strings.ToLower(string(r.Raw)), "graphiql") {
+			t.Errorf("GET %s as a browser: %d %v", cp.runtime, r.Status, r.Header)
+		}
+	})
+}
+
+// TestContractSessionProjects: an assistant imports a schema into its
+// session project over the public API, and another over MCP, and both
+// runtimes answer the schema's own queries with the share token; the
+// session-project table limit applies to the schema's types.
+func TestContractSessionProjects(t *testing.T) {
+	s := startServer(t)
+	doc := contractDoc(t, "hasura.graphql")
+
+	t.Run("public API", func(t *testing.T) {
+		a := &assistant{s: s}
+		sp := get(a.must(`mutation { createSessionProject(name: "Shop") { projectId runtimeUrl } }`, nil), "createSessionProject").(map[string]any)
+		d := a.must(`mutation($p:ID!,$s:String!){ importGraphQLSchema(projectId:$p, sdl:$s) { project { kind contract { version tables { type rows } } } report { root name shape } changes { path } } }`,
+			map[string]any{"p": sp["projectId"], "s": doc})
+		if get(d, "importGraphQLSchema", "project", "kind") != "SESSION" || len(get(d, "importGraphQLSchema", "report").([]any)) == 0 {
+			t.Fatalf("import into a session project: %v", d)
+		}
+		sessionQuery(t, s, sp["runtimeUrl"].(string))
+		other := &assistant{s: s}
+		other.must(`mutation { createSessionProject { projectId } }`, nil)
+		if r := other.gql(`mutation($p:ID!,$s:String!){ importGraphQLSchema(projectId:$p, sdl:$s) { project { id } } }`, map[string]any{"p": sp["projectId"], "s": doc}); r.errCode() != "FORBIDDEN" {
+			t.Errorf("another session's import: %s", r.Raw)
+		}
+	})
+	t.Run("MCP", func(t *testing.T) {
+		ag := newAgent(t, mcpConnect(t, s.base))
+		sp := ag.must("create_session_project", map[string]any{"name": "Hasura"})
+		out := ag.must("import_graphql_schema", map[string]any{"session": sp["session"], "sdl": doc})
+		if out["version"] != float64(1) || len(out["tables"].([]any)) == 0 || len(out["report"].([]any)) == 0 || out["runtimeUrl"] != sp["runtimeUrl"] {
+			t.Fatalf("import_graphql_schema: %v", out)
+		}
+		sessionQuery(t, s, sp["runtimeUrl"].(string))
+		again := ag.must("import_graphql_schema", map[string]any{"session": sp["session"], "sdl": strings.Replace(doc, "type query_root {", "type query_root {\n  ping: Boolean", 1)})
+		if again["version"] != float64(2) || !strings.Contains(fmt.Sprint(again["changes"]), "query_root.ping") {
+			t.Errorf("second import: %v", again)
+		}
+		ag.refused("BAD_USER_INPUT", "import_graphql_schema", map[string]any{"session": sp["session"], "sdl": "type Query {"})
+	})
+	t.Run("session table limit", func(t *testing.T) {
+		a := &assistant{s: s}
+		pid := get(a.must(`mutation { createSessionProject { projectId } }`, nil), "createSessionProject", "projectId")
+		var b strings.Builder
+		b.WriteString("type Query {\n")
+		for i := range 21 {
+			fmt.Fprintf(&b, "  t%d: [T%d!]!\n", i, i)
+		}
+		b.WriteString("}\n")
+		for i := range 21 {
+			fmt.Fprintf(&b, "type T%d { id: ID! name: String }\n", i)
+		}
+		r := a.gql(`mutation($p:ID!,$s:String!){ importGraphQLSchema(projectId:$p, sdl:$s) { project { id } } }`, map[string]any{"p": pid, "s": b.String()})
+		if r.errCode() != "LIMIT_REACHED" || !strings.Contains(string(r.Raw), "20 tables") {
+			t.Errorf("21 types in a session project: %s", r.Raw)
+		}
+	})
+}
+
+// sessionQuery runs the Hasura schema's list on a runtime URL with its
+// share token and checks that it answers rows.
+func sessionQuery(t *testing.T, s *server, runtimeURL string) {
+	t.Helper()
+	r := s.gql(strings.TrimPrefix(runtimeURL, s.base), `{ products(limit: 2) { id name } }`, nil)
+	if r.Status != 200 || r.JSON["errors"] != nil || len(get(r.data(t), "products").([]any)) != 2 {
+		t.Fatalf("runtime of the session project: %d %s", r.Status, r.Raw)
+	}
+}
+
+// TestImportSchemaCommand runs `mockgql import-schema` against a real
+// server: a new project from a file, then a new version into it, printing
+// the report and the changes; a broken file is refused with its line.
+func TestImportSchemaCommand(t *testing.T) {
+	s := startServer(t)
+	u := s.signUp("cli-schema@example.com")
+	dir := t.TempDir()
+	v1, v2, bad := filepath.Join(dir, "v1.graphql"), filepath.Join(dir, "v2.graphql"), filepath.Join(dir, "bad.graphql")
+	doc := contractDoc(t, "pages.graphql")
+	for path, text := range map[string]string{v1: doc, v2: doc + "\nextend type Query { ping: Boolean }\n", bad: "type Query {\n  a: \n}"} {
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var out bytes.Buffer
+	if err := importSchemaCmd([]string{"--server", s.base, "--token", u.token, "--new", "Pages", v1}, &out); err != nil {
+		t.Fatalf("import-schema --new: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "schema version 1") || !strings.Contains(out.String(), "query ") {
+		t.Errorf("import-schema --new printed:\n%s", out.String())
+	}
+	pid := get(u.must(`{ projects { id } }`, nil), "projects", 0, "id").(string)
+	out.Reset()
+	if err := importSchemaCmd([]string{"--server", s.base, "--token", u.token, "--project", pid, v2}, &out); err != nil {
+		t.Fatalf("import-schema --project: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "schema version 2") || !strings.Contains(out.String(), "SAFE") || !strings.Contains(out.String(), "Query.ping") {
+		t.Errorf("import-schema --project printed:\n%s", out.String())
+	}
+	err := importSchemaCmd([]string{"--server", s.base, "--token", u.token, "--project", pid, bad}, &out)
+	if err == nil || !strings.Contains(err.Error(), "BAD_USER_INPUT") || !strings.Contains(err.Error(), "line 3") {
+		t.Errorf("a broken file: %v", err)
+	}
+	if code := run([]string{"import-schema", "--project", pid}, io.Discard, io.Discard); code != 2 {
+		t.Errorf("import-schema without a file: exit %d, want 2", code)
+	}
 }

@@ -64,6 +64,12 @@ type Executor struct {
 	// (validate_cost.go); the zero value has none.
 	Cost Cost
 
+	// DocumentOrder makes introspection list types and directives in the
+	// order the schema's document defines them (their Position), built-ins
+	// after by name, as a server built from that document with graphql-js
+	// does; false lists all by name.
+	DocumentOrder bool
+
 	// DirectPlan compiles plans for direct writers (exec_direct.go); nil
 	// for none. The mock runtime sets it to write rows without resolvers.
 	DirectPlan DirectCompiler

@@ -22,7 +22,7 @@ func hiddenDirective(name string) bool { return name == "defer" }
 // attachIntrospection installs the resolvers of __schema, __type and the
 // introspection types.
 func (e *Executor) attachIntrospection() {
-	in := newIntrospection(e.Schema)
+	in := newIntrospection(e.Schema, e.DocumentOrder)
 	for key, r := range in.resolvers() {
 		if fi := e.field(key); fi != nil {
 			fi.resolver = r
@@ -38,19 +38,39 @@ type introspection struct {
 	directives []*ast.DirectiveDefinition
 }
 
-func newIntrospection(s *ast.Schema) *introspection {
+func newIntrospection(s *ast.Schema, documentOrder bool) *introspection {
 	in := &introspection{schema: s}
 	for _, def := range s.Types {
 		in.types = append(in.types, def)
 	}
-	slices.SortFunc(in.types, func(a, b *ast.Definition) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(in.types, func(a, b *ast.Definition) int {
+		return orderOf(documentOrder, a.BuiltIn, a.Position, b.BuiltIn, b.Position, a.Name, b.Name)
+	})
 	for name, d := range s.Directives {
 		if !hiddenDirective(name) {
 			in.directives = append(in.directives, d)
 		}
 	}
-	slices.SortFunc(in.directives, func(a, b *ast.DirectiveDefinition) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(in.directives, func(a, b *ast.DirectiveDefinition) int {
+		return orderOf(documentOrder, a.Position == nil || a.Position.Src == nil || a.Position.Src.BuiltIn, a.Position,
+			b.Position == nil || b.Position.Src == nil || b.Position.Src.BuiltIn, b.Position, a.Name, b.Name)
+	})
 	return in
+}
+
+// orderOf compares two definitions for introspection: by name, or with
+// documentOrder those of the document first, in the order it defines them.
+func orderOf(documentOrder, aBuiltIn bool, aPos *ast.Position, bBuiltIn bool, bPos *ast.Position, aName, bName string) int {
+	if documentOrder && aBuiltIn != bBuiltIn {
+		if aBuiltIn {
+			return 1
+		}
+		return -1
+	}
+	if documentOrder && !aBuiltIn && aPos != nil && bPos != nil && aPos.Start != bPos.Start {
+		return aPos.Start - bPos.Start
+	}
+	return strings.Compare(aName, bName)
 }
 
 // value adapts a function of the parent to a Resolver.

@@ -8,9 +8,13 @@
 //     runs buildClientSchema, validateSchema and printSchema, prints the SDL,
 //     and validates the optional document against the schema. Any failure
 //     exits non-zero with the message on stderr.
+//   node check.mjs sdl < schema.graphql
+//     builds a schema from SDL (buildSchema) and prints it (printSchema),
+//     to compare a document with what its introspection gives.
 import { readFileSync } from 'node:fs';
 import {
   buildClientSchema,
+  buildSchema,
   getIntrospectionQuery,
   parse,
   printSchema,
@@ -68,6 +72,13 @@ switch (process.argv[2]) {
   case 'check':
     check(process.argv[3]);
     break;
+  case 'sdl':
+    try {
+      process.stdout.write(printSchema(buildSchema(readFileSync(0, 'utf8'))) + '\n');
+    } catch (e) {
+      fail('buildSchema: ' + e.message);
+    }
+    break;
   default:
-    fail('usage: node check.mjs query | check [document.graphql] < result.json');
+    fail('usage: node check.mjs query | check [document.graphql] < result.json | sdl < schema.graphql');
 }

@@ -1,0 +1,107 @@
+package graphql
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestContractCreateThenRead: a created row shows in the lists, lookups,
+// filters and relations of each style; a deleted one leaves them.
+func TestContractCreateThenRead(t *testing.T) {
+	cases := []struct {
+		file, create, id string   // id: the path of the new row's id
+		reads            []string // %s is the new id; each must mention it
+		remove           string
+	}{
+		{file: "testdata/contract/filters.graphql",
+			create: `mutation { createBook(input: {title: "Zzyzx", price: 1.5, genre: HISTORY, authorId: "author-3"}) { id } }`,
+			id:     "data.createBook.id",
+			reads: []string{`{ books(limit: 1000) { id } }`, `{ book(id: "%s") { id title } }`,
+				`{ hasuraBooks(where: {title: {_eq: "Zzyzx"}}) { id } }`, `{ prismaBooks(where: {price: {lt: 2}}) { id } }`,
+				`{ authors { id books { id } } }`, `{ book(id: "%s") { author { books { id } } } }`},
+			remove: `mutation { deleteBook(id: "%s") { id } }`},
+		{file: "../contract/testdata/prisma.graphql",
+			create: `mutation { createOnePost(data: {title: "Zzyzx", authorId: 2}) { id } }`,
+			id:     "data.createOnePost.id",
+			reads:  []string{`{ posts(take: 1000) { id } }`, `{ user(where: {id: 2}) { posts { id } } }`, `{ post(where: {id: %s}) { id } }`},
+			remove: `mutation { deleteOnePost(where: {id: %s}) { id } }`},
+		{file: "../contract/testdata/hasura.graphql",
+			create: `mutation { insert_products_one(object: {name: "Zzyzx", price: 3}) { id } }`,
+			id:     "data.insert_products_one.id",
+			reads:  []string{`{ products(where: {name: {_eq: "Zzyzx"}}) { id } }`, `{ products_by_pk(id: "%s") { id } }`},
+			remove: `mutation { delete_products_by_pk(id: "%s") { id } }`},
+		{file: "../contract/testdata/pages.graphql",
+			create: `mutation { addProduct(name: "Zzyzx", price: 3, category: "tools") { id } }`,
+			id:     "data.addProduct.id",
+			reads:  []string{`{ products(category: "tools", perPage: 100) { items { id } } }`, `{ product(id: "%s") { id } }`},
+			remove: `mutation { removeProduct(id: "%s") }`},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			h := newContractHarness(t, c.file)
+			out := h.do(c.create, nil)
+			id := fmt.Sprint(jsonAt(out, c.id))
+			if jsonAt(out, c.id) == nil {
+				t.Fatalf("%s: %v", c.create, out)
+			}
+			for _, q := range c.reads {
+				q = strings.ReplaceAll(q, "%s", id)
+				if body := string(h.raw(q, nil)); !strings.Contains(body, fmt.Sprintf(":%q", id)) && !strings.Contains(body, ":"+id+"}") {
+					t.Errorf("%s does not show the created row %s: %s", q, id, body)
+				}
+			}
+			if out := h.do(strings.ReplaceAll(c.remove, "%s", id), nil); out["errors"] != nil {
+				t.Fatalf("%s: %v", c.remove, out)
+			}
+			for _, q := range c.reads {
+				q = strings.ReplaceAll(q, "%s", id)
+				if body := string(h.raw(q, nil)); strings.Contains(body, fmt.Sprintf(":%q", id)) || strings.Contains(body, ":"+id+"}") {
+					t.Errorf("%s still shows the deleted row %s: %s", q, id, body)
+				}
+			}
+		})
+	}
+}
+
+// TestContractRelationsBothWays: the row a to-one field names lists the
+// row back (Book.author's books hold the book), through plain lists,
+// connections and Hasura's related lists.
+func TestContractRelationsBothWays(t *testing.T) {
+	cases := []struct{ file, query, list, one, back string }{
+		{"../contract/testdata/relay.graphql", `{ books(first: 50) { edges { node { id author { books(first: 100) { edges { node { id } } } } } } } }`,
+			"data.books.edges", "node.id", "node.author.books.edges"},
+		{"../contract/testdata/hasura.graphql", `{ products(limit: 50) { id category { products(limit: 100) { id } } } }`,
+			"data.products", "id", "category.products"},
+		{"testdata/contract/filters.graphql", `{ books(limit: 50) { id author { books { id } } } }`,
+			"data.books", "id", "author.books"},
+		{"testdata/contract/features.graphql", `{ documents(filter: {status: DRAFT}) { id folder { documents { id } } } }`,
+			"data.documents", "id", "folder.documents"},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			out := newContractHarness(t, c.file).do(c.query, nil)
+			items, _ := jsonAt(out, c.list).([]any)
+			if len(items) == 0 {
+				t.Fatalf("%s: no rows: %v", c.query, out)
+			}
+			for _, item := range items {
+				id := jsonAt(item, c.one)
+				if !strings.Contains(fmt.Sprint(jsonAt(item, c.back)), fmt.Sprint(id)+"]") {
+					t.Fatalf("row %v is not listed back: %v", id, jsonAt(item, c.back))
+				}
+			}
+		})
+	}
+}
+
+// TestContractLookups: node(id:) finds a row of any type by its key,
+// nodes(ids:) answers in the order asked with null for an unknown key.
+func TestContractLookups(t *testing.T) {
+	h := newContractHarness(t, "../contract/testdata/relay.graphql")
+	out := h.do(`{ node(id: "author-2") { __typename id } nodes(ids: ["book-3", "nope", "author-1"]) { __typename id } }`, nil)
+	if got := fmt.Sprint(jsonAt(out, "data.node"), jsonAt(out, "data.nodes")); got !=
+		"map[__typename:Author id:author-2] [map[__typename:Book id:book-3] <nil> map[__typename:Author id:author-1]]" {
+		t.Errorf("got %s", got)
+	}
+}
