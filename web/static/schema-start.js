@@ -30,7 +30,7 @@ export function schemaInput(prefix, onChange) {
   const load = async (f) => {
     clearError();
     if (f.size > MAX_SCHEMA_BYTES) { showError(new Error(`${f.name} is ${f.size} bytes; a schema may have up to 1 MB (${MAX_SCHEMA_BYTES} bytes).`)); return; }
-    text.value = await f.text();
+    try { text.value = await f.text(); } catch (e) { showError(new Error(`${f.name} could not be read: ${e.message}`)); return; }
     name = f.name;
     chosen.textContent = `Read ${f.name} (${f.size} bytes).`;
     if (onChange) onChange();
