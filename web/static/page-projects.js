@@ -5,7 +5,7 @@ import { go, onEdited, swap, edited } from "./live.js";
 import { ask } from "./guard.js";
 import { startCard } from "./schema-start.js";
 
-const PROJECT = `id name slug kind myRole expiresAt createdAt tables { id }`;
+const PROJECT = `id name slug kind myRole expiresAt createdAt tables { id } contract { version }`;
 
 /** visibleProjects lists what this browser may open: an account's projects,
  * or, signed out, the adopted project or the guest session's project. */
@@ -92,7 +92,7 @@ function projectRow(p, who) {
   }
   actions.append(st);
   return h("tr", { dataset: { project: p.name } },
-    h("th", { scope: "row" }, open), h("td", { "data-label": "Kind" }, p.kind.toLowerCase()), h("td", { class: "mono", "data-label": "Slug" }, p.slug),
+    h("th", { scope: "row" }, open), h("td", { "data-label": "Kind" }, p.kind.toLowerCase(), p.contract ? h("span", { class: "muted" }, ` · GraphQL schema v${p.contract.version}`) : null), h("td", { class: "mono", "data-label": "Slug" }, p.slug),
     h("td", { "data-label": "Tables" }, String(p.tables.length)), h("td", { "data-label": "Expires" }, p.expiresAt ? when(p.expiresAt) : "never"), actions);
 }
 
