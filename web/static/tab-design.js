@@ -39,7 +39,7 @@ export async function designTab(body, p, who, live) {
     { key: "faults", deps: p.faults || null, render: () => faultsCard(p, edit) },
     { key: "changes", deps: model(p), render: () => changesCard(p, edit) },
     { key: "sdl", deps: model(p), render: () => sdlCard(p) },
-    ...(edit && !contract ? [{ key: "openapi", render: () => openApiCard(p) }, { key: "graphql", deps: [p.tables.map((t) => t.name), p.relations.length, p.operations.length], render: () => importCard(p) }] : []),
+    ...(edit && !contract ? [{ key: "graphql", deps: [p.tables.map((t) => t.name), p.relations.length, p.operations.length], render: () => importCard(p) }, { key: "openapi", render: () => openApiCard(p) }] : []),
     { key: "export", deps: edit, render: () => exportCard(p, edit) },
   ]);
   fill(body);
