@@ -34,6 +34,13 @@ func (s *Client) BindContractTable(ctx context.Context, projectID string, a Acce
 	return s.contractEdit(ctx, projectID, a, &pb.EditSetContractTable{Type: typ, ImportCode: &importCode})
 }
 
+// SetContractMapping replaces how the root field m.Field of the project is
+// served (a mapping that changes nothing removes the field's) and returns
+// the project; one that does not fit the document is BAD_USER_INPUT.
+func (s *Client) SetContractMapping(ctx context.Context, projectID string, a Access, m model.ContractMapping) (*model.Project, error) {
+	return s.contractEdit(ctx, projectID, a, &pb.EditSetContractMapping{Mapping: EncodeDoc(m)})
+}
+
 // contractEdit sends one contract edit and decodes the project it answers.
 func (s *Client) contractEdit(ctx context.Context, projectID string, a Access, req Request) (*model.Project, error) {
 	r, err := s.AskProjectAs(ctx, projectID, a, req)

@@ -205,7 +205,7 @@ func (p *projectGrain) handle(g *grain, c *call) (any, error) {
 		*pb.EditCreateAttribute, *pb.EditUpdateAttribute, *pb.EditDeleteAttribute, *pb.EditCreateRelation, *pb.EditDeleteRelation,
 		*pb.EditGenerateOperations, *pb.EditCreateOperation, *pb.EditUpdateOperation, *pb.EditDeleteOperation,
 		*pb.EditGenerateViews, *pb.EditImportTables, *pb.EditSetBaseline, *pb.EditSetFaults, *pb.ProjectClearRequestLog, *pb.ProjectKeep,
-		*pb.EditImportContract, *pb.EditSetContractTable:
+		*pb.EditImportContract, *pb.EditSetContractTable, *pb.EditSetContractMapping:
 		return p.authorized(g, c, true)
 	}
 	return nil, unknownRequest(g, c)

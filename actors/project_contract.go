@@ -19,6 +19,7 @@ import (
 //	                      bindings, table IDs and so the overlay's rows by
 //	                      type name (contract.Apply).
 //	EditSetContractTable  an entity's row count or dataset binding.
+//	EditSetContractMapping how one root field is served.
 //
 // A contract project serves its document: the edits that would change the
 // served schema are refused (contractGuard).
@@ -31,6 +32,8 @@ func applyContractEdit(p *model.Project, req Request, now time.Time) (res any, o
 		return p, true, importContract(p, e, now)
 	case *pb.EditSetContractTable:
 		return p, true, setContractTable(p, e)
+	case *pb.EditSetContractMapping:
+		return p, true, setContractMapping(p, e)
 	}
 	return nil, false, contractGuard(p, req)
 }
@@ -83,6 +86,43 @@ func setContractTable(p *model.Project, e *pb.EditSetContractTable) error {
 		return err
 	}
 	p.Contract, p.Tables, p.Relations = &c, tables, rels
+	p.Version++
+	return nil
+}
+
+// setContractMapping checks a mapping against p's document and replaces
+// the mapping of its root field (or removes it, when the mapping changes
+// nothing).
+func setContractMapping(p *model.Project, e *pb.EditSetContractMapping) error {
+	if p.Contract == nil {
+		return model.Errorf(model.CodeBadUserInput, "project %s serves no imported schema; import one with importGraphQLSchema", p.Slug)
+	}
+	m, err := DecodeDoc[model.ContractMapping](e.Mapping)
+	if err != nil {
+		return err
+	}
+	s, err := contract.Parse([]byte(p.Contract.Document), contract.MaxDocumentBytes)
+	if err != nil {
+		return fmt.Errorf("contract of project %s: %w", p.ID, err)
+	}
+	checked, err := contract.Interpret(s).CheckMapping(*m)
+	if err != nil {
+		return err
+	}
+	c := *p.Contract
+	c.Mappings = make([]model.ContractMapping, 0, len(p.Contract.Mappings)+1)
+	for _, old := range p.Contract.Mappings {
+		if old.Field != checked.Field {
+			c.Mappings = append(c.Mappings, old)
+		}
+	}
+	if checked.Shape != "" || checked.Entity != "" || len(checked.Args) > 0 {
+		c.Mappings = append(c.Mappings, checked)
+	}
+	if err := c.Check(nil); err != nil {
+		return err
+	}
+	p.Contract = &c
 	p.Version++
 	return nil
 }

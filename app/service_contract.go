@@ -50,7 +50,32 @@ func (s *Service) ImportGraphQLSchema(ctx context.Context, p model.Principal, pr
 	if in.Project, err = s.grains.ImportContract(ctx, projectID, a, doc, version); err != nil {
 		return nil, err
 	}
+	if c := in.Project.Contract; c != nil && len(c.Mappings) > 0 { // the mappings kept from the last version
+		if in.Report, err = contractReport(c.Document, c.Mappings); err != nil {
+			return nil, err
+		}
+	}
 	return in, nil
+}
+
+// contractReport is the report of doc with maps applied.
+func contractReport(doc string, maps []model.ContractMapping) ([]model.ContractField, error) {
+	s, err := contract.Parse([]byte(doc), contract.MaxDocumentBytes)
+	if err != nil {
+		return nil, err
+	}
+	return contract.Report(contract.Interpret(s), maps), nil
+}
+
+// SetContractMapping changes how one root field of the contract project
+// is served (EDITOR and above); a mapping with no shape, entity or args
+// goes back to the interpretation.
+func (s *Service) SetContractMapping(ctx context.Context, p model.Principal, projectID string, m model.ContractMapping) (*model.Project, error) {
+	a, err := s.contractEditor(ctx, p, projectID)
+	if err != nil {
+		return nil, err
+	}
+	return s.grains.SetContractMapping(ctx, projectID, a, m)
 }
 
 // CheckGraphQLSchema reads sdl as ImportGraphQLSchema does and says what
@@ -77,7 +102,7 @@ func checkContract(pr *model.Project, sdl string) (*model.ContractImport, string
 		return nil, "", err
 	}
 	plan := contract.Interpret(s)
-	in := &model.ContractImport{Tables: plan.EntityNames(), Report: plan.Fields(), Unsupported: plan.Unsupported(), Changes: []model.SchemaChange{}}
+	in := &model.ContractImport{Tables: plan.EntityNames(), Report: contract.Report(plan, nil), Unsupported: plan.Unsupported(), Changes: []model.SchemaChange{}}
 	if pr != nil && pr.Contract != nil {
 		if in.Changes, err = graphql.DiffSchemas(pr.Contract.Document, s.SDL); err != nil {
 			return nil, "", err

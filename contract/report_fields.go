@@ -16,7 +16,7 @@ func (p *Plan) Fields() []model.ContractField {
 			if f.Shape == ShapeGenerated {
 				entity = ""
 			}
-			out = append(out, model.ContractField{Root: group.root, Name: f.Name, Shape: string(f.Shape), Entity: entity, Description: f.describe()})
+			out = append(out, model.ContractField{Root: group.root, Name: f.Name, Shape: string(f.Shape), Entity: entity, Description: f.describe(), Args: argsOf(f)})
 		}
 	}
 	return out
@@ -51,6 +51,19 @@ func (p *Plan) EntityNames() []string {
 	out := make([]string, len(p.Entities))
 	for i, e := range p.Entities {
 		out[i] = e.Type
+	}
+	return out
+}
+
+// argsOf says what each argument of f does.
+func argsOf(f *RootField) []model.ContractArg {
+	out := make([]model.ContractArg, 0, len(f.Args))
+	for _, a := range f.Args {
+		op := a.Op
+		if a.Role == RoleFilter {
+			op = a.Style
+		}
+		out = append(out, model.ContractArg{Name: a.Name, Role: string(a.Role), Field: a.Field, Op: op})
 	}
 	return out
 }

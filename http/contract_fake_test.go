@@ -83,12 +83,14 @@ func fixtureContractProject() *model.Project {
 	p.Tables = []*model.Table{{ID: "prj_1.tbook", Name: "Book", Source: &model.TableSource{ImportCode: "books"}, Attributes: []*model.Attribute{}}}
 	p.Relations, p.Operations, p.Views = []*model.Relation{}, []*model.Operation{}, []*model.View{}
 	p.Contract = &model.Contract{Document: fixtureContractSDL, Version: 2, ImportedAt: fixtureUsed,
-		Tables: []model.ContractTable{{Type: "Book", Rows: 20, ImportCode: "books"}, {Type: "Author", Rows: 5}}}
+		Tables:   []model.ContractTable{{Type: "Book", Rows: 20, ImportCode: "books"}, {Type: "Author", Rows: 5}},
+		Mappings: []model.ContractMapping{{Field: "Query.search", Shape: "list", Entity: "Book"}}}
 	return p
 }
 
 // contractFields select every field of the contract types.
-const contractFields = `fragment C on Contract { document version importedAt tables { type tableId rows importCode } report { root name shape entity description } }`
+const contractFields = `fragment C on Contract { document version importedAt tables { type tableId rows importCode }
+	report { root name shape entity description args { name role field op } mapped } }`
 
 // contractCases call the contract fields on both surfaces.
 var contractCases = []surfaceCase{
@@ -110,4 +112,18 @@ func init() {
 	managementCases = append(managementCases, surfaceCase{name: "createProject_sdl",
 		query: `mutation { createProject(name: "Books", sdl: "type Query { a: Int }") { id contract { version } } }`})
 	publicCases = append(publicCases, contractCases...)
+}
+
+func (f *fakeModel) SetContractMapping(_ context.Context, p Principal, projectID string, m model.ContractMapping) (*model.Project, error) {
+	if err := f.record("SetContractMapping", p, projectID, m); err != nil {
+		return nil, err
+	}
+	return fixtureContractProject(), nil
+}
+
+func init() {
+	c := surfaceCase{name: "setContractMapping", query: `mutation { setContractMapping(projectId: "prj_1", field: "Query.books", shape: "list",
+		args: [{name: "genre", role: "eq", field: "genre"}]) { contract { report { name shape args { name role field op } mapped } } } }`}
+	managementCases = append(managementCases, c)
+	publicCases = append(publicCases, c)
 }

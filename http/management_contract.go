@@ -38,6 +38,9 @@ type Contracts interface {
 	// BindContractTable binds an entity to a pool dataset, or back to
 	// generated rows when importCode is "".
 	BindContractTable(ctx context.Context, p Principal, projectID, typ, importCode string) (*model.Project, error)
+	// SetContractMapping changes how one root field is served; a mapping
+	// with no shape, entity or args removes the field's.
+	SetContractMapping(ctx context.Context, p Principal, projectID string, m model.ContractMapping) (*model.Project, error)
 	// ContractDatasetSuggestions ranks the datasets the caller may read by
 	// how many fields of the entity their paths match, best first.
 	ContractDatasetSuggestions(ctx context.Context, p Principal, projectID, typ string) ([]model.ContractSuggestion, error)
@@ -58,6 +61,7 @@ func (s contractResolvers) roots() map[string]rootFunc {
 		"Mutation.importGraphQLSchema":     s.importSchema,
 		"Mutation.setContractRows":         s.setRows,
 		"Mutation.bindContractTable":       s.bind,
+		"Mutation.setContractMapping":      s.setMapping,
 	}
 }
 
@@ -100,6 +104,21 @@ func (s contractResolvers) bind(ctx context.Context, c *Call, args input) (any, 
 	return s.shaper(c).project(p), nil
 }
 
+// setMapping resolves setContractMapping.
+func (s contractResolvers) setMapping(ctx context.Context, c *Call, args input) (any, error) {
+	m := model.ContractMapping{Field: args.str("field"), Shape: args.str("shape"), Entity: args.str("entity")}
+	list, _ := args["args"].([]any)
+	for _, item := range list {
+		a := input(asMap(item))
+		m.Args = append(m.Args, model.ContractArg{Name: a.str("name"), Role: a.str("role"), Field: a.str("field"), Op: a.str("op")})
+	}
+	p, err := s.b.SetContractMapping(ctx, c.Principal, args.str("projectId"), m)
+	if err != nil {
+		return nil, err
+	}
+	return s.shaper(c).project(p), nil
+}
+
 // suggestions resolves contractDatasetSuggestions.
 func (s contractResolvers) suggestions(ctx context.Context, c *Call, args input) (any, error) {
 	list, err := s.b.ContractDatasetSuggestions(ctx, c.Principal, args.str("projectId"), args.str("type"))
@@ -125,7 +144,12 @@ func (sh shaper) contractImport(in *model.ContractImport) map[string]any {
 
 // contractField shapes a ContractField.
 func contractField(f model.ContractField) any {
-	return map[string]any{"root": f.Root, "name": f.Name, "shape": f.Shape, "entity": optString(f.Entity), "description": f.Description}
+	args := make([]any, len(f.Args))
+	for i, a := range f.Args {
+		args[i] = map[string]any{"name": a.Name, "role": a.Role, "field": optString(a.Field), "op": optString(a.Op)}
+	}
+	return map[string]any{"root": f.Root, "name": f.Name, "shape": f.Shape, "entity": optString(f.Entity), "description": f.Description,
+		"args": args, "mapped": f.Mapped}
 }
 
 // contract shapes Project.contract: null for a project modelled from
@@ -143,6 +167,13 @@ func (sh shaper) contract(p *model.Project) any {
 		}
 		return contract.Interpret(s), nil
 	})
+	report := sync.OnceValues(func() (any, error) { // applying the mappings changes the plan: once
+		pl, err := plan()
+		if err != nil {
+			return nil, err
+		}
+		return shapeAll(contract.Report(pl, c.Mappings), contractField), nil
+	})
 	return map[string]any{
 		"document": c.Document, "version": c.Version, "importedAt": dateTime(c.ImportedAt),
 		"tables": lazy(func(context.Context, map[string]any) (any, error) {
@@ -152,13 +183,7 @@ func (sh shaper) contract(p *model.Project) any {
 			}
 			return contractTables(p, pl), nil
 		}),
-		"report": lazy(func(context.Context, map[string]any) (any, error) {
-			pl, err := plan()
-			if err != nil {
-				return nil, err
-			}
-			return shapeAll(pl.Fields(), contractField), nil
-		}),
+		"report": lazy(func(context.Context, map[string]any) (any, error) { return report() }),
 	}
 }
 

@@ -41,13 +41,14 @@ var surfaceCosts = map[string]int{
 	"Mutation.generateDefaultGqlOperations": 5,
 	"Mutation.generateMissingViews":         5,
 	"Mutation.setSchemaBaseline":            5,
-	"Mutation.createProject":                5,
+	"Mutation.createProject":                20, // with sdl it parses a whole schema, as importGraphQLSchema does
 	"Mutation.keepSessionProject":           5,
 	"Mutation.createGuestProject":           5,
 	"Mutation.createSessionProject":         5,
 	"Mutation.importGraphQLSchema":          20,
 	"Mutation.setContractRows":              5,
 	"Mutation.bindContractTable":            5,
+	"Mutation.setContractMapping":           5,
 
 	"Project.sdl":                5,
 	"Project.requestLog":         5,

@@ -16,6 +16,10 @@ type ContractField struct {
 	// Description is the line for a person: "books: list of Book; genre →
 	// equality on genre".
 	Description string `json:"description"`
+	// Args say what each argument does, in the document's order.
+	Args []ContractArg `json:"args"`
+	// Mapped is true when an editor's ContractMapping changed the field.
+	Mapped bool `json:"mapped"`
 }
 
 // Roots of a ContractField.

@@ -2479,6 +2479,69 @@ func (x *EditSetContractTable) GetImportCode() string {
 	return ""
 }
 
+// EditSetContractMapping changes how one root field of a contract project
+// is served: mapping is a model.ContractMapping document; one with no
+// shape, entity or args removes the field's mapping. Answers the project.
+type EditSetContractMapping struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	Access        *Access                `protobuf:"bytes,2,opt,name=access,proto3" json:"access,omitempty"`
+	Mapping       []byte                 `protobuf:"bytes,3,opt,name=mapping,proto3" json:"mapping,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EditSetContractMapping) Reset() {
+	*x = EditSetContractMapping{}
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EditSetContractMapping) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EditSetContractMapping) ProtoMessage() {}
+
+func (x *EditSetContractMapping) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EditSetContractMapping.ProtoReflect.Descriptor instead.
+func (*EditSetContractMapping) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_project_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *EditSetContractMapping) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *EditSetContractMapping) GetAccess() *Access {
+	if x != nil {
+		return x.Access
+	}
+	return nil
+}
+
+func (x *EditSetContractMapping) GetMapping() []byte {
+	if x != nil {
+		return x.Mapping
+	}
+	return nil
+}
+
 var File_mockgql_actors_v1_project_proto protoreflect.FileDescriptor
 
 const file_mockgql_actors_v1_project_proto_rawDesc = "" +
@@ -2674,7 +2737,11 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"\vimport_code\x18\x05 \x01(\tH\x01R\n" +
 	"importCode\x88\x01\x01B\a\n" +
 	"\x05_rowsB\x0e\n" +
-	"\f_import_codeB&Z$github.com/mockgql/mockgql/actors/pbb\x06proto3"
+	"\f_import_code\"\x98\x01\n" +
+	"\x16EditSetContractMapping\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
+	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x18\n" +
+	"\amapping\x18\x03 \x01(\fR\amappingB&Z$github.com/mockgql/mockgql/actors/pbb\x06proto3"
 
 var (
 	file_mockgql_actors_v1_project_proto_rawDescOnce sync.Once
@@ -2688,7 +2755,7 @@ func file_mockgql_actors_v1_project_proto_rawDescGZIP() []byte {
 	return file_mockgql_actors_v1_project_proto_rawDescData
 }
 
-var file_mockgql_actors_v1_project_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
+var file_mockgql_actors_v1_project_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
 var file_mockgql_actors_v1_project_proto_goTypes = []any{
 	(*Access)(nil),                 // 0: mockgql.actors.v1.Access
 	(*ProjectCreate)(nil),          // 1: mockgql.actors.v1.ProjectCreate
@@ -2728,100 +2795,103 @@ var file_mockgql_actors_v1_project_proto_goTypes = []any{
 	(*ProjectKeep)(nil),            // 35: mockgql.actors.v1.ProjectKeep
 	(*EditImportContract)(nil),     // 36: mockgql.actors.v1.EditImportContract
 	(*EditSetContractTable)(nil),   // 37: mockgql.actors.v1.EditSetContractTable
-	(*Header)(nil),                 // 38: mockgql.actors.v1.Header
-	(*ProjectDoc)(nil),             // 39: mockgql.actors.v1.ProjectDoc
-	(*TableSourceDoc)(nil),         // 40: mockgql.actors.v1.TableSourceDoc
-	(*AttributeDoc)(nil),           // 41: mockgql.actors.v1.AttributeDoc
-	(*AttributePatchDoc)(nil),      // 42: mockgql.actors.v1.AttributePatchDoc
-	(*RelationDoc)(nil),            // 43: mockgql.actors.v1.RelationDoc
-	(*OperationDoc)(nil),           // 44: mockgql.actors.v1.OperationDoc
-	(*OperationPatchDoc)(nil),      // 45: mockgql.actors.v1.OperationPatchDoc
-	(*TableDoc)(nil),               // 46: mockgql.actors.v1.TableDoc
-	(*FaultSettings)(nil),          // 47: mockgql.actors.v1.FaultSettings
+	(*EditSetContractMapping)(nil), // 38: mockgql.actors.v1.EditSetContractMapping
+	(*Header)(nil),                 // 39: mockgql.actors.v1.Header
+	(*ProjectDoc)(nil),             // 40: mockgql.actors.v1.ProjectDoc
+	(*TableSourceDoc)(nil),         // 41: mockgql.actors.v1.TableSourceDoc
+	(*AttributeDoc)(nil),           // 42: mockgql.actors.v1.AttributeDoc
+	(*AttributePatchDoc)(nil),      // 43: mockgql.actors.v1.AttributePatchDoc
+	(*RelationDoc)(nil),            // 44: mockgql.actors.v1.RelationDoc
+	(*OperationDoc)(nil),           // 45: mockgql.actors.v1.OperationDoc
+	(*OperationPatchDoc)(nil),      // 46: mockgql.actors.v1.OperationPatchDoc
+	(*TableDoc)(nil),               // 47: mockgql.actors.v1.TableDoc
+	(*FaultSettings)(nil),          // 48: mockgql.actors.v1.FaultSettings
 }
 var file_mockgql_actors_v1_project_proto_depIdxs = []int32{
-	38, // 0: mockgql.actors.v1.ProjectCreate.header:type_name -> mockgql.actors.v1.Header
-	39, // 1: mockgql.actors.v1.ProjectCreate.project:type_name -> mockgql.actors.v1.ProjectDoc
-	38, // 2: mockgql.actors.v1.ProjectGet.header:type_name -> mockgql.actors.v1.Header
+	39, // 0: mockgql.actors.v1.ProjectCreate.header:type_name -> mockgql.actors.v1.Header
+	40, // 1: mockgql.actors.v1.ProjectCreate.project:type_name -> mockgql.actors.v1.ProjectDoc
+	39, // 2: mockgql.actors.v1.ProjectGet.header:type_name -> mockgql.actors.v1.Header
 	0,  // 3: mockgql.actors.v1.ProjectGet.access:type_name -> mockgql.actors.v1.Access
-	38, // 4: mockgql.actors.v1.ProjectOwnerQuery.header:type_name -> mockgql.actors.v1.Header
+	39, // 4: mockgql.actors.v1.ProjectOwnerQuery.header:type_name -> mockgql.actors.v1.Header
 	0,  // 5: mockgql.actors.v1.ProjectOwnerQuery.access:type_name -> mockgql.actors.v1.Access
-	38, // 6: mockgql.actors.v1.ProjectSDL.header:type_name -> mockgql.actors.v1.Header
+	39, // 6: mockgql.actors.v1.ProjectSDL.header:type_name -> mockgql.actors.v1.Header
 	0,  // 7: mockgql.actors.v1.ProjectSDL.access:type_name -> mockgql.actors.v1.Access
-	38, // 8: mockgql.actors.v1.ProjectDelete.header:type_name -> mockgql.actors.v1.Header
+	39, // 8: mockgql.actors.v1.ProjectDelete.header:type_name -> mockgql.actors.v1.Header
 	0,  // 9: mockgql.actors.v1.ProjectDelete.access:type_name -> mockgql.actors.v1.Access
-	38, // 10: mockgql.actors.v1.ProjectReset.header:type_name -> mockgql.actors.v1.Header
+	39, // 10: mockgql.actors.v1.ProjectReset.header:type_name -> mockgql.actors.v1.Header
 	0,  // 11: mockgql.actors.v1.ProjectReset.access:type_name -> mockgql.actors.v1.Access
-	38, // 12: mockgql.actors.v1.ProjectTransfer.header:type_name -> mockgql.actors.v1.Header
+	39, // 12: mockgql.actors.v1.ProjectTransfer.header:type_name -> mockgql.actors.v1.Header
 	0,  // 13: mockgql.actors.v1.ProjectTransfer.access:type_name -> mockgql.actors.v1.Access
-	38, // 14: mockgql.actors.v1.ProjectAddAdoption.header:type_name -> mockgql.actors.v1.Header
+	39, // 14: mockgql.actors.v1.ProjectAddAdoption.header:type_name -> mockgql.actors.v1.Header
 	0,  // 15: mockgql.actors.v1.ProjectAddAdoption.access:type_name -> mockgql.actors.v1.Access
-	38, // 16: mockgql.actors.v1.ProjectExpire.header:type_name -> mockgql.actors.v1.Header
-	38, // 17: mockgql.actors.v1.ProjectExpireDone.header:type_name -> mockgql.actors.v1.Header
-	38, // 18: mockgql.actors.v1.ProjectEvictKey.header:type_name -> mockgql.actors.v1.Header
-	38, // 19: mockgql.actors.v1.ProjectRuntime.header:type_name -> mockgql.actors.v1.Header
-	38, // 20: mockgql.actors.v1.ProjectServe.header:type_name -> mockgql.actors.v1.Header
-	38, // 21: mockgql.actors.v1.EditUpdateProject.header:type_name -> mockgql.actors.v1.Header
+	39, // 16: mockgql.actors.v1.ProjectExpire.header:type_name -> mockgql.actors.v1.Header
+	39, // 17: mockgql.actors.v1.ProjectExpireDone.header:type_name -> mockgql.actors.v1.Header
+	39, // 18: mockgql.actors.v1.ProjectEvictKey.header:type_name -> mockgql.actors.v1.Header
+	39, // 19: mockgql.actors.v1.ProjectRuntime.header:type_name -> mockgql.actors.v1.Header
+	39, // 20: mockgql.actors.v1.ProjectServe.header:type_name -> mockgql.actors.v1.Header
+	39, // 21: mockgql.actors.v1.EditUpdateProject.header:type_name -> mockgql.actors.v1.Header
 	0,  // 22: mockgql.actors.v1.EditUpdateProject.access:type_name -> mockgql.actors.v1.Access
 	15, // 23: mockgql.actors.v1.EditUpdateProject.origins:type_name -> mockgql.actors.v1.Origins
-	38, // 24: mockgql.actors.v1.EditSetPreviewSharing.header:type_name -> mockgql.actors.v1.Header
+	39, // 24: mockgql.actors.v1.EditSetPreviewSharing.header:type_name -> mockgql.actors.v1.Header
 	0,  // 25: mockgql.actors.v1.EditSetPreviewSharing.access:type_name -> mockgql.actors.v1.Access
-	38, // 26: mockgql.actors.v1.EditCreateTable.header:type_name -> mockgql.actors.v1.Header
+	39, // 26: mockgql.actors.v1.EditCreateTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 27: mockgql.actors.v1.EditCreateTable.access:type_name -> mockgql.actors.v1.Access
-	40, // 28: mockgql.actors.v1.EditCreateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
-	38, // 29: mockgql.actors.v1.EditUpdateTable.header:type_name -> mockgql.actors.v1.Header
+	41, // 28: mockgql.actors.v1.EditCreateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
+	39, // 29: mockgql.actors.v1.EditUpdateTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 30: mockgql.actors.v1.EditUpdateTable.access:type_name -> mockgql.actors.v1.Access
-	40, // 31: mockgql.actors.v1.EditUpdateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
-	38, // 32: mockgql.actors.v1.EditDeleteTable.header:type_name -> mockgql.actors.v1.Header
+	41, // 31: mockgql.actors.v1.EditUpdateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
+	39, // 32: mockgql.actors.v1.EditDeleteTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 33: mockgql.actors.v1.EditDeleteTable.access:type_name -> mockgql.actors.v1.Access
-	38, // 34: mockgql.actors.v1.EditCreateAttribute.header:type_name -> mockgql.actors.v1.Header
+	39, // 34: mockgql.actors.v1.EditCreateAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 35: mockgql.actors.v1.EditCreateAttribute.access:type_name -> mockgql.actors.v1.Access
-	41, // 36: mockgql.actors.v1.EditCreateAttribute.attribute:type_name -> mockgql.actors.v1.AttributeDoc
-	38, // 37: mockgql.actors.v1.EditUpdateAttribute.header:type_name -> mockgql.actors.v1.Header
+	42, // 36: mockgql.actors.v1.EditCreateAttribute.attribute:type_name -> mockgql.actors.v1.AttributeDoc
+	39, // 37: mockgql.actors.v1.EditUpdateAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 38: mockgql.actors.v1.EditUpdateAttribute.access:type_name -> mockgql.actors.v1.Access
-	42, // 39: mockgql.actors.v1.EditUpdateAttribute.patch:type_name -> mockgql.actors.v1.AttributePatchDoc
-	38, // 40: mockgql.actors.v1.EditDeleteAttribute.header:type_name -> mockgql.actors.v1.Header
+	43, // 39: mockgql.actors.v1.EditUpdateAttribute.patch:type_name -> mockgql.actors.v1.AttributePatchDoc
+	39, // 40: mockgql.actors.v1.EditDeleteAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 41: mockgql.actors.v1.EditDeleteAttribute.access:type_name -> mockgql.actors.v1.Access
-	38, // 42: mockgql.actors.v1.EditCreateRelation.header:type_name -> mockgql.actors.v1.Header
+	39, // 42: mockgql.actors.v1.EditCreateRelation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 43: mockgql.actors.v1.EditCreateRelation.access:type_name -> mockgql.actors.v1.Access
-	43, // 44: mockgql.actors.v1.EditCreateRelation.relation:type_name -> mockgql.actors.v1.RelationDoc
-	38, // 45: mockgql.actors.v1.EditDeleteRelation.header:type_name -> mockgql.actors.v1.Header
+	44, // 44: mockgql.actors.v1.EditCreateRelation.relation:type_name -> mockgql.actors.v1.RelationDoc
+	39, // 45: mockgql.actors.v1.EditDeleteRelation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 46: mockgql.actors.v1.EditDeleteRelation.access:type_name -> mockgql.actors.v1.Access
-	38, // 47: mockgql.actors.v1.EditGenerateOperations.header:type_name -> mockgql.actors.v1.Header
+	39, // 47: mockgql.actors.v1.EditGenerateOperations.header:type_name -> mockgql.actors.v1.Header
 	0,  // 48: mockgql.actors.v1.EditGenerateOperations.access:type_name -> mockgql.actors.v1.Access
-	38, // 49: mockgql.actors.v1.EditCreateOperation.header:type_name -> mockgql.actors.v1.Header
+	39, // 49: mockgql.actors.v1.EditCreateOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 50: mockgql.actors.v1.EditCreateOperation.access:type_name -> mockgql.actors.v1.Access
-	44, // 51: mockgql.actors.v1.EditCreateOperation.operation:type_name -> mockgql.actors.v1.OperationDoc
-	38, // 52: mockgql.actors.v1.EditUpdateOperation.header:type_name -> mockgql.actors.v1.Header
+	45, // 51: mockgql.actors.v1.EditCreateOperation.operation:type_name -> mockgql.actors.v1.OperationDoc
+	39, // 52: mockgql.actors.v1.EditUpdateOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 53: mockgql.actors.v1.EditUpdateOperation.access:type_name -> mockgql.actors.v1.Access
-	45, // 54: mockgql.actors.v1.EditUpdateOperation.patch:type_name -> mockgql.actors.v1.OperationPatchDoc
-	38, // 55: mockgql.actors.v1.EditDeleteOperation.header:type_name -> mockgql.actors.v1.Header
+	46, // 54: mockgql.actors.v1.EditUpdateOperation.patch:type_name -> mockgql.actors.v1.OperationPatchDoc
+	39, // 55: mockgql.actors.v1.EditDeleteOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 56: mockgql.actors.v1.EditDeleteOperation.access:type_name -> mockgql.actors.v1.Access
-	38, // 57: mockgql.actors.v1.EditGenerateViews.header:type_name -> mockgql.actors.v1.Header
+	39, // 57: mockgql.actors.v1.EditGenerateViews.header:type_name -> mockgql.actors.v1.Header
 	0,  // 58: mockgql.actors.v1.EditGenerateViews.access:type_name -> mockgql.actors.v1.Access
-	38, // 59: mockgql.actors.v1.EditImportTables.header:type_name -> mockgql.actors.v1.Header
+	39, // 59: mockgql.actors.v1.EditImportTables.header:type_name -> mockgql.actors.v1.Header
 	0,  // 60: mockgql.actors.v1.EditImportTables.access:type_name -> mockgql.actors.v1.Access
-	46, // 61: mockgql.actors.v1.EditImportTables.tables:type_name -> mockgql.actors.v1.TableDoc
-	38, // 62: mockgql.actors.v1.EditSetBaseline.header:type_name -> mockgql.actors.v1.Header
+	47, // 61: mockgql.actors.v1.EditImportTables.tables:type_name -> mockgql.actors.v1.TableDoc
+	39, // 62: mockgql.actors.v1.EditSetBaseline.header:type_name -> mockgql.actors.v1.Header
 	0,  // 63: mockgql.actors.v1.EditSetBaseline.access:type_name -> mockgql.actors.v1.Access
-	38, // 64: mockgql.actors.v1.EditSetFaults.header:type_name -> mockgql.actors.v1.Header
+	39, // 64: mockgql.actors.v1.EditSetFaults.header:type_name -> mockgql.actors.v1.Header
 	0,  // 65: mockgql.actors.v1.EditSetFaults.access:type_name -> mockgql.actors.v1.Access
-	47, // 66: mockgql.actors.v1.EditSetFaults.faults:type_name -> mockgql.actors.v1.FaultSettings
-	38, // 67: mockgql.actors.v1.ProjectRequestLog.header:type_name -> mockgql.actors.v1.Header
+	48, // 66: mockgql.actors.v1.EditSetFaults.faults:type_name -> mockgql.actors.v1.FaultSettings
+	39, // 67: mockgql.actors.v1.ProjectRequestLog.header:type_name -> mockgql.actors.v1.Header
 	0,  // 68: mockgql.actors.v1.ProjectRequestLog.access:type_name -> mockgql.actors.v1.Access
-	38, // 69: mockgql.actors.v1.ProjectClearRequestLog.header:type_name -> mockgql.actors.v1.Header
+	39, // 69: mockgql.actors.v1.ProjectClearRequestLog.header:type_name -> mockgql.actors.v1.Header
 	0,  // 70: mockgql.actors.v1.ProjectClearRequestLog.access:type_name -> mockgql.actors.v1.Access
-	38, // 71: mockgql.actors.v1.ProjectKeep.header:type_name -> mockgql.actors.v1.Header
+	39, // 71: mockgql.actors.v1.ProjectKeep.header:type_name -> mockgql.actors.v1.Header
 	0,  // 72: mockgql.actors.v1.ProjectKeep.access:type_name -> mockgql.actors.v1.Access
-	38, // 73: mockgql.actors.v1.EditImportContract.header:type_name -> mockgql.actors.v1.Header
+	39, // 73: mockgql.actors.v1.EditImportContract.header:type_name -> mockgql.actors.v1.Header
 	0,  // 74: mockgql.actors.v1.EditImportContract.access:type_name -> mockgql.actors.v1.Access
-	38, // 75: mockgql.actors.v1.EditSetContractTable.header:type_name -> mockgql.actors.v1.Header
+	39, // 75: mockgql.actors.v1.EditSetContractTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 76: mockgql.actors.v1.EditSetContractTable.access:type_name -> mockgql.actors.v1.Access
-	77, // [77:77] is the sub-list for method output_type
-	77, // [77:77] is the sub-list for method input_type
-	77, // [77:77] is the sub-list for extension type_name
-	77, // [77:77] is the sub-list for extension extendee
-	0,  // [0:77] is the sub-list for field type_name
+	39, // 77: mockgql.actors.v1.EditSetContractMapping.header:type_name -> mockgql.actors.v1.Header
+	0,  // 78: mockgql.actors.v1.EditSetContractMapping.access:type_name -> mockgql.actors.v1.Access
+	79, // [79:79] is the sub-list for method output_type
+	79, // [79:79] is the sub-list for method input_type
+	79, // [79:79] is the sub-list for extension type_name
+	79, // [79:79] is the sub-list for extension extendee
+	0,  // [0:79] is the sub-list for field type_name
 }
 
 func init() { file_mockgql_actors_v1_project_proto_init() }
@@ -2839,7 +2909,7 @@ func file_mockgql_actors_v1_project_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mockgql_actors_v1_project_proto_rawDesc), len(file_mockgql_actors_v1_project_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   38,
+			NumMessages:   39,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

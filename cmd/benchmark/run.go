@@ -34,6 +34,17 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
+	report := &report{}
+	if o.runs("sdl") {
+		if err := sdlBench(bin, dir, o, report); err != nil {
+			report.print()
+			return fmt.Errorf("sdl: %w", err)
+		}
+		if o.only == "sdl" { // a server of its own: the main server's setup is not needed
+			report.print()
+			return nil
+		}
+	}
 	// Every per-IP window off: the groups create sessions and projects
 	// from one address far faster than a person would (the limits group
 	// measures the windows on servers of its own).
@@ -47,7 +58,6 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
-	report := &report{}
 	report.note("import %d rows (JSON, %.0f MB): %v", o.rowsLarge, float64(fx.largeBytes)/1e6, fx.importLarge.Round(time.Millisecond))
 	report.note("first sorted+filtered query on %d rows (builds the sort index): %v", o.rowsLarge, fx.firstLarge.Round(time.Millisecond))
 	for _, sc := range fx.scenarios {

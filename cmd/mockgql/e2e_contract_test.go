@@ -172,15 +172,16 @@ func TestContractVersions(t *testing.T) {
 			{"unknown type", "type Query { books: [Nope] }", "BAD_USER_INPUT", "Nope"},
 			{"empty", "  ", "BAD_USER_INPUT", "empty"},
 			{"too large", "# " + strings.Repeat("x", 1<<20) + "\ntype Query { a: Int }", "PAYLOAD_TOO_LARGE", "limit"},
+			{"past the plan's tables", manyTypes(51), "LIMIT_REACHED", "50 tables"},
 		} {
 			r := cp.owner.gql(`mutation($p:ID!,$s:String!){ importGraphQLSchema(projectId:$p, sdl:$s) { project { id } } }`, map[string]any{"p": cp.id, "s": tc.doc})
 			if r.errCode() != tc.code || !strings.Contains(string(r.Raw), tc.says) {
 				t.Errorf("%s: %s, want %s saying %q", tc.name, r.Raw, tc.code, tc.says)
 			}
 		}
-		v := get(cp.owner.must(`query($id:ID){ project(id:$id) { contract { version } } }`, map[string]any{"id": cp.id}), "project", "contract", "version")
-		if v != float64(2) { // two imports
-			t.Errorf("version after refused imports: %v", v)
+		d := cp.owner.must(`query($id:ID){ project(id:$id) { contract { version } tables { name } } }`, map[string]any{"id": cp.id})
+		if v := get(d, "project", "contract", "version"); v != float64(2) || len(get(d, "project", "tables").([]any)) != 2 { // two imports
+			t.Errorf("after refused imports: %v", d)
 		}
 		r := cp.owner.gql(`mutation($s:String!){ createProject(name:"Broken", sdl:$s) { id } }`, map[string]any{"s": "type Query {"})
 		if r.errCode() != "BAD_USER_INPUT" || !strings.Contains(string(r.Raw), "line 1") {
@@ -311,16 +312,7 @@ func TestContractSessionProjects(t *testing.T) {
 	t.Run("session table limit", func(t *testing.T) {
 		a := &assistant{s: s}
 		pid := get(a.must(`mutation { createSessionProject { projectId } }`, nil), "createSessionProject", "projectId")
-		var b strings.Builder
-		b.WriteString("type Query {\n")
-		for i := range 21 {
-			fmt.Fprintf(&b, "  t%d: [T%d!]!\n", i, i)
-		}
-		b.WriteString("}\n")
-		for i := range 21 {
-			fmt.Fprintf(&b, "type T%d { id: ID! name: String }\n", i)
-		}
-		r := a.gql(`mutation($p:ID!,$s:String!){ importGraphQLSchema(projectId:$p, sdl:$s) { project { id } } }`, map[string]any{"p": pid, "s": b.String()})
+		r := a.gql(`mutation($p:ID!,$s:String!){ importGraphQLSchema(projectId:$p, sdl:$s) { project { id } } }`, map[string]any{"p": pid, "s": manyTypes(21)})
 		if r.errCode() != "LIMIT_REACHED" || !strings.Contains(string(r.Raw), "20 tables") {
 			t.Errorf("21 types in a session project: %s", r.Raw)
 		}
@@ -372,5 +364,43 @@ func TestImportSchemaCommand(t *testing.T) {
 	}
 	if code := run([]string{"import-schema", "--project", pid}, io.Discard, io.Discard); code != 2 {
 		t.Errorf("import-schema without a file: exit %d, want 2", code)
+	}
+}
+
+// manyTypes is a schema of n entity types, each listed by a query field.
+func manyTypes(n int) string {
+	var b strings.Builder
+	b.WriteString("type Query {\n")
+	for i := range n {
+		fmt.Fprintf(&b, "  t%d: [T%d!]!\n", i, i)
+	}
+	b.WriteString("}\n")
+	for i := range n {
+		fmt.Fprintf(&b, "type T%d { id: ID! name: String }\n", i)
+	}
+	return b.String()
+}
+
+// TestContractSurvivesRestart: a contract project, a row created on it and
+// its row counts are there after kill -9 and a restart.
+func TestContractSurvivesRestart(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
+	data, port := t.TempDir(), freePort(t)
+	p := startProc(t, data, port)
+	cp := newContractProject(t, p.server, "contract-restart@example.com", contractDoc(t, "relay.graphql"))
+	cp.owner.must(`mutation($p:ID!){ setContractRows(projectId:$p, type:"Book", rows: 33) { id } }`, map[string]any{"p": cp.id})
+	author := get(cp.mustQuery(p.server, `{ authors(first: 1) { edges { node { id } } } }`, nil), "authors", "edges", 0, "node", "id")
+	id := get(cp.mustQuery(p.server, `mutation($a:ID!){ createBook(input:{title:"Durable", price: 1, genre: FICTION, authorId:$a}) { book { id } } }`,
+		map[string]any{"a": author}), "createBook", "book", "id")
+	before := cp.query(p.server, relayBooks, nil)
+	p.kill()
+	p = startProc(t, data, port)
+	cp.owner = cp.owner.on(p.server)
+	if after := cp.query(p.server, relayBooks, nil); !bytes.Equal(before.Raw, after.Raw) {
+		t.Errorf("after the restart the same query answers differently:\n%s\n%s", before.Raw, after.Raw)
+	}
+	got := cp.mustQuery(p.server, `query($id:ID!){ book(id:$id) { title } books(first: 100) { totalCount } }`, map[string]any{"id": id})
+	if get(got, "book", "title") != "Durable" || get(got, "books", "totalCount") != float64(34) {
+		t.Errorf("after the restart: %v", got)
 	}
 }
