@@ -225,6 +225,28 @@ func TestBoardSchemaReport(t *testing.T) {
 	p.waitText("#generatedNote", "accepts its arguments")
 	p.shot("schema-report")
 
+	// How a field is served, changed by an editor and put back.
+	books := `#schemaReport tr[data-field="books"]`
+	p.click(books + ` details.contract-mapping summary`)
+	p.choose("#map-QUERY-books-genre-role", "ignored")
+	p.shot("schema-mapping")
+	p.clickText(books+` button`, "Save how books is served")
+	p.waitText("#announce", "books is served as you set it now.")
+	if got := p.waitText(books, "set by an editor"); !strings.Contains(got, "not interpreted: genre") {
+		t.Fatalf("the changed mapping's line: %q", got)
+	}
+	if d := fmt.Sprint(u.must(`query($id:ID){ project(id:$id) { contract { report { name mapped } } } }`, map[string]any{"id": pid})); !strings.Contains(d, "mapped:true name:books") {
+		t.Fatalf("the mapping was not saved: %s", d)
+	}
+	// The box stays open across the re-render (live.js keeps open <details>).
+	p.wait(books + ` details.contract-mapping[open] form`)
+	p.clickText(books+` button`, "Back to the import's reading")
+	p.waitText("#announce", "books is served as the import read it again.")
+	p.waitText(books, "equality on genre")
+	if got := p.text(books); strings.Contains(got, "set by an editor") {
+		t.Fatalf("after going back the line says: %q", got)
+	}
+
 	// A row count, in place; the playground then returns that many rows.
 	p.set(`[aria-label="Rows of Author"]`, "3")
 	p.waitText("#announce", "Author has 3 rows now.")

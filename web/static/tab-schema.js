@@ -3,7 +3,8 @@
 // import's report, grouped Queries / Mutations / Subscriptions with a
 // shape badge each), what was not interpreted, each table's row count
 // (edited in place) and data source (generated rows, or a dataset of the
-// pool picked among contractDatasetSuggestions), and "Import a new
+// pool picked among contractDatasetSuggestions), how a root field is
+// served when an editor changes it (schema-mapping.js), and "Import a new
 // version", whose changes (BREAKING / DANGEROUS / SAFE) show through the
 // guard before they are applied. Below EDITOR the same as text.
 import { h, gql, fill, field, status, action, card, scroller, select, when } from "./dom.js";
@@ -11,9 +12,10 @@ import { mayEdit } from "./role.js";
 import { deck, edited } from "./live.js";
 import { ask } from "./guard.js";
 import { schemaInput } from "./schema-start.js";
+import { mappingEditor } from "./schema-mapping.js";
 
 /** CONTRACT_FIELDS is what the board reads of Project.contract. */
-export const CONTRACT_FIELDS = `contract { version importedAt tables { type tableId rows importCode } report { root name shape entity description } }`;
+export const CONTRACT_FIELDS = `contract { version importedAt tables { type tableId rows importCode } report { root name shape entity description mapped args { name role field op } } }`;
 
 const GROUPS = [["QUERY", "Queries"], ["MUTATION", "Mutations"], ["SUBSCRIPTION", "Subscriptions"]];
 
@@ -28,7 +30,7 @@ export async function schemaTab(body, p, who, live) {
   }
   const edit = mayEdit(p);
   const d = deck(body, (p) => [
-    { key: "report", deps: [p.contract.version, p.contract.report], render: () => reportCard(p) },
+    { key: "report", deps: [p.contract.version, p.contract.report, p.tables.map((t) => [t.name, t.attributes.map((a) => a.name)])], render: () => reportCard(p, edit) },
     { key: "unsupported", deps: p.contract.version, render: () => unsupportedCard(p) },
     { key: "tables", deps: p.contract.tables, render: () => tablesCard(p, edit) },
     ...(edit ? [{ key: "version", deps: p.contract.version, render: () => versionCard(p) }] : []),
@@ -48,16 +50,19 @@ const SHAPES = {
 
 /** reportCard is the import's report: per root type, each field with its
  * shape badge, the table it serves and how its arguments are read. */
-function reportCard(p) {
+function reportCard(p, edit) {
   const c = p.contract;
+  const st = status();
   const groups = GROUPS.map(([root, title]) => {
     const fields = c.report.filter((f) => f.root === root);
     if (!fields.length) return null;
     const rows = fields.map((f) => h("tr", { dataset: { field: f.name } },
       h("th", { scope: "row", class: "mono" }, f.name),
-      h("td", { "data-label": "Shape" }, h("span", { class: `badge shape shape-${f.shape}`, title: SHAPES[f.shape] || f.shape }, f.shape)),
+      h("td", { "data-label": "Shape" }, h("span", { class: `badge shape shape-${f.shape}`, title: SHAPES[f.shape] || f.shape }, f.shape),
+        f.mapped ? [" ", h("span", { class: "badge mapped" }, "set by an editor")] : null),
       h("td", { "data-label": "Table" }, f.entity ? h("code", {}, f.entity) : h("span", { class: "muted" }, "—")),
-      h("td", { "data-label": "How it is served" }, f.description.startsWith(`${f.name}: `) ? f.description.slice(f.name.length + 2) : f.description)));
+      h("td", { "data-label": "How it is served" }, h("div", {}, f.description.startsWith(`${f.name}: `) ? f.description.slice(f.name.length + 2) : f.description),
+        edit ? mappingEditor(p, f, st) : null)));
     return h("div", { class: "report-group", dataset: { root } }, h("h3", {}, `${title} (${fields.length})`),
       scroller(`${title} of the schema`, h("table", { class: "data stack readonly report" },
         h("thead", {}, h("tr", {}, ["Field", "Shape", "Table", "How it is served"].map((t) => h("th", { scope: "col" }, t)))),
@@ -69,7 +74,7 @@ function reportCard(p) {
     groups,
     generated ? h("p", { class: "note", id: "generatedNote" }, h("strong", {}, "generated: "),
       "mockgql did not recognise what the field does, so it accepts its arguments and answers a value generated from them and the rows — the same value for the same arguments, until a mutation changes the data. Nothing is saved by a generated mutation.") : null,
-    h("p", { class: "muted" }, "Shapes: ", Object.entries(SHAPES).filter(([k]) => c.report.some((f) => f.shape === k)).map(([k, v], i) => [i ? " · " : "", h("strong", {}, k), ` ${v}`])));
+    h("p", { class: "muted" }, "Shapes: ", Object.entries(SHAPES).filter(([k]) => c.report.some((f) => f.shape === k)).map(([k, v], i) => [i ? " · " : "", h("strong", {}, k), ` ${v}`])), st);
   el.id = "schemaReport";
   return el;
 }
