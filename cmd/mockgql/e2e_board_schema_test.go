@@ -303,6 +303,11 @@ func TestBoardSchemaNewVersion(t *testing.T) {
 	p := newPage(t, s)
 	p.signedIn(u)
 	p.open("/board/projects/"+pid+"/schema", "#versionSdl")
+	p.click("#versionCurrent")
+	p.waitText("#schemaVersion [role=\"status\"]", "The box holds version 1")
+	if doc := p.js(`document.querySelector("#versionSdl").value`).(string); !strings.Contains(doc, "email: String") || !strings.Contains(doc, "BookConnection") {
+		t.Fatalf("the served document in the box: %q", doc)
+	}
 	p.set("#versionSdl", next)
 	p.click("#versionCompare")
 	w := p.waitText("#versionConfirm #breakingWarning", "Author.email")

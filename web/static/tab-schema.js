@@ -186,9 +186,17 @@ function versionCard(p) {
       await edited(`Applied version ${d.importGraphQLSchema.project.contract.version}: ${d.importGraphQLSchema.changes.length} change${d.importGraphQLSchema.changes.length === 1 ? "" : "s"}.`);
     });
   });
+  // The served document in the box, to edit into the next version.
+  const current = action(h("button", { type: "button", class: "secondary", id: "versionCurrent" }, "Start from the served document"), st, async () => {
+    const d = await gql(`query($p: ID!) { project(id: $p) { contract { document } } }`, { p: p.id });
+    input.text.value = d.project.contract.document;
+    fill(confirm);
+    input.text.focus();
+    st.ok(`The box holds version ${p.contract.version}: edit it, then compare.`);
+  });
   const el = card("Import a new version",
     h("p", { class: "muted" }, "The imported document is the baseline. A new version replaces it; first the board shows what it changes (BREAKING, DANGEROUS, SAFE) for the apps that use the API."),
-    input.el, compare, confirm, st);
+    input.el, h("div", { class: "row tight" }, compare, current), confirm, st);
   el.id = "schemaVersion";
   return el;
 }
