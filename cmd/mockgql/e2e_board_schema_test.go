@@ -286,7 +286,15 @@ func TestBoardSchemaReport(t *testing.T) {
 	if n := p.js(`document.querySelectorAll("#tables input, #tables select, #addTable").length`); n != 0.0 {
 		t.Errorf("the Model tab of a contract project has %v edit controls", n)
 	}
+	if got := p.text("#tables"); strings.Contains(got, "__key") || !strings.Contains(got, "Rows: read from the dataset writers") {
+		t.Errorf("the Model tab of a contract project: %q", got)
+	}
 	p.shot("schema-model")
+	p.clickText("nav.tabs a", "Diagram")
+	p.wait("svg.diagram")
+	if got := p.js(`document.querySelector("svg.diagram").textContent`).(string); strings.Contains(got, "__key") || !strings.Contains(got, "title") {
+		t.Errorf("the diagram shows the engine's link keys: %q", got)
+	}
 	p.open("/board/projects/"+pid+"/design", "#exportContract")
 	p.waitText("#exportContract", "does not serve your schema")
 }
