@@ -105,7 +105,7 @@ func setContractMapping(p *model.Project, e *pb.EditSetContractMapping) error {
 	if err != nil {
 		return fmt.Errorf("contract of project %s: %w", p.ID, err)
 	}
-	checked, err := contract.Interpret(s).CheckMapping(*m)
+	checked, err := contract.CheckMapping(s, *m)
 	if err != nil {
 		return err
 	}

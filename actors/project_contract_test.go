@@ -49,7 +49,7 @@ func TestContractEdits(t *testing.T) {
 		{"rows of no entity", &pb.EditSetContractTable{Type: "PageInfo", Rows: rows(3)}, model.CodeBadUserInput, "not an object type served as a table"},
 		{"binding", &pb.EditSetContractTable{Type: "Author", ImportCode: code("authors")}, "", ""},
 		{"mapping", &pb.EditSetContractMapping{Mapping: EncodeDoc(model.ContractMapping{Field: "books", Shape: "connection"})}, "", ""},
-		{"mapping that does not fit", &pb.EditSetContractMapping{Mapping: EncodeDoc(model.ContractMapping{Field: "nope"})}, model.CodeBadUserInput, "no root field"},
+		{"mapping that does not fit", &pb.EditSetContractMapping{Mapping: EncodeDoc(model.ContractMapping{Field: "nope"})}, model.CodeBadUserInput, "no such root field"},
 		{"create a table", &pb.EditCreateTable{Name: "Extra"}, model.CodeConflict, "import a new version instead"},
 		{"rename a table", &pb.EditUpdateTable{TableId: p.Tables[0].ID, Name: code("Other")}, model.CodeConflict, "import a new version instead"},
 		{"delete an attribute", &pb.EditDeleteAttribute{AttributeId: p.Tables[0].Attributes[0].ID}, model.CodeConflict, "import a new version instead"},

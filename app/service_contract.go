@@ -64,7 +64,7 @@ func contractReport(doc string, maps []model.ContractMapping) ([]model.ContractF
 	if err != nil {
 		return nil, err
 	}
-	return contract.Report(contract.Interpret(s), maps), nil
+	return contract.Report(s, maps), nil
 }
 
 // SetContractMapping changes how one root field of the contract project
@@ -102,7 +102,7 @@ func checkContract(pr *model.Project, sdl string) (*model.ContractImport, string
 		return nil, "", err
 	}
 	plan := contract.Interpret(s)
-	in := &model.ContractImport{Tables: plan.EntityNames(), Report: contract.Report(plan, nil), Unsupported: plan.Unsupported(), Changes: []model.SchemaChange{}}
+	in := &model.ContractImport{Tables: plan.EntityNames(), Report: contract.Report(s, nil), Unsupported: plan.Unsupported(), Changes: []model.SchemaChange{}}
 	if pr != nil && pr.Contract != nil {
 		if in.Changes, err = graphql.DiffSchemas(pr.Contract.Document, s.SDL); err != nil {
 			return nil, "", err

@@ -26,6 +26,13 @@ func Apply(p *model.Project, doc []byte, now time.Time) (*Plan, error) {
 		c.Version = old.Version + 1
 		c.Tables, c.Mappings = keptSettings(plan, old)
 	}
+	var kept []model.ContractMapping
+	for _, m := range c.Mappings { // those that still fit the new document
+		if plan.Override(s, []model.ContractMapping{m}) == nil {
+			kept = append(kept, m)
+		}
+	}
+	c.Mappings = kept
 	tables, rels, err := Build(p.ID, plan, c)
 	if err != nil {
 		return nil, err

@@ -18,8 +18,9 @@ import (
 // Many-to-many links and lists with no field back are not relations of
 // the model: the runtime serves them from the rows (docs/using/contract.md).
 //
-// The error is BAD_USER_INPUT when c's settings name types that are not
-// entities of plan or are out of bounds (model.Contract.Check).
+// The error is a *model.Error from model.Contract.Check: BAD_USER_INPUT
+// when c's settings name types that are not entities of plan or a count
+// is out of bounds, LIMIT_REACHED past the project's total of rows.
 func Build(projectID string, plan *Plan, c *model.Contract) ([]*model.Table, []*model.Relation, error) {
 	entities := map[string]bool{}
 	for _, e := range plan.Entities {

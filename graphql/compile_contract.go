@@ -46,7 +46,11 @@ func compileContract(rt *Runtime, p *model.Project) error {
 		return fmt.Errorf("graphql: contract of project %s: %w", p.ID, err)
 	}
 	plan := contract.Interpret(s)
-	applyMappings(plan, p.Contract.Mappings)
+	if err := plan.Override(s, p.Contract.Mappings); err != nil {
+		// The import checked the mappings against this document; serve
+		// the interpretation rather than fail the whole runtime.
+		plan = contract.Interpret(s)
+	}
 	ct := &contractRT{plan: plan, tables: map[string]*table{}, entities: map[string]*contract.Entity{}, seed: seedOf(p.ID), values: newValues()}
 	for _, t := range rt.model.tables {
 		ct.tables[t.name] = t
@@ -66,6 +70,7 @@ func compileContract(rt *Runtime, p *model.Project) error {
 		Bounds:    rt.opt.Bounds,
 
 		DocumentOrder: true,
+		DirectPlan:    rt.contractDirect,
 	})
 	if err != nil {
 		return fmt.Errorf("graphql: runtime of project %s: %w", p.ID, err)
@@ -139,49 +144,6 @@ func (p contractPool) Dataset(code string) *dataset.Dataset {
 		return nil
 	}
 	return p.pool.Dataset(code)
-}
-
-// applyMappings replaces the plan's interpretation of root fields by the
-// editor's overrides (model.ContractMapping); unknown names are ignored.
-func applyMappings(plan *contract.Plan, maps []model.ContractMapping) {
-	for _, m := range maps {
-		kind, name, ok := strings.Cut(m.Field, ".")
-		if !ok {
-			kind, name = "Query", m.Field
-		}
-		list := plan.Queries
-		switch kind {
-		case "Mutation":
-			list = plan.Mutations
-		case "Subscription":
-			list = plan.Subscriptions
-		}
-		for _, r := range list {
-			if r.Name == name {
-				overrideRoot(r, m)
-			}
-		}
-	}
-}
-
-func overrideRoot(r *contract.RootField, m model.ContractMapping) {
-	if m.Shape != "" {
-		r.Shape = contract.Shape(m.Shape)
-	}
-	if m.Entity != "" {
-		r.Entity = m.Entity
-	}
-	for _, ma := range m.Args {
-		for _, a := range r.Args {
-			if a.Name != ma.Name {
-				continue
-			}
-			a.Role, a.Field, a.Op = contract.Role(ma.Role), ma.Field, ma.Op
-			if a.Role == contract.RoleFilter {
-				a.Style, a.Op = ma.Op, ""
-			}
-		}
-	}
 }
 
 // GraphQLType names the object type of a row, for interfaces and unions

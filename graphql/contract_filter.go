@@ -15,13 +15,34 @@ import (
 // (filters on related rows) are refused with BAD_USER_INPUT rather than
 // ignored, so a filter never silently returns rows it should not.
 
-// filterOps maps each dialect's operators to the engine's.
-var filterOps = map[string]model.Operator{
-	"_eq": model.OpEq, "_neq": model.OpNeq, "_gt": model.OpGt, "_gte": model.OpGte, "_lt": model.OpLt, "_lte": model.OpLte,
-	"_in": model.OpIn, "_nin": "nin", "_like": "like", "_ilike": "like", "_is_null": "isNull",
-	"equals": model.OpEq, "gt": model.OpGt, "gte": model.OpGte, "lt": model.OpLt, "lte": model.OpLte,
-	"in": model.OpIn, "notIn": "nin", "contains": "contains", "startsWith": "startsWith", "endsWith": "endsWith",
-	"eq": model.OpEq, "ne": model.OpNeq, "neq": model.OpNeq, "nin": "nin", "like": "like", "isNull": "isNull",
+// filterOp maps an operator of any dialect to the engine's (or to the
+// pattern and negation kinds the filter handles itself).
+func filterOp(op string) (model.Operator, bool) {
+	switch op {
+	case "_eq", "equals", "eq":
+		return model.OpEq, true
+	case "_neq", "ne", "neq":
+		return model.OpNeq, true
+	case "_gt", "gt":
+		return model.OpGt, true
+	case "_gte", "gte":
+		return model.OpGte, true
+	case "_lt", "lt":
+		return model.OpLt, true
+	case "_lte", "lte":
+		return model.OpLte, true
+	case "_in", "in":
+		return model.OpIn, true
+	case "_nin", "notIn", "nin":
+		return "nin", true
+	case "_like", "_ilike", "like":
+		return "like", true
+	case "_is_null", "isNull":
+		return "isNull", true
+	case "contains", "startsWith", "endsWith":
+		return model.Operator(op), true
+	}
+	return "", false
 }
 
 // filter adds the filter input v, of dialect style, to q.
@@ -125,7 +146,7 @@ func (q *ctQuery) operator(n *whereNode, t *table, a *attribute, op string, v an
 	if op == "mode" || v == nil && op != "_is_null" {
 		return nil // Prisma's mode: insensitive; contains is always case-insensitive
 	}
-	eop, ok := filterOps[op]
+	eop, ok := filterOp(op)
 	if !ok {
 		if op == "not" { // Prisma: not: value or not: {filter}
 			sub := &whereNode{}
@@ -238,35 +259,39 @@ func likeRunes(pat, s []rune) bool {
 	return pi == len(pat)
 }
 
-// filterAffixes name a field and an operator: minPrice, price_gte,
-// createdAfter, status_in, nameContains.
-var filterPrefixes = []struct {
+// affix is a prefix or suffix that names an operator on a field.
+type affix struct {
 	affix string
 	op    model.Operator
-}{{"min", model.OpGte}, {"max", model.OpLte}, {"from", model.OpGte}, {"to", model.OpLte}}
+}
 
-var filterSuffixes = []struct {
-	affix string
-	op    model.Operator
-}{
-	{"gte", model.OpGte}, {"gt", model.OpGt}, {"lte", model.OpLte}, {"lt", model.OpLt}, {"min", model.OpGte},
-	{"max", model.OpLte}, {"from", model.OpGte}, {"to", model.OpLte}, {"after", model.OpGt}, {"before", model.OpLt},
-	{"since", model.OpGte}, {"until", model.OpLte}, {"in", model.OpIn}, {"contains", model.OpLike}, {"neq", model.OpNeq},
-	{"not", model.OpNeq}, {"eq", model.OpEq},
+// filterPrefixes and filterSuffixes name a field and an operator:
+// minPrice, price_gte, createdAfter, status_in, nameContains.
+func filterPrefixes() []affix {
+	return []affix{{"min", model.OpGte}, {"max", model.OpLte}, {"from", model.OpGte}, {"to", model.OpLte}}
+}
+
+func filterSuffixes() []affix {
+	return []affix{
+		{"gte", model.OpGte}, {"gt", model.OpGt}, {"lte", model.OpLte}, {"lt", model.OpLt}, {"min", model.OpGte},
+		{"max", model.OpLte}, {"from", model.OpGte}, {"to", model.OpLte}, {"after", model.OpGt}, {"before", model.OpLt},
+		{"since", model.OpGte}, {"until", model.OpLte}, {"in", model.OpIn}, {"contains", model.OpLike}, {"neq", model.OpNeq},
+		{"not", model.OpNeq}, {"eq", model.OpEq},
+	}
 }
 
 // affixAttr returns the attribute and operator a filter field named with
 // an affix stands for, or nil.
 func affixAttr(t *table, name string) (*attribute, model.Operator) {
 	n := fold(name)
-	for _, p := range filterPrefixes {
+	for _, p := range filterPrefixes() {
 		if rest, ok := strings.CutPrefix(n, p.affix); ok && rest != "" {
 			if a := foldedAttr(t, rest); a != nil {
 				return a, p.op
 			}
 		}
 	}
-	for _, s := range filterSuffixes {
+	for _, s := range filterSuffixes() {
 		if rest, ok := strings.CutSuffix(n, s.affix); ok && rest != "" {
 			if a := foldedAttr(t, rest); a != nil {
 				return a, s.op

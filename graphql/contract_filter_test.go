@@ -185,3 +185,28 @@ func TestContractRelationArguments(t *testing.T) {
 		t.Errorf("%s = %s, want the two posts with the most views", q, got)
 	}
 }
+
+// TestContractMappings: an editor's mapping changes how the runtime
+// serves a field: here books(title:) compares as a range, not equality,
+// and searchBooks answers generated rows, not a search.
+func TestContractMappings(t *testing.T) {
+	p := contractProject(t, "testdata/contract/filters.graphql")
+	p.Contract.Mappings = []model.ContractMapping{
+		{Field: "Query.books", Args: []model.ContractArg{{Name: "title", Role: "range", Field: "title", Op: "gte"}}},
+		{Field: "Query.searchBooks", Shape: "generated"},
+	}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	out := h.do(`{ books(title: "T", limit: 1000) { title } }`, nil)
+	list, _ := jsonAt(out, "data.books").([]any)
+	if len(list) == 0 {
+		t.Fatalf("no book has a title from T on: %v", out)
+	}
+	for _, b := range list {
+		if title := jsonAt(b, "title").(string); title < "T" {
+			t.Fatalf("%q is before T", title)
+		}
+	}
+	if h.rt.contract.plan.Queries[6].Name != "searchBooks" || h.rt.contract.plan.Queries[6].Shape != "generated" {
+		t.Errorf("searchBooks is served as %+v", h.rt.contract.plan.Queries[6])
+	}
+}

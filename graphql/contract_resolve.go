@@ -188,9 +188,9 @@ func (rt *Runtime) generatedField(owner string, fd *ast.FieldDefinition) exec.Re
 func (rt *Runtime) queryResolver(rf *contract.RootField, fd *ast.FieldDefinition) exec.Resolver {
 	return func(ctx context.Context, f *exec.Field) (any, error) {
 		v := f.Parent.(*view)
-		seed := argsSeed(rt.contract.seed, rf.Name, f.Args)
 		switch rf.Shape {
 		case contract.ShapeGenerated, contract.ShapeEvent:
+			seed := argsSeed(rt.contract.seed, rf.Name, f.Args)
 			return rt.genValue(v, rt.schema.Query.Name, fd.Name, fd.Type, seed, 0), nil
 		case contract.ShapeNode:
 			return rt.node(v, rf, f.Args)
@@ -203,12 +203,13 @@ func (rt *Runtime) queryResolver(rf *contract.RootField, fd *ast.FieldDefinition
 		if err != nil {
 			return nil, err
 		}
-		return rt.shaped(v, rf, fd, q, rows, f.Args, seed)
+		return rt.shaped(v, rf, fd, q, rows, f.Args)
 	}
 }
 
 // shaped answers the rows of a root field in its shape.
-func (rt *Runtime) shaped(v *view, rf *contract.RootField, fd *ast.FieldDefinition, q *ctQuery, rows *ctRows, args map[string]any, seed uint64) (any, error) {
+func (rt *Runtime) shaped(v *view, rf *contract.RootField, fd *ast.FieldDefinition, q *ctQuery, rows *ctRows, args map[string]any) (any, error) {
+	seed := func() uint64 { return argsSeed(rt.contract.seed, rf.Name, args) }
 	switch rf.Shape {
 	case contract.ShapeLookup, contract.ShapeFirst:
 		if rows.n == 0 {
@@ -220,7 +221,7 @@ func (rt *Runtime) shaped(v *view, rf *contract.RootField, fd *ast.FieldDefiniti
 		return rows.at(0), nil
 	case contract.ShapeAggregate:
 		w := &ctWindow{rows: rows, lo: 0, hi: min(rows.n, rt.opt.MaxPageSize), page: 1}
-		return rt.fill(v, rt.schema.Types[fd.Type.Name()], w, seed, 0), nil
+		return rt.fill(v, rt.schema.Types[fd.Type.Name()], w, seed(), 0), nil
 	}
 	if rf.Shape == contract.ShapeList && q.limit < 0 && !q.relay {
 		q.limit = rt.opt.MaxPageSize
@@ -235,7 +236,7 @@ func (rt *Runtime) shaped(v *view, rf *contract.RootField, fd *ast.FieldDefiniti
 	if rf.Shape == contract.ShapeList {
 		return w.rows.objects(w.lo, w.hi), nil
 	}
-	return rt.fill(v, rt.schema.Types[fd.Type.Name()], w, seed, 0), nil
+	return rt.fill(v, rt.schema.Types[fd.Type.Name()], w, seed(), 0), nil
 }
 
 // inKeyOrder lists the rows of a lookup by keys (nodes(ids:)) in the

@@ -1,9 +1,15 @@
 package graphql
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/mockgql/mockgql/contract"
+	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/exec"
+	"github.com/mockgql/mockgql/model"
 )
 
 // TestContractCreateThenRead: a created row shows in the lists, lookups,
@@ -104,4 +110,53 @@ func TestContractLookups(t *testing.T) {
 		"map[__typename:Author id:author-2] [map[__typename:Book id:book-3] <nil> map[__typename:Author id:author-1]]" {
 		t.Errorf("got %s", got)
 	}
+}
+
+// TestContractUnwritten: a mutation that writes no table answers a
+// generated payload and changes nothing; a subscription answers a clear
+// validation error (subscriptions are not served over HTTP).
+func TestContractUnwritten(t *testing.T) {
+	h := newContractHarness(t, "../contract/testdata/relay.graphql")
+	prep, refused := h.rt.Prepare(exec.Request{Query: `mutation { publishEverything }`})
+	if refused != nil {
+		t.Fatal(string(refused.AppendJSON(nil)))
+	}
+	res, changes, err := h.rt.Mutate(context.Background(), prep, h.pool, h.ov)
+	if err != nil || len(res.Errors) > 0 || len(changes) != 0 {
+		t.Fatalf("publishEverything: %s, %d changes, %v", res.AppendJSON(nil), len(changes), err)
+	}
+	out := h.do(`subscription { bookCreated { id } }`, nil)
+	if got := errCodes(out); got != "GRAPHQL_VALIDATION_FAILED" || !strings.Contains(fmt.Sprint(out), "subscription") {
+		t.Errorf("a subscription answered %v", out)
+	}
+}
+
+// TestContractBoundDataset: an entity bound to a pool dataset serves the
+// dataset's rows, each field read from the path of its name.
+func TestContractBoundDataset(t *testing.T) {
+	p := contractProject(t, "testdata/contract/filters.graphql")
+	p.Contract.Tables = []model.ContractTable{{Type: "Author", ImportCode: "writers"}}
+	tables, rels, err := contract.Build(p.ID, contract.Interpret(mustParse(t, p.Contract.Document)), p.Contract)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Tables, p.Relations = tables, rels
+	pool := memPool{"writers": rtDataset(t, "writers", dataset.JSON, "", `[{"id": "w1", "name": "Ursula"}, {"id": "w2", "name": "Italo"}]`)}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: pool, ov: NewOverlay()}
+	if got := fmt.Sprint(jsonAt(h.do(`{ authors { id name } }`, nil), "data.authors")); got != "[map[id:w1 name:Ursula] map[id:w2 name:Italo]]" {
+		t.Errorf("authors = %s", got)
+	}
+	out := h.do(`mutation { createBook(input: {title: "T", price: 1, genre: FICTION, authorId: "w2"}) { author { name } } }`, nil)
+	if got := jsonAt(out, "data.createBook.author.name"); got != "Italo" {
+		t.Errorf("a book created for w2 has the author %v: %v", got, out)
+	}
+}
+
+func mustParse(t *testing.T, doc string) *contract.Schema {
+	t.Helper()
+	s, err := contract.Parse([]byte(doc), contract.MaxDocumentBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

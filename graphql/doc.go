@@ -23,6 +23,19 @@
 // copy-on-write overlays, the query cache); generate*.go make GENERATED
 // values.
 //
+// A contract project (model.Project.Contract: SDL-first, docs/using/
+// contract.md) compiles differently (compile_contract.go): its schema is
+// the imported document itself, its generated tables' rows are made at
+// compile time from contract.Plan.Rows into in-memory datasets that
+// Runtime.Pool puts in front of the caller's pool, and its resolvers
+// (contract_*.go) serve each root field by its contract.Shape — reading
+// arguments into the same where engine (contract_query.go,
+// contract_filter.go), filling connections, pages, aggregates and
+// payloads (contract_wrap.go), writing mutations as Changes
+// (contract_mutate.go) and generating what no row holds
+// (contract_generate.go). Rows are written directly as for table
+// projects (contract_direct.go).
+//
 // The package is pure: no I/O, no clock, and no mutable package state —
 // what a Runtime, an Overlay or a Cache needs is a field of it; the only
 // package-level variables are two sync.Pools of scratch buffers, the

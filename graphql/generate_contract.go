@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -80,18 +81,24 @@ func Values(kind string, options map[string]any, seed uint64) (any, error) {
 	return newValues()(kind, options, seed)
 }
 
-// newValues returns a contract.Values that compiles each (kind, options)
-// once. It is safe for concurrent use.
+// newValues returns a contract.Values that compiles each (kind, options
+// map) once: options are told apart by identity, as a plan's fields hold
+// theirs, so the caller must not change a map it passed. It is safe for
+// concurrent use.
 func newValues() contract.Values {
+	type genKey struct {
+		kind    string
+		options uintptr
+	}
 	var mu sync.Mutex
-	gens := map[string]genFunc{}
+	gens := map[genKey]genFunc{}
 	return func(kind string, options map[string]any, seed uint64) (any, error) {
-		o, _ := json.Marshal(options)
-		key := kind + "\x00" + string(o)
+		key := genKey{kind, reflect.ValueOf(options).Pointer()}
 		mu.Lock()
 		fn, ok := gens[key]
 		mu.Unlock()
 		if !ok {
+			o, _ := json.Marshal(options)
 			g, err := compileGenerator(&model.Generator{Kind: kind, Options: o})
 			if err != nil {
 				return nil, err

@@ -21,17 +21,21 @@ type rowStep struct {
 	attr    *attribute // stepAttr
 	rel     *relField  // stepRelOne, stepRelMany
 	child   *rowPlan   // stepRelOne, stepRelMany: the target rows' plan
+	// enum are the values of an enum field, for stepAttrSome; nil for others.
+	enum map[string]bool
 }
 
 type rowStepKind uint8
 
 const (
-	stepGeneric  rowStepKind = iota // the field's resolver
-	stepTypename                    // __typename
-	stepID                          // the id field
-	stepAttr                        // an attribute
-	stepRelOne                      // a to-one relation
-	stepRelMany                     // a to-many relation
+	stepGeneric    rowStepKind = iota // the field's resolver
+	stepTypename                      // __typename
+	stepID                            // the id field
+	stepAttr                          // an attribute
+	stepRelOne                        // a to-one relation
+	stepRelMany                       // a to-many relation
+	stepAttrSome                      // a non-null attribute of a contract project (contract_direct.go)
+	stepRelOneSome                    // a non-null to-one relation of a contract project
 )
 
 // compileRowPlan compiles sp, a selection of t's object type obj.
@@ -130,6 +134,11 @@ func (rp *rowPlan) write(w *exec.Writer, tv *tableView, row int32) bool {
 		case stepAttr:
 			buf = appendOutput(buf, s.attr.typ, tv.value(s.attr, row))
 			continue
+		case stepAttrSome:
+			if v, ok := s.attrSome(tv, row); ok {
+				buf = appendOutput(buf, s.attr.typ, v)
+				continue
+			}
 		}
 		w.SetBuf(buf)
 		var ok bool
@@ -138,6 +147,8 @@ func (rp *rowPlan) write(w *exec.Writer, tv *tableView, row int32) bool {
 			ok = s.writeRelOne(w, tv, row)
 		case stepRelMany:
 			ok = s.writeRelMany(w, tv, row)
+		case stepRelOneSome:
+			ok = s.writeRelOneSome(w, rp.obj, tv, row)
 		default:
 			if parent == nil {
 				parent = &rowObj{tv: tv, row: row}

@@ -84,7 +84,7 @@ func fixtureContractProject() *model.Project {
 	p.Relations, p.Operations, p.Views = []*model.Relation{}, []*model.Operation{}, []*model.View{}
 	p.Contract = &model.Contract{Document: fixtureContractSDL, Version: 2, ImportedAt: fixtureUsed,
 		Tables:   []model.ContractTable{{Type: "Book", Rows: 20, ImportCode: "books"}, {Type: "Author", Rows: 5}},
-		Mappings: []model.ContractMapping{{Field: "Query.search", Shape: "list", Entity: "Book"}}}
+		Mappings: []model.ContractMapping{{Field: "Query.books", Args: []model.ContractArg{{Name: "genre", Role: "ignored"}}}}}
 	return p
 }
 

@@ -153,37 +153,32 @@ func contractField(f model.ContractField) any {
 }
 
 // contract shapes Project.contract: null for a project modelled from
-// tables. Its tables and report read the document's plan, made once per
-// shaped project and only when one of them is selected.
+// tables. Its tables and report read the document, parsed once per shaped
+// project and only when one of them is selected.
 func (sh shaper) contract(p *model.Project) any {
 	c := p.Contract
 	if c == nil {
 		return nil
 	}
-	plan := sync.OnceValues(func() (*contract.Plan, error) {
-		s, err := contract.Parse([]byte(c.Document), contract.MaxDocumentBytes)
-		if err != nil {
-			return nil, err
-		}
-		return contract.Interpret(s), nil
-	})
-	report := sync.OnceValues(func() (any, error) { // applying the mappings changes the plan: once
-		pl, err := plan()
-		if err != nil {
-			return nil, err
-		}
-		return shapeAll(contract.Report(pl, c.Mappings), contractField), nil
+	schema := sync.OnceValues(func() (*contract.Schema, error) {
+		return contract.Parse([]byte(c.Document), contract.MaxDocumentBytes)
 	})
 	return map[string]any{
 		"document": c.Document, "version": c.Version, "importedAt": dateTime(c.ImportedAt),
 		"tables": lazy(func(context.Context, map[string]any) (any, error) {
-			pl, err := plan()
+			s, err := schema()
 			if err != nil {
 				return nil, err
 			}
-			return contractTables(p, pl), nil
+			return contractTables(p, contract.Interpret(s)), nil
 		}),
-		"report": lazy(func(context.Context, map[string]any) (any, error) { return report() }),
+		"report": lazy(func(context.Context, map[string]any) (any, error) {
+			s, err := schema()
+			if err != nil {
+				return nil, err
+			}
+			return shapeAll(contract.Report(s, c.Mappings), contractField), nil
+		}),
 	}
 }
 

@@ -53,7 +53,8 @@ type ContractTable struct {
 // ContractMapping overrides how one root field is served. Empty fields
 // keep the interpretation's choice.
 type ContractMapping struct {
-	// Field is the root field: "Query.books", "Mutation.createBook".
+	// Field is the root field: "Query.books", "Mutation.createBook" (the
+	// operation's word, whatever the root type is named).
 	Field string `json:"field"`
 	// Shape is one of the shapes of docs/using/contract.md (list, lookup,
 	// connection, …, generated).
@@ -73,7 +74,8 @@ type ContractArg struct {
 	// Field is the entity field compared, for eq, range and in.
 	Field string `json:"field,omitempty"`
 	// Op is the operator: gt, gte, lt, lte for range; limit, offset;
-	// page, size; hasura, prisma, plain for filter.
+	// page, size; hasura, prisma, plain for filter. contract.Plan.Override
+	// checks a mapping against the document.
 	Op string `json:"op,omitempty"`
 }
 

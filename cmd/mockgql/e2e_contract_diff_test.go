@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -35,6 +36,14 @@ func TestContractDifferential(t *testing.T) {
 	tables := u.tableProject(t, "Tables")
 	sdl := get(u.must(`query($id:ID){ project(id:$id) { sdl } }`, map[string]any{"id": tables.id}), "project", "sdl").(string)
 	contract := newContractProjectFor(t, u, "Contract", sdl)
+	sg := u.must(`query($p:ID!){ contractDatasetSuggestions(projectId:$p, type:"Product") { dataSource { importCode } matchedFields missingFields } }`,
+		map[string]any{"p": contract.id})
+	if got := fmt.Sprint(get(sg, "contractDatasetSuggestions", 0)); got != "map[dataSource:map[importCode:dprod] matchedFields:[name price stock categoryId] missingFields:[]]" {
+		t.Errorf("suggestions for Product: %v", sg)
+	}
+	if r := u.gql(`mutation($p:ID!){ bindContractTable(projectId:$p, type:"Product", importCode:"nope") { id } }`, map[string]any{"p": contract.id}); r.errCode() != "NOT_FOUND" {
+		t.Errorf("binding to no dataset: %s", r.Raw)
+	}
 	for typ, code := range map[string]string{"Product": "dprod", "Category": "dcat"} {
 		u.must(`mutation($p:ID!,$t:String!,$c:String){ bindContractTable(projectId:$p, type:$t, importCode:$c) { id } }`,
 			map[string]any{"p": contract.id, "t": typ, "c": code})
@@ -74,6 +83,13 @@ func TestContractDifferential(t *testing.T) {
 		r := u.gql(`mutation($p:ID!){ setContractMapping(projectId:$p, field:"Query.byCategory", args:[{name:"category", role:"eq", field:"nope"}]) { id } }`, map[string]any{"p": contract.id})
 		if r.errCode() != "BAD_USER_INPUT" || !strings.Contains(string(r.Raw), "nope") {
 			t.Errorf("a mapping to an unknown field: %s", r.Raw)
+		}
+	})
+	t.Run("unbound again, the rows are generated", func(t *testing.T) {
+		u.must(`mutation($p:ID!){ bindContractTable(projectId:$p, type:"Category", importCode:null) { contract { tables { type importCode } } } }`, map[string]any{"p": contract.id})
+		r := contract.query(s, `{ categories { total items { title } } }`, nil)
+		if r.JSON["errors"] != nil || get(r.data(t), "categories", "total") != float64(20) || strings.Contains(string(r.Raw), "Office") {
+			t.Errorf("categories after unbinding: %s", r.Raw)
 		}
 	})
 	// Known differences, left to the contract runtime (not asserted):

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mockgql/mockgql/internal/testdata"
 )
@@ -116,6 +117,11 @@ func TestContractVersions(t *testing.T) {
 	v2 := strings.Replace(v1, "  isbn: String\n", "  subtitle: String\n", 1)
 	if v2 == v1 {
 		t.Fatal("the fixture has no isbn field to remove")
+	}
+	check := cp.owner.must(`query($p:ID!,$s:String!){ checkGraphQLSchema(projectId:$p, sdl:$s) { tables changes { criticality path } } }`,
+		map[string]any{"p": cp.id, "s": v2})
+	if got := fmt.Sprint(get(check, "checkGraphQLSchema")); !strings.Contains(got, "map[criticality:BREAKING path:Book.isbn]") || !strings.Contains(got, "tables:[Author Book]") {
+		t.Errorf("checkGraphQLSchema: %s", got)
 	}
 	d := cp.owner.must(`mutation($p:ID!,$s:String!){ importGraphQLSchema(projectId:$p, sdl:$s) {
 		project { contract { version } } report { root name shape } unsupported changes { criticality type path } } }`,
@@ -403,4 +409,17 @@ func TestContractSurvivesRestart(t *testing.T) {
 	if get(got, "book", "title") != "Durable" || get(got, "books", "totalCount") != float64(34) {
 		t.Errorf("after the restart: %v", got)
 	}
+}
+
+// TestContractProjectQuota: a contract project's runtime calls count
+// against the account's plan quota like any project's.
+func TestContractProjectQuota(t *testing.T) {
+	s := startServer(t, func(c *serveConfig) { c.QuotaPro = 3 })
+	cp := newContractProject(t, s, "contract-quota@example.com", contractDoc(t, "relay.graphql"))
+	clearOfWindowEdge(t, 24*time.Hour, time.Minute) // quotas reset at UTC midnight
+	q := []byte(`{"query":"{ books(first: 1) { totalCount } }"}`)
+	for range 3 {
+		s.do("POST", cp.runtime, q, "X-API-Key", cp.key).data(t)
+	}
+	s.do("POST", cp.runtime, q, "X-API-Key", cp.key).refusal(t, 429, "TOO_MANY_REQUESTS")
 }
