@@ -8,7 +8,7 @@ import { h, gql, fill, action } from "./dom.js";
 import { edited } from "./live.js";
 
 /** ask shows, in box, a warning with question, the breaking changes (a
- * list of {path, message}), detail (what is lost), a button yes that runs
+ * list of {path, message}), detail (what is lost: text, or elements), a button yes that runs
  * run, and Cancel (which empties box, calls onCancel and focuses from).
  * With breaking changes the warning is #breakingWarning and its button
  * #confirmBreaking; otherwise #confirmWarning and #confirmYes. */
@@ -28,7 +28,7 @@ export function ask(box, { question, breaking = [], detail, yes, from, onCancel 
     question ? h("p", {}, h("strong", {}, question)) : null,
     broken ? [h("p", {}, h("strong", {}, "This change breaks apps that use the API:")),
       h("ul", {}, breaking.map((c) => h("li", {}, h("code", {}, c.path), " — ", c.message)))] : null,
-    detail ? h("p", {}, detail) : null,
+    detail ? (typeof detail === "string" ? h("p", {}, detail) : h("div", {}, detail)) : null,
     h("div", { class: "row tight" }, ok, no)));
   ok.focus();
 }

@@ -58,5 +58,9 @@ export function exportCard(p, edit) {
     }
   });
   return card("Export", h("p", { class: "muted" }, "The model as an OpenAPI 3.1 document, or as a Go backend (net/http handlers, a storage interface, tests)."),
-    h("div", { class: "row" }, oa("json"), oa("yaml"), code), edit ? null : h("p", { class: "muted", id: "codeNeedsEditor" }, "The Go code package needs the Editor role."), st);
+    h("div", { class: "row" }, oa("json"), oa("yaml"), code),
+    // A contract project's exports are of its materialised tables
+    // (docs/using/contract.md, "Everything else works"): said plainly.
+    p.contract ? h("p", { id: "exportContract" }, "This project serves an imported GraphQL schema. Both exports describe the tables made from it, not the schema itself: the Go code package does not serve your schema (its GraphQL API has other names and shapes), so it is no backend for this contract.") : null,
+    edit ? null : h("p", { class: "muted", id: "codeNeedsEditor" }, "The Go code package needs the Editor role."), st);
 }

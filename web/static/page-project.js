@@ -8,6 +8,7 @@ import { playgroundTab } from "./tab-playground.js";
 import { keysTab } from "./tab-keys.js";
 import { logTab } from "./tab-log.js";
 import { FAULT_FIELDS } from "./tab-faults.js";
+import { schemaTab, CONTRACT_FIELDS } from "./tab-schema.js";
 import { mayEdit, roleBanner } from "./role.js";
 import { go, onEdited, announce } from "./live.js";
 
@@ -16,7 +17,8 @@ export const PROJECT_FIELDS = `id name slug kind myRole runtimeUrl allowedOrigin
     attributes { id name type sortable filterable required mappingType sourceMapping { path } constantValue computedExpression generator { kind options } } }
   relations { id sourceTableId targetTableId direction cardinality sourceAttribute targetAttribute fieldName inverseFieldName }
   operations { id tableId name kind enabled parameters { name attribute operator } options { relay where orderBy } ${FAULT_FIELDS} }
-  views { id tableId kind name }`;
+  views { id tableId kind name }
+  ${CONTRACT_FIELDS}`;
 
 /** loadProject reads the whole project, or throws. */
 export async function loadProject(id) {
@@ -26,7 +28,11 @@ export async function loadProject(id) {
 }
 
 const TABS = [["model", "Model"], ["diagram", "Diagram"], ["design", "API design"], ["playground", "Playground"], ["log", "Request log"], ["keys", "API keys"]];
-const RENDER = { model: modelTab, diagram: diagramTab, design: designTab, playground: playgroundTab, log: logTab, keys: keysTab };
+const RENDER = { model: modelTab, schema: schemaTab, diagram: diagramTab, design: designTab, playground: playgroundTab, log: logTab, keys: keysTab };
+
+/** tabsOf is project p's tabs: a project that serves an imported schema
+ * (Project.contract) has a Schema tab after Model. */
+const tabsOf = (p) => (p.contract ? [TABS[0], ["schema", "Schema"], ...TABS.slice(1)] : TABS);
 
 // shown is the project on the page, kept while its tabs change: a tab
 // switch renders the tab from it without reading the project again.
@@ -80,7 +86,7 @@ async function openProject(main, who, id) {
   else if (kept && kept.id === p.id) keptBanner(p, who);
   try { localStorage.setItem("mgq.lastProject", p.id); } catch { /* private mode: no default target */ }
   const base = "/board/projects/" + encodeURIComponent(p.id);
-  const tabs = h("nav", { class: "tabs", "aria-label": "Project" }, TABS.map(([key, label]) =>
+  const tabs = h("nav", { class: "tabs", "aria-label": "Project" }, tabsOf(p).map(([key, label]) =>
     h("a", { href: key === "model" ? base : `${base}/${key}`, dataset: { tab: key } }, label)));
   const body = h("div", { id: "tab" });
   const shell = h("div", { class: "project" }, h("h1", {}, p.name),

@@ -3,8 +3,9 @@ import { h, gql, publicGql, fill, field, status, action, card, when } from "./do
 import { mayEdit, mayEditAccount, mayDeleteProject } from "./role.js";
 import { go, onEdited, swap, edited } from "./live.js";
 import { ask } from "./guard.js";
+import { startCard } from "./schema-start.js";
 
-const PROJECT = `id name slug kind myRole expiresAt createdAt tables { id }`;
+const PROJECT = `id name slug kind myRole expiresAt createdAt tables { id } contract { version }`;
 
 /** visibleProjects lists what this browser may open: an account's projects,
  * or, signed out, the adopted project or the guest session's project. */
@@ -32,7 +33,7 @@ export async function projectsPage(main, who) {
   const list = await visibleProjects(who);
   document.title = "Projects · mockgql";
   fill(main, h("h1", {}, "Projects"),
-    !who ? signedOutNote(list.length) : mayEditAccount(who) ? createForm() : viewerNote(who),
+    !who ? signedOutNote(list.length) : mayEditAccount(who) ? [createForm(), startCard()] : viewerNote(who),
     listCard(list, who));
   // An edit re-renders the list in place (focus and scroll kept).
   onEdited(async (msg) => {
@@ -91,7 +92,7 @@ function projectRow(p, who) {
   }
   actions.append(st);
   return h("tr", { dataset: { project: p.name } },
-    h("th", { scope: "row" }, open), h("td", { "data-label": "Kind" }, p.kind.toLowerCase()), h("td", { class: "mono", "data-label": "Slug" }, p.slug),
+    h("th", { scope: "row" }, open), h("td", { "data-label": "Kind" }, p.kind.toLowerCase(), p.contract ? h("span", { class: "muted" }, ` · GraphQL schema v${p.contract.version}`) : null), h("td", { class: "mono", "data-label": "Slug" }, p.slug),
     h("td", { "data-label": "Tables" }, String(p.tables.length)), h("td", { "data-label": "Expires" }, p.expiresAt ? when(p.expiresAt) : "never"), actions);
 }
 

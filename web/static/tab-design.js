@@ -1,10 +1,11 @@
 // tab-design.js: API design: operations per table (create, rename,
 // enable/disable, parameters, delete) guarded by a warning that names what
 // a change breaks; the generated SDL; the changes since the baseline; the
-// OpenAPI import wizard and the exports. Below EDITOR (role.js): the
+// OpenAPI import wizard, the GraphQL schema import and the exports. Below EDITOR (role.js): the
 // operations, faults, changes and schema as text, and the OpenAPI export.
 import { h, gql, fill, field, select, status, action, card, scroller } from "./dom.js";
 import { openApiCard, exportCard } from "./openapi.js";
+import { importCard } from "./schema-start.js";
 import { guarded } from "./guard.js";
 import { faultsCard, operationFaults } from "./tab-faults.js";
 import { mayEdit } from "./role.js";
@@ -26,15 +27,19 @@ export async function designTab(body, p, who, live) {
   });
   const confirmBox = h("div", { id: "confirm" });
   const intro = "Each table gets list, single, create, update and delete operations; rename, disable or add parameters to a list operation below.";
-  const head = edit ? card("Operations", h("p", { class: "muted" }, intro), gen, st, confirmBox) : null;
-  const model = (p) => [p.tables, p.relations, p.operations];
+  // A project serving an imported schema has no operations to design: its
+  // root fields are the schema's (the Schema tab says how each is served).
+  const contract = !!p.contract;
+  const head = edit && !contract ? card("Operations", h("p", { class: "muted" }, intro), gen, st, confirmBox) : null;
+  const model = (p) => [p.tables, p.relations, p.operations, p.contract && p.contract.version];
   const d = deck(body, (p) => [
+    ...(contract ? [{ key: "contract", deps: p.contract.version, render: () => contractOps(p) }] : []),
     ...(head ? [{ key: "head", render: () => head }] : []),
-    ...p.tables.map((t) => ({ key: "ops:" + t.id, deps: [t.name, t.attributes.map((a) => a.name), p.operations.filter((o) => o.tableId === t.id)], render: () => operationsCard(p, t, confirmBox, edit) })),
+    ...(contract ? [] : p.tables.map((t) => ({ key: "ops:" + t.id, deps: [t.name, t.attributes.map((a) => a.name), p.operations.filter((o) => o.tableId === t.id)], render: () => operationsCard(p, t, confirmBox, edit) }))),
     { key: "faults", deps: p.faults || null, render: () => faultsCard(p, edit) },
     { key: "changes", deps: model(p), render: () => changesCard(p, edit) },
     { key: "sdl", deps: model(p), render: () => sdlCard(p) },
-    ...(edit ? [{ key: "openapi", render: () => openApiCard(p) }] : []),
+    ...(edit && !contract ? [{ key: "graphql", deps: [p.tables.map((t) => t.name), p.relations.length, p.operations.length], render: () => importCard(p) }, { key: "openapi", render: () => openApiCard(p) }] : []),
     { key: "export", deps: edit, render: () => exportCard(p, edit) },
   ]);
   fill(body);
@@ -42,11 +47,19 @@ export async function designTab(body, p, who, live) {
   if (live) live((p, msg) => d.update(p, msg));
 }
 
+/** contractOps says where a contract project's operations are: its
+ * schema's root fields, served as the Schema tab's report says. */
+function contractOps(p) {
+  const el = card("Operations", h("p", { id: "contractOps" }, "This project serves an imported GraphQL schema: its operations are the schema's root fields, each served as ",
+    h("a", { href: `/board/projects/${encodeURIComponent(p.id)}/schema` }, "the Schema tab"), " says. They change with a new version of the schema, not here."));
+  return el;
+}
+
 /** sdlCard shows the project's runtime schema, read when it is made. */
 function sdlCard(p) {
   const pre = h("pre", { id: "sdl", tabindex: "0" });
   gql(`query($id: ID) { project(id: $id) { sdl } }`, { id: p.id }).then((d) => { pre.textContent = d.project.sdl; }, (e) => { pre.textContent = `# ${e.message}`; });
-  return card("Generated schema (SDL)", pre);
+  return card(p.contract ? "Served schema (SDL)" : "Generated schema (SDL)", pre);
 }
 
 function operationsCard(p, t, box, edit) {

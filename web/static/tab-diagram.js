@@ -132,5 +132,7 @@ export async function diagramTab(body, p) {
   fill(body, card(`Diagram: ${count(p.tables.length, "table")}, ${count(p.relations.length, "relation")}`,
     p.tables.length ? box : h("p", {}, "No tables yet: add them on the ", h("a", { href: `/board/projects/${encodeURIComponent(p.id)}` }, "Model tab"), "."),
     h("p", { class: "muted" }, "Green: ready; red: not ready. Arrows go from a relation's source to its target, labelled with the field and cardinality.")));
-  if (p.tables.length) box.append(diagram(p.tables, p.relations, Math.max(body.clientWidth, 360)));
+  // A contract table's hidden link keys (__key…) are the engine's, not the schema's.
+  const tables = p.contract ? p.tables.map((t) => ({ ...t, attributes: t.attributes.filter((a) => !a.name.startsWith("__")) })) : p.tables;
+  if (p.tables.length) box.append(diagram(tables, p.relations, Math.max(body.clientWidth, 360)));
 }

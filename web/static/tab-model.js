@@ -24,12 +24,15 @@ export async function dataSources(p) {
  * form, a card per table and the relations; live(update) hands the page
  * the function that re-renders them in place after an edit. */
 export async function modelTab(body, p, who, live) {
-  const edit = mayEdit(p);
+  // A project serving an imported schema takes its types from the schema:
+  // they show read-only here; a new version changes them (tab-schema.js).
+  const edit = mayEdit(p) && !p.contract;
   const pool = await dataSources(p);
   const byCode = Object.fromEntries(pool.map((d) => [d.importCode, d]));
   const top = h("div"), tables = h("div", { id: "tables" }), rels = h("div");
   const decks = [
-    deck(top, (p) => (edit ? [{ key: "new", deps: p.tables.map((t) => t.name), render: () => newTableCard(p, pool) }] : [])),
+    deck(top, (p) => (p.contract ? [{ key: "contract", deps: p.contract.version, render: () => contractNote(p) }]
+      : edit ? [{ key: "new", deps: p.tables.map((t) => t.name), render: () => newTableCard(p, pool) }] : [])),
     deck(tables, (p) => (p.tables.length ? p.tables.map((t) => ({ key: t.id, deps: tableDeps(p, t), render: () => (edit ? tableCard : tableView)(p, t, pool, byCode[t.source && t.source.importCode]) }))
       : [{ key: "none", render: () => card("Tables", h("p", { id: "noTables" }, edit ? ["No tables yet: add one above, or open the ", h("a", { href: "/board/data" }, "Data pool"), " and use “Create an API from this dataset” on a dataset."] : "No tables yet: an editor adds them.")) }])),
     deck(rels, (p) => [{ key: "relations", deps: [p.relations, p.tables.map((t) => [t.id, t.name, t.attributes.map((a) => a.name)]), p.operations.length], render: () => relationsCard(p, edit) }]),
@@ -38,6 +41,18 @@ export async function modelTab(body, p, who, live) {
   update(p);
   fill(body, top, tables, rels);
   if (live) live(update);
+}
+
+/** contractNote says why a contract project's model is read-only and
+ * where its types change. */
+function contractNote(p) {
+  const base = `/board/projects/${encodeURIComponent(p.id)}`;
+  const el = card("From the imported schema", h("p", { id: "contractReadOnly" },
+    `These types come from the GraphQL schema this project serves (version ${p.contract.version}); they show read-only here. To change them, `,
+    h("a", { href: `${base}/schema` }, "import a new version on the Schema tab"),
+    ", where row counts and data sources are edited too."));
+  el.id = "contractNote";
+  return el;
 }
 
 /** tableDeps is what a table's card shows: the table, its views and operations. */
@@ -81,11 +96,22 @@ function tableCard(p, t, pool, source) {
 function tableView(p, t, pool, source) {
   const views = p.views.filter((v) => v.tableId === t.id);
   const src = t.source;
-  const binding = h("p", { class: "binding" }, "Dataset: ", src ? h("code", {}, src.importCode) : "not bound",
+  const binding = p.contract ? contractBinding(p, t) : h("p", { class: "binding" }, "Dataset: ", src ? h("code", {}, src.importCode) : "not bound",
     src ? (src.variant ? [" · variant ", h("code", {}, src.variant)] : " · all variants") : "");
-  const el = card(t.name, readiness(t), binding, attributeGrid(p, t, source, null, null, false), viewsBox(p, t, views));
+  // A contract table's hidden link keys (__key…) are the engine's, not the schema's.
+  const shown = p.contract ? { ...t, attributes: t.attributes.filter((a) => !a.name.startsWith("__")) } : t;
+  const el = card(t.name, readiness(t), binding, attributeGrid(p, shown, source, null, null, false), p.contract ? null : viewsBox(p, t, views));
   el.dataset.table = t.name;
   return el;
+}
+
+/** contractBinding says where a contract table's rows come from, as the
+ * Schema tab sets it: generated (how many) or a dataset of the pool. */
+function contractBinding(p, t) {
+  const c = p.contract.tables.find((x) => x.tableId === t.id || x.type === t.name);
+  if (!c) return null;
+  return h("p", { class: "binding" }, "Rows: ", c.importCode ? ["read from the dataset ", h("code", {}, c.importCode)] : `${c.rows} generated`,
+    " (", h("a", { href: `/board/projects/${encodeURIComponent(p.id)}/schema` }, "change on the Schema tab"), ")");
 }
 
 function bindingForm(t, pool, st) {

@@ -6,6 +6,7 @@
 import { h, gql, fill, status, action, card, copyButton, GqlError } from "./dom.js";
 import { mayEdit } from "./role.js";
 import { onLeave } from "./live.js";
+import { contractStarter } from "./schema-start.js";
 
 /** curlOf is the request as a shell command; account projects need a key.
  * opts: auth, the key's header line with a shell variable in double quotes
@@ -84,7 +85,10 @@ export function labelEditors(root) {
 
 export async function playgroundTab(body, p) {
   const st = status();
-  const state = { query: new URLSearchParams(location.search).get("query") || starter(p), variables: "" };
+  let query = new URLSearchParams(location.search).get("query");
+  // A project serving an imported schema starts with a list its report names.
+  if (!query && p.contract) query = await contractStarter(p).catch(() => null);
+  const state = { query: query || starter(p), variables: "" };
   const curl = copyButton("Copy as curl", () => {
     let vars = null;
     if (state.variables.trim()) { try { vars = JSON.parse(state.variables); } catch { vars = null; } }
