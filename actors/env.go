@@ -138,6 +138,10 @@ type Env struct {
 	// Bounds are the node's bounds of one runtime request (response
 	// bytes, list items, errors) and its response byte budget.
 	Bounds exec.Bounds
+	// Broadcast hands a project's realtime events to every node of the
+	// cluster (cluster.Node.Broadcast; docs/using/realtime.md); nil
+	// publishes none.
+	Broadcast func(data []byte)
 	// runtime is the node's runtime path and grain client, built once on
 	// first use (RuntimePath) from the fields above.
 	runtimeOnce sync.Once

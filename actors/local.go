@@ -34,6 +34,7 @@ type projectView struct {
 	keys    *keyCache        // shared by every view of one activation
 	lease   *quotaLease
 	faults  *faultState // shared by every view of one activation
+	events  *eventRing  // shared by every view of one activation; nil before its first event
 }
 
 func (l *Local) publishProject(id string, v *projectView) {

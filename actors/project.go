@@ -44,6 +44,13 @@ type projectGrain struct {
 	// (projectDoc). The bytes are never changed once made.
 	doc   []byte
 	docOf *model.Project
+	// events are the activation's recent realtime events, made on the
+	// first one (project_events.go).
+	events *eventRing
+	// streams are the running demo event streams, driven by the tick that
+	// stopStreams ends (project_eventstream.go).
+	streams     map[streamKey]*eventStream
+	stopStreams func()
 }
 
 // projectDoc is the reply to ProjectGet: the project encoded once per
@@ -163,12 +170,13 @@ func (p *projectGrain) publish(g *grain) {
 	if p.faults == nil {
 		p.faults = newFaultState()
 	}
-	p.view = &projectView{project: p.st.Project, rt: rt, ov: p.ov, session: p.st.Session, keys: p.keys, lease: p.lease, faults: p.faults}
+	p.view = &projectView{project: p.st.Project, rt: rt, ov: p.ov, session: p.st.Session, keys: p.keys, lease: p.lease, faults: p.faults, events: p.events}
 	g.env.Local.publishProject(g.id, p.view)
 }
 
 // stopped withdraws the snapshot when the grain passivates.
 func (p *projectGrain) stopped(g *grain) {
+	p.endStreams()
 	p.flush(g)
 	g.env.Local.withdrawProject(g.id, p.view)
 	g.env.Local.withdrawMeter(kindProject, g.id, p.calls)
@@ -184,6 +192,16 @@ func (p *projectGrain) handle(g *grain, c *call) (result, error) {
 		return p.runtimeCall(g, c, m)
 	case *pb.ProjectServe:
 		return p.serveCall(g, c, m)
+	case *pb.ProjectRenderEvent:
+		return p.renderCall(g, c, m)
+	case *pb.ProjectLogSubscriptionEnd:
+		if err := p.live(g); err != nil {
+			return nil, err
+		}
+		if !g.env.Config.NoRequestLog {
+			p.requestLogState().record(subscriptionEndOf(m.Entry))
+		}
+		return nil, nil
 	case *pb.ProjectCreate:
 		return p.create(g, m)
 	case *pb.ProjectExpire: // the sweeper's: for projects past their expiry or deleted already
@@ -205,7 +223,8 @@ func (p *projectGrain) handle(g *grain, c *call) (result, error) {
 		*pb.EditCreateAttribute, *pb.EditUpdateAttribute, *pb.EditDeleteAttribute, *pb.EditCreateRelation, *pb.EditDeleteRelation,
 		*pb.EditGenerateOperations, *pb.EditCreateOperation, *pb.EditUpdateOperation, *pb.EditDeleteOperation,
 		*pb.EditGenerateViews, *pb.EditImportTables, *pb.EditSetBaseline, *pb.EditSetFaults, *pb.ProjectClearRequestLog, *pb.ProjectKeep,
-		*pb.EditImportContract, *pb.EditSetContractTable, *pb.EditSetContractMapping:
+		*pb.EditImportContract, *pb.EditSetContractTable, *pb.EditSetContractMapping,
+		*pb.ProjectSendEvent, *pb.ProjectEventStream:
 		return p.authorized(g, c, true)
 	}
 	return nil, unknownRequest(g, c)
@@ -270,6 +289,10 @@ func (p *projectGrain) authorized(g *grain, c *call, write bool) (result, error)
 	case *pb.ProjectClearRequestLog:
 		p.requestLogState().clear()
 		return nil, nil
+	case *pb.ProjectSendEvent:
+		return p.sendEvent(g, m)
+	case *pb.ProjectEventStream:
+		return p.eventStreamCall(g, c, m)
 	case *pb.ProjectKeep:
 		if !a.System {
 			return nil, model.Errorf(model.CodeForbidden, "only the node keeps a guest project")
@@ -398,7 +421,10 @@ func overlayPuts(projectID string, changes []graphql.Change) ([]persistence.Put,
 
 // other handles the grain's own messages (mutations handed back by a query goroutine).
 func (p *projectGrain) other(g *grain, ctx actor.Context) {
-	if t, ok := ctx.Message().(*mutationTask); ok {
-		p.runMutation(g, t)
+	switch m := ctx.Message().(type) {
+	case *mutationTask:
+		p.runMutation(g, m)
+	case eventTick:
+		p.tickStreams(g)
 	}
 }

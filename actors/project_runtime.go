@@ -33,6 +33,9 @@ func (p *projectGrain) runtimeCall(g *grain, c *call, m *pb.ProjectRuntime) (res
 	if err := checkRuntimeCredential(p.st.Project, m.ShareToken, m.KeyVerified, m.Internal); err != nil {
 		return nil, err
 	}
+	if m.CheckOnly {
+		return rawReply{&pb.Reply{Status: 200}}, nil
+	}
 	rt, err := p.runtime(g)
 	if err != nil {
 		return nil, err
@@ -53,6 +56,8 @@ func (p *projectGrain) runtimeCall(g *grain, c *call, m *pb.ProjectRuntime) (res
 			g.replyLater(c, errorReply(exec.TimeoutError(refusal)))
 		case refusal != nil:
 			g.replyLater(c, runtimeReply(refused(refusal, nil), nil))
+		case m.Subscribe && prep.Subscription():
+			g.replyLater(c, &pb.Reply{Status: 200, Body: subscriptionBody(rt, prep, g.id)})
 		case prep.Mutation() && m.QueryOnly:
 			g.replyLater(c, errorReply(errMutationOverGet))
 		case prep.Mutation():
@@ -110,10 +115,12 @@ func (p *projectGrain) runMutation(g *grain, t *mutationTask) {
 		return
 	}
 	body := res.AppendJSON(nil)
+	before := p.ov.Snapshot()
 	if err := p.persistChanges(g, changes, reqID, body); err != nil {
 		g.replyLater(t.call, errorReply(err))
 		return
 	}
+	p.publishEvents(g, graphql.EventsOf(changes, before, p.ov.Snapshot()))
 	// Written and applied: the answer is a success even if the caller's
 	// deadline passed meanwhile.
 	g.replyLater(t.call, &pb.Reply{Status: 200, Body: body})

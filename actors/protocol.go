@@ -17,7 +17,7 @@ import (
 // Nodes of another version are not admitted to the cluster
 // (cluster/provider.go): bump it with every change of the wire between
 // nodes that an older node would misread.
-const ProtocolVersion = 3
+const ProtocolVersion = 4
 
 // grainRequest is a grain request: a generated message whose field 1 is its
 // pb.Header (TestProtocolRequests checks every one). What each grain kind

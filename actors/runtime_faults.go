@@ -41,7 +41,7 @@ type runtimeTrace struct {
 // returns nil when r is not logged: an internal call (previewQuery,
 // runtimeList), MCP's run_query, or a project with no snapshot here.
 func (p *RuntimePath) trace(t *runtimeTrace, projectID string, r *model.RuntimeRequest) *runtimeTrace {
-	if r.Internal || r.NoFaults {
+	if r.Internal || r.NoFaults || r.CheckOnly {
 		return nil
 	}
 	v := p.grains.env.Local.project(projectID)

@@ -107,7 +107,7 @@ func (p *RuntimePath) steps(ctx context.Context, projectID, reqID string, r *mod
 	if err != nil {
 		return nil, err
 	}
-	if !*counted {
+	if !*counted && !r.CheckOnly {
 		if err := p.grains.takeQuota(ctx, projectID); err != nil {
 			return nil, err
 		}
@@ -123,7 +123,8 @@ func (p *RuntimePath) steps(ctx context.Context, projectID, reqID string, r *mod
 	if res, ok, err := p.localQuery(ctx, projectID, r, keyOK, t); ok {
 		return res, err
 	}
-	call := &pb.ProjectRuntime{Header: &pb.Header{}, Slug: r.Slug, KeyVerified: keyOK, Internal: r.Internal, QueryOnly: r.QueryOnly, Body: r.Body}
+	call := &pb.ProjectRuntime{Header: &pb.Header{}, Slug: r.Slug, KeyVerified: keyOK, Internal: r.Internal, QueryOnly: r.QueryOnly, Body: r.Body,
+		Subscribe: r.Subscribe, CheckOnly: r.CheckOnly}
 	if !keyOK {
 		call.ShareToken = r.ShareToken
 	}
@@ -161,8 +162,9 @@ func (p *RuntimePath) credential(ctx context.Context, projectID string, r *model
 // the other node answers only after the checks that come before it.
 func (p *RuntimePath) forward(ctx context.Context, projectID string, r *model.RuntimeRequest) (*model.RuntimeResult, error) {
 	call := &pb.ProjectServe{Slug: r.Slug, ApiKey: r.KeyValue, ShareToken: r.ShareToken, ActorToken: r.ActorToken,
-		Internal: r.Internal, QueryOnly: r.QueryOnly, Body: r.Body, FaultHeader: r.FaultHeader, NoFaults: r.NoFaults}
-	if r.BodyFrom != nil {
+		Internal: r.Internal, QueryOnly: r.QueryOnly, Body: r.Body, FaultHeader: r.FaultHeader, NoFaults: r.NoFaults,
+		Subscribe: r.Subscribe, CheckOnly: r.CheckOnly}
+	if r.BodyFrom != nil && !r.CheckOnly {
 		b, err := r.BodyFrom.ReadBody()
 		switch me := model.AsError(err); {
 		case me != nil:
@@ -181,7 +183,7 @@ func (p *RuntimePath) forward(ctx context.Context, projectID string, r *model.Ru
 func servedRequest(m *pb.ProjectServe) model.RuntimeRequest {
 	r := model.RuntimeRequest{Slug: m.Slug, KeyValue: m.ApiKey, ShareToken: m.ShareToken,
 		ActorToken: m.ActorToken, Body: m.Body, Internal: m.Internal, QueryOnly: m.QueryOnly,
-		FaultHeader: m.FaultHeader, NoFaults: m.NoFaults}
+		FaultHeader: m.FaultHeader, NoFaults: m.NoFaults, Subscribe: m.Subscribe, CheckOnly: m.CheckOnly}
 	if m.BodyErrorCode != "" {
 		r.Body, r.BodyFrom = nil, failedBody{&model.Error{Code: model.Code(m.BodyErrorCode), Message: m.BodyErrorMessage}}
 	}
@@ -289,6 +291,9 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 	if err := checkRuntimeCredential(v.project, r.ShareToken, keyOK, r.Internal); err != nil {
 		return nil, true, err
 	}
+	if r.CheckOnly {
+		return &model.RuntimeResult{Status: 200}, true, nil
+	}
 	req, err := exec.DecodeRequest(r.Body)
 	if err != nil {
 		return nil, true, err
@@ -310,6 +315,12 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 	}
 	if res, done, err := t.inject(v.project, prep, r.FaultHeader, out); done {
 		return res, true, err
+	}
+	if r.Subscribe && prep.Subscription() {
+		if t != nil {
+			t.entry.Subscription = model.SubscriptionStart
+		}
+		return t.finish(&model.RuntimeResult{Status: 200, Body: subscriptionBody(v.rt, prep, projectID)}), true, nil
 	}
 	if prep.Mutation() {
 		return nil, false, nil // mutations run in the grain, one at a time

@@ -55,6 +55,10 @@ type Config struct {
 	// (actors.ProtocolVersion): a node of another version is not admitted
 	// to the cluster, and the refusal is logged naming both versions.
 	Protocol int
+	// OnBroadcast receives what any member's Broadcast sent, this node's
+	// included, one call at a time per sender, in its order; it must not
+	// block. Nil: broadcasts are dropped.
+	OnBroadcast func(data []byte)
 }
 
 // DefaultConfig returns a single-node configuration on 127.0.0.1.
@@ -149,6 +153,9 @@ func Start(cfg Config) (*Node, error) {
 		if _, err := system.Root.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return rep }), replicaName); err != nil {
 			return nil, fmt.Errorf("replica actor: %w", err)
 		}
+	}
+	if err := n.startBroadcaster(); err != nil {
+		return nil, fmt.Errorf("broadcast actor: %w", err)
 	}
 	// Record the cluster's size when a topology shows it, not at this
 	// node's next replicated write: a node cut off (or restarted alone)

@@ -61,7 +61,7 @@ type operation struct {
 	t      *table
 	params []param
 	// The opt-in options of a LIST operation (model.OperationOptions).
-	relay, where, orderBy bool
+	relay, where, orderBy, subs bool
 }
 
 // param is a parameter of a LIST operation. A nil attr (COMPUTED) is null.
@@ -75,6 +75,7 @@ type param struct {
 type compiled struct {
 	tables []*table
 	ops    []*operation
+	subs   []*subField // the Subscription type's fields (subscription.go)
 }
 
 func compileModel(p *model.Project) *compiled {
@@ -93,6 +94,7 @@ func compileModel(p *model.Project) *compiled {
 			c.ops = append(c.ops, compileOperation(t, mo))
 		}
 	}
+	c.subs = compileSubscriptions(c)
 	return c
 }
 
@@ -187,6 +189,7 @@ func compileOperation(t *table, mo *model.Operation) *operation {
 	}
 	if opt := mo.Options; opt != nil {
 		o.relay, o.where, o.orderBy = opt.Relay, opt.Where, opt.OrderBy && len(t.sortable()) > 0
+		o.subs = opt.Subscriptions
 	}
 	for _, mp := range mo.Parameters {
 		o.params = append(o.params, param{name: mp.Name, attr: t.field(mp.Attribute), op: mp.Operator})

@@ -51,6 +51,7 @@ func buildSDL(c *compiled, opt Options) string {
 	}
 	w.query(c.ops)
 	w.mutation(c.ops)
+	w.subscription(c.subs)
 	return w.b.String()
 }
 

@@ -183,6 +183,8 @@ func (rt *Runtime) query(ctx context.Context, prep *exec.Prepared, pool Pool, ov
 		return nil, errForeignPrepared
 	case prep.Mutation():
 		return nil, errMutationInQuery
+	case prep.Subscription():
+		return nil, ErrSubscriptionOverHTTP
 	}
 	root := newView(rt, pool, ov, ov.snapshot(), true)
 	if hold {

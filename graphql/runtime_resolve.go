@@ -38,6 +38,9 @@ func (rt *Runtime) resolvers() map[string]exec.Resolver {
 			m["Mutation."+o.name] = mutationResolver(o, (*mutation).remove)
 		}
 	}
+	for _, s := range rt.model.subs {
+		m["Subscription."+s.name] = subResolver(s)
+	}
 	if queries == 0 {
 		m["Query."+placeholderField] = func(context.Context, *exec.Field) (any, error) { return nil, nil }
 	}

@@ -13,16 +13,18 @@ import (
 // row engine, each with why it is not mutable state: everything else a
 // Runtime, an Overlay or a Cache needs is a field of it.
 var packageVarsAllowed = map[string]string{
-	"bitsPool":           "a sync.Pool of scratch bitsets: reuse, no state",
-	"sparseScratch":      "a sync.Pool of scratch buffers: reuse, no state",
-	"emptyState":         "the empty overlay version, never written through",
-	"errMutationInQuery": "a sentinel error",
-	"errQueryInMutate":   "a sentinel error",
-	"errForeignPrepared": "a sentinel error",
-	"aliasMeta":          "the generator catalog's read-only table of option descriptions, never written",
-	"aliasCategory":      "the generator catalog's read-only table of categories, never written",
-	"lookupCategory":     "the generator catalog's read-only table of categories, never written",
-	"catalog":            "the generator catalog, computed once from constants and never written",
+	"bitsPool":                "a sync.Pool of scratch bitsets: reuse, no state",
+	"sparseScratch":           "a sync.Pool of scratch buffers: reuse, no state",
+	"emptyState":              "the empty overlay version, never written through",
+	"errMutationInQuery":      "a sentinel error",
+	"errQueryInMutate":        "a sentinel error",
+	"errForeignPrepared":      "a sentinel error",
+	"aliasMeta":               "the generator catalog's read-only table of option descriptions, never written",
+	"aliasCategory":           "the generator catalog's read-only table of categories, never written",
+	"lookupCategory":          "the generator catalog's read-only table of categories, never written",
+	"catalog":                 "the generator catalog, computed once from constants and never written",
+	"errNotSubscription":      "a sentinel error",
+	"ErrSubscriptionOverHTTP": "a sentinel error",
 }
 
 // TestNoPackageState: the package doc says the engine keeps no mutable

@@ -39,7 +39,9 @@ const pageCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-sr
 func (s *Server) csp() string {
 	extra := ""
 	if base, app := origin(s.cfg.BaseURL), origin(s.cfg.AppURL); base != "" && base != app {
-		extra = " " + base
+		// and its WebSocket address: the playground's subscriptions
+		// (docs/using/realtime.md); 'self' covers the board's own.
+		extra = " " + base + " ws" + strings.TrimPrefix(base, "http")
 	}
 	return fmt.Sprintf(pageCSP, extra)
 }

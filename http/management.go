@@ -74,6 +74,7 @@ type Management interface {
 	ModelEditor
 	Versioning
 	Faults
+	Events
 	ProjectFields
 	DatasetAPI
 	MemberKeys
@@ -268,6 +269,9 @@ func (s *Surface) managementResolvers(b Management) map[string]exec.Resolver {
 		r[key] = s.authed(fn)
 	}
 	for key, fn := range (contractResolvers{s, b}).roots() {
+		r[key] = s.authed(fn)
+	}
+	for key, fn := range (eventsResolvers{s, b}).roots() {
 		r[key] = s.authed(fn)
 	}
 	for key, fn := range (teamResolvers{s, b}).roots() {

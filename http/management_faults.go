@@ -120,5 +120,14 @@ func shapeLogEntry(e model.RequestLogEntry) any {
 		"id": e.ID, "at": dateTime(e.At), "operationName": optString(e.OperationName),
 		"rootFields": nonNil(e.RootFields), "query": e.Query, "variables": optJSON(e.Variables),
 		"status": status, "durationMs": e.DurationMs, "errorCode": optString(string(e.Code)), "fault": optString(e.Fault),
+		"subscription": optString(e.Subscription), "events": logEvents(e),
 	}
+}
+
+// logEvents is an END entry's event count; null on other entries.
+func logEvents(e model.RequestLogEntry) any {
+	if e.Subscription != model.SubscriptionEnd {
+		return nil
+	}
+	return e.Events
 }

@@ -135,7 +135,8 @@ func operationOptions(in input) *model.OperationOptions {
 	if o == nil {
 		return nil
 	}
-	return &model.OperationOptions{Relay: o.boolean("relay"), Where: o.boolean("where"), OrderBy: o.boolean("orderBy")}
+	return &model.OperationOptions{Relay: o.boolean("relay"), Where: o.boolean("where"), OrderBy: o.boolean("orderBy"),
+		Subscriptions: o.boolean("subscriptions")}
 }
 
 // operationPatch returns the operation ID and patch of an

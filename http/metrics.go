@@ -56,7 +56,9 @@ func (s *Server) metricsFor(route string) gin.HandlerFunc {
 	return func(c *gin.Context) {
 		start := time.Now()
 		c.Next()
-		lat.Observe(time.Since(start).Seconds())
+		if !c.GetBool(streamKey) { // a subscription's life is no request latency
+			lat.Observe(time.Since(start).Seconds())
+		}
 		status := c.Writer.Status()
 		ctr, ok := byStatus.Load(status)
 		if !ok {

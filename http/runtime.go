@@ -112,7 +112,7 @@ func getBody(c *gin.Context, buf *bytes.Buffer) error {
 // in the runtime path (actors/runtime_path.go), which reads the body in
 // its turn through the request's runtimeScratch.
 func (s *Server) serveRuntime(c *gin.Context) {
-	if s.serveGraphiQL(c) { // graphiql.go: a browser's navigation
+	if s.serveGraphiQL(c) || s.serveSubscription(c) { // graphiql.go: a browser's navigation; subscriptions.go
 		return
 	}
 	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.QueryTimeout)

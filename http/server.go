@@ -78,6 +78,11 @@ type Config struct {
 	// MCP serves the Model Context Protocol's Streamable HTTP transport at
 	// /mcp (package mcp); nil leaves the route out. It bounds its own body.
 	MCP http.Handler
+	// Subscriptions serves WebSocket upgrades and event-stream requests on
+	// /mock/{slug}/graphql (Server.NewSubscriptions; docs/using/
+	// realtime.md); nil serves none. It may be set after NewServer, before
+	// Start (SetSubscriptions).
+	Subscriptions http.Handler
 }
 
 // DefaultConfig returns the defaults of docs/reference/bounds.md.
@@ -102,6 +107,7 @@ type Server struct {
 	ln      net.Listener
 	demo    atomic.Pointer[demoRef] // board_demo.go
 	cors    *corsCache              // cors.go
+	streams streams                 // subscriptions.go
 	msrv    *http.Server            // /metrics on MetricsAddr, or nil
 	mln     net.Listener
 }
@@ -245,6 +251,7 @@ func (s *Server) Handler() http.Handler { return s.handler }
 
 // Shutdown stops accepting requests and waits for those under way, up to ctx's deadline.
 func (s *Server) Shutdown(ctx context.Context) error {
+	s.endStreams() // subscriptions.go: net/http would wait for them
 	if s.msrv != nil {
 		_ = s.msrv.Shutdown(ctx)
 	}

@@ -265,7 +265,7 @@ func shapeOptions(o *model.OperationOptions) any {
 	if o != nil {
 		v = *o
 	}
-	return map[string]any{"relay": v.Relay, "where": v.Where, "orderBy": v.OrderBy}
+	return map[string]any{"relay": v.Relay, "where": v.Where, "orderBy": v.OrderBy, "subscriptions": v.Subscriptions}
 }
 
 // parameter shapes a Parameter.

@@ -91,7 +91,7 @@ func checkParameters(t *Table, k OperationKind, params []Parameter) error {
 // checkOptions refuses options on operations other than LIST.
 func checkOptions(k OperationKind, opt *OperationOptions) error {
 	if opt.Any() && k != OpList {
-		return Errorf(CodeBadUserInput, "only LIST operations take options (relay, where, orderBy); use an AGGREGATE operation for aggregates")
+		return Errorf(CodeBadUserInput, "only LIST operations take options (relay, where, orderBy, subscriptions); use an AGGREGATE operation for aggregates")
 	}
 	return nil
 }

@@ -132,10 +132,16 @@ type OperationOptions struct {
 	Where bool `json:"where,omitempty"`
 	// OrderBy adds an orderBy: [<T>OrderBy!] argument (multi-field sort).
 	OrderBy bool `json:"orderBy,omitempty"`
+	// Subscriptions adds the table's Subscription fields <table>Created,
+	// <table>Updated(id) and <table>Deleted (docs/using/realtime.md), with
+	// the where argument when an operation of the table has Where.
+	Subscriptions bool `json:"subscriptions,omitempty"`
 }
 
 // Any reports whether o opts into anything.
-func (o *OperationOptions) Any() bool { return o != nil && (o.Relay || o.Where || o.OrderBy) }
+func (o *OperationOptions) Any() bool {
+	return o != nil && (o.Relay || o.Where || o.OrderBy || o.Subscriptions)
+}
 
 // Parameter is an argument of a LIST operation compared with an attribute.
 type Parameter struct {

@@ -40,4 +40,16 @@ type RequestLogEntry struct {
 	Code Code `json:"code,omitempty"`
 	// Fault is what was injected (FaultDecision.String); "" for nothing.
 	Fault string `json:"fault,omitempty"`
+	// Subscription is SubscriptionStart or SubscriptionEnd for the start
+	// and end of a subscription (docs/using/realtime.md), "" otherwise; an
+	// end's DurationMs is the subscription's life and Events how many
+	// events it sent.
+	Subscription string `json:"subscription,omitempty"`
+	Events       int    `json:"events,omitempty"`
 }
+
+// The values of RequestLogEntry.Subscription.
+const (
+	SubscriptionStart = "START"
+	SubscriptionEnd   = "END"
+)

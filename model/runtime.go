@@ -36,6 +36,15 @@ type RuntimeRequest struct {
 	// is no client's runtime request: like Internal calls, it gets no
 	// faults and stays out of the request log.
 	NoFaults bool
+	// Subscribe marks a request of a subscription connection (WebSocket or
+	// event stream; docs/using/realtime.md): a subscription's answer is its
+	// target (a body {"subscription": {...}}) instead of a result; queries
+	// and mutations run as usual.
+	Subscribe bool
+	// CheckOnly makes only the checks of the slug and credential (key,
+	// scope, actor token, share token): a subscription connection's
+	// opening. No quota, no body, no log; the answer is an empty 200.
+	CheckOnly bool
 }
 
 // RuntimeResult is the runtime's answer: 200 with a GraphQL response, or 400

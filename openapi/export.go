@@ -68,6 +68,7 @@ func document(p *model.Project, baseURL string) *openapi3.T {
 		}
 		addPowerSchemas(d, t, ops)
 		addPaths(d, t, ops)
+		addEventWebhooks(d, t, ops)
 	}
 	return d
 }

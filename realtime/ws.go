@@ -156,7 +156,8 @@ func (w *wsConn) init(ctx context.Context) error {
 	w.ip = creds.ClientIP
 	sess, err := w.s.rt.Open(ctx, w.r.URL.Path, creds)
 	if err != nil {
-		return closeWith(CloseForbidden, "Forbidden: %s", refusalText(err))
+		// The code first: a close reason is cut at 123 bytes.
+		return closeWith(CloseForbidden, "Forbidden: %s: %s", codeOf(err), refusalText(err))
 	}
 	w.session = sess
 	return w.write(ctx, message{Type: "connection_ack"})

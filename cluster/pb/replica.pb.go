@@ -683,6 +683,52 @@ func (x *VersionsReply) GetVersions() map[string]*Version {
 	return nil
 }
 
+// Broadcast carries a message of the node's user (mockgql's realtime
+// events) to every member's broadcast actor; data is opaque here.
+type Broadcast struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Data          []byte                 `protobuf:"bytes,1,opt,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Broadcast) Reset() {
+	*x = Broadcast{}
+	mi := &file_mockgql_cluster_v1_replica_proto_msgTypes[11]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Broadcast) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Broadcast) ProtoMessage() {}
+
+func (x *Broadcast) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_cluster_v1_replica_proto_msgTypes[11]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Broadcast.ProtoReflect.Descriptor instead.
+func (*Broadcast) Descriptor() ([]byte, []int) {
+	return file_mockgql_cluster_v1_replica_proto_rawDescGZIP(), []int{11}
+}
+
+func (x *Broadcast) GetData() []byte {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
 var File_mockgql_cluster_v1_replica_proto protoreflect.FileDescriptor
 
 const file_mockgql_cluster_v1_replica_proto_rawDesc = "" +
@@ -735,7 +781,9 @@ const file_mockgql_cluster_v1_replica_proto_rawDesc = "" +
 	"\bversions\x18\x01 \x03(\v2/.mockgql.cluster.v1.VersionsReply.VersionsEntryR\bversions\x1aX\n" +
 	"\rVersionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x121\n" +
-	"\x05value\x18\x02 \x01(\v2\x1b.mockgql.cluster.v1.VersionR\x05value:\x028\x01B'Z%github.com/mockgql/mockgql/cluster/pbb\x06proto3"
+	"\x05value\x18\x02 \x01(\v2\x1b.mockgql.cluster.v1.VersionR\x05value:\x028\x01\"\x1f\n" +
+	"\tBroadcast\x12\x12\n" +
+	"\x04data\x18\x01 \x01(\fR\x04dataB'Z%github.com/mockgql/mockgql/cluster/pbb\x06proto3"
 
 var (
 	file_mockgql_cluster_v1_replica_proto_rawDescOnce sync.Once
@@ -749,7 +797,7 @@ func file_mockgql_cluster_v1_replica_proto_rawDescGZIP() []byte {
 	return file_mockgql_cluster_v1_replica_proto_rawDescData
 }
 
-var file_mockgql_cluster_v1_replica_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
+var file_mockgql_cluster_v1_replica_proto_msgTypes = make([]protoimpl.MessageInfo, 13)
 var file_mockgql_cluster_v1_replica_proto_goTypes = []any{
 	(*Version)(nil),       // 0: mockgql.cluster.v1.Version
 	(*Record)(nil),        // 1: mockgql.cluster.v1.Record
@@ -762,7 +810,8 @@ var file_mockgql_cluster_v1_replica_proto_goTypes = []any{
 	(*Snapshot)(nil),      // 8: mockgql.cluster.v1.Snapshot
 	(*Versions)(nil),      // 9: mockgql.cluster.v1.Versions
 	(*VersionsReply)(nil), // 10: mockgql.cluster.v1.VersionsReply
-	nil,                   // 11: mockgql.cluster.v1.VersionsReply.VersionsEntry
+	(*Broadcast)(nil),     // 11: mockgql.cluster.v1.Broadcast
+	nil,                   // 12: mockgql.cluster.v1.VersionsReply.VersionsEntry
 }
 var file_mockgql_cluster_v1_replica_proto_depIdxs = []int32{
 	0,  // 0: mockgql.cluster.v1.Write.ver:type_name -> mockgql.cluster.v1.Version
@@ -774,7 +823,7 @@ var file_mockgql_cluster_v1_replica_proto_depIdxs = []int32{
 	1,  // 6: mockgql.cluster.v1.ReadReply.records:type_name -> mockgql.cluster.v1.Record
 	0,  // 7: mockgql.cluster.v1.Snapshot.ver:type_name -> mockgql.cluster.v1.Version
 	1,  // 8: mockgql.cluster.v1.Snapshot.records:type_name -> mockgql.cluster.v1.Record
-	11, // 9: mockgql.cluster.v1.VersionsReply.versions:type_name -> mockgql.cluster.v1.VersionsReply.VersionsEntry
+	12, // 9: mockgql.cluster.v1.VersionsReply.versions:type_name -> mockgql.cluster.v1.VersionsReply.VersionsEntry
 	0,  // 10: mockgql.cluster.v1.VersionsReply.VersionsEntry.value:type_name -> mockgql.cluster.v1.Version
 	11, // [11:11] is the sub-list for method output_type
 	11, // [11:11] is the sub-list for method input_type
@@ -794,7 +843,7 @@ func file_mockgql_cluster_v1_replica_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mockgql_cluster_v1_replica_proto_rawDesc), len(file_mockgql_cluster_v1_replica_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   12,
+			NumMessages:   13,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

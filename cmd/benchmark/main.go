@@ -20,7 +20,7 @@ type options struct {
 	duration             time.Duration
 	conns                int
 	keep                 bool
-	only                 string // run one group: list, faults, mix, relations, cors, cluster, session, mcp, limits, budget, modelsize, sdl
+	only                 string // run one group: list, faults, mix, relations, cors, cluster, session, mcp, limits, budget, modelsize, sdl, subscriptions
 }
 
 func (o options) runs(group string) bool { return o.only == "" || o.only == group }
@@ -50,7 +50,7 @@ func main() {
 	flag.DurationVar(&o.duration, "duration", 3*time.Second, "load time per measurement")
 	flag.IntVar(&o.conns, "conns", 8, "concurrent connections")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temporary folder")
-	flag.StringVar(&o.only, "only", "", "run only one group of scenarios: list, faults, mix, relations, cors, cluster, session, mcp, limits, budget, modelsize or sdl")
+	flag.StringVar(&o.only, "only", "", "run only one group of scenarios: list, faults, mix, relations, cors, cluster, session, mcp, limits, budget, modelsize, sdl or subscriptions")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintln(os.Stderr, "benchmark:", err)

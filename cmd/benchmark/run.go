@@ -34,6 +34,12 @@ func run(o options) error {
 	if err != nil {
 		return err
 	}
+	if o.only != "" && o.runs("subscriptions") { // a server of its own; no datasets of the other groups
+		report := &report{}
+		err := subscriptionsBench(bin, dir, o, report)
+		report.print()
+		return err
+	}
 	report := &report{}
 	if o.runs("sdl") {
 		if err := sdlBench(bin, dir, o, report); err != nil {
@@ -125,6 +131,12 @@ func run(o options) error {
 		if err := limits(bin, self, dir, o, report); err != nil {
 			report.print()
 			return fmt.Errorf("limits: %w", err)
+		}
+	}
+	if o.runs("subscriptions") {
+		if err := subscriptionsBench(bin, dir, o, report); err != nil {
+			report.print()
+			return fmt.Errorf("subscriptions: %w", err)
 		}
 	}
 	if d, err := time.ParseDuration(os.Getenv("BENCH_HOLD")); err == nil { // time to take profiles by hand

@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/http"
 	"github.com/mockgql/mockgql/persistence"
+	"github.com/mockgql/mockgql/realtime"
 )
 
 // serveConfig is every setting of mockgql serve (docs/reference/flags.md).
@@ -48,9 +50,10 @@ type serveConfig struct {
 	SessionTTL, AdoptionTTL, SweepEvery    time.Duration
 	Replicas                               int
 	TrustedProxies                         list
-	Surface                                surfaceConfig // flags.go
-	Teams                                  teamsConfig   // flags_teams.go
-	Model                                  modelConfig   // flags_model.go
+	Surface                                surfaceConfig  // flags.go
+	Teams                                  teamsConfig    // flags_teams.go
+	Model                                  modelConfig    // flags_model.go
+	Realtime                               realtimeConfig // flags_realtime.go
 	PoolCurators                           list
 	Plans                                  planConfig // flags_plans.go
 	// bcryptCost is not a flag: tests lower it to keep sign-ups fast.
@@ -107,6 +110,7 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	planFlags(fs, &c.Plans)
 	teamsFlags(fs, &c.Teams)
 	modelFlags(fs, &c.Model)
+	realtimeFlags(fs, &c.Realtime)
 }
 
 func serve(args []string) error {
@@ -220,14 +224,22 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	if bind == "" {
 		bind = "127.0.0.1:0"
 	}
-	node, err := cluster.Start(cluster.Config{NodeName: c.Node, Bind: bind, Join: c.Join, Kinds: actors.Kinds(env), Logger: log,
+	hub := realtime.NewHub(c.Realtime.config())
+	var rtime *app.Realtime // made once the service is; a broadcast before it has no subscriber to reach
+	var rtimeReady atomic.Pointer[app.Realtime]
+	onBroadcast := func(data []byte) {
+		if r := rtimeReady.Load(); r != nil {
+			r.Deliver(data)
+		}
+	}
+	node, err := cluster.Start(cluster.Config{NodeName: c.Node, OnBroadcast: onBroadcast, Bind: bind, Join: c.Join, Kinds: actors.Kinds(env), Logger: log,
 		Tune: fastFailureDetection, DB: db, OnFenced: fenced(log), Protocol: actors.ProtocolVersion,
 		Store: cluster.StoreConfig{Replicas: c.Replicas, KeyOf: actors.GrainKeyOf, Records: actors.GrainRecords, Everywhere: actors.Everywhere}})
 	if err != nil {
 		db.Close()
 		return nil, err
 	}
-	env.Store, env.Caller = node.Store(), node
+	env.Store, env.Caller, env.Broadcast = node.Store(), node, node.Broadcast
 	env.Pool = actors.NewPool(node.Store())
 	// Abandoned dataset uploads are collected only from a node that caught
 	// up (its catalog is complete) and only once they are a day old (an
@@ -252,6 +264,8 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 		log.Warn("dataset garbage collection failed", "err", err)
 	}
 	svc := app.NewService(env)
+	rtime = app.NewRealtime(svc, hub)
+	rtimeReady.Store(rtime)
 	hcfg := http.DefaultConfig()
 	hcfg.Addr, hcfg.BaseURL, hcfg.AppURL, hcfg.JWTSecret = c.HTTP, strings.TrimRight(c.BaseURL, "/"), strings.TrimRight(c.AppURL, "/"), secret
 	hcfg.EdgeLimits, hcfg.QueryTimeout, hcfg.Logger, hcfg.Ready = acfg.EdgeLimits, c.QueryTimeout, log, node.Ready
@@ -261,6 +275,9 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	var srv *http.Server
 	if hcfg.MCP, err = newMCP(c, acfg, svc, secret, func() string { return srv.BaseURL() }, log); err == nil {
 		srv, err = http.NewServer(hcfg, backends(svc), metrics)
+	}
+	if err == nil {
+		srv.SetSubscriptions(srv.NewSubscriptions(c.Realtime.config(), rtime))
 	}
 	if err == nil {
 		err = srv.Start()

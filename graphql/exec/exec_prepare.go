@@ -52,7 +52,8 @@ type Prepared struct {
 // empty) and coerces req.Variables (a missing variable takes its declared
 // default). On failure it returns nil and a refused *Result whose Code is
 // model.CodeParseFailed or model.CodeValidateFailed; an unknown operation, a
-// query over the depth or field-count limits, a subscription and variables
+// query over the depth or field-count limits, a subscription on a schema
+// without a Subscription type, and variables
 // that do not coerce are validation failures. The refused Result may be
 // shared; the caller must not modify it. Prepare is safe for concurrent use.
 //
@@ -93,7 +94,7 @@ func (e *Executor) PrepareContext(ctx context.Context, req Request) (*Prepared, 
 }
 
 // rootType returns the root type of operations of kind op, or nil when the
-// schema has none (subscriptions are not supported at all).
+// schema has none.
 func (e *Executor) rootType(op ast.Operation) *objectType {
 	var def *ast.Definition
 	switch op {
@@ -101,6 +102,8 @@ func (e *Executor) rootType(op ast.Operation) *objectType {
 		def = e.Schema.Query
 	case ast.Mutation:
 		def = e.Schema.Mutation
+	case ast.Subscription:
+		def = e.Schema.Subscription
 	}
 	if def == nil {
 		return nil
@@ -227,6 +230,11 @@ func asGQLError(err error) *gqlerror.Error {
 
 // Mutation reports whether the operation is a mutation.
 func (p *Prepared) Mutation() bool { return p.op.Operation == ast.Mutation }
+
+// Subscription reports whether the operation is a subscription: its root
+// object is whatever the caller's Subscription resolvers read an event
+// from, and it runs once per event (docs/using/realtime.md).
+func (p *Prepared) Subscription() bool { return p.op.Operation == ast.Subscription }
 
 // RootFields returns the distinct names (not aliases) of the top-level
 // fields the operation selects after fragments, @skip and @include, in

@@ -42,8 +42,11 @@ func (e *Executor) checkCost(doc *ast.QueryDocument) *gqlerror.Error {
 	}
 	for _, op := range doc.Operations {
 		root := e.Schema.Query
-		if op.Operation == ast.Mutation {
+		switch {
+		case op.Operation == ast.Mutation:
 			root = e.Schema.Mutation
+		case op.Operation == ast.Subscription && e.Schema.Subscription != nil:
+			root = e.Schema.Subscription
 		}
 		if got := c.selectionSet(root, op.SelectionSet); got > c.limit {
 			msg := fmt.Sprintf("the operation costs more than the limit of %d", c.limit)
@@ -128,5 +131,6 @@ func (c *coster) typeOr(name string, parent *ast.Definition) *ast.Definition {
 }
 
 func (c *coster) isRoot(d *ast.Definition) bool {
-	return d == c.ex.Schema.Query || (c.ex.Schema.Mutation != nil && d == c.ex.Schema.Mutation)
+	return d == c.ex.Schema.Query || (c.ex.Schema.Mutation != nil && d == c.ex.Schema.Mutation) ||
+		(c.ex.Schema.Subscription != nil && d == c.ex.Schema.Subscription)
 }

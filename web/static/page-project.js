@@ -16,7 +16,7 @@ export const PROJECT_FIELDS = `id name slug kind myRole runtimeUrl allowedOrigin
   tables { id name ready notReadyReason source { importCode variant }
     attributes { id name type sortable filterable required mappingType sourceMapping { path } constantValue computedExpression generator { kind options } } }
   relations { id sourceTableId targetTableId direction cardinality sourceAttribute targetAttribute fieldName inverseFieldName }
-  operations { id tableId name kind enabled parameters { name attribute operator } options { relay where orderBy } ${FAULT_FIELDS} }
+  operations { id tableId name kind enabled parameters { name attribute operator } options { relay where orderBy subscriptions } ${FAULT_FIELDS} }
   views { id tableId kind name }
   ${CONTRACT_FIELDS}`;
 

@@ -13,7 +13,18 @@ import { deck, edited } from "./live.js";
 
 const KINDS = ["LIST", "SINGLE", "CREATE", "UPDATE", "DELETE", "AGGREGATE"];
 // The opt-in query power of a LIST operation (docs/using/runtime.md, "Query power").
-const OPTIONS = [["relay", (o) => `Relay connection (${o.name}Connection)`], ["where", () => "where filter (and, or, not)"], ["orderBy", () => "orderBy (multi-field sort)"]];
+const OPTIONS = [["relay", (o) => `Relay connection (${o.name}Connection)`], ["where", () => "where filter (and, or, not)"], ["orderBy", () => "orderBy (multi-field sort)"],
+  // docs/using/realtime.md: the table's Subscription fields, fired by mutations.
+  ["subscriptions", (o, t) => `Subscriptions (${subName(t)}Created, ${subName(t)}Updated, ${subName(t)}Deleted)`]];
+// subName is the lower-camel start of a table's Subscription fields, as
+// model.LowerCamel makes it: Product → product, URLItem → urlItem, URLs → urls.
+function subName(t) {
+  const r = [...t.name];
+  let n = 0;
+  while (n < r.length && r[n] !== r[n].toLowerCase()) n++;
+  const k = n === 1 || n === r.length || r.slice(n).join("") === "s" ? n : n - 1;
+  return r.slice(0, k).join("").toLowerCase() + r.slice(k).join("");
+}
 const OPERATORS = ["eq", "neq", "gt", "gte", "lt", "lte", "in", "like"];
 
 /** designTab shows the API design as cards, each one renderer; live(update)
@@ -65,20 +76,21 @@ function sdlCard(p) {
 function operationsCard(p, t, box, edit) {
   const ops = p.operations.filter((o) => o.tableId === t.id);
   const st = status();
-  const rows = ops.map((o) => (edit ? operationRow(p, t, o, box, st) : operationText(p, o)));
+  const rows = ops.map((o) => (edit ? operationRow(p, t, o, box, st) : operationText(p, t, o)));
   const cols = ["Name", "Kind", "Enabled", "Parameters", "Faults", ...(edit ? [""] : [])];
   const table = h("table", { class: edit ? "data ops stack" : "data ops stack readonly" }, h("thead", {}, h("tr", {}, cols.map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows));
   const list = !ops.length ? h("p", { class: "muted" }, edit ? "No operations yet: add one below, or use “Generate default operations” above." : "No operations yet.")
     : edit ? h("div", { class: "scroll" }, table) : scroller(`Operations of ${t.name}`, table);
-  const el = card(`${t.name}: operations`, list, edit ? [newOperation(t, st), st] : null);
+  const subs = ops.some((o) => o.kind === "LIST" && o.enabled && o.options && o.options.subscriptions);
+  const el = card(`${t.name}: operations`, list, subs ? subscriptionFields(t) : null, subs && edit ? sendEvent(p, t, st) : null, edit ? [newOperation(t, st), st] : null);
   el.dataset.operations = t.name;
   return el;
 }
 
 /** operationText is an operation's row as text: its parameters, query
  * power and faults as they are. */
-function operationText(p, o) {
-  const on = OPTIONS.filter(([key]) => o.options && o.options[key]).map(([, label]) => label(o));
+function operationText(p, t, o) {
+  const on = OPTIONS.filter(([key]) => o.options && o.options[key]).map(([, label]) => label(o, t));
   const list = o.kind === "LIST" ? h("div", {},
     o.parameters.length ? h("ul", {}, o.parameters.map((pa) => h("li", { dataset: { parameter: pa.name } }, h("code", {}, `${pa.name}: ${pa.attribute} ${pa.operator}`)))) : null,
     h("div", { class: "muted" }, "Query power: ", on.length ? on.join(", ") : "none")) : h("span", { class: "muted" }, "—");
@@ -104,7 +116,7 @@ function operationRow(p, t, o, box, st) {
       { question: `Delete the operation ${o.name}?`, detail: `Its parameters${o.parameters.length ? ` (${o.parameters.map((x) => x.name).join(", ")})` : ""} and injected faults are lost. Disabling it instead keeps them.`, yes: `Delete ${o.name}` }));
   return h("tr", { dataset: { operation: o.name } }, h("td", { class: "cell-name" }, h("div", { class: "inline" }, name, rename)), h("td", { "data-label": "Kind" }, o.kind.toLowerCase()),
     h("td", { class: "cell-flag" }, h("label", { class: "check" }, enabled, h("span", { class: "flag-label", "aria-hidden": "true" }, "Enabled"))),
-    h("td", { "data-label": "Parameters" }, o.kind === "LIST" ? h("div", {}, parameters(t, o, st), powerOptions(o, st)) : h("span", { class: "muted" }, "—")),
+    h("td", { "data-label": "Parameters" }, o.kind === "LIST" ? h("div", {}, parameters(t, o, st), powerOptions(t, o, st)) : h("span", { class: "muted" }, "—")),
     h("td", { "data-label": "Faults" }, operationFaults(p, o, true)), h("td", { class: "cell-actions" }, del));
 }
 
@@ -130,8 +142,8 @@ function parameters(t, o, st) {
 
 // powerOptions are the opt-in checkboxes of a LIST operation: each adds to
 // the schema (SAFE); turning one off removes what apps may use.
-function powerOptions(o, st) {
-  const opts = { relay: false, where: false, orderBy: false, ...(o.options || {}) };
+function powerOptions(t, o, st) {
+  const opts = { relay: false, where: false, orderBy: false, subscriptions: false, ...(o.options || {}) };
   const boxes = OPTIONS.map(([key, label]) => {
     const box = h("input", { type: "checkbox", checked: opts[key], dataset: { option: key } });
     box.addEventListener("change", async () => {
@@ -139,10 +151,12 @@ function powerOptions(o, st) {
       try {
         await gql(`mutation($i: UpdateOperationInput!) { updateOperation(input: $i) { id } }`, { i: { operationId: o.id, options: next } });
         opts[key] = box.checked;
-        st.ok(box.checked ? `${o.name}: ${label(o)} added (a SAFE change).` : `${o.name}: ${label(o)} removed; apps that used it break.`);
+        const msg = box.checked ? `${o.name}: ${label(o, t)} added (a SAFE change).` : `${o.name}: ${label(o, t)} removed; apps that used it break.`;
+        // The subscription fields and "Send event" are part of the card: re-render it.
+        if (key === "subscriptions") await edited(msg); else st.ok(msg);
       } catch (e) { box.checked = !box.checked; st.fail(e); }
     });
-    return h("label", { class: "inline" }, box, " ", label(o));
+    return h("label", { class: "inline" }, box, " ", label(o, t));
   });
   return h("fieldset", { class: "power-options", dataset: { operation: o.name } }, h("legend", {}, "Query power"), ...boxes);
 }
@@ -182,3 +196,26 @@ function changesCard(p, edit) {
     h("thead", {}, h("tr", {}, ["Criticality", "Where", "What"].map((c) => h("th", { scope: "col" }, c)))), tbody)), base, st);
 }
 
+
+/** subscriptionFields names the table's Subscription fields
+ * (docs/using/realtime.md) once a list operation turned them on. */
+function subscriptionFields(t) {
+  const n = subName(t);
+  return h("p", { class: "muted", dataset: { subscriptions: t.name } }, "Subscriptions: ",
+    h("code", {}, `${n}Created`), ", ", h("code", {}, `${n}Updated(id)`), ", ", h("code", {}, `${n}Deleted`),
+    " — fired by the runtime's mutations; run them in the playground.");
+}
+
+/** sendEvent publishes an event of an existing row to the table's
+ * subscribers without changing data (sendEvent). */
+function sendEvent(p, t, st) {
+  const kind = h("select", {}, ["UPDATED", "CREATED", "DELETED"].map((k) => h("option", { value: k }, k.toLowerCase())));
+  const id = h("input", { type: "text", spellcheck: false, placeholder: "1" });
+  const send = h("button", { type: "button", class: "secondary", dataset: { sendEvent: t.name } }, "Send event");
+  action(send, st, async () => {
+    await gql(`mutation($p: ID!, $t: ID!, $k: EventKind!, $id: ID!) { sendEvent(projectId: $p, tableId: $t, kind: $k, id: $id) }`,
+      { p: p.id, t: t.id, k: kind.value, id: id.value.trim() });
+    st.ok(`Sent ${subName(t)}${kind.value.charAt(0) + kind.value.slice(1).toLowerCase()} for row ${id.value.trim()} to its subscribers.`);
+  });
+  return h("form", { class: "row", onsubmit: (e) => e.preventDefault() }, field(`Event for ${t.name}`, kind), field("Row id", id), send);
+}

@@ -3,7 +3,9 @@
 // previewQuery (the member's session, no API key in the browser; counted as
 // preview requests), and copy the same request as curl with the credential
 // the runtime wants. ?query= in the address opens it with that query.
-import { h, gql, fill, status, action, card, copyButton, GqlError } from "./dom.js";
+import { h, gql, fill, status, action, card, copyButton, GqlError, field } from "./dom.js";
+import { h, gql, fill, status, action, card, copyButton, field } from "./dom.js";
+import { isSubscription, subscribe, wsURL } from "./subscribe.js";
 import { mayEdit } from "./role.js";
 import { onLeave } from "./live.js";
 import { contractStarter } from "./schema-start.js";
@@ -96,13 +98,15 @@ export async function playgroundTab(body, p) {
   });
   curl.id = "pgCurl";
   const mount = h("div", { id: "graphiql", class: "graphiql-box" });
+  const sub = subscriptionParts(p);
   fill(body, card("Playground",
-    h("p", { class: "muted" }, `Runs against ${p.runtimeUrl.split("?")[0]} with your board session (no key in the browser). Each run, and the schema read when the page opens, counts as a preview request against the quota.` +
+    h("p", { class: "muted" }, `Runs against ${p.runtimeUrl.split("?")[0]} with your board session (no key in the browser; subscriptions, which run on the runtime itself, excepted). Each run, and the schema read when the page opens, counts as a preview request against the quota.` +
       (p.kind === "ACCOUNT" ? " Outside the board the runtime needs an API key: “Copy as curl” leaves $MGQ_API_KEY for it." : "") +
       (mayEdit(p) ? "" : " With your role, queries run; mutations, which change the mock data, need the Editor role.")),
-    h("div", { class: "row tight" }, curl), st, mount),
-  sharingCard(p));
+    h("div", { class: "row tight" }, curl), sub.key, st, mount),
+  sub.card, sharingCard(p));
   const fetcher = async (params) => {
+    if (isSubscription(params.query, params.operationName)) return sub.run(params);
     const d = await gql(`mutation($p: ID!, $q: String!, $v: JSON, $o: String) { previewQuery(projectId: $p, query: $q, variables: $v, operationName: $o) }`,
       { p: p.id, q: params.query, v: params.variables || null, o: params.operationName || null });
     return d.previewQuery;
@@ -134,6 +138,44 @@ function refusalsAsErrors(fetch) {
     const r = fetch(params, opts);
     return r && typeof r.then === "function" ? r.catch(asErrors) : r;
   };
+}
+
+/** subscriptionParts are the playground's subscriptions (docs/using/
+ * realtime.md): they run over the runtime's WebSocket, not previewQuery,
+ * so an account project needs an API key, typed here and kept in the page
+ * only (a guest or session project's runtime URL carries its token). Each
+ * arriving event is listed in the events card, newest first. */
+function subscriptionParts(p) {
+  const keyIn = h("input", { type: "password", id: "subKey", autocomplete: "off", spellcheck: false });
+  const key = p.kind === "ACCOUNT" ? h("div", { class: "row tight" },
+    field("API key for subscriptions", keyIn, "RUNTIME or FULL. Subscriptions run on the runtime itself; the key stays in this page.")) : null;
+  const list = h("ol", { id: "subEvents", class: "events", tabindex: "0", "aria-label": "Subscription events, newest first" });
+  const live = h("p", { class: "muted", "aria-live": "polite", id: "subEventsStatus" }, "No subscription running.");
+  const card_ = card("Subscription events", h("p", { class: "muted" },
+    "Run a subscription above (turn Subscriptions on for a list operation in API design); the events a mutation or “Send event” fires appear here and in the result pane. Starting one counts as a runtime request; events do not."),
+  live, list);
+  const note = (result) => {
+    const at = new Date().toLocaleTimeString();
+    list.prepend(h("li", {}, h("span", { class: "muted" }, at + " "), h("code", {}, JSON.stringify(result))));
+    while (list.children.length > 20) list.lastChild.remove();
+    live.textContent = `${list.children.length} event${list.children.length === 1 ? "" : "s"} received; the newest first.`;
+  };
+  async function* run(params) {
+    if (p.kind === "ACCOUNT" && !keyIn.value.trim()) {
+      yield { errors: [{ message: "Enter an API key (RUNTIME or FULL) above to run subscriptions: they run on the runtime itself." }] };
+      return;
+    }
+    const init = p.kind === "ACCOUNT" ? { Authorization: "Bearer " + keyIn.value.trim() } : {};
+    live.textContent = "Subscription running: waiting for events.";
+    const it = subscribe(wsURL(p.runtimeUrl), init, { query: params.query, variables: params.variables || undefined, operationName: params.operationName || undefined });
+    try {
+      for await (const r of it) { note(r); yield r; }
+    } finally {
+      await it.return();
+      live.textContent = "Subscription ended.";
+    }
+  }
+  return { key, card: card_, run };
 }
 
 /** sharingCard shows the preview link; on an account project an editor

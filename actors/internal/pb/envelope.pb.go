@@ -2025,11 +2025,15 @@ type RequestLogEntry struct {
 	Query         string                 `protobuf:"bytes,5,opt,name=query,proto3" json:"query,omitempty"`
 	// variables is the request's variables as the client sent them (JSON,
 	// clipped): request data, not a message body.
-	Variables     []byte  `protobuf:"bytes,6,opt,name=variables,proto3" json:"variables,omitempty"`
-	Status        int32   `protobuf:"varint,7,opt,name=status,proto3" json:"status,omitempty"`
-	DurationMs    float64 `protobuf:"fixed64,8,opt,name=duration_ms,json=durationMs,proto3" json:"duration_ms,omitempty"`
-	Code          string  `protobuf:"bytes,9,opt,name=code,proto3" json:"code,omitempty"`
-	Fault         string  `protobuf:"bytes,10,opt,name=fault,proto3" json:"fault,omitempty"`
+	Variables  []byte  `protobuf:"bytes,6,opt,name=variables,proto3" json:"variables,omitempty"`
+	Status     int32   `protobuf:"varint,7,opt,name=status,proto3" json:"status,omitempty"`
+	DurationMs float64 `protobuf:"fixed64,8,opt,name=duration_ms,json=durationMs,proto3" json:"duration_ms,omitempty"`
+	Code       string  `protobuf:"bytes,9,opt,name=code,proto3" json:"code,omitempty"`
+	Fault      string  `protobuf:"bytes,10,opt,name=fault,proto3" json:"fault,omitempty"`
+	// subscription is START or END for a subscription's (docs/using/realtime.md);
+	// events, on an END, how many it sent.
+	Subscription  string `protobuf:"bytes,11,opt,name=subscription,proto3" json:"subscription,omitempty"`
+	Events        int64  `protobuf:"varint,12,opt,name=events,proto3" json:"events,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2132,6 +2136,20 @@ func (x *RequestLogEntry) GetFault() string {
 		return x.Fault
 	}
 	return ""
+}
+
+func (x *RequestLogEntry) GetSubscription() string {
+	if x != nil {
+		return x.Subscription
+	}
+	return ""
+}
+
+func (x *RequestLogEntry) GetEvents() int64 {
+	if x != nil {
+		return x.Events
+	}
+	return 0
 }
 
 // RequestLog is a project's request log, newest first.
@@ -2324,7 +2342,7 @@ const file_mockgql_actors_v1_envelope_proto_rawDesc = "" +
 	"error_code\x18\x04 \x01(\tR\terrorCode\x12\x1f\n" +
 	"\vhttp_status\x18\x05 \x01(\x05R\n" +
 	"httpStatus\x12\x12\n" +
-	"\x04seed\x18\x06 \x01(\x03R\x04seed\"\xac\x02\n" +
+	"\x04seed\x18\x06 \x01(\x03R\x04seed\"\xe8\x02\n" +
 	"\x0fRequestLogEntry\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12*\n" +
 	"\x02at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02at\x12%\n" +
@@ -2338,7 +2356,9 @@ const file_mockgql_actors_v1_envelope_proto_rawDesc = "" +
 	"durationMs\x12\x12\n" +
 	"\x04code\x18\t \x01(\tR\x04code\x12\x14\n" +
 	"\x05fault\x18\n" +
-	" \x01(\tR\x05fault\"J\n" +
+	" \x01(\tR\x05fault\x12\"\n" +
+	"\fsubscription\x18\v \x01(\tR\fsubscription\x12\x16\n" +
+	"\x06events\x18\f \x01(\x03R\x06events\"J\n" +
 	"\n" +
 	"RequestLog\x12<\n" +
 	"\aentries\x18\x01 \x03(\v2\".mockgql.actors.v1.RequestLogEntryR\aentriesB/Z-github.com/mockgql/mockgql/actors/internal/pbb\x06proto3"

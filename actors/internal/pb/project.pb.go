@@ -746,7 +746,13 @@ type ProjectRuntime struct {
 	// query_only: a GET request; mutations are refused.
 	QueryOnly bool `protobuf:"varint,6,opt,name=query_only,json=queryOnly,proto3" json:"query_only,omitempty"`
 	// body is the GraphQL request body.
-	Body          []byte `protobuf:"bytes,7,opt,name=body,proto3" json:"body,omitempty"`
+	Body []byte `protobuf:"bytes,7,opt,name=body,proto3" json:"body,omitempty"`
+	// subscribe: the body is a subscription to start (docs/using/realtime.md);
+	// the answer is its target (RuntimePath.subscribeResult), not a result.
+	Subscribe bool `protobuf:"varint,8,opt,name=subscribe,proto3" json:"subscribe,omitempty"`
+	// check_only: the credential checks only, for a subscription connection's
+	// opening; no body, no quota, no log.
+	CheckOnly     bool `protobuf:"varint,9,opt,name=check_only,json=checkOnly,proto3" json:"check_only,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -830,6 +836,20 @@ func (x *ProjectRuntime) GetBody() []byte {
 	return nil
 }
 
+func (x *ProjectRuntime) GetSubscribe() bool {
+	if x != nil {
+		return x.Subscribe
+	}
+	return false
+}
+
+func (x *ProjectRuntime) GetCheckOnly() bool {
+	if x != nil {
+		return x.CheckOnly
+	}
+	return false
+}
+
 // ProjectServe hands a whole runtime request to the project's node.
 type ProjectServe struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
@@ -847,8 +867,11 @@ type ProjectServe struct {
 	BodyErrorMessage string `protobuf:"bytes,10,opt,name=body_error_message,json=bodyErrorMessage,proto3" json:"body_error_message,omitempty"`
 	// fault_header is the X-Mock-Fault header; no_faults: the caller asks
 	// for none (MCP's run_query).
-	FaultHeader   string `protobuf:"bytes,11,opt,name=fault_header,json=faultHeader,proto3" json:"fault_header,omitempty"`
-	NoFaults      bool   `protobuf:"varint,12,opt,name=no_faults,json=noFaults,proto3" json:"no_faults,omitempty"`
+	FaultHeader string `protobuf:"bytes,11,opt,name=fault_header,json=faultHeader,proto3" json:"fault_header,omitempty"`
+	NoFaults    bool   `protobuf:"varint,12,opt,name=no_faults,json=noFaults,proto3" json:"no_faults,omitempty"`
+	// subscribe and check_only as in ProjectRuntime.
+	Subscribe     bool `protobuf:"varint,13,opt,name=subscribe,proto3" json:"subscribe,omitempty"`
+	CheckOnly     bool `protobuf:"varint,14,opt,name=check_only,json=checkOnly,proto3" json:"check_only,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -963,6 +986,20 @@ func (x *ProjectServe) GetFaultHeader() string {
 func (x *ProjectServe) GetNoFaults() bool {
 	if x != nil {
 		return x.NoFaults
+	}
+	return false
+}
+
+func (x *ProjectServe) GetSubscribe() bool {
+	if x != nil {
+		return x.Subscribe
+	}
+	return false
+}
+
+func (x *ProjectServe) GetCheckOnly() bool {
+	if x != nil {
+		return x.CheckOnly
 	}
 	return false
 }
@@ -2542,6 +2579,418 @@ func (x *EditSetContractMapping) GetMapping() []byte {
 	return nil
 }
 
+// ProjectRenderEvent runs a subscription (body, a GraphQL request) for the
+// event seq of the activation that published it; an event of another
+// activation, or one the activation no longer keeps, is skipped.
+type ProjectRenderEvent struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	Activation    string                 `protobuf:"bytes,2,opt,name=activation,proto3" json:"activation,omitempty"`
+	Seq           int64                  `protobuf:"varint,3,opt,name=seq,proto3" json:"seq,omitempty"`
+	Body          []byte                 `protobuf:"bytes,4,opt,name=body,proto3" json:"body,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProjectRenderEvent) Reset() {
+	*x = ProjectRenderEvent{}
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProjectRenderEvent) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProjectRenderEvent) ProtoMessage() {}
+
+func (x *ProjectRenderEvent) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProjectRenderEvent.ProtoReflect.Descriptor instead.
+func (*ProjectRenderEvent) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_project_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *ProjectRenderEvent) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *ProjectRenderEvent) GetActivation() string {
+	if x != nil {
+		return x.Activation
+	}
+	return ""
+}
+
+func (x *ProjectRenderEvent) GetSeq() int64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *ProjectRenderEvent) GetBody() []byte {
+	if x != nil {
+		return x.Body
+	}
+	return nil
+}
+
+// ProjectSendEvent publishes an event of an existing row without changing
+// data (EDITOR and above); kind is CREATED, UPDATED or DELETED.
+type ProjectSendEvent struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	Access        *Access                `protobuf:"bytes,2,opt,name=access,proto3" json:"access,omitempty"`
+	TableId       string                 `protobuf:"bytes,3,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
+	Kind          string                 `protobuf:"bytes,4,opt,name=kind,proto3" json:"kind,omitempty"`
+	RowId         string                 `protobuf:"bytes,5,opt,name=row_id,json=rowId,proto3" json:"row_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProjectSendEvent) Reset() {
+	*x = ProjectSendEvent{}
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProjectSendEvent) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProjectSendEvent) ProtoMessage() {}
+
+func (x *ProjectSendEvent) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProjectSendEvent.ProtoReflect.Descriptor instead.
+func (*ProjectSendEvent) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_project_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *ProjectSendEvent) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *ProjectSendEvent) GetAccess() *Access {
+	if x != nil {
+		return x.Access
+	}
+	return nil
+}
+
+func (x *ProjectSendEvent) GetTableId() string {
+	if x != nil {
+		return x.TableId
+	}
+	return ""
+}
+
+func (x *ProjectSendEvent) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *ProjectSendEvent) GetRowId() string {
+	if x != nil {
+		return x.RowId
+	}
+	return ""
+}
+
+// ProjectEventStream starts (every_seconds >= 1) or stops (0) the demo
+// generator of one table and kind (EDITOR and above).
+type ProjectEventStream struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	Access        *Access                `protobuf:"bytes,2,opt,name=access,proto3" json:"access,omitempty"`
+	TableId       string                 `protobuf:"bytes,3,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
+	Kind          string                 `protobuf:"bytes,4,opt,name=kind,proto3" json:"kind,omitempty"`
+	EverySeconds  int32                  `protobuf:"varint,5,opt,name=every_seconds,json=everySeconds,proto3" json:"every_seconds,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProjectEventStream) Reset() {
+	*x = ProjectEventStream{}
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProjectEventStream) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProjectEventStream) ProtoMessage() {}
+
+func (x *ProjectEventStream) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProjectEventStream.ProtoReflect.Descriptor instead.
+func (*ProjectEventStream) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_project_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *ProjectEventStream) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *ProjectEventStream) GetAccess() *Access {
+	if x != nil {
+		return x.Access
+	}
+	return nil
+}
+
+func (x *ProjectEventStream) GetTableId() string {
+	if x != nil {
+		return x.TableId
+	}
+	return ""
+}
+
+func (x *ProjectEventStream) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *ProjectEventStream) GetEverySeconds() int32 {
+	if x != nil {
+		return x.EverySeconds
+	}
+	return 0
+}
+
+// RowEvents are the events one project activation published, in order:
+// what every node's realtime actor receives (cluster broadcast).
+type RowEvents struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	ProjectId     string                 `protobuf:"bytes,1,opt,name=project_id,json=projectId,proto3" json:"project_id,omitempty"`
+	Activation    string                 `protobuf:"bytes,2,opt,name=activation,proto3" json:"activation,omitempty"`
+	Events        []*RowEvent            `protobuf:"bytes,3,rep,name=events,proto3" json:"events,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RowEvents) Reset() {
+	*x = RowEvents{}
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RowEvents) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RowEvents) ProtoMessage() {}
+
+func (x *RowEvents) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RowEvents.ProtoReflect.Descriptor instead.
+func (*RowEvents) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_project_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *RowEvents) GetProjectId() string {
+	if x != nil {
+		return x.ProjectId
+	}
+	return ""
+}
+
+func (x *RowEvents) GetActivation() string {
+	if x != nil {
+		return x.Activation
+	}
+	return ""
+}
+
+func (x *RowEvents) GetEvents() []*RowEvent {
+	if x != nil {
+		return x.Events
+	}
+	return nil
+}
+
+type RowEvent struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seq           int64                  `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
+	TableId       string                 `protobuf:"bytes,2,opt,name=table_id,json=tableId,proto3" json:"table_id,omitempty"`
+	RowId         string                 `protobuf:"bytes,3,opt,name=row_id,json=rowId,proto3" json:"row_id,omitempty"`
+	Kind          string                 `protobuf:"bytes,4,opt,name=kind,proto3" json:"kind,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RowEvent) Reset() {
+	*x = RowEvent{}
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RowEvent) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RowEvent) ProtoMessage() {}
+
+func (x *RowEvent) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RowEvent.ProtoReflect.Descriptor instead.
+func (*RowEvent) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_project_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *RowEvent) GetSeq() int64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *RowEvent) GetTableId() string {
+	if x != nil {
+		return x.TableId
+	}
+	return ""
+}
+
+func (x *RowEvent) GetRowId() string {
+	if x != nil {
+		return x.RowId
+	}
+	return ""
+}
+
+func (x *RowEvent) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+// ProjectLogSubscriptionEnd adds a subscription's end (entry.subscription
+// END) to the activation's request log; the node that held the
+// subscription sends it.
+type ProjectLogSubscriptionEnd struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	Entry         *RequestLogEntry       `protobuf:"bytes,2,opt,name=entry,proto3" json:"entry,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProjectLogSubscriptionEnd) Reset() {
+	*x = ProjectLogSubscriptionEnd{}
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[44]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProjectLogSubscriptionEnd) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProjectLogSubscriptionEnd) ProtoMessage() {}
+
+func (x *ProjectLogSubscriptionEnd) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[44]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProjectLogSubscriptionEnd.ProtoReflect.Descriptor instead.
+func (*ProjectLogSubscriptionEnd) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_project_proto_rawDescGZIP(), []int{44}
+}
+
+func (x *ProjectLogSubscriptionEnd) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *ProjectLogSubscriptionEnd) GetEntry() *RequestLogEntry {
+	if x != nil {
+		return x.Entry
+	}
+	return nil
+}
+
 var File_mockgql_actors_v1_project_proto protoreflect.FileDescriptor
 
 const file_mockgql_actors_v1_project_proto_rawDesc = "" +
@@ -2598,7 +3047,7 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"expiry_key\x18\x02 \x01(\tR\texpiryKey\"_\n" +
 	"\x0fProjectEvictKey\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x19\n" +
-	"\bkey_hash\x18\x02 \x01(\tR\akeyHash\"\xea\x01\n" +
+	"\bkey_hash\x18\x02 \x01(\tR\akeyHash\"\xa7\x02\n" +
 	"\x0eProjectRuntime\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x12\n" +
 	"\x04slug\x18\x02 \x01(\tR\x04slug\x12\x1f\n" +
@@ -2608,7 +3057,10 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"\binternal\x18\x05 \x01(\bR\binternal\x12\x1d\n" +
 	"\n" +
 	"query_only\x18\x06 \x01(\bR\tqueryOnly\x12\x12\n" +
-	"\x04body\x18\a \x01(\fR\x04body\"\x95\x03\n" +
+	"\x04body\x18\a \x01(\fR\x04body\x12\x1c\n" +
+	"\tsubscribe\x18\b \x01(\bR\tsubscribe\x12\x1d\n" +
+	"\n" +
+	"check_only\x18\t \x01(\bR\tcheckOnly\"\xd2\x03\n" +
 	"\fProjectServe\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x12\n" +
 	"\x04slug\x18\x02 \x01(\tR\x04slug\x12\x17\n" +
@@ -2625,7 +3077,10 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"\x12body_error_message\x18\n" +
 	" \x01(\tR\x10bodyErrorMessage\x12!\n" +
 	"\ffault_header\x18\v \x01(\tR\vfaultHeader\x12\x1b\n" +
-	"\tno_faults\x18\f \x01(\bR\bnoFaults\"\xa9\x02\n" +
+	"\tno_faults\x18\f \x01(\bR\bnoFaults\x12\x1c\n" +
+	"\tsubscribe\x18\r \x01(\bR\tsubscribe\x12\x1d\n" +
+	"\n" +
+	"check_only\x18\x0e \x01(\bR\tcheckOnly\"\xa9\x02\n" +
 	"\x11EditUpdateProject\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
 	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x17\n" +
@@ -2741,7 +3196,41 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"\x16EditSetContractMapping\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
 	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x18\n" +
-	"\amapping\x18\x03 \x01(\fR\amappingB/Z-github.com/mockgql/mockgql/actors/internal/pbb\x06proto3"
+	"\amapping\x18\x03 \x01(\fR\amapping\"\x8d\x01\n" +
+	"\x12ProjectRenderEvent\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x1e\n" +
+	"\n" +
+	"activation\x18\x02 \x01(\tR\n" +
+	"activation\x12\x10\n" +
+	"\x03seq\x18\x03 \x01(\x03R\x03seq\x12\x12\n" +
+	"\x04body\x18\x04 \x01(\fR\x04body\"\xbe\x01\n" +
+	"\x10ProjectSendEvent\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
+	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x19\n" +
+	"\btable_id\x18\x03 \x01(\tR\atableId\x12\x12\n" +
+	"\x04kind\x18\x04 \x01(\tR\x04kind\x12\x15\n" +
+	"\x06row_id\x18\x05 \x01(\tR\x05rowId\"\xce\x01\n" +
+	"\x12ProjectEventStream\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
+	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x19\n" +
+	"\btable_id\x18\x03 \x01(\tR\atableId\x12\x12\n" +
+	"\x04kind\x18\x04 \x01(\tR\x04kind\x12#\n" +
+	"\revery_seconds\x18\x05 \x01(\x05R\feverySeconds\"\x7f\n" +
+	"\tRowEvents\x12\x1d\n" +
+	"\n" +
+	"project_id\x18\x01 \x01(\tR\tprojectId\x12\x1e\n" +
+	"\n" +
+	"activation\x18\x02 \x01(\tR\n" +
+	"activation\x123\n" +
+	"\x06events\x18\x03 \x03(\v2\x1b.mockgql.actors.v1.RowEventR\x06events\"b\n" +
+	"\bRowEvent\x12\x10\n" +
+	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12\x19\n" +
+	"\btable_id\x18\x02 \x01(\tR\atableId\x12\x15\n" +
+	"\x06row_id\x18\x03 \x01(\tR\x05rowId\x12\x12\n" +
+	"\x04kind\x18\x04 \x01(\tR\x04kind\"\x88\x01\n" +
+	"\x19ProjectLogSubscriptionEnd\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x128\n" +
+	"\x05entry\x18\x02 \x01(\v2\".mockgql.actors.v1.RequestLogEntryR\x05entryB/Z-github.com/mockgql/mockgql/actors/internal/pbb\x06proto3"
 
 var (
 	file_mockgql_actors_v1_project_proto_rawDescOnce sync.Once
@@ -2755,143 +3244,158 @@ func file_mockgql_actors_v1_project_proto_rawDescGZIP() []byte {
 	return file_mockgql_actors_v1_project_proto_rawDescData
 }
 
-var file_mockgql_actors_v1_project_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
+var file_mockgql_actors_v1_project_proto_msgTypes = make([]protoimpl.MessageInfo, 45)
 var file_mockgql_actors_v1_project_proto_goTypes = []any{
-	(*Access)(nil),                 // 0: mockgql.actors.v1.Access
-	(*ProjectCreate)(nil),          // 1: mockgql.actors.v1.ProjectCreate
-	(*ProjectGet)(nil),             // 2: mockgql.actors.v1.ProjectGet
-	(*ProjectOwnerQuery)(nil),      // 3: mockgql.actors.v1.ProjectOwnerQuery
-	(*ProjectSDL)(nil),             // 4: mockgql.actors.v1.ProjectSDL
-	(*ProjectDelete)(nil),          // 5: mockgql.actors.v1.ProjectDelete
-	(*ProjectReset)(nil),           // 6: mockgql.actors.v1.ProjectReset
-	(*ProjectTransfer)(nil),        // 7: mockgql.actors.v1.ProjectTransfer
-	(*ProjectAddAdoption)(nil),     // 8: mockgql.actors.v1.ProjectAddAdoption
-	(*ProjectExpire)(nil),          // 9: mockgql.actors.v1.ProjectExpire
-	(*ProjectExpireDone)(nil),      // 10: mockgql.actors.v1.ProjectExpireDone
-	(*ProjectEvictKey)(nil),        // 11: mockgql.actors.v1.ProjectEvictKey
-	(*ProjectRuntime)(nil),         // 12: mockgql.actors.v1.ProjectRuntime
-	(*ProjectServe)(nil),           // 13: mockgql.actors.v1.ProjectServe
-	(*EditUpdateProject)(nil),      // 14: mockgql.actors.v1.EditUpdateProject
-	(*Origins)(nil),                // 15: mockgql.actors.v1.Origins
-	(*EditSetPreviewSharing)(nil),  // 16: mockgql.actors.v1.EditSetPreviewSharing
-	(*EditCreateTable)(nil),        // 17: mockgql.actors.v1.EditCreateTable
-	(*EditUpdateTable)(nil),        // 18: mockgql.actors.v1.EditUpdateTable
-	(*EditDeleteTable)(nil),        // 19: mockgql.actors.v1.EditDeleteTable
-	(*EditCreateAttribute)(nil),    // 20: mockgql.actors.v1.EditCreateAttribute
-	(*EditUpdateAttribute)(nil),    // 21: mockgql.actors.v1.EditUpdateAttribute
-	(*EditDeleteAttribute)(nil),    // 22: mockgql.actors.v1.EditDeleteAttribute
-	(*EditCreateRelation)(nil),     // 23: mockgql.actors.v1.EditCreateRelation
-	(*EditDeleteRelation)(nil),     // 24: mockgql.actors.v1.EditDeleteRelation
-	(*EditGenerateOperations)(nil), // 25: mockgql.actors.v1.EditGenerateOperations
-	(*EditCreateOperation)(nil),    // 26: mockgql.actors.v1.EditCreateOperation
-	(*EditUpdateOperation)(nil),    // 27: mockgql.actors.v1.EditUpdateOperation
-	(*EditDeleteOperation)(nil),    // 28: mockgql.actors.v1.EditDeleteOperation
-	(*EditGenerateViews)(nil),      // 29: mockgql.actors.v1.EditGenerateViews
-	(*EditImportTables)(nil),       // 30: mockgql.actors.v1.EditImportTables
-	(*EditSetBaseline)(nil),        // 31: mockgql.actors.v1.EditSetBaseline
-	(*EditSetFaults)(nil),          // 32: mockgql.actors.v1.EditSetFaults
-	(*ProjectRequestLog)(nil),      // 33: mockgql.actors.v1.ProjectRequestLog
-	(*ProjectClearRequestLog)(nil), // 34: mockgql.actors.v1.ProjectClearRequestLog
-	(*ProjectKeep)(nil),            // 35: mockgql.actors.v1.ProjectKeep
-	(*EditImportContract)(nil),     // 36: mockgql.actors.v1.EditImportContract
-	(*EditSetContractTable)(nil),   // 37: mockgql.actors.v1.EditSetContractTable
-	(*EditSetContractMapping)(nil), // 38: mockgql.actors.v1.EditSetContractMapping
-	(*Header)(nil),                 // 39: mockgql.actors.v1.Header
-	(*ProjectDoc)(nil),             // 40: mockgql.actors.v1.ProjectDoc
-	(*TableSourceDoc)(nil),         // 41: mockgql.actors.v1.TableSourceDoc
-	(*AttributeDoc)(nil),           // 42: mockgql.actors.v1.AttributeDoc
-	(*AttributePatchDoc)(nil),      // 43: mockgql.actors.v1.AttributePatchDoc
-	(*RelationDoc)(nil),            // 44: mockgql.actors.v1.RelationDoc
-	(*OperationDoc)(nil),           // 45: mockgql.actors.v1.OperationDoc
-	(*OperationPatchDoc)(nil),      // 46: mockgql.actors.v1.OperationPatchDoc
-	(*TableDoc)(nil),               // 47: mockgql.actors.v1.TableDoc
-	(*FaultSettings)(nil),          // 48: mockgql.actors.v1.FaultSettings
+	(*Access)(nil),                    // 0: mockgql.actors.v1.Access
+	(*ProjectCreate)(nil),             // 1: mockgql.actors.v1.ProjectCreate
+	(*ProjectGet)(nil),                // 2: mockgql.actors.v1.ProjectGet
+	(*ProjectOwnerQuery)(nil),         // 3: mockgql.actors.v1.ProjectOwnerQuery
+	(*ProjectSDL)(nil),                // 4: mockgql.actors.v1.ProjectSDL
+	(*ProjectDelete)(nil),             // 5: mockgql.actors.v1.ProjectDelete
+	(*ProjectReset)(nil),              // 6: mockgql.actors.v1.ProjectReset
+	(*ProjectTransfer)(nil),           // 7: mockgql.actors.v1.ProjectTransfer
+	(*ProjectAddAdoption)(nil),        // 8: mockgql.actors.v1.ProjectAddAdoption
+	(*ProjectExpire)(nil),             // 9: mockgql.actors.v1.ProjectExpire
+	(*ProjectExpireDone)(nil),         // 10: mockgql.actors.v1.ProjectExpireDone
+	(*ProjectEvictKey)(nil),           // 11: mockgql.actors.v1.ProjectEvictKey
+	(*ProjectRuntime)(nil),            // 12: mockgql.actors.v1.ProjectRuntime
+	(*ProjectServe)(nil),              // 13: mockgql.actors.v1.ProjectServe
+	(*EditUpdateProject)(nil),         // 14: mockgql.actors.v1.EditUpdateProject
+	(*Origins)(nil),                   // 15: mockgql.actors.v1.Origins
+	(*EditSetPreviewSharing)(nil),     // 16: mockgql.actors.v1.EditSetPreviewSharing
+	(*EditCreateTable)(nil),           // 17: mockgql.actors.v1.EditCreateTable
+	(*EditUpdateTable)(nil),           // 18: mockgql.actors.v1.EditUpdateTable
+	(*EditDeleteTable)(nil),           // 19: mockgql.actors.v1.EditDeleteTable
+	(*EditCreateAttribute)(nil),       // 20: mockgql.actors.v1.EditCreateAttribute
+	(*EditUpdateAttribute)(nil),       // 21: mockgql.actors.v1.EditUpdateAttribute
+	(*EditDeleteAttribute)(nil),       // 22: mockgql.actors.v1.EditDeleteAttribute
+	(*EditCreateRelation)(nil),        // 23: mockgql.actors.v1.EditCreateRelation
+	(*EditDeleteRelation)(nil),        // 24: mockgql.actors.v1.EditDeleteRelation
+	(*EditGenerateOperations)(nil),    // 25: mockgql.actors.v1.EditGenerateOperations
+	(*EditCreateOperation)(nil),       // 26: mockgql.actors.v1.EditCreateOperation
+	(*EditUpdateOperation)(nil),       // 27: mockgql.actors.v1.EditUpdateOperation
+	(*EditDeleteOperation)(nil),       // 28: mockgql.actors.v1.EditDeleteOperation
+	(*EditGenerateViews)(nil),         // 29: mockgql.actors.v1.EditGenerateViews
+	(*EditImportTables)(nil),          // 30: mockgql.actors.v1.EditImportTables
+	(*EditSetBaseline)(nil),           // 31: mockgql.actors.v1.EditSetBaseline
+	(*EditSetFaults)(nil),             // 32: mockgql.actors.v1.EditSetFaults
+	(*ProjectRequestLog)(nil),         // 33: mockgql.actors.v1.ProjectRequestLog
+	(*ProjectClearRequestLog)(nil),    // 34: mockgql.actors.v1.ProjectClearRequestLog
+	(*ProjectKeep)(nil),               // 35: mockgql.actors.v1.ProjectKeep
+	(*EditImportContract)(nil),        // 36: mockgql.actors.v1.EditImportContract
+	(*EditSetContractTable)(nil),      // 37: mockgql.actors.v1.EditSetContractTable
+	(*EditSetContractMapping)(nil),    // 38: mockgql.actors.v1.EditSetContractMapping
+	(*ProjectRenderEvent)(nil),        // 39: mockgql.actors.v1.ProjectRenderEvent
+	(*ProjectSendEvent)(nil),          // 40: mockgql.actors.v1.ProjectSendEvent
+	(*ProjectEventStream)(nil),        // 41: mockgql.actors.v1.ProjectEventStream
+	(*RowEvents)(nil),                 // 42: mockgql.actors.v1.RowEvents
+	(*RowEvent)(nil),                  // 43: mockgql.actors.v1.RowEvent
+	(*ProjectLogSubscriptionEnd)(nil), // 44: mockgql.actors.v1.ProjectLogSubscriptionEnd
+	(*Header)(nil),                    // 45: mockgql.actors.v1.Header
+	(*ProjectDoc)(nil),                // 46: mockgql.actors.v1.ProjectDoc
+	(*TableSourceDoc)(nil),            // 47: mockgql.actors.v1.TableSourceDoc
+	(*AttributeDoc)(nil),              // 48: mockgql.actors.v1.AttributeDoc
+	(*AttributePatchDoc)(nil),         // 49: mockgql.actors.v1.AttributePatchDoc
+	(*RelationDoc)(nil),               // 50: mockgql.actors.v1.RelationDoc
+	(*OperationDoc)(nil),              // 51: mockgql.actors.v1.OperationDoc
+	(*OperationPatchDoc)(nil),         // 52: mockgql.actors.v1.OperationPatchDoc
+	(*TableDoc)(nil),                  // 53: mockgql.actors.v1.TableDoc
+	(*FaultSettings)(nil),             // 54: mockgql.actors.v1.FaultSettings
+	(*RequestLogEntry)(nil),           // 55: mockgql.actors.v1.RequestLogEntry
 }
 var file_mockgql_actors_v1_project_proto_depIdxs = []int32{
-	39, // 0: mockgql.actors.v1.ProjectCreate.header:type_name -> mockgql.actors.v1.Header
-	40, // 1: mockgql.actors.v1.ProjectCreate.project:type_name -> mockgql.actors.v1.ProjectDoc
-	39, // 2: mockgql.actors.v1.ProjectGet.header:type_name -> mockgql.actors.v1.Header
+	45, // 0: mockgql.actors.v1.ProjectCreate.header:type_name -> mockgql.actors.v1.Header
+	46, // 1: mockgql.actors.v1.ProjectCreate.project:type_name -> mockgql.actors.v1.ProjectDoc
+	45, // 2: mockgql.actors.v1.ProjectGet.header:type_name -> mockgql.actors.v1.Header
 	0,  // 3: mockgql.actors.v1.ProjectGet.access:type_name -> mockgql.actors.v1.Access
-	39, // 4: mockgql.actors.v1.ProjectOwnerQuery.header:type_name -> mockgql.actors.v1.Header
+	45, // 4: mockgql.actors.v1.ProjectOwnerQuery.header:type_name -> mockgql.actors.v1.Header
 	0,  // 5: mockgql.actors.v1.ProjectOwnerQuery.access:type_name -> mockgql.actors.v1.Access
-	39, // 6: mockgql.actors.v1.ProjectSDL.header:type_name -> mockgql.actors.v1.Header
+	45, // 6: mockgql.actors.v1.ProjectSDL.header:type_name -> mockgql.actors.v1.Header
 	0,  // 7: mockgql.actors.v1.ProjectSDL.access:type_name -> mockgql.actors.v1.Access
-	39, // 8: mockgql.actors.v1.ProjectDelete.header:type_name -> mockgql.actors.v1.Header
+	45, // 8: mockgql.actors.v1.ProjectDelete.header:type_name -> mockgql.actors.v1.Header
 	0,  // 9: mockgql.actors.v1.ProjectDelete.access:type_name -> mockgql.actors.v1.Access
-	39, // 10: mockgql.actors.v1.ProjectReset.header:type_name -> mockgql.actors.v1.Header
+	45, // 10: mockgql.actors.v1.ProjectReset.header:type_name -> mockgql.actors.v1.Header
 	0,  // 11: mockgql.actors.v1.ProjectReset.access:type_name -> mockgql.actors.v1.Access
-	39, // 12: mockgql.actors.v1.ProjectTransfer.header:type_name -> mockgql.actors.v1.Header
+	45, // 12: mockgql.actors.v1.ProjectTransfer.header:type_name -> mockgql.actors.v1.Header
 	0,  // 13: mockgql.actors.v1.ProjectTransfer.access:type_name -> mockgql.actors.v1.Access
-	39, // 14: mockgql.actors.v1.ProjectAddAdoption.header:type_name -> mockgql.actors.v1.Header
+	45, // 14: mockgql.actors.v1.ProjectAddAdoption.header:type_name -> mockgql.actors.v1.Header
 	0,  // 15: mockgql.actors.v1.ProjectAddAdoption.access:type_name -> mockgql.actors.v1.Access
-	39, // 16: mockgql.actors.v1.ProjectExpire.header:type_name -> mockgql.actors.v1.Header
-	39, // 17: mockgql.actors.v1.ProjectExpireDone.header:type_name -> mockgql.actors.v1.Header
-	39, // 18: mockgql.actors.v1.ProjectEvictKey.header:type_name -> mockgql.actors.v1.Header
-	39, // 19: mockgql.actors.v1.ProjectRuntime.header:type_name -> mockgql.actors.v1.Header
-	39, // 20: mockgql.actors.v1.ProjectServe.header:type_name -> mockgql.actors.v1.Header
-	39, // 21: mockgql.actors.v1.EditUpdateProject.header:type_name -> mockgql.actors.v1.Header
+	45, // 16: mockgql.actors.v1.ProjectExpire.header:type_name -> mockgql.actors.v1.Header
+	45, // 17: mockgql.actors.v1.ProjectExpireDone.header:type_name -> mockgql.actors.v1.Header
+	45, // 18: mockgql.actors.v1.ProjectEvictKey.header:type_name -> mockgql.actors.v1.Header
+	45, // 19: mockgql.actors.v1.ProjectRuntime.header:type_name -> mockgql.actors.v1.Header
+	45, // 20: mockgql.actors.v1.ProjectServe.header:type_name -> mockgql.actors.v1.Header
+	45, // 21: mockgql.actors.v1.EditUpdateProject.header:type_name -> mockgql.actors.v1.Header
 	0,  // 22: mockgql.actors.v1.EditUpdateProject.access:type_name -> mockgql.actors.v1.Access
 	15, // 23: mockgql.actors.v1.EditUpdateProject.origins:type_name -> mockgql.actors.v1.Origins
-	39, // 24: mockgql.actors.v1.EditSetPreviewSharing.header:type_name -> mockgql.actors.v1.Header
+	45, // 24: mockgql.actors.v1.EditSetPreviewSharing.header:type_name -> mockgql.actors.v1.Header
 	0,  // 25: mockgql.actors.v1.EditSetPreviewSharing.access:type_name -> mockgql.actors.v1.Access
-	39, // 26: mockgql.actors.v1.EditCreateTable.header:type_name -> mockgql.actors.v1.Header
+	45, // 26: mockgql.actors.v1.EditCreateTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 27: mockgql.actors.v1.EditCreateTable.access:type_name -> mockgql.actors.v1.Access
-	41, // 28: mockgql.actors.v1.EditCreateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
-	39, // 29: mockgql.actors.v1.EditUpdateTable.header:type_name -> mockgql.actors.v1.Header
+	47, // 28: mockgql.actors.v1.EditCreateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
+	45, // 29: mockgql.actors.v1.EditUpdateTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 30: mockgql.actors.v1.EditUpdateTable.access:type_name -> mockgql.actors.v1.Access
-	41, // 31: mockgql.actors.v1.EditUpdateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
-	39, // 32: mockgql.actors.v1.EditDeleteTable.header:type_name -> mockgql.actors.v1.Header
+	47, // 31: mockgql.actors.v1.EditUpdateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
+	45, // 32: mockgql.actors.v1.EditDeleteTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 33: mockgql.actors.v1.EditDeleteTable.access:type_name -> mockgql.actors.v1.Access
-	39, // 34: mockgql.actors.v1.EditCreateAttribute.header:type_name -> mockgql.actors.v1.Header
+	45, // 34: mockgql.actors.v1.EditCreateAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 35: mockgql.actors.v1.EditCreateAttribute.access:type_name -> mockgql.actors.v1.Access
-	42, // 36: mockgql.actors.v1.EditCreateAttribute.attribute:type_name -> mockgql.actors.v1.AttributeDoc
-	39, // 37: mockgql.actors.v1.EditUpdateAttribute.header:type_name -> mockgql.actors.v1.Header
+	48, // 36: mockgql.actors.v1.EditCreateAttribute.attribute:type_name -> mockgql.actors.v1.AttributeDoc
+	45, // 37: mockgql.actors.v1.EditUpdateAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 38: mockgql.actors.v1.EditUpdateAttribute.access:type_name -> mockgql.actors.v1.Access
-	43, // 39: mockgql.actors.v1.EditUpdateAttribute.patch:type_name -> mockgql.actors.v1.AttributePatchDoc
-	39, // 40: mockgql.actors.v1.EditDeleteAttribute.header:type_name -> mockgql.actors.v1.Header
+	49, // 39: mockgql.actors.v1.EditUpdateAttribute.patch:type_name -> mockgql.actors.v1.AttributePatchDoc
+	45, // 40: mockgql.actors.v1.EditDeleteAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 41: mockgql.actors.v1.EditDeleteAttribute.access:type_name -> mockgql.actors.v1.Access
-	39, // 42: mockgql.actors.v1.EditCreateRelation.header:type_name -> mockgql.actors.v1.Header
+	45, // 42: mockgql.actors.v1.EditCreateRelation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 43: mockgql.actors.v1.EditCreateRelation.access:type_name -> mockgql.actors.v1.Access
-	44, // 44: mockgql.actors.v1.EditCreateRelation.relation:type_name -> mockgql.actors.v1.RelationDoc
-	39, // 45: mockgql.actors.v1.EditDeleteRelation.header:type_name -> mockgql.actors.v1.Header
+	50, // 44: mockgql.actors.v1.EditCreateRelation.relation:type_name -> mockgql.actors.v1.RelationDoc
+	45, // 45: mockgql.actors.v1.EditDeleteRelation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 46: mockgql.actors.v1.EditDeleteRelation.access:type_name -> mockgql.actors.v1.Access
-	39, // 47: mockgql.actors.v1.EditGenerateOperations.header:type_name -> mockgql.actors.v1.Header
+	45, // 47: mockgql.actors.v1.EditGenerateOperations.header:type_name -> mockgql.actors.v1.Header
 	0,  // 48: mockgql.actors.v1.EditGenerateOperations.access:type_name -> mockgql.actors.v1.Access
-	39, // 49: mockgql.actors.v1.EditCreateOperation.header:type_name -> mockgql.actors.v1.Header
+	45, // 49: mockgql.actors.v1.EditCreateOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 50: mockgql.actors.v1.EditCreateOperation.access:type_name -> mockgql.actors.v1.Access
-	45, // 51: mockgql.actors.v1.EditCreateOperation.operation:type_name -> mockgql.actors.v1.OperationDoc
-	39, // 52: mockgql.actors.v1.EditUpdateOperation.header:type_name -> mockgql.actors.v1.Header
+	51, // 51: mockgql.actors.v1.EditCreateOperation.operation:type_name -> mockgql.actors.v1.OperationDoc
+	45, // 52: mockgql.actors.v1.EditUpdateOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 53: mockgql.actors.v1.EditUpdateOperation.access:type_name -> mockgql.actors.v1.Access
-	46, // 54: mockgql.actors.v1.EditUpdateOperation.patch:type_name -> mockgql.actors.v1.OperationPatchDoc
-	39, // 55: mockgql.actors.v1.EditDeleteOperation.header:type_name -> mockgql.actors.v1.Header
+	52, // 54: mockgql.actors.v1.EditUpdateOperation.patch:type_name -> mockgql.actors.v1.OperationPatchDoc
+	45, // 55: mockgql.actors.v1.EditDeleteOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 56: mockgql.actors.v1.EditDeleteOperation.access:type_name -> mockgql.actors.v1.Access
-	39, // 57: mockgql.actors.v1.EditGenerateViews.header:type_name -> mockgql.actors.v1.Header
+	45, // 57: mockgql.actors.v1.EditGenerateViews.header:type_name -> mockgql.actors.v1.Header
 	0,  // 58: mockgql.actors.v1.EditGenerateViews.access:type_name -> mockgql.actors.v1.Access
-	39, // 59: mockgql.actors.v1.EditImportTables.header:type_name -> mockgql.actors.v1.Header
+	45, // 59: mockgql.actors.v1.EditImportTables.header:type_name -> mockgql.actors.v1.Header
 	0,  // 60: mockgql.actors.v1.EditImportTables.access:type_name -> mockgql.actors.v1.Access
-	47, // 61: mockgql.actors.v1.EditImportTables.tables:type_name -> mockgql.actors.v1.TableDoc
-	39, // 62: mockgql.actors.v1.EditSetBaseline.header:type_name -> mockgql.actors.v1.Header
+	53, // 61: mockgql.actors.v1.EditImportTables.tables:type_name -> mockgql.actors.v1.TableDoc
+	45, // 62: mockgql.actors.v1.EditSetBaseline.header:type_name -> mockgql.actors.v1.Header
 	0,  // 63: mockgql.actors.v1.EditSetBaseline.access:type_name -> mockgql.actors.v1.Access
-	39, // 64: mockgql.actors.v1.EditSetFaults.header:type_name -> mockgql.actors.v1.Header
+	45, // 64: mockgql.actors.v1.EditSetFaults.header:type_name -> mockgql.actors.v1.Header
 	0,  // 65: mockgql.actors.v1.EditSetFaults.access:type_name -> mockgql.actors.v1.Access
-	48, // 66: mockgql.actors.v1.EditSetFaults.faults:type_name -> mockgql.actors.v1.FaultSettings
-	39, // 67: mockgql.actors.v1.ProjectRequestLog.header:type_name -> mockgql.actors.v1.Header
+	54, // 66: mockgql.actors.v1.EditSetFaults.faults:type_name -> mockgql.actors.v1.FaultSettings
+	45, // 67: mockgql.actors.v1.ProjectRequestLog.header:type_name -> mockgql.actors.v1.Header
 	0,  // 68: mockgql.actors.v1.ProjectRequestLog.access:type_name -> mockgql.actors.v1.Access
-	39, // 69: mockgql.actors.v1.ProjectClearRequestLog.header:type_name -> mockgql.actors.v1.Header
+	45, // 69: mockgql.actors.v1.ProjectClearRequestLog.header:type_name -> mockgql.actors.v1.Header
 	0,  // 70: mockgql.actors.v1.ProjectClearRequestLog.access:type_name -> mockgql.actors.v1.Access
-	39, // 71: mockgql.actors.v1.ProjectKeep.header:type_name -> mockgql.actors.v1.Header
+	45, // 71: mockgql.actors.v1.ProjectKeep.header:type_name -> mockgql.actors.v1.Header
 	0,  // 72: mockgql.actors.v1.ProjectKeep.access:type_name -> mockgql.actors.v1.Access
-	39, // 73: mockgql.actors.v1.EditImportContract.header:type_name -> mockgql.actors.v1.Header
+	45, // 73: mockgql.actors.v1.EditImportContract.header:type_name -> mockgql.actors.v1.Header
 	0,  // 74: mockgql.actors.v1.EditImportContract.access:type_name -> mockgql.actors.v1.Access
-	39, // 75: mockgql.actors.v1.EditSetContractTable.header:type_name -> mockgql.actors.v1.Header
+	45, // 75: mockgql.actors.v1.EditSetContractTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 76: mockgql.actors.v1.EditSetContractTable.access:type_name -> mockgql.actors.v1.Access
-	39, // 77: mockgql.actors.v1.EditSetContractMapping.header:type_name -> mockgql.actors.v1.Header
+	45, // 77: mockgql.actors.v1.EditSetContractMapping.header:type_name -> mockgql.actors.v1.Header
 	0,  // 78: mockgql.actors.v1.EditSetContractMapping.access:type_name -> mockgql.actors.v1.Access
-	79, // [79:79] is the sub-list for method output_type
-	79, // [79:79] is the sub-list for method input_type
-	79, // [79:79] is the sub-list for extension type_name
-	79, // [79:79] is the sub-list for extension extendee
-	0,  // [0:79] is the sub-list for field type_name
+	45, // 79: mockgql.actors.v1.ProjectRenderEvent.header:type_name -> mockgql.actors.v1.Header
+	45, // 80: mockgql.actors.v1.ProjectSendEvent.header:type_name -> mockgql.actors.v1.Header
+	0,  // 81: mockgql.actors.v1.ProjectSendEvent.access:type_name -> mockgql.actors.v1.Access
+	45, // 82: mockgql.actors.v1.ProjectEventStream.header:type_name -> mockgql.actors.v1.Header
+	0,  // 83: mockgql.actors.v1.ProjectEventStream.access:type_name -> mockgql.actors.v1.Access
+	43, // 84: mockgql.actors.v1.RowEvents.events:type_name -> mockgql.actors.v1.RowEvent
+	45, // 85: mockgql.actors.v1.ProjectLogSubscriptionEnd.header:type_name -> mockgql.actors.v1.Header
+	55, // 86: mockgql.actors.v1.ProjectLogSubscriptionEnd.entry:type_name -> mockgql.actors.v1.RequestLogEntry
+	87, // [87:87] is the sub-list for method output_type
+	87, // [87:87] is the sub-list for method input_type
+	87, // [87:87] is the sub-list for extension type_name
+	87, // [87:87] is the sub-list for extension extendee
+	0,  // [0:87] is the sub-list for field type_name
 }
 
 func init() { file_mockgql_actors_v1_project_proto_init() }
@@ -2909,7 +3413,7 @@ func file_mockgql_actors_v1_project_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mockgql_actors_v1_project_proto_rawDesc), len(file_mockgql_actors_v1_project_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   39,
+			NumMessages:   45,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

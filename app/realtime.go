@@ -1,0 +1,270 @@
+package app
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mockgql/mockgql/actors"
+	"github.com/mockgql/mockgql/model"
+	"github.com/mockgql/mockgql/realtime"
+)
+
+// Realtime serves a node's subscriptions (docs/using/realtime.md): it is
+// the realtime.Runtime of the node's realtime.Server, and it receives the
+// events every project grain broadcasts (Deliver) into the node's Hub.
+//
+// A connection opens with the runtime's credential checks (slug, key,
+// scope, actor token, share token; no quota). Each operation it starts is
+// one runtime request (quota, faults, request log): a query or mutation
+// answers once; a subscription answers with what it follows, and then
+// each event of its project's table and kind is rendered for it by the
+// project's grain (actors.Client.RenderEvent). Safe for concurrent use.
+type Realtime struct {
+	svc     *core
+	hub     *realtime.Hub
+	renders renders
+}
+
+// eventBytes is what one event counts against a subscriber's QueueBytes:
+// the queue holds the event's numbers and ids, not its rendering.
+const eventBytes = 128
+
+// NewRealtime returns the realtime runtime of s over hub.
+func NewRealtime(s *Service, hub *realtime.Hub) *Realtime { return &Realtime{svc: s.core, hub: hub} }
+
+// Deliver hands what a project grain broadcast to this node's subscribers,
+// in order. It never blocks (Hub.Publish does not).
+func (r *Realtime) Deliver(data []byte) {
+	projectID, evs, err := actors.DecodeRowEvents(data)
+	if err != nil {
+		return
+	}
+	for _, e := range evs {
+		r.hub.Publish(realtime.Event{Topic: projectID, Data: e, Size: eventBytes})
+	}
+}
+
+// Open implements realtime.Runtime.
+func (r *Realtime) Open(ctx context.Context, path string, c realtime.Credentials) (realtime.Session, error) {
+	slug, ok := slugOf(path)
+	if !ok {
+		return nil, model.Errorf(model.CodeProjectNotFound, "no project at %s", path)
+	}
+	base := model.RuntimeRequest{Slug: slug, KeyValue: keyOf(c), ShareToken: c.Query.Get("token"),
+		ActorToken: c.Value("X-Actor-Token"), FaultHeader: c.Value("X-Mock-Fault"), Subscribe: true}
+	check := base
+	check.CheckOnly = true
+	if _, err := r.svc.runtime.Run(ctx, check); err != nil {
+		return nil, err
+	}
+	projectID, err := r.svc.grains.ResolveSlug(ctx, slug, false)
+	if err != nil {
+		return nil, err
+	}
+	s := &session{rt: r, base: base, projectID: projectID, stop: make(chan struct{})}
+	if base.ActorToken != "" {
+		go s.holdActor(check, max(r.svc.cfg.ActorIdle/3, time.Second))
+	}
+	return s, nil
+}
+
+// slugOf reads the slug of /mock/{slug}/graphql.
+func slugOf(path string) (string, bool) {
+	rest, ok := strings.CutPrefix(path, "/mock/")
+	if !ok {
+		return "", false
+	}
+	slug, ok := strings.CutSuffix(rest, "/graphql")
+	return slug, ok && slug != "" && !strings.Contains(slug, "/")
+}
+
+// keyOf is the API key a connection presents: X-API-Key, else
+// Authorization: Bearer (or a bare key), from the init payload or headers.
+func keyOf(c realtime.Credentials) string {
+	if k := strings.TrimSpace(c.Value("X-API-Key")); k != "" {
+		return k
+	}
+	a := strings.TrimSpace(c.Value("Authorization"))
+	if len(a) > 7 && strings.EqualFold(a[:7], "bearer ") {
+		return strings.TrimSpace(a[7:])
+	}
+	return a
+}
+
+// session is one connection.
+type session struct {
+	rt        *Realtime
+	base      model.RuntimeRequest
+	projectID string        // the slug's project when the connection opened
+	stop      chan struct{} // closed by Close
+}
+
+// holdActor keeps the connection's actor token in use while it is open:
+// every every it makes the credential checks again, which touch the token
+// before its idle time (--actor-idle) frees its slot.
+func (s *session) holdActor(check model.RuntimeRequest, every time.Duration) {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			_, _ = s.rt.svc.runtime.Run(ctx, check)
+			cancel()
+		}
+	}
+}
+
+// Project implements realtime.Session.
+func (s *session) Project() string { return s.projectID }
+
+// Close implements realtime.Session: it releases the connection's actor
+// token, whose slot the connection held (docs/using/realtime.md).
+func (s *session) Close() {
+	close(s.stop)
+	if s.base.ActorToken == "" || s.base.KeyValue == "" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = (&Runtime{s.rt.svc}).ReleaseActorToken(ctx, s.base.KeyValue, s.base.ActorToken)
+}
+
+// Run implements realtime.Session.
+func (s *session) Run(ctx context.Context, req realtime.Request) (realtime.Stream, error) {
+	body, err := json.Marshal(req)
+	if err != nil {
+		return nil, err
+	}
+	call := s.base
+	call.Body = body
+	res, err := s.rt.svc.runtime.Run(ctx, call)
+	switch {
+	case err != nil:
+		return nil, err
+	case res.Refusal != nil:
+		return nil, res.Refusal
+	case res.Status == 400:
+		return nil, requestError(res.Body)
+	}
+	target, ok := actors.ParseSubscriptionBody(res.Body)
+	if !ok { // a query's or mutation's result, or a fault's errors
+		return &once{res: append(json.RawMessage(nil), res.Body...), delay: res.Delay}, nil
+	}
+	match := func(e realtime.Event) bool {
+		ev := e.Data.(actors.RowEvent)
+		return ev.TableID == target.TableID && ev.Kind == target.Kind
+	}
+	sub := s.rt.hub.Subscribe(target.ProjectID, match)
+	return &eventStream{rt: s.rt, sub: sub, projectID: target.ProjectID, body: body, delay: res.Delay,
+		start: s.rt.svc.clock.Now(), query: req.Query, operationName: target.OperationName}, nil
+}
+
+// requestError turns a 400 body (GraphQL errors) into a RequestError.
+func requestError(body []byte) error {
+	var b struct {
+		Errors []json.RawMessage `json:"errors"`
+	}
+	if json.Unmarshal(body, &b) != nil || len(b.Errors) == 0 {
+		return model.Errorf(model.CodeBadRequest, "the request cannot run")
+	}
+	return &realtime.RequestError{Errors: b.Errors}
+}
+
+// once is the one result of a query or mutation, after its fault latency.
+type once struct {
+	res   json.RawMessage
+	delay time.Duration
+	sent  bool
+}
+
+func (o *once) Next(ctx context.Context) (json.RawMessage, error) {
+	if o.sent {
+		return nil, io.EOF
+	}
+	o.sent = true
+	if err := wait(ctx, o.delay); err != nil {
+		return nil, err
+	}
+	return o.res, nil
+}
+
+func (o *once) Close() {}
+
+// eventStream is a subscription's results: each event of its target that
+// its id and where arguments keep, rendered by the project's grain, after
+// the fault latency its start drew.
+type eventStream struct {
+	rt        *Realtime
+	sub       *realtime.Subscriber
+	projectID string
+	body      []byte
+	delay     time.Duration
+
+	// What the request log's END entry says (LogSubscriptionEnd).
+	start                time.Time
+	query, operationName string
+	events               atomic.Int64 // Next and Close may run on different goroutines (SSE)
+	closed               sync.Once
+}
+
+// Next implements realtime.Stream.
+func (s *eventStream) Next(ctx context.Context) (json.RawMessage, error) {
+	for {
+		e, err := s.sub.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		out, ok, err := s.rt.renders.render(ctx, s.rt.svc.grains, s.projectID, e.Data.(actors.RowEvent), s.body)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			continue
+		}
+		if err := wait(ctx, s.delay); err != nil {
+			return nil, err
+		}
+		s.events.Add(1)
+		return out, nil
+	}
+}
+
+// Close implements realtime.Stream: the subscription's end goes to the
+// project's request log, in the background (a grain call on another node
+// must not hold the connection's close).
+func (s *eventStream) Close() {
+	s.closed.Do(func() {
+		s.sub.Close()
+		now := s.rt.svc.clock.Now()
+		e := model.RequestLogEntry{At: s.start, OperationName: model.Clip(s.operationName, model.MaxLoggedName),
+			Query: model.Clip(s.query, model.MaxLoggedQuery), DurationMs: float64(now.Sub(s.start)) / float64(time.Millisecond), Events: int(s.events.Load())}
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			_ = s.rt.svc.grains.LogSubscriptionEnd(ctx, s.projectID, e)
+		}()
+	})
+}
+
+// wait waits d, or until ctx ends.
+func wait(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}

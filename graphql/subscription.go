@@ -1,0 +1,293 @@
+package graphql
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/mockgql/mockgql/graphql/exec"
+	"github.com/mockgql/mockgql/model"
+)
+
+// This file is the runtime's side of subscriptions (docs/using/
+// realtime.md). A LIST operation with the subscriptions option gives its
+// table the Subscription fields <table>Created, <table>Updated(id) and
+// <table>Deleted (with where: <T>Where when such an operation also has the
+// where option). A mutation's changes become Events (EventsOf); a
+// subscription runs once per event with RenderEvent, which answers the
+// subscriber's selection on the event's row in the overlay version the
+// event names: after the change for CREATED and UPDATED, before it for
+// DELETED (the row as it was, relations included).
+
+// EventKind is what happened to a row.
+type EventKind string
+
+// The kinds of events, and the suffixes of their Subscription fields.
+const (
+	EventCreated EventKind = "CREATED"
+	EventUpdated EventKind = "UPDATED"
+	EventDeleted EventKind = "DELETED"
+)
+
+// Valid reports whether k is one of the kinds.
+func (k EventKind) Valid() bool { return k == EventCreated || k == EventUpdated || k == EventDeleted }
+
+func (k EventKind) suffix() string {
+	switch k {
+	case EventCreated:
+		return "Created"
+	case EventUpdated:
+		return "Updated"
+	}
+	return "Deleted"
+}
+
+// Snapshot is one immutable version of an Overlay (which it keeps, so that
+// reading it shares the overlay's resolved rows). The zero Snapshot is the
+// empty overlay.
+type Snapshot struct {
+	ov *Overlay
+	st *overlayState
+}
+
+// Snapshot returns the overlay's current version.
+func (o *Overlay) Snapshot() Snapshot { return Snapshot{o, o.snapshot()} }
+
+func (s Snapshot) state() *overlayState {
+	if s.st == nil {
+		return emptyState
+	}
+	return s.st
+}
+
+// Event is a change of one row, to be rendered for subscribers: the row
+// is read in At.
+type Event struct {
+	TableID, RowID string
+	Kind           EventKind
+	At             Snapshot
+}
+
+// EventsOf returns the events of a mutation's changes, in their order:
+// before is the overlay's version before the changes were applied, after
+// the one after.
+func EventsOf(changes []Change, before, after Snapshot) []Event {
+	out := make([]Event, 0, len(changes))
+	for _, c := range changes {
+		e := Event{TableID: c.TableID, RowID: c.RowID, Kind: EventUpdated, At: after}
+		switch {
+		case c.Deleted:
+			e.Kind, e.At = EventDeleted, before
+		case c.Created:
+			e.Kind = EventCreated
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// subField is a field of the Subscription type.
+type subField struct {
+	name  string
+	t     *table
+	kind  EventKind
+	where bool
+}
+
+// compileSubscriptions returns the Subscription fields of the tables that
+// an enabled LIST operation with the subscriptions option asks them for,
+// in table order, then Created, Updated, Deleted: a deterministic SDL.
+func compileSubscriptions(c *compiled) []*subField {
+	on, where := map[*table]bool{}, map[*table]bool{}
+	for _, o := range c.ops {
+		if o.kind == model.OpList && o.subs {
+			on[o.t] = true
+			where[o.t] = where[o.t] || o.where
+		}
+	}
+	var out []*subField
+	for _, t := range c.tables {
+		if !on[t] {
+			continue
+		}
+		for _, k := range []EventKind{EventCreated, EventUpdated, EventDeleted} {
+			out = append(out, &subField{name: model.LowerCamel(t.name) + k.suffix(), t: t, kind: k, where: where[t]})
+		}
+	}
+	return out
+}
+
+// subscription writes the Subscription type.
+func (w *sdlWriter) subscription(subs []*subField) {
+	if len(subs) == 0 {
+		return
+	}
+	w.line(`type Subscription {`)
+	for _, s := range subs {
+		var args []string
+		doc := fmt.Sprintf("A %s row was created by a mutation (or sent as an event); the payload is the new row.", s.t.name)
+		switch s.kind {
+		case EventUpdated:
+			args = append(args, "id: ID")
+			doc = fmt.Sprintf("A %s row was changed by a mutation (or sent as an event); the payload is the row as changed. id follows one row only.", s.t.name)
+		case EventDeleted:
+			doc = fmt.Sprintf("A %s row was deleted by a mutation (or sent as an event); the payload is the row as it was before, relations included.", s.t.name)
+		}
+		if s.where {
+			args = append(args, "where: "+s.t.name+"Where")
+			doc += " where keeps only rows that match it."
+		}
+		sig := ""
+		if len(args) > 0 {
+			sig = "(" + joinArgs(args) + ")"
+		}
+		w.line(`  %s %s%s: %s!`, gqlString(doc), s.name, sig, s.t.name)
+	}
+	w.line(`}`)
+}
+
+func joinArgs(args []string) string {
+	out := args[0]
+	for _, a := range args[1:] {
+		out += ", " + a
+	}
+	return out
+}
+
+// eventRoot is the root object of a subscription run for one event.
+type eventRoot struct {
+	v       *view
+	ev      Event
+	skipped bool // the event is not for this subscription (id or where)
+}
+
+// subResolver answers a Subscription field for the event of its root: the
+// row, or nothing (skipped) when the event is of another row than id or
+// does not match where. The table and kind were matched before it ran.
+func subResolver(s *subField) exec.Resolver {
+	return func(_ context.Context, f *exec.Field) (any, error) {
+		er := f.Parent.(*eventRoot)
+		if id, ok := f.Args["id"].(string); ok && id != er.ev.RowID {
+			er.skipped = true
+			return nil, nil
+		}
+		tv := er.v.tableView(s.t)
+		if tv.notReady != nil {
+			return nil, tv.notReady
+		}
+		row := tv.byID(er.ev.RowID)
+		if row < 0 {
+			er.skipped = true // gone meanwhile (a sent event for a row deleted since)
+			return nil, nil
+		}
+		w, err := parseWhere(s.t, f.Args["where"])
+		if err != nil {
+			return nil, err
+		}
+		if w != nil && !w.match(tv, row) {
+			er.skipped = true
+			return nil, nil
+		}
+		return &rowObj{tv: tv, row: row}, nil
+	}
+}
+
+// SubscriptionTarget returns what a prepared subscription follows: the ID
+// of its table and the kind of its events; ok is false for a prepared
+// request that is no subscription of this runtime.
+func (rt *Runtime) SubscriptionTarget(prep *exec.Prepared) (tableID string, kind EventKind, ok bool) {
+	if prep.Executor() != rt.exec || !prep.Subscription() || len(prep.RootFields()) != 1 {
+		return "", "", false
+	}
+	for _, s := range rt.model.subs {
+		if s.name == prep.RootFields()[0] {
+			return s.t.id, s.kind, true
+		}
+	}
+	return "", "", false
+}
+
+var errNotSubscription = errors.New("graphql: RenderEvent given no subscription of this runtime")
+
+// ErrSubscriptionOverHTTP refuses a subscription sent as a plain GraphQL
+// over HTTP request: it needs a WebSocket or an event stream.
+var ErrSubscriptionOverHTTP = model.Errorf(model.CodeBadRequest, "subscriptions run over a WebSocket (graphql-transport-ws) or Server-Sent Events (Accept: text/event-stream), not a plain POST")
+
+// RenderEvent runs a prepared subscription for ev: the result, and
+// whether ev is for it at all (its table and kind, its id argument, its
+// where filter); a result is only meaningful when ok. The work is one
+// row's selection, bounded as a query's (Options). Safe for concurrent use.
+func (rt *Runtime) RenderEvent(ctx context.Context, prep *exec.Prepared, pool Pool, ev Event) (res *exec.Result, ok bool, err error) {
+	tableID, kind, sub := rt.SubscriptionTarget(prep)
+	if !sub {
+		return nil, false, errNotSubscription
+	}
+	if tableID != ev.TableID || kind != ev.Kind {
+		return nil, false, nil
+	}
+	root := &eventRoot{v: newView(rt, pool, ev.At.ov, ev.At.state(), true), ev: ev}
+	res, err = prep.Execute(ctx, root)
+	if err != nil || root.skipped {
+		return nil, false, err
+	}
+	return res, true, nil
+}
+
+// tableByID returns the compiled table tableID, or nil.
+func (rt *Runtime) tableByID(tableID string) *table {
+	for _, t := range rt.model.tables {
+		if t.id == tableID {
+			return t
+		}
+	}
+	return nil
+}
+
+// RowExists reports whether table tableID has a row id in ov's current
+// version (a sent event must name one). A table that is not ready is
+// NOT_READY; an unknown one NOT_FOUND.
+func (rt *Runtime) RowExists(pool Pool, ov *Overlay, tableID, id string) error {
+	t := rt.tableByID(tableID)
+	if t == nil {
+		return model.Errorf(model.CodeNotFound, "table %q not found", tableID)
+	}
+	tv := newView(rt, pool, ov, ov.snapshot(), true).tableView(t)
+	if tv.notReady != nil {
+		return tv.notReady
+	}
+	if tv.byID(id) < 0 {
+		return model.Errorf(model.CodeNotFound, "table %s has no row %q", t.name, id)
+	}
+	return nil
+}
+
+// SampleRow returns the id of the (n mod rows)-th row of table tableID in
+// storage order, in ov's current version: the rows a demo event stream
+// goes through; ok is false when the table has no rows (or is not ready).
+func (rt *Runtime) SampleRow(ctx context.Context, pool Pool, ov *Overlay, tableID string, n int) (id string, ok bool) {
+	t := rt.tableByID(tableID)
+	if t == nil {
+		return "", false
+	}
+	tv := newView(rt, pool, ov, ov.snapshot(), true).tableView(t)
+	if tv.notReady != nil {
+		return "", false
+	}
+	pq, err := (&operation{kind: model.OpList, t: t}).powerQuery(nil)
+	if err != nil {
+		return "", false
+	}
+	rows, err := pq.page(ctx, tv, 1, 1)
+	if err != nil || rows.len() == 0 {
+		return "", false
+	}
+	pg := n%rows.len() + 1
+	if rows, err = pq.page(ctx, tv, pg, 1); err != nil || rows.len() == 0 {
+		return "", false
+	}
+	lo, hi := page(rows.len(), pg, 1)
+	if lo >= hi {
+		return "", false
+	}
+	return tv.id(rows.at(lo)), true
+}
