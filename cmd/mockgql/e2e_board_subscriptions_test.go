@@ -12,7 +12,8 @@ import (
 // for a list operation (a SAFE change) and sees the table's subscription
 // fields and a "Send event" form; the playground runs a subscription over
 // the runtime's WebSocket with an API key and lists the events that
-// arrive, here fired by sendEvent.
+// arrive, here fired by sendEvent; so does the runtime's own GraphiQL
+// page, both with the vendored graphql-ws client.
 func TestBoardSubscriptions(t *testing.T) {
 	s := startServer(t)
 	sh := newShop(t, s, "boardsubs@example.com", "bs")
@@ -46,6 +47,25 @@ func TestBoardSubscriptions(t *testing.T) {
 	}
 	p.waitText(".result-window", "Office")
 	p.shot("playground-subscription")
+
+	// The runtime's GraphiQL page: the key at the gate, then a subscription
+	// over the runtime's WebSocket with the key in connection_init.
+	p.open(sh.runtime, "#keyGate")
+	p.set("#gateKey", sh.rtKey)
+	p.submit("#gateKey")
+	p.runInGraphiQLNoWait(`subscription { productUpdated(id: "3") { id name } }`)
+	for i := 0; !strings.Contains(p.text(".result-window"), `"productUpdated"`); i++ {
+		if i == 30 {
+			t.Fatalf("no event in the runtime GraphiQL; it shows:\n%s", p.text(".result-window"))
+		}
+		sh.owner.must(`mutation($p:ID!,$t:ID!){ sendEvent(projectId:$p, tableId:$t, kind: UPDATED, id: "3") }`,
+			map[string]any{"p": pid, "t": sh.tables["Product"]})
+		time.Sleep(300 * time.Millisecond)
+	}
+	if got := p.text(".result-window"); !strings.Contains(got, `"id": "3"`) {
+		t.Fatalf("runtime GraphiQL event: %s", got)
+	}
+	p.shot("graphiql-runtime-subscription")
 }
 
 // runInGraphiQLNoWait types query into GraphiQL's editor and runs it.

@@ -2,9 +2,12 @@
 // browser. Every request goes to this same address: with ?token= (a guest
 // or session project's share token) carried when the page was opened with
 // one, and with the key typed into the labelled field (account projects)
-// as Authorization: Bearer. The key stays in this tab's memory only. The
-// look and the editors' labels are the board's playground's.
+// as Authorization: Bearer. The key stays in this tab's memory only.
+// Subscriptions run over the same address's WebSocket (graphql-ws), the key
+// in the connection_init payload. The look and the editors' labels are the
+// board's playground's.
 import { labelEditors } from "./tab-playground.js";
+import { isSubscription, subscribe } from "./subscribe.js";
 
 {
   const params = new URLSearchParams(location.search);
@@ -18,8 +21,13 @@ import { labelEditors } from "./tab-playground.js";
   }
 
   /** fetcher posts one GraphQL request and returns its JSON answer; a
-   * refusal's error body is shown as it is. */
+   * refusal's error body is shown as it is. A subscription returns the
+   * events as they arrive instead. */
   async function fetcher(body, opts) {
+    if (isSubscription(body.query || "", body.operationName)) {
+      const init = key.value.trim() ? { Authorization: "Bearer " + key.value.trim() } : {};
+      return subscribe(location.origin.replace(/^http/, "ws") + url, init, body);
+    }
     const headers = Object.assign({ "Content-Type": "application/json", Accept: "application/json" }, (opts && opts.headers) || {});
     if (key.value.trim()) headers.Authorization = "Bearer " + key.value.trim();
     const res = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });

@@ -1,7 +1,9 @@
-// subscribe.js: a small graphql-transport-ws client (the protocol of the
-// graphql-ws library) for the playground's subscriptions
-// (docs/using/realtime.md). One WebSocket per subscription; results are an
-// async iterable, which GraphiQL's fetcher may return.
+// subscribe.js: subscriptions from the board's playground and the runtime's
+// GraphiQL page (docs/using/realtime.md), over graphql-transport-ws with the
+// graphql-ws library's own client (vendored, web/vendor/graphql-ws@6.4.2,
+// loaded by the page as the graphqlWs global). One WebSocket per
+// subscription; results are an async iterable, which GraphiQL's fetcher may
+// return.
 
 /** isSubscription reports whether the operation a request runs is a
  * subscription: the one named operationName, else the document's first. */
@@ -15,41 +17,46 @@ export function isSubscription(query, operationName) {
 /** wsURL turns a runtime URL (http or https, with its ?token=) into its WebSocket address. */
 export const wsURL = (runtimeUrl) => runtimeUrl.replace(/^http/, "ws");
 
+/** errorsOf turns what graphql-ws's iterator throws into a result's
+ * errors: the server's error message (a list of GraphQL errors), a close
+ * event (the code and reason the server closed the connection with), or
+ * anything else. */
+function errorsOf(e) {
+  if (Array.isArray(e)) return e;
+  if (e && typeof e.code === "number") {
+    return [{ message: `connection closed: ${e.code} ${e.reason || ""}`.trim(), extensions: { code: String(e.code) } }];
+  }
+  return [{ message: String((e && e.message) || e) }];
+}
+
 /** subscribe runs one operation over graphql-transport-ws at url, sending
  * init as the connection_init payload; it yields each result, and a result
- * with the close reason in errors when the server closes the connection
- * early. Returning from the iteration completes the operation. */
+ * with the errors when the server refuses the operation or closes the
+ * connection early. Returning from the iteration completes the operation
+ * and closes the connection. */
 export function subscribe(url, init, request) {
-  const queue = [];
-  let wake = null;
+  const client = window.graphqlWs.createClient({ url, connectionParams: init || {}, lazy: true, retryAttempts: 0, lazyCloseTimeout: 0 });
+  const it = client.iterate(request);
   let done = false;
-  const push = (v) => { queue.push(v); if (wake) { wake(); wake = null; } };
-  const ws = new WebSocket(url, "graphql-transport-ws");
-  ws.onopen = () => ws.send(JSON.stringify({ type: "connection_init", payload: init || {} }));
-  ws.onmessage = (e) => {
-    const m = JSON.parse(e.data);
-    if (m.type === "connection_ack") ws.send(JSON.stringify({ type: "subscribe", id: "1", payload: request }));
-    else if (m.type === "ping") ws.send(JSON.stringify({ type: "pong" }));
-    else if (m.type === "next") push(m.payload);
-    else if (m.type === "error") { push({ errors: m.payload }); done = true; push(null); }
-    else if (m.type === "complete") { done = true; push(null); }
-  };
-  ws.onclose = (e) => {
-    if (!done) push({ errors: [{ message: `connection closed: ${e.code} ${e.reason || ""}`.trim(), extensions: { code: String(e.code) } }] });
-    done = true;
-    push(null);
-  };
+  const end = () => { done = true; client.dispose(); return { done: true, value: undefined }; };
   return {
     [Symbol.asyncIterator]() { return this; },
     async next() {
-      while (!queue.length) await new Promise((r) => { wake = r; });
-      const v = queue.shift();
-      return v === null ? { done: true, value: undefined } : { done: false, value: v };
+      if (done) return { done: true, value: undefined };
+      try {
+        const r = await it.next();
+        return r.done ? end() : r;
+      } catch (e) {
+        done = true;
+        client.dispose();
+        return { done: false, value: { errors: errorsOf(e) } };
+      }
     },
     async return() {
-      done = true;
-      if (ws.readyState === WebSocket.OPEN) { ws.send(JSON.stringify({ type: "complete", id: "1" })); ws.close(1000); }
-      return { done: true, value: undefined };
+      if (!done) {
+        try { await it.return(); } catch { /* the connection is gone already */ }
+      }
+      return end();
     },
   };
 }

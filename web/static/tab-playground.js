@@ -41,7 +41,8 @@ function loadScript(src) {
   });
 }
 
-/** loadGraphiQL loads the vendored GraphiQL and the React it needs, once. */
+/** loadGraphiQL loads the vendored GraphiQL, the React it needs and the
+ * graphql-ws client subscriptions run on, once. */
 let graphiql = null;
 function loadGraphiQL() {
   if (!graphiql) {
@@ -49,6 +50,7 @@ function loadGraphiQL() {
     graphiql = loadScript(`${VENDOR}/react@18.3.1/react.production.min.js`)
       .then(() => loadScript(`${VENDOR}/react-dom@18.3.1/react-dom.production.min.js`))
       .then(() => loadScript(`${VENDOR}/graphiql@3.9.0/graphiql.min.js`))
+      .then(() => loadScript(`${VENDOR}/graphql-ws@6.4.2/graphql-ws.min.js`))
       .then(() => window.GraphiQL);
   }
   return graphiql;
