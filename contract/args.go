@@ -65,8 +65,31 @@ func (in *interpreter) arg(a *ast.ArgumentDefinition, r *RootField) *Arg {
 		out.Role, out.Field = RoleInput, fieldOf(e, n)
 	case e != nil:
 		in.fieldArg(out, e, n, isList(a.Type))
+		if out.Role == RoleIgnored && (d == nil || d.Kind == ast.Scalar) {
+			in.relationArg(out, e, n, isList(a.Type))
+		}
 	}
 	return out
+}
+
+// relationArg makes out an equality (or an in, for a list) on the foreign
+// key of a to-one relation of e when n names it: channelId or channel for
+// Message.channel, channelIds for a list of them. The key column is the
+// schema's own field (channelId) when it has one, else a hidden one.
+func (in *interpreter) relationArg(out *Arg, e *Entity, n string, list bool) {
+	for _, r := range in.rels {
+		if r.From != e.Type || r.Many {
+			continue
+		}
+		f := norm(r.FromField)
+		if n == f+"id" || n == f || list && n == f+"ids" {
+			out.Role, out.Field = RoleEq, r.Column()
+			if list {
+				out.Role = RoleIn
+			}
+			return
+		}
+	}
 }
 
 // fieldArg makes out an equality, an in or a range on a field of e when its

@@ -29,6 +29,7 @@ func Interpret(s *Schema) *Plan {
 		}
 	}
 	p.Relations = in.relations(p.Entities)
+	in.rels = p.Relations
 	p.Queries = in.rootFields(in.s.Query, in.queryField)
 	p.Mutations = in.rootFields(in.s.Mutation, in.mutationField)
 	p.Subscriptions = in.rootFields(in.s.Subscription, in.subscriptionField)
@@ -40,6 +41,7 @@ type interpreter struct {
 	s        *ast.Schema
 	wrappers map[string]*Wrapper
 	entities map[string]*Entity
+	rels     []*Relation // once found, for arguments that name a relation's key
 }
 
 // userObjects returns the object types of the document that are not root

@@ -81,6 +81,15 @@ func (f *RootField) describe() string {
 	return s
 }
 
+// fieldWords names a column for a person: the field, or for a relation's
+// hidden key "channel's key".
+func fieldWords(f string) string {
+	if rel, ok := strings.CutPrefix(f, HiddenKey); ok && rel != "" {
+		return rel + "'s key"
+	}
+	return f
+}
+
 // describe says what a does: "equality on genre", "Relay".
 func (a *Arg) describe() string {
 	switch a.Role {
@@ -89,9 +98,9 @@ func (a *Arg) describe() string {
 	case RoleKeys:
 		return "keys " + a.Field
 	case RoleEq:
-		return "equality on " + a.Field
+		return "equality on " + fieldWords(a.Field)
 	case RoleIn:
-		return "one of, on " + a.Field
+		return "one of, on " + fieldWords(a.Field)
 	case RoleRange:
 		return a.Op + " on " + a.Field
 	case RoleSearch:

@@ -86,7 +86,7 @@ var mutationVerbs = []struct {
 	prefixes []string
 }{
 	{ShapeUpsert, []string{"upsertone", "upsert", "createorupdate", "save"}},
-	{ShapeCreate, []string{"createone", "createmany", "create", "insert", "add", "new", "register", "signup", "post"}},
+	{ShapeCreate, []string{"createone", "createmany", "create", "insert", "add", "new", "register", "signup", "post", "send", "submit"}},
 	{ShapeUpdate, []string{"updateone", "updatemany", "update", "edit", "modify", "change", "set", "patch"}},
 	{ShapeDelete, []string{"deleteone", "deletemany", "delete", "remove", "destroy", "drop"}},
 }
