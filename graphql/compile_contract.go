@@ -37,6 +37,9 @@ type contractRT struct {
 	seed uint64
 	// values makes generated scalar values (newValues).
 	values contract.Values
+	// links are the lists of rows no foreign key holds, by "Type.field"
+	// (contract_links.go).
+	links map[string]*ctLink
 }
 
 // compileContract builds the runtime of the contract project p.
@@ -62,6 +65,7 @@ func compileContract(rt *Runtime, p *model.Project) error {
 	for _, e := range plan.Entities {
 		ct.entities[e.Type] = e
 	}
+	ct.links = contractLinks(plan, ct.tables)
 	if ct.data, err = generateRows(plan, p, ct.seed); err != nil {
 		return fmt.Errorf("graphql: rows of project %s: %w", p.ID, err)
 	}

@@ -53,6 +53,9 @@ func (rt *Runtime) entityField(t *table, fd *ast.FieldDefinition) exec.Resolver 
 	if a := t.field(fd.Name); a != nil {
 		return rt.attributeField(a, fd)
 	}
+	if l := rt.contract.links[t.name+"."+fd.Name]; l != nil {
+		return rt.listField(l.to, fd, func(ro *rowObj) (*tableView, []int32) { return rt.linked(l, ro.tv, ro.row) })
+	}
 	return rt.generatedField(t.name, fd)
 }
 
@@ -82,21 +85,32 @@ func (rt *Runtime) attributeField(a *attribute, fd *ast.FieldDefinition) exec.Re
 // page of the related rows filtered, sorted and cut by the field's
 // arguments (read as a root field's are: where, orderBy, first, take, …).
 func (rt *Runtime) relationField(rf *relField, fd *ast.FieldDefinition) exec.Resolver {
+	if rf.list {
+		return rt.listField(rf.to, fd, func(ro *rowObj) (*tableView, []int32) { return ro.tv.related(rf, ro.row) })
+	}
+	return func(ctx context.Context, f *exec.Field) (any, error) {
+		ro := f.Parent.(*rowObj)
+		target, rows := ro.tv.related(rf, ro.row)
+		if len(rows) == 0 {
+			return rt.nullOrGenerated(ro, fd)
+		}
+		return &rowObj{tv: target, row: rows[0]}, nil
+	}
+}
+
+// listField answers a field that lists rows of the table to — those
+// rowsOf gives for the parent row — as a list, connection or page,
+// filtered, sorted and cut by the field's arguments.
+func (rt *Runtime) listField(to *table, fd *ast.FieldDefinition, rowsOf func(*rowObj) (*tableView, []int32)) exec.Resolver {
 	wrap := rt.schema.Types[fd.Type.Name()]
 	if rt.wrapperKind(wrap.Name) == "" {
 		wrap = nil
 	}
-	args := &contract.RootField{Name: fd.Name, Entity: rf.to.name, Args: fieldArgs(rf.to, fd)}
+	args := &contract.RootField{Name: fd.Name, Entity: to.name, Args: fieldArgs(to, fd)}
 	return func(ctx context.Context, f *exec.Field) (any, error) {
 		ro := f.Parent.(*rowObj)
-		target, rows := ro.tv.related(rf, ro.row)
-		if !rf.list {
-			if len(rows) == 0 {
-				return rt.nullOrGenerated(ro, fd)
-			}
-			return &rowObj{tv: target, row: rows[0]}, nil
-		}
-		q, err := rt.readQuery(rf.to, args, f.Args)
+		target, rows := rowsOf(ro)
+		q, err := rt.readQuery(to, args, f.Args)
 		if err != nil {
 			return nil, err
 		}
