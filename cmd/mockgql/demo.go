@@ -46,7 +46,10 @@ func (r *running) seedDemo() error {
 	url := fmt.Sprintf("%s/mock/%s/graphql?token=%s", r.srv.BaseURL(), info.Slug, info.ShareToken)
 	preview := fmt.Sprintf("%s/preview/%s?token=%s", r.srv.AppURL(), info.Slug, info.ShareToken)
 	fmt.Fprintf(os.Stdout, "\nBoard (sign up, log in, or try without an account):\n  %s/\n", r.srv.AppURL())
-	fmt.Fprintf(os.Stdout, "\nDemo project (guest, data: categories, products, customers, orders):\n  on the board: %s/board/demo\n  preview page: %s\n  runtime:      %s\n\nTry:\n  curl -s '%s' \\\n    -H 'Content-Type: application/json' \\\n    -d '{\"query\":\"{ products(pageSize: 3, sortField: \\\"price\\\", sortDirection: DESC) { total items { id name price category { name } } } }\"}'\n\n", r.srv.AppURL(), preview, url, url)
+	fmt.Fprintf(os.Stdout, "\nDemo project (guest, data: categories, products, customers, orders):\n  on the board: %s/board/demo\n  preview page: %s\n  runtime:      %s\n\nTry:\n  curl -s '%s' \\\n    -H 'Content-Type: application/json' \\\n    -d '{\"query\":\"{ products(pageSize: 3, sortField: \\\"price\\\", sortDirection: DESC) { total items { id name price category { name } } } }\"}'\n\n"+
+		"Watch changes live (Server-Sent Events; keep it running):\n  curl -N -H 'Accept: text/event-stream' '%s&query=subscription%%7BproductUpdated%%7Bid%%20name%%20price%%7D%%7D'\n"+
+		"and change a row from another terminal:\n  curl -s '%s' -H 'Content-Type: application/json' \\\n    -d '{\"query\":\"mutation { updateProduct(id: \\\"1\\\", input: {price: 9.99}) { id price } }\"}'\n\n",
+		r.srv.AppURL(), preview, url, url, url, url)
 	return nil
 }
 

@@ -67,10 +67,21 @@ func buildDemoModel(ctx context.Context, svc *app.Management, p model.Principal,
 			return err
 		}
 	}
-	if _, err := svc.GenerateDefaultOperations(ctx, p, projectID, ""); err != nil {
+	ops, err := svc.GenerateDefaultOperations(ctx, p, projectID, "")
+	if err != nil {
 		return err
 	}
-	_, err := svc.CreateOperation(ctx, p, model.Operation{TableID: ids["Product"], Name: "searchProducts", Kind: model.OpList,
+	// products also sends subscriptions (productCreated, productUpdated,
+	// productDeleted): make run prints how to watch them.
+	for _, o := range ops {
+		if o.TableID == ids["Product"] && o.Kind == model.OpList {
+			if _, err := svc.UpdateOperation(ctx, p, o.ID, model.OperationPatch{Options: &model.OperationOptions{Subscriptions: true}}); err != nil {
+				return err
+			}
+			break
+		}
+	}
+	_, err = svc.CreateOperation(ctx, p, model.Operation{TableID: ids["Product"], Name: "searchProducts", Kind: model.OpList,
 		Parameters: []model.Parameter{{Name: "minPrice", Attribute: "price", Operator: model.OpGte}, {Name: "maxPrice", Attribute: "price", Operator: model.OpLte},
 			{Name: "category", Attribute: "categoryId", Operator: model.OpEq}, {Name: "q", Attribute: "name", Operator: model.OpLike}}})
 	if err != nil {
