@@ -60,6 +60,13 @@ func (s Snapshot) state() *overlayState {
 	return s.st
 }
 
+// has reports whether s holds a record of row rowID of table tableID (a
+// row created, changed or deleted by an earlier mutation).
+func (s Snapshot) has(tableID, rowID string) bool {
+	ts := s.state().tables[tableID]
+	return ts != nil && ts.get(rowID) != nil
+}
+
 // Event is a change of one row, to be rendered for subscribers: the row
 // is read in At.
 type Event struct {
@@ -83,9 +90,9 @@ func EventsOf(changes []Change, before, after Snapshot) []Event {
 		switch {
 		case c.Deleted:
 			e.Kind, e.At = EventDeleted, before
-		case c.Created:
+		case c.Created && !before.has(c.TableID, c.RowID):
 			e.Kind = EventCreated
-		default:
+		default: // a change of a row, also of one an earlier mutation created
 			e.Prev = before
 		}
 		out = append(out, e)
