@@ -107,6 +107,12 @@ func (s contractResolvers) bind(ctx context.Context, c *Call, args input) (any, 
 // setMapping resolves setContractMapping.
 func (s contractResolvers) setMapping(ctx context.Context, c *Call, args input) (any, error) {
 	m := model.ContractMapping{Field: args.str("field"), Shape: args.str("shape"), Entity: args.str("entity")}
+	if every, ok := args.integer("everySeconds"); ok {
+		if every == 0 {
+			every = -1 // 0 would keep the default silently: refused as out of range
+		}
+		m.EverySeconds = every
+	}
 	list, _ := args["args"].([]any)
 	for _, item := range list {
 		a := input(asMap(item))

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mockgql/mockgql/internal/testdata"
+)
+
+// subscriptionsSDL is a team's schema with subscriptions: bookCreated is
+// mapped to the created events of Book, ticker streams generated payloads.
+const subscriptionsSDL = `type Book {
+  id: ID!
+  title: String!
+  price: Float
+}
+
+input BookInput {
+  title: String!
+  price: Float
+}
+
+type Query {
+  books: [Book!]!
+}
+
+type Mutation {
+  createBook(input: BookInput!): Book!
+}
+
+type Subscription {
+  bookCreated: Book!
+  ticker: Int!
+}
+`
+
+// TestContractSubscriptions: a project imported from SDL with
+// Subscription { bookCreated: Book! } sends graphql-ws's and graphql-sse's
+// clients the event of a createBook made over HTTP, with the row a
+// following books query returns (testdata/js/contract_subscriptions.mjs);
+// the report says how each subscription field is served, and ticker
+// streams the same generated payloads to every subscriber at the rate a
+// mapping sets.
+func TestContractSubscriptions(t *testing.T) {
+	dir := filepath.Join("testdata", "js")
+	testdata.RequireNodeModule(t, dir, "graphql-sse")
+	s := startServer(t)
+	cp := newContractProject(t, s, "contract-subs@example.com", subscriptionsSDL)
+	report := func() string {
+		d := cp.owner.must(`query($p:ID){ project(id:$p) { contract { report { root name shape description } } } }`, map[string]any{"p": cp.id})
+		return fmt.Sprint(get(d, "project", "contract", "report"))
+	}
+	for _, want := range []string{"description:bookCreated: event on Book created name:bookCreated root:SUBSCRIPTION shape:event",
+		"description:ticker: generated every 2 s"} {
+		if r := report(); !strings.Contains(r, want) {
+			t.Errorf("the report lacks %q: %s", want, r)
+		}
+	}
+
+	out := testdata.Node(t, dir, nil, "contract_subscriptions.mjs", s.base+cp.runtime, cp.key)
+	t.Logf("%s", out)
+	for _, c := range []string{"graphql-ws", "graphql-sse"} {
+		if !strings.Contains(string(out), c+": received") {
+			t.Errorf("%s received nothing:\n%s", c, out)
+		}
+	}
+
+	cp.owner.must(`mutation($p:ID!){ setContractMapping(projectId:$p, field: "Subscription.ticker", everySeconds: 1) { id } }`, map[string]any{"p": cp.id})
+	if r := report(); !strings.Contains(r, "ticker: generated every 1 s") {
+		t.Errorf("after the mapping, the report says %s", r)
+	}
+	if r := cp.owner.gql(`mutation($p:ID!){ setContractMapping(projectId:$p, field: "Subscription.bookCreated", everySeconds: 1) { id } }`, map[string]any{"p": cp.id}); r.errCode() != "BAD_USER_INPUT" {
+		t.Errorf("a rate on an event field: %s", r.Raw)
+	}
+	auth := map[string]any{"Authorization": "Bearer " + cp.key}
+	ticks := func() []string {
+		w := dialSub(t, s.base, cp.runtime, auth).ack()
+		w.subscribe("t", `subscription { ticker }`, nil)
+		var got []string
+		for range 3 {
+			got = append(got, fmt.Sprint(w.next("t", 10*time.Second)))
+		}
+		return got
+	}
+	a, b := ticks(), ticks()
+	if fmt.Sprint(a) != fmt.Sprint(b) || !strings.Contains(a[0], "ticker:") {
+		t.Errorf("two subscribers of ticker got %v and %v, want the same generated payloads", a, b)
+	}
+}
