@@ -155,7 +155,7 @@ func contractField(f model.ContractField) any {
 		args[i] = map[string]any{"name": a.Name, "role": a.Role, "field": optString(a.Field), "op": optString(a.Op)}
 	}
 	return map[string]any{"root": f.Root, "name": f.Name, "shape": f.Shape, "entity": optString(f.Entity), "description": f.Description,
-		"args": args, "mapped": f.Mapped}
+		"args": args, "mapped": f.Mapped, "everySeconds": optInt(f.EverySeconds)}
 }
 
 // contract shapes Project.contract: null for a project modelled from

@@ -90,3 +90,36 @@ func TestContractSubscriptions(t *testing.T) {
 		t.Errorf("two subscribers of ticker got %v and %v, want the same generated payloads", a, b)
 	}
 }
+
+// TestBoardSubscriptionRate: the Schema tab says how each subscription
+// field is served, and an editor sets the rate of a generated one in its
+// mapping box ("Seconds between ticker payloads").
+func TestBoardSubscriptionRate(t *testing.T) {
+	s := startServer(t)
+	u := s.signUp("subrate@example.com")
+	pid := boardContractProject(t, u, "Ticking", subscriptionsSDL)
+	p := newPage(t, s)
+	p.signedIn(u)
+	p.open("/board/projects/"+pid+"/schema", "#schemaReport")
+	ticker, created := `#schemaReport tr[data-field="ticker"]`, `#schemaReport tr[data-field="bookCreated"]`
+	if got := p.text(created); !strings.Contains(got, "event on Book created") {
+		t.Errorf("bookCreated's line: %q", got)
+	}
+	p.waitText(ticker, "generated every 2 s")
+	p.click(ticker + ` details.contract-mapping summary`)
+	p.wait("#map-SUBSCRIPTION-ticker-every")
+	if got := p.js(`document.querySelector("#map-SUBSCRIPTION-ticker-every").labels[0].textContent`); got != "Seconds between ticker payloads" {
+		t.Errorf("the rate's label: %v", got)
+	}
+	p.set("#map-SUBSCRIPTION-ticker-every", "5")
+	p.shot("schema-subscription-rate")
+	p.clickText(ticker+` button`, "Save how ticker is served")
+	p.waitText("#announce", "ticker is served as you set it now.")
+	p.waitText(ticker, "generated every 5 s")
+	if d := fmt.Sprint(u.must(`query($id:ID){ project(id:$id) { contract { report { name everySeconds } } } }`, map[string]any{"id": pid})); !strings.Contains(d, "everySeconds:5 name:ticker") {
+		t.Fatalf("the rate was not saved: %s", d)
+	}
+	if got := p.js(`document.querySelector("#map-SUBSCRIPTION-bookCreated-every")`); got != nil {
+		t.Errorf("an event field has a rate control")
+	}
+}
