@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mockgql/mockgql/graphql/exec"
+	"github.com/mockgql/mockgql/model"
 )
 
 // TestContractSubscriptionEvents: a contract project's Subscription fields
@@ -111,5 +112,27 @@ func TestContractSubscriptionGenerated(t *testing.T) {
 	}
 	if _, err := h.rt.Query(context.Background(), prep, h.pool, h.ov); err != ErrSubscriptionOverHTTP {
 		t.Errorf("a subscription over HTTP: %v", err)
+	}
+}
+
+// TestContractSubscriptionMapped: a mapping makes a generated field follow
+// a table's events (all three kinds) and an event field generated.
+func TestContractSubscriptionMapped(t *testing.T) {
+	p := contractProject(t, "testdata/contract/subscriptions.graphql")
+	p.Contract.Mappings = []model.ContractMapping{
+		{Field: "Subscription.randomBook", Shape: "event", Entity: "Book"},
+		{Field: "Subscription.bookCreated", Shape: "generated", EverySeconds: 7},
+	}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	created := h.mutateEvents(`mutation { createBook(input: {title: "Zzyzx"}) { id } }`)[0]
+	deleted := h.mutateEvents(`mutation { deleteBook(id: "` + created.RowID + `") { id } }`)[0]
+	for _, ev := range []Event{created, deleted} {
+		if got, want := h.render(`subscription { randomBook { title } }`, nil, ev), `{"data":{"randomBook":{"title":"Zzyzx"}}}`; got != want {
+			t.Errorf("randomBook mapped to events, %s: %s, want %s", ev.Kind, got, want)
+		}
+	}
+	prep, _ := h.rt.Prepare(exec.Request{Query: `subscription { bookCreated { id } }`})
+	if target, _ := h.rt.Target(prep); target.Kind != EventGenerated || target.Every != 7*time.Second {
+		t.Errorf("bookCreated mapped to generated: %+v", target)
 	}
 }

@@ -89,6 +89,18 @@ func TestContractSubscriptions(t *testing.T) {
 	if fmt.Sprint(a) != fmt.Sprint(b) || !strings.Contains(a[0], "ticker:") {
 		t.Errorf("two subscribers of ticker got %v and %v, want the same generated payloads", a, b)
 	}
+
+	// sendEvent publishes an event of a contract table's row as of any table's.
+	tables := cp.owner.must(`query($p:ID){ project(id:$p) { contract { tables { type tableId } } } }`, map[string]any{"p": cp.id})
+	tableID := get(tables, "project", "contract", "tables", 0, "tableId")
+	w := dialSub(t, s.base, cp.runtime, auth).ack()
+	w.subscribe("c", `subscription { bookCreated { id } }`, nil)
+	m := w.until(t, func() {
+		cp.owner.must(`mutation($p:ID!,$t:ID!){ sendEvent(projectId:$p, tableId:$t, kind: CREATED, id: "book-1") }`, map[string]any{"p": cp.id, "t": tableID})
+	}, 300*time.Millisecond, 30)
+	if m.Type != "next" || !strings.Contains(string(m.Payload), `{"bookCreated":{"id":"book-1"}}`) {
+		t.Errorf("sendEvent on a contract table: %+v %s", m, m.Payload)
+	}
 }
 
 // TestBoardSubscriptionRate: the Schema tab says how each subscription
