@@ -148,11 +148,17 @@ func keyAs(typ, id string) any {
 	return id
 }
 
-// kindWords are the starts of the words enums use for each change.
-var kindWords = map[EventKind][]string{
-	EventCreated: {"creat", "insert", "add", "new"},
-	EventUpdated: {"updat", "chang", "modif", "edit"},
-	EventDeleted: {"delet", "remov", "destr"},
+// kindWords are the starts of the words enums use for kind.
+func kindWords(kind EventKind) []string {
+	switch kind {
+	case EventCreated:
+		return []string{"creat", "insert", "add", "new"}
+	case EventUpdated:
+		return []string{"updat", "chang", "modif", "edit"}
+	case EventDeleted:
+		return []string{"delet", "remov", "destr"}
+	}
+	return nil
 }
 
 // kindValue is the value of the enum (or String) d that names kind:
@@ -163,7 +169,7 @@ func kindValue(d *ast.Definition, kind EventKind) any {
 		return string(kind)
 	}
 	for _, v := range d.EnumValues {
-		for _, w := range kindWords[kind] {
+		for _, w := range kindWords(kind) {
 			if strings.HasPrefix(fold(v.Name), w) {
 				return v.Name
 			}
