@@ -232,8 +232,8 @@ func attrOut(a *attribute, v dataset.Value) any {
 	return x
 }
 
-// updatedFields names, for an update, the attributes whose values the
-// update changed, in the table's order; none for other events.
+// updatedFields names, for an update, the fields of the row's type whose
+// values the update changed, in the table's order; none for other events.
 func (rt *Runtime) updatedFields(er *eventRoot, tv *tableView, row int32) []any {
 	out := []any{}
 	if er.ev.Kind != EventUpdated || er.ev.Prev.ov == nil {
@@ -247,7 +247,11 @@ func (rt *Runtime) updatedFields(er *eventRoot, tv *tableView, row int32) []any 
 	if prow < 0 {
 		return out
 	}
+	d := rt.schema.Types[tv.t.name]
 	for _, a := range tv.t.attrs {
+		if d == nil || d.Fields.ForName(a.name) == nil {
+			continue // a hidden key: the schema shows no such field
+		}
 		x, _ := json.Marshal(attrOut(a, tv.value(a, row)))
 		y, _ := json.Marshal(attrOut(a, before.value(a, prow)))
 		if string(x) != string(y) {
