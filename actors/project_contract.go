@@ -116,7 +116,7 @@ func setContractMapping(p *model.Project, e *pb.EditSetContractMapping) error {
 			c.Mappings = append(c.Mappings, old)
 		}
 	}
-	if checked.Shape != "" || checked.Entity != "" || len(checked.Args) > 0 {
+	if checked.Shape != "" || checked.Entity != "" || len(checked.Args) > 0 || checked.EverySeconds != 0 {
 		c.Mappings = append(c.Mappings, checked)
 	}
 	if err := c.Check(nil); err != nil {

@@ -117,6 +117,17 @@ func renderOn(ctx context.Context, rt *graphql.Runtime, pool graphql.Pool, ring 
 	if !ok {
 		return nil, false, nil
 	}
+	return renderEvent(ctx, rt, pool, ev, body)
+}
+
+// renderTick runs the subscription body for the nth payload of a
+// generated subscription, on the overlay's current version.
+func renderTick(ctx context.Context, rt *graphql.Runtime, pool graphql.Pool, ov *graphql.Overlay, n int64, body []byte) ([]byte, bool, error) {
+	return renderEvent(ctx, rt, pool, graphql.Event{Kind: graphql.EventGenerated, N: n, At: ov.Snapshot()}, body)
+}
+
+// renderEvent runs the subscription body for ev.
+func renderEvent(ctx context.Context, rt *graphql.Runtime, pool graphql.Pool, ev graphql.Event, body []byte) ([]byte, bool, error) {
 	req, err := exec.DecodeRequest(body)
 	if err != nil {
 		return nil, false, err
@@ -143,18 +154,26 @@ func (p *projectGrain) renderCall(g *grain, c *call, m *pb.ProjectRenderEvent) (
 	if err := p.live(g); err != nil {
 		return nil, err
 	}
-	if p.events == nil || p.events.activation != m.Activation {
+	tick := m.Activation == "" // a generated subscription's payload number Seq
+	if !tick && (p.events == nil || p.events.activation != m.Activation) {
 		return rawReply{&pb.Reply{}}, nil // another activation's event: skipped
 	}
 	rt, err := p.runtime(g)
 	if err != nil {
 		return nil, err
 	}
-	pool, ring := g.env.Pool.forAccount(p.st.Project.AccountID), p.events
+	pool, ring, ov := g.env.Pool.forAccount(p.st.Project.AccountID), p.events, p.ov
 	go func() {
 		ctx, cancel := callContext(c.hdr)
 		defer cancel()
-		body, ok, err := renderOn(ctx, rt, pool, ring, m.Activation, m.Seq, m.Body)
+		var body []byte
+		var ok bool
+		var err error
+		if tick {
+			body, ok, err = renderTick(ctx, rt, pool, ov, m.Seq, m.Body)
+		} else {
+			body, ok, err = renderOn(ctx, rt, pool, ring, m.Activation, m.Seq, m.Body)
+		}
 		switch {
 		case err != nil:
 			g.replyLater(c, errorReply(err))
@@ -171,7 +190,15 @@ func (p *projectGrain) renderCall(g *grain, c *call, m *pb.ProjectRenderEvent) (
 // event: the result, or ok false when the event is not for it or its
 // activation no longer keeps it. On the node of the project's grain it
 // reads the grain's snapshot; elsewhere it is one grain call.
+//
+// A RowEvent of Kind graphql.EventGenerated and no Activation is the
+// payload number Seq of a generated subscription (a contract project's
+// Subscription field that follows no table): rendered on the project's
+// current data.
 func (s *Client) RenderEvent(ctx context.Context, projectID string, ev RowEvent, body []byte) ([]byte, bool, error) {
+	if v := s.env.Local.project(projectID); ev.Activation == "" && v != nil && v.rt != nil && v.ov != nil {
+		return renderTick(ctx, v.rt, s.env.Pool.forAccount(v.project.AccountID), v.ov, ev.Seq, body)
+	}
 	if v := s.env.Local.project(projectID); v != nil && v.rt != nil && v.events != nil && v.events.activation == ev.Activation {
 		return renderOn(ctx, v.rt, s.env.Pool.forAccount(v.project.AccountID), v.events, ev.Activation, ev.Seq, body)
 	}
@@ -186,7 +213,10 @@ func (s *Client) RenderEvent(ctx context.Context, projectID string, ev RowEvent,
 type SubscriptionTarget struct {
 	ProjectID string            `json:"projectId"`
 	TableID   string            `json:"tableId"`
-	Kind      graphql.EventKind `json:"kind"`
+	Kind      graphql.EventKind `json:"kind"` // "" every kind; graphql.EventGenerated: a generated stream
+	// EveryMs is, for a generated stream, the milliseconds between its
+	// payloads.
+	EveryMs int64 `json:"everyMs,omitempty"`
 	// OperationName is the document's operation's name, for the request log.
 	OperationName string `json:"operationName,omitempty"`
 }
@@ -196,9 +226,15 @@ type SubscriptionTarget struct {
 // response has.
 func subscriptionBody(rt *graphql.Runtime, prep *exec.Prepared, projectID string) []byte {
 	t := SubscriptionTarget{ProjectID: projectID, OperationName: prep.OperationName()}
-	t.TableID, t.Kind, _ = rt.SubscriptionTarget(prep)
+	target, _ := rt.Target(prep)
+	t.TableID, t.Kind, t.EveryMs = target.TableID, target.Kind, target.Every.Milliseconds()
 	b, _ := json.Marshal(map[string]SubscriptionTarget{"subscription": t})
 	return b
+}
+
+// Matches reports whether ev is of the table and kind t follows.
+func (t SubscriptionTarget) Matches(ev RowEvent) bool {
+	return graphql.SubTarget{TableID: t.TableID, Kind: t.Kind}.Matches(ev.TableID, ev.Kind)
 }
 
 // ParseSubscriptionBody returns the target a subscription's start

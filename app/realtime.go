@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mockgql/mockgql/actors"
+	"github.com/mockgql/mockgql/graphql"
 	"github.com/mockgql/mockgql/model"
 	"github.com/mockgql/mockgql/realtime"
 )
@@ -158,13 +159,15 @@ func (s *session) Run(ctx context.Context, req realtime.Request) (realtime.Strea
 	if !ok { // a query's or mutation's result, or a fault's errors
 		return &once{res: append(json.RawMessage(nil), res.Body...), delay: res.Delay}, nil
 	}
-	match := func(e realtime.Event) bool {
-		ev := e.Data.(actors.RowEvent)
-		return ev.TableID == target.TableID && ev.Kind == target.Kind
+	st := &eventStream{rt: s.rt, projectID: target.ProjectID, body: body, delay: res.Delay,
+		start: s.rt.svc.clock.Now(), query: req.Query, operationName: target.OperationName}
+	if target.Kind == graphql.EventGenerated { // a contract's generated stream: a payload every EveryMs
+		st.every = time.Duration(max(target.EveryMs, 1000)) * time.Millisecond
+		return st, nil
 	}
-	sub := s.rt.hub.Subscribe(target.ProjectID, match)
-	return &eventStream{rt: s.rt, sub: sub, projectID: target.ProjectID, body: body, delay: res.Delay,
-		start: s.rt.svc.clock.Now(), query: req.Query, operationName: target.OperationName}, nil
+	match := func(e realtime.Event) bool { return target.Matches(e.Data.(actors.RowEvent)) }
+	st.sub = s.rt.hub.Subscribe(target.ProjectID, match)
+	return st, nil
 }
 
 // requestError turns a 400 body (GraphQL errors) into a RequestError.
@@ -200,10 +203,14 @@ func (o *once) Close() {}
 
 // eventStream is a subscription's results: each event of its target that
 // its id and where arguments keep, rendered by the project's grain, after
-// the fault latency its start drew.
+// the fault latency its start drew. A contract project's generated
+// subscription has no Subscriber: its nth payload, rendered by the grain,
+// comes every after the (n-1)th.
 type eventStream struct {
 	rt        *Realtime
-	sub       *realtime.Subscriber
+	sub       *realtime.Subscriber // nil for a generated stream
+	every     time.Duration        // a generated stream's rate
+	ticks     int64                // the payloads of a generated stream so far
 	projectID string
 	body      []byte
 	delay     time.Duration
@@ -217,6 +224,9 @@ type eventStream struct {
 
 // Next implements realtime.Stream.
 func (s *eventStream) Next(ctx context.Context) (json.RawMessage, error) {
+	if s.sub == nil {
+		return s.tick(ctx)
+	}
 	for {
 		e, err := s.sub.Next(ctx)
 		if err != nil {
@@ -224,7 +234,39 @@ func (s *eventStream) Next(ctx context.Context) (json.RawMessage, error) {
 		}
 		out, ok, err := s.rt.renders.render(ctx, s.rt.svc.grains, s.projectID, e.Data.(actors.RowEvent), s.body)
 		if err != nil {
+			return nil, eventError(ctx, err)
+		}
+		if !ok {
+			continue
+		}
+		if err := wait(ctx, s.delay); err != nil {
 			return nil, err
+		}
+		s.events.Add(1)
+		return out, nil
+	}
+}
+
+// eventError is a failed rendering of one event: an execution error of
+// that result alone (the subscription and its connection go on), unless
+// the subscription is ending (ctx done).
+func eventError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return &realtime.EventError{Err: err}
+}
+
+// tick waits the stream's rate and renders its next generated payload.
+func (s *eventStream) tick(ctx context.Context) (json.RawMessage, error) {
+	for {
+		if err := wait(ctx, s.every); err != nil {
+			return nil, err
+		}
+		s.ticks++
+		out, ok, err := s.rt.svc.grains.RenderEvent(ctx, s.projectID, actors.RowEvent{Kind: graphql.EventGenerated, Seq: s.ticks}, s.body)
+		if err != nil {
+			return nil, eventError(ctx, err)
 		}
 		if !ok {
 			continue
@@ -242,7 +284,9 @@ func (s *eventStream) Next(ctx context.Context) (json.RawMessage, error) {
 // must not hold the connection's close).
 func (s *eventStream) Close() {
 	s.closed.Do(func() {
-		s.sub.Close()
+		if s.sub != nil {
+			s.sub.Close()
+		}
 		now := s.rt.svc.clock.Now()
 		e := model.RequestLogEntry{At: s.start, OperationName: model.Clip(s.operationName, model.MaxLoggedName),
 			Query: model.Clip(s.query, model.MaxLoggedQuery), DurationMs: float64(now.Sub(s.start)) / float64(time.Millisecond), Events: int(s.events.Load())}

@@ -84,6 +84,15 @@ func (in *interpreter) findWrappers() {
 		}
 	}
 	for _, d := range objs {
+		// Prisma 1's subscription payloads hold the row as it was in
+		// previousValues: a BookPreviousValues, not a table of its own.
+		if pv := d.Fields.ForName("previousValues"); pv != nil && !isList(pv.Type) && in.wrappers[d.Name] != nil {
+			if t := in.def(pv.Type); t != nil && t.Kind == ast.Object && in.wrappers[t.Name] == nil {
+				in.wrappers[t.Name] = &Wrapper{Type: t.Name, Kind: "previous", Entity: in.wrappers[d.Name].Entity}
+			}
+		}
+	}
+	for _, d := range objs {
 		if in.wrappers[d.Name] != nil || d.Fields.ForName("id") != nil {
 			continue
 		}

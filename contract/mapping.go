@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"cmp"
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -33,6 +34,9 @@ func (p *Plan) Override(s *Schema, maps []model.ContractMapping) error {
 	}
 	for _, c := range changes {
 		c.r.override(c.m)
+		if strings.HasPrefix(c.m.Field, "Subscription.") && c.r.Shape == ShapeGenerated {
+			c.r.Every = cmp.Or(c.m.EverySeconds, c.r.Every, DefaultEvery)
+		}
 	}
 	return nil
 }
@@ -91,6 +95,18 @@ func (p *Plan) checkMapping(s *Schema, r *RootField, fd *ast.FieldDefinition, m 
 		wrapper := d != nil && d.Kind == ast.Object && p.entity(d.Name) == nil
 		if !shapeFits(Shape(m.Shape), isList(fd.Type), wrapper) {
 			return model.Errorf(model.CodeBadUserInput, "mapping %s: the shape %q does not fit the type %s", m.Field, m.Shape, fd.Type.String())
+		}
+	}
+	if m.EverySeconds != 0 {
+		shape := r.Shape
+		if m.Shape != "" {
+			shape = Shape(m.Shape)
+		}
+		switch {
+		case !strings.HasPrefix(m.Field, "Subscription.") || shape != ShapeGenerated:
+			return model.Errorf(model.CodeBadUserInput, "mapping %s: everySeconds is the rate of a subscription that streams generated payloads", m.Field)
+		case m.EverySeconds < MinEvery || m.EverySeconds > MaxEvery:
+			return model.Errorf(model.CodeBadUserInput, "mapping %s: everySeconds is from %d to %d, not %d", m.Field, MinEvery, MaxEvery, m.EverySeconds)
 		}
 	}
 	for _, a := range m.Args {

@@ -108,7 +108,32 @@ type RootField struct {
 	Wrapper string
 	// Why says, for a generated field, what was not recognised.
 	Why string
+	// Event is, for a subscription to a table's changes (ShapeEvent), the
+	// change it follows: EventCreated, EventUpdated, EventDeleted, or ""
+	// for all three (a payload that says which, as Prisma 1's
+	// { mutation, node, previousValues }).
+	Event string `json:",omitempty"`
+	// Every is, for a generated subscription, the seconds between its
+	// payloads (DefaultEvery unless a mapping sets it).
+	Every int `json:",omitempty"`
 }
+
+// The changes a subscription follows (RootField.Event), as the runtime
+// names its events.
+const (
+	EventCreated = "CREATED"
+	EventUpdated = "UPDATED"
+	EventDeleted = "DELETED"
+)
+
+// The rate of a generated subscription's payloads, in seconds: the
+// default, and the bounds a mapping may set (setContractMapping
+// everySeconds).
+const (
+	DefaultEvery = 2
+	MinEvery     = 1
+	MaxEvery     = 3600
+)
 
 // Role is what an argument of a root field does.
 type Role string
@@ -142,7 +167,7 @@ type Arg struct {
 // Wrapper is a type mockgql fills around rows.
 type Wrapper struct {
 	Type string
-	Kind string // connection, edge, pageInfo, page, aggregate, payload
+	Kind string // connection, edge, pageInfo, page, aggregate, payload, previous (a subscription payload's previousValues)
 	// Entity is the row type the wrapper holds.
 	Entity string
 }

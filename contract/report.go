@@ -57,10 +57,19 @@ var shapeWords = map[Shape]string{
 // describe says how f is served: "books: list of Book; genre → equality
 // on genre, first/after → Relay".
 func (f *RootField) describe() string {
+	if f.Shape == ShapeGenerated && f.Every > 0 {
+		return fmt.Sprintf("%s: generated every %d s (%s)", f.Name, f.Every, f.Why)
+	}
 	if f.Shape == ShapeGenerated {
 		return fmt.Sprintf("%s: generated (%s)", f.Name, f.Why)
 	}
 	s := f.Name + ": " + fmt.Sprintf(shapeWords[f.Shape], f.Entity)
+	if f.Shape == ShapeEvent {
+		s = fmt.Sprintf("%s: event on %s %s", f.Name, f.Entity, strings.ToLower(f.Event))
+		if f.Event == "" {
+			s = fmt.Sprintf("%s: events on %s created, updated and deleted", f.Name, f.Entity)
+		}
+	}
 	if f.Wrapper != "" {
 		s += " in " + f.Wrapper
 	}

@@ -16,7 +16,7 @@ func (p *Plan) Fields() []model.ContractField {
 			if f.Shape == ShapeGenerated {
 				entity = ""
 			}
-			out = append(out, model.ContractField{Root: group.root, Name: f.Name, Shape: string(f.Shape), Entity: entity, Description: f.describe(), Args: argsOf(f)})
+			out = append(out, model.ContractField{Root: group.root, Name: f.Name, Shape: string(f.Shape), Entity: entity, Description: f.describe(), Args: argsOf(f), EverySeconds: f.Every})
 		}
 	}
 	return out

@@ -158,29 +158,109 @@ func payloadName(d *ast.Definition) string {
 	return d.Name
 }
 
-// eventSuffixes name the subscriptions that follow a table's changes.
-var eventSuffixes = []string{"created", "added", "inserted", "updated", "changed", "modified", "deleted", "removed"}
+// eventVerbs are the name suffixes of the subscriptions that follow a
+// table's changes, by the change: bookCreated, bookAdded, bookUpdated,
+// bookChanged, bookDeleted, bookRemoved (an "on" before, as in
+// onBookCreated, is cut first).
+var eventVerbs = []struct {
+	event    string
+	suffixes []string
+}{
+	{EventCreated, []string{"created", "added", "inserted"}},
+	{EventUpdated, []string{"updated", "changed", "modified", "edited"}},
+	{EventDeleted, []string{"deleted", "removed", "destroyed"}},
+}
 
-// subscriptionField interprets a field of the subscription type: an event
-// of a table (bookCreated, bookUpdated(id:)) or a generated stream.
+// EventKindField reports whether a payload's field named name says which
+// change happened (Prisma's mutation: MutationType, a kind or type enum).
+func EventKindField(name string) bool {
+	switch norm(name) {
+	case "mutation", "mutationtype", "kind", "type", "action", "op", "operation", "event", "eventtype", "change", "changetype":
+		return true
+	}
+	return false
+}
+
+// kindField returns the field of the payload d that says which change
+// happened (an enum or a String), or nil.
+func (in *interpreter) kindField(d *ast.Definition) *ast.FieldDefinition {
+	for _, f := range d.Fields {
+		t := in.def(f.Type)
+		if EventKindField(f.Name) && !isList(f.Type) && t != nil && (t.Kind == ast.Enum || t.Name == "String") {
+			return f
+		}
+	}
+	return nil
+}
+
+// subscriptionField interprets a field of the subscription type: the
+// events of a table's changes, mapped by name and payload type — the row
+// (bookCreated: Book!), its key (bookRemoved: ID!) or a payload around it
+// ({ book: Book, mutation: MutationType }; Prisma 1's book:
+// BookSubscriptionPayload follows every change) — or else a stream of
+// generated payloads every DefaultEvery seconds.
 func (in *interpreter) subscriptionField(f *ast.FieldDefinition) *RootField {
 	r := &RootField{Name: f.Name}
-	rest, ok := cutSuffix(f.Name, eventSuffixes...)
+	name := f.Name
+	if len(name) > 2 && name[:2] == "on" && name[2] >= 'A' && name[2] <= 'Z' {
+		name = name[2:]
+	}
+	rest, verb, suffix := name, "", ""
+	for _, v := range eventVerbs {
+		if s, ok := cutSuffix(name, v.suffixes...); ok {
+			rest, verb, suffix = s, v.event, strings.ToLower(name[len(s):])
+			break
+		}
+	}
 	d := in.def(f.Type)
-	if d != nil && in.entities[d.Name] != nil {
+	kindOf := (*ast.FieldDefinition)(nil)
+	switch {
+	case d == nil:
+	case in.entities[d.Name] != nil:
 		r.Entity = d.Name
-	} else if d != nil && d.Kind == ast.Object {
+	case d.Kind == ast.Object:
 		for _, pf := range d.Fields {
-			if t, _ := in.target(pf); in.entities[t] != nil {
+			if t, list := in.target(pf); !list && in.entities[t] != nil {
 				r.Entity, r.Wrapper = t, d.Name
 				break
 			}
 		}
+		if r.Wrapper != "" {
+			kindOf = in.kindField(d)
+		}
+	case d.Kind == ast.Scalar && !isList(f.Type) && verb != "":
+		for e := range in.entities {
+			if sameEntity(rest, e) {
+				r.Entity = e
+			}
+		}
 	}
-	if !ok || r.Entity == "" || !sameEntity(rest, r.Entity) && r.Wrapper == "" {
-		return generated(r, "not a table's created, updated or deleted event: streams generated payloads")
+	switch {
+	case r.Entity == "":
+		return generatedEvery(r, "not a table's created, updated or deleted event")
+	case verb == "" && (kindOf == nil || !sameEntity(name, r.Entity)):
+		return generatedEvery(r, "its name says no created, updated or deleted event")
+	case verb != "" && !sameEntity(rest, r.Entity) && r.Wrapper == "":
+		return generatedEvery(r, fmt.Sprintf("%q names no table of %s", rest, r.Entity))
 	}
-	r.Shape = ShapeEvent
+	r.Shape, r.Event = ShapeEvent, verb
+	if kindOf != nil && (verb == "" || suffix == "changed") {
+		r.Event = "" // the payload says which change
+	}
 	r.Args = in.args(f, r)
+	for _, a := range r.Args {
+		// Prisma 1's BookSubscriptionWhereInput filters on the change
+		// (mutation_in, node: BookWhereInput), not on the row's fields.
+		if t := in.def(f.Arguments.ForName(a.Name).Type); a.Role == RoleFilter && t != nil &&
+			(t.Fields.ForName("node") != nil || t.Fields.ForName("mutation_in") != nil) {
+			a.Role, a.Style = RoleIgnored, ""
+		}
+	}
 	return r
+}
+
+// generatedEvery is a subscription that streams generated payloads.
+func generatedEvery(r *RootField, why string) *RootField {
+	r.Every = DefaultEvery
+	return generated(r, why+": streams generated payloads")
 }

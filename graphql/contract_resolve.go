@@ -39,6 +39,11 @@ func (rt *Runtime) contractResolvers() map[string]exec.Resolver {
 			m[mu.Name+"."+rf.Name] = rt.mutationResolver(rf, mu.Fields.ForName(rf.Name))
 		}
 	}
+	if su := rt.schema.Subscription; su != nil {
+		for _, rf := range rt.contract.plan.Subscriptions {
+			m[su.Name+"."+rf.Name] = rt.subscriptionResolver(rf, su.Fields.ForName(rf.Name))
+		}
+	}
 	return m
 }
 

@@ -60,12 +60,24 @@ func (s Snapshot) state() *overlayState {
 	return s.st
 }
 
+// has reports whether s holds a record of row rowID of table tableID (a
+// row created, changed or deleted by an earlier mutation).
+func (s Snapshot) has(tableID, rowID string) bool {
+	ts := s.state().tables[tableID]
+	return ts != nil && ts.get(rowID) != nil
+}
+
 // Event is a change of one row, to be rendered for subscribers: the row
 // is read in At.
 type Event struct {
 	TableID, RowID string
 	Kind           EventKind
 	At             Snapshot
+	// Prev is, for an update, the version before it (what a contract's
+	// previousValues and updatedFields read); zero otherwise.
+	Prev Snapshot
+	// N numbers the payloads of a generated subscription (EventGenerated).
+	N int64
 }
 
 // EventsOf returns the events of a mutation's changes, in their order:
@@ -78,8 +90,10 @@ func EventsOf(changes []Change, before, after Snapshot) []Event {
 		switch {
 		case c.Deleted:
 			e.Kind, e.At = EventDeleted, before
-		case c.Created:
+		case c.Created && !before.has(c.TableID, c.RowID):
 			e.Kind = EventCreated
+		default: // a change of a row, also of one an earlier mutation created
+			e.Prev = before
 		}
 		out = append(out, e)
 	}
@@ -196,15 +210,33 @@ func subResolver(s *subField) exec.Resolver {
 // of its table and the kind of its events; ok is false for a prepared
 // request that is no subscription of this runtime.
 func (rt *Runtime) SubscriptionTarget(prep *exec.Prepared) (tableID string, kind EventKind, ok bool) {
+	t, ok := rt.Target(prep)
+	return t.TableID, t.Kind, ok
+}
+
+// Target returns what a prepared subscription follows; ok is false for a
+// prepared request that is no subscription of this runtime.
+func (rt *Runtime) Target(prep *exec.Prepared) (SubTarget, bool) {
 	if prep.Executor() != rt.exec || !prep.Subscription() || len(prep.RootFields()) != 1 {
-		return "", "", false
+		return SubTarget{}, false
+	}
+	if rt.contract != nil {
+		return rt.contractTarget(prep.RootFields()[0])
 	}
 	for _, s := range rt.model.subs {
 		if s.name == prep.RootFields()[0] {
-			return s.t.id, s.kind, true
+			return SubTarget{TableID: s.t.id, Kind: s.kind}, true
 		}
 	}
-	return "", "", false
+	return SubTarget{}, false
+}
+
+// Matches reports whether ev is of the table and kind t follows.
+func (t SubTarget) Matches(tableID string, kind EventKind) bool {
+	if t.Kind == EventGenerated || kind == EventGenerated {
+		return t.Kind == kind
+	}
+	return tableID == t.TableID && (t.Kind == "" || kind == t.Kind)
 }
 
 var errNotSubscription = errors.New("graphql: RenderEvent given no subscription of this runtime")
@@ -218,13 +250,14 @@ var ErrSubscriptionOverHTTP = model.Errorf(model.CodeBadRequest, "subscriptions 
 // where filter); a result is only meaningful when ok. The work is one
 // row's selection, bounded as a query's (Options). Safe for concurrent use.
 func (rt *Runtime) RenderEvent(ctx context.Context, prep *exec.Prepared, pool Pool, ev Event) (res *exec.Result, ok bool, err error) {
-	tableID, kind, sub := rt.SubscriptionTarget(prep)
+	target, sub := rt.Target(prep)
 	if !sub {
 		return nil, false, errNotSubscription
 	}
-	if tableID != ev.TableID || kind != ev.Kind {
+	if !target.Matches(ev.TableID, ev.Kind) {
 		return nil, false, nil
 	}
+
 	root := &eventRoot{v: newView(rt, pool, ev.At.ov, ev.At.state(), true), ev: ev}
 	res, err = prep.Execute(ctx, root)
 	if err != nil || root.skipped {

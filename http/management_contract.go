@@ -107,6 +107,12 @@ func (s contractResolvers) bind(ctx context.Context, c *Call, args input) (any, 
 // setMapping resolves setContractMapping.
 func (s contractResolvers) setMapping(ctx context.Context, c *Call, args input) (any, error) {
 	m := model.ContractMapping{Field: args.str("field"), Shape: args.str("shape"), Entity: args.str("entity")}
+	if every, ok := args.integer("everySeconds"); ok {
+		if every == 0 {
+			every = -1 // 0 would keep the default silently: refused as out of range
+		}
+		m.EverySeconds = every
+	}
 	list, _ := args["args"].([]any)
 	for _, item := range list {
 		a := input(asMap(item))
@@ -149,7 +155,7 @@ func contractField(f model.ContractField) any {
 		args[i] = map[string]any{"name": a.Name, "role": a.Role, "field": optString(a.Field), "op": optString(a.Op)}
 	}
 	return map[string]any{"root": f.Root, "name": f.Name, "shape": f.Shape, "entity": optString(f.Entity), "description": f.Description,
-		"args": args, "mapped": f.Mapped}
+		"args": args, "mapped": f.Mapped, "everySeconds": optInt(f.EverySeconds)}
 }
 
 // contract shapes Project.contract: null for a project modelled from

@@ -63,6 +63,10 @@ type ContractMapping struct {
 	Entity string `json:"entity,omitempty"`
 	// Args override the roles of arguments.
 	Args []ContractArg `json:"args,omitempty"`
+	// EverySeconds is, for a subscription that streams generated
+	// payloads, the seconds between them (1 to 3,600; 0 keeps the
+	// default, 2).
+	EverySeconds int `json:"everySeconds,omitempty"`
 }
 
 // ContractArg overrides what one argument of a root field does.

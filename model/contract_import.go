@@ -20,6 +20,9 @@ type ContractField struct {
 	Args []ContractArg `json:"args"`
 	// Mapped is true when an editor's ContractMapping changed the field.
 	Mapped bool `json:"mapped"`
+	// EverySeconds is, for a subscription that streams generated
+	// payloads, the seconds between them; 0 for other fields.
+	EverySeconds int `json:"everySeconds,omitempty"`
 }
 
 // Roots of a ContractField.

@@ -35,6 +35,10 @@ func (s *fakeSession) Run(_ context.Context, req Request) (Stream, error) {
 	switch {
 	case strings.HasPrefix(req.Query, "bad"):
 		return nil, &RequestError{Errors: []json.RawMessage{errorJSON(`Cannot query field "bad"`, "GRAPHQL_VALIDATION_FAILED")}}
+	case strings.HasPrefix(req.Query, "subscription failing"):
+		return &hubStream{sub: s.f.hub.Subscribe("p", nil), failOn: -1}, nil
+	case strings.HasPrefix(req.Query, "subscription broken"):
+		return &hubStream{sub: s.f.hub.Subscribe("p", nil), breakOn: -1}, nil
 	case strings.HasPrefix(req.Query, "subscription"):
 		return &hubStream{sub: s.f.hub.Subscribe("p", nil)}, nil
 	}
@@ -48,16 +52,25 @@ func (s *fakeSession) Close() {
 	s.f.closed.Add(1)
 }
 
-// hubStream turns the hub's events (ints) into results.
-type hubStream struct{ sub *Subscriber }
+// hubStream turns the hub's events (ints) into results; the event failOn
+// into an EventError, breakOn into a failure of the stream.
+type hubStream struct {
+	sub             *Subscriber
+	failOn, breakOn any
+}
 
 func (h *hubStream) Next(ctx context.Context) (json.RawMessage, error) {
 	e, err := h.sub.Next(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if e.Data == "end" {
+	switch {
+	case e.Data == "end":
 		return nil, io.EOF
+	case h.failOn != nil && e.Data == h.failOn:
+		return nil, &EventError{Err: model.Errorf(model.CodeBadUserInput, "the event cannot be rendered")}
+	case h.breakOn != nil && e.Data == h.breakOn:
+		return nil, model.Errorf(model.CodeInternal, "the stream broke")
 	}
 	return json.RawMessage(fmt.Sprintf(`{"data":{"tick":%v}}`, e.Data)), nil
 }

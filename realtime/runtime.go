@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/mockgql/mockgql/model"
 )
 
 // Request is a GraphQL operation a client asks for: the payload of a
@@ -73,7 +75,11 @@ type Stream interface {
 	// Next returns the next result, a GraphQL execution result as JSON,
 	// waiting for it until ctx is done; io.EOF once the operation
 	// completed, ErrSlowConsumer once results came faster than they were
-	// taken.
+	// taken. An *EventError is one result that could not be made: it is
+	// sent as a result with its error and Next is called again. Any other
+	// error ends this operation alone (a WebSocket's error message for
+	// it, an SSE stream's errors then complete); the connection's other
+	// operations go on.
 	Next(ctx context.Context) (json.RawMessage, error)
 	// Close stops the operation; it may be called more than once.
 	Close()
@@ -90,4 +96,27 @@ func (e *RequestError) Error() string {
 		return "realtime: the request cannot run"
 	}
 	return "realtime: the request cannot run: " + string(e.Errors[0])
+}
+
+// EventError is one result of a stream that failed (an event that could
+// not be rendered): graphql-transport-ws sends it as a "next" whose
+// payload has errors, an execution error after which the operation goes
+// on, and graphql-sse as a "next" event the same way.
+type EventError struct {
+	Err error
+}
+
+func (e *EventError) Error() string { return "realtime: a result failed: " + e.Err.Error() }
+
+func (e *EventError) Unwrap() error { return e.Err }
+
+// errorsResult is the execution result of one failed result or
+// operation: {"errors":[{"message":…,"extensions":{"code":…}}]}.
+func errorsResult(err error) json.RawMessage {
+	msg := refusalText(err)
+	if codeOf(err) == model.CodeInternal {
+		msg = "internal error" // what went wrong inside is for the log, not the client
+	}
+	b, _ := json.Marshal(map[string]any{"errors": []json.RawMessage{errorJSON(msg, codeOf(err))}})
+	return b
 }

@@ -72,6 +72,10 @@ func (s *Server) streamSSE(ctx context.Context, sess Session, req Request, out *
 	go func() {
 		for {
 			res, err := stream.Next(ctx)
+			var ee *EventError
+			if errors.As(err, &ee) && ctx.Err() == nil { // one result failed: sent with its errors, and on
+				res, err = errorsResult(ee.Err), nil
+			}
 			if err != nil {
 				done <- err
 				return
@@ -93,10 +97,17 @@ func (s *Server) streamSSE(ctx context.Context, sess Session, req Request, out *
 				return
 			}
 		case err := <-done:
-			if err == io.EOF {
+			switch {
+			case err == io.EOF:
 				_ = out.event("complete", nil)
+			case errors.Is(err, ErrSlowConsumer) || ctx.Err() != nil:
+				// a slow consumer's connection just ends: SSE has no close code
+			default: // the operation failed: its error, then the end
+				if out.event("next", errorsResult(err)) == nil {
+					_ = out.event("complete", nil)
+				}
 			}
-			return // a slow consumer's connection just ends: SSE has no close code
+			return
 		case <-ping.C:
 			if out.comment() != nil {
 				return

@@ -245,6 +245,7 @@ func (w *wsConn) operate(ctx context.Context, id string, req Request) {
 	defer stream.Close()
 	for {
 		res, err := stream.Next(ctx)
+		var ee *EventError
 		switch {
 		case err == io.EOF:
 			_ = w.write(ctx, message{Type: "complete", ID: id})
@@ -252,10 +253,14 @@ func (w *wsConn) operate(ctx context.Context, id string, req Request) {
 		case errors.Is(err, ErrSlowConsumer):
 			w.fail(closeWith(CloseSlowConsumer, "Slow consumer: events for %s dropped; resubscribe", id))
 			return
-		case err != nil:
-			if ctx.Err() == nil {
-				w.fail(closeWith(CloseInternal, "Internal error"))
-			}
+		case ctx.Err() != nil && err != nil:
+			return
+		case errors.As(err, &ee): // one result failed: an execution error, and the operation goes on
+			res = errorsResult(ee.Err)
+		case err != nil: // this operation failed: it ends, the connection's others go on
+			var errs struct{ Errors []json.RawMessage }
+			_ = json.Unmarshal(errorsResult(err), &errs)
+			_ = w.writeErrors(ctx, id, errs.Errors)
 			return
 		}
 		if w.write(ctx, message{Type: "next", ID: id, Payload: res}) != nil {

@@ -35,15 +35,20 @@ function mappingForm(p, f, st) {
   const types = [...new Set([...(f.entity ? [f.entity] : []), ...p.contract.tables.map((t) => t.type)])];
   const entity = select([["", "none"], ...types], f.entity || "", { id: `map-${f.root}-${label}-entity` });
   const args = f.args.map((a) => argRow(p, f, a, entity));
+  // A subscription that streams generated payloads: the seconds between them.
+  const every = f.root === "SUBSCRIPTION" && f.shape === "generated"
+    ? h("input", { type: "number", min: 1, max: 3600, step: 1, required: true, value: String(f.everySeconds || 2), id: `map-${f.root}-${label}-every` }) : null;
   const save = action(h("button", { type: "button", class: "secondary" }, `Save how ${f.name} is served`), st, async () => {
-    await setMapping(p, f, { shape: shape.value, entity: entity.value || null, args: args.map((r) => r.value()) });
+    const everySeconds = every && shape.value === "generated" ? Number(every.value) : null;
+    await setMapping(p, f, { shape: shape.value, entity: entity.value || null, args: args.map((r) => r.value()), everySeconds });
     await edited(`${f.name} is served as you set it now.`);
   });
   const reset = f.mapped && action(h("button", { type: "button", class: "secondary" }, "Back to the import's reading"), st, async () => {
-    await setMapping(p, f, { shape: null, entity: null, args: null });
+    await setMapping(p, f, { shape: null, entity: null, args: null, everySeconds: null });
     await edited(`${f.name} is served as the import read it again.`);
   });
-  return h("form", { class: "mapping-form" }, h("div", { class: "row" }, field(`Shape of ${label}`, shape), field(`Table of ${label}`, entity)),
+  return h("form", { class: "mapping-form" }, h("div", { class: "row" }, field(`Shape of ${label}`, shape), field(`Table of ${label}`, entity),
+    every ? field(`Seconds between ${label} payloads`, every) : null),
     args.length ? h("fieldset", { class: "mapping-args" }, h("legend", {}, "Arguments"), args.map((r) => r.el)) : null,
     h("div", { class: "row tight" }, save, reset));
 }
@@ -63,6 +68,6 @@ function argRow(p, f, a, entity) {
 }
 
 function setMapping(p, f, m) {
-  return gql(`mutation($p: ID!, $f: String!, $s: String, $e: String, $a: [ContractArgInput!]) { setContractMapping(projectId: $p, field: $f, shape: $s, entity: $e, args: $a) { id } }`,
-    { p: p.id, f: `${ROOTS[f.root]}.${f.name}`, s: m.shape, e: m.entity, a: m.args });
+  return gql(`mutation($p: ID!, $f: String!, $s: String, $e: String, $a: [ContractArgInput!], $every: Int) { setContractMapping(projectId: $p, field: $f, shape: $s, entity: $e, args: $a, everySeconds: $every) { id } }`,
+    { p: p.id, f: `${ROOTS[f.root]}.${f.name}`, s: m.shape, e: m.entity, a: m.args, every: m.everySeconds });
 }
