@@ -166,7 +166,7 @@ var eventVerbs = []struct {
 	event    string
 	suffixes []string
 }{
-	{EventCreated, []string{"created", "added", "inserted"}},
+	{EventCreated, []string{"created", "added", "inserted", "sent", "posted", "submitted", "registered"}},
 	{EventUpdated, []string{"updated", "changed", "modified", "edited"}},
 	{EventDeleted, []string{"deleted", "removed", "destroyed"}},
 }

@@ -99,3 +99,25 @@ func TestSubscriptionRateMapping(t *testing.T) {
 		t.Errorf("bookCreated mapped to generated: %s every %d", r.Shape, r.Every)
 	}
 }
+
+// TestSubscriptionPastTenseOfCreate: a chat schema's messageSent follows
+// created messages (send is a create verb, sent its past tense), with its
+// channelId argument an equality on the relation's key.
+func TestSubscriptionPastTenseOfCreate(t *testing.T) {
+	doc, err := os.ReadFile("../graphql/testdata/contract/chat.graphql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse(doc, MaxDocumentBytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range Interpret(s).Subscriptions {
+		got[r.Name] = r.describe()
+	}
+	if got["messageSent"] != "messageSent: event on Message created; channelId → equality on channel's key" ||
+		got["messageDeleted"] != "messageDeleted: event on Message deleted" {
+		t.Errorf("report: %q", got)
+	}
+}
