@@ -116,7 +116,10 @@ function contractBinding(p, t) {
 
 function bindingForm(t, pool, st) {
   const cur = t.source || {};
-  const code = select([["", "not bound"], ...pool.map((d) => [d.importCode, `${d.importCode} (${count(d.recordCount, "record")})`])], cur.importCode || "");
+  // A code the project cannot read (not in its pool) is still the table's
+  // binding: shown as such, not as "not bound".
+  const unreadable = cur.importCode && !pool.some((d) => d.importCode === cur.importCode) ? [[cur.importCode, `${cur.importCode} (not in this project's pool)`]] : [];
+  const code = select([["", "not bound"], ...unreadable, ...pool.map((d) => [d.importCode, `${d.importCode} (${count(d.recordCount, "record")})`])], cur.importCode || "");
   const variantSel = () => {
     const ds = pool.find((d) => d.importCode === code.value);
     return select([["", "All variants"], ...((ds && ds.variants) || []).map((v) => [v.name, `${v.name} (${v.recordCount})`])], cur.variant || "");
