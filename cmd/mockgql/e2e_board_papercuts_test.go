@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"io"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -101,6 +104,22 @@ func TestBoardPapercuts(t *testing.T) {
 		}
 	}
 	p.shot("papercuts-upload-too-big")
+
+	// Over the API too: a chunked upload (no length to refuse it by) stops
+	// at the plan's room, and the server says so in MB, with what to do.
+	bo := s.signUp("bo-cuts@example.com")
+	req, _ := http.NewRequest("POST", s.base+"/datasets/chunky?format=json", io.MultiReader(bytes.NewReader(bigJSON(3<<19, "c"))))
+	req.Header.Set("Authorization", "Bearer "+bo.token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 413 || !strings.Contains(string(body), "larger than the 1 MB left of the starter plan's room for its own datasets: delete a dataset (deleteDataset) or change the plan (setPlan)") ||
+		strings.Contains(string(body), "1048576") {
+		t.Fatalf("a chunked upload past the plan's room: %d %s", resp.StatusCode, body)
+	}
 
 	// A good upload: in place (no reload that would flash the result away), said in the singular.
 	small := tempFile(t, "tiny.json", `[{"id":1,"title":"One"}]`)
