@@ -34,7 +34,10 @@ export async function modelTab(body, p, who, live) {
     deck(top, (p) => (p.contract ? [{ key: "contract", deps: p.contract.version, render: () => contractNote(p) }]
       : edit ? [{ key: "new", deps: p.tables.map((t) => t.name), render: () => newTableCard(p, pool) }] : [])),
     deck(tables, (p) => (p.tables.length ? p.tables.map((t) => ({ key: t.id, deps: tableDeps(p, t), render: () => (edit ? tableCard : tableView)(p, t, pool, byCode[t.source && t.source.importCode]) }))
-      : [{ key: "none", render: () => card("Tables", h("p", { id: "noTables" }, edit ? ["No tables yet: add one above, or open the ", h("a", { href: "/board/data" }, "Data pool"), " and use “Create an API from this dataset” on a dataset."] : "No tables yet: an editor adds them.")) }])),
+      : [{ key: "none", render: () => card("Tables", h("p", { id: "noTables" }, !edit ? "No tables yet: an editor adds them."
+        // "Create an API from this dataset" makes account projects; a guest or session project picks a dataset above.
+        : p.kind === "ACCOUNT" ? ["No tables yet: add one above, or open the ", h("a", { href: "/board/data" }, "Data pool"), " and use “Create an API from this dataset” on a dataset."]
+        : ["No tables yet: pick a Dataset above and use “Add with all its fields” (the ", h("a", { href: "/board/data" }, "Data pool"), " shows what each holds)."])) }])),
     deck(rels, (p) => [{ key: "relations", deps: [p.relations, p.tables.map((t) => [t.id, t.name, t.attributes.map((a) => a.name)]), p.operations.length], render: () => relationsCard(p, edit) }]),
   ];
   const update = (p, msg) => decks.forEach((d) => d.update(p, msg));
