@@ -101,6 +101,7 @@ func (s *Datasets) ImportDataset(ctx context.Context, p model.Principal, in mode
 		max = s.cfg.MaxDatasetBytes
 	}
 	h := uploadHold{s: s.core, owner: owner}
+	room := false // the plan's room, not the server's limit, bounds the upload
 	if owner != "" {
 		h.id = ids.RandomString(16)
 		held, err := s.grains.ReserveDataset(ctx, owner, in.ImportCode, h.id, in.Size, in.Size > 0)
@@ -108,7 +109,7 @@ func (s *Datasets) ImportDataset(ctx context.Context, p model.Principal, in mode
 			return model.DataSource{}, err
 		}
 		if held > 0 && held < max {
-			max = held // the upload stops at the room it holds
+			max, room = held, true // the upload stops at the room it holds
 		}
 	}
 	d, err := dataset.Read(in.Body, dataset.Options{ImportCode: in.ImportCode, Name: in.Name, Format: format,
@@ -118,9 +119,22 @@ func (s *Datasets) ImportDataset(ctx context.Context, p model.Principal, in mode
 	}
 	if err != nil {
 		h.release(ctx)
+		if room && model.ErrorCode(err) == model.CodePayloadTooLarge {
+			err = s.roomError(ctx, p, max)
+		}
 		return model.DataSource{}, err
 	}
 	return s.commitDataset(ctx, d, string(format), in.VariantField, h)
+}
+
+// roomError refuses an upload that outgrew the left bytes of the room its
+// account's plan has for its own datasets, in sizes and with what to do.
+func (s *core) roomError(ctx context.Context, p model.Principal, left int64) error {
+	plan := "account's"
+	if a, err := s.access(ctx, p); err == nil && a.Plan != "" {
+		plan = strings.ToLower(string(a.Plan)) + " plan's"
+	}
+	return model.Errorf(model.CodePayloadTooLarge, "the dataset is larger than the %s left of the %s room for its own datasets: delete a dataset (deleteDataset) or change the plan (setPlan)", model.Size(left), plan)
 }
 
 // checkImport checks p may import in and returns the owner of the upload

@@ -65,7 +65,15 @@ func (s *Preview) Preview(ctx context.Context, slug, token string) (*model.Previ
 	if err != nil {
 		return nil, err
 	}
-	return &model.Preview{Project: pr, SDL: sdl, Samples: samples}, nil
+	metas, err := s.pool.Readable(pr.AccountID)
+	if err != nil {
+		return nil, err
+	}
+	pool := make(map[string]bool, len(metas))
+	for _, m := range metas {
+		pool[m.ImportCode] = true
+	}
+	return &model.Preview{Project: pr, SDL: sdl, Samples: samples, Pool: pool}, nil
 }
 
 // previewProject returns the project the slug names when token is its

@@ -147,3 +147,24 @@ func countValues(d *dataset.Dataset, rows []int32, path string) model.ValueCount
 	c.Distinct = len(seen)
 	return c
 }
+
+// PoolCodes returns the import codes of the data pool project projectID
+// reads (the curated pool for a guest or session project; with the
+// account's own uploads for an account project) and the project's kind,
+// for Table.ready: a table bound to a code outside it serves nothing.
+// Whoever may read the project may ask.
+func (s projectFields) PoolCodes(ctx context.Context, p model.Principal, projectID string) (map[string]bool, model.ProjectKind, error) {
+	pr, err := s.readProject(ctx, p, projectID, "")
+	if err != nil {
+		return nil, "", err
+	}
+	metas, err := s.pool.Readable(pr.AccountID)
+	if err != nil {
+		return nil, "", err
+	}
+	codes := make(map[string]bool, len(metas))
+	for _, m := range metas {
+		codes[m.ImportCode] = true
+	}
+	return codes, pr.Kind, nil
+}

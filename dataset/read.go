@@ -46,7 +46,7 @@ func Read(r io.Reader, opt Options) (*Dataset, error) {
 		err = readCSV(br, t)
 	}
 	if lr.over {
-		return nil, model.Errorf(model.CodePayloadTooLarge, "dataset is larger than the limit of %d bytes", opt.MaxBytes)
+		return nil, model.Errorf(model.CodePayloadTooLarge, "the dataset is larger than the limit of %s", model.Size(opt.MaxBytes))
 	}
 	if err != nil {
 		return nil, err

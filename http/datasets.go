@@ -31,7 +31,7 @@ func (s *Server) serveDatasetUpload(c *gin.Context) {
 		return
 	}
 	if c.Request.ContentLength > s.cfg.MaxDatasetBytes {
-		s.writeError(c, model.Errorf(model.CodePayloadTooLarge, "the dataset is larger than %d bytes", s.cfg.MaxDatasetBytes))
+		s.writeError(c, model.Errorf(model.CodePayloadTooLarge, "the dataset is larger than %s, the most this server takes in one upload (whatever the plan): split it into smaller datasets", model.Size(s.cfg.MaxDatasetBytes)))
 		return
 	}
 	format := c.DefaultQuery("format", "json")

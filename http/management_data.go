@@ -67,7 +67,7 @@ func (s datasetResolvers) importDataset(ctx context.Context, c *Call, args input
 	content := args.str("content")
 	if len(content) > maxImportContent {
 		return nil, model.Errorf(model.CodeBadUserInput,
-			"content is %d bytes, over %d: upload the file to POST /datasets/{importCode}", len(content), maxImportContent)
+			"content is %s, over %s: upload the file to POST /datasets/{importCode}", model.Size(int64(len(content))), model.Size(maxImportContent))
 	}
 	d, err := s.b.ImportDataset(ctx, c.Principal, DatasetImport{
 		ImportCode:   args.str("importCode"),

@@ -129,7 +129,7 @@ func (sh shaper) preview(pv *model.Preview) previewJSON {
 		out.Project.ExpiresAt = &at
 	}
 	for _, t := range p.Tables {
-		tj := previewTableJSON{Name: t.Name, Ready: t.Ready(), Attributes: make([]previewAttributeJSON, 0, len(t.Attributes))}
+		tj := previewTableJSON{Name: t.Name, Ready: t.NotReadyIn(pv.Pool, p.Kind) == "", Attributes: make([]previewAttributeJSON, 0, len(t.Attributes))}
 		for _, a := range t.Attributes {
 			tj.Attributes = append(tj.Attributes, previewAttributeJSON{Name: a.Name, Type: string(a.Type), MappingType: string(a.Mapping), Required: a.Required})
 		}

@@ -30,7 +30,7 @@ func TestShapePreview(t *testing.T) {
 				samples[pr.Tables[0].ID] = model.PreviewSample{Operation: "products", Total: 3,
 					Items: []json.RawMessage{json.RawMessage(`{"id":"1","price":9.5}`)}}
 			}
-			got := sh.preview(&model.Preview{Project: pr, SDL: "type Query { a: Int }", Samples: samples})
+			got := sh.preview(&model.Preview{Project: pr, SDL: "type Query { a: Int }", Samples: samples, Pool: map[string]bool{"products": true}})
 			if got.Project.RuntimeURL != tc.runtimeURL || got.Project.Queryable != tc.queryable || (got.Project.ExpiresAt != nil) != tc.expires {
 				t.Errorf("project = %+v", got.Project)
 			}
@@ -48,6 +48,13 @@ func TestShapePreview(t *testing.T) {
 				return
 			}
 			p, o := got.Tables[0], got.Tables[1]
+			if !p.Ready {
+				t.Errorf("Product, bound to products of its pool, is not ready")
+			}
+			notReadable := sh.preview(&model.Preview{Project: pr, SDL: "type Query { a: Int }", Pool: map[string]bool{"orders": true}})
+			if notReadable.Tables[0].Ready {
+				t.Errorf("Product, bound to products outside its pool, is ready")
+			}
 			if p.Sample == nil || p.Sample.Total != 3 || len(p.Sample.Items) != 1 || p.Sample.Errors == nil || o.Sample != nil {
 				t.Errorf("samples: %+v, %+v", p.Sample, o.Sample)
 			}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
+	"sync"
 	"time"
 
+	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -20,6 +22,10 @@ type ProjectFields interface {
 	// ProjectRole is the caller's role on the project (Project.myRole),
 	// with the error Project gives a caller who may not read it.
 	ProjectRole(ctx context.Context, p Principal, projectID string) (model.Role, error)
+	// PoolCodes is the set of import codes in the data pool the project
+	// reads, and its kind (Table.ready: a table bound to a dataset the
+	// project cannot read is not ready).
+	PoolCodes(ctx context.Context, p Principal, projectID string) (map[string]bool, model.ProjectKind, error)
 }
 
 // lazy is a field value the executor calls only when the field is
@@ -141,7 +147,7 @@ func (sh shaper) project(p *model.Project) any {
 		"allowedOrigins": nonNil(p.AllowedOrigins),
 		"expiresAt":      optDateTime(p.ExpiresAt),
 		"createdAt":      dateTime(p.CreatedAt),
-		"tables":         shapeList(p.Tables, sh.table),
+		"tables":         shapeList(p.Tables, sh.tableIn(sh.poolOf(id))),
 		"relations":      shapeList(p.Relations, sh.relation),
 		"operations":     shapeList(p.Operations, sh.operation),
 		"views":          shapeList(p.Views, sh.view),
@@ -191,23 +197,77 @@ func (sh shaper) guestProject(p *model.Project) any {
 	return map[string]any{"projectId": p.ID, "slug": p.Slug, "shareToken": p.ShareToken, "runtimeUrl": sh.runtimeURL(p)}
 }
 
-// table shapes a Table.
+// pool answers the data pool a project reads, asked once however many
+// tables' readiness is selected.
+type pool func(ctx context.Context) (map[string]bool, model.ProjectKind, error)
+
+// poolOf is the pool of project projectID, asked of sh.schemas when first needed.
+func (sh shaper) poolOf(projectID string) pool {
+	var (
+		mu    sync.Mutex
+		done  bool
+		codes map[string]bool
+		kind  model.ProjectKind
+		err   error
+	)
+	return func(ctx context.Context) (map[string]bool, model.ProjectKind, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !done {
+			codes, kind, err = sh.schemas.PoolCodes(ctx, sh.principal, projectID)
+			done = err == nil
+		}
+		return codes, kind, err
+	}
+}
+
+// table shapes a Table on its own (a mutation's answer).
 func (sh shaper) table(t *model.Table) any {
 	if t == nil {
 		return nil
 	}
-	m := map[string]any{
-		"id": t.ID, "name": t.Name, "ready": t.Ready(), "notReadyReason": optString(t.NotReadyReason()), "source": nil,
-		"attributes": shapeList(t.Attributes, sh.attribute),
-	}
-	if t.Source != nil {
-		var variant any
-		if t.Source.Variant != nil {
-			variant = *t.Source.Variant
+	return sh.tableIn(sh.poolOf(ids.ProjectOf(t.ID)))(t)
+}
+
+// tableIn shapes the Tables of a project that reads pool: ready and
+// notReadyReason ask it when the table is bound, so that a table bound to
+// a dataset the project cannot read is not called ready.
+func (sh shaper) tableIn(pool pool) func(t *model.Table) any {
+	return func(t *model.Table) any {
+		if t == nil {
+			return nil
 		}
-		m["source"] = map[string]any{"importCode": t.Source.ImportCode, "variant": variant}
+		reason := func(ctx context.Context) (string, error) {
+			if t.NotReadyReason() != "" {
+				return t.NotReadyReason(), nil
+			}
+			codes, kind, err := pool(ctx)
+			if err != nil {
+				return "", err
+			}
+			return t.NotReadyIn(codes, kind), nil
+		}
+		m := map[string]any{
+			"id": t.ID, "name": t.Name, "source": nil,
+			"ready": lazy(func(ctx context.Context, _ map[string]any) (any, error) {
+				r, err := reason(ctx)
+				return r == "", err
+			}),
+			"notReadyReason": lazy(func(ctx context.Context, _ map[string]any) (any, error) {
+				r, err := reason(ctx)
+				return optString(r), err
+			}),
+			"attributes": shapeList(t.Attributes, sh.attribute),
+		}
+		if t.Source != nil {
+			var variant any
+			if t.Source.Variant != nil {
+				variant = *t.Source.Variant
+			}
+			m["source"] = map[string]any{"importCode": t.Source.ImportCode, "variant": variant}
+		}
+		return m
 	}
-	return m
 }
 
 // attribute shapes an Attribute.

@@ -184,6 +184,10 @@ func (f *fakeModel) ProjectRole(_ context.Context, p Principal, projectID string
 	return model.RoleViewer, f.record("ProjectRole", p, projectID)
 }
 
+func (f *fakeModel) PoolCodes(_ context.Context, p Principal, projectID string) (map[string]bool, model.ProjectKind, error) {
+	return map[string]bool{"products": true}, model.KindAccount, f.record("PoolCodes", p, projectID)
+}
+
 func (f *fakeModel) DataSourcesFor(context.Context, Principal) ([]DataSource, error) {
 	return []DataSource{f.fixtureDataSource("products")}, f.record("DataSources")
 }

@@ -51,11 +51,15 @@ func (s *Server) createTable(ctx context.Context, in createTableIn) (tableOut, o
 	if err != nil {
 		return tableOut{}, outcome{}, err
 	}
-	return shapeTable(t), outcome{text: fmt.Sprintf("Created table %s (tableId %s) bound to %s. Next: add_attributes with tableId %s.", t.Name, t.ID, in.ImportCode, t.ID)}, nil
+	pool, err := s.poolCodes(ctx)
+	if err != nil {
+		return tableOut{}, outcome{}, err
+	}
+	return shapeTable(t, pool, pr.Kind), outcome{text: fmt.Sprintf("Created table %s (tableId %s) bound to %s. Next: add_attributes with tableId %s.", t.Name, t.ID, in.ImportCode, t.ID)}, nil
 }
 
-func shapeTable(t *model.Table) tableOut {
-	o := tableOut{ID: t.ID, Name: t.Name, Ready: t.Ready(), Attributes: []attributeOut{}}
+func shapeTable(t *model.Table, pool map[string]bool, kind model.ProjectKind) tableOut {
+	o := tableOut{ID: t.ID, Name: t.Name, Ready: t.NotReadyIn(pool, kind) == "", Attributes: []attributeOut{}}
 	if t.Source != nil {
 		o.ImportCode = t.Source.ImportCode
 		if t.Source.Variant != nil {
@@ -71,13 +75,30 @@ func shapeTable(t *model.Table) tableOut {
 	return o
 }
 
-// notReadyReason says why t serves no rows (model.Table.Ready) and what
-// to do about it.
+// notReadyReason says why t serves no rows (model.Table.NotReadyIn) and
+// what to do about it.
 func notReadyReason(t *model.Table) string {
 	if t.Source == nil || t.Source.ImportCode == "" {
 		return "not bound to a dataset: create the table again with an importCode"
 	}
+	if t.NotReadyReason() == "" {
+		return fmt.Sprintf("is bound to %q, which no dataset of the curated pool has: create the table again with an importCode from list_data_sources", model.Truncate(t.Source.ImportCode, 64))
+	}
 	return "no attribute is bound to a field path: add_attributes with mapping SOURCE and a path from list_data_sources"
+}
+
+// poolCodes is the set of import codes of the curated pool, which a
+// session project reads.
+func (s *Server) poolCodes(ctx context.Context) (map[string]bool, error) {
+	ds, err := s.cfg.Backend.DataSources(ctx)
+	if err != nil {
+		return nil, err
+	}
+	codes := make(map[string]bool, len(ds))
+	for _, d := range ds {
+		codes[d.ImportCode] = true
+	}
+	return codes, nil
 }
 
 func shapeAttribute(a *model.Attribute) attributeOut {

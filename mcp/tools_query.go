@@ -163,11 +163,15 @@ func (s *Server) describeProject(ctx context.Context, in sessionArg) (projectOut
 	if err != nil {
 		return projectOut{}, outcome{}, err
 	}
+	pool, err := s.poolCodes(ctx)
+	if err != nil {
+		return projectOut{}, outcome{}, err
+	}
 	out := projectOut{ProjectID: pr.ID, Name: pr.Name, Slug: pr.Slug, ExpiresAt: stamp(pr.ExpiresAt), RuntimeURL: s.runtimeURL(pr),
 		PreviewURL: s.previewURL(pr), Tables: []tableOut{}, Relations: []relationOut{}, Operations: []operationOut{},
-		Views: len(pr.Views), SDL: sdl, Problems: problems(pr)}
+		Views: len(pr.Views), SDL: sdl, Problems: problems(pr, pool)}
 	for _, t := range pr.Tables {
-		out.Tables = append(out.Tables, shapeTable(t))
+		out.Tables = append(out.Tables, shapeTable(t, pool, pr.Kind))
 	}
 	for _, r := range pr.Relations {
 		out.Relations = append(out.Relations, shapeRelation(r))
@@ -186,13 +190,13 @@ func (s *Server) describeProject(ctx context.Context, in sessionArg) (projectOut
 }
 
 // problems lists what keeps pr from serving rows, with what to do.
-func problems(pr *model.Project) []string {
+func problems(pr *model.Project, pool map[string]bool) []string {
 	out := []string{}
 	if len(pr.Tables) == 0 {
 		out = append(out, "no tables: create_table")
 	}
 	for _, t := range pr.Tables {
-		if !t.Ready() {
+		if t.NotReadyIn(pool, pr.Kind) != "" {
 			out = append(out, fmt.Sprintf("table %s (%s) %s", t.Name, t.ID, notReadyReason(t)))
 		}
 	}

@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // ModelLimits bound what one project's model may hold, on every kind of
 // project, so that an edit (which re-encodes the whole project record) and
@@ -89,6 +92,24 @@ func Bytes(n int64) string {
 		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
 	case n >= 1<<10 && n%(1<<10) == 0:
 		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// Size writes n as people read a file's size — "1 MB", "1.5 MB", "512 KB",
+// "900 bytes" — in the plans' units (a MB is 2^20 bytes, as the
+// --plan-dataset-mb flag counts).
+func Size(n int64) string {
+	for _, u := range []struct {
+		n    int64
+		name string
+	}{{1 << 30, "GB"}, {1 << 20, "MB"}, {1 << 10, "KB"}} {
+		if n >= u.n {
+			return strings.TrimSuffix(fmt.Sprintf("%.1f", float64(n)/float64(u.n)), ".0") + " " + u.name
+		}
+	}
+	if n == 1 {
+		return "1 byte"
 	}
 	return fmt.Sprintf("%d bytes", n)
 }

@@ -70,3 +70,11 @@ func TestBytes(t *testing.T) {
 		}
 	}
 }
+
+func TestSize(t *testing.T) {
+	for n, want := range map[int64]string{1: "1 byte", 900: "900 bytes", 512 << 10: "512 KB", 1 << 20: "1 MB", 3 << 19: "1.5 MB", 1 << 30: "1 GB"} {
+		if got := model.Size(n); got != want {
+			t.Errorf("Size(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -12,6 +12,9 @@ type Preview struct {
 	// Samples are keyed by table ID; a table without an enabled LIST
 	// operation has none.
 	Samples map[string]PreviewSample
+	// Pool holds the import codes of the data pool the project reads: a
+	// table bound outside it is not ready (Table.NotReadyIn).
+	Pool map[string]bool
 }
 
 // PreviewSample is the first page of one table's list operation.

@@ -2,6 +2,8 @@ package model
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -240,6 +242,22 @@ func (t *Table) NotReadyReason() string {
 		return "no attributes: add one bound to a field path of " + t.Source.ImportCode
 	}
 	return "no attribute is bound to a field path of " + t.Source.ImportCode + ": map at least one attribute with SOURCE"
+}
+
+// NotReadyIn is NotReadyReason for a table of a project of kind kind whose
+// data pool holds the import codes in pool: a table bound to a dataset
+// the project cannot read (a code no dataset of its pool has, or an
+// account's own upload bound to a session project) serves nothing, so it
+// is not ready either.
+func (t *Table) NotReadyIn(pool map[string]bool, kind ProjectKind) string {
+	if r := t.NotReadyReason(); r != "" || pool[t.Source.ImportCode] {
+		return r
+	}
+	code := Truncate(t.Source.ImportCode, 64)
+	if kind == KindAccount {
+		return fmt.Sprintf("no dataset %q in the data pool this project reads: import it in the Data pool, or choose another Dataset (importCode)", code)
+	}
+	return fmt.Sprintf("dataset %q is not in the curated pool this %s project reads: choose a curated Dataset (importCode), or keep the project in a workspace first", code, strings.ToLower(string(kind)))
 }
 
 // Clone returns a deep copy of p.

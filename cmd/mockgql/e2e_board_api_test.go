@@ -160,8 +160,8 @@ func TestBoardAPIAdditions(t *testing.T) {
 }
 
 // TestBoardCSPRuntimeOrigin: when the runtime's public address is not the
-// board's, the pages may connect to it too (the demo's query box), and to
-// nothing else.
+// board's, the pages may connect to it too (the demo's query box, and the
+// playground's subscriptions over WebSocket), and to nothing else.
 func TestBoardCSPRuntimeOrigin(t *testing.T) {
 	// One in-process node at a time (protoactor's globals race between two
 	// nodes of one process): each subtest's node stops when it ends.
@@ -169,7 +169,7 @@ func TestBoardCSPRuntimeOrigin(t *testing.T) {
 		s := startServer(t, func(c *serveConfig) { c.BaseURL = "https://api.example.test"; c.AppURL = "https://board.example.test" })
 		s.base = "http://" + s.run.srv.Addr() // the public addresses are not this listener's
 		csp := s.do("GET", "/", nil).Header.Get("Content-Security-Policy")
-		if !strings.Contains(csp, "connect-src 'self' https://api.example.test;") {
+		if !strings.Contains(csp, "connect-src 'self' https://api.example.test wss://api.example.test;") {
 			t.Fatalf("CSP: %q", csp)
 		}
 	})

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,6 +93,15 @@ func TestBoardOneStepAPI(t *testing.T) {
 	t.Logf("landing page → rows in the playground: %d actions", a.n)
 	if a.n > 20 {
 		t.Fatalf("%d actions from the landing page to rows; at most 20 wanted", a.n)
+	}
+	// The tour and the README say the count this test measures.
+	for _, doc := range []struct{ file, want string }{
+		{"../../docs/using/board.md", fmt.Sprintf("## From a file to rows in the playground: %d actions", a.n)},
+		{"../../README.md", fmt.Sprintf("[%d actions](docs/using/board.md#from-a-file-to-rows-in-the-playground-%d-actions)", a.n, a.n)},
+	} {
+		if b, err := os.ReadFile(doc.file); err != nil || !strings.Contains(string(b), doc.want) {
+			t.Errorf("%s does not say %q (the measured count): %v", doc.file, doc.want, err)
+		}
 	}
 	p.shot("flow-playground")
 

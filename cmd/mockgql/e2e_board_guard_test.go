@@ -40,9 +40,29 @@ func TestBoardGuardsDestructiveEdits(t *testing.T) {
 		t.Fatalf("the confirmed type change was not made: %s", model())
 	}
 
+	// Deleting an attribute: what breaks (the field) and what is lost (its
+	// mapping); Cancel keeps it, the confirmation deletes it.
+	p.click(`[aria-label="Delete Product.market"]`)
+	w := p.waitText(`section[data-table="Product"] #breakingWarning`, "Delete the attribute Product.market?")
+	if !strings.Contains(w, "Product.market") || !strings.Contains(w, "it reads market") {
+		t.Fatalf("attribute warning: %q", w)
+	}
+	p.shot("guard-attribute")
+	p.clickText(`section[data-table="Product"] #breakingWarning button`, "Cancel")
+	if !strings.Contains(model(), "name:market") {
+		t.Fatal("cancel deleted the attribute")
+	}
+	p.click(`[aria-label="Delete Product.market"]`)
+	p.click(`section[data-table="Product"] #confirmBreaking`)
+	p.waitText("#announce", "Deleted Product.market.")
+	p.gone(`section[data-table="Product"] tr[data-attribute="market"]`)
+	if strings.Contains(model(), "name:market") {
+		t.Fatal("the confirmed delete left the attribute")
+	}
+
 	// Deleting a relation names both fields it removes.
 	p.click(`[aria-label="Delete relation Category.products"]`)
-	w := p.waitText("#relationConfirm", "Category.products")
+	w = p.waitText("#relationConfirm", "Category.products")
 	if !strings.Contains(w, "Product.category") || !strings.Contains(w, "Delete the relation") {
 		t.Fatalf("relation warning: %q", w)
 	}

@@ -40,6 +40,10 @@ func TestBoardKeepAdopted(t *testing.T) {
 		t.Errorf("a signed-in person is offered the sign-up form: %v", n)
 	}
 	p.shot("keep-offer")
+	// The API keys tab says the same (not "sign up", to a person signed in).
+	p.click(`nav.tabs a[data-tab="keys"]`)
+	p.waitText("#keysAfterKeep", "Keep it in a workspace (the button at the top)")
+	p.click(`nav.tabs a[data-tab="model"]`)
 
 	p.click("#keepInWorkspace") // the one click
 	p.waitText("#kept", "Kept in Test's workspace")

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -101,6 +105,22 @@ func TestBoardPapercuts(t *testing.T) {
 	}
 	p.shot("papercuts-upload-too-big")
 
+	// Over the API too: a chunked upload (no length to refuse it by) stops
+	// at the plan's room, and the server says so in MB, with what to do.
+	bo := s.signUp("bo-cuts@example.com")
+	req, _ := http.NewRequest("POST", s.base+"/datasets/chunky?format=json", io.MultiReader(bytes.NewReader(bigJSON(3<<19, "c"))))
+	req.Header.Set("Authorization", "Bearer "+bo.token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 413 || !strings.Contains(string(body), "larger than the 1 MB left of the starter plan's room for its own datasets: delete a dataset (deleteDataset) or change the plan (setPlan)") ||
+		strings.Contains(string(body), "1048576") {
+		t.Fatalf("a chunked upload past the plan's room: %d %s", resp.StatusCode, body)
+	}
+
 	// A good upload: in place (no reload that would flash the result away), said in the singular.
 	small := tempFile(t, "tiny.json", `[{"id":1,"title":"One"}]`)
 	p.markWindow()
@@ -130,4 +150,60 @@ func TestBoardPlaygroundViewerMutation(t *testing.T) {
 		t.Fatalf("the viewer's mutation shows: %s", res)
 	}
 	p.shot("playground-viewer-mutation")
+}
+
+// TestBoardReadyNeedsReadableData (issue 22 item 10): a table is ready only
+// when its project can read the dataset it is bound to. A session
+// project's table bound to a code that only a signed-in person's own
+// upload holds shows "✗ not ready" with why (the curated pool), on the
+// board and in Table.ready; in that person's account project the same
+// code is ready, and a code no dataset has is not.
+func TestBoardReadyNeedsReadableData(t *testing.T) {
+	s := startServer(t)
+	a := &assistant{s: s}
+	sp := get(a.must(`mutation { createSessionProject(name: "Ann's mock") { projectId adoptionUrl } }`, nil), "createSessionProject").(map[string]any)
+	pid := sp["projectId"].(string)
+	bind := func(must func(string, map[string]any) map[string]any, pid, name, code string) {
+		tid := get(must(`mutation($p:ID!,$n:String!,$c:String!){ createModellingTable(input:{projectId:$p, name:$n, source:{importCode:$c}}) { id } }`,
+			map[string]any{"p": pid, "n": name, "c": code}), "createModellingTable", "id")
+		must(`mutation($t:ID!){ createModellingAttribute(input:{tableId:$t, name:"id", type:ID, mappingType: SOURCE, sourceMapping:{path:"id"}}) { id } }`, map[string]any{"t": tid})
+	}
+	// Bound before Ann's upload exists: no dataset had the code, so it was bindable.
+	bind(a.must, pid, "Secret", "annlater")
+	ann := s.signUp("ann-ready@example.com")
+	ann.importVia("annlater", "json", `[{"id":1,"secret":"x"}]`, "").data(t)
+
+	ready := func(must func(string, map[string]any) map[string]any, pid string) string {
+		return fmt.Sprint(get(must(`query($id:ID){ project(id:$id) { tables { name ready notReadyReason } } }`, map[string]any{"id": pid}), "project", "tables"))
+	}
+	session := fmt.Sprint(get(a.must(`{ sessionProject { tables { name ready notReadyReason } } }`, nil), "sessionProject", "tables"))
+	if got := session; !strings.Contains(got, "ready:false") || !strings.Contains(got, `curated pool this session project reads`) {
+		t.Fatalf("the session project's table: %s", got)
+	}
+
+	p := newPage(t, s)
+	p.signedIn(ann)
+	if err := chromedp.Do(p.ctx, chromedp.Navigate(sp["adoptionUrl"].(string))); err != nil {
+		t.Fatal(err)
+	}
+	p.wait(`section[data-table="Secret"]`)
+	card := p.waitText(`section[data-table="Secret"]`, "✗ not ready")
+	if strings.Contains(card, "✓ ready") || !strings.Contains(card, `"annlater" is not in the curated pool`) {
+		t.Fatalf("the session project's card: %q", card)
+	}
+	if got := p.js(`document.querySelector('section[data-table="Secret"] .binding select').selectedOptions[0].text`); got != "annlater (not in this project's pool)" {
+		t.Fatalf("the binding select shows %v", got)
+	}
+	p.shot("ready-session-unreadable")
+
+	// In Ann's own project the same code is hers to read; an unknown one is not.
+	own := ann.newProject("Own")
+	bind(ann.must, own, "Mine", "annlater")
+	bind(ann.must, own, "Missing", "nothere")
+	got := ready(ann.must, own)
+	for _, want := range []string{"name:Mine notReadyReason:<nil> ready:true", `name:Missing notReadyReason:no dataset "nothere" in the data pool this project reads`} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("the account project's tables lack %q: %s", want, got)
+		}
+	}
 }

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 )
 
 // TestBoardTeamsFlow (issue 22 item 3), in two real browsers: the owner
@@ -71,6 +74,16 @@ func TestBoardTeamsFlow(t *testing.T) {
 	if strings.Contains(owner.text("#members"), "bo@example.com") {
 		t.Fatal("the removed member is still listed")
 	}
+
+	// The invitee's session, still switched to the workspace, is refused at
+	// once: the project and its model are out of reach, no re-login needed.
+	answer, err := chromedp.Run(bo.ctx, chromedp.Evaluate[string](`fetch("/graphql", {method: "POST", credentials: "same-origin", headers: {"Content-Type": "application/json"},
+		body: JSON.stringify({query: "query($id: ID) { project(id: $id) { name tables { name } } }", variables: {id: "`+pid+`"}})}).then(async (r) => r.status + " " + await r.text())`,
+		chromedp.EvalAwaitPromise))
+	if err != nil || strings.Contains(answer, `"tables"`) || !regexp.MustCompile(`"code":"(FORBIDDEN|NOT_FOUND|UNAUTHENTICATED)"`).MatchString(answer) {
+		t.Fatalf("the removed member's session reads the project: %s %v", answer, err)
+	}
+	t.Logf("the removed member's next request: %s", answer)
 
 	// The invitee's next action, on the page they have open: refused, and said.
 	bo.choose("#workspace", "Test's workspace")

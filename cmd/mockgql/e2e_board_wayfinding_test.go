@@ -14,6 +14,7 @@ import (
 // not-ready reason names a control that is on the screen.
 func TestBoardWayfinding(t *testing.T) {
 	s := startServer(t)
+	seedPool(t, s)
 	sh := newShop(t, s, "wayfinding@example.com", "wf")
 	pid := sh.project["id"].(string)
 	p := newPage(t, s)
@@ -68,7 +69,13 @@ func TestBoardWayfinding(t *testing.T) {
 		t.Fatalf("guest runtime URL in the header: %q", got)
 	}
 	g.waitText("#runtime", "share token")
+	// Its empty model points to what a guest can do ("Create an API from
+	// this dataset" in the data pool makes account projects), and that works.
+	g.waitText("#noTables", "pick a Dataset above and use “Add with all its fields”")
 	g.shot("wayfinding-guest-header")
+	g.choose("#tableSource", "products")
+	g.click("#addTableAll")
+	g.waitText(`section[data-table="Product"]`, "✓ ready")
 	// Its GraphiQL opens at once with the token (no key asked).
 	g.open(strings.TrimPrefix(g.text("#runtimeUrl"), s.base), ".graphiql-execute-button")
 	if g.js(`document.querySelector("#keyGate").hidden`) != true {

@@ -10,7 +10,7 @@ import (
 )
 
 // openRoots are the management root fields that need no credential.
-var openRoots = []string{"signUp", "login", "logout", "demo", "generatorKinds", "generatorPreview", "invitationByLink"}
+var openRoots = []string{"signUp", "login", "logout", "demo", "generatorKinds", "generatorPreview", "generatorCatalog", "invitationByLink"}
 
 // TestTeamsRemovedMemberRefusedEverywhere (issue 20 finding 5): once an
 // editor is removed, their token is refused on every root field of the

@@ -76,7 +76,7 @@ function checklist(t, todo, st) {
     const on = h("input", { type: "checkbox", checked: true, "aria-label": `Add ${g.path}` });
     const name = h("input", { type: "text", value: apart(g.name), "aria-label": `Name for ${g.path}` });
     const type = select(TYPES, g.type, { "aria-label": `Type for ${g.path}` });
-    const tr = h("tr", { dataset: { path: g.path } }, h("td", {}, on), h("td", { class: "mono", "data-label": "Path" }, g.path),
+    const tr = h("tr", { dataset: { path: g.path } }, h("td", { "data-label": "Add" }, on), h("td", { class: "mono", "data-label": "Path" }, g.path),
       h("td", { "data-label": "Name" }, name), h("td", { "data-label": "Type" }, type),
       h("td", { class: "mono muted", "data-label": "Samples" }, g.samples.join(" · ")));
     tr.choice = () => (on.checked ? { path: g.path, name: name.value.trim(), type: type.value } : null);

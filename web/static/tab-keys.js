@@ -13,7 +13,9 @@ import { ask } from "./guard.js";
 export async function keysTab(body, p, who) {
   if (p.kind !== "ACCOUNT") {
     return fill(body, card("API keys", h("p", {}, `A ${p.kind.toLowerCase()} project has no API keys: its runtime answers to its share token, which is in its runtime URL:`),
-      h("p", {}, h("code", {}, p.runtimeUrl)), p.kind === "SESSION" ? h("p", {}, "Sign up to keep this project; it then gets API keys on the Professional plan.") : null));
+      h("p", {}, h("code", {}, p.runtimeUrl)), p.kind === "SESSION" ? h("p", { id: "keysAfterKeep" }, who
+        ? "Keep it in a workspace (the button at the top); its runtime then answers to API keys, which need the Professional plan or above."
+        : "Sign up to keep this project; it then gets API keys on the Professional plan.") : null));
   }
   if (!mayEdit(p)) {
     return fill(body, card("API keys", h("p", { id: "keysNeedEditor" }, "Creating, listing and revoking this project's API keys needs the Editor role. ",

@@ -34,7 +34,10 @@ export async function modelTab(body, p, who, live) {
     deck(top, (p) => (p.contract ? [{ key: "contract", deps: p.contract.version, render: () => contractNote(p) }]
       : edit ? [{ key: "new", deps: p.tables.map((t) => t.name), render: () => newTableCard(p, pool) }] : [])),
     deck(tables, (p) => (p.tables.length ? p.tables.map((t) => ({ key: t.id, deps: tableDeps(p, t), render: () => (edit ? tableCard : tableView)(p, t, pool, byCode[t.source && t.source.importCode]) }))
-      : [{ key: "none", render: () => card("Tables", h("p", { id: "noTables" }, edit ? ["No tables yet: add one above, or open the ", h("a", { href: "/board/data" }, "Data pool"), " and use “Create an API from this dataset” on a dataset."] : "No tables yet: an editor adds them.")) }])),
+      : [{ key: "none", render: () => card("Tables", h("p", { id: "noTables" }, !edit ? "No tables yet: an editor adds them."
+        // "Create an API from this dataset" makes account projects; a guest or session project picks a dataset above.
+        : p.kind === "ACCOUNT" ? ["No tables yet: add one above, or open the ", h("a", { href: "/board/data" }, "Data pool"), " and use “Create an API from this dataset” on a dataset."]
+        : ["No tables yet: pick a Dataset above and use “Add with all its fields” (the ", h("a", { href: "/board/data" }, "Data pool"), " shows what each holds)."])) }])),
     deck(rels, (p) => [{ key: "relations", deps: [p.relations, p.tables.map((t) => [t.id, t.name, t.attributes.map((a) => a.name)]), p.operations.length], render: () => relationsCard(p, edit) }]),
   ];
   const update = (p, msg) => decks.forEach((d) => d.update(p, msg));
@@ -116,7 +119,10 @@ function contractBinding(p, t) {
 
 function bindingForm(t, pool, st) {
   const cur = t.source || {};
-  const code = select([["", "not bound"], ...pool.map((d) => [d.importCode, `${d.importCode} (${count(d.recordCount, "record")})`])], cur.importCode || "");
+  // A code the project cannot read (not in its pool) is still the table's
+  // binding: shown as such, not as "not bound".
+  const unreadable = cur.importCode && !pool.some((d) => d.importCode === cur.importCode) ? [[cur.importCode, `${cur.importCode} (not in this project's pool)`]] : [];
+  const code = select([["", "not bound"], ...unreadable, ...pool.map((d) => [d.importCode, `${d.importCode} (${count(d.recordCount, "record")})`])], cur.importCode || "");
   const variantSel = () => {
     const ds = pool.find((d) => d.importCode === code.value);
     return select([["", "All variants"], ...((ds && ds.variants) || []).map((v) => [v.name, `${v.name} (${v.recordCount})`])], cur.variant || "");
