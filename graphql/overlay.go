@@ -22,12 +22,14 @@ type Overlay struct {
 	state atomic.Pointer[overlayState]
 
 	resolvedMu sync.Mutex
-	resolved   map[string]*tableOverlay // by table ID: the last resolved version, for the next build
+	resolved   map[string]any // by table ID: the last resolved version, for the next build (LastResolved)
 }
 
-// lastResolved returns the table's last resolved overlay, or nil. A nil
-// Overlay has none.
-func (o *Overlay) lastResolved(table string) *tableOverlay {
+// LastResolved returns what SetResolved last kept for a table, or nil. A
+// nil Overlay has nothing. The row engine keeps its last resolved view of a
+// table's records here so that the next one is built from it; the value is
+// opaque to Overlay.
+func (o *Overlay) LastResolved(table string) any {
 	if o == nil {
 		return nil
 	}
@@ -36,17 +38,17 @@ func (o *Overlay) lastResolved(table string) *tableOverlay {
 	return o.resolved[table]
 }
 
-// setResolved keeps t as the table's last resolved overlay.
-func (o *Overlay) setResolved(table string, t *tableOverlay) {
+// SetResolved keeps v as the table's last resolved records (LastResolved).
+func (o *Overlay) SetResolved(table string, v any) {
 	if o == nil {
 		return
 	}
 	o.resolvedMu.Lock()
 	defer o.resolvedMu.Unlock()
 	if o.resolved == nil {
-		o.resolved = map[string]*tableOverlay{}
+		o.resolved = map[string]any{}
 	}
-	o.resolved[table] = t
+	o.resolved[table] = v
 }
 
 // Change is the new state of one row of one table, in the form the

@@ -45,7 +45,7 @@ func TestOverlayPatchMatchesFull(t *testing.T) {
 	}
 	patched, versions, livePatched, ranksPatched := 0, 0, 0, 0
 	check := func(st *overlayState, cacheable bool) {
-		last := ov.lastResolved(tab.id)
+		last := lastResolved(ov, tab.id)
 		tv := newView(rt, pool, ov, st, cacheable).tableView(tab)
 		ts := st.table(tab.id)
 		if ts.len() == 0 {

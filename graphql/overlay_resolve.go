@@ -32,7 +32,7 @@ type tableOverlay struct {
 	hasMaxID bool
 
 	// t and ds let the next version's build patch this one
-	// (Overlay.lastResolved); ts is the records resolved.
+	// (lastResolved); ts is the records resolved.
 	t  *table
 	ds weak.Pointer[dataset.Dataset] // weak: a replaced dataset is not kept alive
 	ts *tableState
@@ -68,7 +68,7 @@ func (v *view) resolveOverlay(tv *tableView) *tableOverlay {
 	if ts.len() == 0 {
 		return nil
 	}
-	if last := v.ov.lastResolved(tv.t.id); last.resolves(tv, ts) {
+	if last := lastResolved(v.ov, tv.t.id); last.resolves(tv, ts) {
 		return last
 	}
 	if !v.cacheable {
@@ -102,7 +102,7 @@ func (o *tableOverlay) resolves(tv *tableView, ts *tableState) bool {
 // under known RowIDs, else from every record.
 func buildOverlay(tv *tableView, ts *tableState) *tableOverlay {
 	var o *tableOverlay
-	if prev := tv.v.ov.lastResolved(tv.t.id); prev != nil && prev.t == tv.t && prev.ds == weak.Make(tv.ds) {
+	if prev := lastResolved(tv.v.ov, tv.t.id); prev != nil && prev.t == tv.t && prev.ds == weak.Make(tv.ds) {
 		if ids, ok := diff(prev.ts, ts); ok {
 			o = prev.patch(tv, ts, ids)
 		}
@@ -110,7 +110,7 @@ func buildOverlay(tv *tableView, ts *tableState) *tableOverlay {
 	if o == nil {
 		o = resolveAll(tv, ts)
 	}
-	tv.v.ov.setResolved(tv.t.id, o) // complete: other queries may take it now
+	tv.v.ov.SetResolved(tv.t.id, o) // complete: other queries may take it now
 	return o
 }
 
@@ -311,4 +311,10 @@ func (tv *tableView) datasetRowsByID(id string) []int32 {
 		out = slices.Compact(out)
 	}
 	return out
+}
+
+// lastResolved returns the table's last resolved overlay kept by o, or nil.
+func lastResolved(o *Overlay, table string) *tableOverlay {
+	t, _ := o.LastResolved(table).(*tableOverlay)
+	return t
 }
