@@ -301,3 +301,28 @@ func (ts *tableState) compact() {
 
 // table returns the records of a table, or nil.
 func (s *overlayState) table(id string) *tableState { return s.tables[id] }
+
+// Snapshot is one immutable version of an Overlay (which it keeps, so that
+// reading it shares the overlay's resolved rows). The zero Snapshot is the
+// empty overlay.
+type Snapshot struct {
+	ov *Overlay
+	st *overlayState
+}
+
+// Snapshot returns the overlay's current version.
+func (o *Overlay) Snapshot() Snapshot { return Snapshot{o, o.snapshot()} }
+
+func (s Snapshot) state() *overlayState {
+	if s.st == nil {
+		return emptyState
+	}
+	return s.st
+}
+
+// has reports whether s holds a record of row rowID of table tableID (a
+// row created, changed or deleted by an earlier mutation).
+func (s Snapshot) has(tableID, rowID string) bool {
+	ts := s.state().tables[tableID]
+	return ts != nil && ts.get(rowID) != nil
+}

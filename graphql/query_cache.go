@@ -104,6 +104,10 @@ type Cache struct {
 // each).
 func NewCache(maxRows int) *Cache { return &Cache{l: newLRU(int64(maxRows))} }
 
+// View returns a new owner's part of the cache: the entries a Runtime makes
+// through it are its own, under the cache's shared bound.
+func (c *Cache) View() cacheView { return cacheView{l: c.l, owner: c.owners.Add(1)} }
+
 // cacheView is one Runtime's part of a Cache: its keys carry the owner.
 type cacheView struct {
 	l     *lru

@@ -100,7 +100,7 @@ func Compile(p *model.Project, opt Options) (*Runtime, error) {
 	if c == nil {
 		c = NewCache(opt.CacheRows)
 	}
-	rt := &Runtime{opt: opt, model: compileModel(p), cache: cacheView{l: c.l, owner: c.owners.Add(1)},
+	rt := &Runtime{opt: opt, model: compileModel(p), cache: c.View(),
 		sparse: sparseReach{div: defaultSparseDiv}}
 	if p.Contract != nil {
 		if err := compileContract(rt, p); err != nil {

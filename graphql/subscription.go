@@ -42,31 +42,6 @@ func (k EventKind) suffix() string {
 	return "Deleted"
 }
 
-// Snapshot is one immutable version of an Overlay (which it keeps, so that
-// reading it shares the overlay's resolved rows). The zero Snapshot is the
-// empty overlay.
-type Snapshot struct {
-	ov *Overlay
-	st *overlayState
-}
-
-// Snapshot returns the overlay's current version.
-func (o *Overlay) Snapshot() Snapshot { return Snapshot{o, o.snapshot()} }
-
-func (s Snapshot) state() *overlayState {
-	if s.st == nil {
-		return emptyState
-	}
-	return s.st
-}
-
-// has reports whether s holds a record of row rowID of table tableID (a
-// row created, changed or deleted by an earlier mutation).
-func (s Snapshot) has(tableID, rowID string) bool {
-	ts := s.state().tables[tableID]
-	return ts != nil && ts.get(rowID) != nil
-}
-
 // Event is a change of one row, to be rendered for subscribers: the row
 // is read in At.
 type Event struct {
