@@ -104,6 +104,15 @@ type Cache struct {
 // each).
 func NewCache(maxRows int) *Cache { return &Cache{l: newLRU(int64(maxRows))} }
 
+// Usage returns the cache's cost (cached row numbers plus a fixed cost per
+// entry), its bound and its number of entries. It is safe for concurrent
+// use.
+func (c *Cache) Usage() (cost, bound int64, entries int) {
+	c.l.mu.Lock()
+	defer c.l.mu.Unlock()
+	return c.l.cost, c.l.max, len(c.l.items)
+}
+
 // View returns a new owner's part of the cache: the entries a Runtime makes
 // through it are its own, under the cache's shared bound.
 func (c *Cache) View() cacheView { return cacheView{l: c.l, owner: c.owners.Add(1)} }

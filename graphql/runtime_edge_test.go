@@ -169,7 +169,7 @@ func TestSharedCacheKeepsRuntimesApart(t *testing.T) {
 	}
 	// Sorted pages come from the dataset's indexes, not the cache: it
 	// holds entries only for queries without an index.
-	if shared.l.cost > shared.l.max {
-		t.Errorf("shared cache: cost %d of %d, %d entries", shared.l.cost, shared.l.max, len(shared.l.items))
+	if cost, bound, entries := shared.Usage(); cost > bound {
+		t.Errorf("shared cache: cost %d of %d, %d entries", cost, bound, entries)
 	}
 }
