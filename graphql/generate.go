@@ -13,6 +13,7 @@ import (
 	"github.com/brianvoe/gofakeit/v7"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -232,7 +233,7 @@ func paramStrings(v any) []string {
 		return out
 	}
 	if f, ok := v.(float64); ok {
-		return []string{formatNum(f)}
+		return []string{engine.FormatNum(f)}
 	}
 	if s, ok := v.(string); ok {
 		return []string{s}
@@ -320,7 +321,7 @@ func (g *generator) value(attrID, rowID string) dataset.Value {
 	if err != nil {
 		return dataset.Value{}
 	}
-	return valueOfGo(x)
+	return engine.ValueOfGo(x)
 }
 
 func (o genOptions) only(names ...string) error {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -31,7 +32,7 @@ func output(t model.ScalarType, v dataset.Value) any {
 		if v.Kind == dataset.Null {
 			return nil
 		}
-		return jsonOf(v)
+		return engine.JSONOf(v)
 	}
 	return outputString(v)
 }
@@ -41,7 +42,7 @@ func outputString(v dataset.Value) any {
 	case dataset.String:
 		return v.Str
 	case dataset.Number:
-		return formatNum(v.Num)
+		return engine.FormatNum(v.Num)
 	case dataset.Bool:
 		return strconv.FormatBool(v.Bool)
 	}
@@ -49,7 +50,7 @@ func outputString(v dataset.Value) any {
 }
 
 func outputInt(v dataset.Value) any {
-	f, ok := numberOf(v)
+	f, ok := engine.NumberOf(v)
 	if !ok || f != math.Trunc(f) || f < math.MinInt32 || f > math.MaxInt32 {
 		return nil // GraphQL Int is 32-bit; a fraction or a larger number is not an Int
 	}
@@ -57,7 +58,7 @@ func outputInt(v dataset.Value) any {
 }
 
 func outputFloat(v dataset.Value) any {
-	if f, ok := numberOf(v); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
+	if f, ok := engine.NumberOf(v); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
 		return f
 	}
 	return nil
@@ -69,13 +70,13 @@ func outputFloat(v dataset.Value) any {
 func appendOutput(buf []byte, t model.ScalarType, v dataset.Value) []byte {
 	switch t {
 	case model.TypeInt:
-		f, ok := numberOf(v)
+		f, ok := engine.NumberOf(v)
 		if !ok || f != math.Trunc(f) || f < math.MinInt32 || f > math.MaxInt32 {
 			return append(buf, "null"...)
 		}
 		return strconv.AppendInt(buf, int64(f), 10)
 	case model.TypeFloat:
-		if f, ok := numberOf(v); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		if f, ok := engine.NumberOf(v); ok && !math.IsInf(f, 0) && !math.IsNaN(f) {
 			return exec.AppendFloat(buf, f)
 		}
 		return append(buf, "null"...)
@@ -97,7 +98,7 @@ func appendOutputString(buf []byte, v dataset.Value) []byte {
 	case dataset.String:
 		return exec.AppendString(buf, v.Str)
 	case dataset.Number:
-		return append(appendNum(append(buf, '"'), v.Num), '"')
+		return append(engine.AppendNum(append(buf, '"'), v.Num), '"')
 	case dataset.Bool:
 		return append(strconv.AppendBool(append(buf, '"'), v.Bool), '"')
 	}
@@ -116,12 +117,12 @@ func appendOutputJSON(buf []byte, v dataset.Value) []byte {
 		if math.IsInf(v.Num, 0) || math.IsNaN(v.Num) {
 			return append(buf, "null"...)
 		}
-		return appendNum(buf, v.Num)
+		return engine.AppendNum(buf, v.Num)
 	case dataset.Raw:
 		if v.Str == "" {
 			return append(buf, "null"...)
 		}
 		return append(buf, v.Str...)
 	}
-	return append(buf, jsonOf(v)...) // text, escaped as encoding/json does
+	return append(buf, engine.JSONOf(v)...) // text, escaped as encoding/json does
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -156,7 +157,7 @@ func (tv *tableView) sortRangePage(q *listQuery, pg, size int) (rowList, bool) {
 		}
 	}
 	lo, hi := sortBounds(q, ord)
-	var excl *chunkedBits
+	var excl *engine.ChunkedBits
 	var live liveMatch
 	baseTotal := hi - lo
 	if tv.ov != nil {
@@ -266,9 +267,9 @@ func (tv *tableView) baseBits(q *listQuery) (acc *rowBits, empty bool) {
 	if tv.member != nil {
 		if acc == nil {
 			acc = getBits(words)
-			copy(acc.w, tv.member.words)
+			copy(acc.w, tv.member.Words)
 		} else {
-			andWords(acc.w, tv.member.words)
+			andWords(acc.w, tv.member.Words)
 		}
 	}
 	if tv.ov != nil && tv.ov.changed != nil {
@@ -281,7 +282,7 @@ func (tv *tableView) baseBits(q *listQuery) (acc *rowBits, empty bool) {
 				acc.w[words-1] = (1 << uint(rem)) - 1
 			}
 		}
-		acc.count = tv.ov.changed.andNotCount(acc.w)
+		acc.count = tv.ov.changed.AndNotCount(acc.w)
 	}
 	return acc, false
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -129,7 +130,7 @@ func has(acc []uint64, r int32) bool {
 // tie groups each visited forwards (a stable descending sort), keeping
 // the members of acc (nil: all rows) not in excl (nil: none) at member
 // positions skip..limit-1. It gives up (ok false) after budget positions.
-func walkOrder(acc []uint64, excl *chunkedBits, ord *dataset.Order, desc bool, lo, hi, skip, limit int, budget int64) (out []int32, ok bool) {
+func walkOrder(acc []uint64, excl *engine.ChunkedBits, ord *dataset.Order, desc bool, lo, hi, skip, limit int, budget int64) (out []int32, ok bool) {
 	out = make([]int32, 0, limit-skip)
 	seen := 0
 	rows := ord.Rows()[:hi]
@@ -138,7 +139,7 @@ func walkOrder(acc []uint64, excl *chunkedBits, ord *dataset.Order, desc bool, l
 			if int64(i-lo) > budget {
 				return nil, false
 			}
-			if r := rows[i]; has(acc, r) && !excl.has(r) {
+			if r := rows[i]; has(acc, r) && !excl.Has(r) {
 				if seen >= skip {
 					out = append(out, r)
 				}
@@ -155,7 +156,7 @@ func walkOrder(acc []uint64, excl *chunkedBits, ord *dataset.Order, desc bool, l
 		}
 		g := max(lo, int(ord.Rank(rows[i])))
 		for _, r := range rows[g : i+1] {
-			if has(acc, r) && !excl.has(r) {
+			if has(acc, r) && !excl.Has(r) {
 				if seen >= skip {
 					out = append(out, r)
 				}

@@ -195,10 +195,10 @@ func (tv *tableView) members(p *sparsePlan, dst []int32) []int32 {
 		}
 	}
 	if tv.member != nil {
-		dst = filterRows(dst, tv.member.has)
+		dst = filterRows(dst, tv.member.Has)
 	}
 	if tv.ov != nil && tv.ov.changed != nil {
-		dst = filterRows(dst, func(r int32) bool { return !tv.ov.changed.has(r) })
+		dst = filterRows(dst, func(r int32) bool { return !tv.ov.changed.Has(r) })
 	}
 	for i := range p.likes {
 		if lc := &p.likes[i]; i != p.like {

@@ -21,10 +21,10 @@ import (
 func (tv *tableView) candidates() *rowBits {
 	b := tv.allBits()
 	if tv.member != nil {
-		andWords(b.w, tv.member.words)
+		andWords(b.w, tv.member.Words)
 	}
 	if tv.ov != nil && tv.ov.changed != nil {
-		tv.ov.changed.andNotInto(b.w)
+		tv.ov.changed.AndNotInto(b.w)
 	}
 	return b
 }

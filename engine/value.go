@@ -1,4 +1,4 @@
-package graphql
+package engine
 
 import (
 	"bytes"
@@ -15,13 +15,13 @@ import (
 
 // formatNum writes a number the way the runtime shows it: integers without
 // exponent ("1234567", not "1.234567e+06"), other numbers in shortest form.
-func formatNum(f float64) string {
-	return string(appendNum(nil, f))
+func FormatNum(f float64) string {
+	return string(AppendNum(nil, f))
 }
 
 // appendNum appends f as formatNum writes it. Integers that float64 holds
 // exactly take strconv.AppendInt, which writes the same digits faster.
-func appendNum(buf []byte, f float64) []byte {
+func AppendNum(buf []byte, f float64) []byte {
 	if f == math.Trunc(f) && math.Abs(f) < 1e15 && (f != 0 || !math.Signbit(f)) {
 		return strconv.AppendInt(buf, int64(f), 10)
 	}
@@ -34,12 +34,12 @@ func appendNum(buf []byte, f float64) []byte {
 // canonKey is the key of v used to match relations, ids and created-row ids:
 // numbers as formatNum, text as it is, so the number 7 and the text "7"
 // match (like dataset.Value.Key). ok is false for null, which matches nothing.
-func canonKey(v dataset.Value) (key string, ok bool) {
+func CanonKey(v dataset.Value) (key string, ok bool) {
 	switch v.Kind {
 	case dataset.Null:
 		return "", false
 	case dataset.Number:
-		return formatNum(v.Num), true
+		return FormatNum(v.Num), true
 	case dataset.Bool:
 		return strconv.FormatBool(v.Bool), true
 	}
@@ -49,8 +49,8 @@ func canonKey(v dataset.Value) (key string, ok bool) {
 // lookupKeys returns the dataset.Lookup keys that can hold canonical key k:
 // k itself and, when k is a number, the number's dataset Key (which may be
 // written differently, e.g. with an exponent).
-func lookupKeys(k string) []string {
-	if f, err := strconv.ParseFloat(k, 64); err == nil && formatNum(f) == k {
+func LookupKeys(k string) []string {
+	if f, err := strconv.ParseFloat(k, 64); err == nil && FormatNum(f) == k {
 		if alt := (dataset.Value{Kind: dataset.Number, Num: f}).Key(); alt != k {
 			return []string{k, alt}
 		}
@@ -60,14 +60,14 @@ func lookupKeys(k string) []string {
 
 // valueOfJSON converts a JSON value (as the overlay and constants store
 // them) into a stored value. Invalid JSON is null.
-func valueOfJSON(raw []byte) dataset.Value {
+func ValueOfJSON(raw []byte) dataset.Value {
 	var x any
 	if len(raw) == 0 || json.Unmarshal(raw, &x) != nil {
 		return dataset.Value{}
 	}
 	switch t := x.(type) {
 	case nil, bool, float64, string:
-		return valueOfGo(t)
+		return ValueOfGo(t)
 	}
 	var b bytes.Buffer
 	_ = json.Compact(&b, raw)
@@ -76,7 +76,7 @@ func valueOfJSON(raw []byte) dataset.Value {
 
 // valueOfGo converts a plain Go value (a coerced argument or a generated
 // value) into a stored value.
-func valueOfGo(x any) dataset.Value {
+func ValueOfGo(x any) dataset.Value {
 	switch t := x.(type) {
 	case nil:
 		return dataset.Value{}
@@ -110,11 +110,11 @@ func valueOfGo(x any) dataset.Value {
 	if err != nil {
 		return dataset.Value{}
 	}
-	return valueOfJSON(b)
+	return ValueOfJSON(b)
 }
 
 // jsonOf is the JSON text of v, as the overlay stores it.
-func jsonOf(v dataset.Value) json.RawMessage {
+func JSONOf(v dataset.Value) json.RawMessage {
 	switch v.Kind {
 	case dataset.Bool:
 		return json.RawMessage(strconv.FormatBool(v.Bool))
@@ -122,7 +122,7 @@ func jsonOf(v dataset.Value) json.RawMessage {
 		if math.IsInf(v.Num, 0) || math.IsNaN(v.Num) {
 			return json.RawMessage("null")
 		}
-		return json.RawMessage(formatNum(v.Num))
+		return json.RawMessage(FormatNum(v.Num))
 	case dataset.String:
 		b, _ := json.Marshal(v.Str)
 		return b
@@ -133,7 +133,7 @@ func jsonOf(v dataset.Value) json.RawMessage {
 }
 
 // numberOf reads a number, or text that is exactly a number ("42", not " 42" or "42abc").
-func numberOf(v dataset.Value) (float64, bool) {
+func NumberOf(v dataset.Value) (float64, bool) {
 	switch v.Kind {
 	case dataset.Number:
 		return v.Num, true
