@@ -6,13 +6,16 @@ import (
 	"github.com/mockgql/mockgql/dataset"
 )
 
-// bitset is a fixed-size set of row numbers. A nil *bitset is empty.
+// Bitset is a fixed-size set of row numbers. A nil *Bitset is empty.
 type Bitset struct{ Words []uint64 }
 
+// NewBitset returns an empty set of rows 0..n-1.
 func NewBitset(n int) *Bitset { return &Bitset{Words: make([]uint64, (n+63)/64)} }
 
+// Set adds row r, which must be below the size.
 func (b *Bitset) Set(r int32) { b.Words[r>>6] |= 1 << (uint(r) & 63) }
 
+// Has reports whether r is in b; false for a nil b or a row beyond it.
 func (b *Bitset) Has(r int32) bool {
 	if b == nil || r < 0 || int(r>>6) >= len(b.Words) {
 		return false
@@ -20,21 +23,21 @@ func (b *Bitset) Has(r int32) bool {
 	return b.Words[r>>6]&(1<<(uint(r)&63)) != 0
 }
 
-// chunkWords is the size of a chunkedBits chunk: 32 words, 2,048 rows,
+// chunkWords is the size of a ChunkedBits chunk: 32 words, 2,048 rows,
 // 256 bytes; a million rows take 489 chunk pointers.
 const chunkWords = 32
 
-// chunkedBits is a fixed-size set of row numbers kept in chunks of
+// ChunkedBits is a fixed-size set of row numbers kept in chunks of
 // chunkWords words that versions share copy-on-write: a new version copies
 // the chunk pointers (n/2,048 of them) and only the chunks it changes, not
 // the n/64 words. A nil chunk is empty. It is immutable once built (by
-// chunkEditor); a nil *chunkedBits is empty.
+// ChunkEditor); a nil *ChunkedBits is empty.
 type ChunkedBits struct {
 	chunks []*[chunkWords]uint64
 	words  int
 }
 
-// has reports whether r is in b.
+// Has reports whether r is in b.
 func (b *ChunkedBits) Has(r int32) bool {
 	if b == nil || r < 0 || int(r>>6) >= b.words {
 		return false
@@ -43,7 +46,7 @@ func (b *ChunkedBits) Has(r int32) bool {
 	return c != nil && c[r>>6%chunkWords]&(1<<(uint(r)&63)) != 0
 }
 
-// andNotInto clears b's rows in dst (of b's words), skipping empty chunks.
+// AndNotInto clears b's rows in dst (of b's words), skipping empty chunks.
 func (b *ChunkedBits) AndNotInto(dst []uint64) {
 	for ci, c := range b.chunks {
 		if c == nil {
@@ -56,7 +59,7 @@ func (b *ChunkedBits) AndNotInto(dst []uint64) {
 	}
 }
 
-// andNotCount is andNotInto that also returns the rows left in dst: one
+// AndNotCount is AndNotInto that also returns the rows left in dst: one
 // pass where andNotInto and a popcount would take two. (Clearing the
 // changed rows one by one after the popcount the query needs anyway was
 // measured too: at 1M rows and 6,000 changed rows it added about three
@@ -77,7 +80,7 @@ func (b *ChunkedBits) AndNotCount(dst []uint64) int {
 	return n
 }
 
-// dense returns b as n/64 words (tests, comparisons).
+// Dense returns b as n/64 words (tests, comparisons).
 func (b *ChunkedBits) Dense() []uint64 {
 	out := make([]uint64, b.words)
 	for ci, c := range b.chunks {
@@ -88,14 +91,14 @@ func (b *ChunkedBits) Dense() []uint64 {
 	return out
 }
 
-// chunkEditor builds a chunkedBits from an earlier one (or an empty set),
+// ChunkEditor builds a ChunkedBits from an earlier one (or an empty set),
 // copying a chunk the first time it changes it.
 type ChunkEditor struct {
 	b     *ChunkedBits
 	owned []bool // by chunk: copied (or made) by this editor
 }
 
-// editChunks returns an editor of a copy of from (nil: an empty set of n
+// EditChunks returns an editor of a copy of from (nil: an empty set of n
 // rows); from is left unchanged.
 func EditChunks(from *ChunkedBits, n int) *ChunkEditor {
 	words := (n + 63) / 64
@@ -125,15 +128,17 @@ func (e *ChunkEditor) chunk(r int32, create bool) *[chunkWords]uint64 {
 	return c
 }
 
+// Set adds row r.
 func (e *ChunkEditor) Set(r int32) {
 	e.chunk(r, true)[r>>6%chunkWords] |= 1 << (uint(r) & 63)
 }
 
+// Clear removes row r.
 func (e *ChunkEditor) Clear(r int32) {
 	if c := e.chunk(r, false); c != nil {
 		c[r>>6%chunkWords] &^= 1 << (uint(r) & 63)
 	}
 }
 
-// done returns the set built; the editor must not be used after.
+// Done returns the set built; the editor must not be used after.
 func (e *ChunkEditor) Done() *ChunkedBits { return e.b }

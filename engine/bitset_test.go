@@ -9,7 +9,7 @@ import (
 )
 
 // TestChunkedBitsEdits applies random sets and clears to chains of
-// chunkedBits versions and requires each to equal a plain bitset edited
+// ChunkedBits versions and requires each to equal a plain Bitset edited
 // alike, the versions before it unchanged, the chunks it did not touch
 // shared with its parent, and andNotInto and andNotCount to remove exactly its rows.
 func TestChunkedBitsEdits(t *testing.T) {

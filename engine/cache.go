@@ -9,7 +9,7 @@ import (
 	"github.com/mockgql/mockgql/dataset"
 )
 
-// cacheKey names one cached result. Datasets and overlays are held weakly,
+// CacheKey names one cached result. Datasets and overlays are held weakly,
 // so a cache entry never keeps a replaced dataset (re-import) or a dropped
 // overlay alive; a new dataset never matches an old entry.
 type CacheKey struct {
@@ -26,7 +26,7 @@ type CacheKey struct {
 const (
 	CacheBase    uint8 = iota // filtered, sorted dataset rows (no overlay)
 	CacheList                 // the same with the overlay merged in
-	CacheVariant              // variant membership bitset
+	CacheVariant              // variant membership Bitset
 	CacheOverlay              // a table's overlay resolved against a dataset
 	CacheMaxID                // numeric-id statistics of a dataset
 )
@@ -117,13 +117,13 @@ func (c *Cache) Usage() (cost, bound int64, entries int) {
 // through it are its own, under the cache's shared bound.
 func (c *Cache) View() CacheView { return CacheView{l: c.l, owner: c.owners.Add(1)} }
 
-// cacheView is one Runtime's part of a Cache: its keys carry the owner.
+// CacheView is one Runtime's part of a Cache: its keys carry the owner.
 type CacheView struct {
 	l     *lru
 	owner uint64
 }
 
-// getOrMake returns the value under k, computing it with make on a miss and
+// GetOrMake returns the value under k, computing it with make on a miss and
 // storing it unless make fails. Concurrent misses may compute twice; both
 // results are equal.
 func GetOrMake[T any](c CacheView, k CacheKey, make func() (T, int64, error)) (T, error) {

@@ -15,7 +15,7 @@ import (
 // Overlay is safe for concurrent use by many readers and one writer. Readers
 // take an immutable snapshot (one atomic load) and see either all or none of
 // an Apply. A table's records are a shared base plus a small delta
-// (tableState), so an Apply copies O(√records) entries, amortised, not the
+// (TableState), so an Apply copies O(√records) entries, amortised, not the
 // table's records.
 type Overlay struct {
 	mu    sync.Mutex // serialises writers
@@ -71,13 +71,13 @@ type Change struct {
 	Values map[string]json.RawMessage `json:"v,omitempty"`
 }
 
-// overlayState is one immutable version of an overlay.
+// OverlayState is one immutable version of an overlay.
 type OverlayState struct {
 	version int64
 	tables  map[string]*TableState // by table ID
 }
 
-// tableState holds the records of one table: a base shared by many
+// TableState holds the records of one table: a base shared by many
 // versions and a delta of the records newer than it. It is immutable once
 // published. A version costs a copy of the delta; when the delta outgrows
 // compactAt of the base, it is merged into a new base (one copy of the
@@ -93,7 +93,7 @@ type TableState struct {
 // it. gen identifies it; a base made by compaction names the base it
 // merged into (from) and the RowIDs it took from that base's delta
 // (merged), so that the records of versions on either side differ only
-// under known RowIDs (tableState.diff) without keeping the older base.
+// under known RowIDs (Diff) without keeping the older base.
 type recBase struct {
 	recs   map[string]*Change
 	gen    *baseID
@@ -117,7 +117,7 @@ func compactAt(n int) int {
 	return k
 }
 
-// get returns the record of a row, or nil; a nil ts has none.
+// Get returns the record of a row, or nil; a nil ts has none.
 func (ts *TableState) Get(id string) *Change {
 	if ts == nil {
 		return nil
@@ -137,7 +137,7 @@ func (ts *TableState) MaxSeq() int64 {
 	return ts.maxSeq
 }
 
-// len returns the number of records; a nil ts has none.
+// Len returns the number of records; a nil ts has none.
 func (ts *TableState) Len() int {
 	if ts == nil {
 		return 0
@@ -145,7 +145,7 @@ func (ts *TableState) Len() int {
 	return ts.count
 }
 
-// each calls f with every record once, in no particular order.
+// Each calls f with every record once, in no particular order.
 func (ts *TableState) Each(f func(*Change)) {
 	if ts == nil {
 		return
@@ -177,7 +177,7 @@ func (ts *TableState) since(gen *baseID, out []string) ([]string, bool) {
 	return out, true
 }
 
-// diff returns RowIDs, possibly repeated, that hold every row whose record
+// Diff returns RowIDs, possibly repeated, that hold every row whose record
 // differs between a and b (more may be listed), or false when they share
 // no base close enough to tell (then every record may differ).
 func Diff(a, b *TableState) ([]string, bool) {
@@ -196,7 +196,8 @@ var emptyState = &OverlayState{}
 // NewOverlay returns an empty overlay at version 0.
 func NewOverlay() *Overlay { return &Overlay{} }
 
-// snapshot returns the current state; a nil overlay is empty.
+// State returns the current records; a nil overlay has none. Snapshot
+// returns them with the overlay.
 func (o *Overlay) State() *OverlayState {
 	if o == nil {
 		return emptyState
@@ -253,7 +254,7 @@ func (o *Overlay) Reset() {
 	o.state.Store(&OverlayState{version: o.State().version + 1})
 }
 
-// with returns a new state: s plus changes, version s.version+1. Tables not
+// With returns a new state: s plus changes, version s.version+1. Tables not
 // touched are shared with s; touched ones share their base.
 func (s *OverlayState) With(changes []Change) *OverlayState {
 	next := &OverlayState{version: s.version + 1, tables: maps.Clone(s.tables)}
@@ -311,7 +312,7 @@ func (ts *TableState) compact() {
 // Version returns the number of the Apply or Reset that made s.
 func (s *OverlayState) Version() int64 { return s.version }
 
-// table returns the records of a table, or nil.
+// Table returns the records of a table, or nil.
 func (s *OverlayState) Table(id string) *TableState { return s.tables[id] }
 
 // Snapshot is one immutable version of an Overlay (which it keeps, so that

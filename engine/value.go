@@ -13,13 +13,13 @@ import (
 // This file converts between stored values (dataset.Value), the JSON the
 // overlay keeps, the Go values resolvers return, and relation keys.
 
-// formatNum writes a number the way the runtime shows it: integers without
+// FormatNum writes a number the way the runtime shows it: integers without
 // exponent ("1234567", not "1.234567e+06"), other numbers in shortest form.
 func FormatNum(f float64) string {
 	return string(AppendNum(nil, f))
 }
 
-// appendNum appends f as formatNum writes it. Integers that float64 holds
+// AppendNum appends f as FormatNum writes it. Integers that float64 holds
 // exactly take strconv.AppendInt, which writes the same digits faster.
 func AppendNum(buf []byte, f float64) []byte {
 	if f == math.Trunc(f) && math.Abs(f) < 1e15 && (f != 0 || !math.Signbit(f)) {
@@ -31,8 +31,8 @@ func AppendNum(buf []byte, f float64) []byte {
 	return strconv.AppendFloat(buf, f, 'g', -1, 64)
 }
 
-// canonKey is the key of v used to match relations, ids and created-row ids:
-// numbers as formatNum, text as it is, so the number 7 and the text "7"
+// CanonKey is the key of v used to match relations, ids and created-row ids:
+// numbers as FormatNum, text as it is, so the number 7 and the text "7"
 // match (like dataset.Value.Key). ok is false for null, which matches nothing.
 func CanonKey(v dataset.Value) (key string, ok bool) {
 	switch v.Kind {
@@ -46,7 +46,7 @@ func CanonKey(v dataset.Value) (key string, ok bool) {
 	return v.Str, true
 }
 
-// lookupKeys returns the dataset.Lookup keys that can hold canonical key k:
+// LookupKeys returns the dataset.Lookup keys that can hold canonical key k:
 // k itself and, when k is a number, the number's dataset Key (which may be
 // written differently, e.g. with an exponent).
 func LookupKeys(k string) []string {
@@ -58,7 +58,7 @@ func LookupKeys(k string) []string {
 	return []string{k}
 }
 
-// valueOfJSON converts a JSON value (as the overlay and constants store
+// ValueOfJSON converts a JSON value (as the overlay and constants store
 // them) into a stored value. Invalid JSON is null.
 func ValueOfJSON(raw []byte) dataset.Value {
 	var x any
@@ -74,7 +74,7 @@ func ValueOfJSON(raw []byte) dataset.Value {
 	return dataset.Value{Kind: dataset.Raw, Str: b.String()}
 }
 
-// valueOfGo converts a plain Go value (a coerced argument or a generated
+// ValueOfGo converts a plain Go value (a coerced argument or a generated
 // value) into a stored value.
 func ValueOfGo(x any) dataset.Value {
 	switch t := x.(type) {
@@ -113,7 +113,7 @@ func ValueOfGo(x any) dataset.Value {
 	return ValueOfJSON(b)
 }
 
-// jsonOf is the JSON text of v, as the overlay stores it.
+// JSONOf is the JSON text of v, as the overlay stores it.
 func JSONOf(v dataset.Value) json.RawMessage {
 	switch v.Kind {
 	case dataset.Bool:
@@ -132,7 +132,7 @@ func JSONOf(v dataset.Value) json.RawMessage {
 	return json.RawMessage("null")
 }
 
-// numberOf reads a number, or text that is exactly a number ("42", not " 42" or "42abc").
+// NumberOf reads a number, or text that is exactly a number ("42", not " 42" or "42abc").
 func NumberOf(v dataset.Value) (float64, bool) {
 	switch v.Kind {
 	case dataset.Number:

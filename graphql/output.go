@@ -105,7 +105,7 @@ func appendOutputString(buf []byte, v dataset.Value) []byte {
 	return append(buf, "null"...)
 }
 
-// appendOutputJSON appends jsonOf(v) as a JSON scalar writes a
+// appendOutputJSON appends engine.JSONOf(v) as a JSON scalar writes a
 // json.RawMessage: verbatim, empty as null; a null value is null.
 func appendOutputJSON(buf []byte, v dataset.Value) []byte {
 	switch v.Kind {

@@ -18,7 +18,7 @@ import (
 // (table, dataset, overlay version). A nil *tableOverlay is empty.
 //
 // A version is built from the last resolved one by patching the rows whose
-// records differ (tableState.diff, overlay_patch.go): O(changed ·
+// records differ (engine.Diff, overlay_patch.go): O(changed ·
 // log records) decoding and lookups, plus a copy of the flat slices and
 // of the changed set's chunk pointers and touched chunks.
 type tableOverlay struct {

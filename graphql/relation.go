@@ -69,7 +69,7 @@ func (tv *tableView) datasetRowsWhere(a *attribute, k string) []int32 {
 // firstWhere returns the first row rowsWhere(a, k, 1) gives, or -1. For the
 // id and SOURCE attributes it does not allocate: the dataset's lookup rows
 // are in storage order, so the first one that is in the table and has no
-// overlay record is the least. It looks up k alone: lookupKeys never gives
+// overlay record is the least. It looks up k alone: engine.LookupKeys never gives
 // another key (TestLookupKeysCanonical).
 func (tv *tableView) firstWhere(a *attribute, k string) int32 {
 	if tv.notReady != nil || a == nil {
@@ -174,7 +174,7 @@ func (tv *tableView) relatedRows(rf *relField, r int32) (*tableView, []int32) {
 		return tv.related(rf, r)
 	}
 	v := tv.value(rf.from, r)
-	if v.Kind == dataset.Number { // canonKey, in a buffer that stays here
+	if v.Kind == dataset.Number { // engine.CanonKey, in a buffer that stays here
 		var scratch [32]byte
 		return target, target.ds.Lookup(a.path, string(engine.AppendNum(scratch[:0], v.Num)))
 	}

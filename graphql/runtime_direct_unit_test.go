@@ -48,7 +48,7 @@ func TestAppendOutput(t *testing.T) {
 }
 
 // TestLookupKeysCanonical checks what firstWhere relies on: the dataset
-// writes the keys of numbers as formatNum does, so lookupKeys never gives
+// writes the keys of numbers as engine.FormatNum does, so engine.LookupKeys never gives
 // a key besides the canonical one.
 func TestLookupKeysCanonical(t *testing.T) {
 	for _, f := range []float64{0, math.Copysign(0, -1), 1, -7, 2.5, 1e15, 1e20, 1e21, 1.5e300, 1e-7, 123456789012345680000, 9007199254740993, math.Inf(1)} {

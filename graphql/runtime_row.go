@@ -208,7 +208,7 @@ func (tv *tableView) relatedOne(rf *relField, target *tableView, r int32) int32 
 		return -1
 	}
 	v := tv.value(rf.from, r)
-	if v.Kind == dataset.Number { // canonKey, in a buffer that stays here
+	if v.Kind == dataset.Number { // engine.CanonKey, in a buffer that stays here
 		var scratch [32]byte
 		return target.firstWhere(rf.toAttr, string(engine.AppendNum(scratch[:0], v.Num)))
 	}
