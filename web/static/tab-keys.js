@@ -63,7 +63,9 @@ function createCard(p, refresh) {
       h("p", {}, "It is in the list below by its prefix only.")));
     await refresh(`Created the key ${name.value.trim()}: copy it now, it is shown only once.`);
   });
-  return card("Create an API key", h("form", {}, h("div", { class: "row" }, field("Key name", name), field("Scope", scope, admin ? null : "An editor creates Runtime keys; Full and Management keys need the Admin role."),
+  const scopeField = field("Scope", scope, admin ? null : "An editor creates Runtime keys; Full and Management keys need the Admin role.");
+  scopeField.classList.add("wide"); // its options are long: on a phone it takes the whole line
+  return card("Create an API key", h("form", {}, h("div", { class: "row" }, field("Key name", name), scopeField,
     field("Expires (optional)", expires, "After it, the key answers 401 API_KEY_EXPIRED."), field("Max actors", actors, "Concurrent actor tokens, 1 to 1000.")), create), st, shown);
 }
 
