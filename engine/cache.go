@@ -14,7 +14,7 @@ import (
 // overlay alive; a new dataset never matches an old entry.
 type CacheKey struct {
 	owner   uint64 // the Runtime (a shared Cache holds many)
-	Kind    uint8
+	Kind    CacheKind
 	Table   string
 	Dataset weak.Pointer[dataset.Dataset]
 	Overlay weak.Pointer[Overlay]
@@ -22,13 +22,16 @@ type CacheKey struct {
 	Spec    string
 }
 
+// CacheKind tells what a cache entry holds.
+type CacheKind uint8
+
 // Kinds of cache entries.
 const (
-	CacheBase    uint8 = iota // filtered, sorted dataset rows (no overlay)
-	CacheList                 // the same with the overlay merged in
-	CacheVariant              // variant membership Bitset
-	CacheOverlay              // a table's overlay resolved against a dataset
-	CacheMaxID                // numeric-id statistics of a dataset
+	CacheBase    CacheKind = iota // filtered, sorted dataset rows (no overlay)
+	CacheList                     // the same with the overlay merged in
+	CacheVariant                  // variant membership Bitset
+	CacheOverlay                  // a table's overlay resolved against a dataset
+	CacheMaxID                    // numeric-id statistics of a dataset
 )
 
 // lru is a size-bounded, concurrency-safe least-recently-used cache. Cost is
