@@ -365,17 +365,3 @@ func (tv *tableView) addLike(dst []uint64, pr *predicate) {
 // isScalarArg reports whether v can equal a stored value (arguments are
 // never Raw: scalarArg refuses lists and objects).
 func isScalarArg(v dataset.Value) bool { return v.Kind != dataset.Raw }
-
-func andWords(dst, a []uint64) {
-	a = a[:len(dst)]
-	for i := range dst {
-		dst[i] &= a[i]
-	}
-}
-
-func andNotWords(dst, a []uint64) {
-	a = a[:len(dst)]
-	for i := range dst {
-		dst[i] &^= a[i]
-	}
-}

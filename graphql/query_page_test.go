@@ -27,7 +27,11 @@ func TestDescPageMatchesWalk(t *testing.T) {
 				fmt.Fprintf(&b, `{"v":%d}`+"\n", v)
 			}
 		}
-		ord := rtDataset(t, "d", dataset.NDJSON, "", b.String()).Order("v")
+		d, err := dataset.Read(strings.NewReader(b.String()), dataset.Options{ImportCode: "d", Format: dataset.NDJSON})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ord := d.Order("v")
 		n := ord.Len()
 		for range 400 {
 			lo := rnd.IntN(n)

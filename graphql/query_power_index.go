@@ -163,20 +163,3 @@ func (pq *powerQuery) baseMembers(tv *tableView, s *powerSet, skip, limit int) [
 	}
 	return pq.selectMembers(tv, acc, skip, limit, nil)
 }
-
-// mergeOrdered merges base and live, each in order, and returns the first
-// limit rows.
-func mergeOrdered(base, live []int32, order func(a, b int32) int, limit int) []int32 {
-	out := make([]int32, 0, min(limit, len(base)+len(live)))
-	i, j := 0, 0
-	for len(out) < limit && (i < len(base) || j < len(live)) {
-		if j == len(live) || (i < len(base) && order(base[i], live[j]) < 0) {
-			out = append(out, base[i])
-			i++
-		} else {
-			out = append(out, live[j])
-			j++
-		}
-	}
-	return out
-}

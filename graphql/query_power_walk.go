@@ -1,7 +1,6 @@
 package graphql
 
 import (
-	"math/bits"
 	"slices"
 
 	"github.com/mockgql/mockgql/dataset"
@@ -296,27 +295,4 @@ func (pq *powerQuery) afterMembers(tv *tableView, s *powerSet, c int32, limit in
 		from++
 	}
 	return mergeOrdered(base, s.live[from:], order, limit)
-}
-
-// bitsFrom returns the first limit members of acc (nil: rows 0..n-1)
-// from row from on, ascending.
-func bitsFrom(acc []uint64, from, n int32, limit int) []int32 {
-	out := make([]int32, 0, limit)
-	if acc == nil {
-		for r := from; r < n && len(out) < limit; r++ {
-			out = append(out, r)
-		}
-		return out
-	}
-	for w := int(from >> 6); w < len(acc) && len(out) < limit; w++ {
-		word := acc[w]
-		if w == int(from>>6) {
-			word &^= (1 << (uint(from) & 63)) - 1
-		}
-		for word != 0 && len(out) < limit {
-			out = append(out, int32(w<<6+bits.TrailingZeros64(word)))
-			word &= word - 1
-		}
-	}
-	return out
 }
