@@ -20,6 +20,10 @@
 //   - Bitset, ChunkedBits, ChunkEditor (bitset.go): row sets; ChunkedBits
 //     are copy-on-write in 2,048-row chunks, so an overlay version costs
 //     the chunks it changes.
+//   - SelectBits, WalkOrder, DescPage, SelectByRank, BitsBefore, BitsFrom,
+//     MergeOrdered, SmallestRows, RankKeys, RankList, PatchSorted (rank.go):
+//     pages from row bitsets (words of 64 rows) and dataset.Order positions,
+//     ranks and tie groups, so that page 500 costs what page 1 does.
 //   - CanonKey, LookupKeys, ValueOfJSON, ValueOfGo, JSONOf, NumberOf,
 //     FormatNum (value.go): stored values as keys, JSON and numbers.
 //

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 )
 
 // changedIn returns how many dataset rows with a record lie at positions
@@ -52,12 +53,12 @@ func (o *tableOverlay) patchRanks(from *tableOverlay) {
 	if ds == nil {
 		return
 	}
-	gone, added := diffSorted(from.rowIdx, o.rowIdx)
+	gone, added := engine.DiffSorted(from.rowIdx, o.rowIdx)
 	for path, ranks := range old {
 		po := ds.OrderReady(path)
 		if po == nil {
 			continue
 		}
-		o.ranks[path] = patchSorted(ranks, rankList(po, gone), rankList(po, added))
+		o.ranks[path] = engine.PatchSorted(ranks, engine.RankList(po, gone), engine.RankList(po, added))
 	}
 }

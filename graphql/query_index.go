@@ -180,9 +180,9 @@ func (tv *tableView) sortRangePage(q *listQuery, pg, size int) (rowList, bool) {
 	case excl == nil && !q.desc:
 		members = ord.Rows()[lo+skip : lo+limit : lo+limit]
 	case excl == nil:
-		members = descPage(ord, lo, hi, skip, limit)
+		members = engine.DescPage(ord, lo, hi, skip, limit)
 	default:
-		members, _ = walkOrder(nil, excl, ord, q.desc, lo, hi, skip, limit, int64(hi-lo)+1)
+		members, _ = engine.WalkOrder(nil, excl, ord, q.desc, lo, hi, skip, limit, int64(hi-lo)+1)
 	}
 	if live.count > 0 {
 		members = live.merge(tv, q, ord, members, to)
@@ -260,7 +260,7 @@ func (tv *tableView) baseBits(q *listQuery) (acc *rowBits, empty bool) {
 		default:
 			tmp := getBits(words)
 			tv.addPredicate(tmp.w, pr)
-			andWords(acc.w, tmp.w)
+			engine.AndWords(acc.w, tmp.w)
 			putBits(tmp)
 		}
 	}
@@ -269,7 +269,7 @@ func (tv *tableView) baseBits(q *listQuery) (acc *rowBits, empty bool) {
 			acc = getBits(words)
 			copy(acc.w, tv.member.Words)
 		} else {
-			andWords(acc.w, tv.member.Words)
+			engine.AndWords(acc.w, tv.member.Words)
 		}
 	}
 	if tv.ov != nil && tv.ov.changed != nil {

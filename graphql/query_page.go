@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -27,22 +28,22 @@ func (tv *tableView) firstMembers(acc []uint64, q *listQuery, ord *dataset.Order
 		}
 		return out
 	case ord == nil:
-		return selectBits(acc, skip, limit)
+		return engine.SelectBits(acc, skip, limit)
 	case acc == nil && !q.desc:
 		return ord.Rows()[skip:limit:limit]
 	}
 	lo, hi := sortBounds(q, ord)
 	if acc == nil {
-		return descPage(ord, lo, hi, skip, limit)
+		return engine.DescPage(ord, lo, hi, skip, limit)
 	}
 	span := int64(hi - lo)
 	selectCost := int64(len(acc)) + 2*int64(total)
 	if int64(limit)*span/int64(total) <= selectCost {
-		if out, ok := walkOrder(acc, nil, ord, q.desc, lo, hi, skip, limit, selectCost+int64(limit)); ok {
+		if out, ok := engine.WalkOrder(acc, nil, ord, q.desc, lo, hi, skip, limit, selectCost+int64(limit)); ok {
 			return out
 		}
 	}
-	return selectByRank(acc, ord, q.desc, total, skip, limit)
+	return engine.SelectByRank(acc, ord, q.desc, total, skip, limit)
 }
 
 // sortBounds returns the positions of ord that the query's predicates on

@@ -2,6 +2,8 @@ package graphql
 
 import (
 	"slices"
+
+	"github.com/mockgql/mockgql/engine"
 )
 
 // This file picks the members of a power query's bitset that come last
@@ -23,7 +25,7 @@ func (pq *powerQuery) beforeMembers(tv *tableView, s *powerSet, c int32, limit i
 		if c >= 0 {
 			to = min(c, tv.n)
 		}
-		back = bitsBefore(s.words(), to, limit)
+		back = engine.BitsBefore(s.words(), to, limit)
 	} else {
 		back = pq.walkBack(tv, s, c, limit)
 	}
@@ -32,7 +34,7 @@ func (pq *powerQuery) beforeMembers(tv *tableView, s *powerSet, c int32, limit i
 		i, _ := slices.BinarySearchFunc(live, c, order)
 		live = live[:i]
 	}
-	return mergeBack(back, live, order, limit)
+	return engine.MergeBack(back, live, order, limit)
 }
 
 // walkBack returns, nearest first, the last limit members of s.acc

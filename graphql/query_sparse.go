@@ -6,6 +6,7 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -183,9 +184,9 @@ func (tv *tableView) members(p *sparsePlan, dst []int32) []int32 {
 		dst = append(dst, rr.ord.Rows()[rr.lo:rr.hi]...)
 	} else {
 		lc := &p.likes[p.like]
-		dst = appendPosting(dst, lc.rows, p.posting[:])
+		dst = engine.AppendPosting(dst, lc.rows, p.posting[:])
 		if !lc.exact {
-			dst = filterRows(dst, func(r int32) bool { return lc.pr.match(tv.base(lc.pr.attr, r)) })
+			dst = engine.FilterRows(dst, func(r int32) bool { return lc.pr.match(tv.base(lc.pr.attr, r)) })
 		}
 	}
 	slices.SortFunc(p.ranges, func(a, b rankRange) int { return (a.hi - a.lo) - (b.hi - b.lo) })
@@ -195,18 +196,18 @@ func (tv *tableView) members(p *sparsePlan, dst []int32) []int32 {
 		}
 	}
 	if tv.member != nil {
-		dst = filterRows(dst, tv.member.Has)
+		dst = engine.FilterRows(dst, tv.member.Has)
 	}
 	if tv.ov != nil && tv.ov.changed != nil {
-		dst = filterRows(dst, func(r int32) bool { return !tv.ov.changed.Has(r) })
+		dst = engine.FilterRows(dst, func(r int32) bool { return !tv.ov.changed.Has(r) })
 	}
 	for i := range p.likes {
 		if lc := &p.likes[i]; i != p.like {
-			dst = filterRows(dst, func(r int32) bool { return lc.has(tv, r) })
+			dst = engine.FilterRows(dst, func(r int32) bool { return lc.has(tv, r) })
 		}
 	}
 	for _, pr := range p.others {
-		dst = filterRows(dst, func(r int32) bool { return pr.match(tv.base(pr.attr, r)) })
+		dst = engine.FilterRows(dst, func(r int32) bool { return pr.match(tv.base(pr.attr, r)) })
 	}
 	return dst
 }
@@ -218,7 +219,7 @@ func (rr *rankRange) filter(rows []int32) []int32 {
 	n := 0
 	for _, r := range rows {
 		rows[n] = r
-		n += b2i(uint32(rr.ord.Rank(r))-lo < span)
+		n += engine.BoolToInt(uint32(rr.ord.Rank(r))-lo < span)
 	}
 	return rows[:n]
 }
@@ -260,7 +261,7 @@ func (tv *tableView) sparsePage(q *listQuery, pg, size int) (rowList, bool) {
 		if sorted {
 			return slices.Clone(buf.rows[skip:limit])
 		}
-		buf.keys = rankKeys(buf.rows, ord, q.desc, buf.keys[:0])
-		return smallestRows(buf.keys, skip, limit)
+		buf.keys = engine.RankKeys(buf.rows, ord, q.desc, buf.keys[:0])
+		return engine.SmallestRows(buf.keys, skip, limit)
 	}), true
 }

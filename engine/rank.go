@@ -1,4 +1,4 @@
-package graphql
+package engine
 
 import (
 	"math/bits"
@@ -8,14 +8,16 @@ import (
 	"github.com/RoaringBitmap/roaring/v2"
 
 	"github.com/mockgql/mockgql/dataset"
-	"github.com/mockgql/mockgql/engine"
 )
 
-// This file selects pages of rows from row bitsets and dataset orders.
+// This file selects pages of rows: from row bitsets (words of 64 rows,
+// nil meaning every row), from dataset orders (positions, ranks, ties) and
+// from sorted row lists, the primitives under graphql's indexed list pages,
+// power walks and the overlay's rank lists.
 
-// diffSorted returns the values only in a and those only in b, both
+// DiffSorted returns the values only in a and those only in b, both
 // ascending and without repeats.
-func diffSorted(a, b []int32) (onlyA, onlyB []int32) {
+func DiffSorted(a, b []int32) (onlyA, onlyB []int32) {
 	i, j := 0, 0
 	for i < len(a) || j < len(b) {
 		switch {
@@ -32,8 +34,8 @@ func diffSorted(a, b []int32) (onlyA, onlyB []int32) {
 	return onlyA, onlyB
 }
 
-// rankList returns the ranks of rows in ord, ascending.
-func rankList(ord *dataset.Order, rows []int32) []int32 {
+// RankList returns the ranks of rows in ord, ascending.
+func RankList(ord *dataset.Order, rows []int32) []int32 {
 	out := make([]int32, len(rows))
 	for i, r := range rows {
 		out[i] = ord.Rank(r)
@@ -42,9 +44,9 @@ func rankList(ord *dataset.Order, rows []int32) []int32 {
 	return out
 }
 
-// patchSorted returns the ascending multiset sorted less one copy of each
+// PatchSorted returns the ascending multiset sorted less one copy of each
 // of remove (all in sorted) plus add, both ascending.
-func patchSorted(sorted, remove, add []int32) []int32 {
+func PatchSorted(sorted, remove, add []int32) []int32 {
 	out := make([]int32, 0, len(sorted)-len(remove)+len(add))
 	k := 0
 	for _, v := range sorted {
@@ -61,22 +63,24 @@ func patchSorted(sorted, remove, add []int32) []int32 {
 	return append(out, add[k:]...)
 }
 
-func andWords(dst, a []uint64) {
+// AndWords intersects dst with a (at least as long).
+func AndWords(dst, a []uint64) {
 	a = a[:len(dst)]
 	for i := range dst {
 		dst[i] &= a[i]
 	}
 }
 
-func andNotWords(dst, a []uint64) {
+// AndNotWords removes a's rows from dst (a at least as long).
+func AndNotWords(dst, a []uint64) {
 	a = a[:len(dst)]
 	for i := range dst {
 		dst[i] &^= a[i]
 	}
 }
 
-// selectBits returns the set bits number skip..limit-1 of acc, ascending.
-func selectBits(acc []uint64, skip, limit int) []int32 {
+// SelectBits returns the set bits number skip..limit-1 of acc, ascending.
+func SelectBits(acc []uint64, skip, limit int) []int32 {
 	out := make([]int32, 0, limit-skip)
 	seen := 0
 	for w, word := range acc {
@@ -99,16 +103,16 @@ func selectBits(acc []uint64, skip, limit int) []int32 {
 	return out
 }
 
-// has reports whether r is in acc, where a nil acc holds every row.
-func has(acc []uint64, r int32) bool {
+// HasBit reports whether r is in acc, where a nil acc holds every row.
+func HasBit(acc []uint64, r int32) bool {
 	return acc == nil || acc[r>>6]&(1<<(uint(r)&63)) != 0
 }
 
-// walkOrder walks ord's positions [lo, hi) ascending, or descending by
+// WalkOrder walks ord's positions [lo, hi) ascending, or descending by
 // tie groups each visited forwards (a stable descending sort), keeping
 // the members of acc (nil: all rows) not in excl (nil: none) at member
 // positions skip..limit-1. It gives up (ok false) after budget positions.
-func walkOrder(acc []uint64, excl *engine.ChunkedBits, ord *dataset.Order, desc bool, lo, hi, skip, limit int, budget int64) (out []int32, ok bool) {
+func WalkOrder(acc []uint64, excl *ChunkedBits, ord *dataset.Order, desc bool, lo, hi, skip, limit int, budget int64) (out []int32, ok bool) {
 	out = make([]int32, 0, limit-skip)
 	seen := 0
 	rows := ord.Rows()[:hi]
@@ -117,7 +121,7 @@ func walkOrder(acc []uint64, excl *engine.ChunkedBits, ord *dataset.Order, desc 
 			if int64(i-lo) > budget {
 				return nil, false
 			}
-			if r := rows[i]; has(acc, r) && !excl.Has(r) {
+			if r := rows[i]; HasBit(acc, r) && !excl.Has(r) {
 				if seen >= skip {
 					out = append(out, r)
 				}
@@ -134,7 +138,7 @@ func walkOrder(acc []uint64, excl *engine.ChunkedBits, ord *dataset.Order, desc 
 		}
 		g := max(lo, int(ord.Rank(rows[i])))
 		for _, r := range rows[g : i+1] {
-			if has(acc, r) && !excl.Has(r) {
+			if HasBit(acc, r) && !excl.Has(r) {
 				if seen >= skip {
 					out = append(out, r)
 				}
@@ -148,13 +152,13 @@ func walkOrder(acc []uint64, excl *engine.ChunkedBits, ord *dataset.Order, desc 
 	return out, true
 }
 
-// descPage returns the rows at places skip..limit-1 of ord's positions
-// [lo, hi) read as walkOrder reads them descending (tie groups from the
+// DescPage returns the rows at places skip..limit-1 of ord's positions
+// [lo, hi) read as WalkOrder reads them descending (tie groups from the
 // top, each forwards), every row a member, without walking the skipped
 // places: the first place taken lies in the tie group holding position
 // hi-1-skip, found by its rank and one binary search for its end. A deep
 // page costs O(page + log n), not O(page × pageSize).
-func descPage(ord *dataset.Order, lo, hi, skip, limit int) []int32 {
+func DescPage(ord *dataset.Order, lo, hi, skip, limit int) []int32 {
 	limit = min(limit, hi-lo)
 	if skip >= limit {
 		return nil
@@ -180,12 +184,12 @@ func descPage(ord *dataset.Order, lo, hi, skip, limit int) []int32 {
 	}
 }
 
-// selectByRank collects the members of acc keyed by (rank, row), or
+// SelectByRank collects the members of acc keyed by (rank, row), or
 // (-rank, row) descending, keeps the keys of the rank buckets that hold
 // the first limit members, and sorts only the page's among those
-// (smallestRows): O(total) plus a small sort, where a walk of the order
+// (SmallestRows): O(total) plus a small sort, where a walk of the order
 // would step over many non-members.
-func selectByRank(acc []uint64, ord *dataset.Order, desc bool, total, skip, limit int) []int32 {
+func SelectByRank(acc []uint64, ord *dataset.Order, desc bool, total, skip, limit int) []int32 {
 	const buckets = 1024
 	n := ord.Len()
 	key := func(r int32) uint64 {
@@ -202,7 +206,7 @@ func selectByRank(acc []uint64, ord *dataset.Order, desc bool, total, skip, limi
 	keys := collectKeys(acc, key, func(k uint64) bool { return bucketOf(k) <= guess }, 4*limit)
 	if len(keys) < limit && guess < buckets-1 { // bunched: count, then keep
 		var counts [buckets]int
-		forBits(acc, func(r int32) { counts[bucketOf(key(r))]++ })
+		ForBits(acc, func(r int32) { counts[bucketOf(key(r))]++ })
 		cut, sum := 0, 0
 		for cut < buckets-1 && sum+counts[cut] < limit {
 			sum += counts[cut]
@@ -210,13 +214,13 @@ func selectByRank(acc []uint64, ord *dataset.Order, desc bool, total, skip, limi
 		}
 		keys = collectKeys(acc, key, func(k uint64) bool { return bucketOf(k) <= cut }, sum+counts[cut])
 	}
-	return smallestRows(keys, skip, limit)
+	return SmallestRows(keys, skip, limit)
 }
 
 // collectKeys returns the keys of the members of acc that keep accepts.
 func collectKeys(acc []uint64, key func(int32) uint64, keep func(uint64) bool, capacity int) []uint64 {
 	keys := make([]uint64, 0, capacity)
-	forBits(acc, func(r int32) {
+	ForBits(acc, func(r int32) {
 		if k := key(r); keep(k) {
 			keys = append(keys, k)
 		}
@@ -224,7 +228,8 @@ func collectKeys(acc []uint64, key func(int32) uint64, keep func(uint64) bool, c
 	return keys
 }
 
-func forBits(acc []uint64, f func(int32)) {
+// ForBits calls f with the members of acc, ascending.
+func ForBits(acc []uint64, f func(int32)) {
 	for w, word := range acc {
 		for word != 0 {
 			f(int32(w<<6 + bits.TrailingZeros64(word)))
@@ -233,9 +238,9 @@ func forBits(acc []uint64, f func(int32)) {
 	}
 }
 
-// bitsBefore returns, descending, the last limit members of acc (nil:
+// BitsBefore returns, descending, the last limit members of acc (nil:
 // every row) below row to.
-func bitsBefore(acc []uint64, to int32, limit int) []int32 {
+func BitsBefore(acc []uint64, to int32, limit int) []int32 {
 	out := make([]int32, 0, max(0, min(limit, int(to))))
 	if acc == nil {
 		for r := to - 1; r >= 0 && len(out) < limit; r-- {
@@ -261,9 +266,9 @@ func bitsBefore(acc []uint64, to int32, limit int) []int32 {
 	return out
 }
 
-// mergeBack merges back (nearest first) and live (in order) and returns
+// MergeBack merges back (nearest first) and live (in order) and returns
 // the last limit rows of the two, in order.
-func mergeBack(back, live []int32, order func(a, b int32) int, limit int) []int32 {
+func MergeBack(back, live []int32, order func(a, b int32) int, limit int) []int32 {
 	out := make([]int32, 0, min(limit, len(back)+len(live)))
 	i, j := 0, len(live)-1
 	for len(out) < limit && (i < len(back) || j >= 0) {
@@ -279,9 +284,9 @@ func mergeBack(back, live []int32, order func(a, b int32) int, limit int) []int3
 	return out
 }
 
-// mergeOrdered merges base and live, each in order, and returns the first
+// MergeOrdered merges base and live, each in order, and returns the first
 // limit rows.
-func mergeOrdered(base, live []int32, order func(a, b int32) int, limit int) []int32 {
+func MergeOrdered(base, live []int32, order func(a, b int32) int, limit int) []int32 {
 	out := make([]int32, 0, min(limit, len(base)+len(live)))
 	i, j := 0, 0
 	for len(out) < limit && (i < len(base) || j < len(live)) {
@@ -296,9 +301,9 @@ func mergeOrdered(base, live []int32, order func(a, b int32) int, limit int) []i
 	return out
 }
 
-// bitsFrom returns the first limit members of acc (nil: rows 0..n-1)
+// BitsFrom returns the first limit members of acc (nil: rows 0..n-1)
 // from row from on, ascending.
-func bitsFrom(acc []uint64, from, n int32, limit int) []int32 {
+func BitsFrom(acc []uint64, from, n int32, limit int) []int32 {
 	out := make([]int32, 0, limit)
 	if acc == nil {
 		for r := from; r < n && len(out) < limit; r++ {
@@ -319,9 +324,9 @@ func bitsFrom(acc []uint64, from, n int32, limit int) []int32 {
 	return out
 }
 
-// appendPosting appends the rows of b (fewer than 2^31) ascending, read
+// AppendPosting appends the rows of b (fewer than 2^31) ascending, read
 // len(buf) at a time.
-func appendPosting(dst []int32, b *roaring.Bitmap, buf []uint32) []int32 {
+func AppendPosting(dst []int32, b *roaring.Bitmap, buf []uint32) []int32 {
 	it := b.ManyIterator()
 	for n := it.NextMany(buf[:]); n > 0; n = it.NextMany(buf[:]) {
 		for _, r := range buf[:n] {
@@ -331,15 +336,16 @@ func appendPosting(dst []int32, b *roaring.Bitmap, buf []uint32) []int32 {
 	return dst
 }
 
-func b2i(b bool) int {
+// BoolToInt is 1 for true, 0 for false.
+func BoolToInt(b bool) int {
 	if b {
 		return 1
 	}
 	return 0
 }
 
-// filterRows keeps the rows that pass keep, in place.
-func filterRows(rows []int32, keep func(int32) bool) []int32 {
+// FilterRows keeps the rows that pass keep, in place.
+func FilterRows(rows []int32, keep func(int32) bool) []int32 {
 	n := 0
 	for _, r := range rows {
 		if keep(r) {
@@ -350,10 +356,10 @@ func filterRows(rows []int32, keep func(int32) bool) []int32 {
 	return rows[:n]
 }
 
-// rankKeys appends the sort keys of rows: (rank, row), or (-rank, row)
+// RankKeys appends the sort keys of rows: (rank, row), or (-rank, row)
 // descending, or the row alone in storage order (ord nil); ascending keys
 // are the query's order.
-func rankKeys(rows []int32, ord *dataset.Order, desc bool, keys []uint64) []uint64 {
+func RankKeys(rows []int32, ord *dataset.Order, desc bool, keys []uint64) []uint64 {
 	if ord == nil {
 		for _, r := range rows {
 			keys = append(keys, uint64(uint32(r)))
@@ -371,12 +377,12 @@ func rankKeys(rows []int32, ord *dataset.Order, desc bool, keys []uint64) []uint
 	return keys
 }
 
-// smallestRows returns the rows of the keys at places skip..limit-1 of
+// SmallestRows returns the rows of the keys at places skip..limit-1 of
 // their ascending order: the limit smallest moved to the front by
 // selection, the skip smallest of those moved before them, and only the
 // page between sorted (a deep page sorts its 20 keys, not the page ×
 // pageSize before them). keys is reordered.
-func smallestRows(keys []uint64, skip, limit int) []int32 {
+func SmallestRows(keys []uint64, skip, limit int) []int32 {
 	limit = min(limit, len(keys))
 	skip = min(skip, limit)
 	selectSmallest(keys, limit)
