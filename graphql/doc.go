@@ -21,10 +21,11 @@
 // Files, by seam: compile*.go, power_schema.go and schemadiff.go build the
 // schema; runtime*.go, connection.go, aggregate.go and relation.go answer
 // fields; query_*.go, overlay_*.go and aggregate_index.go are the part of
-// the row engine still here (sparse row sets, rank-ordered pages over
-// dataset.Order, the where and power walks, the resolved overlay), on
-// package engine's overlay, cache and bitsets, and moving there (engine's
-// doc says in what order); generate*.go make GENERATED values.
+// the row engine still here (the bound table view, list, index, sparse,
+// where and power code, the resolved overlay), on package engine's
+// overlay, cache, row sets and rank-ordered page primitives, and moving
+// there (engine's doc says in what order); generate*.go make GENERATED
+// values.
 //
 // A contract project (model.Project.Contract: SDL-first, docs/using/
 // contract.md) compiles differently (compile_contract.go): its schema is
