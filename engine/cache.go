@@ -94,7 +94,7 @@ func (c *lru) put(k CacheKey, v any, cost int64) {
 	}
 }
 
-// Cache is a query cache several Runtimes can share (Options.Cache): a
+// Cache is a query cache several Runtimes can share (graphql.Options.Cache): a
 // node's one budget for all its projects, so that memory stays bounded
 // however many projects are busy. The least recently used entries go
 // first, whichever Runtime made them.
