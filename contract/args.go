@@ -26,6 +26,15 @@ var pagination = map[string]struct {
 	"size": {RolePage, "size"}, "count": {RoleOffset, "limit"}, "top": {RoleOffset, "limit"},
 }
 
+// sortParts are the argument names of a sort given as two arguments, the
+// field apart from the direction (a table project's sortField and
+// sortDirection), by op.
+var sortParts = map[string]string{
+	"sortfield": "field", "orderfield": "field", "sortkey": "field", "sortcolumn": "field", "orderbyfield": "field",
+	"sortdirection": "direction", "sortdir": "direction", "sortorder": "direction", "orderdirection": "direction",
+	"direction": "direction", "orderbydirection": "direction",
+}
+
 // rangeAffixes are the prefixes and suffixes that make an argument a range
 // over a field: minPrice, price_gte, priceFrom, createdAfter.
 var rangePrefixes = []struct{ affix, op string }{{"min", "gte"}, {"max", "lte"}, {"from", "gte"}, {"to", "lte"}}
@@ -51,6 +60,8 @@ func (in *interpreter) arg(a *ast.ArgumentDefinition, r *RootField) *Arg {
 	case pagination[n].role != "" && (d == nil || d.Kind == ast.Scalar) && !isList(a.Type) && r.Shape != ShapeLookup:
 		p := pagination[n]
 		out.Role, out.Op = p.role, p.op
+	case sortParts[n] != "" && (d == nil || d.Kind != ast.InputObject) && !isList(a.Type):
+		out.Role, out.Op = RoleSort, sortParts[n]
 	case n == "orderby" || n == "sort" || n == "sortby" || n == "order" || n == "ordering":
 		out.Role = RoleSort
 	case d != nil && d.Kind == ast.InputObject && (n == "where" || n == "filter" || n == "filters" || n == "condition"):

@@ -101,6 +101,9 @@ func (a *Arg) describe() string {
 	case RoleOffset, RolePage:
 		return "paging " + a.Op
 	case RoleSort:
+		if a.Op != "" {
+			return "sort " + a.Op
+		}
 		return "sort"
 	case RoleFilter:
 		return a.Style + " filter"

@@ -33,6 +33,10 @@ type ctQuery struct {
 	// table); maxPage is the size of an unpaged list.
 	paged   bool
 	maxPage int
+	// sortField and sortDesc are a sort given as two arguments
+	// (sortField, sortDirection), read when all arguments are.
+	sortField string
+	sortDesc  bool
 }
 
 // readQuery reads the arguments args of rf against the table t.
@@ -46,6 +50,11 @@ func (rt *Runtime) readQuery(t *table, rf *contract.RootField, args map[string]a
 		}
 		if err := rt.readArg(q, t, a, v, &budget); err != nil {
 			return nil, err
+		}
+	}
+	if q.sortField != "" {
+		if a := foldedAttr(t, q.sortField); a != nil {
+			q.keys = append([]sortKey{{attr: a, desc: q.sortDesc}}, q.keys...)[:min(len(q.keys)+1, maxOrderKeys)]
 		}
 	}
 	if q.size > 0 || q.page > 0 {
@@ -83,7 +92,7 @@ func (rt *Runtime) readArg(q *ctQuery, t *table, a *contract.Arg, v any, budget 
 	case contract.RoleFilter:
 		return q.filter(t, a.Style, v, budget)
 	case contract.RoleSort:
-		q.keys = append(q.keys, sortKeys(t, v)...)
+		q.sort(t, a.Op, v)
 	case contract.RoleRelay:
 		q.relay = true
 	case contract.RoleOffset, contract.RolePage:
@@ -96,6 +105,23 @@ func (rt *Runtime) readArg(q *ctQuery, t *table, a *contract.Arg, v any, budget 
 		}
 	}
 	return nil
+}
+
+// sort records a sort argument: one half of a pair (op field or
+// direction), or a whole sort (sortKeys).
+func (q *ctQuery) sort(t *table, op string, v any) {
+	s, _ := v.(string)
+	switch op {
+	case "field":
+		q.sortField = s
+	case "direction":
+		q.sortDesc = strings.HasPrefix(strings.ToLower(s), "desc")
+	default:
+		q.keys = append(q.keys, sortKeys(t, v)...)
+		if len(q.keys) > maxOrderKeys {
+			q.keys = q.keys[:maxOrderKeys]
+		}
+	}
 }
 
 // window records a paging argument: limit, offset, page or size.
@@ -142,12 +168,51 @@ func (n *whereNode) addCond(t *table, field string, op model.Operator, v any, bu
 	if a == nil {
 		a = foldedAttr(t, field)
 	}
+	if a != nil && a.typ == model.TypeID && (op == model.OpEq || op == model.OpIn || op == model.OpNeq) {
+		if forms, ok := keyForms(v); ok {
+			pr, err := newPredicate(param{name: field, attr: a, op: model.OpIn}, forms)
+			if op == model.OpNeq {
+				n.nin = append(n.nin, pr)
+			} else {
+				n.preds = append(n.preds, pr)
+			}
+			return err
+		}
+	}
 	pr, err := newPredicate(param{name: field, attr: a, op: op}, numberArg(a, v))
 	if err != nil {
 		return err
 	}
 	n.preds = append(n.preds, pr)
 	return nil
+}
+
+// keyForms returns the values an ID argument v stands for, both as text
+// and as a number when it is one ("3" and 3): a dataset bound to a
+// contract type may hold its keys as JSON numbers, and an ID argument is
+// always text (a lookup by key finds the row as the table runtime's
+// does). ok is false when v has no second form.
+func keyForms(v any) (forms []any, ok bool) {
+	switch x := v.(type) {
+	case string:
+		if f, err := strconv.ParseFloat(x, 64); err == nil && formatNum(f) == x {
+			return []any{x, f}, true
+		}
+	case float64:
+		return []any{x, formatNum(x)}, true
+	case int:
+		return []any{x, strconv.Itoa(x)}, true
+	case []any:
+		for _, item := range x {
+			more, two := keyForms(item)
+			if !two {
+				more = []any{item}
+			}
+			forms, ok = append(forms, more...), ok || two
+		}
+		return forms, ok
+	}
+	return nil, false
 }
 
 // numberArg turns text arguments into numbers for a numeric attribute
