@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -178,5 +180,71 @@ func TestContractNoRows(t *testing.T) {
 	}
 	if list, _ := jsonAt(h.do(`{ authors { id } }`, nil), "data.authors").([]any); len(list) != 0 {
 		t.Errorf("authors = %v", list)
+	}
+}
+
+// TestContractCreateInEmptyTable: a type set to 0 generated rows serves
+// none, and then the rows mutations create, in lists, lookups, filters,
+// pages and relations, as a type with rows does.
+func TestContractCreateInEmptyTable(t *testing.T) {
+	p := contractProject(t, "testdata/contract/filters.graphql")
+	p.Contract.Tables = []model.ContractTable{{Type: "Book", Rows: 0}}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	if got := listIDs(t, h, "books", `{ books(limit: 1000) { id } }`); len(got) != 0 {
+		t.Fatalf("books of a type of 0 rows: %v", got)
+	}
+	out := h.do(`mutation { createBook(input: {title: "Zzyzx", price: 1.5, genre: HISTORY, authorId: "author-3"}) { id } }`, nil)
+	id, _ := jsonAt(out, "data.createBook.id").(string)
+	if id == "" {
+		t.Fatalf("createBook: %v", out)
+	}
+	for field, q := range map[string]string{
+		"books":       `{ books(limit: 1000) { id } }`,
+		"hasuraBooks": `{ hasuraBooks(where: {title: {_eq: "Zzyzx"}}) { id } }`,
+		"prismaBooks": `{ prismaBooks(where: {price: {lt: 2}}) { id } }`,
+		"searchBooks": `{ searchBooks(search: "zzy") { id } }`,
+	} {
+		if got := listIDs(t, h, field, q); len(got) != 1 || got[0] != id {
+			t.Errorf("%s: %v, want [%s]", q, got, id)
+		}
+	}
+	for _, q := range []string{`{ book(id: "` + id + `") { id } }`, `{ authors { id books { id } } }`,
+		`{ bookPage(page: 1, perPage: 5) { total items { id } } }`, `{ bookConnection(first: 5) { totalCount edges { node { id } } } }`,
+		`{ books(sort: PRICE_DESC, offset: 0, limit: 10) { id } }`} {
+		if body := string(h.raw(q, nil)); !strings.Contains(body, `"id":"`+id+`"`) {
+			t.Errorf("%s does not show the created row: %s", q, body)
+		}
+	}
+}
+
+// TestContractEmptyTableKeys: the keys of rows created in a type of 0
+// rows are those of a type with rows: numbers from 1 for a number key,
+// UUID-shaped for an ID key; a key given is free even if it is "1".
+func TestContractEmptyTableKeys(t *testing.T) {
+	p := contractProject(t, "../contract/testdata/prisma.graphql")
+	p.Contract.Tables = []model.ContractTable{{Type: "Post", Rows: 0}}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	for want := 1; want <= 2; want++ {
+		if got := jsonAt(h.do(`mutation { createOnePost(data: {title: "Zzyzx", authorId: 2}) { id } }`, nil), "data.createOnePost.id"); got != float64(want) {
+			t.Errorf("created Post %d has id %v", want, got)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "things.graphql")
+	sdl := "type Thing { id: ID! name: String }\ntype Query { things: [Thing!]! }\ntype Mutation { createThing(id: ID, name: String): Thing! }\n"
+	if err := os.WriteFile(file, []byte(sdl), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p = contractProject(t, file)
+	p.Contract.Tables = []model.ContractTable{{Type: "Thing", Rows: 0}}
+	h = &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	if out := h.do(`mutation { createThing(id: "1", name: "one") { id } }`, nil); jsonAt(out, "data.createThing.id") != "1" {
+		t.Errorf("createThing(id: \"1\"): %v", out)
+	}
+	fresh, _ := jsonAt(h.do(`mutation { createThing(name: "two") { id } }`, nil), "data.createThing.id").(string)
+	if len(fresh) != 36 || strings.Count(fresh, "-") != 4 {
+		t.Errorf("a fresh ID key %q is not UUID-shaped", fresh)
+	}
+	if got := listIDs(t, h, "things", `{ things { id } }`); len(got) != 2 || got[0] != "1" || got[1] != fresh {
+		t.Errorf("things: %v", got)
 	}
 }
