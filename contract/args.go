@@ -68,6 +68,8 @@ func (in *interpreter) arg(a *ast.ArgumentDefinition, r *RootField) *Arg {
 		out.Role, out.Style = RoleFilter, in.filterStyle(d)
 	case d != nil && d.Kind == ast.InputObject && (n == "pkcolumns" || n == "by"):
 		out.Role, out.Field = RoleKey, keyName(e)
+	case d != nil && d.Kind == ast.InputObject && (r.Shape == ShapeUpdate || r.Shape == ShapeUpsert) && n == "inc":
+		out.Role, out.Op = RoleInput, "inc" // Hasura's _inc: numbers to add
 	case d != nil && d.Kind == ast.InputObject && r.Shape != "" && isWrite(r.Shape):
 		out.Role = RoleInput
 	case strings.Contains(n, "search") || n == "q" || n == "query" || n == "term" || n == "text" || n == "keyword":

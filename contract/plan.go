@@ -126,7 +126,7 @@ const (
 	RolePage    Role = "page"    // page number / page size: Op names which
 	RoleSort    Role = "sort"    // an enum or input naming fields and directions; Op field or direction: one half of a pair
 	RoleFilter  Role = "filter"  // a where/filter input: Style names its dialect
-	RoleInput   Role = "input"   // a mutation's values
+	RoleInput   Role = "input"   // a mutation's values; Op inc: numbers to add (Hasura's _inc)
 	RoleIgnored Role = "ignored" // accepted, not interpreted
 )
 

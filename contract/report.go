@@ -108,6 +108,9 @@ func (a *Arg) describe() string {
 	case RoleFilter:
 		return a.Style + " filter"
 	case RoleInput:
+		if a.Op == "inc" {
+			return "numbers to add"
+		}
 		if a.Field != "" {
 			return "value of " + a.Field
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -247,4 +248,64 @@ func TestContractEmptyTableKeys(t *testing.T) {
 	if got := listIDs(t, h, "things", `{ things { id } }`); len(got) != 2 || got[0] != "1" || got[1] != fresh {
 		t.Errorf("things: %v", got)
 	}
+}
+
+// TestContractArithmetic: Hasura's _inc and Prisma's increment,
+// decrement, multiply, divide and set change each row's number from its
+// own value; a result out of Int's range or a division by 0 is refused
+// and changes nothing.
+func TestContractArithmetic(t *testing.T) {
+	t.Run("hasura", func(t *testing.T) {
+		h := newContractHarness(t, "../contract/testdata/hasura.graphql")
+		before := map[string]float64{}
+		for _, x := range jsonAt(h.do(`{ products(limit: 100) { id price } }`, nil), "data.products").([]any) {
+			before[x.(map[string]any)["id"].(string)] = x.(map[string]any)["price"].(float64)
+		}
+		var id string
+		for k := range before {
+			id = k
+			break
+		}
+		out := h.do(`mutation($id: uuid!) { update_products_by_pk(pk_columns: {id: $id}, _inc: {price: 2.5}, _set: {name: "Inc"}) { id name price } }`, map[string]any{"id": id})
+		if jsonAt(out, "data.update_products_by_pk.price") != before[id]+2.5 || jsonAt(out, "data.update_products_by_pk.name") != "Inc" {
+			t.Fatalf("update_products_by_pk _inc 2.5 on %v: %v", before[id], out)
+		}
+		out = h.do(`mutation { update_products(where: {price: {_gte: 0}}, _inc: {price: -1}) { affected_rows returning { id price } } }`, nil)
+		if jsonAt(out, "data.update_products.affected_rows") != float64(len(before)) {
+			t.Fatalf("update_products _inc: %v", out)
+		}
+		for _, x := range jsonAt(h.do(`{ products(limit: 100) { id price } }`, nil), "data.products").([]any) {
+			m := x.(map[string]any)
+			want := before[m["id"].(string)] - 1
+			if m["id"] == id {
+				want += 2.5
+			}
+			if math.Abs(m["price"].(float64)-want) > 1e-9 {
+				t.Errorf("%s: price %v, want %v", m["id"], m["price"], want)
+			}
+		}
+	})
+	t.Run("prisma", func(t *testing.T) {
+		h := newContractHarness(t, "../contract/testdata/prisma.graphql")
+		views := func() float64 { return jsonAt(h.do(`{ post(where: {id: 3}) { viewCount } }`, nil), "data.post.viewCount").(float64) }
+		v := views()
+		steps := []struct {
+			data string
+			want float64
+		}{
+			{`{viewCount: {increment: 10}}`, v + 10}, {`{viewCount: {decrement: 3}}`, v + 7},
+			{`{viewCount: {multiply: 2}}`, 2 * (v + 7)}, {`{viewCount: {set: 8}}`, 8}, {`{viewCount: {divide: 4}}`, 2},
+		}
+		for _, s := range steps {
+			if out := h.do(`mutation { updateOnePost(where: {id: 3}, data: `+s.data+`) { viewCount } }`, nil); jsonAt(out, "data.updateOnePost.viewCount") != s.want {
+				t.Errorf("%s: %v, want %v", s.data, out, s.want)
+			}
+		}
+		for _, bad := range []string{`{viewCount: {divide: 0}}`, `{viewCount: {multiply: 2000000000}}`, `{viewCount: {divide: 3}}`} {
+			out := h.do(`mutation { updateOnePost(where: {id: 3}, data: `+bad+`) { viewCount } }`, nil)
+			if jsonAt(out, "errors.0.extensions.code") != "BAD_USER_INPUT" || views() != 2 {
+				t.Errorf("%s: %v; viewCount now %v", bad, out, views())
+			}
+		}
+	})
 }
