@@ -287,7 +287,9 @@ func TestContractArithmetic(t *testing.T) {
 	})
 	t.Run("prisma", func(t *testing.T) {
 		h := newContractHarness(t, "../contract/testdata/prisma.graphql")
-		views := func() float64 { return jsonAt(h.do(`{ post(where: {id: 3}) { viewCount } }`, nil), "data.post.viewCount").(float64) }
+		views := func() float64 {
+			return jsonAt(h.do(`{ post(where: {id: 3}) { viewCount } }`, nil), "data.post.viewCount").(float64)
+		}
 		v := views()
 		steps := []struct {
 			data string
