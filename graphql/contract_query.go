@@ -37,6 +37,9 @@ type ctQuery struct {
 	// (sortField, sortDirection), read when all arguments are.
 	sortField string
 	sortDesc  bool
+	// pq is the engine's query, built once for a query of constant
+	// arguments without joins (prepare); nil: built by rows.
+	pq *powerQuery
 }
 
 // readQuery reads the arguments args of rf against the table t.
@@ -354,12 +357,10 @@ func (q *ctQuery) rows(ctx context.Context, tv *tableView) (rowList, error) {
 	if err := q.resolveJoins(ctx, tv); err != nil {
 		return rowList{}, err
 	}
-	pq := &powerQuery{q: &listQuery{}, keys: q.keys}
-	pq.q.preds, pq.rest = q.where.split()
-	if len(pq.keys) > 0 {
-		pq.q.sort, pq.q.desc = pq.keys[0].attr, pq.keys[0].desc
+	pq := q.pq
+	if pq == nil {
+		pq = q.power()
 	}
-	pq.q.spec = querySpec(pq.q)
 	if pg, size, ok := q.pageWindow(pq); ok {
 		return tv.pageRows(ctx, pq.q, pg, size) // a window of the page: what the table runtime reads
 	}
@@ -374,6 +375,28 @@ func (q *ctQuery) rows(ctx context.Context, tv *tableView) (rowList, error) {
 		}
 	}
 	return rowList{rows: out}, nil
+}
+
+// power returns the engine's query of q's conditions and sort keys.
+func (q *ctQuery) power() *powerQuery {
+	pq := &powerQuery{q: &listQuery{}, keys: q.keys}
+	pq.q.preds, pq.rest = q.where.split()
+	if len(pq.keys) > 0 {
+		pq.q.sort, pq.q.desc = pq.keys[0].attr, pq.keys[0].desc
+	}
+	pq.q.spec = querySpec(pq.q)
+	return pq
+}
+
+// prepare builds q's engine query once, so that q can be kept and read
+// by concurrent requests (rows then changes nothing in it); false when
+// q has joins, which each request resolves into its where tree.
+func (q *ctQuery) prepare() bool {
+	if len(q.joins) > 0 {
+		return false
+	}
+	q.pq = q.power()
+	return true
 }
 
 // pageWindow returns the page number and size whose window holds the rows q

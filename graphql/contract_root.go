@@ -31,6 +31,10 @@ type ctRootStep struct {
 	t    *table
 	rows *rowPlan
 	page *ctPagePlan
+	// static is the query of constant arguments args, read once
+	// (ctQuery.prepare); nil: read per request.
+	static *ctQuery
+	args   map[string]any
 }
 
 // contractRoot compiles the root selection sp of a contract project.
@@ -74,6 +78,14 @@ func (rt *Runtime) contractRootStep(pf *exec.PlannedField) ctRootStep {
 		}
 	}
 	s.rf, s.t = rf, t
+	if args, _, err := pf.ConstArgs(); err == nil && !pf.Dynamic() {
+		if q, err := rt.readQuery(t, rf, args); err == nil {
+			q.paged = true
+			if q.prepare() {
+				s.static, s.args = q, args
+			}
+		}
+	}
 	return s
 }
 
@@ -85,23 +97,15 @@ func (v *view) writeContractRoot(w *exec.Writer, rp *ctRootPlan, sp *exec.Plan, 
 	if s.rf == nil || rp.rt != v.rt {
 		return false, false
 	}
-	args, _, err := pf.ConstArgs()
-	if pf.Dynamic() {
-		args, _, err = w.Args(pf)
-	}
-	if err != nil {
-		return false, false
-	}
 	tv := v.tableView(s.t)
 	if tv.notReady != nil {
 		return false, false
 	}
 	rt := v.rt
-	q, err := rt.readQuery(s.t, s.rf, args)
+	q, args, err := s.query(w, pf, rt)
 	if err != nil {
 		return false, false
 	}
-	q.paged = true
 	l, err := q.rows(w.Context(), tv)
 	if err != nil {
 		return false, false
@@ -125,6 +129,25 @@ func (v *view) writeContractRoot(w *exec.Writer, rp *ctRootPlan, sp *exec.Plan, 
 	ok = w.Settle(pf.Type(), start, ok)
 	w.PopKey(n)
 	return ok, true
+}
+
+// query returns the query of the step's arguments and the arguments: a
+// copy of the static one, or read from the request's.
+func (s *ctRootStep) query(w *exec.Writer, pf *exec.PlannedField, rt *Runtime) (*ctQuery, map[string]any, error) {
+	if s.static != nil {
+		q := *s.static
+		return &q, s.args, nil
+	}
+	args, _, err := w.Args(pf)
+	if err != nil {
+		return nil, nil, err
+	}
+	q, err := rt.readQuery(s.t, s.rf, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	q.paged = true
+	return q, args, nil
 }
 
 // ctPagePlan is a selection of a contract page wrapper compiled for
