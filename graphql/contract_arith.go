@@ -22,8 +22,6 @@ type numOp struct {
 	by        any
 }
 
-// prismaOps are the keys of Prisma's field update operations input.
-var prismaOps = map[string]bool{"set": true, "increment": true, "decrement": true, "multiply": true, "divide": true}
 
 // increments returns the changes of the arguments of rf that add
 // numbers (Hasura's _inc), in field order.
@@ -72,9 +70,13 @@ func arithmetic(t *table, in map[string]any) (map[string]any, []numOp) {
 	return set, ops
 }
 
+// allOps reports whether every key of m is one of Prisma's field update
+// operations.
 func allOps(m map[string]any) bool {
 	for k := range m {
-		if !prismaOps[k] {
+		switch k {
+		case "set", "increment", "decrement", "multiply", "divide":
+		default:
 			return false
 		}
 	}

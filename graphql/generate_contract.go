@@ -92,6 +92,7 @@ func newValues() contract.Values {
 	}
 	var mu sync.Mutex
 	gens := map[genKey]genFunc{}
+	fakers := &sync.Pool{New: newSeededFaker}
 	return func(kind string, options map[string]any, seed uint64) (any, error) {
 		key := genKey{kind, reflect.ValueOf(options).Pointer()}
 		mu.Lock()
@@ -124,7 +125,7 @@ type seededFaker struct {
 	f   *gofakeit.Faker
 }
 
-var fakers = sync.Pool{New: func() any {
+func newSeededFaker() any {
 	pcg := rand.NewPCG(0, 0)
 	return &seededFaker{pcg: pcg, f: gofakeit.NewFaker(pcg, false)}
-}}
+}
