@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"sync"
 	"testing"
 	"time"
 
@@ -142,5 +143,19 @@ func TestContractDirectRoot(t *testing.T) {
 				t.Errorf("%s: %s\ndirect:    %s\nresolvers: %s", c.file, q, a, b)
 			}
 		}
+		// A plan's constant query is shared by concurrent requests (-race).
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for _, q := range c.queries {
+					if a, b := fast.raw(q, vars), slow.raw(q, vars); !bytes.Equal(a, b) {
+						t.Errorf("concurrently: %s", q)
+					}
+				}
+			}()
+		}
+		wg.Wait()
 	}
 }
