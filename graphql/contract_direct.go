@@ -24,8 +24,12 @@ func (rt *Runtime) contractDirect(obj *exec.ObjectType, sp *exec.Plan) any {
 	switch {
 	case obj.Def() == rt.schema.Query:
 		return rt.contractRoot(sp)
-	case t == nil && rt.wrapperKind(obj.Name()) == "page":
-		return rt.compilePage(obj, sp)
+	case t == nil && rt.wrapperKind(obj.Name()) != "":
+		switch k := rt.wrapperKind(obj.Name()); k {
+		case "page", "connection", "pageInfo", "edge":
+			return rt.compileWrap(obj, sp, k)
+		}
+		return nil
 	case t == nil:
 		return nil
 	}

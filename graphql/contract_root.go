@@ -7,13 +7,13 @@ import (
 	"github.com/mockgql/mockgql/graphql/exec"
 )
 
-// A contract project's list and page root fields are written directly, as
+// A contract project's list, page and connection root fields are written directly, as
 // a table project's LIST operations are (runtime_root.go): the arguments
 // are read and the rows selected as queryResolver does (readQuery, rows,
 // windowOf), then the items are written by their row plan and the page's
 // counts from the window, without the maps and row objects of fill. What
 // the plans do not cover (other shapes, interfaces and unions, wrapper
-// fields other than items and Int or Boolean counts, arguments refused)
+// fields other than rows, edges, page info and counts, arguments refused)
 // goes through the resolvers, which define the behaviour; the direct
 // writer writes the same bytes (TestContractDirectRoot).
 
@@ -30,7 +30,7 @@ type ctRootStep struct {
 	rf   *contract.RootField
 	t    *table
 	rows *rowPlan
-	page *ctPagePlan
+	page *ctWrapPlan
 	// static is the query of constant arguments args, read once
 	// (ctQuery.prepare); nil: read per request.
 	static *ctQuery
@@ -59,7 +59,7 @@ func (rt *Runtime) contractRootStep(pf *exec.PlannedField) ctRootStep {
 			rf = q
 		}
 	}
-	if rf == nil || rf.Shape != contract.ShapeList && rf.Shape != contract.ShapePage {
+	if rf == nil || rf.Shape != contract.ShapeList && rf.Shape != contract.ShapePage && rf.Shape != contract.ShapeConnection {
 		return s
 	}
 	tables := rt.contract.tablesOf(rf.Entity)
@@ -72,15 +72,15 @@ func (rt *Runtime) contractRootStep(pf *exec.PlannedField) ctRootStep {
 		if s.rows, _ = pf.Child().Direct().(*rowPlan); s.rows == nil || s.rows.t != t || pf.Type().Kind() != exec.KindList {
 			return ctRootStep{}
 		}
-	case contract.ShapePage:
-		if s.page, _ = pf.Child().Direct().(*ctPagePlan); s.page == nil || s.page.items != nil && s.page.items.t != t {
+	default:
+		if s.page, _ = pf.Child().Direct().(*ctWrapPlan); s.page == nil || s.page.t != nil && s.page.t != t {
 			return ctRootStep{}
 		}
 	}
 	s.rf, s.t = rf, t
 	if args, _, err := pf.ConstArgs(); err == nil && !pf.Dynamic() {
 		if q, err := rt.readQuery(t, rf, args); err == nil {
-			q.paged = true
+			q.paged = rf.Shape != contract.ShapeConnection
 			if q.prepare() {
 				s.static, s.args = q, args
 			}
@@ -110,7 +110,7 @@ func (v *view) writeContractRoot(w *exec.Writer, rp *ctRootPlan, sp *exec.Plan, 
 	if err != nil {
 		return false, false
 	}
-	if q.limit < 0 && !q.relay {
+	if s.rf.Shape != contract.ShapeConnection && q.limit < 0 && !q.relay {
 		q.limit = rt.opt.MaxPageSize
 	}
 	rows := &ctRows{}
@@ -146,62 +146,154 @@ func (s *ctRootStep) query(w *exec.Writer, pf *exec.PlannedField, rt *Runtime) (
 	if err != nil {
 		return nil, nil, err
 	}
-	q.paged = true
+	q.paged = s.rf.Shape != contract.ShapeConnection // a connection counts and finds cursors in all its rows
 	return q, args, nil
 }
 
-// ctPagePlan is a selection of a contract page wrapper compiled for
-// direct writing: __typename, the list of rows and counts.
-type ctPagePlan struct {
+// ctWrapPlan is a selection of a wrapper a contract project fills around
+// rows (a page, a connection, its page info) compiled for direct
+// writing: one step per response key.
+type ctWrapPlan struct {
 	obj   *exec.ObjectType
-	steps []ctPageStep
-	items *rowPlan // the rows' plan, when selected
+	steps []ctWrapStep
+	t     *table // the table of the rows it writes; nil when it writes none
 }
 
-// ctPageStep writes one response key of a page wrapper: __typename
-// (typename), the rows (items), or a count or flag of the window named
-// by its folded field name (scalar, of the type typ).
-type ctPageStep struct {
+// ctWrapStep writes one response key of a wrapper: __typename, the rows
+// (items), the edges (edge: a cursor and a node per row), a wrapper
+// around the same window (inner), or a count, flag or cursor of the
+// window named by its folded field name (scalar, of the type typ).
+type ctWrapStep struct {
 	keyJSON  string
 	pf       *exec.PlannedField
 	typename bool
 	items    *rowPlan
+	edge     *ctEdgePlan
+	inner    *ctWrapPlan
 	scalar   string
 	typ      string
 }
 
-// compilePage compiles sp, a selection of the page wrapper obj; nil when
-// it selects a field the writer does not cover.
-func (rt *Runtime) compilePage(obj *exec.ObjectType, sp *exec.Plan) *ctPagePlan {
-	pp := &ctPagePlan{obj: obj, steps: make([]ctPageStep, len(sp.Fields()))}
+// ctEdgePlan is a selection of an edge: __typename, cursor and node.
+type ctEdgePlan struct {
+	obj   *exec.ObjectType
+	steps []ctEdgeStep
+	t     *table
+}
+
+type ctEdgeStep struct {
+	keyJSON  string
+	pf       *exec.PlannedField
+	typename bool
+	cursor   bool
+	node     *rowPlan
+}
+
+// compileWrap compiles sp, a selection of the wrapper obj of kind kind
+// (page, connection, pageInfo, edge); nil when it selects a field the
+// writer does not cover (it then goes through fill).
+func (rt *Runtime) compileWrap(obj *exec.ObjectType, sp *exec.Plan, kind string) any {
+	if kind == "edge" {
+		if ep := compileEdge(obj, sp); ep != nil {
+			return ep
+		}
+		return nil
+	}
+	pp := &ctWrapPlan{obj: obj, steps: make([]ctWrapStep, len(sp.Fields()))}
 	for i, pf := range sp.Fields() {
-		s := ctPageStep{keyJSON: pf.KeyJSON(), pf: pf}
-		fd := obj.Def().Fields.ForName(pf.Name())
-		switch {
-		case pf.Type() == nil:
-			s.typename = true
-		case fd == nil:
+		s, ok := rt.wrapStep(obj, pf)
+		if !ok {
 			return nil
-		case pf.Child() != nil:
-			items, _ := pf.Child().Direct().(*rowPlan)
-			if items == nil || pf.Type().Kind() != exec.KindList || pp.items != nil && pp.items.t != items.t {
-				return nil
-			}
-			s.items, pp.items = items, items
-		default:
-			s.scalar, s.typ = fold(fd.Name), fd.Type.Name()
-			if _, known := (&ctWindow{rows: &ctRows{}}).scalar(s.scalar, s.typ); !known || s.typ != "Int" && s.typ != "Boolean" {
-				return nil // cursors, generated values and other types: the resolver
-			}
+		}
+		var t *table
+		switch {
+		case s.items != nil:
+			t = s.items.t
+		case s.edge != nil:
+			t = s.edge.t
+		case s.inner != nil:
+			t = s.inner.t
+		}
+		if t != nil && pp.t != nil && t != pp.t {
+			return nil
+		}
+		if t != nil {
+			pp.t = t
 		}
 		pp.steps[i] = s
 	}
 	return pp
 }
 
-// write writes the page around the window win of the rows l of tv, as
+// wrapStep compiles the field pf of the wrapper obj as fill serves it.
+func (rt *Runtime) wrapStep(obj *exec.ObjectType, pf *exec.PlannedField) (ctWrapStep, bool) {
+	s := ctWrapStep{keyJSON: pf.KeyJSON(), pf: pf}
+	if pf.Type() == nil {
+		s.typename = true
+		return s, true
+	}
+	fd := obj.Def().Fields.ForName(pf.Name())
+	if fd == nil {
+		return s, false
+	}
+	list := pf.Type().Kind() == exec.KindList
+	if pf.Child() != nil {
+		switch x := pf.Child().Direct().(type) {
+		case *rowPlan:
+			s.items = x
+			return s, list
+		case *ctEdgePlan:
+			s.edge = x
+			return s, list && x.t != nil
+		case *ctWrapPlan:
+			n := fold(fd.Name)
+			s.inner = x
+			return s, !list && !isAggregateOp(n) && n != "aggregate" && rt.wrapperKind(fd.Type.Name()) != ""
+		}
+		return s, false
+	}
+	s.scalar, s.typ = fold(fd.Name), fd.Type.Name()
+	_, known := (&ctWindow{rows: &ctRows{}}).scalar(s.scalar, s.typ)
+	switch {
+	case !known || list:
+		return s, false // generated values: the resolver
+	case s.typ == "Int" || s.typ == "Boolean":
+		return s, true
+	}
+	// a cursor, which is null when the window is empty
+	return s, (s.typ == "String" || s.typ == "ID") && !pf.Type().NonNull() && (s.scalar == "startcursor" || s.scalar == "endcursor")
+}
+
+// compileEdge compiles sp, a selection of the edge type obj: its cursor
+// and node as edges fills them; nil for other fields.
+func compileEdge(obj *exec.ObjectType, sp *exec.Plan) *ctEdgePlan {
+	ep := &ctEdgePlan{obj: obj, steps: make([]ctEdgeStep, len(sp.Fields()))}
+	for i, pf := range sp.Fields() {
+		s := ctEdgeStep{keyJSON: pf.KeyJSON(), pf: pf}
+		fd := obj.Def().Fields.ForName(pf.Name())
+		switch {
+		case pf.Type() == nil:
+			s.typename = true
+		case fd == nil:
+			return nil
+		case fold(fd.Name) == "cursor" && pf.Child() == nil && pf.Type().Kind() != exec.KindList:
+			s.cursor = true
+		case fold(fd.Name) == "node" && pf.Child() != nil:
+			if s.node, _ = pf.Child().Direct().(*rowPlan); s.node == nil || pf.Type().Kind() != exec.KindObject || ep.t != nil && ep.t != s.node.t {
+				return nil
+			}
+			ep.t = s.node.t
+		default:
+			return nil
+		}
+		ep.steps[i] = s
+	}
+	return ep
+}
+
+// write writes the wrapper around the window win of the rows l of tv, as
 // the executor writes the map of fill.
-func (pp *ctPagePlan) write(w *exec.Writer, tv *tableView, l rowList, win *ctWindow) bool {
+func (pp *ctWrapPlan) write(w *exec.Writer, tv *tableView, l rowList, win *ctWindow) bool {
 	buf := append(w.Buf(), '{')
 	for i := range pp.steps {
 		s := &pp.steps[i]
@@ -209,28 +301,79 @@ func (pp *ctPagePlan) write(w *exec.Writer, tv *tableView, l rowList, win *ctWin
 			buf = append(buf, ',')
 		}
 		buf = append(buf, s.keyJSON...)
+		if s.typename {
+			buf = append(buf, pp.obj.NameJSON()...)
+			continue
+		}
+		if s.items == nil && s.edge == nil && s.inner == nil {
+			buf = appendScalar(buf, win, s.scalar, s.typ)
+			continue
+		}
+		w.SetBuf(buf)
+		n := w.PushKey(s.pf.Key())
+		start := len(w.Buf())
+		var ok bool
+		switch {
+		case s.items != nil:
+			ok = s.items.writeRows(w, s.pf.Type(), tv, l, win.lo, win.hi)
+		case s.edge != nil:
+			ok = w.ListItems(win.hi-win.lo, func(i int) bool {
+				start := len(w.Buf())
+				return w.Settle(s.pf.Type().Elem(), start, s.edge.write(w, tv, l.at(win.lo+i)))
+			})
+		default:
+			ok = s.inner.write(w, tv, l, win)
+		}
+		ok = w.Settle(s.pf.Type(), start, ok)
+		w.PopKey(n)
+		if !ok {
+			return false
+		}
+		buf = w.Buf()
+	}
+	w.SetBuf(append(buf, '}'))
+	return true
+}
+
+// appendScalar appends the count, flag or cursor n (folded) of the type
+// typ of the window win, as fill's value of it is written.
+func appendScalar(buf []byte, win *ctWindow, n, typ string) []byte {
+	switch x, _ := win.scalar(n, typ); x := x.(type) {
+	case int:
+		return strconv.AppendInt(buf, int64(x), 10)
+	case bool:
+		return strconv.AppendBool(buf, x)
+	case string:
+		return exec.AppendString(buf, x)
+	}
+	return append(buf, "null"...)
+}
+
+// write writes the edge of row r of tv, as the executor writes the map
+// of edges.
+func (ep *ctEdgePlan) write(w *exec.Writer, tv *tableView, r int32) bool {
+	buf := append(w.Buf(), '{')
+	for i := range ep.steps {
+		s := &ep.steps[i]
+		if i > 0 {
+			buf = append(buf, ',')
+		}
+		buf = append(buf, s.keyJSON...)
 		switch {
 		case s.typename:
-			buf = append(buf, pp.obj.NameJSON()...)
-		case s.items != nil:
+			buf = append(buf, ep.obj.NameJSON()...)
+		case s.cursor:
+			buf = exec.AppendString(buf, encodeCursor(tv.id(r)))
+		default:
 			w.SetBuf(buf)
 			n := w.PushKey(s.pf.Key())
 			start := len(w.Buf())
-			ok := w.Settle(s.pf.Type(), start, s.items.writeRows(w, s.pf.Type(), tv, l, win.lo, win.hi))
+			ok := w.Settle(s.pf.Type(), start, s.node.write(w, tv, r))
 			w.PopKey(n)
 			if !ok {
 				return false
 			}
 			buf = w.Buf()
-		default:
-			switch x, _ := win.scalar(s.scalar, s.typ); x := x.(type) {
-			case int:
-				buf = strconv.AppendInt(buf, int64(x), 10)
-			case bool:
-				buf = strconv.AppendBool(buf, x)
-			default:
-				buf = append(buf, "null"...)
-			}
 		}
 	}
 	w.SetBuf(append(buf, '}'))

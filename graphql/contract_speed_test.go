@@ -128,7 +128,16 @@ func TestContractDirectRoot(t *testing.T) {
 			`{ prismaBooks(where: {OR: [{genre: {equals: HISTORY}}, {price: {lt: 100}}]}, orderBy: [{title: asc}], skip: 2, take: 6) { id } }`,
 			`{ plainBooks(filter: {genre: FICTION}) { id } searchBooks(search: "qui") { id title } }`,
 			`{ bookPage(page: 3, perPage: 4) { total page perPage totalPages items { id } } }`,
+			`{ bookConnection(first: 3) { __typename totalCount edges { __typename cursor node { id title } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
+			`{ bookConnection(last: 2) { edges { cursor } pageInfo { hasNextPage hasPreviousPage startCursor } } }`,
+			`{ bookConnection(first: 2, after: "cm93OmJvb2stMw") { edges { node { id } } pageInfo { endCursor } } }`,
+			`{ bookConnection(first: 0) { totalCount edges { cursor } pageInfo { startCursor endCursor hasNextPage } } }`,
 			`{ authors { id name books { id } } }`,
+		}},
+		{"../contract/testdata/relay.graphql", []string{
+			`{ books(first: 4, genre: FICTION, orderBy: {field: PRICE, direction: DESC}) { totalCount edges { cursor node { id title price author { name } } } pageInfo { hasNextPage endCursor } } }`,
+			`{ authors(first: 2) { edges { node { name books(first: 2) { totalCount edges { node { id } } } } } pageInfo { hasNextPage } } }`,
+			`query($p: Int) { books(first: $p) { edges { cursor } } }`,
 		}},
 		{"../contract/testdata/hasura.graphql", []string{`{ products(limit: 5, offset: 3, order_by: [{name: asc}]) { id name price category { title } } }`}},
 		{"../contract/testdata/prisma.graphql", []string{`{ posts(where: {viewCount: {gte: 100}}, take: 5) { id title author { email } } feed(searchString: "a", take: 3) { id } }`}},
@@ -157,5 +166,24 @@ func TestContractDirectRoot(t *testing.T) {
 			}()
 		}
 		wg.Wait()
+	}
+}
+
+// BenchmarkContractShapes measures a page of 20 rows of each list shape
+// of a contract project (list, page, Relay connection).
+func BenchmarkContractShapes(b *testing.B) {
+	p := contractProject(b, "testdata/contract/filters.graphql")
+	p.Contract.Tables = []model.ContractTable{{Type: "Book", Rows: 1000}}
+	h := &rtHarness{tb: b, rt: rtCompile(b, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	for name, q := range map[string]string{
+		"list":       `{ books(limit: 20, offset: 20) { id title price } }`,
+		"page":       `{ bookPage(page: 2, perPage: 20) { total items { id title price } } }`,
+		"connection": `{ bookConnection(first: 20) { totalCount edges { cursor node { id title price } } pageInfo { hasNextPage endCursor } } }`,
+	} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				runOn(b, h.rt, h.pool, q)
+			}
+		})
 	}
 }
