@@ -22,7 +22,6 @@ type numOp struct {
 	by        any
 }
 
-
 // increments returns the changes of the arguments of rf that add
 // numbers (Hasura's _inc), in field order.
 func increments(rf *contract.RootField, args map[string]any) []numOp {
