@@ -4,7 +4,6 @@
 // preview requests), and copy the same request as curl with the credential
 // the runtime wants. ?query= in the address opens it with that query.
 import { h, gql, fill, status, action, card, copyButton, GqlError, field } from "./dom.js";
-import { h, gql, fill, status, action, card, copyButton, field } from "./dom.js";
 import { isSubscription, subscribe, wsURL } from "./subscribe.js";
 import { mayEdit } from "./role.js";
 import { onLeave } from "./live.js";
