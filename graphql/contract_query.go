@@ -26,6 +26,9 @@ type ctQuery struct {
 	// joins are filters on related rows, resolved when rows are read.
 	joins []ctJoin
 	relay bool
+	// first is Relay's first when no other Relay argument is given (0:
+	// none): the window is then the first rows (firstOnly).
+	first, relayArgs int
 	// offset and limit window the rows (limit < 0: all).
 	offset, limit int
 	page, size    int // page numbering (page 0: none)
@@ -98,6 +101,10 @@ func (rt *Runtime) readArg(q *ctQuery, t *table, a *contract.Arg, v any, budget 
 		q.sort(t, a.Op, v)
 	case contract.RoleRelay:
 		q.relay = true
+		q.relayArgs++
+		if n, ok := v.(int); ok && a.Op == "first" {
+			q.first = n
+		}
 	case contract.RoleOffset, contract.RolePage:
 		q.window(a.Op, v)
 	case contract.RoleIgnored:
@@ -403,14 +410,21 @@ func (q *ctQuery) prepare() bool {
 // serves, when q may read only that window (paged set, the list engine
 // alone answers q, offset a multiple of limit).
 func (q *ctQuery) pageWindow(pq *powerQuery) (pg, size int, ok bool) {
-	if !q.paged || q.relay || !pq.simple() || len(q.tests) > 0 || q.limit == 0 {
+	if !q.paged || q.relay && !q.firstOnly() || !pq.simple() || len(q.tests) > 0 || q.limit == 0 {
 		return 0, 0, false
+	}
+	if q.relay {
+		return 1, q.first, true
 	}
 	if q.limit < 0 {
 		return 1, q.maxPage, q.offset == 0
 	}
 	return q.offset/q.limit + 1, q.limit, q.offset%q.limit == 0
 }
+
+// firstOnly reports whether the only Relay argument is a positive first,
+// so that the rows served are the first ones.
+func (q *ctQuery) firstOnly() bool { return q.relayArgs == 1 && q.first > 0 }
 
 func (q *ctQuery) test(tv *tableView, r int32) bool {
 	for _, t := range q.tests {

@@ -80,7 +80,7 @@ func (rt *Runtime) contractRootStep(pf *exec.PlannedField) ctRootStep {
 	s.rf, s.t = rf, t
 	if args, _, err := pf.ConstArgs(); err == nil && !pf.Dynamic() {
 		if q, err := rt.readQuery(t, rf, args); err == nil {
-			q.paged = rf.Shape != contract.ShapeConnection
+			q.paged = rf.Shape != contract.ShapeConnection || q.firstOnly()
 			if q.prepare() {
 				s.static, s.args = q, args
 			}
@@ -146,7 +146,9 @@ func (s *ctRootStep) query(w *exec.Writer, pf *exec.PlannedField, rt *Runtime) (
 	if err != nil {
 		return nil, nil, err
 	}
-	q.paged = s.rf.Shape != contract.ShapeConnection // a connection counts and finds cursors in all its rows
+	// A connection counts and finds cursors in all its rows, unless it
+	// serves the first ones.
+	q.paged = s.rf.Shape != contract.ShapeConnection || q.firstOnly()
 	return q, args, nil
 }
 
