@@ -316,3 +316,36 @@ func TestContractToManyFilters(t *testing.T) {
 		}
 	}
 }
+
+// TestContractToManyEmpty: every holds for a row with no related rows,
+// some {} for a row with any, none {} for a row with none.
+func TestContractToManyEmpty(t *testing.T) {
+	p := contractProject(t, "testdata/contract/filters.graphql")
+	p.Contract.Tables = []model.ContractTable{{Type: "Book", Rows: 5}}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	var with, without []string
+	for _, x := range jsonAt(h.do(`{ authors { id books { id } } }`, nil), "data.authors").([]any) {
+		if len(jsonAt(x, "books").([]any)) > 0 {
+			with = append(with, jsonAt(x, "id").(string))
+		} else {
+			without = append(without, jsonAt(x, "id").(string))
+		}
+	}
+	if len(with) == 0 || len(without) == 0 {
+		t.Fatalf("%d authors with books, %d without: the case tests nothing", len(with), len(without))
+	}
+	for q, want := range map[string][]string{
+		`{ prismaAuthors(where: {books: {every: {price: {lt: -1}}}}) { id } }`: without,
+		`{ prismaAuthors(where: {books: {none: {}}}) { id } }`:                 without,
+		`{ prismaAuthors(where: {books: {some: {}}}) { id } }`:                 with,
+		`{ hasuraAuthors(where: {books: {}}) { id } }`:                         with,
+	} {
+		field := "prismaAuthors"
+		if strings.Contains(q, "hasura") {
+			field = "hasuraAuthors"
+		}
+		if got := listIDs(t, h, field, q); !slices.Equal(got, want) {
+			t.Errorf("%s\n got %v\nwant %v", q, got, want)
+		}
+	}
+}
