@@ -25,6 +25,12 @@
 # (internal/testreport) fails when a test NORACE_TESTS names lives in a
 # package the list lacks, or a listed package holds none.
 #
+# The tests with an in-process node (startServer) run one at a time in a
+# test process (protoactor sets gRPC's global logger at each start), so
+# the board tests (SHARD_TESTS, in SHARD_PKGS; the guard checks these
+# too), half of that tier, run with -race in a second process beside the
+# race pass over the rest.
+#
 # Tests marked t.Parallel (the node-process tests: each has its own ports,
 # data folder and clock) run up to TEST_PARALLEL at a time within a
 # package; they mostly wait on their processes, so more than the 2 cores.
@@ -33,20 +39,21 @@ GO          ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 NORACE_TESTS := TestCluster|TestListDifferential|TestPowerDifferential|TestOverlayPatchMatchesFull|TestSortedMatchesNaive
 NORACE_PKGS  := ./cluster ./cmd/mockgql ./dataset ./graphql
+SHARD_TESTS  := ^TestBoard
+SHARD_PKGS   := ./cmd/mockgql
 TEST_PARALLEL ?= 4
 
 .PHONY: test test-norace run build bench lint js-deps cluster
 
-# Both passes run (a failure in the first no longer hides the second's
-# results); internal/testreport turns their -json into go test's usual
-# output (ok/FAIL lines, failing tests' logs), lists the slowest tests and
-# exits 1 when anything failed.
+# The passes run at once (.ci/test-passes): the race pass streams, the
+# board shard and the no-race pass print after it; all run to the end (a
+# failure in one no longer hides another's results); internal/testreport
+# turns their -json into go test's usual output (ok/FAIL lines, failing
+# tests' logs), lists the slowest tests and exits 1 when anything failed.
 SHELL := /bin/bash
 test: lint js-deps
-	set -o pipefail; { \
-	$(GO) test -race -count=1 -timeout 20m -parallel $(TEST_PARALLEL) -json -skip '$(NORACE_TESTS)' ./...; race=$$?; \
-	$(GO) test -count=1 -timeout 12m -parallel $(TEST_PARALLEL) -json -run '$(NORACE_TESTS)' $(NORACE_PKGS); norace=$$?; \
-	exit $$((race | norace)); } | $(GO) run ./internal/testreport -top 20
+	GO='$(GO)' TEST_PARALLEL='$(TEST_PARALLEL)' NORACE_TESTS='$(NORACE_TESTS)' NORACE_PKGS='$(NORACE_PKGS)' \
+		SHARD_TESTS='$(SHARD_TESTS)' SHARD_PKGS='$(SHARD_PKGS)' .ci/test-passes
 
 # A quick local run: every test once, without the race detector, no lint.
 # Not what CI runs; `make test` before you push.

@@ -77,17 +77,15 @@ func noRaceStray(run *regexp.Regexp, pkgs []string, tests map[string][]string) (
 	return unlisted, empty
 }
 
-// TestNoRacePackagesListed: `make test`'s second pass runs NORACE_TESTS
-// (skipped by the race pass) only in NORACE_PKGS, so a test the pattern
-// matches in any other package would run in neither pass.
+// TestNoRacePackagesListed: `make test`'s race pass skips NORACE_TESTS
+// and SHARD_TESTS, which the no-race pass and the board shard run only in
+// NORACE_PKGS and SHARD_PKGS, so a test a pattern matches in any other
+// package would run in no pass.
 func TestNoRacePackagesListed(t *testing.T) {
 	b, err := os.ReadFile(filepath.Join(repoRoot, "Makefile"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	// go test's -run and -skip match anywhere in the name, as here.
-	run := regexp.MustCompile(makeVar(t, string(b), "NORACE_TESTS"))
-	pkgs := strings.Fields(makeVar(t, string(b), "NORACE_PKGS"))
 
 	// The check itself: a package holding a matching test must be listed.
 	fake := map[string][]string{"./a": {"TestClusterX"}, "./b": {"TestOther"}}
@@ -99,11 +97,16 @@ func TestNoRacePackagesListed(t *testing.T) {
 	if len(tests) < 10 {
 		t.Fatalf("found tests in only %d packages: %v", len(tests), tests)
 	}
-	unlisted, empty := noRaceStray(run, pkgs, tests)
-	for _, u := range unlisted {
-		t.Errorf("%s matches NORACE_TESTS, so the race pass skips it, but its package is not in the Makefile's NORACE_PKGS (%v): it runs in neither pass", u, pkgs)
-	}
-	for _, e := range empty {
-		t.Errorf("NORACE_PKGS lists %s, which holds no test NORACE_TESTS matches", e)
+	for _, pass := range []struct{ tests, pkgs string }{{"NORACE_TESTS", "NORACE_PKGS"}, {"SHARD_TESTS", "SHARD_PKGS"}} {
+		// go test's -run and -skip match anywhere in the name, as here.
+		run := regexp.MustCompile(makeVar(t, string(b), pass.tests))
+		pkgs := strings.Fields(makeVar(t, string(b), pass.pkgs))
+		unlisted, empty := noRaceStray(run, pkgs, tests)
+		for _, u := range unlisted {
+			t.Errorf("%s matches %s, so the race pass skips it, but its package is not in the Makefile's %s (%v): it runs in no pass", u, pass.tests, pass.pkgs, pkgs)
+		}
+		for _, e := range empty {
+			t.Errorf("%s lists %s, which holds no test %s matches", pass.pkgs, e, pass.tests)
+		}
 	}
 }
