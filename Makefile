@@ -27,9 +27,10 @@
 #
 # The tests with an in-process node (startServer) run one at a time in a
 # test process (protoactor sets gRPC's global logger at each start), so
-# the board tests (SHARD_TESTS, in SHARD_PKGS; the guard checks these
-# too), half of that tier, run with -race in a second process beside the
-# race pass over the rest.
+# SHARD_PKGS (cmd/mockgql, the longest by far) runs in two -race
+# processes of its own beside the race pass over the other packages: the
+# board tests (SHARD_TESTS; the guard checks these too), about half of
+# that tier, and the rest.
 #
 # Tests marked t.Parallel (the node-process tests: each has its own ports,
 # data folder and clock) run up to TEST_PARALLEL at a time within a
@@ -46,7 +47,7 @@ TEST_PARALLEL ?= 4
 .PHONY: test test-norace run build bench lint js-deps cluster
 
 # The passes run at once (.ci/test-passes): the race pass streams, the
-# board shard and the no-race pass print after it; all run to the end (a
+# others print after it; all run to the end (a
 # failure in one no longer hides another's results); internal/testreport
 # turns their -json into go test's usual output (ok/FAIL lines, failing
 # tests' logs), lists the slowest tests and exits 1 when anything failed.
