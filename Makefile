@@ -46,8 +46,8 @@ TEST_PARALLEL ?= 4
 
 .PHONY: test test-norace run build bench lint js-deps cluster
 
-# The passes run at once (.ci/test-passes): the race pass streams, the
-# others print after it; all run to the end (a
+# The passes (.ci/test-passes): the race pass then the no-race pass, and
+# beside them the two of cmd/mockgql, printed after; all run to the end (a
 # failure in one no longer hides another's results); internal/testreport
 # turns their -json into go test's usual output (ok/FAIL lines, failing
 # tests' logs), lists the slowest tests and exits 1 when anything failed.
