@@ -19,26 +19,47 @@
 # detector, which made them 5 to 10 times slower (11 minutes of test time
 # in the race pass), has almost nothing to check there; the concurrent
 # paths (caches, overlays, background index builds, parallel requests)
-# are race-checked by the other tests of graphql, model/dataset, actors,
-# app and cmd/mockgql. The second pass runs every package (./...) so that
-# a test that moves to another package still runs.
+# are race-checked by the other tests of graphql, dataset, actors,
+# app and cmd/mockgql. The second pass builds and runs only the packages
+# that hold them, NORACE_PKGS; TestNoRacePackagesListed
+# (internal/testreport) fails when a test NORACE_TESTS names lives in a
+# package the list lacks, or a listed package holds none.
+#
+# The tests with an in-process node (startServer) run one at a time in a
+# test process (protoactor sets gRPC's global logger at each start), so
+# SHARD_PKGS (cmd/mockgql, the longest by far) runs in two -race
+# processes of its own beside the race pass over the other packages: the
+# board tests (SHARD_TESTS; the guard checks these too), about half of
+# that tier, and the rest.
+#
+# Tests marked t.Parallel (the node-process tests: each has its own ports,
+# data folder and clock) run up to TEST_PARALLEL at a time within a
+# package; they mostly wait on their processes, so more than the 2 cores.
 
 GO          ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 NORACE_TESTS := TestCluster|TestListDifferential|TestPowerDifferential|TestOverlayPatchMatchesFull|TestSortedMatchesNaive
+NORACE_PKGS  := ./cluster ./cmd/mockgql ./dataset ./graphql
+SHARD_TESTS  := ^TestBoard
+SHARD_PKGS   := ./cmd/mockgql
+TEST_PARALLEL ?= 4
 
-.PHONY: test run build bench lint js-deps cluster
+.PHONY: test test-norace run build bench lint js-deps cluster
 
-# Both passes run (a failure in the first no longer hides the second's
-# results); internal/testreport turns their -json into go test's usual
-# output (ok/FAIL lines, failing tests' logs), lists the slowest tests and
-# exits 1 when anything failed.
+# The passes (.ci/test-passes): the race pass then the no-race pass, and
+# beside them the two of cmd/mockgql, printed after; all run to the end (a
+# failure in one no longer hides another's results); internal/testreport
+# turns their -json into go test's usual output (ok/FAIL lines, failing
+# tests' logs), lists the slowest tests and exits 1 when anything failed.
 SHELL := /bin/bash
 test: lint js-deps
-	set -o pipefail; { \
-	$(GO) test -race -count=1 -timeout 20m -json -skip '$(NORACE_TESTS)' ./...; race=$$?; \
-	$(GO) test -count=1 -timeout 12m -json -run '$(NORACE_TESTS)' ./...; norace=$$?; \
-	exit $$((race | norace)); } | $(GO) run ./internal/testreport -top 20
+	GO='$(GO)' TEST_PARALLEL='$(TEST_PARALLEL)' NORACE_TESTS='$(NORACE_TESTS)' NORACE_PKGS='$(NORACE_PKGS)' \
+		SHARD_TESTS='$(SHARD_TESTS)' SHARD_PKGS='$(SHARD_PKGS)' .ci/test-passes
+
+# A quick local run: every test once, without the race detector, no lint.
+# Not what CI runs; `make test` before you push.
+test-norace: js-deps
+	set -o pipefail; $(GO) test -count=1 -timeout 20m -parallel $(TEST_PARALLEL) -json ./... | $(GO) run ./internal/testreport -top 20
 
 # The port and anything else: make run ARGS='--http 127.0.0.1:9090'
 # (or MGQ_HTTP=127.0.0.1:9090 make run; every flag has its MGQ_ variable).
@@ -62,15 +83,19 @@ lint:
 	@$(GO) mod tidy -diff >/dev/null || { echo "go mod tidy would change go.mod/go.sum"; exit 1; }
 
 # graphql-js and the JS clients, used by the tests that check our
-# introspection and runtime with the tools people use. A failing `npm ci`
+# introspection and runtime with the tools people use. `npm ci` runs only
+# where package-lock.json differs from the copy node_modules/.mgq-installed-lock
+# kept at the last install (npm ci empties node_modules first, so a failed
+# install leaves no stamp and runs again). A failing `npm ci`
 # fails the build (it used to be ignored, and those tests then skipped).
 # Without npm: an error when MGQ_REQUIRE_TOOLS=1 (CI), else a notice (the
 # tests then skip, or fail under MGQ_REQUIRE_TOOLS=1).
 js-deps:
 	@if command -v npm >/dev/null 2>&1; then \
 		for d in graphql/testdata/graphqljs cmd/mockgql/testdata/js realtime/testdata/js; do \
-			if [ -f $$d/package-lock.json ]; then \
-				(cd $$d && npm ci --silent --no-audit --no-fund) || { echo "npm ci failed in $$d"; exit 1; }; \
+			if [ -f $$d/package-lock.json ] && ! cmp -s $$d/package-lock.json $$d/node_modules/.mgq-installed-lock; then \
+				(cd $$d && npm ci --silent --no-audit --no-fund && cp package-lock.json node_modules/.mgq-installed-lock) \
+					|| { echo "npm ci failed in $$d"; exit 1; }; \
 			fi; \
 		done; \
 	elif [ "$$MGQ_REQUIRE_TOOLS" = 1 ]; then echo "npm not found and MGQ_REQUIRE_TOOLS=1"; exit 1; \

@@ -105,7 +105,19 @@ type Config struct {
 	UploadHold time.Duration
 }
 
-// DefaultConfig returns the defaults of docs/reference/bounds.md.
+// The sizes `mockgql serve` gives the per-IP windows and the login
+// back-off unless told otherwise (docs/reference/bounds.md). DefaultConfig
+// leaves them off (0), so that a node built in a test or a program counts
+// no windows it did not ask for; serve's flags turn them on with these.
+const (
+	DefaultIPLimitManagement = 600
+	DefaultIPLimitPublic     = 600
+	DefaultIPLimitCreate     = 10
+	DefaultLoginAttempts     = 10
+)
+
+// DefaultConfig returns the defaults of docs/reference/bounds.md, with the
+// per-IP windows and the login back-off off (see DefaultIPLimitManagement).
 func DefaultConfig() Config {
 	return Config{Limits: model.DefaultLimits(), IdleAfter: 10 * time.Minute, MaxDepth: 10, MaxPageSize: 1000,
 		BcryptCost: 10, EdgeLimits: model.DefaultEdgeLimits(), ActorIdle: 15 * time.Minute, ActorIssueLimit: 10,

@@ -61,9 +61,12 @@ func errFenced(key string, own, newer uint64) error {
 		Message: fmt.Sprintf("the service moved %s to another node (generation %d, this activation holds %d); retry shortly", key, newer, own)}
 }
 
+// DefaultReplicas is StoreConfig.Replicas when it is not set.
+const DefaultReplicas = 3
+
 func newStore(db *persistence.DB, cfg StoreConfig, n *Node) *Store {
 	if cfg.Replicas <= 0 {
-		cfg.Replicas = 3
+		cfg.Replicas = DefaultReplicas
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 2 * time.Second

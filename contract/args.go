@@ -26,6 +26,15 @@ var pagination = map[string]struct {
 	"size": {RolePage, "size"}, "count": {RoleOffset, "limit"}, "top": {RoleOffset, "limit"},
 }
 
+// sortParts are the argument names of a sort given as two arguments, the
+// field apart from the direction (a table project's sortField and
+// sortDirection), by op.
+var sortParts = map[string]string{
+	"sortfield": "field", "orderfield": "field", "sortkey": "field", "sortcolumn": "field", "orderbyfield": "field",
+	"sortdirection": "direction", "sortdir": "direction", "sortorder": "direction", "orderdirection": "direction",
+	"direction": "direction", "orderbydirection": "direction",
+}
+
 // rangeAffixes are the prefixes and suffixes that make an argument a range
 // over a field: minPrice, price_gte, priceFrom, createdAfter.
 var rangePrefixes = []struct{ affix, op string }{{"min", "gte"}, {"max", "lte"}, {"from", "gte"}, {"to", "lte"}}
@@ -44,19 +53,23 @@ func (in *interpreter) arg(a *ast.ArgumentDefinition, r *RootField) *Arg {
 	d := in.def(a.Type)
 	e := in.entities[r.Entity]
 	switch {
-	case (n == "id" || e != nil && n == norm(e.Key)) && !isList(a.Type):
+	case (n == "id" || e != nil && n == norm(e.Key)) && !isList(a.Type) && r.Shape != ShapeCreate:
 		out.Role, out.Field = RoleKey, keyName(e)
 	case n == "ids" && isList(a.Type):
 		out.Role, out.Field = RoleKeys, keyName(e)
 	case pagination[n].role != "" && (d == nil || d.Kind == ast.Scalar) && !isList(a.Type) && r.Shape != ShapeLookup:
 		p := pagination[n]
 		out.Role, out.Op = p.role, p.op
+	case sortParts[n] != "" && (d == nil || d.Kind != ast.InputObject) && !isList(a.Type):
+		out.Role, out.Op = RoleSort, sortParts[n]
 	case n == "orderby" || n == "sort" || n == "sortby" || n == "order" || n == "ordering":
 		out.Role = RoleSort
 	case d != nil && d.Kind == ast.InputObject && (n == "where" || n == "filter" || n == "filters" || n == "condition"):
 		out.Role, out.Style = RoleFilter, in.filterStyle(d)
 	case d != nil && d.Kind == ast.InputObject && (n == "pkcolumns" || n == "by"):
 		out.Role, out.Field = RoleKey, keyName(e)
+	case d != nil && d.Kind == ast.InputObject && (r.Shape == ShapeUpdate || r.Shape == ShapeUpsert) && n == "inc":
+		out.Role, out.Op = RoleInput, "inc" // Hasura's _inc: numbers to add
 	case d != nil && d.Kind == ast.InputObject && r.Shape != "" && isWrite(r.Shape):
 		out.Role = RoleInput
 	case strings.Contains(n, "search") || n == "q" || n == "query" || n == "term" || n == "text" || n == "keyword":

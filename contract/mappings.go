@@ -14,7 +14,7 @@ import (
 
 // roleOps are the operators each role takes ("" none).
 var roleOps = map[Role][]string{
-	RoleKey: {""}, RoleKeys: {""}, RoleEq: {""}, RoleIn: {""}, RoleSearch: {""}, RoleSort: {""}, RoleInput: {""}, RoleIgnored: {""},
+	RoleKey: {""}, RoleKeys: {""}, RoleEq: {""}, RoleIn: {""}, RoleSearch: {""}, RoleSort: {"", "field", "direction"}, RoleInput: {"", "inc"}, RoleIgnored: {""},
 	RoleRange: {"gt", "gte", "lt", "lte"}, RoleRelay: {"first", "after", "last", "before"},
 	RoleOffset: {"limit", "offset"}, RolePage: {"page", "size"}, RoleFilter: {"hasura", "prisma", "plain"},
 }

@@ -149,9 +149,9 @@ const (
 	RoleRelay   Role = "relay"   // first, after, last, before
 	RoleOffset  Role = "offset"  // limit/offset, skip/take: Op names which
 	RolePage    Role = "page"    // page number / page size: Op names which
-	RoleSort    Role = "sort"    // an enum or input naming fields and directions
+	RoleSort    Role = "sort"    // an enum or input naming fields and directions; Op field or direction: one half of a pair
 	RoleFilter  Role = "filter"  // a where/filter input: Style names its dialect
-	RoleInput   Role = "input"   // a mutation's values
+	RoleInput   Role = "input"   // a mutation's values; Op inc: numbers to add (Hasura's _inc)
 	RoleIgnored Role = "ignored" // accepted, not interpreted
 )
 
@@ -160,7 +160,7 @@ type Arg struct {
 	Name  string
 	Role  Role
 	Field string // the entity field it reads, for eq, range and in
-	Op    string // range: gt, gte, lt, lte; offset: limit, offset; page: page, size
+	Op    string // range: gt, gte, lt, lte; offset: limit, offset; page: page, size; sort: field, direction or ""
 	Style string // filter: hasura, prisma or plain
 }
 

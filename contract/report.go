@@ -119,10 +119,16 @@ func (a *Arg) describe() string {
 	case RoleOffset, RolePage:
 		return "paging " + a.Op
 	case RoleSort:
+		if a.Op != "" {
+			return "sort " + a.Op
+		}
 		return "sort"
 	case RoleFilter:
 		return a.Style + " filter"
 	case RoleInput:
+		if a.Op == "inc" {
+			return "numbers to add"
+		}
 		if a.Field != "" {
 			return "value of " + a.Field
 		}

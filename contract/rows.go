@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/fnv"
+	"maps"
+	"strconv"
 	"strings"
 )
 
@@ -26,23 +28,51 @@ const maxEmbedDepth = 3
 // for each to-one relation that points at an existing row of its target,
 // so that Book.author is the author whose books list the book.
 func (p *Plan) Rows(count func(entity string) int, seed uint64, gen Values) (map[string][]map[string]any, error) {
+	out := map[string][]map[string]any{}
+	err := p.EachRow(count, seed, gen, nil, func(entity string, row map[string]any) error {
+		out[entity] = append(out[entity], maps.Clone(row))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range p.Entities {
+		if out[e.Type] == nil {
+			out[e.Type] = []map[string]any{}
+		}
+	}
+	return out, nil
+}
+
+// EachRow generates the rows Rows returns and passes each to fn, entity
+// after entity in the plan's order and rows in order, without holding
+// them: the map fn gets is valid during the call only (the next row
+// reuses it), its embedded objects and lists stay fn's. Entities for
+// which skip (nil: none) is true are left out, though the foreign keys of
+// the others still point at their rows. The first error of gen or fn
+// stops it.
+func (p *Plan) EachRow(count func(entity string) int, seed uint64, gen Values, skip func(entity string) bool, fn func(entity string, row map[string]any) error) error {
 	g := &rowGen{p: p, seed: seed, gen: gen, counts: map[string]int{}}
 	for _, e := range p.Entities {
 		g.counts[e.Type] = count(e.Type)
 	}
-	out := map[string][]map[string]any{}
 	for _, e := range p.Entities {
-		rows := make([]map[string]any, g.counts[e.Type])
-		for i := range rows {
-			row, err := g.row(e, i)
-			if err != nil {
-				return nil, err
-			}
-			rows[i] = row
+		if skip != nil && skip(e.Type) {
+			continue
 		}
-		out[e.Type] = rows
+		row := make(map[string]any, len(e.Fields)+2)
+		for i := range g.counts[e.Type] {
+			clear(row)
+			err := g.row(row, e, i)
+			if err != nil {
+				return err
+			}
+			if err := fn(e.Type, row); err != nil {
+				return err
+			}
+		}
 	}
-	return out, nil
+	return nil
 }
 
 // rowGen holds what Rows needs while it generates.
@@ -51,13 +81,17 @@ type rowGen struct {
 	seed   uint64
 	gen    Values
 	counts map[string]int
+	// prefix is the hash state of the last owner and row (hashBytes).
+	prefix      uint64
+	prefixRow   int
+	prefixOwner string
+	prefixSet   bool
 }
 
-// row generates row i of e.
-func (g *rowGen) row(e *Entity, i int) (map[string]any, error) {
-	row, err := g.object(e, e.Type, i, 0)
-	if err != nil {
-		return nil, err
+// row generates row i of e into row, an empty map.
+func (g *rowGen) row(row map[string]any, e *Entity, i int) error {
+	if err := g.fill(row, e, e.Type, i, 0); err != nil {
+		return err
 	}
 	if e.Key == "" {
 		row[HiddenKey] = Key(e.Type, "", i)
@@ -69,23 +103,28 @@ func (g *rowGen) row(e *Entity, i int) (map[string]any, error) {
 		target := int(g.hash(e.Type, r.FromField, i) % uint64(g.counts[r.To]))
 		row[r.Column()] = g.keyOf(r.To, target)
 	}
-	return row, nil
+	return nil
 }
 
 // object generates the fields of e (an entity or an embedded type) for the
 // row i of owner; depth counts embedded levels.
 func (g *rowGen) object(e *Entity, owner string, i, depth int) (map[string]any, error) {
 	row := make(map[string]any, len(e.Fields)+2)
+	return row, g.fill(row, e, owner, i, depth)
+}
+
+// fill sets the fields of object in row.
+func (g *rowGen) fill(row map[string]any, e *Entity, owner string, i, depth int) error {
 	for _, f := range e.Fields {
 		v, err := g.field(e, f, owner, i, depth)
 		if err != nil {
-			return nil, fmt.Errorf("%s.%s: %w", e.Type, f.Name, err)
+			return fmt.Errorf("%s.%s: %w", e.Type, f.Name, err)
 		}
 		if v != nil {
 			row[f.Name] = v
 		}
 	}
-	return row, nil
+	return nil
 }
 
 // field generates one field's value: a list of one to three values for a
@@ -116,7 +155,10 @@ func (g *rowGen) field(e *Entity, f *Field, owner string, i, depth int) (any, er
 
 // one generates one value of f; k tells the items of a list apart.
 func (g *rowGen) one(e *Entity, f *Field, owner string, i, k, depth int) (any, error) {
-	h := g.hash(owner, fmt.Sprintf("%s.%s.%d.%d", e.Type, f.Name, k, depth), i)
+	var b [128]byte // e.Type.f.Name.k.depth, as the hash has always read it
+	name := append(append(append(append(b[:0], e.Type...), '.'), f.Name...), '.')
+	name = append(strconv.AppendInt(name, int64(k), 10), '.')
+	h := g.hashBytes(owner, strconv.AppendInt(name, int64(depth), 10), i)
 	switch f.Value.Kind {
 	case "enum":
 		if len(f.Value.Enum) == 0 {
@@ -177,15 +219,42 @@ func Key(typ, keyType string, i int) any {
 
 // hash mixes the plan's seed with a row's owner, a field and the row.
 func (g *rowGen) hash(owner, field string, i int) uint64 {
-	h := fnv.New64a()
+	var b [128]byte
+	return g.hashBytes(owner, append(b[:0], field...), i)
+}
+
+// fnvPrime is FNV-1a's 64-bit prime.
+const fnvPrime = 1099511628211
+
+// hashBytes is hash of a field name held in bytes. It is FNV-1a written
+// out, so that it allocates nothing (one call per generated value), and
+// it starts from the state after the seed, row and owner, which the
+// fields of one row share (kept from the last call).
+func (g *rowGen) hashBytes(owner string, field []byte, i int) uint64 {
+	if !g.prefixSet || i != g.prefixRow || owner != g.prefixOwner {
+		g.prefix, g.prefixRow, g.prefixOwner, g.prefixSet = g.rowPrefix(owner, i), i, owner, true
+	}
+	h := g.prefix
+	for _, c := range field {
+		h = (h ^ uint64(c)) * fnvPrime
+	}
+	return h
+}
+
+// rowPrefix is the FNV-1a state after the seed, the row i, owner and the
+// 0 that ends it.
+func (g *rowGen) rowPrefix(owner string, i int) uint64 {
+	h := uint64(14695981039346656037)
 	var b [16]byte
 	binary.LittleEndian.PutUint64(b[:8], g.seed)
 	binary.LittleEndian.PutUint64(b[8:], uint64(i))
-	h.Write(b[:])
-	h.Write([]byte(owner))
-	h.Write([]byte{0})
-	h.Write([]byte(field))
-	return h.Sum64()
+	for _, c := range b {
+		h = (h ^ uint64(c)) * fnvPrime
+	}
+	for i := 0; i < len(owner); i++ {
+		h = (h ^ uint64(owner[i])) * fnvPrime
+	}
+	return h * fnvPrime // the 0 between owner and field
 }
 
 // Column returns the column of From's rows that holds r's foreign key: the

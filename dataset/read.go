@@ -34,7 +34,7 @@ func Read(r io.Reader, opt Options) (*Dataset, error) {
 		return nil, err
 	}
 	lr := &limitReader{r: r, max: opt.MaxBytes}
-	br := bufio.NewReaderSize(lr, readBufferSize)
+	br := bufio.NewReaderSize(lr, bufferSize(r))
 	t := newTableBuilder()
 	var err error
 	switch opt.Format {
@@ -100,4 +100,15 @@ func inputError(where string, err error) error {
 		return err
 	}
 	return fmt.Errorf("dataset: reading %s: %w", where, err)
+}
+
+// bufferSize is the read-ahead for r: readBufferSize, or less for an
+// input in memory that is shorter (a bytes or strings reader), so that
+// reading many small datasets (a contract project's generated tables)
+// does not allocate 256 KB each.
+func bufferSize(r io.Reader) int {
+	if l, ok := r.(interface{ Len() int }); ok && l.Len() < readBufferSize {
+		return max(l.Len()+1, 16)
+	}
+	return readBufferSize
 }

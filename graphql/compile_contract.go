@@ -1,8 +1,6 @@
 package graphql
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"hash/fnv"
 	"strings"
@@ -98,44 +96,6 @@ func seedOf(projectID string) uint64 {
 	h := fnv.New64a()
 	h.Write([]byte(projectID))
 	return h.Sum64()
-}
-
-// generateRows makes the datasets of p's generated tables.
-func generateRows(plan *contract.Plan, p *model.Project, seed uint64) (map[string]*dataset.Dataset, error) {
-	rows, err := plan.Rows(p.Contract.RowsOf, seed, newValues())
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]*dataset.Dataset{}
-	for _, t := range p.Tables {
-		if t.Source == nil || !t.Source.Generated {
-			continue
-		}
-		ds, err := rowsDataset(t.Source.ImportCode, rows[t.Name])
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", t.Name, err)
-		}
-		out[t.Source.ImportCode] = ds
-	}
-	return out, nil
-}
-
-// rowsDataset stores rows as a dataset under code. No rows are stored as
-// a placeholder row of a variant (a dataset has at least one record)
-// that the table does not read (emptyVariant).
-func rowsDataset(code string, rows []map[string]any) (*dataset.Dataset, error) {
-	if len(rows) == 0 {
-		return dataset.Read(strings.NewReader(`{"__variant":"placeholder"}`),
-			dataset.Options{ImportCode: code, Format: dataset.NDJSON, VariantField: "__variant"})
-	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	for _, r := range rows {
-		if err := enc.Encode(r); err != nil {
-			return nil, err
-		}
-	}
-	return dataset.Read(&buf, dataset.Options{ImportCode: code, Format: dataset.NDJSON})
 }
 
 // Pool returns the pool a request of rt reads: pool, behind the generated

@@ -18,10 +18,20 @@ import (
 // generates one (stepAttrSome).
 
 // contractDirect compiles the row plans of a contract project's entity
-// types; other types (roots, wrappers) go through the resolvers.
+// types, its query root and its page wrappers (contract_root.go); other
+// types go through the resolvers.
 func (rt *Runtime) contractDirect(obj *exec.ObjectType, sp *exec.Plan) any {
 	t := rt.contract.tables[obj.Name()]
-	if t == nil {
+	switch {
+	case obj.Def() == rt.schema.Query:
+		return rt.contractRoot(sp)
+	case t == nil && rt.wrapperKind(obj.Name()) != "":
+		switch k := rt.wrapperKind(obj.Name()); k {
+		case "page", "connection", "pageInfo", "edge":
+			return rt.compileWrap(obj, sp, k)
+		}
+		return nil
+	case t == nil:
 		return nil
 	}
 	rp := compileRowPlan(t, obj, sp)

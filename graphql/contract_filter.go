@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	"github.com/mockgql/mockgql/dataset"
@@ -13,51 +14,85 @@ import (
 // _eq/_neq/_gt/_gte/_lt/_lte/_in/_nin/_like/_ilike/_is_null with
 // _and/_or/_not, Prisma's equals/not/gt/gte/lt/lte/in/notIn/contains/
 // startsWith/endsWith with AND/OR/NOT, and plain inputs whose fields are
-// compared for equality. A condition on a to-one relation filters by the
-// related row (ctJoin); conditions on anything else the table does not
-// hold are refused with BAD_USER_INPUT rather than ignored, so a filter
-// never silently returns rows it should not.
+// compared for equality. A condition on a relation filters by the related
+// rows (ctJoin): the row a to-one relation names, or for a to-many one
+// whether some related row matches (Hasura's exists, Prisma's some, none
+// and every). Conditions on anything else the table does not hold are
+// refused with BAD_USER_INPUT rather than ignored, so a filter never
+// silently returns rows it should not.
 
-// toOne returns the to-one relation field name of t, or nil.
-func toOne(t *table, name string) *relField {
+// relationOf returns the relation field name of t that a foreign key
+// holds (to-one, or to-many with a field back), or nil.
+func relationOf(t *table, name string) *relField {
 	for _, rf := range t.rels {
-		if rf.name == name && !rf.list && rf.from != nil && rf.toAttr != nil {
+		if rf.name == name && rf.from != nil && rf.toAttr != nil {
 			return rf
 		}
 	}
 	return nil
 }
 
-// ctJoin is a filter on the row a to-one relation names (Hasura's
-// {author: {name: {_eq: "x"}}}, Prisma's {author: {is: {…}}}): when the
-// rows are read, node gets the condition "the foreign key is one of the
-// keys of the target rows the filter selects".
+// ctJoin is a filter on the rows a relation names (Hasura's
+// {author: {name: {_eq: "x"}}}, Prisma's {author: {is: {…}}} and
+// {books: {some: {…}}}): when the rows are read, node gets the condition
+// "the row's key for rf is one of the keys of the related rows the
+// filter selects" (every: that the filter does not select).
 type ctJoin struct {
 	node   *whereNode
 	rf     *relField
 	filter map[string]any
+	every  bool
 }
 
-// joinFilter adds a filter on the related row of rf at n.
-func (q *ctQuery) joinFilter(n *whereNode, rf *relField, v any, budget *int) error {
+// joinPart is one condition on the related rows: the rows that filter
+// selects exist (negate: do not); every selects the rows that do not
+// match filter, so that none of them existing means all match.
+type joinPart struct {
+	filter        map[string]any
+	negate, every bool
+}
+
+// joinParts reads the filter v on the related rows of rf: Prisma's is,
+// isNot (to-one), some, none, every (to-many), else a filter the related
+// row (to-one) or some related row (to-many, Hasura) matches.
+func joinParts(rf *relField, v any) []joinPart {
 	m, _ := v.(map[string]any)
-	negate := false
-	if is, ok := m["is"].(map[string]any); ok {
-		m = is
-	} else if isNot, ok := m["isNot"].(map[string]any); ok {
-		m, negate = isNot, true
+	words := map[string]joinPart{"is": {}, "isNot": {negate: true}}
+	if rf.list {
+		words = map[string]joinPart{"some": {}, "none": {negate: true}, "every": {negate: true, every: true}}
 	}
-	sub := &whereNode{}
-	// The target's filter is checked now, so that a wrong one is refused
-	// before any row is read.
-	if _, err := (&ctQuery{where: &whereNode{}}).filterNode(rf.to, m, budget, false); err != nil {
-		return err
+	var out []joinPart
+	for _, k := range sortedKeys(m) {
+		p, ok := words[k]
+		if !ok {
+			return []joinPart{{filter: m}}
+		}
+		if f, ok := m[k].(map[string]any); ok {
+			p.filter = f
+			out = append(out, p)
+		}
 	}
-	q.joins = append(q.joins, ctJoin{node: sub, rf: rf, filter: m})
-	if negate {
-		sub = &whereNode{not: sub}
+	if len(m) == 0 {
+		return []joinPart{{filter: m}}
 	}
-	n.and = append(n.and, sub)
+	return out
+}
+
+// joinFilter adds a filter on the related rows of rf at n.
+func (q *ctQuery) joinFilter(n *whereNode, rf *relField, v any, budget *int) error {
+	for _, p := range joinParts(rf, v) {
+		// The target's filter is checked now, so that a wrong one is
+		// refused before any row is read.
+		if _, err := (&ctQuery{where: &whereNode{}}).filterNode(rf.to, p.filter, budget, false); err != nil {
+			return err
+		}
+		sub := &whereNode{}
+		q.joins = append(q.joins, ctJoin{node: sub, rf: rf, filter: p.filter, every: p.every})
+		if p.negate {
+			sub = &whereNode{not: sub}
+		}
+		n.and = append(n.and, sub)
+	}
 	return nil
 }
 
@@ -71,9 +106,12 @@ func (q *ctQuery) resolveJoins(ctx context.Context, tv *tableView) error {
 		}
 		budget := maxWhereNodes
 		sub := &ctQuery{where: &whereNode{}, limit: -1}
-		w, err := sub.filterNode(j.rf.to, j.filter, &budget, true)
+		w, err := sub.filterNode(j.rf.to, j.filter, &budget, !j.every)
 		if err != nil {
 			return err
+		}
+		if j.every {
+			w = &whereNode{not: w}
 		}
 		sub.where = w
 		rows, err := sub.rows(ctx, target)
@@ -82,11 +120,28 @@ func (q *ctQuery) resolveJoins(ctx context.Context, tv *tableView) error {
 		}
 		pr := predicate{attr: j.rf.from, op: model.OpIn, args: make([]dataset.Value, 0, rows.len())}
 		for i := 0; i < rows.len(); i++ {
-			pr.args = append(pr.args, target.value(j.rf.toAttr, rows.at(i)))
+			pr.args = appendKey(pr.args, target.value(j.rf.toAttr, rows.at(i)))
 		}
 		j.node.preds = append(j.node.preds, pr)
 	}
 	return nil
+}
+
+// appendKey appends the key k to keys, in both its forms when it is a
+// number or a text holding one: relations match keys by their text
+// (canonKey), so 3 and "3" name the same row.
+func appendKey(keys []dataset.Value, k dataset.Value) []dataset.Value {
+	switch k.Kind {
+	case dataset.Number:
+		return append(keys, k, dataset.Value{Kind: dataset.String, Str: formatNum(k.Num)})
+	case dataset.String:
+		if f, err := strconv.ParseFloat(k.Str, 64); err == nil && formatNum(f) == k.Str {
+			return append(keys, k, dataset.Value{Kind: dataset.Number, Num: f})
+		}
+	case dataset.Null:
+		return keys
+	}
+	return append(keys, k)
 }
 
 // filterOp maps an operator of any dialect to the engine's (or to the
@@ -201,10 +256,10 @@ func (q *ctQuery) fieldFilter(n *whereNode, t *table, field string, v any, budge
 			}
 			return n.addCond(t, fa.name, op, v, budget)
 		}
-		if rf := toOne(t, field); rf != nil {
+		if rf := relationOf(t, field); rf != nil {
 			return q.joinFilter(n, rf, v, budget)
 		}
-		return model.Errorf(model.CodeBadUserInput, "the filter on %q is not served: it is neither a field of %s's rows nor a to-one relation", field, t.name)
+		return model.Errorf(model.CodeBadUserInput, "the filter on %q is not served: it is neither a field of %s's rows nor a relation held by a key", field, t.name)
 	}
 	ops, ok := v.(map[string]any)
 	if !ok {

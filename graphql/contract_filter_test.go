@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -262,5 +263,90 @@ func TestContractRelationFilters(t *testing.T) {
 	}
 	if len(by) == 0 || len(notBy) == 0 {
 		t.Fatal("the case tests nothing")
+	}
+}
+
+// TestContractToManyFilters: a filter over a to-many relation selects
+// the rows some related row matches (Hasura's nesting, Prisma's some),
+// none matches (none, and Hasura's _not), or all match (every, true for a
+// row with none), as the condition evaluated on every row.
+func TestContractToManyFilters(t *testing.T) {
+	h, _ := filterHarness(t)
+	type author struct {
+		id       string
+		genres   []string
+		minPrice float64
+	}
+	var all []author
+	floor := 0.0 // the highest of the authors' cheapest books: every book of one author costs at least that
+	for _, x := range jsonAt(h.do(`{ authors { id books { genre price } } }`, nil), "data.authors").([]any) {
+		a := author{id: jsonAt(x, "id").(string), minPrice: math.Inf(1)}
+		for _, b := range jsonAt(x, "books").([]any) {
+			a.genres = append(a.genres, jsonAt(b, "genre").(string))
+			a.minPrice = min(a.minPrice, jsonAt(b, "price").(float64))
+		}
+		floor = max(floor, a.minPrice)
+		all = append(all, a)
+	}
+	some := func(a author) bool { return slices.Contains(a.genres, "SCIENCE") }
+	cases := []struct {
+		name, field, query string
+		want               func(author) bool
+	}{
+		{"hasura exists", "hasuraAuthors", `{ hasuraAuthors(where: {books: {genre: {_eq: SCIENCE}}}) { id } }`, some},
+		{"hasura not exists", "hasuraAuthors", `{ hasuraAuthors(where: {_not: {books: {genre: {_eq: SCIENCE}}}}) { id } }`, func(a author) bool { return !some(a) }},
+		{"prisma some", "prismaAuthors", `{ prismaAuthors(where: {books: {some: {genre: {equals: SCIENCE}}}}) { id } }`, some},
+		{"prisma none", "prismaAuthors", `{ prismaAuthors(where: {books: {none: {genre: {equals: SCIENCE}}}}) { id } }`, func(a author) bool { return !some(a) }},
+		{"prisma every", "prismaAuthors", fmt.Sprintf(`{ prismaAuthors(where: {books: {every: {price: {gte: %v}}}}) { id } }`, floor/2),
+			func(a author) bool { return a.minPrice >= floor/2 }},
+		{"prisma some and every", "prismaAuthors", fmt.Sprintf(`{ prismaAuthors(where: {books: {some: {genre: {equals: SCIENCE}}, every: {price: {gte: %v}}}}) { id } }`, floor/2),
+			func(a author) bool { return some(a) && a.minPrice >= floor/2 }},
+	}
+	for _, c := range cases {
+		var want []string
+		for _, a := range all {
+			if c.want(a) {
+				want = append(want, a.id)
+			}
+		}
+		if len(want) == 0 || len(want) == len(all) {
+			t.Fatalf("%s: %d of %d authors match: the case tests nothing", c.name, len(want), len(all))
+		}
+		if got := listIDs(t, h, c.field, c.query); !slices.Equal(got, want) {
+			t.Errorf("%s: %s\n got %v\nwant %v", c.name, c.query, got, want)
+		}
+	}
+}
+
+// TestContractToManyEmpty: every holds for a row with no related rows,
+// some {} for a row with any, none {} for a row with none.
+func TestContractToManyEmpty(t *testing.T) {
+	p := contractProject(t, "testdata/contract/filters.graphql")
+	p.Contract.Tables = []model.ContractTable{{Type: "Book", Rows: 5}}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	var with, without []string
+	for _, x := range jsonAt(h.do(`{ authors { id books { id } } }`, nil), "data.authors").([]any) {
+		if len(jsonAt(x, "books").([]any)) > 0 {
+			with = append(with, jsonAt(x, "id").(string))
+		} else {
+			without = append(without, jsonAt(x, "id").(string))
+		}
+	}
+	if len(with) == 0 || len(without) == 0 {
+		t.Fatalf("%d authors with books, %d without: the case tests nothing", len(with), len(without))
+	}
+	for q, want := range map[string][]string{
+		`{ prismaAuthors(where: {books: {every: {price: {lt: -1}}}}) { id } }`: without,
+		`{ prismaAuthors(where: {books: {none: {}}}) { id } }`:                 without,
+		`{ prismaAuthors(where: {books: {some: {}}}) { id } }`:                 with,
+		`{ hasuraAuthors(where: {books: {}}) { id } }`:                         with,
+	} {
+		field := "prismaAuthors"
+		if strings.Contains(q, "hasura") {
+			field = "hasuraAuthors"
+		}
+		if got := listIDs(t, h, field, q); !slices.Equal(got, want) {
+			t.Errorf("%s\n got %v\nwant %v", q, got, want)
+		}
 	}
 }

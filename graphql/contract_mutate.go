@@ -73,7 +73,7 @@ func (rt *Runtime) write(ctx context.Context, m *mutation, t *table, rf *contrac
 			inputs = []map[string]any{u}
 		}
 	}
-	return rt.updateRows(m, t, found, merged(inputs))
+	return rt.updateRows(m, t, found, merged(inputs), increments(rf, args))
 }
 
 // mutationInputs returns the values a mutation gives: its input objects
@@ -84,7 +84,7 @@ func mutationInputs(rf *contract.RootField, args map[string]any) []map[string]an
 	flat := map[string]any{}
 	for _, a := range rf.Args {
 		v, ok := args[a.Name]
-		if !ok || a.Role != contract.RoleInput || a.Name == "create" || a.Name == "update" {
+		if !ok || a.Role != contract.RoleInput || a.Op == "inc" || a.Name == "create" || a.Name == "update" {
 			continue
 		}
 		switch x := v.(type) {
@@ -185,12 +185,18 @@ func (rt *Runtime) createRow(m *mutation, t *table, in map[string]any) (*rowObj,
 	return &rowObj{tv: next, row: r}, nil
 }
 
-// updateRows merges in into each row's values.
-func (rt *Runtime) updateRows(m *mutation, t *table, rows []*rowObj, in map[string]any) ([]*rowObj, error) {
+// updateRows merges in into each row's values, and changes its numbers
+// by inc and by the arithmetic in holds (arithmetic).
+func (rt *Runtime) updateRows(m *mutation, t *table, rows []*rowObj, in map[string]any, inc []numOp) ([]*rowObj, error) {
+	in, ops := arithmetic(t, in)
+	ops = append(ops, inc...)
 	var out []*rowObj
 	for _, ro := range rows {
 		vals, idArg, err := rowValues(ro.tv, in)
 		if err != nil {
+			return nil, err
+		}
+		if err := applyOps(ro, ops, vals); err != nil {
 			return nil, err
 		}
 		id := ro.tv.id(ro.row)

@@ -26,6 +26,9 @@ type ctQuery struct {
 	// joins are filters on related rows, resolved when rows are read.
 	joins []ctJoin
 	relay bool
+	// first is Relay's first when no other Relay argument is given (0:
+	// none): the window is then the first rows (firstOnly).
+	first, relayArgs int
 	// offset and limit window the rows (limit < 0: all).
 	offset, limit int
 	page, size    int // page numbering (page 0: none)
@@ -33,6 +36,13 @@ type ctQuery struct {
 	// table); maxPage is the size of an unpaged list.
 	paged   bool
 	maxPage int
+	// sortField and sortDesc are a sort given as two arguments
+	// (sortField, sortDirection), read when all arguments are.
+	sortField string
+	sortDesc  bool
+	// pq is the engine's query, built once for a query of constant
+	// arguments without joins (prepare); nil: built by rows.
+	pq *powerQuery
 }
 
 // readQuery reads the arguments args of rf against the table t.
@@ -46,6 +56,11 @@ func (rt *Runtime) readQuery(t *table, rf *contract.RootField, args map[string]a
 		}
 		if err := rt.readArg(q, t, a, v, &budget); err != nil {
 			return nil, err
+		}
+	}
+	if q.sortField != "" {
+		if a := foldedAttr(t, q.sortField); a != nil {
+			q.keys = append([]sortKey{{attr: a, desc: q.sortDesc}}, q.keys...)[:min(len(q.keys)+1, maxOrderKeys)]
 		}
 	}
 	if q.size > 0 || q.page > 0 {
@@ -83,9 +98,13 @@ func (rt *Runtime) readArg(q *ctQuery, t *table, a *contract.Arg, v any, budget 
 	case contract.RoleFilter:
 		return q.filter(t, a.Style, v, budget)
 	case contract.RoleSort:
-		q.keys = append(q.keys, sortKeys(t, v)...)
+		q.sort(t, a.Op, v)
 	case contract.RoleRelay:
 		q.relay = true
+		q.relayArgs++
+		if n, ok := v.(int); ok && a.Op == "first" {
+			q.first = n
+		}
 	case contract.RoleOffset, contract.RolePage:
 		q.window(a.Op, v)
 	case contract.RoleIgnored:
@@ -96,6 +115,23 @@ func (rt *Runtime) readArg(q *ctQuery, t *table, a *contract.Arg, v any, budget 
 		}
 	}
 	return nil
+}
+
+// sort records a sort argument: one half of a pair (op field or
+// direction), or a whole sort (sortKeys).
+func (q *ctQuery) sort(t *table, op string, v any) {
+	s, _ := v.(string)
+	switch op {
+	case "field":
+		q.sortField = s
+	case "direction":
+		q.sortDesc = strings.HasPrefix(strings.ToLower(s), "desc")
+	default:
+		q.keys = append(q.keys, sortKeys(t, v)...)
+		if len(q.keys) > maxOrderKeys {
+			q.keys = q.keys[:maxOrderKeys]
+		}
+	}
 }
 
 // window records a paging argument: limit, offset, page or size.
@@ -142,12 +178,51 @@ func (n *whereNode) addCond(t *table, field string, op model.Operator, v any, bu
 	if a == nil {
 		a = foldedAttr(t, field)
 	}
+	if a != nil && a.typ == model.TypeID && (op == model.OpEq || op == model.OpIn || op == model.OpNeq) {
+		if forms, ok := keyForms(v); ok {
+			pr, err := newPredicate(param{name: field, attr: a, op: model.OpIn}, forms)
+			if op == model.OpNeq {
+				n.nin = append(n.nin, pr)
+			} else {
+				n.preds = append(n.preds, pr)
+			}
+			return err
+		}
+	}
 	pr, err := newPredicate(param{name: field, attr: a, op: op}, numberArg(a, v))
 	if err != nil {
 		return err
 	}
 	n.preds = append(n.preds, pr)
 	return nil
+}
+
+// keyForms returns the values an ID argument v stands for, both as text
+// and as a number when it is one ("3" and 3): a dataset bound to a
+// contract type may hold its keys as JSON numbers, and an ID argument is
+// always text (a lookup by key finds the row as the table runtime's
+// does). ok is false when v has no second form.
+func keyForms(v any) (forms []any, ok bool) {
+	switch x := v.(type) {
+	case string:
+		if f, err := strconv.ParseFloat(x, 64); err == nil && formatNum(f) == x {
+			return []any{x, f}, true
+		}
+	case float64:
+		return []any{x, formatNum(x)}, true
+	case int:
+		return []any{x, strconv.Itoa(x)}, true
+	case []any:
+		for _, item := range x {
+			more, two := keyForms(item)
+			if !two {
+				more = []any{item}
+			}
+			forms, ok = append(forms, more...), ok || two
+		}
+		return forms, ok
+	}
+	return nil, false
 }
 
 // numberArg turns text arguments into numbers for a numeric attribute
@@ -289,12 +364,10 @@ func (q *ctQuery) rows(ctx context.Context, tv *tableView) (rowList, error) {
 	if err := q.resolveJoins(ctx, tv); err != nil {
 		return rowList{}, err
 	}
-	pq := &powerQuery{q: &listQuery{}, keys: q.keys}
-	pq.q.preds, pq.rest = q.where.split()
-	if len(pq.keys) > 0 {
-		pq.q.sort, pq.q.desc = pq.keys[0].attr, pq.keys[0].desc
+	pq := q.pq
+	if pq == nil {
+		pq = q.power()
 	}
-	pq.q.spec = querySpec(pq.q)
 	if pg, size, ok := q.pageWindow(pq); ok {
 		return tv.pageRows(ctx, pq.q, pg, size) // a window of the page: what the table runtime reads
 	}
@@ -311,18 +384,47 @@ func (q *ctQuery) rows(ctx context.Context, tv *tableView) (rowList, error) {
 	return rowList{rows: out}, nil
 }
 
+// power returns the engine's query of q's conditions and sort keys.
+func (q *ctQuery) power() *powerQuery {
+	pq := &powerQuery{q: &listQuery{}, keys: q.keys}
+	pq.q.preds, pq.rest = q.where.split()
+	if len(pq.keys) > 0 {
+		pq.q.sort, pq.q.desc = pq.keys[0].attr, pq.keys[0].desc
+	}
+	pq.q.spec = querySpec(pq.q)
+	return pq
+}
+
+// prepare builds q's engine query once, so that q can be kept and read
+// by concurrent requests (rows then changes nothing in it); false when
+// q has joins, which each request resolves into its where tree.
+func (q *ctQuery) prepare() bool {
+	if len(q.joins) > 0 {
+		return false
+	}
+	q.pq = q.power()
+	return true
+}
+
 // pageWindow returns the page number and size whose window holds the rows q
 // serves, when q may read only that window (paged set, the list engine
 // alone answers q, offset a multiple of limit).
 func (q *ctQuery) pageWindow(pq *powerQuery) (pg, size int, ok bool) {
-	if !q.paged || q.relay || !pq.simple() || len(q.tests) > 0 || q.limit == 0 {
+	if !q.paged || q.relay && !q.firstOnly() || !pq.simple() || len(q.tests) > 0 || q.limit == 0 {
 		return 0, 0, false
+	}
+	if q.relay {
+		return 1, q.first, true
 	}
 	if q.limit < 0 {
 		return 1, q.maxPage, q.offset == 0
 	}
 	return q.offset/q.limit + 1, q.limit, q.offset%q.limit == 0
 }
+
+// firstOnly reports whether the only Relay argument is a positive first,
+// so that the rows served are the first ones.
+func (q *ctQuery) firstOnly() bool { return q.relayArgs == 1 && q.first > 0 }
 
 func (q *ctQuery) test(tv *tableView, r int32) bool {
 	for _, t := range q.tests {

@@ -157,6 +157,10 @@ func fieldArgs(t *table, fd *ast.FieldDefinition) []*contract.Arg {
 			arg.Role = contract.RoleFilter
 		case "orderby", "sort", "sortby", "order", "ordering":
 			arg.Role = contract.RoleSort
+		case "sortfield", "orderfield":
+			arg.Role, arg.Op = contract.RoleSort, "field"
+		case "sortdirection", "sortorder", "orderdirection", "direction":
+			arg.Role, arg.Op = contract.RoleSort, "direction"
 		default:
 			if foldedAttr(t, a.Name) != nil {
 				arg.Role, arg.Field = contract.RoleEq, foldedAttr(t, a.Name).name

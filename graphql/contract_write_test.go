@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -180,4 +183,132 @@ func TestContractNoRows(t *testing.T) {
 	if list, _ := jsonAt(h.do(`{ authors { id } }`, nil), "data.authors").([]any); len(list) != 0 {
 		t.Errorf("authors = %v", list)
 	}
+}
+
+// TestContractCreateInEmptyTable: a type set to 0 generated rows serves
+// none, and then the rows mutations create, in lists, lookups, filters,
+// pages and relations, as a type with rows does.
+func TestContractCreateInEmptyTable(t *testing.T) {
+	p := contractProject(t, "testdata/contract/filters.graphql")
+	p.Contract.Tables = []model.ContractTable{{Type: "Book", Rows: 0}}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	if got := listIDs(t, h, "books", `{ books(limit: 1000) { id } }`); len(got) != 0 {
+		t.Fatalf("books of a type of 0 rows: %v", got)
+	}
+	out := h.do(`mutation { createBook(input: {title: "Zzyzx", price: 1.5, genre: HISTORY, authorId: "author-3"}) { id } }`, nil)
+	id, _ := jsonAt(out, "data.createBook.id").(string)
+	if id == "" {
+		t.Fatalf("createBook: %v", out)
+	}
+	for field, q := range map[string]string{
+		"books":       `{ books(limit: 1000) { id } }`,
+		"hasuraBooks": `{ hasuraBooks(where: {title: {_eq: "Zzyzx"}}) { id } }`,
+		"prismaBooks": `{ prismaBooks(where: {price: {lt: 2}}) { id } }`,
+		"searchBooks": `{ searchBooks(search: "zzy") { id } }`,
+	} {
+		if got := listIDs(t, h, field, q); len(got) != 1 || got[0] != id {
+			t.Errorf("%s: %v, want [%s]", q, got, id)
+		}
+	}
+	for _, q := range []string{`{ book(id: "` + id + `") { id } }`, `{ authors { id books { id } } }`,
+		`{ bookPage(page: 1, perPage: 5) { total items { id } } }`, `{ bookConnection(first: 5) { totalCount edges { node { id } } } }`,
+		`{ books(sort: PRICE_DESC, offset: 0, limit: 10) { id } }`} {
+		if body := string(h.raw(q, nil)); !strings.Contains(body, `"id":"`+id+`"`) {
+			t.Errorf("%s does not show the created row: %s", q, body)
+		}
+	}
+}
+
+// TestContractEmptyTableKeys: the keys of rows created in a type of 0
+// rows are those of a type with rows: numbers from 1 for a number key,
+// UUID-shaped for an ID key; a key given is free even if it is "1".
+func TestContractEmptyTableKeys(t *testing.T) {
+	p := contractProject(t, "../contract/testdata/prisma.graphql")
+	p.Contract.Tables = []model.ContractTable{{Type: "Post", Rows: 0}}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	for want := 1; want <= 2; want++ {
+		if got := jsonAt(h.do(`mutation { createOnePost(data: {title: "Zzyzx", authorId: 2}) { id } }`, nil), "data.createOnePost.id"); got != float64(want) {
+			t.Errorf("created Post %d has id %v", want, got)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "things.graphql")
+	sdl := "type Thing { id: ID! name: String }\ntype Query { things: [Thing!]! }\ntype Mutation { createThing(id: ID, name: String): Thing! }\n"
+	if err := os.WriteFile(file, []byte(sdl), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p = contractProject(t, file)
+	p.Contract.Tables = []model.ContractTable{{Type: "Thing", Rows: 0}}
+	h = &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	if out := h.do(`mutation { createThing(id: "1", name: "one") { id } }`, nil); jsonAt(out, "data.createThing.id") != "1" {
+		t.Errorf("createThing(id: \"1\"): %v", out)
+	}
+	fresh, _ := jsonAt(h.do(`mutation { createThing(name: "two") { id } }`, nil), "data.createThing.id").(string)
+	if len(fresh) != 36 || strings.Count(fresh, "-") != 4 {
+		t.Errorf("a fresh ID key %q is not UUID-shaped", fresh)
+	}
+	if got := listIDs(t, h, "things", `{ things { id } }`); len(got) != 2 || got[0] != "1" || got[1] != fresh {
+		t.Errorf("things: %v", got)
+	}
+}
+
+// TestContractArithmetic: Hasura's _inc and Prisma's increment,
+// decrement, multiply, divide and set change each row's number from its
+// own value; a result out of Int's range or a division by 0 is refused
+// and changes nothing.
+func TestContractArithmetic(t *testing.T) {
+	t.Run("hasura", func(t *testing.T) {
+		h := newContractHarness(t, "../contract/testdata/hasura.graphql")
+		before := map[string]float64{}
+		for _, x := range jsonAt(h.do(`{ products(limit: 100) { id price } }`, nil), "data.products").([]any) {
+			before[x.(map[string]any)["id"].(string)] = x.(map[string]any)["price"].(float64)
+		}
+		var id string
+		for k := range before {
+			id = k
+			break
+		}
+		out := h.do(`mutation($id: uuid!) { update_products_by_pk(pk_columns: {id: $id}, _inc: {price: 2.5}, _set: {name: "Inc"}) { id name price } }`, map[string]any{"id": id})
+		if jsonAt(out, "data.update_products_by_pk.price") != before[id]+2.5 || jsonAt(out, "data.update_products_by_pk.name") != "Inc" {
+			t.Fatalf("update_products_by_pk _inc 2.5 on %v: %v", before[id], out)
+		}
+		out = h.do(`mutation { update_products(where: {price: {_gte: 0}}, _inc: {price: -1}) { affected_rows returning { id price } } }`, nil)
+		if jsonAt(out, "data.update_products.affected_rows") != float64(len(before)) {
+			t.Fatalf("update_products _inc: %v", out)
+		}
+		for _, x := range jsonAt(h.do(`{ products(limit: 100) { id price } }`, nil), "data.products").([]any) {
+			m := x.(map[string]any)
+			want := before[m["id"].(string)] - 1
+			if m["id"] == id {
+				want += 2.5
+			}
+			if math.Abs(m["price"].(float64)-want) > 1e-9 {
+				t.Errorf("%s: price %v, want %v", m["id"], m["price"], want)
+			}
+		}
+	})
+	t.Run("prisma", func(t *testing.T) {
+		h := newContractHarness(t, "../contract/testdata/prisma.graphql")
+		views := func() float64 {
+			return jsonAt(h.do(`{ post(where: {id: 3}) { viewCount } }`, nil), "data.post.viewCount").(float64)
+		}
+		v := views()
+		steps := []struct {
+			data string
+			want float64
+		}{
+			{`{viewCount: {increment: 10}}`, v + 10}, {`{viewCount: {decrement: 3}}`, v + 7},
+			{`{viewCount: {multiply: 2}}`, 2 * (v + 7)}, {`{viewCount: {set: 8}}`, 8}, {`{viewCount: {divide: 4}}`, 2},
+		}
+		for _, s := range steps {
+			if out := h.do(`mutation { updateOnePost(where: {id: 3}, data: `+s.data+`) { viewCount } }`, nil); jsonAt(out, "data.updateOnePost.viewCount") != s.want {
+				t.Errorf("%s: %v, want %v", s.data, out, s.want)
+			}
+		}
+		for _, bad := range []string{`{viewCount: {divide: 0}}`, `{viewCount: {multiply: 2000000000}}`, `{viewCount: {divide: 3}}`} {
+			out := h.do(`mutation { updateOnePost(where: {id: 3}, data: `+bad+`) { viewCount } }`, nil)
+			if jsonAt(out, "errors.0.extensions.code") != "BAD_USER_INPUT" || views() != 2 {
+				t.Errorf("%s: %v; viewCount now %v", bad, out, views())
+			}
+		}
+	})
 }

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/brianvoe/gofakeit/v7"
@@ -42,15 +43,16 @@ type genOptions map[string]any
 type aliasFunc func(o genOptions) (genFunc, error)
 
 // genAliases returns the dotted kinds (the board's names); any gofakeit
-// function lookup name works as well (see GeneratorKinds). It builds a new
-// map on each call: generators are compiled once per attribute, not per row.
-func genAliases() map[string]aliasFunc {
+// function lookup name works as well (see GeneratorKinds). The map is
+// built once and shared (a contract's compile looks up tens of thousands
+// of generators): callers must not change it.
+var genAliases = sync.OnceValue(func() map[string]aliasFunc {
 	m := boardAliases()
 	for k, v := range contractAliases() {
 		m[k] = v
 	}
 	return m
-}
+})
 
 // boardAliases are the kinds the board has always offered.
 func boardAliases() map[string]aliasFunc {

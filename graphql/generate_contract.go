@@ -92,6 +92,7 @@ func newValues() contract.Values {
 	}
 	var mu sync.Mutex
 	gens := map[genKey]genFunc{}
+	fakers := &sync.Pool{New: newSeededFaker}
 	return func(kind string, options map[string]any, seed uint64) (any, error) {
 		key := genKey{kind, reflect.ValueOf(options).Pointer()}
 		mu.Lock()
@@ -108,6 +109,23 @@ func newValues() contract.Values {
 			gens[key] = fn
 			mu.Unlock()
 		}
-		return fn(gofakeit.NewFaker(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15), false))
+		fk := fakers.Get().(*seededFaker)
+		fk.pcg.Seed(seed, seed^0x9e3779b97f4a7c15)
+		v, err := fn(fk.f)
+		fakers.Put(fk)
+		return v, err
 	}
+}
+
+// seededFaker is a faker over a PCG source that is seeded again for each
+// value: the values are those of a new faker of the same seed, without
+// making one per value (a compile at the row bound makes millions).
+type seededFaker struct {
+	pcg *rand.PCG
+	f   *gofakeit.Faker
+}
+
+func newSeededFaker() any {
+	pcg := rand.NewPCG(0, 0)
+	return &seededFaker{pcg: pcg, f: gofakeit.NewFaker(pcg, false)}
 }

@@ -62,6 +62,13 @@ type Options struct {
 	Bounds exec.Bounds
 }
 
+// DefaultCacheRows is Options.CacheRows when it is not set: 8 Mi cached
+// row numbers, 32 MB at CacheRowBytes each (--query-cache-mb's default).
+const (
+	DefaultCacheRows = 8 << 20
+	CacheRowBytes    = 4
+)
+
 func (o Options) withDefaults() Options {
 	def := func(v *int, d int) {
 		if *v <= 0 {
@@ -71,7 +78,7 @@ func (o Options) withDefaults() Options {
 	def(&o.MaxDepth, exec.DefaultMaxDepth)
 	def(&o.MaxFields, exec.DefaultMaxFields)
 	def(&o.MaxPageSize, 1000)
-	def(&o.CacheRows, 8<<20)
+	def(&o.CacheRows, DefaultCacheRows)
 	return o
 }
 

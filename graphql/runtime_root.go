@@ -91,6 +91,9 @@ func (rt *Runtime) opArgs(o *operation, args, extra map[string]any) (opArgs, err
 // WriteRootField makes the view an exec.DirectRoot: operations whose table is
 // ready and whose arguments are accepted are written directly.
 func (v *view) WriteRootField(w *exec.Writer, sp *exec.Plan, i int) (ok, handled bool) {
+	if cp, ok := sp.Direct().(*ctRootPlan); ok {
+		return v.writeContractRoot(w, cp, sp, i)
+	}
 	rp, _ := sp.Direct().(*rootPlan)
 	if rp == nil || rp.rt != v.rt || rp.steps[i].op == nil {
 		return false, false

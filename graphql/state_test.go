@@ -22,6 +22,7 @@ var packageVarsAllowed = map[string]string{
 	"aliasCategory":           "the generator catalog's read-only table of categories, never written",
 	"lookupCategory":          "the generator catalog's read-only table of categories, never written",
 	"catalog":                 "the generator catalog, computed once from constants and never written",
+	"genAliases":              "the generator kinds, computed once from constants and never written",
 	"errNotSubscription":      "a sentinel error",
 	"ErrSubscriptionOverHTTP": "a sentinel error",
 }

@@ -85,7 +85,13 @@ type Config struct {
 	Subscriptions http.Handler
 }
 
-// DefaultConfig returns the defaults of docs/reference/bounds.md.
+// DefaultMaxConnsPerIP is the connection cap `mockgql serve` sets unless
+// told otherwise; DefaultConfig leaves the cap off (0), as a server built
+// in a test or a program needs none.
+const DefaultMaxConnsPerIP = 128
+
+// DefaultConfig returns the defaults of docs/reference/bounds.md, with the
+// connection cap off (see DefaultMaxConnsPerIP).
 func DefaultConfig() Config {
 	return Config{Addr: "127.0.0.1:8080", JWTTTL: 7 * 24 * time.Hour, MaxBodyBytes: 1 << 20,
 		MaxManagementBodyBytes: 24 << 20, EdgeLimits: model.DefaultEdgeLimits(), QueryTimeout: 5 * time.Second,

@@ -43,6 +43,7 @@ func cpuSeconds(t testing.TB, pid int) float64 {
 // of a CPU second and tens of megabytes of peak RSS (mostly the garbage
 // collector's headroom, --gc-headroom).
 func TestAbuseFragmentChains(t *testing.T) {
+	t.Parallel() // node processes only: own ports, data and clock
 	p := abuseProc(t)
 	sh := newShop(t, p.server, "chains@example.com", "chains")
 	surfaces := []struct {
@@ -113,6 +114,7 @@ func TestAbuseFragmentChains(t *testing.T) {
 // The runtime's --query-timeout is 1 s here: the validation it used to
 // ignore is now bounded well below it.
 func TestAbuseChainUnderDeadline(t *testing.T) {
+	t.Parallel() // node processes only: own ports, data and clock
 	p := abuseProc(t, "--query-timeout", "1s")
 	sh := newShop(t, p.server, "deadline@example.com", "deadline")
 	pid := p.cmd.Process.Pid
@@ -139,6 +141,7 @@ func TestAbuseChainUnderDeadline(t *testing.T) {
 // before they run, naming the costliest field; what the board sends
 // passes.
 func TestAbuseCostBudget(t *testing.T) {
+	t.Parallel() // node processes only: own ports, data and clock
 	p := abuseProc(t)
 	u := p.signUp("cost@example.com")
 	u.must(`mutation { createProject(name: "one") { id } }`, nil)
@@ -176,6 +179,7 @@ func TestAbuseCostBudget(t *testing.T) {
 // TestAbuseCostBudgetFlag: --max-management-cost moves the budget, and a
 // negative value turns it off.
 func TestAbuseCostBudgetFlag(t *testing.T) {
+	t.Parallel() // node processes only: own ports, data and clock
 	p := abuseProc(t, "--max-management-cost", "20")
 	u := p.signUp("costflag@example.com")
 	u.must(`{ a: projects { id } b: projects { id } }`, nil)
@@ -193,6 +197,7 @@ func TestAbuseCostBudgetFlag(t *testing.T) {
 // read from the tokens, and the runtime refuses the document by its
 // token bound.
 func TestAbusePreviewQueryDocument(t *testing.T) {
+	t.Parallel() // node processes only: own ports, data and clock
 	p := abuseProc(t)
 	u := p.signUp("preview-doc@example.com")
 	pid := get(u.must(`mutation { createProject(name: "big") { id } }`, nil), "createProject", "id")

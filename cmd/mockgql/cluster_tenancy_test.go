@@ -13,6 +13,7 @@ import (
 // counts them all (30 uploads across three nodes on a plan of 4 datasets
 // store 4; 24 createProject on a plan of 5 make 5).
 func TestClusterPlanCaps(t *testing.T) {
+	t.Parallel() // node processes only: own ports, data and clock
 	if testing.Short() {
 		t.Skip("starts three processes")
 	}
@@ -53,6 +54,7 @@ func TestClusterPlanCaps(t *testing.T) {
 // does not hand the room out twice after its restart; nobody settles or
 // releases it, so it expires after --upload-hold and comes back.
 func TestUploadHoldOutlivesCrashThenExpires(t *testing.T) {
+	t.Parallel() // node processes only: own ports, data and clock
 	if testing.Short() {
 		t.Skip("kills a process")
 	}

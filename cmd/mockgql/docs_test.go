@@ -176,6 +176,22 @@ func TestDocsLinks(t *testing.T) {
 // usage to the process's stderr, so it is captured for the call.
 func commandHelp(t *testing.T, command string) []string {
 	t.Helper()
+	help := helpText(t, command)
+	var flags []string
+	for _, line := range strings.Split(help, "\n") {
+		if m := helpFlag.FindStringSubmatch(line); m != nil {
+			flags = append(flags, m[1])
+		}
+	}
+	if len(flags) == 0 {
+		t.Fatalf("mockgql %s --help listed no flags:\n%s", command, help)
+	}
+	return flags
+}
+
+// helpText returns what `mockgql <command> --help` prints.
+func helpText(t *testing.T, command string) string {
+	t.Helper()
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
@@ -192,16 +208,7 @@ func commandHelp(t *testing.T, command string) []string {
 	if code != 0 {
 		t.Fatalf("mockgql %s --help: exit %d\n%s", command, code, help)
 	}
-	var flags []string
-	for _, line := range strings.Split(help, "\n") {
-		if m := helpFlag.FindStringSubmatch(line); m != nil {
-			flags = append(flags, m[1])
-		}
-	}
-	if len(flags) == 0 {
-		t.Fatalf("mockgql %s --help listed no flags:\n%s", command, help)
-	}
-	return flags
+	return help
 }
 
 var (

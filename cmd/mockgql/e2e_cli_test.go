@@ -77,6 +77,7 @@ func TestGuestSession(t *testing.T) {
 // 1 on a breaking change, 2 when a schema or the command line is wrong, so
 // that a CI job fails on breaking changes only.
 func TestSchemaDiffCommand(t *testing.T) {
+	t.Parallel() // child processes only, each case its own
 	dir := t.TempDir()
 	file := func(name, sdl string) string {
 		path := filepath.Join(dir, name)
@@ -108,6 +109,7 @@ func TestSchemaDiffCommand(t *testing.T) {
 		{"no subcommand", nil, 2, []string{"usage: mockgql schema diff"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			out, code := runSchema(t, tc.args...)
 			if code != tc.code {
 				t.Errorf("exit %d, want %d\n%s", code, tc.code, out)

@@ -31,8 +31,8 @@ func TestContractGraphQLJS(t *testing.T) {
 	u.must(`mutation { setPlan(plan: TEAM) { plan } }`, nil)
 	checked := 0
 	for _, file := range files {
-		if strings.HasSuffix(file, ".golden.json") {
-			continue
+		if !strings.HasSuffix(file, ".graphql") && !strings.HasSuffix(file, ".introspection.json") {
+			continue // goldens, licences, SOURCES.md
 		}
 		checked++
 		name := filepath.Base(file)

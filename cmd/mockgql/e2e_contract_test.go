@@ -444,3 +444,28 @@ func TestContractProjectQuota(t *testing.T) {
 	}
 	s.do("POST", cp.runtime, q, "X-API-Key", cp.key).refusal(t, 429, "TOO_MANY_REQUESTS")
 }
+
+// TestContractCreateInEmptyType: a type set to 0 rows serves none, then
+// the row a mutation creates in lists, connections, lookups and relations.
+func TestContractCreateInEmptyType(t *testing.T) {
+	s := startServer(t)
+	cp := newContractProject(t, s, "contract-empty@example.com", contractDoc(t, "relay.graphql"))
+	cp.owner.must(`mutation($p:ID!){ setContractRows(projectId:$p, type:"Book", rows: 0) { id } }`, map[string]any{"p": cp.id})
+	if n := get(cp.mustQuery(s, `{ books(first: 5) { totalCount } }`, nil), "books", "totalCount"); n != float64(0) {
+		t.Fatalf("books of a type of 0 rows: %v", n)
+	}
+	author := get(cp.mustQuery(s, `{ authors(first: 1) { edges { node { id } } } }`, nil), "authors", "edges", 0, "node", "id")
+	id := get(cp.mustQuery(s, `mutation($a:ID!){ createBook(input:{title:"Only", price: 1, genre: FICTION, authorId:$a}) { book { id } } }`,
+		map[string]any{"a": author}), "createBook", "book", "id").(string)
+	for _, q := range []string{
+		`{ books(first: 5) { totalCount edges { node { id } } } }`,
+		`{ books(first: 5, genre: FICTION) { edges { node { id } } } }`,
+		`{ book(id: "` + id + `") { id } }`,
+		`{ node(id: "` + id + `") { id } }`,
+		`{ authors(first: 1) { edges { node { books(first: 5) { edges { node { id } } } } } } }`,
+	} {
+		if r := cp.mustQuery(s, q, nil); !strings.Contains(string(mustJSON(r)), `"id":"`+id+`"`) {
+			t.Errorf("%s does not show the created row %s: %s", q, id, mustJSON(r))
+		}
+	}
+}

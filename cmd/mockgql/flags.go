@@ -33,6 +33,10 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return fs.Parse(args)
 }
 
+// defaultServer is the --server of the commands that talk to a node: a
+// node serving with its defaults (http.DefaultConfig's address).
+func defaultServer() string { return "http://" + http.DefaultConfig().Addr }
+
 // list is a comma-separated flag value.
 type list []string
 
@@ -68,12 +72,12 @@ type surfaceConfig struct {
 func surfaceFlags(fs *flag.FlagSet, c *surfaceConfig) {
 	fs.IntVar(&c.MaxResponseBytes, "max-response-bytes", exec.DefaultMaxResponseBytes, "largest GraphQL response data, in bytes; a bigger one is refused 413 PAYLOAD_TOO_LARGE")
 	fs.IntVar(&c.MaxResponseItems, "max-response-items", exec.DefaultMaxItems, "most list items (rows, related rows) one GraphQL request may complete; more is refused 413 PAYLOAD_TOO_LARGE")
-	fs.IntVar(&c.ResponseBudgetMB, "response-budget-mb", 256, "the node's budget of GraphQL response bytes being written at once, in MB; a request that finds it spent is refused 503 UNAVAILABLE")
-	fs.IntVar(&c.IPLimitManagement, "ip-limit-management", 600, "/graphql and /datasets requests a minute per client IP (0 = off)")
-	fs.IntVar(&c.IPLimitPublic, "ip-limit-public", 600, "/public-graphql requests a minute per client IP (0 = off)")
-	fs.IntVar(&c.IPLimitCreate, "ip-limit-create", 10, "sign-ups, guest projects and session projects a minute per client IP (0 = off)")
-	fs.IntVar(&c.LoginAttempts, "login-attempts", 10, "consecutive failed logins per e-mail address, from any IP, before a back-off of 1 min doubling to 1 h (0 = off)")
-	fs.IntVar(&c.MaxConnsPerIP, "max-conns-per-ip", 128, "connections one peer IP may hold open at once (0 = off)")
+	fs.IntVar(&c.ResponseBudgetMB, "response-budget-mb", exec.DefaultBudgetBytes>>20, "the node's budget of GraphQL response bytes being written at once, in MB; a request that finds it spent is refused 503 UNAVAILABLE")
+	fs.IntVar(&c.IPLimitManagement, "ip-limit-management", actors.DefaultIPLimitManagement, "/graphql and /datasets requests a minute per client IP (0 = off)")
+	fs.IntVar(&c.IPLimitPublic, "ip-limit-public", actors.DefaultIPLimitPublic, "/public-graphql requests a minute per client IP (0 = off)")
+	fs.IntVar(&c.IPLimitCreate, "ip-limit-create", actors.DefaultIPLimitCreate, "sign-ups, guest projects and session projects a minute per client IP (0 = off)")
+	fs.IntVar(&c.LoginAttempts, "login-attempts", actors.DefaultLoginAttempts, "consecutive failed logins per e-mail address, from any IP, before a back-off of 1 min doubling to 1 h (0 = off)")
+	fs.IntVar(&c.MaxConnsPerIP, "max-conns-per-ip", http.DefaultMaxConnsPerIP, "connections one peer IP may hold open at once (0 = off)")
 	fs.DurationVar(&c.BodyTimeout, "body-timeout", http.DefaultConfig().BodyTimeout, "time a request body may take to arrive after its headers (a dataset upload: the longest pause); also the longest pause of a client reading a GraphQL answer")
 	fs.StringVar(&c.MetricsAddr, "metrics-addr", "", "serve /metrics on this address only, not on --http (keep it private)")
 	budgetFlags(fs, c)

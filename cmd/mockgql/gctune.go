@@ -85,3 +85,9 @@ func gcPercentFor(live, headroom, maxGrowth uint64) int {
 	}
 	return max(10, min(int(growth*100/live), 2000))
 }
+
+// The defaults of --gc-headroom and --gc-max-growth.
+const (
+	defaultGCHeadroom  = 32 << 20
+	defaultGCMaxGrowth = 64 << 20
+)

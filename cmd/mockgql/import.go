@@ -13,7 +13,7 @@ import (
 // importCmd uploads a dataset file to a running server as a stream.
 func importCmd(args []string) error {
 	fs := flag.NewFlagSet("import", flag.ContinueOnError)
-	server := fs.String("server", "http://127.0.0.1:8080", "server base URL")
+	server := fs.String("server", defaultServer(), "server base URL")
 	token := fs.String("token", "", "JWT or FULL/MANAGEMENT API key")
 	code := fs.String("code", "", "importCode of the new dataset")
 	format := fs.String("format", "", "json, ndjson or csv (default: from the file name)")

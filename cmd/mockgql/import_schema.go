@@ -25,7 +25,7 @@ const importSchemaUsage = "usage: mockgql import-schema --server URL --token JWT
 // (docs/using/contract.md).
 func importSchemaCmd(args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("import-schema", flag.ContinueOnError)
-	server := fs.String("server", "http://127.0.0.1:8080", "server base URL")
+	server := fs.String("server", defaultServer(), "server base URL")
 	token := fs.String("token", "", "JWT or FULL/MANAGEMENT API key")
 	project := fs.String("project", "", "ID of the project to import into (a new version when it serves a schema already)")
 	newName := fs.String("new", "", "name of a new project to make from the schema (instead of --project)")

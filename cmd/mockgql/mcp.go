@@ -11,7 +11,6 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
-	"time"
 
 	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/app"
@@ -38,8 +37,8 @@ func newMCP(c serveConfig, acfg actors.Config, svc *app.Service, secret []byte, 
 // for clients that launch a command, forwarding to a node's /mcp.
 func mcpCmd(args []string) error {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	server := fs.String("server", "http://127.0.0.1:8080", "base URL of a mockgql node (its /mcp is used)")
-	timeout := fs.Duration("timeout", 30*time.Second, "time limit of one call to the server")
+	server := fs.String("server", defaultServer(), "base URL of a mockgql node (its /mcp is used)")
+	timeout := fs.Duration("timeout", mcp.DefaultConfig().CallTimeout, "time limit of one call to the server")
 	if err := parse(fs, args); err != nil {
 		return err
 	}

@@ -72,7 +72,7 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	host, _ := os.Hostname()
 	// Defaults come from the packages' DefaultConfig (docs/reference/bounds.md), written there once.
 	a, h := actors.DefaultConfig(), http.DefaultConfig()
-	fs.StringVar(&c.HTTP, "http", "127.0.0.1:8080", "HTTP listener")
+	fs.StringVar(&c.HTTP, "http", h.Addr, "HTTP listener")
 	fs.StringVar(&c.Data, "data", "./data", "data folder (bbolt files)")
 	fs.StringVar(&c.BaseURL, "base-url", "", "public address of the API (default: from --http)")
 	fs.StringVar(&c.AppURL, "app-url", "", "public address of the board (default: --base-url)")
@@ -84,7 +84,7 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	fs.StringVar(&c.Node, "node", host, "this node's name in the cluster")
 	fs.StringVar(&c.ClusterBind, "cluster-bind", "", "memberlist address host:port (default: 127.0.0.1 on a free port, a cluster of one)")
 	fs.Var(&c.Join, "join", "comma-separated memberlist addresses of nodes to join")
-	fs.IntVar(&c.Replicas, "replicas", 3, "copies of every grain's checkpoint, owner included (capped at the cluster size); a write is acknowledged once a majority holds it")
+	fs.IntVar(&c.Replicas, "replicas", cluster.DefaultReplicas, "copies of every grain's checkpoint, owner included (capped at the cluster size); a write is acknowledged once a majority holds it")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
 	fs.IntVar(&c.IPLimit, "ip-limit", a.IPLimit, "runtime requests a minute per client IP (0 = off)")
 	fs.Var(&c.TrustedProxies, "trusted-proxies", "comma-separated CIDRs whose X-Forwarded-For names the client IP")
@@ -102,9 +102,9 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	fs.DurationVar(&c.SessionTTL, "session-ttl", a.SessionTTL, "life of a session project")
 	fs.DurationVar(&c.AdoptionTTL, "adoption-ttl", a.AdoptionTTL, "life of a one-time adoption link")
 	fs.DurationVar(&c.SweepEvery, "sweep-every", a.SweepEvery, "how often expired session projects are deleted")
-	fs.IntVar(&c.QueryCacheMB, "query-cache-mb", 32, "the node's cache of filtered and sorted row lists and resolved overlays, shared by all its projects, in MB")
-	fs.Int64Var(&c.GCHeadroom, "gc-headroom", 32<<20, "while the live heap is smaller, collect garbage once per this many bytes allocated rather than at every doubling (0: Go's default; GOGC in the environment overrides)")
-	fs.Int64Var(&c.GCMaxGrowth, "gc-max-growth", 64<<20, "while the live heap is larger, collect garbage once per this many bytes allocated rather than at every doubling, so resident memory stays near the live heap (0: Go's doubling)")
+	fs.IntVar(&c.QueryCacheMB, "query-cache-mb", graphql.DefaultCacheRows*graphql.CacheRowBytes>>20, "the node's cache of filtered and sorted row lists and resolved overlays, shared by all its projects, in MB")
+	fs.Int64Var(&c.GCHeadroom, "gc-headroom", defaultGCHeadroom, "while the live heap is smaller, collect garbage once per this many bytes allocated rather than at every doubling (0: Go's default; GOGC in the environment overrides)")
+	fs.Int64Var(&c.GCMaxGrowth, "gc-max-growth", defaultGCMaxGrowth, "while the live heap is larger, collect garbage once per this many bytes allocated rather than at every doubling, so resident memory stays near the live heap (0: Go's doubling)")
 	fs.StringVar(&c.DebugAddr, "debug-addr", "", "serve Go's pprof profiles on this address (off when empty; keep it private)")
 	surfaceFlags(fs, &c.Surface)
 	planFlags(fs, &c.Plans)
@@ -219,7 +219,7 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 		clock = c.clock
 	}
 	env := &actors.Env{Local: &actors.Local{}, Clock: clock, Config: acfg, Log: log, Metrics: metrics,
-		QueryCache: graphql.NewCache(max(c.QueryCacheMB, 1) << 20 / 4), Bounds: c.Surface.bounds()}
+		QueryCache: graphql.NewCache(max(c.QueryCacheMB, 1) << 20 / graphql.CacheRowBytes), Bounds: c.Surface.bounds()}
 	bind := c.ClusterBind
 	if bind == "" {
 		bind = "127.0.0.1:0"

@@ -39,6 +39,9 @@ const (
 	DefaultMaxResponseBytes = 8 << 20
 	DefaultMaxItems         = 100_000
 	DefaultMaxErrors        = 50
+	// DefaultBudgetBytes is the node's Budget of response bytes being
+	// written at once that `mockgql serve` makes unless told otherwise.
+	DefaultBudgetBytes = 256 << 20
 	// MaxMessageBytes is the longest error message sent: messages may
 	// quote what the client sent.
 	MaxMessageBytes = 512
