@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -135,7 +136,7 @@ func compileAttribute(ma *model.Attribute) *attribute {
 	case model.MappingSource:
 		a.path = ma.SourcePath
 	case model.MappingConstant:
-		a.constant = valueOfJSON(ma.Constant)
+		a.constant = engine.ValueOfJSON(ma.Constant)
 	case model.MappingGenerated:
 		a.gen, _ = compileGenerator(ma.Generator) // unknown kind: null values
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/mockgql/mockgql/contract"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -98,7 +99,7 @@ func applyOps(ro *rowObj, ops []numOp, vals map[string]json.RawMessage) error {
 		if !ok {
 			return model.Errorf(model.CodeBadUserInput, "%s of %s: %v is not a number", o.op, o.field, o.by)
 		}
-		cur, ok := numberOf(ro.tv.value(a, ro.row))
+		cur, ok := engine.NumberOf(ro.tv.value(a, ro.row))
 		if raw, set := vals[a.id]; set {
 			var x any
 			_ = json.Unmarshal(raw, &x)
@@ -114,7 +115,7 @@ func applyOps(ro *rowObj, ops []numOp, vals map[string]json.RawMessage) error {
 		if err != nil {
 			return err
 		}
-		vals[a.id] = json.RawMessage(formatNum(next))
+		vals[a.id] = json.RawMessage(engine.FormatNum(next))
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mockgql/mockgql/contract"
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -164,7 +165,7 @@ func appendJSON(buf []byte, v any) []byte {
 		return strconv.AppendInt(buf, x, 10)
 	case float64:
 		if !math.IsInf(x, 0) && !math.IsNaN(x) {
-			return appendNum(buf, x)
+			return engine.AppendNum(buf, x)
 		}
 	case []any:
 		buf = append(buf, '[')

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -94,7 +95,7 @@ func (s *rowStep) attrSome(tv *tableView, row int32) (dataset.Value, bool) {
 	}
 	switch s.attr.typ {
 	case model.TypeInt, model.TypeFloat: // output's checks, without boxing the value
-		f, ok := numberOf(v)
+		f, ok := engine.NumberOf(v)
 		return v, ok && !math.IsInf(f, 0) && !math.IsNaN(f) && (s.attr.typ == model.TypeFloat ||
 			f == math.Trunc(f) && f >= math.MinInt32 && f <= math.MaxInt32)
 	case model.TypeBoolean:

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -129,13 +130,13 @@ func (q *ctQuery) resolveJoins(ctx context.Context, tv *tableView) error {
 
 // appendKey appends the key k to keys, in both its forms when it is a
 // number or a text holding one: relations match keys by their text
-// (canonKey), so 3 and "3" name the same row.
+// (engine.CanonKey), so 3 and "3" name the same row.
 func appendKey(keys []dataset.Value, k dataset.Value) []dataset.Value {
 	switch k.Kind {
 	case dataset.Number:
-		return append(keys, k, dataset.Value{Kind: dataset.String, Str: formatNum(k.Num)})
+		return append(keys, k, dataset.Value{Kind: dataset.String, Str: engine.FormatNum(k.Num)})
 	case dataset.String:
-		if f, err := strconv.ParseFloat(k.Str, 64); err == nil && formatNum(f) == k.Str {
+		if f, err := strconv.ParseFloat(k.Str, 64); err == nil && engine.FormatNum(f) == k.Str {
 			return append(keys, k, dataset.Value{Kind: dataset.Number, Num: f})
 		}
 	case dataset.Null:

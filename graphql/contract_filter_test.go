@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -22,7 +23,7 @@ func filterHarness(t *testing.T) (*rtHarness, []filterBook) {
 	t.Helper()
 	p := contractProject(t, "testdata/contract/filters.graphql")
 	p.Contract.Tables = []model.ContractTable{{Type: "Book", Rows: 200}}
-	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: engine.NewOverlay()}
 	var all []filterBook
 	for _, x := range jsonAt(h.do(`{ books(limit: 1000) { id title price genre } }`, nil), "data.books").([]any) {
 		m := x.(map[string]any)
@@ -153,7 +154,7 @@ func idList(books []filterBook) string {
 func TestContractRelationArguments(t *testing.T) {
 	p := contractProject(t, "../contract/testdata/prisma.graphql")
 	p.Contract.Tables = []model.ContractTable{{Type: "Post", Rows: 200}}
-	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: engine.NewOverlay()}
 	type post struct {
 		id    float64
 		title string
@@ -196,7 +197,7 @@ func TestContractMappings(t *testing.T) {
 		{Field: "Query.books", Args: []model.ContractArg{{Name: "title", Role: "range", Field: "title", Op: "gte"}}},
 		{Field: "Query.searchBooks", Shape: "generated"},
 	}
-	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: engine.NewOverlay()}
 	out := h.do(`{ books(title: "T", limit: 1000) { title } }`, nil)
 	list, _ := jsonAt(out, "data.books").([]any)
 	if len(list) == 0 {
@@ -217,7 +218,7 @@ func TestContractMappings(t *testing.T) {
 func TestContractLongLists(t *testing.T) {
 	p := contractProject(t, "testdata/contract/filters.graphql")
 	p.Contract.Tables = []model.ContractTable{{Type: "Book", Rows: 30}}
-	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{MaxPageSize: 25}), pool: memPool{}, ov: NewOverlay()}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{MaxPageSize: 25}), pool: memPool{}, ov: engine.NewOverlay()}
 	out := h.do(`{ books { id } bookPage { total items { id } } }`, nil)
 	books, _ := jsonAt(out, "data.books").([]any)
 	items, _ := jsonAt(out, "data.bookPage.items").([]any)

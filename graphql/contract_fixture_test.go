@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mockgql/mockgql/contract"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -43,5 +44,5 @@ func contractSchemas(tb testing.TB) []string {
 // pool and overlay.
 func newContractHarness(tb testing.TB, file string) *rtHarness {
 	tb.Helper()
-	return &rtHarness{tb: tb, rt: rtCompile(tb, contractProject(tb, file), Options{}), pool: memPool{}, ov: NewOverlay()}
+	return &rtHarness{tb: tb, rt: rtCompile(tb, contractProject(tb, file), Options{}), pool: memPool{}, ov: engine.NewOverlay()}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/mockgql/mockgql/contract"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -166,8 +167,8 @@ func (rt *Runtime) createRow(m *mutation, t *table, in map[string]any) (*rowObj,
 		return nil, err
 	}
 	seq := int64(1)
-	if ts := m.st.table(t.id); ts != nil {
-		seq = ts.maxSeq + 1
+	if ts := m.st.Table(t.id); ts != nil {
+		seq = ts.MaxSeq() + 1
 	}
 	switch {
 	case id != "" && tv.idUsed(id):
@@ -178,7 +179,7 @@ func (rt *Runtime) createRow(m *mutation, t *table, in map[string]any) (*rowObj,
 	if hk := t.byName[contract.HiddenKey]; hk != nil {
 		vals[hk.id], _ = json.Marshal(id)
 	}
-	m.apply(Change{TableID: t.id, RowID: id, Created: true, Seq: seq, Values: vals})
+	m.apply(engine.Change{TableID: t.id, RowID: id, Created: true, Seq: seq, Values: vals})
 	next := m.view().tableView(t)
 	r, _ := next.ov.createdRow(id)
 	return &rowObj{tv: next, row: r}, nil
@@ -202,7 +203,7 @@ func (rt *Runtime) updateRows(m *mutation, t *table, rows []*rowObj, in map[stri
 		if idArg != "" && idArg != id {
 			return nil, model.Errorf(model.CodeBadUserInput, "the id %q differs from the row's id %q; ids cannot be changed", idArg, id)
 		}
-		c := Change{TableID: t.id, RowID: id, Values: map[string]json.RawMessage{}}
+		c := engine.Change{TableID: t.id, RowID: id, Values: map[string]json.RawMessage{}}
 		if prev := ro.tv.ov.record(ro.row); prev != nil {
 			c.Created, c.Seq, c.Values = prev.ch.Created, prev.ch.Seq, maps.Clone(prev.ch.Values)
 			if c.Values == nil {
@@ -220,7 +221,7 @@ func (rt *Runtime) updateRows(m *mutation, t *table, rows []*rowObj, in map[stri
 // removeRows deletes the rows and returns them as they were.
 func (m *mutation) removeRows(rows []*rowObj) []*rowObj {
 	for _, ro := range rows {
-		c := Change{TableID: ro.tv.t.id, RowID: ro.tv.id(ro.row), Deleted: true}
+		c := engine.Change{TableID: ro.tv.t.id, RowID: ro.tv.id(ro.row), Deleted: true}
 		if prev := ro.tv.ov.record(ro.row); prev != nil && prev.ch.Created {
 			c.Created, c.Seq = true, prev.ch.Seq
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mockgql/mockgql/contract"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -205,11 +206,11 @@ func (n *whereNode) addCond(t *table, field string, op model.Operator, v any, bu
 func keyForms(v any) (forms []any, ok bool) {
 	switch x := v.(type) {
 	case string:
-		if f, err := strconv.ParseFloat(x, 64); err == nil && formatNum(f) == x {
+		if f, err := strconv.ParseFloat(x, 64); err == nil && engine.FormatNum(f) == x {
 			return []any{x, f}, true
 		}
 	case float64:
-		return []any{x, formatNum(x)}, true
+		return []any{x, engine.FormatNum(x)}, true
 	case int:
 		return []any{x, strconv.Itoa(x)}, true
 	case []any:

@@ -190,10 +190,10 @@ func (rt *Runtime) previousValues(er *eventRoot, d *ast.Definition, pf *ast.Fiel
 	switch {
 	case er.ev.Kind == EventCreated && !pf.Type.NonNull:
 		return nil
-	case er.ev.Kind == EventUpdated && er.ev.Prev.ov != nil:
+	case er.ev.Kind == EventUpdated && er.ev.Prev.Overlay() != nil:
 		at = er.ev.Prev
 	}
-	tv := newView(rt, er.v.pool, at.ov, at.state(), true).tableView(t)
+	tv := newView(rt, er.v.pool, at.Overlay(), at.State(), true).tableView(t)
 	row := int32(-1)
 	if tv.notReady == nil {
 		row = tv.byID(id)
@@ -236,10 +236,10 @@ func attrOut(a *attribute, v dataset.Value) any {
 // values the update changed, in the table's order; none for other events.
 func (rt *Runtime) updatedFields(er *eventRoot, tv *tableView, row int32) []any {
 	out := []any{}
-	if er.ev.Kind != EventUpdated || er.ev.Prev.ov == nil {
+	if er.ev.Kind != EventUpdated || er.ev.Prev.Overlay() == nil {
 		return out
 	}
-	before := newView(rt, er.v.pool, er.ev.Prev.ov, er.ev.Prev.state(), true).tableView(tv.t)
+	before := newView(rt, er.v.pool, er.ev.Prev.Overlay(), er.ev.Prev.State(), true).tableView(tv.t)
 	if before.notReady != nil {
 		return out
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -123,7 +124,7 @@ func TestContractSubscriptionMapped(t *testing.T) {
 		{Field: "Subscription.randomBook", Shape: "event", Entity: "Book"},
 		{Field: "Subscription.bookCreated", Shape: "generated", EverySeconds: 7},
 	}
-	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: engine.NewOverlay()}
 	created := h.mutateEvents(`mutation { createBook(input: {title: "Zzyzx"}) { id } }`)[0]
 	deleted := h.mutateEvents(`mutation { deleteBook(id: "` + created.RowID + `") { id } }`)[0]
 	for _, ev := range []Event{created, deleted} {

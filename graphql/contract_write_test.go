@@ -12,6 +12,7 @@ import (
 
 	"github.com/mockgql/mockgql/contract"
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -149,7 +150,7 @@ func TestContractBoundDataset(t *testing.T) {
 	}
 	p.Tables, p.Relations = tables, rels
 	pool := memPool{"writers": rtDataset(t, "writers", dataset.JSON, "", `[{"id": "w1", "name": "Ursula"}, {"id": "w2", "name": "Italo"}]`)}
-	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: pool, ov: NewOverlay()}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: pool, ov: engine.NewOverlay()}
 	if got := fmt.Sprint(jsonAt(h.do(`{ authors { id name } }`, nil), "data.authors")); got != "[map[id:w1 name:Ursula] map[id:w2 name:Italo]]" {
 		t.Errorf("authors = %s", got)
 	}
@@ -174,7 +175,7 @@ func mustParse(t *testing.T, doc string) *contract.Schema {
 func TestContractNoRows(t *testing.T) {
 	p := contractProject(t, "testdata/contract/filters.graphql")
 	p.Contract.Tables = []model.ContractTable{{Type: "Author", Rows: 0}}
-	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: engine.NewOverlay()}
 	out := h.do(`{ book(id: "book-1") { id author { id } } }`, nil)
 	if msg := fmt.Sprint(jsonAt(out, "errors.0.message")); !strings.Contains(msg, "Cannot return null for non-nullable field Book.author") || jsonAt(out, "errors.1") != nil {
 		t.Errorf("got %v", out)

@@ -2,7 +2,9 @@
 // model into a GraphQL schema with resolvers (Compile), and answers
 // requests against a data pool's datasets and a project's overlay of
 // mutations (Runtime.Query, Runtime.Mutate). Requests are prepared and
-// executed by package graphql/exec; the columns come from package dataset.
+// executed by package graphql/exec; the columns come from package dataset;
+// the overlay, the query cache, row sets and value keys from package engine
+// (Overlay, Change, Snapshot, Cache, NewOverlay and NewCache here are its).
 //
 //	rt, err := graphql.Compile(project, graphql.Options{}) // once per model version
 //	prep, refused := rt.Prepare(req)                     // refused: HTTP 400
@@ -18,9 +20,11 @@
 //
 // Files, by seam: compile*.go, power_schema.go and schemadiff.go build the
 // schema; runtime*.go, connection.go, aggregate.go and relation.go answer
-// fields; query_*.go, overlay*.go and aggregate_index.go are the row engine
-// (bitsets, sparse row sets, rank-ordered pages over dataset.Order,
-// copy-on-write overlays, the query cache); generate*.go make GENERATED
+// fields; query_*.go, overlay_*.go and aggregate_index.go are the part of
+// the row engine still here (the bound table view, list, index, sparse,
+// where and power code, the resolved overlay), on package engine's
+// overlay, cache, row sets and rank-ordered page primitives, and moving
+// there (engine's doc says in what order); generate*.go make GENERATED
 // values.
 //
 // A contract project (model.Project.Contract: SDL-first, docs/using/
@@ -37,7 +41,7 @@
 // projects (contract_direct.go).
 //
 // The package is pure: no I/O, no clock, and no mutable package state —
-// what a Runtime, an Overlay or a Cache needs is a field of it; the only
-// package-level variables are two sync.Pools of scratch buffers, the
-// immutable empty overlay version and sentinel errors (TestNoPackageState).
+// what a Runtime needs is a field of it; the only package-level variables
+// are two sync.Pools of scratch buffers, the generator catalog's read-only
+// tables and sentinel errors (TestNoPackageState).
 package graphql

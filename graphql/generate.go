@@ -14,6 +14,7 @@ import (
 	"github.com/brianvoe/gofakeit/v7"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -234,7 +235,7 @@ func paramStrings(v any) []string {
 		return out
 	}
 	if f, ok := v.(float64); ok {
-		return []string{formatNum(f)}
+		return []string{engine.FormatNum(f)}
 	}
 	if s, ok := v.(string); ok {
 		return []string{s}
@@ -322,7 +323,7 @@ func (g *generator) value(attrID, rowID string) dataset.Value {
 	if err != nil {
 		return dataset.Value{}
 	}
-	return valueOfGo(x)
+	return engine.ValueOfGo(x)
 }
 
 func (o genOptions) only(names ...string) error {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 )
 
@@ -21,7 +22,7 @@ func BenchmarkMutations10(b *testing.B) {
 	const rows = 1_000_000
 	pool := memPool{"bench": rtBenchDataset(b, rows)}
 	rt := rtCompile(b, rtBenchProject(b), Options{})
-	ov := NewOverlay()
+	ov := engine.NewOverlay()
 	rnd := rand.New(rand.NewPCG(3, 3))
 	ids := rnd.Perm(rows)
 	ctx := context.Background()
@@ -51,12 +52,12 @@ func BenchmarkMutations10(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	var pre []Change // the 10,000 records, applied at once
+	var pre []engine.Change // the 10,000 records, applied at once
 	for ; done < 10_000; done++ {
-		c := Change{TableID: "t_Product", RowID: fmt.Sprint(ids[done] + 1), Values: map[string]json.RawMessage{"a_Product_price": json.RawMessage("1.5")}}
+		c := engine.Change{TableID: "t_Product", RowID: fmt.Sprint(ids[done] + 1), Values: map[string]json.RawMessage{"a_Product_price": json.RawMessage("1.5")}}
 		switch done % 5 {
 		case 1, 2:
-			c = Change{TableID: "t_Product", RowID: fmt.Sprintf("new%d", done), Created: true, Seq: int64(done), Values: c.Values}
+			c = engine.Change{TableID: "t_Product", RowID: fmt.Sprintf("new%d", done), Created: true, Seq: int64(done), Values: c.Values}
 		case 3:
 			c.Deleted, c.Values = true, nil
 		}
@@ -73,20 +74,20 @@ func BenchmarkMutations10(b *testing.B) {
 // mixOverlayChanges returns the 10,000 changes of the bench table that
 // BenchmarkListMixOverlay applies: 40% updates of the price, 40% creates,
 // 20% deletes, over random rows of rows.
-func mixOverlayChanges(rows int) []Change {
+func mixOverlayChanges(rows int) []engine.Change {
 	rnd := rand.New(rand.NewPCG(3, 3))
 	ids := rnd.Perm(rows)
-	var changes []Change
+	var changes []engine.Change
 	for i := 0; i < 10_000; i++ {
 		price := json.RawMessage(fmt.Sprint(float64(rnd.IntN(100000)) / 100))
 		switch x := rnd.IntN(10); {
 		case x < 4:
-			changes = append(changes, Change{TableID: "t_Product", RowID: fmt.Sprint(ids[i] + 1), Values: map[string]json.RawMessage{"a_Product_price": price}})
+			changes = append(changes, engine.Change{TableID: "t_Product", RowID: fmt.Sprint(ids[i] + 1), Values: map[string]json.RawMessage{"a_Product_price": price}})
 		case x < 8:
-			changes = append(changes, Change{TableID: "t_Product", RowID: fmt.Sprintf("new%d", i), Created: true, Seq: int64(i),
+			changes = append(changes, engine.Change{TableID: "t_Product", RowID: fmt.Sprintf("new%d", i), Created: true, Seq: int64(i),
 				Values: map[string]json.RawMessage{"a_Product_price": price, "a_Product_name": json.RawMessage(fmt.Sprintf(`"New %d"`, i))}})
 		default:
-			changes = append(changes, Change{TableID: "t_Product", RowID: fmt.Sprint(ids[i] + 1), Deleted: true})
+			changes = append(changes, engine.Change{TableID: "t_Product", RowID: fmt.Sprint(ids[i] + 1), Deleted: true})
 		}
 	}
 	return changes
@@ -100,14 +101,14 @@ func mixOverlayChanges(rows int) []Change {
 // CPU profile samples carry the label side=plain or side=overlay.
 func BenchmarkListMixOverlayRatio(b *testing.B) {
 	const rows, slice = 1_000_000, 50
-	ov := NewOverlay()
+	ov := engine.NewOverlay()
 	ov.Apply(mixOverlayChanges(rows))
 	_, preps, _, run := mixRunner(b, rows, nil, ov)
 	ctx := context.Background()
 	var plain, over time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i += slice {
-		for k, o := range []*Overlay{nil, ov} {
+		for k, o := range []*engine.Overlay{nil, ov} {
 			start := time.Now()
 			pprof.Do(ctx, pprof.Labels("side", []string{"plain", "overlay"}[k]), func(context.Context) {
 				for j := i; j < min(b.N, i+slice); j++ {
@@ -130,11 +131,11 @@ func BenchmarkListMixOverlayRatio(b *testing.B) {
 // runtime, builds the indexes they use and runs each query once with each
 // overlay of ovs (nil: none), so that the overlays' live tables are built
 // too; run answers a query of rt as the HTTP handler does.
-func mixRunner(b *testing.B, rows int, ovs ...*Overlay) (rt *Runtime, preps []*exec.Prepared, queries []string, run func(*exec.Prepared, *Overlay)) {
+func mixRunner(b *testing.B, rows int, ovs ...*engine.Overlay) (rt *Runtime, preps []*exec.Prepared, queries []string, run func(*exec.Prepared, *engine.Overlay)) {
 	pool := memPool{"bench": rtBenchDataset(b, rows)}
 	rt = rtCompile(b, rtBenchProject(b), Options{})
 	ctx := context.Background()
-	run = func(prep *exec.Prepared, o *Overlay) {
+	run = func(prep *exec.Prepared, o *engine.Overlay) {
 		res, err := rt.Query(ctx, prep, pool, o)
 		if err != nil || len(res.Errors) > 0 {
 			b.Fatal(err, res.Errors)

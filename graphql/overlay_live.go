@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -147,7 +148,7 @@ func (tv *tableView) overlayMatch(q *listQuery) liveMatch {
 				tmp[x>>6] |= 1 << (uint(x) & 63)
 			}
 		}
-		andWords(m.bits, tmp)
+		engine.AndWords(m.bits, tmp)
 	}
 	for i := range q.preds {
 		pr := &q.preds[i]

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"maps"
 	"slices"
+
+	"github.com/mockgql/mockgql/engine"
 )
 
 // rowSet is a dataset row's record in a patch; a nil rec removes the row's.
@@ -18,7 +20,7 @@ type rowSet struct {
 // those records are decoded and looked up; o's slices and bitset are
 // copied and patched (shared when no dataset row changed), its unchanged
 // rowRecs shared.
-func (o *tableOverlay) patch(tv *tableView, ts *tableState, ids []string) *tableOverlay {
+func (o *tableOverlay) patch(tv *tableView, ts *engine.TableState, ids []string) *tableOverlay {
 	next := &tableOverlay{n: o.n, t: o.t, ds: o.ds, ts: ts, maxID: o.maxID, hasMaxID: o.hasMaxID}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
@@ -26,7 +28,7 @@ func (o *tableOverlay) patch(tv *tableView, ts *tableState, ids []string) *table
 	var gone, added []*rowRec // created rows
 	lostMax := false          // a record with the largest integer RowID went
 	for _, id := range ids {
-		old, cur := o.ts.get(id), ts.get(id)
+		old, cur := o.ts.Get(id), ts.Get(id)
 		if old == cur {
 			continue
 		}
@@ -55,7 +57,7 @@ func (o *tableOverlay) patch(tv *tableView, ts *tableState, ids []string) *table
 	}
 	if lostMax { // rare (a branch of records dropped): read every RowID
 		next.maxID, next.hasMaxID = 0, false
-		ts.each(func(c *Change) { next.noteID(c.RowID) })
+		ts.Each(func(c *engine.Change) { next.noteID(c.RowID) })
 	}
 	next.created = mergeCreated(o.created, gone, added)
 	if len(set) == 0 { // only created rows changed: share the rest, immutable
@@ -84,11 +86,11 @@ func (o *tableOverlay) patch(tv *tableView, ts *tableState, ids []string) *table
 // their records) with set applied (a later entry for a row wins), and
 // derives the changed set (from changed, the set of idx, when given: only
 // the chunks of the rows in set are copied) and the updated rows.
-func (o *tableOverlay) setRows(idx []int32, recs []*rowRec, changed *chunkedBits, set []rowSet) {
+func (o *tableOverlay) setRows(idx []int32, recs []*rowRec, changed *engine.ChunkedBits, set []rowSet) {
 	slices.SortStableFunc(set, func(a, b rowSet) int { return cmp.Compare(a.row, b.row) })
 	o.rowIdx = make([]int32, 0, len(idx)+len(set))
 	o.rowRecs = make([]*rowRec, 0, len(idx)+len(set))
-	bits := editChunks(changed, int(o.n))
+	bits := engine.EditChunks(changed, int(o.n))
 	i := 0
 	for j := 0; j < len(set); j++ {
 		s := set[j]
@@ -103,14 +105,14 @@ func (o *tableOverlay) setRows(idx []int32, recs []*rowRec, changed *chunkedBits
 			i++ // replaced
 		}
 		if s.rec == nil {
-			bits.clear(s.row)
+			bits.Clear(s.row)
 			continue
 		}
-		bits.set(s.row)
+		bits.Set(s.row)
 		o.rowIdx, o.rowRecs = append(o.rowIdx, s.row), append(o.rowRecs, s.rec)
 	}
 	o.rowIdx, o.rowRecs = append(o.rowIdx, idx[i:]...), append(o.rowRecs, recs[i:]...)
-	o.changed = bits.done()
+	o.changed = bits.Done()
 	o.updated = make([]int32, 0, len(o.rowIdx))
 	for k, rec := range o.rowRecs {
 		if !rec.deleted {

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/mockgql/mockgql/engine"
 )
 
 // TestOverlayPatchMatchesFull applies random creates, updates, deletes
@@ -22,37 +24,37 @@ func TestOverlayPatchMatchesFull(t *testing.T) {
 	pool := memPool{"bench": rtBenchDataset(t, 2000)}
 	rt := rtCompile(t, rtBenchProject(t), Options{CacheRows: 1})
 	tab := rt.model.tables[0]
-	ov := NewOverlay()
+	ov := engine.NewOverlay()
 	rnd := rand.New(rand.NewPCG(7, 7))
 	seq, created := int64(0), []string{}
-	change := func() Change {
+	change := func() engine.Change {
 		price := map[string]json.RawMessage{"a_Product_price": json.RawMessage(fmt.Sprint(rnd.IntN(1000)))}
 		switch x := rnd.IntN(10); {
 		case x < 3 && len(created) > 0: // a created row updated or deleted
 			id := created[rnd.IntN(len(created))]
-			c := ov.snapshot().table(tab.id).get(id)
+			c := ov.State().Table(tab.id).Get(id)
 			if c == nil { // created on a branch that was dropped
 				break
 			}
-			return Change{TableID: tab.id, RowID: id, Created: true, Seq: c.Seq, Values: price, Deleted: x == 0}
+			return engine.Change{TableID: tab.id, RowID: id, Created: true, Seq: c.Seq, Values: price, Deleted: x == 0}
 		case x < 6:
 			seq++
 			id := fmt.Sprintf("new%d", seq)
 			created = append(created, id)
-			return Change{TableID: tab.id, RowID: id, Created: true, Seq: seq, Values: price}
+			return engine.Change{TableID: tab.id, RowID: id, Created: true, Seq: seq, Values: price}
 		}
-		return Change{TableID: tab.id, RowID: fmt.Sprint(1 + rnd.IntN(2100)), Values: price, Deleted: rnd.IntN(5) == 0}
+		return engine.Change{TableID: tab.id, RowID: fmt.Sprint(1 + rnd.IntN(2100)), Values: price, Deleted: rnd.IntN(5) == 0}
 	}
 	patched, versions, livePatched, ranksPatched := 0, 0, 0, 0
-	check := func(st *overlayState, cacheable bool) {
-		last := ov.lastResolved(tab.id)
+	check := func(st *engine.OverlayState, cacheable bool) {
+		last := lastResolved(ov, tab.id)
 		tv := newView(rt, pool, ov, st, cacheable).tableView(tab)
-		ts := st.table(tab.id)
-		if ts.len() == 0 {
+		ts := st.Table(tab.id)
+		if ts.Len() == 0 {
 			return
 		}
 		if last != nil && !last.resolves(tv, ts) {
-			if _, ok := diff(last.ts, ts); ok {
+			if _, ok := engine.Diff(last.ts, ts); ok {
 				patched++
 			}
 		}
@@ -79,11 +81,11 @@ func TestOverlayPatchMatchesFull(t *testing.T) {
 		case x == 0:
 			ov.Reset()
 		case x < 10: // a mutation's private branch, then its changes applied
-			st := ov.snapshot()
-			var log []Change
+			st := ov.State()
+			var log []engine.Change
 			for i := 0; i < 1+rnd.IntN(10); i++ {
 				c := change()
-				st = st.with([]Change{c})
+				st = st.With([]engine.Change{c})
 				log = append(log, c)
 				check(st, false)
 			}
@@ -91,13 +93,13 @@ func TestOverlayPatchMatchesFull(t *testing.T) {
 				ov.Apply(log)
 			}
 		default:
-			var batch []Change
+			var batch []engine.Change
 			for i := 0; i < 1+rnd.IntN(3); i++ {
 				batch = append(batch, change())
 			}
 			ov.Apply(batch)
 		}
-		check(ov.snapshot(), true)
+		check(ov.State(), true)
 	}
 	if patched*10 < versions*9 || livePatched < versions/10 || ranksPatched < versions/10 {
 		t.Fatalf("%d of %d versions patched, %d live tables, %d rank lists; want nearly all versions and a third of the others",
@@ -107,8 +109,8 @@ func TestOverlayPatchMatchesFull(t *testing.T) {
 
 func requireSameOverlay(tb testing.TB, got, want *tableOverlay) {
 	tb.Helper()
-	chs := func(recs []*rowRec) []*Change {
-		out := make([]*Change, len(recs))
+	chs := func(recs []*rowRec) []*engine.Change {
+		out := make([]*engine.Change, len(recs))
 		for i, r := range recs {
 			out[i] = r.ch
 		}
@@ -119,7 +121,7 @@ func requireSameOverlay(tb testing.TB, got, want *tableOverlay) {
 		tb.Fatalf("rows %v, want %v", got.rowIdx, want.rowIdx)
 	case !slices.Equal(chs(got.rowRecs), chs(want.rowRecs)):
 		tb.Fatal("row records differ")
-	case !slices.Equal(got.changed.dense(), want.changed.dense()):
+	case !slices.Equal(got.changed.Dense(), want.changed.Dense()):
 		tb.Fatal("changed bitsets differ")
 	case !slices.Equal(got.updated, want.updated):
 		tb.Fatalf("updated %v, want %v", got.updated, want.updated)

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 )
 
 // changedIn returns how many dataset rows with a record lie at positions
@@ -52,60 +53,12 @@ func (o *tableOverlay) patchRanks(from *tableOverlay) {
 	if ds == nil {
 		return
 	}
-	gone, added := diffSorted(from.rowIdx, o.rowIdx)
+	gone, added := engine.DiffSorted(from.rowIdx, o.rowIdx)
 	for path, ranks := range old {
 		po := ds.OrderReady(path)
 		if po == nil {
 			continue
 		}
-		o.ranks[path] = patchSorted(ranks, rankList(po, gone), rankList(po, added))
+		o.ranks[path] = engine.PatchSorted(ranks, engine.RankList(po, gone), engine.RankList(po, added))
 	}
-}
-
-// diffSorted returns the values only in a and those only in b, both
-// ascending and without repeats.
-func diffSorted(a, b []int32) (onlyA, onlyB []int32) {
-	i, j := 0, 0
-	for i < len(a) || j < len(b) {
-		switch {
-		case j == len(b) || (i < len(a) && a[i] < b[j]):
-			onlyA = append(onlyA, a[i])
-			i++
-		case i == len(a) || b[j] < a[i]:
-			onlyB = append(onlyB, b[j])
-			j++
-		default:
-			i, j = i+1, j+1
-		}
-	}
-	return onlyA, onlyB
-}
-
-// rankList returns the ranks of rows in ord, ascending.
-func rankList(ord *dataset.Order, rows []int32) []int32 {
-	out := make([]int32, len(rows))
-	for i, r := range rows {
-		out[i] = ord.Rank(r)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// patchSorted returns the ascending multiset sorted less one copy of each
-// of remove (all in sorted) plus add, both ascending.
-func patchSorted(sorted, remove, add []int32) []int32 {
-	out := make([]int32, 0, len(sorted)-len(remove)+len(add))
-	k := 0
-	for _, v := range sorted {
-		if len(remove) > 0 && remove[0] == v {
-			remove = remove[1:]
-			continue
-		}
-		for k < len(add) && add[k] < v {
-			out = append(out, add[k])
-			k++
-		}
-		out = append(out, v)
-	}
-	return append(out, add[k:]...)
 }

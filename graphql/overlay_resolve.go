@@ -9,6 +9,7 @@ import (
 	"weak"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 )
 
 // tableOverlay is a table's overlay records resolved against its dataset:
@@ -17,25 +18,25 @@ import (
 // (table, dataset, overlay version). A nil *tableOverlay is empty.
 //
 // A version is built from the last resolved one by patching the rows whose
-// records differ (tableState.diff, overlay_patch.go): O(changed ·
+// records differ (engine.Diff, overlay_patch.go): O(changed ·
 // log records) decoding and lookups, plus a copy of the flat slices and
 // of the changed set's chunk pointers and touched chunks.
 type tableOverlay struct {
 	n       int32
-	rowIdx  []int32      // dataset rows with a record (updated or deleted), ascending
-	rowRecs []*rowRec    // their records, by position in rowIdx
-	changed *chunkedBits // the rows of rowIdx; versions share its unchanged chunks
-	updated []int32      // the rows of rowIdx whose record is live, ascending
-	created []*rowRec    // live created rows in (Seq, RowID) order; row n+i is created[i]
+	rowIdx  []int32             // dataset rows with a record (updated or deleted), ascending
+	rowRecs []*rowRec           // their records, by position in rowIdx
+	changed *engine.ChunkedBits // the rows of rowIdx; versions share its unchanged chunks
+	updated []int32             // the rows of rowIdx whose record is live, ascending
+	created []*rowRec           // live created rows in (Seq, RowID) order; row n+i is created[i]
 
 	maxID    float64 // the largest integer RowID with a record (maxIntegerID)
 	hasMaxID bool
 
 	// t and ds let the next version's build patch this one
-	// (Overlay.lastResolved); ts is the records resolved.
+	// (lastResolved); ts is the records resolved.
 	t  *table
 	ds weak.Pointer[dataset.Dataset] // weak: a replaced dataset is not kept alive
-	ts *tableState
+	ts *engine.TableState
 
 	mu      sync.Mutex
 	keys    map[int]map[string][]int32 // by attribute index: live changed rows by key
@@ -51,7 +52,7 @@ type tableOverlay struct {
 type rowRec struct {
 	id      string
 	idValue dataset.Value
-	ch      *Change
+	ch      *engine.Change
 	deleted bool
 	vals    []dataset.Value // by attribute index
 	has     []bool
@@ -64,18 +65,18 @@ type rowRec struct {
 // cache that evicted it (a busy node) does not make every query of a
 // mutated project rebuild it, its live table and their indexes.
 func (v *view) resolveOverlay(tv *tableView) *tableOverlay {
-	ts := v.st.table(tv.t.id)
-	if ts.len() == 0 {
+	ts := v.st.Table(tv.t.id)
+	if ts.Len() == 0 {
 		return nil
 	}
-	if last := v.ov.lastResolved(tv.t.id); last.resolves(tv, ts) {
+	if last := lastResolved(v.ov, tv.t.id); last.resolves(tv, ts) {
 		return last
 	}
 	if !v.cacheable {
 		return buildOverlay(tv, ts)
 	}
-	k := cacheKey{kind: cacheOverlay, table: tv.t.id, ds: weak.Make(tv.ds), ov: weak.Make(v.ov), version: v.st.version}
-	o, _ := getOrMake(v.rt.cache, k, func() (*tableOverlay, int64, error) {
+	k := engine.CacheKey{Kind: engine.CacheOverlay, Table: tv.t.id, Dataset: weak.Make(tv.ds), Overlay: weak.Make(v.ov), Version: v.st.Version()}
+	o, _ := engine.GetOrMake(v.rt.cache, k, func() (*tableOverlay, int64, error) {
 		return buildOverlay(tv, ts), overlayCost(tv, ts), nil
 	})
 	return o
@@ -86,39 +87,39 @@ func (v *view) resolveOverlay(tv *tableView) *tableOverlay {
 // bitset over the dataset. Versions share their unchanged rowRecs, so this
 // overstates all but the first: the cache keeps fewer versions rather than
 // more.
-func overlayCost(tv *tableView, ts *tableState) int64 {
+func overlayCost(tv *tableView, ts *engine.TableState) int64 {
 	perRecord := int64(256 + len(tv.t.attrs)*int(unsafe.Sizeof(dataset.Value{})+1))
-	return (int64(ts.len())*perRecord + int64(tv.n)/8) / 4
+	return (int64(ts.Len())*perRecord + int64(tv.n)/8) / 4
 }
 
 // resolves reports whether o resolved the records ts for tv's table and
 // dataset; a nil o resolves nothing.
-func (o *tableOverlay) resolves(tv *tableView, ts *tableState) bool {
+func (o *tableOverlay) resolves(tv *tableView, ts *engine.TableState) bool {
 	return o != nil && o.ts == ts && o.t == tv.t && o.ds == weak.Make(tv.ds)
 }
 
 // buildOverlay resolves a table's records: by patching the last resolved
 // version of the same table and dataset when the records differ from its
 // under known RowIDs, else from every record.
-func buildOverlay(tv *tableView, ts *tableState) *tableOverlay {
+func buildOverlay(tv *tableView, ts *engine.TableState) *tableOverlay {
 	var o *tableOverlay
-	if prev := tv.v.ov.lastResolved(tv.t.id); prev != nil && prev.t == tv.t && prev.ds == weak.Make(tv.ds) {
-		if ids, ok := diff(prev.ts, ts); ok {
+	if prev := lastResolved(tv.v.ov, tv.t.id); prev != nil && prev.t == tv.t && prev.ds == weak.Make(tv.ds) {
+		if ids, ok := engine.Diff(prev.ts, ts); ok {
 			o = prev.patch(tv, ts, ids)
 		}
 	}
 	if o == nil {
 		o = resolveAll(tv, ts)
 	}
-	tv.v.ov.setResolved(tv.t.id, o) // complete: other queries may take it now
+	tv.v.ov.SetResolved(tv.t.id, o) // complete: other queries may take it now
 	return o
 }
 
 // resolveAll resolves every record of ts.
-func resolveAll(tv *tableView, ts *tableState) *tableOverlay {
+func resolveAll(tv *tableView, ts *engine.TableState) *tableOverlay {
 	o := &tableOverlay{n: tv.n, t: tv.t, ds: weak.Make(tv.ds), ts: ts}
 	var set []rowSet
-	ts.each(func(c *Change) {
+	ts.Each(func(c *engine.Change) {
 		rec := decodeRecord(tv, c)
 		o.noteID(c.RowID)
 		if c.Created {
@@ -148,16 +149,16 @@ func compareCreated(a, b *rowRec) int {
 	return cmp.Or(cmp.Compare(a.ch.Seq, b.ch.Seq), compareStrings(a.id, b.id))
 }
 
-func decodeRecord(tv *tableView, c *Change) *rowRec {
+func decodeRecord(tv *tableView, c *engine.Change) *rowRec {
 	t := tv.t
 	rec := &rowRec{id: c.RowID, ch: c, deleted: c.Deleted, vals: make([]dataset.Value, len(t.attrs)), has: make([]bool, len(t.attrs))}
 	rec.idValue = dataset.Value{Kind: dataset.String, Str: c.RowID}
-	if f, err := strconv.ParseFloat(c.RowID, 64); err == nil && tv.idNumeric && formatNum(f) == c.RowID {
+	if f, err := strconv.ParseFloat(c.RowID, 64); err == nil && tv.idNumeric && engine.FormatNum(f) == c.RowID {
 		rec.idValue = dataset.Value{Kind: dataset.Number, Num: f}
 	}
 	for attrID, raw := range c.Values {
 		if a := t.byID[attrID]; a != nil && !a.isID {
-			rec.vals[a.idx], rec.has[a.idx] = valueOfJSON(raw), true
+			rec.vals[a.idx], rec.has[a.idx] = engine.ValueOfJSON(raw), true
 		}
 	}
 	return rec
@@ -181,7 +182,7 @@ func (o *tableOverlay) record(r int32) *rowRec {
 	if r >= o.n {
 		return o.created[r-o.n]
 	}
-	if o.changed.has(r) {
+	if o.changed.Has(r) {
 		return o.rowRecord(r)
 	}
 	return nil
@@ -197,10 +198,10 @@ func (o *tableOverlay) rowRecord(r int32) *rowRec {
 
 // hasRecord reports whether a row with id has a record, tombstones
 // included; a nil o has none.
-func (o *tableOverlay) hasRecord(id string) bool { return o != nil && o.ts.get(id) != nil }
+func (o *tableOverlay) hasRecord(id string) bool { return o != nil && o.ts.Get(id) != nil }
 
 // isChanged reports whether dataset row r has a record (updated or deleted).
-func (o *tableOverlay) isChanged(r int32) bool { return o != nil && o.changed.has(r) }
+func (o *tableOverlay) isChanged(r int32) bool { return o != nil && o.changed.Has(r) }
 
 // live returns the rows the overlay holds that exist: updated dataset rows
 // (ascending) then created rows, in storage order.
@@ -234,7 +235,7 @@ func (o *tableOverlay) keyRows(tv *tableView, a *attribute, k string) []int32 {
 	if !ok {
 		idx = map[string][]int32{}
 		for _, r := range o.live() {
-			if key, ok := canonKey(tv.value(a, r)); ok {
+			if key, ok := engine.CanonKey(tv.value(a, r)); ok {
 				idx[key] = append(idx[key], r)
 			}
 		}
@@ -299,7 +300,7 @@ func position(id string, n int) (int, bool) {
 func (tv *tableView) datasetRowsByID(id string) []int32 {
 	var out []int32
 	if tv.idPath != "" {
-		for _, k := range lookupKeys(id) {
+		for _, k := range engine.LookupKeys(id) {
 			out = append(out, tv.ds.Lookup(tv.idPath, k)...)
 		}
 	}
@@ -311,4 +312,10 @@ func (tv *tableView) datasetRowsByID(id string) []int32 {
 		out = slices.Compact(out)
 	}
 	return out
+}
+
+// lastResolved returns the table's last resolved overlay kept by o, or nil.
+func lastResolved(o *engine.Overlay, table string) *tableOverlay {
+	t, _ := o.LastResolved(table).(*tableOverlay)
+	return t
 }

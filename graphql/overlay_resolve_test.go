@@ -3,6 +3,8 @@ package graphql
 import (
 	"encoding/json"
 	"testing"
+
+	"github.com/mockgql/mockgql/engine"
 )
 
 // TestResolveOverlayKeptWithoutCache checks that a mutated project's
@@ -14,14 +16,14 @@ func TestResolveOverlayKeptWithoutCache(t *testing.T) {
 	pool := memPool{"bench": ds}
 	rt := rtCompile(t, rtBenchProject(t), Options{CacheRows: 1}) // nothing fits
 	tab := rt.model.tables[0]
-	ov := NewOverlay()
+	ov := engine.NewOverlay()
 	resolve := func(p Pool) *tableOverlay {
-		return newView(rt, p, ov, ov.snapshot(), true).tableView(tab).ov
+		return newView(rt, p, ov, ov.State(), true).tableView(tab).ov
 	}
 	price := func(v string) map[string]json.RawMessage {
 		return map[string]json.RawMessage{"a_Product_price": json.RawMessage(v)}
 	}
-	ov.Apply([]Change{{TableID: tab.id, RowID: "5", Values: price("1.5")}})
+	ov.Apply([]engine.Change{{TableID: tab.id, RowID: "5", Values: price("1.5")}})
 	first := resolve(pool)
 	if first == nil || len(first.updated) != 1 {
 		t.Fatalf("resolved overlay = %+v, want one updated row", first)
@@ -29,7 +31,7 @@ func TestResolveOverlayKeptWithoutCache(t *testing.T) {
 	if again := resolve(pool); again != first {
 		t.Fatal("the same version was resolved again although the overlay holds it")
 	}
-	ov.Apply([]Change{{TableID: tab.id, RowID: "7", Values: price("2.5")}})
+	ov.Apply([]engine.Change{{TableID: tab.id, RowID: "7", Values: price("2.5")}})
 	next := resolve(pool)
 	if next == first || len(next.updated) != 2 {
 		t.Fatalf("after a new version: same overlay %v, updated %v; want a new one with 2 rows", next == first, next.updated)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/internal/testdata"
 )
 
@@ -50,7 +51,7 @@ func TestPowerSchemaGraphQLJS(t *testing.T) {
 	query := node(t, nil, "query")
 	rnd := rand.New(rand.NewPCG(1, 1))
 	pool := memPool{"items": rtDataset(t, "items", dataset.NDJSON, "kind", diffDataset(t, rnd, 20))}
-	h := &rtHarness{tb: t, rt: rtCompile(t, diffProject(t), Options{}), pool: pool, ov: NewOverlay()}
+	h := &rtHarness{tb: t, rt: rtCompile(t, diffProject(t), Options{}), pool: pool, ov: engine.NewOverlay()}
 	body := h.raw(string(query), nil)
 	doc := filepath.Join(t.TempDir(), "power.graphql")
 	if err := os.WriteFile(doc, []byte(powerDocument), 0o644); err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -85,7 +86,7 @@ func TestRelayWalk(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(5, 5))
 	data := diffDataset(t, rnd, 3000)
 	pool := memPool{"items": rtDataset(t, "items", dataset.NDJSON, "kind", data)}
-	h := &rtHarness{tb: t, rt: rtCompile(t, diffProject(t), Options{}), pool: pool, ov: NewOverlay()}
+	h := &rtHarness{tb: t, rt: rtCompile(t, diffProject(t), Options{}), pool: pool, ov: engine.NewOverlay()}
 	ref := newDiffRef(t, data, "")
 	for _, dir := range []string{"forwards", "backwards"} {
 		t.Run(dir, func(t *testing.T) {
@@ -165,7 +166,7 @@ func TestRelayWalk(t *testing.T) {
 func TestRelayErrors(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 1))
 	pool := memPool{"items": rtDataset(t, "items", dataset.NDJSON, "kind", diffDataset(t, rnd, 50))}
-	h := &rtHarness{tb: t, rt: rtCompile(t, diffProject(t), Options{}), pool: pool, ov: NewOverlay()}
+	h := &rtHarness{tb: t, rt: rtCompile(t, diffProject(t), Options{}), pool: pool, ov: engine.NewOverlay()}
 	gone := encodeCursor("999999")
 	deep := strings.Repeat("{not: ", maxWhereNodes+1) + "{price: {eq: 1}}" + strings.Repeat("}", maxWhereNodes+1)
 	for _, q := range []string{

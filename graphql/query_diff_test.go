@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -141,7 +142,7 @@ func newDiffRef(tb testing.TB, data string, variant string) *diffRef {
 		}
 		r := &diffRow{id: strconv.Itoa(int(doc["id"].(float64))), vals: map[string]dataset.Value{}}
 		for _, a := range diffAttrs {
-			r.vals[a.name] = valueOfGo(doc[a.name])
+			r.vals[a.name] = engine.ValueOfGo(doc[a.name])
 		}
 		r.vals["currency"] = dataset.Value{Kind: dataset.String, Str: "EUR"}
 		ref.rows = append(ref.rows, r)
@@ -187,7 +188,7 @@ func refMatch(op model.Operator, v dataset.Value, arg any) bool {
 		}
 		return false
 	}
-	a := valueOfGo(arg)
+	a := engine.ValueOfGo(arg)
 	switch op {
 	case model.OpEq:
 		if a.Kind == dataset.Null {
@@ -480,7 +481,7 @@ func randInput(rnd *rand.Rand) (string, map[string]dataset.Value) {
 				x = diffWords[rnd.IntN(len(diffWords))]
 			}
 		}
-		vals[a.name] = valueOfGo(x)
+		vals[a.name] = engine.ValueOfGo(x)
 		parts = append(parts, a.name+": "+literal(x))
 	}
 	return strings.Join(parts, ", "), vals
@@ -501,7 +502,7 @@ func diffSetup(tb testing.TB, rnd *rand.Rand, n int, prebuild bool, tune ...func
 		}
 	}
 	p := diffProject(tb)
-	ov := NewOverlay()
+	ov := engine.NewOverlay()
 	engines := []*diffEngine{
 		{"cached", &rtHarness{tb: tb, rt: rtCompile(tb, p, Options{}), pool: pool, ov: ov}},
 		{"uncached", &rtHarness{tb: tb, rt: rtCompile(tb, p, Options{CacheRows: 1}), pool: pool, ov: ov}},

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -78,7 +79,7 @@ func newPredicate(p param, raw any) (predicate, error) {
 }
 
 func scalarArg(name string, x any) (dataset.Value, error) {
-	v := valueOfGo(x)
+	v := engine.ValueOfGo(x)
 	if v.Kind == dataset.Raw {
 		return v, model.Errorf(model.CodeBadUserInput, "argument %q takes a single JSON scalar (a number, text, boolean or null), not a list or object", name)
 	}

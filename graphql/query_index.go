@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -156,7 +157,7 @@ func (tv *tableView) sortRangePage(q *listQuery, pg, size int) (rowList, bool) {
 		}
 	}
 	lo, hi := sortBounds(q, ord)
-	var excl *chunkedBits
+	var excl *engine.ChunkedBits
 	var live liveMatch
 	baseTotal := hi - lo
 	if tv.ov != nil {
@@ -179,9 +180,9 @@ func (tv *tableView) sortRangePage(q *listQuery, pg, size int) (rowList, bool) {
 	case excl == nil && !q.desc:
 		members = ord.Rows()[lo+skip : lo+limit : lo+limit]
 	case excl == nil:
-		members = descPage(ord, lo, hi, skip, limit)
+		members = engine.DescPage(ord, lo, hi, skip, limit)
 	default:
-		members, _ = walkOrder(nil, excl, ord, q.desc, lo, hi, skip, limit, int64(hi-lo)+1)
+		members, _ = engine.WalkOrder(nil, excl, ord, q.desc, lo, hi, skip, limit, int64(hi-lo)+1)
 	}
 	if live.count > 0 {
 		members = live.merge(tv, q, ord, members, to)
@@ -259,16 +260,16 @@ func (tv *tableView) baseBits(q *listQuery) (acc *rowBits, empty bool) {
 		default:
 			tmp := getBits(words)
 			tv.addPredicate(tmp.w, pr)
-			andWords(acc.w, tmp.w)
+			engine.AndWords(acc.w, tmp.w)
 			putBits(tmp)
 		}
 	}
 	if tv.member != nil {
 		if acc == nil {
 			acc = getBits(words)
-			copy(acc.w, tv.member.words)
+			copy(acc.w, tv.member.Words)
 		} else {
-			andWords(acc.w, tv.member.words)
+			engine.AndWords(acc.w, tv.member.Words)
 		}
 	}
 	if tv.ov != nil && tv.ov.changed != nil {
@@ -281,7 +282,7 @@ func (tv *tableView) baseBits(q *listQuery) (acc *rowBits, empty bool) {
 				acc.w[words-1] = (1 << uint(rem)) - 1
 			}
 		}
-		acc.count = tv.ov.changed.andNotCount(acc.w)
+		acc.count = tv.ov.changed.AndNotCount(acc.w)
 	}
 	return acc, false
 }
@@ -364,17 +365,3 @@ func (tv *tableView) addLike(dst []uint64, pr *predicate) {
 // isScalarArg reports whether v can equal a stored value (arguments are
 // never Raw: scalarArg refuses lists and objects).
 func isScalarArg(v dataset.Value) bool { return v.Kind != dataset.Raw }
-
-func andWords(dst, a []uint64) {
-	a = a[:len(dst)]
-	for i := range dst {
-		dst[i] &= a[i]
-	}
-}
-
-func andNotWords(dst, a []uint64) {
-	a = a[:len(dst)]
-	for i := range dst {
-		dst[i] &^= a[i]
-	}
-}

@@ -8,6 +8,7 @@ import (
 	"weak"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 )
 
 // listQuery is a list request reduced to what selects and orders rows.
@@ -72,8 +73,8 @@ func (tv *tableView) rows(ctx context.Context, q *listQuery) (rowList, error) {
 	if !tv.v.cacheable {
 		return rowList{rows: tv.mergeOverlay(base, q)}, nil
 	}
-	k := cacheKey{kind: cacheList, table: tv.t.id, ds: weak.Make(tv.ds), ov: weak.Make(tv.v.ov), version: tv.v.st.version, spec: q.spec}
-	rows, err := getOrMake(tv.v.rt.cache, k, func() ([]int32, int64, error) {
+	k := engine.CacheKey{Kind: engine.CacheList, Table: tv.t.id, Dataset: weak.Make(tv.ds), Overlay: weak.Make(tv.v.ov), Version: tv.v.st.Version(), Spec: q.spec}
+	rows, err := engine.GetOrMake(tv.v.rt.cache, k, func() ([]int32, int64, error) {
 		r := tv.mergeOverlay(base, q)
 		return r, int64(len(r)), nil
 	})
@@ -95,8 +96,8 @@ func (tv *tableView) baseRows(ctx context.Context, q *listQuery) (rowList, error
 			return rowList{rows: s}, nil
 		}
 	}
-	k := cacheKey{kind: cacheBase, table: tv.t.id, ds: weak.Make(tv.ds), spec: q.spec}
-	rows, err := getOrMake(tv.v.rt.cache, k, func() ([]int32, int64, error) {
+	k := engine.CacheKey{Kind: engine.CacheBase, Table: tv.t.id, Dataset: weak.Make(tv.ds), Spec: q.spec}
+	rows, err := engine.GetOrMake(tv.v.rt.cache, k, func() ([]int32, int64, error) {
 		r, err := tv.scanBase(ctx, q)
 		return r, int64(len(r)), err
 	})
@@ -181,7 +182,7 @@ func (tv *tableView) mergeOverlay(base rowList, q *listQuery) []int32 {
 	o := tv.ov
 	kept := make([]int32, 0, base.len())
 	for i := 0; i < base.len(); i++ {
-		if r := base.at(i); !o.changed.has(r) {
+		if r := base.at(i); !o.changed.Has(r) {
 			kept = append(kept, r)
 		}
 	}

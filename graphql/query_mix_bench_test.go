@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -76,7 +77,7 @@ func BenchmarkListMixOverlay(b *testing.B) {
 	const rows = 1_000_000
 	pool := memPool{"bench": rtBenchDataset(b, rows)}
 	rt := rtCompile(b, rtBenchProject(b), Options{})
-	ov := NewOverlay()
+	ov := engine.NewOverlay()
 	changes := mixOverlayChanges(rows)
 	ov.Apply(changes)
 	queries := mixQueries(1000)
@@ -137,7 +138,7 @@ func BenchmarkListShapes(b *testing.B) {
 
 // benchQueries runs the prepared queries in turn, b.N in all, writing
 // each answer as the HTTP handler does.
-func benchQueries(b *testing.B, rt *Runtime, preps []*exec.Prepared, pool Pool, ov *Overlay) {
+func benchQueries(b *testing.B, rt *Runtime, preps []*exec.Prepared, pool Pool, ov *engine.Overlay) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()

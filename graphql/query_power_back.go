@@ -1,8 +1,9 @@
 package graphql
 
 import (
-	"math/bits"
 	"slices"
+
+	"github.com/mockgql/mockgql/engine"
 )
 
 // This file picks the members of a power query's bitset that come last
@@ -24,7 +25,7 @@ func (pq *powerQuery) beforeMembers(tv *tableView, s *powerSet, c int32, limit i
 		if c >= 0 {
 			to = min(c, tv.n)
 		}
-		back = bitsBefore(s.words(), to, limit)
+		back = engine.BitsBefore(s.words(), to, limit)
 	} else {
 		back = pq.walkBack(tv, s, c, limit)
 	}
@@ -33,7 +34,7 @@ func (pq *powerQuery) beforeMembers(tv *tableView, s *powerSet, c int32, limit i
 		i, _ := slices.BinarySearchFunc(live, c, order)
 		live = live[:i]
 	}
-	return mergeBack(back, live, order, limit)
+	return engine.MergeBack(back, live, order, limit)
 }
 
 // walkBack returns, nearest first, the last limit members of s.acc
@@ -105,50 +106,4 @@ func (w *keyWalk) bigGroupBack(g, e int) bool {
 		w.out = append(w.out, got[i])
 	}
 	return len(w.out) < w.limit
-}
-
-// bitsBefore returns, descending, the last limit members of acc (nil:
-// every row) below row to.
-func bitsBefore(acc []uint64, to int32, limit int) []int32 {
-	out := make([]int32, 0, max(0, min(limit, int(to))))
-	if acc == nil {
-		for r := to - 1; r >= 0 && len(out) < limit; r-- {
-			out = append(out, r)
-		}
-		return out
-	}
-	if to <= 0 {
-		return out
-	}
-	top := int(to-1) >> 6
-	for w := top; w >= 0 && len(out) < limit; w-- {
-		word := acc[w]
-		if n := uint(to-1)&63 + 1; w == top && n < 64 {
-			word &= 1<<n - 1
-		}
-		for word != 0 && len(out) < limit {
-			b := 63 - bits.LeadingZeros64(word)
-			out = append(out, int32(w<<6+b))
-			word &^= 1 << uint(b)
-		}
-	}
-	return out
-}
-
-// mergeBack merges back (nearest first) and live (in order) and returns
-// the last limit rows of the two, in order.
-func mergeBack(back, live []int32, order func(a, b int32) int, limit int) []int32 {
-	out := make([]int32, 0, min(limit, len(back)+len(live)))
-	i, j := 0, len(live)-1
-	for len(out) < limit && (i < len(back) || j >= 0) {
-		if j < 0 || (i < len(back) && order(back[i], live[j]) > 0) {
-			out = append(out, back[i])
-			i++
-		} else {
-			out = append(out, live[j])
-			j--
-		}
-	}
-	slices.Reverse(out)
-	return out
 }

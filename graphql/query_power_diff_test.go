@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -123,7 +124,7 @@ func refWhereOp(op string, v dataset.Value, arg any) bool {
 		}
 		typed := false
 		for _, x := range list {
-			typed = typed || valueOfGo(x).Kind == v.Kind
+			typed = typed || engine.ValueOfGo(x).Kind == v.Kind
 		}
 		return typed && !refMatch(model.OpIn, v, arg)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 )
 
 // This file answers the power queries the list engine alone does not (a
@@ -42,7 +43,7 @@ func (s *powerSet) release() {
 }
 
 // has reports whether dataset row r (without a record) matches.
-func (s *powerSet) has(r int32) bool { return has(s.words(), r) }
+func (s *powerSet) has(r int32) bool { return engine.HasBit(s.words(), r) }
 
 // indexedSet returns the matches of pq, or ok false when a sort key has
 // no built index or the table has no dataset rows (the caller scans).
@@ -128,7 +129,7 @@ func (pq *powerQuery) rowsOf(tv *tableView, s *powerSet, lo, hi int) rowList {
 	}
 	members := pq.baseMembers(tv, s, skip, hi)
 	if len(s.live) > 0 {
-		members = mergeOrdered(members, s.live, pq.compare(tv), hi)
+		members = engine.MergeOrdered(members, s.live, pq.compare(tv), hi)
 		members = members[min(lo, len(members)):]
 	}
 	return rowList{rows: members, n: total, off: lo, window: true}
@@ -151,7 +152,7 @@ func (pq *powerQuery) baseMembers(tv *tableView, s *powerSet, skip, limit int) [
 			}
 			return out
 		}
-		return selectBits(acc, skip, limit)
+		return engine.SelectBits(acc, skip, limit)
 	case 1:
 		return tv.firstMembers(acc, pq.q, tv.ds.Order(pq.q.sort.path), s.base, skip, limit)
 	}
@@ -162,21 +163,4 @@ func (pq *powerQuery) baseMembers(tv *tableView, s *powerSet, skip, limit int) [
 		return w.out
 	}
 	return pq.selectMembers(tv, acc, skip, limit, nil)
-}
-
-// mergeOrdered merges base and live, each in order, and returns the first
-// limit rows.
-func mergeOrdered(base, live []int32, order func(a, b int32) int, limit int) []int32 {
-	out := make([]int32, 0, min(limit, len(base)+len(live)))
-	i, j := 0, 0
-	for len(out) < limit && (i < len(base) || j < len(live)) {
-		if j == len(live) || (i < len(base) && order(base[i], live[j]) < 0) {
-			out = append(out, base[i])
-			i++
-		} else {
-			out = append(out, live[j])
-			j++
-		}
-	}
-	return out
 }

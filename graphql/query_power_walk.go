@@ -1,10 +1,10 @@
 package graphql
 
 import (
-	"math/bits"
 	"slices"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 )
 
 // This file picks members of a power query's bitset in the order of its
@@ -167,7 +167,7 @@ func (w *keyWalk) gather(g, e int, c int32, side int) {
 	w.grp = w.grp[:0]
 	order := w.pq.compare(w.tv)
 	for _, r := range w.ords[0].Rows()[g:e] {
-		if !has(w.acc, r) {
+		if !engine.HasBit(w.acc, r) {
 			continue
 		}
 		if c >= 0 {
@@ -222,7 +222,7 @@ func (w *keyWalk) groupQuery(g, e int) (*powerQuery, powerSet) {
 	b := getDirtyBits(w.tv.words())
 	w.ords[0].SetRange(b.w, g, e)
 	if w.acc != nil {
-		andWords(b.w, w.acc)
+		engine.AndWords(b.w, w.acc)
 	}
 	keys := w.pq.keys[1:]
 	// The query's predicates bound the next key's walk (sortBounds).
@@ -246,7 +246,7 @@ func (pq *powerQuery) selectMembers(tv *tableView, acc []uint64, skip, limit int
 			add(r)
 		}
 	} else {
-		forBits(acc, add)
+		engine.ForBits(acc, add)
 	}
 	slices.SortFunc(all, compareRanked)
 	out := make([]int32, 0, max(0, limit-skip))
@@ -264,7 +264,7 @@ func (pq *powerQuery) afterMembers(tv *tableView, s *powerSet, c int32, limit in
 	var base []int32
 	switch {
 	case len(pq.keys) == 0 && c < tv.n:
-		base = bitsFrom(acc, c+1, tv.n, limit)
+		base = engine.BitsFrom(acc, c+1, tv.n, limit)
 	case len(pq.keys) > 0:
 		ord := tv.ds.Order(pq.keys[0].attr.path)
 		lo, hi := sortBounds(pq.q, ord)
@@ -295,28 +295,5 @@ func (pq *powerQuery) afterMembers(tv *tableView, s *powerSet, c int32, limit in
 	if from < len(s.live) && s.live[from] == c {
 		from++
 	}
-	return mergeOrdered(base, s.live[from:], order, limit)
-}
-
-// bitsFrom returns the first limit members of acc (nil: rows 0..n-1)
-// from row from on, ascending.
-func bitsFrom(acc []uint64, from, n int32, limit int) []int32 {
-	out := make([]int32, 0, limit)
-	if acc == nil {
-		for r := from; r < n && len(out) < limit; r++ {
-			out = append(out, r)
-		}
-		return out
-	}
-	for w := int(from >> 6); w < len(acc) && len(out) < limit; w++ {
-		word := acc[w]
-		if w == int(from>>6) {
-			word &^= (1 << (uint(from) & 63)) - 1
-		}
-		for word != 0 && len(out) < limit {
-			out = append(out, int32(w<<6+bits.TrailingZeros64(word)))
-			word &= word - 1
-		}
-	}
-	return out
+	return engine.MergeOrdered(base, s.live[from:], order, limit)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -183,9 +184,9 @@ func (tv *tableView) members(p *sparsePlan, dst []int32) []int32 {
 		dst = append(dst, rr.ord.Rows()[rr.lo:rr.hi]...)
 	} else {
 		lc := &p.likes[p.like]
-		dst = appendPosting(dst, lc.rows, p.posting[:])
+		dst = engine.AppendPosting(dst, lc.rows, p.posting[:])
 		if !lc.exact {
-			dst = filterRows(dst, func(r int32) bool { return lc.pr.match(tv.base(lc.pr.attr, r)) })
+			dst = engine.FilterRows(dst, func(r int32) bool { return lc.pr.match(tv.base(lc.pr.attr, r)) })
 		}
 	}
 	slices.SortFunc(p.ranges, func(a, b rankRange) int { return (a.hi - a.lo) - (b.hi - b.lo) })
@@ -195,30 +196,18 @@ func (tv *tableView) members(p *sparsePlan, dst []int32) []int32 {
 		}
 	}
 	if tv.member != nil {
-		dst = filterRows(dst, tv.member.has)
+		dst = engine.FilterRows(dst, tv.member.Has)
 	}
 	if tv.ov != nil && tv.ov.changed != nil {
-		dst = filterRows(dst, func(r int32) bool { return !tv.ov.changed.has(r) })
+		dst = engine.FilterRows(dst, func(r int32) bool { return !tv.ov.changed.Has(r) })
 	}
 	for i := range p.likes {
 		if lc := &p.likes[i]; i != p.like {
-			dst = filterRows(dst, func(r int32) bool { return lc.has(tv, r) })
+			dst = engine.FilterRows(dst, func(r int32) bool { return lc.has(tv, r) })
 		}
 	}
 	for _, pr := range p.others {
-		dst = filterRows(dst, func(r int32) bool { return pr.match(tv.base(pr.attr, r)) })
-	}
-	return dst
-}
-
-// appendPosting appends the rows of b (fewer than 2^31) ascending, read
-// len(buf) at a time.
-func appendPosting(dst []int32, b *roaring.Bitmap, buf []uint32) []int32 {
-	it := b.ManyIterator()
-	for n := it.NextMany(buf[:]); n > 0; n = it.NextMany(buf[:]) {
-		for _, r := range buf[:n] {
-			dst = append(dst, int32(r))
-		}
+		dst = engine.FilterRows(dst, func(r int32) bool { return pr.match(tv.base(pr.attr, r)) })
 	}
 	return dst
 }
@@ -230,26 +219,7 @@ func (rr *rankRange) filter(rows []int32) []int32 {
 	n := 0
 	for _, r := range rows {
 		rows[n] = r
-		n += b2i(uint32(rr.ord.Rank(r))-lo < span)
-	}
-	return rows[:n]
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-// filterRows keeps the rows that pass keep, in place.
-func filterRows(rows []int32, keep func(int32) bool) []int32 {
-	n := 0
-	for _, r := range rows {
-		if keep(r) {
-			rows[n] = r
-			n++
-		}
+		n += engine.BoolToInt(uint32(rr.ord.Rank(r))-lo < span)
 	}
 	return rows[:n]
 }
@@ -291,92 +261,7 @@ func (tv *tableView) sparsePage(q *listQuery, pg, size int) (rowList, bool) {
 		if sorted {
 			return slices.Clone(buf.rows[skip:limit])
 		}
-		buf.keys = rankKeys(buf.rows, ord, q.desc, buf.keys[:0])
-		return smallestRows(buf.keys, skip, limit)
+		buf.keys = engine.RankKeys(buf.rows, ord, q.desc, buf.keys[:0])
+		return engine.SmallestRows(buf.keys, skip, limit)
 	}), true
-}
-
-// rankKeys appends the sort keys of rows: (rank, row), or (-rank, row)
-// descending, or the row alone in storage order (ord nil); ascending keys
-// are the query's order.
-func rankKeys(rows []int32, ord *dataset.Order, desc bool, keys []uint64) []uint64 {
-	if ord == nil {
-		for _, r := range rows {
-			keys = append(keys, uint64(uint32(r)))
-		}
-		return keys
-	}
-	top := uint64(ord.Len() - 1)
-	for _, r := range rows {
-		rank := uint64(ord.Rank(r))
-		if desc {
-			rank = top - rank
-		}
-		keys = append(keys, rank<<32|uint64(uint32(r)))
-	}
-	return keys
-}
-
-// smallestRows returns the rows of the keys at places skip..limit-1 of
-// their ascending order: the limit smallest moved to the front by
-// selection, the skip smallest of those moved before them, and only the
-// page between sorted (a deep page sorts its 20 keys, not the page ×
-// pageSize before them). keys is reordered.
-func smallestRows(keys []uint64, skip, limit int) []int32 {
-	limit = min(limit, len(keys))
-	skip = min(skip, limit)
-	selectSmallest(keys, limit)
-	selectSmallest(keys[:limit], skip)
-	slices.Sort(keys[skip:limit])
-	out := make([]int32, 0, limit-skip)
-	for _, k := range keys[skip:limit] {
-		out = append(out, int32(uint32(k)))
-	}
-	return out
-}
-
-// selectSmallest reorders keys so that its m smallest come first, in any
-// order (quickselect: O(len) expected).
-func selectSmallest(keys []uint64, m int) {
-	lo, hi := 0, len(keys)
-	for hi-lo > 16 && m > lo && m < hi {
-		mid := lo + (hi-lo)/2
-		pivot := median3(keys[lo], keys[mid], keys[hi-1])
-		i, j := lo, hi-1
-		for i <= j {
-			for keys[i] < pivot {
-				i++
-			}
-			for keys[j] > pivot {
-				j--
-			}
-			if i <= j {
-				keys[i], keys[j] = keys[j], keys[i]
-				i++
-				j--
-			}
-		}
-		// keys[lo..j] <= pivot <= keys[i..hi-1]; between them equal to it.
-		switch {
-		case m <= j+1:
-			hi = j + 1
-		case m >= i:
-			lo = i
-		default:
-			return
-		}
-	}
-	if hi-lo > 1 && m > lo && m < hi {
-		slices.Sort(keys[lo:hi])
-	}
-}
-
-func median3(a, b, c uint64) uint64 {
-	if a > b {
-		a, b = b, a
-	}
-	if b > c {
-		b = c
-	}
-	return max(a, b)
 }

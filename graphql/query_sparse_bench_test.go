@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 )
 
@@ -21,9 +22,9 @@ import (
 // MGQ_SPARSE_DIV sets the sparse side's reach (sparseReach.div).
 func BenchmarkListMixSparseRatio(b *testing.B) {
 	const rows, slice = 1_000_000, 50
-	var ov *Overlay
+	var ov *engine.Overlay
 	if os.Getenv("MGQ_BENCH_OVERLAY") == "1" {
-		ov = NewOverlay()
+		ov = engine.NewOverlay()
 		ov.Apply(mixOverlayChanges(rows))
 	}
 	rt, preps, queries, runOv := mixRunner(b, rows, ov)

@@ -60,21 +60,6 @@ func TestOutput(t *testing.T) {
 	}
 }
 
-func TestKeys(t *testing.T) {
-	if k, ok := canonKey(vNum(1234567)); !ok || k != "1234567" {
-		t.Errorf("canonKey(1234567) = %q", k)
-	}
-	if _, ok := canonKey(dataset.Value{}); ok {
-		t.Error("null has a key")
-	}
-	if got := lookupKeys("7"); len(got) != 1 || got[0] != "7" {
-		t.Errorf("lookupKeys(7) = %v", got)
-	}
-	if got := valueOfJSON([]byte(` [1, 2] `)); got.Kind != dataset.Raw || got.Str != "[1,2]" {
-		t.Errorf("valueOfJSON = %+v", got)
-	}
-}
-
 func TestPredicate(t *testing.T) {
 	null := dataset.Value{}
 	cases := []struct {
@@ -120,22 +105,5 @@ func TestPredicate(t *testing.T) {
 		if got := pr.match(c.stored); got != c.want {
 			t.Errorf("%s %v against %+v = %v, want %v", c.op, c.arg, c.stored, got, c.want)
 		}
-	}
-}
-
-func TestLRU(t *testing.T) {
-	c := newLRU(3 * (entryCost + 10))
-	for i := 0; i < 5; i++ {
-		c.put(cacheKey{spec: string(rune('a' + i))}, i, 10)
-	}
-	if _, ok := c.get(cacheKey{spec: "a"}); ok {
-		t.Error("oldest entry kept")
-	}
-	if v, ok := c.get(cacheKey{spec: "e"}); !ok || v != 4 {
-		t.Error("newest entry lost")
-	}
-	c.put(cacheKey{spec: "big"}, 0, 1000)
-	if _, ok := c.get(cacheKey{spec: "big"}); ok || c.cost > c.max {
-		t.Errorf("oversized entry stored, cost %d of %d", c.cost, c.max)
 	}
 }

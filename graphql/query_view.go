@@ -6,6 +6,7 @@ import (
 	"weak"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -16,8 +17,8 @@ import (
 type view struct {
 	rt   *Runtime
 	pool Pool
-	ov   *Overlay      // for cache keys; may be nil
-	st   *overlayState // the snapshot read
+	ov   *engine.Overlay      // for cache keys; may be nil
+	st   *engine.OverlayState // the snapshot read
 	// cacheable is false for the private states of a running mutation,
 	// which must not enter the shared cache.
 	cacheable bool
@@ -29,7 +30,7 @@ type view struct {
 	tablesBuf [4]*tableView
 }
 
-func newView(rt *Runtime, pool Pool, ov *Overlay, st *overlayState, cacheable bool) *view {
+func newView(rt *Runtime, pool Pool, ov *engine.Overlay, st *engine.OverlayState, cacheable bool) *view {
 	v := &view{rt: rt, pool: rt.Pool(pool), ov: ov, st: st, cacheable: cacheable}
 	v.tables = v.tablesBuf[:0]
 	return v
@@ -50,8 +51,8 @@ type tableView struct {
 	idCol     *dataset.Column
 	idNumeric bool // dataset ids are numbers: created ids are numbers too
 	ov        *tableOverlay
-	member    *bitset // variant rows; nil = all rows
-	noRows    bool    // the variant is unknown or empty
+	member    *engine.Bitset // variant rows; nil = all rows
+	noRows    bool           // the variant is unknown or empty
 	notReady  error
 }
 
@@ -141,21 +142,21 @@ func (tv *tableView) bindVariant() {
 }
 
 // getOrMakeBitset returns the cached membership bitset of a variant.
-func getOrMakeBitset(c cacheView, ds *dataset.Dataset, name string, rows []int32, n int) *bitset {
-	k := cacheKey{kind: cacheVariant, ds: weak.Make(ds), spec: name}
-	b, _ := getOrMake(c, k, func() (*bitset, int64, error) {
-		b := newBitset(n)
+func getOrMakeBitset(c engine.CacheView, ds *dataset.Dataset, name string, rows []int32, n int) *engine.Bitset {
+	k := engine.CacheKey{Kind: engine.CacheVariant, Dataset: weak.Make(ds), Spec: name}
+	b, _ := engine.GetOrMake(c, k, func() (*engine.Bitset, int64, error) {
+		b := engine.NewBitset(n)
 		for _, r := range rows {
-			b.set(r)
+			b.Set(r)
 		}
-		return b, int64(len(b.words) * 2), nil
+		return b, int64(len(b.Words) * 2), nil
 	})
 	return b
 }
 
 // inTable reports whether dataset row r belongs to the table's variant.
 func (tv *tableView) inTable(r int32) bool {
-	return !tv.noRows && (tv.member == nil || tv.member.has(r))
+	return !tv.noRows && (tv.member == nil || tv.member.Has(r))
 }
 
 // datasetID is the stored id of dataset row r (null when positional).
@@ -175,7 +176,7 @@ func (tv *tableView) id(r int32) string {
 	if r >= tv.n {
 		return tv.ov.created[r-tv.n].id
 	}
-	if k, ok := canonKey(tv.datasetID(r)); ok {
+	if k, ok := engine.CanonKey(tv.datasetID(r)); ok {
 		return k
 	}
 	return strconv.Itoa(int(r) + 1)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/bits"
 
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -21,10 +22,10 @@ import (
 func (tv *tableView) candidates() *rowBits {
 	b := tv.allBits()
 	if tv.member != nil {
-		andWords(b.w, tv.member.words)
+		engine.AndWords(b.w, tv.member.Words)
 	}
 	if tv.ov != nil && tv.ov.changed != nil {
-		tv.ov.changed.andNotInto(b.w)
+		tv.ov.changed.AndNotInto(b.w)
 	}
 	return b
 }
@@ -63,7 +64,7 @@ func (tv *tableView) andNode(ctx context.Context, acc []uint64, n *whereNode) er
 		}
 	}
 	if b, ok := tv.leafBits(n.not); ok {
-		andNotWords(acc, b.w)
+		engine.AndNotWords(acc, b.w)
 		putBits(b)
 	} else if n.not != nil {
 		tmp := getDirtyBits(len(acc))
@@ -72,7 +73,7 @@ func (tv *tableView) andNode(ctx context.Context, acc []uint64, n *whereNode) er
 		if err := tv.andNode(ctx, tmp.w, n.not); err != nil {
 			return err
 		}
-		andNotWords(acc, tmp.w)
+		engine.AndNotWords(acc, tmp.w)
 	}
 	return nil
 }
@@ -91,13 +92,13 @@ func (tv *tableView) andOr(ctx context.Context, acc []uint64, list []*whereNode)
 			continue
 		}
 		copy(tmp.w, acc)
-		andNotWords(tmp.w, union.w)
+		engine.AndNotWords(tmp.w, union.w)
 		if err := tv.andNode(ctx, tmp.w, c); err != nil {
 			return err
 		}
 		orWords(union.w, tmp.w)
 	}
-	andWords(acc, union.w)
+	engine.AndWords(acc, union.w)
 	return nil
 }
 
@@ -128,7 +129,7 @@ func (tv *tableView) andPreds(ctx context.Context, acc []uint64, preds []predica
 		pr := &preds[i]
 		if tv.predIndexed(pr) {
 			b := tv.predBits(pr, nin)
-			andWords(acc, b.w)
+			engine.AndWords(acc, b.w)
 			putBits(b)
 			continue
 		}
@@ -190,7 +191,7 @@ func (tv *tableView) predBits(pr *predicate, nin bool) *rowBits {
 	}
 	in := getBits(tv.words())
 	tv.addPredicate(in.w, pr)
-	andNotWords(b.w, in.w)
+	engine.AndNotWords(b.w, in.w)
 	putBits(in)
 	return b
 }

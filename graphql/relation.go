@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -49,7 +50,7 @@ func (tv *tableView) datasetRowsWhere(a *attribute, k string) []int32 {
 		return tv.datasetRowsByID(k)
 	case a.mapping == model.MappingSource:
 		var out []int32
-		for _, lk := range lookupKeys(k) {
+		for _, lk := range engine.LookupKeys(k) {
 			out = append(out, tv.ds.Lookup(a.path, lk)...)
 		}
 		if len(out) > 1 {
@@ -58,7 +59,7 @@ func (tv *tableView) datasetRowsWhere(a *attribute, k string) []int32 {
 		}
 		return out
 	case a.mapping == model.MappingConstant:
-		if ck, ok := canonKey(a.constant); ok && ck == k {
+		if ck, ok := engine.CanonKey(a.constant); ok && ck == k {
 			return tv.allRows()
 		}
 	}
@@ -68,7 +69,7 @@ func (tv *tableView) datasetRowsWhere(a *attribute, k string) []int32 {
 // firstWhere returns the first row rowsWhere(a, k, 1) gives, or -1. For the
 // id and SOURCE attributes it does not allocate: the dataset's lookup rows
 // are in storage order, so the first one that is in the table and has no
-// overlay record is the least. It looks up k alone: lookupKeys never gives
+// overlay record is the least. It looks up k alone: engine.LookupKeys never gives
 // another key (TestLookupKeysCanonical).
 func (tv *tableView) firstWhere(a *attribute, k string) int32 {
 	if tv.notReady != nil || a == nil {
@@ -151,11 +152,11 @@ func (o *tableOverlay) createdRow(id string) (int32, bool) {
 	if o == nil {
 		return 0, false
 	}
-	c := o.ts.get(id)
+	c := o.ts.Get(id)
 	if c == nil || !c.Created || c.Deleted {
 		return 0, false
 	}
-	i, ok := slices.BinarySearchFunc(o.created, c, func(rec *rowRec, c *Change) int {
+	i, ok := slices.BinarySearchFunc(o.created, c, func(rec *rowRec, c *engine.Change) int {
 		return cmp.Or(cmp.Compare(rec.ch.Seq, c.Seq), compareStrings(rec.id, c.RowID))
 	})
 	return o.n + int32(i), ok
@@ -173,11 +174,11 @@ func (tv *tableView) relatedRows(rf *relField, r int32) (*tableView, []int32) {
 		return tv.related(rf, r)
 	}
 	v := tv.value(rf.from, r)
-	if v.Kind == dataset.Number { // canonKey, in a buffer that stays here
+	if v.Kind == dataset.Number { // engine.CanonKey, in a buffer that stays here
 		var scratch [32]byte
-		return target, target.ds.Lookup(a.path, string(appendNum(scratch[:0], v.Num)))
+		return target, target.ds.Lookup(a.path, string(engine.AppendNum(scratch[:0], v.Num)))
 	}
-	k, ok := canonKey(v)
+	k, ok := engine.CanonKey(v)
 	if !ok {
 		return target, nil
 	}
@@ -191,7 +192,7 @@ func (tv *tableView) related(rf *relField, r int32) (*tableView, []int32) {
 	if rf.from == nil || rf.toAttr == nil {
 		return target, nil
 	}
-	k, ok := canonKey(tv.value(rf.from, r))
+	k, ok := engine.CanonKey(tv.value(rf.from, r))
 	if !ok {
 		return target, nil
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/vektah/gqlparser/v2/formatter"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -55,7 +56,7 @@ type Options struct {
 	CacheRows int
 	// Cache, when set, is the query cache the Runtime shares with others
 	// (a node's budget for all its projects); CacheRows is then unused.
-	Cache *Cache
+	Cache *engine.Cache
 	// Bounds limit each request's response and share the node's budget
 	// (see exec.Bounds); the zero value takes the defaults.
 	Bounds exec.Bounds
@@ -91,7 +92,7 @@ type Runtime struct {
 	schema *ast.Schema
 	sdl    string
 	exec   *exec.Executor
-	cache  cacheView
+	cache  engine.CacheView
 	sparse sparseReach
 	// contract is set for a contract project (compile_contract.go).
 	contract *contractRT
@@ -105,9 +106,9 @@ func Compile(p *model.Project, opt Options) (*Runtime, error) {
 	opt = opt.withDefaults()
 	c := opt.Cache
 	if c == nil {
-		c = NewCache(opt.CacheRows)
+		c = engine.NewCache(opt.CacheRows)
 	}
-	rt := &Runtime{opt: opt, model: compileModel(p), cache: cacheView{l: c.l, owner: c.owners.Add(1)},
+	rt := &Runtime{opt: opt, model: compileModel(p), cache: c.View(),
 		sparse: sparseReach{div: defaultSparseDiv}}
 	if p.Contract != nil {
 		if err := compileContract(rt, p); err != nil {
@@ -173,18 +174,18 @@ var (
 // other Query calls and with ov.Apply. The error is non-nil only when ctx
 // ends (ctx.Err()) or the call is misused; data-level problems are in the
 // Result's errors.
-func (rt *Runtime) Query(ctx context.Context, prep *exec.Prepared, pool Pool, ov *Overlay) (*exec.Result, error) {
+func (rt *Runtime) Query(ctx context.Context, prep *exec.Prepared, pool Pool, ov *engine.Overlay) (*exec.Result, error) {
 	return rt.query(ctx, prep, pool, ov, nil, false)
 }
 
 // QueryTo is Query writing the data into buf's storage (see
 // exec.Prepared.ExecuteTo). The Result holds its bytes of the Budget until the
 // caller gives them back (exec.Prepared.ExecuteHeld).
-func (rt *Runtime) QueryTo(ctx context.Context, prep *exec.Prepared, pool Pool, ov *Overlay, buf []byte) (*exec.Result, error) {
+func (rt *Runtime) QueryTo(ctx context.Context, prep *exec.Prepared, pool Pool, ov *engine.Overlay, buf []byte) (*exec.Result, error) {
 	return rt.query(ctx, prep, pool, ov, buf, true)
 }
 
-func (rt *Runtime) query(ctx context.Context, prep *exec.Prepared, pool Pool, ov *Overlay, buf []byte, hold bool) (*exec.Result, error) {
+func (rt *Runtime) query(ctx context.Context, prep *exec.Prepared, pool Pool, ov *engine.Overlay, buf []byte, hold bool) (*exec.Result, error) {
 	switch {
 	case prep.Executor() != rt.exec:
 		return nil, errForeignPrepared
@@ -193,7 +194,7 @@ func (rt *Runtime) query(ctx context.Context, prep *exec.Prepared, pool Pool, ov
 	case prep.Subscription():
 		return nil, ErrSubscriptionOverHTTP
 	}
-	root := newView(rt, pool, ov, ov.snapshot(), true)
+	root := newView(rt, pool, ov, ov.State(), true)
 	if hold {
 		return prep.ExecuteHeld(ctx, root, buf)
 	}
@@ -207,14 +208,14 @@ func (rt *Runtime) query(ctx context.Context, prep *exec.Prepared, pool Pool, ov
 // ov.Apply(changes), then answers; if persisting fails it applies nothing
 // and answers an error. Root fields run in order, each seeing the changes
 // of those before it.
-func (rt *Runtime) Mutate(ctx context.Context, prep *exec.Prepared, pool Pool, ov *Overlay) (*exec.Result, []Change, error) {
+func (rt *Runtime) Mutate(ctx context.Context, prep *exec.Prepared, pool Pool, ov *engine.Overlay) (*exec.Result, []engine.Change, error) {
 	switch {
 	case prep.Executor() != rt.exec:
 		return nil, nil, errForeignPrepared
 	case !prep.Mutation():
 		return nil, nil, errQueryInMutate
 	}
-	m := &mutation{rt: rt, pool: pool, ov: ov, base: ov.snapshot()}
+	m := &mutation{rt: rt, pool: pool, ov: ov, base: ov.State()}
 	m.st = m.base
 	res, err := prep.Execute(ctx, m)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -70,7 +71,7 @@ func rtBenchProject(b testing.TB) *model.Project {
 func rtBench(b *testing.B, rows int, query string) {
 	pool := memPool{"bench": rtBenchDataset(b, rows)}
 	rt := rtBenchRuntime(b, Options{})
-	ov := NewOverlay()
+	ov := engine.NewOverlay()
 	ctx := context.Background()
 	req := exec.Request{Query: query}
 	run := func() []byte {

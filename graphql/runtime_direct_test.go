@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -44,8 +45,8 @@ func newRTPair(tb testing.TB, p *model.Project, pool Pool) *rtPair {
 	rt := rtCompile(tb, p, Options{MaxPageSize: 50})
 	return &rtPair{
 		tb:      tb,
-		direct:  &rtHarness{tb: tb, rt: rt, pool: pool, ov: NewOverlay()},
-		generic: &rtHarness{tb: tb, rt: genericRuntime(tb, rt), pool: pool, ov: NewOverlay()},
+		direct:  &rtHarness{tb: tb, rt: rt, pool: pool, ov: engine.NewOverlay()},
+		generic: &rtHarness{tb: tb, rt: genericRuntime(tb, rt), pool: pool, ov: engine.NewOverlay()},
 	}
 }
 
@@ -232,7 +233,7 @@ func FuzzDirectEquivalence(f *testing.F) {
 // TestDirectAllocs bounds the allocations of the hot path: Prepare (a
 // cached document), Query and AppendJSON.
 func TestDirectAllocs(t *testing.T) {
-	bench := &rtHarness{tb: t, rt: rtBenchRuntime(t, Options{}), pool: memPool{"bench": rtBenchDataset(t, 10_000)}, ov: NewOverlay()}
+	bench := &rtHarness{tb: t, rt: rtBenchRuntime(t, Options{}), pool: memPool{"bench": rtBenchDataset(t, 10_000)}, ov: engine.NewOverlay()}
 	for _, p := range []string{"price", "category"} { // the indexes, not a scan while they build
 		bench.pool.Dataset("bench").Order(p)
 	}

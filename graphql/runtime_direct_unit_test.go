@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -47,12 +48,12 @@ func TestAppendOutput(t *testing.T) {
 }
 
 // TestLookupKeysCanonical checks what firstWhere relies on: the dataset
-// writes the keys of numbers as formatNum does, so lookupKeys never gives
+// writes the keys of numbers as engine.FormatNum does, so engine.LookupKeys never gives
 // a key besides the canonical one.
 func TestLookupKeysCanonical(t *testing.T) {
 	for _, f := range []float64{0, math.Copysign(0, -1), 1, -7, 2.5, 1e15, 1e20, 1e21, 1.5e300, 1e-7, 123456789012345680000, 9007199254740993, math.Inf(1)} {
-		k := formatNum(f)
-		if got := lookupKeys(k); !slices.Equal(got, []string{k}) {
+		k := engine.FormatNum(f)
+		if got := engine.LookupKeys(k); !slices.Equal(got, []string{k}) {
 			t.Errorf("lookupKeys(%q) = %q", k, got)
 		}
 		if key := (dataset.Value{Kind: dataset.Number, Num: f}).Key(); key != k {
@@ -65,9 +66,9 @@ func TestLookupKeysCanonical(t *testing.T) {
 // appendRowID with rowsWhere, related and id on the odd model, before and
 // after changes, for every attribute and every key its rows have.
 func TestFirstWhere(t *testing.T) {
-	h := &rtHarness{tb: t, rt: rtCompile(t, oddProject(t), Options{}), pool: oddPool(t), ov: NewOverlay()}
+	h := &rtHarness{tb: t, rt: rtCompile(t, oddProject(t), Options{}), pool: oddPool(t), ov: engine.NewOverlay()}
 	for round := 0; round < 2; round++ {
-		v := newView(h.rt, h.pool, h.ov, h.ov.snapshot(), true)
+		v := newView(h.rt, h.pool, h.ov, h.ov.State(), true)
 		for _, t0 := range h.rt.model.tables {
 			checkFirstWhere(t, v.tableView(t0))
 		}
@@ -92,7 +93,7 @@ func checkFirstWhere(t *testing.T, tv *tableView) {
 			t.Errorf("%s row %d: appendRowID %s, id %s", tv.t.name, r, got, want)
 		}
 		for _, a := range append([]*attribute{tv.t.idField}, tv.t.attrs...) {
-			if k, ok := canonKey(tv.value(a, r)); ok {
+			if k, ok := engine.CanonKey(tv.value(a, r)); ok {
 				keys = append(keys, k)
 			}
 		}

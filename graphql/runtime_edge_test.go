@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -78,7 +79,7 @@ func TestLargeNumericIDs(t *testing.T) {
 	b.defaults(tx)
 	b.relation(model.Relation{SourceTableID: acc.ID, TargetTableID: tx.ID, Cardinality: model.OneToMany, Direction: model.Bidirectional,
 		SourceAttribute: "id", TargetAttribute: "accountId", FieldName: "txs", InverseFieldName: "account"})
-	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), ov: NewOverlay(), pool: memPool{
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), ov: engine.NewOverlay(), pool: memPool{
 		"accounts": rtDataset(t, "accounts", dataset.JSON, "", `[{"id": 1234567, "name": "big"}, {"id": 99999999999, "name": "bigger"}]`),
 		"txs":      rtDataset(t, "txs", dataset.JSON, "", `[{"accountId": "1234567"}, {"accountId": 99999999999}]`),
 	}}
@@ -126,7 +127,7 @@ func TestMongoIDs(t *testing.T) {
 	doc := b.table("Doc", "docs", nil)
 	b.src(doc, "title", model.TypeString, "title")
 	b.defaults(doc)
-	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), ov: NewOverlay(), pool: memPool{
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), ov: engine.NewOverlay(), pool: memPool{
 		"docs": rtDataset(t, "docs", dataset.NDJSON, "", `{"_id": {"$oid": "65a1"}, "title": "one"}
 {"_id": {"$oid": "65a2"}, "title": "two"}
 `),
@@ -143,14 +144,14 @@ func TestMongoIDs(t *testing.T) {
 // bound to different fields), so neither may be answered from the other's
 // entries; and the shared cache stays within its one bound.
 func TestSharedCacheKeepsRuntimesApart(t *testing.T) {
-	shared, pool := NewCache(1<<10), rtPool(t) // one node: one pool, one cache
-	build := func(path string, c *Cache) *rtHarness {
+	shared, pool := engine.NewCache(1<<10), rtPool(t) // one node: one pool, one cache
+	build := func(path string, c *engine.Cache) *rtHarness {
 		p := &model.Project{ID: "p_" + path}
 		b := &rtModel{tb: t, p: p}
 		item := b.table("Item", "products", nil)
 		b.src(item, "rank", model.TypeFloat, path)
 		b.defaults(item)
-		return &rtHarness{tb: t, rt: rtCompile(t, p, Options{Cache: c}), pool: pool, ov: NewOverlay()}
+		return &rtHarness{tb: t, rt: rtCompile(t, p, Options{Cache: c}), pool: pool, ov: engine.NewOverlay()}
 	}
 	q := `{ items(sortField: "rank", sortDirection: DESC) { items { id } } }`
 	wantPrice := itemIDs(build("price", nil).do(q, nil), "data.items.items")
@@ -169,7 +170,7 @@ func TestSharedCacheKeepsRuntimesApart(t *testing.T) {
 	}
 	// Sorted pages come from the dataset's indexes, not the cache: it
 	// holds entries only for queries without an index.
-	if shared.l.cost > shared.l.max {
-		t.Errorf("shared cache: cost %d of %d, %d entries", shared.l.cost, shared.l.max, len(shared.l.items))
+	if cost, bound, entries := shared.Usage(); cost > bound {
+		t.Errorf("shared cache: cost %d of %d, %d entries", cost, bound, entries)
 	}
 }

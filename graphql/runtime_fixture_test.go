@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -222,12 +223,12 @@ type rtHarness struct {
 	tb   testing.TB
 	rt   *Runtime
 	pool Pool
-	ov   *Overlay
+	ov   *engine.Overlay
 }
 
 func newRTHarness(tb testing.TB) *rtHarness {
 	tb.Helper()
-	return &rtHarness{tb: tb, rt: rtCompile(tb, rtProject(tb), Options{}), pool: rtPool(tb), ov: NewOverlay()}
+	return &rtHarness{tb: tb, rt: rtCompile(tb, rtProject(tb), Options{}), pool: rtPool(tb), ov: engine.NewOverlay()}
 }
 
 // do runs a query, or a mutation whose changes it applies, and returns the
@@ -251,7 +252,7 @@ func (h *rtHarness) raw(query string, vars map[string]any) []byte {
 	var res *exec.Result
 	var err error
 	if prep.Mutation() {
-		var changes []Change
+		var changes []engine.Change
 		res, changes, err = h.rt.Mutate(context.Background(), prep, h.pool, h.ov)
 		h.ov.Apply(changes)
 	} else {

@@ -13,6 +13,7 @@ import (
 	"weak"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -24,10 +25,10 @@ import (
 type mutation struct {
 	rt   *Runtime
 	pool Pool
-	ov   *Overlay
-	base *overlayState // the snapshot the mutation started from
-	st   *overlayState // base plus log
-	log  []Change
+	ov   *engine.Overlay
+	base *engine.OverlayState // the snapshot the mutation started from
+	st   *engine.OverlayState // base plus log
+	log  []engine.Change
 }
 
 // view returns a view of the current state. Only the published snapshot
@@ -36,19 +37,19 @@ func (m *mutation) view() *view {
 	return newView(m.rt, m.pool, m.ov, m.st, m.st == m.base)
 }
 
-func (m *mutation) apply(c Change) {
-	m.st = m.st.with([]Change{c})
+func (m *mutation) apply(c engine.Change) {
+	m.st = m.st.With([]engine.Change{c})
 	m.log = append(m.log, c)
 }
 
 // changes returns one Change per row, the latest, in the order of last change.
-func (m *mutation) changes() []Change {
+func (m *mutation) changes() []engine.Change {
 	type key struct{ t, r string }
 	last := map[key]int{}
 	for i, c := range m.log {
 		last[key{c.TableID, c.RowID}] = i
 	}
-	var out []Change
+	var out []engine.Change
 	for i, c := range m.log {
 		if last[key{c.TableID, c.RowID}] == i {
 			out = append(out, c)
@@ -76,8 +77,8 @@ func (m *mutation) create(tv *tableView, o *operation, f *exec.Field) (any, erro
 		return nil, err
 	}
 	seq := int64(1)
-	if ts := m.st.table(o.t.id); ts != nil {
-		seq = ts.maxSeq + 1
+	if ts := m.st.Table(o.t.id); ts != nil {
+		seq = ts.MaxSeq() + 1
 	}
 	id := ""
 	switch {
@@ -89,7 +90,7 @@ func (m *mutation) create(tv *tableView, o *operation, f *exec.Field) (any, erro
 	default:
 		id = tv.freshID(seq)
 	}
-	m.apply(Change{TableID: o.t.id, RowID: id, Created: true, Seq: seq, Values: vals})
+	m.apply(engine.Change{TableID: o.t.id, RowID: id, Created: true, Seq: seq, Values: vals})
 	next := m.view().tableView(o.t)
 	r, _ := next.ov.createdRow(id)
 	return &rowObj{tv: next, row: r}, nil
@@ -109,7 +110,7 @@ func (m *mutation) update(tv *tableView, o *operation, f *exec.Field) (any, erro
 	if idArg != nil && *idArg != id {
 		return nil, model.Errorf(model.CodeBadUserInput, "%s: input.id %q differs from the row's id %q; ids cannot be changed", o.name, *idArg, id)
 	}
-	c := Change{TableID: o.t.id, RowID: id, Values: map[string]json.RawMessage{}}
+	c := engine.Change{TableID: o.t.id, RowID: id, Values: map[string]json.RawMessage{}}
 	if prev := tv.ov.record(r); prev != nil {
 		c.Created, c.Seq, c.Values = prev.ch.Created, prev.ch.Seq, maps.Clone(prev.ch.Values)
 		if c.Values == nil {
@@ -128,7 +129,7 @@ func (m *mutation) remove(tv *tableView, o *operation, f *exec.Field) (any, erro
 	if err != nil {
 		return nil, err
 	}
-	c := Change{TableID: o.t.id, RowID: tv.id(r), Deleted: true}
+	c := engine.Change{TableID: o.t.id, RowID: tv.id(r), Deleted: true}
 	if prev := tv.ov.record(r); prev != nil && prev.ch.Created {
 		c.Created, c.Seq = true, prev.ch.Seq
 	}
@@ -164,10 +165,10 @@ func (tv *tableView) freshID(seq int64) string {
 				next = f + 1
 			}
 		}
-		for tv.idUsed(formatNum(next)) {
+		for tv.idUsed(engine.FormatNum(next)) {
 			next++
 		}
-		return formatNum(next)
+		return engine.FormatNum(next)
 	}
 	for attempt := 0; ; attempt++ {
 		sum := sha256.Sum256([]byte(fmt.Sprintf("%s:%d:%d", tv.t.id, seq, attempt)))
@@ -189,8 +190,8 @@ func (tv *tableView) idStats() idStats {
 	if tv.idPath == "" {
 		return idStats{numeric: true, max: float64(tv.n)}
 	}
-	k := cacheKey{kind: cacheMaxID, ds: weak.Make(tv.ds), spec: tv.idPath}
-	st, _ := getOrMake(tv.v.rt.cache, k, func() (idStats, int64, error) {
+	k := engine.CacheKey{Kind: engine.CacheMaxID, Dataset: weak.Make(tv.ds), Spec: tv.idPath}
+	st, _ := engine.GetOrMake(tv.v.rt.cache, k, func() (idStats, int64, error) {
 		st := idStats{numeric: true}
 		for r := int32(0); r < tv.n && st.numeric; r++ {
 			f, ok := integerID(tv.id(r))
@@ -252,7 +253,7 @@ func inputJSON(t *table, a *attribute, x any) (json.RawMessage, error) {
 	case model.TypeInt:
 		_, ok = x.(int)
 	case model.TypeFloat:
-		ok = valueOfGo(x).Kind == dataset.Number
+		ok = engine.ValueOfGo(x).Kind == dataset.Number
 	case model.TypeBoolean:
 		_, ok = x.(bool)
 	case model.TypeJSON:
@@ -270,7 +271,7 @@ func inputJSON(t *table, a *attribute, x any) (json.RawMessage, error) {
 	if a.typ == model.TypeJSON {
 		return json.Marshal(x)
 	}
-	return jsonOf(valueOfGo(x)), nil
+	return engine.JSONOf(engine.ValueOfGo(x)), nil
 }
 
 // validDateTime accepts RFC 3339 date-times and plain dates (2006-01-02).

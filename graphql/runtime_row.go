@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 )
 
@@ -207,11 +208,11 @@ func (tv *tableView) relatedOne(rf *relField, target *tableView, r int32) int32 
 		return -1
 	}
 	v := tv.value(rf.from, r)
-	if v.Kind == dataset.Number { // canonKey, in a buffer that stays here
+	if v.Kind == dataset.Number { // engine.CanonKey, in a buffer that stays here
 		var scratch [32]byte
-		return target.firstWhere(rf.toAttr, string(appendNum(scratch[:0], v.Num)))
+		return target.firstWhere(rf.toAttr, string(engine.AppendNum(scratch[:0], v.Num)))
 	}
-	k, ok := canonKey(v)
+	k, ok := engine.CanonKey(v)
 	if !ok {
 		return -1
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -413,11 +414,11 @@ func TestOverlayRebuild(t *testing.T) {
 		t.Fatalf("changes = %+v, want 3 rows", changes)
 	}
 	b, _ := json.Marshal(changes)
-	var stored []Change
+	var stored []engine.Change
 	if err := json.Unmarshal(b, &stored); err != nil {
 		t.Fatal(err)
 	}
-	h.ov = NewOverlay()
+	h.ov = engine.NewOverlay()
 	h.ov.Apply(stored)
 	if after := string(h.raw(query, nil)); after != before {
 		t.Errorf("rebuilt overlay differs:\n%s\n%s", before, after)
@@ -456,7 +457,7 @@ func TestCompileKeepsNoModel(t *testing.T) {
 	if rt.SDL() != sdl || rt.Schema().Types["Product"] == nil {
 		t.Error("runtime changed with the project")
 	}
-	h := &rtHarness{tb: t, rt: rt, pool: rtPool(t), ov: NewOverlay()}
+	h := &rtHarness{tb: t, rt: rt, pool: rtPool(t), ov: engine.NewOverlay()}
 	if got := h.do(`{ products(pageSize: 1) { items { name } } }`, nil); jsonAt(got, "data.products.items.0.name") != "Widget" {
 		t.Errorf("query after changing the project: %v", got)
 	}

@@ -15,7 +15,6 @@ import (
 var packageVarsAllowed = map[string]string{
 	"bitsPool":                "a sync.Pool of scratch bitsets: reuse, no state",
 	"sparseScratch":           "a sync.Pool of scratch buffers: reuse, no state",
-	"emptyState":              "the empty overlay version, never written through",
 	"errMutationInQuery":      "a sentinel error",
 	"errQueryInMutate":        "a sentinel error",
 	"errForeignPrepared":      "a sentinel error",

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -42,40 +43,15 @@ func (k EventKind) suffix() string {
 	return "Deleted"
 }
 
-// Snapshot is one immutable version of an Overlay (which it keeps, so that
-// reading it shares the overlay's resolved rows). The zero Snapshot is the
-// empty overlay.
-type Snapshot struct {
-	ov *Overlay
-	st *overlayState
-}
-
-// Snapshot returns the overlay's current version.
-func (o *Overlay) Snapshot() Snapshot { return Snapshot{o, o.snapshot()} }
-
-func (s Snapshot) state() *overlayState {
-	if s.st == nil {
-		return emptyState
-	}
-	return s.st
-}
-
-// has reports whether s holds a record of row rowID of table tableID (a
-// row created, changed or deleted by an earlier mutation).
-func (s Snapshot) has(tableID, rowID string) bool {
-	ts := s.state().tables[tableID]
-	return ts != nil && ts.get(rowID) != nil
-}
-
 // Event is a change of one row, to be rendered for subscribers: the row
 // is read in At.
 type Event struct {
 	TableID, RowID string
 	Kind           EventKind
-	At             Snapshot
+	At             engine.Snapshot
 	// Prev is, for an update, the version before it (what a contract's
 	// previousValues and updatedFields read); zero otherwise.
-	Prev Snapshot
+	Prev engine.Snapshot
 	// N numbers the payloads of a generated subscription (EventGenerated).
 	N int64
 }
@@ -83,14 +59,14 @@ type Event struct {
 // EventsOf returns the events of a mutation's changes, in their order:
 // before is the overlay's version before the changes were applied, after
 // the one after.
-func EventsOf(changes []Change, before, after Snapshot) []Event {
+func EventsOf(changes []engine.Change, before, after engine.Snapshot) []Event {
 	out := make([]Event, 0, len(changes))
 	for _, c := range changes {
 		e := Event{TableID: c.TableID, RowID: c.RowID, Kind: EventUpdated, At: after}
 		switch {
 		case c.Deleted:
 			e.Kind, e.At = EventDeleted, before
-		case c.Created && !before.has(c.TableID, c.RowID):
+		case c.Created && !before.Has(c.TableID, c.RowID):
 			e.Kind = EventCreated
 		default: // a change of a row, also of one an earlier mutation created
 			e.Prev = before
@@ -258,7 +234,7 @@ func (rt *Runtime) RenderEvent(ctx context.Context, prep *exec.Prepared, pool Po
 		return nil, false, nil
 	}
 
-	root := &eventRoot{v: newView(rt, pool, ev.At.ov, ev.At.state(), true), ev: ev}
+	root := &eventRoot{v: newView(rt, pool, ev.At.Overlay(), ev.At.State(), true), ev: ev}
 	res, err = prep.Execute(ctx, root)
 	if err != nil || root.skipped {
 		return nil, false, err
@@ -279,12 +255,12 @@ func (rt *Runtime) tableByID(tableID string) *table {
 // RowExists reports whether table tableID has a row id in ov's current
 // version (a sent event must name one). A table that is not ready is
 // NOT_READY; an unknown one NOT_FOUND.
-func (rt *Runtime) RowExists(pool Pool, ov *Overlay, tableID, id string) error {
+func (rt *Runtime) RowExists(pool Pool, ov *engine.Overlay, tableID, id string) error {
 	t := rt.tableByID(tableID)
 	if t == nil {
 		return model.Errorf(model.CodeNotFound, "table %q not found", tableID)
 	}
-	tv := newView(rt, pool, ov, ov.snapshot(), true).tableView(t)
+	tv := newView(rt, pool, ov, ov.State(), true).tableView(t)
 	if tv.notReady != nil {
 		return tv.notReady
 	}
@@ -297,12 +273,12 @@ func (rt *Runtime) RowExists(pool Pool, ov *Overlay, tableID, id string) error {
 // SampleRow returns the id of the (n mod rows)-th row of table tableID in
 // storage order, in ov's current version: the rows a demo event stream
 // goes through; ok is false when the table has no rows (or is not ready).
-func (rt *Runtime) SampleRow(ctx context.Context, pool Pool, ov *Overlay, tableID string, n int) (id string, ok bool) {
+func (rt *Runtime) SampleRow(ctx context.Context, pool Pool, ov *engine.Overlay, tableID string, n int) (id string, ok bool) {
 	t := rt.tableByID(tableID)
 	if t == nil {
 		return "", false
 	}
-	tv := newView(rt, pool, ov, ov.snapshot(), true).tableView(t)
+	tv := newView(rt, pool, ov, ov.State(), true).tableView(t)
 	if tv.notReady != nil {
 		return "", false
 	}

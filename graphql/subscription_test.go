@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -21,7 +22,7 @@ func subHarness(t *testing.T) *rtHarness {
 			mustNoErr(t, err)
 		}
 	}
-	return &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: rtPool(t), ov: NewOverlay()}
+	return &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: rtPool(t), ov: engine.NewOverlay()}
 }
 
 // mutateEvents runs a mutation and returns its events.

@@ -1,4 +1,4 @@
-package graphql
+package engine
 
 import (
 	"math/rand/v2"
@@ -9,7 +9,7 @@ import (
 )
 
 // TestChunkedBitsEdits applies random sets and clears to chains of
-// chunkedBits versions and requires each to equal a plain bitset edited
+// ChunkedBits versions and requires each to equal a plain Bitset edited
 // alike, the versions before it unchanged, the chunks it did not touch
 // shared with its parent, and andNotInto and andNotCount to remove exactly its rows.
 func TestChunkedBitsEdits(t *testing.T) {
@@ -26,27 +26,27 @@ func TestChunkedBitsEdits(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(uint64(tc.n), 1))
-			var prev *chunkedBits
+			var prev *ChunkedBits
 			var prevDense []uint64
-			want := newBitset(tc.n)
+			want := NewBitset(tc.n)
 			for version := 0; version < 8; version++ {
-				e := editChunks(prev, tc.n)
+				e := EditChunks(prev, tc.n)
 				touched := map[int]bool{}
 				for i := 0; i < tc.edits; i++ {
 					r := int32(rnd.IntN(tc.rowsSpread))
 					touched[int(r>>6)/chunkWords] = true
 					if rnd.IntN(3) == 0 {
-						e.clear(r)
-						want.words[r>>6] &^= 1 << (uint(r) & 63)
+						e.Clear(r)
+						want.Words[r>>6] &^= 1 << (uint(r) & 63)
 					} else {
-						e.set(r)
-						want.set(r)
+						e.Set(r)
+						want.Set(r)
 					}
 				}
-				got := e.done()
+				got := e.Done()
 				requireBitsEqual(t, got, want)
 				if prev != nil {
-					if !slices.Equal(prev.dense(), prevDense) {
+					if !slices.Equal(prev.Dense(), prevDense) {
 						t.Fatalf("version %d changed its parent", version)
 					}
 					for ci := range got.chunks {
@@ -55,32 +55,32 @@ func TestChunkedBitsEdits(t *testing.T) {
 						}
 					}
 				}
-				prev, prevDense = got, got.dense()
+				prev, prevDense = got, got.Dense()
 			}
 		})
 	}
 }
 
-func requireBitsEqual(tb testing.TB, got *chunkedBits, want *bitset) {
+func requireBitsEqual(tb testing.TB, got *ChunkedBits, want *Bitset) {
 	tb.Helper()
-	if !slices.Equal(got.dense(), want.words) {
+	if !slices.Equal(got.Dense(), want.Words) {
 		tb.Fatal("chunked bits differ from the plain bitset")
 	}
-	all := make([]uint64, len(want.words))
+	all := make([]uint64, len(want.Words))
 	for i := range all {
 		all[i] = ^uint64(0)
 	}
 	left := slices.Clone(all)
-	got.andNotInto(all)
-	if n := got.andNotCount(left); n != dataset.Count(all) || !slices.Equal(left, all) {
+	got.AndNotInto(all)
+	if n := got.AndNotCount(left); n != dataset.Count(all) || !slices.Equal(left, all) {
 		tb.Fatalf("andNotCount left %d rows, want %d", n, dataset.Count(all))
 	}
 	for w := range all {
 		for bit := 0; bit < 64; bit++ {
 			r := int32(w*64 + bit)
-			in := want.has(r)
-			if got.has(r) != in || (all[w]&(1<<bit) == 0) != in {
-				tb.Fatalf("row %d: has %v, andNot %v, want %v", r, got.has(r), all[w]&(1<<bit) == 0, in)
+			in := want.Has(r)
+			if got.Has(r) != in || (all[w]&(1<<bit) == 0) != in {
+				tb.Fatalf("row %d: has %v, andNot %v, want %v", r, got.Has(r), all[w]&(1<<bit) == 0, in)
 			}
 		}
 	}

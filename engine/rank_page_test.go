@@ -1,4 +1,4 @@
-package graphql
+package engine
 
 import (
 	"fmt"
@@ -27,20 +27,24 @@ func TestDescPageMatchesWalk(t *testing.T) {
 				fmt.Fprintf(&b, `{"v":%d}`+"\n", v)
 			}
 		}
-		ord := rtDataset(t, "d", dataset.NDJSON, "", b.String()).Order("v")
+		d, err := dataset.Read(strings.NewReader(b.String()), dataset.Options{ImportCode: "d", Format: dataset.NDJSON})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ord := d.Order("v")
 		n := ord.Len()
 		for range 400 {
 			lo := rnd.IntN(n)
 			hi := lo + rnd.IntN(n-lo+1)
 			skip, limit := rnd.IntN(hi-lo+2), rnd.IntN(hi-lo+3)
-			got := descPage(ord, lo, hi, skip, limit)
+			got := DescPage(ord, lo, hi, skip, limit)
 			if skip >= min(limit, hi-lo) {
 				if got != nil {
 					t.Fatalf("positions [%d,%d), places %d..%d: got %v, want none", lo, hi, skip, limit, got)
 				}
 				continue
 			}
-			want, _ := walkOrder(nil, nil, ord, true, lo, hi, skip, min(limit, hi-lo), int64(n)+1)
+			want, _ := WalkOrder(nil, nil, ord, true, lo, hi, skip, min(limit, hi-lo), int64(n)+1)
 			if !slices.Equal(got, want) {
 				t.Fatalf("distinct %d, positions [%d,%d), places %d..%d: got %v, want %v", distinct, lo, hi, skip, limit, got, want)
 			}

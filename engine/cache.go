@@ -1,4 +1,4 @@
-package graphql
+package engine
 
 import (
 	"container/list"
@@ -9,26 +9,29 @@ import (
 	"github.com/mockgql/mockgql/dataset"
 )
 
-// cacheKey names one cached result. Datasets and overlays are held weakly,
+// CacheKey names one cached result. Datasets and overlays are held weakly,
 // so a cache entry never keeps a replaced dataset (re-import) or a dropped
 // overlay alive; a new dataset never matches an old entry.
-type cacheKey struct {
+type CacheKey struct {
 	owner   uint64 // the Runtime (a shared Cache holds many)
-	kind    uint8
-	table   string
-	ds      weak.Pointer[dataset.Dataset]
-	ov      weak.Pointer[Overlay]
-	version int64
-	spec    string
+	Kind    CacheKind
+	Table   string
+	Dataset weak.Pointer[dataset.Dataset]
+	Overlay weak.Pointer[Overlay]
+	Version int64
+	Spec    string
 }
+
+// CacheKind tells what a cache entry holds.
+type CacheKind uint8
 
 // Kinds of cache entries.
 const (
-	cacheBase    uint8 = iota // filtered, sorted dataset rows (no overlay)
-	cacheList                 // the same with the overlay merged in
-	cacheVariant              // variant membership bitset
-	cacheOverlay              // a table's overlay resolved against a dataset
-	cacheMaxID                // numeric-id statistics of a dataset
+	CacheBase    CacheKind = iota // filtered, sorted dataset rows (no overlay)
+	CacheList                     // the same with the overlay merged in
+	CacheVariant                  // variant membership Bitset
+	CacheOverlay                  // a table's overlay resolved against a dataset
+	CacheMaxID                    // numeric-id statistics of a dataset
 )
 
 // lru is a size-bounded, concurrency-safe least-recently-used cache. Cost is
@@ -38,24 +41,24 @@ type lru struct {
 	mu    sync.Mutex
 	max   int64
 	cost  int64
-	items map[cacheKey]*list.Element
+	items map[CacheKey]*list.Element
 	order list.List // front = most recent
 }
 
 const entryCost = 32
 
 type lruEntry struct {
-	key   cacheKey
+	key   CacheKey
 	value any
 	cost  int64
 }
 
 func newLRU(max int64) *lru {
-	return &lru{max: max, items: map[cacheKey]*list.Element{}}
+	return &lru{max: max, items: map[CacheKey]*list.Element{}}
 }
 
 // get returns the value under k and marks it recently used.
-func (c *lru) get(k cacheKey) (any, bool) {
+func (c *lru) get(k CacheKey) (any, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.items[k]
@@ -69,7 +72,7 @@ func (c *lru) get(k cacheKey) (any, bool) {
 // put stores v under k with the given cost, evicting the least recently
 // used entries beyond the bound. A value costing more than the whole bound
 // is not stored.
-func (c *lru) put(k cacheKey, v any, cost int64) {
+func (c *lru) put(k CacheKey, v any, cost int64) {
 	cost += entryCost
 	if cost > c.max {
 		return
@@ -91,7 +94,7 @@ func (c *lru) put(k cacheKey, v any, cost int64) {
 	}
 }
 
-// Cache is a query cache several Runtimes can share (Options.Cache): a
+// Cache is a query cache several Runtimes can share (graphql.Options.Cache): a
 // node's one budget for all its projects, so that memory stays bounded
 // however many projects are busy. The least recently used entries go
 // first, whichever Runtime made them.
@@ -104,16 +107,29 @@ type Cache struct {
 // each).
 func NewCache(maxRows int) *Cache { return &Cache{l: newLRU(int64(maxRows))} }
 
-// cacheView is one Runtime's part of a Cache: its keys carry the owner.
-type cacheView struct {
+// Usage returns the cache's cost (cached row numbers plus a fixed cost per
+// entry), its bound and its number of entries. It is safe for concurrent
+// use.
+func (c *Cache) Usage() (cost, bound int64, entries int) {
+	c.l.mu.Lock()
+	defer c.l.mu.Unlock()
+	return c.l.cost, c.l.max, len(c.l.items)
+}
+
+// View returns a new owner's part of the cache: the entries a Runtime makes
+// through it are its own, under the cache's shared bound.
+func (c *Cache) View() CacheView { return CacheView{l: c.l, owner: c.owners.Add(1)} }
+
+// CacheView is one Runtime's part of a Cache: its keys carry the owner.
+type CacheView struct {
 	l     *lru
 	owner uint64
 }
 
-// getOrMake returns the value under k, computing it with make on a miss and
+// GetOrMake returns the value under k, computing it with make on a miss and
 // storing it unless make fails. Concurrent misses may compute twice; both
 // results are equal.
-func getOrMake[T any](c cacheView, k cacheKey, make func() (T, int64, error)) (T, error) {
+func GetOrMake[T any](c CacheView, k CacheKey, make func() (T, int64, error)) (T, error) {
 	k.owner = c.owner
 	if v, ok := c.l.get(k); ok {
 		return v.(T), nil

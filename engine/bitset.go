@@ -1,4 +1,4 @@
-package graphql
+package engine
 
 import (
 	"math/bits"
@@ -6,36 +6,39 @@ import (
 	"github.com/mockgql/mockgql/dataset"
 )
 
-// bitset is a fixed-size set of row numbers. A nil *bitset is empty.
-type bitset struct{ words []uint64 }
+// Bitset is a fixed-size set of row numbers. A nil *Bitset is empty.
+type Bitset struct{ Words []uint64 }
 
-func newBitset(n int) *bitset { return &bitset{words: make([]uint64, (n+63)/64)} }
+// NewBitset returns an empty set of rows 0..n-1.
+func NewBitset(n int) *Bitset { return &Bitset{Words: make([]uint64, (n+63)/64)} }
 
-func (b *bitset) set(r int32) { b.words[r>>6] |= 1 << (uint(r) & 63) }
+// Set adds row r, which must be below the size.
+func (b *Bitset) Set(r int32) { b.Words[r>>6] |= 1 << (uint(r) & 63) }
 
-func (b *bitset) has(r int32) bool {
-	if b == nil || r < 0 || int(r>>6) >= len(b.words) {
+// Has reports whether r is in b; false for a nil b or a row beyond it.
+func (b *Bitset) Has(r int32) bool {
+	if b == nil || r < 0 || int(r>>6) >= len(b.Words) {
 		return false
 	}
-	return b.words[r>>6]&(1<<(uint(r)&63)) != 0
+	return b.Words[r>>6]&(1<<(uint(r)&63)) != 0
 }
 
-// chunkWords is the size of a chunkedBits chunk: 32 words, 2,048 rows,
+// chunkWords is the size of a ChunkedBits chunk: 32 words, 2,048 rows,
 // 256 bytes; a million rows take 489 chunk pointers.
 const chunkWords = 32
 
-// chunkedBits is a fixed-size set of row numbers kept in chunks of
+// ChunkedBits is a fixed-size set of row numbers kept in chunks of
 // chunkWords words that versions share copy-on-write: a new version copies
 // the chunk pointers (n/2,048 of them) and only the chunks it changes, not
 // the n/64 words. A nil chunk is empty. It is immutable once built (by
-// chunkEditor); a nil *chunkedBits is empty.
-type chunkedBits struct {
+// ChunkEditor); a nil *ChunkedBits is empty.
+type ChunkedBits struct {
 	chunks []*[chunkWords]uint64
 	words  int
 }
 
-// has reports whether r is in b.
-func (b *chunkedBits) has(r int32) bool {
+// Has reports whether r is in b.
+func (b *ChunkedBits) Has(r int32) bool {
 	if b == nil || r < 0 || int(r>>6) >= b.words {
 		return false
 	}
@@ -43,8 +46,8 @@ func (b *chunkedBits) has(r int32) bool {
 	return c != nil && c[r>>6%chunkWords]&(1<<(uint(r)&63)) != 0
 }
 
-// andNotInto clears b's rows in dst (of b's words), skipping empty chunks.
-func (b *chunkedBits) andNotInto(dst []uint64) {
+// AndNotInto clears b's rows in dst (of b's words), skipping empty chunks.
+func (b *ChunkedBits) AndNotInto(dst []uint64) {
 	for ci, c := range b.chunks {
 		if c == nil {
 			continue
@@ -56,12 +59,12 @@ func (b *chunkedBits) andNotInto(dst []uint64) {
 	}
 }
 
-// andNotCount is andNotInto that also returns the rows left in dst: one
+// AndNotCount is AndNotInto that also returns the rows left in dst: one
 // pass where andNotInto and a popcount would take two. (Clearing the
 // changed rows one by one after the popcount the query needs anyway was
 // measured too: at 1M rows and 6,000 changed rows it added about three
 // times what this pass adds.)
-func (b *chunkedBits) andNotCount(dst []uint64) int {
+func (b *ChunkedBits) AndNotCount(dst []uint64) int {
 	n := 0
 	for ci, c := range b.chunks {
 		d := dst[ci*chunkWords : min(len(dst), (ci+1)*chunkWords)]
@@ -77,8 +80,8 @@ func (b *chunkedBits) andNotCount(dst []uint64) int {
 	return n
 }
 
-// dense returns b as n/64 words (tests, comparisons).
-func (b *chunkedBits) dense() []uint64 {
+// Dense returns b as n/64 words (tests, comparisons).
+func (b *ChunkedBits) Dense() []uint64 {
 	out := make([]uint64, b.words)
 	for ci, c := range b.chunks {
 		if c != nil {
@@ -88,27 +91,27 @@ func (b *chunkedBits) dense() []uint64 {
 	return out
 }
 
-// chunkEditor builds a chunkedBits from an earlier one (or an empty set),
+// ChunkEditor builds a ChunkedBits from an earlier one (or an empty set),
 // copying a chunk the first time it changes it.
-type chunkEditor struct {
-	b     *chunkedBits
+type ChunkEditor struct {
+	b     *ChunkedBits
 	owned []bool // by chunk: copied (or made) by this editor
 }
 
-// editChunks returns an editor of a copy of from (nil: an empty set of n
+// EditChunks returns an editor of a copy of from (nil: an empty set of n
 // rows); from is left unchanged.
-func editChunks(from *chunkedBits, n int) *chunkEditor {
+func EditChunks(from *ChunkedBits, n int) *ChunkEditor {
 	words := (n + 63) / 64
-	b := &chunkedBits{chunks: make([]*[chunkWords]uint64, (words+chunkWords-1)/chunkWords), words: words}
+	b := &ChunkedBits{chunks: make([]*[chunkWords]uint64, (words+chunkWords-1)/chunkWords), words: words}
 	if from != nil {
 		copy(b.chunks, from.chunks)
 	}
-	return &chunkEditor{b: b, owned: make([]bool, len(b.chunks))}
+	return &ChunkEditor{b: b, owned: make([]bool, len(b.chunks))}
 }
 
 // chunk returns r's chunk, owned by the editor, or nil when it is empty
 // and create is false.
-func (e *chunkEditor) chunk(r int32, create bool) *[chunkWords]uint64 {
+func (e *ChunkEditor) chunk(r int32, create bool) *[chunkWords]uint64 {
 	ci := int(r>>6) / chunkWords
 	c := e.b.chunks[ci]
 	switch {
@@ -125,15 +128,17 @@ func (e *chunkEditor) chunk(r int32, create bool) *[chunkWords]uint64 {
 	return c
 }
 
-func (e *chunkEditor) set(r int32) {
+// Set adds row r.
+func (e *ChunkEditor) Set(r int32) {
 	e.chunk(r, true)[r>>6%chunkWords] |= 1 << (uint(r) & 63)
 }
 
-func (e *chunkEditor) clear(r int32) {
+// Clear removes row r.
+func (e *ChunkEditor) Clear(r int32) {
 	if c := e.chunk(r, false); c != nil {
 		c[r>>6%chunkWords] &^= 1 << (uint(r) & 63)
 	}
 }
 
-// done returns the set built; the editor must not be used after.
-func (e *chunkEditor) done() *chunkedBits { return e.b }
+// Done returns the set built; the editor must not be used after.
+func (e *ChunkEditor) Done() *ChunkedBits { return e.b }
