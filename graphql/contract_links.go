@@ -13,12 +13,13 @@ import (
 // sides agree and paging works as on any relation: each side's dataset
 // rows are shuffled by an affine permutation of their positions, and row
 // a of From and row b of To are linked when their shuffled positions fall
-// in the same of K buckets, K being a third of the smaller side's rows —
-// so a row of the smaller side links about three rows of the other, a row
-// of the larger side proportionally more. Finding a row's links is a walk
-// over its bucket, never a scan. Rows created by mutations have no links
+// in the same of K buckets, K being two thirds of the smaller side's rows;
+// this is done twice with other shuffles (linkRounds), so that rows of one
+// bucket do not share all their links. A row of the smaller side links
+// about three rows of the other, a row of the larger side proportionally
+// more. Finding a row's links is a walk over its buckets, never a scan. Rows created by mutations have no links
 // (nothing in a mutation's input can say which), and a link lists at most
-// maxLinkRows rows.
+// maxLinkRows rows (the same ones every time).
 
 // maxLinkRows bounds the rows one row's link lists, before paging.
 const maxLinkRows = 1000
@@ -64,26 +65,35 @@ func (rt *Runtime) linked(l *ctLink, src *tableView, r int32) (*tableView, []int
 	if l.reverse {
 		a, b = dst, src
 	}
-	k := int64(max(1, min(a.n, b.n)/3))
-	pa, pb := newPerm(rt.contract.seed, l.name+"|from", int64(a.n)), newPerm(rt.contract.seed, l.name+"|to", int64(b.n))
-	mine, theirs := pa, pb
-	if l.reverse {
-		mine, theirs = pb, pa
-	}
+	// Two rounds of buckets, each with its own shuffles, so that rows
+	// sharing one bucket do not share all their links.
+	k := int64(max(1, 2*min(a.n, b.n)/3))
 	var out []int32
-	for pos := mine.at(int64(r)) % k; pos < theirs.n && len(out) < maxLinkRows; pos += k {
-		row := int32(theirs.inverse(pos))
-		if !dst.inTable(row) {
-			continue
+	for round := range linkRounds {
+		name := l.name + "|" + string(rune('0'+round))
+		pa, pb := newPerm(rt.contract.seed, name+"|from", int64(a.n)), newPerm(rt.contract.seed, name+"|to", int64(b.n))
+		mine, theirs := pa, pb
+		if l.reverse {
+			mine, theirs = pb, pa
 		}
-		if rec := dst.ov.record(row); rec != nil && rec.deleted {
-			continue
+		for pos := mine.at(int64(r)) % k; pos < theirs.n && len(out) < maxLinkRows; pos += k {
+			row := int32(theirs.inverse(pos))
+			if !dst.inTable(row) {
+				continue
+			}
+			if rec := dst.ov.record(row); rec != nil && rec.deleted {
+				continue
+			}
+			out = append(out, row)
 		}
-		out = append(out, row)
 	}
 	slices.Sort(out)
+	out = slices.Compact(out)
 	return dst, out
 }
+
+// linkRounds is how many bucketings a link's rows are paired by.
+const linkRounds = 2
 
 // perm is an affine permutation of the positions 0..n-1: i ↦ (m·i + c) mod n.
 type perm struct{ n, m, c, inv int64 }
