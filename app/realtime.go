@@ -222,19 +222,13 @@ type eventStream struct {
 	closed               sync.Once
 }
 
-// Next implements realtime.Stream.
+// Next implements realtime.Stream: the next result the stream's source
+// renders, after the fault latency.
 func (s *eventStream) Next(ctx context.Context) (json.RawMessage, error) {
-	if s.sub == nil {
-		return s.tick(ctx)
-	}
 	for {
-		e, err := s.sub.Next(ctx)
+		out, ok, err := s.render(ctx)
 		if err != nil {
 			return nil, err
-		}
-		out, ok, err := s.rt.renders.render(ctx, s.rt.svc.grains, s.projectID, e.Data.(actors.RowEvent), s.body)
-		if err != nil {
-			return nil, eventError(ctx, err)
 		}
 		if !ok {
 			continue
@@ -245,6 +239,29 @@ func (s *eventStream) Next(ctx context.Context) (json.RawMessage, error) {
 		s.events.Add(1)
 		return out, nil
 	}
+}
+
+// render waits for the stream's next event (or, for a generated stream,
+// its rate) and renders it; ok is false when the event's row is not the
+// subscription's (its id or where keeps it out).
+func (s *eventStream) render(ctx context.Context) (out json.RawMessage, ok bool, err error) {
+	if s.sub == nil {
+		if err := wait(ctx, s.every); err != nil {
+			return nil, false, err
+		}
+		s.ticks++
+		out, ok, err = s.rt.svc.grains.RenderEvent(ctx, s.projectID, actors.RowEvent{Kind: graphql.EventGenerated, Seq: s.ticks}, s.body)
+	} else {
+		e, err := s.sub.Next(ctx)
+		if err != nil {
+			return nil, false, err
+		}
+		out, ok, err = s.rt.renders.render(ctx, s.rt.svc.grains, s.projectID, e.Data.(actors.RowEvent), s.body)
+	}
+	if err != nil {
+		return nil, false, eventError(ctx, err)
+	}
+	return out, ok, nil
 }
 
 // eventError is a failed rendering of one event: an execution error of
@@ -255,28 +272,6 @@ func eventError(ctx context.Context, err error) error {
 		return ctx.Err()
 	}
 	return &realtime.EventError{Err: err}
-}
-
-// tick waits the stream's rate and renders its next generated payload.
-func (s *eventStream) tick(ctx context.Context) (json.RawMessage, error) {
-	for {
-		if err := wait(ctx, s.every); err != nil {
-			return nil, err
-		}
-		s.ticks++
-		out, ok, err := s.rt.svc.grains.RenderEvent(ctx, s.projectID, actors.RowEvent{Kind: graphql.EventGenerated, Seq: s.ticks}, s.body)
-		if err != nil {
-			return nil, eventError(ctx, err)
-		}
-		if !ok {
-			continue
-		}
-		if err := wait(ctx, s.delay); err != nil {
-			return nil, err
-		}
-		s.events.Add(1)
-		return out, nil
-	}
 }
 
 // Close implements realtime.Stream: the subscription's end goes to the

@@ -210,20 +210,24 @@ func (q *listQuery) firstRows(ctx context.Context, tv *tableView, n int) (rowLis
 
 // window applies after, before, first and last to rows.
 func (ca connArgs) window(tv *tableView, rows rowList) (lo, hi int, err error) {
-	lo, hi = 0, rows.len()
+	return ca.cut(rows.len(), func(c string) (int, error) { return cursorPos(tv, rows, c) })
+}
+
+// cut applies after, before, first and last to n rows, pos finding the
+// position of a cursor's row.
+func (ca connArgs) cut(n int, pos func(cursor string) (int, error)) (lo, hi int, err error) {
+	lo, hi = 0, n
 	if ca.after != "" {
-		p, err := cursorPos(tv, rows, ca.after)
+		p, err := pos(ca.after)
 		if err != nil {
 			return 0, 0, err
 		}
 		lo = p + 1
 	}
 	if ca.before != "" {
-		p, err := cursorPos(tv, rows, ca.before)
-		if err != nil {
+		if hi, err = pos(ca.before); err != nil {
 			return 0, 0, err
 		}
-		hi = p
 	}
 	hi = max(lo, hi)
 	if ca.first >= 0 {

@@ -135,7 +135,7 @@ func (rt *Runtime) windowOf(rows *ctRows, q *ctQuery, args map[string]any) (*ctW
 		if err != nil {
 			return nil, err
 		}
-		w.lo, w.hi, err = ca.windowOf(rows)
+		w.lo, w.hi, err = ca.cut(rows.n, rows.pos)
 		return w, err
 	}
 	w.lo, w.hi = q.bounds(rows.n)
@@ -143,29 +143,4 @@ func (rt *Runtime) windowOf(rows *ctRows, q *ctQuery, args map[string]any) (*ctW
 		w.size = q.limit
 	}
 	return w, nil
-}
-
-// windowOf applies after, before, first and last to rows.
-func (ca connArgs) windowOf(rows *ctRows) (lo, hi int, err error) {
-	lo, hi = 0, rows.n
-	if ca.after != "" {
-		p, err := rows.pos(ca.after)
-		if err != nil {
-			return 0, 0, err
-		}
-		lo = p + 1
-	}
-	if ca.before != "" {
-		if hi, err = rows.pos(ca.before); err != nil {
-			return 0, 0, err
-		}
-	}
-	hi = max(lo, hi)
-	if ca.first >= 0 {
-		hi = min(hi, lo+ca.first)
-	}
-	if ca.last >= 0 {
-		lo = max(lo, hi-ca.last)
-	}
-	return lo, hi, nil
 }

@@ -71,14 +71,9 @@ func (rt *Runtime) subscriptionResolver(rf *contract.RootField, fd *ast.FieldDef
 			er.skipped = true
 			return nil, nil
 		}
-		tv := er.v.tableView(t)
-		if tv.notReady != nil {
-			return nil, tv.notReady
-		}
-		row := tv.byID(er.ev.RowID)
-		if row < 0 {
-			er.skipped = true // gone meanwhile (a sent event for a row deleted since)
-			return nil, nil
+		tv, row, err := er.row(t)
+		if err != nil || row < 0 {
+			return nil, err
 		}
 		q, err := rt.readQuery(t, rf, f.Args)
 		if err != nil {

@@ -147,7 +147,7 @@ func mergeCreated(created, gone, added []*rowRec) []*rowRec {
 	}
 	slices.SortFunc(edits, func(x, y edit) int {
 		// at a position: inserts (in compareCreated order) before the delete of the row there
-		return cmp.Or(cmp.Compare(x.at, y.at), cmp.Compare(boolInt(x.del), boolInt(y.del)), cmpRec(x.rec, y.rec))
+		return cmp.Or(cmp.Compare(x.at, y.at), cmp.Compare(engine.BoolToInt(x.del), engine.BoolToInt(y.del)), cmpRec(x.rec, y.rec))
 	})
 	out := make([]*rowRec, 0, len(created)+len(added))
 	i := 0
@@ -163,17 +163,10 @@ func mergeCreated(created, gone, added []*rowRec) []*rowRec {
 	return append(out, created[i:]...)
 }
 
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
 // cmpRec is compareCreated with nil (a delete's) first.
 func cmpRec(a, b *rowRec) int {
 	if a == nil || b == nil {
-		return cmp.Compare(boolInt(a != nil), boolInt(b != nil))
+		return cmp.Compare(engine.BoolToInt(a != nil), engine.BoolToInt(b != nil))
 	}
 	return compareCreated(a, b)
 }

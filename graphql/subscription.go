@@ -161,14 +161,9 @@ func subResolver(s *subField) exec.Resolver {
 			er.skipped = true
 			return nil, nil
 		}
-		tv := er.v.tableView(s.t)
-		if tv.notReady != nil {
-			return nil, tv.notReady
-		}
-		row := tv.byID(er.ev.RowID)
-		if row < 0 {
-			er.skipped = true // gone meanwhile (a sent event for a row deleted since)
-			return nil, nil
+		tv, row, err := er.row(s.t)
+		if err != nil || row < 0 {
+			return nil, err
 		}
 		w, err := parseWhere(s.t, f.Args["where"])
 		if err != nil {
@@ -299,4 +294,19 @@ func (rt *Runtime) SampleRow(ctx context.Context, pool Pool, ov *engine.Overlay,
 		return "", false
 	}
 	return tv.id(rows.at(lo)), true
+}
+
+// row returns the view of t and the event's row in it: -1, and er
+// skipped, when the row is gone meanwhile (a sent event for a row deleted
+// since).
+func (er *eventRoot) row(t *table) (*tableView, int32, error) {
+	tv := er.v.tableView(t)
+	if tv.notReady != nil {
+		return nil, -1, tv.notReady
+	}
+	r := tv.byID(er.ev.RowID)
+	if r < 0 {
+		er.skipped = true
+	}
+	return tv, r, nil
 }

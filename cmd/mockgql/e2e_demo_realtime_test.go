@@ -1,12 +1,10 @@
 package main
 
 import (
-	"bufio"
 	nethttp "net/http"
 	"net/url"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestDemoSubscriptions: the demo project make run prints sends
@@ -25,38 +23,14 @@ func TestDemoSubscriptions(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("subscribe: %d %s", resp.StatusCode, readAll(resp))
 	}
-	lines := make(chan string, 64)
-	go func() {
-		sc := bufio.NewScanner(resp.Body)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	for i := 0; i < 30; i++ {
-		r := postJSON(t, rt, `{"query":"mutation { updateProduct(id: \"1\", input: {price: 9.99}) { id price } }"}`)
-		if !strings.Contains(r, `"price":9.99`) {
+	l := firstSSEData(t, resp.Body, func(int) {
+		if r := postJSON(t, rt, `{"query":"mutation { updateProduct(id: \"1\", input: {price: 9.99}) { id price } }"}`); !strings.Contains(r, `"price":9.99`) {
 			t.Fatalf("updateProduct: %s", r)
 		}
-		for wait := time.After(300 * time.Millisecond); ; {
-			select {
-			case l, ok := <-lines:
-				if !ok {
-					t.Fatal("the stream ended")
-				}
-				if strings.HasPrefix(l, "data: {") {
-					if !strings.Contains(l, `"productUpdated":{"id":"1"`) || !strings.Contains(l, `"price":9.99`) {
-						t.Fatalf("event %s", l)
-					}
-					return
-				}
-				continue
-			case <-wait:
-			}
-			break
-		}
+	})
+	if !strings.Contains(l, `"productUpdated":{"id":"1"`) || !strings.Contains(l, `"price":9.99`) {
+		t.Fatalf("event %s", l)
 	}
-	t.Fatal("no event after 30 updates")
 }
 
 // postJSON posts body to u and returns the answer's body.

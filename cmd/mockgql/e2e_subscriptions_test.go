@@ -402,16 +402,28 @@ func TestSubscriptionSSE(t *testing.T) {
 	if r.StatusCode != 200 || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/event-stream") {
 		t.Fatalf("%d %s", r.StatusCode, r.Header.Get("Content-Type"))
 	}
+	l := firstSSEData(t, r.Body, func(i int) {
+		sh.query(fmt.Sprintf(`mutation { createProduct(input: {name: "sse %d"}) { id } }`, i), nil).data(t)
+	})
+	if !strings.Contains(l, `"productCreated"`) {
+		t.Fatalf("event %s", l)
+	}
+}
+
+// firstSSEData calls fire (with 0, 1, …, up to 30 times, 300 ms apart)
+// until the event stream body carries a data line, and returns it.
+func firstSSEData(t *testing.T, body io.Reader, fire func(i int)) string {
+	t.Helper()
 	lines := make(chan string, 64)
 	go func() {
-		sc := bufio.NewScanner(r.Body)
+		sc := bufio.NewScanner(body)
 		for sc.Scan() {
 			lines <- sc.Text()
 		}
 		close(lines)
 	}()
 	for i := 0; i < 30; i++ {
-		sh.query(fmt.Sprintf(`mutation { createProduct(input: {name: "sse %d"}) { id } }`, i), nil).data(t)
+		fire(i)
 		for wait := time.After(300 * time.Millisecond); ; {
 			select {
 			case l, ok := <-lines:
@@ -419,10 +431,7 @@ func TestSubscriptionSSE(t *testing.T) {
 					t.Fatal("the stream ended")
 				}
 				if strings.HasPrefix(l, "data: {") {
-					if !strings.Contains(l, `"productCreated"`) {
-						t.Fatalf("event %s", l)
-					}
-					return
+					return l
 				}
 				continue // the keep-alive comment, event names, blank lines
 			case <-wait:
@@ -430,7 +439,8 @@ func TestSubscriptionSSE(t *testing.T) {
 			break
 		}
 	}
-	t.Fatal("no event after 30 mutations")
+	t.Fatal("no event after 30 tries")
+	return ""
 }
 
 func readAll(r *nethttp.Response) string {
