@@ -252,9 +252,9 @@ func (s *eventStream) render(ctx context.Context) (out json.RawMessage, ok bool,
 		s.ticks++
 		out, ok, err = s.rt.svc.grains.RenderEvent(ctx, s.projectID, actors.RowEvent{Kind: graphql.EventGenerated, Seq: s.ticks}, s.body)
 	} else {
-		e, err := s.sub.Next(ctx)
-		if err != nil {
-			return nil, false, err
+		e, nerr := s.sub.Next(ctx)
+		if nerr != nil {
+			return nil, false, nerr
 		}
 		out, ok, err = s.rt.renders.render(ctx, s.rt.svc.grains, s.projectID, e.Data.(actors.RowEvent), s.body)
 	}
