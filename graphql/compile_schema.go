@@ -226,8 +226,8 @@ func attrDescription(a *attribute) string {
 		return fmt.Sprintf("%s (%s), the same constant on every row.", a.name, a.typ)
 	case model.MappingGenerated:
 		kind := "unknown generator"
-		if a.gen != nil {
-			kind = a.gen.kind
+		if g, ok := a.gen.(*generator); ok {
+			kind = g.kind
 		}
 		return fmt.Sprintf("%s (%s), generated fake data (%s), stable per row.", a.name, a.typ, kind)
 	}

@@ -77,7 +77,7 @@ func (rt *Runtime) connectionResolver(o *operation) exec.Resolver {
 		if err != nil {
 			return nil, err
 		}
-		tv := f.Parent.(*view).tableView(o.t)
+		tv := (&f.Parent.(*queryRoot).v).tableView(o.t)
 		if tv.notReady != nil {
 			f.Report(tv.notReady)
 			return connectionValue(tv, rowList{rows: []int32{}}, 0, 0), nil
@@ -266,7 +266,7 @@ func connectionValue(tv *tableView, rows rowList, lo, hi int) map[string]any {
 
 // connectionOf is the connection of the edges of rows, total matches.
 func connectionOf(tv *tableView, rows []int32, total int, hasPrev, hasNext bool) map[string]any {
-	nodes := tv.objects(rowList{rows: rows}, 0, len(rows))
+	nodes := objects(tv, rowList{rows: rows}, 0, len(rows))
 	edges := make([]any, len(nodes))
 	var start, end any
 	for i, n := range nodes {

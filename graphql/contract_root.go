@@ -92,16 +92,17 @@ func (rt *Runtime) contractRootStep(pf *exec.PlannedField) ctRootStep {
 // writeRoot writes root field i of sp by the step of rp, or declines
 // (nothing written) for the resolver to answer: a step it does not cover,
 // a table not ready, arguments refused, a window that fails.
-func (v *view) writeContractRoot(w *exec.Writer, rp *ctRootPlan, sp *exec.Plan, i int) (ok, handled bool) {
+func (root *queryRoot) writeContractRoot(w *exec.Writer, rp *ctRootPlan, sp *exec.Plan, i int) (ok, handled bool) {
+	v := &root.v
 	s, pf := &rp.steps[i], sp.Fields()[i]
-	if s.rf == nil || rp.rt != v.rt {
+	if s.rf == nil || rp.rt != root.rt {
 		return false, false
 	}
 	tv := v.tableView(s.t)
 	if tv.notReady != nil {
 		return false, false
 	}
-	rt := v.rt
+	rt := root.rt
 	q, args, err := s.query(w, pf, rt)
 	if err != nil {
 		return false, false

@@ -42,7 +42,7 @@ func (c *ctRows) objects(lo, hi int) []any {
 	for _, p := range c.parts {
 		n := p.l.len()
 		if lo < n && hi > 0 {
-			out = append(out, p.tv.objects(p.l, max(lo, 0), min(hi, n))...)
+			out = append(out, objects(p.tv, p.l, max(lo, 0), min(hi, n))...)
 		}
 		lo, hi = lo-n, hi-n
 	}

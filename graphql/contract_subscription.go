@@ -188,7 +188,7 @@ func (rt *Runtime) previousValues(er *eventRoot, d *ast.Definition, pf *ast.Fiel
 	case er.ev.Kind == EventUpdated && er.ev.Prev.Overlay() != nil:
 		at = er.ev.Prev
 	}
-	tv := newView(rt, er.v.pool, at.Overlay(), at.State(), true).tableView(t)
+	tv := rt.newView(er.v.pool, at.Overlay(), at.State(), true).tableView(t)
 	row := int32(-1)
 	if tv.notReady == nil {
 		row = tv.byID(id)
@@ -234,7 +234,7 @@ func (rt *Runtime) updatedFields(er *eventRoot, tv *tableView, row int32) []any 
 	if er.ev.Kind != EventUpdated || er.ev.Prev.Overlay() == nil {
 		return out
 	}
-	before := newView(rt, er.v.pool, er.ev.Prev.Overlay(), er.ev.Prev.State(), true).tableView(tv.t)
+	before := rt.newView(er.v.pool, er.ev.Prev.Overlay(), er.ev.Prev.State(), true).tableView(tv.t)
 	if before.notReady != nil {
 		return out
 	}

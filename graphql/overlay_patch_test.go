@@ -48,7 +48,7 @@ func TestOverlayPatchMatchesFull(t *testing.T) {
 	patched, versions, livePatched, ranksPatched := 0, 0, 0, 0
 	check := func(st *engine.OverlayState, cacheable bool) {
 		last := lastResolved(ov, tab.id)
-		tv := newView(rt, pool, ov, st, cacheable).tableView(tab)
+		tv := rt.newView(pool, ov, st, cacheable).tableView(tab)
 		ts := st.Table(tab.id)
 		if ts.Len() == 0 {
 			return

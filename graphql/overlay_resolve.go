@@ -76,7 +76,7 @@ func (v *view) resolveOverlay(tv *tableView) *tableOverlay {
 		return buildOverlay(tv, ts)
 	}
 	k := engine.CacheKey{Kind: engine.CacheOverlay, Table: tv.t.id, Dataset: weak.Make(tv.ds), Overlay: weak.Make(v.ov), Version: v.st.Version()}
-	o, _ := engine.GetOrMake(v.rt.cache, k, func() (*tableOverlay, int64, error) {
+	o, _ := engine.GetOrMake(v.cache, k, func() (*tableOverlay, int64, error) {
 		return buildOverlay(tv, ts), overlayCost(tv, ts), nil
 	})
 	return o
@@ -318,4 +318,13 @@ func (tv *tableView) datasetRowsByID(id string) []int32 {
 func lastResolved(o *engine.Overlay, table string) *tableOverlay {
 	t, _ := o.LastResolved(table).(*tableOverlay)
 	return t
+}
+
+// integerID parses an id that is a canonical integer ("7", not "07" or "7.5").
+func integerID(id string) (float64, bool) {
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil || strconv.FormatInt(n, 10) != id {
+		return 0, false
+	}
+	return float64(n), true
 }

@@ -18,7 +18,7 @@ func TestResolveOverlayKeptWithoutCache(t *testing.T) {
 	tab := rt.model.tables[0]
 	ov := engine.NewOverlay()
 	resolve := func(p Pool) *tableOverlay {
-		return newView(rt, p, ov, ov.State(), true).tableView(tab).ov
+		return rt.newView(p, ov, ov.State(), true).tableView(tab).ov
 	}
 	price := func(v string) map[string]json.RawMessage {
 		return map[string]json.RawMessage{"a_Product_price": json.RawMessage(v)}

@@ -84,7 +84,7 @@ func (pw *powerNeed) types(w *sdlWriter, t *table) {
 		w.line(`}`)
 	}
 	if pw.orderBy[t] {
-		w.line(`%s enum %sOrderField { %s }`, gqlString("Attributes "+t.name+" rows sort by (SOURCE-mapped)."), t.name, strings.Join(attrNames(t.sortable()), " "))
+		w.line(`%s enum %sOrderField { %s }`, gqlString("Attributes "+t.name+" rows sort by (SOURCE-mapped)."), t.name, strings.Join(attrNames(sortable(t)), " "))
 		w.line(`%s input %sOrderBy {`, gqlString("One sort key; rows equal on every key keep storage order."), t.name)
 		w.line(`  field: %sOrderField!`, t.name)
 		w.line(`  direction: SortDirection = ASC`)

@@ -74,7 +74,7 @@ func (tv *tableView) rows(ctx context.Context, q *listQuery) (rowList, error) {
 		return rowList{rows: tv.mergeOverlay(base, q)}, nil
 	}
 	k := engine.CacheKey{Kind: engine.CacheList, Table: tv.t.id, Dataset: weak.Make(tv.ds), Overlay: weak.Make(tv.v.ov), Version: tv.v.st.Version(), Spec: q.spec}
-	rows, err := engine.GetOrMake(tv.v.rt.cache, k, func() ([]int32, int64, error) {
+	rows, err := engine.GetOrMake(tv.v.cache, k, func() ([]int32, int64, error) {
 		r := tv.mergeOverlay(base, q)
 		return r, int64(len(r)), nil
 	})
@@ -97,7 +97,7 @@ func (tv *tableView) baseRows(ctx context.Context, q *listQuery) (rowList, error
 		}
 	}
 	k := engine.CacheKey{Kind: engine.CacheBase, Table: tv.t.id, Dataset: weak.Make(tv.ds), Spec: q.spec}
-	rows, err := engine.GetOrMake(tv.v.rt.cache, k, func() ([]int32, int64, error) {
+	rows, err := engine.GetOrMake(tv.v.cache, k, func() ([]int32, int64, error) {
 		r, err := tv.scanBase(ctx, q)
 		return r, int64(len(r)), err
 	})
@@ -231,13 +231,3 @@ func page(total, page, size int) (lo, hi int) {
 	return lo, min(total, lo+size)
 }
 
-// objects returns rows lo..hi-1 of l as row objects, with two allocations.
-func (tv *tableView) objects(l rowList, lo, hi int) []any {
-	objs := make([]rowObj, hi-lo)
-	items := make([]any, hi-lo)
-	for i := range objs {
-		objs[i] = rowObj{tv: tv, row: l.at(lo + i)}
-		items[i] = &objs[i]
-	}
-	return items
-}

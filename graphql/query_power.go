@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/mockgql/mockgql/dataset"
-	"github.com/mockgql/mockgql/model"
 )
 
 // powerQuery is a list query with the opt-in where and orderBy arguments.
@@ -26,51 +25,6 @@ const maxOrderKeys = 4
 type sortKey struct {
 	attr *attribute
 	desc bool
-}
-
-// powerQuery reads the arguments of a LIST operation or its connection.
-func (o *operation) powerQuery(args map[string]any) (*powerQuery, error) {
-	q, err := o.listQuery(args)
-	if err != nil {
-		return nil, err
-	}
-	pq := &powerQuery{q: q}
-	if o.where || o.kind == model.OpAggregate {
-		w, err := parseWhere(o.t, args["where"])
-		if err != nil {
-			return nil, err
-		}
-		var preds []predicate
-		preds, pq.rest = w.split()
-		q.preds = append(q.preds, preds...)
-	}
-	if o.orderBy {
-		pq.keys = orderKeys(o.t, args["orderBy"])
-		if len(pq.keys) > maxOrderKeys {
-			return nil, model.Errorf(model.CodeBadUserInput, "orderBy takes at most %d keys", maxOrderKeys)
-		}
-	}
-	if len(pq.keys) > 0 {
-		q.sort, q.desc = pq.keys[0].attr, pq.keys[0].desc
-	} else if q.sort != nil {
-		pq.keys = []sortKey{{attr: q.sort, desc: q.desc}}
-	}
-	q.spec = querySpec(q)
-	return pq, nil
-}
-
-// orderKeys reads an orderBy list; fields are enum values, so known.
-func orderKeys(t *table, raw any) []sortKey {
-	list, _ := raw.([]any)
-	var keys []sortKey
-	for _, x := range list {
-		m, _ := x.(map[string]any)
-		name, _ := m["field"].(string)
-		if a := t.sortAttr(name); a != nil {
-			keys = append(keys, sortKey{attr: a, desc: m["direction"] == "DESC"})
-		}
-	}
-	return keys
 }
 
 // querySpec is the canonical text of q for cache keys (as listQuery

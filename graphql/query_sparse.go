@@ -239,7 +239,7 @@ func (tv *tableView) sparsePage(q *listQuery, pg, size int) (rowList, bool) {
 	}
 	defer putSparse(buf)
 	p := &buf.plan
-	reach := &tv.v.rt.sparse
+	reach := tv.v.reach
 	if !tv.planSparse(q, reach.limit(int(tv.n)), p) {
 		return rowList{}, false
 	}

@@ -7,18 +7,24 @@ import (
 
 	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/engine"
-	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
+
+// Pool gives the datasets of the data pool. Dataset returns nil when the
+// import code is unknown. It must be safe for concurrent use.
+type Pool interface {
+	Dataset(importCode string) *dataset.Dataset
+}
 
 // view is what one request reads: the pool, one overlay snapshot, and the
 // table views built from them on first use. It is the root value of
 // queries; every row object points to a table view of it.
 type view struct {
-	rt   *Runtime
-	pool Pool
-	ov   *engine.Overlay      // for cache keys; may be nil
-	st   *engine.OverlayState // the snapshot read
+	cache engine.CacheView
+	reach *sparseReach
+	pool  Pool
+	ov    *engine.Overlay      // for cache keys; may be nil
+	st    *engine.OverlayState // the snapshot read
 	// cacheable is false for the private states of a running mutation,
 	// which must not enter the shared cache.
 	cacheable bool
@@ -30,10 +36,16 @@ type view struct {
 	tablesBuf [4]*tableView
 }
 
-func newView(rt *Runtime, pool Pool, ov *engine.Overlay, st *engine.OverlayState, cacheable bool) *view {
-	v := &view{rt: rt, pool: rt.Pool(pool), ov: ov, st: st, cacheable: cacheable}
-	v.tables = v.tablesBuf[:0]
+func newView(cache engine.CacheView, reach *sparseReach, pool Pool, ov *engine.Overlay, st *engine.OverlayState, cacheable bool) *view {
+	v := &view{}
+	v.init(cache, reach, pool, ov, st, cacheable)
 	return v
+}
+
+// init makes v, zero, a view (so that a caller may hold one by value).
+func (v *view) init(cache engine.CacheView, reach *sparseReach, pool Pool, ov *engine.Overlay, st *engine.OverlayState, cacheable bool) {
+	v.cache, v.reach, v.pool, v.ov, v.st, v.cacheable = cache, reach, pool, ov, st, cacheable
+	v.tables = v.tablesBuf[:0]
 }
 
 // tableView binds a table to its dataset and overlay records for one view.
@@ -54,12 +66,6 @@ type tableView struct {
 	member    *engine.Bitset // variant rows; nil = all rows
 	noRows    bool           // the variant is unknown or empty
 	notReady  error
-}
-
-// rowObj is one row as resolvers see it (exec.Field.Parent of the type's fields).
-type rowObj struct {
-	tv  *tableView
-	row int32
 }
 
 // tableView returns the view of t, building it on first use.
@@ -138,7 +144,7 @@ func (tv *tableView) bindVariant() {
 		tv.noRows = true
 		return
 	}
-	tv.member = getOrMakeBitset(tv.v.rt.cache, tv.ds, name, rows, int(tv.n))
+	tv.member = getOrMakeBitset(tv.v.cache, tv.ds, name, rows, int(tv.n))
 }
 
 // getOrMakeBitset returns the cached membership bitset of a variant.
@@ -182,19 +188,14 @@ func (tv *tableView) id(r int32) string {
 	return strconv.Itoa(int(r) + 1)
 }
 
-// appendRowID appends id(r) as a JSON string without allocating.
-func (tv *tableView) appendRowID(buf []byte, r int32) []byte {
+// storedID is what id(r) is made of, without allocating: a created row's
+// RowID as a string value (created true), else the stored id of dataset
+// row r (null when positional: the id is r+1).
+func (tv *tableView) storedID(r int32) (v dataset.Value, created bool) {
 	if r >= tv.n {
-		return exec.AppendString(buf, tv.ov.created[r-tv.n].id)
+		return dataset.Value{Kind: dataset.String, Str: tv.ov.created[r-tv.n].id}, true
 	}
-	switch v := tv.datasetID(r); v.Kind {
-	case dataset.Null:
-		return append(strconv.AppendInt(append(buf, '"'), int64(r)+1, 10), '"')
-	case dataset.Number, dataset.Bool:
-		return appendOutputString(buf, v)
-	default:
-		return exec.AppendString(buf, v.Str)
-	}
+	return tv.datasetID(r), false
 }
 
 // idValue is the stored value of the id field of row r, used by filters,
@@ -227,7 +228,7 @@ func (tv *tableView) base(a *attribute, r int32) dataset.Value {
 		return a.constant
 	case model.MappingGenerated:
 		if a.gen != nil {
-			return a.gen.value(a.id, tv.id(r))
+			return a.gen.Value(a.id, tv.id(r))
 		}
 	}
 	return dataset.Value{}
@@ -249,7 +250,7 @@ func (tv *tableView) value(a *attribute, r int32) dataset.Value {
 		return dataset.Value{} // a created row has no dataset values
 	}
 	if r >= tv.n && a.mapping == model.MappingGenerated && a.gen != nil {
-		return a.gen.value(a.id, rec.id)
+		return a.gen.Value(a.id, rec.id)
 	}
 	return tv.base(a, r)
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/formatter"
 
-	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
@@ -36,12 +35,6 @@ import (
 // field answers; runtime_direct.go, runtime_row.go and runtime_root.go
 // write the same answers for queries without resolver calls, straight
 // from the dataset columns.
-
-// Pool gives the datasets of the data pool. Dataset returns nil when the
-// import code is unknown. It must be safe for concurrent use.
-type Pool interface {
-	Dataset(importCode string) *dataset.Dataset
-}
 
 // Options configure a Runtime. Zero fields take the defaults.
 type Options struct {
@@ -194,7 +187,8 @@ func (rt *Runtime) query(ctx context.Context, prep *exec.Prepared, pool Pool, ov
 	case prep.Subscription():
 		return nil, ErrSubscriptionOverHTTP
 	}
-	root := newView(rt, pool, ov, ov.State(), true)
+	root := &queryRoot{rt: rt}
+	root.v.init(rt.cache, &rt.sparse, rt.Pool(pool), ov, ov.State(), true)
 	if hold {
 		return prep.ExecuteHeld(ctx, root, buf)
 	}
@@ -222,4 +216,17 @@ func (rt *Runtime) Mutate(ctx context.Context, prep *exec.Prepared, pool Pool, o
 		return nil, nil, err
 	}
 	return res, m.changes(), nil
+}
+
+// newView returns a view of the pool (with a contract project's generated
+// datasets) at overlay state st, on rt's query cache.
+func (rt *Runtime) newView(pool Pool, ov *engine.Overlay, st *engine.OverlayState, cacheable bool) *view {
+	return newView(rt.cache, &rt.sparse, rt.Pool(pool), ov, st, cacheable)
+}
+
+// queryRoot is the root value of a query: the view it reads and the
+// Runtime whose plans may write its root fields directly.
+type queryRoot struct {
+	v  view
+	rt *Runtime
 }

@@ -68,7 +68,7 @@ func TestLookupKeysCanonical(t *testing.T) {
 func TestFirstWhere(t *testing.T) {
 	h := &rtHarness{tb: t, rt: rtCompile(t, oddProject(t), Options{}), pool: oddPool(t), ov: engine.NewOverlay()}
 	for round := 0; round < 2; round++ {
-		v := newView(h.rt, h.pool, h.ov, h.ov.State(), true)
+		v := h.rt.newView(h.pool, h.ov, h.ov.State(), true)
 		for _, t0 := range h.rt.model.tables {
 			checkFirstWhere(t, v.tableView(t0))
 		}
@@ -89,7 +89,7 @@ func checkFirstWhere(t *testing.T, tv *tableView) {
 	}
 	keys := []string{"", "0", "6", "06", "+6", "-6", "1e+21", "nope"}
 	for r := int32(0); r < rows; r++ {
-		if got, want := tv.appendRowID(nil, r), exec.AppendString(nil, tv.id(r)); !bytes.Equal(got, want) {
+		if got, want := appendRowID(nil, tv, r), exec.AppendString(nil, tv.id(r)); !bytes.Equal(got, want) {
 			t.Errorf("%s row %d: appendRowID %s, id %s", tv.t.name, r, got, want)
 		}
 		for _, a := range append([]*attribute{tv.t.idField}, tv.t.attrs...) {

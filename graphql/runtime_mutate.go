@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"maps"
 	"sort"
-	"strconv"
 	"time"
 	"weak"
 
@@ -34,7 +33,7 @@ type mutation struct {
 // view returns a view of the current state. Only the published snapshot
 // may use the shared cache.
 func (m *mutation) view() *view {
-	return newView(m.rt, m.pool, m.ov, m.st, m.st == m.base)
+	return m.rt.newView(m.pool, m.ov, m.st, m.st == m.base)
 }
 
 func (m *mutation) apply(c engine.Change) {
@@ -191,7 +190,7 @@ func (tv *tableView) idStats() idStats {
 		return idStats{numeric: true, max: float64(tv.n)}
 	}
 	k := engine.CacheKey{Kind: engine.CacheMaxID, Dataset: weak.Make(tv.ds), Spec: tv.idPath}
-	st, _ := engine.GetOrMake(tv.v.rt.cache, k, func() (idStats, int64, error) {
+	st, _ := engine.GetOrMake(tv.v.cache, k, func() (idStats, int64, error) {
 		st := idStats{numeric: true}
 		for r := int32(0); r < tv.n && st.numeric; r++ {
 			f, ok := integerID(tv.id(r))
@@ -200,15 +199,6 @@ func (tv *tableView) idStats() idStats {
 		return st, 1, nil
 	})
 	return st
-}
-
-// integerID parses an id that is a canonical integer ("7", not "07" or "7.5").
-func integerID(id string) (float64, bool) {
-	n, err := strconv.ParseInt(id, 10, 64)
-	if err != nil || strconv.FormatInt(n, 10) != id {
-		return 0, false
-	}
-	return float64(n), true
 }
 
 // decodeInput checks an input object against the attribute types and

@@ -89,7 +89,7 @@ func relResolver(rf *relField) exec.Resolver {
 		ro := f.Parent.(*rowObj)
 		target, rows := ro.tv.related(rf, ro.row)
 		if rf.list {
-			return target.objects(rowList{rows: rows}, 0, len(rows)), nil
+			return objects(target, rowList{rows: rows}, 0, len(rows)), nil
 		}
 		if len(rows) == 0 {
 			return nil, nil
@@ -100,7 +100,7 @@ func relResolver(rf *relField) exec.Resolver {
 
 func singleResolver(o *operation) exec.Resolver {
 	return func(_ context.Context, f *exec.Field) (any, error) {
-		tv := f.Parent.(*view).tableView(o.t)
+		tv := (&f.Parent.(*queryRoot).v).tableView(o.t)
 		if tv.notReady != nil {
 			return nil, tv.notReady
 		}
@@ -120,7 +120,7 @@ func (rt *Runtime) listResolver(o *operation) exec.Resolver {
 			return nil, err
 		}
 		pg, size := rt.paging(f.Args)
-		tv := f.Parent.(*view).tableView(o.t)
+		tv := (&f.Parent.(*queryRoot).v).tableView(o.t)
 		if tv.notReady != nil {
 			f.Report(tv.notReady)
 			return pageValue([]any{}, 0, pg, size), nil
@@ -134,7 +134,7 @@ func (rt *Runtime) listResolver(o *operation) exec.Resolver {
 			return nil, err
 		}
 		lo, hi := page(rows.len(), pg, size)
-		return pageValue(tv.objects(rows, lo, hi), rows.len(), pg, size), nil
+		return pageValue(objects(tv, rows, lo, hi), rows.len(), pg, size), nil
 	}
 }
 
@@ -196,4 +196,49 @@ func (o *operation) checkExtra(extra map[string]any) error {
 		known[i] = p.name
 	}
 	return model.Errorf(model.CodeBadUserInput, "Unknown argument %q on %s; known parameters: %s", names[0], o.name, strings.Join(known, ", "))
+}
+
+// powerQuery reads the arguments of a LIST operation or its connection.
+func (o *operation) powerQuery(args map[string]any) (*powerQuery, error) {
+	q, err := o.listQuery(args)
+	if err != nil {
+		return nil, err
+	}
+	pq := &powerQuery{q: q}
+	if o.where || o.kind == model.OpAggregate {
+		w, err := parseWhere(o.t, args["where"])
+		if err != nil {
+			return nil, err
+		}
+		var preds []predicate
+		preds, pq.rest = w.split()
+		q.preds = append(q.preds, preds...)
+	}
+	if o.orderBy {
+		pq.keys = orderKeys(o.t, args["orderBy"])
+		if len(pq.keys) > maxOrderKeys {
+			return nil, model.Errorf(model.CodeBadUserInput, "orderBy takes at most %d keys", maxOrderKeys)
+		}
+	}
+	if len(pq.keys) > 0 {
+		q.sort, q.desc = pq.keys[0].attr, pq.keys[0].desc
+	} else if q.sort != nil {
+		pq.keys = []sortKey{{attr: q.sort, desc: q.desc}}
+	}
+	q.spec = querySpec(q)
+	return pq, nil
+}
+
+// orderKeys reads an orderBy list; fields are enum values, so known.
+func orderKeys(t *table, raw any) []sortKey {
+	list, _ := raw.([]any)
+	var keys []sortKey
+	for _, x := range list {
+		m, _ := x.(map[string]any)
+		name, _ := m["field"].(string)
+		if a := t.sortAttr(name); a != nil {
+			keys = append(keys, sortKey{attr: a, desc: m["direction"] == "DESC"})
+		}
+	}
+	return keys
 }

@@ -90,12 +90,13 @@ func (rt *Runtime) opArgs(o *operation, args, extra map[string]any) (opArgs, err
 
 // WriteRootField makes the view an exec.DirectRoot: operations whose table is
 // ready and whose arguments are accepted are written directly.
-func (v *view) WriteRootField(w *exec.Writer, sp *exec.Plan, i int) (ok, handled bool) {
+func (root *queryRoot) WriteRootField(w *exec.Writer, sp *exec.Plan, i int) (ok, handled bool) {
+	v := &root.v
 	if cp, ok := sp.Direct().(*ctRootPlan); ok {
-		return v.writeContractRoot(w, cp, sp, i)
+		return root.writeContractRoot(w, cp, sp, i)
 	}
 	rp, _ := sp.Direct().(*rootPlan)
-	if rp == nil || rp.rt != v.rt || rp.steps[i].op == nil {
+	if rp == nil || rp.rt != root.rt || rp.steps[i].op == nil {
 		return false, false
 	}
 	s, pf := &rp.steps[i], sp.Fields()[i]
@@ -105,7 +106,7 @@ func (v *view) WriteRootField(w *exec.Writer, sp *exec.Plan, i int) (ok, handled
 		if err != nil {
 			return false, false
 		}
-		dyn, err := v.rt.opArgs(s.op, args, extra)
+		dyn, err := root.rt.opArgs(s.op, args, extra)
 		if err != nil {
 			return false, false
 		}

@@ -1,6 +1,8 @@
 package graphql
 
 import (
+	"strconv"
+
 	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
@@ -130,7 +132,7 @@ func (rp *rowPlan) write(w *exec.Writer, tv *tableView, row int32) bool {
 			buf = append(buf, rp.obj.NameJSON()...)
 			continue
 		case stepID:
-			buf = tv.appendRowID(buf, row)
+			buf = appendRowID(buf, tv, row)
 			continue
 		case stepAttr:
 			buf = appendOutput(buf, s.attr.typ, tv.value(s.attr, row))
@@ -217,4 +219,35 @@ func (tv *tableView) relatedOne(rf *relField, target *tableView, r int32) int32 
 		return -1
 	}
 	return target.firstWhere(rf.toAttr, k)
+}
+
+// appendRowID appends tv.id(r) as a JSON string without allocating.
+func appendRowID(buf []byte, tv *tableView, r int32) []byte {
+	switch v, created := tv.storedID(r); {
+	case created:
+		return exec.AppendString(buf, v.Str)
+	case v.Kind == dataset.Null:
+		return append(strconv.AppendInt(append(buf, '"'), int64(r)+1, 10), '"')
+	case v.Kind == dataset.Number || v.Kind == dataset.Bool:
+		return appendOutputString(buf, v)
+	default:
+		return exec.AppendString(buf, v.Str)
+	}
+}
+
+// rowObj is one row as resolvers see it (exec.Field.Parent of the type's fields).
+type rowObj struct {
+	tv  *tableView
+	row int32
+}
+
+// objects returns rows lo..hi-1 of l as row objects, with two allocations.
+func objects(tv *tableView, l rowList, lo, hi int) []any {
+	objs := make([]rowObj, hi-lo)
+	items := make([]any, hi-lo)
+	for i := range objs {
+		objs[i] = rowObj{tv: tv, row: l.at(lo + i)}
+		items[i] = &objs[i]
+	}
+	return items
 }

@@ -229,7 +229,7 @@ func (rt *Runtime) RenderEvent(ctx context.Context, prep *exec.Prepared, pool Po
 		return nil, false, nil
 	}
 
-	root := &eventRoot{v: newView(rt, pool, ev.At.Overlay(), ev.At.State(), true), ev: ev}
+	root := &eventRoot{v: rt.newView(pool, ev.At.Overlay(), ev.At.State(), true), ev: ev}
 	res, err = prep.Execute(ctx, root)
 	if err != nil || root.skipped {
 		return nil, false, err
@@ -255,7 +255,7 @@ func (rt *Runtime) RowExists(pool Pool, ov *engine.Overlay, tableID, id string) 
 	if t == nil {
 		return model.Errorf(model.CodeNotFound, "table %q not found", tableID)
 	}
-	tv := newView(rt, pool, ov, ov.State(), true).tableView(t)
+	tv := rt.newView(pool, ov, ov.State(), true).tableView(t)
 	if tv.notReady != nil {
 		return tv.notReady
 	}
@@ -273,7 +273,7 @@ func (rt *Runtime) SampleRow(ctx context.Context, pool Pool, ov *engine.Overlay,
 	if t == nil {
 		return "", false
 	}
-	tv := newView(rt, pool, ov, ov.State(), true).tableView(t)
+	tv := rt.newView(pool, ov, ov.State(), true).tableView(t)
 	if tv.notReady != nil {
 		return "", false
 	}
