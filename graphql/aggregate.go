@@ -5,6 +5,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -19,17 +20,17 @@ import (
 // selectedStats returns the statistics selected anywhere below f (the
 // aggregate's and its groups'), fragments included; all of them when f
 // has no syntax tree.
-func selectedStats(f *ast.Field) statSet {
+func selectedStats(f *ast.Field) engine.StatSet {
 	if f == nil {
-		return allStats()
+		return engine.AllStats()
 	}
-	var want statSet
+	var want engine.StatSet
 	var walk func(set ast.SelectionSet, depth int)
 	walk = func(set ast.SelectionSet, depth int) {
 		for _, sel := range set {
 			switch x := sel.(type) {
 			case *ast.Field:
-				for i, n := range statNames() {
+				for i, n := range engine.StatNames() {
 					want[i] = want[i] || x.Name == n
 				}
 				walk(x.SelectionSet, depth+1)
@@ -37,7 +38,7 @@ func selectedStats(f *ast.Field) statSet {
 				walk(x.SelectionSet, depth+1)
 			case *ast.FragmentSpread:
 				if x.Definition == nil || depth > 8 {
-					want = allStats()
+					want = engine.AllStats()
 					return
 				}
 				walk(x.Definition.SelectionSet, depth+1)
@@ -52,10 +53,10 @@ func selectedStats(f *ast.Field) statSet {
 func (rt *Runtime) aggregateResolver(o *operation) exec.Resolver {
 	return func(ctx context.Context, f *exec.Field) (any, error) {
 		nums := numericAttrs(o.t)
-		tv := (&f.Parent.(*queryRoot).v).tableView(o.t)
-		if tv.notReady != nil {
-			f.Report(tv.notReady)
-			v := newStats(len(nums)).value(nums, allStats())
+		tv := (&f.Parent.(*queryRoot).v).TableView(o.t)
+		if tv.NotReady != nil {
+			f.Report(tv.NotReady)
+			v := engine.NewStats(len(nums)).Value(nums, engine.AllStats())
 			v["groups"] = []any{}
 			return v, nil
 		}
@@ -64,27 +65,27 @@ func (rt *Runtime) aggregateResolver(o *operation) exec.Resolver {
 			return nil, err
 		}
 		by := groupKeys(o.t, f.Args["groupBy"])
-		if len(by) > maxGroupBy {
-			return nil, model.Errorf(model.CodeBadUserInput, "groupBy takes at most %d attributes", maxGroupBy)
+		if len(by) > engine.MaxGroupBy {
+			return nil, model.Errorf(model.CodeBadUserInput, "groupBy takes at most %d attributes", engine.MaxGroupBy)
 		}
 		want := selectedStats(f.AST)
-		if v, ok, err := indexedAggregate(ctx, tv, pq, nums, by, want); ok || err != nil {
+		if v, ok, err := engine.IndexedAggregate(ctx, tv, pq, nums, by, want); ok || err != nil {
 			return v, err
 		}
-		rows, err := pq.all(ctx, tv)
+		rows, err := pq.All(ctx, tv)
 		if err != nil {
 			return nil, err
 		}
-		return aggregate(ctx, tv, rows, nums, by, want)
+		return engine.Aggregate(ctx, tv, rows, nums, by, want)
 	}
 }
 
-func groupKeys(t *table, raw any) []*attribute {
+func groupKeys(t *engine.Table, raw any) []*engine.Attr {
 	list, _ := raw.([]any)
-	var out []*attribute
+	var out []*engine.Attr
 	for _, x := range list {
 		name, _ := x.(string)
-		if a := t.field(name); a != nil {
+		if a := t.Field(name); a != nil {
 			out = append(out, a)
 		}
 	}

@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -13,23 +14,23 @@ import (
 type operation struct {
 	name   string
 	kind   model.OperationKind
-	t      *table
-	params []param
+	t      *engine.Table
+	params []engine.Param
 	// The opt-in options of a LIST operation (model.OperationOptions).
 	relay, where, orderBy, subs bool
 }
 
 // compiled is the whole compiled model.
 type compiled struct {
-	tables []*table
+	tables []*engine.Table
 	ops    []*operation
 	subs   []*subField // the Subscription type's fields (subscription.go)
 }
 
 func compileModel(p *model.Project) *compiled {
 	c := &compiled{}
-	var byID map[string]*table
-	c.tables, byID = newTables(p, generatorOf)
+	var byID map[string]*engine.Table
+	c.tables, byID = engine.NewTables(p, generatorOf)
 	for _, mo := range p.Operations {
 		if t := byID[mo.TableID]; t != nil && mo.Enabled && mo.Kind.Valid() {
 			c.ops = append(c.ops, compileOperation(t, mo))
@@ -41,14 +42,14 @@ func compileModel(p *model.Project) *compiled {
 
 // generatorOf compiles a GENERATED attribute's generator; an unknown kind
 // makes null values (nil).
-func generatorOf(g *model.Generator) valueGenerator {
+func generatorOf(g *model.Generator) engine.Generator {
 	if gen, err := compileGenerator(g); err == nil {
 		return gen
 	}
 	return nil
 }
 
-func compileOperation(t *table, mo *model.Operation) *operation {
+func compileOperation(t *engine.Table, mo *model.Operation) *operation {
 	o := &operation{name: mo.Name, kind: mo.Kind, t: t}
 	if mo.Kind != model.OpList {
 		return o
@@ -58,16 +59,16 @@ func compileOperation(t *table, mo *model.Operation) *operation {
 		o.subs = opt.Subscriptions
 	}
 	for _, mp := range mo.Parameters {
-		o.params = append(o.params, param{name: mp.Name, attr: t.field(mp.Attribute), op: mp.Operator})
+		o.params = append(o.params, engine.Param{Name: mp.Name, Attr: t.Field(mp.Attribute), Op: mp.Operator})
 	}
 	return o
 }
 
 // sortable returns the attributes orderBy may name: those sortAttr accepts.
-func sortable(t *table) []*attribute {
-	var out []*attribute
-	for _, a := range t.attrs {
-		if t.sortAttr(a.name) == a && enumSafe(a.name) {
+func sortable(t *engine.Table) []*engine.Attr {
+	var out []*engine.Attr
+	for _, a := range t.Attrs {
+		if t.SortAttr(a.Name) == a && enumSafe(a.Name) {
 			out = append(out, a)
 		}
 	}

@@ -86,7 +86,7 @@ type Runtime struct {
 	sdl    string
 	exec   *exec.Executor
 	cache  engine.CacheView
-	sparse sparseReach
+	sparse engine.SparseReach
 	// contract is set for a contract project (compile_contract.go).
 	contract *contractRT
 }
@@ -102,7 +102,7 @@ func Compile(p *model.Project, opt Options) (*Runtime, error) {
 		c = engine.NewCache(opt.CacheRows)
 	}
 	rt := &Runtime{opt: opt, model: compileModel(p), cache: c.View(),
-		sparse: sparseReach{div: defaultSparseDiv}}
+		sparse: engine.SparseReach{Div: engine.DefaultSparseDiv}}
 	if p.Contract != nil {
 		if err := compileContract(rt, p); err != nil {
 			return nil, err
@@ -167,18 +167,18 @@ var (
 // other Query calls and with ov.Apply. The error is non-nil only when ctx
 // ends (ctx.Err()) or the call is misused; data-level problems are in the
 // Result's errors.
-func (rt *Runtime) Query(ctx context.Context, prep *exec.Prepared, pool Pool, ov *engine.Overlay) (*exec.Result, error) {
+func (rt *Runtime) Query(ctx context.Context, prep *exec.Prepared, pool engine.Pool, ov *engine.Overlay) (*exec.Result, error) {
 	return rt.query(ctx, prep, pool, ov, nil, false)
 }
 
 // QueryTo is Query writing the data into buf's storage (see
 // exec.Prepared.ExecuteTo). The Result holds its bytes of the Budget until the
 // caller gives them back (exec.Prepared.ExecuteHeld).
-func (rt *Runtime) QueryTo(ctx context.Context, prep *exec.Prepared, pool Pool, ov *engine.Overlay, buf []byte) (*exec.Result, error) {
+func (rt *Runtime) QueryTo(ctx context.Context, prep *exec.Prepared, pool engine.Pool, ov *engine.Overlay, buf []byte) (*exec.Result, error) {
 	return rt.query(ctx, prep, pool, ov, buf, true)
 }
 
-func (rt *Runtime) query(ctx context.Context, prep *exec.Prepared, pool Pool, ov *engine.Overlay, buf []byte, hold bool) (*exec.Result, error) {
+func (rt *Runtime) query(ctx context.Context, prep *exec.Prepared, pool engine.Pool, ov *engine.Overlay, buf []byte, hold bool) (*exec.Result, error) {
 	switch {
 	case prep.Executor() != rt.exec:
 		return nil, errForeignPrepared
@@ -188,7 +188,7 @@ func (rt *Runtime) query(ctx context.Context, prep *exec.Prepared, pool Pool, ov
 		return nil, ErrSubscriptionOverHTTP
 	}
 	root := &queryRoot{rt: rt}
-	root.v.init(rt.cache, &rt.sparse, rt.Pool(pool), ov, ov.State(), true)
+	root.v.Init(rt.cache, &rt.sparse, rt.Pool(pool), ov, ov.State(), true)
 	if hold {
 		return prep.ExecuteHeld(ctx, root, buf)
 	}
@@ -202,7 +202,7 @@ func (rt *Runtime) query(ctx context.Context, prep *exec.Prepared, pool Pool, ov
 // ov.Apply(changes), then answers; if persisting fails it applies nothing
 // and answers an error. Root fields run in order, each seeing the changes
 // of those before it.
-func (rt *Runtime) Mutate(ctx context.Context, prep *exec.Prepared, pool Pool, ov *engine.Overlay) (*exec.Result, []engine.Change, error) {
+func (rt *Runtime) Mutate(ctx context.Context, prep *exec.Prepared, pool engine.Pool, ov *engine.Overlay) (*exec.Result, []engine.Change, error) {
 	switch {
 	case prep.Executor() != rt.exec:
 		return nil, nil, errForeignPrepared
@@ -220,13 +220,13 @@ func (rt *Runtime) Mutate(ctx context.Context, prep *exec.Prepared, pool Pool, o
 
 // newView returns a view of the pool (with a contract project's generated
 // datasets) at overlay state st, on rt's query cache.
-func (rt *Runtime) newView(pool Pool, ov *engine.Overlay, st *engine.OverlayState, cacheable bool) *view {
-	return newView(rt.cache, &rt.sparse, rt.Pool(pool), ov, st, cacheable)
+func (rt *Runtime) newView(pool engine.Pool, ov *engine.Overlay, st *engine.OverlayState, cacheable bool) *engine.View {
+	return engine.NewView(rt.cache, &rt.sparse, rt.Pool(pool), ov, st, cacheable)
 }
 
 // queryRoot is the root value of a query: the view it reads and the
 // Runtime whose plans may write its root fields directly.
 type queryRoot struct {
-	v  view
+	v  engine.View
 	rt *Runtime
 }

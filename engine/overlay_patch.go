@@ -1,11 +1,9 @@
-package graphql
+package engine
 
 import (
 	"cmp"
 	"maps"
 	"slices"
-
-	"github.com/mockgql/mockgql/engine"
 )
 
 // rowSet is a dataset row's record in a patch; a nil rec removes the row's.
@@ -20,7 +18,7 @@ type rowSet struct {
 // those records are decoded and looked up; o's slices and bitset are
 // copied and patched (shared when no dataset row changed), its unchanged
 // rowRecs shared.
-func (o *tableOverlay) patch(tv *tableView, ts *engine.TableState, ids []string) *tableOverlay {
+func (o *tableOverlay) patch(tv *TableView, ts *TableState, ids []string) *tableOverlay {
 	next := &tableOverlay{n: o.n, t: o.t, ds: o.ds, ts: ts, maxID: o.maxID, hasMaxID: o.hasMaxID}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
@@ -32,7 +30,7 @@ func (o *tableOverlay) patch(tv *tableView, ts *engine.TableState, ids []string)
 		if old == cur {
 			continue
 		}
-		if f, ok := integerID(id); ok && cur == nil && o.hasMaxID && f == o.maxID {
+		if f, ok := IntegerID(id); ok && cur == nil && o.hasMaxID && f == o.maxID {
 			lostMax = true
 		}
 		var rec *rowRec
@@ -41,7 +39,7 @@ func (o *tableOverlay) patch(tv *tableView, ts *engine.TableState, ids []string)
 			next.noteID(id)
 		}
 		if old != nil && old.Created && !old.Deleted {
-			gone = append(gone, &rowRec{id: id, ch: old})
+			gone = append(gone, &rowRec{id: id, Ch: old})
 		}
 		if cur != nil && cur.Created && !cur.Deleted {
 			added = append(added, rec)
@@ -50,14 +48,14 @@ func (o *tableOverlay) patch(tv *tableView, ts *engine.TableState, ids []string)
 			if cur == nil || cur.Created {
 				rec = nil
 			}
-			for _, r := range tv.datasetRowsByID(id) {
+			for _, r := range tv.DatasetRowsByID(id) {
 				set = append(set, rowSet{r, rec})
 			}
 		}
 	}
 	if lostMax { // rare (a branch of records dropped): read every RowID
 		next.maxID, next.hasMaxID = 0, false
-		ts.Each(func(c *engine.Change) { next.noteID(c.RowID) })
+		ts.Each(func(c *Change) { next.noteID(c.RowID) })
 	}
 	next.created = mergeCreated(o.created, gone, added)
 	if len(set) == 0 { // only created rows changed: share the rest, immutable
@@ -86,11 +84,11 @@ func (o *tableOverlay) patch(tv *tableView, ts *engine.TableState, ids []string)
 // their records) with set applied (a later entry for a row wins), and
 // derives the changed set (from changed, the set of idx, when given: only
 // the chunks of the rows in set are copied) and the updated rows.
-func (o *tableOverlay) setRows(idx []int32, recs []*rowRec, changed *engine.ChunkedBits, set []rowSet) {
+func (o *tableOverlay) setRows(idx []int32, recs []*rowRec, changed *ChunkedBits, set []rowSet) {
 	slices.SortStableFunc(set, func(a, b rowSet) int { return cmp.Compare(a.row, b.row) })
 	o.rowIdx = make([]int32, 0, len(idx)+len(set))
 	o.rowRecs = make([]*rowRec, 0, len(idx)+len(set))
-	bits := engine.EditChunks(changed, int(o.n))
+	bits := EditChunks(changed, int(o.n))
 	i := 0
 	for j := 0; j < len(set); j++ {
 		s := set[j]
@@ -115,7 +113,7 @@ func (o *tableOverlay) setRows(idx []int32, recs []*rowRec, changed *engine.Chun
 	o.changed = bits.Done()
 	o.updated = make([]int32, 0, len(o.rowIdx))
 	for k, rec := range o.rowRecs {
-		if !rec.deleted {
+		if !rec.Deleted {
 			o.updated = append(o.updated, o.rowIdx[k])
 		}
 	}
@@ -147,7 +145,7 @@ func mergeCreated(created, gone, added []*rowRec) []*rowRec {
 	}
 	slices.SortFunc(edits, func(x, y edit) int {
 		// at a position: inserts (in compareCreated order) before the delete of the row there
-		return cmp.Or(cmp.Compare(x.at, y.at), cmp.Compare(engine.BoolToInt(x.del), engine.BoolToInt(y.del)), cmpRec(x.rec, y.rec))
+		return cmp.Or(cmp.Compare(x.at, y.at), cmp.Compare(BoolToInt(x.del), BoolToInt(y.del)), cmpRec(x.rec, y.rec))
 	})
 	out := make([]*rowRec, 0, len(created)+len(added))
 	i := 0
@@ -166,7 +164,7 @@ func mergeCreated(created, gone, added []*rowRec) []*rowRec {
 // cmpRec is compareCreated with nil (a delete's) first.
 func cmpRec(a, b *rowRec) int {
 	if a == nil || b == nil {
-		return cmp.Compare(engine.BoolToInt(a != nil), engine.BoolToInt(b != nil))
+		return cmp.Compare(BoolToInt(a != nil), BoolToInt(b != nil))
 	}
 	return compareCreated(a, b)
 }

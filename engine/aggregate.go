@@ -1,10 +1,9 @@
-package graphql
+package engine
 
 import (
 	"context"
 
 	"github.com/mockgql/mockgql/dataset"
-	"github.com/mockgql/mockgql/engine"
 )
 
 const maxGroups = 10000
@@ -18,7 +17,7 @@ type stats struct {
 	max   []float64
 }
 
-func newStats(k int) *stats {
+func NewStats(k int) *stats {
 	f := make([]float64, 3*k) // one allocation for the three float columns
 	return &stats{n: make([]int, k), sum: f[:k:k], min: f[k : 2*k : 2*k], max: f[2*k:]}
 }
@@ -53,29 +52,29 @@ func (s *stats) merge(i int, x dataset.NumberStats) {
 
 // statNames are the statistics of a TAggregate or TGroup, in the order of
 // a statSet.
-func statNames() [4]string { return [4]string{"sum", "avg", "min", "max"} }
+func StatNames() [4]string { return [4]string{"sum", "avg", "min", "max"} }
 
 // statSet tells which statistics a query selects.
-type statSet [4]bool
+type StatSet [4]bool
 
 // allStats selects every statistic.
-func allStats() statSet { return statSet{true, true, true, true} }
+func AllStats() StatSet { return StatSet{true, true, true, true} }
 
 // value is the map of a TAggregate or TGroup (without groups and key),
 // with the statistics of want: the others are not selected, and building
 // their maps for every group cost more than computing them.
-func (s *stats) value(nums []*attribute, want statSet) map[string]any {
+func (s *stats) Value(nums []*Attr, want StatSet) map[string]any {
 	m := map[string]any{"count": s.count}
 	if len(nums) == 0 {
 		return m
 	}
-	for k, name := range statNames() {
+	for k, name := range StatNames() {
 		if !want[k] {
 			continue
 		}
 		vals := make(map[string]any, len(nums))
 		for i, a := range nums {
-			vals[a.name] = s.stat(k, i)
+			vals[a.Name] = s.stat(k, i)
 		}
 		m[name] = vals
 	}
@@ -92,7 +91,7 @@ func (s *stats) stat(k, i int) any {
 }
 
 // maxGroupBy bounds the attributes of a groupBy.
-const maxGroupBy = 4
+const MaxGroupBy = 4
 
 // groupKeyer finds the group of a row. With built indexes, a value is the
 // position of its tie group in its column's Order (Rank for unchanged
@@ -100,18 +99,18 @@ const maxGroupBy = 4
 // the dataset lacks, and columns without an index, fall back to the
 // canonical text of the values.
 type groupKeyer struct {
-	tv     *tableView
-	by     []*attribute
+	tv     *TableView
+	by     []*Attr
 	ords   []*dataset.Order // nil: by text
-	byRank map[[maxGroupBy]int32]int
+	byRank map[[MaxGroupBy]int32]int
 	byText map[string]int
 	extra  map[string]int32 // live values missing from an Order
 	spec   []byte
 }
 
-func newGroupKeyer(tv *tableView, by []*attribute) *groupKeyer {
-	g := &groupKeyer{tv: tv, by: by, byRank: map[[maxGroupBy]int32]int{}, byText: map[string]int{}, extra: map[string]int32{}}
-	if len(by) == 0 || tv.noRows || tv.n == 0 {
+func newGroupKeyer(tv *TableView, by []*Attr) *groupKeyer {
+	g := &groupKeyer{tv: tv, by: by, byRank: map[[MaxGroupBy]int32]int{}, byText: map[string]int{}, extra: map[string]int32{}}
+	if len(by) == 0 || tv.NoRows || tv.N == 0 {
 		return g
 	}
 	ords := make([]*dataset.Order, len(by))
@@ -119,7 +118,7 @@ func newGroupKeyer(tv *tableView, by []*attribute) *groupKeyer {
 		if !tv.hasOrder(a) {
 			return g
 		}
-		ords[i] = tv.ds.Order(a.path)
+		ords[i] = tv.DS.Order(a.Path)
 	}
 	g.ords = ords
 	return g
@@ -131,7 +130,7 @@ func (g *groupKeyer) group(r int32, next int) (int, bool) {
 	if g.ords == nil {
 		g.spec = g.spec[:0]
 		for _, a := range g.by {
-			g.spec = appendValueSpec(g.spec, g.tv.value(a, r))
+			g.spec = appendValueSpec(g.spec, g.tv.Value(a, r))
 		}
 		if i, ok := g.byText[string(g.spec)]; ok {
 			return i, true
@@ -139,8 +138,8 @@ func (g *groupKeyer) group(r int32, next int) (int, bool) {
 		g.byText[string(g.spec)] = next
 		return next, false
 	}
-	var k [maxGroupBy]int32
-	live := r >= g.tv.n || g.tv.ov.isChanged(r)
+	var k [MaxGroupBy]int32
+	live := r >= g.tv.N || g.tv.Ov.IsChanged(r)
 	for i, ord := range g.ords {
 		k[i] = g.rank(ord, g.by[i], r, live)
 	}
@@ -151,11 +150,11 @@ func (g *groupKeyer) group(r int32, next int) (int, bool) {
 	return next, false
 }
 
-func (g *groupKeyer) rank(ord *dataset.Order, a *attribute, r int32, live bool) int32 {
+func (g *groupKeyer) rank(ord *dataset.Order, a *Attr, r int32, live bool) int32 {
 	if !live {
 		return ord.Rank(r)
 	}
-	v := g.tv.value(a, r)
+	v := g.tv.Value(a, r)
 	if isScalarArg(v) {
 		if lo, hi := ord.Equal(v); lo < hi {
 			return int32(lo)
@@ -171,16 +170,16 @@ func (g *groupKeyer) rank(ord *dataset.Order, a *attribute, r int32, live bool) 
 }
 
 // aggregate computes the TAggregate value of rows.
-func aggregate(ctx context.Context, tv *tableView, rows rowList, nums, by []*attribute, want statSet) (map[string]any, error) {
-	all := newStats(len(nums))
+func Aggregate(ctx context.Context, tv *TableView, rows RowList, nums, by []*Attr, want StatSet) (map[string]any, error) {
+	all := NewStats(len(nums))
 	vals := make([]dataset.Value, len(nums))
 	var groups []*stats
 	var keys []map[string]any
 	gk := newGroupKeyer(tv, by)
-	for i := 0; i < rows.len(); i++ {
-		r := rows.at(i)
+	for i := 0; i < rows.Len(); i++ {
+		r := rows.At(i)
 		for k, a := range nums {
-			vals[k] = tv.value(a, r)
+			vals[k] = tv.Value(a, r)
 		}
 		all.add(vals)
 		if len(by) > 0 {
@@ -189,7 +188,7 @@ func aggregate(ctx context.Context, tv *tableView, rows rowList, nums, by []*att
 				if len(groups) == maxGroups {
 					return nil, tooManyGroups()
 				}
-				groups = append(groups, newStats(len(nums)))
+				groups = append(groups, NewStats(len(nums)))
 				keys = append(keys, groupKey(tv, by, r))
 			}
 			groups[g].add(vals)
@@ -200,10 +199,10 @@ func aggregate(ctx context.Context, tv *tableView, rows rowList, nums, by []*att
 			}
 		}
 	}
-	out := all.value(nums, want)
+	out := all.Value(nums, want)
 	list := make([]any, len(groups))
 	for i, g := range groups {
-		m := g.value(nums, want)
+		m := g.Value(nums, want)
 		m["key"] = keys[i]
 		list[i] = m
 	}
@@ -211,13 +210,13 @@ func aggregate(ctx context.Context, tv *tableView, rows rowList, nums, by []*att
 	return out, nil
 }
 
-func groupKey(tv *tableView, by []*attribute, r int32) map[string]any {
+func groupKey(tv *TableView, by []*Attr, r int32) map[string]any {
 	key := make(map[string]any, len(by))
 	for _, a := range by {
-		if v := tv.value(a, r); v.Kind != dataset.Null {
-			key[a.name] = engine.JSONOf(v)
+		if v := tv.Value(a, r); v.Kind != dataset.Null {
+			key[a.Name] = JSONOf(v)
 		} else {
-			key[a.name] = nil
+			key[a.Name] = nil
 		}
 	}
 	return key

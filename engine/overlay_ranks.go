@@ -1,10 +1,9 @@
-package graphql
+package engine
 
 import (
 	"slices"
 
 	"github.com/mockgql/mockgql/dataset"
-	"github.com/mockgql/mockgql/engine"
 )
 
 // changedIn returns how many dataset rows with a record lie at positions
@@ -53,12 +52,12 @@ func (o *tableOverlay) patchRanks(from *tableOverlay) {
 	if ds == nil {
 		return
 	}
-	gone, added := engine.DiffSorted(from.rowIdx, o.rowIdx)
+	gone, added := DiffSorted(from.rowIdx, o.rowIdx)
 	for path, ranks := range old {
 		po := ds.OrderReady(path)
 		if po == nil {
 			continue
 		}
-		o.ranks[path] = engine.PatchSorted(ranks, engine.RankList(po, gone), engine.RankList(po, added))
+		o.ranks[path] = PatchSorted(ranks, RankList(po, gone), RankList(po, added))
 	}
 }

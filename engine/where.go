@@ -1,4 +1,4 @@
-package graphql
+package engine
 
 import (
 	"github.com/mockgql/mockgql/dataset"
@@ -12,51 +12,51 @@ import (
 // is eq null, false is neq null; nin holds when the value is of the type
 // of one of its values and equal to none of them (an empty nin list does
 // not filter).
-type whereNode struct {
-	preds []predicate
-	nin   []predicate // op in, negated as above
-	and   []*whereNode
-	or    []*whereNode
-	hasOr bool
-	not   *whereNode
+type Where struct {
+	Preds []Pred
+	Nin   []Pred // op in, negated as above
+	And   []*Where
+	Or    []*Where
+	HasOr bool
+	Not   *Where
 }
 
 // maxWhereNodes bounds the size of one where filter (nodes plus conditions),
 // so an anonymous request cannot make every row pay an unbounded tree.
-const maxWhereNodes = 256
+const MaxWhereNodes = 256
 
 // parseWhere reads a coerced <T>Where value; nil when raw is null.
-func parseWhere(t *table, raw any) (*whereNode, error) {
+func ParseWhere(t *Table, raw any) (*Where, error) {
 	m, ok := raw.(map[string]any)
 	if !ok || m == nil {
 		return nil, nil
 	}
-	budget := maxWhereNodes
+	budget := MaxWhereNodes
 	return parseWhereNode(t, m, &budget)
 }
 
-func parseWhereNode(t *table, m map[string]any, budget *int) (*whereNode, error) {
+func parseWhereNode(t *Table, m map[string]any, budget *int) (*Where, error) {
 	if *budget--; *budget < 0 {
-		return nil, model.Errorf(model.CodeBadUserInput, "where filter has more than %d nodes and conditions", maxWhereNodes)
+		return nil, model.Errorf(model.CodeBadUserInput, "where filter has more than %d nodes and conditions", MaxWhereNodes)
 	}
-	n := &whereNode{}
+	n := &Where{}
 	for k, v := range m {
 		var err error
 		switch k {
 		case "and", "or":
-			var list []*whereNode
+			var list []*Where
 			list, err = parseWhereList(t, v, budget)
 			if k == "and" {
-				n.and = append(n.and, list...)
+				n.And = append(n.And, list...)
 			} else if v != nil {
-				n.or, n.hasOr = list, true
+				n.Or, n.HasOr = list, true
 			}
 		case "not":
 			if sub, ok := v.(map[string]any); ok {
-				n.not, err = parseWhereNode(t, sub, budget)
+				n.Not, err = parseWhereNode(t, sub, budget)
 			}
 		default:
-			err = n.addOperators(t.field(k), k, v, budget)
+			err = n.addOperators(t.Field(k), k, v, budget)
 		}
 		if err != nil {
 			return nil, err
@@ -65,9 +65,9 @@ func parseWhereNode(t *table, m map[string]any, budget *int) (*whereNode, error)
 	return n, nil
 }
 
-func parseWhereList(t *table, v any, budget *int) ([]*whereNode, error) {
+func parseWhereList(t *Table, v any, budget *int) ([]*Where, error) {
 	list, _ := v.([]any)
-	out := make([]*whereNode, 0, len(list))
+	out := make([]*Where, 0, len(list))
 	for _, x := range list {
 		sub, _ := x.(map[string]any)
 		c, err := parseWhereNode(t, sub, budget)
@@ -80,77 +80,77 @@ func parseWhereList(t *table, v any, budget *int) ([]*whereNode, error) {
 }
 
 // addOperators adds the FilterOperators value v on attribute a.
-func (n *whereNode) addOperators(a *attribute, name string, v any, budget *int) error {
+func (n *Where) addOperators(a *Attr, name string, v any, budget *int) error {
 	ops, _ := v.(map[string]any)
 	for op, arg := range ops {
 		if *budget--; *budget < 0 {
-			return model.Errorf(model.CodeBadUserInput, "where filter has more than %d nodes and conditions", maxWhereNodes)
+			return model.Errorf(model.CodeBadUserInput, "where filter has more than %d nodes and conditions", MaxWhereNodes)
 		}
-		p := param{name: name + "." + op, attr: a, op: model.Operator(op)}
+		p := Param{Name: name + "." + op, Attr: a, Op: model.Operator(op)}
 		switch op {
 		case "isNull":
 			if arg == nil {
 				continue
 			}
-			p.op = model.OpNeq
+			p.Op = model.OpNeq
 			if arg == true {
-				p.op = model.OpEq
+				p.Op = model.OpEq
 			}
 			arg = nil
 		case "in", "nin":
 			if arg == nil {
 				continue
 			}
-			p.op = model.OpIn
+			p.Op = model.OpIn
 		}
-		pr, err := newPredicate(p, arg)
+		pr, err := NewPredicate(p, arg)
 		if err != nil {
 			return err
 		}
 		if op == "nin" {
-			if len(pr.args) > 0 {
-				n.nin = append(n.nin, pr)
+			if len(pr.Args) > 0 {
+				n.Nin = append(n.Nin, pr)
 			}
 			continue
 		}
-		n.preds = append(n.preds, pr)
+		n.Preds = append(n.Preds, pr)
 	}
 	return nil
 }
 
 // match reports whether row r (overlay applied) satisfies the node.
-func (n *whereNode) match(tv *tableView, r int32) bool {
-	if !tv.matchLive(n.preds, r) {
+func (n *Where) Match(tv *TableView, r int32) bool {
+	if !tv.MatchLive(n.Preds, r) {
 		return false
 	}
-	for i := range n.nin {
-		if !ninMatch(&n.nin[i], tv.value(n.nin[i].attr, r)) {
+	for i := range n.Nin {
+		if !ninMatch(&n.Nin[i], tv.Value(n.Nin[i].Attr, r)) {
 			return false
 		}
 	}
-	for _, c := range n.and {
-		if !c.match(tv, r) {
+	for _, c := range n.And {
+		if !c.Match(tv, r) {
 			return false
 		}
 	}
-	if n.hasOr && !n.anyOr(tv, r) {
+	if n.HasOr && !n.anyOr(tv, r) {
 		return false
 	}
-	return n.not == nil || !n.not.match(tv, r)
+	return n.Not == nil || !n.Not.Match(tv, r)
 }
 
-func (n *whereNode) anyOr(tv *tableView, r int32) bool {
-	for _, c := range n.or {
-		if c.match(tv, r) {
+func (n *Where) anyOr(tv *TableView, r int32) bool {
+	for _, c := range n.Or {
+		if c.Match(tv, r) {
 			return true
 		}
 	}
 	return false
 }
 
-func ninMatch(pr *predicate, v dataset.Value) bool {
+func ninMatch(pr *Pred, v dataset.Value) bool {
 	typed := false
-	for _, a := range pr.args {
+	for _, a := range pr.Args {
 		typed = typed || a.Kind == v.Kind
 	}
 	return typed && !pr.match(v)
@@ -160,20 +160,20 @@ func ninMatch(pr *predicate, v dataset.Value) bool {
 // root and of its and-children, recursively): the list engine evaluates
 // them on its indexes. It returns them and what is left to check per row
 // (nil: nothing).
-func (n *whereNode) split() ([]predicate, *whereNode) {
+func (n *Where) Split() ([]Pred, *Where) {
 	if n == nil {
 		return nil, nil
 	}
-	preds := append([]predicate{}, n.preds...)
-	rest := &whereNode{nin: n.nin, or: n.or, hasOr: n.hasOr, not: n.not}
-	for _, c := range n.and {
-		p, r := c.split()
+	preds := append([]Pred{}, n.Preds...)
+	rest := &Where{Nin: n.Nin, Or: n.Or, HasOr: n.HasOr, Not: n.Not}
+	for _, c := range n.And {
+		p, r := c.Split()
 		preds = append(preds, p...)
 		if r != nil {
-			rest.and = append(rest.and, r)
+			rest.And = append(rest.And, r)
 		}
 	}
-	if len(rest.nin) == 0 && len(rest.and) == 0 && !rest.hasOr && rest.not == nil {
+	if len(rest.Nin) == 0 && len(rest.And) == 0 && !rest.HasOr && rest.Not == nil {
 		return preds, nil
 	}
 	return preds, rest
