@@ -17,7 +17,7 @@ type stats struct {
 	max   []float64
 }
 
-func NewStats(k int) *stats {
+func newStats(k int) *stats {
 	f := make([]float64, 3*k) // one allocation for the three float columns
 	return &stats{n: make([]int, k), sum: f[:k:k], min: f[k : 2*k : 2*k], max: f[2*k:]}
 }
@@ -50,20 +50,20 @@ func (s *stats) merge(i int, x dataset.NumberStats) {
 	s.n[i], s.sum[i], s.min[i], s.max[i] = st.N, st.Sum, st.Min, st.Max
 }
 
-// statNames are the statistics of a TAggregate or TGroup, in the order of
+// StatNames are the statistics of a TAggregate or TGroup, in the order of
 // a statSet.
 func StatNames() [4]string { return [4]string{"sum", "avg", "min", "max"} }
 
-// statSet tells which statistics a query selects.
+// StatSet tells which statistics a query selects.
 type StatSet [4]bool
 
-// allStats selects every statistic.
+// AllStats selects every statistic.
 func AllStats() StatSet { return StatSet{true, true, true, true} }
 
 // value is the map of a TAggregate or TGroup (without groups and key),
 // with the statistics of want: the others are not selected, and building
 // their maps for every group cost more than computing them.
-func (s *stats) Value(nums []*Attr, want StatSet) map[string]any {
+func (s *stats) value(nums []*Attr, want StatSet) map[string]any {
 	m := map[string]any{"count": s.count}
 	if len(nums) == 0 {
 		return m
@@ -169,9 +169,9 @@ func (g *groupKeyer) rank(ord *dataset.Order, a *Attr, r int32, live bool) int32
 	return id
 }
 
-// aggregate computes the TAggregate value of rows.
+// Aggregate computes the TAggregate value of rows.
 func Aggregate(ctx context.Context, tv *TableView, rows RowList, nums, by []*Attr, want StatSet) (map[string]any, error) {
-	all := NewStats(len(nums))
+	all := newStats(len(nums))
 	vals := make([]dataset.Value, len(nums))
 	var groups []*stats
 	var keys []map[string]any
@@ -188,7 +188,7 @@ func Aggregate(ctx context.Context, tv *TableView, rows RowList, nums, by []*Att
 				if len(groups) == maxGroups {
 					return nil, tooManyGroups()
 				}
-				groups = append(groups, NewStats(len(nums)))
+				groups = append(groups, newStats(len(nums)))
 				keys = append(keys, groupKey(tv, by, r))
 			}
 			groups[g].add(vals)
@@ -199,10 +199,10 @@ func Aggregate(ctx context.Context, tv *TableView, rows RowList, nums, by []*Att
 			}
 		}
 	}
-	out := all.Value(nums, want)
+	out := all.value(nums, want)
 	list := make([]any, len(groups))
 	for i, g := range groups {
-		m := g.Value(nums, want)
+		m := g.value(nums, want)
 		m["key"] = keys[i]
 		list[i] = m
 	}
@@ -220,4 +220,12 @@ func groupKey(tv *TableView, by []*Attr, r int32) map[string]any {
 		}
 	}
 	return key
+}
+
+// EmptyAggregate is the aggregate value of no rows (count 0, every
+// statistic null, no groups): what a table not ready answers.
+func EmptyAggregate(nums []*Attr) map[string]any {
+	v := newStats(len(nums)).value(nums, AllStats())
+	v["groups"] = []any{}
+	return v
 }

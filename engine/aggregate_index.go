@@ -34,7 +34,7 @@ type aggPass struct {
 	extra  map[string]int32 // live values no dataset row holds
 }
 
-// indexedAggregate answers an AGGREGATE from the indexes; ok is false
+// IndexedAggregate answers an AGGREGATE from the indexes; ok is false
 // when one is missing (it starts building in the background and the
 // caller reads the rows meanwhile).
 func IndexedAggregate(ctx context.Context, tv *TableView, pq *Query, nums, by []*Attr, want StatSet) (map[string]any, bool, error) {
@@ -78,7 +78,7 @@ func IndexedAggregate(ctx context.Context, tv *TableView, pq *Query, nums, by []
 }
 
 func newAggPass(tv *TableView, nums, by []*Attr, grps []*dataset.Groups) *aggPass {
-	ag := &aggPass{tv: tv, nums: nums, cols: make([]*dataset.Column, len(nums)), by: by, grps: grps, all: NewStats(len(nums)),
+	ag := &aggPass{tv: tv, nums: nums, cols: make([]*dataset.Column, len(nums)), by: by, grps: grps, all: newStats(len(nums)),
 		index: map[[MaxGroupBy]int32]int{}, extra: map[string]int32{}}
 	for i, a := range nums {
 		if tv.hasColumn(a) {
@@ -276,7 +276,7 @@ func (ag *aggPass) newGroup(k [MaxGroupBy]int32, r int32) (int, error) {
 		return 0, tooManyGroups()
 	}
 	idx := len(ag.groups)
-	ag.groups = append(ag.groups, NewStats(len(ag.nums)))
+	ag.groups = append(ag.groups, newStats(len(ag.nums)))
 	ag.first = append(ag.first, r)
 	if ag.dense != nil && k[0] >= 0 {
 		ag.dense[k[0]] = int32(idx + 1)
@@ -380,7 +380,7 @@ func fillStats(st *stats, sums []*dataset.GroupSums, id int) {
 
 // value is the TAggregate value, groups in order of their first row.
 func (ag *aggPass) value(want StatSet) map[string]any {
-	out := ag.all.Value(ag.nums, want)
+	out := ag.all.value(ag.nums, want)
 	order := make([]int, len(ag.groups))
 	for i := range order {
 		order[i] = i
@@ -388,7 +388,7 @@ func (ag *aggPass) value(want StatSet) map[string]any {
 	slices.SortFunc(order, func(a, b int) int { return int(ag.first[a]) - int(ag.first[b]) })
 	list := make([]any, len(order))
 	for i, idx := range order {
-		m := ag.groups[idx].Value(ag.nums, want)
+		m := ag.groups[idx].value(ag.nums, want)
 		m["key"] = groupKey(ag.tv, ag.by, ag.first[idx])
 		list[i] = m
 	}

@@ -29,7 +29,7 @@ type Pred struct {
 	ascii bool            // like is ASCII: fold byte-wise without allocating
 }
 
-// buildPredicates reads the parameter arguments of a list query. Omitted
+// BuildPredicates reads the parameter arguments of a list query. Omitted
 // parameters do not filter. It also appends a canonical text of the
 // predicates for cache keys to spec.
 func BuildPredicates(params []Param, args map[string]any, spec []byte) ([]Pred, []byte, error) {
@@ -216,7 +216,7 @@ func (tv *TableView) matchBase(preds []Pred, r int32) bool {
 	return true
 }
 
-// matchLive reports whether row r satisfies every predicate with the
+// MatchLive reports whether row r satisfies every predicate with the
 // overlay applied.
 func (tv *TableView) MatchLive(preds []Pred, r int32) bool {
 	for i := range preds {

@@ -179,9 +179,9 @@ func (tv *TableView) sortRangePage(q *ListQuery, pg, size int) (RowList, bool) {
 	case excl == nil && !q.Desc:
 		members = ord.Rows()[lo+skip : lo+limit : lo+limit]
 	case excl == nil:
-		members = DescPage(ord, lo, hi, skip, limit)
+		members = descPage(ord, lo, hi, skip, limit)
 	default:
-		members, _ = WalkOrder(nil, excl, ord, q.Desc, lo, hi, skip, limit, int64(hi-lo)+1)
+		members, _ = walkOrder(nil, excl, ord, q.Desc, lo, hi, skip, limit, int64(hi-lo)+1)
 	}
 	if live.count > 0 {
 		members = live.merge(tv, q, ord, members, to)
@@ -259,7 +259,7 @@ func (tv *TableView) baseBits(q *ListQuery) (acc *rowBits, empty bool) {
 		default:
 			tmp := getBits(words)
 			tv.addPredicate(tmp.w, pr)
-			AndWords(acc.w, tmp.w)
+			andWords(acc.w, tmp.w)
 			putBits(tmp)
 		}
 	}
@@ -268,7 +268,7 @@ func (tv *TableView) baseBits(q *ListQuery) (acc *rowBits, empty bool) {
 			acc = getBits(words)
 			copy(acc.w, tv.member.Words)
 		} else {
-			AndWords(acc.w, tv.member.Words)
+			andWords(acc.w, tv.member.Words)
 		}
 	}
 	if tv.Ov != nil && tv.Ov.changed != nil {

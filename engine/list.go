@@ -10,7 +10,7 @@ import (
 	"github.com/mockgql/mockgql/dataset"
 )
 
-// listQuery is a list request reduced to what selects and orders rows.
+// ListQuery is a list request reduced to what selects and orders rows.
 type ListQuery struct {
 	Sort  *Attr // nil: storage order
 	Desc  bool
@@ -18,7 +18,7 @@ type ListQuery struct {
 	Spec  string // canonical text of the above, for cache keys
 }
 
-// rowList is an ordered list of rows: rows, or 0..n-1 when identity is set
+// RowList is an ordered list of rows: rows, or 0..n-1 when identity is set
 // (all rows in storage order, without allocating them), or, when window
 // is set, a list of n rows of which rows holds those from position off
 // (a page). rows may be owned by the dataset or the cache: never modify it.
@@ -37,7 +37,7 @@ func (l RowList) Len() int {
 	return len(l.Rows)
 }
 
-// at returns the row at position i; a window holds only its page.
+// At returns the row at position i; a window holds only its page.
 func (l RowList) At(i int) int32 {
 	switch {
 	case l.identity:
@@ -48,7 +48,7 @@ func (l RowList) At(i int) int32 {
 	return l.Rows[i]
 }
 
-// pageRows returns the rows of a list query for page pg of size rows: a
+// PageRows returns the rows of a list query for page pg of size rows: a
 // window from the indexes when the query has them, else the whole list
 // from rows.
 func (tv *TableView) PageRows(ctx context.Context, q *ListQuery, pg, size int) (RowList, error) {
@@ -220,7 +220,7 @@ func (tv *TableView) order(q *ListQuery) func(a, b int32) int {
 	}
 }
 
-// page returns the bounds of page (1-based) of size rows within total.
+// PageBounds returns the bounds of page (1-based) of size rows within total.
 func PageBounds(total, page, size int) (lo, hi int) {
 	lo64 := int64(page-1) * int64(size)
 	if lo64 >= int64(total) {

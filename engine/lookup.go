@@ -65,7 +65,7 @@ func (tv *TableView) datasetRowsWhere(a *Attr, k string) []int32 {
 	return nil
 }
 
-// firstWhere returns the first row RowsWhere(a, k, 1) gives, or -1. For the
+// FirstWhere returns the first row RowsWhere(a, k, 1) gives, or -1. For the
 // id and SOURCE attributes it does not allocate: the dataset's lookup rows
 // are in storage order, so the first one that is in the table and has no
 // overlay record is the least. It looks up k alone: LookupKeys never gives
@@ -126,7 +126,7 @@ func (tv *TableView) allRows() []int32 {
 	return out
 }
 
-// byID returns the row with this id, or -1.
+// ByID returns the row with this id, or -1.
 func (tv *TableView) ByID(id string) int32 {
 	if r, ok := tv.Ov.CreatedRow(id); ok {
 		return r
@@ -137,7 +137,7 @@ func (tv *TableView) ByID(id string) int32 {
 	return -1
 }
 
-// rowByID is byID without allocating (see firstWhere).
+// RowByID is byID without allocating (see firstWhere).
 func (tv *TableView) RowByID(id string) int32 {
 	if r, ok := tv.Ov.CreatedRow(id); ok {
 		return r
@@ -145,7 +145,7 @@ func (tv *TableView) RowByID(id string) int32 {
 	return tv.FirstWhere(tv.Table.IDField, id)
 }
 
-// createdRow returns the live created row with this id: its record's
+// CreatedRow returns the live created row with this id: its record's
 // place in the created rows, found by (Seq, RowID).
 func (o *tableOverlay) CreatedRow(id string) (int32, bool) {
 	if o == nil {
@@ -161,7 +161,7 @@ func (o *tableOverlay) CreatedRow(id string) (int32, bool) {
 	return o.n + int32(i), ok
 }
 
-// relatedRows is tv.related for a to-many relation. When the target rows
+// RelatedRows is tv.related for a to-many relation. When the target rows
 // are exactly a dataset lookup (a SOURCE attribute, all variants, no
 // overlay) it returns the lookup's own rows, which are in storage order
 // and must not be modified, instead of a copy.
@@ -184,7 +184,7 @@ func (tv *TableView) RelatedRows(rf *Rel, r int32) (*TableView, []int32) {
 	return target, target.DS.Lookup(a.Path, k)
 }
 
-// related resolves relation field rf of row r: the view of the target
+// Related resolves relation field rf of row r: the view of the target
 // table and the matching rows (the first only, for a to-one field).
 func (tv *TableView) Related(rf *Rel, r int32) (*TableView, []int32) {
 	target := tv.View.TableView(rf.To)
@@ -202,7 +202,7 @@ func (tv *TableView) Related(rf *Rel, r int32) (*TableView, []int32) {
 	return target, target.RowsWhere(rf.ToAttr, k, limit)
 }
 
-// relatedOne returns the row a to-one relation rf of row r finds in target,
+// RelatedOne returns the row a to-one relation rf of row r finds in target,
 // or -1: the first row of tv.related, without allocating for the common
 // keys (see firstWhere).
 func (tv *TableView) RelatedOne(rf *Rel, target *TableView, r int32) int32 {

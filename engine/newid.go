@@ -56,7 +56,7 @@ func (tv *TableView) idStats() idStats {
 	st, _ := GetOrMake(tv.View.Cache, k, func() (idStats, int64, error) {
 		st := idStats{numeric: true}
 		for r := int32(0); r < tv.N && st.numeric; r++ {
-			f, ok := IntegerID(tv.ID(r))
+			f, ok := integerID(tv.ID(r))
 			st.numeric, st.max = ok, max(st.max, f)
 		}
 		return st, 1, nil

@@ -147,7 +147,7 @@ func (tv *TableView) overlayMatch(q *ListQuery) liveMatch {
 				tmp[x>>6] |= 1 << (uint(x) & 63)
 			}
 		}
-		AndWords(m.bits, tmp)
+		andWords(m.bits, tmp)
 	}
 	for i := range q.Preds {
 		pr := &q.Preds[i]

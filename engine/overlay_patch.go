@@ -30,7 +30,7 @@ func (o *tableOverlay) patch(tv *TableView, ts *TableState, ids []string) *table
 		if old == cur {
 			continue
 		}
-		if f, ok := IntegerID(id); ok && cur == nil && o.hasMaxID && f == o.maxID {
+		if f, ok := integerID(id); ok && cur == nil && o.hasMaxID && f == o.maxID {
 			lostMax = true
 		}
 		var rec *rowRec
@@ -88,7 +88,7 @@ func (o *tableOverlay) setRows(idx []int32, recs []*rowRec, changed *ChunkedBits
 	slices.SortStableFunc(set, func(a, b rowSet) int { return cmp.Compare(a.row, b.row) })
 	o.rowIdx = make([]int32, 0, len(idx)+len(set))
 	o.rowRecs = make([]*rowRec, 0, len(idx)+len(set))
-	bits := EditChunks(changed, int(o.n))
+	bits := editChunks(changed, int(o.n))
 	i := 0
 	for j := 0; j < len(set); j++ {
 		s := set[j]
@@ -145,7 +145,7 @@ func mergeCreated(created, gone, added []*rowRec) []*rowRec {
 	}
 	slices.SortFunc(edits, func(x, y edit) int {
 		// at a position: inserts (in compareCreated order) before the delete of the row there
-		return cmp.Or(cmp.Compare(x.at, y.at), cmp.Compare(BoolToInt(x.del), BoolToInt(y.del)), cmpRec(x.rec, y.rec))
+		return cmp.Or(cmp.Compare(x.at, y.at), cmp.Compare(boolToInt(x.del), boolToInt(y.del)), cmpRec(x.rec, y.rec))
 	})
 	out := make([]*rowRec, 0, len(created)+len(added))
 	i := 0
@@ -164,7 +164,7 @@ func mergeCreated(created, gone, added []*rowRec) []*rowRec {
 // cmpRec is compareCreated with nil (a delete's) first.
 func cmpRec(a, b *rowRec) int {
 	if a == nil || b == nil {
-		return cmp.Compare(BoolToInt(a != nil), BoolToInt(b != nil))
+		return cmp.Compare(boolToInt(a != nil), boolToInt(b != nil))
 	}
 	return compareCreated(a, b)
 }

@@ -52,12 +52,12 @@ func (o *tableOverlay) patchRanks(from *tableOverlay) {
 	if ds == nil {
 		return
 	}
-	gone, added := DiffSorted(from.rowIdx, o.rowIdx)
+	gone, added := diffSorted(from.rowIdx, o.rowIdx)
 	for path, ranks := range old {
 		po := ds.OrderReady(path)
 		if po == nil {
 			continue
 		}
-		o.ranks[path] = PatchSorted(ranks, RankList(po, gone), RankList(po, added))
+		o.ranks[path] = patchSorted(ranks, rankList(po, gone), rankList(po, added))
 	}
 }

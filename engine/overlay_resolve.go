@@ -138,7 +138,7 @@ func resolveAll(tv *TableView, ts *TableState) *tableOverlay {
 
 // noteID keeps the largest integer RowID.
 func (o *tableOverlay) noteID(id string) {
-	if f, ok := IntegerID(id); ok && (!o.hasMaxID || f > o.maxID) {
+	if f, ok := integerID(id); ok && (!o.hasMaxID || f > o.maxID) {
 		o.maxID, o.hasMaxID = f, true
 	}
 }
@@ -157,7 +157,7 @@ func decodeRecord(tv *TableView, c *Change) *rowRec {
 	}
 	for attrID, raw := range c.Values {
 		if a := t.byID[attrID]; a != nil && !a.IsID {
-			rec.vals[a.Idx], rec.has[a.Idx] = ValueOfJSON(raw), true
+			rec.vals[a.Idx], rec.has[a.Idx] = valueOfJSON(raw), true
 		}
 	}
 	return rec
@@ -173,7 +173,7 @@ func compareStrings(a, b string) int {
 	return 0
 }
 
-// record returns the record of row r (dataset or created), or nil.
+// Record returns the record of row r (dataset or created), or nil.
 func (o *tableOverlay) Record(r int32) *rowRec {
 	if o == nil {
 		return nil
@@ -195,11 +195,11 @@ func (o *tableOverlay) rowRecord(r int32) *rowRec {
 	return nil
 }
 
-// hasRecord reports whether a row with id has a record, tombstones
+// HasRecord reports whether a row with id has a record, tombstones
 // included; a nil o has none.
 func (o *tableOverlay) HasRecord(id string) bool { return o != nil && o.ts.Get(id) != nil }
 
-// isChanged reports whether dataset row r has a record (updated or deleted).
+// IsChanged reports whether dataset row r has a record (updated or deleted).
 func (o *tableOverlay) IsChanged(r int32) bool { return o != nil && o.changed.Has(r) }
 
 // live returns the rows the overlay holds that exist: updated dataset rows
@@ -260,7 +260,7 @@ func (o *tableOverlay) idRows(tv *TableView, k string) []int32 {
 	return out
 }
 
-// maxIntegerID returns the largest integer RowID with a record (created,
+// MaxIntegerID returns the largest integer RowID with a record (created,
 // updated or deleted), and whether there is one.
 func (o *tableOverlay) MaxIntegerID() (float64, bool) { return o.maxID, o.hasMaxID }
 
@@ -294,7 +294,7 @@ func position(id string, n int) (int, bool) {
 	return pos, pos <= n
 }
 
-// datasetRowsByID returns the dataset rows whose id is id, ascending,
+// DatasetRowsByID returns the dataset rows whose id is id, ascending,
 // whatever the variant and the overlay say.
 func (tv *TableView) DatasetRowsByID(id string) []int32 {
 	var out []int32
@@ -320,7 +320,7 @@ func lastResolved(o *Overlay, table string) *tableOverlay {
 }
 
 // integerID parses an id that is a canonical integer ("7", not "07" or "7.5").
-func IntegerID(id string) (float64, bool) {
+func integerID(id string) (float64, bool) {
 	n, err := strconv.ParseInt(id, 10, 64)
 	if err != nil || strconv.FormatInt(n, 10) != id {
 		return 0, false

@@ -27,22 +27,22 @@ func (tv *TableView) firstMembers(acc []uint64, q *ListQuery, ord *dataset.Order
 		}
 		return out
 	case ord == nil:
-		return SelectBits(acc, skip, limit)
+		return selectBits(acc, skip, limit)
 	case acc == nil && !q.Desc:
 		return ord.Rows()[skip:limit:limit]
 	}
 	lo, hi := sortBounds(q, ord)
 	if acc == nil {
-		return DescPage(ord, lo, hi, skip, limit)
+		return descPage(ord, lo, hi, skip, limit)
 	}
 	span := int64(hi - lo)
 	selectCost := int64(len(acc)) + 2*int64(total)
 	if int64(limit)*span/int64(total) <= selectCost {
-		if out, ok := WalkOrder(acc, nil, ord, q.Desc, lo, hi, skip, limit, selectCost+int64(limit)); ok {
+		if out, ok := walkOrder(acc, nil, ord, q.Desc, lo, hi, skip, limit, selectCost+int64(limit)); ok {
 			return out
 		}
 	}
-	return SelectByRank(acc, ord, q.Desc, total, skip, limit)
+	return selectByRank(acc, ord, q.Desc, total, skip, limit)
 }
 
 // sortBounds returns the positions of ord that the query's predicates on

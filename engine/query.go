@@ -7,8 +7,8 @@ import (
 	"github.com/mockgql/mockgql/dataset"
 )
 
-// powerQuery is a list query with the opt-in where and orderBy arguments.
-// The list engine (query_list.go, query_index.go) evaluates q: the
+// Query is a list query with the opt-in where and orderBy arguments.
+// The list engine (list.go, index.go) evaluates q: the
 // parameters, the where predicates that hold for every match (bitset
 // algebra on its indexes) and the first sort key. rest is checked per
 // remaining row, and the remaining keys sort the list stably, so rows
@@ -27,7 +27,7 @@ type SortKey struct {
 	Desc bool
 }
 
-// querySpec is the canonical text of q for cache keys (as listQuery
+// QuerySpec is the canonical text of q for cache keys (as listQuery
 // writes it).
 func QuerySpec(q *ListQuery) string {
 	var spec []byte
@@ -44,12 +44,12 @@ func QuerySpec(q *ListQuery) string {
 	return string(spec)
 }
 
-// simple reports whether the list engine alone answers pq.
+// Simple reports whether the list engine alone answers pq.
 func (pq *Query) Simple() bool { return pq.Rest == nil && len(pq.Keys) <= 1 }
 
-// page returns the rows of page pg of size rows: a window from the
+// Page returns the rows of page pg of size rows: a window from the
 // indexes when they cover pq, else the whole list.
-func (pq *Query) PageBounds(ctx context.Context, tv *TableView, pg, size int) (RowList, error) {
+func (pq *Query) Page(ctx context.Context, tv *TableView, pg, size int) (RowList, error) {
 	if pq.Simple() {
 		return tv.PageRows(ctx, pq.Q, pg, size)
 	}
@@ -65,7 +65,7 @@ func (pq *Query) PageBounds(ctx context.Context, tv *TableView, pg, size int) (R
 	return pq.RowsOf(tv, &s, lo, hi), nil
 }
 
-// all returns every matching row in order.
+// All returns every matching row in order.
 func (pq *Query) All(ctx context.Context, tv *TableView) (RowList, error) {
 	s, ok, err := pq.IndexedSet(ctx, tv)
 	if err != nil {

@@ -6,13 +6,13 @@ import (
 
 // This file picks the members of a power query's bitset that come last
 // in the order of its sort keys, or last before a cursor's row (Relay's
-// last and before): the walk of query_power_walk.go run backwards, from
+// last and before): the walk of query_walk.go run backwards, from
 // the cursor's tie group (or the order's end) against the first key's
 // direction, each group's members read from its end, until the page is
 // full. Where the walk would cost more than selecting every member, every
 // member before the cursor is keyed and sorted instead.
 
-// beforeMembers returns the last limit matches before row c (a match; c
+// BeforeMembers returns the last limit matches before row c (a match; c
 // < 0: the end) in the query's order, in that order: a seek to c's place,
 // not a scan of the matches before it.
 func (pq *Query) BeforeMembers(tv *TableView, s *PowerSet, c int32, limit int) []int32 {
@@ -23,7 +23,7 @@ func (pq *Query) BeforeMembers(tv *TableView, s *PowerSet, c int32, limit int) [
 		if c >= 0 {
 			to = min(c, tv.N)
 		}
-		back = BitsBefore(s.words(), to, limit)
+		back = bitsBefore(s.words(), to, limit)
 	} else {
 		back = pq.walkBack(tv, s, c, limit)
 	}
@@ -32,7 +32,7 @@ func (pq *Query) BeforeMembers(tv *TableView, s *PowerSet, c int32, limit int) [
 		i, _ := slices.BinarySearchFunc(live, c, order)
 		live = live[:i]
 	}
-	return MergeBack(back, live, order, limit)
+	return mergeBack(back, live, order, limit)
 }
 
 // walkBack returns, nearest first, the last limit members of s.acc

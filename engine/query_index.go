@@ -18,7 +18,7 @@ import (
 // the page is full. The overlay's live rows are matched on their live
 // values and merged in.
 
-// powerSet is the matches of a power query: the dataset rows without an
+// PowerSet is the matches of a power query: the dataset rows without an
 // overlay record as a bitset, and the overlay's live rows that match, in
 // the query's order.
 type PowerSet struct {
@@ -41,10 +41,10 @@ func (s *PowerSet) Release() {
 	s.acc = nil
 }
 
-// has reports whether dataset row r (without a record) matches.
-func (s *PowerSet) Has(r int32) bool { return HasBit(s.words(), r) }
+// Has reports whether dataset row r (without a record) matches.
+func (s *PowerSet) Has(r int32) bool { return hasBit(s.words(), r) }
 
-// indexedSet returns the matches of pq, or ok false when a sort key has
+// IndexedSet returns the matches of pq, or ok false when a sort key has
 // no built index or the table has no dataset rows (the caller scans).
 // The caller releases the set.
 func (pq *Query) IndexedSet(ctx context.Context, tv *TableView) (s PowerSet, ok bool, err error) {
@@ -100,7 +100,7 @@ func (pq *Query) liveMatches(tv *TableView) []int32 {
 	return out
 }
 
-// compare orders rows by every key (values with the overlay applied),
+// Compare orders rows by every key (values with the overlay applied),
 // then by storage order: dataset rows by number, then created rows.
 func (pq *Query) Compare(tv *TableView) func(a, b int32) int {
 	return func(a, b int32) int {
@@ -117,7 +117,7 @@ func (pq *Query) Compare(tv *TableView) func(a, b int32) int {
 	}
 }
 
-// rowsOf returns the matches at positions lo..hi-1 of the query's order
+// RowsOf returns the matches at positions lo..hi-1 of the query's order
 // as a window of a list of every match.
 func (pq *Query) RowsOf(tv *TableView, s *PowerSet, lo, hi int) RowList {
 	total := s.Total()
@@ -128,7 +128,7 @@ func (pq *Query) RowsOf(tv *TableView, s *PowerSet, lo, hi int) RowList {
 	}
 	members := pq.baseMembers(tv, s, skip, hi)
 	if len(s.Live) > 0 {
-		members = MergeOrdered(members, s.Live, pq.Compare(tv), hi)
+		members = mergeOrdered(members, s.Live, pq.Compare(tv), hi)
 		members = members[min(lo, len(members)):]
 	}
 	return RowList{Rows: members, n: total, off: lo, window: true}
@@ -151,7 +151,7 @@ func (pq *Query) baseMembers(tv *TableView, s *PowerSet, skip, limit int) []int3
 			}
 			return out
 		}
-		return SelectBits(acc, skip, limit)
+		return selectBits(acc, skip, limit)
 	case 1:
 		return tv.firstMembers(acc, pq.Q, tv.DS.Order(pq.Q.Sort.Path), s.base, skip, limit)
 	}

@@ -166,7 +166,7 @@ func (w *keyWalk) gather(g, e int, c int32, side int) {
 	w.grp = w.grp[:0]
 	order := w.pq.Compare(w.tv)
 	for _, r := range w.ords[0].Rows()[g:e] {
-		if !HasBit(w.acc, r) {
+		if !hasBit(w.acc, r) {
 			continue
 		}
 		if c >= 0 {
@@ -221,7 +221,7 @@ func (w *keyWalk) groupQuery(g, e int) (*Query, PowerSet) {
 	b := getDirtyBits(w.tv.words())
 	w.ords[0].SetRange(b.w, g, e)
 	if w.acc != nil {
-		AndWords(b.w, w.acc)
+		andWords(b.w, w.acc)
 	}
 	keys := w.pq.Keys[1:]
 	// The query's predicates bound the next key's walk (sortBounds).
@@ -245,7 +245,7 @@ func (pq *Query) selectMembers(tv *TableView, acc []uint64, skip, limit int, kee
 			add(r)
 		}
 	} else {
-		ForBits(acc, add)
+		forBits(acc, add)
 	}
 	slices.SortFunc(all, compareRanked)
 	out := make([]int32, 0, max(0, limit-skip))
@@ -255,7 +255,7 @@ func (pq *Query) selectMembers(tv *TableView, acc []uint64, skip, limit int, kee
 	return out
 }
 
-// afterMembers returns the first limit matches after row c (a match) in
+// AfterMembers returns the first limit matches after row c (a match) in
 // the query's order: a seek to c's place, not a scan of what precedes it.
 func (pq *Query) AfterMembers(tv *TableView, s *PowerSet, c int32, limit int) []int32 {
 	order := pq.Compare(tv)
@@ -263,7 +263,7 @@ func (pq *Query) AfterMembers(tv *TableView, s *PowerSet, c int32, limit int) []
 	var base []int32
 	switch {
 	case len(pq.Keys) == 0 && c < tv.N:
-		base = BitsFrom(acc, c+1, tv.N, limit)
+		base = bitsFrom(acc, c+1, tv.N, limit)
 	case len(pq.Keys) > 0:
 		ord := tv.DS.Order(pq.Keys[0].Attr.Path)
 		lo, hi := sortBounds(pq.Q, ord)
@@ -294,5 +294,5 @@ func (pq *Query) AfterMembers(tv *TableView, s *PowerSet, c int32, limit int) []
 	if from < len(s.Live) && s.Live[from] == c {
 		from++
 	}
-	return MergeOrdered(base, s.Live[from:], order, limit)
+	return mergeOrdered(base, s.Live[from:], order, limit)
 }

@@ -23,11 +23,11 @@ import (
 // narrowest condition selects at most n/defaultSparseDiv rows.
 const DefaultSparseDiv = 128
 
-// sparseReach tunes the sparse path of one Runtime. Compile sets div to
+// SparseReach tunes the sparse path of one Runtime. Compile sets div to
 // defaultSparseDiv; tests and benchmarks change a Runtime's between
 // queries (never during one) to run both paths on the same queries.
 type SparseReach struct {
-	// div: the sparse path answers when the narrowest condition selects at
+	// Div: the sparse path answers when the narrowest condition selects at
 	// most n/div rows; 0 never, -1 always (whatever the size).
 	Div int
 	// Taken, when set, is called for each query the sparse path answers.
@@ -183,9 +183,9 @@ func (tv *TableView) members(p *sparsePlan, dst []int32) []int32 {
 		dst = append(dst, rr.ord.Rows()[rr.lo:rr.hi]...)
 	} else {
 		lc := &p.likes[p.like]
-		dst = AppendPosting(dst, lc.rows, p.posting[:])
+		dst = appendPosting(dst, lc.rows, p.posting[:])
 		if !lc.exact {
-			dst = FilterRows(dst, func(r int32) bool { return lc.pr.match(tv.base(lc.pr.Attr, r)) })
+			dst = filterRows(dst, func(r int32) bool { return lc.pr.match(tv.base(lc.pr.Attr, r)) })
 		}
 	}
 	slices.SortFunc(p.ranges, func(a, b rankRange) int { return (a.hi - a.lo) - (b.hi - b.lo) })
@@ -195,18 +195,18 @@ func (tv *TableView) members(p *sparsePlan, dst []int32) []int32 {
 		}
 	}
 	if tv.member != nil {
-		dst = FilterRows(dst, tv.member.Has)
+		dst = filterRows(dst, tv.member.Has)
 	}
 	if tv.Ov != nil && tv.Ov.changed != nil {
-		dst = FilterRows(dst, func(r int32) bool { return !tv.Ov.changed.Has(r) })
+		dst = filterRows(dst, func(r int32) bool { return !tv.Ov.changed.Has(r) })
 	}
 	for i := range p.likes {
 		if lc := &p.likes[i]; i != p.like {
-			dst = FilterRows(dst, func(r int32) bool { return lc.has(tv, r) })
+			dst = filterRows(dst, func(r int32) bool { return lc.has(tv, r) })
 		}
 	}
 	for _, pr := range p.others {
-		dst = FilterRows(dst, func(r int32) bool { return pr.match(tv.base(pr.Attr, r)) })
+		dst = filterRows(dst, func(r int32) bool { return pr.match(tv.base(pr.Attr, r)) })
 	}
 	return dst
 }
@@ -218,7 +218,7 @@ func (rr *rankRange) filter(rows []int32) []int32 {
 	n := 0
 	for _, r := range rows {
 		rows[n] = r
-		n += BoolToInt(uint32(rr.ord.Rank(r))-lo < span)
+		n += boolToInt(uint32(rr.ord.Rank(r))-lo < span)
 	}
 	return rows[:n]
 }
@@ -260,7 +260,7 @@ func (tv *TableView) sparsePage(q *ListQuery, pg, size int) (RowList, bool) {
 		if sorted {
 			return slices.Clone(buf.rows[skip:limit])
 		}
-		buf.keys = RankKeys(buf.rows, ord, q.Desc, buf.keys[:0])
-		return SmallestRows(buf.keys, skip, limit)
+		buf.keys = rankKeys(buf.rows, ord, q.Desc, buf.keys[:0])
+		return smallestRows(buf.keys, skip, limit)
 	}), true
 }

@@ -5,28 +5,28 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// table is a model table as the runtime serves it.
+// Table is a model table as the runtime serves it.
 type Table struct {
 	ID, Name   string
 	importCode string
 	Variant    *string // nil = all variants
 	ready      bool    // model.Table.Ready
-	// attrs are the attributes in the schema (not COMPUTED), in model order;
+	// Attrs are the attributes in the schema (not COMPUTED), in model order;
 	// attrs[i].idx == i.
 	Attrs  []*Attr
 	ByName map[string]*Attr
 	byID   map[string]*Attr
-	// idField is the attribute named id, or a stand-in with idx -1: the
+	// IDField is the attribute named id, or a stand-in with idx -1: the
 	// value of either is the row's id.
 	IDField *Attr
-	// idPath is the SOURCE path of the attribute named id, if any.
+	// IDPath is the SOURCE path of the attribute named id, if any.
 	IDPath string
 	Rels   []*Rel
-	// inputs are the attributes of the <T>Input type (not CONSTANT).
+	// Inputs are the attributes of the <T>Input type (not CONSTANT).
 	Inputs []*Attr
 }
 
-// attribute is a model attribute as the runtime serves it.
+// Attr is a model attribute as the runtime serves it.
 type Attr struct {
 	Idx      int
 	ID, Name string
@@ -38,7 +38,7 @@ type Attr struct {
 	IsID     bool          // the id field: its value is the row's id
 }
 
-// relField is a field a relation adds to a type: the rows of table to whose
+// Rel is a field a relation adds to a type: the rows of table to whose
 // attribute toAttr equals this row's attribute from (see model.Relation).
 // A nil from or toAttr (a COMPUTED attribute) matches nothing.
 type Rel struct {
@@ -49,20 +49,20 @@ type Rel struct {
 	ToAttr *Attr
 }
 
-// valueGenerator makes the value of a GENERATED attribute for a row: the
+// Generator makes the value of a GENERATED attribute for a row: the
 // same attribute and row id always give the same value.
 type Generator interface {
 	Value(attrID, rowID string) dataset.Value
 }
 
-// param is a parameter of a LIST operation. A nil attr (COMPUTED) is null.
+// Param is a parameter of a LIST operation. A nil attr (COMPUTED) is null.
 type Param struct {
 	Name string
 	Attr *Attr
 	Op   model.Operator
 }
 
-// field returns the attribute of t named name (the id field for "id"), or nil.
+// Field returns the attribute of t named name (the id field for "id"), or nil.
 func (t *Table) Field(name string) *Attr {
 	if name == "id" {
 		return t.IDField
@@ -83,7 +83,7 @@ func (t *Table) hasFieldName(name string) bool {
 	return false
 }
 
-// sortAttr returns the attribute a list may sort by: a SOURCE attribute
+// SortAttr returns the attribute a list may sort by: a SOURCE attribute
 // named name (case-sensitive), or nil (rows stay in storage order: docs/using/runtime.md).
 func (t *Table) SortAttr(name string) *Attr {
 	if a := t.ByName[name]; a != nil && a.Mapping == model.MappingSource && a.Path != "" {
@@ -92,7 +92,7 @@ func (t *Table) SortAttr(name string) *Attr {
 	return nil
 }
 
-// newTables describes the tables of p and the relation fields between
+// NewTables describes the tables of p and the relation fields between
 // them, by table and by table ID; gen makes a GENERATED attribute's
 // generator (nil: null values). Nothing points back into p.
 func NewTables(p *model.Project, gen func(*model.Generator) Generator) ([]*Table, map[string]*Table) {
@@ -146,7 +146,7 @@ func newAttribute(ma *model.Attribute, gen func(*model.Generator) Generator) *At
 	case model.MappingSource:
 		a.Path = ma.SourcePath
 	case model.MappingConstant:
-		a.constant = ValueOfJSON(ma.Constant)
+		a.constant = valueOfJSON(ma.Constant)
 	case model.MappingGenerated:
 		if gen != nil {
 			a.Gen = gen(ma.Generator)

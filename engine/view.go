@@ -15,7 +15,7 @@ type Pool interface {
 	Dataset(importCode string) *dataset.Dataset
 }
 
-// view is what one request reads: the pool, one overlay snapshot, and the
+// View is what one request reads: the pool, one overlay snapshot, and the
 // table views built from them on first use. It is the root value of
 // queries; every row object points to a table view of it.
 type View struct {
@@ -41,13 +41,13 @@ func NewView(cache CacheView, reach *SparseReach, pool Pool, ov *Overlay, st *Ov
 	return v
 }
 
-// init makes v, zero, a view (so that a caller may hold one by value).
+// Init makes v, zero, a view (so that a caller may hold one by value).
 func (v *View) Init(cache CacheView, reach *SparseReach, pool Pool, ov *Overlay, st *OverlayState, cacheable bool) {
 	v.Cache, v.reach, v.Pool, v.ov, v.st, v.cacheable = cache, reach, pool, ov, st, cacheable
 	v.tables = v.tablesBuf[:0]
 }
 
-// tableView binds a table to its dataset and overlay records for one view.
+// TableView binds a table to its dataset and overlay records for one view.
 // It is immutable once built and safe for concurrent use.
 type TableView struct {
 	View  *View
@@ -67,7 +67,7 @@ type TableView struct {
 	NotReady  error
 }
 
-// tableView returns the view of t, building it on first use.
+// TableView returns the view of t, building it on first use.
 func (v *View) TableView(t *Table) *TableView {
 	v.mu.Lock()
 	defer v.mu.Unlock()
@@ -150,7 +150,7 @@ func (tv *TableView) bindVariant() {
 func getOrMakeBitset(c CacheView, ds *dataset.Dataset, name string, rows []int32, n int) *Bitset {
 	k := CacheKey{Kind: CacheVariant, Dataset: weak.Make(ds), Spec: name}
 	b, _ := GetOrMake(c, k, func() (*Bitset, int64, error) {
-		b := NewBitset(n)
+		b := newBitset(n)
 		for _, r := range rows {
 			b.Set(r)
 		}
@@ -159,7 +159,7 @@ func getOrMakeBitset(c CacheView, ds *dataset.Dataset, name string, rows []int32
 	return b
 }
 
-// inTable reports whether dataset row r belongs to the table's variant.
+// InTable reports whether dataset row r belongs to the table's variant.
 func (tv *TableView) InTable(r int32) bool {
 	return !tv.NoRows && (tv.member == nil || tv.member.Has(r))
 }
@@ -175,7 +175,7 @@ func (tv *TableView) datasetID(r int32) dataset.Value {
 	return dataset.Value{}
 }
 
-// id is the id of row r as the schema shows it: the stored id, or the
+// ID is the id of row r as the schema shows it: the stored id, or the
 // 1-based position when the row has none; a created row's RowID.
 func (tv *TableView) ID(r int32) string {
 	if r >= tv.N {
@@ -196,7 +196,7 @@ func (tv *TableView) End() int32 {
 	return tv.N + int32(len(tv.Ov.created))
 }
 
-// storedID is what id(r) is made of, without allocating: a created row's
+// StoredID is what id(r) is made of, without allocating: a created row's
 // RowID as a string value (created true), else the stored id of dataset
 // row r (null when positional: the id is r+1).
 func (tv *TableView) StoredID(r int32) (v dataset.Value, created bool) {
@@ -242,7 +242,7 @@ func (tv *TableView) base(a *Attr, r int32) dataset.Value {
 	return dataset.Value{}
 }
 
-// value is the value of attribute a on row r with the overlay applied.
+// Value is the value of attribute a on row r with the overlay applied.
 func (tv *TableView) Value(a *Attr, r int32) dataset.Value {
 	if a == nil || a.IsID {
 		return tv.base(a, r)

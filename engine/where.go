@@ -7,7 +7,7 @@ import (
 
 // A whereNode is a where filter (<T>Where): every predicate, nin, and
 // child holds, at least one of or holds when or is given, and not does
-// not hold. Predicates follow the parameter rules of query_filter.go
+// not hold. Predicates follow the parameter rules of filter.go
 // (a value of another type matches nothing: docs/using/runtime.md, "Query rules"); isNull true
 // is eq null, false is neq null; nin holds when the value is of the type
 // of one of its values and equal to none of them (an empty nin list does
@@ -25,7 +25,7 @@ type Where struct {
 // so an anonymous request cannot make every row pay an unbounded tree.
 const MaxWhereNodes = 256
 
-// parseWhere reads a coerced <T>Where value; nil when raw is null.
+// ParseWhere reads a coerced <T>Where value; nil when raw is null.
 func ParseWhere(t *Table, raw any) (*Where, error) {
 	m, ok := raw.(map[string]any)
 	if !ok || m == nil {
@@ -118,7 +118,7 @@ func (n *Where) addOperators(a *Attr, name string, v any, budget *int) error {
 	return nil
 }
 
-// match reports whether row r (overlay applied) satisfies the node.
+// Match reports whether row r (overlay applied) satisfies the node.
 func (n *Where) Match(tv *TableView, r int32) bool {
 	if !tv.MatchLive(n.Preds, r) {
 		return false
@@ -156,7 +156,7 @@ func ninMatch(pr *Pred, v dataset.Value) bool {
 	return typed && !pr.match(v)
 }
 
-// split takes out the predicates that hold for every match (those of the
+// Split takes out the predicates that hold for every match (those of the
 // root and of its and-children, recursively): the list engine evaluates
 // them on its indexes. It returns them and what is left to check per row
 // (nil: nothing).

@@ -21,7 +21,7 @@ import (
 func (tv *TableView) candidates() *rowBits {
 	b := tv.allBits()
 	if tv.member != nil {
-		AndWords(b.w, tv.member.Words)
+		andWords(b.w, tv.member.Words)
 	}
 	if tv.Ov != nil && tv.Ov.changed != nil {
 		tv.Ov.changed.AndNotInto(b.w)
@@ -63,7 +63,7 @@ func (tv *TableView) andNode(ctx context.Context, acc []uint64, n *Where) error 
 		}
 	}
 	if b, ok := tv.leafBits(n.Not); ok {
-		AndNotWords(acc, b.w)
+		andNotWords(acc, b.w)
 		putBits(b)
 	} else if n.Not != nil {
 		tmp := getDirtyBits(len(acc))
@@ -72,7 +72,7 @@ func (tv *TableView) andNode(ctx context.Context, acc []uint64, n *Where) error 
 		if err := tv.andNode(ctx, tmp.w, n.Not); err != nil {
 			return err
 		}
-		AndNotWords(acc, tmp.w)
+		andNotWords(acc, tmp.w)
 	}
 	return nil
 }
@@ -91,13 +91,13 @@ func (tv *TableView) andOr(ctx context.Context, acc []uint64, list []*Where) err
 			continue
 		}
 		copy(tmp.w, acc)
-		AndNotWords(tmp.w, union.w)
+		andNotWords(tmp.w, union.w)
 		if err := tv.andNode(ctx, tmp.w, c); err != nil {
 			return err
 		}
 		orWords(union.w, tmp.w)
 	}
-	AndWords(acc, union.w)
+	andWords(acc, union.w)
 	return nil
 }
 
@@ -128,7 +128,7 @@ func (tv *TableView) andPreds(ctx context.Context, acc []uint64, preds []Pred, n
 		pr := &preds[i]
 		if tv.predIndexed(pr) {
 			b := tv.predBits(pr, nin)
-			AndWords(acc, b.w)
+			andWords(acc, b.w)
 			putBits(b)
 			continue
 		}
@@ -190,7 +190,7 @@ func (tv *TableView) predBits(pr *Pred, nin bool) *rowBits {
 	}
 	in := getBits(tv.words())
 	tv.addPredicate(in.w, pr)
-	AndNotWords(b.w, in.w)
+	andNotWords(b.w, in.w)
 	putBits(in)
 	return b
 }

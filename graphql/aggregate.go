@@ -56,9 +56,7 @@ func (rt *Runtime) aggregateResolver(o *operation) exec.Resolver {
 		tv := (&f.Parent.(*queryRoot).v).TableView(o.t)
 		if tv.NotReady != nil {
 			f.Report(tv.NotReady)
-			v := engine.NewStats(len(nums)).Value(nums, engine.AllStats())
-			v["groups"] = []any{}
-			return v, nil
+			return engine.EmptyAggregate(nums), nil
 		}
 		pq, err := o.powerQuery(map[string]any{"where": f.Args["where"]})
 		if err != nil {

@@ -29,8 +29,8 @@ import (
 //	}
 //
 // Files: compile*.go turn the model into tables, operations and the SDL;
-// query*.go and relation.go find rows (views, filters, sorting, paging, the
-// cache); overlay*.go hold mutation changes; runtime_mutate.go makes them;
+// package engine finds rows (views, filters, sorting, paging, lookups, the
+// cache, the overlay of mutation changes); runtime_mutate.go makes changes;
 // generate.go makes GENERATED values. runtime_resolve.go defines what each
 // field answers; runtime_direct.go, runtime_row.go and runtime_root.go
 // write the same answers for queries without resolver calls, straight

@@ -130,7 +130,7 @@ func (rt *Runtime) listResolver(o *operation) exec.Resolver {
 		if err != nil {
 			return nil, err
 		}
-		rows, err := pq.PageBounds(ctx, tv, pg, size)
+		rows, err := pq.Page(ctx, tv, pg, size)
 		if err != nil {
 			return nil, err
 		}

@@ -281,12 +281,12 @@ func (rt *Runtime) SampleRow(ctx context.Context, pool engine.Pool, ov *engine.O
 	if err != nil {
 		return "", false
 	}
-	rows, err := pq.PageBounds(ctx, tv, 1, 1)
+	rows, err := pq.Page(ctx, tv, 1, 1)
 	if err != nil || rows.Len() == 0 {
 		return "", false
 	}
 	pg := n%rows.Len() + 1
-	if rows, err = pq.PageBounds(ctx, tv, pg, 1); err != nil || rows.Len() == 0 {
+	if rows, err = pq.Page(ctx, tv, pg, 1); err != nil || rows.Len() == 0 {
 		return "", false
 	}
 	lo, hi := engine.PageBounds(rows.Len(), pg, 1)
