@@ -37,7 +37,9 @@ func subscribeShop(t *testing.T, s *server, email, prefix string) *shop {
 // TestSubscriptionClients: graphql-ws's client, graphql-sse's client,
 // Apollo Client's GraphQLWsLink and urql's subscriptionExchange each
 // receive the event of a mutation made over HTTP, with the row a following
-// list query returns (testdata/js/subscriptions.mjs).
+// list query returns; graphql-request and Apollo's HttpLink, which send a
+// subscription as a plain POST, show why it is refused
+// (testdata/js/subscriptions.mjs).
 func TestSubscriptionClients(t *testing.T) {
 	dir := filepath.Join("testdata", "js")
 	testdata.RequireNodeModule(t, dir, "@apollo/client")
@@ -45,8 +47,8 @@ func TestSubscriptionClients(t *testing.T) {
 	sh := subscribeShop(t, s, "subs@example.com", "sub")
 	out := testdata.Node(t, dir, nil, "subscriptions.mjs", s.base+sh.runtime, sh.rtKey)
 	t.Logf("%s", out)
-	for _, c := range []string{"graphql-ws", "graphql-sse", "apollo", "urql"} {
-		if !strings.Contains(string(out), c+": received") {
+	for _, c := range []string{"graphql-ws: received", "graphql-sse: received", "apollo: received", "urql: received", "plain-post: refused"} {
+		if !strings.Contains(string(out), c) {
 			t.Errorf("%s received nothing:\n%s", c, out)
 		}
 	}
@@ -234,8 +236,14 @@ func TestSubscriptionEvents(t *testing.T) {
 			time.Sleep(100 * time.Millisecond)
 		}
 	})
-	t.Run("a subscription over a plain POST is refused", func(t *testing.T) {
-		sh.query(`subscription { productCreated { id } }`, nil).refusal(t, 400, "Bad Request")
+	t.Run("a subscription over a plain POST is refused, with GraphQL errors", func(t *testing.T) {
+		r := sh.query(`subscription { productCreated { id } }`, nil)
+		r.refusal(t, 400, "Bad Request")
+		detail, _ := r.JSON["detail"].(string)
+		if !strings.Contains(detail, "WebSocket") || get(r.JSON, "errors", 0, "message") != detail ||
+			get(r.JSON, "errors", 0, "extensions", "code") != "Bad Request" || r.JSON["data"] != nil {
+			t.Fatalf("want the detail as errors[0] with extensions.code: %s", r.Raw)
+		}
 	})
 }
 
