@@ -265,6 +265,38 @@ func (s *Server) writeRefusedGraphQL(c *gin.Context, graphqlBody []byte, graphql
 		Detail: detail, Errors: res.Errors}, nil)
 }
 
+// writeRuntimeError answers a refused runtime request. A 400 (a malformed
+// body, a subscription sent as a plain POST, a mutation over GET, …) also
+// carries the GraphQL errors array, [{message, extensions: {code}}] with
+// the detail and the code, as a document that does not validate does: a
+// GraphQL-over-HTTP client (Apollo, urql, graphql-request) shows errors,
+// not the error body's own fields.
+func (s *Server) writeRuntimeError(c *gin.Context, err error) {
+	code := model.ErrorCode(err)
+	if statusOf(code) != http.StatusBadRequest {
+		s.writeError(c, err)
+		return
+	}
+	var extra map[string]any
+	if me := model.AsError(err); me != nil {
+		extra = me.Extra
+	}
+	detail := model.Clip(model.ErrorMessage(err), maxEchoDetail)
+	errs, _ := json.Marshal([]graphQLError{{Message: detail, Extensions: graphQLErrorExtensions{Code: code}}})
+	s.writeBody(c, errorBody{StatusCode: http.StatusBadRequest, Code: code, Message: string(code),
+		Path: model.Clip(c.Request.URL.Path, maxEchoPath), Detail: detail, Errors: errs}, extra)
+}
+
+// graphQLError is one GraphQL error of an error body's errors array.
+type graphQLError struct {
+	Message    string                 `json:"message"`
+	Extensions graphQLErrorExtensions `json:"extensions"`
+}
+
+type graphQLErrorExtensions struct {
+	Code model.Code `json:"code"`
+}
+
 // logger is slog's default unless the config gives one.
 func logger(l *slog.Logger) *slog.Logger {
 	if l == nil {

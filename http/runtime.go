@@ -135,7 +135,7 @@ func (s *Server) serveRuntime(c *gin.Context) {
 	case errors.Is(ctx.Err(), context.DeadlineExceeded) && c.Request.Context().Err() == nil && err != nil:
 		s.writeError(c, &model.Error{Code: model.CodeQueryTimeout, Message: "the query ran past the time limit; narrow it and retry", RetryAfter: 1})
 	case err != nil:
-		s.writeError(c, err)
+		s.writeRuntimeError(c, err)
 	case res.Refusal != nil: // an injected HTTP refusal
 		s.writeError(c, res.Refusal)
 	case res.Status == http.StatusBadRequest:

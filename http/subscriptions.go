@@ -58,7 +58,8 @@ func findDeadliner(w http.ResponseWriter) (readDeadliner, bool) {
 
 // NewSubscriptions returns the realtime server of the runtime's route over
 // rt: its refusals are the API's error body, its client IP the one the
-// HTTP layer works out (trusted proxies).
+// HTTP layer works out (trusted proxies), its internal failures logged
+// with the server's log.
 func (s *Server) NewSubscriptions(cfg realtime.Config, rt realtime.Runtime) *realtime.Server {
 	rs := realtime.NewServer(cfg, rt)
 	rs.Refuse = func(w http.ResponseWriter, r *http.Request, err error) {
@@ -66,6 +67,7 @@ func (s *Server) NewSubscriptions(cfg realtime.Config, rt realtime.Runtime) *rea
 		s.refuse(w, r, "", err)
 	}
 	rs.ClientIP = func(r *http.Request) string { return model.ClientIP(r.Context()) }
+	rs.Log = s.log
 	return rs
 }
 

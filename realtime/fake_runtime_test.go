@@ -3,6 +3,7 @@ package realtime
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -12,7 +13,8 @@ import (
 )
 
 // fakeRuntime is a test-only Runtime: the credential "good" (the init
-// payload's or the header's Authorization, or ?token=) opens a session;
+// payload's or the header's Authorization, or ?token=) opens a session,
+// "store down" fails as the server would (an internal error);
 // "subscription …" documents follow the hub's topic "p", "bad" documents
 // fail validation, anything else answers one result.
 type fakeRuntime struct {
@@ -22,6 +24,9 @@ type fakeRuntime struct {
 }
 
 func (f *fakeRuntime) Open(_ context.Context, path string, c Credentials) (Session, error) {
+	if c.Value("Authorization") == "store down" { // a failure of the server, not a refusal
+		return nil, errors.New("the key store is closed")
+	}
 	if c.Value("Authorization") != "good" && c.Query.Get("token") != "good" {
 		return nil, model.Errorf(model.CodeAPIKeyInvalid, "no such key")
 	}

@@ -3,6 +3,7 @@ package realtime
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -23,6 +24,9 @@ type Server struct {
 	// ClientIP returns a request's client address (behind trusted
 	// proxies, the caller's rule); nil takes the peer's host.
 	ClientIP func(r *http.Request) string
+	// Log receives the causes of internal failures, which clients see
+	// only as "internal error"; nil is slog's default.
+	Log *slog.Logger
 
 	perIP, perProject counter
 }
@@ -119,6 +123,19 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, err error) {
 		status = http.StatusBadRequest
 	}
 	http.Error(w, refusalText(err), status)
+}
+
+// logInternal logs err when it is an internal failure (INTERNAL: no
+// *model.Error), whose cause the client is not told.
+func (s *Server) logInternal(r *http.Request, err error) {
+	if codeOf(err) != model.CodeInternal {
+		return
+	}
+	l := s.Log
+	if l == nil {
+		l = slog.Default()
+	}
+	l.Error("internal error", "path", model.Clip(r.URL.Path, 256), "err", model.Clip(err.Error(), 1024))
 }
 
 // refusalText is what a client is told of err: a *model.Error's message,

@@ -44,13 +44,13 @@ func (s *Server) serveSSE(w http.ResponseWriter, r *http.Request) {
 	if out.comment() != nil { // headers out now: EventSource's open event
 		return
 	}
-	s.streamSSE(r.Context(), sess, req, out)
+	s.streamSSE(r, sess, req, out)
 }
 
 // streamSSE runs req and writes its results until it completes, the
 // client leaves, or the client reads too slowly.
-func (s *Server) streamSSE(ctx context.Context, sess Session, req Request, out *sseWriter) {
-	ctx, cancel := context.WithCancel(ctx)
+func (s *Server) streamSSE(r *http.Request, sess Session, req Request, out *sseWriter) {
+	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	stream, err := sess.Run(ctx, req)
 	var re *RequestError
@@ -61,6 +61,7 @@ func (s *Server) streamSSE(ctx context.Context, sess Session, req Request, out *
 		_ = out.event("complete", nil)
 		return
 	case err != nil:
+		s.logInternal(r, err)
 		body, _ := json.Marshal(map[string]any{"errors": []json.RawMessage{errorJSON(refusalText(err), codeOf(err))}})
 		_ = out.event("next", body)
 		_ = out.event("complete", nil)
@@ -74,6 +75,7 @@ func (s *Server) streamSSE(ctx context.Context, sess Session, req Request, out *
 			res, err := stream.Next(ctx)
 			var ee *EventError
 			if errors.As(err, &ee) && ctx.Err() == nil { // one result failed: sent with its errors, and on
+				s.logInternal(r, ee.Err)
 				res, err = errorsResult(ee.Err), nil
 			}
 			if err != nil {
@@ -103,6 +105,7 @@ func (s *Server) streamSSE(ctx context.Context, sess Session, req Request, out *
 			case errors.Is(err, ErrSlowConsumer) || ctx.Err() != nil:
 				// a slow consumer's connection just ends: SSE has no close code
 			default: // the operation failed: its error, then the end
+				s.logInternal(r, err)
 				if out.event("next", errorsResult(err)) == nil {
 					_ = out.event("complete", nil)
 				}

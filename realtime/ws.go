@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/mockgql/mockgql/model"
 )
 
 // Subprotocol is the graphql-ws library's WebSocket subprotocol.
@@ -155,7 +157,13 @@ func (w *wsConn) init(ctx context.Context) error {
 	creds.InitPayload = payload
 	w.ip = creds.ClientIP
 	sess, err := w.s.rt.Open(ctx, w.r.URL.Path, creds)
-	if err != nil {
+	switch {
+	case err != nil && codeOf(err) == model.CodeInternal:
+		// Not a refusal: the server failed (graphql-ws's servers close
+		// with 4500 when connecting throws; its client does not retry).
+		w.s.logInternal(w.r, err)
+		return closeWith(CloseInternal, "Internal server error")
+	case err != nil:
 		// The code first: a close reason is cut at 123 bytes.
 		return closeWith(CloseForbidden, "Forbidden: %s: %s", codeOf(err), refusalText(err))
 	}
@@ -239,6 +247,7 @@ func (w *wsConn) operate(ctx context.Context, id string, req Request) {
 		_ = w.writeErrors(ctx, id, re.Errors)
 		return
 	case err != nil:
+		w.s.logInternal(w.r, err)
 		_ = w.writeErrors(ctx, id, []json.RawMessage{errorJSON(refusalText(err), codeOf(err))})
 		return
 	}
@@ -256,8 +265,10 @@ func (w *wsConn) operate(ctx context.Context, id string, req Request) {
 		case ctx.Err() != nil && err != nil:
 			return
 		case errors.As(err, &ee): // one result failed: an execution error, and the operation goes on
+			w.s.logInternal(w.r, ee.Err)
 			res = errorsResult(ee.Err)
 		case err != nil: // this operation failed: it ends, the connection's others go on
+			w.s.logInternal(w.r, err)
 			var errs struct{ Errors []json.RawMessage }
 			_ = json.Unmarshal(errorsResult(err), &errs)
 			_ = w.writeErrors(ctx, id, errs.Errors)

@@ -1,11 +1,15 @@
 package realtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"log/slog"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,10 +20,38 @@ import (
 // listener.
 func testServer(t *testing.T, cfg Config) (*httptest.Server, *fakeRuntime) {
 	t.Helper()
-	rt := &fakeRuntime{hub: NewHub(cfg)}
-	ts := httptest.NewServer(NewServer(cfg, rt))
-	t.Cleanup(ts.Close)
+	ts, rt, _ := testServerLog(t, cfg)
 	return ts, rt
+}
+
+// testServerLog is testServer whose Log (internal failures) is kept.
+func testServerLog(t *testing.T, cfg Config) (*httptest.Server, *fakeRuntime, *syncBuffer) {
+	t.Helper()
+	rt := &fakeRuntime{hub: NewHub(cfg)}
+	srv := NewServer(cfg, rt)
+	log := &syncBuffer{}
+	srv.Log = slog.New(slog.NewTextHandler(log, nil))
+	ts := httptest.NewServer(srv)
+	t.Cleanup(ts.Close)
+	return ts, rt, log
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent use.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // client is a graphql-transport-ws client for tests.
@@ -170,6 +202,37 @@ func TestWSProtocolRefusals(t *testing.T) {
 				t.Fatalf("got %s %s, want a close with %s", m.Type, m.ID, tc.code)
 			}
 		})
+	}
+}
+
+// TestWSInternalFailure: a connection the runtime fails to open (a
+// failure of the server, not a refusal) closes with 4500 and a reason
+// that keeps the cause for the log; an operation that fails inside ends
+// with "internal error" and its cause is logged too.
+func TestWSInternalFailure(t *testing.T) {
+	ts, _, log := testServerLog(t, quickConfig())
+	c := dial(t, ts)
+	c.send(`{"type":"connection_init","payload":{"Authorization":"store down"}}`)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_, _, err := c.c.Read(ctx)
+	var ce websocket.CloseError
+	if !errors.As(err, &ce) || ce.Code != CloseInternal || ce.Reason != "Internal server error" {
+		t.Fatalf("got %v, want close 4500 Internal server error", err)
+	}
+	if !strings.Contains(log.String(), "the key store is closed") {
+		t.Errorf("the cause is not in the log: %q", log.String())
+	}
+
+	ts, rt, log := testServerLog(t, quickConfig())
+	c = dial(t, ts)
+	c.init("good")
+	c.send(`{"type":"subscribe","id":"b","payload":{"query":"subscription broken { tick }"}}`)
+	waitFor(t, func() bool { return rt.hub.Subscribers("p") == 1 })
+	rt.hub.Publish(Event{Topic: "p", Data: -1, Size: 1})
+	c.expect("error", "b", `"message":"internal error"`)
+	if !strings.Contains(log.String(), "the stream broke") {
+		t.Errorf("the cause is not in the log: %q", log.String())
 	}
 }
 

@@ -96,7 +96,11 @@ func TestRuntime(t *testing.T) {
 			t.Fatalf("errors: %s", r.Raw)
 		}
 		s.do("POST", sh.runtime, []byte(`{"query": 5}`), "X-API-Key", sh.rtKey).refusal(t, 400, "Bad Request")
-		s.do("POST", sh.runtime, []byte(`not json`), "X-API-Key", sh.rtKey).refusal(t, 400, "Bad Request")
+		r = s.do("POST", sh.runtime, []byte(`not json`), "X-API-Key", sh.rtKey)
+		r.refusal(t, 400, "Bad Request")
+		if get(r.JSON, "errors", 0, "extensions", "code") != "Bad Request" || get(r.JSON, "errors", 0, "message") != r.JSON["detail"] {
+			t.Fatalf("a malformed body's 400 lacks its GraphQL errors: %s", r.Raw)
+		}
 		s.do("POST", sh.runtime, []byte(`{"query":"{ x }"}`+strings.Repeat(" ", 1<<20)), "X-API-Key", sh.rtKey).refusal(t, 413, "PAYLOAD_TOO_LARGE")
 	})
 	t.Run("disabled operation is unknown", func(t *testing.T) {

@@ -37,7 +37,9 @@ func subscribeShop(t *testing.T, s *server, email, prefix string) *shop {
 // TestSubscriptionClients: graphql-ws's client, graphql-sse's client,
 // Apollo Client's GraphQLWsLink and urql's subscriptionExchange each
 // receive the event of a mutation made over HTTP, with the row a following
-// list query returns (testdata/js/subscriptions.mjs).
+// list query returns; graphql-request and Apollo's HttpLink, which send a
+// subscription as a plain POST, show why it is refused
+// (testdata/js/subscriptions.mjs).
 func TestSubscriptionClients(t *testing.T) {
 	dir := filepath.Join("testdata", "js")
 	testdata.RequireNodeModule(t, dir, "@apollo/client")
@@ -45,8 +47,8 @@ func TestSubscriptionClients(t *testing.T) {
 	sh := subscribeShop(t, s, "subs@example.com", "sub")
 	out := testdata.Node(t, dir, nil, "subscriptions.mjs", s.base+sh.runtime, sh.rtKey)
 	t.Logf("%s", out)
-	for _, c := range []string{"graphql-ws", "graphql-sse", "apollo", "urql"} {
-		if !strings.Contains(string(out), c+": received") {
+	for _, c := range []string{"graphql-ws: received", "graphql-sse: received", "apollo: received", "urql: received", "plain-post: refused"} {
+		if !strings.Contains(string(out), c) {
 			t.Errorf("%s received nothing:\n%s", c, out)
 		}
 	}
@@ -57,7 +59,8 @@ func TestSubscriptionClients(t *testing.T) {
 // event (relations, id, the deleted row as it was), sent events, demo
 // streams, faults, and how a start and events count against the quota.
 func TestSubscriptionEvents(t *testing.T) {
-	s := startServer(t)
+	// A response bound a row can pass: "an event too large to render".
+	s := startServer(t, func(c *serveConfig) { c.Surface.MaxResponseBytes = eventBound })
 	sh := subscribeShop(t, s, "subevents@example.com", "se")
 	auth := map[string]any{"Authorization": "Bearer " + sh.rtKey}
 
@@ -162,6 +165,27 @@ func TestSubscriptionEvents(t *testing.T) {
 			t.Errorf("everySeconds 0: %s", r.Raw)
 		}
 	})
+	t.Run("an event too large to render reaches its subscriber as errors, and the next one comes", func(t *testing.T) {
+		// A render that fails (here: the row's selection is over
+		// --max-response-bytes) is an execution error of that event alone
+		// (app's eventError): a next with errors, then the stream goes on.
+		// Were the error dropped, the next event would come first.
+		w := dialSub(t, s.base, sh.runtime, auth).ack()
+		w.subscribe("big", `subscription { productUpdated(id: "1") { name id } }`, nil) // the bound is checked between fields
+		rename := func(name string) {
+			sh.query(`mutation($n: String!) { updateProduct(id: "1", input: {name: $n}) { id } }`, map[string]any{"n": name}).data(t)
+		}
+		w.until(t, func() { rename("Desk") }, 300*time.Millisecond, 30) // the subscription runs
+		rename(strings.Repeat("x", eventBound+1))
+		rename("Desk again")
+		m := nextNot(t, w, "big", `"name":"Desk"}`) // until's extra events
+		if p := string(m.Payload); !strings.Contains(p, `"code":"PAYLOAD_TOO_LARGE"`) || !strings.Contains(p, "--max-response-bytes") || strings.Contains(p, `"data"`) {
+			t.Fatalf("want the event's errors (PAYLOAD_TOO_LARGE), got %.300s", p)
+		}
+		if p := fmt.Sprint(w.next("big", 10*time.Second)); p != "map[data:map[productUpdated:map[id:1 name:Desk again]]]" {
+			t.Fatalf("after the failed event, got %.300s", p)
+		}
+	})
 	t.Run("an injected error ends the subscription with it", func(t *testing.T) {
 		sh.owner.must(`mutation($p:ID!){ setFaults(projectId:$p, faults:{errorRate: 1, errorCode: "UNAVAILABLE"}) { id } }`, map[string]any{"p": sh.project["id"]})
 		defer sh.owner.must(`mutation($p:ID!){ setFaults(projectId:$p, faults: null) { id } }`, map[string]any{"p": sh.project["id"]})
@@ -212,9 +236,33 @@ func TestSubscriptionEvents(t *testing.T) {
 			time.Sleep(100 * time.Millisecond)
 		}
 	})
-	t.Run("a subscription over a plain POST is refused", func(t *testing.T) {
-		sh.query(`subscription { productCreated { id } }`, nil).refusal(t, 400, "Bad Request")
+	t.Run("a subscription over a plain POST is refused, with GraphQL errors", func(t *testing.T) {
+		r := sh.query(`subscription { productCreated { id } }`, nil)
+		r.refusal(t, 400, "Bad Request")
+		detail, _ := r.JSON["detail"].(string)
+		if !strings.Contains(detail, "WebSocket") || get(r.JSON, "errors", 0, "message") != detail ||
+			get(r.JSON, "errors", 0, "extensions", "code") != "Bad Request" || r.JSON["data"] != nil {
+			t.Fatalf("want the detail as errors[0] with extensions.code: %s", r.Raw)
+		}
 	})
+}
+
+// eventBound is TestSubscriptionEvents' --max-response-bytes.
+const eventBound = 64 << 10
+
+// nextNot returns the first message of w that is not a next of id whose
+// payload contains skip; it must be a next of id.
+func nextNot(t *testing.T, w *wsSub, id, skip string) wsMsg {
+	t.Helper()
+	for {
+		m, err := w.read(10 * time.Second)
+		if err != nil || m.Type != "next" || m.ID != id {
+			t.Fatalf("want next %s, got %s %s %.300s %v", id, m.Type, m.ID, m.Payload, err)
+		}
+		if !strings.Contains(string(m.Payload), skip) {
+			return m
+		}
+	}
 }
 
 // TestClusterSubscriptions: a subscription on one node gets the event of

@@ -2,8 +2,10 @@
 // Each client (graphql-ws, graphql-sse, apollo, urql; all by default)
 // subscribes to productCreated on the runtime, a product is created over
 // HTTP, and the client must receive its event with the same row that a
-// following list query returns. Prints one line per client; exits non-zero
-// with a message on the first failure.
+// following list query returns. Then (plain-post) a subscription sent as a
+// plain POST, by graphql-request and by Apollo's HttpLink alone, must be
+// refused with the reason in GraphQL errors. Prints one line per client;
+// exits non-zero with a message on the first failure.
 import WebSocket from "ws";
 import { createClient as createWSClient } from "graphql-ws";
 import { createClient as createSSEClient } from "graphql-sse";
@@ -11,6 +13,7 @@ import { ApolloClient, InMemoryCache, HttpLink, split, gql } from "@apollo/clien
 import { GraphQLWsLink } from "@apollo/client/link/subscriptions/index.js";
 import { getMainDefinition } from "@apollo/client/utilities/index.js";
 import { Client, fetchExchange, subscriptionExchange } from "@urql/core";
+import { GraphQLClient, ClientError } from "graphql-request";
 import { isDeepStrictEqual } from "node:util";
 
 const [url, key, ...only] = process.argv.slice(2);
@@ -91,5 +94,30 @@ async function run(name) {
   }
 }
 
-for (const name of only.length ? only : Object.keys(clients)) await run(name);
+// plainPost sends the subscription as a plain POST, as graphql-request
+// and an Apollo Client without a WebSocket link do: a 400 whose GraphQL
+// errors say why (the reason names the WebSocket), shown by both.
+async function plainPost() {
+  const why = (errors) => {
+    const e = errors?.[0];
+    return e && /WebSocket/.test(e.message) && e.extensions?.code === "Bad Request";
+  };
+  try {
+    await new GraphQLClient(url, { headers }).request(SUB);
+    fail("graphql-request: a subscription over a plain POST was answered");
+  } catch (e) {
+    if (!(e instanceof ClientError) || e.response.status !== 400 || !why(e.response.errors)) fail("graphql-request: " + e);
+  }
+  const apollo = new ApolloClient({ link: new HttpLink({ uri: url, headers }), cache: new InMemoryCache() });
+  const err = await new Promise((resolve) => apollo.subscribe({ query: gql(SUB) }).subscribe({
+    next: (r) => resolve(new Error("answered " + JSON.stringify(r))), error: resolve }));
+  apollo.stop();
+  const se = err.networkError ?? err; // a subscription's observer gets the link's ServerError itself
+  const res = se.result;
+  if (se.statusCode !== 400 || !why(res?.errors)) fail("apollo HttpLink: " + err + " " + JSON.stringify(res));
+  console.log(`plain-post: refused ${JSON.stringify(res.errors[0].message)}`);
+}
+
+for (const name of Object.keys(clients).filter((n) => !only.length || only.includes(n))) await run(name);
+if (!only.length || only.includes("plain-post")) await plainPost();
 process.exit(0);
