@@ -53,7 +53,7 @@ func selectedStats(f *ast.Field) engine.StatSet {
 func (rt *Runtime) aggregateResolver(o *operation) exec.Resolver {
 	return func(ctx context.Context, f *exec.Field) (any, error) {
 		nums := numericAttrs(o.t)
-		tv := (&f.Parent.(*queryRoot).v).TableView(o.t)
+		tv := rootView(f).TableView(o.t)
 		if tv.NotReady != nil {
 			f.Report(tv.NotReady)
 			return engine.EmptyAggregate(nums), nil

@@ -78,7 +78,7 @@ func (rt *Runtime) connectionResolver(o *operation) exec.Resolver {
 		if err != nil {
 			return nil, err
 		}
-		tv := (&f.Parent.(*queryRoot).v).TableView(o.t)
+		tv := rootView(f).TableView(o.t)
 		if tv.NotReady != nil {
 			f.Report(tv.NotReady)
 			return connectionValue(tv, engine.RowList{Rows: []int32{}}, 0, 0), nil

@@ -218,7 +218,7 @@ func (rt *Runtime) generatedField(owner string, fd *ast.FieldDefinition) exec.Re
 // queryResolver answers a root field of the query type by its shape.
 func (rt *Runtime) queryResolver(rf *contract.RootField, fd *ast.FieldDefinition) exec.Resolver {
 	return func(ctx context.Context, f *exec.Field) (any, error) {
-		v := (&f.Parent.(*queryRoot).v)
+		v := rootView(f)
 		switch rf.Shape {
 		case contract.ShapeGenerated, contract.ShapeEvent:
 			seed := argsSeed(rt.contract.seed, rf.Name, f.Args)

@@ -230,3 +230,6 @@ type queryRoot struct {
 	v  engine.View
 	rt *Runtime
 }
+
+// rootView is the view a root field of a query reads.
+func rootView(f *exec.Field) *engine.View { return &f.Parent.(*queryRoot).v }

@@ -101,7 +101,7 @@ func relResolver(rf *engine.Rel) exec.Resolver {
 
 func singleResolver(o *operation) exec.Resolver {
 	return func(_ context.Context, f *exec.Field) (any, error) {
-		tv := (&f.Parent.(*queryRoot).v).TableView(o.t)
+		tv := rootView(f).TableView(o.t)
 		if tv.NotReady != nil {
 			return nil, tv.NotReady
 		}
@@ -121,7 +121,7 @@ func (rt *Runtime) listResolver(o *operation) exec.Resolver {
 			return nil, err
 		}
 		pg, size := rt.paging(f.Args)
-		tv := (&f.Parent.(*queryRoot).v).TableView(o.t)
+		tv := rootView(f).TableView(o.t)
 		if tv.NotReady != nil {
 			f.Report(tv.NotReady)
 			return pageValue([]any{}, 0, pg, size), nil
