@@ -90,7 +90,7 @@ func (s *stats) stat(k, i int) any {
 	return [4]float64{s.sum[i], s.sum[i] / float64(s.n[i]), s.min[i], s.max[i]}[k]
 }
 
-// maxGroupBy bounds the attributes of a groupBy.
+// MaxGroupBy bounds the attributes of a groupBy.
 const MaxGroupBy = 4
 
 // groupKeyer finds the group of a row. With built indexes, a value is the

@@ -302,7 +302,7 @@ func (ag *aggPass) fromSums(pq *Query) (done bool, err error) {
 	if pq.Rest != nil || tv.member != nil || (tv.Ov != nil && len(tv.Ov.rowIdx) > 0) || len(ag.by) > 1 {
 		return false, nil
 	}
-	switch preds := pq.Q.Preds; {
+	switch preds := pq.List.Preds; {
 	case len(preds) == 0:
 		return ag.everyRow()
 	case len(preds) == 1 && len(ag.by) == 0:

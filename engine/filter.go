@@ -9,7 +9,7 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// A predicate is one parameter argument of a list query, compared with the
+// A Pred is one parameter argument of a list query, compared with the
 // stored value of an attribute (docs/using/runtime.md, "Query rules"):
 //
 //   - The comparison uses the stored value's own JSON type: a number only
@@ -49,6 +49,8 @@ func BuildPredicates(params []Param, args map[string]any, spec []byte) ([]Pred, 
 	return preds, spec, nil
 }
 
+// NewPredicate reads raw, a coerced argument value, as the predicate of
+// parameter p (a list for in); p.Name names it in errors.
 func NewPredicate(p Param, raw any) (Pred, error) {
 	pr := Pred{Attr: p.Attr, Op: p.Op}
 	if p.Op == model.OpIn {

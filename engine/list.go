@@ -30,6 +30,7 @@ type RowList struct {
 	window   bool
 }
 
+// Len is the number of rows in the list (a window counts the whole list).
 func (l RowList) Len() int {
 	if l.identity || l.window {
 		return l.n

@@ -147,7 +147,7 @@ func (tv *TableView) RowByID(id string) int32 {
 
 // CreatedRow returns the live created row with this id: its record's
 // place in the created rows, found by (Seq, RowID).
-func (o *tableOverlay) CreatedRow(id string) (int32, bool) {
+func (o *TableOverlay) CreatedRow(id string) (int32, bool) {
 	if o == nil {
 		return 0, false
 	}
@@ -155,7 +155,7 @@ func (o *tableOverlay) CreatedRow(id string) (int32, bool) {
 	if c == nil || !c.Created || c.Deleted {
 		return 0, false
 	}
-	i, ok := slices.BinarySearchFunc(o.created, c, func(rec *rowRec, c *Change) int {
+	i, ok := slices.BinarySearchFunc(o.created, c, func(rec *RowRec, c *Change) int {
 		return cmp.Or(cmp.Compare(rec.Ch.Seq, c.Seq), compareStrings(rec.id, c.RowID))
 	})
 	return o.n + int32(i), ok

@@ -17,7 +17,7 @@ import (
 // lookups). It belongs to one resolved overlay and is immutable once built.
 type liveTable struct {
 	rows   []int32
-	recs   []*rowRec         // by live index; shared by versions while the row is unchanged
+	recs   []*RowRec         // by live index; shared by versions while the row is unchanged
 	vals   [][]dataset.Value // by attribute index, then live index; nil for attributes not read
 	orders map[int]*liveOrder
 	grams  map[int]liveGrams // by attribute index: the slots whose lowered text holds each 3-gram

@@ -10,7 +10,7 @@ import (
 // patchFrom fills lt's slots, values, orders, bounds and n-gram indexes
 // from old, the live table of an earlier version of the same table and
 // dataset: a live row whose record
-// is the same rowRec (versions share unchanged records) keeps its values
+// is the same RowRec (versions share unchanged records) keeps its values
 // and its place in each order, so only the rows whose records changed are
 // read, sorted and placed, the orders merged, not sorted anew, and the
 // n-gram postings of changed rows edited. lt holds its rows and records.
@@ -61,7 +61,7 @@ func (lt *liveTable) patchFrom(tv *TableView, old *liveTable) {
 // ascending, then created rows in (Seq, RowID) order.
 func (lt *liveTable) mapFrom(tv *TableView, old *liveTable) []int32 {
 	kept := make([]int32, len(old.rows))
-	key := func(l *liveTable, x int) (bool, int32, *rowRec) { return l.rows[x] >= tv.N, l.rows[x], l.recs[x] }
+	key := func(l *liveTable, x int) (bool, int32, *RowRec) { return l.rows[x] >= tv.N, l.rows[x], l.recs[x] }
 	j := 0
 	for i := range old.rows {
 		kept[i] = -1

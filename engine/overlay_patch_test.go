@@ -105,9 +105,9 @@ func TestOverlayPatchMatchesFull(t *testing.T) {
 	}
 }
 
-func requireSameOverlay(tb testing.TB, got, want *tableOverlay) {
+func requireSameOverlay(tb testing.TB, got, want *TableOverlay) {
 	tb.Helper()
-	chs := func(recs []*rowRec) []*Change {
+	chs := func(recs []*RowRec) []*Change {
 		out := make([]*Change, len(recs))
 		for i, r := range recs {
 			out[i] = r.Ch

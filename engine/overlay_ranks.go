@@ -10,7 +10,7 @@ import (
 // [lo, hi) of ord (a range that ends at tie groups), from the sorted ranks
 // of those rows, kept per column on the overlay: patched from an earlier
 // version's when there is one (ranksFrom), else read and sorted.
-func (o *tableOverlay) changedIn(ord *dataset.Order, path string, lo, hi int) int {
+func (o *TableOverlay) changedIn(ord *dataset.Order, path string, lo, hi int) int {
 	o.mu.Lock()
 	ranks, ok := o.ranks[path]
 	if !ok {
@@ -41,7 +41,7 @@ func (o *tableOverlay) changedIn(ord *dataset.Order, path string, lo, hi int) in
 // rows' ranks less those of the rows o no longer has, plus those of the
 // rows only o has, so that only those are looked up and sorted (the
 // Orders are the dataset's, built: from read them). The caller holds o.mu.
-func (o *tableOverlay) patchRanks(from *tableOverlay) {
+func (o *TableOverlay) patchRanks(from *TableOverlay) {
 	from.mu.Lock()
 	old := from.ranks
 	from.mu.Unlock()

@@ -11,22 +11,22 @@ import (
 	"github.com/mockgql/mockgql/dataset"
 )
 
-// tableOverlay is a table's overlay records resolved against its dataset:
+// TableOverlay is a table's overlay records resolved against its dataset:
 // which dataset rows they change and which rows they create. It is
 // immutable once built (but for the lazily built indexes) and cached per
-// (table, dataset, overlay version). A nil *tableOverlay is empty.
+// (table, dataset, overlay version). A nil *TableOverlay is empty.
 //
 // A version is built from the last resolved one by patching the rows whose
 // records differ (Diff, overlay_patch.go): O(changed ·
 // log records) decoding and lookups, plus a copy of the flat slices and
 // of the changed set's chunk pointers and touched chunks.
-type tableOverlay struct {
+type TableOverlay struct {
 	n       int32
 	rowIdx  []int32      // dataset rows with a record (updated or deleted), ascending
-	rowRecs []*rowRec    // their records, by position in rowIdx
+	rowRecs []*RowRec    // their records, by position in rowIdx
 	changed *ChunkedBits // the rows of rowIdx; versions share its unchanged chunks
 	updated []int32      // the rows of rowIdx whose record is live, ascending
-	created []*rowRec    // live created rows in (Seq, RowID) order; row n+i is created[i]
+	created []*RowRec    // live created rows in (Seq, RowID) order; row n+i is created[i]
 
 	maxID    float64 // the largest integer RowID with a record (maxIntegerID)
 	hasMaxID bool
@@ -44,11 +44,11 @@ type tableOverlay struct {
 	ranks   map[string][]int32         // by sort path: the changed rows' ranks, ascending
 	// ranksFrom is an earlier version's overlay whose ranks this one's are
 	// patched from (overlay_ranks.go); nil once they are.
-	ranksFrom *tableOverlay
+	ranksFrom *TableOverlay
 }
 
-// rowRec is one record decoded for a table.
-type rowRec struct {
+// RowRec is one record decoded for a table.
+type RowRec struct {
 	id      string
 	idValue dataset.Value
 	Ch      *Change
@@ -63,7 +63,7 @@ type rowRec struct {
 // allows. The last resolved version is held by the overlay, so a query
 // cache that evicted it (a busy node) does not make every query of a
 // mutated project rebuild it, its live table and their indexes.
-func (v *View) resolveOverlay(tv *TableView) *tableOverlay {
+func (v *View) resolveOverlay(tv *TableView) *TableOverlay {
 	ts := v.st.Table(tv.Table.ID)
 	if ts.Len() == 0 {
 		return nil
@@ -75,14 +75,14 @@ func (v *View) resolveOverlay(tv *TableView) *tableOverlay {
 		return buildOverlay(tv, ts)
 	}
 	k := CacheKey{Kind: CacheOverlay, Table: tv.Table.ID, Dataset: weak.Make(tv.DS), Overlay: weak.Make(v.ov), Version: v.st.Version()}
-	o, _ := GetOrMake(v.Cache, k, func() (*tableOverlay, int64, error) {
+	o, _ := GetOrMake(v.Cache, k, func() (*TableOverlay, int64, error) {
 		return buildOverlay(tv, ts), overlayCost(tv, ts), nil
 	})
 	return o
 }
 
 // overlayCost is what a resolved overlay holds, in the cache's 4-byte
-// units: per record its rowRec, values and slice entries, and the changed
+// units: per record its RowRec, values and slice entries, and the changed
 // bitset over the dataset. Versions share their unchanged rowRecs, so this
 // overstates all but the first: the cache keeps fewer versions rather than
 // more.
@@ -93,15 +93,15 @@ func overlayCost(tv *TableView, ts *TableState) int64 {
 
 // resolves reports whether o resolved the records ts for tv's table and
 // dataset; a nil o resolves nothing.
-func (o *tableOverlay) resolves(tv *TableView, ts *TableState) bool {
+func (o *TableOverlay) resolves(tv *TableView, ts *TableState) bool {
 	return o != nil && o.ts == ts && o.t == tv.Table && o.ds == weak.Make(tv.DS)
 }
 
 // buildOverlay resolves a table's records: by patching the last resolved
 // version of the same table and dataset when the records differ from its
 // under known RowIDs, else from every record.
-func buildOverlay(tv *TableView, ts *TableState) *tableOverlay {
-	var o *tableOverlay
+func buildOverlay(tv *TableView, ts *TableState) *TableOverlay {
+	var o *TableOverlay
 	if prev := lastResolved(tv.View.ov, tv.Table.ID); prev != nil && prev.t == tv.Table && prev.ds == weak.Make(tv.DS) {
 		if ids, ok := Diff(prev.ts, ts); ok {
 			o = prev.patch(tv, ts, ids)
@@ -115,8 +115,8 @@ func buildOverlay(tv *TableView, ts *TableState) *tableOverlay {
 }
 
 // resolveAll resolves every record of ts.
-func resolveAll(tv *TableView, ts *TableState) *tableOverlay {
-	o := &tableOverlay{n: tv.N, t: tv.Table, ds: weak.Make(tv.DS), ts: ts}
+func resolveAll(tv *TableView, ts *TableState) *TableOverlay {
+	o := &TableOverlay{n: tv.N, t: tv.Table, ds: weak.Make(tv.DS), ts: ts}
 	var set []rowSet
 	ts.Each(func(c *Change) {
 		rec := decodeRecord(tv, c)
@@ -137,20 +137,20 @@ func resolveAll(tv *TableView, ts *TableState) *tableOverlay {
 }
 
 // noteID keeps the largest integer RowID.
-func (o *tableOverlay) noteID(id string) {
+func (o *TableOverlay) noteID(id string) {
 	if f, ok := integerID(id); ok && (!o.hasMaxID || f > o.maxID) {
 		o.maxID, o.hasMaxID = f, true
 	}
 }
 
 // compareCreated orders created rows: by Seq, then RowID.
-func compareCreated(a, b *rowRec) int {
+func compareCreated(a, b *RowRec) int {
 	return cmp.Or(cmp.Compare(a.Ch.Seq, b.Ch.Seq), compareStrings(a.id, b.id))
 }
 
-func decodeRecord(tv *TableView, c *Change) *rowRec {
+func decodeRecord(tv *TableView, c *Change) *RowRec {
 	t := tv.Table
-	rec := &rowRec{id: c.RowID, Ch: c, Deleted: c.Deleted, vals: make([]dataset.Value, len(t.Attrs)), has: make([]bool, len(t.Attrs))}
+	rec := &RowRec{id: c.RowID, Ch: c, Deleted: c.Deleted, vals: make([]dataset.Value, len(t.Attrs)), has: make([]bool, len(t.Attrs))}
 	rec.idValue = dataset.Value{Kind: dataset.String, Str: c.RowID}
 	if f, err := strconv.ParseFloat(c.RowID, 64); err == nil && tv.idNumeric && FormatNum(f) == c.RowID {
 		rec.idValue = dataset.Value{Kind: dataset.Number, Num: f}
@@ -174,7 +174,7 @@ func compareStrings(a, b string) int {
 }
 
 // Record returns the record of row r (dataset or created), or nil.
-func (o *tableOverlay) Record(r int32) *rowRec {
+func (o *TableOverlay) Record(r int32) *RowRec {
 	if o == nil {
 		return nil
 	}
@@ -188,7 +188,7 @@ func (o *tableOverlay) Record(r int32) *rowRec {
 }
 
 // rowRecord returns the record of dataset row r, or nil.
-func (o *tableOverlay) rowRecord(r int32) *rowRec {
+func (o *TableOverlay) rowRecord(r int32) *RowRec {
 	if i, ok := slices.BinarySearch(o.rowIdx, r); ok {
 		return o.rowRecs[i]
 	}
@@ -197,14 +197,14 @@ func (o *tableOverlay) rowRecord(r int32) *rowRec {
 
 // HasRecord reports whether a row with id has a record, tombstones
 // included; a nil o has none.
-func (o *tableOverlay) HasRecord(id string) bool { return o != nil && o.ts.Get(id) != nil }
+func (o *TableOverlay) HasRecord(id string) bool { return o != nil && o.ts.Get(id) != nil }
 
 // IsChanged reports whether dataset row r has a record (updated or deleted).
-func (o *tableOverlay) IsChanged(r int32) bool { return o != nil && o.changed.Has(r) }
+func (o *TableOverlay) IsChanged(r int32) bool { return o != nil && o.changed.Has(r) }
 
 // live returns the rows the overlay holds that exist: updated dataset rows
 // (ascending) then created rows, in storage order.
-func (o *tableOverlay) live() []int32 {
+func (o *TableOverlay) live() []int32 {
 	if o == nil {
 		return nil
 	}
@@ -218,7 +218,7 @@ func (o *tableOverlay) live() []int32 {
 
 // keyRows returns the live overlay rows whose value of a has key k, in
 // storage order, from an index built on first use.
-func (o *tableOverlay) keyRows(tv *TableView, a *Attr, k string) []int32 {
+func (o *TableOverlay) keyRows(tv *TableView, a *Attr, k string) []int32 {
 	if o == nil {
 		return nil
 	}
@@ -247,7 +247,7 @@ func (o *tableOverlay) keyRows(tv *TableView, a *Attr, k string) []int32 {
 // lookup finds (an update never changes a row's id), then the created row
 // with this id (its RowID is its canonical key), without an index of the
 // live rows built per version (a mutation's id lookups each had one).
-func (o *tableOverlay) idRows(tv *TableView, k string) []int32 {
+func (o *TableOverlay) idRows(tv *TableView, k string) []int32 {
 	var out []int32
 	for _, r := range tv.DatasetRowsByID(k) {
 		if rec := o.rowRecord(r); rec != nil && !rec.Deleted {
@@ -262,7 +262,7 @@ func (o *tableOverlay) idRows(tv *TableView, k string) []int32 {
 
 // MaxIntegerID returns the largest integer RowID with a record (created,
 // updated or deleted), and whether there is one.
-func (o *tableOverlay) MaxIntegerID() (float64, bool) { return o.maxID, o.hasMaxID }
+func (o *TableOverlay) MaxIntegerID() (float64, bool) { return o.maxID, o.hasMaxID }
 
 // positionalRow returns the dataset row whose id is its 1-based position
 // id, or -1: a row that has no id of its own.
@@ -314,8 +314,8 @@ func (tv *TableView) DatasetRowsByID(id string) []int32 {
 }
 
 // lastResolved returns the table's last resolved overlay kept by o, or nil.
-func lastResolved(o *Overlay, table string) *tableOverlay {
-	t, _ := o.LastResolved(table).(*tableOverlay)
+func lastResolved(o *Overlay, table string) *TableOverlay {
+	t, _ := o.LastResolved(table).(*TableOverlay)
 	return t
 }
 

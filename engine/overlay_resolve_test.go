@@ -15,7 +15,7 @@ func TestResolveOverlayKeptWithoutCache(t *testing.T) {
 	cache := NewCache(1).View() // nothing fits
 	tab := benchTable(t)
 	ov := NewOverlay()
-	resolve := func(p Pool) *tableOverlay {
+	resolve := func(p Pool) *TableOverlay {
 		return testView(cache, p, ov, ov.State(), true).TableView(tab).Ov
 	}
 	price := func(v string) map[string]json.RawMessage {

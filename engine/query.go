@@ -8,26 +8,27 @@ import (
 )
 
 // Query is a list query with the opt-in where and orderBy arguments.
-// The list engine (list.go, index.go) evaluates q: the
+// The list engine (list.go, index.go) evaluates List: the
 // parameters, the where predicates that hold for every match (bitset
-// algebra on its indexes) and the first sort key. rest is checked per
+// algebra on its indexes) and the first sort key. Rest is checked per
 // remaining row, and the remaining keys sort the list stably, so rows
 // equal on every key keep storage order.
 type Query struct {
-	Q    *ListQuery
+	List *ListQuery
 	Rest *Where
 	Keys []SortKey
 }
 
-// maxOrderKeys bounds orderBy, and so the memory of a multi-key sort.
+// MaxOrderKeys bounds orderBy, and so the memory of a multi-key sort.
 const MaxOrderKeys = 4
 
+// SortKey is one key of an orderBy: an attribute and its direction.
 type SortKey struct {
 	Attr *Attr
 	Desc bool
 }
 
-// QuerySpec is the canonical text of q for cache keys (as listQuery
+// QuerySpec is the canonical text of q for cache keys (as graphql's listQuery
 // writes it).
 func QuerySpec(q *ListQuery) string {
 	var spec []byte
@@ -51,7 +52,7 @@ func (pq *Query) Simple() bool { return pq.Rest == nil && len(pq.Keys) <= 1 }
 // indexes when they cover pq, else the whole list.
 func (pq *Query) Page(ctx context.Context, tv *TableView, pg, size int) (RowList, error) {
 	if pq.Simple() {
-		return tv.PageRows(ctx, pq.Q, pg, size)
+		return tv.PageRows(ctx, pq.List, pg, size)
 	}
 	s, ok, err := pq.IndexedSet(ctx, tv)
 	if err != nil || !ok {
@@ -82,7 +83,7 @@ func (pq *Query) All(ctx context.Context, tv *TableView) (RowList, error) {
 // where remainder and further keys: the list engine's rows, each checked
 // against the remainder on its live values, sorted by the further keys.
 func (pq *Query) scan(ctx context.Context, tv *TableView) (RowList, error) {
-	l, err := tv.rows(ctx, pq.Q)
+	l, err := tv.rows(ctx, pq.List)
 	if err != nil || pq.Simple() {
 		return l, err
 	}

@@ -39,7 +39,7 @@ func (pq *Query) BeforeMembers(tv *TableView, s *PowerSet, c int32, limit int) [
 // before row c (c < 0: the end) in the keys' order.
 func (pq *Query) walkBack(tv *TableView, s *PowerSet, c int32, limit int) []int32 {
 	ord := tv.DS.Order(pq.Keys[0].Attr.Path)
-	lo, hi := sortBounds(pq.Q, ord)
+	lo, hi := sortBounds(pq.List, ord)
 	w := pq.newWalk(tv, s.words(), 0, limit)
 	ok := w.worthWalking(s.base, hi-lo)
 	up := pq.Keys[0].Desc // backwards: against the first key's direction

@@ -27,6 +27,7 @@ type PowerSet struct {
 	Live []int32
 }
 
+// Total is the number of rows in the set.
 func (s *PowerSet) Total() int { return s.base + len(s.Live) }
 
 func (s *PowerSet) words() []uint64 {
@@ -36,6 +37,7 @@ func (s *PowerSet) words() []uint64 {
 	return s.acc.w
 }
 
+// Release returns the set's scratch bitsets; s is not used after.
 func (s *PowerSet) Release() {
 	putBits(s.acc)
 	s.acc = nil
@@ -57,11 +59,11 @@ func (pq *Query) IndexedSet(ctx context.Context, tv *TableView) (s PowerSet, ok 
 		}
 	}
 	empty := false
-	if tv.indexable(pq.Q) {
-		s.acc, empty = tv.baseBits(pq.Q)
+	if tv.indexable(pq.List) {
+		s.acc, empty = tv.baseBits(pq.List)
 	} else {
 		s.acc = tv.candidates()
-		err = tv.andPreds(ctx, s.acc.w, pq.Q.Preds, false)
+		err = tv.andPreds(ctx, s.acc.w, pq.List.Preds, false)
 	}
 	if err == nil && !empty && pq.Rest != nil {
 		if s.acc == nil {
@@ -92,7 +94,7 @@ func (pq *Query) IndexedSet(ctx context.Context, tv *TableView) (s PowerSet, ok 
 func (pq *Query) liveMatches(tv *TableView) []int32 {
 	var out []int32
 	for _, r := range tv.Ov.live() {
-		if (r >= tv.N || tv.InTable(r)) && tv.MatchLive(pq.Q.Preds, r) && (pq.Rest == nil || pq.Rest.Match(tv, r)) {
+		if (r >= tv.N || tv.InTable(r)) && tv.MatchLive(pq.List.Preds, r) && (pq.Rest == nil || pq.Rest.Match(tv, r)) {
 			out = append(out, r)
 		}
 	}
@@ -153,10 +155,10 @@ func (pq *Query) baseMembers(tv *TableView, s *PowerSet, skip, limit int) []int3
 		}
 		return selectBits(acc, skip, limit)
 	case 1:
-		return tv.firstMembers(acc, pq.Q, tv.DS.Order(pq.Q.Sort.Path), s.base, skip, limit)
+		return tv.firstMembers(acc, pq.List, tv.DS.Order(pq.List.Sort.Path), s.base, skip, limit)
 	}
 	ord := tv.DS.Order(pq.Keys[0].Attr.Path)
-	lo, hi := sortBounds(pq.Q, ord)
+	lo, hi := sortBounds(pq.List, ord)
 	w := pq.newWalk(tv, acc, skip, limit)
 	if w.worthWalking(s.base, hi-lo) && w.walk(lo, hi) {
 		return w.out

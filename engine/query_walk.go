@@ -225,7 +225,7 @@ func (w *keyWalk) groupQuery(g, e int) (*Query, PowerSet) {
 	}
 	keys := w.pq.Keys[1:]
 	// The query's predicates bound the next key's walk (sortBounds).
-	sub := &Query{Q: &ListQuery{Sort: keys[0].Attr, Desc: keys[0].Desc, Preds: w.pq.Q.Preds}, Keys: keys}
+	sub := &Query{List: &ListQuery{Sort: keys[0].Attr, Desc: keys[0].Desc, Preds: w.pq.List.Preds}, Keys: keys}
 	return sub, PowerSet{acc: b, base: dataset.Count(b.w)}
 }
 
@@ -266,7 +266,7 @@ func (pq *Query) AfterMembers(tv *TableView, s *PowerSet, c int32, limit int) []
 		base = bitsFrom(acc, c+1, tv.N, limit)
 	case len(pq.Keys) > 0:
 		ord := tv.DS.Order(pq.Keys[0].Attr.Path)
-		lo, hi := sortBounds(pq.Q, ord)
+		lo, hi := sortBounds(pq.List, ord)
 		elo, ehi := ord.Equal(tv.Value(pq.Keys[0].Attr, c))
 		elo, ehi = min(max(elo, lo), hi), min(max(ehi, lo), hi)
 		w := pq.newWalk(tv, acc, 0, limit)

@@ -19,7 +19,7 @@ import (
 // list, and the page the smallest keys of it in the query's order. A
 // query then costs what it selects, not n/64 words a set.
 
-// defaultSparseDiv is the sparse path's reach: a query takes it when its
+// DefaultSparseDiv is the sparse path's reach: a query takes it when its
 // narrowest condition selects at most n/defaultSparseDiv rows.
 const DefaultSparseDiv = 128
 

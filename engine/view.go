@@ -35,6 +35,9 @@ type View struct {
 	tablesBuf [4]*TableView
 }
 
+// NewView returns a view of pool at overlay state st of ov (ov may be nil),
+// on cache; cacheable is false for a running mutation's private states,
+// which must not enter the shared cache.
 func NewView(cache CacheView, reach *SparseReach, pool Pool, ov *Overlay, st *OverlayState, cacheable bool) *View {
 	v := &View{}
 	v.Init(cache, reach, pool, ov, st, cacheable)
@@ -53,7 +56,7 @@ type TableView struct {
 	View  *View
 	Table *Table
 	DS    *dataset.Dataset // nil when the table is not ready
-	N     int32            // dataset rows; created rows are numbered from n
+	N     int32            // dataset rows; created rows are numbered from N
 	// cols are the leaf columns of SOURCE attributes by attribute index; nil
 	// for other attributes and for paths that name an object.
 	cols      []*dataset.Column
@@ -61,7 +64,7 @@ type TableView struct {
 	IDPath    string             // "" = positional ids
 	idCol     *dataset.Column
 	idNumeric bool // dataset ids are numbers: created ids are numbers too
-	Ov        *tableOverlay
+	Ov        *TableOverlay
 	member    *Bitset // variant rows; nil = all rows
 	NoRows    bool    // the variant is unknown or empty
 	NotReady  error

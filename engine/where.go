@@ -5,7 +5,7 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// A whereNode is a where filter (<T>Where): every predicate, nin, and
+// A Where is a where filter (<T>Where): every predicate, nin, and
 // child holds, at least one of or holds when or is given, and not does
 // not hold. Predicates follow the parameter rules of filter.go
 // (a value of another type matches nothing: docs/using/runtime.md, "Query rules"); isNull true
@@ -21,7 +21,7 @@ type Where struct {
 	Not   *Where
 }
 
-// maxWhereNodes bounds the size of one where filter (nodes plus conditions),
+// MaxWhereNodes bounds the size of one where filter (nodes plus conditions),
 // so an anonymous request cannot make every row pay an unbounded tree.
 const MaxWhereNodes = 256
 

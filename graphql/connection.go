@@ -88,7 +88,7 @@ func (rt *Runtime) connectionResolver(o *operation) exec.Resolver {
 			return nil, err
 		}
 		if ca.after == "" && ca.before == "" && ca.last < 0 && pq.Simple() {
-			rows, err := firstRows(ctx, pq.Q, tv, ca.first)
+			rows, err := firstRows(ctx, pq.List, tv, ca.first)
 			if err != nil {
 				return nil, err
 			}

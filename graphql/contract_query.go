@@ -13,7 +13,7 @@ import (
 
 // This file reads the arguments of a contract project's root field (their
 // roles come from contract.Interpret) into the row engine's query: a
-// where tree (whereNode, so equality, ranges, in and contains use the
+// where tree (engine.Where, so equality, ranges, in and contains use the
 // indexes), sort keys and a window (Relay, offset/limit or page/size).
 
 // ctQuery is what the arguments of a root field select.
@@ -370,7 +370,7 @@ func (q *ctQuery) rows(ctx context.Context, tv *engine.TableView) (engine.RowLis
 		pq = q.power()
 	}
 	if pg, size, ok := q.pageWindow(pq); ok {
-		return tv.PageRows(ctx, pq.Q, pg, size) // a window of the page: what the table runtime reads
+		return tv.PageRows(ctx, pq.List, pg, size) // a window of the page: what the table runtime reads
 	}
 	l, err := pq.All(ctx, tv)
 	if err != nil || len(q.tests) == 0 {
@@ -387,12 +387,12 @@ func (q *ctQuery) rows(ctx context.Context, tv *engine.TableView) (engine.RowLis
 
 // power returns the engine's query of q's conditions and sort keys.
 func (q *ctQuery) power() *engine.Query {
-	pq := &engine.Query{Q: &engine.ListQuery{}, Keys: q.keys}
-	pq.Q.Preds, pq.Rest = q.where.Split()
+	pq := &engine.Query{List: &engine.ListQuery{}, Keys: q.keys}
+	pq.List.Preds, pq.Rest = q.where.Split()
 	if len(pq.Keys) > 0 {
-		pq.Q.Sort, pq.Q.Desc = pq.Keys[0].Attr, pq.Keys[0].Desc
+		pq.List.Sort, pq.List.Desc = pq.Keys[0].Attr, pq.Keys[0].Desc
 	}
-	pq.Q.Spec = engine.QuerySpec(pq.Q)
+	pq.List.Spec = engine.QuerySpec(pq.List)
 	return pq
 }
 

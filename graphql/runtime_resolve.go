@@ -205,7 +205,7 @@ func (o *operation) powerQuery(args map[string]any) (*engine.Query, error) {
 	if err != nil {
 		return nil, err
 	}
-	pq := &engine.Query{Q: q}
+	pq := &engine.Query{List: q}
 	if o.where || o.kind == model.OpAggregate {
 		w, err := engine.ParseWhere(o.t, args["where"])
 		if err != nil {
