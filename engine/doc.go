@@ -59,7 +59,8 @@
 //
 // A page of a table's rows (as graphql's list resolver reads one):
 //
-//	v := engine.NewView(cache, &engine.SparseReach{Div: engine.DefaultSparseDiv}, pool, ov, ov.State(), true)
+//	env := &engine.Env{Cache: cache.View(), Sparse: engine.SparseReach{Div: engine.DefaultSparseDiv}}
+//	v := engine.NewView(env, pool, ov, ov.State(), true)
 //	tv := v.TableView(table)          // tv.NotReady: not bound to data
 //	rows, err := tv.PageRows(ctx, &engine.ListQuery{}, 1, 20) // all rows, storage order
 //	lo, hi := engine.PageBounds(rows.Len(), 1, 20)

@@ -70,5 +70,5 @@ func benchTable(tb testing.TB) *Table {
 // testView returns a view on a cache of cacheRows row numbers, with the
 // sparse path at its default reach.
 func testView(cache CacheView, pool Pool, ov *Overlay, st *OverlayState, cacheable bool) *View {
-	return NewView(cache, &SparseReach{Div: DefaultSparseDiv}, pool, ov, st, cacheable)
+	return NewView(&Env{Cache: cache, Sparse: SparseReach{Div: DefaultSparseDiv}}, pool, ov, st, cacheable)
 }

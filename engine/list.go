@@ -74,7 +74,7 @@ func (tv *TableView) rows(ctx context.Context, q *ListQuery) (RowList, error) {
 		return RowList{Rows: tv.mergeOverlay(base, q)}, nil
 	}
 	k := CacheKey{Kind: CacheList, Table: tv.Table.ID, Dataset: weak.Make(tv.DS), Overlay: weak.Make(tv.View.ov), Version: tv.View.st.Version(), Spec: q.Spec}
-	rows, err := GetOrMake(tv.View.Cache, k, func() ([]int32, int64, error) {
+	rows, err := GetOrMake(tv.View.env.Cache, k, func() ([]int32, int64, error) {
 		r := tv.mergeOverlay(base, q)
 		return r, int64(len(r)), nil
 	})
@@ -97,7 +97,7 @@ func (tv *TableView) baseRows(ctx context.Context, q *ListQuery) (RowList, error
 		}
 	}
 	k := CacheKey{Kind: CacheBase, Table: tv.Table.ID, Dataset: weak.Make(tv.DS), Spec: q.Spec}
-	rows, err := GetOrMake(tv.View.Cache, k, func() ([]int32, int64, error) {
+	rows, err := GetOrMake(tv.View.env.Cache, k, func() ([]int32, int64, error) {
 		r, err := tv.scanBase(ctx, q)
 		return r, int64(len(r)), err
 	})

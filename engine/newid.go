@@ -53,7 +53,7 @@ func (tv *TableView) idStats() idStats {
 		return idStats{numeric: true, max: float64(tv.N)}
 	}
 	k := CacheKey{Kind: CacheMaxID, Dataset: weak.Make(tv.DS), Spec: tv.IDPath}
-	st, _ := GetOrMake(tv.View.Cache, k, func() (idStats, int64, error) {
+	st, _ := GetOrMake(tv.View.env.Cache, k, func() (idStats, int64, error) {
 		st := idStats{numeric: true}
 		for r := int32(0); r < tv.N && st.numeric; r++ {
 			f, ok := integerID(tv.ID(r))

@@ -75,7 +75,7 @@ func (v *View) resolveOverlay(tv *TableView) *TableOverlay {
 		return buildOverlay(tv, ts)
 	}
 	k := CacheKey{Kind: CacheOverlay, Table: tv.Table.ID, Dataset: weak.Make(tv.DS), Overlay: weak.Make(v.ov), Version: v.st.Version()}
-	o, _ := GetOrMake(v.Cache, k, func() (*TableOverlay, int64, error) {
+	o, _ := GetOrMake(v.env.Cache, k, func() (*TableOverlay, int64, error) {
 		return buildOverlay(tv, ts), overlayCost(tv, ts), nil
 	})
 	return o

@@ -238,7 +238,7 @@ func (tv *TableView) sparsePage(q *ListQuery, pg, size int) (RowList, bool) {
 	}
 	defer putSparse(buf)
 	p := &buf.plan
-	reach := tv.View.reach
+	reach := &tv.View.env.Sparse
 	if !tv.planSparse(q, reach.limit(int(tv.N)), p) {
 		return RowList{}, false
 	}

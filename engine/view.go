@@ -19,11 +19,10 @@ type Pool interface {
 // table views built from them on first use. It is the root value of
 // queries; every row object points to a table view of it.
 type View struct {
-	Cache CacheView
-	reach *SparseReach
-	Pool  Pool
-	ov    *Overlay      // for cache keys; may be nil
-	st    *OverlayState // the snapshot read
+	env  *Env
+	Pool Pool
+	ov   *Overlay      // for cache keys; may be nil
+	st   *OverlayState // the snapshot read
 	// cacheable is false for the private states of a running mutation,
 	// which must not enter the shared cache.
 	cacheable bool
@@ -35,20 +34,31 @@ type View struct {
 	tablesBuf [4]*TableView
 }
 
+// Env is what the views of one Runtime share: the node's query cache and
+// the reach of the sparse path. It outlives its views.
+type Env struct {
+	Cache  CacheView
+	Sparse SparseReach
+}
+
 // NewView returns a view of pool at overlay state st of ov (ov may be nil),
-// on cache; cacheable is false for a running mutation's private states,
+// in env; cacheable is false for a running mutation's private states,
 // which must not enter the shared cache.
-func NewView(cache CacheView, reach *SparseReach, pool Pool, ov *Overlay, st *OverlayState, cacheable bool) *View {
+func NewView(env *Env, pool Pool, ov *Overlay, st *OverlayState, cacheable bool) *View {
 	v := &View{}
-	v.Init(cache, reach, pool, ov, st, cacheable)
+	v.Init(env, pool, ov, st, cacheable)
 	return v
 }
 
-// Init makes v, zero, a view (so that a caller may hold one by value).
-func (v *View) Init(cache CacheView, reach *SparseReach, pool Pool, ov *Overlay, st *OverlayState, cacheable bool) {
-	v.Cache, v.reach, v.Pool, v.ov, v.st, v.cacheable = cache, reach, pool, ov, st, cacheable
+// Init makes v, zero, a view (so that a caller may hold one by value: a
+// request's root then costs one allocation).
+func (v *View) Init(env *Env, pool Pool, ov *Overlay, st *OverlayState, cacheable bool) {
+	v.env, v.Pool, v.ov, v.st, v.cacheable = env, pool, ov, st, cacheable
 	v.tables = v.tablesBuf[:0]
 }
+
+// Env returns the Env v reads in.
+func (v *View) Env() *Env { return v.env }
 
 // TableView binds a table to its dataset and overlay records for one view.
 // It is immutable once built and safe for concurrent use.
@@ -146,7 +156,7 @@ func (tv *TableView) bindVariant() {
 		tv.NoRows = true
 		return
 	}
-	tv.member = getOrMakeBitset(tv.View.Cache, tv.DS, name, rows, int(tv.N))
+	tv.member = getOrMakeBitset(tv.View.env.Cache, tv.DS, name, rows, int(tv.N))
 }
 
 // getOrMakeBitset returns the cached membership bitset of a variant.

@@ -96,14 +96,14 @@ func (rt *Runtime) contractRootStep(pf *exec.PlannedField) ctRootStep {
 func (root *queryRoot) writeContractRoot(w *exec.Writer, rp *ctRootPlan, sp *exec.Plan, i int) (ok, handled bool) {
 	v := &root.v
 	s, pf := &rp.steps[i], sp.Fields()[i]
-	if s.rf == nil || rp.rt != root.rt {
+	if s.rf == nil || &rp.rt.env != v.Env() {
 		return false, false
 	}
 	tv := v.TableView(s.t)
 	if tv.NotReady != nil {
 		return false, false
 	}
-	rt := root.rt
+	rt := rp.rt
 	q, args, err := s.query(w, pf, rt)
 	if err != nil {
 		return false, false

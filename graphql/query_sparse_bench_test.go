@@ -38,7 +38,7 @@ func BenchmarkListMixSparseRatio(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i += slice {
 		for k, div := range divs {
-			rt.sparse.Div = div
+			rt.env.Sparse.Div = div
 			for j := i; j < min(b.N, i+slice); j++ {
 				start := time.Now()
 				run(preps[j%len(preps)])
@@ -121,7 +121,7 @@ func BenchmarkSparseReach(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i += 50 {
 				for k, div := range divs {
-					rt.sparse.Div = div
+					rt.env.Sparse.Div = div
 					start := time.Now()
 					for j := i; j < min(b.N, i+50); j++ {
 						run(shape[j%len(shape)], nil)

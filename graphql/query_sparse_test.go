@@ -73,7 +73,7 @@ func TestListDifferentialSparse(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			taken := 0
 			runListDiff(t, tc.c, tc.gen, func(rt *Runtime) {
-				rt.sparse = engine.SparseReach{Div: tc.div, Taken: func() { taken++ }}
+				rt.env.Sparse = engine.SparseReach{Div: tc.div, Taken: func() { taken++ }}
 			})
 			if (tc.div == 0) != (taken == 0) {
 				t.Fatalf("the sparse path answered %d queries", taken)

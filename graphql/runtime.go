@@ -85,8 +85,7 @@ type Runtime struct {
 	schema *ast.Schema
 	sdl    string
 	exec   *exec.Executor
-	cache  engine.CacheView
-	sparse engine.SparseReach
+	env    engine.Env // the query cache and sparse reach its views share
 	// contract is set for a contract project (compile_contract.go).
 	contract *contractRT
 }
@@ -101,8 +100,8 @@ func Compile(p *model.Project, opt Options) (*Runtime, error) {
 	if c == nil {
 		c = engine.NewCache(opt.CacheRows)
 	}
-	rt := &Runtime{opt: opt, model: compileModel(p), cache: c.View(),
-		sparse: engine.SparseReach{Div: engine.DefaultSparseDiv}}
+	rt := &Runtime{opt: opt, model: compileModel(p), env: engine.Env{Cache: c.View(),
+		Sparse: engine.SparseReach{Div: engine.DefaultSparseDiv}}}
 	if p.Contract != nil {
 		if err := compileContract(rt, p); err != nil {
 			return nil, err
@@ -187,8 +186,8 @@ func (rt *Runtime) query(ctx context.Context, prep *exec.Prepared, pool engine.P
 	case prep.Subscription():
 		return nil, ErrSubscriptionOverHTTP
 	}
-	root := &queryRoot{rt: rt}
-	root.v.Init(rt.cache, &rt.sparse, rt.Pool(pool), ov, ov.State(), true)
+	root := &queryRoot{}
+	root.v.Init(&rt.env, rt.Pool(pool), ov, ov.State(), true)
 	if hold {
 		return prep.ExecuteHeld(ctx, root, buf)
 	}
@@ -221,14 +220,14 @@ func (rt *Runtime) Mutate(ctx context.Context, prep *exec.Prepared, pool engine.
 // newView returns a view of the pool (with a contract project's generated
 // datasets) at overlay state st, on rt's query cache.
 func (rt *Runtime) newView(pool engine.Pool, ov *engine.Overlay, st *engine.OverlayState, cacheable bool) *engine.View {
-	return engine.NewView(rt.cache, &rt.sparse, rt.Pool(pool), ov, st, cacheable)
+	return engine.NewView(&rt.env, rt.Pool(pool), ov, st, cacheable)
 }
 
-// queryRoot is the root value of a query: the view it reads and the
-// Runtime whose plans may write its root fields directly.
+// queryRoot is the root value of a query: the view it reads. Its root
+// fields are written directly by the plans of the Runtime whose Env the
+// view reads (WriteRootField).
 type queryRoot struct {
-	v  engine.View
-	rt *Runtime
+	v engine.View
 }
 
 // rootView is the view a root field of a query reads.

@@ -97,7 +97,7 @@ func (root *queryRoot) WriteRootField(w *exec.Writer, sp *exec.Plan, i int) (ok,
 		return root.writeContractRoot(w, cp, sp, i)
 	}
 	rp, _ := sp.Direct().(*rootPlan)
-	if rp == nil || rp.rt != root.rt || rp.steps[i].op == nil {
+	if rp == nil || &rp.rt.env != v.Env() || rp.steps[i].op == nil {
 		return false, false
 	}
 	s, pf := &rp.steps[i], sp.Fields()[i]
@@ -107,7 +107,7 @@ func (root *queryRoot) WriteRootField(w *exec.Writer, sp *exec.Plan, i int) (ok,
 		if err != nil {
 			return false, false
 		}
-		dyn, err := root.rt.opArgs(s.op, args, extra)
+		dyn, err := rp.rt.opArgs(s.op, args, extra)
 		if err != nil {
 			return false, false
 		}
