@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -189,30 +190,11 @@ func TestBoardLargeProject(t *testing.T) {
 		t.Fatalf("attribute rows: %v", n)
 	}
 	p.open("/board/projects/"+pid+"/diagram", "svg.diagram")
-	overlap := p.js(`(() => { const r = [...document.querySelectorAll("svg.diagram .node > rect:first-child")].map((e) => e.getBoundingClientRect());
-		for (let i = 0; i < r.length; i++) for (let j = i + 1; j < r.length; j++) {
-			const a = r[i], b = r[j];
-			if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) return i + "/" + j;
-		}
-		return r.length; })()`)
-	if overlap != float64(20) {
-		t.Fatalf("diagram: %v (20 boxes without overlap wanted)", overlap)
-	}
-	// No arrow runs through a box: sample every arrow's path and look for a
-	// point inside a box other than just at its own ends.
-	crossing := p.js(`(() => { const svg = document.querySelector("svg.diagram"), m = svg.getScreenCTM();
-		const boxes = [...svg.querySelectorAll(".node > rect:first-child")].map((e) => e.getBoundingClientRect());
-		for (const path of svg.querySelectorAll("path.edge")) {
-			const len = path.getTotalLength();
-			for (let l = 6; l < len - 6; l += 4) {
-				const q = path.getPointAtLength(l).matrixTransform(m);
-				for (const b of boxes) if (q.x > b.left + 1 && q.x < b.right - 1 && q.y > b.top + 1 && q.y < b.bottom - 1) return "an arrow crosses a box at " + Math.round(q.x) + "," + Math.round(q.y);
-			}
-		}
-		return ""; })()`)
-	if crossing != "" {
-		t.Fatalf("diagram: %v", crossing)
-	}
+	p.diagramLaidOut(20, 4)
+	// On a phone the diagram is drawn again for its width (one box a row),
+	// not the 1280 px drawing shrunk to a third: its text stays 12 px.
+	p.phone()
+	p.diagramLaidOut(20, 1)
 	p.shot("large-diagram")
 	p.open("/board/projects/"+pid+"/keys", `tr[data-key="key 49"]`)
 	if n := p.js(`document.querySelectorAll("tr[data-key]").length`); n != float64(50) {
@@ -338,5 +320,50 @@ func TestBoardKeyboard(t *testing.T) {
 	keys("\t")
 	if got := p.js(`document.activeElement.textContent`); got != "Skip to content" {
 		t.Errorf("first Tab stop: %v", got)
+	}
+}
+
+// diagramLaidOut waits until the diagram on the page is drawn for the
+// window's width, cols boxes to its widest row and at full size (its
+// 12 px text not shrunk), and fails when any of its n boxes overlap or an
+// arrow runs through a box.
+func (p *page) diagramLaidOut(n, cols int) {
+	p.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		got := p.js(`(() => { const svg = document.querySelector("svg.diagram"); if (!svg) return [0, 0];
+			const xs = new Set([...svg.querySelectorAll(".node")].map((g) => g.transform.baseVal[0].matrix.e));
+			return [xs.size, svg.getScreenCTM().a]; })()`).([]any)
+		if got[0] == float64(cols) && got[1].(float64) > 0.99 {
+			break
+		}
+		if time.Now().After(deadline) {
+			p.t.Fatalf("the diagram has %v columns drawn at scale %v (%d at 1 wanted)", got[0], got[1], cols)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	overlap := p.js(`(() => { const r = [...document.querySelectorAll("svg.diagram .node > rect:first-child")].map((e) => e.getBoundingClientRect());
+		for (let i = 0; i < r.length; i++) for (let j = i + 1; j < r.length; j++) {
+			const a = r[i], b = r[j];
+			if (a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom) return i + "/" + j;
+		}
+		return r.length; })()`)
+	if overlap != float64(n) {
+		p.t.Fatalf("diagram: %v (%d boxes without overlap wanted)", overlap, n)
+	}
+	// No arrow runs through a box: sample every arrow's path and look for a
+	// point inside a box other than just at its own ends.
+	crossing := p.js(`(() => { const svg = document.querySelector("svg.diagram"), m = svg.getScreenCTM();
+		const boxes = [...svg.querySelectorAll(".node > rect:first-child")].map((e) => e.getBoundingClientRect());
+		for (const path of svg.querySelectorAll("path.edge")) {
+			const len = path.getTotalLength();
+			for (let l = 6; l < len - 6; l += 4) {
+				const q = path.getPointAtLength(l).matrixTransform(m);
+				for (const b of boxes) if (q.x > b.left + 1 && q.x < b.right - 1 && q.y > b.top + 1 && q.y < b.bottom - 1) return "an arrow crosses a box at " + Math.round(q.x) + "," + Math.round(q.y);
+			}
+		}
+		return ""; })()`)
+	if crossing != "" {
+		p.t.Fatalf("diagram: %v", crossing)
 	}
 }

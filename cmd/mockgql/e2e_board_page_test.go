@@ -28,6 +28,7 @@ type page struct {
 
 	mu       sync.Mutex
 	problems []string // CSP violations and uncaught exceptions, as the console showed them
+	errors   []string // the last console errors (a resource that failed to load), for a failure's message
 }
 
 func newPage(t *testing.T, s *server) *page {
@@ -39,11 +40,14 @@ func newPage(t *testing.T, s *server) *page {
 			if err != nil {
 				return
 			}
+			p.mu.Lock()
 			if m.Type == chromedp.ConsoleException || strings.Contains(m.Text, "Content Security Policy") {
-				p.mu.Lock()
 				p.problems = append(p.problems, string(m.Type)+": "+m.Text)
-				p.mu.Unlock()
 			}
+			if m.Type == chromedp.ConsoleError || m.Type == chromedp.ConsoleException {
+				p.errors = append(p.errors[max(0, len(p.errors)-9):], m.Text)
+			}
+			p.mu.Unlock()
 		}
 	}()
 	t.Cleanup(p.checkConsole)
@@ -91,7 +95,7 @@ func (p *page) wait(sel string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			p.t.Fatalf("%s never appeared on %s; the page shows:\n%s", sel, p.location(), p.bodyText())
+			p.t.Fatalf("%s never appeared on %s; the page shows:\n%s\n%s", sel, p.location(), p.bodyText(), p.stuck())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -107,7 +111,7 @@ func (p *page) waitText(sel, want string) string {
 			return got
 		}
 		if time.Now().After(deadline) {
-			p.t.Fatalf("%s never said %q; it says %q; the page shows:\n%s", sel, want, got, p.bodyText())
+			p.t.Fatalf("%s never said %q; it says %q; the page shows:\n%s\n%s", sel, want, got, p.bodyText(), p.stuck())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
@@ -121,6 +125,20 @@ func (p *page) location() string {
 func (p *page) bodyText() string {
 	s, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.body ? document.body.innerText : ""`))
 	return s
+}
+
+// stuck says, for a failure's message, what the page loaded and what went
+// wrong in it: the console's last errors (a module or request that failed)
+// and the board's requests that got an answer, with their start and
+// duration in ms. A /graphql request missing from that list was still
+// waiting for its answer.
+func (p *page) stuck() string {
+	p.mu.Lock()
+	errs := strings.Join(p.errors, "\n  ")
+	p.mu.Unlock()
+	loaded, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string](`performance.getEntriesByType("resource").filter((e) => !e.name.includes("/vendor/"))
+		.map((e) => new URL(e.name).pathname.replace("/board/static/", "") + " " + Math.round(e.startTime) + "+" + Math.round(e.duration)).join(", ")`))
+	return fmt.Sprintf("console errors:\n  %s\nanswered (path start+duration ms): %s", errs, loaded)
 }
 
 // text is the visible text of the first element sel matches ("" if none).

@@ -63,7 +63,8 @@ func aliases(n int, sel string) string {
 
 // TestResponseBounds checks that a response over MaxResponseBytes or
 // MaxItems stops with PAYLOAD_TOO_LARGE naming the limit, wherever the
-// bytes come from: root aliases, aliases inside one object, list items.
+// bytes come from: root aliases, aliases inside one object, list items, or
+// one value written last (no field after it to check before).
 func TestResponseBounds(t *testing.T) {
 	tests := []struct {
 		name, query string
@@ -75,6 +76,8 @@ func TestResponseBounds(t *testing.T) {
 		{"root aliases", "{" + aliases(100, "big") + "}", Bounds{MaxResponseBytes: 1 << 20}, 200 << 10, 1, 1 << 20},
 		{"aliases in one object", "{ node { " + aliases(100, "big") + "} }", Bounds{MaxResponseBytes: 1 << 20}, 200 << 10, 1, 1 << 20},
 		{"list items", "{ node { children { big } } }", Bounds{MaxResponseBytes: 1 << 20}, 10 << 10, 1000, 1 << 20},
+		{"one value, the last", "{ big }", Bounds{MaxResponseBytes: 64 << 10}, 100 << 10, 1, 64 << 10},
+		{"a last field past the bound", "{ node { fail big } }", Bounds{MaxResponseBytes: 64 << 10}, 100 << 10, 1, 64 << 10},
 		{"fan-out items", "{ node { children { children { children { children { big } } } } } }", Bounds{MaxItems: 5000}, 1, 20, 5000},
 	}
 	for _, tt := range tests {

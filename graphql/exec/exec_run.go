@@ -169,7 +169,9 @@ func (r *run) rootObject(root any) bool {
 		}
 	}
 	r.buf = append(r.buf, '}')
-	return true
+	// The bound is looked at before each field and item; the value written
+	// last has nothing after it to look, so the whole is looked at here.
+	return len(r.buf) <= r.bound || r.overBound()
 }
 
 // object writes the selection plan sp of obj for the value v. A

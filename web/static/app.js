@@ -74,10 +74,17 @@ async function route(fresh) {
   return projectsPage(main, who);
 }
 
+/** failed shows why the page could not be shown, with a way to try
+ * again (the user and the page read anew) and a way out. */
 function failed(e) {
   sessionEnded(e);
-  fill(main, h("section", { class: "card" }, h("h1", {}, "Something went wrong"),
-    h("p", { class: "status error" }, e.message), h("p", {}, h("a", { href: "/" }, "Back to the start page"))));
+  const retry = h("button", { type: "button", id: "retry" }, "Try again");
+  retry.addEventListener("click", () => {
+    fill(main, h("p", { role: "status" }, "Loading…"));
+    route(true).catch(failed);
+  });
+  fill(main, h("section", { class: "card", id: "failed" }, h("h1", {}, "Something went wrong"),
+    h("p", { class: "status error", role: "alert" }, e.message), h("div", { class: "row tight" }, retry, h("a", { href: "/" }, "Back to the start page"))));
 }
 
 /** move shows path: pushed onto the history unless it is the address shown. */

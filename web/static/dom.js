@@ -64,9 +64,14 @@ function refused(err) {
 }
 
 async function post(url, query, variables) {
-  const r = await fetch(url, { method: "POST", credentials: "same-origin",
-    headers: { "Content-Type": "application/json", Accept: "application/json" },
-    body: JSON.stringify({ query, variables }) });
+  let r;
+  try {
+    r = await fetch(url, { method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify({ query, variables }) });
+  } catch { // the request never got an answer: offline, or the server is down or restarting
+    throw new GqlError("The server could not be reached: check the connection, then try again.", "UNAVAILABLE");
+  }
   let body;
   try { body = await r.json(); } catch { throw new GqlError(`the server answered ${r.status} without JSON`, "INTERNAL"); }
   if (body.errors && body.errors.length) {

@@ -2,7 +2,7 @@
 // diagram and schema from its preview data, and a query box that runs
 // against its runtime with its share token (the demo's own credential).
 import { h, gql, fill, card, status, action, field } from "./dom.js";
-import { diagram } from "./tab-diagram.js";
+import { drawInto } from "./tab-diagram.js";
 import { rowsTable } from "./tab-model.js";
 
 export async function demoPage(main) {
@@ -23,7 +23,7 @@ export async function demoPage(main) {
     h("div", { class: "grid" }, pv.tables.map((t) => card(t.name, h("p", { class: t.ready ? "ready" : "notready" }, t.ready ? "✓ ready" : "✗ not ready"),
       rowsTable(["name", "type", "mappingType"], t.attributes)))),
     runner(d, pv), card("Schema (SDL)", h("details", {}, h("summary", {}, "Show the SDL"), h("pre", { tabindex: "0" }, pv.sdl))));
-  box.append(diagram(tables, relations, Math.max(main.clientWidth - 40, 360)));
+  drawInto(box, tables, relations);
 }
 
 function runner(d, pv) {

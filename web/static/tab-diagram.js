@@ -4,6 +4,7 @@
 // between boxes, and labels sit on top with a halo, so that 20 or more
 // tables stay readable; long attribute lists are cut with "… n more".
 import { fill, card, h, count } from "./dom.js";
+import { onLeave } from "./live.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const W = 200, ROW = 16, HEAD = 24, MAXROWS = 8, GAPX = 70, GAPY = 56, MARGIN = 40;
@@ -54,7 +55,7 @@ function layers(tables, relations) {
  * those gaps (down its source's gap, across to a column gap, along it to the
  * gap above its target), so no arrow crosses a box however many tables. */
 export function diagram(tables, relations, width) {
-  const cols = Math.max(1, Math.floor((width - 2 * MARGIN + GAPX) / (W + GAPX)));
+  const cols = columns(width);
   const boxH = (t) => HEAD + Math.min(t.attributes.length, MAXROWS + 1) * ROW + 8;
   const rows = layers(tables, relations).flatMap((row) => {
     const out = [];
@@ -62,8 +63,11 @@ export function diagram(tables, relations, width) {
     return out;
   });
   const wide = Math.max(...rows.map((r) => r.length));
+  const svgW = 2 * MARGIN + wide * (W + GAPX) - GAPX;
   const pos = new Map();
-  const grid = { tops: [], bottoms: [], colGap: (i) => MARGIN + i * (W + GAPX) - GAPX / 2 };
+  // The gaps between columns, and the margins left and right of them: an
+  // arrow there (shifted by up to 10 px) stays inside the drawing.
+  const grid = { width: svgW, single: wide === 1, tops: [], bottoms: [], colGap: (i) => (i <= 0 ? MARGIN / 2 : i >= wide ? svgW - MARGIN / 2 : MARGIN + i * (W + GAPX) - GAPX / 2) };
   let y = 20;
   rows.forEach((row, r) => {
     const left = MARGIN + Math.floor((wide - row.length) / 2) * (W + GAPX); // centre short rows on the grid
@@ -73,7 +77,6 @@ export function diagram(tables, relations, width) {
     grid.bottoms.push(y);
     y += GAPY;
   });
-  const svgW = 2 * MARGIN + wide * (W + GAPX) - GAPX;
   const svg = s("svg", { class: "diagram", viewBox: `0 0 ${svgW} ${y}`, role: "img", "aria-labelledby": "diagramTitle" },
     s("title", { id: "diagramTitle" }, `Diagram of ${count(tables.length, "table")} and ${count(relations.length, "relation")}`),
     s("defs", {}, s("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 9, refY: 5, markerWidth: 7, markerHeight: 7, orient: "auto-start-reverse" },
@@ -84,6 +87,27 @@ export function diagram(tables, relations, width) {
   for (const e of edges) svg.append(e.label); // on top, with a halo, so boxes never hide them
   svg.style.maxWidth = `${svgW}px`; // never drawn larger than life (CSSOM: allowed by the CSP)
   return svg;
+}
+
+/** columns is how many boxes a row of a diagram width px wide holds. */
+const columns = (width) => Math.max(1, Math.floor((width - 2 * MARGIN + GAPX) / (W + GAPX)));
+
+/** drawInto draws the diagram at the width of box, and draws it again
+ * when box's width changes how many boxes fit in a row (a phone turned, a
+ * window narrowed): a diagram drawn for 1280 px and shrunk to a phone's
+ * width would be too small to read. It stops when the board moves on. */
+export function drawInto(box, tables, relations) {
+  let cols = 0;
+  const draw = () => {
+    const width = box.clientWidth || 360; // not laid out (hidden): a phone's width
+    if (columns(width) === cols) return;
+    cols = columns(width);
+    box.replaceChildren(diagram(tables, relations, width));
+  };
+  draw();
+  const seen = new ResizeObserver(() => (box.isConnected ? draw() : seen.disconnect()));
+  seen.observe(box);
+  onLeave(() => seen.disconnect());
 }
 
 function node({ x, y, h: hgt, t }) {
@@ -100,11 +124,13 @@ const clip = (str, n) => (str.length > n ? str.slice(0, n - 1) + "…" : str);
 
 /** edge draws a relation from box a to box b. To the next row it is one
  * curve through the gap between the rows; otherwise it runs along the
- * grid's gaps, shifted by off so that arrows sharing a gap stay apart. */
+ * grid's gaps, shifted by off so that arrows sharing a gap stay apart, and
+ * its label, by its target, names the source table too (on a phone, one
+ * box a row, most arrows take that way). */
 function edge(a, b, r, grid, off) {
-  const label = `${r.fieldName} ${r.cardinality === "ONE_TO_MANY" ? "1:n" : "1:1"}`;
+  let label = `${r.fieldName} ${r.cardinality === "ONE_TO_MANY" ? "1:n" : "1:1"}`;
   if (!a || !b) return { path: s("g", {}), label: s("g", {}) };
-  let d, lx, ly;
+  let d, lx, ly, anchor = "middle";
   const x1 = a.x + W / 2 + off, x2 = b.x + W / 2 + off;
   if (a === b) {
     const x = a.x + W, y = a.y + 10;
@@ -112,7 +138,9 @@ function edge(a, b, r, grid, off) {
   } else if (b.row === a.row + 1) { // the next row: one curve through the gap between them
     const y1 = a.y + a.h, y2 = b.y, gy = grid.bottoms[a.row] + GAPY / 2;
     d = `M${x1},${y1} V${gy - 12} C${x1},${gy} ${x2},${gy} ${x2},${gy + 12} V${y2}`;
-    lx = (x1 + x2) / 2; ly = gy - 3;
+    // One box a row (a phone), beside the arrow: labels of arrows around
+    // the boxes come into the same gap from the left.
+    if (grid.single) { lx = x1 + 6; ly = gy + 4; anchor = "start"; } else { lx = (x1 + x2) / 2; ly = gy - 3; }
   } else { // any other row, or the same one: along the gaps
     const y1 = a.y + a.h, gy1 = grid.bottoms[a.row] + GAPY / 2 + off / 2;
     const down = b.row > a.row;
@@ -121,18 +149,23 @@ function edge(a, b, r, grid, off) {
     const col = Math.round((b.x - MARGIN) / (W + GAPX)); // the target's column
     const gx = grid.colGap(b.x < a.x ? col + 1 : col) + off; // the gap beside it, on the source's side
     d = `M${x1},${y1} V${gy1} H${gx} V${gy2} H${x2} V${y2}`;
-    lx = (gx + x2) / 2; ly = gy2 - 3;
+    // Beside the target's arrow, on the side it comes from.
+    lx = gx < x2 ? x2 - 6 : x2 + 6; ly = gy2 - 3; anchor = gx < x2 ? "end" : "start";
+    label = `${clip(a.t.name, 22)}.${label}`;
   }
+  // Kept inside the drawing (its width guessed at 6.5 px a character of 11 px text).
+  const est = label.length * 6.5, [lo, hi] = anchor === "start" ? [0, est] : anchor === "end" ? [est, 0] : [est / 2, est / 2];
+  lx = Math.min(Math.max(lx, 4 + lo), grid.width - 4 - hi);
   return { path: s("path", { class: "edge", d, "marker-end": "url(#arrow)" }),
-    label: s("text", { class: "edge-label", x: lx, y: ly, "text-anchor": "middle" }, label) };
+    label: s("text", { class: "edge-label", x: lx, y: ly, "text-anchor": anchor }, label) };
 }
 
 export async function diagramTab(body, p) {
   const box = h("div", { class: "scroll" });
   fill(body, card(`Diagram: ${count(p.tables.length, "table")}, ${count(p.relations.length, "relation")}`,
     p.tables.length ? box : h("p", {}, "No tables yet: add them on the ", h("a", { href: `/board/projects/${encodeURIComponent(p.id)}` }, "Model tab"), "."),
-    h("p", { class: "muted" }, "Green: ready; red: not ready. Arrows go from a relation's source to its target, labelled with the field and cardinality.")));
+    h("p", { class: "muted" }, "Green: ready; red: not ready. Arrows go from a relation's source to its target, labelled with the field and cardinality; an arrow that runs around other tables names its source too (Source.field).")));
   // A contract table's hidden link keys (__key…) are the engine's, not the schema's.
   const tables = p.contract ? p.tables.map((t) => ({ ...t, attributes: t.attributes.filter((a) => !a.name.startsWith("__")) })) : p.tables;
-  if (p.tables.length) box.append(diagram(tables, p.relations, Math.max(body.clientWidth, 360)));
+  if (p.tables.length) drawInto(box, tables, p.relations);
 }
