@@ -39,7 +39,7 @@
 GO          ?= go
 STATICCHECK ?= $(GO) run honnef.co/go/tools/cmd/staticcheck@v0.8.2
 NORACE_TESTS := TestCluster|TestListDifferential|TestPowerDifferential|TestOverlayPatchMatchesFull|TestSortedMatchesNaive
-NORACE_PKGS  := ./cluster ./cmd/mockgql ./dataset ./graphql
+NORACE_PKGS  := ./cluster ./cmd/mockgql ./dataset ./engine ./graphql
 SHARD_TESTS  := ^TestBoard
 SHARD_PKGS   := ./cmd/mockgql
 TEST_PARALLEL ?= 4

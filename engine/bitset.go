@@ -9,8 +9,8 @@ import (
 // Bitset is a fixed-size set of row numbers. A nil *Bitset is empty.
 type Bitset struct{ Words []uint64 }
 
-// NewBitset returns an empty set of rows 0..n-1.
-func NewBitset(n int) *Bitset { return &Bitset{Words: make([]uint64, (n+63)/64)} }
+// newBitset returns an empty set of rows 0..n-1.
+func newBitset(n int) *Bitset { return &Bitset{Words: make([]uint64, (n+63)/64)} }
 
 // Set adds row r, which must be below the size.
 func (b *Bitset) Set(r int32) { b.Words[r>>6] |= 1 << (uint(r) & 63) }
@@ -31,7 +31,7 @@ const chunkWords = 32
 // chunkWords words that versions share copy-on-write: a new version copies
 // the chunk pointers (n/2,048 of them) and only the chunks it changes, not
 // the n/64 words. A nil chunk is empty. It is immutable once built (by
-// ChunkEditor); a nil *ChunkedBits is empty.
+// chunkEditor); a nil *ChunkedBits is empty.
 type ChunkedBits struct {
 	chunks []*[chunkWords]uint64
 	words  int
@@ -91,27 +91,27 @@ func (b *ChunkedBits) Dense() []uint64 {
 	return out
 }
 
-// ChunkEditor builds a ChunkedBits from an earlier one (or an empty set),
+// chunkEditor builds a ChunkedBits from an earlier one (or an empty set),
 // copying a chunk the first time it changes it.
-type ChunkEditor struct {
+type chunkEditor struct {
 	b     *ChunkedBits
 	owned []bool // by chunk: copied (or made) by this editor
 }
 
-// EditChunks returns an editor of a copy of from (nil: an empty set of n
+// editChunks returns an editor of a copy of from (nil: an empty set of n
 // rows); from is left unchanged.
-func EditChunks(from *ChunkedBits, n int) *ChunkEditor {
+func editChunks(from *ChunkedBits, n int) *chunkEditor {
 	words := (n + 63) / 64
 	b := &ChunkedBits{chunks: make([]*[chunkWords]uint64, (words+chunkWords-1)/chunkWords), words: words}
 	if from != nil {
 		copy(b.chunks, from.chunks)
 	}
-	return &ChunkEditor{b: b, owned: make([]bool, len(b.chunks))}
+	return &chunkEditor{b: b, owned: make([]bool, len(b.chunks))}
 }
 
 // chunk returns r's chunk, owned by the editor, or nil when it is empty
 // and create is false.
-func (e *ChunkEditor) chunk(r int32, create bool) *[chunkWords]uint64 {
+func (e *chunkEditor) chunk(r int32, create bool) *[chunkWords]uint64 {
 	ci := int(r>>6) / chunkWords
 	c := e.b.chunks[ci]
 	switch {
@@ -129,16 +129,16 @@ func (e *ChunkEditor) chunk(r int32, create bool) *[chunkWords]uint64 {
 }
 
 // Set adds row r.
-func (e *ChunkEditor) Set(r int32) {
+func (e *chunkEditor) Set(r int32) {
 	e.chunk(r, true)[r>>6%chunkWords] |= 1 << (uint(r) & 63)
 }
 
 // Clear removes row r.
-func (e *ChunkEditor) Clear(r int32) {
+func (e *chunkEditor) Clear(r int32) {
 	if c := e.chunk(r, false); c != nil {
 		c[r>>6%chunkWords] &^= 1 << (uint(r) & 63)
 	}
 }
 
 // Done returns the set built; the editor must not be used after.
-func (e *ChunkEditor) Done() *ChunkedBits { return e.b }
+func (e *chunkEditor) Done() *ChunkedBits { return e.b }

@@ -28,9 +28,9 @@ func TestChunkedBitsEdits(t *testing.T) {
 			rnd := rand.New(rand.NewPCG(uint64(tc.n), 1))
 			var prev *ChunkedBits
 			var prevDense []uint64
-			want := NewBitset(tc.n)
+			want := newBitset(tc.n)
 			for version := 0; version < 8; version++ {
-				e := EditChunks(prev, tc.n)
+				e := editChunks(prev, tc.n)
 				touched := map[int]bool{}
 				for i := 0; i < tc.edits; i++ {
 					r := int32(rnd.IntN(tc.rowsSpread))

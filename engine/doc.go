@@ -1,31 +1,54 @@
 // Package engine is mockgql's row engine: it answers which rows of a table a
-// query reads, over the immutable columns of package dataset and a
-// project's copy-on-write overlay of mutations. It knows nothing of GraphQL.
+// query reads, and what their values are, over the immutable columns of
+// package dataset and a project's copy-on-write overlay of mutations. It
+// knows nothing of GraphQL: package graphql compiles a schema, reads a
+// request's arguments into the queries below and writes the rows.
 //
-// Where does a list query get its rows? Today from graphql's
-// tableView.pageRows (graphql/query_list.go): the indexed page when the
-// query's conditions have indexes, else the cached, sorted, filtered list.
-// That code is moving here (below); what lives here already is what it
-// stands on:
+// Where does a list query get its rows? From TableView.PageRows (list.go):
+// the indexed page when the query's conditions have indexes (index.go; a
+// sparse row list when one condition selects few rows, sparse.go), else
+// the cached, sorted, filtered list merged with the overlay's live rows
+// (TableView.rows). A query with where or several sort keys goes through
+// Query.Page (query.go), which walks the indexes itself (query_walk.go,
+// query_back.go) and falls back to a scan.
 //
+// The API, by what a caller holds:
+//
+//   - Table, Attr, Rel (table.go): what the engine reads of a compiled
+//     table — its dataset, variant and id path, per attribute its path,
+//     type, mapping, constant or Generator, and its relation fields.
+//     NewTables fills them from a model.Project; graphql's compiler adds
+//     operations and the schema.
+//   - View (view.go): one request's reading of a data Pool at one overlay
+//     snapshot, on the node's query cache. View.TableView binds a Table to
+//     its dataset and resolved overlay (TableView, immutable, shared by the
+//     request's resolvers).
+//   - TableView: Value and ID of a row; PageRows for a ListQuery;
+//     RowsWhere, FirstWhere, ByID, Related, RelatedRows, RelatedOne look rows
+//     up by key (lookup.go, never a scan); FreshID and IDUsed choose the id
+//     of a created row (newid.go); End numbers dataset rows then created
+//     ones.
+//   - Queries: a ListQuery (a sort attribute and Preds, each a Param's
+//     argument: filter.go) is what the list engine evaluates; a Query adds
+//     a Where tree (ParseWhere, where.go; bitset algebra in where_bits.go)
+//     and further SortKeys, with Page and All. Aggregate and
+//     IndexedAggregate (aggregate.go, aggregate_index.go) count, sum and
+//     group the rows of a Query; PageBounds cuts a page.
 //   - Overlay, Change, Snapshot, OverlayState, TableState (overlay.go): a
 //     project's mutations as records over the shared datasets, one writer
 //     and many readers, each reader on one immutable version; Diff names
-//     the rows two versions may differ in, so a resolved view is patched,
-//     not rebuilt.
+//     the rows two versions may differ in, so a resolved table overlay
+//     (TableOverlay, overlay_resolve.go) and its live rows (overlay_live*.go)
+//     are patched (overlay_patch.go, overlay_ranks.go), not rebuilt.
 //   - Cache, CacheView, CacheKey, GetOrMake (cache.go): the node's bounded
 //     LRU of computed row lists, membership bitsets and resolved overlays,
 //     shared by every Runtime, entries held by weak dataset and overlay
 //     pointers.
-//   - Bitset, ChunkedBits, ChunkEditor (bitset.go): row sets; ChunkedBits
-//     are copy-on-write in 2,048-row chunks, so an overlay version costs
-//     the chunks it changes.
-//   - SelectBits, WalkOrder, DescPage, SelectByRank, BitsBefore, BitsFrom,
-//     MergeOrdered, SmallestRows, RankKeys, RankList, PatchSorted (rank.go):
-//     pages from row bitsets (words of 64 rows) and dataset.Order positions,
-//     ranks and tie groups, so that page 500 costs what page 1 does.
-//   - CanonKey, LookupKeys, ValueOfJSON, ValueOfGo, JSONOf, NumberOf,
-//     FormatNum (value.go): stored values as keys, JSON and numbers.
+//   - Row sets and pages underneath: Bitset and copy-on-write ChunkedBits
+//     (bitset.go), pages from row bitsets and dataset.Order ranks (rank.go),
+//     so that page 500 costs what page 1 does; stored values as keys, JSON
+//     and numbers (value.go: CanonKey, LookupKeys, JSONOf, NumberOf,
+//     FormatNum).
 //
 // A writer and a reader of an overlay (ExampleOverlay):
 //
@@ -34,31 +57,19 @@
 //	snap := ov.Snapshot()          // immutable; readers share it
 //	rec := snap.State().Table("t1").Get("7")
 //
-// The API the whole engine is meant to have (issue 21; not all of it here
-// yet): a Table describes what the engine reads of a compiled table (its
-// dataset code, variant, id path, and per attribute its path, type,
-// mapping, constant and generator), filled by graphql's compiler. A View
-// binds tables to a data pool and one overlay snapshot for one request;
-// its table view answers
+// A page of a table's rows (as graphql's list resolver reads one):
 //
-//	Page(ctx, q, page, size) — rows of a list query (conditions, where
-//	                           tree, order), indexed or scanned
-//	Count(ctx, q)            — the total the page is of
-//	Aggregate(ctx, q, spec)  — counts, sums and groups over the rows
-//	Lookup(attr, key)        — the rows whose attribute holds key (ids,
-//	                           relations)
-//	Value(attr, row), ID(row) — what a resolver writes
+//	env := &engine.Env{Cache: cache.View(), Sparse: engine.SparseReach{Div: engine.DefaultSparseDiv}}
+//	v := engine.NewView(env, pool, ov, ov.State(), true)
+//	tv := v.TableView(table)          // tv.NotReady: not bound to data
+//	rows, err := tv.PageRows(ctx, &engine.ListQuery{}, 1, 20) // all rows, storage order
+//	lo, hi := engine.PageBounds(rows.Len(), 1, 20)
+//	for i := lo; i < hi; i++ {
+//		name := tv.Value(table.Field("name"), rows.At(i))
+//	}
 //
-// What still sits in package graphql and moves next, in this order: the
-// table description (graphql/compile.go's table and attribute, which the
-// row engine reads today), the bound table view and its resolved overlay
-// (query_view.go, overlay_resolve.go, overlay_patch.go, overlay_ranks.go,
-// overlay_live*.go), the list, index, sparse and page code (query_list.go,
-// query_index.go, query_sparse.go, query_page.go, query_filter.go,
-// query_where*.go), the power walk (query_power*.go) and the indexed
-// aggregate (aggregate_index.go).
-//
-// The package is pure: no I/O, no clock, and no mutable package state
-// (TestNoPackageState): the only package-level variable is the immutable
-// empty overlay version.
+// The package is pure: no I/O and no clock. Its only package-level
+// variables are the immutable empty overlay version and two sync.Pools of
+// scratch buffers (TestNoPackageState); it imports the standard library,
+// dataset, roaring and model only (TestKnowsNoGraphQL).
 package engine

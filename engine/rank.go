@@ -15,9 +15,9 @@ import (
 // from sorted row lists, the primitives under graphql's indexed list pages,
 // power walks and the overlay's rank lists.
 
-// DiffSorted returns the values only in a and those only in b, both
+// diffSorted returns the values only in a and those only in b, both
 // ascending and without repeats.
-func DiffSorted(a, b []int32) (onlyA, onlyB []int32) {
+func diffSorted(a, b []int32) (onlyA, onlyB []int32) {
 	i, j := 0, 0
 	for i < len(a) || j < len(b) {
 		switch {
@@ -34,8 +34,8 @@ func DiffSorted(a, b []int32) (onlyA, onlyB []int32) {
 	return onlyA, onlyB
 }
 
-// RankList returns the ranks of rows in ord, ascending.
-func RankList(ord *dataset.Order, rows []int32) []int32 {
+// rankList returns the ranks of rows in ord, ascending.
+func rankList(ord *dataset.Order, rows []int32) []int32 {
 	out := make([]int32, len(rows))
 	for i, r := range rows {
 		out[i] = ord.Rank(r)
@@ -44,9 +44,9 @@ func RankList(ord *dataset.Order, rows []int32) []int32 {
 	return out
 }
 
-// PatchSorted returns the ascending multiset sorted less one copy of each
+// patchSorted returns the ascending multiset sorted less one copy of each
 // of remove (all in sorted) plus add, both ascending.
-func PatchSorted(sorted, remove, add []int32) []int32 {
+func patchSorted(sorted, remove, add []int32) []int32 {
 	out := make([]int32, 0, len(sorted)-len(remove)+len(add))
 	k := 0
 	for _, v := range sorted {
@@ -63,24 +63,24 @@ func PatchSorted(sorted, remove, add []int32) []int32 {
 	return append(out, add[k:]...)
 }
 
-// AndWords intersects dst with a (at least as long).
-func AndWords(dst, a []uint64) {
+// andWords intersects dst with a (at least as long).
+func andWords(dst, a []uint64) {
 	a = a[:len(dst)]
 	for i := range dst {
 		dst[i] &= a[i]
 	}
 }
 
-// AndNotWords removes a's rows from dst (a at least as long).
-func AndNotWords(dst, a []uint64) {
+// andNotWords removes a's rows from dst (a at least as long).
+func andNotWords(dst, a []uint64) {
 	a = a[:len(dst)]
 	for i := range dst {
 		dst[i] &^= a[i]
 	}
 }
 
-// SelectBits returns the set bits number skip..limit-1 of acc, ascending.
-func SelectBits(acc []uint64, skip, limit int) []int32 {
+// selectBits returns the set bits number skip..limit-1 of acc, ascending.
+func selectBits(acc []uint64, skip, limit int) []int32 {
 	out := make([]int32, 0, limit-skip)
 	seen := 0
 	for w, word := range acc {
@@ -103,16 +103,16 @@ func SelectBits(acc []uint64, skip, limit int) []int32 {
 	return out
 }
 
-// HasBit reports whether r is in acc, where a nil acc holds every row.
-func HasBit(acc []uint64, r int32) bool {
+// hasBit reports whether r is in acc, where a nil acc holds every row.
+func hasBit(acc []uint64, r int32) bool {
 	return acc == nil || acc[r>>6]&(1<<(uint(r)&63)) != 0
 }
 
-// WalkOrder walks ord's positions [lo, hi) ascending, or descending by
+// walkOrder walks ord's positions [lo, hi) ascending, or descending by
 // tie groups each visited forwards (a stable descending sort), keeping
 // the members of acc (nil: all rows) not in excl (nil: none) at member
 // positions skip..limit-1. It gives up (ok false) after budget positions.
-func WalkOrder(acc []uint64, excl *ChunkedBits, ord *dataset.Order, desc bool, lo, hi, skip, limit int, budget int64) (out []int32, ok bool) {
+func walkOrder(acc []uint64, excl *ChunkedBits, ord *dataset.Order, desc bool, lo, hi, skip, limit int, budget int64) (out []int32, ok bool) {
 	out = make([]int32, 0, limit-skip)
 	seen := 0
 	rows := ord.Rows()[:hi]
@@ -121,7 +121,7 @@ func WalkOrder(acc []uint64, excl *ChunkedBits, ord *dataset.Order, desc bool, l
 			if int64(i-lo) > budget {
 				return nil, false
 			}
-			if r := rows[i]; HasBit(acc, r) && !excl.Has(r) {
+			if r := rows[i]; hasBit(acc, r) && !excl.Has(r) {
 				if seen >= skip {
 					out = append(out, r)
 				}
@@ -138,7 +138,7 @@ func WalkOrder(acc []uint64, excl *ChunkedBits, ord *dataset.Order, desc bool, l
 		}
 		g := max(lo, int(ord.Rank(rows[i])))
 		for _, r := range rows[g : i+1] {
-			if HasBit(acc, r) && !excl.Has(r) {
+			if hasBit(acc, r) && !excl.Has(r) {
 				if seen >= skip {
 					out = append(out, r)
 				}
@@ -152,13 +152,13 @@ func WalkOrder(acc []uint64, excl *ChunkedBits, ord *dataset.Order, desc bool, l
 	return out, true
 }
 
-// DescPage returns the rows at places skip..limit-1 of ord's positions
-// [lo, hi) read as WalkOrder reads them descending (tie groups from the
+// descPage returns the rows at places skip..limit-1 of ord's positions
+// [lo, hi) read as walkOrder reads them descending (tie groups from the
 // top, each forwards), every row a member, without walking the skipped
 // places: the first place taken lies in the tie group holding position
 // hi-1-skip, found by its rank and one binary search for its end. A deep
 // page costs O(page + log n), not O(page × pageSize).
-func DescPage(ord *dataset.Order, lo, hi, skip, limit int) []int32 {
+func descPage(ord *dataset.Order, lo, hi, skip, limit int) []int32 {
 	limit = min(limit, hi-lo)
 	if skip >= limit {
 		return nil
@@ -184,12 +184,12 @@ func DescPage(ord *dataset.Order, lo, hi, skip, limit int) []int32 {
 	}
 }
 
-// SelectByRank collects the members of acc keyed by (rank, row), or
+// selectByRank collects the members of acc keyed by (rank, row), or
 // (-rank, row) descending, keeps the keys of the rank buckets that hold
 // the first limit members, and sorts only the page's among those
-// (SmallestRows): O(total) plus a small sort, where a walk of the order
+// (smallestRows): O(total) plus a small sort, where a walk of the order
 // would step over many non-members.
-func SelectByRank(acc []uint64, ord *dataset.Order, desc bool, total, skip, limit int) []int32 {
+func selectByRank(acc []uint64, ord *dataset.Order, desc bool, total, skip, limit int) []int32 {
 	const buckets = 1024
 	n := ord.Len()
 	key := func(r int32) uint64 {
@@ -206,7 +206,7 @@ func SelectByRank(acc []uint64, ord *dataset.Order, desc bool, total, skip, limi
 	keys := collectKeys(acc, key, func(k uint64) bool { return bucketOf(k) <= guess }, 4*limit)
 	if len(keys) < limit && guess < buckets-1 { // bunched: count, then keep
 		var counts [buckets]int
-		ForBits(acc, func(r int32) { counts[bucketOf(key(r))]++ })
+		forBits(acc, func(r int32) { counts[bucketOf(key(r))]++ })
 		cut, sum := 0, 0
 		for cut < buckets-1 && sum+counts[cut] < limit {
 			sum += counts[cut]
@@ -214,13 +214,13 @@ func SelectByRank(acc []uint64, ord *dataset.Order, desc bool, total, skip, limi
 		}
 		keys = collectKeys(acc, key, func(k uint64) bool { return bucketOf(k) <= cut }, sum+counts[cut])
 	}
-	return SmallestRows(keys, skip, limit)
+	return smallestRows(keys, skip, limit)
 }
 
 // collectKeys returns the keys of the members of acc that keep accepts.
 func collectKeys(acc []uint64, key func(int32) uint64, keep func(uint64) bool, capacity int) []uint64 {
 	keys := make([]uint64, 0, capacity)
-	ForBits(acc, func(r int32) {
+	forBits(acc, func(r int32) {
 		if k := key(r); keep(k) {
 			keys = append(keys, k)
 		}
@@ -228,8 +228,8 @@ func collectKeys(acc []uint64, key func(int32) uint64, keep func(uint64) bool, c
 	return keys
 }
 
-// ForBits calls f with the members of acc, ascending.
-func ForBits(acc []uint64, f func(int32)) {
+// forBits calls f with the members of acc, ascending.
+func forBits(acc []uint64, f func(int32)) {
 	for w, word := range acc {
 		for word != 0 {
 			f(int32(w<<6 + bits.TrailingZeros64(word)))
@@ -238,9 +238,9 @@ func ForBits(acc []uint64, f func(int32)) {
 	}
 }
 
-// BitsBefore returns, descending, the last limit members of acc (nil:
+// bitsBefore returns, descending, the last limit members of acc (nil:
 // every row) below row to.
-func BitsBefore(acc []uint64, to int32, limit int) []int32 {
+func bitsBefore(acc []uint64, to int32, limit int) []int32 {
 	out := make([]int32, 0, max(0, min(limit, int(to))))
 	if acc == nil {
 		for r := to - 1; r >= 0 && len(out) < limit; r-- {
@@ -266,9 +266,9 @@ func BitsBefore(acc []uint64, to int32, limit int) []int32 {
 	return out
 }
 
-// MergeBack merges back (nearest first) and live (in order) and returns
+// mergeBack merges back (nearest first) and live (in order) and returns
 // the last limit rows of the two, in order.
-func MergeBack(back, live []int32, order func(a, b int32) int, limit int) []int32 {
+func mergeBack(back, live []int32, order func(a, b int32) int, limit int) []int32 {
 	out := make([]int32, 0, min(limit, len(back)+len(live)))
 	i, j := 0, len(live)-1
 	for len(out) < limit && (i < len(back) || j >= 0) {
@@ -284,9 +284,9 @@ func MergeBack(back, live []int32, order func(a, b int32) int, limit int) []int3
 	return out
 }
 
-// MergeOrdered merges base and live, each in order, and returns the first
+// mergeOrdered merges base and live, each in order, and returns the first
 // limit rows.
-func MergeOrdered(base, live []int32, order func(a, b int32) int, limit int) []int32 {
+func mergeOrdered(base, live []int32, order func(a, b int32) int, limit int) []int32 {
 	out := make([]int32, 0, min(limit, len(base)+len(live)))
 	i, j := 0, 0
 	for len(out) < limit && (i < len(base) || j < len(live)) {
@@ -301,9 +301,9 @@ func MergeOrdered(base, live []int32, order func(a, b int32) int, limit int) []i
 	return out
 }
 
-// BitsFrom returns the first limit members of acc (nil: rows 0..n-1)
+// bitsFrom returns the first limit members of acc (nil: rows 0..n-1)
 // from row from on, ascending.
-func BitsFrom(acc []uint64, from, n int32, limit int) []int32 {
+func bitsFrom(acc []uint64, from, n int32, limit int) []int32 {
 	out := make([]int32, 0, limit)
 	if acc == nil {
 		for r := from; r < n && len(out) < limit; r++ {
@@ -324,9 +324,9 @@ func BitsFrom(acc []uint64, from, n int32, limit int) []int32 {
 	return out
 }
 
-// AppendPosting appends the rows of b (fewer than 2^31) ascending, read
+// appendPosting appends the rows of b (fewer than 2^31) ascending, read
 // len(buf) at a time.
-func AppendPosting(dst []int32, b *roaring.Bitmap, buf []uint32) []int32 {
+func appendPosting(dst []int32, b *roaring.Bitmap, buf []uint32) []int32 {
 	it := b.ManyIterator()
 	for n := it.NextMany(buf[:]); n > 0; n = it.NextMany(buf[:]) {
 		for _, r := range buf[:n] {
@@ -336,16 +336,16 @@ func AppendPosting(dst []int32, b *roaring.Bitmap, buf []uint32) []int32 {
 	return dst
 }
 
-// BoolToInt is 1 for true, 0 for false.
-func BoolToInt(b bool) int {
+// boolToInt is 1 for true, 0 for false.
+func boolToInt(b bool) int {
 	if b {
 		return 1
 	}
 	return 0
 }
 
-// FilterRows keeps the rows that pass keep, in place.
-func FilterRows(rows []int32, keep func(int32) bool) []int32 {
+// filterRows keeps the rows that pass keep, in place.
+func filterRows(rows []int32, keep func(int32) bool) []int32 {
 	n := 0
 	for _, r := range rows {
 		if keep(r) {
@@ -356,10 +356,10 @@ func FilterRows(rows []int32, keep func(int32) bool) []int32 {
 	return rows[:n]
 }
 
-// RankKeys appends the sort keys of rows: (rank, row), or (-rank, row)
+// rankKeys appends the sort keys of rows: (rank, row), or (-rank, row)
 // descending, or the row alone in storage order (ord nil); ascending keys
 // are the query's order.
-func RankKeys(rows []int32, ord *dataset.Order, desc bool, keys []uint64) []uint64 {
+func rankKeys(rows []int32, ord *dataset.Order, desc bool, keys []uint64) []uint64 {
 	if ord == nil {
 		for _, r := range rows {
 			keys = append(keys, uint64(uint32(r)))
@@ -377,12 +377,12 @@ func RankKeys(rows []int32, ord *dataset.Order, desc bool, keys []uint64) []uint
 	return keys
 }
 
-// SmallestRows returns the rows of the keys at places skip..limit-1 of
+// smallestRows returns the rows of the keys at places skip..limit-1 of
 // their ascending order: the limit smallest moved to the front by
 // selection, the skip smallest of those moved before them, and only the
 // page between sorted (a deep page sorts its 20 keys, not the page ×
 // pageSize before them). keys is reordered.
-func SmallestRows(keys []uint64, skip, limit int) []int32 {
+func smallestRows(keys []uint64, skip, limit int) []int32 {
 	limit = min(limit, len(keys))
 	skip = min(skip, limit)
 	selectSmallest(keys, limit)

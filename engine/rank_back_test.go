@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestBitsBefore compares BitsBefore with a naive reading of the bitset,
+// TestBitsBefore compares bitsBefore with a naive reading of the bitset,
 // for every row (nil: every row) and random bitsets, at word edges.
 func TestBitsBefore(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(14, 1))
@@ -33,7 +33,7 @@ func TestBitsBefore(t *testing.T) {
 			}
 			for _, to := range []int32{0, 1, 63, 64, 65, 127, 128, tc.n - 1, tc.n} {
 				for _, limit := range []int{0, 1, 5, 1000} {
-					if got, want := BitsBefore(acc, min(to, tc.n), limit), naiveBefore(acc, min(to, tc.n), limit); !slices.Equal(got, want) {
+					if got, want := bitsBefore(acc, min(to, tc.n), limit), naiveBefore(acc, min(to, tc.n), limit); !slices.Equal(got, want) {
 						t.Fatalf("to %d limit %d: %v, want %v", to, limit, got, want)
 					}
 				}
@@ -45,7 +45,7 @@ func TestBitsBefore(t *testing.T) {
 func naiveBefore(acc []uint64, to int32, limit int) []int32 {
 	out := []int32{}
 	for r := to - 1; r >= 0 && len(out) < limit; r-- {
-		if HasBit(acc, r) {
+		if hasBit(acc, r) {
 			out = append(out, r)
 		}
 	}

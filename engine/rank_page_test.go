@@ -37,14 +37,14 @@ func TestDescPageMatchesWalk(t *testing.T) {
 			lo := rnd.IntN(n)
 			hi := lo + rnd.IntN(n-lo+1)
 			skip, limit := rnd.IntN(hi-lo+2), rnd.IntN(hi-lo+3)
-			got := DescPage(ord, lo, hi, skip, limit)
+			got := descPage(ord, lo, hi, skip, limit)
 			if skip >= min(limit, hi-lo) {
 				if got != nil {
 					t.Fatalf("positions [%d,%d), places %d..%d: got %v, want none", lo, hi, skip, limit, got)
 				}
 				continue
 			}
-			want, _ := WalkOrder(nil, nil, ord, true, lo, hi, skip, min(limit, hi-lo), int64(n)+1)
+			want, _ := walkOrder(nil, nil, ord, true, lo, hi, skip, min(limit, hi-lo), int64(n)+1)
 			if !slices.Equal(got, want) {
 				t.Fatalf("distinct %d, positions [%d,%d), places %d..%d: got %v, want %v", distinct, lo, hi, skip, limit, got, want)
 			}

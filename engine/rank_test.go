@@ -33,7 +33,7 @@ func TestSmallestRows(t *testing.T) {
 				want := slices.Clone(keys)
 				slices.Sort(want)
 				skip, limit := rnd.IntN(tc.n+2), rnd.IntN(tc.n+3)
-				got := SmallestRows(slices.Clone(keys), skip, limit)
+				got := smallestRows(slices.Clone(keys), skip, limit)
 				var exp []int32
 				for _, k := range want[min(skip, min(limit, tc.n)):min(limit, tc.n)] {
 					exp = append(exp, int32(uint32(k)))

@@ -58,9 +58,9 @@ func LookupKeys(k string) []string {
 	return []string{k}
 }
 
-// ValueOfJSON converts a JSON value (as the overlay and constants store
+// valueOfJSON converts a JSON value (as the overlay and constants store
 // them) into a stored value. Invalid JSON is null.
-func ValueOfJSON(raw []byte) dataset.Value {
+func valueOfJSON(raw []byte) dataset.Value {
 	var x any
 	if len(raw) == 0 || json.Unmarshal(raw, &x) != nil {
 		return dataset.Value{}
@@ -110,7 +110,7 @@ func ValueOfGo(x any) dataset.Value {
 	if err != nil {
 		return dataset.Value{}
 	}
-	return ValueOfJSON(b)
+	return valueOfJSON(b)
 }
 
 // JSONOf is the JSON text of v, as the overlay stores it.

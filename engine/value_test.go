@@ -16,7 +16,7 @@ func TestKeys(t *testing.T) {
 	if got := LookupKeys("7"); len(got) != 1 || got[0] != "7" {
 		t.Errorf("LookupKeys(7) = %v", got)
 	}
-	if got := ValueOfJSON([]byte(` [1, 2] `)); got.Kind != dataset.Raw || got.Str != "[1,2]" {
-		t.Errorf("ValueOfJSON = %+v", got)
+	if got := valueOfJSON([]byte(` [1, 2] `)); got.Kind != dataset.Raw || got.Str != "[1,2]" {
+		t.Errorf("valueOfJSON = %+v", got)
 	}
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/vektah/gqlparser/v2/ast"
 
-	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -17,74 +17,20 @@ import (
 // statistic without numbers is null. Groups come in order of their first
 // row in storage order (created rows last); at most maxGroups of them.
 
-const maxGroups = 10000
-
-// stats accumulates the statistics of one set of rows.
-type stats struct {
-	count int
-	n     []int
-	sum   []float64
-	min   []float64
-	max   []float64
-}
-
-func newStats(k int) *stats {
-	f := make([]float64, 3*k) // one allocation for the three float columns
-	return &stats{n: make([]int, k), sum: f[:k:k], min: f[k : 2*k : 2*k], max: f[2*k:]}
-}
-
-func (s *stats) add(vals []dataset.Value) {
-	s.count++
-	for i, v := range vals {
-		if v.Kind == dataset.Number {
-			s.addNum(i, v.Num)
-		}
-	}
-}
-
-// addNum counts the number x of numeric attribute i.
-func (s *stats) addNum(i int, x float64) {
-	if s.n[i] == 0 || x < s.min[i] {
-		s.min[i] = x
-	}
-	if s.n[i] == 0 || x > s.max[i] {
-		s.max[i] = x
-	}
-	s.n[i]++
-	s.sum[i] += x
-}
-
-// merge adds the statistics x of numeric attribute i.
-func (s *stats) merge(i int, x dataset.NumberStats) {
-	st := dataset.NumberStats{N: s.n[i], Sum: s.sum[i], Min: s.min[i], Max: s.max[i]}
-	st.Merge(x)
-	s.n[i], s.sum[i], s.min[i], s.max[i] = st.N, st.Sum, st.Min, st.Max
-}
-
-// statNames are the statistics of a TAggregate or TGroup, in the order of
-// a statSet.
-func statNames() [4]string { return [4]string{"sum", "avg", "min", "max"} }
-
-// statSet tells which statistics a query selects.
-type statSet [4]bool
-
-// allStats selects every statistic.
-func allStats() statSet { return statSet{true, true, true, true} }
-
 // selectedStats returns the statistics selected anywhere below f (the
 // aggregate's and its groups'), fragments included; all of them when f
 // has no syntax tree.
-func selectedStats(f *ast.Field) statSet {
+func selectedStats(f *ast.Field) engine.StatSet {
 	if f == nil {
-		return allStats()
+		return engine.AllStats()
 	}
-	var want statSet
+	var want engine.StatSet
 	var walk func(set ast.SelectionSet, depth int)
 	walk = func(set ast.SelectionSet, depth int) {
 		for _, sel := range set {
 			switch x := sel.(type) {
 			case *ast.Field:
-				for i, n := range statNames() {
+				for i, n := range engine.StatNames() {
 					want[i] = want[i] || x.Name == n
 				}
 				walk(x.SelectionSet, depth+1)
@@ -92,7 +38,7 @@ func selectedStats(f *ast.Field) statSet {
 				walk(x.SelectionSet, depth+1)
 			case *ast.FragmentSpread:
 				if x.Definition == nil || depth > 8 {
-					want = allStats()
+					want = engine.AllStats()
 					return
 				}
 				walk(x.Definition.SelectionSet, depth+1)
@@ -103,203 +49,43 @@ func selectedStats(f *ast.Field) statSet {
 	return want
 }
 
-// value is the map of a TAggregate or TGroup (without groups and key),
-// with the statistics of want: the others are not selected, and building
-// their maps for every group cost more than computing them.
-func (s *stats) value(nums []*attribute, want statSet) map[string]any {
-	m := map[string]any{"count": s.count}
-	if len(nums) == 0 {
-		return m
-	}
-	for k, name := range statNames() {
-		if !want[k] {
-			continue
-		}
-		vals := make(map[string]any, len(nums))
-		for i, a := range nums {
-			vals[a.name] = s.stat(k, i)
-		}
-		m[name] = vals
-	}
-	return m
-}
-
-// stat is statistic k (of statNames) of numeric attribute i, nil when no
-// row has a number there.
-func (s *stats) stat(k, i int) any {
-	if s.n[i] == 0 {
-		return nil
-	}
-	return [4]float64{s.sum[i], s.sum[i] / float64(s.n[i]), s.min[i], s.max[i]}[k]
-}
-
 // aggregateResolver serves an AGGREGATE operation.
 func (rt *Runtime) aggregateResolver(o *operation) exec.Resolver {
 	return func(ctx context.Context, f *exec.Field) (any, error) {
 		nums := numericAttrs(o.t)
-		tv := f.Parent.(*view).tableView(o.t)
-		if tv.notReady != nil {
-			f.Report(tv.notReady)
-			v := newStats(len(nums)).value(nums, allStats())
-			v["groups"] = []any{}
-			return v, nil
+		tv := rootView(f).TableView(o.t)
+		if tv.NotReady != nil {
+			f.Report(tv.NotReady)
+			return engine.EmptyAggregate(nums), nil
 		}
 		pq, err := o.powerQuery(map[string]any{"where": f.Args["where"]})
 		if err != nil {
 			return nil, err
 		}
 		by := groupKeys(o.t, f.Args["groupBy"])
-		if len(by) > maxGroupBy {
-			return nil, model.Errorf(model.CodeBadUserInput, "groupBy takes at most %d attributes", maxGroupBy)
+		if len(by) > engine.MaxGroupBy {
+			return nil, model.Errorf(model.CodeBadUserInput, "groupBy takes at most %d attributes", engine.MaxGroupBy)
 		}
 		want := selectedStats(f.AST)
-		if v, ok, err := indexedAggregate(ctx, tv, pq, nums, by, want); ok || err != nil {
+		if v, ok, err := engine.IndexedAggregate(ctx, tv, pq, nums, by, want); ok || err != nil {
 			return v, err
 		}
-		rows, err := pq.all(ctx, tv)
+		rows, err := pq.All(ctx, tv)
 		if err != nil {
 			return nil, err
 		}
-		return aggregate(ctx, tv, rows, nums, by, want)
+		return engine.Aggregate(ctx, tv, rows, nums, by, want)
 	}
 }
 
-// maxGroupBy bounds the attributes of a groupBy.
-const maxGroupBy = 4
-
-// groupKeyer finds the group of a row. With built indexes, a value is the
-// position of its tie group in its column's Order (Rank for unchanged
-// dataset rows, Equal for live values), so grouping costs no text; values
-// the dataset lacks, and columns without an index, fall back to the
-// canonical text of the values.
-type groupKeyer struct {
-	tv     *tableView
-	by     []*attribute
-	ords   []*dataset.Order // nil: by text
-	byRank map[[maxGroupBy]int32]int
-	byText map[string]int
-	extra  map[string]int32 // live values missing from an Order
-	spec   []byte
-}
-
-func newGroupKeyer(tv *tableView, by []*attribute) *groupKeyer {
-	g := &groupKeyer{tv: tv, by: by, byRank: map[[maxGroupBy]int32]int{}, byText: map[string]int{}, extra: map[string]int32{}}
-	if len(by) == 0 || tv.noRows || tv.n == 0 {
-		return g
-	}
-	ords := make([]*dataset.Order, len(by))
-	for i, a := range by {
-		if !tv.hasOrder(a) {
-			return g
-		}
-		ords[i] = tv.ds.Order(a.path)
-	}
-	g.ords = ords
-	return g
-}
-
-// group returns the group of row r, or next and false when r starts a new
-// group (which then has the index next).
-func (g *groupKeyer) group(r int32, next int) (int, bool) {
-	if g.ords == nil {
-		g.spec = g.spec[:0]
-		for _, a := range g.by {
-			g.spec = appendValueSpec(g.spec, g.tv.value(a, r))
-		}
-		if i, ok := g.byText[string(g.spec)]; ok {
-			return i, true
-		}
-		g.byText[string(g.spec)] = next
-		return next, false
-	}
-	var k [maxGroupBy]int32
-	live := r >= g.tv.n || g.tv.ov.isChanged(r)
-	for i, ord := range g.ords {
-		k[i] = g.rank(ord, g.by[i], r, live)
-	}
-	if i, ok := g.byRank[k]; ok {
-		return i, true
-	}
-	g.byRank[k] = next
-	return next, false
-}
-
-func (g *groupKeyer) rank(ord *dataset.Order, a *attribute, r int32, live bool) int32 {
-	if !live {
-		return ord.Rank(r)
-	}
-	v := g.tv.value(a, r)
-	if isScalarArg(v) {
-		if lo, hi := ord.Equal(v); lo < hi {
-			return int32(lo)
-		}
-	}
-	s := string(appendValueSpec(nil, v))
-	id, ok := g.extra[s]
-	if !ok {
-		id = -1 - int32(len(g.extra))
-		g.extra[s] = id
-	}
-	return id
-}
-
-func groupKeys(t *table, raw any) []*attribute {
+func groupKeys(t *engine.Table, raw any) []*engine.Attr {
 	list, _ := raw.([]any)
-	var out []*attribute
+	var out []*engine.Attr
 	for _, x := range list {
 		name, _ := x.(string)
-		if a := t.field(name); a != nil {
+		if a := t.Field(name); a != nil {
 			out = append(out, a)
 		}
 	}
 	return out
-}
-
-// aggregate computes the TAggregate value of rows.
-func aggregate(ctx context.Context, tv *tableView, rows rowList, nums, by []*attribute, want statSet) (map[string]any, error) {
-	all := newStats(len(nums))
-	vals := make([]dataset.Value, len(nums))
-	var groups []*stats
-	var keys []map[string]any
-	gk := newGroupKeyer(tv, by)
-	for i := 0; i < rows.len(); i++ {
-		r := rows.at(i)
-		for k, a := range nums {
-			vals[k] = tv.value(a, r)
-		}
-		all.add(vals)
-		if len(by) > 0 {
-			g, ok := gk.group(r, len(groups))
-			if !ok {
-				if len(groups) == maxGroups {
-					return nil, tooManyGroups()
-				}
-				groups = append(groups, newStats(len(nums)))
-				keys = append(keys, groupKey(tv, by, r))
-			}
-			groups[g].add(vals)
-		}
-		if i%scanCheck == scanCheck-1 {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-	}
-	out := all.value(nums, want)
-	list := make([]any, len(groups))
-	for i, g := range groups {
-		m := g.value(nums, want)
-		m["key"] = keys[i]
-		list[i] = m
-	}
-	out["groups"] = list
-	return out, nil
-}
-
-func groupKey(tv *tableView, by []*attribute, r int32) map[string]any {
-	key := make(map[string]any, len(by))
-	for _, a := range by {
-		key[a.name] = output(model.TypeJSON, tv.value(a, r))
-	}
-	return key
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mockgql/mockgql/contract"
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -28,7 +29,7 @@ type contractRT struct {
 	// data are the generated datasets by import code.
 	data map[string]*dataset.Dataset
 	// tables are the compiled tables by entity type name.
-	tables map[string]*table
+	tables map[string]*engine.Table
 	// entities are the plan's entities by type name.
 	entities map[string]*contract.Entity
 	// seed makes generated values of the project.
@@ -52,12 +53,12 @@ func compileContract(rt *Runtime, p *model.Project) error {
 		// the interpretation rather than fail the whole runtime.
 		plan = contract.Interpret(s)
 	}
-	ct := &contractRT{plan: plan, tables: map[string]*table{}, entities: map[string]*contract.Entity{}, seed: seedOf(p.ID), values: newValues()}
+	ct := &contractRT{plan: plan, tables: map[string]*engine.Table{}, entities: map[string]*contract.Entity{}, seed: seedOf(p.ID), values: newValues()}
 	for _, t := range rt.model.tables {
-		ct.tables[t.name] = t
-		if mt := p.TableByName(t.name); mt.Source != nil && mt.Source.Generated && p.Contract.RowsOf(t.name) == 0 {
+		ct.tables[t.Name] = t
+		if mt := p.TableByName(t.Name); mt.Source != nil && mt.Source.Generated && p.Contract.RowsOf(t.Name) == 0 {
 			v := emptyVariant
-			t.variant = &v
+			t.Variant = &v
 		}
 	}
 	for _, e := range plan.Entities {
@@ -101,7 +102,7 @@ func seedOf(projectID string) uint64 {
 // Pool returns the pool a request of rt reads: pool, behind the generated
 // datasets of a contract project (rt's own). Callers outside the runtime
 // that read a contract project's tables (previews, exports) use it too.
-func (rt *Runtime) Pool(pool Pool) Pool {
+func (rt *Runtime) Pool(pool engine.Pool) engine.Pool {
 	if rt.contract == nil {
 		return pool
 	}
@@ -110,7 +111,7 @@ func (rt *Runtime) Pool(pool Pool) Pool {
 
 // contractPool serves a contract project's generated datasets, then pool's.
 type contractPool struct {
-	pool Pool
+	pool engine.Pool
 	data map[string]*dataset.Dataset
 }
 
@@ -126,4 +127,4 @@ func (p contractPool) Dataset(code string) *dataset.Dataset {
 
 // GraphQLType names the object type of a row, for interfaces and unions
 // (exec.Typer).
-func (ro *rowObj) GraphQLType() string { return ro.tv.t.name }
+func (ro *rowObj) GraphQLType() string { return ro.tv.Table.Name }

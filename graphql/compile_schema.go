@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -28,7 +29,7 @@ type sdlWriter struct {
 func buildSDL(c *compiled, opt Options) string {
 	w := &sdlWriter{opt: opt}
 	w.prelude()
-	needPage, needInput := map[*table]bool{}, map[*table]bool{}
+	needPage, needInput := map[*engine.Table]bool{}, map[*engine.Table]bool{}
 	for _, o := range c.ops {
 		switch o.kind {
 		case model.OpList:
@@ -66,47 +67,47 @@ func (w *sdlWriter) prelude() {
 	w.line(`%s enum SortDirection { ASC DESC }`, gqlString("Sort order of a list. Rows with equal values keep storage order in both directions."))
 }
 
-func (w *sdlWriter) object(t *table) {
-	w.line(`%s type %s {`, gqlString(fmt.Sprintf("A row of table %s.", t.name)), t.name)
+func (w *sdlWriter) object(t *engine.Table) {
+	w.line(`%s type %s {`, gqlString(fmt.Sprintf("A row of table %s.", t.Name)), t.Name)
 	w.line(`  %s id: ID!`, gqlString(idDescription(t)))
-	for _, a := range t.attrs {
-		if !a.isID {
-			w.line(`  %s %s: %s`, gqlString(attrDescription(a)), a.name, a.typ.GraphQLName())
+	for _, a := range t.Attrs {
+		if !a.IsID {
+			w.line(`  %s %s: %s`, gqlString(attrDescription(a)), a.Name, a.Type.GraphQLName())
 		}
 	}
-	for _, r := range t.rels {
-		w.line(`  %s %s: %s`, gqlString(relDescription(t, r)), r.name, relType(r))
+	for _, r := range t.Rels {
+		w.line(`  %s %s: %s`, gqlString(relDescription(t, r)), r.Name, relType(r))
 	}
 	w.line(`}`)
 }
 
-func relType(r *relField) string {
-	if r.list {
-		return "[" + r.to.name + "!]!"
+func relType(r *engine.Rel) string {
+	if r.List {
+		return "[" + r.To.Name + "!]!"
 	}
-	return r.to.name
+	return r.To.Name
 }
 
-func (w *sdlWriter) page(t *table) {
-	w.line(`%s type %sPage {`, gqlString(fmt.Sprintf("One page of %s rows.", t.name)), t.name)
-	w.line(`  %s items: [%s!]!`, gqlString("The rows of this page."), t.name)
+func (w *sdlWriter) page(t *engine.Table) {
+	w.line(`%s type %sPage {`, gqlString(fmt.Sprintf("One page of %s rows.", t.Name)), t.Name)
+	w.line(`  %s items: [%s!]!`, gqlString("The rows of this page."), t.Name)
 	w.line(`  %s total: Int!`, gqlString("Number of matching rows before paging."))
 	w.line(`  %s page: Int!`, gqlString("The page served (1-based)."))
 	w.line(`  %s pageSize: Int!`, gqlString("The page size served, after defaulting and clamping."))
 	w.line(`}`)
 }
 
-func (w *sdlWriter) input(t *table) {
-	w.line(`%s input %sInput {`, gqlString(fmt.Sprintf("Field values of %s rows. Omitted fields are left as they are (update) or get their mapped value (create); null clears a value.", t.name)), t.name)
-	if len(t.inputs) == 0 {
+func (w *sdlWriter) input(t *engine.Table) {
+	w.line(`%s input %sInput {`, gqlString(fmt.Sprintf("Field values of %s rows. Omitted fields are left as they are (update) or get their mapped value (create); null clears a value.", t.Name)), t.Name)
+	if len(t.Inputs) == 0 {
 		w.line(`  %s %s: Boolean`, gqlString("Unused: this table has no attributes that take input."), emptyInputField)
 	}
-	for _, a := range t.inputs {
-		typ := a.typ.GraphQLName()
-		if a.isID {
+	for _, a := range t.Inputs {
+		typ := a.Type.GraphQLName()
+		if a.IsID {
 			typ = "ID"
 		}
-		w.line(`  %s %s: %s`, gqlString(inputDescription(a)), a.name, typ)
+		w.line(`  %s %s: %s`, gqlString(inputDescription(a)), a.Name, typ)
 	}
 	w.line(`}`)
 }
@@ -119,7 +120,7 @@ func (w *sdlWriter) query(ops []*operation) {
 		case model.OpList:
 			w.listField(o)
 		case model.OpSingle:
-			w.line(`  %s %s(id: ID!): %s`, gqlString(fmt.Sprintf("The %s row with this id, or null.", o.t.name)), o.name, o.t.name)
+			w.line(`  %s %s(id: ID!): %s`, gqlString(fmt.Sprintf("The %s row with this id, or null.", o.t.Name)), o.name, o.t.Name)
 		case model.OpAggregate:
 			w.aggregateField(o)
 		default:
@@ -138,7 +139,7 @@ func (w *sdlWriter) query(ops []*operation) {
 // explains them.
 func (w *sdlWriter) listField(o *operation) {
 	args := append([]string{"page: Int = 1", "pageSize: Int = 20", "sortField: String", "sortDirection: SortDirection = ASC"}, paramArgs(o)...)
-	w.line(`  %s %s(%s): %sPage!`, gqlString(w.listDescription(o)), o.name, strings.Join(args, ", "), o.t.name)
+	w.line(`  %s %s(%s): %sPage!`, gqlString(w.listDescription(o)), o.name, strings.Join(args, ", "), o.t.Name)
 	if o.relay {
 		w.connectionField(o)
 	}
@@ -150,10 +151,10 @@ func paramArgs(o *operation) []string {
 	var args []string
 	for _, p := range o.params {
 		typ := "FilterValue"
-		if p.op == model.OpIn {
+		if p.Op == model.OpIn {
 			typ = "[FilterValue!]"
 		}
-		args = append(args, p.name+": "+typ)
+		args = append(args, p.Name+": "+typ)
 	}
 	return append(args, powerArgs(o)...)
 }
@@ -161,7 +162,7 @@ func paramArgs(o *operation) []string {
 func (w *sdlWriter) mutation(ops []*operation) {
 	var fields []string
 	for _, o := range ops {
-		t := o.t.name
+		t := o.t.Name
 		switch o.kind {
 		case model.OpCreate:
 			fields = append(fields, fmt.Sprintf(`  %s %s(input: %sInput!): %s!`, gqlString("Creates a new "+t+" row. An id in the input is used if no row has it (CONFLICT otherwise); else a fresh id is chosen."), o.name, t, t))
@@ -184,7 +185,7 @@ func (w *sdlWriter) mutation(ops []*operation) {
 func (w *sdlWriter) listDescription(o *operation) string {
 	s := fmt.Sprintf("List of %s rows, paged by page (1-based; less than 1 means 1) and pageSize (less than 1 means 20; at most %d). "+
 		"sortField names a SOURCE-mapped attribute (case-sensitive) and sorts by stored values, so numbers stored as text sort as text; "+
-		"any other name keeps storage order. Equal values keep storage order in both directions.", o.t.name, w.opt.MaxPageSize)
+		"any other name keeps storage order. Equal values keep storage order in both directions.", o.t.Name, w.opt.MaxPageSize)
 	if len(o.params) == 0 {
 		return s + " Takes no parameters; other arguments are ignored."
 	}
@@ -196,63 +197,63 @@ func (w *sdlWriter) listDescription(o *operation) string {
 		". A parameter value matches only stored values of its own JSON type (\"10\" does not match the number 10); null matches null with eq and non-null with neq."
 }
 
-func paramDescription(p param) string {
+func paramDescription(p engine.Param) string {
 	attr := "(computed)"
-	if p.attr != nil {
-		attr = p.attr.name
+	if p.Attr != nil {
+		attr = p.Attr.Name
 	}
-	switch p.op {
+	switch p.Op {
 	case model.OpIn:
-		return fmt.Sprintf("%s: %s is one of the values", p.name, attr)
+		return fmt.Sprintf("%s: %s is one of the values", p.Name, attr)
 	case model.OpLike:
-		return fmt.Sprintf("%s: %s contains the text, ignoring case", p.name, attr)
+		return fmt.Sprintf("%s: %s contains the text, ignoring case", p.Name, attr)
 	}
-	sym := map[model.Operator]string{model.OpEq: "=", model.OpNeq: "!=", model.OpGt: ">", model.OpGte: ">=", model.OpLt: "<", model.OpLte: "<="}[p.op]
-	return fmt.Sprintf("%s: %s %s value", p.name, attr, sym)
+	sym := map[model.Operator]string{model.OpEq: "=", model.OpNeq: "!=", model.OpGt: ">", model.OpGte: ">=", model.OpLt: "<", model.OpLte: "<="}[p.Op]
+	return fmt.Sprintf("%s: %s %s value", p.Name, attr, sym)
 }
 
-func idDescription(t *table) string {
-	if t.idPath != "" {
-		return "Row id: the attribute id (source path " + t.idPath + ")."
+func idDescription(t *engine.Table) string {
+	if t.IDPath != "" {
+		return "Row id: the attribute id (source path " + t.IDPath + ")."
 	}
 	return "Row id: the record's id or _id field, else its 1-based position in the dataset."
 }
 
-func attrDescription(a *attribute) string {
-	switch a.mapping {
+func attrDescription(a *engine.Attr) string {
+	switch a.Mapping {
 	case model.MappingSource:
-		return fmt.Sprintf("%s (%s), from source path %s.", a.name, a.typ, a.path)
+		return fmt.Sprintf("%s (%s), from source path %s.", a.Name, a.Type, a.Path)
 	case model.MappingConstant:
-		return fmt.Sprintf("%s (%s), the same constant on every row.", a.name, a.typ)
+		return fmt.Sprintf("%s (%s), the same constant on every row.", a.Name, a.Type)
 	case model.MappingGenerated:
 		kind := "unknown generator"
-		if a.gen != nil {
-			kind = a.gen.kind
+		if g, ok := a.Gen.(*generator); ok {
+			kind = g.kind
 		}
-		return fmt.Sprintf("%s (%s), generated fake data (%s), stable per row.", a.name, a.typ, kind)
+		return fmt.Sprintf("%s (%s), generated fake data (%s), stable per row.", a.Name, a.Type, kind)
 	}
-	return fmt.Sprintf("%s (%s), not mapped: null unless set by a mutation.", a.name, a.typ)
+	return fmt.Sprintf("%s (%s), not mapped: null unless set by a mutation.", a.Name, a.Type)
 }
 
-func relDescription(t *table, r *relField) string {
+func relDescription(t *engine.Table, r *engine.Rel) string {
 	from, to := "(computed)", "(computed)"
-	if r.from != nil {
-		from = r.from.name
+	if r.From != nil {
+		from = r.From.Name
 	}
-	if r.toAttr != nil {
-		to = r.toAttr.name
+	if r.ToAttr != nil {
+		to = r.ToAttr.Name
 	}
-	if r.list {
-		return fmt.Sprintf("The %s rows whose %s equals this %s's %s.", r.to.name, to, t.name, from)
+	if r.List {
+		return fmt.Sprintf("The %s rows whose %s equals this %s's %s.", r.To.Name, to, t.Name, from)
 	}
-	return fmt.Sprintf("The %s row whose %s equals this %s's %s, or null.", r.to.name, to, t.name, from)
+	return fmt.Sprintf("The %s row whose %s equals this %s's %s, or null.", r.To.Name, to, t.Name, from)
 }
 
-func inputDescription(a *attribute) string {
-	if a.isID {
+func inputDescription(a *engine.Attr) string {
+	if a.IsID {
 		return "Id of a new row (create only; must be unused). An update may not change it."
 	}
-	return fmt.Sprintf("%s (%s).", a.name, a.typ)
+	return fmt.Sprintf("%s (%s).", a.Name, a.Type)
 }
 
 // gqlString quotes s as a GraphQL string literal.

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -77,26 +78,26 @@ func (rt *Runtime) connectionResolver(o *operation) exec.Resolver {
 		if err != nil {
 			return nil, err
 		}
-		tv := f.Parent.(*view).tableView(o.t)
-		if tv.notReady != nil {
-			f.Report(tv.notReady)
-			return connectionValue(tv, rowList{rows: []int32{}}, 0, 0), nil
+		tv := rootView(f).TableView(o.t)
+		if tv.NotReady != nil {
+			f.Report(tv.NotReady)
+			return connectionValue(tv, engine.RowList{Rows: []int32{}}, 0, 0), nil
 		}
 		pq, err := o.powerQuery(f.Args)
 		if err != nil {
 			return nil, err
 		}
-		if ca.after == "" && ca.before == "" && ca.last < 0 && pq.simple() {
-			rows, err := pq.q.firstRows(ctx, tv, ca.first)
+		if ca.after == "" && ca.before == "" && ca.last < 0 && pq.Simple() {
+			rows, err := firstRows(ctx, pq.List, tv, ca.first)
 			if err != nil {
 				return nil, err
 			}
-			return connectionValue(tv, rows, 0, min(ca.first, rows.len())), nil
+			return connectionValue(tv, rows, 0, min(ca.first, rows.Len())), nil
 		}
 		if v, ok, err := ca.seek(ctx, tv, pq); ok || err != nil {
 			return v, err
 		}
-		rows, err := pq.all(ctx, tv)
+		rows, err := pq.All(ctx, tv)
 		if err != nil {
 			return nil, err
 		}
@@ -114,12 +115,12 @@ func (rt *Runtime) connectionResolver(o *operation) exec.Resolver {
 // the start) when first is given, else backwards from before (or the end)
 // for last, rather than listing every match. ok is false when the
 // indexes do not cover pq.
-func (ca connArgs) seek(ctx context.Context, tv *tableView, pq *powerQuery) (map[string]any, bool, error) {
-	s, ok, err := pq.indexedSet(ctx, tv)
+func (ca connArgs) seek(ctx context.Context, tv *engine.TableView, pq *engine.Query) (map[string]any, bool, error) {
+	s, ok, err := pq.IndexedSet(ctx, tv)
 	if err != nil || !ok {
 		return nil, false, err
 	}
-	defer s.release()
+	defer s.Release()
 	a, b := int32(-1), int32(-1)
 	if ca.after != "" {
 		if a, err = cursorRow(tv, &s, ca.after); err != nil {
@@ -131,16 +132,16 @@ func (ca connArgs) seek(ctx context.Context, tv *tableView, pq *powerQuery) (map
 			return nil, true, err
 		}
 	}
-	order := pq.compare(tv)
+	order := pq.Compare(tv)
 	if a >= 0 && b >= 0 && order(b, a) <= 0 {
 		// before is not after after: no row lies between them.
-		next := pq.afterMembers(tv, &s, a, 1)
-		return connectionOf(tv, nil, s.total(), true, len(next) > 0), true, nil
+		next := pq.AfterMembers(tv, &s, a, 1)
+		return connectionOf(tv, nil, s.Total(), true, len(next) > 0), true, nil
 	}
 	if ca.first >= 0 {
 		return ca.seekForward(tv, &s, pq, a, b), true, nil
 	}
-	rows := pq.beforeMembers(tv, &s, b, ca.last+1)
+	rows := pq.BeforeMembers(tv, &s, b, ca.last+1)
 	if a >= 0 {
 		i, _ := slices.BinarySearchFunc(rows, a, order)
 		if i < len(rows) && rows[i] == a {
@@ -149,22 +150,22 @@ func (ca connArgs) seek(ctx context.Context, tv *tableView, pq *powerQuery) (map
 		rows = rows[i:]
 	}
 	n := min(ca.last, len(rows))
-	return connectionOf(tv, rows[len(rows)-n:], s.total(), a >= 0 || len(rows) > n, b >= 0), true, nil
+	return connectionOf(tv, rows[len(rows)-n:], s.Total(), a >= 0 || len(rows) > n, b >= 0), true, nil
 }
 
 // seekForward serves a window with first: the first first+1 matches
 // after row a (a < 0: from the start), cut at row b (b >= 0), then their
 // last last. Matches lie after the page when b is set (b itself does) or
 // the page did not take every row read.
-func (ca connArgs) seekForward(tv *tableView, s *powerSet, pq *powerQuery, a, b int32) map[string]any {
+func (ca connArgs) seekForward(tv *engine.TableView, s *engine.PowerSet, pq *engine.Query, a, b int32) map[string]any {
 	var rows []int32
 	if a >= 0 {
-		rows = pq.afterMembers(tv, s, a, ca.first+1)
+		rows = pq.AfterMembers(tv, s, a, ca.first+1)
 	} else {
-		rows = pq.rowsOf(tv, s, 0, ca.first+1).rows
+		rows = pq.RowsOf(tv, s, 0, ca.first+1).Rows
 	}
 	if b >= 0 {
-		i, _ := slices.BinarySearchFunc(rows, b, pq.compare(tv))
+		i, _ := slices.BinarySearchFunc(rows, b, pq.Compare(tv))
 		rows = rows[:i]
 	}
 	page := rows[:min(ca.first, len(rows))]
@@ -173,24 +174,24 @@ func (ca connArgs) seekForward(tv *tableView, s *powerSet, pq *powerQuery, a, b 
 	if ca.last >= 0 {
 		page = page[max(0, hi-ca.last):]
 	}
-	return connectionOf(tv, page, s.total(), a >= 0 || len(page) < hi, hasNext)
+	return connectionOf(tv, page, s.Total(), a >= 0 || len(page) < hi, hasNext)
 }
 
 // cursorRow returns the row of cursor c, which must match: a dataset row
 // without a record in the set's bitset, else among its live rows.
-func cursorRow(tv *tableView, s *powerSet, c string) (int32, error) {
+func cursorRow(tv *engine.TableView, s *engine.PowerSet, c string) (int32, error) {
 	id, err := decodeCursor(c)
 	if err != nil {
 		return 0, err
 	}
-	r := tv.rowByID(id)
+	r := tv.RowByID(id)
 	switch {
 	case r < 0:
-	case r < tv.n && !tv.ov.isChanged(r):
-		if s.has(r) {
+	case r < tv.N && !tv.Ov.IsChanged(r):
+		if s.Has(r) {
 			return r, nil
 		}
-	case slices.Contains(s.live, r):
+	case slices.Contains(s.Live, r):
 		return r, nil
 	}
 	return 0, cursorGone(c)
@@ -201,16 +202,16 @@ func cursorGone(c string) error {
 }
 
 // firstRows returns the list with at least its first n rows at hand.
-func (q *listQuery) firstRows(ctx context.Context, tv *tableView, n int) (rowList, error) {
+func firstRows(ctx context.Context, q *engine.ListQuery, tv *engine.TableView, n int) (engine.RowList, error) {
 	if n == 0 {
 		n = 1 // page size 0 means the default; one row costs nothing
 	}
-	return tv.pageRows(ctx, q, 1, n)
+	return tv.PageRows(ctx, q, 1, n)
 }
 
 // window applies after, before, first and last to rows.
-func (ca connArgs) window(tv *tableView, rows rowList) (lo, hi int, err error) {
-	return ca.cut(rows.len(), func(c string) (int, error) { return cursorPos(tv, rows, c) })
+func (ca connArgs) window(tv *engine.TableView, rows engine.RowList) (lo, hi int, err error) {
+	return ca.cut(rows.Len(), func(c string) (int, error) { return cursorPos(tv, rows, c) })
 }
 
 // cut applies after, before, first and last to n rows, pos finding the
@@ -240,14 +241,14 @@ func (ca connArgs) cut(n int, pos func(cursor string) (int, error)) (lo, hi int,
 }
 
 // cursorPos is the position in rows of the cursor's row.
-func cursorPos(tv *tableView, rows rowList, c string) (int, error) {
+func cursorPos(tv *engine.TableView, rows engine.RowList, c string) (int, error) {
 	id, err := decodeCursor(c)
 	if err != nil {
 		return 0, err
 	}
-	if r := tv.rowByID(id); r >= 0 {
-		for i := 0; i < rows.len(); i++ {
-			if rows.at(i) == r {
+	if r := tv.RowByID(id); r >= 0 {
+		for i := 0; i < rows.Len(); i++ {
+			if rows.At(i) == r {
 				return i, nil
 			}
 		}
@@ -256,21 +257,21 @@ func cursorPos(tv *tableView, rows rowList, c string) (int, error) {
 }
 
 // connectionValue is the connection of rows lo..hi-1 of rows.
-func connectionValue(tv *tableView, rows rowList, lo, hi int) map[string]any {
+func connectionValue(tv *engine.TableView, rows engine.RowList, lo, hi int) map[string]any {
 	page := make([]int32, 0, hi-lo)
 	for i := lo; i < hi; i++ {
-		page = append(page, rows.at(i))
+		page = append(page, rows.At(i))
 	}
-	return connectionOf(tv, page, rows.len(), lo > 0, hi < rows.len())
+	return connectionOf(tv, page, rows.Len(), lo > 0, hi < rows.Len())
 }
 
 // connectionOf is the connection of the edges of rows, total matches.
-func connectionOf(tv *tableView, rows []int32, total int, hasPrev, hasNext bool) map[string]any {
-	nodes := tv.objects(rowList{rows: rows}, 0, len(rows))
+func connectionOf(tv *engine.TableView, rows []int32, total int, hasPrev, hasNext bool) map[string]any {
+	nodes := objects(tv, engine.RowList{Rows: rows}, 0, len(rows))
 	edges := make([]any, len(nodes))
 	var start, end any
 	for i, n := range nodes {
-		c := encodeCursor(tv.id(n.(*rowObj).row))
+		c := encodeCursor(tv.ID(n.(*rowObj).row))
 		edges[i] = map[string]any{"cursor": c, "node": n}
 		if i == 0 {
 			start = c

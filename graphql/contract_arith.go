@@ -45,16 +45,16 @@ func increments(rf *contract.RootField, args map[string]any) []numOp {
 // field whose value is an object of set, increment, decrement, multiply
 // or divide (and is not a JSON field) is set to its set, and changed by
 // the others. It returns the values to set and the changes.
-func arithmetic(t *table, in map[string]any) (map[string]any, []numOp) {
+func arithmetic(t *engine.Table, in map[string]any) (map[string]any, []numOp) {
 	set := map[string]any{}
 	var ops []numOp
 	for _, k := range sortedKeys(in) {
 		m, ok := in[k].(map[string]any)
-		a := t.field(k)
+		a := t.Field(k)
 		if a == nil {
 			a = foldedAttr(t, k)
 		}
-		if !ok || len(m) == 0 || a == nil || a.typ == model.TypeJSON || !allOps(m) {
+		if !ok || len(m) == 0 || a == nil || a.Type == model.TypeJSON || !allOps(m) {
 			set[k] = in[k]
 			continue
 		}
@@ -86,21 +86,21 @@ func allOps(m map[string]any) bool {
 // applyOps adds to vals the values of ro that ops change, computed from
 // the value vals already sets, else the row's.
 func applyOps(ro *rowObj, ops []numOp, vals map[string]json.RawMessage) error {
-	t := ro.tv.t
+	t := ro.tv.Table
 	for _, o := range ops {
-		a := t.field(o.field)
+		a := t.Field(o.field)
 		if a == nil {
 			a = foldedAttr(t, o.field)
 		}
-		if a == nil || a.typ != model.TypeInt && a.typ != model.TypeFloat {
-			return model.Errorf(model.CodeBadUserInput, "%s: %s is not a number field of %s", o.op, o.field, t.name)
+		if a == nil || a.Type != model.TypeInt && a.Type != model.TypeFloat {
+			return model.Errorf(model.CodeBadUserInput, "%s: %s is not a number field of %s", o.op, o.field, t.Name)
 		}
 		by, ok := numberArgOf(o.by)
 		if !ok {
 			return model.Errorf(model.CodeBadUserInput, "%s of %s: %v is not a number", o.op, o.field, o.by)
 		}
-		cur, ok := engine.NumberOf(ro.tv.value(a, ro.row))
-		if raw, set := vals[a.id]; set {
+		cur, ok := engine.NumberOf(ro.tv.Value(a, ro.row))
+		if raw, set := vals[a.ID]; set {
 			var x any
 			_ = json.Unmarshal(raw, &x)
 			cur, ok = numberArgOf(x)
@@ -109,13 +109,13 @@ func applyOps(ro *rowObj, ops []numOp, vals map[string]json.RawMessage) error {
 			continue // null, or no number: stays as it is
 		}
 		next, err := compute(cur, o.op, by)
-		if err == nil && a.typ == model.TypeInt && (next != math.Trunc(next) || next < math.MinInt32 || next > math.MaxInt32) {
+		if err == nil && a.Type == model.TypeInt && (next != math.Trunc(next) || next < math.MinInt32 || next > math.MaxInt32) {
 			err = model.Errorf(model.CodeBadUserInput, "%s of %s gives %v, not a 32-bit integer", o.op, o.field, next)
 		}
 		if err != nil {
 			return err
 		}
-		vals[a.id] = json.RawMessage(engine.FormatNum(next))
+		vals[a.ID] = json.RawMessage(engine.FormatNum(next))
 	}
 	return nil
 }

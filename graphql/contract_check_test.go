@@ -84,7 +84,7 @@ func firstKey(h *rtHarness, root string) any {
 				continue
 			}
 			if ts := ct.tablesOf(rf.Entity); len(ts) > 0 {
-				e := ct.entities[ts[0].name]
+				e := ct.entities[ts[0].Name]
 				return contract.Key(e.Type, keyType(e), 0)
 			}
 		}

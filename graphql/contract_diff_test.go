@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -13,7 +14,7 @@ import (
 // tableTwin returns the table-modelled project equivalent to the contract
 // project of filters.graphql, over the contract runtime's generated
 // datasets: the same rows, fields and relation, served by LIST operations.
-func tableTwin(tb testing.TB, ct *Runtime) (*model.Project, Pool) {
+func tableTwin(tb testing.TB, ct *Runtime) (*model.Project, engine.Pool) {
 	tb.Helper()
 	pool := memPool{}
 	for _, code := range []string{model.ContractImportCode("Book"), model.ContractImportCode("Author")} {
@@ -78,7 +79,7 @@ func decoded(tb testing.TB, body []byte) map[string]any {
 }
 
 // runOn runs a query on rt and returns the response bytes.
-func runOn(tb testing.TB, rt *Runtime, pool Pool, query string) []byte {
+func runOn(tb testing.TB, rt *Runtime, pool engine.Pool, query string) []byte {
 	tb.Helper()
 	prep, refused := rt.Prepare(exec.Request{Query: query})
 	if refused != nil {

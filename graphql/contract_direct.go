@@ -35,7 +35,7 @@ func (rt *Runtime) contractDirect(obj *exec.ObjectType, sp *exec.Plan) any {
 		return nil
 	}
 	rp := compileRowPlan(t, obj, sp)
-	def := rt.schema.Types[t.name]
+	def := rt.schema.Types[t.Name]
 	for i := range rp.steps {
 		s := &rp.steps[i]
 		if s.pf.Type() == nil {
@@ -46,8 +46,8 @@ func (rt *Runtime) contractDirect(obj *exec.ObjectType, sp *exec.Plan) any {
 		case fd == nil:
 		case (s.kind == stepRelOne || s.kind == stepRelMany) && len(fd.Arguments) > 0:
 			s.kind, s.rel, s.child = stepGeneric, nil, nil
-		case s.kind == stepGeneric && t.byName[fd.Name] != nil && !t.byName[fd.Name].isID:
-			rt.directAttr(s, t.byName[fd.Name], fd.Type.Name())
+		case s.kind == stepGeneric && t.ByName[fd.Name] != nil && !t.ByName[fd.Name].IsID:
+			rt.directAttr(s, t.ByName[fd.Name], fd.Type.Name())
 		case s.kind == stepGeneric && len(fd.Arguments) == 0:
 			directRelOne(s, t)
 		}
@@ -57,30 +57,30 @@ func (rt *Runtime) contractDirect(obj *exec.ObjectType, sp *exec.Plan) any {
 
 // directAttr makes s write the non-null attribute a directly when the
 // row has a value (an enum's value must be one of the enum's).
-func (rt *Runtime) directAttr(s *rowStep, a *attribute, typ string) {
+func (rt *Runtime) directAttr(s *rowStep, a *engine.Attr, typ string) {
 	out := s.pf.Type()
 	switch {
 	case !out.NonNull():
-	case out.Kind() == exec.KindEnum && a.typ == model.TypeString:
+	case out.Kind() == exec.KindEnum && a.Type == model.TypeString:
 		s.enum = map[string]bool{}
 		for _, v := range rt.schema.Types[typ].EnumValues {
 			s.enum[v.Name] = true
 		}
 		s.kind, s.attr = stepAttrSome, a
-	case out.Kind() == attrKind(a.typ) && out.Kind() != exec.KindCustom:
+	case out.Kind() == attrKind(a.Type) && out.Kind() != exec.KindCustom:
 		s.kind, s.attr = stepAttrSome, a
 	}
 }
 
 // directRelOne makes s write a non-null to-one relation directly when
 // the row has a related row.
-func directRelOne(s *rowStep, t *table) {
-	for _, rf := range t.rels {
-		if rf.name != s.pf.Name() || rf.list || s.pf.Child() == nil {
+func directRelOne(s *rowStep, t *engine.Table) {
+	for _, rf := range t.Rels {
+		if rf.Name != s.pf.Name() || rf.List || s.pf.Child() == nil {
 			continue
 		}
 		child, _ := s.pf.Child().Direct().(*rowPlan)
-		if out := s.pf.Type(); child != nil && child.t == rf.to && out.Kind() == exec.KindObject && out.NonNull() {
+		if out := s.pf.Type(); child != nil && child.t == rf.To && out.Kind() == exec.KindObject && out.NonNull() {
 			s.kind, s.rel, s.child = stepRelOneSome, rf, child
 		}
 	}
@@ -88,15 +88,15 @@ func directRelOne(s *rowStep, t *table) {
 
 // attrSome returns the value of a non-null attribute for a direct write,
 // and false when the row has none (the resolver then answers).
-func (s *rowStep) attrSome(tv *tableView, row int32) (dataset.Value, bool) {
-	v := tv.value(s.attr, row)
+func (s *rowStep) attrSome(tv *engine.TableView, row int32) (dataset.Value, bool) {
+	v := tv.Value(s.attr, row)
 	if s.enum != nil {
 		return v, v.Kind == dataset.String && s.enum[v.Str]
 	}
-	switch s.attr.typ {
+	switch s.attr.Type {
 	case model.TypeInt, model.TypeFloat: // output's checks, without boxing the value
 		f, ok := engine.NumberOf(v)
-		return v, ok && !math.IsInf(f, 0) && !math.IsNaN(f) && (s.attr.typ == model.TypeFloat ||
+		return v, ok && !math.IsInf(f, 0) && !math.IsNaN(f) && (s.attr.Type == model.TypeFloat ||
 			f == math.Trunc(f) && f >= math.MinInt32 && f <= math.MaxInt32)
 	case model.TypeBoolean:
 		return v, v.Kind == dataset.Bool
@@ -106,9 +106,9 @@ func (s *rowStep) attrSome(tv *tableView, row int32) (dataset.Value, bool) {
 
 // writeRelOneSome writes the related row, or lets the resolver answer
 // when there is none.
-func (s *rowStep) writeRelOneSome(w *exec.Writer, obj *exec.ObjectType, tv *tableView, row int32) bool {
-	target := tv.v.tableView(s.rel.to)
-	to := tv.relatedOne(s.rel, target, row)
+func (s *rowStep) writeRelOneSome(w *exec.Writer, obj *exec.ObjectType, tv *engine.TableView, row int32) bool {
+	target := tv.View.TableView(s.rel.To)
+	to := tv.RelatedOne(s.rel, target, row)
 	if to < 0 {
 		return w.WriteField(s.pf, obj, &rowObj{tv: tv, row: row})
 	}

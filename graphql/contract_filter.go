@@ -24,9 +24,9 @@ import (
 
 // relationOf returns the relation field name of t that a foreign key
 // holds (to-one, or to-many with a field back), or nil.
-func relationOf(t *table, name string) *relField {
-	for _, rf := range t.rels {
-		if rf.name == name && rf.from != nil && rf.toAttr != nil {
+func relationOf(t *engine.Table, name string) *engine.Rel {
+	for _, rf := range t.Rels {
+		if rf.Name == name && rf.From != nil && rf.ToAttr != nil {
 			return rf
 		}
 	}
@@ -39,8 +39,8 @@ func relationOf(t *table, name string) *relField {
 // "the row's key for rf is one of the keys of the related rows the
 // filter selects" (every: that the filter does not select).
 type ctJoin struct {
-	node   *whereNode
-	rf     *relField
+	node   *engine.Where
+	rf     *engine.Rel
 	filter map[string]any
 	every  bool
 }
@@ -56,10 +56,10 @@ type joinPart struct {
 // joinParts reads the filter v on the related rows of rf: Prisma's is,
 // isNot (to-one), some, none, every (to-many), else a filter the related
 // row (to-one) or some related row (to-many, Hasura) matches.
-func joinParts(rf *relField, v any) []joinPart {
+func joinParts(rf *engine.Rel, v any) []joinPart {
 	m, _ := v.(map[string]any)
 	words := map[string]joinPart{"is": {}, "isNot": {negate: true}}
-	if rf.list {
+	if rf.List {
 		words = map[string]joinPart{"some": {}, "none": {negate: true}, "every": {negate: true, every: true}}
 	}
 	var out []joinPart
@@ -80,50 +80,50 @@ func joinParts(rf *relField, v any) []joinPart {
 }
 
 // joinFilter adds a filter on the related rows of rf at n.
-func (q *ctQuery) joinFilter(n *whereNode, rf *relField, v any, budget *int) error {
+func (q *ctQuery) joinFilter(n *engine.Where, rf *engine.Rel, v any, budget *int) error {
 	for _, p := range joinParts(rf, v) {
 		// The target's filter is checked now, so that a wrong one is
 		// refused before any row is read.
-		if _, err := (&ctQuery{where: &whereNode{}}).filterNode(rf.to, p.filter, budget, false); err != nil {
+		if _, err := (&ctQuery{where: &engine.Where{}}).filterNode(rf.To, p.filter, budget, false); err != nil {
 			return err
 		}
-		sub := &whereNode{}
+		sub := &engine.Where{}
 		q.joins = append(q.joins, ctJoin{node: sub, rf: rf, filter: p.filter, every: p.every})
 		if p.negate {
-			sub = &whereNode{not: sub}
+			sub = &engine.Where{Not: sub}
 		}
-		n.and = append(n.and, sub)
+		n.And = append(n.And, sub)
 	}
 	return nil
 }
 
 // resolveJoins gives each join's node its condition, reading the rows of
 // the related tables in the view of tv.
-func (q *ctQuery) resolveJoins(ctx context.Context, tv *tableView) error {
+func (q *ctQuery) resolveJoins(ctx context.Context, tv *engine.TableView) error {
 	for _, j := range q.joins {
-		target := tv.v.tableView(j.rf.to)
-		if target.notReady != nil {
-			return target.notReady
+		target := tv.View.TableView(j.rf.To)
+		if target.NotReady != nil {
+			return target.NotReady
 		}
-		budget := maxWhereNodes
-		sub := &ctQuery{where: &whereNode{}, limit: -1}
-		w, err := sub.filterNode(j.rf.to, j.filter, &budget, !j.every)
+		budget := engine.MaxWhereNodes
+		sub := &ctQuery{where: &engine.Where{}, limit: -1}
+		w, err := sub.filterNode(j.rf.To, j.filter, &budget, !j.every)
 		if err != nil {
 			return err
 		}
 		if j.every {
-			w = &whereNode{not: w}
+			w = &engine.Where{Not: w}
 		}
 		sub.where = w
 		rows, err := sub.rows(ctx, target)
 		if err != nil {
 			return err
 		}
-		pr := predicate{attr: j.rf.from, op: model.OpIn, args: make([]dataset.Value, 0, rows.len())}
-		for i := 0; i < rows.len(); i++ {
-			pr.args = appendKey(pr.args, target.value(j.rf.toAttr, rows.at(i)))
+		pr := engine.Pred{Attr: j.rf.From, Op: model.OpIn, Args: make([]dataset.Value, 0, rows.Len())}
+		for i := 0; i < rows.Len(); i++ {
+			pr.Args = appendKey(pr.Args, target.Value(j.rf.ToAttr, rows.At(i)))
 		}
-		j.node.preds = append(j.node.preds, pr)
+		j.node.Preds = append(j.node.Preds, pr)
 	}
 	return nil
 }
@@ -176,7 +176,7 @@ func filterOp(op string) (model.Operator, bool) {
 }
 
 // filter adds the filter input v, of dialect style, to q.
-func (q *ctQuery) filter(t *table, style string, v any, budget *int) error {
+func (q *ctQuery) filter(t *engine.Table, style string, v any, budget *int) error {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return nil
@@ -185,17 +185,17 @@ func (q *ctQuery) filter(t *table, style string, v any, budget *int) error {
 	if err != nil {
 		return err
 	}
-	q.where.and = append(q.where.and, n)
+	q.where.And = append(q.where.And, n)
 	return nil
 }
 
 // filterNode reads one filter object; top is true while it is reached
 // through AND only, where exact pattern tests may run after the engine.
-func (q *ctQuery) filterNode(t *table, m map[string]any, budget *int, top bool) (*whereNode, error) {
+func (q *ctQuery) filterNode(t *engine.Table, m map[string]any, budget *int, top bool) (*engine.Where, error) {
 	if *budget--; *budget < 0 {
-		return nil, model.Errorf(model.CodeBadUserInput, "the filter has more than %d conditions", maxWhereNodes)
+		return nil, model.Errorf(model.CodeBadUserInput, "the filter has more than %d conditions", engine.MaxWhereNodes)
 	}
-	n := &whereNode{}
+	n := &engine.Where{}
 	for _, k := range sortedKeys(m) {
 		v := m[k]
 		if v == nil {
@@ -204,16 +204,16 @@ func (q *ctQuery) filterNode(t *table, m map[string]any, budget *int, top bool) 
 		var err error
 		switch k {
 		case "_and", "AND", "and":
-			var list []*whereNode
+			var list []*engine.Where
 			list, err = q.filterList(t, v, budget, top)
-			n.and = append(n.and, list...)
+			n.And = append(n.And, list...)
 		case "_or", "OR", "or":
-			n.or, err = q.filterList(t, v, budget, false)
-			n.hasOr = true
+			n.Or, err = q.filterList(t, v, budget, false)
+			n.HasOr = true
 		case "_not", "NOT", "not":
-			var list []*whereNode
+			var list []*engine.Where
 			list, err = q.filterList(t, v, budget, false)
-			n.not = &whereNode{and: list}
+			n.Not = &engine.Where{And: list}
 		default:
 			err = q.fieldFilter(n, t, k, v, budget, top)
 		}
@@ -226,12 +226,12 @@ func (q *ctQuery) filterNode(t *table, m map[string]any, budget *int, top bool) 
 
 // filterList reads a list of filter objects, or one object (Prisma's AND
 // and NOT take either).
-func (q *ctQuery) filterList(t *table, v any, budget *int, top bool) ([]*whereNode, error) {
+func (q *ctQuery) filterList(t *engine.Table, v any, budget *int, top bool) ([]*engine.Where, error) {
 	items, ok := v.([]any)
 	if !ok {
 		items = []any{v}
 	}
-	var out []*whereNode
+	var out []*engine.Where
 	for _, item := range items {
 		m, _ := item.(map[string]any)
 		c, err := q.filterNode(t, m, budget, top)
@@ -245,8 +245,8 @@ func (q *ctQuery) filterList(t *table, v any, budget *int, top bool) ([]*whereNo
 
 // fieldFilter adds the conditions on one field: an operator object, or a
 // value compared for equality (plain inputs, Prisma's shorthand).
-func (q *ctQuery) fieldFilter(n *whereNode, t *table, field string, v any, budget *int, top bool) error {
-	a := t.field(field)
+func (q *ctQuery) fieldFilter(n *engine.Where, t *engine.Table, field string, v any, budget *int, top bool) error {
+	a := t.Field(field)
 	if a == nil {
 		a = foldedAttr(t, field)
 	}
@@ -255,16 +255,16 @@ func (q *ctQuery) fieldFilter(n *whereNode, t *table, field string, v any, budge
 			if op == model.OpLike {
 				return q.pattern(n, t, fa, "contains", false, v, budget, top)
 			}
-			return n.addCond(t, fa.name, op, v, budget)
+			return addCond(n, t, fa.Name, op, v, budget)
 		}
 		if rf := relationOf(t, field); rf != nil {
 			return q.joinFilter(n, rf, v, budget)
 		}
-		return model.Errorf(model.CodeBadUserInput, "the filter on %q is not served: it is neither a field of %s's rows nor a relation held by a key", field, t.name)
+		return model.Errorf(model.CodeBadUserInput, "the filter on %q is not served: it is neither a field of %s's rows nor a relation held by a key", field, t.Name)
 	}
 	ops, ok := v.(map[string]any)
 	if !ok {
-		return n.addCond(t, a.name, model.OpEq, v, budget)
+		return addCond(n, t, a.Name, model.OpEq, v, budget)
 	}
 	for _, op := range sortedKeys(ops) {
 		if err := q.operator(n, t, a, op, ops[op], budget, top); err != nil {
@@ -275,21 +275,21 @@ func (q *ctQuery) fieldFilter(n *whereNode, t *table, field string, v any, budge
 }
 
 // operator adds one operator condition on a.
-func (q *ctQuery) operator(n *whereNode, t *table, a *attribute, op string, v any, budget *int, top bool) error {
+func (q *ctQuery) operator(n *engine.Where, t *engine.Table, a *engine.Attr, op string, v any, budget *int, top bool) error {
 	if op == "mode" || v == nil && op != "_is_null" {
 		return nil // Prisma's mode: insensitive; contains is always case-insensitive
 	}
 	eop, ok := filterOp(op)
 	if !ok {
 		if op == "not" { // Prisma: not: value or not: {filter}
-			sub := &whereNode{}
-			if err := q.fieldFilter(sub, t, a.name, v, budget, false); err != nil {
+			sub := &engine.Where{}
+			if err := q.fieldFilter(sub, t, a.Name, v, budget, false); err != nil {
 				return err
 			}
-			n.and = append(n.and, &whereNode{not: sub})
+			n.And = append(n.And, &engine.Where{Not: sub})
 			return nil
 		}
-		return model.Errorf(model.CodeBadUserInput, "the filter operator %q on %q is not served", op, a.name)
+		return model.Errorf(model.CodeBadUserInput, "the filter operator %q on %q is not served", op, a.Name)
 	}
 	switch eop {
 	case "isNull":
@@ -297,29 +297,29 @@ func (q *ctQuery) operator(n *whereNode, t *table, a *attribute, op string, v an
 		if v == true {
 			cop = model.OpEq
 		}
-		return n.addCond(t, a.name, cop, nil, budget)
+		return addCond(n, t, a.Name, cop, nil, budget)
 	case "nin":
-		sub := &whereNode{}
-		if err := sub.addCond(t, a.name, model.OpIn, v, budget); err != nil {
+		sub := &engine.Where{}
+		if err := addCond(sub, t, a.Name, model.OpIn, v, budget); err != nil {
 			return err
 		}
-		n.and = append(n.and, &whereNode{not: sub})
+		n.And = append(n.And, &engine.Where{Not: sub})
 		return nil
 	case "like", "contains", "startsWith", "endsWith":
 		return q.pattern(n, t, a, string(eop), op == "_like", v, budget, top)
 	}
-	return n.addCond(t, a.name, eop, v, budget)
+	return addCond(n, t, a.Name, eop, v, budget)
 }
 
 // pattern adds a text pattern: the engine narrows by the longest literal
 // part (case-insensitive contains); at the top level an exact test follows
 // (SQL like with % and _, case-sensitive for Hasura's _like).
-func (q *ctQuery) pattern(n *whereNode, t *table, a *attribute, kind string, sensitive bool, v any, budget *int, top bool) error {
+func (q *ctQuery) pattern(n *engine.Where, t *engine.Table, a *engine.Attr, kind string, sensitive bool, v any, budget *int, top bool) error {
 	s, _ := v.(string)
 	var match func(string) bool
 	switch kind {
 	case "contains":
-		return n.addCond(t, a.name, model.OpLike, s, budget)
+		return addCond(n, t, a.Name, model.OpLike, s, budget)
 	case "startsWith":
 		match = func(x string) bool { return strings.HasPrefix(strings.ToLower(x), strings.ToLower(s)) }
 	case "endsWith":
@@ -329,13 +329,13 @@ func (q *ctQuery) pattern(n *whereNode, t *table, a *attribute, kind string, sen
 		s = longestLiteral(s)
 	}
 	if s != "" {
-		if err := n.addCond(t, a.name, model.OpLike, s, budget); err != nil {
+		if err := addCond(n, t, a.Name, model.OpLike, s, budget); err != nil {
 			return err
 		}
 	}
 	if top {
-		q.tests = append(q.tests, func(tv *tableView, r int32) bool {
-			v := tv.value(a, r)
+		q.tests = append(q.tests, func(tv *engine.TableView, r int32) bool {
+			v := tv.Value(a, r)
 			return v.Str != "" && match(v.Str)
 		})
 	}
@@ -415,7 +415,7 @@ func filterSuffixes() []affix {
 
 // affixAttr returns the attribute and operator a filter field named with
 // an affix stands for, or nil.
-func affixAttr(t *table, name string) (*attribute, model.Operator) {
+func affixAttr(t *engine.Table, name string) (*engine.Attr, model.Operator) {
 	n := fold(name)
 	for _, p := range filterPrefixes() {
 		if rest, ok := strings.CutPrefix(n, p.affix); ok && rest != "" {

@@ -323,7 +323,7 @@ func TestContractToManyFilters(t *testing.T) {
 func TestContractToManyEmpty(t *testing.T) {
 	p := contractProject(t, "testdata/contract/filters.graphql")
 	p.Contract.Tables = []model.ContractTable{{Type: "Book", Rows: 5}}
-	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: engine.NewOverlay()}
 	var with, without []string
 	for _, x := range jsonAt(h.do(`{ authors { id books { id } } }`, nil), "data.authors").([]any) {
 		if len(jsonAt(x, "books").([]any)) > 0 {

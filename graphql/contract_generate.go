@@ -10,6 +10,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/mockgql/mockgql/contract"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 )
 
@@ -45,7 +46,7 @@ func argsSeed(seed uint64, name string, args map[string]any) uint64 {
 
 // genValue returns a value of type t for seed (owner names the type the
 // field belongs to, for the choice of generator).
-func (rt *Runtime) genValue(v *view, owner, field string, t *ast.Type, seed uint64, depth int) any {
+func (rt *Runtime) genValue(v *engine.View, owner, field string, t *ast.Type, seed uint64, depth int) any {
 	if t.Elem != nil {
 		if depth >= maxGenDepth {
 			return []any{}
@@ -117,22 +118,22 @@ func (rt *Runtime) genScalar(owner, field, typ string, seed uint64) any {
 
 // genRow returns a row of the entity (or of an entity of the interface or
 // union) typ chosen by seed; nil when typ has no rows.
-func (rt *Runtime) genRow(v *view, typ string, seed uint64) any {
+func (rt *Runtime) genRow(v *engine.View, typ string, seed uint64) any {
 	tables := rt.contract.tablesOf(typ)
 	if len(tables) == 0 {
 		return nil
 	}
 	for k := range tables {
 		t := tables[(int(seed%uint64(len(tables)))+k)%len(tables)]
-		tv := v.tableView(t)
-		if tv.notReady != nil {
+		tv := v.TableView(t)
+		if tv.NotReady != nil {
 			continue
 		}
-		l, err := (&ctQuery{where: &whereNode{}, limit: -1}).rows(context.Background(), tv)
-		if err != nil || l.len() == 0 {
+		l, err := (&ctQuery{where: &engine.Where{}, limit: -1}).rows(context.Background(), tv)
+		if err != nil || l.Len() == 0 {
 			continue
 		}
-		return &rowObj{tv: tv, row: l.at(int(seed % uint64(l.len())))}
+		return &rowObj{tv: tv, row: l.At(int(seed % uint64(l.Len())))}
 	}
 	return nil
 }
@@ -161,7 +162,7 @@ func (rt *Runtime) possibleObject(d *ast.Definition, seed uint64) *ast.Definitio
 
 // genObject returns a generated object of d whose fields are generated
 // when selected.
-func (rt *Runtime) genObject(v *view, d *ast.Definition, seed uint64, depth int) any {
+func (rt *Runtime) genObject(v *engine.View, d *ast.Definition, seed uint64, depth int) any {
 	if d == nil {
 		return nil
 	}
@@ -174,7 +175,7 @@ func (rt *Runtime) genObject(v *view, d *ast.Definition, seed uint64, depth int)
 
 // genLazy is the generated value of the field fd of owner, made when the
 // field is selected, seeded by its arguments too.
-func (rt *Runtime) genLazy(v *view, owner string, fd *ast.FieldDefinition, seed uint64, depth int) exec.LazyField {
+func (rt *Runtime) genLazy(v *engine.View, owner string, fd *ast.FieldDefinition, seed uint64, depth int) exec.LazyField {
 	return func(_ context.Context, args map[string]any) (any, error) {
 		return rt.genValue(v, owner, fd.Name, fd.Type, argsSeed(mix(seed, fd.Name), fd.Name, args), depth), nil
 	}

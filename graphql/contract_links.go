@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/mockgql/mockgql/contract"
+	"github.com/mockgql/mockgql/engine"
 )
 
 // A link is a list of rows that no foreign key holds (docs/using/
@@ -26,7 +27,7 @@ const maxLinkRows = 1000
 
 // ctLink is one link as seen from one of its sides.
 type ctLink struct {
-	from, to *table
+	from, to *engine.Table
 	// name identifies the link (both sides share it): its fields, in the
 	// order of the plan's relation.
 	name string
@@ -37,7 +38,7 @@ type ctLink struct {
 
 // contractLinks returns the links of plan by "Type.field", both sides of a
 // many-to-many.
-func contractLinks(plan *contract.Plan, tables map[string]*table) map[string]*ctLink {
+func contractLinks(plan *contract.Plan, tables map[string]*engine.Table) map[string]*ctLink {
 	out := map[string]*ctLink{}
 	for _, r := range plan.Relations {
 		from, to := tables[r.From], tables[r.To]
@@ -56,9 +57,9 @@ func contractLinks(plan *contract.Plan, tables map[string]*table) map[string]*ct
 // linked returns the view of the link's target table and the rows it
 // lists for row r of src (the view of the link's own table), in storage
 // order, deleted rows left out.
-func (rt *Runtime) linked(l *ctLink, src *tableView, r int32) (*tableView, []int32) {
-	dst := src.v.tableView(l.to)
-	if r >= src.n || src.notReady != nil || dst.notReady != nil || dst.noRows || !src.inTable(r) {
+func (rt *Runtime) linked(l *ctLink, src *engine.TableView, r int32) (*engine.TableView, []int32) {
+	dst := src.View.TableView(l.to)
+	if r >= src.N || src.NotReady != nil || dst.NotReady != nil || dst.NoRows || !src.InTable(r) {
 		return dst, nil
 	}
 	a, b := src, dst // a is the relation's From side
@@ -67,21 +68,21 @@ func (rt *Runtime) linked(l *ctLink, src *tableView, r int32) (*tableView, []int
 	}
 	// Two rounds of buckets, each with its own shuffles, so that rows
 	// sharing one bucket do not share all their links.
-	k := int64(max(1, 2*min(a.n, b.n)/3))
+	k := int64(max(1, 2*min(a.N, b.N)/3))
 	var out []int32
 	for round := range linkRounds {
 		name := l.name + "|" + string(rune('0'+round))
-		pa, pb := newPerm(rt.contract.seed, name+"|from", int64(a.n)), newPerm(rt.contract.seed, name+"|to", int64(b.n))
+		pa, pb := newPerm(rt.contract.seed, name+"|from", int64(a.N)), newPerm(rt.contract.seed, name+"|to", int64(b.N))
 		mine, theirs := pa, pb
 		if l.reverse {
 			mine, theirs = pb, pa
 		}
 		for pos := mine.at(int64(r)) % k; pos < theirs.n && len(out) < maxLinkRows; pos += k {
 			row := int32(theirs.inverse(pos))
-			if !dst.inTable(row) {
+			if !dst.InTable(row) {
 				continue
 			}
-			if rec := dst.ov.record(row); rec != nil && rec.deleted {
+			if rec := dst.Ov.Record(row); rec != nil && rec.Deleted {
 				continue
 			}
 			out = append(out, row)

@@ -36,8 +36,8 @@ func (rt *Runtime) mutationResolver(rf *contract.RootField, fd *ast.FieldDefinit
 		if t == nil || rf.Shape == contract.ShapeGenerated {
 			return rt.genValue(m.view(), rt.schema.Mutation.Name, fd.Name, fd.Type, seed, 0), nil
 		}
-		if tv := m.view().tableView(t); tv.notReady != nil {
-			return nil, tv.notReady
+		if tv := m.view().TableView(t); tv.NotReady != nil {
+			return nil, tv.NotReady
 		}
 		rows, err := rt.write(ctx, m, t, rf, f.Args)
 		if err != nil {
@@ -49,7 +49,7 @@ func (rt *Runtime) mutationResolver(rf *contract.RootField, fd *ast.FieldDefinit
 
 // write makes the rows' changes of one mutation field and returns the
 // rows written (deleted rows as they were).
-func (rt *Runtime) write(ctx context.Context, m *mutation, t *table, rf *contract.RootField, args map[string]any) ([]*rowObj, error) {
+func (rt *Runtime) write(ctx context.Context, m *mutation, t *engine.Table, rf *contract.RootField, args map[string]any) ([]*rowObj, error) {
 	inputs := mutationInputs(rf, args)
 	if rf.Shape == contract.ShapeCreate {
 		return rt.createAll(m, t, inputs)
@@ -117,7 +117,7 @@ func merged(inputs []map[string]any) map[string]any {
 
 // targets returns the rows an update, upsert or delete names by its key,
 // filter or equality arguments.
-func (rt *Runtime) targets(ctx context.Context, m *mutation, t *table, rf *contract.RootField, args map[string]any) ([]*rowObj, error) {
+func (rt *Runtime) targets(ctx context.Context, m *mutation, t *engine.Table, rf *contract.RootField, args map[string]any) ([]*rowObj, error) {
 	sel := &contract.RootField{Name: rf.Name, Entity: rf.Entity}
 	for _, a := range rf.Args {
 		switch a.Role {
@@ -143,7 +143,7 @@ func (rt *Runtime) targets(ctx context.Context, m *mutation, t *table, rf *contr
 }
 
 // createAll creates a row per input.
-func (rt *Runtime) createAll(m *mutation, t *table, inputs []map[string]any) ([]*rowObj, error) {
+func (rt *Runtime) createAll(m *mutation, t *engine.Table, inputs []map[string]any) ([]*rowObj, error) {
 	if len(inputs) > maxMutationRows {
 		return nil, model.Errorf(model.CodeLimitReached, "one mutation field creates at most %d rows", maxMutationRows)
 	}
@@ -160,34 +160,34 @@ func (rt *Runtime) createAll(m *mutation, t *table, inputs []map[string]any) ([]
 
 // createRow adds a row with the values of in; an id (key) given is used
 // when no row has it, else the id is fresh.
-func (rt *Runtime) createRow(m *mutation, t *table, in map[string]any) (*rowObj, error) {
-	tv := m.view().tableView(t)
+func (rt *Runtime) createRow(m *mutation, t *engine.Table, in map[string]any) (*rowObj, error) {
+	tv := m.view().TableView(t)
 	vals, id, err := rowValues(tv, in)
 	if err != nil {
 		return nil, err
 	}
 	seq := int64(1)
-	if ts := m.st.Table(t.id); ts != nil {
+	if ts := m.st.Table(t.ID); ts != nil {
 		seq = ts.MaxSeq() + 1
 	}
 	switch {
-	case id != "" && tv.idUsed(id):
-		return nil, model.Errorf(model.CodeConflict, "a %s row with id %q exists", t.name, id)
+	case id != "" && tv.IDUsed(id):
+		return nil, model.Errorf(model.CodeConflict, "a %s row with id %q exists", t.Name, id)
 	case id == "":
-		id = tv.freshID(seq)
+		id = tv.FreshID(seq)
 	}
-	if hk := t.byName[contract.HiddenKey]; hk != nil {
-		vals[hk.id], _ = json.Marshal(id)
+	if hk := t.ByName[contract.HiddenKey]; hk != nil {
+		vals[hk.ID], _ = json.Marshal(id)
 	}
-	m.apply(engine.Change{TableID: t.id, RowID: id, Created: true, Seq: seq, Values: vals})
-	next := m.view().tableView(t)
-	r, _ := next.ov.createdRow(id)
+	m.apply(engine.Change{TableID: t.ID, RowID: id, Created: true, Seq: seq, Values: vals})
+	next := m.view().TableView(t)
+	r, _ := next.Ov.CreatedRow(id)
 	return &rowObj{tv: next, row: r}, nil
 }
 
 // updateRows merges in into each row's values, and changes its numbers
 // by inc and by the arithmetic in holds (arithmetic).
-func (rt *Runtime) updateRows(m *mutation, t *table, rows []*rowObj, in map[string]any, inc []numOp) ([]*rowObj, error) {
+func (rt *Runtime) updateRows(m *mutation, t *engine.Table, rows []*rowObj, in map[string]any, inc []numOp) ([]*rowObj, error) {
 	in, ops := arithmetic(t, in)
 	ops = append(ops, inc...)
 	var out []*rowObj
@@ -199,21 +199,21 @@ func (rt *Runtime) updateRows(m *mutation, t *table, rows []*rowObj, in map[stri
 		if err := applyOps(ro, ops, vals); err != nil {
 			return nil, err
 		}
-		id := ro.tv.id(ro.row)
+		id := ro.tv.ID(ro.row)
 		if idArg != "" && idArg != id {
 			return nil, model.Errorf(model.CodeBadUserInput, "the id %q differs from the row's id %q; ids cannot be changed", idArg, id)
 		}
-		c := engine.Change{TableID: t.id, RowID: id, Values: map[string]json.RawMessage{}}
-		if prev := ro.tv.ov.record(ro.row); prev != nil {
-			c.Created, c.Seq, c.Values = prev.ch.Created, prev.ch.Seq, maps.Clone(prev.ch.Values)
+		c := engine.Change{TableID: t.ID, RowID: id, Values: map[string]json.RawMessage{}}
+		if prev := ro.tv.Ov.Record(ro.row); prev != nil {
+			c.Created, c.Seq, c.Values = prev.Ch.Created, prev.Ch.Seq, maps.Clone(prev.Ch.Values)
 			if c.Values == nil {
 				c.Values = map[string]json.RawMessage{}
 			}
 		}
 		maps.Copy(c.Values, vals)
 		m.apply(c)
-		next := m.view().tableView(t)
-		out = append(out, &rowObj{tv: next, row: next.byID(id)})
+		next := m.view().TableView(t)
+		out = append(out, &rowObj{tv: next, row: next.ByID(id)})
 	}
 	return out, nil
 }
@@ -221,9 +221,9 @@ func (rt *Runtime) updateRows(m *mutation, t *table, rows []*rowObj, in map[stri
 // removeRows deletes the rows and returns them as they were.
 func (m *mutation) removeRows(rows []*rowObj) []*rowObj {
 	for _, ro := range rows {
-		c := engine.Change{TableID: ro.tv.t.id, RowID: ro.tv.id(ro.row), Deleted: true}
-		if prev := ro.tv.ov.record(ro.row); prev != nil && prev.ch.Created {
-			c.Created, c.Seq = true, prev.ch.Seq
+		c := engine.Change{TableID: ro.tv.Table.ID, RowID: ro.tv.ID(ro.row), Deleted: true}
+		if prev := ro.tv.Ov.Record(ro.row); prev != nil && prev.Ch.Created {
+			c.Created, c.Seq = true, prev.Ch.Seq
 		}
 		m.apply(c)
 	}
@@ -233,53 +233,53 @@ func (m *mutation) removeRows(rows []*rowObj) []*rowObj {
 // rowValues returns the values of in by attribute ID and the id it gives:
 // fields by name (folded: author_id is authorId), and to-one relations
 // by the key they connect to (Prisma's author: {connect: {id}}, or a key).
-func rowValues(tv *tableView, in map[string]any) (map[string]json.RawMessage, string, error) {
+func rowValues(tv *engine.TableView, in map[string]any) (map[string]json.RawMessage, string, error) {
 	vals := map[string]json.RawMessage{}
 	id := ""
 	for _, k := range sortedKeys(in) {
 		x := in[k]
-		a := tv.t.field(k)
+		a := tv.Table.Field(k)
 		if a == nil {
-			a = foldedAttr(tv.t, k)
+			a = foldedAttr(tv.Table, k)
 		}
 		if a == nil {
-			if fk, key := connected(tv.t, k, x); fk != nil {
+			if fk, key := connected(tv.Table, k, x); fk != nil {
 				a, x = fk, key
 			}
 		}
 		if a == nil {
-			a = foreignKeyNamed(tv.t, k)
+			a = foreignKeyNamed(tv.Table, k)
 		}
 		switch {
-		case a == nil || a.mapping == model.MappingConstant:
+		case a == nil || a.Mapping == model.MappingConstant:
 			continue
-		case a.isID:
+		case a.IsID:
 			id = keyText(x)
 			continue
 		}
 		raw, err := json.Marshal(x)
 		if err != nil {
-			return nil, "", model.Errorf(model.CodeBadUserInput, "%s: the value of %s is not JSON", tv.t.name, k)
+			return nil, "", model.Errorf(model.CodeBadUserInput, "%s: the value of %s is not JSON", tv.Table.Name, k)
 		}
-		vals[a.id] = raw
+		vals[a.ID] = raw
 	}
 	return vals, id, nil
 }
 
 // connected returns the foreign key attribute of the to-one relation
 // field name of t and the key x connects it to, or nil.
-func connected(t *table, name string, x any) (*attribute, any) {
-	for _, rf := range t.rels {
-		if rf.name != name || rf.list || rf.from == nil || rf.from.isID {
+func connected(t *engine.Table, name string, x any) (*engine.Attr, any) {
+	for _, rf := range t.Rels {
+		if rf.Name != name || rf.List || rf.From == nil || rf.From.IsID {
 			continue
 		}
 		if m, ok := x.(map[string]any); ok {
 			if c, ok := m["connect"].(map[string]any); ok {
-				return rf.from, firstValue(c)
+				return rf.From, firstValue(c)
 			}
-			return rf.from, firstValue(m)
+			return rf.From, firstValue(m)
 		}
-		return rf.from, x
+		return rf.From, x
 	}
 	return nil, nil
 }
@@ -287,11 +287,11 @@ func connected(t *table, name string, x any) (*attribute, any) {
 // foreignKeyNamed returns the foreign key attribute of the to-one relation
 // that name names with an id suffix (folderId, folder_id: Document.folder),
 // or nil.
-func foreignKeyNamed(t *table, name string) *attribute {
+func foreignKeyNamed(t *engine.Table, name string) *engine.Attr {
 	n := fold(name)
-	for _, rf := range t.rels {
-		if !rf.list && rf.from != nil && !rf.from.isID && (n == fold(rf.name)+"id" || n == fold(rf.name)+"key") {
-			return rf.from
+	for _, rf := range t.Rels {
+		if !rf.List && rf.From != nil && !rf.From.IsID && (n == fold(rf.Name)+"id" || n == fold(rf.Name)+"key") {
+			return rf.From
 		}
 	}
 	return nil
@@ -312,7 +312,7 @@ func keyText(x any) string {
 // payload answers what a mutation field returns for the rows it wrote:
 // the row, a list of rows, a payload object around them ({ book, errors },
 // { affected_rows, returning }), a count, a flag or an id.
-func (rt *Runtime) payload(v *view, rf *contract.RootField, fd *ast.FieldDefinition, rows []*rowObj, seed uint64) (any, error) {
+func (rt *Runtime) payload(v *engine.View, rf *contract.RootField, fd *ast.FieldDefinition, rows []*rowObj, seed uint64) (any, error) {
 	d := rt.schema.Types[fd.Type.Name()]
 	w := mutated(rows)
 	switch {
@@ -333,7 +333,7 @@ func (rt *Runtime) payload(v *view, rf *contract.RootField, fd *ast.FieldDefinit
 	case d.Name == "Int":
 		return len(rows), nil
 	case d.Name == "ID" && len(rows) > 0:
-		return rows[0].tv.id(rows[0].row), nil
+		return rows[0].tv.ID(rows[0].row), nil
 	}
 	return rt.genValue(v, rt.schema.Mutation.Name, fd.Name, fd.Type, seed, 0), nil
 }

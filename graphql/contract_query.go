@@ -13,17 +13,17 @@ import (
 
 // This file reads the arguments of a contract project's root field (their
 // roles come from contract.Interpret) into the row engine's query: a
-// where tree (whereNode, so equality, ranges, in and contains use the
+// where tree (engine.Where, so equality, ranges, in and contains use the
 // indexes), sort keys and a window (Relay, offset/limit or page/size).
 
 // ctQuery is what the arguments of a root field select.
 type ctQuery struct {
-	where *whereNode
-	keys  []sortKey
+	where *engine.Where
+	keys  []engine.SortKey
 	// tests are exact checks of text patterns (startsWith, endsWith, SQL
 	// like) whose contains part the where tree already narrows; they run
 	// on the matches.
-	tests []func(tv *tableView, r int32) bool
+	tests []func(tv *engine.TableView, r int32) bool
 	// joins are filters on related rows, resolved when rows are read.
 	joins []ctJoin
 	relay bool
@@ -43,13 +43,13 @@ type ctQuery struct {
 	sortDesc  bool
 	// pq is the engine's query, built once for a query of constant
 	// arguments without joins (prepare); nil: built by rows.
-	pq *powerQuery
+	pq *engine.Query
 }
 
 // readQuery reads the arguments args of rf against the table t.
-func (rt *Runtime) readQuery(t *table, rf *contract.RootField, args map[string]any) (*ctQuery, error) {
-	q := &ctQuery{where: &whereNode{}, limit: -1, maxPage: rt.opt.MaxPageSize}
-	budget := maxWhereNodes
+func (rt *Runtime) readQuery(t *engine.Table, rf *contract.RootField, args map[string]any) (*ctQuery, error) {
+	q := &ctQuery{where: &engine.Where{}, limit: -1, maxPage: rt.opt.MaxPageSize}
+	budget := engine.MaxWhereNodes
 	for _, a := range rf.Args {
 		v, ok := args[a.Name]
 		if !ok || v == nil {
@@ -61,7 +61,7 @@ func (rt *Runtime) readQuery(t *table, rf *contract.RootField, args map[string]a
 	}
 	if q.sortField != "" {
 		if a := foldedAttr(t, q.sortField); a != nil {
-			q.keys = append([]sortKey{{attr: a, desc: q.sortDesc}}, q.keys...)[:min(len(q.keys)+1, maxOrderKeys)]
+			q.keys = append([]engine.SortKey{{Attr: a, Desc: q.sortDesc}}, q.keys...)[:min(len(q.keys)+1, engine.MaxOrderKeys)]
 		}
 	}
 	if q.size > 0 || q.page > 0 {
@@ -77,23 +77,23 @@ func (rt *Runtime) readQuery(t *table, rf *contract.RootField, args map[string]a
 }
 
 // readArg adds one argument of role a.Role with value v to q.
-func (rt *Runtime) readArg(q *ctQuery, t *table, a *contract.Arg, v any, budget *int) error {
+func (rt *Runtime) readArg(q *ctQuery, t *engine.Table, a *contract.Arg, v any, budget *int) error {
 	switch a.Role {
 	case contract.RoleKey:
 		if m, ok := v.(map[string]any); ok { // pk_columns: {id: 1}
-			return q.where.addCond(t, keyName(t), model.OpEq, firstValue(m), budget)
+			return addCond(q.where, t, keyName(t), model.OpEq, firstValue(m), budget)
 		}
-		return q.where.addCond(t, keyName(t), model.OpEq, v, budget)
+		return addCond(q.where, t, keyName(t), model.OpEq, v, budget)
 	case contract.RoleKeys:
-		return q.where.addCond(t, keyName(t), model.OpIn, v, budget)
+		return addCond(q.where, t, keyName(t), model.OpIn, v, budget)
 	case contract.RoleEq, contract.RoleIn:
 		op := model.OpEq
 		if _, list := v.([]any); list {
 			op = model.OpIn
 		}
-		return q.where.addCond(t, a.Field, op, v, budget)
+		return addCond(q.where, t, a.Field, op, v, budget)
 	case contract.RoleRange:
-		return q.where.addCond(t, a.Field, model.Operator(a.Op), v, budget)
+		return addCond(q.where, t, a.Field, model.Operator(a.Op), v, budget)
 	case contract.RoleSearch:
 		return q.search(t, v, budget)
 	case contract.RoleFilter:
@@ -112,7 +112,7 @@ func (rt *Runtime) readArg(q *ctQuery, t *table, a *contract.Arg, v any, budget 
 		// An argument named like a field of an interface's or union's
 		// rows compares it, as it would on an entity.
 		if _, isObj := v.(map[string]any); !isObj && foldedAttr(t, a.Name) != nil {
-			return q.where.addCond(t, a.Name, model.OpEq, v, budget)
+			return addCond(q.where, t, a.Name, model.OpEq, v, budget)
 		}
 	}
 	return nil
@@ -120,7 +120,7 @@ func (rt *Runtime) readArg(q *ctQuery, t *table, a *contract.Arg, v any, budget 
 
 // sort records a sort argument: one half of a pair (op field or
 // direction), or a whole sort (sortKeys).
-func (q *ctQuery) sort(t *table, op string, v any) {
+func (q *ctQuery) sort(t *engine.Table, op string, v any) {
 	s, _ := v.(string)
 	switch op {
 	case "field":
@@ -129,8 +129,8 @@ func (q *ctQuery) sort(t *table, op string, v any) {
 		q.sortDesc = strings.HasPrefix(strings.ToLower(s), "desc")
 	default:
 		q.keys = append(q.keys, sortKeys(t, v)...)
-		if len(q.keys) > maxOrderKeys {
-			q.keys = q.keys[:maxOrderKeys]
+		if len(q.keys) > engine.MaxOrderKeys {
+			q.keys = q.keys[:engine.MaxOrderKeys]
 		}
 	}
 }
@@ -155,8 +155,8 @@ func (q *ctQuery) window(op string, v any) {
 
 // keyName is the attribute that identifies the rows of t: id, or the
 // hidden key.
-func keyName(t *table) string {
-	if t.byName["id"] != nil || t.byName[contract.HiddenKey] == nil {
+func keyName(t *engine.Table) string {
+	if t.ByName["id"] != nil || t.ByName[contract.HiddenKey] == nil {
 		return "id"
 	}
 	return contract.HiddenKey
@@ -171,30 +171,30 @@ func firstValue(m map[string]any) any {
 
 // addCond adds the condition field op v; a field t does not have makes
 // the node match nothing.
-func (n *whereNode) addCond(t *table, field string, op model.Operator, v any, budget *int) error {
+func addCond(n *engine.Where, t *engine.Table, field string, op model.Operator, v any, budget *int) error {
 	if *budget--; *budget < 0 {
-		return model.Errorf(model.CodeBadUserInput, "the filter has more than %d conditions", maxWhereNodes)
+		return model.Errorf(model.CodeBadUserInput, "the filter has more than %d conditions", engine.MaxWhereNodes)
 	}
-	a := t.field(field)
+	a := t.Field(field)
 	if a == nil {
 		a = foldedAttr(t, field)
 	}
-	if a != nil && a.typ == model.TypeID && (op == model.OpEq || op == model.OpIn || op == model.OpNeq) {
+	if a != nil && a.Type == model.TypeID && (op == model.OpEq || op == model.OpIn || op == model.OpNeq) {
 		if forms, ok := keyForms(v); ok {
-			pr, err := newPredicate(param{name: field, attr: a, op: model.OpIn}, forms)
+			pr, err := engine.NewPredicate(engine.Param{Name: field, Attr: a, Op: model.OpIn}, forms)
 			if op == model.OpNeq {
-				n.nin = append(n.nin, pr)
+				n.Nin = append(n.Nin, pr)
 			} else {
-				n.preds = append(n.preds, pr)
+				n.Preds = append(n.Preds, pr)
 			}
 			return err
 		}
 	}
-	pr, err := newPredicate(param{name: field, attr: a, op: op}, numberArg(a, v))
+	pr, err := engine.NewPredicate(engine.Param{Name: field, Attr: a, Op: op}, numberArg(a, v))
 	if err != nil {
 		return err
 	}
-	n.preds = append(n.preds, pr)
+	n.Preds = append(n.Preds, pr)
 	return nil
 }
 
@@ -229,8 +229,8 @@ func keyForms(v any) (forms []any, ok bool) {
 // numberArg turns text arguments into numbers for a numeric attribute
 // (an ID argument "7" names the row whose Int key is 7); other values are
 // returned as they are.
-func numberArg(a *attribute, v any) any {
-	if a == nil || a.typ != model.TypeInt && a.typ != model.TypeFloat {
+func numberArg(a *engine.Attr, v any) any {
+	if a == nil || a.Type != model.TypeInt && a.Type != model.TypeFloat {
 		return v
 	}
 	switch x := v.(type) {
@@ -260,15 +260,15 @@ func sortedKeys(m map[string]any) []string {
 
 // foldedAttr returns the attribute of t whose name folds to name's
 // (price_DESC's PRICE is price), or nil.
-func foldedAttr(t *table, name string) *attribute {
+func foldedAttr(t *engine.Table, name string) *engine.Attr {
 	n := fold(name)
-	for _, a := range t.attrs {
-		if fold(a.name) == n {
+	for _, a := range t.Attrs {
+		if fold(a.Name) == n {
 			return a
 		}
 	}
 	if n == "id" {
-		return t.idField
+		return t.IDField
 	}
 	return nil
 }
@@ -278,30 +278,30 @@ func fold(name string) string { return strings.ToLower(strings.ReplaceAll(name, 
 
 // search adds a case-insensitive contains of v over the text attributes
 // of t, any of which may match.
-func (q *ctQuery) search(t *table, v any, budget *int) error {
+func (q *ctQuery) search(t *engine.Table, v any, budget *int) error {
 	s, _ := v.(string)
 	if s == "" {
 		return nil
 	}
-	or := &whereNode{hasOr: true}
-	for _, a := range t.attrs {
-		if a.typ == model.TypeString || a.typ == model.TypeID && !a.isID {
-			c := &whereNode{}
-			if err := c.addCond(t, a.name, model.OpLike, s, budget); err != nil {
+	or := &engine.Where{HasOr: true}
+	for _, a := range t.Attrs {
+		if a.Type == model.TypeString || a.Type == model.TypeID && !a.IsID {
+			c := &engine.Where{}
+			if err := addCond(c, t, a.Name, model.OpLike, s, budget); err != nil {
 				return err
 			}
-			or.or = append(or.or, c)
+			or.Or = append(or.Or, c)
 		}
 	}
-	q.where.and = append(q.where.and, or)
+	q.where.And = append(q.where.And, or)
 	return nil
 }
 
 // sortKeys reads a sort argument: an enum value (PRICE_DESC, price_asc,
 // TITLE), a text ("-price"), an input with field and direction, a
 // Hasura or Prisma object ({price: desc}), or a list of these.
-func sortKeys(t *table, v any) []sortKey {
-	var keys []sortKey
+func sortKeys(t *engine.Table, v any) []engine.SortKey {
+	var keys []engine.SortKey
 	switch x := v.(type) {
 	case []any:
 		for _, item := range x {
@@ -314,14 +314,14 @@ func sortKeys(t *table, v any) []sortKey {
 	case map[string]any:
 		keys = append(keys, sortObject(t, x)...)
 	}
-	if len(keys) > maxOrderKeys {
-		keys = keys[:maxOrderKeys]
+	if len(keys) > engine.MaxOrderKeys {
+		keys = keys[:engine.MaxOrderKeys]
 	}
 	return keys
 }
 
 // sortWord reads PRICE_DESC, price, -price or price desc.
-func sortWord(t *table, s string) (sortKey, bool) {
+func sortWord(t *engine.Table, s string) (engine.SortKey, bool) {
 	desc := strings.HasPrefix(s, "-")
 	s = strings.TrimPrefix(s, "-")
 	low := strings.ToLower(s)
@@ -333,66 +333,66 @@ func sortWord(t *table, s string) (sortKey, bool) {
 		}
 	}
 	a := foldedAttr(t, s)
-	return sortKey{attr: a, desc: desc}, a != nil
+	return engine.SortKey{Attr: a, Desc: desc}, a != nil
 }
 
 // sortObject reads {field: PRICE, direction: DESC} or {price: desc}.
-func sortObject(t *table, m map[string]any) []sortKey {
+func sortObject(t *engine.Table, m map[string]any) []engine.SortKey {
 	if f, ok := m["field"].(string); ok {
 		k, ok := sortWord(t, f)
 		dir, _ := m["direction"].(string)
 		if d, _ := m["order"].(string); dir == "" {
 			dir = d
 		}
-		k.desc = strings.HasPrefix(strings.ToLower(dir), "desc")
+		k.Desc = strings.HasPrefix(strings.ToLower(dir), "desc")
 		if ok {
-			return []sortKey{k}
+			return []engine.SortKey{k}
 		}
 		return nil
 	}
-	var keys []sortKey
+	var keys []engine.SortKey
 	for _, name := range sortedKeys(m) {
 		dir, _ := m[name].(string)
 		if a := foldedAttr(t, name); a != nil {
-			keys = append(keys, sortKey{attr: a, desc: strings.HasPrefix(strings.ToLower(dir), "desc")})
+			keys = append(keys, engine.SortKey{Attr: a, Desc: strings.HasPrefix(strings.ToLower(dir), "desc")})
 		}
 	}
 	return keys
 }
 
 // rows returns the rows q selects from tv in order, before windowing.
-func (q *ctQuery) rows(ctx context.Context, tv *tableView) (rowList, error) {
+func (q *ctQuery) rows(ctx context.Context, tv *engine.TableView) (engine.RowList, error) {
 	if err := q.resolveJoins(ctx, tv); err != nil {
-		return rowList{}, err
+		return engine.RowList{}, err
 	}
 	pq := q.pq
 	if pq == nil {
 		pq = q.power()
 	}
 	if pg, size, ok := q.pageWindow(pq); ok {
-		return tv.pageRows(ctx, pq.q, pg, size) // a window of the page: what the table runtime reads
+		return tv.PageRows(ctx, pq.List, pg, size) // a window of the page: what the table runtime reads
 	}
-	l, err := pq.all(ctx, tv)
+	l, err := pq.All(ctx, tv)
 	if err != nil || len(q.tests) == 0 {
 		return l, err
 	}
-	out := make([]int32, 0, l.len())
-	for i := 0; i < l.len(); i++ {
-		if r := l.at(i); q.test(tv, r) {
+	out := make([]int32, 0, l.Len())
+	for i := 0; i < l.Len(); i++ {
+		if r := l.At(i); q.test(tv, r) {
 			out = append(out, r)
 		}
 	}
-	return rowList{rows: out}, nil
+	return engine.RowList{Rows: out}, nil
 }
 
 // power returns the engine's query of q's conditions and sort keys.
-func (q *ctQuery) power() *powerQuery {
-	pq := &powerQuery{q: &listQuery{}, keys: q.keys}
-	pq.q.preds, pq.rest = q.where.split()
-	if len(pq.keys) > 0 {
-		pq.q.sort, pq.q.desc = pq.keys[0].attr, pq.keys[0].desc
+func (q *ctQuery) power() *engine.Query {
+	pq := &engine.Query{List: &engine.ListQuery{}, Keys: q.keys}
+	pq.List.Preds, pq.Rest = q.where.Split()
+	if len(pq.Keys) > 0 {
+		pq.List.Sort, pq.List.Desc = pq.Keys[0].Attr, pq.Keys[0].Desc
 	}
-	pq.q.spec = querySpec(pq.q)
+	pq.List.Spec = engine.QuerySpec(pq.List)
 	return pq
 }
 
@@ -410,8 +410,8 @@ func (q *ctQuery) prepare() bool {
 // pageWindow returns the page number and size whose window holds the rows q
 // serves, when q may read only that window (paged set, the list engine
 // alone answers q, offset a multiple of limit).
-func (q *ctQuery) pageWindow(pq *powerQuery) (pg, size int, ok bool) {
-	if !q.paged || q.relay && !q.firstOnly() || !pq.simple() || len(q.tests) > 0 || q.limit == 0 {
+func (q *ctQuery) pageWindow(pq *engine.Query) (pg, size int, ok bool) {
+	if !q.paged || q.relay && !q.firstOnly() || !pq.Simple() || len(q.tests) > 0 || q.limit == 0 {
 		return 0, 0, false
 	}
 	if q.relay {
@@ -427,7 +427,7 @@ func (q *ctQuery) pageWindow(pq *powerQuery) (pg, size int, ok bool) {
 // so that the rows served are the first ones.
 func (q *ctQuery) firstOnly() bool { return q.relayArgs == 1 && q.first > 0 }
 
-func (q *ctQuery) test(tv *tableView, r int32) bool {
+func (q *ctQuery) test(tv *engine.TableView, r int32) bool {
 	for _, t := range q.tests {
 		if !t(tv, r) {
 			return false

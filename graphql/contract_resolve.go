@@ -9,6 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/mockgql/mockgql/contract"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -49,28 +50,28 @@ func (rt *Runtime) contractResolvers() map[string]exec.Resolver {
 
 // entityField is the resolver of the field fd of the entity table t: its
 // relation, its attribute, or a generated value.
-func (rt *Runtime) entityField(t *table, fd *ast.FieldDefinition) exec.Resolver {
-	for _, rf := range t.rels {
-		if rf.name == fd.Name {
+func (rt *Runtime) entityField(t *engine.Table, fd *ast.FieldDefinition) exec.Resolver {
+	for _, rf := range t.Rels {
+		if rf.Name == fd.Name {
 			return rt.relationField(rf, fd)
 		}
 	}
-	if a := t.field(fd.Name); a != nil {
+	if a := t.Field(fd.Name); a != nil {
 		return rt.attributeField(a, fd)
 	}
-	if l := rt.contract.links[t.name+"."+fd.Name]; l != nil {
-		return rt.listField(l.to, fd, func(ro *rowObj) (*tableView, []int32) { return rt.linked(l, ro.tv, ro.row) })
+	if l := rt.contract.links[t.Name+"."+fd.Name]; l != nil {
+		return rt.listField(l.to, fd, func(ro *rowObj) (*engine.TableView, []int32) { return rt.linked(l, ro.tv, ro.row) })
 	}
-	return rt.generatedField(t.name, fd)
+	return rt.generatedField(t.Name, fd)
 }
 
 // attributeField answers an attribute as the schema types it: JSON
 // (lists, embedded objects, JSON scalars) decoded, a missing non-null
 // value generated.
-func (rt *Runtime) attributeField(a *attribute, fd *ast.FieldDefinition) exec.Resolver {
+func (rt *Runtime) attributeField(a *engine.Attr, fd *ast.FieldDefinition) exec.Resolver {
 	return func(_ context.Context, f *exec.Field) (any, error) {
 		ro := f.Parent.(*rowObj)
-		x := output(a.typ, ro.tv.value(a, ro.row))
+		x := output(a.Type, ro.tv.Value(a, ro.row))
 		if raw, ok := x.(json.RawMessage); ok {
 			var v any
 			if json.Unmarshal(raw, &v) != nil {
@@ -79,8 +80,8 @@ func (rt *Runtime) attributeField(a *attribute, fd *ast.FieldDefinition) exec.Re
 			x = v
 		}
 		if x == nil && fd.Type.NonNull {
-			seed := mix(rt.contract.seed, ro.tv.t.name, fd.Name, ro.tv.id(ro.row))
-			return rt.genValue(ro.tv.v, ro.tv.t.name, fd.Name, fd.Type, seed, 0), nil
+			seed := mix(rt.contract.seed, ro.tv.Table.Name, fd.Name, ro.tv.ID(ro.row))
+			return rt.genValue(ro.tv.View, ro.tv.Table.Name, fd.Name, fd.Type, seed, 0), nil
 		}
 		return x, nil
 	}
@@ -89,13 +90,13 @@ func (rt *Runtime) attributeField(a *attribute, fd *ast.FieldDefinition) exec.Re
 // relationField answers a relation: one row, or a list, connection or
 // page of the related rows filtered, sorted and cut by the field's
 // arguments (read as a root field's are: where, orderBy, first, take, …).
-func (rt *Runtime) relationField(rf *relField, fd *ast.FieldDefinition) exec.Resolver {
-	if rf.list {
-		return rt.listField(rf.to, fd, func(ro *rowObj) (*tableView, []int32) { return ro.tv.related(rf, ro.row) })
+func (rt *Runtime) relationField(rf *engine.Rel, fd *ast.FieldDefinition) exec.Resolver {
+	if rf.List {
+		return rt.listField(rf.To, fd, func(ro *rowObj) (*engine.TableView, []int32) { return ro.tv.Related(rf, ro.row) })
 	}
 	return func(ctx context.Context, f *exec.Field) (any, error) {
 		ro := f.Parent.(*rowObj)
-		target, rows := ro.tv.related(rf, ro.row)
+		target, rows := ro.tv.Related(rf, ro.row)
 		if len(rows) == 0 {
 			return rt.nullOrGenerated(ro, fd)
 		}
@@ -106,12 +107,12 @@ func (rt *Runtime) relationField(rf *relField, fd *ast.FieldDefinition) exec.Res
 // listField answers a field that lists rows of the table to — those
 // rowsOf gives for the parent row — as a list, connection or page,
 // filtered, sorted and cut by the field's arguments.
-func (rt *Runtime) listField(to *table, fd *ast.FieldDefinition, rowsOf func(*rowObj) (*tableView, []int32)) exec.Resolver {
+func (rt *Runtime) listField(to *engine.Table, fd *ast.FieldDefinition, rowsOf func(*rowObj) (*engine.TableView, []int32)) exec.Resolver {
 	wrap := rt.schema.Types[fd.Type.Name()]
 	if rt.wrapperKind(wrap.Name) == "" {
 		wrap = nil
 	}
-	args := &contract.RootField{Name: fd.Name, Entity: to.name, Args: fieldArgs(to, fd)}
+	args := &contract.RootField{Name: fd.Name, Entity: to.Name, Args: fieldArgs(to, fd)}
 	return func(ctx context.Context, f *exec.Field) (any, error) {
 		ro := f.Parent.(*rowObj)
 		target, rows := rowsOf(ro)
@@ -124,7 +125,7 @@ func (rt *Runtime) listField(to *table, fd *ast.FieldDefinition, rowsOf func(*ro
 			return nil, err
 		}
 		all := &ctRows{}
-		all.add(target, rowList{rows: kept})
+		all.add(target, engine.RowList{Rows: kept})
 		if wrap == nil && q.limit < 0 && q.size == 0 && !q.relay {
 			return all.objects(0, all.n), nil
 		}
@@ -132,13 +133,13 @@ func (rt *Runtime) listField(to *table, fd *ast.FieldDefinition, rowsOf func(*ro
 		if err != nil || wrap == nil {
 			return w.rows.objects(w.lo, w.hi), err
 		}
-		return rt.fill(ro.tv.v, wrap, w, mix(rt.contract.seed, fd.Name, ro.tv.id(ro.row)), 0), nil
+		return rt.fill(ro.tv.View, wrap, w, mix(rt.contract.seed, fd.Name, ro.tv.ID(ro.row)), 0), nil
 	}
 }
 
 // fieldArgs gives the arguments of a relation field the roles a root
 // field's arguments of the same names would have.
-func fieldArgs(t *table, fd *ast.FieldDefinition) []*contract.Arg {
+func fieldArgs(t *engine.Table, fd *ast.FieldDefinition) []*contract.Arg {
 	var out []*contract.Arg
 	for _, a := range fd.Arguments {
 		arg := &contract.Arg{Name: a.Name, Role: contract.RoleIgnored}
@@ -163,7 +164,7 @@ func fieldArgs(t *table, fd *ast.FieldDefinition) []*contract.Arg {
 			arg.Role, arg.Op = contract.RoleSort, "direction"
 		default:
 			if foldedAttr(t, a.Name) != nil {
-				arg.Role, arg.Field = contract.RoleEq, foldedAttr(t, a.Name).name
+				arg.Role, arg.Field = contract.RoleEq, foldedAttr(t, a.Name).Name
 			}
 		}
 		out = append(out, arg)
@@ -172,23 +173,23 @@ func fieldArgs(t *table, fd *ast.FieldDefinition) []*contract.Arg {
 }
 
 // narrow returns the rows of tv that q's conditions keep, in q's order.
-func (q *ctQuery) narrow(ctx context.Context, tv *tableView, rows []int32) ([]int32, error) {
+func (q *ctQuery) narrow(ctx context.Context, tv *engine.TableView, rows []int32) ([]int32, error) {
 	if err := q.resolveJoins(ctx, tv); err != nil {
 		return nil, err
 	}
-	preds, rest := q.where.split()
+	preds, rest := q.where.Split()
 	if len(preds) == 0 && rest == nil && len(q.tests) == 0 && len(q.keys) == 0 {
 		return rows, nil
 	}
 	out := make([]int32, 0, len(rows))
 	for _, r := range rows {
-		if tv.matchLive(preds, r) && (rest == nil || rest.match(tv, r)) && q.test(tv, r) {
+		if tv.MatchLive(preds, r) && (rest == nil || rest.Match(tv, r)) && q.test(tv, r) {
 			out = append(out, r)
 		}
 	}
 	if len(q.keys) > 0 {
-		pq := &powerQuery{keys: q.keys}
-		slices.SortStableFunc(out, pq.compare(tv))
+		pq := &engine.Query{Keys: q.keys}
+		slices.SortStableFunc(out, pq.Compare(tv))
 	}
 	return out, nil
 }
@@ -199,8 +200,8 @@ func (rt *Runtime) nullOrGenerated(ro *rowObj, fd *ast.FieldDefinition) (any, er
 	if !fd.Type.NonNull {
 		return nil, nil
 	}
-	seed := mix(rt.contract.seed, ro.tv.t.name, fd.Name, ro.tv.id(ro.row))
-	return rt.genValue(ro.tv.v, ro.tv.t.name, fd.Name, fd.Type, seed, 0), nil
+	seed := mix(rt.contract.seed, ro.tv.Table.Name, fd.Name, ro.tv.ID(ro.row))
+	return rt.genValue(ro.tv.View, ro.tv.Table.Name, fd.Name, fd.Type, seed, 0), nil
 }
 
 // generatedField answers a field of a row that no attribute or relation
@@ -209,15 +210,15 @@ func (rt *Runtime) nullOrGenerated(ro *rowObj, fd *ast.FieldDefinition) (any, er
 func (rt *Runtime) generatedField(owner string, fd *ast.FieldDefinition) exec.Resolver {
 	return func(_ context.Context, f *exec.Field) (any, error) {
 		ro := f.Parent.(*rowObj)
-		seed := argsSeed(mix(rt.contract.seed, owner, ro.tv.id(ro.row)), fd.Name, f.Args)
-		return rt.genValue(ro.tv.v, owner, fd.Name, fd.Type, seed, 0), nil
+		seed := argsSeed(mix(rt.contract.seed, owner, ro.tv.ID(ro.row)), fd.Name, f.Args)
+		return rt.genValue(ro.tv.View, owner, fd.Name, fd.Type, seed, 0), nil
 	}
 }
 
 // queryResolver answers a root field of the query type by its shape.
 func (rt *Runtime) queryResolver(rf *contract.RootField, fd *ast.FieldDefinition) exec.Resolver {
 	return func(ctx context.Context, f *exec.Field) (any, error) {
-		v := f.Parent.(*view)
+		v := rootView(f)
 		switch rf.Shape {
 		case contract.ShapeGenerated, contract.ShapeEvent:
 			seed := argsSeed(rt.contract.seed, rf.Name, f.Args)
@@ -238,7 +239,7 @@ func (rt *Runtime) queryResolver(rf *contract.RootField, fd *ast.FieldDefinition
 }
 
 // shaped answers the rows of a root field in its shape.
-func (rt *Runtime) shaped(v *view, rf *contract.RootField, fd *ast.FieldDefinition, q *ctQuery, rows *ctRows, args map[string]any) (any, error) {
+func (rt *Runtime) shaped(v *engine.View, rf *contract.RootField, fd *ast.FieldDefinition, q *ctQuery, rows *ctRows, args map[string]any) (any, error) {
 	seed := func() uint64 { return argsSeed(rt.contract.seed, rf.Name, args) }
 	switch rf.Shape {
 	case contract.ShapeLookup, contract.ShapeFirst:
@@ -282,7 +283,7 @@ func inKeyOrder(rf *contract.RootField, fd *ast.FieldDefinition, args map[string
 	byKey := map[string]any{}
 	for _, x := range w.rows.objects(w.lo, w.hi) {
 		ro := x.(*rowObj)
-		byKey[ro.tv.id(ro.row)] = ro
+		byKey[ro.tv.ID(ro.row)] = ro
 	}
 	out := make([]any, 0, len(keys))
 	for _, k := range keys {
@@ -297,14 +298,14 @@ func inKeyOrder(rf *contract.RootField, fd *ast.FieldDefinition, args map[string
 
 // node answers Relay's node(id:): the row with that key in any entity of
 // the interface.
-func (rt *Runtime) node(v *view, rf *contract.RootField, args map[string]any) (any, error) {
+func (rt *Runtime) node(v *engine.View, rf *contract.RootField, args map[string]any) (any, error) {
 	id, _ := args["id"].(string)
 	for _, t := range rt.contract.tablesOf(rf.Entity) {
-		tv := v.tableView(t)
-		if tv.notReady != nil {
+		tv := v.TableView(t)
+		if tv.NotReady != nil {
 			continue
 		}
-		if r := tv.byID(id); r >= 0 {
+		if r := tv.ByID(id); r >= 0 {
 			return &rowObj{tv: tv, row: r}, nil
 		}
 	}

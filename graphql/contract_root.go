@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"github.com/mockgql/mockgql/contract"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 )
 
@@ -28,7 +29,7 @@ type ctRootPlan struct {
 // rows of t; rf nil: the resolver writes it.
 type ctRootStep struct {
 	rf   *contract.RootField
-	t    *table
+	t    *engine.Table
 	rows *rowPlan
 	page *ctWrapPlan
 	// static is the query of constant arguments args, read once
@@ -92,16 +93,17 @@ func (rt *Runtime) contractRootStep(pf *exec.PlannedField) ctRootStep {
 // writeRoot writes root field i of sp by the step of rp, or declines
 // (nothing written) for the resolver to answer: a step it does not cover,
 // a table not ready, arguments refused, a window that fails.
-func (v *view) writeContractRoot(w *exec.Writer, rp *ctRootPlan, sp *exec.Plan, i int) (ok, handled bool) {
+func (root *queryRoot) writeContractRoot(w *exec.Writer, rp *ctRootPlan, sp *exec.Plan, i int) (ok, handled bool) {
+	v := &root.v
 	s, pf := &rp.steps[i], sp.Fields()[i]
-	if s.rf == nil || rp.rt != v.rt {
+	if s.rf == nil || &rp.rt.env != v.Env() {
 		return false, false
 	}
-	tv := v.tableView(s.t)
-	if tv.notReady != nil {
+	tv := v.TableView(s.t)
+	if tv.NotReady != nil {
 		return false, false
 	}
-	rt := v.rt
+	rt := rp.rt
 	q, args, err := s.query(w, pf, rt)
 	if err != nil {
 		return false, false
@@ -158,7 +160,7 @@ func (s *ctRootStep) query(w *exec.Writer, pf *exec.PlannedField, rt *Runtime) (
 type ctWrapPlan struct {
 	obj   *exec.ObjectType
 	steps []ctWrapStep
-	t     *table // the table of the rows it writes; nil when it writes none
+	t     *engine.Table // the table of the rows it writes; nil when it writes none
 }
 
 // ctWrapStep writes one response key of a wrapper: __typename, the rows
@@ -180,7 +182,7 @@ type ctWrapStep struct {
 type ctEdgePlan struct {
 	obj   *exec.ObjectType
 	steps []ctEdgeStep
-	t     *table
+	t     *engine.Table
 }
 
 type ctEdgeStep struct {
@@ -207,7 +209,7 @@ func (rt *Runtime) compileWrap(obj *exec.ObjectType, sp *exec.Plan, kind string)
 		if !ok {
 			return nil
 		}
-		var t *table
+		var t *engine.Table
 		switch {
 		case s.items != nil:
 			t = s.items.t
@@ -295,7 +297,7 @@ func compileEdge(obj *exec.ObjectType, sp *exec.Plan) *ctEdgePlan {
 
 // write writes the wrapper around the window win of the rows l of tv, as
 // the executor writes the map of fill.
-func (pp *ctWrapPlan) write(w *exec.Writer, tv *tableView, l rowList, win *ctWindow) bool {
+func (pp *ctWrapPlan) write(w *exec.Writer, tv *engine.TableView, l engine.RowList, win *ctWindow) bool {
 	buf := append(w.Buf(), '{')
 	for i := range pp.steps {
 		s := &pp.steps[i]
@@ -321,7 +323,7 @@ func (pp *ctWrapPlan) write(w *exec.Writer, tv *tableView, l rowList, win *ctWin
 		case s.edge != nil:
 			ok = w.ListItems(win.hi-win.lo, func(i int) bool {
 				start := len(w.Buf())
-				return w.Settle(s.pf.Type().Elem(), start, s.edge.write(w, tv, l.at(win.lo+i)))
+				return w.Settle(s.pf.Type().Elem(), start, s.edge.write(w, tv, l.At(win.lo+i)))
 			})
 		default:
 			ok = s.inner.write(w, tv, l, win)
@@ -353,7 +355,7 @@ func appendScalar(buf []byte, win *ctWindow, n, typ string) []byte {
 
 // write writes the edge of row r of tv, as the executor writes the map
 // of edges.
-func (ep *ctEdgePlan) write(w *exec.Writer, tv *tableView, r int32) bool {
+func (ep *ctEdgePlan) write(w *exec.Writer, tv *engine.TableView, r int32) bool {
 	buf := append(w.Buf(), '{')
 	for i := range ep.steps {
 		s := &ep.steps[i]
@@ -365,7 +367,7 @@ func (ep *ctEdgePlan) write(w *exec.Writer, tv *tableView, r int32) bool {
 		case s.typename:
 			buf = append(buf, ep.obj.NameJSON()...)
 		case s.cursor:
-			buf = exec.AppendString(buf, encodeCursor(tv.id(r)))
+			buf = exec.AppendString(buf, encodeCursor(tv.ID(r)))
 		default:
 			w.SetBuf(buf)
 			n := w.PushKey(s.pf.Key())

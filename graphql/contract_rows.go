@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/mockgql/mockgql/contract"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -16,22 +17,22 @@ type ctRows struct {
 }
 
 type ctPart struct {
-	tv *tableView
-	l  rowList
+	tv *engine.TableView
+	l  engine.RowList
 }
 
-func (c *ctRows) add(tv *tableView, l rowList) {
+func (c *ctRows) add(tv *engine.TableView, l engine.RowList) {
 	c.parts = append(c.parts, ctPart{tv: tv, l: l})
-	c.n += l.len()
+	c.n += l.Len()
 }
 
 // at returns the row at position i.
 func (c *ctRows) at(i int) *rowObj {
 	for _, p := range c.parts {
-		if i < p.l.len() {
-			return &rowObj{tv: p.tv, row: p.l.at(i)}
+		if i < p.l.Len() {
+			return &rowObj{tv: p.tv, row: p.l.At(i)}
 		}
-		i -= p.l.len()
+		i -= p.l.Len()
 	}
 	return nil
 }
@@ -40,9 +41,9 @@ func (c *ctRows) at(i int) *rowObj {
 func (c *ctRows) objects(lo, hi int) []any {
 	out := make([]any, 0, max(hi-lo, 0))
 	for _, p := range c.parts {
-		n := p.l.len()
+		n := p.l.Len()
 		if lo < n && hi > 0 {
-			out = append(out, p.tv.objects(p.l, max(lo, 0), min(hi, n))...)
+			out = append(out, objects(p.tv, p.l, max(lo, 0), min(hi, n))...)
 		}
 		lo, hi = lo-n, hi-n
 	}
@@ -57,25 +58,25 @@ func (c *ctRows) pos(cursor string) (int, error) {
 	}
 	i := 0
 	for _, p := range c.parts {
-		if r := p.tv.rowByID(id); r >= 0 {
-			for k := 0; k < p.l.len(); k++ {
-				if p.l.at(k) == r {
+		if r := p.tv.RowByID(id); r >= 0 {
+			for k := 0; k < p.l.Len(); k++ {
+				if p.l.At(k) == r {
 					return i + k, nil
 				}
 			}
 		}
-		i += p.l.len()
+		i += p.l.Len()
 	}
 	return 0, cursorGone(cursor)
 }
 
 // tablesOf returns the tables of the entity (or of each entity of the
 // interface or union) typ, in name order.
-func (ct *contractRT) tablesOf(typ string) []*table {
+func (ct *contractRT) tablesOf(typ string) []*engine.Table {
 	if t := ct.tables[typ]; t != nil {
-		return []*table{t}
+		return []*engine.Table{t}
 	}
-	var out []*table
+	var out []*engine.Table
 	for _, e := range ct.plan.Abstract[typ] {
 		if t := ct.tables[e]; t != nil {
 			out = append(out, t)
@@ -87,13 +88,13 @@ func (ct *contractRT) tablesOf(typ string) []*table {
 // selectRows returns the rows of rf's entity (each table of an interface
 // or union, its arguments read against that table) that args select, in
 // order.
-func (rt *Runtime) selectRows(ctx context.Context, v *view, rf *contract.RootField, args map[string]any) (*ctRows, error) {
+func (rt *Runtime) selectRows(ctx context.Context, v *engine.View, rf *contract.RootField, args map[string]any) (*ctRows, error) {
 	out := &ctRows{}
 	tables := rt.contract.tablesOf(rf.Entity)
 	for _, t := range tables {
-		tv := v.tableView(t)
-		if tv.notReady != nil {
-			return nil, tv.notReady
+		tv := v.TableView(t)
+		if tv.NotReady != nil {
+			return nil, tv.NotReady
 		}
 		q, err := rt.readQuery(t, rf, args)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mockgql/mockgql/contract"
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -18,7 +19,7 @@ import (
 // operations and searchProducts(minPrice)) and the contract project of its
 // runtime schema bound to the same dataset: the pair make bench -only sdl
 // compares, without the server around them.
-func pageTwins(tb testing.TB, n int) (tables, contractRT *Runtime, pool Pool) {
+func pageTwins(tb testing.TB, n int) (tables, contractRT *Runtime, pool engine.Pool) {
 	tb.Helper()
 	var buf bytes.Buffer
 	buf.WriteByte('[')
@@ -174,7 +175,7 @@ func TestContractDirectRoot(t *testing.T) {
 func BenchmarkContractShapes(b *testing.B) {
 	p := contractProject(b, "testdata/contract/filters.graphql")
 	p.Contract.Tables = []model.ContractTable{{Type: "Book", Rows: 1000}}
-	h := &rtHarness{tb: b, rt: rtCompile(b, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	h := &rtHarness{tb: b, rt: rtCompile(b, p, Options{}), pool: memPool{}, ov: engine.NewOverlay()}
 	for name, q := range map[string]string{
 		"list":       `{ books(limit: 20, offset: 20) { id title price } }`,
 		"page":       `{ bookPage(page: 2, perPage: 20) { total items { id title price } } }`,

@@ -11,6 +11,7 @@ import (
 
 	"github.com/mockgql/mockgql/contract"
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 )
 
@@ -44,7 +45,7 @@ func (rt *Runtime) contractTarget(name string) (SubTarget, bool) {
 		}
 		if rf.Shape == contract.ShapeEvent {
 			if t := rt.contract.tables[rf.Entity]; t != nil {
-				return SubTarget{TableID: t.id, Kind: EventKind(rf.Event)}, true
+				return SubTarget{TableID: t.ID, Kind: EventKind(rf.Event)}, true
 			}
 		}
 		every := rf.Every
@@ -94,7 +95,7 @@ func (rt *Runtime) subscriptionResolver(rf *contract.RootField, fd *ast.FieldDef
 // eventPayload is the value of the subscription field fd for the event of
 // er on row of tv, as the document types it: the row, its key, or a
 // payload object around it.
-func (rt *Runtime) eventPayload(er *eventRoot, rf *contract.RootField, fd *ast.FieldDefinition, tv *tableView, row int32) any {
+func (rt *Runtime) eventPayload(er *eventRoot, rf *contract.RootField, fd *ast.FieldDefinition, tv *engine.TableView, row int32) any {
 	d := rt.schema.Types[fd.Type.Name()]
 	switch {
 	case d == nil:
@@ -102,11 +103,11 @@ func (rt *Runtime) eventPayload(er *eventRoot, rf *contract.RootField, fd *ast.F
 	case len(rt.contract.tablesOf(d.Name)) > 0:
 		return &rowObj{tv: tv, row: row}
 	case d.Kind == ast.Scalar:
-		return keyAs(d.Name, tv.id(row))
+		return keyAs(d.Name, tv.ID(row))
 	case d.Kind != ast.Object:
 		return nil
 	}
-	seed := mix(rt.contract.seed, rf.Name, tv.id(row), string(er.ev.Kind))
+	seed := mix(rt.contract.seed, rf.Name, tv.ID(row), string(er.ev.Kind))
 	m := map[string]any{"__typename": d.Name}
 	for _, pf := range d.Fields {
 		pd := rt.schema.Types[pf.Type.Name()]
@@ -119,7 +120,7 @@ func (rt *Runtime) eventPayload(er *eventRoot, rf *contract.RootField, fd *ast.F
 		case contract.EventKindField(pf.Name) && !list && (pd.Kind == ast.Enum || pd.Name == "String"):
 			m[pf.Name] = kindValue(pd, er.ev.Kind)
 		case rt.wrapperKind(pd.Name) == "previous" && !list:
-			m[pf.Name] = rt.previousValues(er, pd, pf, tv.t, tv.id(row))
+			m[pf.Name] = rt.previousValues(er, pd, pf, tv.Table, tv.ID(row))
 		case fold(pf.Name) == "updatedfields" && list:
 			m[pf.Name] = rt.updatedFields(er, tv, row)
 		default:
@@ -180,7 +181,7 @@ func kindValue(d *ast.Definition, kind EventKind) any {
 // field pf): the row as it was before an update or delete, each field from
 // the attribute of its name; null (or the row, where non-null) for a
 // creation.
-func (rt *Runtime) previousValues(er *eventRoot, d *ast.Definition, pf *ast.FieldDefinition, t *table, id string) any {
+func (rt *Runtime) previousValues(er *eventRoot, d *ast.Definition, pf *ast.FieldDefinition, t *engine.Table, id string) any {
 	at := er.ev.At
 	switch {
 	case er.ev.Kind == EventCreated && !pf.Type.NonNull:
@@ -188,10 +189,10 @@ func (rt *Runtime) previousValues(er *eventRoot, d *ast.Definition, pf *ast.Fiel
 	case er.ev.Kind == EventUpdated && er.ev.Prev.Overlay() != nil:
 		at = er.ev.Prev
 	}
-	tv := newView(rt, er.v.pool, at.Overlay(), at.State(), true).tableView(t)
+	tv := rt.newView(er.v.Pool, at.Overlay(), at.State(), true).TableView(t)
 	row := int32(-1)
-	if tv.notReady == nil {
-		row = tv.byID(id)
+	if tv.NotReady == nil {
+		row = tv.ByID(id)
 	}
 	if row < 0 && !pf.Type.NonNull {
 		return nil
@@ -204,7 +205,7 @@ func (rt *Runtime) previousValues(er *eventRoot, d *ast.Definition, pf *ast.Fiel
 			m[fd.Name] = rt.genLazy(er.v, d.Name, fd, seed, 1)
 			continue
 		}
-		x := attrOut(a, tv.value(a, row))
+		x := attrOut(a, tv.Value(a, row))
 		if x == nil && fd.Type.NonNull {
 			x = rt.genValue(er.v, d.Name, fd.Name, fd.Type, mix(seed, fd.Name), 1)
 		}
@@ -215,8 +216,8 @@ func (rt *Runtime) previousValues(er *eventRoot, d *ast.Definition, pf *ast.Fiel
 
 // attrOut is an attribute's value as the runtime answers it, JSON
 // (lists, embedded objects, JSON scalars) decoded.
-func attrOut(a *attribute, v dataset.Value) any {
-	x := output(a.typ, v)
+func attrOut(a *engine.Attr, v dataset.Value) any {
+	x := output(a.Type, v)
 	if raw, ok := x.(json.RawMessage); ok {
 		var y any
 		if json.Unmarshal(raw, &y) != nil {
@@ -229,28 +230,28 @@ func attrOut(a *attribute, v dataset.Value) any {
 
 // updatedFields names, for an update, the fields of the row's type whose
 // values the update changed, in the table's order; none for other events.
-func (rt *Runtime) updatedFields(er *eventRoot, tv *tableView, row int32) []any {
+func (rt *Runtime) updatedFields(er *eventRoot, tv *engine.TableView, row int32) []any {
 	out := []any{}
 	if er.ev.Kind != EventUpdated || er.ev.Prev.Overlay() == nil {
 		return out
 	}
-	before := newView(rt, er.v.pool, er.ev.Prev.Overlay(), er.ev.Prev.State(), true).tableView(tv.t)
-	if before.notReady != nil {
+	before := rt.newView(er.v.Pool, er.ev.Prev.Overlay(), er.ev.Prev.State(), true).TableView(tv.Table)
+	if before.NotReady != nil {
 		return out
 	}
-	prow := before.byID(tv.id(row))
+	prow := before.ByID(tv.ID(row))
 	if prow < 0 {
 		return out
 	}
-	d := rt.schema.Types[tv.t.name]
-	for _, a := range tv.t.attrs {
-		if d == nil || d.Fields.ForName(a.name) == nil {
+	d := rt.schema.Types[tv.Table.Name]
+	for _, a := range tv.Table.Attrs {
+		if d == nil || d.Fields.ForName(a.Name) == nil {
 			continue // a hidden key: the schema shows no such field
 		}
-		x, _ := json.Marshal(attrOut(a, tv.value(a, row)))
-		y, _ := json.Marshal(attrOut(a, before.value(a, prow)))
+		x, _ := json.Marshal(attrOut(a, tv.Value(a, row)))
+		y, _ := json.Marshal(attrOut(a, before.Value(a, prow)))
 		if string(x) != string(y) {
-			out = append(out, a.name)
+			out = append(out, a.Name)
 		}
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/engine"
 )
 
 // This file fills the types a contract project wraps around rows
@@ -15,7 +16,7 @@ import (
 // recognise is generated.
 
 // fill returns the value of the wrapper type d around the window w.
-func (rt *Runtime) fill(v *view, d *ast.Definition, w *ctWindow, seed uint64, depth int) map[string]any {
+func (rt *Runtime) fill(v *engine.View, d *ast.Definition, w *ctWindow, seed uint64, depth int) map[string]any {
 	m := map[string]any{"__typename": d.Name}
 	for _, fd := range d.Fields {
 		if x, ok := rt.fillField(v, d, fd, w, seed, depth); ok {
@@ -29,7 +30,7 @@ func (rt *Runtime) fill(v *view, d *ast.Definition, w *ctWindow, seed uint64, de
 
 // fillField returns the value of fd in a wrapper around w; false when the
 // field is not recognised.
-func (rt *Runtime) fillField(v *view, owner *ast.Definition, fd *ast.FieldDefinition, w *ctWindow, seed uint64, depth int) (any, bool) {
+func (rt *Runtime) fillField(v *engine.View, owner *ast.Definition, fd *ast.FieldDefinition, w *ctWindow, seed uint64, depth int) (any, bool) {
 	d := rt.schema.Types[fd.Type.Name()]
 	if d == nil {
 		return nil, false
@@ -68,7 +69,7 @@ func (rt *Runtime) wrapperKind(name string) string {
 }
 
 // edges returns the edges of w: a cursor and a node per row.
-func (rt *Runtime) edges(v *view, d *ast.Definition, w *ctWindow, seed uint64, depth int) []any {
+func (rt *Runtime) edges(v *engine.View, d *ast.Definition, w *ctWindow, seed uint64, depth int) []any {
 	out := make([]any, 0, w.hi-w.lo)
 	for i := w.lo; i < w.hi; i++ {
 		row := w.rows.at(i)
@@ -77,14 +78,14 @@ func (rt *Runtime) edges(v *view, d *ast.Definition, w *ctWindow, seed uint64, d
 		for _, fd := range d.Fields {
 			switch fold(fd.Name) {
 			case "cursor":
-				m[fd.Name] = encodeCursor(row.tv.id(row.row))
+				m[fd.Name] = encodeCursor(row.tv.ID(row.row))
 			case "node":
 				m[fd.Name] = row
 			default:
 				if x, ok := rt.fillField(v, d, fd, one, seed, depth+1); ok {
 					m[fd.Name] = x
 				} else {
-					m[fd.Name] = rt.genLazy(v, d.Name, fd, mix(seed, row.tv.id(row.row)), depth+1)
+					m[fd.Name] = rt.genLazy(v, d.Name, fd, mix(seed, row.tv.ID(row.row)), depth+1)
 				}
 			}
 		}
@@ -135,7 +136,7 @@ func (w *ctWindow) cursor(last bool) any {
 		i = w.hi - 1
 	}
 	row := w.rows.at(i)
-	return encodeCursor(row.tv.id(row.row))
+	return encodeCursor(row.tv.ID(row.row))
 }
 
 func isAggregateOp(n string) bool {
@@ -169,12 +170,12 @@ func (c *ctRows) aggregate(name, op, typ string) any {
 	var sum, lo, hi float64
 	n := 0
 	for _, p := range c.parts {
-		a := foldedAttr(p.tv.t, name)
+		a := foldedAttr(p.tv.Table, name)
 		if a == nil {
 			continue
 		}
-		for i := 0; i < p.l.len(); i++ {
-			x := p.tv.value(a, p.l.at(i))
+		for i := 0; i < p.l.Len(); i++ {
+			x := p.tv.Value(a, p.l.At(i))
 			if op == "count" && x.Kind != dataset.Null {
 				n++
 				continue
@@ -223,7 +224,7 @@ func aggregateValue(op, typ string, n int, sum, lo, hi float64) any {
 func mutated(rows []*rowObj) *ctWindow {
 	out := &ctRows{}
 	for _, r := range rows {
-		out.add(r.tv, rowList{rows: []int32{r.row}})
+		out.add(r.tv, engine.RowList{Rows: []int32{r.row}})
 	}
 	return &ctWindow{rows: out, lo: 0, hi: out.n, page: 1, size: out.n}
 }

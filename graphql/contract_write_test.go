@@ -191,7 +191,7 @@ func TestContractNoRows(t *testing.T) {
 func TestContractCreateInEmptyTable(t *testing.T) {
 	p := contractProject(t, "testdata/contract/filters.graphql")
 	p.Contract.Tables = []model.ContractTable{{Type: "Book", Rows: 0}}
-	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: engine.NewOverlay()}
 	if got := listIDs(t, h, "books", `{ books(limit: 1000) { id } }`); len(got) != 0 {
 		t.Fatalf("books of a type of 0 rows: %v", got)
 	}
@@ -225,7 +225,7 @@ func TestContractCreateInEmptyTable(t *testing.T) {
 func TestContractEmptyTableKeys(t *testing.T) {
 	p := contractProject(t, "../contract/testdata/prisma.graphql")
 	p.Contract.Tables = []model.ContractTable{{Type: "Post", Rows: 0}}
-	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: engine.NewOverlay()}
 	for want := 1; want <= 2; want++ {
 		if got := jsonAt(h.do(`mutation { createOnePost(data: {title: "Zzyzx", authorId: 2}) { id } }`, nil), "data.createOnePost.id"); got != float64(want) {
 			t.Errorf("created Post %d has id %v", want, got)
@@ -238,7 +238,7 @@ func TestContractEmptyTableKeys(t *testing.T) {
 	}
 	p = contractProject(t, file)
 	p.Contract.Tables = []model.ContractTable{{Type: "Thing", Rows: 0}}
-	h = &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: NewOverlay()}
+	h = &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: engine.NewOverlay()}
 	if out := h.do(`mutation { createThing(id: "1", name: "one") { id } }`, nil); jsonAt(out, "data.createThing.id") != "1" {
 		t.Errorf("createThing(id: \"1\"): %v", out)
 	}

@@ -312,7 +312,7 @@ func GeneratorKinds() []string {
 }
 
 // value is the generated value for the row with the given id.
-func (g *generator) value(attrID, rowID string) dataset.Value {
+func (g *generator) Value(attrID, rowID string) dataset.Value {
 	h := fnv.New64a()
 	h.Write([]byte(attrID))
 	h.Write([]byte{0})

@@ -21,7 +21,7 @@ func GeneratorPreview(g *model.Generator, n int) ([]json.RawMessage, error) {
 	n = min(max(n, 1), 20)
 	out := make([]json.RawMessage, n)
 	for i := range out {
-		out[i] = engine.JSONOf(gen.value("preview", strconv.Itoa(i+1)))
+		out[i] = engine.JSONOf(gen.Value("preview", strconv.Itoa(i+1)))
 	}
 	return out, nil
 }

@@ -82,18 +82,18 @@ func TestGeneratorDeterministic(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			a, b := g.value("attr1", "17"), g.value("attr1", "17")
+			a, b := g.Value("attr1", "17"), g.Value("attr1", "17")
 			if a != b || a.Kind == dataset.Null {
 				t.Errorf("not deterministic or null: %+v %+v", a, b)
 			}
-			other := g.value("attr2", "17")
+			other := g.Value("attr2", "17")
 			if kind != "boolean" && other == a {
 				t.Errorf("same value for another attribute: %+v", a)
 			}
 		})
 	}
 	g, _ := compileGenerator(&model.Generator{Kind: "date.past"})
-	if v := g.value("a", "1"); v.Str < "2020-01-01" || v.Str >= "2025-01-01" {
+	if v := g.Value("a", "1"); v.Str < "2020-01-01" || v.Str >= "2025-01-01" {
 		t.Errorf("date.past outside its fixed range: %s", v.Str)
 	}
 }

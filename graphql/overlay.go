@@ -22,3 +22,6 @@ func NewOverlay() *Overlay { return engine.NewOverlay() }
 // NewCache returns a cache bounded at maxRows cached row numbers
 // (engine.NewCache).
 func NewCache(maxRows int) *Cache { return engine.NewCache(maxRows) }
+
+// Pool is engine.Pool: the datasets of the data pool a Runtime reads.
+type Pool = engine.Pool

@@ -168,7 +168,7 @@ func TestRelayErrors(t *testing.T) {
 	pool := memPool{"items": rtDataset(t, "items", dataset.NDJSON, "kind", diffDataset(t, rnd, 50))}
 	h := &rtHarness{tb: t, rt: rtCompile(t, diffProject(t), Options{}), pool: pool, ov: engine.NewOverlay()}
 	gone := encodeCursor("999999")
-	deep := strings.Repeat("{not: ", maxWhereNodes+1) + "{price: {eq: 1}}" + strings.Repeat("}", maxWhereNodes+1)
+	deep := strings.Repeat("{not: ", engine.MaxWhereNodes+1) + "{price: {eq: 1}}" + strings.Repeat("}", engine.MaxWhereNodes+1)
 	for _, q := range []string{
 		`{ powerProduct(orderBy: [{field: price}, {field: name}, {field: sku}, {field: stock}, {field: category}]) { total } }`,
 		`{ powerProduct(where: ` + deep + `) { total } }`,

@@ -138,7 +138,7 @@ func BenchmarkListShapes(b *testing.B) {
 
 // benchQueries runs the prepared queries in turn, b.N in all, writing
 // each answer as the HTTP handler does.
-func benchQueries(b *testing.B, rt *Runtime, preps []*exec.Prepared, pool Pool, ov *engine.Overlay) {
+func benchQueries(b *testing.B, rt *Runtime, preps []*exec.Prepared, pool engine.Pool, ov *engine.Overlay) {
 	ctx := context.Background()
 	b.ReportAllocs()
 	b.ResetTimer()

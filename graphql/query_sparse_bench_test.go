@@ -29,7 +29,7 @@ func BenchmarkListMixSparseRatio(b *testing.B) {
 	}
 	rt, preps, queries, runOv := mixRunner(b, rows, ov)
 	run := func(prep *exec.Prepared) { runOv(prep, ov) }
-	divs := []int{0, defaultSparseDiv}
+	divs := []int{0, engine.DefaultSparseDiv}
 	if d, err := strconv.Atoi(os.Getenv("MGQ_SPARSE_DIV")); err == nil {
 		divs[1] = d
 	}
@@ -38,7 +38,7 @@ func BenchmarkListMixSparseRatio(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i += slice {
 		for k, div := range divs {
-			rt.sparse.div = div
+			rt.env.Sparse.Div = div
 			for j := i; j < min(b.N, i+slice); j++ {
 				start := time.Now()
 				run(preps[j%len(preps)])
@@ -113,7 +113,7 @@ func BenchmarkSparseReach(b *testing.B) {
 			for i := range 50 {
 				shape = append(shape, rtPrepare(b, rt, fmt.Sprintf("{ mix(%s, page: %d) { total items { id name price category } } }", sh.args, i+1)))
 			}
-			divs := []int{0, defaultSparseDiv}
+			divs := []int{0, engine.DefaultSparseDiv}
 			if d, err := strconv.Atoi(os.Getenv("MGQ_SPARSE_DIV")); err == nil {
 				divs[1] = d
 			}
@@ -121,7 +121,7 @@ func BenchmarkSparseReach(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i += 50 {
 				for k, div := range divs {
-					rt.sparse.div = div
+					rt.env.Sparse.Div = div
 					start := time.Now()
 					for j := i; j < min(b.N, i+50); j++ {
 						run(shape[j%len(shape)], nil)

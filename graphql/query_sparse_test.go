@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -72,7 +73,7 @@ func TestListDifferentialSparse(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			taken := 0
 			runListDiff(t, tc.c, tc.gen, func(rt *Runtime) {
-				rt.sparse = sparseReach{div: tc.div, taken: func() { taken++ }}
+				rt.env.Sparse = engine.SparseReach{Div: tc.div, Taken: func() { taken++ }}
 			})
 			if (tc.div == 0) != (taken == 0) {
 				t.Fatalf("the sparse path answered %d queries", taken)

@@ -10,7 +10,6 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/formatter"
 
-	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
@@ -30,18 +29,12 @@ import (
 //	}
 //
 // Files: compile*.go turn the model into tables, operations and the SDL;
-// query*.go and relation.go find rows (views, filters, sorting, paging, the
-// cache); overlay*.go hold mutation changes; runtime_mutate.go makes them;
+// package engine finds rows (views, filters, sorting, paging, lookups, the
+// cache, the overlay of mutation changes); runtime_mutate.go makes changes;
 // generate.go makes GENERATED values. runtime_resolve.go defines what each
 // field answers; runtime_direct.go, runtime_row.go and runtime_root.go
 // write the same answers for queries without resolver calls, straight
 // from the dataset columns.
-
-// Pool gives the datasets of the data pool. Dataset returns nil when the
-// import code is unknown. It must be safe for concurrent use.
-type Pool interface {
-	Dataset(importCode string) *dataset.Dataset
-}
 
 // Options configure a Runtime. Zero fields take the defaults.
 type Options struct {
@@ -92,8 +85,7 @@ type Runtime struct {
 	schema *ast.Schema
 	sdl    string
 	exec   *exec.Executor
-	cache  engine.CacheView
-	sparse sparseReach
+	env    engine.Env // the query cache and sparse reach its views share
 	// contract is set for a contract project (compile_contract.go).
 	contract *contractRT
 }
@@ -108,8 +100,8 @@ func Compile(p *model.Project, opt Options) (*Runtime, error) {
 	if c == nil {
 		c = engine.NewCache(opt.CacheRows)
 	}
-	rt := &Runtime{opt: opt, model: compileModel(p), cache: c.View(),
-		sparse: sparseReach{div: defaultSparseDiv}}
+	rt := &Runtime{opt: opt, model: compileModel(p), env: engine.Env{Cache: c.View(),
+		Sparse: engine.SparseReach{Div: engine.DefaultSparseDiv}}}
 	if p.Contract != nil {
 		if err := compileContract(rt, p); err != nil {
 			return nil, err
@@ -174,18 +166,18 @@ var (
 // other Query calls and with ov.Apply. The error is non-nil only when ctx
 // ends (ctx.Err()) or the call is misused; data-level problems are in the
 // Result's errors.
-func (rt *Runtime) Query(ctx context.Context, prep *exec.Prepared, pool Pool, ov *engine.Overlay) (*exec.Result, error) {
+func (rt *Runtime) Query(ctx context.Context, prep *exec.Prepared, pool engine.Pool, ov *engine.Overlay) (*exec.Result, error) {
 	return rt.query(ctx, prep, pool, ov, nil, false)
 }
 
 // QueryTo is Query writing the data into buf's storage (see
 // exec.Prepared.ExecuteTo). The Result holds its bytes of the Budget until the
 // caller gives them back (exec.Prepared.ExecuteHeld).
-func (rt *Runtime) QueryTo(ctx context.Context, prep *exec.Prepared, pool Pool, ov *engine.Overlay, buf []byte) (*exec.Result, error) {
+func (rt *Runtime) QueryTo(ctx context.Context, prep *exec.Prepared, pool engine.Pool, ov *engine.Overlay, buf []byte) (*exec.Result, error) {
 	return rt.query(ctx, prep, pool, ov, buf, true)
 }
 
-func (rt *Runtime) query(ctx context.Context, prep *exec.Prepared, pool Pool, ov *engine.Overlay, buf []byte, hold bool) (*exec.Result, error) {
+func (rt *Runtime) query(ctx context.Context, prep *exec.Prepared, pool engine.Pool, ov *engine.Overlay, buf []byte, hold bool) (*exec.Result, error) {
 	switch {
 	case prep.Executor() != rt.exec:
 		return nil, errForeignPrepared
@@ -194,7 +186,8 @@ func (rt *Runtime) query(ctx context.Context, prep *exec.Prepared, pool Pool, ov
 	case prep.Subscription():
 		return nil, ErrSubscriptionOverHTTP
 	}
-	root := newView(rt, pool, ov, ov.State(), true)
+	root := &queryRoot{}
+	root.v.Init(&rt.env, rt.Pool(pool), ov, ov.State(), true)
 	if hold {
 		return prep.ExecuteHeld(ctx, root, buf)
 	}
@@ -208,7 +201,7 @@ func (rt *Runtime) query(ctx context.Context, prep *exec.Prepared, pool Pool, ov
 // ov.Apply(changes), then answers; if persisting fails it applies nothing
 // and answers an error. Root fields run in order, each seeing the changes
 // of those before it.
-func (rt *Runtime) Mutate(ctx context.Context, prep *exec.Prepared, pool Pool, ov *engine.Overlay) (*exec.Result, []engine.Change, error) {
+func (rt *Runtime) Mutate(ctx context.Context, prep *exec.Prepared, pool engine.Pool, ov *engine.Overlay) (*exec.Result, []engine.Change, error) {
 	switch {
 	case prep.Executor() != rt.exec:
 		return nil, nil, errForeignPrepared
@@ -223,3 +216,19 @@ func (rt *Runtime) Mutate(ctx context.Context, prep *exec.Prepared, pool Pool, o
 	}
 	return res, m.changes(), nil
 }
+
+// newView returns a view of the pool (with a contract project's generated
+// datasets) at overlay state st, on rt's query cache.
+func (rt *Runtime) newView(pool engine.Pool, ov *engine.Overlay, st *engine.OverlayState, cacheable bool) *engine.View {
+	return engine.NewView(&rt.env, rt.Pool(pool), ov, st, cacheable)
+}
+
+// queryRoot is the root value of a query: the view it reads. Its root
+// fields are written directly by the plans of the Runtime whose Env the
+// view reads (WriteRootField).
+type queryRoot struct {
+	v engine.View
+}
+
+// rootView is the view a root field of a query reads.
+func rootView(f *exec.Field) *engine.View { return &f.Parent.(*queryRoot).v }

@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -18,21 +19,21 @@ import (
 // directTypes finds what an object type of the runtime schema serves.
 type directTypes struct {
 	rt    *Runtime
-	rows  map[string]*table     // object type name -> table
-	pages map[string]*table     // page type name -> table
-	ops   map[string]*operation // Query field name -> LIST or SINGLE operation
+	rows  map[string]*engine.Table // object type name -> table
+	pages map[string]*engine.Table // page type name -> table
+	ops   map[string]*operation    // Query field name -> LIST or SINGLE operation
 }
 
 func newDirectTypes(rt *Runtime) *directTypes {
-	d := &directTypes{rt: rt, rows: map[string]*table{}, pages: map[string]*table{}, ops: map[string]*operation{}}
+	d := &directTypes{rt: rt, rows: map[string]*engine.Table{}, pages: map[string]*engine.Table{}, ops: map[string]*operation{}}
 	for _, t := range rt.model.tables {
-		d.rows[t.name] = t
+		d.rows[t.Name] = t
 	}
 	for _, o := range rt.model.ops {
 		switch o.kind {
 		case model.OpList:
 			d.ops[o.name] = o
-			d.pages[o.t.name+"Page"] = o.t
+			d.pages[o.t.Name+"Page"] = o.t
 		case model.OpSingle:
 			d.ops[o.name] = o
 		}

@@ -40,7 +40,7 @@ type rtPair struct {
 	direct, generic *rtHarness
 }
 
-func newRTPair(tb testing.TB, p *model.Project, pool Pool) *rtPair {
+func newRTPair(tb testing.TB, p *model.Project, pool engine.Pool) *rtPair {
 	tb.Helper()
 	rt := rtCompile(tb, p, Options{MaxPageSize: 50})
 	return &rtPair{

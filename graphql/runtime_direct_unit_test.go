@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"math"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/mockgql/mockgql/dataset"
@@ -68,9 +67,9 @@ func TestLookupKeysCanonical(t *testing.T) {
 func TestFirstWhere(t *testing.T) {
 	h := &rtHarness{tb: t, rt: rtCompile(t, oddProject(t), Options{}), pool: oddPool(t), ov: engine.NewOverlay()}
 	for round := 0; round < 2; round++ {
-		v := newView(h.rt, h.pool, h.ov, h.ov.State(), true)
+		v := h.rt.newView(h.pool, h.ov, h.ov.State(), true)
 		for _, t0 := range h.rt.model.tables {
-			checkFirstWhere(t, v.tableView(t0))
+			checkFirstWhere(t, v.TableView(t0))
 		}
 		h.raw(`mutation { a: createOdd(input: {s: "plain", n: 7, ref: "7"}) { id } b: updateOdd(id: "7", input: {s: "x", n: 1}) { id }
 			c: deleteOdd(id: "1") { id } d: createOddA(input: {s: "plain"}) { id } e: updateOdd(id: "5", input: {ref: "2.5"}) { id }
@@ -78,34 +77,31 @@ func TestFirstWhere(t *testing.T) {
 	}
 }
 
-func checkFirstWhere(t *testing.T, tv *tableView) {
+func checkFirstWhere(t *testing.T, tv *engine.TableView) {
 	t.Helper()
-	if tv.notReady != nil {
+	if tv.NotReady != nil {
 		return
 	}
-	rows := tv.n
-	if tv.ov != nil {
-		rows += int32(len(tv.ov.created))
-	}
+	rows := tv.End()
 	keys := []string{"", "0", "6", "06", "+6", "-6", "1e+21", "nope"}
 	for r := int32(0); r < rows; r++ {
-		if got, want := tv.appendRowID(nil, r), exec.AppendString(nil, tv.id(r)); !bytes.Equal(got, want) {
-			t.Errorf("%s row %d: appendRowID %s, id %s", tv.t.name, r, got, want)
+		if got, want := appendRowID(nil, tv, r), exec.AppendString(nil, tv.ID(r)); !bytes.Equal(got, want) {
+			t.Errorf("%s row %d: appendRowID %s, id %s", tv.Table.Name, r, got, want)
 		}
-		for _, a := range append([]*attribute{tv.t.idField}, tv.t.attrs...) {
-			if k, ok := engine.CanonKey(tv.value(a, r)); ok {
+		for _, a := range append([]*engine.Attr{tv.Table.IDField}, tv.Table.Attrs...) {
+			if k, ok := engine.CanonKey(tv.Value(a, r)); ok {
 				keys = append(keys, k)
 			}
 		}
 	}
-	for _, a := range append([]*attribute{tv.t.idField}, tv.t.attrs...) {
+	for _, a := range append([]*engine.Attr{tv.Table.IDField}, tv.Table.Attrs...) {
 		for _, k := range keys {
 			want := int32(-1)
-			if rows := tv.rowsWhere(a, k, 1); len(rows) > 0 {
+			if rows := tv.RowsWhere(a, k, 1); len(rows) > 0 {
 				want = rows[0]
 			}
-			if got := tv.firstWhere(a, k); got != want {
-				t.Errorf("%s.%s = %q: firstWhere %d, rowsWhere %d", tv.t.name, a.name, k, got, want)
+			if got := tv.FirstWhere(a, k); got != want {
+				t.Errorf("%s.%s = %q: firstWhere %d, rowsWhere %d", tv.Table.Name, a.Name, k, got, want)
 			}
 		}
 	}
@@ -113,14 +109,14 @@ func checkFirstWhere(t *testing.T, tv *tableView) {
 }
 
 // checkRelated compares the direct relation lookups with related.
-func checkRelated(t *testing.T, tv *tableView, rows int32) {
+func checkRelated(t *testing.T, tv *engine.TableView, rows int32) {
 	t.Helper()
-	for _, rf := range tv.t.rels {
+	for _, rf := range tv.Table.Rels {
 		for r := int32(0); r < rows; r++ {
-			target, want := tv.related(rf, r)
-			if rf.list {
-				if _, got := tv.relatedRows(rf, r); !slices.Equal(got, want) {
-					t.Errorf("%s.%s of row %d: relatedRows %v, related %v", tv.t.name, rf.name, r, got, want)
+			target, want := tv.Related(rf, r)
+			if rf.List {
+				if _, got := tv.RelatedRows(rf, r); !slices.Equal(got, want) {
+					t.Errorf("%s.%s of row %d: relatedRows %v, related %v", tv.Table.Name, rf.Name, r, got, want)
 				}
 				continue
 			}
@@ -128,20 +124,9 @@ func checkRelated(t *testing.T, tv *tableView, rows int32) {
 			if len(want) > 0 {
 				first = want[0]
 			}
-			if got := tv.relatedOne(rf, target, r); got != first {
-				t.Errorf("%s.%s of row %d: relatedOne %d, related %v", tv.t.name, rf.name, r, got, want)
+			if got := tv.RelatedOne(rf, target, r); got != first {
+				t.Errorf("%s.%s of row %d: relatedOne %d, related %v", tv.Table.Name, rf.Name, r, got, want)
 			}
-		}
-	}
-}
-
-// TestPosition compares position with strconv.
-func TestPosition(t *testing.T) {
-	for _, id := range []string{"", "0", "1", "7", "07", "+7", "-7", "10", "2147483647", "99999999999", "1e3", "١"} {
-		n, err := strconv.Atoi(id)
-		want := err == nil && strconv.Itoa(n) == id && n >= 1 && n <= 1000
-		if got, ok := position(id, 1000); ok != want || (ok && got != n) {
-			t.Errorf("position(%q) = %d, %v; want %d, %v", id, got, ok, n, want)
 		}
 	}
 }

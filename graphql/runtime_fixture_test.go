@@ -222,7 +222,7 @@ func rtCompile(tb testing.TB, p *model.Project, opt Options) *Runtime {
 type rtHarness struct {
 	tb   testing.TB
 	rt   *Runtime
-	pool Pool
+	pool engine.Pool
 	ov   *engine.Overlay
 }
 

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -45,14 +46,14 @@ func (rt *Runtime) resolvers() map[string]exec.Resolver {
 		m["Query."+placeholderField] = func(context.Context, *exec.Field) (any, error) { return nil, nil }
 	}
 	for _, t := range rt.model.tables {
-		m[t.name+".id"] = idResolver
-		for _, a := range t.attrs {
-			if !a.isID {
-				m[t.name+"."+a.name] = attrResolver(a)
+		m[t.Name+".id"] = idResolver
+		for _, a := range t.Attrs {
+			if !a.IsID {
+				m[t.Name+"."+a.Name] = attrResolver(a)
 			}
 		}
-		for _, r := range t.rels {
-			m[t.name+"."+r.name] = relResolver(r)
+		for _, r := range t.Rels {
+			m[t.Name+"."+r.Name] = relResolver(r)
 		}
 	}
 	return m
@@ -74,22 +75,22 @@ func (rt *Runtime) looseArgs() map[string]bool {
 
 func idResolver(_ context.Context, f *exec.Field) (any, error) {
 	ro := f.Parent.(*rowObj)
-	return ro.tv.id(ro.row), nil
+	return ro.tv.ID(ro.row), nil
 }
 
-func attrResolver(a *attribute) exec.Resolver {
+func attrResolver(a *engine.Attr) exec.Resolver {
 	return func(_ context.Context, f *exec.Field) (any, error) {
 		ro := f.Parent.(*rowObj)
-		return output(a.typ, ro.tv.value(a, ro.row)), nil
+		return output(a.Type, ro.tv.Value(a, ro.row)), nil
 	}
 }
 
-func relResolver(rf *relField) exec.Resolver {
+func relResolver(rf *engine.Rel) exec.Resolver {
 	return func(_ context.Context, f *exec.Field) (any, error) {
 		ro := f.Parent.(*rowObj)
-		target, rows := ro.tv.related(rf, ro.row)
-		if rf.list {
-			return target.objects(rowList{rows: rows}, 0, len(rows)), nil
+		target, rows := ro.tv.Related(rf, ro.row)
+		if rf.List {
+			return objects(target, engine.RowList{Rows: rows}, 0, len(rows)), nil
 		}
 		if len(rows) == 0 {
 			return nil, nil
@@ -100,12 +101,12 @@ func relResolver(rf *relField) exec.Resolver {
 
 func singleResolver(o *operation) exec.Resolver {
 	return func(_ context.Context, f *exec.Field) (any, error) {
-		tv := f.Parent.(*view).tableView(o.t)
-		if tv.notReady != nil {
-			return nil, tv.notReady
+		tv := rootView(f).TableView(o.t)
+		if tv.NotReady != nil {
+			return nil, tv.NotReady
 		}
 		id, _ := f.Args["id"].(string)
-		if r := tv.byID(id); r >= 0 {
+		if r := tv.ByID(id); r >= 0 {
 			return &rowObj{tv: tv, row: r}, nil
 		}
 		return nil, nil
@@ -120,21 +121,21 @@ func (rt *Runtime) listResolver(o *operation) exec.Resolver {
 			return nil, err
 		}
 		pg, size := rt.paging(f.Args)
-		tv := f.Parent.(*view).tableView(o.t)
-		if tv.notReady != nil {
-			f.Report(tv.notReady)
+		tv := rootView(f).TableView(o.t)
+		if tv.NotReady != nil {
+			f.Report(tv.NotReady)
 			return pageValue([]any{}, 0, pg, size), nil
 		}
 		pq, err := o.powerQuery(f.Args)
 		if err != nil {
 			return nil, err
 		}
-		rows, err := pq.page(ctx, tv, pg, size)
+		rows, err := pq.Page(ctx, tv, pg, size)
 		if err != nil {
 			return nil, err
 		}
-		lo, hi := page(rows.len(), pg, size)
-		return pageValue(tv.objects(rows, lo, hi), rows.len(), pg, size), nil
+		lo, hi := engine.PageBounds(rows.Len(), pg, size)
+		return pageValue(objects(tv, rows, lo, hi), rows.Len(), pg, size), nil
 	}
 }
 
@@ -157,26 +158,26 @@ func (rt *Runtime) paging(args map[string]any) (page, size int) {
 }
 
 // listQuery reads the sort and parameter arguments.
-func (o *operation) listQuery(args map[string]any) (*listQuery, error) {
-	q := &listQuery{}
+func (o *operation) listQuery(args map[string]any) (*engine.ListQuery, error) {
+	q := &engine.ListQuery{}
 	if name, ok := args["sortField"].(string); ok {
-		q.sort = o.t.sortAttr(name)
+		q.Sort = o.t.SortAttr(name)
 	}
-	q.desc = args["sortDirection"] == "DESC"
+	q.Desc = args["sortDirection"] == "DESC"
 	var scratch [64]byte
 	spec := scratch[:0]
-	if q.sort != nil {
-		spec = append(spec, q.sort.name...)
-		if q.desc {
+	if q.Sort != nil {
+		spec = append(spec, q.Sort.Name...)
+		if q.Desc {
 			spec = append(spec, " desc"...)
 		}
 	}
 	spec = append(spec, '|')
-	preds, spec, err := buildPredicates(o.params, args, spec)
+	preds, spec, err := engine.BuildPredicates(o.params, args, spec)
 	if err != nil {
 		return nil, err
 	}
-	q.preds, q.spec = preds, string(spec)
+	q.Preds, q.Spec = preds, string(spec)
 	return q, nil
 }
 
@@ -193,7 +194,52 @@ func (o *operation) checkExtra(extra map[string]any) error {
 	sort.Strings(names)
 	known := make([]string, len(o.params))
 	for i, p := range o.params {
-		known[i] = p.name
+		known[i] = p.Name
 	}
 	return model.Errorf(model.CodeBadUserInput, "Unknown argument %q on %s; known parameters: %s", names[0], o.name, strings.Join(known, ", "))
+}
+
+// powerQuery reads the arguments of a LIST operation or its connection.
+func (o *operation) powerQuery(args map[string]any) (*engine.Query, error) {
+	q, err := o.listQuery(args)
+	if err != nil {
+		return nil, err
+	}
+	pq := &engine.Query{List: q}
+	if o.where || o.kind == model.OpAggregate {
+		w, err := engine.ParseWhere(o.t, args["where"])
+		if err != nil {
+			return nil, err
+		}
+		var preds []engine.Pred
+		preds, pq.Rest = w.Split()
+		q.Preds = append(q.Preds, preds...)
+	}
+	if o.orderBy {
+		pq.Keys = orderKeys(o.t, args["orderBy"])
+		if len(pq.Keys) > engine.MaxOrderKeys {
+			return nil, model.Errorf(model.CodeBadUserInput, "orderBy takes at most %d keys", engine.MaxOrderKeys)
+		}
+	}
+	if len(pq.Keys) > 0 {
+		q.Sort, q.Desc = pq.Keys[0].Attr, pq.Keys[0].Desc
+	} else if q.Sort != nil {
+		pq.Keys = []engine.SortKey{{Attr: q.Sort, Desc: q.Desc}}
+	}
+	q.Spec = engine.QuerySpec(q)
+	return pq, nil
+}
+
+// orderKeys reads an orderBy list; fields are enum values, so known.
+func orderKeys(t *engine.Table, raw any) []engine.SortKey {
+	list, _ := raw.([]any)
+	var keys []engine.SortKey
+	for _, x := range list {
+		m, _ := x.(map[string]any)
+		name, _ := m["field"].(string)
+		if a := t.SortAttr(name); a != nil {
+			keys = append(keys, engine.SortKey{Attr: a, Desc: m["direction"] == "DESC"})
+		}
+	}
+	return keys
 }

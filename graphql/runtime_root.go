@@ -3,6 +3,7 @@ package graphql
 import (
 	"strconv"
 
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
@@ -25,9 +26,9 @@ type rootStep struct {
 
 // opArgs are the arguments of an operation as its resolver reads them.
 type opArgs struct {
-	q          *listQuery // LIST
-	page, size int        // LIST
-	id         string     // SINGLE
+	q          *engine.ListQuery // LIST
+	page, size int               // LIST
+	id         string            // SINGLE
 }
 
 // rootPlan compiles the root selection of a query.
@@ -90,12 +91,13 @@ func (rt *Runtime) opArgs(o *operation, args, extra map[string]any) (opArgs, err
 
 // WriteRootField makes the view an exec.DirectRoot: operations whose table is
 // ready and whose arguments are accepted are written directly.
-func (v *view) WriteRootField(w *exec.Writer, sp *exec.Plan, i int) (ok, handled bool) {
+func (root *queryRoot) WriteRootField(w *exec.Writer, sp *exec.Plan, i int) (ok, handled bool) {
+	v := &root.v
 	if cp, ok := sp.Direct().(*ctRootPlan); ok {
-		return v.writeContractRoot(w, cp, sp, i)
+		return root.writeContractRoot(w, cp, sp, i)
 	}
 	rp, _ := sp.Direct().(*rootPlan)
-	if rp == nil || rp.rt != v.rt || rp.steps[i].op == nil {
+	if rp == nil || &rp.rt.env != v.Env() || rp.steps[i].op == nil {
 		return false, false
 	}
 	s, pf := &rp.steps[i], sp.Fields()[i]
@@ -105,14 +107,14 @@ func (v *view) WriteRootField(w *exec.Writer, sp *exec.Plan, i int) (ok, handled
 		if err != nil {
 			return false, false
 		}
-		dyn, err := v.rt.opArgs(s.op, args, extra)
+		dyn, err := rp.rt.opArgs(s.op, args, extra)
 		if err != nil {
 			return false, false
 		}
 		a = &dyn
 	}
-	tv := v.tableView(s.op.t)
-	if tv.notReady != nil {
+	tv := v.TableView(s.op.t)
+	if tv.NotReady != nil {
 		return false, false // the resolver reports it
 	}
 	if s.op.kind == model.OpList {
@@ -123,12 +125,12 @@ func (v *view) WriteRootField(w *exec.Writer, sp *exec.Plan, i int) (ok, handled
 
 // writeList writes a page of a LIST operation (listResolver). A failed
 // scan (the context ended) is left to the resolver to report.
-func (s *rootStep) writeList(w *exec.Writer, tv *tableView, pf *exec.PlannedField, a *opArgs) (ok, handled bool) {
-	rows, err := tv.pageRows(w.Context(), a.q, a.page, a.size)
+func (s *rootStep) writeList(w *exec.Writer, tv *engine.TableView, pf *exec.PlannedField, a *opArgs) (ok, handled bool) {
+	rows, err := tv.PageRows(w.Context(), a.q, a.page, a.size)
 	if err != nil {
 		return false, false
 	}
-	lo, hi := page(rows.len(), a.page, a.size)
+	lo, hi := engine.PageBounds(rows.Len(), a.page, a.size)
 	n := w.PushKey(pf.Key())
 	start := len(w.Buf())
 	ok = w.Settle(pf.Type(), start, s.page.write(w, tv, rows, lo, hi, a))
@@ -138,8 +140,8 @@ func (s *rootStep) writeList(w *exec.Writer, tv *tableView, pf *exec.PlannedFiel
 
 // writeSingle writes the row of a SINGLE operation, or null
 // (singleResolver).
-func (s *rootStep) writeSingle(w *exec.Writer, tv *tableView, pf *exec.PlannedField, a *opArgs) bool {
-	row := tv.rowByID(a.id)
+func (s *rootStep) writeSingle(w *exec.Writer, tv *engine.TableView, pf *exec.PlannedField, a *opArgs) bool {
+	row := tv.RowByID(a.id)
 	if row < 0 {
 		w.SetBuf(append(w.Buf(), "null"...))
 		return true
@@ -206,7 +208,7 @@ func compilePagePlan(obj *exec.ObjectType, sp *exec.Plan) *pagePlan {
 // write writes the page of rows lo..hi-1 of rows, as the executor (run.object in package exec) writes the
 // map of pageValue. The numbers fit an Int: row numbers are int32, page
 // and pageSize come from Int arguments.
-func (pp *pagePlan) write(w *exec.Writer, tv *tableView, rows rowList, lo, hi int, a *opArgs) bool {
+func (pp *pagePlan) write(w *exec.Writer, tv *engine.TableView, rows engine.RowList, lo, hi int, a *opArgs) bool {
 	buf := append(w.Buf(), '{')
 	for i := range pp.steps {
 		s := &pp.steps[i]
@@ -218,7 +220,7 @@ func (pp *pagePlan) write(w *exec.Writer, tv *tableView, rows rowList, lo, hi in
 		case pageTypename:
 			buf = append(buf, pp.obj.NameJSON()...)
 		case pageTotal:
-			buf = strconv.AppendInt(buf, int64(rows.len()), 10)
+			buf = strconv.AppendInt(buf, int64(rows.Len()), 10)
 		case pageNumber:
 			buf = strconv.AppendInt(buf, int64(a.page), 10)
 		case pageSize:

@@ -1,6 +1,8 @@
 package graphql
 
 import (
+	"strconv"
+
 	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
@@ -9,7 +11,7 @@ import (
 // rowPlan is a selection of a table's object type compiled for writing rows
 // directly: one step per response key. It is immutable and shared.
 type rowPlan struct {
-	t     *table
+	t     *engine.Table
 	obj   *exec.ObjectType
 	steps []rowStep
 }
@@ -19,9 +21,9 @@ type rowStep struct {
 	kind    rowStepKind
 	keyJSON string
 	pf      *exec.PlannedField
-	attr    *attribute // stepAttr
-	rel     *relField  // stepRelOne, stepRelMany
-	child   *rowPlan   // stepRelOne, stepRelMany: the target rows' plan
+	attr    *engine.Attr // stepAttr
+	rel     *engine.Rel  // stepRelOne, stepRelMany
+	child   *rowPlan     // stepRelOne, stepRelMany: the target rows' plan
 	// enum are the values of an enum field, for stepAttrSome; nil for others.
 	enum map[string]bool
 }
@@ -40,7 +42,7 @@ const (
 )
 
 // compileRowPlan compiles sp, a selection of t's object type obj.
-func compileRowPlan(t *table, obj *exec.ObjectType, sp *exec.Plan) *rowPlan {
+func compileRowPlan(t *engine.Table, obj *exec.ObjectType, sp *exec.Plan) *rowPlan {
 	rp := &rowPlan{t: t, obj: obj, steps: make([]rowStep, len(sp.Fields()))}
 	for i, pf := range sp.Fields() {
 		rp.steps[i] = compileRowStep(t, pf)
@@ -50,7 +52,7 @@ func compileRowPlan(t *table, obj *exec.ObjectType, sp *exec.Plan) *rowPlan {
 
 // compileRowStep compiles the field pf of t's object type; stepGeneric
 // when the field is not one the direct writer knows in the expected type.
-func compileRowStep(t *table, pf *exec.PlannedField) rowStep {
+func compileRowStep(t *engine.Table, pf *exec.PlannedField) rowStep {
 	s := rowStep{keyJSON: pf.KeyJSON(), pf: pf}
 	if pf.Type() == nil {
 		s.kind = stepTypename
@@ -63,14 +65,14 @@ func compileRowStep(t *table, pf *exec.PlannedField) rowStep {
 		}
 		return s
 	}
-	if a := t.byName[name]; a != nil && !a.isID {
-		if out.Kind() == attrKind(a.typ) && !out.NonNull() {
+	if a := t.ByName[name]; a != nil && !a.IsID {
+		if out.Kind() == attrKind(a.Type) && !out.NonNull() {
 			s.kind, s.attr = stepAttr, a
 		}
 		return s
 	}
-	for _, rf := range t.rels {
-		if rf.name == name {
+	for _, rf := range t.Rels {
+		if rf.Name == name {
 			return relStep(s, rf, pf)
 		}
 	}
@@ -79,19 +81,19 @@ func compileRowStep(t *table, pf *exec.PlannedField) rowStep {
 
 // relStep compiles a relation field: to-one as a nullable object, to-many
 // as a non-null list of non-null objects, as compile_schema.go writes them.
-func relStep(s rowStep, rf *relField, pf *exec.PlannedField) rowStep {
+func relStep(s rowStep, rf *engine.Rel, pf *exec.PlannedField) rowStep {
 	if pf.Child() == nil {
 		return s
 	}
 	child, _ := pf.Child().Direct().(*rowPlan)
-	if child == nil || child.t != rf.to {
+	if child == nil || child.t != rf.To {
 		return s
 	}
 	out := pf.Type()
 	switch {
-	case !rf.list && out.Kind() == exec.KindObject && !out.NonNull():
+	case !rf.List && out.Kind() == exec.KindObject && !out.NonNull():
 		s.kind = stepRelOne
-	case rf.list && out.Kind() == exec.KindList && out.Elem().Kind() == exec.KindObject:
+	case rf.List && out.Kind() == exec.KindList && out.Elem().Kind() == exec.KindObject:
 		s.kind = stepRelMany
 	default:
 		return s
@@ -103,7 +105,7 @@ func relStep(s rowStep, rf *relField, pf *exec.PlannedField) rowStep {
 // WriteDirect makes a row an exec.DirectObject: its plan's compiled form writes it.
 func (ro *rowObj) WriteDirect(w *exec.Writer, sp *exec.Plan, _ *exec.ObjectType) (ok, handled bool) {
 	rp, _ := sp.Direct().(*rowPlan)
-	if rp == nil || rp.t != ro.tv.t {
+	if rp == nil || rp.t != ro.tv.Table {
 		return false, false
 	}
 	return rp.write(w, ro.tv, ro.row), true
@@ -111,7 +113,7 @@ func (ro *rowObj) WriteDirect(w *exec.Writer, sp *exec.Plan, _ *exec.ObjectType)
 
 // write writes row of tv as the object of rp; false unwinds (see run.object in package exec).
 // Steps that take the resolver get a *rowObj, made on first use.
-func (rp *rowPlan) write(w *exec.Writer, tv *tableView, row int32) bool {
+func (rp *rowPlan) write(w *exec.Writer, tv *engine.TableView, row int32) bool {
 	var parent *rowObj
 	buf := append(w.Buf(), '{')
 	for i := range rp.steps {
@@ -130,14 +132,14 @@ func (rp *rowPlan) write(w *exec.Writer, tv *tableView, row int32) bool {
 			buf = append(buf, rp.obj.NameJSON()...)
 			continue
 		case stepID:
-			buf = tv.appendRowID(buf, row)
+			buf = appendRowID(buf, tv, row)
 			continue
 		case stepAttr:
-			buf = appendOutput(buf, s.attr.typ, tv.value(s.attr, row))
+			buf = appendOutput(buf, s.attr.Type, tv.Value(s.attr, row))
 			continue
 		case stepAttrSome:
 			if v, ok := s.attrSome(tv, row); ok {
-				buf = appendOutput(buf, s.attr.typ, v)
+				buf = appendOutput(buf, s.attr.Type, v)
 				continue
 			}
 		}
@@ -167,9 +169,9 @@ func (rp *rowPlan) write(w *exec.Writer, tv *tableView, row int32) bool {
 
 // writeRelOne writes a to-one relation of row: the first related row, or
 // null (relResolver and exec's run.complete).
-func (s *rowStep) writeRelOne(w *exec.Writer, tv *tableView, row int32) bool {
-	target := tv.v.tableView(s.rel.to)
-	to := tv.relatedOne(s.rel, target, row)
+func (s *rowStep) writeRelOne(w *exec.Writer, tv *engine.TableView, row int32) bool {
+	target := tv.View.TableView(s.rel.To)
+	to := tv.RelatedOne(s.rel, target, row)
 	if to < 0 {
 		w.SetBuf(append(w.Buf(), "null"...))
 		return true
@@ -182,39 +184,51 @@ func (s *rowStep) writeRelOne(w *exec.Writer, tv *tableView, row int32) bool {
 }
 
 // writeRelMany writes a to-many relation of row: the related rows.
-func (s *rowStep) writeRelMany(w *exec.Writer, tv *tableView, row int32) bool {
-	target, rows := tv.relatedRows(s.rel, row)
+func (s *rowStep) writeRelMany(w *exec.Writer, tv *engine.TableView, row int32) bool {
+	target, rows := tv.RelatedRows(s.rel, row)
 	n := w.PushKey(s.pf.Key())
 	start := len(w.Buf())
-	ok := w.Settle(s.pf.Type(), start, s.child.writeRows(w, s.pf.Type(), target, rowList{rows: rows}, 0, len(rows)))
+	ok := w.Settle(s.pf.Type(), start, s.child.writeRows(w, s.pf.Type(), target, engine.RowList{Rows: rows}, 0, len(rows)))
 	w.PopKey(n)
 	return ok
 }
 
 // writeRows writes rows lo..hi-1 of l as the list type t of objects of rp
 // (exec's run.list and run.complete of each item).
-func (rp *rowPlan) writeRows(w *exec.Writer, t *exec.OutType, tv *tableView, l rowList, lo, hi int) bool {
+func (rp *rowPlan) writeRows(w *exec.Writer, t *exec.OutType, tv *engine.TableView, l engine.RowList, lo, hi int) bool {
 	return w.ListItems(hi-lo, func(i int) bool {
 		start := len(w.Buf())
-		return w.Settle(t.Elem(), start, rp.write(w, tv, l.at(lo+i)))
+		return w.Settle(t.Elem(), start, rp.write(w, tv, l.At(lo+i)))
 	})
 }
 
-// relatedOne returns the row a to-one relation rf of row r finds in target,
-// or -1: the first row of tv.related, without allocating for the common
-// keys (see firstWhere).
-func (tv *tableView) relatedOne(rf *relField, target *tableView, r int32) int32 {
-	if rf.from == nil || rf.toAttr == nil {
-		return -1
+// appendRowID appends tv.id(r) as a JSON string without allocating.
+func appendRowID(buf []byte, tv *engine.TableView, r int32) []byte {
+	switch v, created := tv.StoredID(r); {
+	case created:
+		return exec.AppendString(buf, v.Str)
+	case v.Kind == dataset.Null:
+		return append(strconv.AppendInt(append(buf, '"'), int64(r)+1, 10), '"')
+	case v.Kind == dataset.Number || v.Kind == dataset.Bool:
+		return appendOutputString(buf, v)
+	default:
+		return exec.AppendString(buf, v.Str)
 	}
-	v := tv.value(rf.from, r)
-	if v.Kind == dataset.Number { // engine.CanonKey, in a buffer that stays here
-		var scratch [32]byte
-		return target.firstWhere(rf.toAttr, string(engine.AppendNum(scratch[:0], v.Num)))
+}
+
+// rowObj is one row as resolvers see it (exec.Field.Parent of the type's fields).
+type rowObj struct {
+	tv  *engine.TableView
+	row int32
+}
+
+// objects returns rows lo..hi-1 of l as row objects, with two allocations.
+func objects(tv *engine.TableView, l engine.RowList, lo, hi int) []any {
+	objs := make([]rowObj, hi-lo)
+	items := make([]any, hi-lo)
+	for i := range objs {
+		objs[i] = rowObj{tv: tv, row: l.At(lo + i)}
+		items[i] = &objs[i]
 	}
-	k, ok := engine.CanonKey(v)
-	if !ok {
-		return -1
-	}
-	return target.firstWhere(rf.toAttr, k)
+	return items
 }

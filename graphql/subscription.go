@@ -79,7 +79,7 @@ func EventsOf(changes []engine.Change, before, after engine.Snapshot) []Event {
 // subField is a field of the Subscription type.
 type subField struct {
 	name  string
-	t     *table
+	t     *engine.Table
 	kind  EventKind
 	where bool
 }
@@ -88,7 +88,7 @@ type subField struct {
 // an enabled LIST operation with the subscriptions option asks them for,
 // in table order, then Created, Updated, Deleted: a deterministic SDL.
 func compileSubscriptions(c *compiled) []*subField {
-	on, where := map[*table]bool{}, map[*table]bool{}
+	on, where := map[*engine.Table]bool{}, map[*engine.Table]bool{}
 	for _, o := range c.ops {
 		if o.kind == model.OpList && o.subs {
 			on[o.t] = true
@@ -101,7 +101,7 @@ func compileSubscriptions(c *compiled) []*subField {
 			continue
 		}
 		for _, k := range []EventKind{EventCreated, EventUpdated, EventDeleted} {
-			out = append(out, &subField{name: model.LowerCamel(t.name) + k.suffix(), t: t, kind: k, where: where[t]})
+			out = append(out, &subField{name: model.LowerCamel(t.Name) + k.suffix(), t: t, kind: k, where: where[t]})
 		}
 	}
 	return out
@@ -115,23 +115,23 @@ func (w *sdlWriter) subscription(subs []*subField) {
 	w.line(`type Subscription {`)
 	for _, s := range subs {
 		var args []string
-		doc := fmt.Sprintf("A %s row was created by a mutation (or sent as an event); the payload is the new row.", s.t.name)
+		doc := fmt.Sprintf("A %s row was created by a mutation (or sent as an event); the payload is the new row.", s.t.Name)
 		switch s.kind {
 		case EventUpdated:
 			args = append(args, "id: ID")
-			doc = fmt.Sprintf("A %s row was changed by a mutation (or sent as an event); the payload is the row as changed. id follows one row only.", s.t.name)
+			doc = fmt.Sprintf("A %s row was changed by a mutation (or sent as an event); the payload is the row as changed. id follows one row only.", s.t.Name)
 		case EventDeleted:
-			doc = fmt.Sprintf("A %s row was deleted by a mutation (or sent as an event); the payload is the row as it was before, relations included.", s.t.name)
+			doc = fmt.Sprintf("A %s row was deleted by a mutation (or sent as an event); the payload is the row as it was before, relations included.", s.t.Name)
 		}
 		if s.where {
-			args = append(args, "where: "+s.t.name+"Where")
+			args = append(args, "where: "+s.t.Name+"Where")
 			doc += " where keeps only rows that match it."
 		}
 		sig := ""
 		if len(args) > 0 {
 			sig = "(" + joinArgs(args) + ")"
 		}
-		w.line(`  %s %s%s: %s!`, gqlString(doc), s.name, sig, s.t.name)
+		w.line(`  %s %s%s: %s!`, gqlString(doc), s.name, sig, s.t.Name)
 	}
 	w.line(`}`)
 }
@@ -146,7 +146,7 @@ func joinArgs(args []string) string {
 
 // eventRoot is the root object of a subscription run for one event.
 type eventRoot struct {
-	v       *view
+	v       *engine.View
 	ev      Event
 	skipped bool // the event is not for this subscription (id or where)
 }
@@ -165,11 +165,11 @@ func subResolver(s *subField) exec.Resolver {
 		if err != nil || row < 0 {
 			return nil, err
 		}
-		w, err := parseWhere(s.t, f.Args["where"])
+		w, err := engine.ParseWhere(s.t, f.Args["where"])
 		if err != nil {
 			return nil, err
 		}
-		if w != nil && !w.match(tv, row) {
+		if w != nil && !w.Match(tv, row) {
 			er.skipped = true
 			return nil, nil
 		}
@@ -196,7 +196,7 @@ func (rt *Runtime) Target(prep *exec.Prepared) (SubTarget, bool) {
 	}
 	for _, s := range rt.model.subs {
 		if s.name == prep.RootFields()[0] {
-			return SubTarget{TableID: s.t.id, Kind: s.kind}, true
+			return SubTarget{TableID: s.t.ID, Kind: s.kind}, true
 		}
 	}
 	return SubTarget{}, false
@@ -220,7 +220,7 @@ var ErrSubscriptionOverHTTP = model.Errorf(model.CodeBadRequest, "subscriptions 
 // whether ev is for it at all (its table and kind, its id argument, its
 // where filter); a result is only meaningful when ok. The work is one
 // row's selection, bounded as a query's (Options). Safe for concurrent use.
-func (rt *Runtime) RenderEvent(ctx context.Context, prep *exec.Prepared, pool Pool, ev Event) (res *exec.Result, ok bool, err error) {
+func (rt *Runtime) RenderEvent(ctx context.Context, prep *exec.Prepared, pool engine.Pool, ev Event) (res *exec.Result, ok bool, err error) {
 	target, sub := rt.Target(prep)
 	if !sub {
 		return nil, false, errNotSubscription
@@ -229,7 +229,7 @@ func (rt *Runtime) RenderEvent(ctx context.Context, prep *exec.Prepared, pool Po
 		return nil, false, nil
 	}
 
-	root := &eventRoot{v: newView(rt, pool, ev.At.Overlay(), ev.At.State(), true), ev: ev}
+	root := &eventRoot{v: rt.newView(pool, ev.At.Overlay(), ev.At.State(), true), ev: ev}
 	res, err = prep.Execute(ctx, root)
 	if err != nil || root.skipped {
 		return nil, false, err
@@ -238,9 +238,9 @@ func (rt *Runtime) RenderEvent(ctx context.Context, prep *exec.Prepared, pool Po
 }
 
 // tableByID returns the compiled table tableID, or nil.
-func (rt *Runtime) tableByID(tableID string) *table {
+func (rt *Runtime) tableByID(tableID string) *engine.Table {
 	for _, t := range rt.model.tables {
-		if t.id == tableID {
+		if t.ID == tableID {
 			return t
 		}
 	}
@@ -250,17 +250,17 @@ func (rt *Runtime) tableByID(tableID string) *table {
 // RowExists reports whether table tableID has a row id in ov's current
 // version (a sent event must name one). A table that is not ready is
 // NOT_READY; an unknown one NOT_FOUND.
-func (rt *Runtime) RowExists(pool Pool, ov *engine.Overlay, tableID, id string) error {
+func (rt *Runtime) RowExists(pool engine.Pool, ov *engine.Overlay, tableID, id string) error {
 	t := rt.tableByID(tableID)
 	if t == nil {
 		return model.Errorf(model.CodeNotFound, "table %q not found", tableID)
 	}
-	tv := newView(rt, pool, ov, ov.State(), true).tableView(t)
-	if tv.notReady != nil {
-		return tv.notReady
+	tv := rt.newView(pool, ov, ov.State(), true).TableView(t)
+	if tv.NotReady != nil {
+		return tv.NotReady
 	}
-	if tv.byID(id) < 0 {
-		return model.Errorf(model.CodeNotFound, "table %s has no row %q", t.name, id)
+	if tv.ByID(id) < 0 {
+		return model.Errorf(model.CodeNotFound, "table %s has no row %q", t.Name, id)
 	}
 	return nil
 }
@@ -268,43 +268,43 @@ func (rt *Runtime) RowExists(pool Pool, ov *engine.Overlay, tableID, id string) 
 // SampleRow returns the id of the (n mod rows)-th row of table tableID in
 // storage order, in ov's current version: the rows a demo event stream
 // goes through; ok is false when the table has no rows (or is not ready).
-func (rt *Runtime) SampleRow(ctx context.Context, pool Pool, ov *engine.Overlay, tableID string, n int) (id string, ok bool) {
+func (rt *Runtime) SampleRow(ctx context.Context, pool engine.Pool, ov *engine.Overlay, tableID string, n int) (id string, ok bool) {
 	t := rt.tableByID(tableID)
 	if t == nil {
 		return "", false
 	}
-	tv := newView(rt, pool, ov, ov.State(), true).tableView(t)
-	if tv.notReady != nil {
+	tv := rt.newView(pool, ov, ov.State(), true).TableView(t)
+	if tv.NotReady != nil {
 		return "", false
 	}
 	pq, err := (&operation{kind: model.OpList, t: t}).powerQuery(nil)
 	if err != nil {
 		return "", false
 	}
-	rows, err := pq.page(ctx, tv, 1, 1)
-	if err != nil || rows.len() == 0 {
+	rows, err := pq.Page(ctx, tv, 1, 1)
+	if err != nil || rows.Len() == 0 {
 		return "", false
 	}
-	pg := n%rows.len() + 1
-	if rows, err = pq.page(ctx, tv, pg, 1); err != nil || rows.len() == 0 {
+	pg := n%rows.Len() + 1
+	if rows, err = pq.Page(ctx, tv, pg, 1); err != nil || rows.Len() == 0 {
 		return "", false
 	}
-	lo, hi := page(rows.len(), pg, 1)
+	lo, hi := engine.PageBounds(rows.Len(), pg, 1)
 	if lo >= hi {
 		return "", false
 	}
-	return tv.id(rows.at(lo)), true
+	return tv.ID(rows.At(lo)), true
 }
 
 // row returns the view of t and the event's row in it: -1, and er
 // skipped, when the row is gone meanwhile (a sent event for a row deleted
 // since).
-func (er *eventRoot) row(t *table) (*tableView, int32, error) {
-	tv := er.v.tableView(t)
-	if tv.notReady != nil {
-		return nil, -1, tv.notReady
+func (er *eventRoot) row(t *engine.Table) (*engine.TableView, int32, error) {
+	tv := er.v.TableView(t)
+	if tv.NotReady != nil {
+		return nil, -1, tv.NotReady
 	}
-	r := tv.byID(er.ev.RowID)
+	r := tv.ByID(er.ev.RowID)
 	if r < 0 {
 		er.skipped = true
 	}

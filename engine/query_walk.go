@@ -1,10 +1,9 @@
-package graphql
+package engine
 
 import (
 	"slices"
 
 	"github.com/mockgql/mockgql/dataset"
-	"github.com/mockgql/mockgql/engine"
 )
 
 // This file picks members of a power query's bitset in the order of its
@@ -17,7 +16,7 @@ import (
 // rankedRow is a row and its sort key: per key its Order rank, negated
 // for a descending key, so rows sort by (k, r).
 type rankedRow struct {
-	k [maxOrderKeys]int32
+	k [MaxOrderKeys]int32
 	r int32
 }
 
@@ -30,8 +29,8 @@ func compareRanked(a, b rankedRow) int {
 
 // keyWalk is one walk of the first key's Order.
 type keyWalk struct {
-	pq          *powerQuery
-	tv          *tableView
+	pq          *Query
+	tv          *TableView
 	acc         []uint64 // nil: every row
 	ords        []*dataset.Order
 	skip, limit int
@@ -49,10 +48,10 @@ type keyWalk struct {
 	before int32
 }
 
-func (pq *powerQuery) newWalk(tv *tableView, acc []uint64, skip, limit int) *keyWalk {
+func (pq *Query) newWalk(tv *TableView, acc []uint64, skip, limit int) *keyWalk {
 	w := &keyWalk{pq: pq, tv: tv, acc: acc, skip: skip, limit: limit, budget: -1, after: -1, before: -1, out: make([]int32, 0, max(0, limit-skip))}
-	for _, k := range pq.keys {
-		w.ords = append(w.ords, tv.ds.Order(k.attr.path))
+	for _, k := range pq.Keys {
+		w.ords = append(w.ords, tv.DS.Order(k.Attr.Path))
 	}
 	return w
 }
@@ -62,7 +61,7 @@ func (w *keyWalk) key(r int32) rankedRow {
 	x := rankedRow{r: r}
 	for i, o := range w.ords {
 		x.k[i] = o.Rank(r)
-		if w.pq.keys[i].desc {
+		if w.pq.Keys[i].Desc {
 			x.k[i] = -x.k[i]
 		}
 	}
@@ -84,7 +83,7 @@ func (w *keyWalk) worthWalking(total, span int) bool {
 // walk visits the tie groups of positions [lo, hi) in the first key's
 // direction. It returns false when it ran past its budget.
 func (w *keyWalk) walk(lo, hi int) bool {
-	return w.groups(lo, hi, !w.pq.keys[0].desc, w.group)
+	return w.groups(lo, hi, !w.pq.Keys[0].Desc, w.group)
 }
 
 // groups visits the tie groups of positions [lo, hi), ascending (up) or
@@ -165,9 +164,9 @@ func (w *keyWalk) big(g, e int) bool {
 // order (side > 0) or before it (side < 0).
 func (w *keyWalk) gather(g, e int, c int32, side int) {
 	w.grp = w.grp[:0]
-	order := w.pq.compare(w.tv)
+	order := w.pq.Compare(w.tv)
 	for _, r := range w.ords[0].Rows()[g:e] {
-		if !engine.HasBit(w.acc, r) {
+		if !hasBit(w.acc, r) {
 			continue
 		}
 		if c >= 0 {
@@ -196,10 +195,10 @@ func (w *keyWalk) sortGroup() {
 // when the page is full.
 func (w *keyWalk) bigGroup(g, e int) bool {
 	sub, s := w.groupQuery(g, e)
-	defer s.release()
+	defer s.Release()
 	var got []int32
 	if w.after >= 0 {
-		got = sub.afterMembers(w.tv, &s, w.after, w.limit-w.seen)
+		got = sub.AfterMembers(w.tv, &s, w.after, w.limit-w.seen)
 		w.after = -1
 	} else {
 		if w.seen+s.base <= w.skip {
@@ -218,22 +217,22 @@ func (w *keyWalk) bigGroup(g, e int) bool {
 // groupQuery returns the query of keys[1:] under the query's predicates
 // and, as its set, the members among positions [g, e). The caller
 // releases the set.
-func (w *keyWalk) groupQuery(g, e int) (*powerQuery, powerSet) {
+func (w *keyWalk) groupQuery(g, e int) (*Query, PowerSet) {
 	b := getDirtyBits(w.tv.words())
 	w.ords[0].SetRange(b.w, g, e)
 	if w.acc != nil {
-		engine.AndWords(b.w, w.acc)
+		andWords(b.w, w.acc)
 	}
-	keys := w.pq.keys[1:]
+	keys := w.pq.Keys[1:]
 	// The query's predicates bound the next key's walk (sortBounds).
-	sub := &powerQuery{q: &listQuery{sort: keys[0].attr, desc: keys[0].desc, preds: w.pq.q.preds}, keys: keys}
-	return sub, powerSet{acc: b, base: dataset.Count(b.w)}
+	sub := &Query{List: &ListQuery{Sort: keys[0].Attr, Desc: keys[0].Desc, Preds: w.pq.List.Preds}, Keys: keys}
+	return sub, PowerSet{acc: b, base: dataset.Count(b.w)}
 }
 
 // selectMembers returns the members of acc (nil: every row) that keep
 // accepts (nil: all), at positions skip..limit-1 of the keys' order: each
 // keyed by its ranks, then sorted. It holds 20 bytes per member.
-func (pq *powerQuery) selectMembers(tv *tableView, acc []uint64, skip, limit int, keep func(int32) bool) []int32 {
+func (pq *Query) selectMembers(tv *TableView, acc []uint64, skip, limit int, keep func(int32) bool) []int32 {
 	w := pq.newWalk(tv, acc, skip, limit)
 	var all []rankedRow
 	add := func(r int32) {
@@ -242,11 +241,11 @@ func (pq *powerQuery) selectMembers(tv *tableView, acc []uint64, skip, limit int
 		}
 	}
 	if acc == nil {
-		for r := int32(0); r < tv.n; r++ {
+		for r := int32(0); r < tv.N; r++ {
 			add(r)
 		}
 	} else {
-		engine.ForBits(acc, add)
+		forBits(acc, add)
 	}
 	slices.SortFunc(all, compareRanked)
 	out := make([]int32, 0, max(0, limit-skip))
@@ -256,26 +255,26 @@ func (pq *powerQuery) selectMembers(tv *tableView, acc []uint64, skip, limit int
 	return out
 }
 
-// afterMembers returns the first limit matches after row c (a match) in
+// AfterMembers returns the first limit matches after row c (a match) in
 // the query's order: a seek to c's place, not a scan of what precedes it.
-func (pq *powerQuery) afterMembers(tv *tableView, s *powerSet, c int32, limit int) []int32 {
-	order := pq.compare(tv)
+func (pq *Query) AfterMembers(tv *TableView, s *PowerSet, c int32, limit int) []int32 {
+	order := pq.Compare(tv)
 	acc := s.words()
 	var base []int32
 	switch {
-	case len(pq.keys) == 0 && c < tv.n:
-		base = engine.BitsFrom(acc, c+1, tv.n, limit)
-	case len(pq.keys) > 0:
-		ord := tv.ds.Order(pq.keys[0].attr.path)
-		lo, hi := sortBounds(pq.q, ord)
-		elo, ehi := ord.Equal(tv.value(pq.keys[0].attr, c))
+	case len(pq.Keys) == 0 && c < tv.N:
+		base = bitsFrom(acc, c+1, tv.N, limit)
+	case len(pq.Keys) > 0:
+		ord := tv.DS.Order(pq.Keys[0].Attr.Path)
+		lo, hi := sortBounds(pq.List, ord)
+		elo, ehi := ord.Equal(tv.Value(pq.Keys[0].Attr, c))
 		elo, ehi = min(max(elo, lo), hi), min(max(ehi, lo), hi)
 		w := pq.newWalk(tv, acc, 0, limit)
 		w.worthWalking(s.base, hi-lo)
 		w.after = c
 		more, ok := w.group(elo, ehi)
 		if more && ok {
-			if pq.keys[0].desc {
+			if pq.Keys[0].Desc {
 				ok = w.walk(lo, elo)
 			} else {
 				ok = w.walk(ehi, hi)
@@ -286,14 +285,14 @@ func (pq *powerQuery) afterMembers(tv *tableView, s *powerSet, c int32, limit in
 			base = pq.selectMembers(tv, acc, 0, limit, func(r int32) bool { return order(c, r) < 0 })
 		}
 	}
-	from, _ := slices.BinarySearchFunc(s.live, c, func(x, c int32) int {
+	from, _ := slices.BinarySearchFunc(s.Live, c, func(x, c int32) int {
 		if x == c {
 			return 0
 		}
 		return order(x, c)
 	})
-	if from < len(s.live) && s.live[from] == c {
+	if from < len(s.Live) && s.Live[from] == c {
 		from++
 	}
-	return engine.MergeOrdered(base, s.live[from:], order, limit)
+	return mergeOrdered(base, s.Live[from:], order, limit)
 }

@@ -1,4 +1,4 @@
-package graphql
+package engine
 
 import (
 	"cmp"
@@ -8,51 +8,51 @@ import (
 	"weak"
 
 	"github.com/mockgql/mockgql/dataset"
-	"github.com/mockgql/mockgql/engine"
 )
 
-// listQuery is a list request reduced to what selects and orders rows.
-type listQuery struct {
-	sort  *attribute // nil: storage order
-	desc  bool
-	preds []predicate
-	spec  string // canonical text of the above, for cache keys
+// ListQuery is a list request reduced to what selects and orders rows.
+type ListQuery struct {
+	Sort  *Attr // nil: storage order
+	Desc  bool
+	Preds []Pred
+	Spec  string // canonical text of the above, for cache keys
 }
 
-// rowList is an ordered list of rows: rows, or 0..n-1 when identity is set
+// RowList is an ordered list of rows: rows, or 0..n-1 when identity is set
 // (all rows in storage order, without allocating them), or, when window
 // is set, a list of n rows of which rows holds those from position off
 // (a page). rows may be owned by the dataset or the cache: never modify it.
-type rowList struct {
-	rows     []int32
+type RowList struct {
+	Rows     []int32
 	n        int
 	off      int
 	identity bool
 	window   bool
 }
 
-func (l rowList) len() int {
+// Len is the number of rows in the list (a window counts the whole list).
+func (l RowList) Len() int {
 	if l.identity || l.window {
 		return l.n
 	}
-	return len(l.rows)
+	return len(l.Rows)
 }
 
-// at returns the row at position i; a window holds only its page.
-func (l rowList) at(i int) int32 {
+// At returns the row at position i; a window holds only its page.
+func (l RowList) At(i int) int32 {
 	switch {
 	case l.identity:
 		return int32(i)
 	case l.window:
-		return l.rows[i-l.off]
+		return l.Rows[i-l.off]
 	}
-	return l.rows[i]
+	return l.Rows[i]
 }
 
-// pageRows returns the rows of a list query for page pg of size rows: a
+// PageRows returns the rows of a list query for page pg of size rows: a
 // window from the indexes when the query has them, else the whole list
 // from rows.
-func (tv *tableView) pageRows(ctx context.Context, q *listQuery, pg, size int) (rowList, error) {
+func (tv *TableView) PageRows(ctx context.Context, q *ListQuery, pg, size int) (RowList, error) {
 	if l, ok, err := tv.indexedPage(ctx, q, pg, size); ok {
 		return l, err
 	}
@@ -65,66 +65,66 @@ const scanCheck = 1 << 16
 // rows returns the rows of a list query in order, before paging. Results
 // are cached: the dataset part by (table, dataset, query), the merge with
 // the overlay by overlay version as well. The first call pays the scan.
-func (tv *tableView) rows(ctx context.Context, q *listQuery) (rowList, error) {
+func (tv *TableView) rows(ctx context.Context, q *ListQuery) (RowList, error) {
 	base, err := tv.baseRows(ctx, q)
-	if err != nil || tv.ov == nil {
+	if err != nil || tv.Ov == nil {
 		return base, err
 	}
-	if !tv.v.cacheable {
-		return rowList{rows: tv.mergeOverlay(base, q)}, nil
+	if !tv.View.cacheable {
+		return RowList{Rows: tv.mergeOverlay(base, q)}, nil
 	}
-	k := engine.CacheKey{Kind: engine.CacheList, Table: tv.t.id, Dataset: weak.Make(tv.ds), Overlay: weak.Make(tv.v.ov), Version: tv.v.st.Version(), Spec: q.spec}
-	rows, err := engine.GetOrMake(tv.v.rt.cache, k, func() ([]int32, int64, error) {
+	k := CacheKey{Kind: CacheList, Table: tv.Table.ID, Dataset: weak.Make(tv.DS), Overlay: weak.Make(tv.View.ov), Version: tv.View.st.Version(), Spec: q.Spec}
+	rows, err := GetOrMake(tv.View.env.Cache, k, func() ([]int32, int64, error) {
 		r := tv.mergeOverlay(base, q)
 		return r, int64(len(r)), nil
 	})
-	return rowList{rows: rows}, err
+	return RowList{Rows: rows}, err
 }
 
 // baseRows returns the dataset rows of the table's variant that match the
 // predicates on their dataset values, in the query's order.
-func (tv *tableView) baseRows(ctx context.Context, q *listQuery) (rowList, error) {
+func (tv *TableView) baseRows(ctx context.Context, q *ListQuery) (RowList, error) {
 	switch {
-	case tv.noRows:
-		return rowList{rows: []int32{}}, nil
-	case q.sort == nil && len(q.preds) == 0 && tv.member == nil:
-		return rowList{n: int(tv.n), identity: true}, nil
-	case q.sort == nil && len(q.preds) == 0:
-		return rowList{rows: tv.ds.VariantRows(*tv.t.variant)}, nil
-	case !q.desc && len(q.preds) == 0 && tv.member == nil:
-		if s := tv.ds.Sorted(q.sort.path); len(s) == int(tv.n) {
-			return rowList{rows: s}, nil
+	case tv.NoRows:
+		return RowList{Rows: []int32{}}, nil
+	case q.Sort == nil && len(q.Preds) == 0 && tv.member == nil:
+		return RowList{n: int(tv.N), identity: true}, nil
+	case q.Sort == nil && len(q.Preds) == 0:
+		return RowList{Rows: tv.DS.VariantRows(*tv.Table.Variant)}, nil
+	case !q.Desc && len(q.Preds) == 0 && tv.member == nil:
+		if s := tv.DS.Sorted(q.Sort.Path); len(s) == int(tv.N) {
+			return RowList{Rows: s}, nil
 		}
 	}
-	k := engine.CacheKey{Kind: engine.CacheBase, Table: tv.t.id, Dataset: weak.Make(tv.ds), Spec: q.spec}
-	rows, err := engine.GetOrMake(tv.v.rt.cache, k, func() ([]int32, int64, error) {
+	k := CacheKey{Kind: CacheBase, Table: tv.Table.ID, Dataset: weak.Make(tv.DS), Spec: q.Spec}
+	rows, err := GetOrMake(tv.View.env.Cache, k, func() ([]int32, int64, error) {
 		r, err := tv.scanBase(ctx, q)
 		return r, int64(len(r)), err
 	})
-	return rowList{rows: rows}, err
+	return RowList{Rows: rows}, err
 }
 
 // scanBase walks the dataset in the query's order and keeps matching rows.
-func (tv *tableView) scanBase(ctx context.Context, q *listQuery) ([]int32, error) {
+func (tv *TableView) scanBase(ctx context.Context, q *ListQuery) ([]int32, error) {
 	out := []int32{}
 	keep := func(r int32) {
-		if tv.inTable(r) && tv.matchBase(q.preds, r) {
+		if tv.InTable(r) && tv.matchBase(q.Preds, r) {
 			out = append(out, r)
 		}
 	}
 	var order []int32
 	switch {
-	case q.sort != nil:
-		order = tv.sortedRows(q.sort)
+	case q.Sort != nil:
+		order = tv.sortedRows(q.Sort)
 	case tv.member != nil:
-		order = tv.ds.VariantRows(*tv.t.variant)
+		order = tv.DS.VariantRows(*tv.Table.Variant)
 	}
-	if q.sort != nil && q.desc {
-		return out, tv.walkDesc(ctx, q.sort, order, keep)
+	if q.Sort != nil && q.Desc {
+		return out, tv.walkDesc(ctx, q.Sort, order, keep)
 	}
 	n := len(order)
 	if order == nil {
-		n = int(tv.n)
+		n = int(tv.N)
 	}
 	for i := 0; i < n; i++ {
 		if i%scanCheck == 0 && ctx.Err() != nil {
@@ -142,7 +142,7 @@ func (tv *tableView) scanBase(ctx context.Context, q *listQuery) ([]int32, error
 // walkDesc visits ascending order sorted backwards by value, but each run
 // of equal values forwards, so that ties keep storage order (a stable
 // descending sort).
-func (tv *tableView) walkDesc(ctx context.Context, a *attribute, sorted []int32, visit func(int32)) error {
+func (tv *TableView) walkDesc(ctx context.Context, a *Attr, sorted []int32, visit func(int32)) error {
 	for i, steps := len(sorted)-1, 0; i >= 0; {
 		v := tv.base(a, sorted[i])
 		j := i
@@ -163,11 +163,11 @@ func (tv *tableView) walkDesc(ctx context.Context, a *attribute, sorted []int32,
 // sortedRows returns all dataset rows ascending by a's value, stable. It is
 // the dataset's precomputed order; a path the dataset cannot sort (an
 // object) is sorted here by its JSON text.
-func (tv *tableView) sortedRows(a *attribute) []int32 {
-	if s := tv.ds.Sorted(a.path); len(s) == int(tv.n) {
+func (tv *TableView) sortedRows(a *Attr) []int32 {
+	if s := tv.DS.Sorted(a.Path); len(s) == int(tv.N) {
 		return s
 	}
-	s := make([]int32, tv.n)
+	s := make([]int32, tv.N)
 	for i := range s {
 		s[i] = int32(i)
 	}
@@ -178,17 +178,17 @@ func (tv *tableView) sortedRows(a *attribute) []int32 {
 // mergeOverlay removes the rows the overlay changes from base and merges in
 // the live overlay rows that match, each at its place in the query's order:
 // O(len(base)) copying plus O(changes · log len(base)) comparisons.
-func (tv *tableView) mergeOverlay(base rowList, q *listQuery) []int32 {
-	o := tv.ov
-	kept := make([]int32, 0, base.len())
-	for i := 0; i < base.len(); i++ {
-		if r := base.at(i); !o.changed.Has(r) {
+func (tv *TableView) mergeOverlay(base RowList, q *ListQuery) []int32 {
+	o := tv.Ov
+	kept := make([]int32, 0, base.Len())
+	for i := 0; i < base.Len(); i++ {
+		if r := base.At(i); !o.changed.Has(r) {
 			kept = append(kept, r)
 		}
 	}
 	var extra []int32
 	for _, r := range o.live() {
-		if (r >= tv.n || tv.inTable(r)) && tv.matchLive(q.preds, r) {
+		if (r >= tv.N || tv.InTable(r)) && tv.MatchLive(q.Preds, r) {
 			extra = append(extra, r)
 		}
 	}
@@ -206,11 +206,11 @@ func (tv *tableView) mergeOverlay(base rowList, q *listQuery) []int32 {
 
 // order compares rows by the query's sort (values with the overlay
 // applied), then by storage order: dataset rows by number, then created rows.
-func (tv *tableView) order(q *listQuery) func(a, b int32) int {
+func (tv *TableView) order(q *ListQuery) func(a, b int32) int {
 	return func(a, b int32) int {
-		if q.sort != nil {
-			c := dataset.Compare(tv.value(q.sort, a), tv.value(q.sort, b))
-			if q.desc {
+		if q.Sort != nil {
+			c := dataset.Compare(tv.Value(q.Sort, a), tv.Value(q.Sort, b))
+			if q.Desc {
 				c = -c
 			}
 			if c != 0 {
@@ -221,23 +221,12 @@ func (tv *tableView) order(q *listQuery) func(a, b int32) int {
 	}
 }
 
-// page returns the bounds of page (1-based) of size rows within total.
-func page(total, page, size int) (lo, hi int) {
+// PageBounds returns the bounds of page (1-based) of size rows within total.
+func PageBounds(total, page, size int) (lo, hi int) {
 	lo64 := int64(page-1) * int64(size)
 	if lo64 >= int64(total) {
 		return total, total
 	}
 	lo = int(lo64)
 	return lo, min(total, lo+size)
-}
-
-// objects returns rows lo..hi-1 of l as row objects, with two allocations.
-func (tv *tableView) objects(l rowList, lo, hi int) []any {
-	objs := make([]rowObj, hi-lo)
-	items := make([]any, hi-lo)
-	for i := range objs {
-		objs[i] = rowObj{tv: tv, row: l.at(lo + i)}
-		items[i] = &objs[i]
-	}
-	return items
 }

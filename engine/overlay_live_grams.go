@@ -1,4 +1,4 @@
-package graphql
+package engine
 
 import (
 	"maps"
@@ -18,11 +18,11 @@ type liveGrams map[uint32][]int32
 // predicate: those holding the rarest 3-gram of its (ASCII, lowered) text,
 // or nil, false when the text is too short or not ASCII (every row is a
 // candidate). The caller holds the overlay's lock.
-func (lt *liveTable) likeCandidates(tv *tableView, pr *predicate) ([]int32, bool) {
+func (lt *liveTable) likeCandidates(tv *TableView, pr *Pred) ([]int32, bool) {
 	if !pr.ascii || len(pr.like) < 3 {
 		return nil, false
 	}
-	g := lt.gramIndex(tv, pr.attr)
+	g := lt.gramIndex(tv, pr.Attr)
 	var best []int32
 	for i := 0; i+3 <= len(pr.like); i++ {
 		l := g[gramKey([]byte(pr.like[i:]))]
@@ -41,8 +41,8 @@ func (lt *liveTable) likeCandidates(tv *tableView, pr *predicate) ([]int32, bool
 
 // gramIndex returns the n-gram index of a's live texts, building it on
 // first use. The caller holds the overlay's lock.
-func (lt *liveTable) gramIndex(tv *tableView, a *attribute) liveGrams {
-	g := lt.grams[a.idx]
+func (lt *liveTable) gramIndex(tv *TableView, a *Attr) liveGrams {
+	g := lt.grams[a.Idx]
 	if g == nil {
 		g = liveGrams{}
 		var keys []uint32
@@ -52,7 +52,7 @@ func (lt *liveTable) gramIndex(tv *tableView, a *attribute) liveGrams {
 				g[k] = append(g[k], lt.slot[x])
 			}
 		}
-		lt.grams[a.idx] = g
+		lt.grams[a.Idx] = g
 	}
 	return g
 }

@@ -1,4 +1,4 @@
-package graphql
+package engine
 
 import (
 	"cmp"
@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/mockgql/mockgql/dataset"
-	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -18,7 +17,7 @@ import (
 // lookups). It belongs to one resolved overlay and is immutable once built.
 type liveTable struct {
 	rows   []int32
-	recs   []*rowRec         // by live index; shared by versions while the row is unchanged
+	recs   []*RowRec         // by live index; shared by versions while the row is unchanged
 	vals   [][]dataset.Value // by attribute index, then live index; nil for attributes not read
 	orders map[int]*liveOrder
 	grams  map[int]liveGrams // by attribute index: the slots whose lowered text holds each 3-gram
@@ -53,14 +52,14 @@ func (lo *liveOrder) setGroups(vals []dataset.Value) {
 
 // live returns tv's overlay as a liveTable with the values of attrs, and
 // the order of each sorted attribute; built once per resolved overlay.
-func (tv *tableView) liveTable() *liveTable {
-	o := tv.ov
+func (tv *TableView) liveTable() *liveTable {
+	o := tv.Ov
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.liveTab == nil {
-		lt := &liveTable{vals: make([][]dataset.Value, len(tv.t.attrs)), orders: map[int]*liveOrder{}, grams: map[int]liveGrams{}, bnds: map[int]*liveBounds{}}
+		lt := &liveTable{vals: make([][]dataset.Value, len(tv.Table.Attrs)), orders: map[int]*liveOrder{}, grams: map[int]liveGrams{}, bnds: map[int]*liveBounds{}}
 		for i, r := range o.rowIdx { // updated rows, their records at hand
-			if rec := o.rowRecs[i]; !rec.deleted && tv.inTable(r) {
+			if rec := o.rowRecs[i]; !rec.Deleted && tv.InTable(r) {
 				lt.rows, lt.recs = append(lt.rows, r), append(lt.recs, rec)
 			}
 		}
@@ -84,21 +83,21 @@ func (tv *tableView) liveTable() *liveTable {
 
 // values returns the live values of a, reading them on first use.
 // The caller holds the overlay's lock.
-func (lt *liveTable) values(tv *tableView, a *attribute) []dataset.Value {
-	if lt.vals[a.idx] == nil {
+func (lt *liveTable) values(tv *TableView, a *Attr) []dataset.Value {
+	if lt.vals[a.Idx] == nil {
 		v := make([]dataset.Value, len(lt.rows))
 		for i, r := range lt.rows {
-			v[i] = tv.value(a, r)
+			v[i] = tv.Value(a, r)
 		}
-		lt.vals[a.idx] = v
+		lt.vals[a.Idx] = v
 	}
-	return lt.vals[a.idx]
+	return lt.vals[a.Idx]
 }
 
 // order returns the live order of a, building it on first use. The caller
 // holds the overlay's lock.
-func (lt *liveTable) order(tv *tableView, a *attribute) *liveOrder {
-	if lo := lt.orders[a.idx]; lo != nil {
+func (lt *liveTable) order(tv *TableView, a *Attr) *liveOrder {
+	if lo := lt.orders[a.Idx]; lo != nil {
 		return lo
 	}
 	vals := lt.values(tv, a)
@@ -108,7 +107,7 @@ func (lt *liveTable) order(tv *tableView, a *attribute) *liveOrder {
 	}
 	slices.SortFunc(lo.idx, func(x, y int32) int { return cmp.Or(dataset.Compare(vals[x], vals[y]), cmp.Compare(x, y)) })
 	lo.setGroups(vals)
-	lt.orders[a.idx] = lo
+	lt.orders[a.Idx] = lo
 	return lo
 }
 
@@ -123,10 +122,10 @@ type liveMatch struct {
 // overlayMatch matches q against the overlay's live rows: each comparison
 // a range of the attribute's live order, like checked row by row on the
 // rows the others leave.
-func (tv *tableView) overlayMatch(q *listQuery) liveMatch {
+func (tv *TableView) overlayMatch(q *ListQuery) liveMatch {
 	lt := tv.liveTable()
-	tv.ov.mu.Lock()
-	defer tv.ov.mu.Unlock()
+	tv.Ov.mu.Lock()
+	defer tv.Ov.mu.Unlock()
 	m := liveMatch{lt: lt, bits: make([]uint64, (len(lt.rows)+63)/64)}
 	for i := range m.bits {
 		m.bits[i] = ^uint64(0)
@@ -135,27 +134,27 @@ func (tv *tableView) overlayMatch(q *listQuery) liveMatch {
 		m.bits[len(m.bits)-1] = (1 << uint(rem)) - 1
 	}
 	tmp := make([]uint64, len(m.bits))
-	for i := range q.preds {
-		pr := &q.preds[i]
-		if pr.op == model.OpLike || pr.attr.mapping == model.MappingConstant {
+	for i := range q.Preds {
+		pr := &q.Preds[i]
+		if pr.Op == model.OpLike || pr.Attr.Mapping == model.MappingConstant {
 			continue
 		}
 		clear(tmp)
-		lo := lt.order(tv, pr.attr)
-		vals := lt.values(tv, pr.attr)
+		lo := lt.order(tv, pr.Attr)
+		vals := lt.values(tv, pr.Attr)
 		for _, rg := range liveRanges(lo, vals, pr) {
 			for _, x := range lo.idx[rg[0]:rg[1]] {
 				tmp[x>>6] |= 1 << (uint(x) & 63)
 			}
 		}
-		engine.AndWords(m.bits, tmp)
+		andWords(m.bits, tmp)
 	}
-	for i := range q.preds {
-		pr := &q.preds[i]
-		if pr.op != model.OpLike || pr.attr.mapping == model.MappingConstant {
+	for i := range q.Preds {
+		pr := &q.Preds[i]
+		if pr.Op != model.OpLike || pr.Attr.Mapping == model.MappingConstant {
 			continue
 		}
-		vals := lt.values(tv, pr.attr)
+		vals := lt.values(tv, pr.Attr)
 		if cands, ok := lt.likeCandidates(tv, pr); ok {
 			clear(tmp)
 			for _, x := range cands {
@@ -182,7 +181,7 @@ func (tv *tableView) overlayMatch(q *listQuery) liveMatch {
 
 // liveRanges returns the positions of lo whose values satisfy pr (the
 // rules of predicate): one range, or two for neq, or one per value of in.
-func liveRanges(lo *liveOrder, vals []dataset.Value, pr *predicate) [][2]int {
+func liveRanges(lo *liveOrder, vals []dataset.Value, pr *Pred) [][2]int {
 	search := func(v dataset.Value, upper bool) int {
 		return sortSearch(len(lo.idx), func(p int) bool {
 			c := dataset.Compare(vals[lo.idx[p]], v)
@@ -200,12 +199,12 @@ func liveRanges(lo *liveOrder, vals []dataset.Value, pr *predicate) [][2]int {
 		}
 		return [2]int{search(v, false), search(v, true)}
 	}
-	switch pr.op {
+	switch pr.Op {
 	case model.OpEq:
 		return [][2]int{equal(pr.arg)}
 	case model.OpIn:
 		var out [][2]int
-		for _, v := range pr.args {
+		for _, v := range pr.Args {
 			out = append(out, equal(v))
 		}
 		return out
@@ -223,7 +222,7 @@ func liveRanges(lo *liveOrder, vals []dataset.Value, pr *predicate) [][2]int {
 		return nil
 	}
 	s, e := section(k)
-	switch pr.op {
+	switch pr.Op {
 	case model.OpGt:
 		return [][2]int{{search(pr.arg, true), e}}
 	case model.OpGte:
@@ -252,17 +251,17 @@ func sortSearch(n int, f func(int) bool) int {
 // ord the sort's Order when it sorts) with the first matching live rows
 // and returns the first limit rows, comparing the base rows' ranks with
 // the live rows' places in ord (liveBounds), not their values.
-func (m liveMatch) merge(tv *tableView, q *listQuery, ord *dataset.Order, base []int32, limit int) []int32 {
+func (m liveMatch) merge(tv *TableView, q *ListQuery, ord *dataset.Order, base []int32, limit int) []int32 {
 	var lb *liveBounds
-	if q.sort != nil {
-		tv.ov.mu.Lock()
-		lb = m.lt.bounds(tv, q.sort, ord)
-		tv.ov.mu.Unlock()
+	if q.Sort != nil {
+		tv.Ov.mu.Lock()
+		lb = m.lt.bounds(tv, q.Sort, ord)
+		tv.Ov.mu.Unlock()
 	}
 	before := func(b int32, x int32) bool { // base row b before live row x
 		if lb != nil {
 			c := lb.compare(b, x)
-			if q.desc {
+			if q.Desc {
 				c = -c
 			}
 			if c != 0 {
@@ -310,14 +309,14 @@ func (m liveMatch) merge(tv *tableView, q *listQuery, ord *dataset.Order, base [
 // in the query's order: storage order, or the sort attribute's live order
 // (descending by tie groups, each forwards), ending before the first for
 // which past (nil: none) is true, as all after it are too.
-func (m liveMatch) first(tv *tableView, q *listQuery, limit int, past func(int32) bool) []int32 {
+func (m liveMatch) first(tv *TableView, q *ListQuery, limit int, past func(int32) bool) []int32 {
 	out := make([]int32, 0, min(limit, m.count))
 	if limit <= 0 || m.count == 0 {
 		return out
 	}
 	in := func(x int32) bool { return m.bits[x>>6]&(1<<(uint(x)&63)) != 0 }
 	done := func(x int32) bool { return past != nil && past(x) }
-	if q.sort == nil {
+	if q.Sort == nil {
 		for x := range m.lt.rows {
 			if in(int32(x)) {
 				if done(int32(x)) {
@@ -330,17 +329,17 @@ func (m liveMatch) first(tv *tableView, q *listQuery, limit int, past func(int32
 		}
 		return out
 	}
-	tv.ov.mu.Lock()
-	lo := m.lt.order(tv, q.sort)
-	tv.ov.mu.Unlock()
+	tv.Ov.mu.Lock()
+	lo := m.lt.order(tv, q.Sort)
+	tv.Ov.mu.Unlock()
 	if walk := min(len(lo.idx), limit*len(lo.idx)/m.count+1); m.count*bits.Len(uint(m.count))*8 < walk {
-		out = m.selectFirst(lo, q.desc, limit, out)
+		out = m.selectFirst(lo, q.Desc, limit, out)
 		if past != nil {
 			out = out[:sortSearch(len(out), func(i int) bool { return past(out[i]) })]
 		}
 		return out
 	}
-	if !q.desc {
+	if !q.Desc {
 		for _, x := range lo.idx {
 			if in(x) {
 				if done(x) {

@@ -1,4 +1,4 @@
-package graphql
+package engine
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/mockgql/mockgql/dataset"
-	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -56,9 +55,9 @@ func putBits(b *rowBits) {
 // indexedPage returns the page lo..hi of the query's rows as a window of a
 // list of total rows; ok is false when some part of the query has no
 // index (the caller scans instead).
-func (tv *tableView) indexedPage(ctx context.Context, q *listQuery, pg, size int) (rowList, bool, error) {
-	if tv.noRows || !tv.indexable(q) {
-		return rowList{}, false, nil
+func (tv *TableView) indexedPage(ctx context.Context, q *ListQuery, pg, size int) (RowList, bool, error) {
+	if tv.NoRows || !tv.indexable(q) {
+		return RowList{}, false, nil
 	}
 	if l, ok := tv.sortRangePage(q, pg, size); ok {
 		return l, true, nil
@@ -80,15 +79,15 @@ func (tv *tableView) indexedPage(ctx context.Context, q *listQuery, pg, size int
 // pageOf returns the page of the rows acc holds (nil: every row; empty:
 // none; count of them when known, else -1) merged with the overlay's
 // matching rows.
-func (tv *tableView) pageOf(ctx context.Context, q *listQuery, acc []uint64, count int, empty bool, pg, size int) (rowList, error) {
+func (tv *TableView) pageOf(ctx context.Context, q *ListQuery, acc []uint64, count int, empty bool, pg, size int) (RowList, error) {
 	if err := ctx.Err(); err != nil {
-		return rowList{}, err
+		return RowList{}, err
 	}
 	var sortOrd *dataset.Order
-	if q.sort != nil {
-		sortOrd = tv.ds.Order(q.sort.path)
+	if q.Sort != nil {
+		sortOrd = tv.DS.Order(q.Sort.Path)
 	}
-	baseTotal := int(tv.n)
+	baseTotal := int(tv.N)
 	switch {
 	case empty:
 		baseTotal = 0
@@ -98,15 +97,15 @@ func (tv *tableView) pageOf(ctx context.Context, q *listQuery, acc []uint64, cou
 		baseTotal = dataset.Count(acc)
 	}
 	var live liveMatch
-	if tv.ov != nil && !empty {
+	if tv.Ov != nil && !empty {
 		live = tv.overlayMatch(q)
 	}
 	total := baseTotal + live.count
-	if acc == nil && !empty && live.count == 0 && !q.desc {
+	if acc == nil && !empty && live.count == 0 && !q.Desc {
 		if sortOrd == nil {
-			return rowList{n: total, identity: true}, nil
+			return RowList{n: total, identity: true}, nil
 		}
-		return rowList{rows: sortOrd.Rows()}, nil
+		return RowList{Rows: sortOrd.Rows()}, nil
 	}
 	return tv.window(q, sortOrd, baseTotal, live, pg, size, func(skip, limit int) []int32 {
 		return tv.firstMembers(acc, q, sortOrd, baseTotal, skip, limit)
@@ -116,11 +115,11 @@ func (tv *tableView) pageOf(ctx context.Context, q *listQuery, acc []uint64, cou
 // window returns page pg of a query whose baseTotal base members, in the
 // query's order, pick gives at places skip..limit-1 (it is called only
 // when there are some), merged with the overlay's matching live rows.
-func (tv *tableView) window(q *listQuery, sortOrd *dataset.Order, baseTotal int, live liveMatch, pg, size int, pick func(skip, limit int) []int32) rowList {
+func (tv *TableView) window(q *ListQuery, sortOrd *dataset.Order, baseTotal int, live liveMatch, pg, size int, pick func(skip, limit int) []int32) RowList {
 	total := baseTotal + live.count
-	lo, hi := page(total, pg, size)
+	lo, hi := PageBounds(total, pg, size)
 	if lo >= hi { // past the end: nothing to select or merge
-		return rowList{n: total, off: lo, window: true}
+		return RowList{n: total, off: lo, window: true}
 	}
 	skip := 0
 	if live.count == 0 {
@@ -134,7 +133,7 @@ func (tv *tableView) window(q *listQuery, sortOrd *dataset.Order, baseTotal int,
 		members = live.merge(tv, q, sortOrd, members, hi)
 		members = members[min(lo, len(members)):]
 	}
-	return rowList{rows: members, n: total, off: lo, window: true}
+	return RowList{Rows: members, n: total, off: lo, window: true}
 }
 
 // sortRangePage answers a query whose every predicate is one range of
@@ -142,33 +141,33 @@ func (tv *tableView) window(q *listQuery, sortOrd *dataset.Order, baseTotal int,
 // members are that range of the sort order less the rows the overlay
 // changed, merged with the overlay's matching rows. Not with a variant,
 // which removes rows from it.
-func (tv *tableView) sortRangePage(q *listQuery, pg, size int) (rowList, bool) {
-	if q.sort == nil || tv.member != nil {
-		return rowList{}, false
+func (tv *TableView) sortRangePage(q *ListQuery, pg, size int) (RowList, bool) {
+	if q.Sort == nil || tv.member != nil {
+		return RowList{}, false
 	}
-	ord := tv.ds.Order(q.sort.path)
-	for i := range q.preds {
-		pr := &q.preds[i]
-		if pr.attr != q.sort || pr.op == model.OpLike {
-			return rowList{}, false
+	ord := tv.DS.Order(q.Sort.Path)
+	for i := range q.Preds {
+		pr := &q.Preds[i]
+		if pr.Attr != q.Sort || pr.Op == model.OpLike {
+			return RowList{}, false
 		}
 		if _, _, single := predBounds(ord, pr); !single {
-			return rowList{}, false
+			return RowList{}, false
 		}
 	}
 	lo, hi := sortBounds(q, ord)
-	var excl *engine.ChunkedBits
+	var excl *ChunkedBits
 	var live liveMatch
 	baseTotal := hi - lo
-	if tv.ov != nil {
-		excl = tv.ov.changed
-		baseTotal -= tv.ov.changedIn(ord, q.sort.path, lo, hi)
+	if tv.Ov != nil {
+		excl = tv.Ov.changed
+		baseTotal -= tv.Ov.changedIn(ord, q.Sort.Path, lo, hi)
 		live = tv.overlayMatch(q)
 	}
 	total := baseTotal + live.count
-	from, to := page(total, pg, size)
+	from, to := PageBounds(total, pg, size)
 	if from >= to {
-		return rowList{rows: []int32{}, n: total, off: from, window: true}, true
+		return RowList{Rows: []int32{}, n: total, off: from, window: true}, true
 	}
 	skip := from
 	if live.count > 0 {
@@ -177,35 +176,35 @@ func (tv *tableView) sortRangePage(q *listQuery, pg, size int) (rowList, bool) {
 	var members []int32
 	switch limit := min(to, baseTotal); {
 	case skip >= limit:
-	case excl == nil && !q.desc:
+	case excl == nil && !q.Desc:
 		members = ord.Rows()[lo+skip : lo+limit : lo+limit]
 	case excl == nil:
-		members = engine.DescPage(ord, lo, hi, skip, limit)
+		members = descPage(ord, lo, hi, skip, limit)
 	default:
-		members, _ = engine.WalkOrder(nil, excl, ord, q.desc, lo, hi, skip, limit, int64(hi-lo)+1)
+		members, _ = walkOrder(nil, excl, ord, q.Desc, lo, hi, skip, limit, int64(hi-lo)+1)
 	}
 	if live.count > 0 {
 		members = live.merge(tv, q, ord, members, to)
 		members = members[min(from, len(members)):]
 	}
-	return rowList{rows: members, n: total, off: from, window: true}, true
+	return RowList{Rows: members, n: total, off: from, window: true}, true
 }
 
 // indexable reports whether every part of q has an index, built:
 // sorting and predicates on SOURCE attributes with a leaf column (not the
 // id, whose value may be a position), predicates on constants, and like.
-func (tv *tableView) indexable(q *listQuery) bool {
-	if q.sort != nil && !tv.hasOrder(q.sort) {
+func (tv *TableView) indexable(q *ListQuery) bool {
+	if q.Sort != nil && !tv.hasOrder(q.Sort) {
 		return false
 	}
-	for i := range q.preds {
-		a := q.preds[i].attr
+	for i := range q.Preds {
+		a := q.Preds[i].Attr
 		switch {
 		case a == nil:
 			return false
-		case a.mapping == model.MappingConstant:
-		case q.preds[i].op == model.OpLike:
-			if !tv.hasColumn(a) || tv.ds.GramsReady(a.path) == nil {
+		case a.Mapping == model.MappingConstant:
+		case q.Preds[i].Op == model.OpLike:
+			if !tv.hasColumn(a) || tv.DS.GramsReady(a.Path) == nil {
 				return false
 			}
 		case !tv.hasOrder(a):
@@ -217,26 +216,26 @@ func (tv *tableView) indexable(q *listQuery) bool {
 
 // hasColumn reports whether a's values are those of a leaf column (base
 // reads nothing else for it).
-func (tv *tableView) hasColumn(a *attribute) bool {
-	return !a.isID && a.mapping == model.MappingSource && tv.cols[a.idx] != nil
+func (tv *TableView) hasColumn(a *Attr) bool {
+	return !a.IsID && a.Mapping == model.MappingSource && tv.cols[a.Idx] != nil
 }
 
 // hasOrder reports whether a has a column whose Order is built (else it
 // is being built in the background and the query scans meanwhile).
-func (tv *tableView) hasOrder(a *attribute) bool {
-	return tv.hasColumn(a) && tv.ds.OrderReady(a.path) != nil
+func (tv *TableView) hasOrder(a *Attr) bool {
+	return tv.hasColumn(a) && tv.DS.OrderReady(a.Path) != nil
 }
 
 // baseBits returns the dataset rows of the table that match q and have no
 // overlay record, as a bitset (nil: every row; the caller puts it back
 // with putBits; its count set when the overlay's rows were removed, in the
 // same pass), or empty when none can match.
-func (tv *tableView) baseBits(q *listQuery) (acc *rowBits, empty bool) {
-	words := (int(tv.n) + 63) / 64
-	for i := range q.preds {
-		pr := &q.preds[i]
-		if pr.attr.mapping == model.MappingConstant {
-			if !pr.match(pr.attr.constant) {
+func (tv *TableView) baseBits(q *ListQuery) (acc *rowBits, empty bool) {
+	words := (int(tv.N) + 63) / 64
+	for i := range q.Preds {
+		pr := &q.Preds[i]
+		if pr.Attr.Mapping == model.MappingConstant {
+			if !pr.match(pr.Attr.constant) {
 				putBits(acc)
 				return nil, true
 			}
@@ -244,8 +243,8 @@ func (tv *tableView) baseBits(q *listQuery) (acc *rowBits, empty bool) {
 		}
 		var ord *dataset.Order
 		lo, hi, single := 0, 0, false
-		if pr.op != model.OpLike {
-			ord = tv.ds.Order(pr.attr.path)
+		if pr.Op != model.OpLike {
+			ord = tv.DS.Order(pr.Attr.Path)
 			lo, hi, single = predBounds(ord, pr)
 		}
 		switch {
@@ -260,7 +259,7 @@ func (tv *tableView) baseBits(q *listQuery) (acc *rowBits, empty bool) {
 		default:
 			tmp := getBits(words)
 			tv.addPredicate(tmp.w, pr)
-			engine.AndWords(acc.w, tmp.w)
+			andWords(acc.w, tmp.w)
 			putBits(tmp)
 		}
 	}
@@ -269,20 +268,20 @@ func (tv *tableView) baseBits(q *listQuery) (acc *rowBits, empty bool) {
 			acc = getBits(words)
 			copy(acc.w, tv.member.Words)
 		} else {
-			engine.AndWords(acc.w, tv.member.Words)
+			andWords(acc.w, tv.member.Words)
 		}
 	}
-	if tv.ov != nil && tv.ov.changed != nil {
+	if tv.Ov != nil && tv.Ov.changed != nil {
 		if acc == nil {
 			acc = getBits(words)
 			for i := range acc.w {
 				acc.w[i] = ^uint64(0)
 			}
-			if rem := int(tv.n) & 63; rem != 0 {
+			if rem := int(tv.N) & 63; rem != 0 {
 				acc.w[words-1] = (1 << uint(rem)) - 1
 			}
 		}
-		acc.count = tv.ov.changed.AndNotCount(acc.w)
+		acc.count = tv.Ov.changed.AndNotCount(acc.w)
 	}
 	return acc, false
 }
@@ -290,13 +289,13 @@ func (tv *tableView) baseBits(q *listQuery) (acc *rowBits, empty bool) {
 // addPredicate sets in dst (zeroed) the rows whose value satisfies pr (see
 // predicate for the rules): like from the column's n-grams, the others as
 // ranges of the positions of its Order.
-func (tv *tableView) addPredicate(dst []uint64, pr *predicate) {
-	if pr.op == model.OpLike {
+func (tv *TableView) addPredicate(dst []uint64, pr *Pred) {
+	if pr.Op == model.OpLike {
 		tv.addLike(dst, pr)
 		return
 	}
-	ord := tv.ds.Order(pr.attr.path)
-	switch pr.op {
+	ord := tv.DS.Order(pr.Attr.Path)
+	switch pr.Op {
 	case model.OpEq:
 		if isScalarArg(pr.arg) {
 			lo, hi := ord.Equal(pr.arg)
@@ -313,7 +312,7 @@ func (tv *tableView) addPredicate(dst []uint64, pr *predicate) {
 		ord.SetRange(dst, s, e)
 		ord.ClearRange(dst, lo, hi)
 	case model.OpIn:
-		for _, v := range pr.args {
+		for _, v := range pr.Args {
 			if isScalarArg(v) {
 				lo, hi := ord.Equal(v)
 				ord.AddRange(dst, lo, hi)
@@ -325,7 +324,7 @@ func (tv *tableView) addPredicate(dst []uint64, pr *predicate) {
 			return
 		}
 		s, e := ord.Section(k)
-		switch pr.op {
+		switch pr.Op {
 		case model.OpGt:
 			ord.SetRange(dst, ord.Search(pr.arg, true), e)
 		case model.OpGte:
@@ -341,16 +340,16 @@ func (tv *tableView) addPredicate(dst []uint64, pr *predicate) {
 // addLike sets in dst (zeroed) the rows whose text contains the like
 // text ignoring case: the n-gram index's rows, each checked when the
 // index gives only a superset.
-func (tv *tableView) addLike(dst []uint64, pr *predicate) {
+func (tv *TableView) addLike(dst []uint64, pr *Pred) {
 	if pr.arg.Kind != dataset.String {
 		return
 	}
-	rows, exact := tv.ds.Grams(pr.attr.path).Like(pr.arg.Str)
+	rows, exact := tv.DS.Grams(pr.Attr.Path).Like(pr.arg.Str)
 	rows.WriteDenseTo(dst)
 	if exact {
 		return
 	}
-	col := tv.cols[pr.attr.idx]
+	col := tv.cols[pr.Attr.Idx]
 	for w, word := range dst {
 		for word != 0 {
 			r := w<<6 + bits.TrailingZeros64(word)

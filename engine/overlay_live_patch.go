@@ -1,4 +1,4 @@
-package graphql
+package engine
 
 import (
 	"cmp"
@@ -10,11 +10,11 @@ import (
 // patchFrom fills lt's slots, values, orders, bounds and n-gram indexes
 // from old, the live table of an earlier version of the same table and
 // dataset: a live row whose record
-// is the same rowRec (versions share unchanged records) keeps its values
+// is the same RowRec (versions share unchanged records) keeps its values
 // and its place in each order, so only the rows whose records changed are
 // read, sorted and placed, the orders merged, not sorted anew, and the
 // n-gram postings of changed rows edited. lt holds its rows and records.
-func (lt *liveTable) patchFrom(tv *tableView, old *liveTable) {
+func (lt *liveTable) patchFrom(tv *TableView, old *liveTable) {
 	kept := lt.mapFrom(tv, old)
 	fresh := make([]int32, 0, len(lt.rows))
 	seen := make([]bool, len(lt.rows))
@@ -39,9 +39,9 @@ func (lt *liveTable) patchFrom(tv *tableView, old *liveTable) {
 				v[y] = ov[x]
 			}
 		}
-		a := tv.t.attrs[ai]
+		a := tv.Table.Attrs[ai]
 		for _, y := range fresh {
-			v[y] = tv.value(a, lt.rows[y])
+			v[y] = tv.Value(a, lt.rows[y])
 		}
 		lt.vals[ai] = v
 		if lo := old.orders[ai]; lo != nil {
@@ -59,9 +59,9 @@ func (lt *liveTable) patchFrom(tv *tableView, old *liveTable) {
 // mapFrom returns, per live index of old, its live index in lt when the
 // row is in both with the same record, else -1. Both list dataset rows
 // ascending, then created rows in (Seq, RowID) order.
-func (lt *liveTable) mapFrom(tv *tableView, old *liveTable) []int32 {
+func (lt *liveTable) mapFrom(tv *TableView, old *liveTable) []int32 {
 	kept := make([]int32, len(old.rows))
-	key := func(l *liveTable, x int) (bool, int32, *rowRec) { return l.rows[x] >= tv.n, l.rows[x], l.recs[x] }
+	key := func(l *liveTable, x int) (bool, int32, *RowRec) { return l.rows[x] >= tv.N, l.rows[x], l.recs[x] }
 	j := 0
 	for i := range old.rows {
 		kept[i] = -1

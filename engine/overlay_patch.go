@@ -1,17 +1,15 @@
-package graphql
+package engine
 
 import (
 	"cmp"
 	"maps"
 	"slices"
-
-	"github.com/mockgql/mockgql/engine"
 )
 
 // rowSet is a dataset row's record in a patch; a nil rec removes the row's.
 type rowSet struct {
 	row int32
-	rec *rowRec
+	rec *RowRec
 }
 
 // patch returns the overlay of ts built from o, the resolved overlay of
@@ -20,12 +18,12 @@ type rowSet struct {
 // those records are decoded and looked up; o's slices and bitset are
 // copied and patched (shared when no dataset row changed), its unchanged
 // rowRecs shared.
-func (o *tableOverlay) patch(tv *tableView, ts *engine.TableState, ids []string) *tableOverlay {
-	next := &tableOverlay{n: o.n, t: o.t, ds: o.ds, ts: ts, maxID: o.maxID, hasMaxID: o.hasMaxID}
+func (o *TableOverlay) patch(tv *TableView, ts *TableState, ids []string) *TableOverlay {
+	next := &TableOverlay{n: o.n, t: o.t, ds: o.ds, ts: ts, maxID: o.maxID, hasMaxID: o.hasMaxID}
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
 	var set []rowSet
-	var gone, added []*rowRec // created rows
+	var gone, added []*RowRec // created rows
 	lostMax := false          // a record with the largest integer RowID went
 	for _, id := range ids {
 		old, cur := o.ts.Get(id), ts.Get(id)
@@ -35,13 +33,13 @@ func (o *tableOverlay) patch(tv *tableView, ts *engine.TableState, ids []string)
 		if f, ok := integerID(id); ok && cur == nil && o.hasMaxID && f == o.maxID {
 			lostMax = true
 		}
-		var rec *rowRec
+		var rec *RowRec
 		if cur != nil {
 			rec = decodeRecord(tv, cur)
 			next.noteID(id)
 		}
 		if old != nil && old.Created && !old.Deleted {
-			gone = append(gone, &rowRec{id: id, ch: old})
+			gone = append(gone, &RowRec{id: id, Ch: old})
 		}
 		if cur != nil && cur.Created && !cur.Deleted {
 			added = append(added, rec)
@@ -50,14 +48,14 @@ func (o *tableOverlay) patch(tv *tableView, ts *engine.TableState, ids []string)
 			if cur == nil || cur.Created {
 				rec = nil
 			}
-			for _, r := range tv.datasetRowsByID(id) {
+			for _, r := range tv.DatasetRowsByID(id) {
 				set = append(set, rowSet{r, rec})
 			}
 		}
 	}
 	if lostMax { // rare (a branch of records dropped): read every RowID
 		next.maxID, next.hasMaxID = 0, false
-		ts.Each(func(c *engine.Change) { next.noteID(c.RowID) })
+		ts.Each(func(c *Change) { next.noteID(c.RowID) })
 	}
 	next.created = mergeCreated(o.created, gone, added)
 	if len(set) == 0 { // only created rows changed: share the rest, immutable
@@ -86,11 +84,11 @@ func (o *tableOverlay) patch(tv *tableView, ts *engine.TableState, ids []string)
 // their records) with set applied (a later entry for a row wins), and
 // derives the changed set (from changed, the set of idx, when given: only
 // the chunks of the rows in set are copied) and the updated rows.
-func (o *tableOverlay) setRows(idx []int32, recs []*rowRec, changed *engine.ChunkedBits, set []rowSet) {
+func (o *TableOverlay) setRows(idx []int32, recs []*RowRec, changed *ChunkedBits, set []rowSet) {
 	slices.SortStableFunc(set, func(a, b rowSet) int { return cmp.Compare(a.row, b.row) })
 	o.rowIdx = make([]int32, 0, len(idx)+len(set))
-	o.rowRecs = make([]*rowRec, 0, len(idx)+len(set))
-	bits := engine.EditChunks(changed, int(o.n))
+	o.rowRecs = make([]*RowRec, 0, len(idx)+len(set))
+	bits := editChunks(changed, int(o.n))
 	i := 0
 	for j := 0; j < len(set); j++ {
 		s := set[j]
@@ -115,7 +113,7 @@ func (o *tableOverlay) setRows(idx []int32, recs []*rowRec, changed *engine.Chun
 	o.changed = bits.Done()
 	o.updated = make([]int32, 0, len(o.rowIdx))
 	for k, rec := range o.rowRecs {
-		if !rec.deleted {
+		if !rec.Deleted {
 			o.updated = append(o.updated, o.rowIdx[k])
 		}
 	}
@@ -126,13 +124,13 @@ func (o *tableOverlay) setRows(idx []int32, recs []*rowRec, changed *engine.Chun
 // added, in that order: each of those placed by binary search and the
 // runs of created between them copied, so that the cost is a copy of the
 // created rows, not a comparison per row.
-func mergeCreated(created, gone, added []*rowRec) []*rowRec {
+func mergeCreated(created, gone, added []*RowRec) []*RowRec {
 	if len(gone) == 0 && len(added) == 0 {
 		return created // immutable: shared
 	}
 	type edit struct {
 		at  int // position in created
-		rec *rowRec
+		rec *RowRec
 		del bool
 	}
 	edits := make([]edit, 0, len(gone)+len(added))
@@ -147,9 +145,9 @@ func mergeCreated(created, gone, added []*rowRec) []*rowRec {
 	}
 	slices.SortFunc(edits, func(x, y edit) int {
 		// at a position: inserts (in compareCreated order) before the delete of the row there
-		return cmp.Or(cmp.Compare(x.at, y.at), cmp.Compare(engine.BoolToInt(x.del), engine.BoolToInt(y.del)), cmpRec(x.rec, y.rec))
+		return cmp.Or(cmp.Compare(x.at, y.at), cmp.Compare(boolToInt(x.del), boolToInt(y.del)), cmpRec(x.rec, y.rec))
 	})
-	out := make([]*rowRec, 0, len(created)+len(added))
+	out := make([]*RowRec, 0, len(created)+len(added))
 	i := 0
 	for _, e := range edits {
 		out = append(out, created[i:e.at]...)
@@ -164,9 +162,9 @@ func mergeCreated(created, gone, added []*rowRec) []*rowRec {
 }
 
 // cmpRec is compareCreated with nil (a delete's) first.
-func cmpRec(a, b *rowRec) int {
+func cmpRec(a, b *RowRec) int {
 	if a == nil || b == nil {
-		return cmp.Compare(engine.BoolToInt(a != nil), engine.BoolToInt(b != nil))
+		return cmp.Compare(boolToInt(a != nil), boolToInt(b != nil))
 	}
 	return compareCreated(a, b)
 }

@@ -1,10 +1,8 @@
-package graphql
+package engine
 
 import (
 	"encoding/json"
 	"testing"
-
-	"github.com/mockgql/mockgql/engine"
 )
 
 // TestResolveOverlayKeptWithoutCache checks that a mutated project's
@@ -12,18 +10,18 @@ import (
 // cannot hold it (a busy node evicts it), and that a new version or
 // another dataset is resolved afresh and answered exactly.
 func TestResolveOverlayKeptWithoutCache(t *testing.T) {
-	ds := rtBenchDataset(t, 1000)
+	ds := benchDataset(t, 1000)
 	pool := memPool{"bench": ds}
-	rt := rtCompile(t, rtBenchProject(t), Options{CacheRows: 1}) // nothing fits
-	tab := rt.model.tables[0]
-	ov := engine.NewOverlay()
-	resolve := func(p Pool) *tableOverlay {
-		return newView(rt, p, ov, ov.State(), true).tableView(tab).ov
+	cache := NewCache(1).View() // nothing fits
+	tab := benchTable(t)
+	ov := NewOverlay()
+	resolve := func(p Pool) *TableOverlay {
+		return testView(cache, p, ov, ov.State(), true).TableView(tab).Ov
 	}
 	price := func(v string) map[string]json.RawMessage {
 		return map[string]json.RawMessage{"a_Product_price": json.RawMessage(v)}
 	}
-	ov.Apply([]engine.Change{{TableID: tab.id, RowID: "5", Values: price("1.5")}})
+	ov.Apply([]Change{{TableID: tab.ID, RowID: "5", Values: price("1.5")}})
 	first := resolve(pool)
 	if first == nil || len(first.updated) != 1 {
 		t.Fatalf("resolved overlay = %+v, want one updated row", first)
@@ -31,12 +29,12 @@ func TestResolveOverlayKeptWithoutCache(t *testing.T) {
 	if again := resolve(pool); again != first {
 		t.Fatal("the same version was resolved again although the overlay holds it")
 	}
-	ov.Apply([]engine.Change{{TableID: tab.id, RowID: "7", Values: price("2.5")}})
+	ov.Apply([]Change{{TableID: tab.ID, RowID: "7", Values: price("2.5")}})
 	next := resolve(pool)
 	if next == first || len(next.updated) != 2 {
 		t.Fatalf("after a new version: same overlay %v, updated %v; want a new one with 2 rows", next == first, next.updated)
 	}
-	other := memPool{"bench": rtBenchDataset(t, 999)}
+	other := memPool{"bench": benchDataset(t, 999)}
 	if o := resolve(other); o == next || len(o.updated) != 2 {
 		t.Fatalf("another dataset: reused %v, updated %v; want a new resolution with 2 rows", o == next, o.updated)
 	}

@@ -1,8 +1,7 @@
-package graphql
+package engine
 
 import (
 	"github.com/mockgql/mockgql/dataset"
-	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -15,7 +14,7 @@ import (
 // positions its own column's predicates allow, unless selecting the
 // members by rank costs less; a walk that runs past that cost (members
 // bunched at the far end) stops and selects instead.
-func (tv *tableView) firstMembers(acc []uint64, q *listQuery, ord *dataset.Order, total, skip, limit int) []int32 {
+func (tv *TableView) firstMembers(acc []uint64, q *ListQuery, ord *dataset.Order, total, skip, limit int) []int32 {
 	limit = min(limit, total)
 	if skip >= limit {
 		return nil
@@ -28,31 +27,31 @@ func (tv *tableView) firstMembers(acc []uint64, q *listQuery, ord *dataset.Order
 		}
 		return out
 	case ord == nil:
-		return engine.SelectBits(acc, skip, limit)
-	case acc == nil && !q.desc:
+		return selectBits(acc, skip, limit)
+	case acc == nil && !q.Desc:
 		return ord.Rows()[skip:limit:limit]
 	}
 	lo, hi := sortBounds(q, ord)
 	if acc == nil {
-		return engine.DescPage(ord, lo, hi, skip, limit)
+		return descPage(ord, lo, hi, skip, limit)
 	}
 	span := int64(hi - lo)
 	selectCost := int64(len(acc)) + 2*int64(total)
 	if int64(limit)*span/int64(total) <= selectCost {
-		if out, ok := engine.WalkOrder(acc, nil, ord, q.desc, lo, hi, skip, limit, selectCost+int64(limit)); ok {
+		if out, ok := walkOrder(acc, nil, ord, q.Desc, lo, hi, skip, limit, selectCost+int64(limit)); ok {
 			return out
 		}
 	}
-	return engine.SelectByRank(acc, ord, q.desc, total, skip, limit)
+	return selectByRank(acc, ord, q.Desc, total, skip, limit)
 }
 
 // sortBounds returns the positions of ord that the query's predicates on
 // the sort attribute leave (its members all lie there).
-func sortBounds(q *listQuery, ord *dataset.Order) (lo, hi int) {
+func sortBounds(q *ListQuery, ord *dataset.Order) (lo, hi int) {
 	lo, hi = 0, ord.Len()
-	for i := range q.preds {
-		pr := &q.preds[i]
-		if pr.attr != q.sort {
+	for i := range q.Preds {
+		pr := &q.Preds[i]
+		if pr.Attr != q.Sort {
 			continue
 		}
 		a, b, ok := predBounds(ord, pr)
@@ -65,9 +64,9 @@ func sortBounds(q *listQuery, ord *dataset.Order) (lo, hi int) {
 
 // predBounds returns the positions holding every row pr matches, when
 // they are one range.
-func predBounds(ord *dataset.Order, pr *predicate) (lo, hi int, ok bool) {
+func predBounds(ord *dataset.Order, pr *Pred) (lo, hi int, ok bool) {
 	k := pr.arg.Kind
-	switch pr.op {
+	switch pr.Op {
 	case model.OpEq:
 		lo, hi = ord.Equal(pr.arg)
 		return lo, hi, isScalarArg(pr.arg)
@@ -76,7 +75,7 @@ func predBounds(ord *dataset.Order, pr *predicate) (lo, hi int, ok bool) {
 			return 0, 0, true
 		}
 		s, e := ord.Section(k)
-		switch pr.op {
+		switch pr.Op {
 		case model.OpGt:
 			return ord.Search(pr.arg, true), e, true
 		case model.OpGte:

@@ -1,4 +1,4 @@
-package graphql
+package engine
 
 import "github.com/mockgql/mockgql/dataset"
 
@@ -28,8 +28,8 @@ func (lb *liveBounds) compare(b, x int32) int {
 
 // bounds returns the live rows' bounds in ord, the Order of a, building
 // them on first use. The caller holds the overlay's lock.
-func (lt *liveTable) bounds(tv *tableView, a *attribute, ord *dataset.Order) *liveBounds {
-	if lb := lt.bnds[a.idx]; lb != nil && lb.ord == ord {
+func (lt *liveTable) bounds(tv *TableView, a *Attr, ord *dataset.Order) *liveBounds {
+	if lb := lt.bnds[a.Idx]; lb != nil && lb.ord == ord {
 		return lb
 	}
 	vals := lt.values(tv, a)
@@ -37,7 +37,7 @@ func (lt *liveTable) bounds(tv *tableView, a *attribute, ord *dataset.Order) *li
 	for x, v := range vals {
 		lb.place(int32(x), v)
 	}
-	lt.bnds[a.idx] = lb
+	lt.bnds[a.Idx] = lb
 	return lb
 }
 

@@ -1,4 +1,4 @@
-package graphql
+package engine
 
 import (
 	"cmp"
@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/mockgql/mockgql/dataset"
-	"github.com/mockgql/mockgql/engine"
 )
 
 // This file answers the power queries the list engine alone does not (a
@@ -19,95 +18,97 @@ import (
 // the page is full. The overlay's live rows are matched on their live
 // values and merged in.
 
-// powerSet is the matches of a power query: the dataset rows without an
+// PowerSet is the matches of a power query: the dataset rows without an
 // overlay record as a bitset, and the overlay's live rows that match, in
 // the query's order.
-type powerSet struct {
+type PowerSet struct {
 	acc  *rowBits // nil: every dataset row
 	base int      // members of acc
-	live []int32
+	Live []int32
 }
 
-func (s *powerSet) total() int { return s.base + len(s.live) }
+// Total is the number of rows in the set.
+func (s *PowerSet) Total() int { return s.base + len(s.Live) }
 
-func (s *powerSet) words() []uint64 {
+func (s *PowerSet) words() []uint64 {
 	if s.acc == nil {
 		return nil
 	}
 	return s.acc.w
 }
 
-func (s *powerSet) release() {
+// Release returns the set's scratch bitsets; s is not used after.
+func (s *PowerSet) Release() {
 	putBits(s.acc)
 	s.acc = nil
 }
 
-// has reports whether dataset row r (without a record) matches.
-func (s *powerSet) has(r int32) bool { return engine.HasBit(s.words(), r) }
+// Has reports whether dataset row r (without a record) matches.
+func (s *PowerSet) Has(r int32) bool { return hasBit(s.words(), r) }
 
-// indexedSet returns the matches of pq, or ok false when a sort key has
+// IndexedSet returns the matches of pq, or ok false when a sort key has
 // no built index or the table has no dataset rows (the caller scans).
 // The caller releases the set.
-func (pq *powerQuery) indexedSet(ctx context.Context, tv *tableView) (s powerSet, ok bool, err error) {
-	if tv.noRows || tv.n == 0 {
+func (pq *Query) IndexedSet(ctx context.Context, tv *TableView) (s PowerSet, ok bool, err error) {
+	if tv.NoRows || tv.N == 0 {
 		return s, false, nil
 	}
-	for _, k := range pq.keys {
-		if !tv.hasOrder(k.attr) {
+	for _, k := range pq.Keys {
+		if !tv.hasOrder(k.Attr) {
 			return s, false, nil
 		}
 	}
 	empty := false
-	if tv.indexable(pq.q) {
-		s.acc, empty = tv.baseBits(pq.q)
+	if tv.indexable(pq.List) {
+		s.acc, empty = tv.baseBits(pq.List)
 	} else {
 		s.acc = tv.candidates()
-		err = tv.andPreds(ctx, s.acc.w, pq.q.preds, false)
+		err = tv.andPreds(ctx, s.acc.w, pq.List.Preds, false)
 	}
-	if err == nil && !empty && pq.rest != nil {
+	if err == nil && !empty && pq.Rest != nil {
 		if s.acc == nil {
 			s.acc = tv.candidates()
 		}
-		err = tv.andNode(ctx, s.acc.w, pq.rest)
+		err = tv.andNode(ctx, s.acc.w, pq.Rest)
 	}
 	switch {
 	case err != nil:
-		s.release()
+		s.Release()
 		return s, false, err
 	case empty:
-		s.release()
+		s.Release()
 		s.acc = getBits(tv.words())
 	case s.acc == nil:
-		s.base = int(tv.n)
+		s.base = int(tv.N)
 	default:
 		s.base = dataset.Count(s.acc.w)
 	}
 	if !empty {
-		s.live = pq.liveMatches(tv)
+		s.Live = pq.liveMatches(tv)
 	}
 	return s, true, nil
 }
 
 // liveMatches returns the overlay's live rows of the table that match pq
 // on their live values, in the query's order.
-func (pq *powerQuery) liveMatches(tv *tableView) []int32 {
+func (pq *Query) liveMatches(tv *TableView) []int32 {
 	var out []int32
-	for _, r := range tv.ov.live() {
-		if (r >= tv.n || tv.inTable(r)) && tv.matchLive(pq.q.preds, r) && (pq.rest == nil || pq.rest.match(tv, r)) {
+	for _, r := range tv.Ov.live() {
+		if (r >= tv.N || tv.InTable(r)) && tv.MatchLive(pq.List.Preds, r) && (pq.Rest == nil || pq.Rest.Match(tv, r)) {
 			out = append(out, r)
 		}
 	}
-	slices.SortFunc(out, pq.compare(tv))
+	slices.SortFunc(out, pq.Compare(tv))
 	return out
 }
 
-// compare orders rows by every key (values with the overlay applied),
+// Compare orders rows by every key (values with the overlay applied),
 // then by storage order: dataset rows by number, then created rows.
-func (pq *powerQuery) compare(tv *tableView) func(a, b int32) int {
+func (pq *Query) Compare(tv *TableView) func(a, b int32) int {
 	return func(a, b int32) int {
-		for _, k := range pq.keys {
-			c := dataset.Compare(tv.value(k.attr, a), tv.value(k.attr, b))
-			if k.desc {
+		for _, k := range pq.Keys {
+			c := dataset.Compare(tv.Value(k.Attr, a), tv.Value(k.Attr, b))
+			if k.Desc {
 				c = -c
 			}
 			if c != 0 {
@@ -118,32 +119,32 @@ func (pq *powerQuery) compare(tv *tableView) func(a, b int32) int {
 	}
 }
 
-// rowsOf returns the matches at positions lo..hi-1 of the query's order
+// RowsOf returns the matches at positions lo..hi-1 of the query's order
 // as a window of a list of every match.
-func (pq *powerQuery) rowsOf(tv *tableView, s *powerSet, lo, hi int) rowList {
-	total := s.total()
+func (pq *Query) RowsOf(tv *TableView, s *PowerSet, lo, hi int) RowList {
+	total := s.Total()
 	lo, hi = min(lo, total), min(hi, total)
 	skip := lo
-	if len(s.live) > 0 {
+	if len(s.Live) > 0 {
 		skip = 0 // live rows may come first
 	}
 	members := pq.baseMembers(tv, s, skip, hi)
-	if len(s.live) > 0 {
-		members = engine.MergeOrdered(members, s.live, pq.compare(tv), hi)
+	if len(s.Live) > 0 {
+		members = mergeOrdered(members, s.Live, pq.Compare(tv), hi)
 		members = members[min(lo, len(members)):]
 	}
-	return rowList{rows: members, n: total, off: lo, window: true}
+	return RowList{Rows: members, n: total, off: lo, window: true}
 }
 
 // baseMembers returns the members of s.acc at positions skip..limit-1 of
 // the query's order.
-func (pq *powerQuery) baseMembers(tv *tableView, s *powerSet, skip, limit int) []int32 {
+func (pq *Query) baseMembers(tv *TableView, s *PowerSet, skip, limit int) []int32 {
 	limit = min(limit, s.base)
 	if skip >= limit {
 		return nil
 	}
 	acc := s.words()
-	switch len(pq.keys) {
+	switch len(pq.Keys) {
 	case 0:
 		if acc == nil {
 			out := make([]int32, 0, limit-skip)
@@ -152,12 +153,12 @@ func (pq *powerQuery) baseMembers(tv *tableView, s *powerSet, skip, limit int) [
 			}
 			return out
 		}
-		return engine.SelectBits(acc, skip, limit)
+		return selectBits(acc, skip, limit)
 	case 1:
-		return tv.firstMembers(acc, pq.q, tv.ds.Order(pq.q.sort.path), s.base, skip, limit)
+		return tv.firstMembers(acc, pq.List, tv.DS.Order(pq.List.Sort.Path), s.base, skip, limit)
 	}
-	ord := tv.ds.Order(pq.keys[0].attr.path)
-	lo, hi := sortBounds(pq.q, ord)
+	ord := tv.DS.Order(pq.Keys[0].Attr.Path)
+	lo, hi := sortBounds(pq.List, ord)
 	w := pq.newWalk(tv, acc, skip, limit)
 	if w.worthWalking(s.base, hi-lo) && w.walk(lo, hi) {
 		return w.out

@@ -1,17 +1,16 @@
-package graphql
+package engine
 
 import (
 	"slices"
 
 	"github.com/mockgql/mockgql/dataset"
-	"github.com/mockgql/mockgql/engine"
 )
 
 // changedIn returns how many dataset rows with a record lie at positions
 // [lo, hi) of ord (a range that ends at tie groups), from the sorted ranks
 // of those rows, kept per column on the overlay: patched from an earlier
 // version's when there is one (ranksFrom), else read and sorted.
-func (o *tableOverlay) changedIn(ord *dataset.Order, path string, lo, hi int) int {
+func (o *TableOverlay) changedIn(ord *dataset.Order, path string, lo, hi int) int {
 	o.mu.Lock()
 	ranks, ok := o.ranks[path]
 	if !ok {
@@ -42,7 +41,7 @@ func (o *tableOverlay) changedIn(ord *dataset.Order, path string, lo, hi int) in
 // rows' ranks less those of the rows o no longer has, plus those of the
 // rows only o has, so that only those are looked up and sorted (the
 // Orders are the dataset's, built: from read them). The caller holds o.mu.
-func (o *tableOverlay) patchRanks(from *tableOverlay) {
+func (o *TableOverlay) patchRanks(from *TableOverlay) {
 	from.mu.Lock()
 	old := from.ranks
 	from.mu.Unlock()
@@ -53,12 +52,12 @@ func (o *tableOverlay) patchRanks(from *tableOverlay) {
 	if ds == nil {
 		return
 	}
-	gone, added := engine.DiffSorted(from.rowIdx, o.rowIdx)
+	gone, added := diffSorted(from.rowIdx, o.rowIdx)
 	for path, ranks := range old {
 		po := ds.OrderReady(path)
 		if po == nil {
 			continue
 		}
-		o.ranks[path] = engine.PatchSorted(ranks, engine.RankList(po, gone), engine.RankList(po, added))
+		o.ranks[path] = patchSorted(ranks, rankList(po, gone), rankList(po, added))
 	}
 }

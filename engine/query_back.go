@@ -1,55 +1,53 @@
-package graphql
+package engine
 
 import (
 	"slices"
-
-	"github.com/mockgql/mockgql/engine"
 )
 
 // This file picks the members of a power query's bitset that come last
 // in the order of its sort keys, or last before a cursor's row (Relay's
-// last and before): the walk of query_power_walk.go run backwards, from
+// last and before): the walk of query_walk.go run backwards, from
 // the cursor's tie group (or the order's end) against the first key's
 // direction, each group's members read from its end, until the page is
 // full. Where the walk would cost more than selecting every member, every
 // member before the cursor is keyed and sorted instead.
 
-// beforeMembers returns the last limit matches before row c (a match; c
+// BeforeMembers returns the last limit matches before row c (a match; c
 // < 0: the end) in the query's order, in that order: a seek to c's place,
 // not a scan of the matches before it.
-func (pq *powerQuery) beforeMembers(tv *tableView, s *powerSet, c int32, limit int) []int32 {
-	order := pq.compare(tv)
+func (pq *Query) BeforeMembers(tv *TableView, s *PowerSet, c int32, limit int) []int32 {
+	order := pq.Compare(tv)
 	var back []int32 // nearest first
-	if len(pq.keys) == 0 {
-		to := tv.n
+	if len(pq.Keys) == 0 {
+		to := tv.N
 		if c >= 0 {
-			to = min(c, tv.n)
+			to = min(c, tv.N)
 		}
-		back = engine.BitsBefore(s.words(), to, limit)
+		back = bitsBefore(s.words(), to, limit)
 	} else {
 		back = pq.walkBack(tv, s, c, limit)
 	}
-	live := s.live
+	live := s.Live
 	if c >= 0 {
 		i, _ := slices.BinarySearchFunc(live, c, order)
 		live = live[:i]
 	}
-	return engine.MergeBack(back, live, order, limit)
+	return mergeBack(back, live, order, limit)
 }
 
 // walkBack returns, nearest first, the last limit members of s.acc
 // before row c (c < 0: the end) in the keys' order.
-func (pq *powerQuery) walkBack(tv *tableView, s *powerSet, c int32, limit int) []int32 {
-	ord := tv.ds.Order(pq.keys[0].attr.path)
-	lo, hi := sortBounds(pq.q, ord)
+func (pq *Query) walkBack(tv *TableView, s *PowerSet, c int32, limit int) []int32 {
+	ord := tv.DS.Order(pq.Keys[0].Attr.Path)
+	lo, hi := sortBounds(pq.List, ord)
 	w := pq.newWalk(tv, s.words(), 0, limit)
 	ok := w.worthWalking(s.base, hi-lo)
-	up := pq.keys[0].desc // backwards: against the first key's direction
+	up := pq.Keys[0].Desc // backwards: against the first key's direction
 	switch {
 	case c < 0:
 		ok = ok && w.groups(lo, hi, up, w.groupBack)
 	default:
-		elo, ehi := ord.Equal(tv.value(pq.keys[0].attr, c))
+		elo, ehi := ord.Equal(tv.Value(pq.Keys[0].Attr, c))
 		elo, ehi = min(max(elo, lo), hi), min(max(ehi, lo), hi)
 		w.before = c
 		var more bool
@@ -63,7 +61,7 @@ func (pq *powerQuery) walkBack(tv *tableView, s *powerSet, c int32, limit int) [
 	if ok {
 		return w.out
 	}
-	order := pq.compare(tv)
+	order := pq.Compare(tv)
 	all := pq.selectMembers(tv, s.words(), 0, s.base, func(r int32) bool { return c < 0 || order(r, c) < 0 })
 	all = all[max(0, len(all)-limit):]
 	slices.Reverse(all)
@@ -99,8 +97,8 @@ func (w *keyWalk) groupBack(g, e int) (more, ok bool) {
 // walked backwards). It returns false when the page is full.
 func (w *keyWalk) bigGroupBack(g, e int) bool {
 	sub, s := w.groupQuery(g, e)
-	defer s.release()
-	got := sub.beforeMembers(w.tv, &s, w.before, w.limit-len(w.out))
+	defer s.Release()
+	got := sub.BeforeMembers(w.tv, &s, w.before, w.limit-len(w.out))
 	w.before = -1
 	for i := len(got) - 1; i >= 0; i-- {
 		w.out = append(w.out, got[i])

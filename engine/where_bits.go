@@ -1,10 +1,9 @@
-package graphql
+package engine
 
 import (
 	"context"
 	"math/bits"
 
-	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -19,26 +18,26 @@ import (
 
 // candidates returns the dataset rows of the table without an overlay
 // record: every row, less the variant's others and the changed rows.
-func (tv *tableView) candidates() *rowBits {
+func (tv *TableView) candidates() *rowBits {
 	b := tv.allBits()
 	if tv.member != nil {
-		engine.AndWords(b.w, tv.member.Words)
+		andWords(b.w, tv.member.Words)
 	}
-	if tv.ov != nil && tv.ov.changed != nil {
-		tv.ov.changed.AndNotInto(b.w)
+	if tv.Ov != nil && tv.Ov.changed != nil {
+		tv.Ov.changed.AndNotInto(b.w)
 	}
 	return b
 }
 
-func (tv *tableView) words() int { return (int(tv.n) + 63) / 64 }
+func (tv *TableView) words() int { return (int(tv.N) + 63) / 64 }
 
 // allBits returns a bitset holding rows 0..n-1.
-func (tv *tableView) allBits() *rowBits {
+func (tv *TableView) allBits() *rowBits {
 	b := getDirtyBits(tv.words())
 	for i := range b.w {
 		b.w[i] = ^uint64(0)
 	}
-	if rem := int(tv.n) & 63; rem != 0 && len(b.w) > 0 {
+	if rem := int(tv.N) & 63; rem != 0 && len(b.w) > 0 {
 		b.w[len(b.w)-1] = (1 << uint(rem)) - 1
 	}
 	return b
@@ -46,41 +45,41 @@ func (tv *tableView) allBits() *rowBits {
 
 // andNode keeps in acc only the rows that satisfy n on their dataset
 // values. It stops early with the context's error.
-func (tv *tableView) andNode(ctx context.Context, acc []uint64, n *whereNode) error {
-	if err := tv.andPreds(ctx, acc, n.preds, false); err != nil {
+func (tv *TableView) andNode(ctx context.Context, acc []uint64, n *Where) error {
+	if err := tv.andPreds(ctx, acc, n.Preds, false); err != nil {
 		return err
 	}
-	if err := tv.andPreds(ctx, acc, n.nin, true); err != nil {
+	if err := tv.andPreds(ctx, acc, n.Nin, true); err != nil {
 		return err
 	}
-	for _, c := range n.and {
+	for _, c := range n.And {
 		if err := tv.andNode(ctx, acc, c); err != nil {
 			return err
 		}
 	}
-	if n.hasOr {
-		if err := tv.andOr(ctx, acc, n.or); err != nil {
+	if n.HasOr {
+		if err := tv.andOr(ctx, acc, n.Or); err != nil {
 			return err
 		}
 	}
-	if b, ok := tv.leafBits(n.not); ok {
-		engine.AndNotWords(acc, b.w)
+	if b, ok := tv.leafBits(n.Not); ok {
+		andNotWords(acc, b.w)
 		putBits(b)
-	} else if n.not != nil {
+	} else if n.Not != nil {
 		tmp := getDirtyBits(len(acc))
 		defer putBits(tmp)
 		copy(tmp.w, acc)
-		if err := tv.andNode(ctx, tmp.w, n.not); err != nil {
+		if err := tv.andNode(ctx, tmp.w, n.Not); err != nil {
 			return err
 		}
-		engine.AndNotWords(acc, tmp.w)
+		andNotWords(acc, tmp.w)
 	}
 	return nil
 }
 
 // andOr keeps in acc the rows that satisfy one of list: the union of each
 // child evaluated on the candidates no earlier child took.
-func (tv *tableView) andOr(ctx context.Context, acc []uint64, list []*whereNode) error {
+func (tv *TableView) andOr(ctx context.Context, acc []uint64, list []*Where) error {
 	union := getBits(len(acc))
 	defer putBits(union)
 	tmp := getDirtyBits(len(acc))
@@ -92,28 +91,28 @@ func (tv *tableView) andOr(ctx context.Context, acc []uint64, list []*whereNode)
 			continue
 		}
 		copy(tmp.w, acc)
-		engine.AndNotWords(tmp.w, union.w)
+		andNotWords(tmp.w, union.w)
 		if err := tv.andNode(ctx, tmp.w, c); err != nil {
 			return err
 		}
 		orWords(union.w, tmp.w)
 	}
-	engine.AndWords(acc, union.w)
+	andWords(acc, union.w)
 	return nil
 }
 
 // leafBits returns the bitset of n when n is one indexed condition (the
 // usual child of or and not): the caller combines it with its candidates
 // in one pass instead of narrowing a copy of them.
-func (tv *tableView) leafBits(n *whereNode) (*rowBits, bool) {
-	if n == nil || len(n.and) > 0 || n.hasOr || n.not != nil || len(n.preds)+len(n.nin) != 1 {
+func (tv *TableView) leafBits(n *Where) (*rowBits, bool) {
+	if n == nil || len(n.And) > 0 || n.HasOr || n.Not != nil || len(n.Preds)+len(n.Nin) != 1 {
 		return nil, false
 	}
-	nin, pr := len(n.nin) == 1, (*predicate)(nil)
+	nin, pr := len(n.Nin) == 1, (*Pred)(nil)
 	if nin {
-		pr = &n.nin[0]
+		pr = &n.Nin[0]
 	} else {
-		pr = &n.preds[0]
+		pr = &n.Preds[0]
 	}
 	if !tv.predIndexed(pr) {
 		return nil, false
@@ -124,12 +123,12 @@ func (tv *tableView) leafBits(n *whereNode) (*rowBits, bool) {
 // andPreds keeps in acc the rows that satisfy every predicate (nin: the
 // nin rule): from the index when it is built, else by reading the
 // candidates' values.
-func (tv *tableView) andPreds(ctx context.Context, acc []uint64, preds []predicate, nin bool) error {
+func (tv *TableView) andPreds(ctx context.Context, acc []uint64, preds []Pred, nin bool) error {
 	for i := range preds {
 		pr := &preds[i]
 		if tv.predIndexed(pr) {
 			b := tv.predBits(pr, nin)
-			engine.AndWords(acc, b.w)
+			andWords(acc, b.w)
 			putBits(b)
 			continue
 		}
@@ -139,7 +138,7 @@ func (tv *tableView) andPreds(ctx context.Context, acc []uint64, preds []predica
 		for w, word := range acc {
 			for word != 0 {
 				r := w<<6 + bits.TrailingZeros64(word)
-				v := tv.base(pr.attr, int32(r))
+				v := tv.base(pr.Attr, int32(r))
 				if ok := (nin && ninMatch(pr, v)) || (!nin && pr.match(v)); !ok {
 					acc[w] &^= 1 << (uint(r) & 63)
 				}
@@ -152,24 +151,24 @@ func (tv *tableView) andPreds(ctx context.Context, acc []uint64, preds []predica
 
 // predIndexed reports whether pr is answered by a built index (or is on a
 // constant); it starts building a missing one in the background.
-func (tv *tableView) predIndexed(pr *predicate) bool {
-	a := pr.attr
+func (tv *TableView) predIndexed(pr *Pred) bool {
+	a := pr.Attr
 	switch {
 	case a == nil:
 		return false
-	case a.mapping == model.MappingConstant:
+	case a.Mapping == model.MappingConstant:
 		return true
-	case pr.op == model.OpLike:
-		return tv.hasColumn(a) && tv.ds.GramsReady(a.path) != nil
+	case pr.Op == model.OpLike:
+		return tv.hasColumn(a) && tv.DS.GramsReady(a.Path) != nil
 	}
 	return tv.hasOrder(a)
 }
 
 // predBits is the bitset of the rows whose base value satisfies pr (nin:
 // the nin rule). pr must be indexed.
-func (tv *tableView) predBits(pr *predicate, nin bool) *rowBits {
-	if pr.attr.mapping == model.MappingConstant {
-		if ok := (nin && ninMatch(pr, pr.attr.constant)) || (!nin && pr.match(pr.attr.constant)); ok {
+func (tv *TableView) predBits(pr *Pred, nin bool) *rowBits {
+	if pr.Attr.Mapping == model.MappingConstant {
+		if ok := (nin && ninMatch(pr, pr.Attr.constant)) || (!nin && pr.match(pr.Attr.constant)); ok {
 			return tv.allBits()
 		}
 		return getBits(tv.words())
@@ -180,9 +179,9 @@ func (tv *tableView) predBits(pr *predicate, nin bool) *rowBits {
 		return b
 	}
 	// nin: the values of the kind of one of its values, less the in rows.
-	ord := tv.ds.Order(pr.attr.path)
+	ord := tv.DS.Order(pr.Attr.Path)
 	seen := map[int]bool{}
-	for _, v := range pr.args {
+	for _, v := range pr.Args {
 		if k := int(v.Kind); !seen[k] && isScalarArg(v) {
 			seen[k] = true
 			lo, hi := ord.Section(v.Kind)
@@ -191,7 +190,7 @@ func (tv *tableView) predBits(pr *predicate, nin bool) *rowBits {
 	}
 	in := getBits(tv.words())
 	tv.addPredicate(in.w, pr)
-	engine.AndNotWords(b.w, in.w)
+	andNotWords(b.w, in.w)
 	putBits(in)
 	return b
 }

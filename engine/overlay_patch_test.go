@@ -1,4 +1,4 @@
-package graphql
+package engine
 
 import (
 	"encoding/json"
@@ -7,8 +7,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"github.com/mockgql/mockgql/engine"
 )
 
 // TestOverlayPatchMatchesFull applies random creates, updates, deletes
@@ -21,57 +19,57 @@ import (
 // afresh; it also requires that most versions, live tables and rank lists
 // were patched, not built anew.
 func TestOverlayPatchMatchesFull(t *testing.T) {
-	pool := memPool{"bench": rtBenchDataset(t, 2000)}
-	rt := rtCompile(t, rtBenchProject(t), Options{CacheRows: 1})
-	tab := rt.model.tables[0]
-	ov := engine.NewOverlay()
+	pool := memPool{"bench": benchDataset(t, 2000)}
+	cache := NewCache(1).View()
+	tab := benchTable(t)
+	ov := NewOverlay()
 	rnd := rand.New(rand.NewPCG(7, 7))
 	seq, created := int64(0), []string{}
-	change := func() engine.Change {
+	change := func() Change {
 		price := map[string]json.RawMessage{"a_Product_price": json.RawMessage(fmt.Sprint(rnd.IntN(1000)))}
 		switch x := rnd.IntN(10); {
 		case x < 3 && len(created) > 0: // a created row updated or deleted
 			id := created[rnd.IntN(len(created))]
-			c := ov.State().Table(tab.id).Get(id)
+			c := ov.State().Table(tab.ID).Get(id)
 			if c == nil { // created on a branch that was dropped
 				break
 			}
-			return engine.Change{TableID: tab.id, RowID: id, Created: true, Seq: c.Seq, Values: price, Deleted: x == 0}
+			return Change{TableID: tab.ID, RowID: id, Created: true, Seq: c.Seq, Values: price, Deleted: x == 0}
 		case x < 6:
 			seq++
 			id := fmt.Sprintf("new%d", seq)
 			created = append(created, id)
-			return engine.Change{TableID: tab.id, RowID: id, Created: true, Seq: seq, Values: price}
+			return Change{TableID: tab.ID, RowID: id, Created: true, Seq: seq, Values: price}
 		}
-		return engine.Change{TableID: tab.id, RowID: fmt.Sprint(1 + rnd.IntN(2100)), Values: price, Deleted: rnd.IntN(5) == 0}
+		return Change{TableID: tab.ID, RowID: fmt.Sprint(1 + rnd.IntN(2100)), Values: price, Deleted: rnd.IntN(5) == 0}
 	}
 	patched, versions, livePatched, ranksPatched := 0, 0, 0, 0
-	check := func(st *engine.OverlayState, cacheable bool) {
-		last := lastResolved(ov, tab.id)
-		tv := newView(rt, pool, ov, st, cacheable).tableView(tab)
-		ts := st.Table(tab.id)
+	check := func(st *OverlayState, cacheable bool) {
+		last := lastResolved(ov, tab.ID)
+		tv := testView(cache, pool, ov, st, cacheable).TableView(tab)
+		ts := st.Table(tab.ID)
 		if ts.Len() == 0 {
 			return
 		}
 		if last != nil && !last.resolves(tv, ts) {
-			if _, ok := engine.Diff(last.ts, ts); ok {
+			if _, ok := Diff(last.ts, ts); ok {
 				patched++
 			}
 		}
 		versions++
-		got, want := tv.ov, resolveAll(tv, ts)
+		got, want := tv.Ov, resolveAll(tv, ts)
 		requireSameOverlay(t, got, want)
 		if rnd.IntN(3) == 0 { // a list query reads the live table: later versions patch theirs from it
 			fresh := *tv
-			fresh.ov = want
-			tv.ov.mu.Lock()
-			if tv.ov.liveTab == nil && tv.ov.from != nil {
+			fresh.Ov = want
+			tv.Ov.mu.Lock()
+			if tv.Ov.liveTab == nil && tv.Ov.from != nil {
 				livePatched++
 			}
-			if tv.ov.ranksFrom != nil && len(tv.ov.ranksFrom.ranks) > 0 {
+			if tv.Ov.ranksFrom != nil && len(tv.Ov.ranksFrom.ranks) > 0 {
 				ranksPatched++
 			}
-			tv.ov.mu.Unlock()
+			tv.Ov.mu.Unlock()
 			requireSameLive(t, tv, &fresh)
 			requireSameRanks(t, tv, &fresh)
 		}
@@ -82,10 +80,10 @@ func TestOverlayPatchMatchesFull(t *testing.T) {
 			ov.Reset()
 		case x < 10: // a mutation's private branch, then its changes applied
 			st := ov.State()
-			var log []engine.Change
+			var log []Change
 			for i := 0; i < 1+rnd.IntN(10); i++ {
 				c := change()
-				st = st.With([]engine.Change{c})
+				st = st.With([]Change{c})
 				log = append(log, c)
 				check(st, false)
 			}
@@ -93,7 +91,7 @@ func TestOverlayPatchMatchesFull(t *testing.T) {
 				ov.Apply(log)
 			}
 		default:
-			var batch []engine.Change
+			var batch []Change
 			for i := 0; i < 1+rnd.IntN(3); i++ {
 				batch = append(batch, change())
 			}
@@ -107,12 +105,12 @@ func TestOverlayPatchMatchesFull(t *testing.T) {
 	}
 }
 
-func requireSameOverlay(tb testing.TB, got, want *tableOverlay) {
+func requireSameOverlay(tb testing.TB, got, want *TableOverlay) {
 	tb.Helper()
-	chs := func(recs []*rowRec) []*engine.Change {
-		out := make([]*engine.Change, len(recs))
+	chs := func(recs []*RowRec) []*Change {
+		out := make([]*Change, len(recs))
 		for i, r := range recs {
-			out[i] = r.ch
+			out[i] = r.Ch
 		}
 		return out
 	}
@@ -131,7 +129,7 @@ func requireSameOverlay(tb testing.TB, got, want *tableOverlay) {
 		tb.Fatalf("max id %v %v, want %v %v", got.maxID, got.hasMaxID, want.maxID, want.hasMaxID)
 	}
 	for i, rec := range want.created {
-		if r, ok := got.createdRow(rec.id); !ok || r != got.n+int32(i) {
+		if r, ok := got.CreatedRow(rec.id); !ok || r != got.n+int32(i) {
 			tb.Fatalf("createdRow(%s) = %d %v, want %d", rec.id, r, ok, got.n+int32(i))
 		}
 	}
@@ -140,48 +138,48 @@ func requireSameOverlay(tb testing.TB, got, want *tableOverlay) {
 // requireSameLive compares the live tables of two views of one version:
 // rows, records, and the values, orders and places in the dataset's
 // orders (liveBounds) and n-gram indexes of price and name.
-func requireSameLive(tb testing.TB, got, want *tableView) {
+func requireSameLive(tb testing.TB, got, want *TableView) {
 	tb.Helper()
 	g, w := got.liveTable(), want.liveTable()
 	if !slices.Equal(g.rows, w.rows) {
 		tb.Fatalf("live rows %v, want %v", g.rows, w.rows)
 	}
 	for i := range g.recs {
-		if g.recs[i].ch != w.recs[i].ch {
+		if g.recs[i].Ch != w.recs[i].Ch {
 			tb.Fatalf("live record %d differs", i)
 		}
 	}
-	for _, a := range got.t.attrs {
-		if a.name != "price" && a.name != "name" {
+	for _, a := range got.Table.Attrs {
+		if a.Name != "price" && a.Name != "name" {
 			continue
 		}
-		got.ov.mu.Lock()
+		got.Ov.mu.Lock()
 		gv, gl := g.values(got, a), g.order(got, a)
-		got.ov.mu.Unlock()
-		want.ov.mu.Lock()
+		got.Ov.mu.Unlock()
+		want.Ov.mu.Lock()
 		wv, wl := w.values(want, a), w.order(want, a)
-		want.ov.mu.Unlock()
+		want.Ov.mu.Unlock()
 		if !slices.Equal(gv, wv) || !slices.Equal(gl.idx, wl.idx) || !slices.Equal(gl.group, wl.group) {
-			tb.Fatalf("live %s: values or order differ", a.name)
+			tb.Fatalf("live %s: values or order differ", a.Name)
 		}
-		ord := got.ds.Order(a.path)
-		got.ov.mu.Lock()
+		ord := got.DS.Order(a.Path)
+		got.Ov.mu.Lock()
 		gb := g.bounds(got, a, ord)
-		got.ov.mu.Unlock()
-		want.ov.mu.Lock()
+		got.Ov.mu.Unlock()
+		want.Ov.mu.Lock()
 		wb := w.bounds(want, a, ord)
-		want.ov.mu.Unlock()
+		want.Ov.mu.Unlock()
 		if !slices.Equal(gb.lo, wb.lo) || !slices.Equal(gb.hi, wb.hi) {
-			tb.Fatalf("live %s: places in the dataset's order differ", a.name)
+			tb.Fatalf("live %s: places in the dataset's order differ", a.Name)
 		}
-		got.ov.mu.Lock()
+		got.Ov.mu.Lock()
 		gg := liveGramRows(g, g.gramIndex(got, a))
-		got.ov.mu.Unlock()
-		want.ov.mu.Lock()
+		got.Ov.mu.Unlock()
+		want.Ov.mu.Lock()
 		wg := liveGramRows(w, w.gramIndex(want, a))
-		want.ov.mu.Unlock()
+		want.Ov.mu.Unlock()
 		if !maps.EqualFunc(gg, wg, slices.Equal) {
-			tb.Fatalf("live %s: n-gram indexes differ", a.name)
+			tb.Fatalf("live %s: n-gram indexes differ", a.Name)
 		}
 	}
 }
@@ -189,18 +187,18 @@ func requireSameLive(tb testing.TB, got, want *tableView) {
 // requireSameRanks compares the sorted ranks of the changed rows in the
 // price and name Orders (what changedIn counts) of two views of one
 // version, and a count of a range.
-func requireSameRanks(tb testing.TB, got, want *tableView) {
+func requireSameRanks(tb testing.TB, got, want *TableView) {
 	tb.Helper()
 	for _, path := range []string{"price", "name"} {
-		ord := got.ds.Order(path)
-		g := got.ov.changedIn(ord, path, 0, ord.Len()/2)
-		w := want.ov.changedIn(ord, path, 0, ord.Len()/2)
-		got.ov.mu.Lock()
-		gr := got.ov.ranks[path]
-		got.ov.mu.Unlock()
-		want.ov.mu.Lock()
-		wr := want.ov.ranks[path]
-		want.ov.mu.Unlock()
+		ord := got.DS.Order(path)
+		g := got.Ov.changedIn(ord, path, 0, ord.Len()/2)
+		w := want.Ov.changedIn(ord, path, 0, ord.Len()/2)
+		got.Ov.mu.Lock()
+		gr := got.Ov.ranks[path]
+		got.Ov.mu.Unlock()
+		want.Ov.mu.Lock()
+		wr := want.Ov.ranks[path]
+		want.Ov.mu.Unlock()
 		if g != w || !slices.Equal(gr, wr) {
 			tb.Fatalf("%s: %d changed rows in the first half, want %d; ranks equal %v", path, g, w, slices.Equal(gr, wr))
 		}

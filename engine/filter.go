@@ -1,4 +1,4 @@
-package graphql
+package engine
 
 import (
 	"strconv"
@@ -6,11 +6,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/mockgql/mockgql/dataset"
-	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
-// A predicate is one parameter argument of a list query, compared with the
+// A Pred is one parameter argument of a list query, compared with the
 // stored value of an attribute (docs/using/runtime.md, "Query rules"):
 //
 //   - The comparison uses the stored value's own JSON type: a number only
@@ -21,26 +20,26 @@ import (
 //   - gt, gte, lt and lte compare numbers and text only; booleans match nothing.
 //   - in matches when any element is eq; a null list does not filter.
 //   - like is contains on text, ignoring case; non-text values match nothing.
-type predicate struct {
-	attr  *attribute
-	op    model.Operator
+type Pred struct {
+	Attr  *Attr
+	Op    model.Operator
 	arg   dataset.Value
-	args  []dataset.Value // in
+	Args  []dataset.Value // in
 	like  string          // lower-cased like text
 	ascii bool            // like is ASCII: fold byte-wise without allocating
 }
 
-// buildPredicates reads the parameter arguments of a list query. Omitted
+// BuildPredicates reads the parameter arguments of a list query. Omitted
 // parameters do not filter. It also appends a canonical text of the
 // predicates for cache keys to spec.
-func buildPredicates(params []param, args map[string]any, spec []byte) ([]predicate, []byte, error) {
-	var preds []predicate
+func BuildPredicates(params []Param, args map[string]any, spec []byte) ([]Pred, []byte, error) {
+	var preds []Pred
 	for _, p := range params {
-		raw, ok := args[p.name]
-		if !ok || (raw == nil && p.op == model.OpIn) {
+		raw, ok := args[p.Name]
+		if !ok || (raw == nil && p.Op == model.OpIn) {
 			continue
 		}
-		pr, err := newPredicate(p, raw)
+		pr, err := NewPredicate(p, raw)
 		if err != nil {
 			return nil, spec, err
 		}
@@ -50,28 +49,30 @@ func buildPredicates(params []param, args map[string]any, spec []byte) ([]predic
 	return preds, spec, nil
 }
 
-func newPredicate(p param, raw any) (predicate, error) {
-	pr := predicate{attr: p.attr, op: p.op}
-	if p.op == model.OpIn {
+// NewPredicate reads raw, a coerced argument value, as the predicate of
+// parameter p (a list for in); p.Name names it in errors.
+func NewPredicate(p Param, raw any) (Pred, error) {
+	pr := Pred{Attr: p.Attr, Op: p.Op}
+	if p.Op == model.OpIn {
 		list, ok := raw.([]any)
 		if !ok {
 			list = []any{raw}
 		}
 		for _, x := range list {
-			v, err := scalarArg(p.name, x)
+			v, err := scalarArg(p.Name, x)
 			if err != nil {
 				return pr, err
 			}
-			pr.args = append(pr.args, v)
+			pr.Args = append(pr.Args, v)
 		}
 		return pr, nil
 	}
-	v, err := scalarArg(p.name, raw)
+	v, err := scalarArg(p.Name, raw)
 	if err != nil {
 		return pr, err
 	}
 	pr.arg = v
-	if p.op == model.OpLike && v.Kind == dataset.String {
+	if p.Op == model.OpLike && v.Kind == dataset.String {
 		pr.like = strings.ToLower(v.Str)
 		pr.ascii = isASCII(pr.like)
 	}
@@ -79,23 +80,23 @@ func newPredicate(p param, raw any) (predicate, error) {
 }
 
 func scalarArg(name string, x any) (dataset.Value, error) {
-	v := engine.ValueOfGo(x)
+	v := ValueOfGo(x)
 	if v.Kind == dataset.Raw {
 		return v, model.Errorf(model.CodeBadUserInput, "argument %q takes a single JSON scalar (a number, text, boolean or null), not a list or object", name)
 	}
 	return v, nil
 }
 
-func (pr *predicate) appendSpec(b []byte) []byte {
+func (pr *Pred) appendSpec(b []byte) []byte {
 	idx := -2
-	if pr.attr != nil {
-		idx = pr.attr.idx
+	if pr.Attr != nil {
+		idx = pr.Attr.Idx
 	}
 	b = strconv.AppendInt(b, int64(idx), 10)
-	b = append(b, pr.op...)
-	if pr.op == model.OpIn {
+	b = append(b, pr.Op...)
+	if pr.Op == model.OpIn {
 		b = append(b, '[')
-		for _, v := range pr.args {
+		for _, v := range pr.Args {
 			b = appendValueSpec(b, v)
 		}
 		b = append(b, ']')
@@ -120,8 +121,8 @@ func appendValueSpec(b []byte, v dataset.Value) []byte {
 }
 
 // match reports whether stored value v satisfies the predicate.
-func (pr *predicate) match(v dataset.Value) bool {
-	switch pr.op {
+func (pr *Pred) match(v dataset.Value) bool {
+	switch pr.Op {
 	case model.OpEq:
 		return equal(v, pr.arg)
 	case model.OpNeq:
@@ -130,7 +131,7 @@ func (pr *predicate) match(v dataset.Value) bool {
 		}
 		return v.Kind == pr.arg.Kind && dataset.Compare(v, pr.arg) != 0
 	case model.OpIn:
-		for _, a := range pr.args {
+		for _, a := range pr.Args {
 			if equal(v, a) {
 				return true
 			}
@@ -150,13 +151,13 @@ func equal(v, arg dataset.Value) bool {
 }
 
 // order applies gt, gte, lt and lte.
-func (pr *predicate) order(v dataset.Value) bool {
+func (pr *Pred) order(v dataset.Value) bool {
 	k := pr.arg.Kind
 	if v.Kind != k || (k != dataset.Number && k != dataset.String) {
 		return false
 	}
 	c := dataset.Compare(v, pr.arg)
-	switch pr.op {
+	switch pr.Op {
 	case model.OpGt:
 		return c > 0
 	case model.OpGte:
@@ -172,7 +173,7 @@ func (pr *predicate) order(v dataset.Value) bool {
 // containsFold reports whether s contains the like text, ignoring case.
 // ASCII patterns fold byte-wise without allocating; others compare the
 // Unicode lower case of s.
-func (pr *predicate) containsFold(s string) bool {
+func (pr *Pred) containsFold(s string) bool {
 	if !pr.ascii {
 		return strings.Contains(strings.ToLower(s), pr.like)
 	}
@@ -208,20 +209,20 @@ func isASCII(s string) bool {
 
 // matchBase reports whether dataset row r satisfies every predicate,
 // reading dataset values only.
-func (tv *tableView) matchBase(preds []predicate, r int32) bool {
+func (tv *TableView) matchBase(preds []Pred, r int32) bool {
 	for i := range preds {
-		if !preds[i].match(tv.base(preds[i].attr, r)) {
+		if !preds[i].match(tv.base(preds[i].Attr, r)) {
 			return false
 		}
 	}
 	return true
 }
 
-// matchLive reports whether row r satisfies every predicate with the
+// MatchLive reports whether row r satisfies every predicate with the
 // overlay applied.
-func (tv *tableView) matchLive(preds []predicate, r int32) bool {
+func (tv *TableView) MatchLive(preds []Pred, r int32) bool {
 	for i := range preds {
-		if !preds[i].match(tv.value(preds[i].attr, r)) {
+		if !preds[i].match(tv.Value(preds[i].Attr, r)) {
 			return false
 		}
 	}

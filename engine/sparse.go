@@ -1,4 +1,4 @@
-package graphql
+package engine
 
 import (
 	"slices"
@@ -6,7 +6,6 @@ import (
 
 	"github.com/RoaringBitmap/roaring/v2"
 	"github.com/mockgql/mockgql/dataset"
-	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -20,37 +19,37 @@ import (
 // list, and the page the smallest keys of it in the query's order. A
 // query then costs what it selects, not n/64 words a set.
 
-// defaultSparseDiv is the sparse path's reach: a query takes it when its
+// DefaultSparseDiv is the sparse path's reach: a query takes it when its
 // narrowest condition selects at most n/defaultSparseDiv rows.
-const defaultSparseDiv = 128
+const DefaultSparseDiv = 128
 
-// sparseReach tunes the sparse path of one Runtime. Compile sets div to
+// SparseReach tunes the sparse path of one Runtime. Compile sets div to
 // defaultSparseDiv; tests and benchmarks change a Runtime's between
 // queries (never during one) to run both paths on the same queries.
-type sparseReach struct {
-	// div: the sparse path answers when the narrowest condition selects at
+type SparseReach struct {
+	// Div: the sparse path answers when the narrowest condition selects at
 	// most n/div rows; 0 never, -1 always (whatever the size).
-	div int
-	// taken, when set, is called for each query the sparse path answers.
-	taken func()
+	Div int
+	// Taken, when set, is called for each query the sparse path answers.
+	Taken func()
 }
 
 // limit returns the most rows a sparse query's driving condition may
 // select over n rows.
-func (s *sparseReach) limit(n int) int {
+func (s *SparseReach) limit(n int) int {
 	switch {
-	case s.div < 0:
+	case s.Div < 0:
 		return n
-	case s.div == 0:
+	case s.Div == 0:
 		return -1
 	}
-	return n / s.div
+	return n / s.Div
 }
 
 // rankRange is the positions [lo, hi) of ord that one attribute's
 // single-range predicates leave (their intersection).
 type rankRange struct {
-	attr   *attribute
+	attr   *Attr
 	ord    *dataset.Order
 	lo, hi int
 }
@@ -60,18 +59,18 @@ type rankRange struct {
 type sparsePlan struct {
 	ranges []rankRange
 	likes  []likeCheck
-	others []*predicate // predicates of several ranges: checked on the value
-	driver *rankRange   // the driving range; nil: likes[like] drives
-	like   int          // -1: a range drives
-	size   int          // rows the driver selects
+	others []*Pred    // predicates of several ranges: checked on the value
+	driver *rankRange // the driving range; nil: likes[like] drives
+	like   int        // -1: a range drives
+	size   int        // rows the driver selects
 	// driverAttr is the driving range's attribute (nil: a like drives):
 	// members sorts ranges, which driver points into.
-	driverAttr *attribute
+	driverAttr *Attr
 	// Backing arrays for the usual few predicates: planning a query that
 	// then goes dense allocates nothing.
 	rangeBuf [4]rankRange
 	likeBuf  [2]likeCheck
-	otherBuf [2]*predicate
+	otherBuf [2]*Pred
 	posting  [256]uint32 // a posting's rows as they are read
 }
 
@@ -79,12 +78,12 @@ type sparsePlan struct {
 // n-gram posting: a row outside it fails, a row in an exact one passes,
 // and the others are checked on their text.
 type likeCheck struct {
-	pr    *predicate
+	pr    *Pred
 	rows  *roaring.Bitmap // nil: no posting (a shorter needle)
 	exact bool
 }
 
-func (lc *likeCheck) has(tv *tableView, r int32) bool {
+func (lc *likeCheck) has(tv *TableView, r int32) bool {
 	if lc.rows != nil {
 		if !lc.rows.Contains(uint32(r)) {
 			return false
@@ -93,7 +92,7 @@ func (lc *likeCheck) has(tv *tableView, r int32) bool {
 			return true
 		}
 	}
-	return lc.pr.match(tv.base(lc.pr.attr, r))
+	return lc.pr.match(tv.base(lc.pr.Attr, r))
 }
 
 // sparseScratch recycles the plans, member lists and keys of sparse
@@ -109,25 +108,25 @@ type sparseBuf struct {
 // planSparse fills p, zero, with q's plan for the sparse path; it returns
 // false when q's narrowest condition selects more than limit rows (or a
 // constant predicate fails: baseBits answers that without a bitset).
-func (tv *tableView) planSparse(q *listQuery, limit int, p *sparsePlan) bool {
+func (tv *TableView) planSparse(q *ListQuery, limit int, p *sparsePlan) bool {
 	p.ranges, p.likes, p.others = p.rangeBuf[:0], p.likeBuf[:0], p.otherBuf[:0]
-	for i := range q.preds {
-		pr := &q.preds[i]
+	for i := range q.Preds {
+		pr := &q.Preds[i]
 		switch {
-		case pr.attr.mapping == model.MappingConstant:
-			if !pr.match(pr.attr.constant) {
+		case pr.Attr.Mapping == model.MappingConstant:
+			if !pr.match(pr.Attr.constant) {
 				return false
 			}
-		case pr.op == model.OpLike:
+		case pr.Op == model.OpLike:
 			p.likes = append(p.likes, tv.likeCheck(pr))
 		default:
-			ord := tv.ds.Order(pr.attr.path)
+			ord := tv.DS.Order(pr.Attr.Path)
 			lo, hi, single := predBounds(ord, pr)
 			if !single {
 				p.others = append(p.others, pr)
 				continue
 			}
-			p.addRange(pr.attr, ord, lo, hi)
+			p.addRange(pr.Attr, ord, lo, hi)
 		}
 	}
 	p.like, p.size = -1, limit+1
@@ -152,17 +151,17 @@ func (tv *tableView) planSparse(q *listQuery, limit int, p *sparsePlan) bool {
 // likeCheck returns pr's check, with the posting of a needle of 3 bytes
 // or more: one list (or an intersection of them), where a shorter
 // needle's is a union of many, which the dense path would compute again.
-func (tv *tableView) likeCheck(pr *predicate) likeCheck {
+func (tv *TableView) likeCheck(pr *Pred) likeCheck {
 	lc := likeCheck{pr: pr}
 	if pr.arg.Kind == dataset.String && len(pr.like) >= 3 {
-		lc.rows, lc.exact = tv.ds.Grams(pr.attr.path).Like(pr.arg.Str)
+		lc.rows, lc.exact = tv.DS.Grams(pr.Attr.Path).Like(pr.arg.Str)
 	}
 	return lc
 }
 
 // addRange narrows attr's range to [lo, hi), adding it when it is the
 // attribute's first.
-func (p *sparsePlan) addRange(a *attribute, ord *dataset.Order, lo, hi int) {
+func (p *sparsePlan) addRange(a *Attr, ord *dataset.Order, lo, hi int) {
 	for i := range p.ranges {
 		if rr := &p.ranges[i]; rr.attr == a {
 			rr.lo = max(rr.lo, lo)
@@ -179,14 +178,14 @@ func (p *sparsePlan) addRange(a *attribute, ord *dataset.Order, lo, hi int) {
 // it. The range checks go first and branch-free, so that the loads of
 // consecutive rows' ranks overlap (they miss the cache: the rows are
 // scattered); the narrowest other range first.
-func (tv *tableView) members(p *sparsePlan, dst []int32) []int32 {
+func (tv *TableView) members(p *sparsePlan, dst []int32) []int32 {
 	if rr := p.driver; rr != nil {
 		dst = append(dst, rr.ord.Rows()[rr.lo:rr.hi]...)
 	} else {
 		lc := &p.likes[p.like]
-		dst = engine.AppendPosting(dst, lc.rows, p.posting[:])
+		dst = appendPosting(dst, lc.rows, p.posting[:])
 		if !lc.exact {
-			dst = engine.FilterRows(dst, func(r int32) bool { return lc.pr.match(tv.base(lc.pr.attr, r)) })
+			dst = filterRows(dst, func(r int32) bool { return lc.pr.match(tv.base(lc.pr.Attr, r)) })
 		}
 	}
 	slices.SortFunc(p.ranges, func(a, b rankRange) int { return (a.hi - a.lo) - (b.hi - b.lo) })
@@ -196,18 +195,18 @@ func (tv *tableView) members(p *sparsePlan, dst []int32) []int32 {
 		}
 	}
 	if tv.member != nil {
-		dst = engine.FilterRows(dst, tv.member.Has)
+		dst = filterRows(dst, tv.member.Has)
 	}
-	if tv.ov != nil && tv.ov.changed != nil {
-		dst = engine.FilterRows(dst, func(r int32) bool { return !tv.ov.changed.Has(r) })
+	if tv.Ov != nil && tv.Ov.changed != nil {
+		dst = filterRows(dst, func(r int32) bool { return !tv.Ov.changed.Has(r) })
 	}
 	for i := range p.likes {
 		if lc := &p.likes[i]; i != p.like {
-			dst = engine.FilterRows(dst, func(r int32) bool { return lc.has(tv, r) })
+			dst = filterRows(dst, func(r int32) bool { return lc.has(tv, r) })
 		}
 	}
 	for _, pr := range p.others {
-		dst = engine.FilterRows(dst, func(r int32) bool { return pr.match(tv.base(pr.attr, r)) })
+		dst = filterRows(dst, func(r int32) bool { return pr.match(tv.base(pr.Attr, r)) })
 	}
 	return dst
 }
@@ -219,7 +218,7 @@ func (rr *rankRange) filter(rows []int32) []int32 {
 	n := 0
 	for _, r := range rows {
 		rows[n] = r
-		n += engine.BoolToInt(uint32(rr.ord.Rank(r))-lo < span)
+		n += boolToInt(uint32(rr.ord.Rank(r))-lo < span)
 	}
 	return rows[:n]
 }
@@ -232,36 +231,36 @@ func putSparse(buf *sparseBuf) {
 
 // sparsePage answers q on the sparse path when its narrowest condition
 // selects at most sparseReach.limit rows; ok is false otherwise.
-func (tv *tableView) sparsePage(q *listQuery, pg, size int) (rowList, bool) {
+func (tv *TableView) sparsePage(q *ListQuery, pg, size int) (RowList, bool) {
 	buf, _ := sparseScratch.Get().(*sparseBuf)
 	if buf == nil {
 		buf = &sparseBuf{}
 	}
 	defer putSparse(buf)
 	p := &buf.plan
-	reach := &tv.v.rt.sparse
-	if !tv.planSparse(q, reach.limit(int(tv.n)), p) {
-		return rowList{}, false
+	reach := &tv.View.env.Sparse
+	if !tv.planSparse(q, reach.limit(int(tv.N)), p) {
+		return RowList{}, false
 	}
-	if reach.taken != nil {
-		reach.taken()
+	if reach.Taken != nil {
+		reach.Taken()
 	}
 	buf.rows = tv.members(p, buf.rows[:0])
 	var ord *dataset.Order
-	if q.sort != nil {
-		ord = tv.ds.Order(q.sort.path)
+	if q.Sort != nil {
+		ord = tv.DS.Order(q.Sort.Path)
 	}
 	var live liveMatch
-	if tv.ov != nil {
+	if tv.Ov != nil {
 		live = tv.overlayMatch(q)
 	}
 	sorted := ord == nil && p.like >= 0 || // rows ascending: storage order
-		ord != nil && !q.desc && p.driverAttr == q.sort
+		ord != nil && !q.Desc && p.driverAttr == q.Sort
 	return tv.window(q, ord, len(buf.rows), live, pg, size, func(skip, limit int) []int32 {
 		if sorted {
 			return slices.Clone(buf.rows[skip:limit])
 		}
-		buf.keys = engine.RankKeys(buf.rows, ord, q.desc, buf.keys[:0])
-		return engine.SmallestRows(buf.keys, skip, limit)
+		buf.keys = rankKeys(buf.rows, ord, q.Desc, buf.keys[:0])
+		return smallestRows(buf.keys, skip, limit)
 	}), true
 }

@@ -1,4 +1,4 @@
-package graphql
+package engine
 
 import (
 	"context"
@@ -21,24 +21,24 @@ import (
 
 // aggPass accumulates one aggregate.
 type aggPass struct {
-	tv     *tableView
-	nums   []*attribute
+	tv     *TableView
+	nums   []*Attr
 	cols   []*dataset.Column // per numeric attribute; nil: read its value
-	by     []*attribute
+	by     []*Attr
 	grps   []*dataset.Groups
 	all    *stats
 	groups []*stats
 	first  []int32 // per group: its first row in storage order
 	dense  []int32 // one groupBy column: its group number → index+1
-	index  map[[maxGroupBy]int32]int
+	index  map[[MaxGroupBy]int32]int
 	extra  map[string]int32 // live values no dataset row holds
 }
 
-// indexedAggregate answers an AGGREGATE from the indexes; ok is false
+// IndexedAggregate answers an AGGREGATE from the indexes; ok is false
 // when one is missing (it starts building in the background and the
 // caller reads the rows meanwhile).
-func indexedAggregate(ctx context.Context, tv *tableView, pq *powerQuery, nums, by []*attribute, want statSet) (map[string]any, bool, error) {
-	if tv.noRows || tv.n == 0 {
+func IndexedAggregate(ctx context.Context, tv *TableView, pq *Query, nums, by []*Attr, want StatSet) (map[string]any, bool, error) {
+	if tv.NoRows || tv.N == 0 {
 		return nil, false, nil
 	}
 	grps := make([]*dataset.Groups, len(by))
@@ -46,7 +46,7 @@ func indexedAggregate(ctx context.Context, tv *tableView, pq *powerQuery, nums, 
 		if !tv.hasOrder(a) {
 			return nil, false, nil
 		}
-		if grps[i] = tv.ds.GroupsReady(a.path); grps[i] == nil {
+		if grps[i] = tv.DS.GroupsReady(a.Path); grps[i] == nil {
 			return nil, false, nil
 		}
 	}
@@ -57,15 +57,15 @@ func indexedAggregate(ctx context.Context, tv *tableView, pq *powerQuery, nums, 
 	} else if done {
 		live = pq.liveMatches(tv)
 	} else {
-		s, ok, err := pq.indexedSet(ctx, tv)
+		s, ok, err := pq.IndexedSet(ctx, tv)
 		if err != nil || !ok {
 			return nil, false, err
 		}
-		defer s.release()
+		defer s.Release()
 		if err := ag.base(ctx, s.words()); err != nil {
 			return nil, true, err
 		}
-		live = s.live
+		live = s.Live
 	}
 	live = slices.Clone(live)
 	slices.Sort(live)
@@ -77,12 +77,12 @@ func indexedAggregate(ctx context.Context, tv *tableView, pq *powerQuery, nums, 
 	return ag.value(want), true, nil
 }
 
-func newAggPass(tv *tableView, nums, by []*attribute, grps []*dataset.Groups) *aggPass {
+func newAggPass(tv *TableView, nums, by []*Attr, grps []*dataset.Groups) *aggPass {
 	ag := &aggPass{tv: tv, nums: nums, cols: make([]*dataset.Column, len(nums)), by: by, grps: grps, all: newStats(len(nums)),
-		index: map[[maxGroupBy]int32]int{}, extra: map[string]int32{}}
+		index: map[[MaxGroupBy]int32]int{}, extra: map[string]int32{}}
 	for i, a := range nums {
 		if tv.hasColumn(a) {
-			ag.cols[i] = tv.cols[a.idx]
+			ag.cols[i] = tv.cols[a.Idx]
 		}
 	}
 	if len(grps) == 1 && grps[0].Len() <= 1<<16 {
@@ -109,7 +109,7 @@ func (ag *aggPass) base(ctx context.Context, acc []uint64) error {
 			index[i] = d - 1
 		}
 	} else if acc == nil {
-		ag.all.count += int(ag.tv.n)
+		ag.all.count += int(ag.tv.N)
 	} else {
 		ag.all.count += dataset.Count(acc)
 	}
@@ -118,9 +118,9 @@ func (ag *aggPass) base(ctx context.Context, acc []uint64) error {
 		groups := make([]dataset.NumberStats, len(ag.groups))
 		if c := ag.cols[i]; c != nil {
 			if index == nil {
-				c.SumByGroup(acc, int(ag.tv.n), nil, nil, all[:])
+				c.SumByGroup(acc, int(ag.tv.N), nil, nil, all[:])
 			} else { // overall: the groups' statistics combined
-				c.SumByGroup(acc, int(ag.tv.n), ids, index, groups)
+				c.SumByGroup(acc, int(ag.tv.N), ids, index, groups)
 				for _, g := range groups {
 					all[0].Merge(g)
 				}
@@ -148,7 +148,7 @@ func (ag *aggPass) base(ctx context.Context, acc []uint64) error {
 // storage order, checking the context every scanCheck rows.
 func (ag *aggPass) eachMember(ctx context.Context, acc []uint64, f func(r int32) error) error {
 	if acc == nil {
-		for r := int32(0); r < ag.tv.n; r++ {
+		for r := int32(0); r < ag.tv.N; r++ {
 			if r%scanCheck == 0 && ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -197,7 +197,7 @@ func (ag *aggPass) countGroups(ctx context.Context, acc []uint64) error {
 	}
 	slices.SortFunc(used, func(a, b int32) int { return int(first[a]) - int(first[b]) })
 	for _, id := range used {
-		idx, err := ag.newGroup([maxGroupBy]int32{id}, first[id])
+		idx, err := ag.newGroup([MaxGroupBy]int32{id}, first[id])
 		if err != nil {
 			return err
 		}
@@ -224,7 +224,7 @@ func (ag *aggPass) row(r int32, live bool) error {
 		var ok bool
 		if c := ag.cols[i]; c != nil && !live {
 			x, ok = c.Number(int(r))
-		} else if v := ag.tv.value(a, r); v.Kind == dataset.Number {
+		} else if v := ag.tv.Value(a, r); v.Kind == dataset.Number {
 			x, ok = v.Num, true
 		}
 		if ok {
@@ -239,13 +239,13 @@ func (ag *aggPass) row(r int32, live bool) error {
 
 // group returns the index of r's group, adding the group on its first row.
 func (ag *aggPass) group(r int32, live bool) (int, error) {
-	var k [maxGroupBy]int32
+	var k [MaxGroupBy]int32
 	for i, g := range ag.grps {
 		if !live {
 			k[i] = g.ID(r)
 			continue
 		}
-		v := ag.tv.value(ag.by[i], r)
+		v := ag.tv.Value(ag.by[i], r)
 		if id, ok := g.Of(v); ok && isScalarArg(v) {
 			k[i] = id
 			continue
@@ -271,7 +271,7 @@ func (ag *aggPass) group(r int32, live bool) (int, error) {
 	return ag.newGroup(k, r)
 }
 
-func (ag *aggPass) newGroup(k [maxGroupBy]int32, r int32) (int, error) {
+func (ag *aggPass) newGroup(k [MaxGroupBy]int32, r int32) (int, error) {
 	if len(ag.groups) == maxGroups {
 		return 0, tooManyGroups()
 	}
@@ -297,12 +297,12 @@ func tooManyGroups() error {
 // It needs no variant, no updated or deleted dataset row, and a column
 // for every numeric attribute whose sums are built. done is false when
 // it does not apply.
-func (ag *aggPass) fromSums(pq *powerQuery) (done bool, err error) {
+func (ag *aggPass) fromSums(pq *Query) (done bool, err error) {
 	tv := ag.tv
-	if pq.rest != nil || tv.member != nil || (tv.ov != nil && len(tv.ov.rowIdx) > 0) || len(ag.by) > 1 {
+	if pq.Rest != nil || tv.member != nil || (tv.Ov != nil && len(tv.Ov.rowIdx) > 0) || len(ag.by) > 1 {
 		return false, nil
 	}
-	switch preds := pq.q.preds; {
+	switch preds := pq.List.Preds; {
 	case len(preds) == 0:
 		return ag.everyRow()
 	case len(preds) == 1 && len(ag.by) == 0:
@@ -319,7 +319,7 @@ func (ag *aggPass) sums(by string) []*dataset.GroupSums {
 		if c == nil {
 			return nil
 		}
-		if out[i] = ag.tv.ds.SumsReady(by, c.Path()); out[i] == nil {
+		if out[i] = ag.tv.DS.SumsReady(by, c.Path()); out[i] == nil {
 			return nil
 		}
 	}
@@ -329,13 +329,13 @@ func (ag *aggPass) sums(by string) []*dataset.GroupSums {
 func (ag *aggPass) everyRow() (bool, error) {
 	by := ""
 	if len(ag.by) == 1 {
-		by = ag.by[0].path
+		by = ag.by[0].Path
 	}
 	all, sums := ag.sums(""), ag.sums(by)
 	if all == nil || sums == nil {
 		return false, nil
 	}
-	ag.all.count = int(ag.tv.n)
+	ag.all.count = int(ag.tv.N)
 	fillStats(ag.all, all, 0)
 	if by == "" {
 		return true, nil
@@ -345,7 +345,7 @@ func (ag *aggPass) everyRow() (bool, error) {
 		return true, tooManyGroups()
 	}
 	for id := range g.Len() {
-		idx, _ := ag.newGroup([maxGroupBy]int32{int32(id)}, g.FirstRow(int32(id)))
+		idx, _ := ag.newGroup([MaxGroupBy]int32{int32(id)}, g.FirstRow(int32(id)))
 		st := ag.groups[idx]
 		st.count = g.Size(int32(id))
 		fillStats(st, sums, id)
@@ -355,12 +355,12 @@ func (ag *aggPass) everyRow() (bool, error) {
 
 // oneValue fills the statistics of the rows pr (an eq) matches: one
 // group of pr's column.
-func (ag *aggPass) oneValue(pr *predicate) (bool, error) {
-	if pr.op != model.OpEq || !isScalarArg(pr.arg) || !ag.tv.hasOrder(pr.attr) {
+func (ag *aggPass) oneValue(pr *Pred) (bool, error) {
+	if pr.Op != model.OpEq || !isScalarArg(pr.arg) || !ag.tv.hasOrder(pr.Attr) {
 		return false, nil
 	}
-	g := ag.tv.ds.GroupsReady(pr.attr.path)
-	sums := ag.sums(pr.attr.path)
+	g := ag.tv.DS.GroupsReady(pr.Attr.Path)
+	sums := ag.sums(pr.Attr.Path)
 	if g == nil || sums == nil {
 		return false, nil
 	}
@@ -379,7 +379,7 @@ func fillStats(st *stats, sums []*dataset.GroupSums, id int) {
 }
 
 // value is the TAggregate value, groups in order of their first row.
-func (ag *aggPass) value(want statSet) map[string]any {
+func (ag *aggPass) value(want StatSet) map[string]any {
 	out := ag.all.value(ag.nums, want)
 	order := make([]int, len(ag.groups))
 	for i := range order {
