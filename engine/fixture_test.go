@@ -2,11 +2,11 @@ package engine
 
 import (
 	"bytes"
-	"strconv"
 	"sync"
 	"testing"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/internal/testdata"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -27,22 +27,7 @@ func benchDataset(tb testing.TB, n int) *dataset.Dataset {
 	if d, ok := benchData.Load(n); ok {
 		return d.(*dataset.Dataset)
 	}
-	var buf bytes.Buffer
-	cats := []string{"tools", "toys", "garden", "books", "food"}
-	for i := 1; i <= n; i++ {
-		buf.WriteString(`{"id":`)
-		buf.WriteString(strconv.Itoa(i))
-		buf.WriteString(`,"name":"Item `)
-		buf.WriteString(strconv.Itoa(i))
-		buf.WriteString(`","price":`)
-		buf.WriteString(strconv.FormatFloat(float64(i*7919%100000)/100, 'f', -1, 64))
-		buf.WriteString(`,"category":"`)
-		buf.WriteString(cats[i%len(cats)])
-		buf.WriteString(`","customerId":`)
-		buf.WriteString(strconv.Itoa(i % 1000))
-		buf.WriteString("}\n")
-	}
-	d, err := dataset.Read(&buf, dataset.Options{ImportCode: "bench", Format: dataset.NDJSON})
+	d, err := dataset.Read(bytes.NewReader(testdata.BenchProducts(n)), dataset.Options{ImportCode: "bench", Format: dataset.NDJSON})
 	if err != nil {
 		tb.Fatal(err)
 	}

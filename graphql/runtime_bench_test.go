@@ -1,15 +1,14 @@
 package graphql
 
 import (
-	"bytes"
 	"context"
-	"strconv"
 	"sync"
 	"testing"
 
 	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
+	"github.com/mockgql/mockgql/internal/testdata"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -25,22 +24,7 @@ func rtBenchDataset(b testing.TB, n int) *dataset.Dataset {
 	if d, ok := rtBenchData.Load(n); ok {
 		return d.(*dataset.Dataset)
 	}
-	var buf bytes.Buffer
-	cats := []string{"tools", "toys", "garden", "books", "food"}
-	for i := 1; i <= n; i++ {
-		buf.WriteString(`{"id":`)
-		buf.WriteString(strconv.Itoa(i))
-		buf.WriteString(`,"name":"Item `)
-		buf.WriteString(strconv.Itoa(i))
-		buf.WriteString(`","price":`)
-		buf.WriteString(strconv.FormatFloat(float64(i*7919%100000)/100, 'f', -1, 64))
-		buf.WriteString(`,"category":"`)
-		buf.WriteString(cats[i%len(cats)])
-		buf.WriteString(`","customerId":`)
-		buf.WriteString(strconv.Itoa(i % 1000))
-		buf.WriteString("}\n")
-	}
-	d := rtDataset(b, "bench", dataset.NDJSON, "", buf.String())
+	d := rtDataset(b, "bench", dataset.NDJSON, "", string(testdata.BenchProducts(n)))
 	rtBenchData.Store(n, d)
 	return d
 }
