@@ -118,7 +118,7 @@ func newGroupKeyer(tv *TableView, by []*Attr) *groupKeyer {
 		if !tv.hasOrder(a) {
 			return g
 		}
-		ords[i] = tv.DS.Order(a.Path)
+		ords[i] = tv.ds.Order(a.Path)
 	}
 	g.ords = ords
 	return g
@@ -139,7 +139,7 @@ func (g *groupKeyer) group(r int32, next int) (int, bool) {
 		return next, false
 	}
 	var k [MaxGroupBy]int32
-	live := r >= g.tv.N || g.tv.Ov.IsChanged(r)
+	live := r >= g.tv.N || g.tv.ov.isChanged(r)
 	for i, ord := range g.ords {
 		k[i] = g.rank(ord, g.by[i], r, live)
 	}

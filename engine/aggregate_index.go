@@ -46,7 +46,7 @@ func IndexedAggregate(ctx context.Context, tv *TableView, pq *Query, nums, by []
 		if !tv.hasOrder(a) {
 			return nil, false, nil
 		}
-		if grps[i] = tv.DS.GroupsReady(a.Path); grps[i] == nil {
+		if grps[i] = tv.ds.GroupsReady(a.Path); grps[i] == nil {
 			return nil, false, nil
 		}
 	}
@@ -299,7 +299,7 @@ func tooManyGroups() error {
 // it does not apply.
 func (ag *aggPass) fromSums(pq *Query) (done bool, err error) {
 	tv := ag.tv
-	if pq.Rest != nil || tv.member != nil || (tv.Ov != nil && len(tv.Ov.rowIdx) > 0) || len(ag.by) > 1 {
+	if pq.Rest != nil || tv.member != nil || (tv.ov != nil && len(tv.ov.rowIdx) > 0) || len(ag.by) > 1 {
 		return false, nil
 	}
 	switch preds := pq.List.Preds; {
@@ -319,7 +319,7 @@ func (ag *aggPass) sums(by string) []*dataset.GroupSums {
 		if c == nil {
 			return nil
 		}
-		if out[i] = ag.tv.DS.SumsReady(by, c.Path()); out[i] == nil {
+		if out[i] = ag.tv.ds.SumsReady(by, c.Path()); out[i] == nil {
 			return nil
 		}
 	}
@@ -359,7 +359,7 @@ func (ag *aggPass) oneValue(pr *Pred) (bool, error) {
 	if pr.Op != model.OpEq || !isScalarArg(pr.arg) || !ag.tv.hasOrder(pr.Attr) {
 		return false, nil
 	}
-	g := ag.tv.DS.GroupsReady(pr.Attr.Path)
+	g := ag.tv.ds.GroupsReady(pr.Attr.Path)
 	sums := ag.sums(pr.Attr.Path)
 	if g == nil || sums == nil {
 		return false, nil

@@ -46,8 +46,8 @@ func (b *ChunkedBits) Has(r int32) bool {
 	return c != nil && c[r>>6%chunkWords]&(1<<(uint(r)&63)) != 0
 }
 
-// AndNotInto clears b's rows in dst (of b's words), skipping empty chunks.
-func (b *ChunkedBits) AndNotInto(dst []uint64) {
+// andNotInto clears b's rows in dst (of b's words), skipping empty chunks.
+func (b *ChunkedBits) andNotInto(dst []uint64) {
 	for ci, c := range b.chunks {
 		if c == nil {
 			continue
@@ -59,12 +59,12 @@ func (b *ChunkedBits) AndNotInto(dst []uint64) {
 	}
 }
 
-// AndNotCount is AndNotInto that also returns the rows left in dst: one
+// andNotCount is andNotInto that also returns the rows left in dst: one
 // pass where andNotInto and a popcount would take two. (Clearing the
 // changed rows one by one after the popcount the query needs anyway was
 // measured too: at 1M rows and 6,000 changed rows it added about three
 // times what this pass adds.)
-func (b *ChunkedBits) AndNotCount(dst []uint64) int {
+func (b *ChunkedBits) andNotCount(dst []uint64) int {
 	n := 0
 	for ci, c := range b.chunks {
 		d := dst[ci*chunkWords : min(len(dst), (ci+1)*chunkWords)]
@@ -80,8 +80,8 @@ func (b *ChunkedBits) AndNotCount(dst []uint64) int {
 	return n
 }
 
-// Dense returns b as n/64 words (tests, comparisons).
-func (b *ChunkedBits) Dense() []uint64 {
+// dense returns b as n/64 words (tests, comparisons).
+func (b *ChunkedBits) dense() []uint64 {
 	out := make([]uint64, b.words)
 	for ci, c := range b.chunks {
 		if c != nil {

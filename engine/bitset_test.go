@@ -46,7 +46,7 @@ func TestChunkedBitsEdits(t *testing.T) {
 				got := e.Done()
 				requireBitsEqual(t, got, want)
 				if prev != nil {
-					if !slices.Equal(prev.Dense(), prevDense) {
+					if !slices.Equal(prev.dense(), prevDense) {
 						t.Fatalf("version %d changed its parent", version)
 					}
 					for ci := range got.chunks {
@@ -55,7 +55,7 @@ func TestChunkedBitsEdits(t *testing.T) {
 						}
 					}
 				}
-				prev, prevDense = got, got.Dense()
+				prev, prevDense = got, got.dense()
 			}
 		})
 	}
@@ -63,7 +63,7 @@ func TestChunkedBitsEdits(t *testing.T) {
 
 func requireBitsEqual(tb testing.TB, got *ChunkedBits, want *Bitset) {
 	tb.Helper()
-	if !slices.Equal(got.Dense(), want.Words) {
+	if !slices.Equal(got.dense(), want.Words) {
 		tb.Fatal("chunked bits differ from the plain bitset")
 	}
 	all := make([]uint64, len(want.Words))
@@ -71,8 +71,8 @@ func requireBitsEqual(tb testing.TB, got *ChunkedBits, want *Bitset) {
 		all[i] = ^uint64(0)
 	}
 	left := slices.Clone(all)
-	got.AndNotInto(all)
-	if n := got.AndNotCount(left); n != dataset.Count(all) || !slices.Equal(left, all) {
+	got.andNotInto(all)
+	if n := got.andNotCount(left); n != dataset.Count(all) || !slices.Equal(left, all) {
 		tb.Fatalf("andNotCount left %d rows, want %d", n, dataset.Count(all))
 	}
 	for w := range all {

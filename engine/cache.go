@@ -9,12 +9,12 @@ import (
 	"github.com/mockgql/mockgql/dataset"
 )
 
-// CacheKey names one cached result. Datasets and overlays are held weakly,
+// cacheKey names one cached result. Datasets and overlays are held weakly,
 // so a cache entry never keeps a replaced dataset (re-import) or a dropped
 // overlay alive; a new dataset never matches an old entry.
-type CacheKey struct {
+type cacheKey struct {
 	owner   uint64 // the Runtime (a shared Cache holds many)
-	Kind    CacheKind
+	Kind    cacheKind
 	Table   string
 	Dataset weak.Pointer[dataset.Dataset]
 	Overlay weak.Pointer[Overlay]
@@ -22,16 +22,16 @@ type CacheKey struct {
 	Spec    string
 }
 
-// CacheKind tells what a cache entry holds.
-type CacheKind uint8
+// cacheKind tells what a cache entry holds.
+type cacheKind uint8
 
 // Kinds of cache entries.
 const (
-	CacheBase    CacheKind = iota // filtered, sorted dataset rows (no overlay)
-	CacheList                     // the same with the overlay merged in
-	CacheVariant                  // variant membership Bitset
-	CacheOverlay                  // a table's overlay resolved against a dataset
-	CacheMaxID                    // numeric-id statistics of a dataset
+	cacheBase    cacheKind = iota // filtered, sorted dataset rows (no overlay)
+	cacheList                     // the same with the overlay merged in
+	cacheVariant                  // variant membership Bitset
+	cacheOverlay                  // a table's overlay resolved against a dataset
+	cacheMaxID                    // numeric-id statistics of a dataset
 )
 
 // lru is a size-bounded, concurrency-safe least-recently-used cache. Cost is
@@ -41,24 +41,24 @@ type lru struct {
 	mu    sync.Mutex
 	max   int64
 	cost  int64
-	items map[CacheKey]*list.Element
+	items map[cacheKey]*list.Element
 	order list.List // front = most recent
 }
 
 const entryCost = 32
 
 type lruEntry struct {
-	key   CacheKey
+	key   cacheKey
 	value any
 	cost  int64
 }
 
 func newLRU(max int64) *lru {
-	return &lru{max: max, items: map[CacheKey]*list.Element{}}
+	return &lru{max: max, items: map[cacheKey]*list.Element{}}
 }
 
 // get returns the value under k and marks it recently used.
-func (c *lru) get(k CacheKey) (any, bool) {
+func (c *lru) get(k cacheKey) (any, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e, ok := c.items[k]
@@ -72,7 +72,7 @@ func (c *lru) get(k CacheKey) (any, bool) {
 // put stores v under k with the given cost, evicting the least recently
 // used entries beyond the bound. A value costing more than the whole bound
 // is not stored.
-func (c *lru) put(k CacheKey, v any, cost int64) {
+func (c *lru) put(k cacheKey, v any, cost int64) {
 	cost += entryCost
 	if cost > c.max {
 		return
@@ -126,10 +126,10 @@ type CacheView struct {
 	owner uint64
 }
 
-// GetOrMake returns the value under k, computing it with make on a miss and
+// getOrMake returns the value under k, computing it with make on a miss and
 // storing it unless make fails. Concurrent misses may compute twice; both
 // results are equal.
-func GetOrMake[T any](c CacheView, k CacheKey, make func() (T, int64, error)) (T, error) {
+func getOrMake[T any](c CacheView, k cacheKey, make func() (T, int64, error)) (T, error) {
 	k.owner = c.owner
 	if v, ok := c.l.get(k); ok {
 		return v.(T), nil

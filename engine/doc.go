@@ -26,8 +26,8 @@
 //   - TableView: Value and ID of a row; PageRows for a ListQuery;
 //     RowsWhere, FirstWhere, ByID, Related, RelatedRows, RelatedOne look rows
 //     up by key (lookup.go, never a scan); FreshID and IDUsed choose the id
-//     of a created row (newid.go); End numbers dataset rows then created
-//     ones.
+//     of a created row (newid.go); Record, CreatedRow and Unchanged read
+//     the overlay's records; End numbers dataset rows then created ones.
 //   - Queries: a ListQuery (a sort attribute and Preds, each a Param's
 //     argument: filter.go) is what the list engine evaluates; a Query adds
 //     a Where tree (ParseWhere, where.go; bitset algebra in where_bits.go)
@@ -40,7 +40,7 @@
 //     the rows two versions may differ in, so a resolved table overlay
 //     (TableOverlay, overlay_resolve.go) and its live rows (overlay_live*.go)
 //     are patched (overlay_patch.go, overlay_ranks.go), not rebuilt.
-//   - Cache, CacheView, CacheKey, GetOrMake (cache.go): the node's bounded
+//   - Cache and CacheView (cache.go, with Env): the node's bounded
 //     LRU of computed row lists, membership bitsets and resolved overlays,
 //     shared by every Runtime, entries held by weak dataset and overlay
 //     pointers.

@@ -85,7 +85,7 @@ func (tv *TableView) pageOf(ctx context.Context, q *ListQuery, acc []uint64, cou
 	}
 	var sortOrd *dataset.Order
 	if q.Sort != nil {
-		sortOrd = tv.DS.Order(q.Sort.Path)
+		sortOrd = tv.ds.Order(q.Sort.Path)
 	}
 	baseTotal := int(tv.N)
 	switch {
@@ -97,7 +97,7 @@ func (tv *TableView) pageOf(ctx context.Context, q *ListQuery, acc []uint64, cou
 		baseTotal = dataset.Count(acc)
 	}
 	var live liveMatch
-	if tv.Ov != nil && !empty {
+	if tv.ov != nil && !empty {
 		live = tv.overlayMatch(q)
 	}
 	total := baseTotal + live.count
@@ -145,7 +145,7 @@ func (tv *TableView) sortRangePage(q *ListQuery, pg, size int) (RowList, bool) {
 	if q.Sort == nil || tv.member != nil {
 		return RowList{}, false
 	}
-	ord := tv.DS.Order(q.Sort.Path)
+	ord := tv.ds.Order(q.Sort.Path)
 	for i := range q.Preds {
 		pr := &q.Preds[i]
 		if pr.Attr != q.Sort || pr.Op == model.OpLike {
@@ -159,9 +159,9 @@ func (tv *TableView) sortRangePage(q *ListQuery, pg, size int) (RowList, bool) {
 	var excl *ChunkedBits
 	var live liveMatch
 	baseTotal := hi - lo
-	if tv.Ov != nil {
-		excl = tv.Ov.changed
-		baseTotal -= tv.Ov.changedIn(ord, q.Sort.Path, lo, hi)
+	if tv.ov != nil {
+		excl = tv.ov.changed
+		baseTotal -= tv.ov.changedIn(ord, q.Sort.Path, lo, hi)
 		live = tv.overlayMatch(q)
 	}
 	total := baseTotal + live.count
@@ -204,7 +204,7 @@ func (tv *TableView) indexable(q *ListQuery) bool {
 			return false
 		case a.Mapping == model.MappingConstant:
 		case q.Preds[i].Op == model.OpLike:
-			if !tv.hasColumn(a) || tv.DS.GramsReady(a.Path) == nil {
+			if !tv.hasColumn(a) || tv.ds.GramsReady(a.Path) == nil {
 				return false
 			}
 		case !tv.hasOrder(a):
@@ -223,7 +223,7 @@ func (tv *TableView) hasColumn(a *Attr) bool {
 // hasOrder reports whether a has a column whose Order is built (else it
 // is being built in the background and the query scans meanwhile).
 func (tv *TableView) hasOrder(a *Attr) bool {
-	return tv.hasColumn(a) && tv.DS.OrderReady(a.Path) != nil
+	return tv.hasColumn(a) && tv.ds.OrderReady(a.Path) != nil
 }
 
 // baseBits returns the dataset rows of the table that match q and have no
@@ -244,7 +244,7 @@ func (tv *TableView) baseBits(q *ListQuery) (acc *rowBits, empty bool) {
 		var ord *dataset.Order
 		lo, hi, single := 0, 0, false
 		if pr.Op != model.OpLike {
-			ord = tv.DS.Order(pr.Attr.Path)
+			ord = tv.ds.Order(pr.Attr.Path)
 			lo, hi, single = predBounds(ord, pr)
 		}
 		switch {
@@ -271,7 +271,7 @@ func (tv *TableView) baseBits(q *ListQuery) (acc *rowBits, empty bool) {
 			andWords(acc.w, tv.member.Words)
 		}
 	}
-	if tv.Ov != nil && tv.Ov.changed != nil {
+	if tv.ov != nil && tv.ov.changed != nil {
 		if acc == nil {
 			acc = getBits(words)
 			for i := range acc.w {
@@ -281,7 +281,7 @@ func (tv *TableView) baseBits(q *ListQuery) (acc *rowBits, empty bool) {
 				acc.w[words-1] = (1 << uint(rem)) - 1
 			}
 		}
-		acc.count = tv.Ov.changed.AndNotCount(acc.w)
+		acc.count = tv.ov.changed.andNotCount(acc.w)
 	}
 	return acc, false
 }
@@ -294,7 +294,7 @@ func (tv *TableView) addPredicate(dst []uint64, pr *Pred) {
 		tv.addLike(dst, pr)
 		return
 	}
-	ord := tv.DS.Order(pr.Attr.Path)
+	ord := tv.ds.Order(pr.Attr.Path)
 	switch pr.Op {
 	case model.OpEq:
 		if isScalarArg(pr.arg) {
@@ -344,7 +344,7 @@ func (tv *TableView) addLike(dst []uint64, pr *Pred) {
 	if pr.arg.Kind != dataset.String {
 		return
 	}
-	rows, exact := tv.DS.Grams(pr.Attr.Path).Like(pr.arg.Str)
+	rows, exact := tv.ds.Grams(pr.Attr.Path).Like(pr.arg.Str)
 	rows.WriteDenseTo(dst)
 	if exact {
 		return

@@ -67,14 +67,14 @@ const scanCheck = 1 << 16
 // the overlay by overlay version as well. The first call pays the scan.
 func (tv *TableView) rows(ctx context.Context, q *ListQuery) (RowList, error) {
 	base, err := tv.baseRows(ctx, q)
-	if err != nil || tv.Ov == nil {
+	if err != nil || tv.ov == nil {
 		return base, err
 	}
 	if !tv.View.cacheable {
 		return RowList{Rows: tv.mergeOverlay(base, q)}, nil
 	}
-	k := CacheKey{Kind: CacheList, Table: tv.Table.ID, Dataset: weak.Make(tv.DS), Overlay: weak.Make(tv.View.ov), Version: tv.View.st.Version(), Spec: q.Spec}
-	rows, err := GetOrMake(tv.View.env.Cache, k, func() ([]int32, int64, error) {
+	k := cacheKey{Kind: cacheList, Table: tv.Table.ID, Dataset: weak.Make(tv.ds), Overlay: weak.Make(tv.View.ov), Version: tv.View.st.Version(), Spec: q.Spec}
+	rows, err := getOrMake(tv.View.env.Cache, k, func() ([]int32, int64, error) {
 		r := tv.mergeOverlay(base, q)
 		return r, int64(len(r)), nil
 	})
@@ -90,14 +90,14 @@ func (tv *TableView) baseRows(ctx context.Context, q *ListQuery) (RowList, error
 	case q.Sort == nil && len(q.Preds) == 0 && tv.member == nil:
 		return RowList{n: int(tv.N), identity: true}, nil
 	case q.Sort == nil && len(q.Preds) == 0:
-		return RowList{Rows: tv.DS.VariantRows(*tv.Table.Variant)}, nil
+		return RowList{Rows: tv.ds.VariantRows(*tv.Table.Variant)}, nil
 	case !q.Desc && len(q.Preds) == 0 && tv.member == nil:
-		if s := tv.DS.Sorted(q.Sort.Path); len(s) == int(tv.N) {
+		if s := tv.ds.Sorted(q.Sort.Path); len(s) == int(tv.N) {
 			return RowList{Rows: s}, nil
 		}
 	}
-	k := CacheKey{Kind: CacheBase, Table: tv.Table.ID, Dataset: weak.Make(tv.DS), Spec: q.Spec}
-	rows, err := GetOrMake(tv.View.env.Cache, k, func() ([]int32, int64, error) {
+	k := cacheKey{Kind: cacheBase, Table: tv.Table.ID, Dataset: weak.Make(tv.ds), Spec: q.Spec}
+	rows, err := getOrMake(tv.View.env.Cache, k, func() ([]int32, int64, error) {
 		r, err := tv.scanBase(ctx, q)
 		return r, int64(len(r)), err
 	})
@@ -117,7 +117,7 @@ func (tv *TableView) scanBase(ctx context.Context, q *ListQuery) ([]int32, error
 	case q.Sort != nil:
 		order = tv.sortedRows(q.Sort)
 	case tv.member != nil:
-		order = tv.DS.VariantRows(*tv.Table.Variant)
+		order = tv.ds.VariantRows(*tv.Table.Variant)
 	}
 	if q.Sort != nil && q.Desc {
 		return out, tv.walkDesc(ctx, q.Sort, order, keep)
@@ -164,7 +164,7 @@ func (tv *TableView) walkDesc(ctx context.Context, a *Attr, sorted []int32, visi
 // the dataset's precomputed order; a path the dataset cannot sort (an
 // object) is sorted here by its JSON text.
 func (tv *TableView) sortedRows(a *Attr) []int32 {
-	if s := tv.DS.Sorted(a.Path); len(s) == int(tv.N) {
+	if s := tv.ds.Sorted(a.Path); len(s) == int(tv.N) {
 		return s
 	}
 	s := make([]int32, tv.N)
@@ -179,7 +179,7 @@ func (tv *TableView) sortedRows(a *Attr) []int32 {
 // the live overlay rows that match, each at its place in the query's order:
 // O(len(base)) copying plus O(changes · log len(base)) comparisons.
 func (tv *TableView) mergeOverlay(base RowList, q *ListQuery) []int32 {
-	o := tv.Ov
+	o := tv.ov
 	kept := make([]int32, 0, base.Len())
 	for i := 0; i < base.Len(); i++ {
 		if r := base.At(i); !o.changed.Has(r) {

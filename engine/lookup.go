@@ -23,11 +23,11 @@ func (tv *TableView) RowsWhere(a *Attr, k string, limit int) []int32 {
 	}
 	var out []int32
 	for _, r := range tv.datasetRowsWhere(a, k) {
-		if tv.InTable(r) && !tv.Ov.IsChanged(r) {
+		if tv.InTable(r) && !tv.ov.isChanged(r) {
 			out = append(out, r)
 		}
 	}
-	for _, r := range tv.Ov.keyRows(tv, a, k) {
+	for _, r := range tv.ov.keyRows(tv, a, k) {
 		if r >= tv.N || tv.InTable(r) {
 			out = append(out, r)
 		}
@@ -46,11 +46,11 @@ func (tv *TableView) RowsWhere(a *Attr, k string, limit int) []int32 {
 func (tv *TableView) datasetRowsWhere(a *Attr, k string) []int32 {
 	switch {
 	case a.IsID:
-		return tv.DatasetRowsByID(k)
+		return tv.datasetRowsByID(k)
 	case a.Mapping == model.MappingSource:
 		var out []int32
 		for _, lk := range LookupKeys(k) {
-			out = append(out, tv.DS.Lookup(a.Path, lk)...)
+			out = append(out, tv.ds.Lookup(a.Path, lk)...)
 		}
 		if len(out) > 1 {
 			slices.Sort(out)
@@ -84,18 +84,18 @@ func (tv *TableView) FirstWhere(a *Attr, k string) int32 {
 	}
 	path := a.Path
 	if a.IsID {
-		path = tv.IDPath
+		path = tv.idPath
 	}
 	best := int32(-1)
 	if path != "" {
-		best = tv.firstLive(tv.DS.Lookup(path, k))
+		best = tv.firstLive(tv.ds.Lookup(path, k))
 	}
 	if a.IsID {
-		if r := tv.positionalRow(k); r >= 0 && tv.InTable(r) && !tv.Ov.IsChanged(r) && (best < 0 || r < best) {
+		if r := tv.positionalRow(k); r >= 0 && tv.InTable(r) && !tv.ov.isChanged(r) && (best < 0 || r < best) {
 			best = r
 		}
 	}
-	for _, r := range tv.Ov.keyRows(tv, a, k) {
+	for _, r := range tv.ov.keyRows(tv, a, k) {
 		if (r >= tv.N || tv.InTable(r)) && (best < 0 || r < best) {
 			best = r
 		}
@@ -107,7 +107,7 @@ func (tv *TableView) FirstWhere(a *Attr, k string) int32 {
 // table and has no overlay record, or -1.
 func (tv *TableView) firstLive(rows []int32) int32 {
 	for _, r := range rows {
-		if tv.InTable(r) && !tv.Ov.IsChanged(r) {
+		if tv.InTable(r) && !tv.ov.isChanged(r) {
 			return r
 		}
 	}
@@ -117,7 +117,7 @@ func (tv *TableView) firstLive(rows []int32) int32 {
 // allRows returns every dataset row of the variant.
 func (tv *TableView) allRows() []int32 {
 	if tv.member != nil {
-		return tv.DS.VariantRows(*tv.Table.Variant)
+		return tv.ds.VariantRows(*tv.Table.Variant)
 	}
 	out := make([]int32, tv.N)
 	for i := range out {
@@ -128,7 +128,7 @@ func (tv *TableView) allRows() []int32 {
 
 // ByID returns the row with this id, or -1.
 func (tv *TableView) ByID(id string) int32 {
-	if r, ok := tv.Ov.CreatedRow(id); ok {
+	if r, ok := tv.ov.CreatedRow(id); ok {
 		return r
 	}
 	if rows := tv.RowsWhere(tv.Table.IDField, id, 1); len(rows) > 0 {
@@ -139,7 +139,7 @@ func (tv *TableView) ByID(id string) int32 {
 
 // RowByID is byID without allocating (see firstWhere).
 func (tv *TableView) RowByID(id string) int32 {
-	if r, ok := tv.Ov.CreatedRow(id); ok {
+	if r, ok := tv.ov.CreatedRow(id); ok {
 		return r
 	}
 	return tv.FirstWhere(tv.Table.IDField, id)
@@ -169,19 +169,19 @@ func (tv *TableView) RelatedRows(rf *Rel, r int32) (*TableView, []int32) {
 	target := tv.View.TableView(rf.To)
 	a := rf.ToAttr
 	if rf.From == nil || a == nil || a.IsID || a.Mapping != model.MappingSource ||
-		target.NotReady != nil || target.NoRows || target.member != nil || target.Ov != nil {
+		target.NotReady != nil || target.NoRows || target.member != nil || target.ov != nil {
 		return tv.Related(rf, r)
 	}
 	v := tv.Value(rf.From, r)
 	if v.Kind == dataset.Number { // CanonKey, in a buffer that stays here
 		var scratch [32]byte
-		return target, target.DS.Lookup(a.Path, string(AppendNum(scratch[:0], v.Num)))
+		return target, target.ds.Lookup(a.Path, string(AppendNum(scratch[:0], v.Num)))
 	}
 	k, ok := CanonKey(v)
 	if !ok {
 		return target, nil
 	}
-	return target, target.DS.Lookup(a.Path, k)
+	return target, target.ds.Lookup(a.Path, k)
 }
 
 // Related resolves relation field rf of row r: the view of the target

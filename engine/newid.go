@@ -9,10 +9,10 @@ import (
 
 // IDUsed reports whether a row has id, or had it (tombstones keep ids taken).
 func (tv *TableView) IDUsed(id string) bool {
-	if tv.Ov.HasRecord(id) {
+	if tv.ov.hasRecord(id) {
 		return true
 	}
-	return len(tv.DatasetRowsByID(id)) > 0
+	return len(tv.datasetRowsByID(id)) > 0
 }
 
 // FreshID chooses the id of a new row: the next integer after the largest
@@ -22,8 +22,8 @@ func (tv *TableView) FreshID(seq int64) string {
 	st := tv.idStats()
 	if st.numeric {
 		next := st.max + 1
-		if tv.Ov != nil {
-			if f, ok := tv.Ov.MaxIntegerID(); ok && f >= next {
+		if tv.ov != nil {
+			if f, ok := tv.ov.maxIntegerID(); ok && f >= next {
 				next = f + 1
 			}
 		}
@@ -49,11 +49,11 @@ type idStats struct {
 }
 
 func (tv *TableView) idStats() idStats {
-	if tv.IDPath == "" {
+	if tv.idPath == "" {
 		return idStats{numeric: true, max: float64(tv.N)}
 	}
-	k := CacheKey{Kind: CacheMaxID, Dataset: weak.Make(tv.DS), Spec: tv.IDPath}
-	st, _ := GetOrMake(tv.View.env.Cache, k, func() (idStats, int64, error) {
+	k := cacheKey{Kind: cacheMaxID, Dataset: weak.Make(tv.ds), Spec: tv.idPath}
+	st, _ := getOrMake(tv.View.env.Cache, k, func() (idStats, int64, error) {
 		st := idStats{numeric: true}
 		for r := int32(0); r < tv.N && st.numeric; r++ {
 			f, ok := integerID(tv.ID(r))

@@ -22,14 +22,13 @@ type Overlay struct {
 	state atomic.Pointer[OverlayState]
 
 	resolvedMu sync.Mutex
-	resolved   map[string]any // by table ID: the last resolved version, for the next build (LastResolved)
+	resolved   map[string]*TableOverlay // by table ID: the last resolved version, for the next build (lastResolved)
 }
 
-// LastResolved returns what SetResolved last kept for a table, or nil. A
+// lastResolved returns what keepResolved last kept for a table, or nil. A
 // nil Overlay has nothing. The row engine keeps its last resolved view of a
-// table's records here so that the next one is built from it; the value is
-// opaque to Overlay.
-func (o *Overlay) LastResolved(table string) any {
+// table's records here so that the next one is built from it.
+func (o *Overlay) lastResolved(table string) *TableOverlay {
 	if o == nil {
 		return nil
 	}
@@ -38,15 +37,15 @@ func (o *Overlay) LastResolved(table string) any {
 	return o.resolved[table]
 }
 
-// SetResolved keeps v as the table's last resolved records (LastResolved).
-func (o *Overlay) SetResolved(table string, v any) {
+// keepResolved keeps v as the table's last resolved records (lastResolved).
+func (o *Overlay) keepResolved(table string, v *TableOverlay) {
 	if o == nil {
 		return
 	}
 	o.resolvedMu.Lock()
 	defer o.resolvedMu.Unlock()
 	if o.resolved == nil {
-		o.resolved = map[string]any{}
+		o.resolved = map[string]*TableOverlay{}
 	}
 	o.resolved[table] = v
 }

@@ -53,7 +53,7 @@ func (lo *liveOrder) setGroups(vals []dataset.Value) {
 // live returns tv's overlay as a liveTable with the values of attrs, and
 // the order of each sorted attribute; built once per resolved overlay.
 func (tv *TableView) liveTable() *liveTable {
-	o := tv.Ov
+	o := tv.ov
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.liveTab == nil {
@@ -124,8 +124,8 @@ type liveMatch struct {
 // rows the others leave.
 func (tv *TableView) overlayMatch(q *ListQuery) liveMatch {
 	lt := tv.liveTable()
-	tv.Ov.mu.Lock()
-	defer tv.Ov.mu.Unlock()
+	tv.ov.mu.Lock()
+	defer tv.ov.mu.Unlock()
 	m := liveMatch{lt: lt, bits: make([]uint64, (len(lt.rows)+63)/64)}
 	for i := range m.bits {
 		m.bits[i] = ^uint64(0)
@@ -254,9 +254,9 @@ func sortSearch(n int, f func(int) bool) int {
 func (m liveMatch) merge(tv *TableView, q *ListQuery, ord *dataset.Order, base []int32, limit int) []int32 {
 	var lb *liveBounds
 	if q.Sort != nil {
-		tv.Ov.mu.Lock()
+		tv.ov.mu.Lock()
 		lb = m.lt.bounds(tv, q.Sort, ord)
-		tv.Ov.mu.Unlock()
+		tv.ov.mu.Unlock()
 	}
 	before := func(b int32, x int32) bool { // base row b before live row x
 		if lb != nil {
@@ -329,9 +329,9 @@ func (m liveMatch) first(tv *TableView, q *ListQuery, limit int, past func(int32
 		}
 		return out
 	}
-	tv.Ov.mu.Lock()
+	tv.ov.mu.Lock()
 	lo := m.lt.order(tv, q.Sort)
-	tv.Ov.mu.Unlock()
+	tv.ov.mu.Unlock()
 	if walk := min(len(lo.idx), limit*len(lo.idx)/m.count+1); m.count*bits.Len(uint(m.count))*8 < walk {
 		out = m.selectFirst(lo, q.Desc, limit, out)
 		if past != nil {

@@ -48,7 +48,7 @@ func (o *TableOverlay) patch(tv *TableView, ts *TableState, ids []string) *Table
 			if cur == nil || cur.Created {
 				rec = nil
 			}
-			for _, r := range tv.DatasetRowsByID(id) {
+			for _, r := range tv.datasetRowsByID(id) {
 				set = append(set, rowSet{r, rec})
 			}
 		}

@@ -45,7 +45,7 @@ func TestOverlayPatchMatchesFull(t *testing.T) {
 	}
 	patched, versions, livePatched, ranksPatched := 0, 0, 0, 0
 	check := func(st *OverlayState, cacheable bool) {
-		last := lastResolved(ov, tab.ID)
+		last := ov.lastResolved(tab.ID)
 		tv := testView(cache, pool, ov, st, cacheable).TableView(tab)
 		ts := st.Table(tab.ID)
 		if ts.Len() == 0 {
@@ -57,19 +57,19 @@ func TestOverlayPatchMatchesFull(t *testing.T) {
 			}
 		}
 		versions++
-		got, want := tv.Ov, resolveAll(tv, ts)
+		got, want := tv.ov, resolveAll(tv, ts)
 		requireSameOverlay(t, got, want)
 		if rnd.IntN(3) == 0 { // a list query reads the live table: later versions patch theirs from it
 			fresh := *tv
-			fresh.Ov = want
-			tv.Ov.mu.Lock()
-			if tv.Ov.liveTab == nil && tv.Ov.from != nil {
+			fresh.ov = want
+			tv.ov.mu.Lock()
+			if tv.ov.liveTab == nil && tv.ov.from != nil {
 				livePatched++
 			}
-			if tv.Ov.ranksFrom != nil && len(tv.Ov.ranksFrom.ranks) > 0 {
+			if tv.ov.ranksFrom != nil && len(tv.ov.ranksFrom.ranks) > 0 {
 				ranksPatched++
 			}
-			tv.Ov.mu.Unlock()
+			tv.ov.mu.Unlock()
 			requireSameLive(t, tv, &fresh)
 			requireSameRanks(t, tv, &fresh)
 		}
@@ -119,7 +119,7 @@ func requireSameOverlay(tb testing.TB, got, want *TableOverlay) {
 		tb.Fatalf("rows %v, want %v", got.rowIdx, want.rowIdx)
 	case !slices.Equal(chs(got.rowRecs), chs(want.rowRecs)):
 		tb.Fatal("row records differ")
-	case !slices.Equal(got.changed.Dense(), want.changed.Dense()):
+	case !slices.Equal(got.changed.dense(), want.changed.dense()):
 		tb.Fatal("changed bitsets differ")
 	case !slices.Equal(got.updated, want.updated):
 		tb.Fatalf("updated %v, want %v", got.updated, want.updated)
@@ -153,31 +153,31 @@ func requireSameLive(tb testing.TB, got, want *TableView) {
 		if a.Name != "price" && a.Name != "name" {
 			continue
 		}
-		got.Ov.mu.Lock()
+		got.ov.mu.Lock()
 		gv, gl := g.values(got, a), g.order(got, a)
-		got.Ov.mu.Unlock()
-		want.Ov.mu.Lock()
+		got.ov.mu.Unlock()
+		want.ov.mu.Lock()
 		wv, wl := w.values(want, a), w.order(want, a)
-		want.Ov.mu.Unlock()
+		want.ov.mu.Unlock()
 		if !slices.Equal(gv, wv) || !slices.Equal(gl.idx, wl.idx) || !slices.Equal(gl.group, wl.group) {
 			tb.Fatalf("live %s: values or order differ", a.Name)
 		}
-		ord := got.DS.Order(a.Path)
-		got.Ov.mu.Lock()
+		ord := got.ds.Order(a.Path)
+		got.ov.mu.Lock()
 		gb := g.bounds(got, a, ord)
-		got.Ov.mu.Unlock()
-		want.Ov.mu.Lock()
+		got.ov.mu.Unlock()
+		want.ov.mu.Lock()
 		wb := w.bounds(want, a, ord)
-		want.Ov.mu.Unlock()
+		want.ov.mu.Unlock()
 		if !slices.Equal(gb.lo, wb.lo) || !slices.Equal(gb.hi, wb.hi) {
 			tb.Fatalf("live %s: places in the dataset's order differ", a.Name)
 		}
-		got.Ov.mu.Lock()
+		got.ov.mu.Lock()
 		gg := liveGramRows(g, g.gramIndex(got, a))
-		got.Ov.mu.Unlock()
-		want.Ov.mu.Lock()
+		got.ov.mu.Unlock()
+		want.ov.mu.Lock()
 		wg := liveGramRows(w, w.gramIndex(want, a))
-		want.Ov.mu.Unlock()
+		want.ov.mu.Unlock()
 		if !maps.EqualFunc(gg, wg, slices.Equal) {
 			tb.Fatalf("live %s: n-gram indexes differ", a.Name)
 		}
@@ -190,15 +190,15 @@ func requireSameLive(tb testing.TB, got, want *TableView) {
 func requireSameRanks(tb testing.TB, got, want *TableView) {
 	tb.Helper()
 	for _, path := range []string{"price", "name"} {
-		ord := got.DS.Order(path)
-		g := got.Ov.changedIn(ord, path, 0, ord.Len()/2)
-		w := want.Ov.changedIn(ord, path, 0, ord.Len()/2)
-		got.Ov.mu.Lock()
-		gr := got.Ov.ranks[path]
-		got.Ov.mu.Unlock()
-		want.Ov.mu.Lock()
-		wr := want.Ov.ranks[path]
-		want.Ov.mu.Unlock()
+		ord := got.ds.Order(path)
+		g := got.ov.changedIn(ord, path, 0, ord.Len()/2)
+		w := want.ov.changedIn(ord, path, 0, ord.Len()/2)
+		got.ov.mu.Lock()
+		gr := got.ov.ranks[path]
+		got.ov.mu.Unlock()
+		want.ov.mu.Lock()
+		wr := want.ov.ranks[path]
+		want.ov.mu.Unlock()
 		if g != w || !slices.Equal(gr, wr) {
 			tb.Fatalf("%s: %d changed rows in the first half, want %d; ranks equal %v", path, g, w, slices.Equal(gr, wr))
 		}

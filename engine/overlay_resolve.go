@@ -68,14 +68,14 @@ func (v *View) resolveOverlay(tv *TableView) *TableOverlay {
 	if ts.Len() == 0 {
 		return nil
 	}
-	if last := lastResolved(v.ov, tv.Table.ID); last.resolves(tv, ts) {
+	if last := v.ov.lastResolved(tv.Table.ID); last.resolves(tv, ts) {
 		return last
 	}
 	if !v.cacheable {
 		return buildOverlay(tv, ts)
 	}
-	k := CacheKey{Kind: CacheOverlay, Table: tv.Table.ID, Dataset: weak.Make(tv.DS), Overlay: weak.Make(v.ov), Version: v.st.Version()}
-	o, _ := GetOrMake(v.env.Cache, k, func() (*TableOverlay, int64, error) {
+	k := cacheKey{Kind: cacheOverlay, Table: tv.Table.ID, Dataset: weak.Make(tv.ds), Overlay: weak.Make(v.ov), Version: v.st.Version()}
+	o, _ := getOrMake(v.env.Cache, k, func() (*TableOverlay, int64, error) {
 		return buildOverlay(tv, ts), overlayCost(tv, ts), nil
 	})
 	return o
@@ -94,7 +94,7 @@ func overlayCost(tv *TableView, ts *TableState) int64 {
 // resolves reports whether o resolved the records ts for tv's table and
 // dataset; a nil o resolves nothing.
 func (o *TableOverlay) resolves(tv *TableView, ts *TableState) bool {
-	return o != nil && o.ts == ts && o.t == tv.Table && o.ds == weak.Make(tv.DS)
+	return o != nil && o.ts == ts && o.t == tv.Table && o.ds == weak.Make(tv.ds)
 }
 
 // buildOverlay resolves a table's records: by patching the last resolved
@@ -102,7 +102,7 @@ func (o *TableOverlay) resolves(tv *TableView, ts *TableState) bool {
 // under known RowIDs, else from every record.
 func buildOverlay(tv *TableView, ts *TableState) *TableOverlay {
 	var o *TableOverlay
-	if prev := lastResolved(tv.View.ov, tv.Table.ID); prev != nil && prev.t == tv.Table && prev.ds == weak.Make(tv.DS) {
+	if prev := tv.View.ov.lastResolved(tv.Table.ID); prev != nil && prev.t == tv.Table && prev.ds == weak.Make(tv.ds) {
 		if ids, ok := Diff(prev.ts, ts); ok {
 			o = prev.patch(tv, ts, ids)
 		}
@@ -110,13 +110,13 @@ func buildOverlay(tv *TableView, ts *TableState) *TableOverlay {
 	if o == nil {
 		o = resolveAll(tv, ts)
 	}
-	tv.View.ov.SetResolved(tv.Table.ID, o) // complete: other queries may take it now
+	tv.View.ov.keepResolved(tv.Table.ID, o) // complete: other queries may take it now
 	return o
 }
 
 // resolveAll resolves every record of ts.
 func resolveAll(tv *TableView, ts *TableState) *TableOverlay {
-	o := &TableOverlay{n: tv.N, t: tv.Table, ds: weak.Make(tv.DS), ts: ts}
+	o := &TableOverlay{n: tv.N, t: tv.Table, ds: weak.Make(tv.ds), ts: ts}
 	var set []rowSet
 	ts.Each(func(c *Change) {
 		rec := decodeRecord(tv, c)
@@ -127,7 +127,7 @@ func resolveAll(tv *TableView, ts *TableState) *TableOverlay {
 			}
 			return
 		}
-		for _, r := range tv.DatasetRowsByID(c.RowID) {
+		for _, r := range tv.datasetRowsByID(c.RowID) {
 			set = append(set, rowSet{r, rec})
 		}
 	})
@@ -195,12 +195,12 @@ func (o *TableOverlay) rowRecord(r int32) *RowRec {
 	return nil
 }
 
-// HasRecord reports whether a row with id has a record, tombstones
+// hasRecord reports whether a row with id has a record, tombstones
 // included; a nil o has none.
-func (o *TableOverlay) HasRecord(id string) bool { return o != nil && o.ts.Get(id) != nil }
+func (o *TableOverlay) hasRecord(id string) bool { return o != nil && o.ts.Get(id) != nil }
 
-// IsChanged reports whether dataset row r has a record (updated or deleted).
-func (o *TableOverlay) IsChanged(r int32) bool { return o != nil && o.changed.Has(r) }
+// isChanged reports whether dataset row r has a record (updated or deleted).
+func (o *TableOverlay) isChanged(r int32) bool { return o != nil && o.changed.Has(r) }
 
 // live returns the rows the overlay holds that exist: updated dataset rows
 // (ascending) then created rows, in storage order.
@@ -249,7 +249,7 @@ func (o *TableOverlay) keyRows(tv *TableView, a *Attr, k string) []int32 {
 // live rows built per version (a mutation's id lookups each had one).
 func (o *TableOverlay) idRows(tv *TableView, k string) []int32 {
 	var out []int32
-	for _, r := range tv.DatasetRowsByID(k) {
+	for _, r := range tv.datasetRowsByID(k) {
 		if rec := o.rowRecord(r); rec != nil && !rec.Deleted {
 			out = append(out, r)
 		}
@@ -260,9 +260,9 @@ func (o *TableOverlay) idRows(tv *TableView, k string) []int32 {
 	return out
 }
 
-// MaxIntegerID returns the largest integer RowID with a record (created,
+// maxIntegerID returns the largest integer RowID with a record (created,
 // updated or deleted), and whether there is one.
-func (o *TableOverlay) MaxIntegerID() (float64, bool) { return o.maxID, o.hasMaxID }
+func (o *TableOverlay) maxIntegerID() (float64, bool) { return o.maxID, o.hasMaxID }
 
 // positionalRow returns the dataset row whose id is its 1-based position
 // id, or -1: a row that has no id of its own.
@@ -294,13 +294,13 @@ func position(id string, n int) (int, bool) {
 	return pos, pos <= n
 }
 
-// DatasetRowsByID returns the dataset rows whose id is id, ascending,
+// datasetRowsByID returns the dataset rows whose id is id, ascending,
 // whatever the variant and the overlay say.
-func (tv *TableView) DatasetRowsByID(id string) []int32 {
+func (tv *TableView) datasetRowsByID(id string) []int32 {
 	var out []int32
-	if tv.IDPath != "" {
+	if tv.idPath != "" {
 		for _, k := range LookupKeys(id) {
-			out = append(out, tv.DS.Lookup(tv.IDPath, k)...)
+			out = append(out, tv.ds.Lookup(tv.idPath, k)...)
 		}
 	}
 	if r := tv.positionalRow(id); r >= 0 {
@@ -311,12 +311,6 @@ func (tv *TableView) DatasetRowsByID(id string) []int32 {
 		out = slices.Compact(out)
 	}
 	return out
-}
-
-// lastResolved returns the table's last resolved overlay kept by o, or nil.
-func lastResolved(o *Overlay, table string) *TableOverlay {
-	t, _ := o.LastResolved(table).(*TableOverlay)
-	return t
 }
 
 // integerID parses an id that is a canonical integer ("7", not "07" or "7.5").

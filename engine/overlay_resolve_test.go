@@ -16,7 +16,7 @@ func TestResolveOverlayKeptWithoutCache(t *testing.T) {
 	tab := benchTable(t)
 	ov := NewOverlay()
 	resolve := func(p Pool) *TableOverlay {
-		return testView(cache, p, ov, ov.State(), true).TableView(tab).Ov
+		return testView(cache, p, ov, ov.State(), true).TableView(tab).ov
 	}
 	price := func(v string) map[string]json.RawMessage {
 		return map[string]json.RawMessage{"a_Product_price": json.RawMessage(v)}

@@ -38,7 +38,7 @@ func (pq *Query) BeforeMembers(tv *TableView, s *PowerSet, c int32, limit int) [
 // walkBack returns, nearest first, the last limit members of s.acc
 // before row c (c < 0: the end) in the keys' order.
 func (pq *Query) walkBack(tv *TableView, s *PowerSet, c int32, limit int) []int32 {
-	ord := tv.DS.Order(pq.Keys[0].Attr.Path)
+	ord := tv.ds.Order(pq.Keys[0].Attr.Path)
 	lo, hi := sortBounds(pq.List, ord)
 	w := pq.newWalk(tv, s.words(), 0, limit)
 	ok := w.worthWalking(s.base, hi-lo)

@@ -93,7 +93,7 @@ func (pq *Query) IndexedSet(ctx context.Context, tv *TableView) (s PowerSet, ok 
 // on their live values, in the query's order.
 func (pq *Query) liveMatches(tv *TableView) []int32 {
 	var out []int32
-	for _, r := range tv.Ov.live() {
+	for _, r := range tv.ov.live() {
 		if (r >= tv.N || tv.InTable(r)) && tv.MatchLive(pq.List.Preds, r) && (pq.Rest == nil || pq.Rest.Match(tv, r)) {
 			out = append(out, r)
 		}
@@ -155,9 +155,9 @@ func (pq *Query) baseMembers(tv *TableView, s *PowerSet, skip, limit int) []int3
 		}
 		return selectBits(acc, skip, limit)
 	case 1:
-		return tv.firstMembers(acc, pq.List, tv.DS.Order(pq.List.Sort.Path), s.base, skip, limit)
+		return tv.firstMembers(acc, pq.List, tv.ds.Order(pq.List.Sort.Path), s.base, skip, limit)
 	}
-	ord := tv.DS.Order(pq.Keys[0].Attr.Path)
+	ord := tv.ds.Order(pq.Keys[0].Attr.Path)
 	lo, hi := sortBounds(pq.List, ord)
 	w := pq.newWalk(tv, acc, skip, limit)
 	if w.worthWalking(s.base, hi-lo) && w.walk(lo, hi) {

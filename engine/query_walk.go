@@ -51,7 +51,7 @@ type keyWalk struct {
 func (pq *Query) newWalk(tv *TableView, acc []uint64, skip, limit int) *keyWalk {
 	w := &keyWalk{pq: pq, tv: tv, acc: acc, skip: skip, limit: limit, budget: -1, after: -1, before: -1, out: make([]int32, 0, max(0, limit-skip))}
 	for _, k := range pq.Keys {
-		w.ords = append(w.ords, tv.DS.Order(k.Attr.Path))
+		w.ords = append(w.ords, tv.ds.Order(k.Attr.Path))
 	}
 	return w
 }
@@ -265,7 +265,7 @@ func (pq *Query) AfterMembers(tv *TableView, s *PowerSet, c int32, limit int) []
 	case len(pq.Keys) == 0 && c < tv.N:
 		base = bitsFrom(acc, c+1, tv.N, limit)
 	case len(pq.Keys) > 0:
-		ord := tv.DS.Order(pq.Keys[0].Attr.Path)
+		ord := tv.ds.Order(pq.Keys[0].Attr.Path)
 		lo, hi := sortBounds(pq.List, ord)
 		elo, ehi := ord.Equal(tv.Value(pq.Keys[0].Attr, c))
 		elo, ehi = min(max(elo, lo), hi), min(max(ehi, lo), hi)

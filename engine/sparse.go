@@ -120,7 +120,7 @@ func (tv *TableView) planSparse(q *ListQuery, limit int, p *sparsePlan) bool {
 		case pr.Op == model.OpLike:
 			p.likes = append(p.likes, tv.likeCheck(pr))
 		default:
-			ord := tv.DS.Order(pr.Attr.Path)
+			ord := tv.ds.Order(pr.Attr.Path)
 			lo, hi, single := predBounds(ord, pr)
 			if !single {
 				p.others = append(p.others, pr)
@@ -154,7 +154,7 @@ func (tv *TableView) planSparse(q *ListQuery, limit int, p *sparsePlan) bool {
 func (tv *TableView) likeCheck(pr *Pred) likeCheck {
 	lc := likeCheck{pr: pr}
 	if pr.arg.Kind == dataset.String && len(pr.like) >= 3 {
-		lc.rows, lc.exact = tv.DS.Grams(pr.Attr.Path).Like(pr.arg.Str)
+		lc.rows, lc.exact = tv.ds.Grams(pr.Attr.Path).Like(pr.arg.Str)
 	}
 	return lc
 }
@@ -197,8 +197,8 @@ func (tv *TableView) members(p *sparsePlan, dst []int32) []int32 {
 	if tv.member != nil {
 		dst = filterRows(dst, tv.member.Has)
 	}
-	if tv.Ov != nil && tv.Ov.changed != nil {
-		dst = filterRows(dst, func(r int32) bool { return !tv.Ov.changed.Has(r) })
+	if tv.ov != nil && tv.ov.changed != nil {
+		dst = filterRows(dst, func(r int32) bool { return !tv.ov.changed.Has(r) })
 	}
 	for i := range p.likes {
 		if lc := &p.likes[i]; i != p.like {
@@ -248,10 +248,10 @@ func (tv *TableView) sparsePage(q *ListQuery, pg, size int) (RowList, bool) {
 	buf.rows = tv.members(p, buf.rows[:0])
 	var ord *dataset.Order
 	if q.Sort != nil {
-		ord = tv.DS.Order(q.Sort.Path)
+		ord = tv.ds.Order(q.Sort.Path)
 	}
 	var live liveMatch
-	if tv.Ov != nil {
+	if tv.ov != nil {
 		live = tv.overlayMatch(q)
 	}
 	sorted := ord == nil && p.like >= 0 || // rows ascending: storage order

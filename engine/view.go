@@ -65,16 +65,16 @@ func (v *View) Env() *Env { return v.env }
 type TableView struct {
 	View  *View
 	Table *Table
-	DS    *dataset.Dataset // nil when the table is not ready
+	ds    *dataset.Dataset // nil when the table is not ready
 	N     int32            // dataset rows; created rows are numbered from N
 	// cols are the leaf columns of SOURCE attributes by attribute index; nil
 	// for other attributes and for paths that name an object.
 	cols      []*dataset.Column
 	colsBuf   [8]*dataset.Column // backs cols for the usual tables
-	IDPath    string             // "" = positional ids
+	idPath    string             // "" = positional ids
 	idCol     *dataset.Column
 	idNumeric bool // dataset ids are numbers: created ids are numbers too
-	Ov        *TableOverlay
+	ov        *TableOverlay
 	member    *Bitset // variant rows; nil = all rows
 	NoRows    bool    // the variant is unknown or empty
 	NotReady  error
@@ -108,7 +108,7 @@ func (v *View) bind(t *Table) *TableView {
 		tv.NotReady = model.Errorf(model.CodeNotReady, "table %s is not bound to imported data: dataset %q is not in the data pool", t.Name, t.importCode)
 		return tv
 	}
-	tv.DS, tv.N = ds, int32(ds.Len())
+	tv.ds, tv.N = ds, int32(ds.Len())
 	tv.cols = tv.colsBuf[:]
 	if len(t.Attrs) > len(tv.colsBuf) {
 		tv.cols = make([]*dataset.Column, len(t.Attrs))
@@ -121,26 +121,26 @@ func (v *View) bind(t *Table) *TableView {
 	}
 	tv.bindID()
 	tv.bindVariant()
-	tv.Ov = v.resolveOverlay(tv)
+	tv.ov = v.resolveOverlay(tv)
 	return tv
 }
 
 // bindID finds the id path: the attribute named id if SOURCE-mapped, else
 // the record's id, _id or _id.$oid (MongoDB exports) field, else none.
 func (tv *TableView) bindID() {
-	tv.IDPath = tv.Table.IDPath
-	if tv.IDPath == "" {
+	tv.idPath = tv.Table.IDPath
+	if tv.idPath == "" {
 		for _, p := range []string{"id", "_id", "_id.$oid"} {
-			if tv.DS.Column(p) != nil {
-				tv.IDPath = p
+			if tv.ds.Column(p) != nil {
+				tv.idPath = p
 				break
 			}
 		}
 	}
-	if tv.IDPath == "" {
+	if tv.idPath == "" {
 		return
 	}
-	tv.idCol = tv.DS.Column(tv.IDPath)
+	tv.idCol = tv.ds.Column(tv.idPath)
 	if tv.N > 0 {
 		tv.idNumeric = tv.datasetID(0).Kind == dataset.Number
 	}
@@ -151,18 +151,18 @@ func (tv *TableView) bindVariant() {
 		return
 	}
 	name := *tv.Table.Variant
-	rows := tv.DS.VariantRows(name)
+	rows := tv.ds.VariantRows(name)
 	if len(rows) == 0 {
 		tv.NoRows = true
 		return
 	}
-	tv.member = getOrMakeBitset(tv.View.env.Cache, tv.DS, name, rows, int(tv.N))
+	tv.member = getOrMakeBitset(tv.View.env.Cache, tv.ds, name, rows, int(tv.N))
 }
 
 // getOrMakeBitset returns the cached membership bitset of a variant.
 func getOrMakeBitset(c CacheView, ds *dataset.Dataset, name string, rows []int32, n int) *Bitset {
-	k := CacheKey{Kind: CacheVariant, Dataset: weak.Make(ds), Spec: name}
-	b, _ := GetOrMake(c, k, func() (*Bitset, int64, error) {
+	k := cacheKey{Kind: cacheVariant, Dataset: weak.Make(ds), Spec: name}
+	b, _ := getOrMake(c, k, func() (*Bitset, int64, error) {
 		b := newBitset(n)
 		for _, r := range rows {
 			b.Set(r)
@@ -182,8 +182,8 @@ func (tv *TableView) datasetID(r int32) dataset.Value {
 	switch {
 	case tv.idCol != nil:
 		return tv.idCol.Value(int(r))
-	case tv.IDPath != "":
-		return tv.DS.Value(int(r), tv.IDPath)
+	case tv.idPath != "":
+		return tv.ds.Value(int(r), tv.idPath)
 	}
 	return dataset.Value{}
 }
@@ -192,7 +192,7 @@ func (tv *TableView) datasetID(r int32) dataset.Value {
 // 1-based position when the row has none; a created row's RowID.
 func (tv *TableView) ID(r int32) string {
 	if r >= tv.N {
-		return tv.Ov.created[r-tv.N].id
+		return tv.ov.created[r-tv.N].id
 	}
 	if k, ok := CanonKey(tv.datasetID(r)); ok {
 		return k
@@ -200,13 +200,24 @@ func (tv *TableView) ID(r int32) string {
 	return strconv.Itoa(int(r) + 1)
 }
 
+// Record is the overlay record of row r (its latest change), or nil when
+// no mutation touched it.
+func (tv *TableView) Record(r int32) *RowRec { return tv.ov.Record(r) }
+
+// CreatedRow returns the live created row whose id is id.
+func (tv *TableView) CreatedRow(id string) (int32, bool) { return tv.ov.CreatedRow(id) }
+
+// Unchanged reports whether r is a dataset row no mutation changed, whose
+// values are the dataset's.
+func (tv *TableView) Unchanged(r int32) bool { return r < tv.N && !tv.ov.isChanged(r) }
+
 // End is the number of rows the view numbers: dataset rows 0..N-1, then
 // the created rows (live or deleted) from N.
 func (tv *TableView) End() int32 {
-	if tv.Ov == nil {
+	if tv.ov == nil {
 		return tv.N
 	}
-	return tv.N + int32(len(tv.Ov.created))
+	return tv.N + int32(len(tv.ov.created))
 }
 
 // StoredID is what id(r) is made of, without allocating: a created row's
@@ -214,7 +225,7 @@ func (tv *TableView) End() int32 {
 // row r (null when positional: the id is r+1).
 func (tv *TableView) StoredID(r int32) (v dataset.Value, created bool) {
 	if r >= tv.N {
-		return dataset.Value{Kind: dataset.String, Str: tv.Ov.created[r-tv.N].id}, true
+		return dataset.Value{Kind: dataset.String, Str: tv.ov.created[r-tv.N].id}, true
 	}
 	return tv.datasetID(r), false
 }
@@ -223,7 +234,7 @@ func (tv *TableView) StoredID(r int32) (v dataset.Value, created bool) {
 // sorting and relations on "id": the stored id, else the position as text.
 func (tv *TableView) idValue(r int32) dataset.Value {
 	if r >= tv.N {
-		return tv.Ov.created[r-tv.N].idValue
+		return tv.ov.created[r-tv.N].idValue
 	}
 	if v := tv.datasetID(r); v.Kind != dataset.Null {
 		return v
@@ -244,7 +255,7 @@ func (tv *TableView) base(a *Attr, r int32) dataset.Value {
 		if c := tv.cols[a.Idx]; c != nil {
 			return c.Value(int(r))
 		}
-		return tv.DS.Value(int(r), a.Path)
+		return tv.ds.Value(int(r), a.Path)
 	case model.MappingConstant:
 		return a.constant
 	case model.MappingGenerated:
@@ -260,7 +271,7 @@ func (tv *TableView) Value(a *Attr, r int32) dataset.Value {
 	if a == nil || a.IsID {
 		return tv.base(a, r)
 	}
-	rec := tv.Ov.Record(r)
+	rec := tv.ov.Record(r)
 	if rec == nil {
 		return tv.base(a, r)
 	}

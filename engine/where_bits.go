@@ -23,8 +23,8 @@ func (tv *TableView) candidates() *rowBits {
 	if tv.member != nil {
 		andWords(b.w, tv.member.Words)
 	}
-	if tv.Ov != nil && tv.Ov.changed != nil {
-		tv.Ov.changed.AndNotInto(b.w)
+	if tv.ov != nil && tv.ov.changed != nil {
+		tv.ov.changed.andNotInto(b.w)
 	}
 	return b
 }
@@ -159,7 +159,7 @@ func (tv *TableView) predIndexed(pr *Pred) bool {
 	case a.Mapping == model.MappingConstant:
 		return true
 	case pr.Op == model.OpLike:
-		return tv.hasColumn(a) && tv.DS.GramsReady(a.Path) != nil
+		return tv.hasColumn(a) && tv.ds.GramsReady(a.Path) != nil
 	}
 	return tv.hasOrder(a)
 }
@@ -179,7 +179,7 @@ func (tv *TableView) predBits(pr *Pred, nin bool) *rowBits {
 		return b
 	}
 	// nin: the values of the kind of one of its values, less the in rows.
-	ord := tv.DS.Order(pr.Attr.Path)
+	ord := tv.ds.Order(pr.Attr.Path)
 	seen := map[int]bool{}
 	for _, v := range pr.Args {
 		if k := int(v.Kind); !seen[k] && isScalarArg(v) {

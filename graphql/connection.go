@@ -187,7 +187,7 @@ func cursorRow(tv *engine.TableView, s *engine.PowerSet, c string) (int32, error
 	r := tv.RowByID(id)
 	switch {
 	case r < 0:
-	case r < tv.N && !tv.Ov.IsChanged(r):
+	case tv.Unchanged(r):
 		if s.Has(r) {
 			return r, nil
 		}

@@ -82,7 +82,7 @@ func (rt *Runtime) linked(l *ctLink, src *engine.TableView, r int32) (*engine.Ta
 			if !dst.InTable(row) {
 				continue
 			}
-			if rec := dst.Ov.Record(row); rec != nil && rec.Deleted {
+			if rec := dst.Record(row); rec != nil && rec.Deleted {
 				continue
 			}
 			out = append(out, row)

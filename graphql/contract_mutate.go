@@ -181,7 +181,7 @@ func (rt *Runtime) createRow(m *mutation, t *engine.Table, in map[string]any) (*
 	}
 	m.apply(engine.Change{TableID: t.ID, RowID: id, Created: true, Seq: seq, Values: vals})
 	next := m.view().TableView(t)
-	r, _ := next.Ov.CreatedRow(id)
+	r, _ := next.CreatedRow(id)
 	return &rowObj{tv: next, row: r}, nil
 }
 
@@ -204,7 +204,7 @@ func (rt *Runtime) updateRows(m *mutation, t *engine.Table, rows []*rowObj, in m
 			return nil, model.Errorf(model.CodeBadUserInput, "the id %q differs from the row's id %q; ids cannot be changed", idArg, id)
 		}
 		c := engine.Change{TableID: t.ID, RowID: id, Values: map[string]json.RawMessage{}}
-		if prev := ro.tv.Ov.Record(ro.row); prev != nil {
+		if prev := ro.tv.Record(ro.row); prev != nil {
 			c.Created, c.Seq, c.Values = prev.Ch.Created, prev.Ch.Seq, maps.Clone(prev.Ch.Values)
 			if c.Values == nil {
 				c.Values = map[string]json.RawMessage{}
@@ -222,7 +222,7 @@ func (rt *Runtime) updateRows(m *mutation, t *engine.Table, rows []*rowObj, in m
 func (m *mutation) removeRows(rows []*rowObj) []*rowObj {
 	for _, ro := range rows {
 		c := engine.Change{TableID: ro.tv.Table.ID, RowID: ro.tv.ID(ro.row), Deleted: true}
-		if prev := ro.tv.Ov.Record(ro.row); prev != nil && prev.Ch.Created {
+		if prev := ro.tv.Record(ro.row); prev != nil && prev.Ch.Created {
 			c.Created, c.Seq = true, prev.Ch.Seq
 		}
 		m.apply(c)

@@ -87,7 +87,7 @@ func (m *mutation) create(tv *engine.TableView, o *operation, f *exec.Field) (an
 	}
 	m.apply(engine.Change{TableID: o.t.ID, RowID: id, Created: true, Seq: seq, Values: vals})
 	next := m.view().TableView(o.t)
-	r, _ := next.Ov.CreatedRow(id)
+	r, _ := next.CreatedRow(id)
 	return &rowObj{tv: next, row: r}, nil
 }
 
@@ -106,7 +106,7 @@ func (m *mutation) update(tv *engine.TableView, o *operation, f *exec.Field) (an
 		return nil, model.Errorf(model.CodeBadUserInput, "%s: input.id %q differs from the row's id %q; ids cannot be changed", o.name, *idArg, id)
 	}
 	c := engine.Change{TableID: o.t.ID, RowID: id, Values: map[string]json.RawMessage{}}
-	if prev := tv.Ov.Record(r); prev != nil {
+	if prev := tv.Record(r); prev != nil {
 		c.Created, c.Seq, c.Values = prev.Ch.Created, prev.Ch.Seq, maps.Clone(prev.Ch.Values)
 		if c.Values == nil {
 			c.Values = map[string]json.RawMessage{}
@@ -125,7 +125,7 @@ func (m *mutation) remove(tv *engine.TableView, o *operation, f *exec.Field) (an
 		return nil, err
 	}
 	c := engine.Change{TableID: o.t.ID, RowID: tv.ID(r), Deleted: true}
-	if prev := tv.Ov.Record(r); prev != nil && prev.Ch.Created {
+	if prev := tv.Record(r); prev != nil && prev.Ch.Created {
 		c.Created, c.Seq = true, prev.Ch.Seq
 	}
 	m.apply(c)
