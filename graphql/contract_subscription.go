@@ -3,6 +3,7 @@ package graphql
 import (
 	"context"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -76,9 +77,20 @@ func (rt *Runtime) subscriptionResolver(rf *contract.RootField, fd *ast.FieldDef
 		if err != nil || row < 0 {
 			return nil, err
 		}
-		q, err := rt.readQuery(t, rf, f.Args)
+		args, kinds, node := subscriptionWhere(f.Args)
+		if kinds != nil && !slices.Contains(kinds, any(string(er.ev.Kind))) {
+			er.skipped = true
+			return nil, nil
+		}
+		q, err := rt.readQuery(t, rf, args)
 		if err != nil {
 			return nil, err
+		}
+		if node != nil {
+			budget := engine.MaxWhereNodes
+			if err := q.filter(t, "", node, &budget); err != nil {
+				return nil, err
+			}
 		}
 		kept, err := q.narrow(ctx, tv, []int32{row})
 		if err != nil {
@@ -90,6 +102,38 @@ func (rt *Runtime) subscriptionResolver(rf *contract.RootField, fd *ast.FieldDef
 		}
 		return rt.eventPayload(er, rf, fd, tv, row), nil
 	}
+}
+
+// subscriptionWhere splits Prisma 1's <T>SubscriptionWhereInput off
+// args: the event kinds mutation_in names (nil: every kind) and node, the
+// filter of the event's row, which the caller applies as a where; args
+// without where. Any other where is left in args for readQuery.
+// (updatedFields_contains* and AND/OR/NOT of subscription filters are not
+// applied: docs/using/contract.md.)
+func subscriptionWhere(args map[string]any) (rest map[string]any, kinds []any, node map[string]any) {
+	w, ok := args["where"].(map[string]any)
+	if !ok {
+		return args, nil, nil
+	}
+	in, hasKinds := w["mutation_in"]
+	n, hasNode := w["node"]
+	if !hasKinds && !hasNode {
+		return args, nil, nil
+	}
+	if hasKinds && in != nil {
+		kinds, _ = in.([]any)
+		if kinds == nil {
+			kinds = []any{in} // one value for a list: GraphQL's input coercion
+		}
+	}
+	node, _ = n.(map[string]any)
+	rest = make(map[string]any, len(args))
+	for k, v := range args {
+		if k != "where" {
+			rest[k] = v
+		}
+	}
+	return rest, kinds, node
 }
 
 // eventPayload is the value of the subscription field fd for the event of

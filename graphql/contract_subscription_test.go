@@ -16,7 +16,8 @@ import (
 // render the events of its mutations in the document's types — the row,
 // its key, a payload with the change's enum value, Prisma 1's
 // previousValues and updatedFields — and skip the events they do not
-// follow (another kind, another id, a filter that leaves the row out).
+// follow (another kind, another id, a filter that leaves the row out,
+// Prisma 1's where on mutation_in and node).
 func TestContractSubscriptionEvents(t *testing.T) {
 	h := newContractHarness(t, "testdata/contract/subscriptions.graphql")
 	evs := h.mutateEvents(`mutation { createBook(input: {title: "Zzyzx", price: 1.5}) { id } }`)
@@ -38,6 +39,11 @@ func TestContractSubscriptionEvents(t *testing.T) {
 			`{"data":{"book":{"mutation":"CREATED","node":{"title":"Zzyzx"},"previousValues":null,"updatedFields":[]}}}`},
 		{`subscription { bookUpdated(id: "x") { id } }`, ``},
 		{`subscription { bookDeleted { id } }`, ``},
+		{`subscription { book(where: {mutation_in: [CREATED, DELETED]}) { mutation } }`, `{"data":{"book":{"mutation":"CREATED"}}}`},
+		{`subscription { book(where: {mutation_in: [UPDATED]}) { mutation } }`, ``},
+		{`subscription { book(where: {node: {title: "Zzyzx"}}) { node { title } } }`, `{"data":{"book":{"node":{"title":"Zzyzx"}}}}`},
+		{`subscription { book(where: {node: {title: "Other"}}) { mutation } }`, ``},
+		{`subscription { book(where: {mutation_in: [CREATED], node: {title: "Other"}}) { mutation } }`, ``},
 	} {
 		if got := h.render(c.query, nil, created); got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.query, got, c.want)
@@ -68,6 +74,8 @@ func TestContractSubscriptionEvents(t *testing.T) {
 		{`subscription { bookDeleted { id title } }`, `{"data":{"bookDeleted":{"id":"` + id + `","title":"Renamed"}}}`},
 		{`subscription { bookRemoved }`, `{"data":{"bookRemoved":"` + id + `"}}`},
 		{`subscription { book { mutation previousValues { title } } }`, `{"data":{"book":{"mutation":"DELETED","previousValues":{"title":"Renamed"}}}}`},
+		{`subscription { book(where: {mutation_in: DELETED, node: {title: "Renamed"}}) { mutation } }`, `{"data":{"book":{"mutation":"DELETED"}}}`},
+		{`subscription { book(where: {mutation_in: [CREATED, UPDATED]}) { mutation } }`, ``},
 	} {
 		if got := h.render(c.query, nil, evs[0]); got != c.want {
 			t.Errorf("%s:\n got %s\nwant %s", c.query, got, c.want)
