@@ -75,6 +75,13 @@ func (s *Server) writeError(c *gin.Context, err error) {
 // handlers go through writeError, the IP gate (gate.go) comes here straight
 // from net/http.
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, reqID string, err error) int {
+	return s.refuseAs(w, r, reqID, err, false)
+}
+
+// refuseAs is refuse; with graphQL, a 400 also carries its detail as a
+// GraphQL errors array, as writeRuntimeError's do (the runtime's event
+// streams: graphql-sse clients read errors).
+func (s *Server) refuseAs(w http.ResponseWriter, r *http.Request, reqID string, err error, graphQL bool) int {
 	code := model.ErrorCode(err)
 	if code == model.CodeInternal {
 		s.log.Error("internal error", "request_id", reqID, "path", logPath(r.URL.Path),
@@ -92,6 +99,9 @@ func (s *Server) refuse(w http.ResponseWriter, r *http.Request, reqID string, er
 			body.RetryAfter = retry
 			w.Header()["Retry-After"] = retryAfterValue(retry)
 		}
+	}
+	if graphQL && body.StatusCode == http.StatusBadRequest {
+		body.Errors = graphQLErrorsOf(code, body.Detail)
 	}
 	writeBodyTo(w, body, extra)
 	return body.StatusCode
@@ -282,9 +292,14 @@ func (s *Server) writeRuntimeError(c *gin.Context, err error) {
 		extra = me.Extra
 	}
 	detail := model.Clip(model.ErrorMessage(err), maxEchoDetail)
-	errs, _ := json.Marshal([]graphQLError{{Message: detail, Extensions: graphQLErrorExtensions{Code: code}}})
 	s.writeBody(c, errorBody{StatusCode: http.StatusBadRequest, Code: code, Message: string(code),
-		Path: model.Clip(c.Request.URL.Path, maxEchoPath), Detail: detail, Errors: errs}, extra)
+		Path: model.Clip(c.Request.URL.Path, maxEchoPath), Detail: detail, Errors: graphQLErrorsOf(code, detail)}, extra)
+}
+
+// graphQLErrorsOf is a refusal's detail as a GraphQL errors array.
+func graphQLErrorsOf(code model.Code, detail string) json.RawMessage {
+	errs, _ := json.Marshal([]graphQLError{{Message: detail, Extensions: graphQLErrorExtensions{Code: code}}})
+	return errs
 }
 
 // graphQLError is one GraphQL error of an error body's errors array.

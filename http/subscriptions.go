@@ -64,7 +64,7 @@ func (s *Server) NewSubscriptions(cfg realtime.Config, rt realtime.Runtime) *rea
 	rs := realtime.NewServer(cfg, rt)
 	rs.Refuse = func(w http.ResponseWriter, r *http.Request, err error) {
 		corsRefusal(w.Header(), r)
-		s.refuse(w, r, "", err)
+		s.refuseAs(w, r, "", err, true)
 	}
 	rs.ClientIP = func(r *http.Request) string { return model.ClientIP(r.Context()) }
 	rs.Log = s.log

@@ -424,8 +424,8 @@ func TestSubscriptionBounds(t *testing.T) {
 }
 
 // TestSubscriptionSSE: graphql-sse's distinct connections mode from Go: a
-// refused request gets the error body, a subscription's events arrive as
-// "next" events.
+// refused request gets the error body (a 400 with GraphQL errors too), a
+// subscription's events arrive as "next" events.
 func TestSubscriptionSSE(t *testing.T) {
 	s := startServer(t)
 	sh := subscribeShop(t, s, "subsse@example.com", "ss")
@@ -446,6 +446,14 @@ func TestSubscriptionSSE(t *testing.T) {
 	if r := get("X-API-Key", "mgq_nope"); r.StatusCode != 401 || !strings.Contains(readAll(r), `"code":"API_KEY_INVALID"`) {
 		t.Fatalf("a bad key: %d", r.StatusCode)
 	}
+	q = "" // no document: the request itself is refused, before any event
+	if r := get("X-API-Key", sh.rtKey); r.StatusCode != 400 {
+		t.Fatalf("no query: %d", r.StatusCode)
+	} else if body := readAll(r); !strings.Contains(body, `"detail":`) || !strings.Contains(body, `"errors":[{"message":`) ||
+		!strings.Contains(body, `"extensions":{"code":`) {
+		t.Fatalf("the 400 of an event stream lacks the error body or its GraphQL errors: %s", body)
+	}
+	q = "?query=" + url.QueryEscape(`subscription { productCreated { id name } }`)
 	r := get("X-API-Key", sh.rtKey)
 	if r.StatusCode != 200 || !strings.HasPrefix(r.Header.Get("Content-Type"), "text/event-stream") {
 		t.Fatalf("%d %s", r.StatusCode, r.Header.Get("Content-Type"))
