@@ -57,11 +57,11 @@ func IndexedAggregate(ctx context.Context, tv *TableView, pq *Query, nums, by []
 	} else if done {
 		live = pq.liveMatches(tv)
 	} else {
-		s, ok, err := pq.IndexedSet(ctx, tv)
+		s, ok, err := pq.indexedSet(ctx, tv)
 		if err != nil || !ok {
 			return nil, false, err
 		}
-		defer s.Release()
+		defer s.release()
 		if err := ag.base(ctx, s.words()); err != nil {
 			return nil, true, err
 		}

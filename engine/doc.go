@@ -31,7 +31,8 @@
 //   - Queries: a ListQuery (a sort attribute and Preds, each a Param's
 //     argument: filter.go) is what the list engine evaluates; a Query adds
 //     a Where tree (ParseWhere, where.go; bitset algebra in where_bits.go)
-//     and further SortKeys, with Page and All. Aggregate and
+//     and further SortKeys, with Page, All and Seek (a Relay Window from
+//     its cursors' rows, seek.go). Aggregate and
 //     IndexedAggregate (aggregate.go, aggregate_index.go) count, sum and
 //     group the rows of a Query; PageBounds cuts a page.
 //   - Overlay, Change, Snapshot, OverlayState, TableState (overlay.go): a

@@ -54,29 +54,29 @@ func (pq *Query) Page(ctx context.Context, tv *TableView, pg, size int) (RowList
 	if pq.Simple() {
 		return tv.PageRows(ctx, pq.List, pg, size)
 	}
-	s, ok, err := pq.IndexedSet(ctx, tv)
+	s, ok, err := pq.indexedSet(ctx, tv)
 	if err != nil || !ok {
 		if err == nil {
 			return pq.scan(ctx, tv)
 		}
 		return RowList{}, err
 	}
-	defer s.Release()
-	lo, hi := PageBounds(s.Total(), pg, size)
-	return pq.RowsOf(tv, &s, lo, hi), nil
+	defer s.release()
+	lo, hi := PageBounds(s.total(), pg, size)
+	return pq.rowsOf(tv, &s, lo, hi), nil
 }
 
 // All returns every matching row in order.
 func (pq *Query) All(ctx context.Context, tv *TableView) (RowList, error) {
-	s, ok, err := pq.IndexedSet(ctx, tv)
+	s, ok, err := pq.indexedSet(ctx, tv)
 	if err != nil {
 		return RowList{}, err
 	}
 	if !ok {
 		return pq.scan(ctx, tv)
 	}
-	defer s.Release()
-	return pq.RowsOf(tv, &s, 0, s.Total()), nil
+	defer s.release()
+	return pq.rowsOf(tv, &s, 0, s.total()), nil
 }
 
 // scan returns every matching row in order without the indexes of the

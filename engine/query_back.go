@@ -12,10 +12,10 @@ import (
 // full. Where the walk would cost more than selecting every member, every
 // member before the cursor is keyed and sorted instead.
 
-// BeforeMembers returns the last limit matches before row c (a match; c
+// beforeMembers returns the last limit matches before row c (a match; c
 // < 0: the end) in the query's order, in that order: a seek to c's place,
 // not a scan of the matches before it.
-func (pq *Query) BeforeMembers(tv *TableView, s *PowerSet, c int32, limit int) []int32 {
+func (pq *Query) beforeMembers(tv *TableView, s *powerSet, c int32, limit int) []int32 {
 	order := pq.Compare(tv)
 	var back []int32 // nearest first
 	if len(pq.Keys) == 0 {
@@ -37,7 +37,7 @@ func (pq *Query) BeforeMembers(tv *TableView, s *PowerSet, c int32, limit int) [
 
 // walkBack returns, nearest first, the last limit members of s.acc
 // before row c (c < 0: the end) in the keys' order.
-func (pq *Query) walkBack(tv *TableView, s *PowerSet, c int32, limit int) []int32 {
+func (pq *Query) walkBack(tv *TableView, s *powerSet, c int32, limit int) []int32 {
 	ord := tv.ds.Order(pq.Keys[0].Attr.Path)
 	lo, hi := sortBounds(pq.List, ord)
 	w := pq.newWalk(tv, s.words(), 0, limit)
@@ -97,8 +97,8 @@ func (w *keyWalk) groupBack(g, e int) (more, ok bool) {
 // walked backwards). It returns false when the page is full.
 func (w *keyWalk) bigGroupBack(g, e int) bool {
 	sub, s := w.groupQuery(g, e)
-	defer s.Release()
-	got := sub.BeforeMembers(w.tv, &s, w.before, w.limit-len(w.out))
+	defer s.release()
+	got := sub.beforeMembers(w.tv, &s, w.before, w.limit-len(w.out))
 	w.before = -1
 	for i := len(got) - 1; i >= 0; i-- {
 		w.out = append(w.out, got[i])

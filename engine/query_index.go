@@ -18,38 +18,38 @@ import (
 // the page is full. The overlay's live rows are matched on their live
 // values and merged in.
 
-// PowerSet is the matches of a power query: the dataset rows without an
+// powerSet is the matches of a power query: the dataset rows without an
 // overlay record as a bitset, and the overlay's live rows that match, in
 // the query's order.
-type PowerSet struct {
+type powerSet struct {
 	acc  *rowBits // nil: every dataset row
 	base int      // members of acc
 	Live []int32
 }
 
-// Total is the number of rows in the set.
-func (s *PowerSet) Total() int { return s.base + len(s.Live) }
+// total is the number of rows in the set.
+func (s *powerSet) total() int { return s.base + len(s.Live) }
 
-func (s *PowerSet) words() []uint64 {
+func (s *powerSet) words() []uint64 {
 	if s.acc == nil {
 		return nil
 	}
 	return s.acc.w
 }
 
-// Release returns the set's scratch bitsets; s is not used after.
-func (s *PowerSet) Release() {
+// release returns the set's scratch bitsets; s is not used after.
+func (s *powerSet) release() {
 	putBits(s.acc)
 	s.acc = nil
 }
 
-// Has reports whether dataset row r (without a record) matches.
-func (s *PowerSet) Has(r int32) bool { return hasBit(s.words(), r) }
+// has reports whether dataset row r (without a record) matches.
+func (s *powerSet) has(r int32) bool { return hasBit(s.words(), r) }
 
-// IndexedSet returns the matches of pq, or ok false when a sort key has
+// indexedSet returns the matches of pq, or ok false when a sort key has
 // no built index or the table has no dataset rows (the caller scans).
 // The caller releases the set.
-func (pq *Query) IndexedSet(ctx context.Context, tv *TableView) (s PowerSet, ok bool, err error) {
+func (pq *Query) indexedSet(ctx context.Context, tv *TableView) (s powerSet, ok bool, err error) {
 	if tv.NoRows || tv.N == 0 {
 		return s, false, nil
 	}
@@ -73,10 +73,10 @@ func (pq *Query) IndexedSet(ctx context.Context, tv *TableView) (s PowerSet, ok 
 	}
 	switch {
 	case err != nil:
-		s.Release()
+		s.release()
 		return s, false, err
 	case empty:
-		s.Release()
+		s.release()
 		s.acc = getBits(tv.words())
 	case s.acc == nil:
 		s.base = int(tv.N)
@@ -119,10 +119,10 @@ func (pq *Query) Compare(tv *TableView) func(a, b int32) int {
 	}
 }
 
-// RowsOf returns the matches at positions lo..hi-1 of the query's order
+// rowsOf returns the matches at positions lo..hi-1 of the query's order
 // as a window of a list of every match.
-func (pq *Query) RowsOf(tv *TableView, s *PowerSet, lo, hi int) RowList {
-	total := s.Total()
+func (pq *Query) rowsOf(tv *TableView, s *powerSet, lo, hi int) RowList {
+	total := s.total()
 	lo, hi = min(lo, total), min(hi, total)
 	skip := lo
 	if len(s.Live) > 0 {
@@ -138,7 +138,7 @@ func (pq *Query) RowsOf(tv *TableView, s *PowerSet, lo, hi int) RowList {
 
 // baseMembers returns the members of s.acc at positions skip..limit-1 of
 // the query's order.
-func (pq *Query) baseMembers(tv *TableView, s *PowerSet, skip, limit int) []int32 {
+func (pq *Query) baseMembers(tv *TableView, s *powerSet, skip, limit int) []int32 {
 	limit = min(limit, s.base)
 	if skip >= limit {
 		return nil

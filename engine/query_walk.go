@@ -195,10 +195,10 @@ func (w *keyWalk) sortGroup() {
 // when the page is full.
 func (w *keyWalk) bigGroup(g, e int) bool {
 	sub, s := w.groupQuery(g, e)
-	defer s.Release()
+	defer s.release()
 	var got []int32
 	if w.after >= 0 {
-		got = sub.AfterMembers(w.tv, &s, w.after, w.limit-w.seen)
+		got = sub.afterMembers(w.tv, &s, w.after, w.limit-w.seen)
 		w.after = -1
 	} else {
 		if w.seen+s.base <= w.skip {
@@ -217,7 +217,7 @@ func (w *keyWalk) bigGroup(g, e int) bool {
 // groupQuery returns the query of keys[1:] under the query's predicates
 // and, as its set, the members among positions [g, e). The caller
 // releases the set.
-func (w *keyWalk) groupQuery(g, e int) (*Query, PowerSet) {
+func (w *keyWalk) groupQuery(g, e int) (*Query, powerSet) {
 	b := getDirtyBits(w.tv.words())
 	w.ords[0].SetRange(b.w, g, e)
 	if w.acc != nil {
@@ -226,7 +226,7 @@ func (w *keyWalk) groupQuery(g, e int) (*Query, PowerSet) {
 	keys := w.pq.Keys[1:]
 	// The query's predicates bound the next key's walk (sortBounds).
 	sub := &Query{List: &ListQuery{Sort: keys[0].Attr, Desc: keys[0].Desc, Preds: w.pq.List.Preds}, Keys: keys}
-	return sub, PowerSet{acc: b, base: dataset.Count(b.w)}
+	return sub, powerSet{acc: b, base: dataset.Count(b.w)}
 }
 
 // selectMembers returns the members of acc (nil: every row) that keep
@@ -255,9 +255,9 @@ func (pq *Query) selectMembers(tv *TableView, acc []uint64, skip, limit int, kee
 	return out
 }
 
-// AfterMembers returns the first limit matches after row c (a match) in
+// afterMembers returns the first limit matches after row c (a match) in
 // the query's order: a seek to c's place, not a scan of what precedes it.
-func (pq *Query) AfterMembers(tv *TableView, s *PowerSet, c int32, limit int) []int32 {
+func (pq *Query) afterMembers(tv *TableView, s *powerSet, c int32, limit int) []int32 {
 	order := pq.Compare(tv)
 	acc := s.words()
 	var base []int32

@@ -3,7 +3,6 @@ package graphql
 import (
 	"context"
 	"encoding/base64"
-	"slices"
 	"strings"
 
 	"github.com/mockgql/mockgql/engine"
@@ -109,92 +108,32 @@ func (rt *Runtime) connectionResolver(o *operation) exec.Resolver {
 	}
 }
 
-// seek serves the window from the indexes: the cursors' rows are found
-// by id and placed in the query's order (their keys' ranks and row number
-// locate them), and the page is read from there, forwards from after (or
-// the start) when first is given, else backwards from before (or the end)
-// for last, rather than listing every match. ok is false when the
-// indexes do not cover pq.
+// seek serves the window from the indexes (engine.Query.Seek); ok is
+// false when the indexes do not cover pq.
 func (ca connArgs) seek(ctx context.Context, tv *engine.TableView, pq *engine.Query) (map[string]any, bool, error) {
-	s, ok, err := pq.IndexedSet(ctx, tv)
-	if err != nil || !ok {
-		return nil, false, err
-	}
-	defer s.Release()
-	a, b := int32(-1), int32(-1)
+	w := engine.Window{First: ca.first, Last: ca.last}
+	var err error
 	if ca.after != "" {
-		if a, err = cursorRow(tv, &s, ca.after); err != nil {
+		if w.After, err = decodeCursor(ca.after); err != nil {
 			return nil, true, err
 		}
 	}
 	if ca.before != "" {
-		if b, err = cursorRow(tv, &s, ca.before); err != nil {
+		if w.Before, err = decodeCursor(ca.before); err != nil {
 			return nil, true, err
 		}
 	}
-	order := pq.Compare(tv)
-	if a >= 0 && b >= 0 && order(b, a) <= 0 {
-		// before is not after after: no row lies between them.
-		next := pq.AfterMembers(tv, &s, a, 1)
-		return connectionOf(tv, nil, s.Total(), true, len(next) > 0), true, nil
-	}
-	if ca.first >= 0 {
-		return ca.seekForward(tv, &s, pq, a, b), true, nil
-	}
-	rows := pq.BeforeMembers(tv, &s, b, ca.last+1)
-	if a >= 0 {
-		i, _ := slices.BinarySearchFunc(rows, a, order)
-		if i < len(rows) && rows[i] == a {
-			i++
+	res, ok, err := pq.Seek(ctx, tv, w)
+	if gone, isGone := err.(*engine.CursorGoneError); isGone {
+		if gone.Before {
+			return nil, true, cursorGone(ca.before)
 		}
-		rows = rows[i:]
+		return nil, true, cursorGone(ca.after)
 	}
-	n := min(ca.last, len(rows))
-	return connectionOf(tv, rows[len(rows)-n:], s.Total(), a >= 0 || len(rows) > n, b >= 0), true, nil
-}
-
-// seekForward serves a window with first: the first first+1 matches
-// after row a (a < 0: from the start), cut at row b (b >= 0), then their
-// last last. Matches lie after the page when b is set (b itself does) or
-// the page did not take every row read.
-func (ca connArgs) seekForward(tv *engine.TableView, s *engine.PowerSet, pq *engine.Query, a, b int32) map[string]any {
-	var rows []int32
-	if a >= 0 {
-		rows = pq.AfterMembers(tv, s, a, ca.first+1)
-	} else {
-		rows = pq.RowsOf(tv, s, 0, ca.first+1).Rows
+	if err != nil || !ok {
+		return nil, ok, err
 	}
-	if b >= 0 {
-		i, _ := slices.BinarySearchFunc(rows, b, pq.Compare(tv))
-		rows = rows[:i]
-	}
-	page := rows[:min(ca.first, len(rows))]
-	hasNext := b >= 0 || len(rows) > len(page)
-	hi := len(page)
-	if ca.last >= 0 {
-		page = page[max(0, hi-ca.last):]
-	}
-	return connectionOf(tv, page, s.Total(), a >= 0 || len(page) < hi, hasNext)
-}
-
-// cursorRow returns the row of cursor c, which must match: a dataset row
-// without a record in the set's bitset, else among its live rows.
-func cursorRow(tv *engine.TableView, s *engine.PowerSet, c string) (int32, error) {
-	id, err := decodeCursor(c)
-	if err != nil {
-		return 0, err
-	}
-	r := tv.RowByID(id)
-	switch {
-	case r < 0:
-	case tv.Unchanged(r):
-		if s.Has(r) {
-			return r, nil
-		}
-	case slices.Contains(s.Live, r):
-		return r, nil
-	}
-	return 0, cursorGone(c)
+	return connectionOf(tv, res.Rows, res.Total, res.HasPrev, res.HasNext), true, nil
 }
 
 func cursorGone(c string) error {

@@ -183,4 +183,19 @@ func TestRelayErrors(t *testing.T) {
 			t.Errorf("%s: errors %v, want one BAD_USER_INPUT", q, out["errors"])
 		}
 	}
+	// A cursor whose row is gone is named, whichever side it is on.
+	ok := encodeCursor("1")
+	for _, c := range []struct{ args, gone string }{
+		{`first: 2, after: "` + gone + `", before: "` + ok + `"`, gone},
+		{`first: 2, after: "` + ok + `", before: "` + gone + `"`, gone},
+		{`last: 2, before: "` + gone + `"`, gone},
+	} {
+		for _, order := range []string{"", `, orderBy: [{field: price}]`} {
+			q := `{ powerProductConnection(` + c.args + order + `) { totalCount } }`
+			out := h.do(q, nil)
+			if errs, _ := out["errors"].([]any); len(errs) != 1 || !strings.Contains(fmt.Sprint(errs[0]), c.gone) || strings.Contains(fmt.Sprint(errs[0]), ok) {
+				t.Errorf("%s: errors %v, want one naming cursor %s", q, out["errors"], c.gone)
+			}
+		}
+	}
 }
