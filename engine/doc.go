@@ -58,12 +58,13 @@
 //	snap := ov.Snapshot()          // immutable; readers share it
 //	rec := snap.State().Table("t1").Get("7")
 //
-// A page of a table's rows (as graphql's list resolver reads one):
+// A page of a table's rows, sorted (ExampleTableView_PageRows):
 //
 //	env := &engine.Env{Cache: cache.View(), Sparse: engine.SparseReach{Div: engine.DefaultSparseDiv}}
-//	v := engine.NewView(env, pool, ov, ov.State(), true)
-//	tv := v.TableView(table)          // tv.NotReady: not bound to data
-//	rows, err := tv.PageRows(ctx, &engine.ListQuery{}, 1, 20) // all rows, storage order
+//	tv := engine.NewView(env, pool, ov, ov.State(), true).TableView(table) // tv.NotReady: not bound to data
+//	q := &engine.ListQuery{Sort: table.Field("price")}
+//	q.Spec = engine.QuerySpec(q) // the query cache's key
+//	rows, err := tv.PageRows(ctx, q, 1, 20)
 //	lo, hi := engine.PageBounds(rows.Len(), 1, 20)
 //	for i := lo; i < hi; i++ {
 //		name := tv.Value(table.Field("name"), rows.At(i))
