@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/parser"
-	"go/token"
 	"math/rand/v2"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mockgql/mockgql/internal/testdata"
 )
 
 // TestOverlayVersions applies random changes to one table, past several
@@ -93,19 +93,7 @@ func requireRecords(t *testing.T, ts *TableState, want map[string]string) {
 // roaring bitmaps dataset's n-gram postings are made of, and package model
 // for the domain's words (scalar types, mappings, operators, error codes).
 func TestKnowsNoGraphQL(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for name, f := range testdata.PackageFiles(t, parser.ImportsOnly) {
 		for _, im := range f.Imports {
 			p, _ := strconv.Unquote(im.Path.Value)
 			if p != "github.com/mockgql/mockgql/dataset" && p != "github.com/mockgql/mockgql/model" && p != "github.com/RoaringBitmap/roaring/v2" && strings.Contains(strings.SplitN(p, "/", 2)[0], ".") {
