@@ -1,33 +1,15 @@
 package cluster
 
 import (
-	"bytes"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/hashicorp/memberlist"
+
+	"github.com/mockgql/mockgql/internal/testdata"
 )
-
-// syncBuffer is a log sink several goroutines write to.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // listenProvider starts the memberlist side of a provider (no protoactor:
 // two protoactor nodes in one process race on grpclog's globals) as node
@@ -63,7 +45,7 @@ func memberIDs(p *provider) []string {
 // naming both versions. Two nodes of the same version, the control, do
 // form one.
 func TestProviderRefusesOtherProtocol(t *testing.T) {
-	var logs syncBuffer
+	var logs testdata.SyncBuffer
 	log := slog.New(slog.NewTextHandler(&logs, nil))
 	a := listenProvider(t, "node-a", 2, log)
 	same := listenProvider(t, "node-same", 2, log, a.Addr())

@@ -1,7 +1,6 @@
 package realtime
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,11 +8,12 @@ import (
 	"log/slog"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/mockgql/mockgql/internal/testdata"
 )
 
 // testServer starts a Server with cfg over a fake runtime on a real
@@ -25,33 +25,15 @@ func testServer(t *testing.T, cfg Config) (*httptest.Server, *fakeRuntime) {
 }
 
 // testServerLog is testServer whose Log (internal failures) is kept.
-func testServerLog(t *testing.T, cfg Config) (*httptest.Server, *fakeRuntime, *syncBuffer) {
+func testServerLog(t *testing.T, cfg Config) (*httptest.Server, *fakeRuntime, *testdata.SyncBuffer) {
 	t.Helper()
 	rt := &fakeRuntime{hub: NewHub(cfg)}
 	srv := NewServer(cfg, rt)
-	log := &syncBuffer{}
+	log := &testdata.SyncBuffer{}
 	srv.Log = slog.New(slog.NewTextHandler(log, nil))
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	return ts, rt, log
-}
-
-// syncBuffer is a bytes.Buffer safe for concurrent use.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
 }
 
 // client is a graphql-transport-ws client for tests.

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mockgql/mockgql/internal/testdata"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -227,7 +228,7 @@ func TestGuestProjectExpires(t *testing.T) {
 // 5 and 5 adoption records; the oldest link no longer opens the board, the
 // newest does. The log and /metrics never hold an adoption token (finding 8).
 func TestAdoptionLinksCapped(t *testing.T) {
-	var log lockedBuffer
+	var log testdata.SyncBuffer
 	s := startServerLogging(t, &log)
 	a := &assistant{s: s}
 	sp := get(a.must(`mutation { createSessionProject(name: "Links") { projectId adoptionUrl } }`, nil), "createSessionProject").(map[string]any)
@@ -340,13 +341,6 @@ func mustJSON(v any) []byte {
 	return b
 }
 
-// String returns what was written so far.
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // mountTmpfs mounts a tmpfs of size bytes on a new folder and unmounts it
 // when the test ends (register it before starting a server on it, so the
 // server stops first). It skips the test where mounting is not allowed
@@ -403,7 +397,7 @@ func fillDisk(t *testing.T, dir string) string {
 // writes work again once there is room.
 func TestStorageFull(t *testing.T) {
 	dir := mountTmpfs(t, 32<<20)
-	var log lockedBuffer
+	var log testdata.SyncBuffer
 	s := startServerLogging(t, &log, func(c *serveConfig) { c.Data = dir })
 	u := s.signUp("full@example.com")
 	u.importVia("before", "json", bigDataset(1000), "").data(t)

@@ -8,31 +8,14 @@ import (
 	"net/http"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/mockgql/mockgql/internal/testdata"
 )
-
-// lockedBuffer collects a child process's stderr.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) Len() int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Len()
-}
 
 // storeKeysWith lists the keys of every bucket of a stopped node's bbolt
 // file that contain one of the needles.
@@ -78,7 +61,7 @@ func TestAbuseState(t *testing.T) {
 	t.Parallel() // its nodes are processes: see startProc
 	began := time.Now()
 	data := t.TempDir()
-	var log lockedBuffer
+	var log testdata.SyncBuffer
 	p := startProcLogging(t, data, freePort(t), &log)
 	const marker = "zz9qabuse"
 
@@ -137,7 +120,7 @@ func TestAbuseState(t *testing.T) {
 		}
 	}
 	if grew := log.Len() - logBefore; grew > 64<<10 {
-		t.Errorf("the lookups logged %d bytes; want under 64 KB:\n%.2000s", grew, log.b.String()[logBefore:])
+		t.Errorf("the lookups logged %d bytes; want under 64 KB:\n%.2000s", grew, log.String()[logBefore:])
 	}
 
 	t.Logf("sessions done after %v", time.Since(began))
