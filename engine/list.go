@@ -207,10 +207,19 @@ func (tv *TableView) mergeOverlay(base RowList, q *ListQuery) []int32 {
 // order compares rows by the query's sort (values with the overlay
 // applied), then by storage order: dataset rows by number, then created rows.
 func (tv *TableView) order(q *ListQuery) func(a, b int32) int {
+	if q.Sort == nil {
+		return cmp.Compare[int32]
+	}
+	return tv.orderBy([]SortKey{{Attr: q.Sort, Desc: q.Desc}})
+}
+
+// orderBy compares rows by every key (values with the overlay applied),
+// then by storage order.
+func (tv *TableView) orderBy(keys []SortKey) func(a, b int32) int {
 	return func(a, b int32) int {
-		if q.Sort != nil {
-			c := dataset.Compare(tv.Value(q.Sort, a), tv.Value(q.Sort, b))
-			if q.Desc {
+		for _, k := range keys {
+			c := dataset.Compare(tv.Value(k.Attr, a), tv.Value(k.Attr, b))
+			if k.Desc {
 				c = -c
 			}
 			if c != 0 {

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"cmp"
 	"context"
 	"slices"
 
@@ -104,20 +103,7 @@ func (pq *Query) liveMatches(tv *TableView) []int32 {
 
 // Compare orders rows by every key (values with the overlay applied),
 // then by storage order: dataset rows by number, then created rows.
-func (pq *Query) Compare(tv *TableView) func(a, b int32) int {
-	return func(a, b int32) int {
-		for _, k := range pq.Keys {
-			c := dataset.Compare(tv.Value(k.Attr, a), tv.Value(k.Attr, b))
-			if k.Desc {
-				c = -c
-			}
-			if c != 0 {
-				return c
-			}
-		}
-		return cmp.Compare(a, b)
-	}
-}
+func (pq *Query) Compare(tv *TableView) func(a, b int32) int { return tv.orderBy(pq.Keys) }
 
 // rowsOf returns the matches at positions lo..hi-1 of the query's order
 // as a window of a list of every match.
