@@ -2,14 +2,12 @@ package contract
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/gqlerror"
 
 	"github.com/mockgql/mockgql/model"
 )
@@ -47,7 +45,7 @@ func Parse(doc []byte, max int) (*Schema, error) {
 	}
 	s, err := gqlparser.LoadSchema(&ast.Source{Name: "schema.graphql", Input: sdl})
 	if err != nil {
-		return nil, located(err)
+		return nil, located(sdl, err)
 	}
 	if s.Query == nil {
 		return nil, model.Errorf(model.CodeBadUserInput, "the schema has no query type: define type Query or schema { query: … }")
@@ -56,17 +54,6 @@ func Parse(doc []byte, max int) (*Schema, error) {
 		return nil, err
 	}
 	return &Schema{SDL: sdl, AST: s}, nil
-}
-
-// located turns a gqlparser error into BAD_USER_INPUT naming its line and
-// column.
-func located(err error) error {
-	var ge *gqlerror.Error
-	if errors.As(err, &ge) && len(ge.Locations) > 0 {
-		l := ge.Locations[0]
-		return model.Errorf(model.CodeBadUserInput, "line %d, column %d: %s", l.Line, l.Column, ge.Message)
-	}
-	return model.Errorf(model.CodeBadUserInput, "%v", err)
 }
 
 // unsupported refuses the constructs mockgql cannot serve, naming each (at
