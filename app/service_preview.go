@@ -73,7 +73,7 @@ func (s *Preview) Preview(ctx context.Context, slug, token string) (*model.Previ
 	for _, m := range metas {
 		pool[m.ImportCode] = true
 	}
-	return &model.Preview{Project: pr, SDL: sdl, Samples: samples, Pool: pool}, nil
+	return &model.Preview{Project: pr, SDL: sdl, Samples: samples, Pool: pr.AddGenerated(pool)}, nil
 }
 
 // previewProject returns the project the slug names when token is its

@@ -166,5 +166,5 @@ func (s projectFields) PoolCodes(ctx context.Context, p model.Principal, project
 	for _, m := range metas {
 		codes[m.ImportCode] = true
 	}
-	return codes, pr.Kind, nil
+	return pr.AddGenerated(codes), pr.Kind, nil
 }

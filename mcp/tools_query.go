@@ -167,6 +167,7 @@ func (s *Server) describeProject(ctx context.Context, in sessionArg) (projectOut
 	if err != nil {
 		return projectOut{}, outcome{}, err
 	}
+	pool = pr.AddGenerated(pool)
 	out := projectOut{ProjectID: pr.ID, Name: pr.Name, Slug: pr.Slug, ExpiresAt: stamp(pr.ExpiresAt), RuntimeURL: s.runtimeURL(pr),
 		PreviewURL: s.previewURL(pr), Tables: []tableOut{}, Relations: []relationOut{}, Operations: []operationOut{},
 		Views: len(pr.Views), SDL: sdl, Problems: problems(pr, pool)}

@@ -152,6 +152,25 @@ func ContractImportCode(typ string) string {
 	return code
 }
 
+// AddGenerated adds to pool, the import codes project p can read, the
+// codes of the rows its contract generates: a schema project's table of
+// generated rows reads them, not a dataset of the pool, so it is ready.
+// It answers pool.
+func (p *Project) AddGenerated(pool map[string]bool) map[string]bool {
+	if p.Contract == nil {
+		return pool
+	}
+	for _, t := range p.Tables {
+		if t.Source != nil && t.Source.ImportCode == ContractImportCode(t.Name) {
+			if pool == nil {
+				pool = map[string]bool{}
+			}
+			pool[t.Source.ImportCode] = true
+		}
+	}
+	return pool
+}
+
 // fnv64 is FNV-1a over s.
 func fnv64(s string) uint64 {
 	h := uint64(14695981039346656037)

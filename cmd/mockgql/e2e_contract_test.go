@@ -281,6 +281,27 @@ func TestContractProjectSurfaces(t *testing.T) {
 			}
 		}
 	})
+	t.Run("ready", func(t *testing.T) {
+		// Generated rows need no dataset of the pool: the board, the
+		// preview and MCP call the schema's tables ready (issue 29 item 4).
+		d := cp.owner.must(`query($id:ID){ project(id:$id) { tables { name ready notReadyReason } } }`, map[string]any{"id": cp.id})
+		tables, _ := get(d, "project", "tables").([]any)
+		if len(tables) == 0 {
+			t.Fatalf("no tables: %v", d)
+		}
+		for _, tb := range tables {
+			if get(tb, "ready") != true || get(tb, "notReadyReason") != nil {
+				t.Errorf("table %v of a schema project: %v", get(tb, "name"), tb)
+			}
+		}
+		p := sh.setSharing(t, true)
+		r := previewData(s, cp.slug, tokenOf(t, p["previewUrl"].(string)))
+		for _, tb := range get(r.JSON, "tables").([]any) {
+			if get(tb, "ready") != true {
+				t.Errorf("preview table %v: %v", get(tb, "name"), tb)
+			}
+		}
+	})
 	t.Run("export", func(t *testing.T) {
 		doc := get(cp.owner.must(`query($p:ID!){ exportOpenApi(projectId:$p) }`, map[string]any{"p": cp.id}), "exportOpenApi").(string)
 		if !strings.Contains(doc, `"Book"`) || !strings.Contains(doc, `"Author"`) {
