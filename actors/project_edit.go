@@ -234,11 +234,8 @@ func (p *projectGrain) checkLimits(g *grain, next *model.Project, a Access) erro
 	} else if a.Plan == "" { // system or key callers: the account's plan is not known here
 		maxTables = l.TeamTables
 	}
-	if len(next.Tables) > len(p.st.Project.Tables) && len(next.Tables) > maxTables {
-		if next.Kind != model.KindAccount {
-			return model.Errorf(model.CodeLimitReached, "a %s project may have %s", strings.ToLower(string(next.Kind)), plural(maxTables, "table"))
-		}
-		return model.Errorf(model.CodeLimitReached, "a project may have %s on this plan", plural(maxTables, "table"))
+	if n := len(next.Tables); n > len(p.st.Project.Tables) && n > maxTables {
+		return tableLimitError(l, next.Kind, a.Plan, n, maxTables)
 	}
 	if next.Kind == model.KindAccount {
 		maxAttrs = l.Model.Attributes
@@ -251,6 +248,31 @@ func (p *projectGrain) checkLimits(g *grain, next *model.Project, a Access) erro
 		}
 	}
 	return p.checkValues(l.Model, next)
+}
+
+// tableLimitError refuses a model of n tables over the limit max of a
+// project of kind on plan, naming what the model needs, what the plan
+// allows and the cheapest plan whose account projects fit it, so a
+// person knows what to change (a schema counts its types with rows).
+func tableLimitError(l model.Limits, kind model.ProjectKind, plan model.Plan, n, max int) error {
+	fits := ""
+	for _, p := range []model.Plan{model.PlanStarter, model.PlanProfessional, model.PlanTeam} {
+		if p.Rank() > plan.Rank() && l.TableLimit(p) >= n {
+			fits = fmt.Sprintf("; the %s plan allows %d", p, l.TableLimit(p))
+			break
+		}
+	}
+	if kind != model.KindAccount {
+		if fits != "" {
+			fits += " in an account project"
+		}
+		return model.Errorf(model.CodeLimitReached, "a %s project may have %s; this model needs %d%s", strings.ToLower(string(kind)), plural(max, "table"), n, fits)
+	}
+	on := "on this plan"
+	if plan != "" {
+		on = "on the " + string(plan) + " plan"
+	}
+	return model.Errorf(model.CodeLimitReached, "a project may have %s %s; this model needs %d%s", plural(max, "table"), on, n, fits)
 }
 
 // checkValues applies ModelLimits.ValueBytes to every attribute the edit

@@ -93,8 +93,8 @@ func TestBoardStartFromSchema(t *testing.T) {
 			if how == "paste" {
 				a.set("#startSdl", librarySDL)
 			} else {
-				// The paste made "Book API" (named after the schema's first type), listed as a schema project.
-				p.waitText(`#projects tr[data-project="Book API"]`, "account · GraphQL schema v1")
+				// The paste made "A library" (named after the description of its Query type), listed as a schema project.
+				p.waitText(`#projects tr[data-project="A library"]`, "account · GraphQL schema v1")
 				a.file("#startFile", tempFile(t, "library.graphql", librarySDL))
 				p.waitText("#startChosen", "Read library.graphql")
 				if got := p.js(`document.querySelector("#startSdl").value`); got != librarySDL {

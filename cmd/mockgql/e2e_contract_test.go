@@ -178,7 +178,7 @@ func TestContractVersions(t *testing.T) {
 			{"unknown type", "type Query { books: [Nope] }", "BAD_USER_INPUT", "Nope"},
 			{"empty", "  ", "BAD_USER_INPUT", "empty"},
 			{"too large", "# " + strings.Repeat("x", 1<<20) + "\ntype Query { a: Int }", "PAYLOAD_TOO_LARGE", "limit"},
-			{"past the plan's tables", manyTypes(51), "LIMIT_REACHED", "50 tables"},
+			{"past the plan's tables", manyTypes(51), "LIMIT_REACHED", "50 tables on the PROFESSIONAL plan; this model needs 51; the TEAM plan allows 500"},
 		} {
 			r := cp.owner.gql(`mutation($p:ID!,$s:String!){ importGraphQLSchema(projectId:$p, sdl:$s) { project { id } } }`, map[string]any{"p": cp.id, "s": tc.doc})
 			if r.errCode() != tc.code || !strings.Contains(string(r.Raw), tc.says) {

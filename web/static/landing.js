@@ -4,6 +4,7 @@
 // shows its invitation here; after sign-up or log-in the board offers it.
 import { gql, publicGql } from "./dom.js";
 import { inviteNotice, afterSignIn } from "./invite-landing.js";
+import { startCard } from "./schema-start.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -41,5 +42,8 @@ gql(`{ demo { previewUrl boardUrl } }`).then((d) => {
   $("demoPreview").href = d.demo.previewUrl;
   $("demo").hidden = false;
 }).catch(() => {});
+
+// Most teams bring a schema: its card comes first, for a guest project.
+$("schemaStart").append(startCard(null));
 
 inviteNotice();

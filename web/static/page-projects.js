@@ -33,7 +33,7 @@ export async function projectsPage(main, who) {
   const list = await visibleProjects(who);
   document.title = "Projects · mockgql";
   fill(main, h("h1", {}, "Projects"),
-    !who ? signedOutNote(list.length) : mayEditAccount(who) ? [createForm(), startCard()] : viewerNote(who),
+    !who ? [signedOutNote(list.length), startCard(null)] : mayEditAccount(who) ? [startCard(who), createForm()] : viewerNote(who),
     listCard(list, who));
   // An edit re-renders the list in place (focus and scroll kept).
   onEdited(async (msg) => {

@@ -6,7 +6,7 @@
 // (docs/using/board.md, "From a schema to rows in the playground").
 // schemaInput, the box that reads a schema, serves the Schema tab's
 // "Import a new version" and API design's "Import a GraphQL schema" too.
-import { h, gql, field, status, action, card, uid, fill } from "./dom.js";
+import { h, gql, publicGql, field, status, action, card, uid, fill, count } from "./dom.js";
 import { go } from "./live.js";
 import { ask } from "./guard.js";
 
@@ -35,7 +35,9 @@ export function schemaInput(prefix, onChange) {
     chosen.textContent = `Read ${f.name} (${f.size} bytes).`;
     if (onChange) onChange();
   };
-  file.addEventListener("change", () => { if (file.files[0]) load(file.files[0]); });
+  // Emptied once read, so that choosing the same file again (after an edit
+  // on disk) reads it again: an input keeps its value and fires no change.
+  file.addEventListener("change", () => { const f = file.files[0]; if (f) load(f).finally(() => { file.value = ""; }); });
   text.addEventListener("input", () => { name = ""; chosen.textContent = ""; clearError(); if (onChange) onChange(); });
   const dropHint = h("p", { class: "muted", id: uid("drop") }, "Paste the SDL or an introspection result ({\"data\": {\"__schema\": …}}), pick a file, or drop one here. Up to 1 MB.");
   const el = h("div", { class: "drop schema-drop", id: `${prefix}Drop` }, dropHint,
@@ -71,40 +73,80 @@ function caretAt(text, line, column) {
 
 /** projectName is the name a schema gives a new project: the file's name
  * without its extension ("library.graphql" → "Library"), else the first
- * table of its report, else "GraphQL schema". */
+ * sentence of the description of its schema or Query type ("\"A library.\"
+ * type Query" → "A library"), else "" (the form then asks for one). */
 export function projectName(fileName, sdl) {
   const stem = fileName.replace(/\.[^.]*$/, "").replace(/[-_.]+/g, " ").trim();
   if (stem) return stem[0].toUpperCase() + stem.slice(1);
-  const m = /\btype\s+(?!Query\b|Mutation\b|Subscription\b)([A-Za-z_][A-Za-z0-9_]*)/.exec(sdl);
-  return m ? `${m[1]} API` : "GraphQL schema";
+  const m = /(?:"""([\s\S]*?)"""|"((?:[^"\\\n]|\\.)*)")\s*(?:schema\b|type\s+Query\b)/.exec(sdl);
+  const desc = m ? (m[1] !== undefined ? m[1] : m[2].replace(/\\(.)/g, "$1")).trim().split(/\n|(?<=\.)\s/)[0].replace(/\.$/, "").trim() : "";
+  return desc.length > 60 ? desc.slice(0, 59).trimEnd() + "…" : desc;
 }
 
-/** startCard is the projects page's "Start from a GraphQL schema": the
- * schema box, an optional name, and Create, which makes the project from
- * the schema in one call and opens its playground with a starter query. */
-export function startCard() {
+/** startCard is "Start from a GraphQL schema": the schema box, an
+ * optional name, and Create, which makes a project from the schema in one
+ * call and opens its playground with a starter query. who is the signed-in
+ * user (app.js), or null for a visitor without an account: the landing
+ * page and a signed-out projects page make a guest project held by this
+ * browser and import the schema into it. A refusal by the plan's table
+ * limit keeps the schema in the box and, for an owner, offers the plan
+ * that fits in place. */
+export function startCard(who = null) {
   const st = status();
   const name = h("input", { type: "text", id: "schemaProjectName", autocomplete: "off" });
-  const input = schemaInput("start", () => { name.placeholder = projectName(input.fileName(), input.value()); });
-  name.placeholder = "From the file's name";
-  const create = action(h("button", { type: "button", id: "schemaCreate" }, "Create"), st, async () => {
+  const input = schemaInput("start", () => { name.placeholder = projectName(input.fileName(), input.value()) || "Name it here"; });
+  name.placeholder = "From the file or the schema's description";
+  const upgrade = h("div", { id: "schemaPlanFix" });
+  let guestId = null; // a guest project made by an earlier try of this card
+  const create = async () => {
+    fill(upgrade);
     input.clearError();
     if (!input.value().trim()) { input.showError(new Error("Paste a schema, or pick or drop a file, first.")); input.text.focus(); return; }
+    const n = name.value.trim() || projectName(input.fileName(), input.value());
+    if (!n) { st.fail(new Error("Name the project: the schema has no description to name it after.")); name.focus(); return; }
     let p;
     try {
-      p = await createFromSchema(name.value.trim() || projectName(input.fileName(), input.value()), input.value());
+      p = who ? await createFromSchema(n, input.value()) : await guestFromSchema(n, input.value(), guestId, (id) => { guestId = id; });
     } catch (e) {
       if (e.code === "BAD_USER_INPUT" || e.code === "PAYLOAD_TOO_LARGE") { input.showError(e); return; }
+      if (e.code === "LIMIT_REACHED") offerPlan(e, who, upgrade, st, create);
       throw e;
     }
     st.ok(`Created ${p.name}: opening its playground.`);
-    go(await playgroundOf(p));
-  });
-  const el = card("Start from a GraphQL schema",
-    h("p", { class: "muted" }, "A project that serves your schema exactly — every type, field and argument — with related rows that stay put, and mutations that save. Paste, pick or drop, then Create: the playground opens with a query that returns rows."),
-    input.el, h("div", { class: "row" }, field("Project name (optional)", name), create), st);
+    const to = await playgroundOf(p);
+    if (who) go(to); else location.assign(to);
+  };
+  const btn = action(h("button", { type: "button", id: "schemaCreate" }, "Create"), st, create);
+  const el = card(who ? "Start from a GraphQL schema" : "Start from your GraphQL schema",
+    h("p", { class: "muted" }, "A project that serves your schema exactly — every type, field and argument — with related rows that stay put, and mutations that save. Paste, pick or drop, then Create: the playground opens with a query that returns rows." +
+      (who ? "" : " No account needed: a guest project held by this browser serves it (500 calls a day).")),
+    input.el, h("div", { class: "row" }, field("Project name (optional)", name), btn), st, upgrade);
   el.id = "startFromSchema";
   return el;
+}
+
+/** offerPlan shows, under a table-limit refusal err, the plan its message
+ * names as the one that fits: an owner changes to it and creates in one
+ * action, the schema still in the box; others are told who can. */
+function offerPlan(err, who, box, st, retry) {
+  const m = /the (\w+) plan allows (\d+)/.exec(err.message);
+  if (!m) return;
+  if (!who) {
+    fill(box, h("p", {}, "An account project holds more: ", h("a", { href: "/" }, "sign up"), ` and choose the ${m[1].toLowerCase()} plan.`));
+    return;
+  }
+  if (who.account.myRole !== "OWNER") {
+    fill(box, h("p", {}, `The ${m[1].toLowerCase()} plan allows ${m[2]} tables; the owner of ${who.account.name} can change the plan under Account.`));
+    return;
+  }
+  const fix = action(h("button", { type: "button", id: "schemaChangePlan" }, `Change to ${m[1].toLowerCase()} and create`), st, async () => {
+    await gql(`mutation($p: Plan!) { setPlan(plan: $p) { plan } }`, { p: m[1] });
+    who.account.plan = m[1];
+    const plan = document.querySelector("header .who");
+    if (plan) plan.lastChild.textContent = m[1].toLowerCase();
+    await retry();
+  });
+  fill(box, h("div", { class: "row tight" }, fix));
 }
 
 /** createFromSchema makes an account project named name that serves sdl
@@ -112,6 +154,41 @@ export function startCard() {
 async function createFromSchema(name, sdl) {
   const d = await gql(`mutation($n: String!, $s: String!) { createProject(name: $n, sdl: $s) { id name slug contract { report { root name shape entity description } } } }`, { n: name, s: sdl });
   return d.createProject;
+}
+
+/** guestFromSchema makes a guest project held by this browser (or takes
+ * the one an earlier, refused try made: id) and imports sdl into it;
+ * made(id) keeps the new project for the next try. */
+async function guestFromSchema(name, sdl, id, made) {
+  if (!id) {
+    const d = await publicGql(`mutation($n: String) { createGuestProject(name: $n) { projectId } }`, { n: name });
+    id = d.createGuestProject.projectId;
+    made(id);
+    try { localStorage.setItem("mgq.guestProject", id); } catch { /* storage off: the address still opens it */ }
+  }
+  const d = await gql(`mutation($p: ID!, $s: String!) { importGraphQLSchema(projectId: $p, sdl: $s) { project { id name contract { report { root name shape entity description } } } } }`, { p: id, s: sdl });
+  return d.importGraphQLSchema.project;
+}
+
+/** generatedNote is the summary of what an import could not map, for the
+ * playground of a project serving a schema: "3 mutations save nothing"
+ * with their names and a link to the Schema tab, where each is mapped;
+ * null when every root field is served by the engine. */
+export function generatedNote(p) {
+  const report = (p.contract && p.contract.report) || [];
+  const gen = (root) => report.filter((f) => f.root === root && f.shape === "generated").map((f) => f.name);
+  const muts = gen("MUTATION"), queries = gen("QUERY");
+  if (!muts.length && !queries.length) return null;
+  const names = (l) => (l.length > 5 ? `${l.slice(0, 5).join(", ")} and ${l.length - 5} more` : l.join(", "));
+  const lines = [];
+  const one = (l, a, b) => (l.length === 1 ? a : b);
+  if (muts.length) lines.push(h("li", {}, `${count(muts.length, "mutation")} ${one(muts, "saves", "save")} nothing: `, h("code", {}, names(muts)),
+    `. ${one(muts, "It answers", "They answer")} generated values and ${one(muts, "changes", "change")} no row.`));
+  if (queries.length) lines.push(h("li", {}, `${count(queries.length, "query", "queries")} ${one(queries, "answers", "answer")} generated values: `, h("code", {}, names(queries)), "."));
+  const el = card("What the import could not map", h("ul", { id: "generatedSummary" }, lines),
+    h("p", {}, h("a", { href: `/board/projects/${encodeURIComponent(p.id)}/schema`, id: "mapGenerated" }, "Map them on the Schema tab"), " to make them create, update, delete or read rows."));
+  el.id = "importSummary";
+  return el;
 }
 
 /** playgroundOf is the address of p's playground with a starter query:

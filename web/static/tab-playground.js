@@ -7,7 +7,7 @@ import { h, gql, fill, status, action, card, copyButton, GqlError, field } from 
 import { isSubscription, subscribe, wsURL } from "./subscribe.js";
 import { mayEdit } from "./role.js";
 import { onLeave } from "./live.js";
-import { contractStarter } from "./schema-start.js";
+import { contractStarter, generatedNote } from "./schema-start.js";
 
 /** curlOf is the request as a shell command; account projects need a key.
  * opts: auth, the key's header line with a shell variable in double quotes
@@ -100,7 +100,7 @@ export async function playgroundTab(body, p) {
   curl.id = "pgCurl";
   const mount = h("div", { id: "graphiql", class: "graphiql-box" });
   const sub = subscriptionParts(p);
-  fill(body, card("Playground",
+  fill(body, generatedNote(p), card("Playground",
     h("p", { class: "muted" }, `Runs against ${p.runtimeUrl.split("?")[0]} with your board session (no key in the browser; subscriptions, which run on the runtime itself, excepted). Each run, and the schema read when the page opens, counts as a preview request against the quota.` +
       (p.kind === "ACCOUNT" ? " Outside the board the runtime needs an API key: “Copy as curl” leaves $MGQ_API_KEY for it." : "") +
       (mayEdit(p) ? "" : " With your role, queries run; mutations, which change the mock data, need the Editor role.")),
