@@ -43,7 +43,11 @@ func Parse(doc []byte, max int) (*Schema, error) {
 	if strings.TrimSpace(sdl) == "" {
 		return nil, model.Errorf(model.CodeBadUserInput, "the schema document is empty")
 	}
-	s, err := gqlparser.LoadSchema(&ast.Source{Name: "schema.graphql", Input: sdl})
+	sources := []*ast.Source{{Name: "schema.graphql", Input: sdl}}
+	if fed := federationSource(sdl); fed != nil {
+		sources = append(sources, fed)
+	}
+	s, err := gqlparser.LoadSchema(sources...)
 	if err != nil {
 		return nil, located(sdl, err)
 	}

@@ -92,6 +92,8 @@ const (
 	ShapeDelete     Shape = "delete"
 	ShapeEvent      Shape = "event"     // a subscription to a table's changes
 	ShapeGenerated  Shape = "generated" // not recognised: a value generated from the arguments and rows
+	ShapeService    Shape = "service"   // a federation subgraph's _service { sdl }
+	ShapeEntities   Shape = "entities"  // a federation subgraph's _entities(representations:)
 )
 
 // RootField is one field of the query, mutation or subscription type and

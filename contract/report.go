@@ -51,7 +51,7 @@ var shapeWords = map[Shape]string{
 	ShapeList: "list of %s", ShapeConnection: "Relay connection of %s", ShapePage: "page of %s",
 	ShapeAggregate: "aggregates of %s", ShapeFirst: "one %s found by its arguments", ShapeCreate: "creates a %s",
 	ShapeUpdate: "updates a %s", ShapeUpsert: "creates or updates a %s", ShapeDelete: "deletes a %s",
-	ShapeEvent: "events of %s",
+	ShapeEvent: "events of %s", ShapeEntities: "rows of %s by their @key fields, for a federation router",
 }
 
 // describe says how f is served: "books: list of Book; genre → equality
@@ -62,6 +62,9 @@ func (f *RootField) describe() string {
 	}
 	if f.Shape == ShapeGenerated {
 		return fmt.Sprintf("%s: generated (%s)", f.Name, f.Why)
+	}
+	if f.Shape == ShapeService {
+		return f.Name + ": the subgraph's SDL, for a federation router"
 	}
 	s := f.Name + ": " + fmt.Sprintf(shapeWords[f.Shape], f.Entity)
 	if f.Shape == ShapeEvent {

@@ -24,6 +24,9 @@ func (in *interpreter) rootFields(root *ast.Definition, one func(*ast.FieldDefin
 
 // queryField interprets a field of the query type.
 func (in *interpreter) queryField(f *ast.FieldDefinition) *RootField {
+	if r := in.federationField(f); r != nil {
+		return r
+	}
 	d := in.def(f.Type)
 	r := &RootField{Name: f.Name}
 	switch {

@@ -225,6 +225,8 @@ func (rt *Runtime) queryResolver(rf *contract.RootField, fd *ast.FieldDefinition
 			return rt.genValue(v, rt.schema.Query.Name, fd.Name, fd.Type, seed, 0), nil
 		case contract.ShapeNode:
 			return rt.node(v, rf, f.Args)
+		case contract.ShapeService, contract.ShapeEntities:
+			return rt.federation(v, rf, f.Args)
 		}
 		q, err := rt.readRootQuery(rf, f.Args)
 		if err != nil {

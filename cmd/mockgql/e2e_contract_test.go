@@ -490,3 +490,25 @@ func TestContractCreateInEmptyType(t *testing.T) {
 		}
 	}
 }
+
+// TestContractFederationSubgraph: a Federation 2 subgraph imports through
+// the management API as it is (no directive definitions of its own) and
+// its runtime answers a router's two requests — _service { sdl } and
+// _entities by a key seen in a list — over HTTP with an API key.
+func TestContractFederationSubgraph(t *testing.T) {
+	s := startServer(t)
+	doc, err := os.ReadFile(filepath.Join("..", "..", "graphql", "testdata", "federation", "products.graphql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := newContractProject(t, s, "federation@example.com", string(doc))
+	if got := get(cp.mustQuery(s, `{ _service { sdl } }`, nil), "_service", "sdl"); got != string(doc) {
+		t.Errorf("_service.sdl is not the subgraph's document: %.200v", got)
+	}
+	first := get(cp.mustQuery(s, `{ topProducts(first: 1) { id sku package } }`, nil), "topProducts").([]any)[0].(map[string]any)
+	d := cp.mustQuery(s, `query($r: [_Any!]!) { _entities(representations: $r) { __typename ... on Product { id sku } } }`,
+		map[string]any{"r": []any{map[string]any{"__typename": "Product", "sku": first["sku"], "package": first["package"]}}})
+	if got := get(d, "_entities").([]any); len(got) != 1 || get(got[0], "id") != first["id"] {
+		t.Errorf("_entities by the key (sku package) of %v: %v", first, d)
+	}
+}

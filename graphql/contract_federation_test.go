@@ -1,0 +1,123 @@
+package graphql
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/mockgql/mockgql/contract"
+)
+
+// TestFederationSubgraph: a Federation 2 subgraph (extend schema @link,
+// @key with one and two fields, @shareable, @external, @requires,
+// @provides, @tag, @inaccessible, @override) imports without defining the
+// directives, answers _service { sdl } with its own document and
+// _entities by each @key, in the order asked, null for a key no row has —
+// as a router expects of a subgraph (issue 29 item 1).
+func TestFederationSubgraph(t *testing.T) {
+	h := newContractHarness(t, "testdata/federation/products.graphql")
+	raw, err := os.ReadFile("testdata/federation/products.graphql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(raw)
+	if got := fmt.Sprint(h.do(`{ _service { sdl } }`, nil)); !strings.Contains(got, `@key(fields: "sku package")`) || strings.Contains(got, "directive @key") {
+		t.Fatalf("_service.sdl is not the subgraph's own document: %.300s", got)
+	}
+	if sdl := jsonAt(h.do(`{ _service { sdl } }`, nil), "data._service.sdl"); sdl != doc {
+		t.Errorf("_service.sdl differs from the imported document")
+	}
+	list := jsonAt(h.do(`{ topProducts(first: 3) { id sku package name } }`, nil), "data.topProducts").([]any)
+	if len(list) != 3 {
+		t.Fatalf("topProducts: %v", list)
+	}
+	a, b := list[0].(map[string]any), list[2].(map[string]any)
+	reps := []any{
+		map[string]any{"__typename": "Product", "id": b["id"]},
+		map[string]any{"__typename": "Product", "sku": a["sku"], "package": a["package"]},
+		map[string]any{"__typename": "Product", "id": "no-such-product"},
+		map[string]any{"__typename": "Review", "id": "review-2"},
+	}
+	q := `query($r: [_Any!]!) { _entities(representations: $r) { __typename ... on Product { id name } ... on Review { id body } } }`
+	out := h.do(q, map[string]any{"r": reps})
+	if out["errors"] != nil {
+		t.Fatalf("_entities: %v", out)
+	}
+	got := jsonAt(out, "data._entities").([]any)
+	if len(got) != 4 || jsonAt(got[0], "id") != b["id"] || jsonAt(got[1], "id") != a["id"] || jsonAt(got[1], "name") != a["name"] ||
+		got[2] != nil || jsonAt(got[3], "__typename") != "Review" || jsonAt(got[3], "id") != "review-2" {
+		t.Errorf("_entities answered %v for %v", got, reps)
+	}
+
+	for _, bad := range []struct{ rep, says string }{
+		{`{"__typename": "PageInfo", "id": "x"}`, "not an entity"},
+		{`{"__typename": "Product", "name": "x"}`, "none of Product's @key field sets"},
+	} {
+		var rep any
+		if err := json.Unmarshal([]byte(bad.rep), &rep); err != nil {
+			t.Fatal(err)
+		}
+		out := h.do(q, map[string]any{"r": []any{rep}})
+		if !strings.Contains(fmt.Sprint(out["errors"]), bad.says) {
+			t.Errorf("_entities(%s): %v, want an error saying %q", bad.rep, out, bad.says)
+		}
+	}
+
+	// The router's composition reads the directives from the SDL; the
+	// runtime's introspection lists their definitions too.
+	dirs := fmt.Sprint(h.do(`{ __schema { directives { name } } }`, nil))
+	for _, d := range []string{"key", "link", "shareable", "external", "requires", "provides", "tag", "inaccessible", "override"} {
+		if !strings.Contains(dirs, "name:"+d+"]") {
+			t.Errorf("introspection lacks @%s: %s", d, dirs)
+		}
+	}
+}
+
+// TestFederationOneSubgraph: a Federation 1 subgraph that extends types
+// it does not define (Query, Product) imports, serves its own list and
+// resolves entities by a String key.
+func TestFederationOneSubgraph(t *testing.T) {
+	h := newContractHarness(t, "testdata/federation/inventory-v1.graphql")
+	ws := jsonAt(h.do(`{ warehouses { code city } }`, nil), "data.warehouses").([]any)
+	if len(ws) == 0 {
+		t.Fatal("no warehouses")
+	}
+	code := jsonAt(ws[0], "code")
+	out := h.do(`query($r: [_Any!]!) { _entities(representations: $r) { ... on Warehouse { code city } } }`,
+		map[string]any{"r": []any{map[string]any{"__typename": "Warehouse", "code": code}}})
+	if got := jsonAt(out, "data._entities").([]any); len(got) != 1 || jsonAt(got[0], "code") != code {
+		t.Errorf("_entities by a String key: %v", out)
+	}
+}
+
+// TestFederationParse: documents that define the federation directives
+// themselves (as rover prints a subgraph) or use none parse as before;
+// a subgraph's line numbers stay its own.
+func TestFederationParse(t *testing.T) {
+	printed := `directive @key(fields: _FieldSet!) repeatable on OBJECT | INTERFACE
+scalar _FieldSet
+scalar _Any
+type _Service { sdl: String }
+union _Entity = Book
+type Query { _service: _Service! _entities(representations: [_Any!]!): [_Entity]! books: [Book!]! }
+type Book @key(fields: "id") { id: ID! title: String }
+`
+	s, err := contract.Parse([]byte(printed), contract.MaxDocumentBytes)
+	if err != nil {
+		t.Fatalf("a subgraph printed with its federation definitions: %v", err)
+	}
+	p := contract.Interpret(s)
+	shapes := map[string]contract.Shape{}
+	for _, q := range p.Queries {
+		shapes[q.Name] = q.Shape
+	}
+	if shapes["_service"] != contract.ShapeService || shapes["_entities"] != contract.ShapeEntities || shapes["books"] != contract.ShapeList {
+		t.Errorf("shapes: %v", shapes)
+	}
+	_, err = contract.Parse([]byte("extend schema @link(url: \"https://specs.apollo.dev/federation/v2.3\", import: [\"@key\"])\ntype Query {\n  a: Int\n  b: Nope\n}\n"), contract.MaxDocumentBytes)
+	if err == nil || !strings.Contains(err.Error(), "line 4") {
+		t.Errorf("an error in a subgraph is not placed on its own line: %v", err)
+	}
+}
