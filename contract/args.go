@@ -53,7 +53,7 @@ func (in *interpreter) arg(a *ast.ArgumentDefinition, r *RootField) *Arg {
 	d := in.def(a.Type)
 	e := in.entities[r.Entity]
 	switch {
-	case (n == "id" || e != nil && n == norm(e.Key)) && !isList(a.Type) && r.Shape != ShapeCreate:
+	case (n == "id" || e != nil && (n == norm(e.Key) || n == norm(e.Type)+"id")) && !isList(a.Type) && r.Shape != ShapeCreate:
 		out.Role, out.Field = RoleKey, keyName(e)
 	case n == "ids" && isList(a.Type):
 		out.Role, out.Field = RoleKeys, keyName(e)

@@ -243,7 +243,7 @@ func (in *interpreter) subscriptionField(f *ast.FieldDefinition) *RootField {
 		return generatedEvery(r, "not a table's created, updated or deleted event")
 	case verb == "" && (kindOf == nil || !sameEntity(name, r.Entity)):
 		return generatedEvery(r, "its name says no created, updated or deleted event")
-	case verb != "" && !sameEntity(rest, r.Entity) && r.Wrapper == "":
+	case verb != "" && !sameEntity(rest, r.Entity) && r.Wrapper == "" && !in.namesField(rest, r.Entity):
 		return generatedEvery(r, fmt.Sprintf("%q names no table of %s", rest, r.Entity))
 	}
 	r.Shape, r.Event = ShapeEvent, verb
@@ -260,6 +260,22 @@ func (in *interpreter) subscriptionField(f *ast.FieldDefinition) *RootField {
 		}
 	}
 	return r
+}
+
+// namesField reports whether name is the entity's name and then one of
+// its fields' (orderStatus for Order.status: orderStatusChanged follows
+// the changes of orders).
+func (in *interpreter) namesField(name, entity string) bool {
+	n, e := norm(name), norm(entity)
+	if !strings.HasPrefix(n, e) || len(n) == len(e) {
+		return false
+	}
+	for _, f := range in.s.Types[entity].Fields {
+		if norm(f.Name) == n[len(e):] {
+			return true
+		}
+	}
+	return false
 }
 
 // generatedEvery is a subscription that streams generated payloads.

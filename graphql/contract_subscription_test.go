@@ -145,3 +145,26 @@ func TestContractSubscriptionMapped(t *testing.T) {
 		t.Errorf("bookCreated mapped to generated: %+v", target)
 	}
 }
+
+// TestContractSubscriptionOfAField: a subscription named after an entity
+// and one of its fields (orderStatusChanged(orderId:)) follows that
+// entity's updates, filtered by its argument: it fires when that order
+// changes, not for another order, and streams no generated orders.
+func TestContractSubscriptionOfAField(t *testing.T) {
+	h := newContractHarness(t, "testdata/conventions/order-status.graphql")
+	evs := h.mutateEvents(`mutation { updateOrder(id: "order-2", status: SHIPPED) { id status } }`)
+	if len(evs) != 1 || evs[0].Kind != EventUpdated {
+		t.Fatalf("events of an update: %+v", evs)
+	}
+	for _, c := range []struct{ query, want string }{
+		{`subscription { orderStatusChanged(orderId: "order-2") { id status } }`, `{"data":{"orderStatusChanged":{"id":"order-2","status":"SHIPPED"}}}`},
+		{`subscription { orderStatusChanged(orderId: "order-3") { id status } }`, ``},
+	} {
+		if got := h.render(c.query, nil, evs[0]); got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.query, got, c.want)
+		}
+	}
+	if target, ok := h.rt.contractTarget("orderStatusChanged"); !ok || target.Kind != EventUpdated {
+		t.Errorf("orderStatusChanged follows %+v, want the updates of Order", target)
+	}
+}
