@@ -121,3 +121,25 @@ type Book @key(fields: "id") { id: ID! title: String }
 		t.Errorf("an error in a subgraph is not placed on its own line: %v", err)
 	}
 }
+
+// TestContractDirectivesIntrospected: every directive the document
+// defines is in the runtime's introspection, @defer and @stream included
+// (Shopify's Storefront schema defines them); a deferred fragment is
+// answered in the complete result. A schema that does not define @defer
+// does not advertise the prelude's.
+func TestContractDirectivesIntrospected(t *testing.T) {
+	h := newContractHarness(t, "testdata/conventions/directives.graphql")
+	dirs := fmt.Sprint(h.do(`{ __schema { directives { name } } }`, nil))
+	for _, d := range []string{"defer", "stream", "inContext", "custom"} {
+		if !strings.Contains(dirs, "name:"+d+"]") {
+			t.Errorf("introspection lacks @%s: %s", d, dirs)
+		}
+	}
+	if got := fmt.Sprint(jsonAt(h.do(`{ books { id ... @defer(label: "more") { title } } }`, nil), "data.books.0")); !strings.Contains(got, "title:") {
+		t.Errorf("a deferred fragment is not in the complete result: %s", got)
+	}
+	other := newContractHarness(t, "testdata/federation/products.graphql")
+	if dirs := fmt.Sprint(other.do(`{ __schema { directives { name } } }`, nil)); strings.Contains(dirs, "name:defer]") {
+		t.Errorf("a schema without @defer advertises the prelude's: %s", dirs)
+	}
+}

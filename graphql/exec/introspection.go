@@ -14,10 +14,15 @@ import (
 // *ast.ArgumentDefinition (input fields are converted); an __EnumValue an
 // *ast.EnumValueDefinition; a __Directive an *ast.DirectiveDefinition.
 
-// hiddenDirective reports whether introspection leaves out the directive:
-// @defer is in the gqlparser prelude, but the executor runs deferred
-// fragments inline, so advertising it would mislead clients.
-func hiddenDirective(name string) bool { return name == "defer" }
+// hiddenDirective reports whether introspection leaves out the directive
+// d: the prelude's @defer (gqlparser's), as the executor runs deferred
+// fragments inline and advertising it would mislead clients. A schema
+// that defines @defer itself (an imported document, Shopify's) has every
+// definition it gives listed, as the API it stands in for lists it; its
+// deferred fragments are answered in the complete result.
+func hiddenDirective(d *ast.DirectiveDefinition) bool {
+	return d.Name == "defer" && (d.Position == nil || d.Position.Src == nil || d.Position.Src.BuiltIn)
+}
 
 // attachIntrospection installs the resolvers of __schema, __type and the
 // introspection types.
@@ -46,8 +51,8 @@ func newIntrospection(s *ast.Schema, documentOrder bool) *introspection {
 	slices.SortFunc(in.types, func(a, b *ast.Definition) int {
 		return orderOf(documentOrder, a.BuiltIn, a.Position, b.BuiltIn, b.Position, a.Name, b.Name)
 	})
-	for name, d := range s.Directives {
-		if !hiddenDirective(name) {
+	for _, d := range s.Directives {
+		if !hiddenDirective(d) {
 			in.directives = append(in.directives, d)
 		}
 	}
