@@ -51,6 +51,9 @@ type Config struct {
 	IdleAfter time.Duration
 	// MaxDepth and MaxPageSize bound runtime queries.
 	MaxDepth, MaxPageSize int
+	// BaseURL is the public address (--base-url; "" when it defaults to
+	// the listener's): generated image URLs are under it.
+	BaseURL string
 	// BcryptCost is the password hashing cost (tests lower it).
 	BcryptCost int
 	// EdgeLimits (IPLimit, MaxDatasetBytes) are shared with the HTTP layer.

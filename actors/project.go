@@ -359,7 +359,7 @@ func (p *projectGrain) runtime(g *grain) (*graphql.Runtime, error) {
 		return p.rt, nil
 	}
 	rt, err := graphql.Compile(p.st.Project, graphql.Options{MaxDepth: g.env.Config.MaxDepth, MaxPageSize: g.env.Config.MaxPageSize,
-		Cache: g.env.QueryCache, Bounds: g.env.Bounds})
+		Cache: g.env.QueryCache, Bounds: g.env.Bounds, BaseURL: g.env.Config.BaseURL})
 	if err != nil {
 		return nil, fmt.Errorf("compile project %s: %w", p.st.Project.ID, err)
 	}

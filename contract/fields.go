@@ -101,6 +101,13 @@ var (
 	companyTypes = []string{"company", "organization", "organisation", "org", "team", "brand", "vendor", "supplier", "store", "shop", "publisher", "manufacturer", "business", "agency"}
 	productTypes = []string{"product", "item", "article", "good", "merchandise", "variant", "sku"}
 	imageWords   = []string{"avatar", "image", "photo", "picture", "thumbnail", "logo", "icon", "cover", "banner", "poster"}
+	// imageSizes are the sizes of the pictures whose name says a shape
+	// (the image generator's default is 640 × 480).
+	imageSizes = map[string]map[string]any{
+		"avatar": {"width": 256.0, "height": 256.0}, "thumbnail": {"width": 256.0, "height": 256.0},
+		"logo": {"width": 256.0, "height": 256.0}, "icon": {"width": 128.0, "height": 128.0},
+		"banner": {"width": 1024.0, "height": 256.0}, "poster": {"width": 400.0, "height": 600.0},
+	}
 )
 
 // valueFor picks how generated rows fill a field named name of the scalar
@@ -114,7 +121,7 @@ func valueFor(owner, name, typ string) Value {
 	if typ == "String" || typ == "URL" || typ == "Url" {
 		for _, w := range imageWords {
 			if strings.Contains(n, w) {
-				return Value{Kind: "image.url"}
+				return Value{Kind: "image.url", Options: imageSizes[w]}
 			}
 		}
 	}

@@ -53,7 +53,7 @@ func compileContract(rt *Runtime, p *model.Project) error {
 		// the interpretation rather than fail the whole runtime.
 		plan = contract.Interpret(s)
 	}
-	ct := &contractRT{plan: plan, tables: map[string]*engine.Table{}, entities: map[string]*contract.Entity{}, seed: seedOf(p.ID), values: newValues()}
+	ct := &contractRT{plan: plan, tables: map[string]*engine.Table{}, entities: map[string]*contract.Entity{}, seed: seedOf(p.ID), values: newValuesAt(rt.opt.BaseURL)}
 	for _, t := range rt.model.tables {
 		ct.tables[t.Name] = t
 		if mt := p.TableByName(t.Name); mt.Source != nil && mt.Source.Generated && p.Contract.RowsOf(t.Name) == 0 {
@@ -65,7 +65,7 @@ func compileContract(rt *Runtime, p *model.Project) error {
 		ct.entities[e.Type] = e
 	}
 	ct.links = contractLinks(plan, ct.tables)
-	if ct.data, err = generateRows(plan, p, ct.seed); err != nil {
+	if ct.data, err = generateRows(plan, p, ct.seed, ct.values); err != nil {
 		return fmt.Errorf("graphql: rows of project %s: %w", p.ID, err)
 	}
 	rt.contract, rt.schema = ct, s.AST

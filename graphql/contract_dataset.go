@@ -23,7 +23,7 @@ import (
 // (docs/reference/bounds.md) stays within its CPU and memory budget.
 
 // generateRows makes the datasets of p's generated tables.
-func generateRows(plan *contract.Plan, p *model.Project, seed uint64) (map[string]*dataset.Dataset, error) {
+func generateRows(plan *contract.Plan, p *model.Project, seed uint64, values contract.Values) (map[string]*dataset.Dataset, error) {
 	tables := map[string]*model.Table{}
 	for _, t := range p.Tables {
 		if t.Source != nil && t.Source.Generated {
@@ -46,7 +46,7 @@ func generateRows(plan *contract.Plan, p *model.Project, seed uint64) (map[strin
 	}
 	skip := func(entity string) bool { return tables[entity] == nil }
 	var keys []string
-	err := plan.EachRow(p.Contract.RowsOf, seed, newValues(), skip, func(entity string, row map[string]any) error {
+	err := plan.EachRow(p.Contract.RowsOf, seed, values, skip, func(entity string, row map[string]any) error {
 		if entity != cur {
 			if err := flush(); err != nil {
 				return err

@@ -50,9 +50,11 @@ var aliasMeta = map[string]struct {
 	"commerce.price": {"A price from min to max", []GeneratorOption{{Name: "min", Type: "float", Default: "1", Description: "The lowest price"}, {Name: "max", Type: "float", Default: "1000", Description: "The highest price"},
 		{Name: "decimals", Type: "int", Default: "2", Description: "Digits after the point, 0 to 10"}}},
 	"lorem.sentence": {"A lorem ipsum sentence", []GeneratorOption{{Name: "words", Type: "int", Default: "8", Description: "Words in the sentence, 1 to 100"}}},
-	"date.past":      {"An RFC 3339 time in the five years before 2025-01-01", nil},
-	"date.future":    {"An RFC 3339 time in the five years after 2025-01-01", nil},
-	"person.age":     {"An age from 18 to 90", nil},
+	"image.url": {"The address of a placeholder picture mockgql serves (/img/{width}x{height}.png): it loads offline and from any origin",
+		[]GeneratorOption{{Name: "width", Type: "int", Default: "640", Description: "Pixels, 1 to 1024"}, {Name: "height", Type: "int", Default: "480", Description: "Pixels, 1 to 1024"}}},
+	"date.past":   {"An RFC 3339 time in the five years before 2025-01-01", nil},
+	"date.future": {"An RFC 3339 time in the five years after 2025-01-01", nil},
+	"person.age":  {"An age from 18 to 90", nil},
 }
 
 // aliasCategory is the category of a dotted kind without a dot.

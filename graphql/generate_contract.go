@@ -12,6 +12,7 @@ import (
 	"github.com/brianvoe/gofakeit/v7"
 
 	"github.com/mockgql/mockgql/contract"
+	"github.com/mockgql/mockgql/internal/placeholder"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -20,9 +21,15 @@ import (
 // by name and a few text shapes. All are deterministic and read no clock.
 func contractAliases() map[string]aliasFunc {
 	return map[string]aliasFunc{
-		"image.url": simple(func(f *gofakeit.Faker) any {
-			return fmt.Sprintf("https://picsum.photos/seed/%d/640/480", f.IntRange(1, 1_000_000))
-		}),
+		// A placeholder mockgql serves itself (/img/…, http/img.go), so the
+		// picture loads offline; newValuesAt makes the address absolute.
+		"image.url": func(o genOptions) (genFunc, error) {
+			w, h, err := imageSize(o)
+			if err != nil {
+				return nil, err
+			}
+			return func(f *gofakeit.Faker) (any, error) { return placeholder.URL("", w, h, f.Uint64()), nil }, nil
+		},
 		"lorem.slug":       simple(func(f *gofakeit.Faker) any { return strings.ToLower(strings.Join(words(f, 3), "-")) }),
 		"lorem.title":      simple(func(f *gofakeit.Faker) any { return title(words(f, 1+f.IntRange(1, 3))) }),
 		"lorem.code":       simple(func(f *gofakeit.Faker) any { return f.Numerify(f.Lexify("???-####")) }),
@@ -115,6 +122,42 @@ func newValues() contract.Values {
 		fakers.Put(fk)
 		return v, err
 	}
+}
+
+// newValuesAt is newValues with image URLs under base, the node's public
+// address (--base-url), so that an app on another origin loads them; ""
+// keeps them on the same origin.
+func newValuesAt(base string) contract.Values {
+	values := newValues()
+	if base == "" {
+		return values
+	}
+	return func(kind string, options map[string]any, seed uint64) (any, error) {
+		v, err := values(kind, options, seed)
+		if s, ok := v.(string); ok && kind == "image.url" && strings.HasPrefix(s, "/img/") {
+			v = strings.TrimRight(base, "/") + s
+		}
+		return v, err
+	}
+}
+
+// imageSize reads an image generator's width and height options (640 ×
+// 480 by default; 1 to 1,024 each, a PNG the /img route serves).
+func imageSize(o genOptions) (w, h int, err error) {
+	if err := o.only("width", "height"); err != nil {
+		return 0, 0, err
+	}
+	w, h = 640, 480
+	for name, dst := range map[string]*int{"width": &w, "height": &h} {
+		if x, ok := o[name]; ok {
+			n, isNum := x.(float64)
+			if !isNum || n < 1 || n > 1024 || n != float64(int(n)) {
+				return 0, 0, fmt.Errorf("%s must be a whole number of pixels, 1 to 1024", name)
+			}
+			*dst = int(n)
+		}
+	}
+	return w, h, nil
 }
 
 // seededFaker is a faker over a PCG source that is seeded again for each

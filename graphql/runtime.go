@@ -53,6 +53,10 @@ type Options struct {
 	// Bounds limit each request's response and share the node's budget
 	// (see exec.Bounds); the zero value takes the defaults.
 	Bounds exec.Bounds
+	// BaseURL is the node's public address (--base-url): generated image
+	// URLs of a contract project are under it; "" keeps them on the
+	// origin that serves the answer (/img/…).
+	BaseURL string
 }
 
 // DefaultCacheRows is Options.CacheRows when it is not set: 8 Mi cached

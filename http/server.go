@@ -275,6 +275,7 @@ func (s *Server) routes() (*gin.Engine, error) {
 	r.Use(s.recoverPanics, s.requestLog)
 	r.GET("/", s.serveLanding) // the board's landing page (board.go)
 	r.GET("/favicon.ico", s.serveFavicon)
+	r.GET("/img/:spec", s.metricsFor("img"), s.serveImage) // img.go
 	r.GET("/healthz", func(c *gin.Context) { c.JSON(http.StatusOK, gin.H{"status": "ok"}) })
 	r.GET("/readyz", s.readyz)
 	if s.cfg.MetricsAddr == "" {

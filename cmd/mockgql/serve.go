@@ -198,6 +198,7 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	acfg.GuestDailyCalls, acfg.SessionDailyCalls = c.GuestDailyCalls, c.SessionDailyCalls
 	acfg.SessionTTL, acfg.AdoptionTTL, acfg.SweepEvery = c.SessionTTL, c.AdoptionTTL, c.SweepEvery
 	acfg.NoRequestLog = c.NoRequestLog
+	acfg.BaseURL = strings.TrimRight(c.BaseURL, "/")
 	// Session limits left at 0 (tests that build a serveConfig) keep the documented defaults.
 	setPositive(&acfg.Limits.SessionProjects, c.SessionProjects)
 	setPositive(&acfg.Limits.SessionTables, c.SessionTables)
