@@ -37,6 +37,13 @@ func (in *interpreter) fillFields(e *Entity) {
 // nameKinds picks a generator by the field's name, for string fields; the
 // first entry whose word the folded name ends with (or equals) wins.
 var nameKinds = []struct{ word, kind string }{
+	{"ordernumber", "order.number"}, {"orderno", "order.number"}, {"ordernum", "order.number"},
+	{"trackingnumber", "shipping.tracking"}, {"trackingcode", "shipping.tracking"}, {"trackingid", "shipping.tracking"},
+	{"tracking", "shipping.tracking"}, {"carrier", "shipping.carrier"}, {"courier", "shipping.carrier"},
+	{"transactionid", "finance.transactionId"}, {"paymentid", "finance.transactionId"}, {"reference", "finance.transactionId"},
+	{"invoicenumber", "finance.invoiceNumber"}, {"receiptnumber", "finance.invoiceNumber"},
+	{"alttext", "text.altText"}, {"alt", "text.altText"}, {"caption", "text.altText"},
+	{"species", "misc.species"}, {"birthdate", "date.birthday"}, {"dateofbirth", "date.birthday"}, {"dob", "date.birthday"}, {"size", "commerce.size"}, {"material", "commerce.material"},
 	{"email", "internet.email"}, {"firstname", "person.firstName"}, {"lastname", "person.lastName"},
 	{"surname", "person.lastName"}, {"fullname", "person.fullName"}, {"username", "internet.userName"},
 	{"login", "internet.userName"}, {"handle", "internet.userName"}, {"displayname", "person.fullName"},
@@ -52,14 +59,15 @@ var nameKinds = []struct{ word, kind string }{
 	{"postcode", "address.zip"}, {"countrycode", "address.countryCode"}, {"country", "address.country"},
 	{"company", "company.name"}, {"companyname", "company.name"}, {"jobtitle", "person.jobTitle"},
 	{"color", "color"}, {"colour", "color"}, {"uuid", "uuid"}, {"guid", "uuid"},
-	{"title", "lorem.sentence"}, {"headline", "lorem.sentence"}, {"subject", "lorem.sentence"},
-	{"summary", "lorem.sentence"}, {"description", "lorem.paragraph"}, {"body", "lorem.paragraph"},
-	{"content", "lorem.paragraph"}, {"text", "lorem.paragraph"}, {"bio", "lorem.paragraph"},
-	{"comment", "lorem.paragraph"}, {"message", "lorem.sentence"}, {"note", "lorem.sentence"},
-	{"productname", "commerce.productName"}, {"category", "commerce.department"}, {"department", "commerce.department"},
-	{"name", "person.fullName"}, {"slug", "lorem.slug"}, {"sku", "commerce.sku"}, {"isbn", "commerce.isbn"},
-	{"currency", "finance.currency"}, {"gender", "person.gender"}, {"status", "lorem.word"},
-	{"tag", "lorem.word"}, {"label", "lorem.word"}, {"code", "lorem.code"},
+	{"title", "text.title"}, {"headline", "text.title"}, {"subject", "text.title"},
+	{"summary", "text.sentence"}, {"description", "text.paragraph"}, {"body", "text.paragraph"},
+	{"content", "text.paragraph"}, {"text", "text.paragraph"}, {"bio", "text.paragraph"},
+	{"comment", "text.sentence"}, {"message", "text.sentence"}, {"note", "text.sentence"},
+	{"productname", "commerce.productName"}, {"category", "commerce.category"}, {"department", "commerce.department"},
+	{"collection", "commerce.category"}, {"genre", "commerce.category"},
+	{"name", "person.fullName"}, {"slug", "text.slug"}, {"sku", "commerce.sku"}, {"isbn", "commerce.isbn"},
+	{"currency", "finance.currency"}, {"gender", "person.gender"}, {"status", "status.generic"},
+	{"tag", "commerce.tag"}, {"label", "commerce.tag"}, {"code", "lorem.code"},
 	{"createdat", "date.past"}, {"updatedat", "date.past"}, {"publishedat", "date.past"}, {"deletedat", "date.past"},
 	{"date", "date.past"}, {"at", "date.past"}, {"time", "date.past"}, {"birthday", "date.birthday"},
 	{"lat", "address.latitude"}, {"latitude", "address.latitude"}, {"lng", "address.longitude"},
@@ -97,7 +105,7 @@ var scalarKinds = map[string]string{
 
 // Words that say what a "name" field holds, by the type it belongs to.
 var (
-	personTypes  = []string{"user", "author", "person", "people", "customer", "member", "employee", "owner", "artist", "actor", "student", "teacher", "contact", "profile", "player", "patient", "driver", "speaker", "guest", "host", "writer", "creator", "manager"}
+	personTypes  = []string{"user", "author", "person", "people", "customer", "member", "employee", "owner", "artist", "actor", "student", "teacher", "contact", "profile", "player", "patient", "driver", "speaker", "guest", "host", "writer", "creator", "manager", "character", "hero", "villain"}
 	companyTypes = []string{"company", "organization", "organisation", "org", "team", "brand", "vendor", "supplier", "store", "shop", "publisher", "manufacturer", "business", "agency"}
 	productTypes = []string{"product", "item", "article", "good", "merchandise", "variant", "sku"}
 	imageWords   = []string{"avatar", "image", "photo", "picture", "thumbnail", "logo", "icon", "cover", "banner", "poster"}
@@ -118,7 +126,7 @@ func valueFor(owner, name, typ string) Value {
 	if typ == "String" && (n == "name" || n == "title" && matchesAny(owner, productTypes)) {
 		return Value{Kind: nameKind(owner)}
 	}
-	if typ == "String" || typ == "URL" || typ == "Url" {
+	if (typ == "String" || typ == "URL" || typ == "Url") && !describesImage(n) {
 		for _, w := range imageWords {
 			if strings.Contains(n, w) {
 				return Value{Kind: "image.url", Options: imageSizes[w]}
@@ -131,6 +139,12 @@ func valueFor(owner, name, typ string) Value {
 	case "ID":
 		return Value{Kind: "uuid"}
 	case "Int", "Float":
+		if strings.Contains(n, "percent") || strings.Contains(n, "discount") || strings.HasSuffix(n, "pct") {
+			if typ == "Float" {
+				return Value{Kind: "number.float", Options: map[string]any{"min": 0.0, "max": 100.0, "decimals": 1}}
+			}
+			return Value{Kind: "number.int", Options: map[string]any{"min": 0.0, "max": 100.0}}
+		}
 		for _, k := range numberKinds {
 			if strings.HasSuffix(n, k.word) {
 				o := map[string]any{"min": k.min, "max": k.max}
@@ -146,15 +160,18 @@ func valueFor(owner, name, typ string) Value {
 		}
 		return Value{Kind: "number.int", Options: map[string]any{"min": 0.0, "max": 1000.0}}
 	case "String":
+		if strings.HasSuffix(n, "alt") && describesImage(n) {
+			return Value{Kind: "text.altText"} // imageAlt
+		}
 		for _, k := range nameKinds {
-			if n == k.word || strings.HasSuffix(n, k.word) && k.word != "at" && k.word != "ip" && k.word != "lat" {
-				return Value{Kind: k.kind}
+			if n == k.word || strings.HasSuffix(n, k.word) && k.word != "at" && k.word != "ip" && k.word != "lat" && k.word != "alt" {
+				return Value{Kind: byOwner(owner, k.kind)}
 			}
 		}
 		if strings.HasSuffix(name, "At") {
 			return Value{Kind: "date.past"}
 		}
-		return Value{Kind: "lorem.word"}
+		return Value{Kind: "text.word"}
 	}
 	if numericScalars[norm(typ)] {
 		return valueFor(owner, name, "Float") // numbers, so ranges and sums work
@@ -163,6 +180,17 @@ func valueFor(owner, name, typ string) Value {
 		return Value{Kind: k}
 	}
 	return Value{Kind: "scalar.string"}
+}
+
+// describesImage reports whether the folded field name is a text about a
+// picture (imageAlt, photoCaption), not its address.
+func describesImage(n string) bool {
+	for _, s := range []string{"alt", "alttext", "caption", "title", "description", "credit"} {
+		if strings.HasSuffix(n, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // numericScalars are the custom scalars whose values are JSON numbers
@@ -185,8 +213,60 @@ func nameKind(owner string) string {
 		return "address.city"
 	case sameEntity(owner, "country"):
 		return "address.country"
+	case matchesAny(owner, categoryTypes):
+		return "commerce.category"
 	}
-	return "lorem.title"
+	return "text.title"
+}
+
+// categoryTypes are the types whose name is a category's.
+var categoryTypes = []string{"category", "categories", "collection", "department", "genre", "tag", "label", "topic", "section"}
+
+// byOwner refines a generator kind by the type that holds the field: an
+// order's status is an order's, a book's title a book's.
+func byOwner(owner, kind string) string {
+	o := singular(norm(owner))
+	has := func(words ...string) bool {
+		for _, w := range words {
+			if strings.Contains(o, w) {
+				return true
+			}
+		}
+		return false
+	}
+	switch kind {
+	case "status.generic":
+		switch {
+		case has("order", "cart", "checkout", "fulfillment", "fulfilment"):
+			return "status.order"
+		case has("shipment", "shipping", "delivery", "parcel", "package"):
+			return "status.shipment"
+		case has("payment", "transaction", "invoice", "refund", "charge"):
+			return "status.payment"
+		case has("user", "account", "member", "customer", "subscription", "employee"):
+			return "status.account"
+		case has("task", "ticket", "issue", "todo", "job", "project"):
+			return "status.task"
+		case has("character", "hero", "villain", "creature", "pet"):
+			return "status.life"
+		}
+	case "text.title":
+		switch {
+		case has("book", "novel"):
+			return "book.title"
+		case has("movie", "film", "episode", "show"):
+			return "movie.title"
+		case has("song", "track", "album"):
+			return "song.title"
+		case matchesAny(owner, productTypes):
+			return "commerce.productName"
+		}
+	case "text.paragraph":
+		if matchesAny(owner, productTypes) {
+			return "commerce.description"
+		}
+	}
+	return kind
 }
 
 // matchesAny reports whether the type name owner ends with one of words

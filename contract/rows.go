@@ -113,7 +113,8 @@ func (g *rowGen) object(e *Entity, owner string, i, depth int) (map[string]any, 
 	return row, g.fill(row, e, owner, i, depth)
 }
 
-// fill sets the fields of object in row.
+// fill sets the fields of object in row, agreeing with each other
+// (harmonize).
 func (g *rowGen) fill(row map[string]any, e *Entity, owner string, i, depth int) error {
 	for _, f := range e.Fields {
 		v, err := g.field(e, f, owner, i, depth)
@@ -124,6 +125,7 @@ func (g *rowGen) fill(row map[string]any, e *Entity, owner string, i, depth int)
 			row[f.Name] = v
 		}
 	}
+	harmonize(row, e)
 	return nil
 }
 

@@ -30,7 +30,40 @@ func contractAliases() map[string]aliasFunc {
 			}
 			return func(f *gofakeit.Faker) (any, error) { return placeholder.URL("", w, h, f.Uint64()), nil }, nil
 		},
-		"lorem.slug":       simple(func(f *gofakeit.Faker) any { return strings.ToLower(strings.Join(words(f, 3), "-")) }),
+		"lorem.slug": simple(func(f *gofakeit.Faker) any { return strings.ToLower(strings.Join(words(f, 3), "-")) }),
+		// Values by meaning (issue 29 item 2): English words, and the
+		// shapes real APIs give statuses, numbers and codes.
+		"text.word":      simple(func(f *gofakeit.Faker) any { return f.Noun() }),
+		"text.title":     simple(func(f *gofakeit.Faker) any { return sentenceCase(f.Phrase()) }),
+		"text.sentence":  simple(func(f *gofakeit.Faker) any { return f.Sentence() }),
+		"text.paragraph": simple(func(f *gofakeit.Faker) any { return f.Paragraph() }),
+		"text.slug": simple(func(f *gofakeit.Faker) any {
+			return strings.ReplaceAll(strings.ToLower(f.AdjectiveDescriptive()+"-"+f.NounCommon()), " ", "-")
+		}),
+		"text.altText":          simple(func(f *gofakeit.Faker) any { return "Photo of " + f.ProductName() }),
+		"book.title":            simple(func(f *gofakeit.Faker) any { return f.BookTitle() }),
+		"movie.title":           simple(func(f *gofakeit.Faker) any { return f.MovieName() }),
+		"song.title":            simple(func(f *gofakeit.Faker) any { return f.SongName() }),
+		"commerce.category":     simple(func(f *gofakeit.Faker) any { return titleCase(f.ProductCategory()) }),
+		"commerce.description":  simple(func(f *gofakeit.Faker) any { return f.ProductDescription() }),
+		"commerce.material":     simple(func(f *gofakeit.Faker) any { return f.ProductMaterial() }),
+		"commerce.size":         pick("XS", "S", "M", "L", "XL", "XXL"),
+		"commerce.tag":          pick("new", "sale", "bestseller", "limited", "eco", "gift", "featured", "clearance", "bundle", "exclusive"),
+		"order.number":          simple(func(f *gofakeit.Faker) any { return fmt.Sprintf("#%d", f.IntRange(1001, 99999)) }),
+		"shipping.tracking":     simple(func(f *gofakeit.Faker) any { return "1Z" + strings.ToUpper(f.Regex("[A-Z0-9]{16}")) }),
+		"shipping.carrier":      pick("UPS", "FedEx", "DHL", "USPS", "Royal Mail", "Canada Post", "La Poste", "PostNL"),
+		"finance.transactionId": simple(func(f *gofakeit.Faker) any { return "txn_" + f.Regex("[0-9a-f]{20}") }),
+		"finance.invoiceNumber": simple(func(f *gofakeit.Faker) any {
+			return fmt.Sprintf("INV-%d-%05d", f.IntRange(2021, 2025), f.IntRange(1, 99999))
+		}),
+		"misc.species":     pick("Human", "Alien", "Robot", "Animal", "Humanoid", "Mythological Creature"),
+		"status.generic":   pick("active", "pending", "completed", "cancelled", "archived"),
+		"status.order":     pick("PENDING", "PAID", "PROCESSING", "SHIPPED", "DELIVERED", "CANCELLED", "REFUNDED"),
+		"status.shipment":  pick("LABEL_CREATED", "IN_TRANSIT", "OUT_FOR_DELIVERY", "DELIVERED", "RETURNED"),
+		"status.payment":   pick("pending", "authorized", "paid", "failed", "refunded"),
+		"status.account":   pick("active", "invited", "suspended", "disabled"),
+		"status.task":      pick("todo", "in progress", "in review", "done", "blocked"),
+		"status.life":      pick("Alive", "Dead", "unknown"),
 		"lorem.title":      simple(func(f *gofakeit.Faker) any { return title(words(f, 1+f.IntRange(1, 3))) }),
 		"lorem.code":       simple(func(f *gofakeit.Faker) any { return f.Numerify(f.Lexify("???-####")) }),
 		"commerce.sku":     simple(func(f *gofakeit.Faker) any { return strings.ToUpper(f.Numerify(f.Lexify("???-#####"))) }),
@@ -38,13 +71,52 @@ func contractAliases() map[string]aliasFunc {
 		"finance.currency": simple(func(f *gofakeit.Faker) any { return f.CurrencyShort() }),
 		"date.day":         dayFormat(-5, time.DateOnly),
 		"date.time":        dayFormat(-1, time.TimeOnly),
-		"date.birthday":    dayFormat(-70, time.DateOnly),
+		"date.birthday":    birthday(),
 		"scalar.json": simple(func(f *gofakeit.Faker) any {
 			return map[string]any{"key": f.LoremIpsumWord(), "value": f.IntRange(0, 100)}
 		}),
 		"scalar.bigint":  simple(func(f *gofakeit.Faker) any { return fmt.Sprint(f.Int64()&(1<<62-1) + 1<<53) }),
 		"scalar.decimal": simple(func(f *gofakeit.Faker) any { return fmt.Sprintf("%d.%02d", f.IntRange(0, 9999), f.IntRange(0, 99)) }),
-		"scalar.string":  simple(func(f *gofakeit.Faker) any { return f.LoremIpsumWord() }),
+		"scalar.string":  simple(func(f *gofakeit.Faker) any { return f.Noun() }),
+	}
+}
+
+// pick draws one of values.
+func pick(values ...string) aliasFunc {
+	return simple(func(f *gofakeit.Faker) any { return values[f.IntN(len(values))] })
+}
+
+// sentenceCase capitalises s's first letter ("time will tell" → "Time will tell").
+func sentenceCase(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// titleCase capitalises each word but "and", "or" and "of" ("heating and
+// cooling" → "Heating and Cooling").
+func titleCase(s string) string {
+	ws := strings.Fields(s)
+	for i, w := range ws {
+		if i == 0 || w != "and" && w != "or" && w != "of" {
+			ws[i] = strings.ToUpper(w[:1]) + w[1:]
+		}
+	}
+	return strings.Join(ws, " ")
+}
+
+// birthday draws an adult's date of birth: 18 to 80 years before genEpoch.
+func birthday() aliasFunc {
+	return func(o genOptions) (genFunc, error) {
+		if err := o.only(); err != nil {
+			return nil, err
+		}
+		end := genEpoch().AddDate(-18, 0, 0)
+		span := end.Unix() - end.AddDate(-62, 0, 0).Unix()
+		return func(f *gofakeit.Faker) (any, error) {
+			return time.Unix(end.Unix()-int64(f.Uint64()%uint64(span)), 0).UTC().Format(time.DateOnly), nil
+		}, nil
 	}
 }
 
