@@ -103,10 +103,18 @@ export function startCard(who = null) {
     input.clearError();
     if (!input.value().trim()) { input.showError(new Error("Paste a schema, or pick or drop a file, first.")); input.text.focus(); return; }
     const n = name.value.trim() || projectName(input.fileName(), input.value());
-    if (!n) { st.fail(new Error("Name the project: the schema has no description to name it after.")); name.focus(); return; }
     let p;
     try {
-      p = who ? await createFromSchema(n, input.value()) : await guestFromSchema(n, input.value(), guestId, (id) => { guestId = id; });
+      if (!n && who) {
+        // Nothing names it: say first what is wrong with the schema, if
+        // anything, then ask for a name. (A guest project takes the
+        // default name.)
+        await gql(`query($s: String!) { checkGraphQLSchema(sdl: $s) { tables } }`, { s: input.value() });
+        st.fail(new Error("Name the project: the schema has no description to name it after."));
+        name.focus();
+        return;
+      }
+      p = who ? await createFromSchema(n, input.value()) : await guestFromSchema(n || null, input.value(), guestId, (id) => { guestId = id; });
     } catch (e) {
       if (e.code === "BAD_USER_INPUT" || e.code === "PAYLOAD_TOO_LARGE") { input.showError(e); return; }
       if (e.code === "LIMIT_REACHED") offerPlan(e, who, upgrade, st, create);
@@ -159,7 +167,7 @@ async function createFromSchema(name, sdl) {
 /** guestFromSchema makes a guest project held by this browser (or takes
  * the one an earlier, refused try made: id) and imports sdl into it;
  * made(id) keeps the new project for the next try. */
-async function guestFromSchema(name, sdl, id, made) {
+async function guestFromSchema(name, sdl, id, made) { // name null: the default
   if (!id) {
     const d = await publicGql(`mutation($n: String) { createGuestProject(name: $n) { projectId } }`, { n: name });
     id = d.createGuestProject.projectId;
