@@ -121,6 +121,14 @@ func TestBoardTeamsRemovalRevokesInvitations(t *testing.T) {
 	ap.click(`[aria-label="Invite link for rv-a@example.com"]`)
 	ap.waitText("#members", "only for rv-a@example.com")
 	ap.shot("teams-admin-invitations")
+	link, _ := ap.js(`[...document.querySelectorAll(".invite-link input")].map((i) => i.value).join("")`).(string)
+	if !strings.Contains(link, "/?invite=mgi_") {
+		t.Fatalf("the ADMIN invitation's link: %q", link)
+	}
+	vp := newPage(t, s) // whoever opens it is told it answers to the invited address only
+	vp.open(strings.TrimPrefix(link, s.base), "#inviteNotice h2")
+	vp.waitText("#inviteBound", "only that address can accept an admin invitation")
+	vp.shot("teams-invite-landing-bound")
 
 	op := newPage(t, s)
 	op.signedIn(owner)
