@@ -272,6 +272,7 @@ func setRole(s *AccountState, args accountArgs) error {
 	}
 	if args.Role == "" {
 		bumpTokenVersion(s, args.UserID) // a removed member's tokens stop at once, and stay stopped
+		revokeMadeBy(s, args.UserID)     // and so do the invitations and links they made
 		out := s.Account.Members[:0:0]
 		for _, x := range s.Account.Members {
 			if x.User.ID != args.UserID {

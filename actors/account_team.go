@@ -47,7 +47,10 @@ func (a *accountGrain) team(g *grain, c *call) (result, error) {
 			if inv == nil {
 				return errNoInvitation()
 			}
-			inv.LinkHash = m.LinkHash
+			if err := ownerOnly(s, m.Caller, inv.Role, ""); err != nil {
+				return model.Errorf(model.CodeForbidden, "only an owner can make a link to an OWNER invitation")
+			}
+			inv.LinkHash, inv.LinkBy = m.LinkHash, m.Caller
 			return nil
 		})
 	case *pb.AccountRevokeInvite:
@@ -91,8 +94,17 @@ func errNoInvitation() error {
 
 // addInvitation adds inv as pending (or renews the pending one for the
 // same address with inv's role), counting it in the hourly window.
+// Renewing replaces the role, so it needs the right to grant both; the
+// renewed invitation is the caller's, and its link survives only when
+// neither the role nor the maker changed.
 func addInvitation(s *AccountState, cfg Config, caller string, inv model.Invitation, now time.Time) error {
-	if err := ownerOnly(s, caller, inv.Role, ""); err != nil {
+	var replaced model.Role
+	for _, old := range s.Invitations {
+		if strings.EqualFold(old.Email, inv.Email) && now.Before(old.ExpiresAt) {
+			replaced = old.Role
+		}
+	}
+	if err := ownerOnly(s, caller, inv.Role, replaced); err != nil {
 		return err
 	}
 	for _, m := range s.Account.Members {
@@ -106,8 +118,11 @@ func addInvitation(s *AccountState, cfg Config, caller string, inv model.Invitat
 	}
 	inv.CreatedAt, inv.ExpiresAt = now.UTC(), now.UTC().Add(cfg.InviteTTL)
 	for i := range s.Invitations {
-		if strings.EqualFold(s.Invitations[i].Email, inv.Email) {
-			inv.ID, inv.LinkHash = s.Invitations[i].ID, s.Invitations[i].LinkHash
+		if old := s.Invitations[i]; strings.EqualFold(old.Email, inv.Email) {
+			inv.ID = old.ID
+			if old.Role == inv.Role && old.InvitedBy == inv.InvitedBy {
+				inv.LinkHash, inv.LinkBy = old.LinkHash, old.LinkBy
+			}
 			s.Invitations[i] = inv
 			return nil
 		}
@@ -181,6 +196,14 @@ func (a *accountGrain) answerInvitation(g *grain, m *pb.AccountAnswerInvite) (re
 		if inv == nil || !invitedUser(inv, u, m.LinkHash) {
 			return errNoInvitation()
 		}
+		if inv.AddressBound() && !strings.EqualFold(inv.Email, u.Email) {
+			return model.Errorf(model.CodeForbidden, "this invitation gives the role %s, so only the address it was sent to can answer it: log in with that address", inv.Role)
+		}
+		if m.Accept {
+			if err := makersMayGrant(s, inv, m.LinkHash != ""); err != nil {
+				return err
+			}
+		}
 		role := inv.Role
 		dropInvitation(s, m.InvitationId)
 		if !m.Accept || s.Account.Member(u.ID) != nil {
@@ -198,4 +221,40 @@ func invitedUser(inv *model.Invitation, u *model.User, linkHash string) bool {
 		return inv.LinkHash != "" && subtle.ConstantTimeCompare([]byte(inv.LinkHash), []byte(linkHash)) == 1
 	}
 	return strings.EqualFold(inv.Email, u.Email)
+}
+
+// makersMayGrant refuses an acceptance whose invitation's maker — or, by
+// link, the link's maker — may no longer give its role (demoted since, or
+// gone: removal revokes what they made, but an invitation kept from
+// before that is refused here too).
+func makersMayGrant(s *AccountState, inv *model.Invitation, byLink bool) error {
+	makers := []struct{ id, what string }{{inv.InvitedBy, "invitation"}}
+	if byLink && inv.LinkBy != "" { // links made before LinkBy was kept: the invitation's maker answers
+		makers = append(makers, struct{ id, what string }{inv.LinkBy, "invite link"})
+	}
+	for _, mk := range makers {
+		if m := s.Account.Member(mk.id); mk.id == "" || m == nil || !m.Role.CanGrant(inv.Role) {
+			return model.Errorf(model.CodeForbidden, "the member who made this %s can no longer give the role %s (they were removed or their role changed); ask an owner or admin of the workspace to invite you again", mk.what, inv.Role)
+		}
+	}
+	return nil
+}
+
+// revokeMadeBy drops the pending invitations userID made and the links
+// they made to others' invitations, and returns how many invitations it
+// dropped: what a removed member made must not let anyone in after them.
+func revokeMadeBy(s *AccountState, userID string) int {
+	out := s.Invitations[:0:0]
+	for _, inv := range s.Invitations {
+		if inv.InvitedBy == userID {
+			continue
+		}
+		if inv.LinkBy == userID {
+			inv.LinkHash, inv.LinkBy = "", ""
+		}
+		out = append(out, inv)
+	}
+	n := len(s.Invitations) - len(out)
+	s.Invitations = out
+	return n
 }

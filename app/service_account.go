@@ -166,7 +166,8 @@ func (s *Management) SetMemberRole(ctx context.Context, p model.Principal, userI
 	return *st.Account.Member(userID), nil
 }
 
-// RemoveMember removes a member (ADMIN or higher; not the last owner).
+// RemoveMember removes a member (ADMIN or higher; not the last owner),
+// revoking the pending invitations and the invite links they made.
 func (s *Management) RemoveMember(ctx context.Context, p model.Principal, userID string) error {
 	if err := needUser(p); err != nil {
 		return err
@@ -181,6 +182,14 @@ func (s *Management) RemoveMember(ctx context.Context, p model.Principal, userID
 	}
 	if err := s.grains.Account(p.AccountID).RemoveMember(ctx, p.UserID, userID); err != nil {
 		return err
+	}
+	// The account's grain revoked the invitations they made in the same
+	// write; the invitees' lists forget them (a stale entry is skipped on
+	// read anyway).
+	for _, inv := range cur.Invitations {
+		if inv.InvitedBy == userID {
+			_ = s.grains.User(inv.Email).DropInvite(ctx, p.AccountID, inv.ID)
+		}
 	}
 	return s.grains.User(m.User.Email).RemoveAccount(ctx, p.AccountID)
 }

@@ -44,7 +44,9 @@ func (s *Management) InviteMember(ctx context.Context, p model.Principal, email 
 		_, _ = s.grains.Account(p.AccountID).RevokeInvite(ctx, "", got.ID)
 		return model.Invitation{}, err
 	}
-	return shown(*got), nil
+	inv = shown(*got)
+	inv.Maker = &m.User
+	return inv, nil
 }
 
 // displayName is how an invitee sees who invited them.
@@ -95,7 +97,20 @@ func (s *Management) Invitations(ctx context.Context, p model.Principal) ([]mode
 	if !m.Role.AtLeast(model.RoleAdmin) {
 		return []model.Invitation{}, nil
 	}
-	return s.pending(st), nil
+	return withMakers(st, s.pending(st)), nil
+}
+
+// withMakers names the member who made each invitation (Invitation.Maker),
+// for the account's own members only; an invitation whose maker is gone
+// keeps none.
+func withMakers(st *actors.AccountState, l []model.Invitation) []model.Invitation {
+	for i := range l {
+		if mk := st.Account.Member(l[i].InvitedBy); mk != nil && l[i].InvitedBy != "" {
+			u := mk.User
+			l[i].Maker = &u
+		}
+	}
+	return l
 }
 
 // MyInvitations lists the pending invitations sent to the caller's e-mail
@@ -123,10 +138,13 @@ func (s *Management) MyInvitations(ctx context.Context, p model.Principal) ([]mo
 	return out, nil
 }
 
-// CreateInviteLink makes the invitation's one-time link (ADMIN or higher)
-// and returns its token; a new link replaces the invitation's last one.
-// Whoever holds the token may accept the invitation once, signed in as
-// any user: the owner hands it to the person they mean.
+// CreateInviteLink makes the invitation's one-time link and returns its
+// token; a new link replaces the invitation's last one. It needs the
+// right to grant the invitation's role (ADMIN or higher; an OWNER
+// invitation's link, an owner). Whoever holds the token may accept a
+// VIEWER or EDITOR invitation once, signed in as any user; an ADMIN or
+// OWNER invitation only by the address it was sent to
+// (Invitation.AddressBound).
 func (s *Management) CreateInviteLink(ctx context.Context, p model.Principal, invitationID string) (string, model.Invitation, error) {
 	if _, _, err := s.member(ctx, p); err != nil {
 		return "", model.Invitation{}, err
@@ -139,7 +157,7 @@ func (s *Management) CreateInviteLink(ctx context.Context, p model.Principal, in
 	if err != nil {
 		return "", model.Invitation{}, err
 	}
-	for _, inv := range s.pending(st) {
+	for _, inv := range withMakers(st, s.pending(st)) {
 		if inv.ID == invitationID {
 			return linkPrefix + p.AccountID + "." + invitationID + "." + secret, inv, nil
 		}

@@ -157,7 +157,16 @@ func shapeWorkspace(w model.Workspace) any {
 func shapeInvitation(inv model.Invitation) any {
 	return map[string]any{"id": inv.ID, "email": inv.Email, "role": string(inv.Role), "state": model.InvitationPending,
 		"accountId": inv.AccountID, "accountName": inv.AccountName, "invitedBy": inv.InvitedByName,
-		"createdAt": dateTime(inv.CreatedAt), "expiresAt": dateTime(inv.ExpiresAt)}
+		"createdAt": dateTime(inv.CreatedAt), "expiresAt": dateTime(inv.ExpiresAt), "createdBy": invitationMaker(inv.Maker)}
+}
+
+// invitationMaker is Invitation.createdBy: the member who made it, for the
+// account's admins only (Maker is nil in what an invitee sees).
+func invitationMaker(u *model.User) any {
+	if u == nil {
+		return nil
+	}
+	return map[string]any{"id": u.ID, "email": u.Email, "name": optString(u.Name)}
 }
 
 // pendingMember shapes inviteMember's answer, a Member in state PENDING:

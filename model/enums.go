@@ -34,6 +34,12 @@ func (r Role) Rank() int { return indexOf(string(r), "VIEWER", "EDITOR", "ADMIN"
 // AtLeast reports whether r is min or stronger.
 func (r Role) AtLeast(min Role) bool { return r.Rank() >= 0 && r.Rank() >= min.Rank() }
 
+// CanGrant reports whether a member with role r may give role: an owner
+// any role, an admin any but OWNER, nobody else any.
+func (r Role) CanGrant(role Role) bool {
+	return r == RoleOwner || r == RoleAdmin && role != RoleOwner && role.Rank() >= 0
+}
+
 // ProjectKind tells account, guest and session projects apart.
 type ProjectKind string
 

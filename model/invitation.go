@@ -20,6 +20,22 @@ type Invitation struct {
 	// LinkHash is the hash of the secret of the invitation's one-time link
 	// ("" while none was made); the secret itself is never stored.
 	LinkHash string `json:"linkHash,omitempty"`
+	// LinkBy is the user ID of the member who made the link: their
+	// removal kills it, and accepting by it needs them to still be able to
+	// grant the role.
+	LinkBy string `json:"linkBy,omitempty"`
+	// Maker is the member who made (or last renewed) the invitation, as
+	// the account knows them now; set only in the account's own listing
+	// (ADMIN and above), never stored.
+	Maker *User `json:"-"`
+}
+
+// AddressBound says whether only the address an invitation was sent to
+// may accept it, by ID or by link: OWNER and ADMIN invitations, so that a
+// link that leaks or is handed on cannot make anyone else an owner or an
+// admin.
+func (inv Invitation) AddressBound() bool {
+	return inv.Role.AtLeast(RoleAdmin)
 }
 
 // InvitationPending is the state of every invitation one can list: an

@@ -93,3 +93,56 @@ func TestBoardTeamsFlow(t *testing.T) {
 		t.Fatalf("members: %s", r.Raw)
 	}
 }
+
+// TestBoardTeamsRemovalRevokesInvitations (issue 31, findings 2 and 6):
+// an admin's account page lists the owner's OWNER invitation, with who
+// made it, but offers no invite link for it; the owner's removal dialog
+// for that admin says the invitations they sent (and how many) and the
+// links they made are revoked; after it, the admin's invitations are gone
+// from the list and the owner's stays. Screenshots at 1280 and 390 px.
+func TestBoardTeamsRemovalRevokesInvitations(t *testing.T) {
+	s := startServer(t)
+	owner := s.signUp("rv-owner@example.com")
+	admin := join(t, owner, s.signUp("rv-admin@example.com"), "ADMIN")
+	owner.must(`mutation { inviteMember(email:"rv-next-owner@example.com", role: OWNER) { state } }`, nil)
+	admin.must(`mutation { inviteMember(email:"rv-a@example.com", role: ADMIN) { state } }`, nil)
+	admin.must(`mutation { inviteMember(email:"rv-e@example.com", role: EDITOR) { state } }`, nil)
+
+	ap := newPage(t, s)
+	ap.signedIn(admin)
+	ap.open("/board/account", "#members")
+	ap.waitText("#members", "rv-next-owner@example.com")
+	if n := ap.js(`document.querySelectorAll('[aria-label="Invite link for rv-next-owner@example.com"]').length`); n != 0.0 {
+		t.Fatalf("an admin is offered a link to the owner's OWNER invitation (%v)", n)
+	}
+	if n := ap.js(`document.querySelectorAll('[aria-label="Remove rv-owner@example.com"], [aria-label="Role of rv-owner@example.com"], #inviteRole option[value="OWNER"]').length`); n != 0.0 {
+		t.Fatalf("an admin is offered to change, remove or make an owner (%v controls)", n)
+	}
+	ap.click(`[aria-label="Invite link for rv-a@example.com"]`)
+	ap.waitText("#members", "only for rv-a@example.com")
+	ap.shot("teams-admin-invitations")
+	link, _ := ap.js(`[...document.querySelectorAll(".invite-link input")].map((i) => i.value).join("")`).(string)
+	if !strings.Contains(link, "/?invite=mgi_") {
+		t.Fatalf("the ADMIN invitation's link: %q", link)
+	}
+	vp := newPage(t, s) // whoever opens it is told it answers to the invited address only
+	vp.open(strings.TrimPrefix(link, s.base), "#inviteNotice h2")
+	vp.waitText("#inviteBound", "only that address can accept an admin invitation")
+	vp.shot("teams-invite-landing-bound")
+
+	op := newPage(t, s)
+	op.signedIn(owner)
+	op.open("/board/account", "#members")
+	op.click(`[aria-label="Remove rv-admin@example.com"]`)
+	got := op.waitText("#memberConfirm", "invite links they made are revoked")
+	if !strings.Contains(got, "The invitations they sent (2 pending) and the invite links they made are revoked too.") {
+		t.Fatalf("the removal dialog says: %q", got)
+	}
+	op.shot("teams-remove-revokes-invitations")
+	op.click("#confirmYes")
+	op.waitText("#membersCard .status", "rv-admin@example.com was removed")
+	rows := op.text("#members")
+	if strings.Contains(rows, "rv-a@example.com") || strings.Contains(rows, "rv-e@example.com") || !strings.Contains(rows, "rv-next-owner@example.com") {
+		t.Fatalf("the list after the removal: %q", rows)
+	}
+}

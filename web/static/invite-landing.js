@@ -26,6 +26,8 @@ export async function inviteNotice() {
   const signedIn = await gql(`{ me { id } }`).then(() => true, () => false);
   if (signedIn) return location.assign(afterSignIn());
   box.append(h("h2", { id: "inviteH" }, `${inv.invitedBy} invited you to ${inv.accountName} as ${inv.role.toLowerCase()}`),
-    h("p", {}, "Sign up (or log in, if you have an account) below; the invitation is shown next, to accept or decline."));
+    h("p", {}, "Sign up (or log in, if you have an account) below; the invitation is shown next, to accept or decline."),
+    // ADMIN and OWNER invitations answer only to the address they were sent to (docs/using/accounts.md).
+    inv.role === "ADMIN" || inv.role === "OWNER" ? h("p", { id: "inviteBound" }, `Use the e-mail address this invitation was sent to: only that address can accept an ${inv.role.toLowerCase()} invitation.`) : null);
   document.getElementById("suEmail").focus();
 }

@@ -10,7 +10,7 @@ import { swap, announce } from "./live.js";
 const PLANS = ["STARTER", "PROFESSIONAL", "TEAM", "ENTERPRISE"];
 const ROLES = ["VIEWER", "EDITOR", "ADMIN", "OWNER"];
 const ACCOUNT = `{ account { id name plan myRole usage { requests quota period resetsAt }
-  members { user { id email name } role } invitations { id email role createdAt expiresAt } } }`;
+  members { user { id email name } role } invitations { id email role createdAt expiresAt createdBy { id email name } } } }`;
 
 export async function accountPage(main, who) {
   document.title = "Account · mockgql";
@@ -63,31 +63,34 @@ function renderMembers(box, a, who, st) {
     st.ok(msg);
   };
   const confirmBox = h("div", { id: "memberConfirm" });
-  const rows = a.members.map((m) => memberRow(m, who, manage, st, confirmBox, again));
-  if (manage) rows.push(...a.invitations.map((inv) => invitationRow(inv, st, confirmBox, again)));
+  const rows = a.members.map((m) => memberRow(m, a, who, manage, st, confirmBox, again));
+  if (manage) rows.push(...a.invitations.map((inv) => invitationRow(inv, a.myRole, st, confirmBox, again)));
   const kids = [h("div", { class: "scroll" }, h("table", { class: "data stack", id: "members" },
     h("thead", {}, h("tr", {}, ["Email", "Name", "Role", ""].map((c) => h("th", { scope: "col" }, c)))), h("tbody", {}, rows))),
   confirmBox];
-  if (manage) kids.push(inviteForm(st, again));
+  if (manage) kids.push(inviteForm(a.myRole, st, again));
   kids.push(st);
   fill(box, card("Members and roles", kids));
 }
 
-function memberRow(m, who, manage, st, confirmBox, again) {
+function memberRow(m, a, who, manage, st, confirmBox, again) {
   const cells = [h("th", { scope: "row", "data-label": "Email" }, m.user.email), h("td", { "data-label": "Name" }, m.user.name || "")];
-  if (!manage || m.user.id === who.me.id) {
+  // An admin may neither change nor remove an owner, nor make one.
+  if (!manage || m.user.id === who.me.id || (m.role === "OWNER" && a.myRole !== "OWNER")) {
     cells.push(h("td", { "data-label": "Role" }, m.role.toLowerCase() + (m.user.id === who.me.id ? " (you)" : "")), h("td", {}));
     return h("tr", {}, cells);
   }
-  const r = select(ROLES.map((x) => [x, x.toLowerCase()]), m.role, { "aria-label": `Role of ${m.user.email}` });
+  const r = select(grantable(a.myRole).map((x) => [x, x.toLowerCase()]), m.role, { "aria-label": `Role of ${m.user.email}` });
   r.addEventListener("change", () => gql(`mutation($u: ID!, $r: Role!) { setMemberRole(userId: $u, role: $r) { role } }`, { u: m.user.id, r: r.value })
     .then(() => st.ok(`${m.user.email} is now ${r.value.toLowerCase()}.`), (e) => { r.value = m.role; st.fail(e); }));
   const rm = h("button", { type: "button", class: "danger", "aria-label": `Remove ${m.user.email}` }, "Remove");
   rm.addEventListener("click", () => {
     // The keys they created outlive them unless revoked: the choice is part of the question.
     const keys = h("input", { type: "checkbox", id: "revokeMemberKeys", checked: true });
+    const sent = a.invitations.filter((inv) => inv.createdBy && inv.createdBy.id === m.user.id).length;
     ask(confirmBox, { from: rm, question: `Remove ${m.user.email} from the workspace?`,
       detail: [h("span", {}, "They lose access at once: their open sessions for this workspace end on their next request. Their own workspace stays theirs. "),
+        h("span", { id: "removeInvites" }, `The invitations they sent${sent ? ` (${sent} pending)` : ""} and the invite links they made are revoked too. `),
         h("label", { class: "check" }, keys, " Also revoke the API keys they created (otherwise those keep working)")],
       yes: "Remove member" }, st, async () => {
       const d = await gql(`mutation($u: ID!, $k: Boolean!) { removeMemberWithKeys(userId: $u, revokeKeys: $k) { revokedKeys } }`, { u: m.user.id, k: keys.checked });
@@ -99,14 +102,19 @@ function memberRow(m, who, manage, st, confirmBox, again) {
   return h("tr", {}, cells);
 }
 
-function invitationRow(inv, st, confirmBox, again) {
+/** invitationRow is a pending invitation: who made it, its invite link
+ * (offered only to who may give its role: an OWNER invitation's, to an
+ * owner) and revoking it. */
+function invitationRow(inv, myRole, st, confirmBox, again) {
   const linkBox = h("div", { class: "invite-link" });
-  const link = action(h("button", { type: "button", class: "secondary", "aria-label": `Invite link for ${inv.email}` }, "Invite link"), st, async () => {
+  // ADMIN and OWNER invitations answer only to the invited address, link or not.
+  const bound = inv.role === "ADMIN" || inv.role === "OWNER";
+  const link = inv.role === "OWNER" && myRole !== "OWNER" ? null : action(h("button", { type: "button", class: "secondary", "aria-label": `Invite link for ${inv.email}` }, "Invite link"), st, async () => {
     const d = await gql(`mutation($i: ID!) { createInviteLink(invitationId: $i) { url expiresAt } }`, { i: inv.id });
     const url = d.createInviteLink.url;
     const input = h("input", { type: "text", readonly: true, value: url, "aria-label": `Invite link for ${inv.email}`, class: "mono" });
     fill(linkBox, h("div", { class: "inline" }, input, copyButton("Copy", () => url)),
-      h("span", { class: "hint" }, `Works once, for whoever opens it, until ${when(d.createInviteLink.expiresAt)}. A new link replaces this one.`));
+      h("span", { class: "hint" }, `${bound ? `Works once, only for ${inv.email} (signed in with that address),` : "Works once, for whoever opens it,"} until ${when(d.createInviteLink.expiresAt)}. A new link replaces this one.`));
     input.select();
     st.ok(`An invite link for ${inv.email} is ready to copy.`);
   });
@@ -118,14 +126,21 @@ function invitationRow(inv, st, confirmBox, again) {
     }));
   return h("tr", { class: "pending", dataset: { invitation: inv.id } },
     h("th", { scope: "row", "data-label": "Email" }, inv.email),
-    h("td", { "data-label": "Name" }, h("span", { class: "badge" }, "invited"), ` until ${new Date(inv.expiresAt).toLocaleDateString()}`),
+    h("td", { "data-label": "Name" }, h("span", { class: "badge" }, "invited"), ` until ${new Date(inv.expiresAt).toLocaleDateString()}`,
+      inv.createdBy ? h("span", { class: "hint" }, ` by ${inv.createdBy.name || inv.createdBy.email}`) : null),
     h("td", { "data-label": "Role" }, inv.role.toLowerCase()),
     h("td", {}, h("div", { class: "row tight" }, link, revoke), linkBox));
 }
 
-function inviteForm(st, again) {
+/** grantable lists the roles a member with role myRole may give: an owner
+ * any, an admin any but owner. */
+function grantable(myRole) {
+  return myRole === "OWNER" ? ROLES : ROLES.filter((x) => x !== "OWNER");
+}
+
+function inviteForm(myRole, st, again) {
   const email = h("input", { type: "email", id: "inviteEmail", required: true, autocomplete: "off" });
-  const r = select(ROLES.map((x) => [x, x.toLowerCase()]), "EDITOR", { id: "inviteRole" });
+  const r = select(grantable(myRole).map((x) => [x, x.toLowerCase()]), "EDITOR", { id: "inviteRole" });
   return h("form", { class: "row" }, field("Invite by email", email, "They see the invitation after they sign up or log in with this address, and accept or decline it. Or copy its invite link."),
     field("Role", r),
     action(h("button", { type: "submit", id: "invite" }, "Invite"), st, async () => {
