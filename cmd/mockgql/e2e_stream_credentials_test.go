@@ -276,3 +276,64 @@ func enableSubscriptions(t *testing.T, a *assistant, projectID, name string) {
 	}
 	t.Fatalf("no operation %s", name)
 }
+
+// TestSubscriptionWindow: each query and subscription start over one
+// WebSocket counts against the per-IP runtime window (--ip-limit 60) and
+// the quota, as an HTTP request does: past the window an operation gets
+// an error with TOO_MANY_REQUESTS and its retry time, and the socket stays
+// open.
+func TestSubscriptionWindow(t *testing.T) {
+	s := startServer(t, func(c *serveConfig) { c.IPLimit = 60 })
+	sh := subscribeShop(t, s, "subwindow@example.com", "sw")
+	usage := func() float64 {
+		return get(sh.owner.must(`{ account { usage { requests } } }`, nil), "account", "usage", "requests").(float64)
+	}
+	before := usage()
+	clearOfWindowEdge(t, time.Minute, 40*time.Second)
+	w := dialSub(t, s.base, sh.runtime, map[string]any{"X-API-Key": sh.rtKey}).ack() // the upgrade: 1 of 60
+	answered, refused, retry := 0, 0, ""
+	for i := range 150 {
+		id, q := fmt.Sprint("q", i), `{ products { total } }`
+		wait := 10 * time.Second
+		if i%10 == 9 {
+			q, wait = createdSub, time.Second // a subscription start counts too
+		}
+		w.subscribe(id, q, nil)
+		m, err := w.read(wait) // a refusal comes at once, before anything else the socket sends
+		switch {
+		case err == errTimeout && q == createdSub: // running: it sends nothing until an event
+			answered++
+			w.send(wsMsg{Type: "complete", ID: id})
+		case err != nil:
+			t.Fatalf("operation %d: %v", i, err)
+		case m.Type == "next" && m.ID == id && strings.Contains(string(m.Payload), `"total"`):
+			answered++
+			if m, err := w.read(10 * time.Second); err != nil || m.Type != "complete" {
+				t.Fatalf("operation %d: %+v %v, want complete", i, m, err)
+			}
+		case m.Type == "error" && m.ID == id && strings.Contains(string(m.Payload), `"code":"TOO_MANY_REQUESTS"`):
+			refused++
+			if retry == "" {
+				retry = string(m.Payload)
+			}
+		default:
+			t.Fatalf("operation %d: %+v %s", i, m, m.Payload)
+		}
+	}
+	t.Logf("150 operations over one socket: %d answered, %d refused; the first refusal %s", answered, refused, retry)
+	if answered != 59 || refused != 91 {
+		t.Errorf("%d answered, %d refused; want 59 and 91 (the window of 60 less the upgrade)", answered, refused)
+	}
+	if !strings.Contains(retry, `"retryAfter":`) {
+		t.Errorf("the refusal has no retry time: %s", retry)
+	}
+	advance(t, time.Minute) // the next window: the same socket goes on
+	w.subscribe("after", `{ products { total } }`, nil)
+	if m, err := w.read(10 * time.Second); err != nil || m.Type != "next" || m.ID != "after" {
+		t.Fatalf("the socket did not stay open: %+v %s %v", m, m.Payload, err)
+	}
+	// The quota counts what was answered, each start one request.
+	if got := usage() - before; got != float64(answered+1) {
+		t.Errorf("the quota counted %v requests, want %d", got, answered+1)
+	}
+}
