@@ -161,12 +161,19 @@ const createdSub = `subscription { productCreated { id name } }`
 // stream's path and headers, and waits until an event reaches both.
 func openStreams(t *testing.T, s *server, path string, payload map[string]any, fire func(), headers ...string) *streams {
 	t.Helper()
-	w := dialSub(t, s.base, path, payload).ack()
+	return openStreamsOn(t, s, s, path, payload, fire, headers...)
+}
+
+// openStreamsOn is openStreams with the WebSocket on node ws and the
+// event stream on node sse.
+func openStreamsOn(t *testing.T, ws, sse *server, path string, payload map[string]any, fire func(), headers ...string) *streams {
+	t.Helper()
+	w := dialSub(t, ws.base, path, payload).ack()
 	w.subscribe("s", createdSub, nil)
 	if m := w.until(t, fire, 300*time.Millisecond, 50); m.Type != "next" {
 		t.Fatalf("the WebSocket subscription: %+v %s", m, m.Payload)
 	}
-	st := openSSE(t, s.base, path, createdSub, headers...)
+	st := openSSE(t, sse.base, path, createdSub, headers...)
 	st.live(t, fire)
 	for drained := false; !drained; {
 		_, err := w.read(300 * time.Millisecond)
@@ -336,4 +343,42 @@ func TestSubscriptionWindow(t *testing.T) {
 	if got := usage() - before; got != float64(answered+1) {
 		t.Errorf("the quota counted %v requests, want %d", got, answered+1)
 	}
+}
+
+// TestClusterSubscriptionEnds: streams held by the two nodes that do not
+// hold the project's grain end once their key is revoked through another
+// node, and once the project is deleted: the check that ends them runs
+// on the node that holds each stream.
+func TestClusterSubscriptionEnds(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
+	if testing.Short() {
+		t.Skip("starts three processes")
+	}
+	tr := startTrio(t)
+	sh := subscribeShop(t, tr.procs[0].server, "subendscluster@example.com", "sc")
+	sh.query(`{ products { total } }`, nil).data(t) // activates the grain
+	owner := -1
+	for i, n := range tr.projectActivations(t) {
+		if n > 0 {
+			owner = i
+		}
+	}
+	if owner < 0 {
+		t.Fatal("no node holds the project's grain")
+	}
+	a, b := (owner+1)%3, (owner+2)%3
+	n := 0
+	fire := func() {
+		n++
+		sh.on(tr.procs[owner].server).query(fmt.Sprintf(`mutation { createProduct(input: {name: "c%d"}) { id } }`, n), nil).data(t)
+	}
+	d := sh.owner.must(`mutation($p:ID!){ createApiKey(projectId:$p, name:"s", scope: RUNTIME) { value key { id } } }`, map[string]any{"p": sh.project["id"]})
+	key, id := get(d, "createApiKey", "value").(string), get(d, "createApiKey", "key", "id").(string)
+	sts := openStreamsOn(t, tr.procs[a].server, tr.procs[b].server, sh.runtime, map[string]any{"X-API-Key": key}, fire, "X-API-Key", key)
+	sh.owner.on(tr.procs[b].server).must(`mutation($k:ID!){ revokeApiKey(keyId:$k) { revoked } }`, map[string]any{"k": id})
+	sts.ended(t, "API_KEY_INVALID")
+
+	sts = openStreamsOn(t, tr.procs[b].server, tr.procs[a].server, sh.runtime, map[string]any{"X-API-Key": sh.rtKey}, fire, "X-API-Key", sh.rtKey)
+	sh.owner.on(tr.procs[a].server).must(`mutation($p:ID!){ deleteProject(projectId:$p) }`, map[string]any{"p": sh.project["id"]})
+	sts.ended(t, "PROJECT_NOT_FOUND")
 }
