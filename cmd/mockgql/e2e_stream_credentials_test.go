@@ -193,8 +193,8 @@ func (sts *streams) ended(t *testing.T, code string) {
 // TestSubscriptionCredentialEnds: a WebSocket subscription and an event
 // stream end (an error naming why; close 4403, or complete) once the
 // credential they opened with no longer lets them in: its key revoked,
-// deleted or expired, the project deleted, a session project kept (its
-// share token gone).
+// deleted or expired, its maker removed with their keys, the project
+// deleted, a session project kept (its share token gone).
 func TestSubscriptionCredentialEnds(t *testing.T) {
 	s := startServer(t)
 	sh := subscribeShop(t, s, "subends@example.com", "sx")
@@ -232,6 +232,14 @@ func TestSubscriptionCredentialEnds(t *testing.T) {
 		sts := withKey(t, key)
 		advance(t, 2*time.Hour)
 		sts.ended(t, "API_KEY_EXPIRED")
+	})
+	t.Run("removeMember with revokeKeys", func(t *testing.T) {
+		admin := join(t, sh.owner, s.signUp("subends-admin@example.com"), "ADMIN")
+		d := admin.must(`mutation($p:ID!){ createApiKey(projectId:$p, name:"m", scope: RUNTIME) { value } }`, map[string]any{"p": sh.project["id"]})
+		key := get(d, "createApiKey", "value").(string)
+		sts := withKey(t, key)
+		sh.owner.must(`mutation($u:ID!){ removeMember(userId:$u, revokeKeys: true) }`, map[string]any{"u": memberID(t, sh.owner, admin.email)})
+		sts.ended(t, "API_KEY_INVALID")
 	})
 	t.Run("deleteProject", func(t *testing.T) {
 		gone := subscribeShop(t, s, "subgone@example.com", "sg")
