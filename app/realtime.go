@@ -20,7 +20,8 @@ import (
 // events every project grain broadcasts (Deliver) into the node's Hub.
 //
 // A connection opens with the runtime's credential checks (slug, key,
-// scope, actor token, share token; no quota). Each operation it starts is
+// scope, actor token, share token; no quota), which are made again every
+// RecheckEvery while it is open: a refusal ends it. Each operation it starts is
 // one runtime request (quota, faults, request log): a query or mutation
 // answers once; a subscription answers with what it follows, and then
 // each event of its project's table and kind is rendered for it by the
@@ -29,6 +30,7 @@ type Realtime struct {
 	svc     *core
 	hub     *realtime.Hub
 	renders renders
+	guard   guard
 }
 
 // eventBytes is what one event counts against a subscriber's QueueBytes:
@@ -36,7 +38,11 @@ type Realtime struct {
 const eventBytes = 128
 
 // NewRealtime returns the realtime runtime of s over hub.
-func NewRealtime(s *Service, hub *realtime.Hub) *Realtime { return &Realtime{svc: s.core, hub: hub} }
+func NewRealtime(s *Service, hub *realtime.Hub) *Realtime {
+	r := &Realtime{svc: s.core, hub: hub}
+	r.guard.rt = r
+	return r
+}
 
 // Deliver hands what a project grain broadcast to this node's subscribers,
 // in order. It never blocks (Hub.Publish does not).
@@ -67,10 +73,8 @@ func (r *Realtime) Open(ctx context.Context, path string, c realtime.Credentials
 	if err != nil {
 		return nil, err
 	}
-	s := &session{rt: r, base: base, projectID: projectID, stop: make(chan struct{})}
-	if base.ActorToken != "" {
-		go s.holdActor(check, max(r.svc.cfg.ActorIdle/3, time.Second))
-	}
+	s := &session{rt: r, base: base, projectID: projectID, ended: make(chan struct{})}
+	r.guard.add(s)
 	return s, nil
 }
 
@@ -97,29 +101,46 @@ func keyOf(c realtime.Credentials) string {
 	return a
 }
 
-// session is one connection.
+// session is one connection. Its credential is checked again every
+// RecheckEvery (guard), which also keeps its actor token in use; a
+// refusal ends it (Ended).
 type session struct {
 	rt        *Realtime
 	base      model.RuntimeRequest
-	projectID string        // the slug's project when the connection opened
-	stop      chan struct{} // closed by Close
+	projectID string // the slug's project when the connection opened
+
+	endOnce sync.Once
+	ended   chan struct{} // closed by end
+	err     error         // why, set before ended closes
 }
 
-// holdActor keeps the connection's actor token in use while it is open:
-// every every it makes the credential checks again, which touch the token
-// before its idle time (--actor-idle) frees its slot.
-func (s *session) holdActor(check model.RuntimeRequest, every time.Duration) {
-	t := time.NewTicker(every)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.stop:
-			return
-		case <-t.C:
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			_, _ = s.rt.svc.runtime.Run(ctx, check)
-			cancel()
-		}
+// check is the request that checks the session's credential again: the
+// opening's checks, on the project the connection opened with (a slug
+// moved to another project does not carry its streams along).
+func (s *session) check() model.RuntimeRequest {
+	c := s.base
+	c.CheckOnly, c.ProjectID = true, s.projectID
+	return c
+}
+
+// end ends the session because err refused its credential.
+func (s *session) end(err error) {
+	s.endOnce.Do(func() {
+		s.err = err
+		close(s.ended)
+	})
+}
+
+// Ended implements realtime.Session.
+func (s *session) Ended() <-chan struct{} { return s.ended }
+
+// Err implements realtime.Session.
+func (s *session) Err() error {
+	select {
+	case <-s.ended:
+		return s.err
+	default:
+		return nil
 	}
 }
 
@@ -129,7 +150,7 @@ func (s *session) Project() string { return s.projectID }
 // Close implements realtime.Session: it releases the connection's actor
 // token, whose slot the connection held (docs/using/realtime.md).
 func (s *session) Close() {
-	close(s.stop)
+	s.rt.guard.remove(s)
 	if s.base.ActorToken == "" || s.base.KeyValue == "" {
 		return
 	}

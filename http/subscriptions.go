@@ -59,7 +59,8 @@ func findDeadliner(w http.ResponseWriter) (readDeadliner, bool) {
 // NewSubscriptions returns the realtime server of the runtime's route over
 // rt: its refusals are the API's error body, its client IP the one the
 // HTTP layer works out (trusted proxies), its internal failures logged
-// with the server's log.
+// with the server's log, and each operation a WebSocket starts counted
+// against the client IP's runtime window as a request is.
 func (s *Server) NewSubscriptions(cfg realtime.Config, rt realtime.Runtime) *realtime.Server {
 	rs := realtime.NewServer(cfg, rt)
 	rs.Refuse = func(w http.ResponseWriter, r *http.Request, err error) {
@@ -68,6 +69,9 @@ func (s *Server) NewSubscriptions(cfg realtime.Config, rt realtime.Runtime) *rea
 	}
 	rs.ClientIP = func(r *http.Request) string { return model.ClientIP(r.Context()) }
 	rs.Log = s.log
+	if s.cfg.IPLimit > 0 { // the gate counted the upgrade; each operation over it counts too
+		rs.CountOperation = s.b.Edge.CheckIP
+	}
 	return rs
 }
 

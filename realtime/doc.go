@@ -13,6 +13,13 @@
 // closed with 1013 ("try again later"), which graphql-ws's client retries,
 // instead of being buffered for without bound.
 //
+// A connection lasts as long as its Session: once the Runtime ends it
+// (Session.Ended: its credential revoked, expired or its project gone),
+// each running operation gets an error with the reason and the WebSocket
+// closes with 4403, an SSE stream ends after its error. Each operation a
+// WebSocket starts can be counted against the client's per-IP window
+// (Server.CountOperation).
+//
 //	hub := realtime.NewHub(realtime.DefaultConfig())
 //	srv := realtime.NewServer(realtime.DefaultConfig(), runtime)
 //	mux.Handle("/mock/{slug}/graphql", srv) // WebSocket upgrades and text/event-stream requests

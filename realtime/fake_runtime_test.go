@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/mockgql/mockgql/model"
@@ -21,6 +22,19 @@ type fakeRuntime struct {
 	hub    *Hub
 	open   atomic.Int64 // sessions open now
 	closed atomic.Int64
+
+	mu       sync.Mutex
+	sessions []*fakeSession
+}
+
+// revoke ends every session opened so far with err, as the runtime does
+// when their credential is revoked.
+func (f *fakeRuntime) revoke(err error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, s := range f.sessions {
+		s.end.Do(func() { s.err = err; close(s.ended) })
+	}
 }
 
 func (f *fakeRuntime) Open(_ context.Context, path string, c Credentials) (Session, error) {
@@ -31,10 +45,30 @@ func (f *fakeRuntime) Open(_ context.Context, path string, c Credentials) (Sessi
 		return nil, model.Errorf(model.CodeAPIKeyInvalid, "no such key")
 	}
 	f.open.Add(1)
-	return &fakeSession{f: f}, nil
+	s := &fakeSession{f: f, ended: make(chan struct{})}
+	f.mu.Lock()
+	f.sessions = append(f.sessions, s)
+	f.mu.Unlock()
+	return s, nil
 }
 
-type fakeSession struct{ f *fakeRuntime }
+type fakeSession struct {
+	f     *fakeRuntime
+	end   sync.Once
+	ended chan struct{}
+	err   error // set before ended closes
+}
+
+func (s *fakeSession) Ended() <-chan struct{} { return s.ended }
+
+func (s *fakeSession) Err() error {
+	select {
+	case <-s.ended:
+		return s.err
+	default:
+		return nil
+	}
+}
 
 func (s *fakeSession) Run(_ context.Context, req Request) (Stream, error) {
 	switch {

@@ -68,6 +68,15 @@ type Session interface {
 	// Project names the project the session serves, whose operations
 	// count against Config.MaxPerProject.
 	Project() string
+	// Ended is closed once the session's credential no longer lets it in
+	// (a key revoked, deleted or expired, a share token ended, the
+	// project gone); Err then says why (a *model.Error). The Server then
+	// ends every operation of the connection with that error: a
+	// WebSocket's error message for each, then close 4403; an SSE
+	// stream's errors, then complete.
+	Ended() <-chan struct{}
+	// Err is why Ended closed; nil before.
+	Err() error
 }
 
 // Stream is the results of one operation.
@@ -117,6 +126,6 @@ func errorsResult(err error) json.RawMessage {
 	if codeOf(err) == model.CodeInternal {
 		msg = "internal error" // what went wrong inside is for the log, not the client
 	}
-	b, _ := json.Marshal(map[string]any{"errors": []json.RawMessage{errorJSON(msg, codeOf(err))}})
+	b, _ := json.Marshal(map[string]any{"errors": []json.RawMessage{errorJSONOf(msg, err)}})
 	return b
 }

@@ -1,6 +1,7 @@
 package realtime
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -27,6 +28,13 @@ type Server struct {
 	// Log receives the causes of internal failures, which clients see
 	// only as "internal error"; nil is slog's default.
 	Log *slog.Logger
+	// CountOperation counts one operation a WebSocket starts against its
+	// client IP's runtime window, as the HTTP side counts a request (an
+	// SSE request is one operation, counted as a request before it comes
+	// here); a refusal (TOO_MANY_REQUESTS with a retry time) is the
+	// operation's error, and the connection stays open. Nil counts
+	// nothing.
+	CountOperation func(ctx context.Context, ip string) error
 
 	perIP, perProject counter
 }
@@ -158,6 +166,21 @@ func codeOf(err error) model.Code {
 // errorJSON is one GraphQL error with a message and extensions.code.
 func errorJSON(msg string, code model.Code) json.RawMessage {
 	b, _ := json.Marshal(map[string]any{"message": msg, "extensions": map[string]any{"code": code}})
+	return b
+}
+
+// refusalJSON is err as one GraphQL error: its message (refusalText), its
+// code and, for a 429's, extensions.retryAfter in seconds, as the
+// runtime's GraphQL errors carry it.
+func refusalJSON(err error) json.RawMessage { return errorJSONOf(refusalText(err), err) }
+
+// errorJSONOf is one GraphQL error with msg and err's code and retry time.
+func errorJSONOf(msg string, err error) json.RawMessage {
+	ext := map[string]any{"code": codeOf(err)}
+	if e := model.AsError(err); e != nil && e.RetryAfter > 0 {
+		ext["retryAfter"] = e.RetryAfter
+	}
+	b, _ := json.Marshal(map[string]any{"message": msg, "extensions": ext})
 	return b
 }
 

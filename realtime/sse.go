@@ -62,7 +62,7 @@ func (s *Server) streamSSE(r *http.Request, sess Session, req Request, out *sseW
 		return
 	case err != nil:
 		s.logInternal(r, err)
-		body, _ := json.Marshal(map[string]any{"errors": []json.RawMessage{errorJSON(refusalText(err), codeOf(err))}})
+		body, _ := json.Marshal(map[string]any{"errors": []json.RawMessage{refusalJSON(err)}})
 		_ = out.event("next", body)
 		_ = out.event("complete", nil)
 		return
@@ -109,6 +109,11 @@ func (s *Server) streamSSE(r *http.Request, sess Session, req Request, out *sseW
 				if out.event("next", errorsResult(err)) == nil {
 					_ = out.event("complete", nil)
 				}
+			}
+			return
+		case <-sess.Ended(): // the credential no longer lets it in: why, then the end
+			if out.event("next", errorsResult(sess.Err())) == nil {
+				_ = out.event("complete", nil)
 			}
 			return
 		case <-ping.C:

@@ -90,6 +90,7 @@ type wsConn struct {
 	r       *http.Request
 	session Session
 	ip      string
+	ctx     context.Context // the connection's, set once it is acknowledged: writes outlive an operation's cancel
 
 	mu     sync.Mutex
 	ops    map[string]context.CancelFunc // running operations by id
@@ -112,7 +113,9 @@ func (w *wsConn) run(parent context.Context) error {
 		return err
 	}
 	w.idleAt = time.Now()
+	w.ctx = ctx
 	go w.keepAlive(ctx, cancel)
+	go w.endWhenRevoked(ctx)
 	for {
 		msg, err := w.read(ctx)
 		if err != nil {
@@ -212,10 +215,18 @@ func (w *wsConn) subscribe(ctx context.Context, msg message) error {
 		return closeWith(CloseBadRequest, "Invalid message received: subscribe needs an id and a payload with a query")
 	}
 	w.mu.Lock()
-	if _, dup := w.ops[msg.ID]; dup {
-		w.mu.Unlock()
+	_, dup := w.ops[msg.ID]
+	w.mu.Unlock()
+	if dup {
 		return closeWith(CloseDuplicateID, "Subscriber for %s already exists", msg.ID)
 	}
+	if w.s.CountOperation != nil { // each start is a runtime request of the client's IP window
+		if err := w.s.CountOperation(ctx, w.ip); err != nil {
+			w.s.logInternal(w.r, err)
+			return w.writeErrors(ctx, msg.ID, []json.RawMessage{refusalJSON(err)})
+		}
+	}
+	w.mu.Lock() // only this goroutine adds operations: msg.ID is still free
 	if len(w.ops) >= w.s.cfg.MaxSubscriptions {
 		w.mu.Unlock()
 		return w.writeErrors(ctx, msg.ID, limitError(w.s.cfg.MaxSubscriptions))
@@ -223,7 +234,7 @@ func (w *wsConn) subscribe(ctx context.Context, msg message) error {
 	release, err := w.s.admit(w.ip, w.session.Project())
 	if err != nil {
 		w.mu.Unlock()
-		return w.writeErrors(ctx, msg.ID, []json.RawMessage{errorJSON(refusalText(err), codeOf(err))})
+		return w.writeErrors(ctx, msg.ID, []json.RawMessage{refusalJSON(err)})
 	}
 	octx, cancel := context.WithCancel(ctx)
 	w.ops[msg.ID] = cancel
@@ -243,12 +254,17 @@ func (w *wsConn) operate(ctx context.Context, id string, req Request) {
 	stream, err := w.session.Run(ctx, req)
 	var re *RequestError
 	switch {
+	case ctx.Err() != nil: // completed, or ended with its session: said already
+		if stream != nil {
+			stream.Close()
+		}
+		return
 	case errors.As(err, &re):
-		_ = w.writeErrors(ctx, id, re.Errors)
+		_ = w.writeErrors(w.ctx, id, re.Errors)
 		return
 	case err != nil:
 		w.s.logInternal(w.r, err)
-		_ = w.writeErrors(ctx, id, []json.RawMessage{errorJSON(refusalText(err), codeOf(err))})
+		_ = w.writeErrors(w.ctx, id, []json.RawMessage{refusalJSON(err)})
 		return
 	}
 	defer stream.Close()
@@ -256,13 +272,13 @@ func (w *wsConn) operate(ctx context.Context, id string, req Request) {
 		res, err := stream.Next(ctx)
 		var ee *EventError
 		switch {
+		case ctx.Err() != nil:
+			return
 		case err == io.EOF:
-			_ = w.write(ctx, message{Type: "complete", ID: id})
+			_ = w.write(w.ctx, message{Type: "complete", ID: id})
 			return
 		case errors.Is(err, ErrSlowConsumer):
 			w.fail(closeWith(CloseSlowConsumer, "Slow consumer: events for %s dropped; resubscribe", id))
-			return
-		case ctx.Err() != nil && err != nil:
 			return
 		case errors.As(err, &ee): // one result failed: an execution error, and the operation goes on
 			w.s.logInternal(w.r, ee.Err)
@@ -271,13 +287,39 @@ func (w *wsConn) operate(ctx context.Context, id string, req Request) {
 			w.s.logInternal(w.r, err)
 			var errs struct{ Errors []json.RawMessage }
 			_ = json.Unmarshal(errorsResult(err), &errs)
-			_ = w.writeErrors(ctx, id, errs.Errors)
+			_ = w.writeErrors(w.ctx, id, errs.Errors)
 			return
 		}
-		if w.write(ctx, message{Type: "next", ID: id, Payload: res}) != nil {
+		if w.write(w.ctx, message{Type: "next", ID: id, Payload: res}) != nil {
 			return
 		}
 	}
+}
+
+// endWhenRevoked ends the connection once its session ends (its
+// credential no longer lets it in): an error message for each running
+// operation, then close 4403, the close of a refused connection_init.
+func (w *wsConn) endWhenRevoked(ctx context.Context) {
+	select {
+	case <-ctx.Done():
+		return
+	case <-w.session.Ended():
+	}
+	err := w.session.Err()
+	w.mu.Lock()
+	ids := make([]string, 0, len(w.ops))
+	for id, cancel := range w.ops {
+		cancel()
+		ids = append(ids, id)
+	}
+	clear(w.ops)
+	w.mu.Unlock()
+	for _, id := range ids {
+		if w.writeErrors(ctx, id, []json.RawMessage{refusalJSON(err)}) != nil {
+			break
+		}
+	}
+	w.fail(closeWith(CloseForbidden, "Forbidden: %s: %s", codeOf(err), refusalText(err)))
 }
 
 // stop cancels the operation id, if it runs.
