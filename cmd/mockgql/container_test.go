@@ -120,6 +120,42 @@ func TestClusterContainers(t *testing.T) {
 	tag := d.image("ctest")
 	t.Run("three containers, one killed", func(t *testing.T) { containerFailover(t, tag) })
 	t.Run("compose", func(t *testing.T) { composeCluster(t, tag) })
+	t.Run("testcontainers modules", func(t *testing.T) { testcontainersModules(t, tag) })
+}
+
+// testcontainersModules runs the example tests of the Testcontainers
+// modules (testcontainers/mockgql for Go, testcontainers/node for Node)
+// against the image this test built. Ryuk, their reaper, is an image from
+// a registry, so it is off (the examples stop their containers); the host
+// override points them at this machine's dockerd, where they would take
+// the default gateway inside a container.
+func testcontainersModules(t *testing.T, tag string) {
+	env := append(os.Environ(), "MOCKGQL_IMAGE="+tag, "TESTCONTAINERS_RYUK_DISABLED=true", "TESTCONTAINERS_HOST_OVERRIDE=127.0.0.1")
+	run := func(t *testing.T, dir string, name string, args ...string) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, name, args...)
+		cmd.Dir, cmd.Env = dir, env
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%s %s in %s: %v\n%s", name, strings.Join(args, " "), dir, err, out)
+		}
+	}
+	t.Run("go", func(t *testing.T) {
+		dir := "../../testcontainers/mockgql"
+		run(t, dir, "go", "vet", "./...")
+		run(t, dir, "go", "test", "-count=1", "./...")
+	})
+	t.Run("node", func(t *testing.T) {
+		dir := "../../testcontainers/node"
+		if _, err := exec.LookPath("node"); err != nil {
+			skipOrFail(t, "node not found")
+		}
+		if _, err := os.Stat(filepath.Join(dir, "node_modules", "testcontainers")); err != nil {
+			skipOrFail(t, "testcontainers/node has no node_modules: run make js-deps")
+		}
+		run(t, dir, "node", "--test")
+	})
 }
 
 func containerFailover(t *testing.T, tag string) {
