@@ -18,7 +18,7 @@ func healthcheckCmd(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("healthcheck", flag.ContinueOnError)
 	url := fs.String("url", "", "the URL to GET (default: http://127.0.0.1:PORT/readyz, PORT from MGQ_HTTP or 8080)")
 	timeout := fs.Duration("timeout", 3*time.Second, "give up after this long")
-	if err := fs.Parse(args); err != nil {
+	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *url == "" {
