@@ -30,9 +30,14 @@ type Config struct {
 	Name string
 	// NodeName is this node's human name (logs, metrics).
 	NodeName string
-	// Bind is the memberlist host:port. Port 0 picks a free one. The gRPC
-	// remote listens on the same host, on a free port.
+	// Bind is the memberlist host:port. Port 0 picks a free one.
 	Bind string
+	// Remote is the gRPC remote's listen address, host:port (grain calls
+	// and replication between nodes). Empty: Bind's host on a free port. An
+	// empty or wildcard host listens on all interfaces and advertises
+	// Bind's host; port 0 picks a free one. Pinning the port lets a
+	// firewall or NetworkPolicy name it.
+	Remote string
 	// Join lists memberlist addresses of nodes to join.
 	Join []string
 	// Kinds maps a grain kind to the producer of its actors.
@@ -134,9 +139,23 @@ func Start(cfg Config) (*Node, error) {
 	prov := newProvider(host, port, cfg.Protocol, cfg.Join, cfg.Tune, cfg.Logger)
 	// Replication pages are up to a few MB and protoactor batches many
 	// messages into one gRPC message: raise gRPC's 4 MB default.
-	rcfg := remote.Configure(host, 0,
-		remote.WithServerOptions(grpc.MaxRecvMsgSize(maxGRPCMessage)),
-		remote.WithCallOptions(grpc.MaxCallSendMsgSize(maxGRPCMessage), grpc.MaxCallRecvMsgSize(maxGRPCMessage)))
+	rhost, rport, advertise, err := remoteAddr(cfg.Remote, host)
+	if err != nil {
+		return nil, err
+	}
+	ropts := []remote.ConfigOption{remote.WithServerOptions(grpc.MaxRecvMsgSize(maxGRPCMessage)),
+		remote.WithCallOptions(grpc.MaxCallSendMsgSize(maxGRPCMessage), grpc.MaxCallRecvMsgSize(maxGRPCMessage))}
+	if advertise != "" {
+		ropts = append(ropts, remote.WithAdvertisedHost(advertise))
+	}
+	if rport != 0 { // protoactor panics when it cannot listen: say why instead
+		l, err := net.Listen("tcp", net.JoinHostPort(rhost, strconv.Itoa(rport)))
+		if err != nil {
+			return nil, fmt.Errorf("cluster remote: %w", err)
+		}
+		l.Close()
+	}
+	rcfg := remote.Configure(rhost, rport, ropts...)
 	ccfg := protocluster.Configure(cfg.Name, prov, disthash.New(), rcfg,
 		protocluster.WithKinds(kinds...), protocluster.WithRequestTimeout(cfg.RequestTimeout))
 	c := protocluster.New(system, ccfg)
@@ -175,6 +194,31 @@ func Start(cfg Config) (*Node, error) {
 	}
 	go n.watchFence()
 	return n, nil
+}
+
+// remoteAddr splits Config.Remote into the gRPC remote's listen host and
+// port, and the host:port to advertise when the listen host is a wildcard
+// (empty: protoactor advertises the listener's own address). A wildcard
+// with port 0 cannot be advertised before it listens, so it is refused.
+func remoteAddr(addr, bindHost string) (host string, port int, advertise string, err error) {
+	if addr == "" {
+		return bindHost, 0, "", nil
+	}
+	host, portText, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", 0, "", fmt.Errorf("cluster remote %q: %w", addr, err)
+	}
+	port, err = strconv.Atoi(portText)
+	if err != nil || port < 0 || port > 65535 {
+		return "", 0, "", fmt.Errorf("cluster remote %q: bad port", addr)
+	}
+	if ip := net.ParseIP(host); host != "" && (ip == nil || !ip.IsUnspecified()) {
+		return host, port, "", nil
+	}
+	if port == 0 {
+		return "", 0, "", fmt.Errorf("cluster remote %q: a wildcard host needs a fixed port", addr)
+	}
+	return host, port, net.JoinHostPort(bindHost, portText), nil
 }
 
 // watchFence calls OnFenced once this node must stop serving (see

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/compose-spec/compose-go/v2/types"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	"k8s.io/apimachinery/pkg/labels"
 	"sigs.k8s.io/yaml"
@@ -84,13 +87,14 @@ func TestDeployKubernetes(t *testing.T) {
 		} `json:"configMapGenerator"`
 	}
 	strict(t, filepath.Join(dir, "kustomization.yaml"), &kust)
-	if kust.Kind != "Kustomization" || len(kust.Resources) != 4 {
+	if kust.Kind != "Kustomization" || len(kust.Resources) != 5 {
 		t.Fatalf("kustomization: %+v", kust)
 	}
 	flags := serveFlagNames()
 	var sts appsv1.StatefulSet
 	var svcs []corev1.Service
 	var pdb policyv1.PodDisruptionBudget
+	var policy networkingv1.NetworkPolicy
 	for _, r := range kust.Resources {
 		path := filepath.Join(dir, r)
 		var head struct{ Kind string }
@@ -110,6 +114,8 @@ func TestDeployKubernetes(t *testing.T) {
 			svcs = append(svcs, s)
 		case "PodDisruptionBudget":
 			strict(t, path, &pdb)
+		case "NetworkPolicy":
+			strict(t, path, &policy)
 		default:
 			t.Fatalf("%s: unexpected kind %q", r, head.Kind)
 		}
@@ -164,6 +170,7 @@ func TestDeployKubernetes(t *testing.T) {
 	if !peers {
 		t.Errorf("serviceName %q is not a headless Service of the manifests", sts.Spec.ServiceName)
 	}
+	checkNetworkPolicy(t, policy, c, pod)
 	if sel, err := labelsSelector(pdb.Spec.Selector.MatchLabels); err != nil || !sel.Matches(pod) || pdb.Spec.MaxUnavailable == nil {
 		t.Errorf("the PodDisruptionBudget does not cover the pods: %+v", pdb.Spec)
 	}
@@ -171,6 +178,60 @@ func TestDeployKubernetes(t *testing.T) {
 		if strings.HasPrefix(s, "--join=") && strings.Count(s, ",")+1 != int(*sts.Spec.Replicas) {
 			t.Errorf("--join lists %d seeds for %d replicas", strings.Count(s, ",")+1, *sts.Spec.Replicas)
 		}
+	}
+}
+
+// checkNetworkPolicy: the policy selects the pods and opens exactly the
+// container's ports, which are exactly those its flags listen on: HTTP to
+// anyone, memberlist (--cluster-bind, TCP and UDP) and the gRPC remote
+// (--cluster-remote) to the other mockgql pods only.
+func checkNetworkPolicy(t *testing.T, policy networkingv1.NetworkPolicy, c corev1.Container, pod labels.Set) {
+	t.Helper()
+	if sel, err := labelsSelector(policy.Spec.PodSelector.MatchLabels); err != nil || !sel.Matches(pod) {
+		t.Errorf("the NetworkPolicy does not select the pods: %+v", policy.Spec.PodSelector)
+	}
+	byName := map[string]corev1.ContainerPort{}
+	for _, p := range c.Ports {
+		byName[p.Name] = p
+	}
+	flagPort := func(flag string) int32 {
+		for _, a := range c.Args {
+			if v, ok := strings.CutPrefix(a, "--"+flag+"="); ok {
+				_, port, _ := strings.Cut(v, "):")
+				n, _ := strconv.Atoi(port)
+				return int32(n)
+			}
+		}
+		t.Errorf("the StatefulSet does not pass --%s", flag)
+		return 0
+	}
+	want := map[string]string{ // "port/protocol" → who may reach it
+		"8080/TCP": "anyone", fmt.Sprintf("%d/TCP", flagPort("cluster-bind")): "peers",
+		fmt.Sprintf("%d/UDP", flagPort("cluster-bind")): "peers", fmt.Sprintf("%d/TCP", flagPort("cluster-remote")): "peers",
+	}
+	got := map[string]string{}
+	for _, rule := range policy.Spec.Ingress {
+		who := "anyone"
+		if len(rule.From) > 0 {
+			who = "peers"
+			if rule.From[0].PodSelector == nil || !labels.SelectorFromSet(rule.From[0].PodSelector.MatchLabels).Matches(pod) {
+				t.Errorf("a NetworkPolicy rule admits %+v, not the mockgql pods", rule.From)
+			}
+		}
+		for _, p := range rule.Ports {
+			cp, ok := byName[p.Port.String()]
+			if !ok || p.Protocol == nil || *p.Protocol != cp.Protocol {
+				t.Errorf("the NetworkPolicy opens %v, which is no container port", p.Port)
+				continue
+			}
+			got[fmt.Sprintf("%d/%s", cp.ContainerPort, cp.Protocol)] = who
+		}
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("the NetworkPolicy opens %v, want %v", got, want)
+	}
+	if len(c.Ports) != len(want) {
+		t.Errorf("the container names %d ports, want the %d its flags use", len(c.Ports), len(want))
 	}
 }
 
@@ -204,8 +265,8 @@ func TestDeployCompose(t *testing.T) {
 		t.Fatalf("services: %d, want 3", len(p.Services))
 	}
 	for name, s := range p.Services {
-		if s.Build == nil || filepath.Base(s.Build.Dockerfile) != "Dockerfile" {
-			t.Errorf("%s builds %+v, want deploy/Dockerfile", name, s.Build)
+		if s.Build != nil || s.Image != "mockgql:latest" {
+			t.Errorf("%s: image %q, build %+v; want make image's mockgql:latest (no build: deploy/Dockerfile's context is bin/image)", name, s.Image, s.Build)
 		}
 		for _, a := range s.Command {
 			flags.checkArg(t, name+" command", a)
@@ -214,15 +275,17 @@ func TestDeployCompose(t *testing.T) {
 			flags.checkEnv(t, name+" environment", k)
 		}
 		net := s.Networks["mgq"]
-		if net == nil || !strings.Contains(strings.Join(s.Command, " "), "--cluster-bind="+net.Ipv4Address+":7946") {
-			t.Errorf("%s: --cluster-bind is not its fixed address %+v", name, net)
+		if net == nil || !strings.Contains(strings.Join(s.Command, " "), "--cluster-bind="+net.Ipv4Address+":7946") ||
+			!strings.Contains(strings.Join(s.Command, " "), "--cluster-remote="+net.Ipv4Address+":7947") {
+			t.Errorf("%s: --cluster-bind and --cluster-remote are not its fixed address %+v", name, net)
 		}
 	}
 }
 
-// TestDockerfileBuildsLikeMake: the image's binary is built with the same
-// command as `make build` (environment, flags and package; only the output
-// path differs).
+// TestDockerfileBuildsLikeMake: deploy/Dockerfile.source builds the binary
+// with the same command as `make build` (environment, flags and package;
+// only the output path differs), and it and deploy/Dockerfile (which
+// `make image` builds, TestClusterContainers runs) end in the same image.
 func TestDockerfileBuildsLikeMake(t *testing.T) {
 	read := func(path string) string {
 		b, err := os.ReadFile(path)
@@ -233,14 +296,30 @@ func TestDockerfileBuildsLikeMake(t *testing.T) {
 	}
 	build := regexp.MustCompile(`(CGO_ENABLED=\S+)\s+(?:\$\(GO\)|go) build (.*?) -o \S+ (\./cmd/mockgql)`)
 	mk := build.FindStringSubmatch(read("../../Makefile"))
-	df := build.FindStringSubmatch(read(filepath.Join(deployDir, "Dockerfile")))
+	source := read(filepath.Join(deployDir, "Dockerfile.source"))
+	df := build.FindStringSubmatch(source)
 	if mk == nil || df == nil {
-		t.Fatalf("build command not found: Makefile %q, Dockerfile %q", mk, df)
+		t.Fatalf("build command not found: Makefile %q, Dockerfile.source %q", mk, df)
 	}
 	if strings.Join(mk[1:], " ") != strings.Join(df[1:], " ") {
-		t.Errorf("make build runs %q, the Dockerfile %q", mk[0], df[0])
+		t.Errorf("make build runs %q, the Dockerfile.source %q", mk[0], df[0])
 	}
-	if !strings.Contains(read(filepath.Join(deployDir, "Dockerfile")), `ENTRYPOINT ["/mockgql", "serve"]`) {
-		t.Error("the image's entry point is not mockgql serve")
+	final := func(text string) []string { // the last stage's instructions but COPY
+		var out []string
+		for _, line := range strings.Split(text[strings.LastIndex(text, "FROM scratch"):], "\n") {
+			if f := strings.Fields(line); len(f) > 0 && !strings.HasPrefix(f[0], "#") && f[0] != "COPY" {
+				out = append(out, strings.Join(f, " "))
+			}
+		}
+		return out
+	}
+	image := read(filepath.Join(deployDir, "Dockerfile"))
+	if a, b := final(image), final(source); strings.Join(a, "\n") != strings.Join(b, "\n") {
+		t.Errorf("the images differ:\nDockerfile:\n%s\nDockerfile.source:\n%s", strings.Join(a, "\n"), strings.Join(b, "\n"))
+	}
+	for _, want := range []string{`ENTRYPOINT ["/mockgql", "serve"]`, `CMD ["/mockgql", "healthcheck"]`, "USER 65532:65532"} {
+		if !strings.Contains(image, want) {
+			t.Errorf("deploy/Dockerfile lacks %s", want)
+		}
 	}
 }

@@ -245,7 +245,7 @@ func mentionedFlags(lines []docLine) map[string][]int {
 // mockgql command (or --help), and docs/reference/flags.md lists exactly
 // the flags of each command's --help, each with its MGQ_ variable.
 func TestDocsFlags(t *testing.T) {
-	commands := []string{"serve", "import", "import-schema", "mcp"}
+	commands := []string{"serve", "import", "import-schema", "mcp", "healthcheck"}
 	have := map[string]bool{"help": true}
 	helps := map[string][]string{}
 	for _, c := range commands {
@@ -257,7 +257,7 @@ func TestDocsFlags(t *testing.T) {
 	for _, page := range docPages(t) {
 		for f, at := range mentionedFlags(readDoc(t, page)) {
 			if !have[f] {
-				t.Errorf("%s:%v: --%s is a flag of no mockgql command (serve, import, import-schema, mcp)", page, at, f)
+				t.Errorf("%s:%v: --%s is a flag of no mockgql command (serve, import, import-schema, mcp, healthcheck)", page, at, f)
 			}
 		}
 	}

@@ -24,6 +24,8 @@ commands:
   schema   compare two schemas offline: mockgql schema diff OLD.graphql NEW.graphql
   mcp      an MCP server on stdin/stdout for assistants that launch a command,
            forwarding to a node's /mcp: mockgql mcp --server URL
+  healthcheck  exit 0 if a node answers /readyz with 200 (the image's HEALTHCHECK):
+           mockgql healthcheck [--url http://127.0.0.1:8080/readyz]
   help     print this text
 `
 
@@ -52,11 +54,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = schemaCmd(args, stdout)
 	case "mcp":
 		err = mcpCmd(args)
+	case "healthcheck":
+		err = healthcheckCmd(args, stdout)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		fmt.Fprintf(stderr, "mockgql: unknown command %q (serve, import, import-schema, schema, mcp, help)\n\n%s", cmd, usage)
+		fmt.Fprintf(stderr, "mockgql: unknown command %q (serve, import, import-schema, schema, mcp, healthcheck, help)\n\n%s", cmd, usage)
 		return 2
 	}
 	var exit *exitError

@@ -35,7 +35,7 @@ type serveConfig struct {
 	NoRequestLog                           bool
 	MaxDatasetBytes                        int64
 	QueryTimeout                           time.Duration
-	Node, ClusterBind                      string
+	Node, ClusterBind, ClusterRemote       string
 	Join                                   list
 	LogLevel                               string
 	DebugAddr                              string
@@ -83,6 +83,7 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	fs.DurationVar(&c.QueryTimeout, "query-timeout", h.QueryTimeout, "runtime query time limit")
 	fs.StringVar(&c.Node, "node", host, "this node's name in the cluster")
 	fs.StringVar(&c.ClusterBind, "cluster-bind", "", "memberlist address host:port (default: 127.0.0.1 on a free port, a cluster of one)")
+	fs.StringVar(&c.ClusterRemote, "cluster-remote", "", "gRPC remote address host:port between nodes (grain calls, replication); pin the port for a firewall. Empty host or 0.0.0.0: all interfaces, advertising --cluster-bind's host (default: --cluster-bind's host on a free port)")
 	fs.Var(&c.Join, "join", "comma-separated memberlist addresses of nodes to join")
 	fs.IntVar(&c.Replicas, "replicas", cluster.DefaultReplicas, "copies of every grain's checkpoint, owner included (capped at the cluster size); a write is acknowledged once a majority holds it")
 	fs.StringVar(&c.LogLevel, "log-level", "info", "debug, info, warn or error")
@@ -233,7 +234,7 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 			r.Deliver(data)
 		}
 	}
-	node, err := cluster.Start(cluster.Config{NodeName: c.Node, OnBroadcast: onBroadcast, Bind: bind, Join: c.Join, Kinds: actors.Kinds(env), Logger: log,
+	node, err := cluster.Start(cluster.Config{NodeName: c.Node, OnBroadcast: onBroadcast, Bind: bind, Remote: c.ClusterRemote, Join: c.Join, Kinds: actors.Kinds(env), Logger: log,
 		Tune: fastFailureDetection, DB: db, OnFenced: fenced(log), Protocol: actors.ProtocolVersion,
 		Store: cluster.StoreConfig{Replicas: c.Replicas, KeyOf: actors.GrainKeyOf, Records: actors.GrainRecords, Everywhere: actors.Everywhere}})
 	if err != nil {
