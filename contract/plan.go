@@ -113,6 +113,11 @@ type RootField struct {
 	// for all three (a payload that says which, as Prisma 1's
 	// { mutation, node, previousValues }).
 	Event string `json:",omitempty"`
+	// Flag is, for a mutation by a domain verb (saveAlbums, followUser,
+	// addStar), the Boolean field it sets to On on the rows it names
+	// (ShapeUpdate).
+	Flag string `json:",omitempty"`
+	On   bool   `json:",omitempty"`
 	// Every is, for a generated subscription, the seconds between its
 	// payloads (DefaultEvery unless a mapping sets it).
 	Every int `json:",omitempty"`
