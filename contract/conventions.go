@@ -73,15 +73,14 @@ func (in *interpreter) nounFirst(name string) (entity string, shape Shape, ok bo
 
 // isErrorType reports whether d is a refusal's description, as payloads
 // list them (Shopify's UserError, Saleor's ProductError): an object
-// without identity holding a message, and a field, path or code, or named
-// an error.
-func isErrorType(d *ast.Definition) bool {
+// without an id holding a message, named an error or listed by a field
+// named errors or userErrors (listed is the set of such types).
+func isErrorType(d *ast.Definition, listed map[string]bool) bool {
 	if d == nil || d.Kind != ast.Object || d.Fields.ForName("id") != nil || d.Fields.ForName("message") == nil {
 		return false
 	}
 	n := norm(d.Name)
-	return strings.HasSuffix(n, "error") || strings.HasSuffix(n, "problem") ||
-		d.Fields.ForName("field") != nil || d.Fields.ForName("path") != nil || d.Fields.ForName("code") != nil
+	return strings.HasSuffix(n, "error") || strings.HasSuffix(n, "problem") || listed[d.Name]
 }
 
 // ErrorListField reports whether a payload's field named name lists the
@@ -99,8 +98,16 @@ func ErrorListField(name string) bool {
 // name (…Payload, …Result, …Response), by a list of errors or by a
 // clientMutationId. Neither is a table of rows.
 func (in *interpreter) findPayloads() {
+	listed := map[string]bool{}
+	for _, d := range in.allFieldHolders() {
+		for _, f := range d.Fields {
+			if ErrorListField(f.Name) && isList(f.Type) {
+				listed[f.Type.Name()] = true
+			}
+		}
+	}
 	for _, d := range in.userObjects() {
-		if in.wrappers[d.Name] == nil && isErrorType(d) {
+		if in.wrappers[d.Name] == nil && isErrorType(d, listed) {
 			in.wrappers[d.Name] = &Wrapper{Type: d.Name, Kind: "error"}
 		}
 	}

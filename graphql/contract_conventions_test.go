@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -13,7 +14,7 @@ import (
 
 // conventionHarness serves the schema testdata/conventions/name (written
 // in the style of a real API's) with rows rows a table (0: the default).
-func conventionHarness(t *testing.T, name string, rows map[string]int, maps ...model.ContractMapping) *rtHarness {
+func conventionHarness(t testing.TB, name string, rows map[string]int, maps ...model.ContractMapping) *rtHarness {
 	t.Helper()
 	p := contractProject(t, filepath.Join(testdata.Dir(t, "conventions"), name))
 	for typ, n := range rows {
@@ -212,4 +213,42 @@ func TestContractMapInputField(t *testing.T) {
 	if got := jsonAt(h.must(`{ customer(id: "customer-4") { id } }`), "data.customer"); got != nil {
 		t.Errorf("customer-4 was not deleted: %v", got)
 	}
+}
+
+// FuzzContractConventionInputs sends arbitrary JSON as the input objects
+// of noun-first, flag and input-keyed mutations: every answer is data or
+// a client error, never INTERNAL (a panic the executor caught).
+func FuzzContractConventionInputs(f *testing.F) {
+	for _, seed := range []string{
+		`{"id": "customer-1", "email": "a@b.c"}`, `{"id": null}`, `{"id": ["x"]}`, `{"ids": [1, "album-2", null, {}]}`,
+		`{"customerRef": {"id": 1}}`, `{"starrableId": 3, "clientMutationId": {"a": 1}}`, `[]`, `"x"`, `{}`,
+	} {
+		f.Add(seed)
+	}
+	shop := conventionHarness(f, "shop.graphql", nil, model.ContractMapping{Field: "Mutation.customerArchive", Shape: "delete", Entity: "Customer",
+		Args: []model.ContractArg{{Name: "input.customerRef", Role: "key"}}})
+	music := conventionHarness(f, "music.graphql", nil)
+	queries := []struct {
+		h *rtHarness
+		q string
+	}{
+		{shop, `mutation($v: CustomerInput!) { customerUpdate(input: $v) { customer { id } userErrors { field message } } }`},
+		{shop, `mutation($v: CustomerDeleteInput!) { customerDelete(input: $v) { deletedCustomerId userErrors { field message } } }`},
+		{shop, `mutation($v: CustomerArchiveInput!) { customerArchive(input: $v) { deletedCustomerId userErrors { field message } } }`},
+		{shop, `mutation($v: [CartLineInput!]!) { cartLinesAdd(cartId: "cart-1", lines: $v) { cart { id } userErrors { message } } }`},
+		{music, `mutation($v: SaveAlbumsInput!) { saveAlbums(input: $v) { savedAlbums { id saved } } }`},
+		{music, `mutation($v: AddStarInput!) { addStar(input: $v) { starrable { id } clientMutationId } }`},
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		var v any
+		if json.Unmarshal([]byte(raw), &v) != nil {
+			return
+		}
+		for _, c := range queries {
+			h := &rtHarness{tb: t, rt: c.h.rt, pool: c.h.pool, ov: engine.NewOverlay()}
+			if body := string(h.raw(c.q, map[string]any{"v": v})); strings.Contains(body, `"INTERNAL"`) {
+				t.Fatalf("%s with %s: %s", c.q, raw, body)
+			}
+		}
+	})
 }
