@@ -296,3 +296,45 @@ func InputPath(s *Schema, fd *ast.FieldDefinition, name string) bool {
 	}
 	return true
 }
+
+// linkField makes r, a mutation that adds rows to a parent or removes them
+// from it (addTrackToPlaylist, removeItemFromPlaylist(input: {playlistId,
+// trackId})), an update of the child its input names by an ID field
+// (trackId names Track) that sets the child's relation to the parent
+// (r.Entity) — to the parent's key the input gives when link, to null
+// otherwise. False when no input field names such a child.
+func (in *interpreter) linkField(f *ast.FieldDefinition, r *RootField, link bool) bool {
+	parent := r.Entity
+	for _, a := range f.Arguments {
+		d := in.def(a.Type)
+		if d == nil || d.Kind != ast.InputObject || isList(a.Type) {
+			continue
+		}
+		for _, fd := range d.Fields {
+			rel := in.childRelation(fd, parent)
+			if rel == nil {
+				continue
+			}
+			r.Entity, r.Shape, r.Link, r.On = rel.From, ShapeUpdate, rel.Column(), link
+			r.Args = in.args(f, r)
+			r.Args = append(r.Args, &Arg{Name: a.Name + "." + fd.Name, Role: RoleKey, Field: keyName(in.entities[rel.From])})
+			return true
+		}
+	}
+	return false
+}
+
+// childRelation returns the to-one relation to parent of the entity the
+// input field fd names by its key (trackId: Track.playlist), or nil.
+func (in *interpreter) childRelation(fd *ast.FieldDefinition, parent string) *Relation {
+	n, ok := strings.CutSuffix(norm(fd.Name), "id")
+	if !ok || fd.Type.Name() != "ID" || isList(fd.Type) || sameEntity(n, parent) {
+		return nil
+	}
+	for _, rel := range in.rels {
+		if !rel.Many && rel.To == parent && sameEntity(n, rel.From) {
+			return rel
+		}
+	}
+	return nil
+}

@@ -40,7 +40,7 @@ func TestConventionTables(t *testing.T) {
 		{"catalog.graphql", []string{"Product", "Review"},
 			"productCreate:create:Product productUpdate:update:Product productDelete:delete:Product submitReview:create:Review"},
 		{"music.graphql", []string{"Album", "CurrentUser", "Playlist", "Track", "User"},
-			"saveAlbums:update:Album removeSavedAlbums:update:Album createPlaylist:create:Playlist removeItemFromPlaylist:update:Playlist followUser:update:User addStar:update:Album removeStar:update:Album"},
+			"saveAlbums:update:Album removeSavedAlbums:update:Album createPlaylist:create:Playlist removeItemFromPlaylist:update:Track addTrackToPlaylist:update:Track followUser:update:User addStar:update:Album removeStar:update:Album"},
 		{"characters.graphql", []string{"Character", "Episode"}, "characterCreate:create:Character"},
 	}
 	for _, c := range cases {

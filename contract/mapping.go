@@ -179,7 +179,7 @@ func (p *Plan) hasField(typ, name string) bool {
 // override applies m to r.
 func (r *RootField) override(m model.ContractMapping) {
 	if m.Shape != "" {
-		r.Shape, r.Why, r.Flag = Shape(m.Shape), "", ""
+		r.Shape, r.Why, r.Flag, r.Link = Shape(m.Shape), "", "", ""
 	}
 	if m.Entity != "" {
 		r.Entity = m.Entity

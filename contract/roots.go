@@ -120,10 +120,13 @@ func (in *interpreter) mutationField(f *ast.FieldDefinition) *RootField {
 	if r.Entity == "" {
 		return in.generatedWrite(f, r, fmt.Sprintf("no table matches %q or the type it returns", rest))
 	}
-	if linked(rest, r.Entity) && shape != ShapeCreate {
-		// removeItemFromPlaylist changes the playlist's items, not the
-		// playlist: it answers the row, and deletes nothing.
-		shape = ShapeUpdate
+	if linked(rest, r.Entity) {
+		// addTrackToPlaylist, removeItemFromPlaylist change which rows
+		// the playlist holds, not the playlist.
+		if in.linkField(f, r, shape != ShapeDelete) {
+			return r
+		}
+		shape = ShapeUpdate // answers the row, and deletes nothing
 	}
 	r.Shape = shape
 	r.Args = in.mutationArgs(f, r)

@@ -201,6 +201,34 @@ func TestContractDomainVerbs(t *testing.T) {
 	}
 }
 
+// TestContractLinkMutations: addTrackToPlaylist and
+// removeItemFromPlaylist(input: {playlistId, trackId}) move the track
+// into the playlist and out of it, answer the playlist, and delete
+// neither.
+func TestContractLinkMutations(t *testing.T) {
+	h := conventionHarness(t, "music.graphql", nil)
+	tracks := func() string {
+		return fmt.Sprint(jsonAt(h.must(`{ playlist(id: "playlist-2") { tracks { id } } }`), "data.playlist.tracks"))
+	}
+	out := h.must(`mutation { addTrackToPlaylist(input: {playlistId: "playlist-2", trackId: "track-7"}) { playlist { id } } }`)
+	if got := fmt.Sprint(jsonAt(out, "data.addTrackToPlaylist.playlist.id")); got != "playlist-2" {
+		t.Errorf("addTrackToPlaylist answers playlist %s", got)
+	}
+	if got := tracks(); !strings.Contains(got, "map[id:track-7]") {
+		t.Fatalf("playlist-2's tracks after adding track-7: %s", got)
+	}
+	out = h.must(`mutation { removeItemFromPlaylist(input: {playlistId: "playlist-2", trackId: "track-7"}) { playlist { id } } }`)
+	if got := fmt.Sprint(jsonAt(out, "data.removeItemFromPlaylist.playlist.id")); got != "playlist-2" {
+		t.Errorf("removeItemFromPlaylist answers playlist %s", got)
+	}
+	if got := tracks(); strings.Contains(got, "map[id:track-7]") {
+		t.Errorf("playlist-2's tracks after removing track-7: %s", got)
+	}
+	if got := fmt.Sprint(jsonAt(h.must(`{ playlist(id: "playlist-2") { id } }`), "data.playlist.id")); got != "playlist-2" {
+		t.Errorf("the playlist is gone: %s", got)
+	}
+}
+
 // TestContractMapInputField: setContractMapping gives a field inside an
 // input object its role — a mutation the import left generated,
 // mapped to delete with input.customerRef as the key, deletes the row it

@@ -67,6 +67,9 @@ func (rt *Runtime) write(ctx context.Context, m *mutation, t *engine.Table, rf *
 	if rf.Flag != "" {
 		inputs = []map[string]any{{rf.Flag: rf.On}}
 	}
+	if rf.Link != "" && !rf.On {
+		inputs = []map[string]any{{rf.Link: nil}}
+	}
 	if rf.Shape == contract.ShapeCreate {
 		return rt.createAll(m, t, inputs)
 	}
@@ -90,7 +93,13 @@ func (rt *Runtime) write(ctx context.Context, m *mutation, t *engine.Table, rf *
 			inputs = []map[string]any{u}
 		}
 	}
-	return rt.updateRows(m, t, found, merged(inputs), increments(rf, args))
+	rows, err := rt.updateRows(m, t, found, merged(inputs), increments(rf, args))
+	if err == nil && rf.Link != "" && !rf.On {
+		// removeItemFromPlaylist answers the rows as they were, so that
+		// its payload's playlist is the one they left
+		return found, nil
+	}
+	return rows, err
 }
 
 // mutationInputs returns the values a mutation gives: its input objects
