@@ -67,6 +67,15 @@ func TestContractConventionsServe(t *testing.T) {
 		t.Errorf("after a restart: %s", s)
 	}
 
+	// An input object's field mapped as the key of a mutation the import
+	// left generated, through the management API.
+	shop.owner.must(`mutation($p:ID!){ setContractMapping(projectId:$p, field:"Mutation.customerArchive", shape:"delete", entity:"Customer", args:[{name:"input.customerRef", role:"key"}]) { id } }`,
+		map[string]any{"p": shop.id})
+	shop.mustQuery(p.server, `mutation { customerArchive(input: {customerRef: "customer-5"}) { deletedCustomerId } }`, nil)
+	if got := get(shop.mustQuery(p.server, `{ customer(id: "customer-5") { id } }`, nil), "customer"); got != nil {
+		t.Errorf("customerArchive mapped to delete by input.customerRef left customer-5: %v", got)
+	}
+
 	pro := newContractProject(t, p.server, "conventions-pages@example.com", conventionDoc(t, "characters.graphql"))
 	pro.owner.must(`mutation($p:ID!){ setContractRows(projectId:$p, type:"Character", rows: 41) { id } }`, map[string]any{"p": pro.id})
 	for page, want := range map[int]string{1: "map[count:41 next:2 pages:3 prev:<nil>]", 3: "map[count:41 next:<nil> pages:3 prev:2]"} {
