@@ -13,7 +13,8 @@ import (
 // whatever parses is interpreted with a report line per root field.
 func FuzzParse(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.graphql")
-	for _, file := range files {
+	conventions, _ := filepath.Glob("../testdata/conventions/*.graphql")
+	for _, file := range append(files, conventions...) {
 		b, err := os.ReadFile(file)
 		if err != nil {
 			f.Fatal(err)

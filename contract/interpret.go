@@ -13,7 +13,10 @@ import (
 func Interpret(s *Schema) *Plan {
 	in := &interpreter{s: s.AST, wrappers: map[string]*Wrapper{}, entities: map[string]*Entity{}}
 	in.findWrappers()
+	in.findPayloads()
+	in.pageInfoParts()
 	in.findEntities()
+	in.payloadEntities()
 	p := &Plan{Abstract: in.abstract()}
 	for _, name := range sortedTypes(in.s) {
 		if e := in.entities[name]; e != nil {

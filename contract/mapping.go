@@ -110,7 +110,7 @@ func (p *Plan) checkMapping(s *Schema, r *RootField, fd *ast.FieldDefinition, m 
 		}
 	}
 	for _, a := range m.Args {
-		if err := p.checkArg(r, entity, m.Field, a); err != nil {
+		if err := p.checkArg(s, fd, r, entity, m.Field, a); err != nil {
 			return err
 		}
 	}
@@ -121,21 +121,32 @@ func (p *Plan) checkMapping(s *Schema, r *RootField, fd *ast.FieldDefinition, m 
 var roles = map[Role]bool{RoleKey: true, RoleKeys: true, RoleEq: true, RoleRange: true, RoleIn: true, RoleSearch: true,
 	RoleRelay: true, RoleOffset: true, RolePage: true, RoleSort: true, RoleFilter: true, RoleInput: true, RoleIgnored: true}
 
-// checkArg checks an argument's mapping.
-func (p *Plan) checkArg(r *RootField, entity, field string, a model.ContractArg) error {
-	found := false
+// checkArg checks an argument's mapping: a is an argument of r, or the
+// path of a field inside one's input object ("input.id").
+func (p *Plan) checkArg(s *Schema, fd *ast.FieldDefinition, r *RootField, entity, field string, a model.ContractArg) error {
+	found := InputPath(s, fd, a.Name)
 	for _, x := range r.Args {
 		found = found || x.Name == a.Name
 	}
 	switch role := Role(a.Role); {
 	case !found:
-		return model.Errorf(model.CodeBadUserInput, "mapping %s: no argument %q", field, a.Name)
+		return model.Errorf(model.CodeBadUserInput, "mapping %s: no argument %q (an input object's field is named by its path, as input.id)", field, a.Name)
 	case !roles[role]:
 		return model.Errorf(model.CodeBadUserInput, "mapping %s(%s): unknown role %q", field, a.Name, a.Role)
 	case (role == RoleEq || role == RoleRange || role == RoleIn) && !p.hasField(entity, a.Field):
 		return model.Errorf(model.CodeBadUserInput, "mapping %s(%s): %s has no field %q", field, a.Name, entity, a.Field)
 	case role == RoleRange && a.Op != "gt" && a.Op != "gte" && a.Op != "lt" && a.Op != "lte":
 		return model.Errorf(model.CodeBadUserInput, "mapping %s(%s): a range's op is gt, gte, lt or lte, not %q", field, a.Name, a.Op)
+	}
+	return nil
+}
+
+// arg returns r's argument named name, or nil.
+func (r *RootField) arg(name string) *Arg {
+	for _, a := range r.Args {
+		if a.Name == name {
+			return a
+		}
 	}
 	return nil
 }
@@ -168,19 +179,20 @@ func (p *Plan) hasField(typ, name string) bool {
 // override applies m to r.
 func (r *RootField) override(m model.ContractMapping) {
 	if m.Shape != "" {
-		r.Shape, r.Why = Shape(m.Shape), ""
+		r.Shape, r.Why, r.Flag, r.Link = Shape(m.Shape), "", "", ""
 	}
 	if m.Entity != "" {
 		r.Entity = m.Entity
 	}
 	for _, ma := range m.Args {
-		for _, a := range r.Args {
-			if a.Name == ma.Name {
-				a.Role, a.Field, a.Op, a.Style = Role(ma.Role), ma.Field, ma.Op, ""
-				if a.Role == RoleFilter {
-					a.Style, a.Op = ma.Op, ""
-				}
-			}
+		a := r.arg(ma.Name)
+		if a == nil { // a field inside an input object, named by its path
+			a = &Arg{Name: ma.Name}
+			r.Args = append(r.Args, a)
+		}
+		a.Role, a.Field, a.Op, a.Style = Role(ma.Role), ma.Field, ma.Op, ""
+		if a.Role == RoleFilter {
+			a.Style, a.Op = ma.Op, ""
 		}
 	}
 }

@@ -22,6 +22,10 @@ var roleOps = map[Role][]string{
 // maxArgField bounds the field an argument mapping names.
 const maxArgField = 64
 
+// MaxArgPath bounds the name of an argument a mapping names, a path into
+// an input object included (input.lines.merchandiseId).
+const MaxArgPath = 256
+
 // CheckMapping refuses, with BAD_USER_INPUT naming it, a mapping that does
 // not fit s (Override's checks), an argument mapped twice, an operator its
 // role does not take, or a field name past 64 bytes. It returns the
@@ -41,6 +45,8 @@ func CheckMapping(s *Schema, m model.ContractMapping) (model.ContractMapping, er
 			return m, model.Errorf(model.CodeBadUserInput, "mapping %s(%s): role %s takes the operator %s, not %q", m.Field, a.Name, a.Role, strings.Join(ops, ", "), a.Op)
 		case len(a.Field) > maxArgField:
 			return m, model.Errorf(model.CodeBadUserInput, "mapping %s(%s): a field name is at most %d bytes", m.Field, a.Name, maxArgField)
+		case len(a.Name) > MaxArgPath:
+			return m, model.Errorf(model.CodeBadUserInput, "mapping %s: an argument's name or path (input.id) is at most %d bytes", m.Field, MaxArgPath)
 		}
 		seen[a.Name] = true
 	}

@@ -115,6 +115,16 @@ type RootField struct {
 	// for all three (a payload that says which, as Prisma 1's
 	// { mutation, node, previousValues }).
 	Event string `json:",omitempty"`
+	// Flag is, for a mutation by a domain verb (saveAlbums, followUser,
+	// addStar), the Boolean field it sets to On on the rows it names
+	// (ShapeUpdate).
+	Flag string `json:",omitempty"`
+	On   bool   `json:",omitempty"`
+	// Link is, for a mutation that adds rows to a parent or removes them
+	// (addTrackToPlaylist, removeItemFromPlaylist), the column of the
+	// child's relation to the parent it sets: to the parent's key the
+	// input gives when On, else to null (ShapeUpdate).
+	Link string `json:",omitempty"`
 	// Every is, for a generated subscription, the seconds between its
 	// payloads (DefaultEvery unless a mapping sets it).
 	Every int `json:",omitempty"`

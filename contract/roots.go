@@ -95,9 +95,15 @@ var mutationVerbs = []struct {
 }
 
 // mutationField interprets a field of the mutation type by its verb, its
-// object (from the type it returns, else from its name) and its input.
+// object (from the type it returns, else from its name) and its input:
+// verb-first (createCustomer), noun-first (customerCreate, cartLinesAdd)
+// or a domain verb that sets a flag (saveAlbums, followUser, addStar).
 func (in *interpreter) mutationField(f *ast.FieldDefinition) *RootField {
 	r := &RootField{Name: f.Name}
+	if in.toggleField(f, r) {
+		r.Args = in.mutationArgs(f, r)
+		return r
+	}
 	rest, shape := f.Name, Shape("")
 	for _, v := range mutationVerbs {
 		if s, ok := cutPrefix(f.Name, v.prefixes...); ok {
@@ -105,16 +111,102 @@ func (in *interpreter) mutationField(f *ast.FieldDefinition) *RootField {
 			break
 		}
 	}
-	if shape == "" {
-		return generated(r, "its name starts with no create, update, upsert or delete verb")
+	if e, s, ok := in.nounFirst(f.Name); ok && (shape == "" || in.entityNamedIn(rest) == "") {
+		r.Entity, r.Wrapper, shape = e, payloadName(in.nonEntity(f)), s
 	}
-	r.Entity, r.Wrapper = in.mutationEntity(f, rest)
+	if shape == "" {
+		return in.generatedWrite(f, r, "its name starts with no create, update, upsert or delete verb and names no table before one")
+	}
 	if r.Entity == "" {
-		return generated(r, fmt.Sprintf("no table matches %q or the type it returns", rest))
+		r.Entity, r.Wrapper = in.mutationEntity(f, rest)
+	}
+	if r.Entity == "" {
+		return in.generatedWrite(f, r, fmt.Sprintf("no table matches %q or the type it returns", rest))
+	}
+	if linked(rest, r.Entity) {
+		// addTrackToPlaylist, removeItemFromPlaylist change which rows
+		// the playlist holds, not the playlist.
+		if in.linkField(f, r, shape != ShapeDelete) {
+			return r
+		}
+		shape = ShapeUpdate // answers the row, and deletes nothing
 	}
 	r.Shape = shape
-	r.Args = in.args(f, r)
+	r.Args = in.mutationArgs(f, r)
 	return r
+}
+
+// generatedWrite is a mutation not recognised: generated, its input
+// objects given the role of values, so that a mapping that makes it a
+// create or update (setContractMapping shape) writes its input.
+func (in *interpreter) generatedWrite(f *ast.FieldDefinition, r *RootField, why string) *RootField {
+	r.Shape = ShapeCreate
+	for _, a := range in.args(f, r) {
+		if a.Role == RoleInput {
+			r.Args = append(r.Args, a)
+		} else {
+			r.Args = append(r.Args, &Arg{Name: a.Name, Role: RoleIgnored})
+		}
+	}
+	return generated(r, why)
+}
+
+// mutationArgs gives the arguments of a write their roles, with the
+// fields of its input objects that name the rows (inputArgs).
+func (in *interpreter) mutationArgs(f *ast.FieldDefinition, r *RootField) []*Arg {
+	out := in.args(f, r)
+	for i, a := range f.Arguments {
+		if out[i].Role == RoleInput && out[i].Op == "" {
+			out = append(out, in.inputArgs(a, r)...)
+		}
+	}
+	return out
+}
+
+// toggleField makes r an update that sets a flag when f is named by a
+// domain verb and its table has the flag (Album.saved for saveAlbums).
+func (in *interpreter) toggleField(f *ast.FieldDefinition, r *RootField) bool {
+	p, on, rest, ok := toggle(f.Name)
+	if !ok {
+		return false
+	}
+	entity := ""
+	for e := range in.entities {
+		if len(rest) > 0 && sameEntity(strings.Join(rest, ""), e) {
+			entity = e
+		}
+	}
+	wrapper := payloadName(in.nonEntity(f))
+	if entity == "" {
+		entity, wrapper = in.mutationEntity(f, strings.Join(rest, ""))
+	}
+	e := in.entities[entity]
+	if e == nil || flagField(e, p) == "" {
+		return false
+	}
+	r.Entity, r.Wrapper, r.Shape, r.Flag, r.On = entity, wrapper, ShapeUpdate, flagField(e, p), on
+	return true
+}
+
+// linked reports whether rest names entity only after a link word
+// (ItemFromPlaylist, TrackToPlaylist): the verb acts on something else.
+func linked(rest, entity string) bool {
+	ws := words(rest)
+	for i, w := range ws {
+		switch w {
+		case "from", "to", "into", "in", "on", "of":
+			return i > 0 && sameEntity(strings.Join(ws[i+1:], ""), entity) && !sameEntity(strings.Join(ws[:i], ""), entity)
+		}
+	}
+	return false
+}
+
+// nonEntity returns the type f returns when it is no table, else nil.
+func (in *interpreter) nonEntity(f *ast.FieldDefinition) *ast.Definition {
+	if d := in.def(f.Type); d != nil && in.entities[d.Name] == nil {
+		return d
+	}
+	return nil
 }
 
 // mutationEntity returns the table a mutation writes, and the payload

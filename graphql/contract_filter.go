@@ -215,6 +215,14 @@ func (q *ctQuery) filterNode(t *engine.Table, m map[string]any, budget *int, top
 			list, err = q.filterList(t, v, budget, false)
 			n.Not = &engine.Where{And: list}
 		default:
+			if _, isText := v.(string); isText && isSearchWord(k) && foldedAttr(t, k) == nil {
+				// Saleor's filter: {search: "lamp"}: a text search
+				var or *engine.Where
+				if or, err = searchNode(t, v, budget); or != nil {
+					n.And = append(n.And, or)
+				}
+				break
+			}
 			err = q.fieldFilter(n, t, k, v, budget, top)
 		}
 		if err != nil {
@@ -222,6 +230,15 @@ func (q *ctQuery) filterNode(t *engine.Table, m map[string]any, budget *int, top
 		}
 	}
 	return n, nil
+}
+
+// isSearchWord reports whether a filter's key names a text search.
+func isSearchWord(k string) bool {
+	switch fold(k) {
+	case "search", "query", "q", "term", "text", "keyword", "searchterm", "searchtext":
+		return true
+	}
+	return false
 }
 
 // filterList reads a list of filter objects, or one object (Prisma's AND

@@ -1,9 +1,11 @@
 package graphql
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"maps"
+	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
 
@@ -28,6 +30,9 @@ import (
 const maxMutationRows = 1000
 
 // mutationResolver answers a root field of the mutation type by its shape.
+// A refusal of the arguments (an unknown key, a conflict, a bad value) is
+// the payload's error list when it has one (userErrors, errors), as the
+// APIs that have one answer, and changes nothing.
 func (rt *Runtime) mutationResolver(rf *contract.RootField, fd *ast.FieldDefinition) exec.Resolver {
 	return func(ctx context.Context, f *exec.Field) (any, error) {
 		m := f.Parent.(*mutation)
@@ -39,11 +44,19 @@ func (rt *Runtime) mutationResolver(rf *contract.RootField, fd *ast.FieldDefinit
 		if tv := m.view().TableView(t); tv.NotReady != nil {
 			return nil, tv.NotReady
 		}
+		st, logLen := m.st, len(m.log)
 		rows, err := rt.write(ctx, m, t, rf, f.Args)
+		if err == nil && rf.Shape != contract.ShapeCreate && rf.Shape != contract.ShapeUpsert && rt.errorList(fd) != nil {
+			err = unknownKeys(rf, f.Args, rows)
+		}
 		if err != nil {
+			if p, ok := rt.refusal(m.view(), rf, fd, f.Args, err, seed); ok {
+				m.st, m.log = st, m.log[:logLen]
+				return p, nil
+			}
 			return nil, err
 		}
-		return rt.payload(m.view(), rf, fd, rows, seed)
+		return rt.payload(m.view(), rf, fd, f.Args, rows, seed)
 	}
 }
 
@@ -51,6 +64,12 @@ func (rt *Runtime) mutationResolver(rf *contract.RootField, fd *ast.FieldDefinit
 // rows written (deleted rows as they were).
 func (rt *Runtime) write(ctx context.Context, m *mutation, t *engine.Table, rf *contract.RootField, args map[string]any) ([]*rowObj, error) {
 	inputs := mutationInputs(rf, args)
+	if rf.Flag != "" {
+		inputs = []map[string]any{{rf.Flag: rf.On}}
+	}
+	if rf.Link != "" && !rf.On {
+		inputs = []map[string]any{{rf.Link: nil}}
+	}
 	if rf.Shape == contract.ShapeCreate {
 		return rt.createAll(m, t, inputs)
 	}
@@ -58,6 +77,7 @@ func (rt *Runtime) write(ctx context.Context, m *mutation, t *engine.Table, rf *
 	if err != nil {
 		return nil, err
 	}
+
 	switch rf.Shape {
 	case contract.ShapeDelete:
 		return m.removeRows(found), nil
@@ -73,18 +93,32 @@ func (rt *Runtime) write(ctx context.Context, m *mutation, t *engine.Table, rf *
 			inputs = []map[string]any{u}
 		}
 	}
-	return rt.updateRows(m, t, found, merged(inputs), increments(rf, args))
+	rows, err := rt.updateRows(m, t, found, merged(inputs), increments(rf, args))
+	if err == nil && rf.Link != "" && !rf.On {
+		// removeItemFromPlaylist answers the rows as they were, so that
+		// its payload's playlist is the one they left
+		return found, nil
+	}
+	return rows, err
 }
 
 // mutationInputs returns the values a mutation gives: its input objects
 // (input, data, object, _set; each item of objects) and its flat
-// arguments that name fields.
+// arguments that name fields, which each input object holds too
+// (cartLinesAdd(cartId:, lines:) sets each line's cart).
 func mutationInputs(rf *contract.RootField, args map[string]any) []map[string]any {
 	var out []map[string]any
 	flat := map[string]any{}
 	for _, a := range rf.Args {
-		v, ok := args[a.Name]
-		if !ok || a.Role != contract.RoleInput || a.Op == "inc" || a.Name == "create" || a.Name == "update" {
+		v, ok := argValue(args, a.Name)
+		if !ok || a.Name == "create" || a.Name == "update" {
+			continue
+		}
+		if a.Role == contract.RoleEq && rf.Shape == contract.ShapeCreate && a.Field != "" {
+			flat[a.Field] = v // the relation's key a create names beside its input
+			continue
+		}
+		if a.Role != contract.RoleInput || a.Op == "inc" {
 			continue
 		}
 		switch x := v.(type) {
@@ -97,11 +131,18 @@ func mutationInputs(rf *contract.RootField, args map[string]any) []map[string]an
 				}
 			}
 		default:
-			flat[a.Field] = v
+			flat[cmp.Or(a.Field, a.Name[strings.LastIndex(a.Name, ".")+1:])] = v
 		}
 	}
-	if len(flat) > 0 || len(out) == 0 {
-		out = append(out, flat)
+	if len(out) == 0 {
+		return append(out, flat)
+	}
+	if len(flat) > 0 {
+		for i, in := range out {
+			m := maps.Clone(flat)
+			maps.Copy(m, in)
+			out[i] = m
+		}
 	}
 	return out
 }
@@ -120,6 +161,9 @@ func merged(inputs []map[string]any) map[string]any {
 func (rt *Runtime) targets(ctx context.Context, m *mutation, t *engine.Table, rf *contract.RootField, args map[string]any) ([]*rowObj, error) {
 	sel := &contract.RootField{Name: rf.Name, Entity: rf.Entity}
 	for _, a := range rf.Args {
+		if _, given := argValue(args, a.Name); !given && strings.Contains(a.Name, ".") {
+			continue // a key inside an input object the request leaves out
+		}
 		switch a.Role {
 		case contract.RoleKey, contract.RoleKeys, contract.RoleFilter, contract.RoleEq, contract.RoleRange, contract.RoleIn:
 			sel.Args = append(sel.Args, a)
@@ -312,7 +356,7 @@ func keyText(x any) string {
 // payload answers what a mutation field returns for the rows it wrote:
 // the row, a list of rows, a payload object around them ({ book, errors },
 // { affected_rows, returning }), a count, a flag or an id.
-func (rt *Runtime) payload(v *engine.View, rf *contract.RootField, fd *ast.FieldDefinition, rows []*rowObj, seed uint64) (any, error) {
+func (rt *Runtime) payload(v *engine.View, rf *contract.RootField, fd *ast.FieldDefinition, args map[string]any, rows []*rowObj, seed uint64) (any, error) {
 	d := rt.schema.Types[fd.Type.Name()]
 	w := mutated(rows)
 	switch {
@@ -327,7 +371,7 @@ func (rt *Runtime) payload(v *engine.View, rf *contract.RootField, fd *ast.Field
 		}
 		return rows[0], nil
 	case d.Kind == ast.Object:
-		return rt.fill(v, d, w, seed, 0), nil
+		return echoClientID(rt.fill(v, d, w, seed, 0), args), nil
 	case d.Name == "Boolean":
 		return len(rows) > 0, nil
 	case d.Name == "Int":

@@ -51,7 +51,7 @@ func (rt *Runtime) readQuery(t *engine.Table, rf *contract.RootField, args map[s
 	q := &ctQuery{where: &engine.Where{}, limit: -1, maxPage: rt.opt.MaxPageSize}
 	budget := engine.MaxWhereNodes
 	for _, a := range rf.Args {
-		v, ok := args[a.Name]
+		v, ok := argValue(args, a.Name)
 		if !ok || v == nil {
 			continue
 		}
@@ -279,22 +279,32 @@ func fold(name string) string { return strings.ToLower(strings.ReplaceAll(name, 
 // search adds a case-insensitive contains of v over the text attributes
 // of t, any of which may match.
 func (q *ctQuery) search(t *engine.Table, v any, budget *int) error {
+	or, err := searchNode(t, v, budget)
+	if or != nil {
+		q.where.And = append(q.where.And, or)
+	}
+	return err
+}
+
+// searchNode is the condition of a text search for v over the text
+// attributes of t: a case-insensitive contains, any of which may match;
+// nil for an empty search.
+func searchNode(t *engine.Table, v any, budget *int) (*engine.Where, error) {
 	s, _ := v.(string)
 	if s == "" {
-		return nil
+		return nil, nil
 	}
 	or := &engine.Where{HasOr: true}
 	for _, a := range t.Attrs {
 		if a.Type == model.TypeString || a.Type == model.TypeID && !a.IsID {
 			c := &engine.Where{}
 			if err := addCond(c, t, a.Name, model.OpLike, s, budget); err != nil {
-				return err
+				return nil, err
 			}
 			or.Or = append(or.Or, c)
 		}
 	}
-	q.where.And = append(q.where.And, or)
-	return nil
+	return or, nil
 }
 
 // sortKeys reads a sort argument: an enum value (PRICE_DESC, price_asc,

@@ -1,8 +1,11 @@
 package graphql
 
 import (
+	"strings"
+
 	"github.com/vektah/gqlparser/v2/ast"
 
+	"github.com/mockgql/mockgql/contract"
 	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/engine"
 )
@@ -36,6 +39,12 @@ func (rt *Runtime) fillField(v *engine.View, owner *ast.Definition, fd *ast.Fiel
 		return nil, false
 	}
 	list := fd.Type.Elem != nil
+	if list && d.Kind == ast.Object && contract.ErrorListField(fd.Name) {
+		return []any{}, true // a write that succeeded refused nothing
+	}
+	if x, ok := w.relatedRow(rt.contract.tablesOf(d.Name), list); ok {
+		return x, true
+	}
 	switch {
 	case len(rt.contract.tablesOf(d.Name)) > 0 && list:
 		return w.rows.objects(w.lo, w.hi), true
@@ -52,8 +61,6 @@ func (rt *Runtime) fillField(v *engine.View, owner *ast.Definition, fd *ast.Fiel
 		return rt.fill(v, d, w, mix(seed, fd.Name), depth+1), true
 	case d.Kind == ast.Scalar && !list:
 		return w.scalar(fold(fd.Name), d.Name)
-	case list && (fold(fd.Name) == "errors" || fold(fd.Name) == "usererrors"):
-		return []any{}, true
 	}
 	return nil, false
 }
@@ -122,6 +129,46 @@ func (w *ctWindow) scalar(n, typ string) (any, bool) {
 		return true, true
 	case n == "startcursor" || n == "endcursor":
 		return w.cursor(n == "endcursor"), true
+	case numeric && (n == "next" || n == "nextpage"):
+		if w.page*size < w.rows.n {
+			return w.page + 1, true
+		}
+		return nil, true
+	case numeric && (n == "prev" || n == "previous" || n == "prevpage" || n == "previouspage"):
+		if w.page > 1 {
+			return w.page - 1, true
+		}
+		return nil, true
+	case typ == "ID" && strings.HasSuffix(n, "id") && n != "clientmutationid":
+		// deletedCustomerId: the key of the row written
+		if w.hi > w.lo {
+			row := w.rows.at(w.lo)
+			return row.tv.ID(row.row), true
+		}
+		return nil, true
+	}
+	return nil, false
+}
+
+// relatedRow returns, for a payload field of another table than the rows
+// written (cartLinesAdd's cart: Cart, around the lines it added), the row
+// the first written row's to-one relation names; false when the field is
+// none such.
+func (w *ctWindow) relatedRow(tables []*engine.Table, list bool) (any, bool) {
+	if list || len(tables) != 1 || w.hi <= w.lo {
+		return nil, false
+	}
+	ro := w.rows.at(w.lo)
+	if ro.tv.Table == tables[0] {
+		return nil, false
+	}
+	for _, rf := range ro.tv.Table.Rels {
+		if !rf.List && rf.To == tables[0] {
+			if target, rows := ro.tv.Related(rf, ro.row); len(rows) > 0 {
+				return &rowObj{tv: target, row: rows[0]}, true
+			}
+			return nil, true
+		}
 	}
 	return nil, false
 }

@@ -1,0 +1,282 @@
+package graphql
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mockgql/mockgql/engine"
+	"github.com/mockgql/mockgql/internal/testdata"
+	"github.com/mockgql/mockgql/model"
+)
+
+// conventionHarness serves the schema testdata/conventions/name (written
+// in the style of a real API's) with rows rows a table (0: the default).
+func conventionHarness(t testing.TB, name string, rows map[string]int, maps ...model.ContractMapping) *rtHarness {
+	t.Helper()
+	p := contractProject(t, filepath.Join(testdata.Dir(t, "conventions"), name))
+	for typ, n := range rows {
+		p.Contract.Tables = append(p.Contract.Tables, model.ContractTable{Type: typ, Rows: n})
+	}
+	p.Contract.Mappings = maps
+	return &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: engine.NewOverlay()}
+}
+
+// must runs q and fails on any error of the answer.
+func (h *rtHarness) must(q string) map[string]any {
+	h.tb.Helper()
+	out := h.do(q, nil)
+	if out["errors"] != nil {
+		h.tb.Fatalf("%s: %v", q, out["errors"])
+	}
+	return out
+}
+
+// TestContractNounFirstWrites: noun-first mutations (customerCreate,
+// customerUpdate(input: {id}), customerDelete(input: {id}),
+// orderUpdateStatus, cartLinesAdd, productCreate/Update/Delete) write,
+// and the rows they write are read back through lookups and lists.
+func TestContractNounFirstWrites(t *testing.T) {
+	t.Run("shop", func(t *testing.T) {
+		h := conventionHarness(t, "shop.graphql", nil)
+		id := fmt.Sprint(jsonAt(h.must(`mutation { customerCreate(input: {email: "zed@example.com", firstName: "Zed"}) { customer { id } } }`), "data.customerCreate.customer.id"))
+		if got := fmt.Sprint(jsonAt(h.must(`{ customer(id: "`+id+`") { email firstName } }`), "data.customer")); got != "map[email:zed@example.com firstName:Zed]" {
+			t.Errorf("the created customer reads back as %s", got)
+		}
+		h.must(`mutation { customerUpdate(input: {id: "` + id + `", lastName: "Quinn"}) { customer { id } } }`)
+		if got := fmt.Sprint(jsonAt(h.must(`{ customer(id: "`+id+`") { firstName lastName } }`), "data.customer")); got != "map[firstName:Zed lastName:Quinn]" {
+			t.Errorf("the updated customer reads back as %s", got)
+		}
+		h.must(`mutation { orderUpdateStatus(id: "order-2", input: {status: CANCELLED}) { order { id } } }`)
+		if got := fmt.Sprint(jsonAt(h.must(`{ order(id: "order-2") { status } }`), "data.order.status")); got != "CANCELLED" {
+			t.Errorf("order-2's status reads back as %s", got)
+		}
+		h.must(`mutation { cartLinesAdd(cartId: "cart-3", lines: [{merchandiseId: "variant-9", quantity: 4}]) { cart { id } } }`)
+		if got := fmt.Sprint(jsonAt(h.must(`{ cart(id: "cart-3") { lines { merchandiseId quantity } } }`), "data.cart.lines")); !strings.Contains(got, "map[merchandiseId:variant-9 quantity:4]") {
+			t.Errorf("cart-3's lines are %s, without the line added", got)
+		}
+		h.must(`mutation { customerDelete(input: {id: "` + id + `"}) { deletedCustomerId } }`)
+		if got := jsonAt(h.must(`{ customer(id: "`+id+`") { id } }`), "data.customer"); got != nil {
+			t.Errorf("the deleted customer reads back as %v", got)
+		}
+		if body := string(h.raw(`{ customers(first: 100) { edges { node { id } } } }`, nil)); strings.Contains(body, id) {
+			t.Errorf("the customers still list the deleted %s", id)
+		}
+	})
+	t.Run("catalog", func(t *testing.T) {
+		h := conventionHarness(t, "catalog.graphql", nil)
+		id := fmt.Sprint(jsonAt(h.must(`mutation { productCreate(input: {name: "Brass lamp", slug: "brass-lamp"}) { product { id } } }`), "data.productCreate.product.id"))
+		h.must(`mutation { productUpdate(id: "` + id + `", input: {description: "Warm light"}) { product { id } } }`)
+		if got := fmt.Sprint(jsonAt(h.must(`{ product(id: "`+id+`") { name slug description } }`), "data.product")); got != "map[description:Warm light name:Brass lamp slug:brass-lamp]" {
+			t.Errorf("the product reads back as %s", got)
+		}
+		rid := fmt.Sprint(jsonAt(h.must(`mutation { submitReview(input: {productId: "`+id+`", rating: 4, body: "Good"}) { review { id } } }`), "data.submitReview.review.id"))
+		if got := fmt.Sprint(jsonAt(h.must(`{ product(id: "`+id+`") { reviews { id rating } } }`), "data.product.reviews")); got != "[map[id:"+rid+" rating:4]]" {
+			t.Errorf("the product's reviews are %s, want the one submitted", got)
+		}
+		h.must(`mutation { productDelete(id: "` + id + `") { product { id } } }`)
+		if got := jsonAt(h.must(`{ product(id: "`+id+`") { id } }`), "data.product"); got != nil {
+			t.Errorf("the deleted product reads back as %v", got)
+		}
+	})
+}
+
+// TestContractUserErrors: a payload's list of user errors is empty when
+// the mutation succeeds, and holds the refusal — NOT_FOUND's message and
+// the path of the argument — when a key names no row, with no error
+// beside the data and nothing changed.
+func TestContractUserErrors(t *testing.T) {
+	cases := []struct {
+		file, ok, refused, list, want string
+	}{
+		{"shop.graphql",
+			`mutation { customerUpdate(input: {id: "customer-1", firstName: "Ada"}) { customer { id } userErrors { field message } } }`,
+			`mutation { customerDelete(input: {id: "customer-999"}) { deletedCustomerId userErrors { field message } } }`,
+			"data.customerDelete.userErrors", `[map[field:[input id] message:customerDelete: no Customer has the id "customer-999"]]`},
+		{"catalog.graphql",
+			`mutation { productCreate(input: {name: "Lamp"}) { product { id } errors { field message code } } }`,
+			`mutation { productUpdate(id: "product-999", input: {name: "x"}) { product { id } errors { field message code } } }`,
+			"data.productUpdate.errors", `[map[code:NOT_FOUND field:id message:productUpdate: no Product has the id "product-999"]]`},
+	}
+	for _, c := range cases {
+		t.Run(c.file, func(t *testing.T) {
+			h := conventionHarness(t, c.file, nil)
+			out := h.must(c.ok)
+			for _, x := range out["data"].(map[string]any) {
+				for k, v := range x.(map[string]any) {
+					if strings.HasSuffix(strings.ToLower(k), "errors") && fmt.Sprint(v) != "[]" {
+						t.Errorf("%s: %s = %v on success, want []", c.ok, k, v)
+					}
+				}
+			}
+			before := string(h.raw(`{ __typename }`, nil))
+			out = h.must(c.refused)
+			if got := fmt.Sprint(jsonAt(out, c.list)); got != c.want {
+				t.Errorf("%s: %s = %s, want %s", c.refused, c.list, got, c.want)
+			}
+			if after := string(h.raw(`{ __typename }`, nil)); after != before {
+				t.Errorf("the refusal changed the answer")
+			}
+		})
+	}
+}
+
+// TestContractPageInfo: a page wrapper's info (Rick and Morty's count,
+// pages, next, prev) is computed from the rows and the page asked, on
+// every page, and the pages together list every row once.
+func TestContractPageInfo(t *testing.T) {
+	h := conventionHarness(t, "characters.graphql", map[string]int{"Character": 45})
+	seen := map[string]bool{}
+	for page := 1; page <= 3; page++ {
+		out := h.must(fmt.Sprintf(`{ characters(page: %d) { info { count pages next prev } results { id } } }`, page))
+		next, prev := any(float64(page+1)), any(float64(page-1))
+		if page == 3 {
+			next = nil
+		}
+		if page == 1 {
+			prev = nil
+		}
+		want := fmt.Sprint(map[string]any{"count": float64(45), "pages": float64(3), "next": next, "prev": prev})
+		if got := fmt.Sprint(jsonAt(out, "data.characters.info")); got != want {
+			t.Errorf("page %d: info %s, want %s", page, got, want)
+		}
+		for _, r := range jsonAt(out, "data.characters.results").([]any) {
+			id := fmt.Sprint(jsonAt(r, "id"))
+			if seen[id] {
+				t.Errorf("page %d lists %s again", page, id)
+			}
+			seen[id] = true
+		}
+	}
+	if len(seen) != 45 {
+		t.Errorf("the pages list %d characters, want 45", len(seen))
+	}
+}
+
+// TestContractSearch: a text search argument (Saleor's search and
+// filter: {search}, Shopify's query) finds a row a mutation created, by
+// any part of its text ignoring case, and only the rows that hold it.
+func TestContractSearch(t *testing.T) {
+	h := conventionHarness(t, "catalog.graphql", nil)
+	id := fmt.Sprint(jsonAt(h.must(`mutation { productCreate(input: {name: "Zyxxy brass lamp"}) { product { id } } }`), "data.productCreate.product.id"))
+	for _, q := range []string{
+		`{ products(first: 100, search: "ZYXXY") { totalCount edges { node { id } } } }`,
+		`{ products(first: 100, filter: {search: "xxy BRASS"}) { totalCount edges { node { id } } } }`,
+	} {
+		out := h.must(q)
+		if got := fmt.Sprint(jsonAt(out, "data.products.totalCount"), jsonAt(out, "data.products.edges")); got != "1 [map[node:map[id:"+id+"]]]" {
+			t.Errorf("%s: %s, want the created product alone", q, got)
+		}
+	}
+	s := conventionHarness(t, "shop.graphql", nil)
+	cid := fmt.Sprint(jsonAt(s.must(`mutation { customerCreate(input: {firstName: "Qwyzzle", email: "q@example.com"}) { customer { id } } }`), "data.customerCreate.customer.id"))
+	if got := fmt.Sprint(jsonAt(s.must(`{ customers(first: 100, query: "qwyz") { edges { node { id } } } }`), "data.customers.edges")); got != "[map[node:map[id:"+cid+"]]]" {
+		t.Errorf("customers(query:) = %s, want the created customer", got)
+	}
+}
+
+// TestContractDomainVerbs: saveAlbums, removeSavedAlbums, followUser and
+// addStar set the flag their verb names on the rows their input names,
+// and echo clientMutationId.
+func TestContractDomainVerbs(t *testing.T) {
+	h := conventionHarness(t, "music.graphql", nil)
+	h.must(`mutation { saveAlbums(input: {ids: ["album-1", "album-2"]}) { savedAlbums { id } } }`)
+	h.must(`mutation { removeSavedAlbums(input: {ids: ["album-2"]}) { removedAlbums { id } } }`)
+	if got := fmt.Sprint(jsonAt(h.must(`{ a: album(id: "album-1") { saved } b: album(id: "album-2") { saved } }`), "data")); got != "map[a:map[saved:true] b:map[saved:false]]" {
+		t.Errorf("saved flags: %s", got)
+	}
+	for _, c := range []struct{ q, path, want string }{
+		{`mutation { followUser(input: {userId: "user-3", clientMutationId: "f1"}) { user { id } clientMutationId } }`, "data.followUser.clientMutationId", "f1"},
+		{`mutation { addStar(input: {starrableId: "album-4", clientMutationId: "s1"}) { starrable { id } clientMutationId } }`, "data.addStar.clientMutationId", "s1"},
+		{`mutation { removeStar(input: {starrableId: "album-5"}) { starrable { id } } }`, "data.removeStar.starrable.id", "album-5"},
+		{`{ users { id followed } }`, "data.users", "map[followed:true id:user-3]"},
+		{`{ album(id: "album-4") { starred } }`, "data.album.starred", "true"},
+		{`{ album(id: "album-5") { starred } }`, "data.album.starred", "false"},
+	} {
+		if got := fmt.Sprint(jsonAt(h.must(c.q), c.path)); !strings.Contains(got, c.want) {
+			t.Errorf("%s: %s is %s, want %s", c.q, c.path, got, c.want)
+		}
+	}
+}
+
+// TestContractLinkMutations: addTrackToPlaylist and
+// removeItemFromPlaylist(input: {playlistId, trackId}) move the track
+// into the playlist and out of it, answer the playlist, and delete
+// neither.
+func TestContractLinkMutations(t *testing.T) {
+	h := conventionHarness(t, "music.graphql", nil)
+	tracks := func() string {
+		return fmt.Sprint(jsonAt(h.must(`{ playlist(id: "playlist-2") { tracks { id } } }`), "data.playlist.tracks"))
+	}
+	out := h.must(`mutation { addTrackToPlaylist(input: {playlistId: "playlist-2", trackId: "track-7"}) { playlist { id } } }`)
+	if got := fmt.Sprint(jsonAt(out, "data.addTrackToPlaylist.playlist.id")); got != "playlist-2" {
+		t.Errorf("addTrackToPlaylist answers playlist %s", got)
+	}
+	if got := tracks(); !strings.Contains(got, "map[id:track-7]") {
+		t.Fatalf("playlist-2's tracks after adding track-7: %s", got)
+	}
+	out = h.must(`mutation { removeItemFromPlaylist(input: {playlistId: "playlist-2", trackId: "track-7"}) { playlist { id } } }`)
+	if got := fmt.Sprint(jsonAt(out, "data.removeItemFromPlaylist.playlist.id")); got != "playlist-2" {
+		t.Errorf("removeItemFromPlaylist answers playlist %s", got)
+	}
+	if got := tracks(); strings.Contains(got, "map[id:track-7]") {
+		t.Errorf("playlist-2's tracks after removing track-7: %s", got)
+	}
+	if got := fmt.Sprint(jsonAt(h.must(`{ playlist(id: "playlist-2") { id } }`), "data.playlist.id")); got != "playlist-2" {
+		t.Errorf("the playlist is gone: %s", got)
+	}
+}
+
+// TestContractMapInputField: setContractMapping gives a field inside an
+// input object its role — a mutation the import left generated,
+// mapped to delete with input.customerRef as the key, deletes the row it
+// names; mapped to create, it writes its input.
+func TestContractMapInputField(t *testing.T) {
+	h := conventionHarness(t, "shop.graphql", nil, model.ContractMapping{
+		Field: "Mutation.customerArchive", Shape: "delete", Entity: "Customer",
+		Args: []model.ContractArg{{Name: "input.customerRef", Role: "key"}}})
+	h.must(`mutation { customerArchive(input: {customerRef: "customer-4"}) { deletedCustomerId userErrors { message } } }`)
+	if got := jsonAt(h.must(`{ customer(id: "customer-4") { id } }`), "data.customer"); got != nil {
+		t.Errorf("customer-4 was not deleted: %v", got)
+	}
+}
+
+// FuzzContractConventionInputs sends arbitrary JSON as the input objects
+// of noun-first, flag and input-keyed mutations: every answer is data or
+// a client error, never INTERNAL (a panic the executor caught).
+func FuzzContractConventionInputs(f *testing.F) {
+	for _, seed := range []string{
+		`{"id": "customer-1", "email": "a@b.c"}`, `{"id": null}`, `{"id": ["x"]}`, `{"ids": [1, "album-2", null, {}]}`,
+		`{"customerRef": {"id": 1}}`, `{"starrableId": 3, "clientMutationId": {"a": 1}}`, `[]`, `"x"`, `{}`,
+	} {
+		f.Add(seed)
+	}
+	shop := conventionHarness(f, "shop.graphql", nil, model.ContractMapping{Field: "Mutation.customerArchive", Shape: "delete", Entity: "Customer",
+		Args: []model.ContractArg{{Name: "input.customerRef", Role: "key"}}})
+	music := conventionHarness(f, "music.graphql", nil)
+	queries := []struct {
+		h *rtHarness
+		q string
+	}{
+		{shop, `mutation($v: CustomerInput!) { customerUpdate(input: $v) { customer { id } userErrors { field message } } }`},
+		{shop, `mutation($v: CustomerDeleteInput!) { customerDelete(input: $v) { deletedCustomerId userErrors { field message } } }`},
+		{shop, `mutation($v: CustomerArchiveInput!) { customerArchive(input: $v) { deletedCustomerId userErrors { field message } } }`},
+		{shop, `mutation($v: [CartLineInput!]!) { cartLinesAdd(cartId: "cart-1", lines: $v) { cart { id } userErrors { message } } }`},
+		{music, `mutation($v: SaveAlbumsInput!) { saveAlbums(input: $v) { savedAlbums { id saved } } }`},
+		{music, `mutation($v: AddStarInput!) { addStar(input: $v) { starrable { id } clientMutationId } }`},
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		var v any
+		if json.Unmarshal([]byte(raw), &v) != nil {
+			return
+		}
+		for _, c := range queries {
+			h := &rtHarness{tb: t, rt: c.h.rt, pool: c.h.pool, ov: engine.NewOverlay()}
+			if body := string(h.raw(c.q, map[string]any{"v": v})); strings.Contains(body, `"INTERNAL"`) {
+				t.Fatalf("%s with %s: %s", c.q, raw, body)
+			}
+		}
+	})
+}
