@@ -109,3 +109,10 @@ js-deps:
 
 bench:
 	$(GO) run ./cmd/benchmark
+
+# make bench-ab REF=<commit> [ARGS='-only cluster -rounds 5']: the working
+# tree's mockgql against REF's, interleaved (docs/benchmarks.md).
+.PHONY: bench-ab
+bench-ab:
+	@test -n "$(REF)" || { echo "usage: make bench-ab REF=<commit> [ARGS='-only GROUP']"; exit 1; }
+	$(GO) run ./cmd/benchmark -ab $(REF) $(ARGS)
