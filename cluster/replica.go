@@ -50,6 +50,16 @@ func (r *replica) Receive(ctx actor.Context) {
 	ctx.Respond(reply)
 }
 
+// ranges is where key's records are (StoreConfig.Records, or its default
+// when the node's configuration left it unset: a snapshot pushed to such a
+// replica used to panic in the actor and was never answered).
+func (r *replica) ranges(key string) []persistence.Range {
+	if r.records == nil {
+		return defaultRecords(key)
+	}
+	return r.records(key)
+}
+
 // state is what this replica holds of key: the highest generation it
 // promised and the version of its records.
 func (r *replica) state(key string) (promised uint64, have persistence.Version, err error) {
@@ -124,7 +134,7 @@ func (r *replica) promise(m *pb.Promise) (*pb.PromiseAck, error) {
 // read returns a page of key's records after (AfterKind, AfterID), with
 // the version of the copy it was read from, in one transaction.
 func (r *replica) read(m *pb.Read) (*pb.ReadReply, error) {
-	have, recs, more, err := r.db.ReadRanges(m.Key, r.records(m.Key), m.AfterKind, m.AfterId, readPage)
+	have, recs, more, err := r.db.ReadRanges(m.Key, r.ranges(m.Key), m.AfterKind, m.AfterId, readPage)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +190,7 @@ func (r *replica) push(m *pb.Snapshot) (*pb.WriteAck, error) {
 		return &pb.WriteAck{Ok: true, Have: toPB(have)}, nil
 	}
 	delete(r.staging, m.Key)
-	now, err := install(r.db, r.records, m.Key, v, st.recs)
+	now, err := install(r.db, r.ranges, m.Key, v, st.recs)
 	if err != nil {
 		return nil, err
 	}
