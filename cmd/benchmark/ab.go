@@ -138,6 +138,12 @@ type abLine struct {
 	q1, q3             float64
 	ratios             []float64 // per round, in round order
 	rounds, firstRound int
+	// The same ratio of each side's ratio to its own run's baseline (bare
+	// gin, or what the row names), which that run measured in alternating
+	// slices beside it: drift within a run cancels. Meaningless where the
+	// baseline is mockgql itself (1 node vs a cluster): both sides change.
+	rel                     []float64
+	relMedian, relLo, relHi float64
 }
 
 // abCompare pairs round i of olds with round i of news by scenario name
@@ -168,6 +174,9 @@ func abCompare(olds, news [][]rawRow) []abLine {
 				order = append(order, o.Name)
 			}
 			l.ratios = append(l.ratios, n.RPS/o.RPS)
+			if o.BaseRPS > 0 && n.BaseRPS > 0 {
+				l.rel = append(l.rel, (n.RPS/n.BaseRPS)/(o.RPS/o.BaseRPS))
+			}
 			oldRPS[o.Name] = append(oldRPS[o.Name], o.RPS)
 			newRPS[o.Name] = append(newRPS[o.Name], n.RPS)
 		}
@@ -181,6 +190,11 @@ func abCompare(olds, news [][]rawRow) []abLine {
 		l.low, l.high = s[0], s[len(s)-1]
 		l.median, l.q1, l.q3 = quantile(s, 0.5), quantile(s, 0.25), quantile(s, 0.75)
 		l.oldRPS, l.newRPS = medianOf(oldRPS[name]), medianOf(newRPS[name])
+		if len(l.rel) > 0 {
+			r := slices.Clone(l.rel)
+			slices.Sort(r)
+			l.relMedian, l.relLo, l.relHi = quantile(r, 0.5), r[0], r[len(r)-1]
+		}
 		out = append(out, *l)
 	}
 	return out
@@ -208,9 +222,13 @@ func medianOf(v []float64) float64 {
 func printAB(ref string, lines []abLine) {
 	fmt.Printf("\nnew (working tree) / old (%s), requests a second, each round's two runs side by side:\n\n", ref)
 	w := tabwriter.NewWriter(os.Stdout, 2, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(w, "scenario\told req/s\tnew req/s\tnew/old median\tIQR\tmin–max\trounds\t")
+	fmt.Fprintln(w, "scenario\told req/s\tnew req/s\tnew/old median\tIQR\tmin–max\trounds\tvs baseline: median\tmin–max\t")
 	for _, l := range lines {
-		fmt.Fprintf(w, "%s\t%.0f\t%.0f\t%.3f\t%.3f–%.3f\t%.3f–%.3f\t%d\t\n", l.name, l.oldRPS, l.newRPS, l.median, l.q1, l.q3, l.low, l.high, l.rounds)
+		rel := "—\t—"
+		if len(l.rel) > 0 {
+			rel = fmt.Sprintf("%.3f\t%.3f–%.3f", l.relMedian, l.relLo, l.relHi)
+		}
+		fmt.Fprintf(w, "%s\t%.0f\t%.0f\t%.3f\t%.3f–%.3f\t%.3f–%.3f\t%d\t%s\t\n", l.name, l.oldRPS, l.newRPS, l.median, l.q1, l.q3, l.low, l.high, l.rounds, rel)
 	}
 	w.Flush()
 }

@@ -35,15 +35,15 @@ func TestQuantile(t *testing.T) {
 // the per-round ratios.
 func TestABCompare(t *testing.T) {
 	olds := [][]rawRow{
-		{{Name: "list", RPS: 100}, {Name: "write", RPS: 50}, {Name: "flow", RPS: 0}, {Name: "gone", RPS: 10}},
-		{{Name: "list", RPS: 200}, {Name: "write", RPS: 40}},
+		{{Name: "list", RPS: 100, BaseRPS: 200}, {Name: "write", RPS: 50}, {Name: "flow", RPS: 0}, {Name: "gone", RPS: 10}},
+		{{Name: "list", RPS: 200, BaseRPS: 400}, {Name: "write", RPS: 40}},
 		{{Name: "list", RPS: 100}, {Name: "write", RPS: 50}},
 		{{Name: "list", RPS: 100}, {Name: "write", RPS: 50}},
 		{{Name: "list", RPS: 100}, {Name: "write", RPS: 50}},
 	}
 	news := [][]rawRow{
-		{{Name: "write", RPS: 100}, {Name: "list", RPS: 110}, {Name: "flow", RPS: 0}, {Name: "added", RPS: 5}},
-		{{Name: "list", RPS: 180}, {Name: "write", RPS: 60}},
+		{{Name: "write", RPS: 100}, {Name: "list", RPS: 110, BaseRPS: 100}, {Name: "flow", RPS: 0}, {Name: "added", RPS: 5}},
+		{{Name: "list", RPS: 180, BaseRPS: 360}, {Name: "write", RPS: 60}},
 		{{Name: "list", RPS: 105}, {Name: "write", RPS: 50}},
 		{{Name: "list", RPS: 120}, {Name: "write", RPS: 75}},
 		{{Name: "list", RPS: 100}, {Name: "write", RPS: 25}},
@@ -68,6 +68,14 @@ func TestABCompare(t *testing.T) {
 				t.Errorf("%s: median, q1, q3, min, max, old, new = %v, want %v", l.name, gotV, wantV)
 				break
 			}
+		}
+		// Only list has baselines, in its first two rounds: (110/100)/(100/200)
+		// = 2.2, (180/360)/(200/400) = 1.
+		if l.name == "list" && (len(l.rel) != 2 || math.Abs(l.relMedian-1.6) > 1e-9 || l.relLo != 1 || math.Abs(l.relHi-2.2) > 1e-9) {
+			t.Errorf("list vs its baseline: %v median %v min %v max %v, want [2.2 1] 1.6 1 2.2", l.rel, l.relMedian, l.relLo, l.relHi)
+		}
+		if l.name == "write" && len(l.rel) != 0 {
+			t.Errorf("write has no baseline, got %v", l.rel)
 		}
 		if l.rounds != 5 {
 			t.Errorf("%s: %d rounds, want 5", l.name, l.rounds)
