@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"fmt"
 	"log/slog"
 	"sync"
 
@@ -106,7 +107,16 @@ func (r *replica) writeAsync(ctx actor.Context, m *pb.Write) {
 	sender, root := ctx.Sender(), ctx.ActorSystem().Root
 	go func() {
 		defer func() { <-r.slots; r.writing.Done() }()
-		reply, err := r.write(m)
+		var reply *pb.WriteAck
+		var err error
+		func() {
+			defer func() { // as the actor's own recovery would: no answer is an unapplied write
+				if p := recover(); p != nil {
+					err = fmt.Errorf("write %s: panic: %v", m.Key, p)
+				}
+			}()
+			reply, err = r.write(m)
+		}()
 		if err != nil {
 			r.log.Error("replica", "err", err)
 			reply = &pb.WriteAck{}
