@@ -22,38 +22,47 @@ import (
 type groupJob struct {
 	fn   func(*bolt.Tx) error
 	err  error
-	done chan struct{}
+	done chan struct{} // closed once committed or failed
+	lead chan struct{} // the previous committer hands the next commit to it
 }
 
 type grouper struct {
 	mu      sync.Mutex
 	queue   []*groupJob
-	leading bool // a writer is committing the queue
+	leading bool // a writer is committing, or handing over to the queue's first
 	commits int  // bbolt commits made through the group (for tests)
 }
 
 // updateGrouped runs fn in a transaction shared with the writers that
 // queue while another batch commits; it returns once that transaction is
-// durable (nil) or failed.
+// durable (nil) or failed. The writer whose job is first in the queue
+// commits the next batch and hands the one after to the first writer
+// queued meanwhile, so no writer commits for others past its own batch.
 func (db *DB) updateGrouped(fn func(*bolt.Tx) error) error {
-	j := &groupJob{fn: fn, done: make(chan struct{})}
+	j := &groupJob{fn: fn, done: make(chan struct{}), lead: make(chan struct{}, 1)}
 	g := &db.group
 	g.mu.Lock()
 	g.queue = append(g.queue, j)
 	if g.leading {
 		g.mu.Unlock()
-		<-j.done
-		return j.err
-	}
-	g.leading = true
-	for len(g.queue) > 0 {
-		batch := g.queue
-		g.queue = nil
-		g.mu.Unlock()
-		db.commitBatch(batch)
+		select {
+		case <-j.done:
+			return j.err
+		case <-j.lead: // first in the queue: commit it
+		}
 		g.mu.Lock()
 	}
-	g.leading = false
+	g.leading = true
+	batch := g.queue
+	g.queue = nil
+	g.mu.Unlock()
+	db.commitBatch(batch)
+	g.mu.Lock()
+	if len(g.queue) > 0 {
+		g.queue[0].lead <- struct{}{}
+	} else {
+		g.leading = false
+	}
 	g.mu.Unlock()
 	<-j.done
 	return j.err

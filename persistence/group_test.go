@@ -129,3 +129,50 @@ func waitQueued(t *testing.T, db *DB, n int, release chan struct{}) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// TestGroupCommitHandsOver: a writer commits its own batch and hands the
+// next one to a writer queued meanwhile, so under a steady stream of
+// writes no writer keeps committing for the others. The first writer used
+// to commit batches until the queue ran dry.
+func TestGroupCommitHandsOver(t *testing.T) {
+	db, err := Open(filepath.Join(t.TempDir(), "g.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = db.Close() })
+	inside, release := make(chan struct{}), make(chan struct{})
+	first := make(chan error, 1)
+	go func() {
+		first <- db.updateGrouped(func(*bolt.Tx) error { close(inside); <-release; return nil })
+	}()
+	<-inside
+	slow, releaseSlow := make(chan struct{}), make(chan struct{})
+	second := make(chan error, 1)
+	go func() {
+		second <- db.updateGrouped(func(*bolt.Tx) error {
+			select {
+			case <-slow:
+			default:
+				close(slow)
+			}
+			<-releaseSlow // the next batch takes long
+			return nil
+		})
+	}()
+	waitQueued(t, db, 1, release)
+	close(release)
+	<-slow // the second batch is being committed
+	select {
+	case err := <-first:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		close(releaseSlow)
+		t.Fatal("the first writer is still committing the second writer's batch")
+	}
+	close(releaseSlow)
+	if err := <-second; err != nil {
+		t.Fatal(err)
+	}
+}
