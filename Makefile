@@ -130,3 +130,10 @@ image: build
 	printf 'root:x:0:\nnonroot:x:65532:\n' >$(IMAGE_CTX)/etc/group
 	DOCKER_BUILDKIT=0 docker build -q -f deploy/Dockerfile -t $(IMAGE) $(IMAGE_CTX)
 	@docker image inspect -f '{{.Size}}' $(IMAGE) | awk '{ printf "image $(IMAGE): %.1f MB\n", $$1 / 1e6 }'
+
+# make bench-ab REF=<commit> [ARGS='-only cluster -rounds 5']: the working
+# tree's mockgql against REF's, interleaved (docs/benchmarks.md).
+.PHONY: bench-ab
+bench-ab:
+	@test -n "$(REF)" || { echo "usage: make bench-ab REF=<commit> [ARGS='-only GROUP']"; exit 1; }
+	$(GO) run ./cmd/benchmark -ab $(REF) $(ARGS)

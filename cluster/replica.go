@@ -1,7 +1,9 @@
 package cluster
 
 import (
+	"fmt"
 	"log/slog"
+	"sync"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -16,21 +18,39 @@ const replicaName = "mgq-replica"
 const readPage = 2 << 20
 
 // replica serves the replication protocol of one node over its bbolt file.
-// It is an actor, so the messages for all keys are applied one at a time.
+// It is an actor: its messages are handled one at a time, except writes,
+// which it hands to goroutines so that writes of different grains
+// arriving together share one bbolt commit (persistence.ApplyWrite judges
+// and applies each in one transaction). Every other message first waits
+// until the writes under way are committed, so a promise, a snapshot or a
+// read sees them, as if the writes had been handled in turn.
 type replica struct {
 	db      *persistence.DB
 	records func(key string) []persistence.Range
 	log     *slog.Logger
 	staging map[string]*staged // snapshots being received, by grain key
+
+	writing sync.WaitGroup // writes under way
+	slots   chan struct{}  // bounds the writes under way (maxWriting)
 }
+
+// maxWriting bounds the writes a replica has under way; past it, the
+// actor waits for one to finish before it takes the next message.
+const maxWriting = 256
 
 // Receive implements actor.Actor.
 func (r *replica) Receive(ctx actor.Context) {
+	if m, ok := ctx.Message().(*pb.Write); ok {
+		r.writeAsync(ctx, m)
+		return
+	}
+	switch ctx.Message().(type) {
+	case *pb.Promise, *pb.Read, *pb.Snapshot, *pb.Versions:
+		r.writing.Wait()
+	}
 	var reply any
 	var err error
 	switch m := ctx.Message().(type) {
-	case *pb.Write:
-		reply, err = r.write(m)
 	case *pb.Promise:
 		reply, err = r.promise(m)
 	case *pb.Read:
@@ -50,6 +70,16 @@ func (r *replica) Receive(ctx actor.Context) {
 	ctx.Respond(reply)
 }
 
+// ranges is where key's records are (StoreConfig.Records, or its default
+// when the node's configuration left it unset: a snapshot pushed to such a
+// replica used to panic in the actor and was never answered).
+func (r *replica) ranges(key string) []persistence.Range {
+	if r.records == nil {
+		return defaultRecords(key)
+	}
+	return r.records(key)
+}
+
 // state is what this replica holds of key: the highest generation it
 // promised and the version of its records.
 func (r *replica) state(key string) (promised uint64, have persistence.Version, err error) {
@@ -66,34 +96,59 @@ func stale(gen, promised uint64, have persistence.Version) bool {
 	return gen < promised || gen < have.Gen
 }
 
-func (r *replica) write(m *pb.Write) (*pb.WriteAck, error) {
-	w := fromPB(m.Ver)
-	for {
-		promised, have, err := r.state(m.Key)
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case stale(w.Gen, promised, have):
-			return &pb.WriteAck{Promised: promised, Have: toPB(have)}, nil // fenced: a newer activation exists
-		case !have.Less(w):
-			return &pb.WriteAck{Ok: true, Have: toPB(have)}, nil // a retry of a write it holds
-		case m.Base != nil && fromPB(m.Base) != have, m.Base == nil && w.Seq != have.Seq+1:
-			// Not the copy the write was made on: seq alone cannot tell
-			// (G-1, 100) from (G, 100), two activations' different copies.
-			return &pb.WriteAck{Behind: true, Have: toPB(have), Promised: promised}, nil
-		}
-		// Applied only on top of the version just checked: a catch-up's
-		// pull (Store.pull, outside this actor) may have installed a newer
-		// copy meanwhile, and then the write is judged again against it.
-		applied, _, err := r.db.ApplyIf(m.Key, w, toPuts(m.Records), nil, func(now persistence.Version) bool { return now == have })
-		if err != nil {
-			return nil, err
-		}
-		if applied {
-			return &pb.WriteAck{Ok: true, Have: m.Ver, Promised: promised}, nil
-		}
+// writeAsync applies m on a goroutine of its own and answers its sender
+// from there (see replica).
+func (r *replica) writeAsync(ctx actor.Context, m *pb.Write) {
+	if r.slots == nil {
+		r.slots = make(chan struct{}, maxWriting)
 	}
+	r.slots <- struct{}{}
+	r.writing.Add(1)
+	sender, root := ctx.Sender(), ctx.ActorSystem().Root
+	go func() {
+		defer func() { <-r.slots; r.writing.Done() }()
+		var reply *pb.WriteAck
+		var err error
+		func() {
+			defer func() { // as the actor's own recovery would: no answer is an unapplied write
+				if p := recover(); p != nil {
+					err = fmt.Errorf("write %s: panic: %v", m.Key, p)
+				}
+			}()
+			reply, err = r.write(m)
+		}()
+		if err != nil {
+			r.log.Error("replica", "err", err)
+			reply = &pb.WriteAck{}
+		}
+		if sender != nil {
+			root.Send(sender, reply)
+		}
+	}()
+}
+
+// write judges and applies one write in one transaction: a catch-up's
+// pull (Store.pull, outside this actor) may install a newer copy at any
+// moment, and the write is judged against the copy it is applied to.
+func (r *replica) write(m *pb.Write) (*pb.WriteAck, error) {
+	var base *persistence.Version
+	if m.Base != nil {
+		b := fromPB(m.Base)
+		base = &b
+	}
+	out, promised, have, err := r.db.ApplyWrite(m.Key, fromPB(m.Ver), base, toPuts(m.Records))
+	if err != nil {
+		return nil, err
+	}
+	switch out {
+	case persistence.WriteFenced: // a newer activation exists
+		return &pb.WriteAck{Promised: promised, Have: toPB(have)}, nil
+	case persistence.WriteHeld: // a retry of a write it holds
+		return &pb.WriteAck{Ok: true, Have: toPB(have)}, nil
+	case persistence.WriteBehind: // not the copy the write was made on
+		return &pb.WriteAck{Behind: true, Have: toPB(have), Promised: promised}, nil
+	}
+	return &pb.WriteAck{Ok: true, Have: m.Ver, Promised: promised}, nil
 }
 
 // promise grants m.Gen if it exceeds every generation this replica
@@ -124,7 +179,7 @@ func (r *replica) promise(m *pb.Promise) (*pb.PromiseAck, error) {
 // read returns a page of key's records after (AfterKind, AfterID), with
 // the version of the copy it was read from, in one transaction.
 func (r *replica) read(m *pb.Read) (*pb.ReadReply, error) {
-	have, recs, more, err := r.db.ReadRanges(m.Key, r.records(m.Key), m.AfterKind, m.AfterId, readPage)
+	have, recs, more, err := r.db.ReadRanges(m.Key, r.ranges(m.Key), m.AfterKind, m.AfterId, readPage)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +235,7 @@ func (r *replica) push(m *pb.Snapshot) (*pb.WriteAck, error) {
 		return &pb.WriteAck{Ok: true, Have: toPB(have)}, nil
 	}
 	delete(r.staging, m.Key)
-	now, err := install(r.db, r.records, m.Key, v, st.recs)
+	now, err := install(r.db, r.ranges, m.Key, v, st.recs)
 	if err != nil {
 		return nil, err
 	}

@@ -43,8 +43,17 @@ type Store struct {
 	node *Node
 
 	mu    sync.Mutex
-	gens  map[string]uint64      // generation of this node's activation of each grain
-	locks map[string]*sync.Mutex // one write at a time per grain from this node
+	gens  map[string]uint64     // generation of this node's activation of each grain
+	locks map[string]*grainLock // one write at a time per grain from this node
+}
+
+// grainLock serialises this node's writes of one grain and remembers the
+// last version it sent: the owner's commit and the replicas' run at once,
+// so a write this node failed to commit may be on a replica, and a later
+// write under the same version would be taken there for a retry of it.
+type grainLock struct {
+	sync.Mutex
+	sent persistence.Version // guarded by the Mutex
 }
 
 // errNoQuorum is what a write or activation answers when a majority of the
@@ -77,13 +86,17 @@ func newStore(db *persistence.DB, cfg StoreConfig, n *Node) *Store {
 	if cfg.KeyOf == nil {
 		cfg.KeyOf = func(kind, id string) (string, bool) { return kind + "/" + id, true }
 	}
-	if cfg.Records == nil { // the grain "kind/id" is the one record kind/id
-		cfg.Records = func(key string) []persistence.Range {
-			kind, id, _ := strings.Cut(key, "/")
-			return []persistence.Range{{Kind: kind, Prefix: id, Exact: true}}
-		}
+	if cfg.Records == nil {
+		cfg.Records = defaultRecords
 	}
-	return &Store{db: db, cfg: cfg, node: n, gens: map[string]uint64{}, locks: map[string]*sync.Mutex{}}
+	return &Store{db: db, cfg: cfg, node: n, gens: map[string]uint64{}, locks: map[string]*grainLock{}}
+}
+
+// defaultRecords is StoreConfig.Records when it is not set: the grain
+// "kind/id" is the one record kind/id.
+func defaultRecords(key string) []persistence.Range {
+	kind, id, _ := strings.Cut(key, "/")
+	return []persistence.Range{{Kind: kind, Prefix: id, Exact: true}}
 }
 
 // replicaSet is the nodes that hold key's records and how many make a quorum.
@@ -156,12 +169,12 @@ func (s *Store) WriteBy(deadline time.Time, puts ...persistence.Put) error {
 	return nil
 }
 
-func (s *Store) keyLock(key string) *sync.Mutex {
+func (s *Store) keyLock(key string) *grainLock {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	l := s.locks[key]
 	if l == nil {
-		l = &sync.Mutex{}
+		l = &grainLock{}
 		s.locks[key] = l
 	}
 	return l
@@ -201,7 +214,16 @@ func (s *Store) replicate(key string, puts []persistence.Put, deadline time.Time
 		}
 		gen = max(have.Gen, promised, 1)
 	}
-	w := &pb.Write{Key: key, Ver: &pb.Version{Gen: gen, Seq: have.Seq + 1}, Base: toPB(have), Records: toRecords(puts)}
+	// Never a version this node sent before (see grainLock): after a
+	// round whose own commit failed, the next write skips past it, and a
+	// replica holding the failed one finds its base differs and is sent
+	// this node's copy instead.
+	seq := have.Seq + 1
+	if l.sent.Gen == gen && l.sent.Seq >= seq {
+		seq = l.sent.Seq + 1
+	}
+	w := &pb.Write{Key: key, Ver: &pb.Version{Gen: gen, Seq: seq}, Base: toPB(have), Records: toRecords(puts)}
+	l.sent = fromPB(w.Ver)
 	// A replica that just joined may not answer the first time (its
 	// connection is still being made): try a few times, briefly. A replica
 	// that holds the write already answers a retry with success.
@@ -228,12 +250,16 @@ func (s *Store) replicate(key string, puts []persistence.Put, deadline time.Time
 	return errNoQuorum(key, acks, need)
 }
 
-// writeRound writes to this node's copy first, then to the other replicas
-// at once. This node's copy is written whether or not this node is one of
-// key's replicas in its current view: the next write's version and every
-// snapshot a lagging replica gets are read from it. When that write fails
-// nothing is sent: the next try would reuse the write's version for other
-// records, and a replica holding this one would take that for a retry.
+// writeRound writes to this node's copy and to the other replicas at
+// once, and counts a replica's acknowledgement only together with this
+// node's own commit: this node's copy is written whether or not this node
+// is one of key's replicas in its current view, as the next write's
+// version and every snapshot a lagging replica gets are read from it. So
+// a write waits for the slower of this node's commit and the fastest
+// majority, not for their sum. When this node's commit fails the round
+// counts nothing (replicate's next write skips the version, see
+// grainLock); a replica found behind gets its snapshot only after this
+// node's commit, which the snapshot must hold.
 func (s *Store) writeRound(set []string, key string, w *pb.Write, need int, deadline time.Time) int {
 	self, others, acks := s.node.system.Address(), set[:0:0], 0
 	for _, addr := range set {
@@ -243,10 +269,27 @@ func (s *Store) writeRound(set []string, key string, w *pb.Write, need int, dead
 			others = append(others, addr)
 		}
 	}
-	if !s.writeTo(self, key, w, deadline) {
+	own := make(chan bool, 1)
+	selfOK := sync.OnceValue(func() bool { return <-own })
+	results := make(chan bool, len(others))
+	if need-acks > 0 {
+		for _, addr := range others {
+			go func() { results <- s.writeTo(addr, key, w, deadline, selfOK) }()
+		}
+	}
+	own <- s.writeTo(self, key, w, deadline, func() bool { return true })
+	if !selfOK() {
 		return 0
 	}
-	return acks + s.fanOut(others, need-acks, func(addr string) bool { return s.writeTo(addr, key, w, deadline) })
+	for range others {
+		if acks >= need {
+			break // the rest finish on their own: a dead replica's timeout does not slow a write a majority has
+		}
+		if <-results {
+			acks++
+		}
+	}
+	return acks
 }
 
 // fanOut runs call for every address in parallel and counts the trues. It
@@ -274,14 +317,15 @@ func (s *Store) fanOut(set []string, enough int, call func(addr string) bool) in
 }
 
 // writeTo sends a write to one replica; a replica that is behind gets a
-// snapshot from this node's copy instead, which holds the write.
-func (s *Store) writeTo(addr, key string, w *pb.Write, deadline time.Time) bool {
+// snapshot from this node's copy instead, once committed reports that
+// this node's copy holds the write.
+func (s *Store) writeTo(addr, key string, w *pb.Write, deadline time.Time, committed func() bool) bool {
 	ack, ok := s.askBy(addr, w, deadline).(*pb.WriteAck)
 	if !ok {
 		return false
 	}
 	if ack.Behind {
-		return s.pushSnapshot(addr, key)
+		return committed() && s.pushSnapshot(addr, key)
 	}
 	return ack.Ok
 }

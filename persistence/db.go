@@ -4,6 +4,7 @@
 //
 // A DB is safe for concurrent use. Every Write is one bbolt transaction,
 // fsynced before it returns: a write that returned nil survives kill -9.
+// Writes that arrive while another commits share the next commit.
 //
 //	db, err := persistence.Open(filepath.Join(dir, "mockgql.db"))
 //	err = db.Write(persistence.Put{Kind: "project", ID: "p1", Value: b})
@@ -35,6 +36,8 @@ type DB struct {
 	pending map[string]uint64 // promises for keys with no records (see Promise)
 
 	fullSince atomic.Int64 // unix ns of the first of the writes failing for a full disk; 0: none (full.go)
+
+	group grouper // concurrent replicated writes share commits (group.go)
 }
 
 // Put is one key write in a batch; a nil Value deletes the key, and with
@@ -96,11 +99,12 @@ func (db *DB) Get(kind, id string) ([]byte, error) {
 }
 
 // Write applies every Put in one transaction: all of them or none.
+// Concurrent writes share one commit (group.go).
 func (db *DB) Write(puts ...Put) error {
 	if len(puts) == 0 {
 		return nil
 	}
-	return db.update(func(tx *bolt.Tx) error {
+	return db.updateGrouped(func(tx *bolt.Tx) error {
 		for _, p := range puts {
 			if err := put(tx, p); err != nil {
 				return fmt.Errorf("write %s/%s: %w", p.Kind, p.ID, err)

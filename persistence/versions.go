@@ -83,7 +83,8 @@ func (db *DB) ApplyIf(key string, v Version, puts []Put, clear []Range, ok func(
 	db.pmu.Lock()
 	mem := db.pending[key]
 	db.pmu.Unlock()
-	err = db.update(func(tx *bolt.Tx) error {
+	err = db.updateGrouped(func(tx *bolt.Tx) error {
+		applied, have = false, Version{} // it may run again (group.go)
 		if b := tx.Bucket(versionBucket); b != nil {
 			have = decodeVersion(b.Get([]byte(key)))
 		}

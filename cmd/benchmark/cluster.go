@@ -72,16 +72,22 @@ func clusterBench(bin, dir string, single *mockgql, fxSingle *fixture, o options
 	return writeLatency(nodes[0], fx, single, fxSingle, rep)
 }
 
-// writeLatency measures an acknowledged mutation at concurrency 1 on the
-// cluster (three replicas, a majority acknowledges) and on one node.
+// writeLatency measures acknowledged mutations of one project at
+// concurrency 1 and 8 on the cluster (three replicas, a majority
+// acknowledges) and on one node.
 func writeLatency(cn *mockgql, fx *fixture, single *mockgql, fxSingle *fixture, rep *report) error {
 	body := []byte(`{"query":"mutation { createSmall(input: {name: \"bench\"}) { id } }"}`)
-	c, s, err := sideBySide(2*time.Second, loader(cn.addr, httpRequest(cn.addr, fx.runtimePath, body, "X-API-Key", fx.key), 1, 200),
-		loader(single.addr, httpRequest(single.addr, fxSingle.runtimePath, body, "X-API-Key", fxSingle.key), 1, 200))
-	if err != nil {
-		return err
+	for _, conns := range []int{1, 8} {
+		c, s, err := sideBySide(2*time.Second, loader(cn.addr, httpRequest(cn.addr, fx.runtimePath, body, "X-API-Key", fx.key), conns, 200),
+			loader(single.addr, httpRequest(single.addr, fxSingle.runtimePath, body, "X-API-Key", fxSingle.key), conns, 200))
+		if err != nil {
+			return err
+		}
+		if c.errors > 0 || s.errors > 0 {
+			return fmt.Errorf("acknowledged writes at c=%d: %d of %d (cluster) and %d of %d (one node) failed", conns, c.errors, c.n, s.errors, s.n)
+		}
+		rep.addNamed(fmt.Sprintf("acknowledged write, 3 replicas vs 1 (c=%d)", conns), "1 replica", c, s)
 	}
-	rep.addNamed("acknowledged write, 3 replicas vs 1 (c=1)", "1 replica", c, s)
 	return nil
 }
 

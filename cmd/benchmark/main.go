@@ -21,6 +21,10 @@ type options struct {
 	conns                int
 	keep                 bool
 	only                 string // run one group: list, faults, mix, relations, cors, cluster, session, mcp, limits, budget, modelsize, sdl, subscriptions
+	mockgql              string // a built mockgql to measure instead of building ./cmd/mockgql (bench-ab's rounds)
+	jsonOut              string // also write the rows' raw numbers to this file as JSON (bench-ab's rounds)
+	ab                   string // a commit to compare with, interleaved (make bench-ab)
+	rounds               int    // bench-ab's alternating rounds
 }
 
 func (o options) runs(group string) bool { return o.only == "" || o.only == group }
@@ -51,8 +55,16 @@ func main() {
 	flag.IntVar(&o.conns, "conns", 8, "concurrent connections")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temporary folder")
 	flag.StringVar(&o.only, "only", "", "run only one group of scenarios: list, faults, mix, relations, cors, cluster, session, mcp, limits, budget, modelsize, sdl or subscriptions")
+	flag.StringVar(&o.mockgql, "mockgql", "", "measure this mockgql binary instead of building ./cmd/mockgql")
+	flag.StringVar(&o.jsonOut, "json", "", "also write each scenario's raw numbers to this file as JSON")
+	flag.StringVar(&o.ab, "ab", "", "compare with this commit: build it and run both interleaved (make bench-ab)")
+	flag.IntVar(&o.rounds, "rounds", 6, "with -ab: alternating rounds (at least 5)")
 	flag.Parse()
-	if err := run(o); err != nil {
+	runner := run
+	if o.ab != "" {
+		runner = abRun
+	}
+	if err := runner(o); err != nil {
 		fmt.Fprintln(os.Stderr, "benchmark:", err)
 		os.Exit(1)
 	}

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"text/tabwriter"
 	"time"
@@ -17,8 +19,9 @@ type row struct {
 
 // report collects notes and rows and prints them as a table.
 type report struct {
-	notes []string
-	rows  []row
+	notes   []string
+	rows    []row
+	jsonOut string // when set, print also writes the rows' raw numbers there (bench-ab)
 }
 
 func (r *report) note(format string, args ...any) {
@@ -58,6 +61,39 @@ func (r *report) print() {
 	if small != nil && large != nil {
 		fmt.Printf("\n  1M-row list vs 10k-row list (repeated sortField): %.2f of the 10k throughput\n", large.ours.rps()/small.ours.rps())
 	}
+	if r.jsonOut != "" {
+		if err := os.WriteFile(r.jsonOut, r.rawJSON(), 0o600); err != nil {
+			fmt.Fprintln(os.Stderr, "benchmark: -json:", err)
+		}
+	}
+}
+
+// rawRow is one scenario's numbers in a round of bench-ab.
+type rawRow struct {
+	Name    string  `json:"name"`
+	RPS     float64 `json:"rps"`
+	BaseRPS float64 `json:"baseRps"`
+	P50     int64   `json:"p50Ns"`
+	P99     int64   `json:"p99Ns"`
+}
+
+func (r *report) rawJSON() []byte {
+	raw := make([]rawRow, 0, len(r.rows))
+	for _, x := range r.rows {
+		raw = append(raw, rawRow{Name: x.name, RPS: finite(x.ours.rps()), BaseRPS: finite(x.bare.rps()),
+			P50: int64(x.ours.pct(0.5)), P99: int64(x.ours.pct(0.99))})
+	}
+	b, _ := json.Marshal(raw)
+	return b
+}
+
+// finite is f, or 0 when f is NaN or infinite (JSON has neither; a row
+// without a measurement has 0 requests in 0 s).
+func finite(f float64) float64 {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0
+	}
+	return f
 }
 
 // find returns the row of the scenario named name, or nil.

@@ -25,22 +25,24 @@ func run(o options) error {
 	if !o.keep {
 		defer os.RemoveAll(dir)
 	}
-	bin := filepath.Join(dir, "mockgql")
-	fmt.Println("building mockgql ...")
-	if out, err := exec.Command("go", "build", "-o", bin, "./cmd/mockgql").CombinedOutput(); err != nil {
-		return fmt.Errorf("go build: %v\n%s", err, out)
+	bin := o.mockgql
+	if bin == "" {
+		bin = filepath.Join(dir, "mockgql")
+		if err := buildMockgql(".", bin); err != nil {
+			return err
+		}
 	}
 	self, err := os.Executable()
 	if err != nil {
 		return err
 	}
 	if o.only != "" && o.runs("subscriptions") { // a server of its own; no datasets of the other groups
-		report := &report{}
+		report := &report{jsonOut: o.jsonOut}
 		err := subscriptionsBench(bin, dir, o, report)
 		report.print()
 		return err
 	}
-	report := &report{}
+	report := &report{jsonOut: o.jsonOut}
 	if o.runs("sdl") {
 		if err := sdlBench(bin, dir, o, report); err != nil {
 			report.print()
@@ -146,6 +148,17 @@ func run(o options) error {
 	report.note("resident memory of mockgql with %d + %d rows: %.0f MB after the import, %.0f MB after the first sorted query, %.0f MB after all scenarios (peak %.0f MB)",
 		o.rowsSmall, o.rowsLarge, float64(fx.rssImported)/1e6, float64(fx.rssIndexed)/1e6, float64(srv.rss())/1e6, float64(srv.peak())/1e6)
 	report.print()
+	return nil
+}
+
+// buildMockgql builds the mockgql command of the module in src into bin.
+func buildMockgql(src, bin string) error {
+	fmt.Println("building mockgql in", src, "...")
+	cmd := exec.Command("go", "build", "-o", bin, "./cmd/mockgql")
+	cmd.Dir = src
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build in %s: %v\n%s", src, err, out)
+	}
 	return nil
 }
 
