@@ -93,6 +93,15 @@ func (c *Contract) RowsOf(typ string) int {
 	return DefaultContractRows
 }
 
+// GeneratedRows returns how many rows are generated for the entity typ:
+// RowsOf, or 0 when a dataset holds its rows.
+func (c *Contract) GeneratedRows(typ string) int {
+	if t := c.Table(typ); t != nil && t.ImportCode != "" {
+		return 0
+	}
+	return c.RowsOf(typ)
+}
+
 // Table returns the settings of the entity typ, or nil.
 func (c *Contract) Table(typ string) *ContractTable {
 	for i := range c.Tables {
