@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 
@@ -353,12 +354,21 @@ func (p *projectGrain) authorize(a Access, write bool) error {
 	return model.Errorf(model.CodeNotFound, "project not found")
 }
 
-// runtime returns the compiled runtime of the current model version.
+// runtime returns the compiled runtime of the current model version,
+// compiling it within the deadline of the call being handled, if any (a
+// contract project's compile waits for a slot of the node and is bounded:
+// graphql.CompileContext; a failed one is remembered for the version).
 func (p *projectGrain) runtime(g *grain) (*graphql.Runtime, error) {
 	if p.rt != nil && p.rtVer == p.st.Project.Version {
 		return p.rt, nil
 	}
-	rt, err := graphql.Compile(p.st.Project, graphql.Options{MaxDepth: g.env.Config.MaxDepth, MaxPageSize: g.env.Config.MaxPageSize,
+	ctx := context.Background()
+	if !g.deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, g.deadline)
+		defer cancel()
+	}
+	rt, err := graphql.CompileContext(ctx, p.st.Project, graphql.Options{MaxDepth: g.env.Config.MaxDepth, MaxPageSize: g.env.Config.MaxPageSize,
 		Cache: g.env.QueryCache, Bounds: g.env.Bounds})
 	if err != nil {
 		return nil, fmt.Errorf("compile project %s: %w", p.st.Project.ID, err)

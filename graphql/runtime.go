@@ -53,6 +53,9 @@ type Options struct {
 	// Bounds limit each request's response and share the node's budget
 	// (see exec.Bounds); the zero value takes the defaults.
 	Bounds exec.Bounds
+	// MaxGeneratedBytes bounds a contract project's generated rows
+	// (default MaxGeneratedBytes).
+	MaxGeneratedBytes int
 }
 
 // DefaultCacheRows is Options.CacheRows when it is not set: 8 Mi cached
@@ -72,6 +75,7 @@ func (o Options) withDefaults() Options {
 	def(&o.MaxFields, exec.DefaultMaxFields)
 	def(&o.MaxPageSize, 1000)
 	def(&o.CacheRows, DefaultCacheRows)
+	def(&o.MaxGeneratedBytes, MaxGeneratedBytes)
 	return o
 }
 
@@ -93,8 +97,17 @@ type Runtime struct {
 // Compile builds the runtime of project p. It reads p only during the call
 // and keeps nothing of it, so the caller may change p afterwards. The error
 // is an internal one (a model the runtime cannot express); model validation
-// (package model) keeps it from happening.
+// (package model) keeps it from happening. For a contract project it is
+// also the refusal of the compile budget (contract_budget.go), which is
+// remembered for p's model version.
 func Compile(p *model.Project, opt Options) (*Runtime, error) {
+	return CompileContext(context.Background(), p, opt)
+}
+
+// CompileContext is Compile within ctx: a contract project's compile waits
+// for a slot of the process and generates its rows until ctx is done,
+// and then returns QUERY_TIMEOUT (not remembered).
+func CompileContext(ctx context.Context, p *model.Project, opt Options) (*Runtime, error) {
 	opt = opt.withDefaults()
 	c := opt.Cache
 	if c == nil {
@@ -103,7 +116,7 @@ func Compile(p *model.Project, opt Options) (*Runtime, error) {
 	rt := &Runtime{opt: opt, model: compileModel(p), env: engine.Env{Cache: c.View(),
 		Sparse: engine.SparseReach{Div: engine.DefaultSparseDiv}}}
 	if p.Contract != nil {
-		if err := compileContract(rt, p); err != nil {
+		if err := compileContractBudgeted(ctx, rt, p); err != nil {
 			return nil, err
 		}
 		return rt, nil
