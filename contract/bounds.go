@@ -37,9 +37,11 @@ const (
 	// scan), plus their interfaces likewise.
 	MaxImplementsWork = 10_000_000
 	// MaxRowCells bounds the values one generated row holds: its fields,
-	// each embedded object's fields to the embedding depth (3 levels),
-	// a list counting as its most items (3).
-	MaxRowCells = 20_000
+	// each embedded object and its fields to the embedding depth (3
+	// levels), a list counting as its most items (3). It is the field
+	// paths a dataset holds (dataset.MaxPaths), which the compile reads
+	// the rows into, so that every admitted row can be read.
+	MaxRowCells = 2_000
 	// MaxProjectCells bounds the values of a project's generated rows
 	// together: each entity's row cells times its rows (the row bound's
 	// 100,000 rows of 25 fields).
