@@ -23,9 +23,10 @@ const importSchemaMutation = `mutation($p:ID!,$s:String!){ importGraphQLSchema(p
 // embedded types 120 wide and 3 deep, imported into an anonymous session
 // project over /public-graphql (and over MCP), made every runtime call
 // cost 24 CPU s and grow the node to 1.2 GB. Now it is refused at import
-// with LIMIT_REACHED naming the type and its values, and the widest
-// embedding the bound admits imports and answers six parallel first calls
-// within a stated CPU and memory budget.
+// with LIMIT_REACHED naming the type and its values, an embedded type
+// over the session limit of 30 fields a table is refused too, and the
+// widest embedding the bound admits imports and answers six parallel
+// first calls within a stated CPU and memory budget.
 func TestAbuseEmbeddedSchema(t *testing.T) {
 	t.Parallel() // node processes only: own ports, data and clock
 	p := abuseProc(t)
@@ -42,6 +43,12 @@ func TestAbuseEmbeddedSchema(t *testing.T) {
 	ms := ag.must("create_session_project", map[string]any{"name": "Wide"})
 	if msg := ag.refused("LIMIT_REACHED", "import_graphql_schema", map[string]any{"session": ms["session"], "sdl": gqlattack.Embedded(120, 3)}); !strings.Contains(msg, "type Item") {
 		t.Errorf("MCP's refusal does not name the type: %s", msg)
+	}
+
+	// The session limit of 30 fields a table holds the embedded types too.
+	r = a.gql(importSchemaMutation, map[string]any{"p": sp["projectId"], "s": gqlattack.Embedded(31, 1)})
+	if r.errCode() != "LIMIT_REACHED" || !strings.Contains(string(r.Raw), "type E1 has 31 fields") {
+		t.Fatalf("an embedded type of 31 fields in a session project: %.400s; want LIMIT_REACHED naming E1", r.Raw)
 	}
 
 	// The widest admitted: 12 x 12 x 12, 1,885 values a row.
