@@ -23,9 +23,13 @@ const (
 	// MaxTypeFields bounds the fields (or enum values, or union members)
 	// of any one type.
 	MaxTypeFields = 2000
-	// MaxFieldArguments bounds the arguments of one field (the validator
-	// compares them pairwise).
+	// MaxFieldArguments bounds the arguments of one field, of a directive
+	// definition and of one use of a directive (the validator compares
+	// them pairwise).
 	MaxFieldArguments = 100
+	// MaxDirectiveLocations bounds the locations a directive definition
+	// lists (there are 19; the validator scans them at each use).
+	MaxDirectiveLocations = 32
 	// MaxTypeInterfaces bounds the interfaces one type implements.
 	MaxTypeInterfaces = 64
 	// MaxImplements bounds the implements edges of a document, every
@@ -68,7 +72,42 @@ func checkDocument(sd *ast.SchemaDocument) error {
 			return model.Errorf(model.CodeLimitReached, "type %s implements %d interfaces; a type implements at most %d", clip(d.Name), n, MaxTypeInterfaces)
 		}
 	}
+	if err := checkDirectiveDefinitions(sd.Directives); err != nil {
+		return err
+	}
 	return checkImplements(all, fields, ifaces)
+}
+
+// checkDirectiveDefinitions refuses a directive definition over the name,
+// argument or location bounds.
+func checkDirectiveDefinitions(defs ast.DirectiveDefinitionList) error {
+	for _, dd := range defs {
+		switch {
+		case len(dd.Name) > MaxNameLength:
+			return errName("directive @", dd.Name)
+		case len(dd.Arguments) > MaxFieldArguments:
+			return model.Errorf(model.CodeLimitReached, "directive @%s has %d arguments; a directive has at most %d", clip(dd.Name), len(dd.Arguments), MaxFieldArguments)
+		case len(dd.Locations) > MaxDirectiveLocations:
+			return model.Errorf(model.CodeLimitReached, "directive @%s lists %d locations; a directive lists at most %d", clip(dd.Name), len(dd.Locations), MaxDirectiveLocations)
+		}
+		for _, a := range dd.Arguments {
+			if len(a.Name) > MaxNameLength {
+				return errName("argument @"+clip(dd.Name)+"(", a.Name)
+			}
+		}
+	}
+	return nil
+}
+
+// checkUses refuses a use of a directive in where with more than
+// MaxFieldArguments arguments.
+func checkUses(where string, dirs ast.DirectiveList) error {
+	for _, d := range dirs {
+		if len(d.Arguments) > MaxFieldArguments {
+			return model.Errorf(model.CodeLimitReached, "@%s on %s has %d arguments; a directive has at most %d", clip(d.Name), where, len(d.Arguments), MaxFieldArguments)
+		}
+	}
+	return nil
 }
 
 // checkImplements refuses a document whose implements edges, or the
@@ -97,9 +136,15 @@ func checkDefinition(d *ast.Definition) error {
 	if len(d.Name) > MaxNameLength {
 		return errName("type ", d.Name)
 	}
+	if err := checkUses(clip(d.Name), d.Directives); err != nil {
+		return err
+	}
 	for _, f := range d.Fields {
 		if len(f.Name) > MaxNameLength {
 			return errName("field "+clip(d.Name)+".", f.Name)
+		}
+		if err := checkUses(clip(d.Name)+"."+clip(f.Name), f.Directives); err != nil {
+			return err
 		}
 		if len(f.Arguments) > MaxFieldArguments {
 			return model.Errorf(model.CodeLimitReached, "field %s.%s has %d arguments; a field has at most %d", clip(d.Name), clip(f.Name), len(f.Arguments), MaxFieldArguments)
@@ -108,11 +153,17 @@ func checkDefinition(d *ast.Definition) error {
 			if len(a.Name) > MaxNameLength {
 				return errName("argument "+clip(d.Name)+"."+clip(f.Name)+"(", a.Name)
 			}
+			if err := checkUses(clip(d.Name)+"."+clip(f.Name)+"("+clip(a.Name)+":)", a.Directives); err != nil {
+				return err
+			}
 		}
 	}
 	for _, v := range d.EnumValues {
 		if len(v.Name) > MaxNameLength {
 			return errName("enum value "+clip(d.Name)+".", v.Name)
+		}
+		if err := checkUses(clip(d.Name)+"."+clip(v.Name), v.Directives); err != nil {
+			return err
 		}
 	}
 	return nil

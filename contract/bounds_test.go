@@ -28,6 +28,9 @@ func TestImportBounds(t *testing.T) {
 		{"wide type", gqlattack.Wide(MaxTypeFields), []string{"type Item", fmt.Sprint(MaxTypeFields + 1), "at most"}},
 		{"wide embedded type", strings.Replace(gqlattack.Embedded(MaxTypeFields+1, 1), "type Item { e: E1! }", "type Item { id: ID! e: E1! }", 1), []string{"type E1", fmt.Sprint(MaxTypeFields + 1)}},
 		{"many arguments", "type Query { items(" + repeatArgs(MaxFieldArguments+1) + "): [Int] }", []string{"Query.items", fmt.Sprint(MaxFieldArguments + 1)}},
+		{"directive arguments", "directive @d(" + repeatArgs(MaxFieldArguments+1) + ") on FIELD_DEFINITION\ntype Query { a: Int }", []string{"@d", fmt.Sprint(MaxFieldArguments + 1)}},
+		{"directive use arguments", "directive @d(" + repeatArgs(MaxFieldArguments) + ") on FIELD_DEFINITION\ntype Query { a: Int @d(" + strings.ReplaceAll(repeatArgs(MaxFieldArguments+1), ": Int", ": 1") + ") }", []string{"@d on Query.a", fmt.Sprint(MaxFieldArguments + 1)}},
+		{"directive locations", "directive @d on " + strings.Repeat("FIELD_DEFINITION | ", MaxDirectiveLocations) + "FIELD_DEFINITION\ntype Query { a: Int }", []string{"@d", fmt.Sprint(MaxDirectiveLocations + 1)}},
 		{"interface edges", interfaceStar(200, 60), []string{fmt.Sprint(MaxImplements), "implements edges"}},
 		{"interface work", interfaceFan(64, 600), []string{"field checks", fmt.Sprint(MaxImplementsWork)}},
 	}
