@@ -17,6 +17,10 @@ import (
 // knows which object types are embedded in a row. Each refusal is
 // LIMIT_REACHED naming the type and the number.
 const (
+	// MaxTypes bounds the types a document defines (GitHub's defines
+	// 1,636): the interpretation's work grows with their number, and at
+	// 20 rows each more than 5,000 entities pass the project's row bound.
+	MaxTypes = 10_000
 	// MaxNameLength bounds a type's, field's, argument's and enum value's
 	// name, in bytes.
 	MaxNameLength = 128
@@ -56,6 +60,15 @@ const (
 // linear passes over its definitions and extensions (a type's extensions
 // count with it), in the document's order.
 func checkDocument(sd *ast.SchemaDocument) error {
+	n := 0
+	for _, d := range sd.Definitions {
+		if !d.BuiltIn {
+			n++
+		}
+	}
+	if n > MaxTypes {
+		return model.Errorf(model.CodeLimitReached, "the schema defines %d types; a schema defines at most %d", n, MaxTypes)
+	}
 	all := append(append(ast.DefinitionList{}, sd.Definitions...), sd.Extensions...)
 	fields := map[string]int{}
 	ifaces := map[string][]string{}

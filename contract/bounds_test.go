@@ -31,6 +31,7 @@ func TestImportBounds(t *testing.T) {
 		{"directive arguments", "directive @d(" + repeatArgs(MaxFieldArguments+1) + ") on FIELD_DEFINITION\ntype Query { a: Int }", []string{"@d", fmt.Sprint(MaxFieldArguments + 1)}},
 		{"directive use arguments", "directive @d(" + repeatArgs(MaxFieldArguments) + ") on FIELD_DEFINITION\ntype Query { a: Int @d(" + strings.ReplaceAll(repeatArgs(MaxFieldArguments+1), ": Int", ": 1") + ") }", []string{"@d on Query.a", fmt.Sprint(MaxFieldArguments + 1)}},
 		{"directive locations", "directive @d on " + strings.Repeat("FIELD_DEFINITION | ", MaxDirectiveLocations) + "FIELD_DEFINITION\ntype Query { a: Int }", []string{"@d", fmt.Sprint(MaxDirectiveLocations + 1)}},
+		{"many types", manyTypes(MaxTypes), []string{"defines 10001 types"}},
 		{"interface edges", interfaceStar(200, 60), []string{fmt.Sprint(MaxImplements), "implements edges"}},
 		{"interface work", interfaceFan(64, 600), []string{"field checks", fmt.Sprint(MaxImplementsWork)}},
 	}
@@ -143,6 +144,16 @@ func interfaceFan(per, fields int) string {
 			fmt.Fprintf(&b, " & I%d", i)
 		}
 		fmt.Fprintf(&b, " {%s }\n", fs.String())
+	}
+	return b.String()
+}
+
+// manyTypes is a Query and n types of one field.
+func manyTypes(n int) string {
+	var b strings.Builder
+	b.WriteString("type Query { t0: T0 }\n")
+	for i := range n {
+		fmt.Fprintf(&b, "type T%d { id: ID! }\n", i)
 	}
 	return b.String()
 }
