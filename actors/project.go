@@ -374,7 +374,7 @@ func (p *projectGrain) runtime(g *grain) (*graphql.Runtime, error) {
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	rt, err := graphql.CompileContext(ctx, p.st.Project, graphql.Options{MaxDepth: g.env.Config.MaxDepth, MaxPageSize: g.env.Config.MaxPageSize,
-		Cache: g.env.QueryCache, Bounds: g.env.Bounds})
+		Cache: g.env.QueryCache, Bounds: g.env.Bounds, Compiles: g.env.Compiles})
 	if err != nil {
 		return nil, fmt.Errorf("compile project %s: %w", p.st.Project.ID, err)
 	}

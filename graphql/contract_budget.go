@@ -19,21 +19,42 @@ import (
 // it goes: the bytes of generated rows, and the caller's deadline. A
 // compile that fails is remembered for the model version, so a runtime
 // call does not start it again; compiles wait for one of a few slots of
-// the process, so that many projects' first calls at once do not hold a
-// compile's memory each.
+// the node (Compiles), so that many projects' first calls at once do not
+// hold a compile's memory each.
 
 // MaxGeneratedBytes bounds the generated rows of a contract project, as
 // the NDJSON text they are read from: the compile refuses past it with
 // LIMIT_REACHED naming the type.
 const MaxGeneratedBytes = 128 << 20
 
-// compileSlots bounds the contract compiles that run at once in the
-// process.
-var compileSlots = make(chan struct{}, max(2, runtime.GOMAXPROCS(0)/2))
-
 // maxFailedCompiles bounds the failures remembered; past it they are
 // forgotten all at once (each is a few hundred bytes).
 const maxFailedCompiles = 1024
+
+// Compiles is a node's budget of contract compiles: the slots they share
+// and the failures remembered per model version. A node makes one and
+// shares it with every runtime it compiles (Options.Compiles), as it
+// shares its query cache. It is safe for concurrent use.
+type Compiles struct {
+	slots  chan struct{}
+	mu     sync.Mutex
+	failed map[compileKey]error
+	runs   atomic.Int64
+}
+
+// NewCompiles returns a budget of slots compiles at once (at least 1).
+func NewCompiles(slots int) *Compiles {
+	return &Compiles{slots: make(chan struct{}, max(slots, 1)), failed: map[compileKey]error{}}
+}
+
+// DefaultCompileSlots is the compiles a node runs at once: half its
+// processors, at least 2 (a compile at the bounds takes a few CPU seconds
+// and a hundred megabytes or so).
+func DefaultCompileSlots() int { return max(2, runtime.GOMAXPROCS(0)/2) }
+
+// Runs returns how many contract compiles ran, not counting those
+// answered from a remembered failure.
+func (c *Compiles) Runs() int64 { return c.runs.Load() }
 
 // compileKey names a model version of a project: its ID and version, and
 // a hash of its document and row settings, so that two projects that
@@ -43,14 +64,6 @@ type compileKey struct {
 	version int64
 	doc     uint64
 }
-
-var failedCompiles = struct {
-	sync.Mutex
-	m map[compileKey]error
-}{m: map[compileKey]error{}}
-
-// compileRuns counts the contract compiles that ran (tests read it).
-var compileRuns atomic.Int64
 
 // keyOf is the compileKey of p, a contract project.
 func keyOf(p *model.Project) compileKey {
@@ -63,21 +76,21 @@ func keyOf(p *model.Project) compileKey {
 	return compileKey{p.ID, p.Version, h.Sum64()}
 }
 
-// rememberedFailure returns the error of a failed compile of k, or nil.
-func rememberedFailure(k compileKey) error {
-	failedCompiles.Lock()
-	defer failedCompiles.Unlock()
-	return failedCompiles.m[k]
+// failure returns the error of a failed compile of k, or nil.
+func (c *Compiles) failure(k compileKey) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.failed[k]
 }
 
-// rememberFailure keeps err as the answer of every compile of k.
-func rememberFailure(k compileKey, err error) {
-	failedCompiles.Lock()
-	defer failedCompiles.Unlock()
-	if len(failedCompiles.m) >= maxFailedCompiles {
-		clear(failedCompiles.m)
+// remember keeps err as the answer of every compile of k.
+func (c *Compiles) remember(k compileKey, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.failed) >= maxFailedCompiles {
+		clear(c.failed)
 	}
-	failedCompiles.m[k] = err
+	c.failed[k] = err
 }
 
 // transient reports whether err says that ctx ended rather than that the
@@ -93,26 +106,26 @@ func errCompileTimeout() error {
 	return model.Errorf(model.CodeQueryTimeout, "the project's schema could not be compiled within the request's time limit; retry")
 }
 
-// compileContractBudgeted is compileContract in a slot, remembering a
-// failure for p's model version.
-func compileContractBudgeted(ctx context.Context, rt *Runtime, p *model.Project) error {
+// compile is compileContract in one of c's slots, remembering a failure
+// for p's model version.
+func (c *Compiles) compile(ctx context.Context, rt *Runtime, p *model.Project) error {
 	k := keyOf(p)
-	if err := rememberedFailure(k); err != nil {
+	if err := c.failure(k); err != nil {
 		return err
 	}
 	select {
-	case compileSlots <- struct{}{}:
+	case c.slots <- struct{}{}:
 	case <-ctx.Done():
 		return errCompileTimeout()
 	}
-	defer func() { <-compileSlots }()
-	if err := rememberedFailure(k); err != nil { // one that held the slot failed meanwhile
+	defer func() { <-c.slots }()
+	if err := c.failure(k); err != nil { // one that held the slot failed meanwhile
 		return err
 	}
-	compileRuns.Add(1)
+	c.runs.Add(1)
 	err := compileContract(ctx, rt, p)
 	if err != nil && !transient(ctx, err) {
-		rememberFailure(k, err)
+		c.remember(k, err)
 	}
 	return err
 }

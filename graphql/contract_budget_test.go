@@ -31,21 +31,21 @@ func storedContract(t *testing.T, id, doc string) *model.Project {
 // new version compiles afresh.
 func TestCompileRemembersFailure(t *testing.T) {
 	p := storedContract(t, "premember", gqlattack.Embedded(120, 3))
-	before := compileRuns.Load()
+	c := NewCompiles(2)
 	for i := range 3 {
-		_, err := Compile(p, Options{})
+		_, err := Compile(p, Options{Compiles: c})
 		if model.ErrorCode(err) != model.CodeLimitReached || !strings.Contains(err.Error(), "type Item") {
 			t.Fatalf("compile %d: %v; want LIMIT_REACHED naming Item", i, err)
 		}
 	}
-	if runs := compileRuns.Load() - before; runs != 1 {
+	if runs := c.Runs(); runs != 1 {
 		t.Errorf("three calls ran %d compiles; want 1", runs)
 	}
 	p.Version++
-	if _, err := Compile(p, Options{}); model.ErrorCode(err) != model.CodeLimitReached {
+	if _, err := Compile(p, Options{Compiles: c}); model.ErrorCode(err) != model.CodeLimitReached {
 		t.Fatalf("the next version: %v", err)
 	}
-	if runs := compileRuns.Load() - before; runs != 2 {
+	if runs := c.Runs(); runs != 2 {
 		t.Errorf("a new version ran %d compiles in all; want 2", runs)
 	}
 }
@@ -88,27 +88,28 @@ func TestCompileDeadline(t *testing.T) {
 	}
 }
 
-// TestCompileSlots: contract compiles share the process's slots; with
-// every slot taken, a compile waits within its deadline and then answers
+// TestCompileSlots: contract compiles share the node's slots; with every
+// slot taken, a compile waits within its deadline and then answers
 // QUERY_TIMEOUT.
 func TestCompileSlots(t *testing.T) {
 	p := &model.Project{ID: "pslots"}
 	if _, err := contract.Apply(p, []byte(gqlattack.Wide(3)), time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	for range cap(compileSlots) {
-		compileSlots <- struct{}{}
+	c := NewCompiles(2)
+	for range cap(c.slots) {
+		c.slots <- struct{}{}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 	defer cancel()
-	_, err := CompileContext(ctx, p, Options{})
-	for range cap(compileSlots) {
-		<-compileSlots
+	_, err := CompileContext(ctx, p, Options{Compiles: c})
+	for range cap(c.slots) {
+		<-c.slots
 	}
 	if model.ErrorCode(err) != model.CodeQueryTimeout {
 		t.Fatalf("a compile with every slot taken: %v; want QUERY_TIMEOUT", err)
 	}
-	if _, err := Compile(p, Options{}); err != nil {
-		t.Fatal(err)
+	if _, err := Compile(p, Options{Compiles: c}); err != nil || c.Runs() != 1 {
+		t.Fatalf("with a slot free: %v, %d compiles", err, c.Runs())
 	}
 }

@@ -56,6 +56,11 @@ type Options struct {
 	// MaxGeneratedBytes bounds a contract project's generated rows
 	// (default MaxGeneratedBytes).
 	MaxGeneratedBytes int
+	// Compiles, when set, is the node's budget of contract compiles
+	// (slots, remembered failures) that the Runtime's compile shares with
+	// others; nil gives the compile one of its own (tests, one-off
+	// compiles).
+	Compiles *Compiles
 }
 
 // DefaultCacheRows is Options.CacheRows when it is not set: 8 Mi cached
@@ -116,7 +121,11 @@ func CompileContext(ctx context.Context, p *model.Project, opt Options) (*Runtim
 	rt := &Runtime{opt: opt, model: compileModel(p), env: engine.Env{Cache: c.View(),
 		Sparse: engine.SparseReach{Div: engine.DefaultSparseDiv}}}
 	if p.Contract != nil {
-		if err := compileContractBudgeted(ctx, rt, p); err != nil {
+		budget := opt.Compiles
+		if budget == nil {
+			budget = NewCompiles(1)
+		}
+		if err := budget.compile(ctx, rt, p); err != nil {
 			return nil, err
 		}
 		return rt, nil
