@@ -45,7 +45,9 @@ func FuzzContractImport(f *testing.F) {
 		plan, err := contract.Apply(p, []byte(doc), time.Now())
 		if err == nil {
 			c := *p.Contract
-			c.Tables = []model.ContractTable{{Type: "Item", Rows: n}}
+			for _, e := range plan.Entities {
+				c.Tables = append(c.Tables, model.ContractTable{Type: e.Type, Rows: n})
+			}
 			if p.Tables, p.Relations, err = contract.Build(p.ID, plan, &c); err == nil {
 				p.Contract = &c
 			}

@@ -156,7 +156,7 @@ func checkContractTable(t ContractTable, entities, seen map[string]bool) error {
 func ContractImportCode(typ string) string {
 	code := "contract-" + typ
 	if len(code) > 64 {
-		code = fmt.Sprintf("contract-%.45s-%016x", typ, fnv64(typ))
+		code = fmt.Sprintf("contract-%.38s-%016x", typ, fnv64(typ)) // 9 + 38 + 1 + 16 = 64
 	}
 	return code
 }
