@@ -150,6 +150,10 @@ type Env struct {
 	// runtime, so that its size is bounded per node, not per project; nil
 	// gives each runtime its own (tests).
 	QueryCache *graphql.Cache
+	// Compiles is the node's budget of contract compiles (slots shared by
+	// every project, failures remembered per model version); nil gives
+	// each compile its own (tests).
+	Compiles *graphql.Compiles
 	// Bounds are the node's bounds of one runtime request (response
 	// bytes, list items, errors) and its response byte budget.
 	Bounds exec.Bounds

@@ -1,8 +1,10 @@
 package actors
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -353,13 +355,26 @@ func (p *projectGrain) authorize(a Access, write bool) error {
 	return model.Errorf(model.CodeNotFound, "project not found")
 }
 
-// runtime returns the compiled runtime of the current model version.
+// runtime returns the compiled runtime of the current model version. A
+// contract project's compile waits for a slot of the node and is bounded
+// (graphql.CompileContext; a failed one is remembered for the version);
+// it gets the deadline of the call being handled, but at least
+// minCompileTime: an admitted compile takes a few CPU seconds at the
+// bounds, so cutting it at a short deadline on a busy node would only
+// make every next call start it again, while the grain keeps what it
+// finishes.
 func (p *projectGrain) runtime(g *grain) (*graphql.Runtime, error) {
 	if p.rt != nil && p.rtVer == p.st.Project.Version {
 		return p.rt, nil
 	}
-	rt, err := graphql.Compile(p.st.Project, graphql.Options{MaxDepth: g.env.Config.MaxDepth, MaxPageSize: g.env.Config.MaxPageSize,
-		Cache: g.env.QueryCache, Bounds: g.env.Bounds, BaseURL: g.env.Config.BaseURL})
+	deadline := time.Now().Add(minCompileTime)
+	if g.deadline.After(deadline) {
+		deadline = g.deadline
+	}
+	ctx, cancel := context.WithDeadline(context.Background(), deadline)
+	defer cancel()
+	rt, err := graphql.CompileContext(ctx, p.st.Project, graphql.Options{MaxDepth: g.env.Config.MaxDepth, MaxPageSize: g.env.Config.MaxPageSize,
+		Cache: g.env.QueryCache, Bounds: g.env.Bounds, Compiles: g.env.Compiles, BaseURL: g.env.Config.BaseURL})
 	if err != nil {
 		return nil, fmt.Errorf("compile project %s: %w", p.st.Project.ID, err)
 	}
@@ -367,6 +382,9 @@ func (p *projectGrain) runtime(g *grain) (*graphql.Runtime, error) {
 	p.publish(g)
 	return rt, nil
 }
+
+// minCompileTime is the least time a compile of the project grain gets.
+const minCompileTime = 30 * time.Second
 
 // mayDelete: an account project is deleted by an ADMIN or OWNER of its
 // account (or the node), never by an API key (app/service_keys.go states

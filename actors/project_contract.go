@@ -2,6 +2,7 @@ package actors
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/mockgql/mockgql/actors/internal/pb"
@@ -46,6 +47,27 @@ func importContract(p *model.Project, e *pb.EditImportContract, now time.Time) e
 	}
 	_, err := contract.Apply(p, []byte(e.Document), now)
 	return err
+}
+
+// checkEmbeddedFields holds the embedded types of next's contract (object
+// types without identity, whose values a row holds) to the attribute limit
+// of a table, as their fields are the row's too; it reads the document
+// only when the edit changed it.
+func checkEmbeddedFields(prev, next *model.Project, maxAttrs int) error {
+	if next.Contract == nil || prev.Contract != nil && prev.Contract.Document == next.Contract.Document {
+		return nil
+	}
+	s, err := contract.Parse([]byte(next.Contract.Document), contract.MaxDocumentBytes)
+	if err != nil {
+		return err
+	}
+	for _, e := range contract.Interpret(s).Embedded {
+		if len(e.Fields) > maxAttrs {
+			return model.Errorf(model.CodeLimitReached, "type %s has %d fields; a type whose values a row holds may have %s in a %s project, as a table",
+				model.Truncate(e.Type, 64), len(e.Fields), plural(maxAttrs, "field"), strings.ToLower(string(next.Kind)))
+		}
+	}
+	return nil
 }
 
 // contractVersion is p's contract version, 0 without one.

@@ -246,6 +246,9 @@ func (p *projectGrain) checkLimits(g *grain, next *model.Project, a Access) erro
 				return model.Errorf(model.CodeLimitReached, "table %s may have %s in a %s project", t.Name, plural(maxAttrs, "attribute"), strings.ToLower(string(next.Kind)))
 			}
 		}
+		if err := checkEmbeddedFields(p.st.Project, next, maxAttrs); err != nil {
+			return err
+		}
 	}
 	return p.checkValues(l.Model, next)
 }

@@ -35,7 +35,7 @@ func (s contracts) ImportGraphQLSchema(ctx context.Context, p model.Principal, p
 	if err := s.mayEdit(ctx, p, pr); err != nil {
 		return nil, err
 	}
-	in, doc, err := checkContract(pr, sdl)
+	in, doc, err := checkContract(ctx, pr, sdl)
 	if err != nil {
 		return nil, err
 	}
@@ -51,7 +51,7 @@ func (s contracts) ImportGraphQLSchema(ctx context.Context, p model.Principal, p
 		return nil, err
 	}
 	if c := in.Project.Contract; c != nil && len(c.Mappings) > 0 { // the mappings kept from the last version
-		if in.Report, err = contractReport(c.Document, c.Mappings); err != nil {
+		if in.Report, err = contractReport(ctx, c.Document, c.Mappings); err != nil {
 			return nil, err
 		}
 	}
@@ -59,8 +59,8 @@ func (s contracts) ImportGraphQLSchema(ctx context.Context, p model.Principal, p
 }
 
 // contractReport is the report of doc with maps applied.
-func contractReport(doc string, maps []model.ContractMapping) ([]model.ContractField, error) {
-	s, err := contract.Parse([]byte(doc), contract.MaxDocumentBytes)
+func contractReport(ctx context.Context, doc string, maps []model.ContractMapping) ([]model.ContractField, error) {
+	s, err := contract.ParseContext(ctx, []byte(doc), contract.MaxDocumentBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -89,19 +89,29 @@ func (s contracts) CheckGraphQLSchema(ctx context.Context, p model.Principal, pr
 			return nil, err
 		}
 	}
-	in, _, err := checkContract(pr, sdl)
+	in, _, err := checkContract(ctx, pr, sdl)
 	return in, err
 }
 
-// checkContract parses and interprets sdl and compares it with pr's
-// contract (pr may be nil). It returns the import's report without its
-// project, and the document as SDL (an introspection result printed).
-func checkContract(pr *model.Project, sdl string) (*model.ContractImport, string, error) {
-	s, err := contract.Parse([]byte(sdl), contract.MaxDocumentBytes)
+// checkContract parses and interprets sdl within ctx (contract.ParseContext)
+// and compares it with pr's contract (pr may be nil). It returns the
+// import's report without its project, and the document as SDL (an
+// introspection result printed). A document whose generated rows would
+// hold more values than the bounds (at pr's row counts, else the default)
+// is refused here as the import would refuse it.
+func checkContract(ctx context.Context, pr *model.Project, sdl string) (*model.ContractImport, string, error) {
+	s, err := contract.ParseContext(ctx, []byte(sdl), contract.MaxDocumentBytes)
 	if err != nil {
 		return nil, "", err
 	}
 	plan := contract.Interpret(s)
+	rows := (&model.Contract{}).GeneratedRows
+	if pr != nil && pr.Contract != nil {
+		rows = pr.Contract.GeneratedRows
+	}
+	if err := plan.CheckCells(rows); err != nil {
+		return nil, "", err
+	}
 	in := &model.ContractImport{Tables: plan.EntityNames(), Report: contract.Report(s, nil), Unsupported: plan.Unsupported(), Changes: []model.SchemaChange{}}
 	if pr != nil && pr.Contract != nil {
 		if in.Changes, err = graphql.DiffSchemas(pr.Contract.Document, s.SDL); err != nil {
@@ -116,7 +126,7 @@ func checkContract(pr *model.Project, sdl string) (*model.ContractImport, string
 // project the grain then refuses the import for (a plan limit) is deleted
 // again.
 func (s contracts) CreateProjectFromSchema(ctx context.Context, p model.Principal, name, slug, sdl string) (*model.Project, error) {
-	if _, _, err := checkContract(nil, sdl); err != nil {
+	if _, _, err := checkContract(ctx, nil, sdl); err != nil {
 		return nil, err
 	}
 	pr, err := s.createAccountProject(ctx, p, name, slug)

@@ -20,13 +20,18 @@ import (
 //
 // The error is a *model.Error from model.Contract.Check: BAD_USER_INPUT
 // when c's settings name types that are not entities of plan or a count
-// is out of bounds, LIMIT_REACHED past the project's total of rows.
+// is out of bounds, LIMIT_REACHED past the project's total of rows; or
+// from Plan.CheckCells: LIMIT_REACHED past the values a row or the
+// project's rows may hold.
 func Build(projectID string, plan *Plan, c *model.Contract) ([]*model.Table, []*model.Relation, error) {
 	entities := map[string]bool{}
 	for _, e := range plan.Entities {
 		entities[e.Type] = true
 	}
 	if err := c.Check(entities); err != nil {
+		return nil, nil, err
+	}
+	if err := plan.CheckCells(c.GeneratedRows); err != nil {
 		return nil, nil, err
 	}
 	byType := map[string]*model.Table{}

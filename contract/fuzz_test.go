@@ -9,7 +9,8 @@ import (
 )
 
 // FuzzParse feeds Parse and Interpret arbitrary documents: they must never
-// panic, Parse refuses only with BAD_USER_INPUT or PAYLOAD_TOO_LARGE, and
+// panic, Parse refuses only with BAD_USER_INPUT, LIMIT_REACHED (a bound of
+// bounds.go) or PAYLOAD_TOO_LARGE, and
 // whatever parses is interpreted with a report line per root field.
 func FuzzParse(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.graphql")
@@ -25,7 +26,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		s, err := Parse(doc, 64<<10)
 		if err != nil {
-			if c := model.ErrorCode(err); c != model.CodeBadUserInput && c != model.CodePayloadTooLarge {
+			if c := model.ErrorCode(err); c != model.CodeBadUserInput && c != model.CodePayloadTooLarge && c != model.CodeLimitReached {
 				t.Fatalf("refusal with code %s: %v", c, err)
 			}
 			return

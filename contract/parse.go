@@ -2,13 +2,16 @@ package contract
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"sort"
 	"strings"
 
-	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator"
 
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -26,13 +29,35 @@ type Schema struct {
 
 // Parse reads doc, an SDL document or an introspection result
 // ({"data":{"__schema":…}} or {"__schema":…}), of at most max bytes. It
-// returns a *model.Error: PAYLOAD_TOO_LARGE past max; BAD_USER_INPUT for a
-// document that does not parse or validate (the message names line and
-// column) or that uses a construct mockgql cannot serve (named).
+// returns a *model.Error: PAYLOAD_TOO_LARGE past max; LIMIT_REACHED for a
+// document over a structural bound (bounds.go: names, fields, arguments,
+// interfaces), checked before the document is validated; BAD_USER_INPUT
+// for a document that does not parse or validate (the message names line
+// and column) or that uses a construct mockgql cannot serve (named).
+// Parse waits for a slot without a deadline; surfaces that serve a
+// request call ParseContext.
 func Parse(doc []byte, max int) (*Schema, error) {
+	return ParseContext(context.Background(), doc, max)
+}
+
+// ParseContext is Parse in one of the process's slots for parsing and
+// validating GraphQL documents (exec.ValidationSlot), shared with the
+// runtime's queries: it waits for one until ctx is done, and then returns
+// QUERY_TIMEOUT.
+func ParseContext(ctx context.Context, doc []byte, max int) (*Schema, error) {
 	if len(doc) > max {
 		return nil, model.Errorf(model.CodePayloadTooLarge, "the schema is %d bytes, over the limit of %d", len(doc), max)
 	}
+	release, ok := exec.ValidationSlot(ctx)
+	if !ok {
+		return nil, model.Errorf(model.CodeQueryTimeout, "the schema could not be read within the request's time limit; retry")
+	}
+	defer release()
+	return parse(doc)
+}
+
+// parse is Parse within a slot.
+func parse(doc []byte) (*Schema, error) {
 	sdl := string(doc)
 	if t := bytes.TrimSpace(doc); len(t) > 0 && t[0] == '{' {
 		var err error
@@ -43,13 +68,9 @@ func Parse(doc []byte, max int) (*Schema, error) {
 	if strings.TrimSpace(sdl) == "" {
 		return nil, model.Errorf(model.CodeBadUserInput, "the schema document is empty")
 	}
-	sources := []*ast.Source{{Name: "schema.graphql", Input: sdl}}
-	if fed := federationSource(sdl); fed != nil {
-		sources = append(sources, fed)
-	}
-	s, err := gqlparser.LoadSchema(sources...)
+	s, err := load(sdl)
 	if err != nil {
-		return nil, located(sdl, err)
+		return nil, err
 	}
 	if s.Query == nil {
 		return nil, model.Errorf(model.CodeBadUserInput, "the schema has no query type: define type Query or schema { query: … }")
@@ -58,6 +79,29 @@ func Parse(doc []byte, max int) (*Schema, error) {
 		return nil, err
 	}
 	return &Schema{SDL: sdl, AST: s}, nil
+}
+
+// load parses sdl with gqlparser's prelude (and, for a federation
+// subgraph, the definitions federationSource adds), refuses it over a
+// structural bound, then validates it: gqlparser.LoadSchema with the
+// bounds between its two steps.
+func load(sdl string) (*ast.Schema, error) {
+	sources := []*ast.Source{validator.Prelude, {Name: "schema.graphql", Input: sdl}}
+	if fed := federationSource(sdl); fed != nil {
+		sources = append(sources, fed)
+	}
+	sd, err := parser.ParseSchemas(sources...)
+	if err != nil {
+		return nil, located(sdl, err)
+	}
+	if err := checkDocument(sd); err != nil {
+		return nil, err
+	}
+	s, err := validator.ValidateSchemaDocument(sd)
+	if err != nil {
+		return nil, located(sdl, err)
+	}
+	return s, nil
 }
 
 // unsupported refuses the constructs mockgql cannot serve, naming each (at

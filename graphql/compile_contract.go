@@ -1,6 +1,7 @@
 package graphql
 
 import (
+	"context"
 	"fmt"
 	"hash/fnv"
 	"strings"
@@ -41,9 +42,10 @@ type contractRT struct {
 	links map[string]*ctLink
 }
 
-// compileContract builds the runtime of the contract project p.
-func compileContract(rt *Runtime, p *model.Project) error {
-	s, err := contract.Parse([]byte(p.Contract.Document), contract.MaxDocumentBytes)
+// compileContract builds the runtime of the contract project p within ctx
+// (its rows bounded: contract_budget.go).
+func compileContract(ctx context.Context, rt *Runtime, p *model.Project) error {
+	s, err := contract.ParseContext(ctx, []byte(p.Contract.Document), contract.MaxDocumentBytes)
 	if err != nil {
 		return fmt.Errorf("graphql: contract of project %s: %w", p.ID, err)
 	}
@@ -52,6 +54,9 @@ func compileContract(rt *Runtime, p *model.Project) error {
 		// The import checked the mappings against this document; serve
 		// the interpretation rather than fail the whole runtime.
 		plan = contract.Interpret(s)
+	}
+	if err := plan.CheckCells(p.Contract.GeneratedRows); err != nil { // a project stored before the bound
+		return fmt.Errorf("graphql: rows of project %s: %w", p.ID, err)
 	}
 	ct := &contractRT{plan: plan, tables: map[string]*engine.Table{}, entities: map[string]*contract.Entity{}, seed: seedOf(p.ID), values: newValuesAt(rt.opt.BaseURL)}
 	for _, t := range rt.model.tables {
@@ -65,7 +70,7 @@ func compileContract(rt *Runtime, p *model.Project) error {
 		ct.entities[e.Type] = e
 	}
 	ct.links = contractLinks(plan, ct.tables)
-	if ct.data, err = generateRows(plan, p, ct.seed, ct.values); err != nil {
+	if ct.data, err = generateRows(ctx, plan, p, ct.seed, ct.values, rt.opt.MaxGeneratedBytes); err != nil {
 		return fmt.Errorf("graphql: rows of project %s: %w", p.ID, err)
 	}
 	rt.contract, rt.schema = ct, s.AST

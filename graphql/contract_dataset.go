@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -22,8 +23,9 @@ import (
 // row kept once written, so that compiling a project at its row bound
 // (docs/reference/bounds.md) stays within its CPU and memory budget.
 
-// generateRows makes the datasets of p's generated tables.
-func generateRows(plan *contract.Plan, p *model.Project, seed uint64, values contract.Values) (map[string]*dataset.Dataset, error) {
+// generateRows makes the datasets of p's generated tables, until ctx is
+// done (QUERY_TIMEOUT) and to maxBytes of rows (LIMIT_REACHED).
+func generateRows(ctx context.Context, plan *contract.Plan, p *model.Project, seed uint64, values contract.Values, maxBytes int) (map[string]*dataset.Dataset, error) {
 	tables := map[string]*model.Table{}
 	for _, t := range p.Tables {
 		if t.Source != nil && t.Source.Generated {
@@ -46,14 +48,23 @@ func generateRows(plan *contract.Plan, p *model.Project, seed uint64, values con
 	}
 	skip := func(entity string) bool { return tables[entity] == nil }
 	var keys []string
+	done, n := 0, 0 // bytes of the tables flushed; rows made
 	err := plan.EachRow(p.Contract.RowsOf, seed, values, skip, func(entity string, row map[string]any) error {
 		if entity != cur {
+			done += len(buf)
 			if err := flush(); err != nil {
 				return err
 			}
 			cur, keys = entity, columnsOf(plan, entity)
 		}
 		buf = append(appendRow(buf, row, keys), '\n')
+		if n++; n%256 == 0 && ctx.Err() != nil {
+			return errCompileTimeout()
+		}
+		if done+len(buf) > maxBytes {
+			return model.Errorf(model.CodeLimitReached, "the generated rows pass %d bytes at type %s; a project's are at most %d: generate fewer rows with setContractRows",
+				done+len(buf), model.Truncate(entity, 64), maxBytes)
+		}
 		return nil
 	})
 	if err == nil {

@@ -57,6 +57,14 @@ type Options struct {
 	// URLs of a contract project are under it; "" keeps them on the
 	// origin that serves the answer (/img/…).
 	BaseURL string
+	// MaxGeneratedBytes bounds a contract project's generated rows
+	// (default MaxGeneratedBytes).
+	MaxGeneratedBytes int
+	// Compiles, when set, is the node's budget of contract compiles
+	// (slots, remembered failures) that the Runtime's compile shares with
+	// others; nil gives the compile one of its own (tests, one-off
+	// compiles).
+	Compiles *Compiles
 }
 
 // DefaultCacheRows is Options.CacheRows when it is not set: 8 Mi cached
@@ -76,6 +84,7 @@ func (o Options) withDefaults() Options {
 	def(&o.MaxFields, exec.DefaultMaxFields)
 	def(&o.MaxPageSize, 1000)
 	def(&o.CacheRows, DefaultCacheRows)
+	def(&o.MaxGeneratedBytes, MaxGeneratedBytes)
 	return o
 }
 
@@ -97,8 +106,17 @@ type Runtime struct {
 // Compile builds the runtime of project p. It reads p only during the call
 // and keeps nothing of it, so the caller may change p afterwards. The error
 // is an internal one (a model the runtime cannot express); model validation
-// (package model) keeps it from happening.
+// (package model) keeps it from happening. For a contract project it is
+// also the refusal of the compile budget (contract_budget.go), which is
+// remembered for p's model version.
 func Compile(p *model.Project, opt Options) (*Runtime, error) {
+	return CompileContext(context.Background(), p, opt)
+}
+
+// CompileContext is Compile within ctx: a contract project's compile waits
+// for a slot of the process and generates its rows until ctx is done,
+// and then returns QUERY_TIMEOUT (not remembered).
+func CompileContext(ctx context.Context, p *model.Project, opt Options) (*Runtime, error) {
 	opt = opt.withDefaults()
 	c := opt.Cache
 	if c == nil {
@@ -107,7 +125,11 @@ func Compile(p *model.Project, opt Options) (*Runtime, error) {
 	rt := &Runtime{opt: opt, model: compileModel(p), env: engine.Env{Cache: c.View(),
 		Sparse: engine.SparseReach{Div: engine.DefaultSparseDiv}}}
 	if p.Contract != nil {
-		if err := compileContract(rt, p); err != nil {
+		budget := opt.Compiles
+		if budget == nil {
+			budget = NewCompiles(1)
+		}
+		if err := budget.compile(ctx, rt, p); err != nil {
 			return nil, err
 		}
 		return rt, nil

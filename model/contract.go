@@ -93,6 +93,15 @@ func (c *Contract) RowsOf(typ string) int {
 	return DefaultContractRows
 }
 
+// GeneratedRows returns how many rows are generated for the entity typ:
+// RowsOf, or 0 when a dataset holds its rows.
+func (c *Contract) GeneratedRows(typ string) int {
+	if t := c.Table(typ); t != nil && t.ImportCode != "" {
+		return 0
+	}
+	return c.RowsOf(typ)
+}
+
 // Table returns the settings of the entity typ, or nil.
 func (c *Contract) Table(typ string) *ContractTable {
 	for i := range c.Tables {
@@ -147,7 +156,7 @@ func checkContractTable(t ContractTable, entities, seen map[string]bool) error {
 func ContractImportCode(typ string) string {
 	code := "contract-" + typ
 	if len(code) > 64 {
-		code = fmt.Sprintf("contract-%.45s-%016x", typ, fnv64(typ))
+		code = fmt.Sprintf("contract-%.38s-%016x", typ, fnv64(typ)) // 9 + 38 + 1 + 16 = 64
 	}
 	return code
 }

@@ -3,6 +3,7 @@ package model_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/mockgql/mockgql/model"
@@ -45,5 +46,21 @@ func TestContractCheck(t *testing.T) {
 	}
 	if got := (&model.Contract{Tables: []model.ContractTable{{Type: "T1", Rows: 3}}}).RowsOf("T2"); got != model.DefaultContractRows {
 		t.Errorf("RowsOf an unset entity = %d", got)
+	}
+}
+
+// TestContractImportCodeLength: the import code of an entity's rows is a
+// valid import code whatever the length of the type's name (it was 71
+// characters for names over 55, and such projects did not compile).
+func TestContractImportCodeLength(t *testing.T) {
+	for _, n := range []int{1, 55, 56, 70, 128} {
+		typ := "T" + strings.Repeat("x", n-1)
+		code := model.ContractImportCode(typ)
+		if len(code) > 64 { // dataset.MaxImportCodeLen
+			t.Errorf("a name of %d: %q has %d characters", n, code, len(code))
+		}
+		if other := model.ContractImportCode(typ + "y"); n > 55 && other == code {
+			t.Errorf("two long names share the code %q", code)
+		}
 	}
 }

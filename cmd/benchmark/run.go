@@ -122,6 +122,10 @@ func run(o options) error {
 			report.print()
 			return fmt.Errorf("budget: %w", err)
 		}
+		if err := schemaBudget(bin, dir, report); err != nil {
+			report.print()
+			return fmt.Errorf("budget: %w", err)
+		}
 	}
 	if o.runs("modelsize") {
 		if err := modelSize(bin, dir, report); err != nil {

@@ -221,7 +221,8 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 		clock = c.clock
 	}
 	env := &actors.Env{Local: &actors.Local{}, Clock: clock, Config: acfg, Log: log, Metrics: metrics,
-		QueryCache: graphql.NewCache(max(c.QueryCacheMB, 1) << 20 / graphql.CacheRowBytes), Bounds: c.Surface.bounds()}
+		QueryCache: graphql.NewCache(max(c.QueryCacheMB, 1) << 20 / graphql.CacheRowBytes), Bounds: c.Surface.bounds(),
+		Compiles: graphql.NewCompiles(graphql.DefaultCompileSlots())}
 	bind := c.ClusterBind
 	if bind == "" {
 		bind = "127.0.0.1:0"

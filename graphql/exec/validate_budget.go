@@ -269,6 +269,19 @@ func acquireSlot(ctx context.Context) bool {
 
 func releaseSlot() { <-validateSlots }
 
+// ValidationSlot waits, until ctx is done, for one of the slots in which
+// the process parses and validates GraphQL documents, for other work of
+// the same kind: an imported schema's parsing and validation (package
+// contract) shares them, so hostile schemas and hostile queries together
+// hold at most that many processors. It returns the release, to call
+// once, and false (and no release) when ctx ended first.
+func ValidationSlot(ctx context.Context) (release func(), ok bool) {
+	if !acquireSlot(ctx) {
+		return nil, false
+	}
+	return releaseSlot, true
+}
+
 // timedOut is the refusal of a request whose context ended before its
 // document was validated: QUERY_TIMEOUT, never cached.
 func timedOut() *Result {
