@@ -10,9 +10,11 @@ import (
 
 // builtIn names what gqlparser's prelude already defines, so that a
 // printed introspection result does not define it twice.
+// (@defer is gqlparser's, not GraphQL's: a result that lists it, as
+// Shopify's Storefront API does, defines it, and the runtime lists it.)
 var builtIn = map[string]bool{
 	"String": true, "Int": true, "Float": true, "Boolean": true, "ID": true,
-	"@include": true, "@skip": true, "@deprecated": true, "@specifiedBy": true, "@defer": true, "@oneOf": true,
+	"@include": true, "@skip": true, "@deprecated": true, "@specifiedBy": true, "@oneOf": true,
 }
 
 // introspection is the part of an introspection result a schema is built

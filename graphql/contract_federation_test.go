@@ -1,13 +1,19 @@
 package graphql
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mockgql/mockgql/contract"
+	"github.com/mockgql/mockgql/engine"
+	"github.com/mockgql/mockgql/model"
 )
 
 // TestFederationSubgraph: a Federation 2 subgraph (extend schema @link,
@@ -141,5 +147,45 @@ func TestContractDirectivesIntrospected(t *testing.T) {
 	other := newContractHarness(t, "testdata/federation/products.graphql")
 	if dirs := fmt.Sprint(other.do(`{ __schema { directives { name } } }`, nil)); strings.Contains(dirs, "name:defer]") {
 		t.Errorf("a schema without @defer advertises the prelude's: %s", dirs)
+	}
+}
+
+// TestShopifyStorefront: Shopify's Storefront API (an introspection
+// result, contract/testdata) imports, answers a storefront's product
+// query with rows of the query's shape, finds a product by the id a list
+// gave, and lists the @defer it defines.
+func TestShopifyStorefront(t *testing.T) {
+	raw, err := os.ReadFile("../contract/testdata/shopify-storefront.introspection.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &model.Project{ID: "pshopify1", Slug: "shopify", Name: "shopify", Kind: model.KindAccount}
+	if _, err := contract.Apply(p, doc, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: engine.NewOverlay()}
+	out := h.do(`{ products(first: 3) { edges { cursor node { id title handle vendor priceRange { minVariantPrice { amount currencyCode } } } } pageInfo { hasNextPage endCursor } } }`, nil)
+	if out["errors"] != nil {
+		t.Fatalf("products: %v", out["errors"])
+	}
+	edges, _ := jsonAt(out, "data.products.edges").([]any)
+	if len(edges) != 3 || jsonAt(edges[0], "node.id") == nil || jsonAt(edges[0], "node.priceRange.minVariantPrice.amount") == nil {
+		t.Fatalf("products(first: 3): %v", out)
+	}
+	id := jsonAt(edges[1], "node.id")
+	one := h.do(`query($id: ID!) { product(id: $id) { id title } }`, map[string]any{"id": id})
+	if jsonAt(one, "data.product.id") != id || jsonAt(one, "data.product.title") != jsonAt(edges[1], "node.title") {
+		t.Errorf("product(id: %v): %v", id, one)
+	}
+	if dirs := fmt.Sprint(h.do(`{ __schema { directives { name } } }`, nil)); !strings.Contains(dirs, "name:defer]") || !strings.Contains(dirs, "name:inContext]") {
+		t.Errorf("the Storefront API's directives: %s", dirs)
 	}
 }

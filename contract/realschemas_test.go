@@ -1,0 +1,81 @@
+package contract
+
+import (
+	"compress/gzip"
+	"io"
+	"os"
+	"testing"
+
+	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator"
+
+	"github.com/mockgql/mockgql/model"
+)
+
+// gunzip returns the contents of the gzipped test file name.
+func gunzip(t testing.TB, name string) []byte {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	z, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestRealSchemasWithinBounds (issue 31 with issue 29): the import's
+// structural and row-value bounds admit Saleor's schema (over
+// MaxDocumentBytes today, so it is checked below the byte bound), and
+// Shopify's Storefront API imports whole — an introspection result that
+// defines @defer — within every bound, its directives kept.
+func TestRealSchemasWithinBounds(t *testing.T) {
+	t.Run("saleor", func(t *testing.T) {
+		sd, err := parser.ParseSchemas(validator.Prelude, &ast.Source{Name: "saleor.graphql", Input: string(gunzip(t, "testdata/saleor.graphql.gz"))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := checkDocument(sd); err != nil {
+			t.Fatalf("Saleor's schema over a structural bound: %v", err)
+		}
+		s, err := validator.ValidateSchemaDocument(sd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan := Interpret(&Schema{AST: s})
+		if err := plan.CheckCells((&model.Contract{}).GeneratedRows); err != nil {
+			t.Fatalf("Saleor's schema over a row-value bound: %v", err)
+		}
+		if len(plan.Entities) < 50 {
+			t.Fatalf("%d entities: not Saleor's schema", len(plan.Entities))
+		}
+	})
+	t.Run("shopify storefront", func(t *testing.T) {
+		s, err := Parse(gunzip(t, "testdata/shopify-storefront.introspection.json.gz"), MaxDocumentBytes)
+		if err != nil {
+			t.Fatalf("Shopify's Storefront API: %v", err)
+		}
+		if s.AST.Directives["defer"] == nil || s.AST.Directives["defer"].Position.Src.BuiltIn {
+			t.Errorf("the Storefront API's own @defer is not in the schema")
+		}
+		plan := Interpret(s)
+		if err := plan.CheckCells((&model.Contract{}).GeneratedRows); err != nil {
+			t.Fatalf("over a row-value bound: %v", err)
+		}
+		shapes := map[string]Shape{}
+		for _, q := range plan.Queries {
+			shapes[q.Name] = q.Shape
+		}
+		if shapes["products"] != ShapeConnection || shapes["product"] != ShapeLookup {
+			t.Errorf("products %q, product %q", shapes["products"], shapes["product"])
+		}
+	})
+}
