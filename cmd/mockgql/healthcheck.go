@@ -10,6 +10,10 @@ import (
 	"time"
 )
 
+// DefaultHealthcheckTimeout is how long `mockgql healthcheck` waits for
+// /readyz: well under the image's HEALTHCHECK interval.
+const DefaultHealthcheckTimeout = 3 * time.Second
+
 // healthcheckCmd is `mockgql healthcheck`: GET a node's /readyz (or --url)
 // and exit 0 on 200, 1 otherwise. It is the image's HEALTHCHECK: a scratch
 // image has no shell and no curl. Without --url it asks the node of this
@@ -17,7 +21,7 @@ import (
 func healthcheckCmd(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("healthcheck", flag.ContinueOnError)
 	url := fs.String("url", "", "the URL to GET (default: http://127.0.0.1:PORT/readyz, PORT from MGQ_HTTP or 8080)")
-	timeout := fs.Duration("timeout", 3*time.Second, "give up after this long")
+	timeout := fs.Duration("timeout", DefaultHealthcheckTimeout, "give up after this long")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
