@@ -95,7 +95,7 @@ export function startCard(who = null) {
   const st = status();
   const name = h("input", { type: "text", id: "schemaProjectName", autocomplete: "off" });
   const input = schemaInput("start", () => { name.placeholder = projectName(input.fileName(), input.value()) || "Name it here"; });
-  name.placeholder = "From the file or the schema's description";
+  name.placeholder = "From the schema or its file";
   const upgrade = h("div", { id: "schemaPlanFix" });
   let guestId = null; // a guest project made by an earlier try of this card
   const create = async () => {
