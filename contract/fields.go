@@ -43,6 +43,8 @@ var nameKinds = []struct{ word, kind string }{
 	{"transactionid", "finance.transactionId"}, {"paymentid", "finance.transactionId"}, {"reference", "finance.transactionId"},
 	{"invoicenumber", "finance.invoiceNumber"}, {"receiptnumber", "finance.invoiceNumber"},
 	{"alttext", "text.altText"}, {"alt", "text.altText"}, {"caption", "text.altText"},
+	{"producttype", "commerce.category"}, {"vendor", "company.name"}, {"brand", "company.name"},
+	{"manufacturer", "company.name"}, {"supplier", "company.name"},
 	{"species", "misc.species"}, {"birthdate", "date.birthday"}, {"dateofbirth", "date.birthday"}, {"dob", "date.birthday"}, {"size", "commerce.size"}, {"material", "commerce.material"},
 	{"email", "internet.email"}, {"firstname", "person.firstName"}, {"lastname", "person.lastName"},
 	{"surname", "person.lastName"}, {"fullname", "person.fullName"}, {"username", "internet.userName"},
@@ -125,6 +127,9 @@ func valueFor(owner, name, typ string) Value {
 	n := norm(name)
 	if typ == "String" && (n == "name" || n == "title" && matchesAny(owner, productTypes)) {
 		return Value{Kind: nameKind(owner)}
+	}
+	if (typ == "String" || typ == "URL" || typ == "Url") && (n == "url" || n == "src" || n == "originalsrc" || n == "transformedsrc") && matchesAny(owner, imageWords) {
+		return Value{Kind: "image.url"} // Image.url, Shopify's Image.originalSrc
 	}
 	if (typ == "String" || typ == "URL" || typ == "Url") && !describesImage(n) {
 		for _, w := range imageWords {
@@ -215,9 +220,15 @@ func nameKind(owner string) string {
 		return "address.country"
 	case matchesAny(owner, categoryTypes):
 		return "commerce.category"
+	case matchesAny(owner, optionTypes):
+		return "commerce.optionName"
 	}
 	return "text.title"
 }
+
+// optionTypes are the types of a product's options (Shopify's
+// ProductOption and SelectedOption): their name is Size, Color, ….
+var optionTypes = []string{"option", "productoption", "selectedoption", "variantoption"}
 
 // categoryTypes are the types whose name is a category's.
 var categoryTypes = []string{"category", "categories", "collection", "department", "genre", "tag", "label", "topic", "section"}
@@ -260,10 +271,16 @@ func byOwner(owner, kind string) string {
 			return "song.title"
 		case matchesAny(owner, productTypes):
 			return "commerce.productName"
+		case matchesAny(owner, categoryTypes):
+			return "commerce.category"
 		}
 	case "text.paragraph":
 		if matchesAny(owner, productTypes) {
 			return "commerce.description"
+		}
+	case "internet.userName": // a product's or a collection's handle is a slug
+		if matchesAny(owner, productTypes) || matchesAny(owner, categoryTypes) || has("page", "article", "blog", "post") {
+			return "text.slug"
 		}
 	}
 	return kind

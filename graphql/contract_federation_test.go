@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -187,5 +189,33 @@ func TestShopifyStorefront(t *testing.T) {
 	}
 	if dirs := fmt.Sprint(h.do(`{ __schema { directives { name } } }`, nil)); !strings.Contains(dirs, "name:defer]") || !strings.Contains(dirs, "name:inContext]") {
 		t.Errorf("the Storefront API's directives: %s", dirs)
+	}
+
+	// A storefront's screen: values by meaning, no Latin, pictures mockgql
+	// serves, handles that are slugs, option names a shop uses.
+	screen := h.do(`{ products(first: 5) { edges { node { title handle vendor productType description tags
+	  featuredImage { url altText } options { name values } variants(first: 2) { edges { node { title sku image { url } } } } } } }
+	  collections(first: 3) { edges { node { title handle description } } } }`, nil)
+	if screen["errors"] != nil {
+		t.Fatal(screen["errors"])
+	}
+	b, _ := json.Marshal(screen["data"])
+	if m := latinWords.FindAllString(string(b), 10); len(m) > 0 {
+		t.Errorf("Latin placeholder words on a storefront: %v", m)
+	}
+	slug := regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	for _, e := range jsonAt(screen, "data.products.edges").([]any) {
+		n := e.(map[string]any)["node"].(map[string]any)
+		if u, _ := jsonAt(n, "featuredImage.url").(string); !strings.HasPrefix(u, "/img/") {
+			t.Errorf("a product's featuredImage.url %q is not a picture mockgql serves", u)
+		}
+		if h, _ := n["handle"].(string); !slug.MatchString(h) {
+			t.Errorf("a product's handle %q is not a slug", h)
+		}
+		for _, o := range n["options"].([]any) {
+			if name := jsonAt(o, "name"); !slices.Contains([]any{"Size", "Color", "Material", "Style"}, name) {
+				t.Errorf("an option named %v", name)
+			}
+		}
 	}
 }

@@ -48,6 +48,7 @@ func contractAliases() map[string]aliasFunc {
 		"commerce.description":  simple(func(f *gofakeit.Faker) any { return f.ProductDescription() }),
 		"commerce.material":     simple(func(f *gofakeit.Faker) any { return f.ProductMaterial() }),
 		"commerce.size":         pick("XS", "S", "M", "L", "XL", "XXL"),
+		"commerce.optionName":   pick("Size", "Color", "Material", "Style"),
 		"commerce.tag":          pick("new", "sale", "bestseller", "limited", "eco", "gift", "featured", "clearance", "bundle", "exclusive"),
 		"order.number":          simple(func(f *gofakeit.Faker) any { return fmt.Sprintf("#%d", f.IntRange(1001, 99999)) }),
 		"shipping.tracking":     simple(func(f *gofakeit.Faker) any { return "1Z" + strings.ToUpper(f.Regex("[A-Z0-9]{16}")) }),
