@@ -15,38 +15,65 @@ import (
 // package generated, by their generator kind, so a field an editor mapped
 // elsewhere is left alone.
 
-// harmonize makes the values of object row, generated for e's fields,
-// agree with each other.
-func harmonize(row map[string]any, e *Entity) {
-	var first, last, full, email, user, country, code, city []string
+// harmony is which fields of an entity harmonize rewrites, found once
+// per entity (rowGen.harmonyOf), not per row: fields by generator kind,
+// and the pairs of time fields to keep in order.
+type harmony struct {
+	first, last, full, email, user, country, code, city []string
+	times                                               [][2]string
+}
+
+// newHarmony reads e's fields; nil when no rule applies to e.
+func newHarmony(e *Entity) *harmony {
+	h := &harmony{}
+	byKind := map[string]*[]string{
+		"person.firstName": &h.first, "person.lastName": &h.last, "person.fullName": &h.full,
+		"internet.email": &h.email, "internet.userName": &h.user,
+		"address.country": &h.country, "address.countryCode": &h.code, "address.city": &h.city,
+	}
+	times := map[string]*Field{}
 	for _, f := range e.Fields {
 		if f.List {
 			continue
 		}
-		switch f.Value.Kind {
-		case "person.firstName":
-			first = append(first, f.Name)
-		case "person.lastName":
-			last = append(last, f.Name)
-		case "person.fullName":
-			full = append(full, f.Name)
-		case "internet.email":
-			email = append(email, f.Name)
-		case "internet.userName":
-			user = append(user, f.Name)
-		case "address.country":
-			country = append(country, f.Name)
-		case "address.countryCode":
-			code = append(code, f.Name)
-		case "address.city":
-			city = append(city, f.Name)
+		if dst := byKind[f.Value.Kind]; dst != nil {
+			*dst = append(*dst, f.Name)
+		}
+		if strings.HasPrefix(f.Value.Kind, "date.") {
+			times[norm(f.Name)] = f
 		}
 	}
-	personFields(row, first, last, full, email, user)
-	if len(country)+len(code) > 0 && len(country)+len(code)+len(city) > 1 {
-		placeFields(row, country, code, city)
+	for _, pair := range timePairs {
+		a, b := firstOf(times, pair[0]), firstOf(times, pair[1])
+		if a != nil && b != nil && a.Value.Kind == b.Value.Kind {
+			h.times = append(h.times, [2]string{a.Name, b.Name})
+		}
 	}
-	orderTimes(row, e)
+	people := len(h.email)+len(h.user) > 0 || len(h.full) > 0 && len(h.first)+len(h.last) > 0
+	places := len(h.country)+len(h.code) > 0 && len(h.country)+len(h.code)+len(h.city) > 1
+	if !people && !places && len(h.times) == 0 {
+		return nil
+	}
+	return h
+}
+
+// harmonize makes the values of object row, generated for the fields h
+// names, agree with each other.
+func (h *harmony) harmonize(row map[string]any) {
+	if h == nil {
+		return
+	}
+	personFields(row, h.first, h.last, h.full, h.email, h.user)
+	if len(h.country)+len(h.code) > 0 && len(h.country)+len(h.code)+len(h.city) > 1 {
+		placeFields(row, h.country, h.code, h.city)
+	}
+	for _, t := range h.times {
+		x, ok1 := row[t[0]].(string)
+		y, ok2 := row[t[1]].(string)
+		if ok1 && ok2 && x > y {
+			row[t[0]], row[t[1]] = y, x
+		}
+	}
 }
 
 // personFields writes the e-mails and usernames of row from its person's
@@ -146,31 +173,6 @@ var timePairs = [][2][]string{
 	{{"startdate", "startsat", "startat", "starttime", "start", "from", "validfrom"}, {"enddate", "endsat", "endat", "endtime", "end", "to", "validuntil", "validto"}},
 	{{"publishedat", "releasedat"}, {"updatedat"}},
 	{{"createdat"}, {"deletedat", "closedat", "completedat", "cancelledat", "archivedat"}},
-}
-
-// orderTimes swaps the generated times of a pair that came out of order.
-// Times of one generator share a layout, so their text sorts as they do.
-func orderTimes(row map[string]any, e *Entity) {
-	byName := map[string]*Field{}
-	for _, f := range e.Fields {
-		if !f.List && strings.HasPrefix(f.Value.Kind, "date.") {
-			byName[norm(f.Name)] = f
-		}
-	}
-	if len(byName) < 2 {
-		return
-	}
-	for _, pair := range timePairs {
-		a, b := firstOf(byName, pair[0]), firstOf(byName, pair[1])
-		if a == nil || b == nil || a.Value.Kind != b.Value.Kind {
-			continue
-		}
-		x, ok1 := row[a.Name].(string)
-		y, ok2 := row[b.Name].(string)
-		if ok1 && ok2 && x > y {
-			row[a.Name], row[b.Name] = y, x
-		}
-	}
 }
 
 // hashOf is FNV-1a over s.

@@ -1,9 +1,6 @@
 package contract
 
 import (
-	"compress/gzip"
-	"io"
-	"os"
 	"testing"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -14,23 +11,7 @@ import (
 )
 
 // githubSchema returns GitHub's public schema (testdata/SOURCES.md).
-func githubSchema(t testing.TB) []byte {
-	t.Helper()
-	f, err := os.Open("testdata/github.graphql.gz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := io.ReadAll(z)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
+func githubSchema(t testing.TB) []byte { return gunzip(t, "testdata/github.graphql.gz") }
 
 // TestGitHubSchemaWithinBounds (issue 31 with issue 29): the import's
 // structural bounds and the row-value bounds admit GitHub's public

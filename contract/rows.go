@@ -81,6 +81,8 @@ type rowGen struct {
 	seed   uint64
 	gen    Values
 	counts map[string]int
+	// harmonies are the entities' harmonize rules, found on first use.
+	harmonies map[*Entity]*harmony
 	// prefix is the hash state of the last owner and row (hashBytes).
 	prefix      uint64
 	prefixRow   int
@@ -125,8 +127,21 @@ func (g *rowGen) fill(row map[string]any, e *Entity, owner string, i, depth int)
 			row[f.Name] = v
 		}
 	}
-	harmonize(row, e)
+	g.harmonyOf(e).harmonize(row)
 	return nil
+}
+
+// harmonyOf returns e's harmonize rules, reading e's fields once.
+func (g *rowGen) harmonyOf(e *Entity) *harmony {
+	h, ok := g.harmonies[e]
+	if !ok {
+		if g.harmonies == nil {
+			g.harmonies = map[*Entity]*harmony{}
+		}
+		h = newHarmony(e)
+		g.harmonies[e] = h
+	}
+	return h
 }
 
 // field generates one field's value: a list of one to three values for a

@@ -1,8 +1,6 @@
 package persistence
 
 import (
-	"fmt"
-
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -59,27 +57,14 @@ func (db *DB) ApplyWrite(key string, w Version, base *Version, puts []Put) (out 
 				return err
 			}
 		}
-		for _, p := range puts {
-			if err := put(tx, p); err != nil {
-				return fmt.Errorf("apply %s/%s: %w", p.Kind, p.ID, err)
-			}
-		}
-		b, err := tx.CreateBucketIfNotExists(versionBucket)
-		if err != nil {
-			return err
-		}
 		out = WriteApplied
-		return b.Put([]byte(key), encodeVersion(w))
+		return writeVersioned(tx, key, w, puts)
 	})
 	if err != nil {
 		return WriteFenced, promised, have, err
 	}
-	if out == WriteApplied && mem > 0 {
-		db.pmu.Lock()
-		if db.pending[key] == mem {
-			delete(db.pending, key)
-		}
-		db.pmu.Unlock()
+	if out == WriteApplied {
+		db.promiseWritten(key, mem)
 	}
 	return out, promised, have, nil
 }

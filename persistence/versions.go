@@ -101,29 +101,43 @@ func (db *DB) ApplyIf(key string, v Version, puts []Put, clear []Range, ok func(
 				return err
 			}
 		}
-		for _, p := range puts {
-			if err := put(tx, p); err != nil {
-				return fmt.Errorf("apply %s/%s: %w", p.Kind, p.ID, err)
-			}
-		}
-		b, err := tx.CreateBucketIfNotExists(versionBucket)
-		if err != nil {
-			return err
-		}
 		applied = true
-		return b.Put([]byte(key), encodeVersion(v))
+		return writeVersioned(tx, key, v, puts)
 	})
 	if err != nil {
 		return false, have, err
 	}
-	if applied && mem > 0 {
-		db.pmu.Lock()
-		if db.pending[key] == mem {
-			delete(db.pending, key)
-		}
-		db.pmu.Unlock()
+	if applied {
+		db.promiseWritten(key, mem)
 	}
 	return applied, have, nil
+}
+
+// writeVersioned writes puts and sets key's version to v in tx.
+func writeVersioned(tx *bolt.Tx, key string, v Version, puts []Put) error {
+	for _, p := range puts {
+		if err := put(tx, p); err != nil {
+			return fmt.Errorf("apply %s/%s: %w", p.Kind, p.ID, err)
+		}
+	}
+	b, err := tx.CreateBucketIfNotExists(versionBucket)
+	if err != nil {
+		return err
+	}
+	return b.Put([]byte(key), encodeVersion(v))
+}
+
+// promiseWritten forgets the in-memory promise mem for key once a
+// committed transaction wrote it, unless a newer one came meanwhile.
+func (db *DB) promiseWritten(key string, mem uint64) {
+	if mem == 0 {
+		return
+	}
+	db.pmu.Lock()
+	if db.pending[key] == mem {
+		delete(db.pending, key)
+	}
+	db.pmu.Unlock()
 }
 
 // deleteRange deletes every record in r.
