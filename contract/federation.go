@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/parser"
 )
 
 // Apollo Federation subgraphs (docs/using/contract.md, "Federation"). A
@@ -59,12 +58,8 @@ var federationTypes = map[string]string{
 // and extend type Product @key(…)), and, when a type has @key, _Any,
 // _Service, _Entity and the root fields _service and _entities. nil for a
 // document that uses none (it parses as before), or that does not parse
-// (LoadSchema then reports where).
-func federationSource(sdl string) *ast.Source {
-	doc, err := parser.ParseSchema(&ast.Source{Name: "schema.graphql", Input: sdl})
-	if err != nil {
-		return nil
-	}
+// (LoadSchema then reports where). doc is the subgraph's parsed document.
+func federationSource(doc *ast.SchemaDocument) *ast.Source {
 	defined := map[string]bool{}
 	types := map[string]bool{}
 	for _, d := range doc.Directives {

@@ -86,13 +86,23 @@ func parse(doc []byte) (*Schema, error) {
 // structural bound, then validates it: gqlparser.LoadSchema with the
 // bounds between its two steps.
 func load(sdl string) (*ast.Schema, error) {
-	sources := []*ast.Source{validator.Prelude, {Name: "schema.graphql", Input: sdl}}
-	if fed := federationSource(sdl); fed != nil {
-		sources = append(sources, fed)
+	// parser.ParseSchemas(prelude, sdl, federation) with the user's
+	// document parsed once: the federation scan reads the parsed document.
+	sd, err := parser.ParseSchema(validator.Prelude)
+	if err != nil {
+		return nil, err
 	}
-	sd, err := parser.ParseSchemas(sources...)
+	user, err := parser.ParseSchema(&ast.Source{Name: "schema.graphql", Input: sdl})
 	if err != nil {
 		return nil, located(sdl, err)
+	}
+	sd.Merge(user)
+	if fed := federationSource(user); fed != nil {
+		fd, err := parser.ParseSchema(fed)
+		if err != nil {
+			return nil, located(sdl, err)
+		}
+		sd.Merge(fd)
 	}
 	if err := checkDocument(sd); err != nil {
 		return nil, err

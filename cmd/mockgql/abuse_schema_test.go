@@ -103,9 +103,12 @@ func TestAbuseInterfaceSchema(t *testing.T) {
 		}
 	}
 	used := cpuSeconds(t, pid) - cpu
+	// They cost 36 CPU s before the bounds, about 0.15 now without the race
+	// detector and 1-2 with it on an idle machine; the bound leaves room
+	// for -race on a busy CI machine and still fails the old code.
 	t.Logf("three refusals of the 915 KB document cost %.2f CPU s", used)
-	if used > 3 {
-		t.Fatalf("three refusals cost %.2f CPU s; want under 3", used)
+	if used > 6 {
+		t.Fatalf("three refusals cost %.2f CPU s; want under 6", used)
 	}
 }
 
