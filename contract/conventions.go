@@ -19,7 +19,7 @@ import (
 // productDelete.
 var nounVerbs = map[string]Shape{
 	"create": ShapeCreate, "add": ShapeCreate, "insert": ShapeCreate, "register": ShapeCreate, "submit": ShapeCreate,
-	"update": ShapeUpdate, "edit": ShapeUpdate, "modify": ShapeUpdate, "change": ShapeUpdate, "set": ShapeUpdate, "patch": ShapeUpdate,
+	"update": ShapeUpdate, "replace": ShapeUpdate, "edit": ShapeUpdate, "modify": ShapeUpdate, "change": ShapeUpdate, "set": ShapeUpdate, "patch": ShapeUpdate,
 	"delete": ShapeDelete, "remove": ShapeDelete, "destroy": ShapeDelete, "drop": ShapeDelete,
 	"upsert": ShapeUpsert, "save": ShapeUpsert,
 }
@@ -93,6 +93,17 @@ func ErrorListField(name string) bool {
 	return false
 }
 
+// WarningListField reports whether a payload's field named name lists the
+// warnings of a write that succeeded (Shopify's CartWarning list): like
+// an error list, empty when nothing was refused, and no table.
+func WarningListField(name string) bool {
+	switch norm(name) {
+	case "warnings", "userwarnings":
+		return true
+	}
+	return false
+}
+
 // findPayloads marks the error types and the payloads of mutations: an
 // object type that only mutation fields return and that says so by its
 // name (…Payload, …Result, …Response), by a list of errors or by a
@@ -101,7 +112,7 @@ func (in *interpreter) findPayloads() {
 	listed := map[string]bool{}
 	for _, d := range in.allFieldHolders() {
 		for _, f := range d.Fields {
-			if ErrorListField(f.Name) && isList(f.Type) {
+			if (ErrorListField(f.Name) || WarningListField(f.Name)) && isList(f.Type) {
 				listed[f.Type.Name()] = true
 			}
 		}

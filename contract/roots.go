@@ -114,6 +114,13 @@ func (in *interpreter) mutationField(f *ast.FieldDefinition) *RootField {
 	if e, s, ok := in.nounFirst(f.Name); ok && (shape == "" || in.entityNamedIn(rest) == "") {
 		r.Entity, r.Wrapper, shape = e, payloadName(in.nonEntity(f)), s
 	}
+	if shape == "" || r.Entity != "" {
+		if parent := in.parentWrite(f, r.Entity); parent != "" {
+			r.Entity, r.Wrapper, r.Shape = parent, payloadName(in.nonEntity(f)), ShapeUpdate
+			r.Args = in.partArgs(f, r)
+			return r
+		}
+	}
 	if shape == "" {
 		return in.generatedWrite(f, r, "its name starts with no create, update, upsert or delete verb and names no table before one")
 	}
@@ -134,6 +141,66 @@ func (in *interpreter) mutationField(f *ast.FieldDefinition) *RootField {
 	r.Shape = shape
 	r.Args = in.mutationArgs(f, r)
 	return r
+}
+
+// parentWrite reads a noun-first mutation on a part of a row — Shopify's
+// cartAttributesUpdate(cartId:, attributes:), cartNoteUpdate,
+// cartLinesAdd(cartId:, lines:) — whose payload holds that row (cart:
+// Cart), whose name starts with the row's type and which names the row by
+// its key (cartId or id): an update of that row, so the payload answers
+// the row the key names. It returns that row's entity, or "" when f is not
+// such a mutation, or when the part the name gives (child, from
+// nounFirst) is a table that links to the row: then writing the part
+// (a CartLine with its cart) is what the mutation does.
+func (in *interpreter) parentWrite(f *ast.FieldDefinition, child string) string {
+	ws := words(f.Name)
+	verb := false
+	for _, w := range ws[1:] {
+		_, verb = nounVerbs[w]
+		if verb {
+			break
+		}
+	}
+	d := in.def(f.Type)
+	if !verb || d == nil || d.Kind != ast.Object || in.entities[d.Name] != nil {
+		return ""
+	}
+	parent := ""
+	for _, pf := range d.Fields {
+		if t, many := in.target(pf); t != "" && in.entities[t] != nil && !many {
+			parent = t
+			break
+		}
+	}
+	if parent == "" || parent == child || !strings.HasPrefix(norm(f.Name), norm(parent)) {
+		return ""
+	}
+	for _, rel := range in.rels {
+		if child != "" && rel.From == child && rel.To == parent && !rel.Many {
+			return ""
+		}
+	}
+	for _, a := range f.Arguments {
+		if n := norm(a.Name); a.Type.Name() == "ID" && !isList(a.Type) && (n == "id" || n == norm(parent)+"id") {
+			return parent
+		}
+	}
+	return ""
+}
+
+// partArgs gives the arguments of a parentWrite their roles: the row's
+// key, the values of the row's own fields (cartNoteUpdate's note), and
+// the rest accepted, not interpreted (the lines of cartLinesAdd).
+func (in *interpreter) partArgs(f *ast.FieldDefinition, r *RootField) []*Arg {
+	out := in.args(f, r)
+	for i, a := range out {
+		d := in.def(f.Arguments[i].Type)
+		value := a.Role == RoleInput && a.Field != "" && (d == nil || d.Kind == ast.Scalar || d.Kind == ast.Enum)
+		if a.Role != RoleKey && !value {
+			out[i] = &Arg{Name: a.Name, Role: RoleIgnored}
+		}
+	}
+	return out
 }
 
 // generatedWrite is a mutation not recognised: generated, its input

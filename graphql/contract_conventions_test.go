@@ -155,6 +155,35 @@ func TestContractPageInfo(t *testing.T) {
 	}
 }
 
+// TestContractCartParts: Shopify's cart mutations, named after the cart
+// and given its key (cartNoteUpdate(cartId:, note:), cartLinesAdd,
+// cartDiscountCodesUpdate), answer the cart the key names with empty
+// userErrors and warnings, a note is written, and an unknown cartId is
+// the payload's refusal; a generated payload's lists are empty too.
+func TestContractCartParts(t *testing.T) {
+	h := conventionHarness(t, "cart.graphql", nil)
+	id := fmt.Sprint(jsonAt(h.must(`mutation { cartCreate(input: {note: "first"}) { cart { id } userErrors { message } warnings { code } } }`), "data.cartCreate.cart.id"))
+	for _, q := range []string{
+		`mutation { cartNoteUpdate(cartId: "` + id + `", note: "leave at the door") { cart { id note } userErrors { message } warnings { code } } }`,
+		`mutation { cartLinesAdd(cartId: "` + id + `", lines: [{merchandiseId: "v1", quantity: 2}]) { cart { id } userErrors { message } warnings { code } } }`,
+		`mutation { cartDiscountCodesUpdate(cartId: "` + id + `", discountCodes: ["SPRING"]) { cart { id } userErrors { message } warnings { code } } }`,
+	} {
+		out := h.must(q)
+		for _, p := range out["data"].(map[string]any) {
+			if got := fmt.Sprint(p); !strings.Contains(got, "id:"+id) || !strings.Contains(got, "userErrors:[]") || !strings.Contains(got, "warnings:[]") {
+				t.Errorf("%s answered %s; want cart %s, no userErrors, no warnings", q, got, id)
+			}
+		}
+	}
+	if got := jsonAt(h.must(`{ cart(id: "`+id+`") { note } }`), "data.cart.note"); got != "leave at the door" {
+		t.Errorf("the cart's note reads back as %v", got)
+	}
+	out := h.must(`mutation { cartNoteUpdate(cartId: "no-such-cart", note: "x") { cart { id } userErrors { message code } } }`)
+	if got := fmt.Sprint(jsonAt(out, "data.cartNoteUpdate")); !strings.Contains(got, "cart:<nil>") || !strings.Contains(got, "no-such-cart") {
+		t.Errorf("an unknown cart: %s; want no cart and a userError naming it", got)
+	}
+}
+
 // TestContractSearch: a text search argument (Saleor's search and
 // filter: {search}, Shopify's query) finds a row a mutation created, by
 // any part of its text ignoring case, and only the rows that hold it.

@@ -39,7 +39,7 @@ func (rt *Runtime) mutationResolver(rf *contract.RootField, fd *ast.FieldDefinit
 		seed := argsSeed(rt.contract.seed, rf.Name, f.Args)
 		t := rt.contract.tables[rf.Entity]
 		if t == nil || rf.Shape == contract.ShapeGenerated {
-			return rt.genValue(m.view(), rt.schema.Mutation.Name, fd.Name, fd.Type, seed, 0), nil
+			return rt.succeeded(fd, rt.genValue(m.view(), rt.schema.Mutation.Name, fd.Name, fd.Type, seed, 0)), nil
 		}
 		if tv := m.view().TableView(t); tv.NotReady != nil {
 			return nil, tv.NotReady
@@ -58,6 +58,23 @@ func (rt *Runtime) mutationResolver(rf *contract.RootField, fd *ast.FieldDefinit
 		}
 		return rt.payload(m.view(), rf, fd, f.Args, rows, seed)
 	}
+}
+
+// succeeded empties the error and warning lists of a generated payload: a
+// mutation that changes nothing refused nothing either, and a client that
+// checks userErrors.length shows no error.
+func (rt *Runtime) succeeded(fd *ast.FieldDefinition, v any) any {
+	p, ok := v.(map[string]any)
+	d := rt.schema.Types[fd.Type.Name()]
+	if !ok || d == nil {
+		return v
+	}
+	for _, f := range d.Fields {
+		if _, set := p[f.Name]; set && f.Type.Elem != nil && (contract.ErrorListField(f.Name) || contract.WarningListField(f.Name)) {
+			p[f.Name] = []any{}
+		}
+	}
+	return v
 }
 
 // write makes the rows' changes of one mutation field and returns the

@@ -39,8 +39,8 @@ func (rt *Runtime) fillField(v *engine.View, owner *ast.Definition, fd *ast.Fiel
 		return nil, false
 	}
 	list := fd.Type.Elem != nil
-	if list && d.Kind == ast.Object && contract.ErrorListField(fd.Name) {
-		return []any{}, true // a write that succeeded refused nothing
+	if list && d.Kind == ast.Object && (contract.ErrorListField(fd.Name) || contract.WarningListField(fd.Name)) {
+		return []any{}, true // a write that succeeded refused nothing and warns of nothing
 	}
 	if x, ok := w.relatedRow(rt.contract.tablesOf(d.Name), list); ok {
 		return x, true
