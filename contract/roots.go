@@ -140,7 +140,24 @@ func (in *interpreter) mutationField(f *ast.FieldDefinition) *RootField {
 	}
 	r.Shape = shape
 	r.Args = in.mutationArgs(f, r)
+	if (shape == ShapeUpdate || shape == ShapeDelete) && !namesRows(r.Args) {
+		// updateFieldConfig(input: {field, config}): nothing names a row,
+		// so every call would be refused; a generated payload answers.
+		return in.generatedWrite(f, &RootField{Name: f.Name}, fmt.Sprintf("an %s of %s, but no argument names the rows to change", shape, r.Entity))
+	}
 	return r
+}
+
+// namesRows reports whether one of args names the rows a write changes:
+// a key, keys, a filter or a condition on a field.
+func namesRows(args []*Arg) bool {
+	for _, a := range args {
+		switch a.Role {
+		case RoleKey, RoleKeys, RoleFilter, RoleEq, RoleRange, RoleIn:
+			return true
+		}
+	}
+	return false
 }
 
 // parentWrite reads a noun-first mutation on a part of a row — Shopify's
