@@ -1,6 +1,8 @@
 package app
 
 import (
+	"github.com/mockgql/mockgql/internal/upstream"
+
 	"context"
 
 	"github.com/mockgql/mockgql/actors"
@@ -41,7 +43,7 @@ func NewService(env *actors.Env) *Service {
 	c := newCore(env)
 	return &Service{Edge: &Edge{c}, Runtime: &Runtime{c}, Preview: &Preview{c}, Adoption: &Adoption{c}, Datasets: &Datasets{c},
 		Public:     &Public{sessionProjects{c}, contracts{c}, modelCreation{c}, poolReader{c}, projectFields{c}},
-		Management: &Management{c, projectReader{c}, modelCreation{c}, modelEditing{c}, poolReader{c}, projectFields{c}, Datasets{c}, contracts{c}},
+		Management: &Management{c, projectReader{c}, modelCreation{c}, modelEditing{c}, poolReader{c}, projectFields{c}, Datasets{c}, contracts{c}, nil},
 		MCP:        &MCP{c, modelCreation{c}}, core: c}
 }
 
@@ -77,6 +79,10 @@ type Management struct {
 	projectFields
 	Datasets
 	contracts
+	// Upstream makes the drift check's calls to real APIs; nil: a client
+	// that reaches public addresses only (cmd/mockgql sets it from
+	// --upstream-private).
+	Upstream *upstream.Client
 }
 
 // Public is the public API of guest and session projects (http.Public).

@@ -26,7 +26,7 @@ var managementBase string
 //go:embed schema/teams.graphql
 var teamsSDL string
 
-var managementSDL = managementBase + "\n" + teamsSDL + "\n" + contractSDL
+var managementSDL = managementBase + "\n" + teamsSDL + "\n" + contractSDL + "\n" + upstreamSDL
 
 // Call is one GraphQL HTTP request to a static surface. Execute reads it
 // and does not keep it.
@@ -80,6 +80,7 @@ type Management interface {
 	MemberKeys
 	Teams
 	Contracts
+	Upstreams
 }
 
 // SurfaceConfig is what a static GraphQL surface needs besides its backend.
@@ -269,6 +270,9 @@ func (s *Surface) managementResolvers(b Management) map[string]exec.Resolver {
 		r[key] = s.authed(fn)
 	}
 	for key, fn := range (contractResolvers{s, b}).roots() {
+		r[key] = s.authed(fn)
+	}
+	for key, fn := range (upstreamResolvers{s, b}).roots() {
 		r[key] = s.authed(fn)
 	}
 	for key, fn := range (eventsResolvers{s, b}).roots() {

@@ -24,6 +24,8 @@ var surfaceCosts = map[string]int{
 	"Query.exportOpenApi":              20,
 	"Query.openApiSchemas":             20,
 	"Query.schemaChanges":              20,
+	"Query.checkUpstream":              20,
+	"Query.checkOperations":            20,
 	"Query.schemaChangesOfEdit":        20,
 	"Query.generatorPreview":           2,
 	"Query.valueCounts":                5,

@@ -133,7 +133,7 @@ func TestDocsFlagDefaults(t *testing.T) {
 
 	documented := docDefaults(t)
 	compared := 0
-	for _, c := range []string{"serve", "import", "import-schema", "mcp"} {
+	for _, c := range []string{"serve", "import", "import-schema", "check-upstream", "mcp"} {
 		help := helpDefaults(helpText(t, c))
 		doc := documented[c]
 		for f, h := range help {

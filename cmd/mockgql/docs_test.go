@@ -245,7 +245,7 @@ func mentionedFlags(lines []docLine) map[string][]int {
 // mockgql command (or --help), and docs/reference/flags.md lists exactly
 // the flags of each command's --help, each with its MGQ_ variable.
 func TestDocsFlags(t *testing.T) {
-	commands := []string{"serve", "import", "import-schema", "mcp", "healthcheck"}
+	commands := []string{"serve", "import", "import-schema", "check-upstream", "mcp", "healthcheck"}
 	have := map[string]bool{"help": true}
 	helps := map[string][]string{}
 	for _, c := range commands {

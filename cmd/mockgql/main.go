@@ -21,6 +21,10 @@ commands:
            mockgql import --server URL --token JWT --code CODE --format json|ndjson|csv [--variant-field V] FILE
   import-schema  make a project serve a GraphQL schema (SDL or introspection JSON):
            mockgql import-schema --server URL --token JWT (--project ID | --new NAME) FILE
+  check-upstream  the drift check: how the real API differs from a project's schema, and
+           which client documents fail on it (exit 1 when something breaks):
+           mockgql check-upstream --server URL --token JWT --project ID --url UPSTREAM
+             [--header 'Authorization: Bearer …'] [--documents 'src/**/*.graphql']
   schema   compare two schemas offline: mockgql schema diff OLD.graphql NEW.graphql
   mcp      an MCP server on stdin/stdout for assistants that launch a command,
            forwarding to a node's /mcp: mockgql mcp --server URL
@@ -50,6 +54,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = importCmd(args)
 	case "import-schema":
 		err = importSchemaCmd(args, stdout)
+	case "check-upstream":
+		err = checkUpstreamCmd(args, stdout)
 	case "schema":
 		err = schemaCmd(args, stdout)
 	case "mcp":
@@ -60,7 +66,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
-		fmt.Fprintf(stderr, "mockgql: unknown command %q (serve, import, import-schema, schema, mcp, healthcheck, help)\n\n%s", cmd, usage)
+		fmt.Fprintf(stderr, "mockgql: unknown command %q (serve, import, import-schema, check-upstream, schema, mcp, healthcheck, help)\n\n%s", cmd, usage)
 		return 2
 	}
 	var exit *exitError

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/mockgql/mockgql/internal/upstream"
+
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -33,6 +35,7 @@ type serveConfig struct {
 	HTTP, Data, BaseURL, AppURL, JWTSecret string
 	NoDemo                                 bool
 	NoRequestLog                           bool
+	UpstreamPrivate                        bool
 	MaxDatasetBytes                        int64
 	QueryTimeout                           time.Duration
 	Node, ClusterBind, ClusterRemote       string
@@ -79,6 +82,7 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	fs.StringVar(&c.JWTSecret, "jwt-secret", "", "signs session JWTs (default: generated once and kept in the data folder)")
 	fs.BoolVar(&c.NoDemo, "no-demo", false, "skip the demo data pool and project")
 	fs.BoolVar(&c.NoRequestLog, "no-request-log", false, "keep no runtime request log (Project.requestLog stays empty; faults still apply)")
+	fs.BoolVar(&c.UpstreamPrivate, "upstream-private", false, "let the drift check (checkUpstream, checkOperations) reach loopback, private and this node's own addresses, for a real API on the same network")
 	fs.Int64Var(&c.MaxDatasetBytes, "max-dataset-bytes", a.MaxDatasetBytes, "largest dataset upload in bytes")
 	fs.DurationVar(&c.QueryTimeout, "query-timeout", h.QueryTimeout, "runtime query time limit")
 	fs.StringVar(&c.Node, "node", host, "this node's name in the cluster")
@@ -267,6 +271,7 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 		log.Warn("dataset garbage collection failed", "err", err)
 	}
 	svc := app.NewService(env)
+	svc.Management.Upstream = &upstream.Client{AllowPrivate: c.UpstreamPrivate}
 	rtime = app.NewRealtime(svc, hub)
 	rtimeReady.Store(rtime)
 	hcfg := http.DefaultConfig()
