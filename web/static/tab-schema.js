@@ -6,7 +6,9 @@
 // pool picked among contractDatasetSuggestions), how a root field is
 // served when an editor changes it (schema-mapping.js), and "Import a new
 // version", whose changes (BREAKING / DANGEROUS / SAFE) show through the
-// guard before they are applied. Below EDITOR the same as text.
+// guard before they are applied, and "Compare with the real API" (the
+// drift check, checkUpstream). Below EDITOR the same as text, and the
+// comparison.
 import { h, gql, fill, field, status, action, card, scroller, select, when } from "./dom.js";
 import { mayEdit } from "./role.js";
 import { deck, edited } from "./live.js";
@@ -34,6 +36,7 @@ export async function schemaTab(body, p, who, live) {
     { key: "unsupported", deps: p.contract.version, render: () => unsupportedCard(p) },
     { key: "tables", deps: p.contract.tables, render: () => tablesCard(p, edit) },
     ...(edit ? [{ key: "version", deps: p.contract.version, render: () => versionCard(p) }] : []),
+    { key: "upstream", deps: p.contract.version, render: () => upstreamCard(p) },
   ]);
   fill(body);
   d.update(p);
@@ -201,12 +204,40 @@ function versionCard(p) {
   return el;
 }
 
+/** upstreamCard is the drift check: the real API this project stands in
+ * for, introspected with the Authorization given, and how its schema
+ * differs from the project's, BREAKING first (checkUpstream). */
+function upstreamCard(p) {
+  const st = status();
+  const result = h("div", { id: "upstreamResult" });
+  const url = h("input", { type: "url", id: "upstreamUrl", name: "upstreamUrl", placeholder: "https://api.example.com/graphql", autocomplete: "url", required: true });
+  const auth = h("input", { type: "password", id: "upstreamAuth", name: "upstreamAuth", placeholder: "Bearer …", autocomplete: "off" });
+  const go = action(h("button", { type: "button", id: "upstreamCompare" }, "Compare with the real API"), st, async () => {
+    fill(result);
+    if (!url.value.trim()) { url.focus(); throw new Error("Give the real API's GraphQL URL first."); }
+    const headers = auth.value.trim() ? [{ name: "Authorization", value: auth.value.trim() }] : [];
+    const d = await gql(`query($p: ID!, $u: String!, $h: [UpstreamHeaderInput!]) { checkUpstream(projectId: $p, url: $u, headers: $h) { breaking changes { type criticality path message } } }`,
+      { p: p.id, u: url.value.trim(), h: headers });
+    const c = d.checkUpstream;
+    if (!c.changes.length) { st.ok("The real API's schema is the same as this project's: no drift."); return; }
+    st.ok(c.breaking ? `${c.breaking} of ${c.changes.length} differences break an app written against this mock.` : `${c.changes.length} differences; none breaks an app written against this mock.`);
+    fill(result, changeTable(c.changes, null, "upstreamChanges"));
+  });
+  const el = card("Compare with the real API",
+    h("p", { class: "muted" }, "Has the API this project stands in for changed? mockgql asks it for its schema and lists what differs. The Authorization is sent to that API only and not kept; ",
+      h("code", {}, "mockgql check-upstream"), " does the same in CI."),
+    field("Real API's GraphQL URL", url), field("Its Authorization header (optional)", auth),
+    h("div", { class: "row tight" }, go), st, result);
+  el.id = "schemaUpstream";
+  return el;
+}
+
 /** changeTable lists schema changes, BREAKING first, under intro. */
-function changeTable(changes, intro) {
+function changeTable(changes, intro, id = "versionChanges") {
   if (!changes.length) return null;
   const order = { BREAKING: 0, DANGEROUS: 1, SAFE: 2 };
   const sorted = [...changes].sort((a, b) => (order[a.criticality] ?? 3) - (order[b.criticality] ?? 3));
-  return h("div", { class: "scroll" }, intro ? h("p", {}, intro) : null, h("table", { class: "data stack readonly", id: "versionChanges" },
+  return h("div", { class: "scroll" }, intro ? h("p", {}, intro) : null, h("table", { class: "data stack readonly", id },
     h("thead", {}, h("tr", {}, ["Criticality", "Where", "What"].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", {}, sorted.map((c) => h("tr", { dataset: { criticality: c.criticality } },
       h("td", { "data-label": "Criticality", class: c.criticality === "BREAKING" ? "notready" : "" }, c.criticality),
