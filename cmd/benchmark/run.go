@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -68,8 +70,10 @@ func run(o options) error {
 	}
 	report.note("import %d rows (JSON, %.0f MB): %v", o.rowsLarge, float64(fx.largeBytes)/1e6, fx.importLarge.Round(time.Millisecond))
 	report.note("first sorted+filtered query on %d rows (builds the sort index): %v", o.rowsLarge, fx.firstLarge.Round(time.Millisecond))
-	for _, sc := range fx.scenarios {
-		if !o.runs("list") {
+	for i, sc := range fx.scenarios {
+		// The repeated group is the list group's first two scenarios, one
+		// repeated query at 10k and at 1M rows (issue 33's request path).
+		if !o.runs("list") && !(o.only == "repeated" && i < 2) {
 			break
 		}
 		if err := measure(self, dir, srv, fx, sc, o, report); err != nil {
@@ -194,15 +198,8 @@ func measure(self, dir string, srv *mockgql, fx *fixture, sc scenario, o options
 	if _, err := load(srv.addr, ourReq, o.conns, 300*time.Millisecond, 200); err != nil {
 		return err
 	}
-	if os.Getenv("BENCH_PPROF") != "" && sc.name == fx.scenarios[0].name {
-		go func() {
-			out, _ := exec.Command("go", "tool", "pprof", "-top", "-cum", "-nodecount=60", "http://"+os.Getenv("BENCH_PPROF")+"/debug/pprof/profile?seconds=2").CombinedOutput()
-			_ = os.WriteFile("/tmp/bench-cpu.txt", out, 0o600)
-		}()
-		go func() {
-			out, _ := exec.Command("go", "tool", "pprof", "-top", "-sample_index=alloc_space", "-nodecount=40", "http://"+os.Getenv("BENCH_PPROF")+"/debug/pprof/allocs?seconds=2").CombinedOutput()
-			_ = os.WriteFile("/tmp/bench-allocs.txt", out, 0o600)
-		}()
+	if pp := os.Getenv("BENCH_PPROF"); pp != "" && (sc.name == fx.scenarios[0].name || os.Getenv("BENCH_PPROF_ALL") != "") {
+		go saveProfiles(pp, sc.name)
 	}
 	m, b, err := sideBySide(o.duration, loader(srv.addr, ourReq, o.conns, 200), loader(bare.addr, bareReq, o.conns, 200))
 	if err != nil {
@@ -248,3 +245,38 @@ func startBareMode(self, mode, bodyFile string) (*bareServer, error) {
 }
 
 func (b *bareServer) stop() { _ = b.cmd.Process.Kill(); _, _ = b.cmd.Process.Wait() }
+
+// saveProfiles takes a CPU profile and the allocations of the same
+// seconds from the server's --debug-addr while a scenario is
+// measured (BENCH_PPROF_SECONDS, 2 by default), into BENCH_PPROF_DIR (the temporary folder by default) as
+// bench-cpu-<scenario>.pb.gz and bench-allocs-<scenario>.pb.gz, for `go
+// tool pprof`.
+func saveProfiles(addr, scenario string) {
+	dir := os.Getenv("BENCH_PPROF_DIR")
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	name := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '-'
+	}, scenario)
+	secs := os.Getenv("BENCH_PPROF_SECONDS")
+	if secs == "" {
+		secs = "2"
+	}
+	for kind, path := range map[string]string{"cpu": "profile", "allocs": "allocs"} {
+		go func() {
+			resp, err := http.Get("http://" + addr + "/debug/pprof/" + path + "?seconds=" + secs)
+			if err != nil {
+				return
+			}
+			defer resp.Body.Close()
+			b, err := io.ReadAll(resp.Body)
+			if err == nil && resp.StatusCode == http.StatusOK {
+				_ = os.WriteFile(filepath.Join(dir, "bench-"+kind+"-"+name+".pb.gz"), b, 0o600)
+			}
+		}()
+	}
+}
