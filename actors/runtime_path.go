@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mockgql/mockgql/actors/internal/pb"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
@@ -32,10 +33,13 @@ import (
 // (Env.RuntimePath); safe for concurrent use.
 type RuntimePath struct {
 	grains  *Client
-	workers *workers // run the requests other nodes hand over
+	workers *workers     // run the requests other nodes hand over
+	answers *answerCache // the answers of repeated queries (runtime_answers.go)
 }
 
-func newRuntimePath(g *Client) *RuntimePath { return &RuntimePath{grains: g, workers: newWorkers()} }
+func newRuntimePath(g *Client) *RuntimePath {
+	return &RuntimePath{grains: g, workers: newWorkers(), answers: newAnswerCache(answerCacheBytes)}
+}
 
 // defaultCallTimeout bounds a grain call that came without a deadline.
 const defaultCallTimeout = 5 * time.Second
@@ -294,13 +298,17 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 	if r.CheckOnly {
 		return &model.RuntimeResult{Status: 200}, true, nil
 	}
-	req, err := exec.DecodeRequest(r.Body)
-	if err != nil {
-		return nil, true, err
-	}
 	out := r.Out
 	if out == nil {
 		out = &model.RuntimeBuffers{}
+	}
+	pool := env.Pool.forAccount(v.project.AccountID)
+	if e := p.answers.get(projectID, r.Body, v, pool); e != nil {
+		return answerCached(e, v, r, out, t)
+	}
+	req, err := exec.DecodeRequest(r.Body)
+	if err != nil {
+		return nil, true, err
 	}
 	prep, refusal := v.rt.PrepareContext(ctx, req)
 	t.request(req, prep)
@@ -313,7 +321,7 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 	if prep.Mutation() && r.QueryOnly {
 		return nil, true, errMutationOverGet
 	}
-	if res, done, err := t.inject(v.project, prep, r.FaultHeader, out); done {
+	if res, done, err := t.inject(v.project, prep.RootFields(), r.FaultHeader, out); done {
 		return res, true, err
 	}
 	if r.Subscribe && prep.Subscription() {
@@ -325,7 +333,14 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 	if prep.Mutation() {
 		return nil, false, nil // mutations run in the grain, one at a time
 	}
-	qr, err := v.rt.QueryTo(ctx, prep, env.Pool.forAccount(v.project.AccountID), v.ov, out.Data[:0])
+	var rec *recordingPool // notes the datasets read, for the answer cache
+	var qpool engine.Pool = pool
+	version := v.ov.State().Version()
+	if p.answers != nil && len(r.Body) <= maxCachedBody {
+		rec = &recordingPool{pool: pool}
+		qpool = rec
+	}
+	qr, err := v.rt.QueryTo(ctx, prep, qpool, v.ov, out.Data[:0])
 	if qr != nil && qr.Held > 0 {
 		// The answer keeps its bytes of the budget until it is written.
 		out.Held, out.Lender = qr.Held, env.Bounds.Budget
@@ -339,6 +354,9 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 	t.resultCode(qr)
 	out.Data = qr.Data
 	out.Body = qr.AppendJSON(out.Body[:0])
+	if rec != nil && cacheable(qr, v, version, out.Body) {
+		p.answers.put(newCachedAnswer(projectID, r.Body, out.Body, v, version, rec, req, prep))
+	}
 	return t.finish(&model.RuntimeResult{Status: 200, Body: out.Body}), true, nil
 }
 
