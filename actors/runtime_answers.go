@@ -29,14 +29,15 @@ import (
 // without errors, of at most maxCachedAnswer bytes (the response budget's
 // free allowance, so a hit holds no budget, as its execution would not),
 // to bodies of at most maxCachedBody bytes are kept. The cache holds at
-// most answerCacheBytes (docs/reference/bounds.md), least recently used
+// most Config.AnswerCacheBytes (docs/reference/bounds.md), least recently used
 // first out (a clock: a hit only sets a bit). Its references are weak, so
 // an entry never keeps a replaced runtime or dataset alive.
 
+// DefaultAnswerCacheBytes is the default bound of the node's answer cache
+// (Config.AnswerCacheBytes): bodies, answers and a fixed cost per entry.
+const DefaultAnswerCacheBytes = 16 << 20
+
 const (
-	// answerCacheBytes bounds the node's answer cache: bodies, answers
-	// and a fixed cost per entry.
-	answerCacheBytes = 16 << 20
 	// maxCachedAnswer is the largest answer kept.
 	maxCachedAnswer = 32 << 10
 	// maxCachedBody is the largest request body whose answer is kept.
@@ -90,7 +91,11 @@ type loggedRequest struct {
 	variables            json.RawMessage
 }
 
+// newAnswerCache returns a cache of max bytes, or nil (none) when max is 0.
 func newAnswerCache(max int64) *answerCache {
+	if max <= 0 {
+		return nil
+	}
 	return &answerCache{seed: maphash.MakeSeed(), max: max, m: map[uint64]*cachedAnswer{}}
 }
 
@@ -267,6 +272,9 @@ type AnswerCacheStats struct {
 // AnswerCache returns the answer cache's statistics. Safe for concurrent use.
 func (p *RuntimePath) AnswerCache() AnswerCacheStats {
 	c := p.answers
+	if c == nil {
+		return AnswerCacheStats{}
+	}
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return AnswerCacheStats{Hits: c.hits.Load(), Stored: c.puts.Load(), Entries: len(c.m), Bytes: c.bytes, Bound: c.max}

@@ -38,7 +38,7 @@ type RuntimePath struct {
 }
 
 func newRuntimePath(g *Client) *RuntimePath {
-	return &RuntimePath{grains: g, workers: newWorkers(), answers: newAnswerCache(answerCacheBytes)}
+	return &RuntimePath{grains: g, workers: newWorkers(), answers: newAnswerCache(g.env.Config.AnswerCacheBytes)}
 }
 
 // defaultCallTimeout bounds a grain call that came without a deadline.

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mockgql/mockgql/actors"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -76,4 +77,28 @@ func TestRuntimeAnswerCache(t *testing.T) {
 			t.Fatalf("without faults: %s, %d hits", got, stats().Hits-h)
 		}
 	})
+}
+
+// TestRuntimeAnswerCacheOff: with Config.AnswerCacheBytes 0
+// (--answer-cache-mb 0) every request is executed, and answers the same.
+func TestRuntimeAnswerCacheOff(t *testing.T) {
+	nd := startNode(t, "", nil, func(e *actors.Env) { e.Config.AnswerCacheBytes = 0 })
+	svc, ctx := nd.svc, context.Background()
+	importProducts(t, svc, "products")
+	s := newShop(t, nd, "nocache@example.com", "uncached", "products")
+	var first string
+	for i := range 5 {
+		res, err := runtime(ctx, svc, "uncached", s.runtime.Value, "", `{ products { total } }`)
+		if err != nil || res.Status != 200 {
+			t.Fatalf("runtime: %+v, %v", res, err)
+		}
+		if i == 0 {
+			first = string(res.Body)
+		} else if string(res.Body) != first {
+			t.Fatalf("answer %s, then %s", first, res.Body)
+		}
+	}
+	if st := nd.env.RuntimePath().AnswerCache(); st != (actors.AnswerCacheStats{}) {
+		t.Fatalf("a cache that is off: %+v", st)
+	}
 }
