@@ -201,6 +201,7 @@ func measure(self, dir string, srv *mockgql, fx *fixture, sc scenario, o options
 	if pp := os.Getenv("BENCH_PPROF"); pp != "" && (sc.name == fx.scenarios[0].name || os.Getenv("BENCH_PPROF_ALL") != "") {
 		go saveProfiles(pp, sc.name)
 	}
+	ourCPU, bareCPU := srv.cpu(), procCPU(bare.cmd.Process.Pid)
 	m, b, err := sideBySide(o.duration, loader(srv.addr, ourReq, o.conns, 200), loader(bare.addr, bareReq, o.conns, 200))
 	if err != nil {
 		return err
@@ -209,6 +210,12 @@ func measure(self, dir string, srv *mockgql, fx *fixture, sc scenario, o options
 		return fmt.Errorf("%d of %d requests failed", m.errors, m.n)
 	}
 	rep.add(sc.name, len(resp), m, b)
+	// CPU a request: each server is idle while the other is measured, so
+	// its CPU over the run is its requests'. Steadier than requests a
+	// second on a loaded machine, where the share of the core moves.
+	if ours, theirs := perRequest(srv.cpu()-ourCPU, m.n), perRequest(procCPU(bare.cmd.Process.Pid)-bareCPU, b.n); ours > 0 && theirs > 0 {
+		rep.note("%s: CPU a request %.1f µs, bare gin %.1f µs: %.2f of the ceiling by CPU", sc.name, ours, theirs, theirs/ours)
+	}
 	return nil
 }
 
@@ -279,4 +286,12 @@ func saveProfiles(addr, scenario string) {
 			}
 		}()
 	}
+}
+
+// perRequest is cpu per request in µs, 0 without requests.
+func perRequest(cpu time.Duration, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return float64(cpu.Microseconds()) / float64(n)
 }
