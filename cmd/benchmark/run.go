@@ -273,9 +273,13 @@ func saveProfiles(addr, scenario string) {
 	if secs == "" {
 		secs = "2"
 	}
-	for kind, path := range map[string]string{"cpu": "profile", "allocs": "allocs"} {
+	profiles := map[string]string{"cpu": addr + "/debug/pprof/profile", "allocs": addr + "/debug/pprof/allocs"}
+	if bare := os.Getenv("BENCH_BARE_PPROF"); bare != "" { // the ceiling's, of the same seconds
+		profiles["bare-cpu"] = bare + "/debug/pprof/profile"
+	}
+	for kind, url := range profiles {
 		go func() {
-			resp, err := http.Get("http://" + addr + "/debug/pprof/" + path + "?seconds=" + secs)
+			resp, err := http.Get("http://" + url + "?seconds=" + secs)
 			if err != nil {
 				return
 			}
