@@ -39,12 +39,11 @@ type runtimeTrace struct {
 
 // trace starts the trace of r on this node in t and returns it, or
 // returns nil when r is not logged: an internal call (previewQuery,
-// runtimeList), MCP's run_query, or a project with no snapshot here.
-func (p *RuntimePath) trace(t *runtimeTrace, projectID string, r *model.RuntimeRequest) *runtimeTrace {
+// runtimeList), MCP's run_query, or a project with no snapshot v here.
+func (p *RuntimePath) trace(t *runtimeTrace, v *projectView, r *model.RuntimeRequest) *runtimeTrace {
 	if r.Internal || r.NoFaults || r.CheckOnly {
 		return nil
 	}
-	v := p.grains.env.Local.project(projectID)
 	if v == nil || v.faults == nil {
 		return nil
 	}
