@@ -73,7 +73,7 @@ func run(o options) error {
 	for i, sc := range fx.scenarios {
 		// The repeated group is the list group's first two scenarios, one
 		// repeated query at 10k and at 1M rows (issue 33's request path).
-		if !o.runs("list") && !(o.only == "repeated" && i < 2) {
+		if !o.runs("list") && !(o.runs("repeated") && i < 2) {
 			break
 		}
 		if err := measure(self, dir, srv, fx, sc, o, report); err != nil {
