@@ -104,11 +104,11 @@ func (s *Client) AuthKey(ctx context.Context, value string) (model.APIKey, error
 	return s.askKey(ctx, hash, &pb.KeyAuth{})
 }
 
-// authKeyFor is AuthKey for a runtime request to projectID: when the key's
-// grain is elsewhere but the project's grain is here, the project's key
-// cache answers, and a record fetched from the key grain is cached there.
-func (s *Client) authKeyFor(ctx context.Context, value, projectID string) (model.APIKey, error) {
-	pv := s.env.Local.project(projectID)
+// authKeyFor is AuthKey for a runtime request to projectID, whose
+// snapshot on this node is pv (nil: none): when the key's grain is
+// elsewhere but the project's grain is here, the project's key cache
+// answers, and a record fetched from the key grain is cached there.
+func (s *Client) authKeyFor(ctx context.Context, value, projectID string, pv *projectView) (model.APIKey, error) {
 	if pv == nil || pv.keys == nil || len(value) != len(ids.KeyPrefix)+43 || value[:len(ids.KeyPrefix)] != ids.KeyPrefix {
 		return s.AuthKey(ctx, value)
 	}
@@ -206,14 +206,15 @@ func (r *refusedIPs) note(ip string, now time.Time, retry int) {
 
 // takeQuota counts a runtime request against the plan quota of the
 // project's account, the daily quota of a guest project's session, or a
-// session project's own; a refusal names the limit (namedQuota).
-func (s *Client) takeQuota(ctx context.Context, projectID string) error {
-	kind, id, err := s.quotaOwner(ctx, projectID)
+// session project's own; a refusal names the limit (namedQuota). pv is
+// the project's snapshot on this node (nil: none).
+func (s *Client) takeQuota(ctx context.Context, projectID string, pv *projectView) error {
+	kind, id, err := s.quotaOwner(ctx, projectID, pv)
 	if err != nil || kind == "" {
 		return err
 	}
 	if s.env.Local.meter(kind, id) == nil {
-		if pv := s.env.Local.project(projectID); pv != nil && pv.lease != nil {
+		if pv != nil && pv.lease != nil {
 			return s.namedQuota(kind, s.takeLeased(ctx, pv.lease, kind, id))
 		}
 	}
@@ -246,9 +247,9 @@ func (s *Client) takeLeased(ctx context.Context, l *quotaLease, kind, id string)
 }
 
 // quotaOwner names the grain whose quota a project's runtime calls use.
-func (s *Client) quotaOwner(ctx context.Context, projectID string) (kind, id string, err error) {
+func (s *Client) quotaOwner(ctx context.Context, projectID string, v *projectView) (kind, id string, err error) {
 	var o ProjectOwner
-	if v := s.env.Local.project(projectID); v != nil {
+	if v != nil {
 		o = ProjectOwner{AccountID: v.project.AccountID, Session: v.session, Kind: v.project.Kind}
 	} else if o, err = s.askOwner(ctx, projectID); err != nil {
 		return "", "", err
@@ -328,8 +329,8 @@ func (s *Client) ResolveSlug(ctx context.Context, slug string, fresh bool) (stri
 
 // checkRuntimeKey: the key must be valid, of this project, and allowed to
 // query the runtime.
-func (s *Client) checkRuntimeKey(ctx context.Context, value, projectID string) (model.APIKey, error) {
-	k, err := s.authKeyFor(ctx, value, projectID)
+func (s *Client) checkRuntimeKey(ctx context.Context, value, projectID string, pv *projectView) (model.APIKey, error) {
+	k, err := s.authKeyFor(ctx, value, projectID, pv)
 	if err != nil {
 		return k, err
 	}

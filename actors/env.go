@@ -47,6 +47,9 @@ func (SystemClock) Now() time.Time { return time.Now() }
 // Config holds the settings grains need (docs/reference/bounds.md).
 type Config struct {
 	Limits model.Limits
+	// AnswerCacheBytes bounds the node's cache of repeated queries'
+	// answers (runtime_answers.go); 0 turns it off.
+	AnswerCacheBytes int64
 	// IdleAfter passivates a grain that received no call for this long.
 	IdleAfter time.Duration
 	// MaxDepth and MaxPageSize bound runtime queries.
@@ -128,7 +131,7 @@ func DefaultConfig() Config {
 		SessionTTL: 24 * time.Hour, AdoptionTTL: 15 * time.Minute, SweepEvery: 10 * time.Second,
 		UploadHold:  time.Hour,
 		InviteLimit: 20, InviteTTL: 7 * 24 * time.Hour,
-		GuestTTL: 30 * 24 * time.Hour, AdoptionLinks: 5}
+		GuestTTL: 30 * 24 * time.Hour, AdoptionLinks: 5, AnswerCacheBytes: DefaultAnswerCacheBytes}
 }
 
 // Env is what every grain of a node shares. It is built once per node by

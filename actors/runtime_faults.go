@@ -39,12 +39,11 @@ type runtimeTrace struct {
 
 // trace starts the trace of r on this node in t and returns it, or
 // returns nil when r is not logged: an internal call (previewQuery,
-// runtimeList), MCP's run_query, or a project with no snapshot here.
-func (p *RuntimePath) trace(t *runtimeTrace, projectID string, r *model.RuntimeRequest) *runtimeTrace {
+// runtimeList), MCP's run_query, or a project with no snapshot v here.
+func (p *RuntimePath) trace(t *runtimeTrace, v *projectView, r *model.RuntimeRequest) *runtimeTrace {
 	if r.Internal || r.NoFaults || r.CheckOnly {
 		return nil
 	}
-	v := p.grains.env.Local.project(projectID)
 	if v == nil || v.faults == nil {
 		return nil
 	}
@@ -60,23 +59,28 @@ func (t *runtimeTrace) request(req exec.Request, prep *exec.Prepared) {
 	if t == nil || t.noLog {
 		return
 	}
-	e := &t.entry
 	if prep != nil {
-		e.Query = model.Clip(prep.Source(), model.MaxLoggedQuery) // the document cache's copy: shared, not copied
-		e.OperationName = model.Clip(prep.OperationName(), model.MaxLoggedName)
-		e.RootFields = prep.RootFields()
-		if len(e.RootFields) > model.MaxLoggedRootFields {
-			e.RootFields = append([]string(nil), e.RootFields[:model.MaxLoggedRootFields]...)
-		}
-	} else {
-		e.Query = strings.Clone(model.Clip(req.Query, model.MaxLoggedQuery))
-		e.OperationName = strings.Clone(model.Clip(req.OperationName, model.MaxLoggedName))
+		t.requestLogged(logged(req, prep))
+		return
 	}
+	e := &t.entry
+	e.Query = strings.Clone(model.Clip(req.Query, model.MaxLoggedQuery))
+	e.OperationName = strings.Clone(model.Clip(req.OperationName, model.MaxLoggedName))
 	if len(req.Variables) > 0 {
 		if b, err := json.Marshal(req.Variables); err == nil {
 			e.Variables = clipJSON(b, model.MaxLoggedVariables)
 		}
 	}
+}
+
+// requestLogged notes what was asked, as logged (a prepared request's, or
+// a cached answer's).
+func (t *runtimeTrace) requestLogged(l loggedRequest) {
+	if t == nil || t.noLog {
+		return
+	}
+	e := &t.entry
+	e.Query, e.OperationName, e.RootFields, e.Variables = l.query, l.operationName, l.rootFields, l.variables
 }
 
 // clipJSON returns b, or when it is longer than max a JSON string holding
@@ -105,7 +109,7 @@ func clipJSON(b []byte, max int) json.RawMessage {
 // operation that has them, else the project's. done says the fault
 // answers instead of executing (res, or err for a bad header). A latency
 // alone leaves done false; the caller adds it to the result (finish).
-func (t *runtimeTrace) inject(pr *model.Project, prep *exec.Prepared, header string, out *model.RuntimeBuffers) (res *model.RuntimeResult, done bool, err error) {
+func (t *runtimeTrace) inject(pr *model.Project, rootFields []string, header string, out *model.RuntimeBuffers) (res *model.RuntimeResult, done bool, err error) {
 	if t == nil {
 		return nil, false, nil
 	}
@@ -113,7 +117,7 @@ func (t *runtimeTrace) inject(pr *model.Project, prep *exec.Prepared, header str
 	if err != nil {
 		return nil, true, err
 	}
-	scope, s := faultScope(pr, prep.RootFields())
+	scope, s := faultScope(pr, rootFields)
 	if s == nil && !h.Set {
 		return nil, false, nil
 	}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mockgql/mockgql/actors/internal/pb"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/ids"
 	"github.com/mockgql/mockgql/model"
@@ -32,10 +33,13 @@ import (
 // (Env.RuntimePath); safe for concurrent use.
 type RuntimePath struct {
 	grains  *Client
-	workers *workers // run the requests other nodes hand over
+	workers *workers     // run the requests other nodes hand over
+	answers *answerCache // the answers of repeated queries (runtime_answers.go)
 }
 
-func newRuntimePath(g *Client) *RuntimePath { return &RuntimePath{grains: g, workers: newWorkers()} }
+func newRuntimePath(g *Client) *RuntimePath {
+	return &RuntimePath{grains: g, workers: newWorkers(), answers: newAnswerCache(g.env.Config.AnswerCacheBytes)}
+}
 
 // defaultCallTimeout bounds a grain call that came without a deadline.
 const defaultCallTimeout = 5 * time.Second
@@ -64,8 +68,10 @@ func (p *RuntimePath) Run(ctx context.Context, r model.RuntimeRequest) (*model.R
 			return nil, model.Errorf(model.CodeProjectNotFound, "the project's slug changed meanwhile; retry")
 		}
 		var res *model.RuntimeResult
-		if l := p.grains.env.Local; l == nil || l.project(projectID) != nil {
-			res, err = p.checked(ctx, projectID, "", &r, &counted)
+		if l := p.grains.env.Local; l == nil {
+			res, err = p.checked(ctx, projectID, "", &r, &counted, nil)
+		} else if pv := l.project(projectID); pv != nil {
+			res, err = p.checked(ctx, projectID, "", &r, &counted, pv)
 		} else {
 			res, err = p.forward(ctx, projectID, &r)
 		}
@@ -86,29 +92,32 @@ func (p *RuntimePath) Run(ctx context.Context, r model.RuntimeRequest) (*model.R
 // applies the mutation once.
 func (p *RuntimePath) serve(ctx context.Context, projectID, reqID string, r model.RuntimeRequest) (*model.RuntimeResult, error) {
 	counted := false
-	return p.checked(ctx, projectID, reqID, &r, &counted)
+	return p.checked(ctx, projectID, reqID, &r, &counted, p.grains.env.Local.project(projectID))
 }
 
 // checked makes steps 2 to 7 on this node and records them in the
 // project's request log. counted says whether the request was already
 // counted against the quota (a retry after a slug move is the same
-// request).
-func (p *RuntimePath) checked(ctx context.Context, projectID, reqID string, r *model.RuntimeRequest, counted *bool) (*model.RuntimeResult, error) {
+// request). pv is the project's snapshot on this node (nil: none), which
+// the checks read (its key cache, lease and faults are the activation's);
+// the query reads the latest one (localQuery).
+func (p *RuntimePath) checked(ctx context.Context, projectID, reqID string, r *model.RuntimeRequest, counted *bool, pv *projectView) (*model.RuntimeResult, error) {
 	var tr runtimeTrace // on the stack: recording allocates nothing per request
-	t := p.trace(&tr, projectID, r)
-	res, err := p.steps(ctx, projectID, reqID, r, counted, t)
+	t := p.trace(&tr, pv, r)
+	res, err := p.steps(ctx, projectID, reqID, r, counted, t, pv)
 	t.done(res, err, p.grains.env.Clock.Now())
 	return res, err
 }
 
-// steps makes steps 2 to 7, following them in t (nil: not logged, no faults).
-func (p *RuntimePath) steps(ctx context.Context, projectID, reqID string, r *model.RuntimeRequest, counted *bool, t *runtimeTrace) (*model.RuntimeResult, error) {
-	keyOK, err := p.credential(ctx, projectID, r)
+// steps makes steps 2 to 7, following them in t (nil: not logged, no
+// faults), with the project's snapshot pv on this node (nil: none).
+func (p *RuntimePath) steps(ctx context.Context, projectID, reqID string, r *model.RuntimeRequest, counted *bool, t *runtimeTrace, pv *projectView) (*model.RuntimeResult, error) {
+	keyOK, err := p.credential(ctx, projectID, r, pv)
 	if err != nil {
 		return nil, err
 	}
 	if !*counted && !r.CheckOnly {
-		if err := p.grains.takeQuota(ctx, projectID); err != nil {
+		if err := p.grains.takeQuota(ctx, projectID, pv); err != nil {
 			return nil, err
 		}
 		*counted = true
@@ -139,14 +148,14 @@ func (p *RuntimePath) steps(ctx context.Context, projectID, reqID string, r *mod
 // says the key is of the project and may query the runtime. Step 2, which
 // needs the project's record, is checkRuntimeCredential's, where the
 // record is (localQuery, or the project grain).
-func (p *RuntimePath) credential(ctx context.Context, projectID string, r *model.RuntimeRequest) (keyOK bool, err error) {
+func (p *RuntimePath) credential(ctx context.Context, projectID string, r *model.RuntimeRequest, pv *projectView) (keyOK bool, err error) {
 	if r.KeyValue == "" {
 		if r.ActorToken != "" {
 			return false, model.Errorf(model.CodeActorTokenInvalid, "an actor token goes with the API key it was issued for; send the key too")
 		}
 		return false, nil
 	}
-	k, err := p.grains.checkRuntimeKey(ctx, r.KeyValue, projectID)
+	k, err := p.grains.checkRuntimeKey(ctx, r.KeyValue, projectID, pv)
 	if err != nil || r.ActorToken == "" {
 		return err == nil, err
 	}
@@ -294,13 +303,17 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 	if r.CheckOnly {
 		return &model.RuntimeResult{Status: 200}, true, nil
 	}
-	req, err := exec.DecodeRequest(r.Body)
-	if err != nil {
-		return nil, true, err
-	}
 	out := r.Out
 	if out == nil {
 		out = &model.RuntimeBuffers{}
+	}
+	pool := env.Pool.forAccount(v.project.AccountID)
+	if e := p.answers.get(projectID, r.Body, v, pool); e != nil {
+		return answerCached(e, v, r, out, t)
+	}
+	req, err := exec.DecodeRequest(r.Body)
+	if err != nil {
+		return nil, true, err
 	}
 	prep, refusal := v.rt.PrepareContext(ctx, req)
 	t.request(req, prep)
@@ -313,7 +326,7 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 	if prep.Mutation() && r.QueryOnly {
 		return nil, true, errMutationOverGet
 	}
-	if res, done, err := t.inject(v.project, prep, r.FaultHeader, out); done {
+	if res, done, err := t.inject(v.project, prep.RootFields(), r.FaultHeader, out); done {
 		return res, true, err
 	}
 	if r.Subscribe && prep.Subscription() {
@@ -325,7 +338,14 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 	if prep.Mutation() {
 		return nil, false, nil // mutations run in the grain, one at a time
 	}
-	qr, err := v.rt.QueryTo(ctx, prep, env.Pool.forAccount(v.project.AccountID), v.ov, out.Data[:0])
+	var rec *recordingPool // notes the datasets read, for the answer cache
+	var qpool engine.Pool = pool
+	version := v.ov.State().Version()
+	if p.answers != nil && len(r.Body) <= maxCachedBody {
+		rec = &recordingPool{pool: pool}
+		qpool = rec
+	}
+	qr, err := v.rt.QueryTo(ctx, prep, qpool, v.ov, out.Data[:0])
 	if qr != nil && qr.Held > 0 {
 		// The answer keeps its bytes of the budget until it is written.
 		out.Held, out.Lender = qr.Held, env.Bounds.Budget
@@ -339,6 +359,9 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 	t.resultCode(qr)
 	out.Data = qr.Data
 	out.Body = qr.AppendJSON(out.Body[:0])
+	if rec != nil && cacheable(qr, v, version, out.Body) {
+		p.answers.put(newCachedAnswer(projectID, r.Body, out.Body, v, version, rec, req, prep))
+	}
 	return t.finish(&model.RuntimeResult{Status: 200, Body: out.Body}), true, nil
 }
 

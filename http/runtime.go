@@ -115,7 +115,7 @@ func (s *Server) serveRuntime(c *gin.Context) {
 	if s.serveGraphiQL(c) || s.serveSubscription(c) { // graphiql.go: a browser's navigation; subscriptions.go
 		return
 	}
-	ctx, cancel := context.WithTimeout(c.Request.Context(), s.cfg.QueryTimeout)
+	ctx, cancel := withDeadline(c.Request.Context(), time.Now().Add(s.cfg.QueryTimeout)) // deadline.go: no timer unless one is waited on
 	defer cancel()
 	sc := scratchPool.Get().(*runtimeScratch)
 	defer sc.release()

@@ -4,6 +4,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	_ "net/http/pprof" // BENCH_BARE_PPROF
 	"os"
 
 	"github.com/gin-gonic/gin"
@@ -27,6 +28,9 @@ func serveBare(addrFile, bodyFile string) error {
 // serveGin serves handle for every POST on a loopback port, which it
 // writes to addrFile.
 func serveGin(addrFile string, handle gin.HandlerFunc) error {
+	if pp := os.Getenv("BENCH_BARE_PPROF"); pp != "" { // profile the ceiling too
+		go func() { _ = http.ListenAndServe(pp, nil) }()
+	}
 	gin.SetMode(gin.ReleaseMode)
 	r := gin.New()
 	r.POST("/*any", handle)

@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -68,8 +70,10 @@ func run(o options) error {
 	}
 	report.note("import %d rows (JSON, %.0f MB): %v", o.rowsLarge, float64(fx.largeBytes)/1e6, fx.importLarge.Round(time.Millisecond))
 	report.note("first sorted+filtered query on %d rows (builds the sort index): %v", o.rowsLarge, fx.firstLarge.Round(time.Millisecond))
-	for _, sc := range fx.scenarios {
-		if !o.runs("list") {
+	for i, sc := range fx.scenarios {
+		// The repeated group is the list group's first two scenarios, one
+		// repeated query at 10k and at 1M rows (issue 33's request path).
+		if !o.runs("list") && !(o.runs("repeated") && i < 2) {
 			break
 		}
 		if err := measure(self, dir, srv, fx, sc, o, report); err != nil {
@@ -194,16 +198,10 @@ func measure(self, dir string, srv *mockgql, fx *fixture, sc scenario, o options
 	if _, err := load(srv.addr, ourReq, o.conns, 300*time.Millisecond, 200); err != nil {
 		return err
 	}
-	if os.Getenv("BENCH_PPROF") != "" && sc.name == fx.scenarios[0].name {
-		go func() {
-			out, _ := exec.Command("go", "tool", "pprof", "-top", "-cum", "-nodecount=60", "http://"+os.Getenv("BENCH_PPROF")+"/debug/pprof/profile?seconds=2").CombinedOutput()
-			_ = os.WriteFile("/tmp/bench-cpu.txt", out, 0o600)
-		}()
-		go func() {
-			out, _ := exec.Command("go", "tool", "pprof", "-top", "-sample_index=alloc_space", "-nodecount=40", "http://"+os.Getenv("BENCH_PPROF")+"/debug/pprof/allocs?seconds=2").CombinedOutput()
-			_ = os.WriteFile("/tmp/bench-allocs.txt", out, 0o600)
-		}()
+	if pp := os.Getenv("BENCH_PPROF"); pp != "" && (sc.name == fx.scenarios[0].name || os.Getenv("BENCH_PPROF_ALL") != "") {
+		go saveProfiles(pp, sc.name)
 	}
+	ourCPU, bareCPU := srv.cpu(), procCPU(bare.cmd.Process.Pid)
 	m, b, err := sideBySide(o.duration, loader(srv.addr, ourReq, o.conns, 200), loader(bare.addr, bareReq, o.conns, 200))
 	if err != nil {
 		return err
@@ -212,6 +210,12 @@ func measure(self, dir string, srv *mockgql, fx *fixture, sc scenario, o options
 		return fmt.Errorf("%d of %d requests failed", m.errors, m.n)
 	}
 	rep.add(sc.name, len(resp), m, b)
+	// CPU a request: each server is idle while the other is measured, so
+	// its CPU over the run is its requests'. Steadier than requests a
+	// second on a loaded machine, where the share of the core moves.
+	if ours, theirs := perRequest(srv.cpu()-ourCPU, m.n), perRequest(procCPU(bare.cmd.Process.Pid)-bareCPU, b.n); ours > 0 && theirs > 0 {
+		rep.note("%s: CPU a request %.1f µs, bare gin %.1f µs: %.2f of the ceiling by CPU", sc.name, ours, theirs, theirs/ours)
+	}
 	return nil
 }
 
@@ -248,3 +252,50 @@ func startBareMode(self, mode, bodyFile string) (*bareServer, error) {
 }
 
 func (b *bareServer) stop() { _ = b.cmd.Process.Kill(); _, _ = b.cmd.Process.Wait() }
+
+// saveProfiles takes a CPU profile and the allocations of the same
+// seconds from the server's --debug-addr while a scenario is
+// measured (BENCH_PPROF_SECONDS, 2 by default), into BENCH_PPROF_DIR (the temporary folder by default) as
+// bench-cpu-<scenario>.pb.gz and bench-allocs-<scenario>.pb.gz, for `go
+// tool pprof`.
+func saveProfiles(addr, scenario string) {
+	dir := os.Getenv("BENCH_PPROF_DIR")
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	name := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' {
+			return r
+		}
+		return '-'
+	}, scenario)
+	secs := os.Getenv("BENCH_PPROF_SECONDS")
+	if secs == "" {
+		secs = "2"
+	}
+	profiles := map[string]string{"cpu": addr + "/debug/pprof/profile", "allocs": addr + "/debug/pprof/allocs"}
+	if bare := os.Getenv("BENCH_BARE_PPROF"); bare != "" { // the ceiling's, of the same seconds
+		profiles["bare-cpu"] = bare + "/debug/pprof/profile"
+	}
+	for kind, url := range profiles {
+		go func() {
+			resp, err := http.Get("http://" + url + "?seconds=" + secs)
+			if err != nil {
+				return
+			}
+			defer resp.Body.Close()
+			b, err := io.ReadAll(resp.Body)
+			if err == nil && resp.StatusCode == http.StatusOK {
+				_ = os.WriteFile(filepath.Join(dir, "bench-"+kind+"-"+name+".pb.gz"), b, 0o600)
+			}
+		}()
+	}
+}
+
+// perRequest is cpu per request in µs, 0 without requests.
+func perRequest(cpu time.Duration, n int) float64 {
+	if n == 0 {
+		return 0
+	}
+	return float64(cpu.Microseconds()) / float64(n)
+}

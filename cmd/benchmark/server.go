@@ -70,8 +70,12 @@ func (m *mockgql) peak() int64 { return m.status("VmHWM:") }
 
 // cpu is the CPU time the server has used, user and system (Linux, at
 // the usual 100 ticks a second); 0 when it cannot be read.
-func (m *mockgql) cpu() time.Duration {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", m.cmd.Process.Pid))
+func (m *mockgql) cpu() time.Duration { return procCPU(m.cmd.Process.Pid) }
+
+// procCPU is the CPU time process pid has used, user and system; 0 when
+// it cannot be read.
+func procCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
 		return 0
 	}

@@ -44,6 +44,7 @@ type serveConfig struct {
 	DebugAddr                              string
 	GCHeadroom, GCMaxGrowth                int64
 	QueryCacheMB                           int
+	AnswerCacheMB                          int
 	IPLimit, ActorIssueLimit               int
 	GuestDailyCalls, SessionDailyCalls     int
 	SessionProjects, SessionTables         int
@@ -107,6 +108,7 @@ func serveFlags(fs *flag.FlagSet, c *serveConfig) {
 	fs.DurationVar(&c.SessionTTL, "session-ttl", a.SessionTTL, "life of a session project")
 	fs.DurationVar(&c.AdoptionTTL, "adoption-ttl", a.AdoptionTTL, "life of a one-time adoption link")
 	fs.DurationVar(&c.SweepEvery, "sweep-every", a.SweepEvery, "how often expired session projects are deleted")
+	fs.IntVar(&c.AnswerCacheMB, "answer-cache-mb", actors.DefaultAnswerCacheBytes>>20, "the node's cache of repeated runtime queries' answers, shared by all its projects, in MB (0: off)")
 	fs.IntVar(&c.QueryCacheMB, "query-cache-mb", graphql.DefaultCacheRows*graphql.CacheRowBytes>>20, "the node's cache of filtered and sorted row lists and resolved overlays, shared by all its projects, in MB")
 	fs.Int64Var(&c.GCHeadroom, "gc-headroom", defaultGCHeadroom, "while the live heap is smaller, collect garbage once per this many bytes allocated rather than at every doubling (0: Go's default; GOGC in the environment overrides)")
 	fs.Int64Var(&c.GCMaxGrowth, "gc-max-growth", defaultGCMaxGrowth, "while the live heap is larger, collect garbage once per this many bytes allocated rather than at every doubling, so resident memory stays near the live heap (0: Go's doubling)")
@@ -199,6 +201,7 @@ func start(c serveConfig, log *slog.Logger) (*running, error) {
 	metrics := http.NewMetrics()
 	acfg := actors.DefaultConfig()
 	acfg.MaxDatasetBytes = c.MaxDatasetBytes
+	acfg.AnswerCacheBytes = int64(max(c.AnswerCacheMB, 0)) << 20
 	acfg.IPLimit, acfg.ActorIssueLimit, acfg.ActorIdle = c.IPLimit, c.ActorIssueLimit, c.ActorIdle
 	acfg.GuestDailyCalls, acfg.SessionDailyCalls = c.GuestDailyCalls, c.SessionDailyCalls
 	acfg.SessionTTL, acfg.AdoptionTTL, acfg.SweepEvery = c.SessionTTL, c.AdoptionTTL, c.SweepEvery
