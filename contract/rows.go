@@ -156,7 +156,7 @@ func (g *rowGen) field(e *Entity, f *Field, owner string, i, depth int) (any, er
 	if !f.List {
 		return g.one(e, f, owner, i, 0, depth)
 	}
-	n := 1 + int(g.hash(owner, e.Type+"."+f.Name+"#", i)%3)
+	n := f.ListItems(g.hash(owner, e.Type+"."+f.Name+"#", i))
 	list := make([]any, 0, n)
 	for k := 0; k < n; k++ {
 		v, err := g.one(e, f, owner, i, k+1, depth)
@@ -193,7 +193,66 @@ func (g *rowGen) one(e *Entity, f *Field, owner string, i, k, depth int) (any, e
 		}
 		return nil, nil
 	}
-	return g.gen(f.Value.Kind, f.Value.Options, h)
+	v, err := g.gen(f.Value.Kind, f.Value.Options, h)
+	if err != nil || f.Source == SourceMeaning {
+		return v, err
+	}
+	return Conform(f.Type, v), nil
+}
+
+// ListItems is how many items a generated list of f holds for the hash h:
+// ListMin to ListMax when Sized, else one to three.
+func (f *Field) ListItems(h uint64) int {
+	if !f.Sized {
+		return 1 + int(h%3)
+	}
+	return f.ListMin + int(h%uint64(f.ListMax-f.ListMin+1))
+}
+
+// Conform shapes a value a directive or an editor chose for a field of
+// the built-in scalar type typ: text for String and ID, a whole number
+// for Int, a number for Float (a generator of another type, such as a
+// price for a String field, gives the field's type); other types as they
+// are.
+func Conform(typ string, v any) any {
+	switch typ {
+	case "String", "ID":
+		switch x := v.(type) {
+		case string, nil:
+			return v
+		case float64:
+			return strconv.FormatFloat(x, 'f', -1, 64)
+		default:
+			return fmt.Sprint(x)
+		}
+	case "Int":
+		switch x := v.(type) {
+		case float64:
+			return int(max(min(x, 1<<31-1), -1<<31))
+		case int:
+			return x
+		case string:
+			if n, err := strconv.Atoi(x); err == nil {
+				return n
+			}
+			return len(x)
+		}
+	case "Float":
+		switch x := v.(type) {
+		case int:
+			return float64(x)
+		case string:
+			if f, err := strconv.ParseFloat(x, 64); err == nil {
+				return f
+			}
+			return float64(len(x))
+		}
+	case "Boolean":
+		if _, ok := v.(bool); !ok {
+			return v != nil && v != "" && v != 0.0
+		}
+	}
+	return v
 }
 
 // keyOf returns the key of row i of the entity typ.
