@@ -3,9 +3,9 @@ package graphql
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
