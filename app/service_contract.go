@@ -78,6 +78,17 @@ func (s contracts) SetContractMapping(ctx context.Context, p model.Principal, pr
 	return s.grains.Project(projectID, a).SetContractMapping(ctx, m)
 }
 
+// SetContractGenerator chooses the generator of the field typ.field of
+// the contract project (EDITOR and above); nil goes back to the
+// document's directives or the values by meaning.
+func (s contracts) SetContractGenerator(ctx context.Context, p model.Principal, projectID, typ, field string, g *model.Generator) (*model.Project, error) {
+	a, err := s.contractEditor(ctx, p, projectID)
+	if err != nil {
+		return nil, err
+	}
+	return s.grains.Project(projectID, a).SetContractGenerator(ctx, typ, field, g)
+}
+
 // CheckGraphQLSchema reads sdl as ImportGraphQLSchema does and says what
 // importing it would do, without importing: with a projectID (VIEWER and
 // above), also the changes from that project's contract.

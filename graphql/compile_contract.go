@@ -59,6 +59,7 @@ func compileContract(ctx context.Context, rt *Runtime, p *model.Project) error {
 		// the interpretation rather than fail the whole runtime.
 		plan = contract.Interpret(s)
 	}
+	plan.UseGenerators(p.Contract.Generators)
 	if err := plan.CheckCells(p.Contract.GeneratedRows); err != nil { // a project stored before the bound
 		return fmt.Errorf("graphql: rows of project %s: %w", p.ID, err)
 	}

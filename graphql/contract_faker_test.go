@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/mockgql/mockgql/contract"
+	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/internal/testdata"
 	"github.com/mockgql/mockgql/model"
 )
@@ -108,5 +109,23 @@ func TestContractFakerIntrospection(t *testing.T) {
 	}
 	if n := len(jsonAt(out, "data.__type.enumValues").([]any)); n != 65 {
 		t.Errorf("fake__Types has %d values, want graphql-faker's 65", n)
+	}
+}
+
+// TestContractEditorGenerator: an editor's generator (Contract.Generators)
+// wins over the document's @fake and over the values by meaning; a choice
+// for a field a new document no longer has is left out.
+func TestContractEditorGenerator(t *testing.T) {
+	p := contractProject(t, filepath.Join(testdata.Dir(t, "faker"), "annotated.graphql"))
+	p.Contract.Generators = []model.ContractGenerator{
+		{Type: "Product", Field: "contact", Kind: "examples", Options: []byte(`{"values":["desk@shop.test"]}`)}, // over @fake(type: email)
+		{Type: "Product", Field: "name", Kind: "number.int", Options: []byte(`{"min":7,"max":7}`)},              // a String field: its text
+		{Type: "Product", Field: "gone", Kind: "uuid"},
+	}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: engine.NewOverlay()}
+	for _, x := range jsonAt(h.must(`{ products { contact name } }`), "data.products").([]any) {
+		if got := fmt.Sprint(x); got != "map[contact:desk@shop.test name:7]" {
+			t.Fatalf("a product is %s", got)
+		}
 	}
 }
