@@ -64,6 +64,17 @@ func (p *Plan) generatedField(typ, field string) (*Field, error) {
 	return nil, model.Errorf(model.CodeBadUserInput, "%s is not a type whose rows are generated (Contract.tables)", clip(typ))
 }
 
+// Generated reports whether a generator makes f's values: not a key, a
+// foreign key, an enum or an embedded object (CheckGeneratorField's
+// refusals).
+func (f *Field) Generated() bool {
+	switch f.Value.Kind {
+	case "key", "ref", "enum", "object":
+		return false
+	}
+	return true
+}
+
 // keptGenerators returns the choices of gens that still fit plan.
 func keptGenerators(plan *Plan, gens []model.ContractGenerator) []model.ContractGenerator {
 	var out []model.ContractGenerator

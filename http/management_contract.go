@@ -219,6 +219,7 @@ func contractTables(p *model.Project, pl *contract.Plan) []any {
 	for _, t := range p.Tables {
 		byName[t.Name] = t.ID
 	}
+	pl.UseGenerators(p.Contract.Generators)
 	out := make([]any, 0, len(pl.Entities))
 	for _, e := range pl.Entities {
 		m := map[string]any{"type": e.Type, "tableId": optString(byName[e.Type]), "rows": p.Contract.RowsOf(e.Type), "importCode": nil}
@@ -232,7 +233,29 @@ func contractTables(p *model.Project, pl *contract.Plan) []any {
 			}
 		}
 		m["generators"] = gens
+		m["fields"] = tableFields(e)
 		out = append(out, m)
+	}
+	return out
+}
+
+// tableFields shapes the ContractTableFields of the entity e: the
+// fields a generator fills, with it and where it comes from.
+func tableFields(e *contract.Entity) []any {
+	out := []any{}
+	for _, f := range e.Fields {
+		if !f.Generated() {
+			continue
+		}
+		source := f.Source
+		if source == contract.SourceMeaning {
+			source = "meaning"
+		}
+		var opts any
+		if len(f.Value.Options) > 0 {
+			opts = f.Value.Options
+		}
+		out = append(out, map[string]any{"name": f.Name, "source": source, "generator": map[string]any{"kind": f.Value.Kind, "options": opts}})
 	}
 	return out
 }
