@@ -125,9 +125,14 @@ func checkContract(ctx context.Context, pr *model.Project, sdl string) (*model.C
 	}
 	in := &model.ContractImport{Tables: plan.EntityNames(), Report: contract.Report(s, nil), Unsupported: plan.Unsupported(), Changes: []model.SchemaChange{}}
 	if pr != nil && pr.Contract != nil {
-		if in.Changes, err = graphql.DiffSchemas(pr.Contract.Document, s.SDL); err != nil {
+		// The served document, parsed as the import parses it: with the
+		// directives it uses and does not define (federation's,
+		// graphql-faker's).
+		prev, err := contract.ParseContext(ctx, []byte(pr.Contract.Document), contract.MaxDocumentBytes)
+		if err != nil {
 			return nil, "", err
 		}
+		in.Changes = graphql.DiffParsed(prev.AST, s.AST)
 	}
 	return in, s.SDL, nil
 }
