@@ -94,6 +94,42 @@ func TestFakerDirectives(t *testing.T) {
 			}
 		}
 	})
+	t.Run("a list of rows", func(t *testing.T) {
+		// Company.employees @listLength(min: 5, max: 10), held by
+		// Employee.company: with enough employees every company lists 5
+		// to 10; the employees past the runs name no company.
+		s, err := Parse(testdata.Read(t, "faker", "default-schema.graphql"), MaxDocumentBytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := Interpret(s)
+		counts := map[string]int{"Company": 10, "Employee": 150}
+		rows, err := p.Rows(func(e string) int { return counts[e] }, 3, fakerValues)
+		if err != nil {
+			t.Fatal(err)
+		}
+		per, none := map[any]int{}, 0
+		for _, r := range rows["Employee"] {
+			if c, ok := r[HiddenKey+"company"]; ok {
+				per[c]++
+			} else {
+				none++
+			}
+		}
+		if len(per) != 10 {
+			t.Fatalf("%d of 10 companies have employees: %v", len(per), per)
+		}
+		total := 0
+		for c, n := range per {
+			if n < 5 || n > 10 {
+				t.Errorf("company %v lists %d employees", c, n)
+			}
+			total += n
+		}
+		if total+none != 150 || none == 0 {
+			t.Errorf("%d employees in runs, %d past them", total, none)
+		}
+	})
 	t.Run("a document that defines them", func(t *testing.T) {
 		doc := "directive @fake(type: String!) on FIELD_DEFINITION\ntype Query { a: String @fake(type: \"x\") }"
 		s, err := Parse([]byte(doc), MaxDocumentBytes)

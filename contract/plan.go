@@ -87,6 +87,15 @@ type Relation struct {
 	// it (Book.authorId, products.category_id); "" when the foreign key is
 	// hidden.
 	Key string
+	// ToSized says that ToMin and ToMax bound how many rows of From each
+	// row of To lists (@listLength on ToField, a list): generated rows are
+	// dealt to To's rows in runs of ToMin to ToMax, as far as From's rows
+	// go; FromNonNull says FromField is non-null, so rows past the runs
+	// still name a row of To (one past ToMax) rather than none.
+	ToSized     bool `json:",omitempty"`
+	ToMin       int  `json:",omitempty"`
+	ToMax       int  `json:",omitempty"`
+	FromNonNull bool `json:",omitempty"`
 }
 
 // Shape is how a root field is answered.

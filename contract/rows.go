@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -88,6 +89,37 @@ type rowGen struct {
 	prefixRow   int
 	prefixOwner string
 	prefixSet   bool
+	// runs are the ends of the runs of From's rows each row of To lists,
+	// by sized relation (runTarget).
+	runs map[*Relation][]int
+}
+
+// runTarget is the row of r.To that row i of r.From names when r is
+// sized: To's row j lists a run of ToMin to ToMax of From's rows, one run
+// after the other. ok is false for a row past every run whose field may
+// be null; a non-null one goes to the rows of To in turn.
+func (g *rowGen) runTarget(r *Relation, i int) (int, bool) {
+	ends, ok := g.runs[r]
+	if !ok {
+		if g.runs == nil {
+			g.runs = map[*Relation][]int{}
+		}
+		ends = make([]int, g.counts[r.To])
+		end := 0
+		for j := range ends {
+			end += r.ToMin + int(g.hash(r.To, r.ToField+"#", j)%uint64(r.ToMax-r.ToMin+1))
+			ends[j] = end
+		}
+		g.runs[r] = ends
+	}
+	j, _ := slices.BinarySearch(ends, i+1)
+	if j < len(ends) {
+		return j, true
+	}
+	if !r.FromNonNull || len(ends) == 0 {
+		return 0, false
+	}
+	return i % len(ends), true
 }
 
 // row generates row i of e into row, an empty map.
@@ -103,6 +135,12 @@ func (g *rowGen) row(row map[string]any, e *Entity, i int) error {
 			continue
 		}
 		target := int(g.hash(e.Type, r.FromField, i) % uint64(g.counts[r.To]))
+		if r.ToSized {
+			var ok bool
+			if target, ok = g.runTarget(r, i); !ok {
+				continue // past the runs: names no row, so no list passes ToMax
+			}
+		}
 		row[r.Column()] = g.keyOf(r.To, target)
 	}
 	return nil
