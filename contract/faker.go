@@ -420,8 +420,9 @@ func ListLength(fd *ast.FieldDefinition) (lo, hi int, ok bool) {
 // max over MaxListLength; @examples with over MaxExamples values
 // (LIMIT_REACHED).
 func checkFaker(s *ast.Schema) error {
-	ours := s.Directives["fake"] != nil && s.Directives["fake"].Position != nil && s.Directives["fake"].Position.Src != nil &&
-		s.Directives["fake"].Position.Src.Name == fakerSourceName
+	added := func(p *ast.Position) bool { return p != nil && p.Src != nil && p.Src.Name == fakerSourceName }
+	ours := s.Directives["fake"] != nil && added(s.Directives["fake"].Position) &&
+		s.Types["fake__Types"] != nil && added(s.Types["fake__Types"].Position)
 	for _, name := range sortedTypes(s) {
 		d := s.Types[name]
 		if d.BuiltIn {
