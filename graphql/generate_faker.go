@@ -82,19 +82,25 @@ func dateOption(o genOptions, name, def string) (time.Time, error) {
 	return time.Time{}, fmt.Errorf("%s must be a day (2006-01-02) or an RFC 3339 time, not %q", name, s)
 }
 
+// momentToken is a moment.js format token and Go's layout for it.
+type momentToken struct{ moment, layout string }
+
 // momentTokens are the moment.js format tokens momentLayout knows, longest
-// first, with Go's layout for each.
-var momentTokens = []struct{ moment, layout string }{
-	{"YYYY", "2006"}, {"YY", "06"}, {"MMMM", "January"}, {"MMM", "Jan"}, {"MM", "01"}, {"M", "1"},
-	{"DD", "02"}, {"D", "2"}, {"dddd", "Monday"}, {"ddd", "Mon"}, {"HH", "15"}, {"hh", "03"}, {"h", "3"},
-	{"mm", "04"}, {"m", "4"}, {"ss", "05"}, {"s", "5"}, {"SSS", ".000"}, {"A", "PM"}, {"a", "pm"},
-	{"ZZ", "-0700"}, {"Z", "-07:00"},
+// first (a function: graphql keeps no package state).
+func momentTokens() []momentToken {
+	return []momentToken{
+		{"YYYY", "2006"}, {"YY", "06"}, {"MMMM", "January"}, {"MMM", "Jan"}, {"MM", "01"}, {"M", "1"},
+		{"DD", "02"}, {"D", "2"}, {"dddd", "Monday"}, {"ddd", "Mon"}, {"HH", "15"}, {"hh", "03"}, {"h", "3"},
+		{"mm", "04"}, {"m", "4"}, {"ss", "05"}, {"s", "5"}, {"SSS", ".000"}, {"A", "PM"}, {"a", "pm"},
+		{"ZZ", "-0700"}, {"Z", "-07:00"},
+	}
 }
 
 // momentLayout turns a moment.js format into a Go layout: known tokens
 // translated, [bracketed] text and anything else kept as it is.
 func momentLayout(format string) string {
 	var b strings.Builder
+	tokens := momentTokens()
 	for i := 0; i < len(format); {
 		if format[i] == '[' {
 			end := strings.IndexByte(format[i:], ']')
@@ -107,7 +113,7 @@ func momentLayout(format string) string {
 			continue
 		}
 		matched := false
-		for _, t := range momentTokens {
+		for _, t := range tokens {
 			if strings.HasPrefix(format[i:], t.moment) {
 				b.WriteString(t.layout)
 				i += len(t.moment)
