@@ -87,9 +87,11 @@ func keptGenerators(plan *Plan, gens []model.ContractGenerator) []model.Contract
 }
 
 // attributeGenerator is the generator Build shows on f's attribute: the
-// document's or the editor's choice; nil for the values by meaning.
+// editor's choice, so the model's value bound holds its options as an
+// attribute's; nil otherwise (the document's directives are the
+// document's, bounded with it, and ContractTable.fields shows them).
 func attributeGenerator(f *Field) *model.Generator {
-	if f.Source == SourceMeaning {
+	if f.Source != SourceEditor {
 		return nil
 	}
 	var opts json.RawMessage
