@@ -40,3 +40,15 @@ func (p ProjectClient) BindContractTable(ctx context.Context, typ, importCode st
 func (p ProjectClient) SetContractMapping(ctx context.Context, m model.ContractMapping) (*model.Project, error) {
 	return p.project(ctx, &pb.EditSetContractMapping{Mapping: encodeDoc(m)})
 }
+
+// SetContractGenerator chooses the generator of the field typ.field of the
+// project's contract (nil: back to the document's @fake or the values by
+// meaning) and returns the project; a field generated rows do not fill
+// with a generator, or an unknown kind or bad options, is BAD_USER_INPUT.
+func (p ProjectClient) SetContractGenerator(ctx context.Context, typ, field string, g *model.Generator) (*model.Project, error) {
+	var doc []byte
+	if g != nil {
+		doc = encodeDoc(g)
+	}
+	return p.project(ctx, &pb.EditSetContractGenerator{Type: typ, Field: field, Generator: doc})
+}

@@ -21,6 +21,8 @@ import (
 //	                      type name (contract.Apply).
 //	EditSetContractTable  an entity's row count or dataset binding.
 //	EditSetContractMapping how one root field is served.
+//	EditSetContractGenerator the generator of one field of an entity
+//	                      (project_generator.go).
 //
 // A contract project serves its document: the edits that would change the
 // served schema are refused (contractGuard).
@@ -35,6 +37,8 @@ func applyContractEdit(p *model.Project, req grainRequest, now time.Time) (res r
 		return projectReply{p}, true, setContractTable(p, e)
 	case *pb.EditSetContractMapping:
 		return projectReply{p}, true, setContractMapping(p, e)
+	case *pb.EditSetContractGenerator:
+		return projectReply{p}, true, setContractGenerator(p, e)
 	}
 	return nil, false, contractGuard(p, req)
 }

@@ -78,6 +78,17 @@ func (s contracts) SetContractMapping(ctx context.Context, p model.Principal, pr
 	return s.grains.Project(projectID, a).SetContractMapping(ctx, m)
 }
 
+// SetContractGenerator chooses the generator of the field typ.field of
+// the contract project (EDITOR and above); nil goes back to the
+// document's directives or the values by meaning.
+func (s contracts) SetContractGenerator(ctx context.Context, p model.Principal, projectID, typ, field string, g *model.Generator) (*model.Project, error) {
+	a, err := s.contractEditor(ctx, p, projectID)
+	if err != nil {
+		return nil, err
+	}
+	return s.grains.Project(projectID, a).SetContractGenerator(ctx, typ, field, g)
+}
+
 // CheckGraphQLSchema reads sdl as ImportGraphQLSchema does and says what
 // importing it would do, without importing: with a projectID (VIEWER and
 // above), also the changes from that project's contract.
@@ -114,9 +125,14 @@ func checkContract(ctx context.Context, pr *model.Project, sdl string) (*model.C
 	}
 	in := &model.ContractImport{Tables: plan.EntityNames(), Report: contract.Report(s, nil), Unsupported: plan.Unsupported(), Changes: []model.SchemaChange{}}
 	if pr != nil && pr.Contract != nil {
-		if in.Changes, err = graphql.DiffSchemas(pr.Contract.Document, s.SDL); err != nil {
+		// The served document, parsed as the import parses it: with the
+		// directives it uses and does not define (federation's,
+		// graphql-faker's).
+		prev, err := contract.ParseContext(ctx, []byte(pr.Contract.Document), contract.MaxDocumentBytes)
+		if err != nil {
 			return nil, "", err
 		}
+		in.Changes = graphql.DiffParsed(prev.AST, s.AST)
 	}
 	return in, s.SDL, nil
 }

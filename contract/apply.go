@@ -25,6 +25,7 @@ func Apply(p *model.Project, doc []byte, now time.Time) (*Plan, error) {
 	if old := p.Contract; old != nil {
 		c.Version = old.Version + 1
 		c.Tables, c.Mappings = keptSettings(plan, old)
+		c.Generators = keptGenerators(plan, old.Generators)
 	}
 	var kept []model.ContractMapping
 	for _, m := range c.Mappings { // those that still fit the new document

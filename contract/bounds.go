@@ -221,8 +221,17 @@ func cellCount(c int) string {
 	return fmt.Sprint(c)
 }
 
-// maxListItems is the most items a generated list holds (rowGen.field).
+// maxListItems is the most items a generated list holds (rowGen.field)
+// without @listLength.
 const maxListItems = 3
+
+// listMost is the most items a generated list of f holds.
+func listMost(f *Field) int {
+	if f.Sized {
+		return f.ListMax
+	}
+	return maxListItems
+}
 
 // cellCap is where counts of cells saturate: far past every bound, so
 // that deep products cannot overflow.
@@ -267,7 +276,7 @@ func objectCells(embedded map[string]*Entity, memo map[cellKey]int, e *Entity, d
 			}
 		}
 		if f.List {
-			one = satMul(one, maxListItems)
+			one = satMul(one, listMost(f))
 		}
 		total = satAdd(total, one)
 	}

@@ -34,6 +34,7 @@ func Build(projectID string, plan *Plan, c *model.Contract) ([]*model.Table, []*
 	if err := plan.CheckCells(c.GeneratedRows); err != nil {
 		return nil, nil, err
 	}
+	plan.UseGenerators(c.Generators)
 	byType := map[string]*model.Table{}
 	var tables []*model.Table
 	for _, e := range plan.Entities {
@@ -70,18 +71,22 @@ func buildTable(projectID string, plan *Plan, e *Entity, ct *model.ContractTable
 	if ct != nil && ct.ImportCode != "" {
 		t.Source = &model.TableSource{ImportCode: ct.ImportCode}
 	}
-	add := func(name string, typ model.ScalarType, required bool) {
-		t.Attributes = append(t.Attributes, &model.Attribute{
+	add := func(name string, typ model.ScalarType, required bool) *model.Attribute {
+		a := &model.Attribute{
 			ID: childID(projectID, 'a', e.Type+"."+name), TableID: id, Name: name, Type: typ,
 			Sortable: typ != model.TypeJSON, Filterable: typ != model.TypeJSON, Required: required,
 			Mapping: model.MappingSource, SourcePath: name,
-		})
+		}
+		t.Attributes = append(t.Attributes, a)
+		return a
 	}
 	if e.Key == "" {
 		add(HiddenKey, model.TypeID, true)
 	}
 	for _, f := range e.Fields {
-		add(f.Name, attributeType(f), f.NonNull)
+		// The rows are read by name (SOURCE); the generator that makes the
+		// field's values, when the document or an editor chose it, is shown.
+		add(f.Name, attributeType(f), f.NonNull).Generator = attributeGenerator(f)
 	}
 	for _, r := range plan.Relations {
 		if r.From == e.Type && !r.Many && r.Key == "" {
@@ -96,6 +101,8 @@ func attributeType(f *Field) model.ScalarType {
 	switch {
 	case f.List || f.Embedded || f.Value.Kind == "scalar.json":
 		return model.TypeJSON
+	case f.Type == "String": // whatever the generator, rows hold text (Conform)
+		return model.TypeString
 	case f.Type == "Int":
 		return model.TypeInt
 	case f.Type == "Float" || f.Value.Kind == "number.float" || f.Value.Kind == "number.int":

@@ -250,7 +250,7 @@ func KeyFields(s *ast.Schema, typ string) [][]string {
 // answers a router.
 func SubgraphSDL(s *ast.Schema) string {
 	for _, d := range s.Types {
-		if d.Position != nil && d.Position.Src != nil && d.Position.Src.Name != federationSourceName && !d.BuiltIn {
+		if d.Position != nil && d.Position.Src != nil && !isAddedSource(d.Position.Src.Name) && !d.BuiltIn {
 			return d.Position.Src.Input
 		}
 	}

@@ -16,6 +16,14 @@ func (in *interpreter) fillFields(e *Entity) {
 			continue
 		}
 		field := &Field{Name: f.Name, Type: d.Name, List: isList(f.Type), NonNull: f.Type.NonNull}
+		if lo, hi, ok := ListLength(f); ok && field.List {
+			field.Sized, field.ListMin, field.ListMax = true, lo, hi
+		}
+		if v, ok := directiveValue(f, d); ok && f.Name != e.Key && d.Kind != ast.Object {
+			field.Value, field.Source = v, SourceDirective
+			e.Fields = append(e.Fields, field)
+			continue
+		}
 		switch {
 		case d.Kind == ast.Enum:
 			for _, v := range d.EnumValues {

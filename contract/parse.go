@@ -78,11 +78,15 @@ func parse(doc []byte) (*Schema, error) {
 	if err := unsupported(s); err != nil {
 		return nil, err
 	}
+	if err := checkFaker(s); err != nil {
+		return nil, err
+	}
 	return &Schema{SDL: sdl, AST: s}, nil
 }
 
 // load parses sdl with gqlparser's prelude (and, for a federation
-// subgraph, the definitions federationSource adds), refuses it over a
+// subgraph, the definitions federationSource adds; for graphql-faker's
+// directives, those fakerSource adds), refuses it over a
 // structural bound, then validates it: gqlparser.LoadSchema with the
 // bounds between its two steps.
 func load(sdl string) (*ast.Schema, error) {
@@ -99,6 +103,13 @@ func load(sdl string) (*ast.Schema, error) {
 	sd.Merge(user)
 	if fed := federationSource(user); fed != nil {
 		fd, err := parser.ParseSchema(fed)
+		if err != nil {
+			return nil, located(sdl, err)
+		}
+		sd.Merge(fd)
+	}
+	if fk := fakerSource(user); fk != nil {
+		fd, err := parser.ParseSchema(fk)
 		if err != nil {
 			return nil, located(sdl, err)
 		}

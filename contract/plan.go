@@ -46,7 +46,23 @@ type Field struct {
 	Embedded bool
 	// Value says how a generated row fills the field.
 	Value Value
+	// Sized says that ListMin and ListMax bound a list field's generated
+	// items (@listLength); else a list holds one to three.
+	Sized   bool `json:",omitempty"`
+	ListMin int  `json:",omitempty"`
+	ListMax int  `json:",omitempty"`
+	// Source says where Value comes from: "" by meaning (the field's
+	// name and type), "directive" (@fake or @examples in the document),
+	// "editor" (model.Contract.Generators).
+	Source string `json:",omitempty"`
 }
+
+// Where a field's Value comes from (Field.Source).
+const (
+	SourceMeaning   = ""
+	SourceDirective = "directive"
+	SourceEditor    = "editor"
+)
 
 // Value is how generated rows fill a field: a generator kind of the
 // runtime with its options, one of an enum's values, or a fixed shape for
@@ -71,6 +87,15 @@ type Relation struct {
 	// it (Book.authorId, products.category_id); "" when the foreign key is
 	// hidden.
 	Key string
+	// ToSized says that ToMin and ToMax bound how many rows of From each
+	// row of To lists (@listLength on ToField, a list): generated rows are
+	// dealt to To's rows in runs of ToMin to ToMax, as far as From's rows
+	// go; FromNonNull says FromField is non-null, so rows past the runs
+	// still name a row of To (one past ToMax) rather than none.
+	ToSized     bool `json:",omitempty"`
+	ToMin       int  `json:",omitempty"`
+	ToMax       int  `json:",omitempty"`
+	FromNonNull bool `json:",omitempty"`
 }
 
 // Shape is how a root field is answered.

@@ -41,10 +41,31 @@ func (in *interpreter) relations(entities []*Entity) []*Relation {
 			}
 			r = r.canonical()
 			r.Key = foreignKey(in.entities[r.From], r)
+			in.sized(r)
 			out = append(out, r)
 		}
 	}
 	return out
+}
+
+// sized reads @listLength on the list side of a to-one relation r
+// (Company.employees for Employee.company) into r.
+func (in *interpreter) sized(r *Relation) {
+	if r.Many || r.ToField == "" || !r.ToMany {
+		return
+	}
+	fd := in.s.Types[r.To].Fields.ForName(r.ToField)
+	if fd == nil {
+		return
+	}
+	lo, hi, ok := ListLength(fd)
+	if !ok {
+		return
+	}
+	r.ToSized, r.ToMin, r.ToMax = true, lo, hi
+	if from := in.s.Types[r.From].Fields.ForName(r.FromField); from != nil {
+		r.FromNonNull = from.Type.NonNull
+	}
 }
 
 // fieldBack returns the field of to that leads back to from's rows, other

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/fnv"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -88,6 +89,37 @@ type rowGen struct {
 	prefixRow   int
 	prefixOwner string
 	prefixSet   bool
+	// runs are the ends of the runs of From's rows each row of To lists,
+	// by sized relation (runTarget).
+	runs map[*Relation][]int
+}
+
+// runTarget is the row of r.To that row i of r.From names when r is
+// sized: To's row j lists a run of ToMin to ToMax of From's rows, one run
+// after the other. ok is false for a row past every run whose field may
+// be null; a non-null one goes to the rows of To in turn.
+func (g *rowGen) runTarget(r *Relation, i int) (int, bool) {
+	ends, ok := g.runs[r]
+	if !ok {
+		if g.runs == nil {
+			g.runs = map[*Relation][]int{}
+		}
+		ends = make([]int, g.counts[r.To])
+		end := 0
+		for j := range ends {
+			end += r.ToMin + int(g.hash(r.To, r.ToField+"#", j)%uint64(r.ToMax-r.ToMin+1))
+			ends[j] = end
+		}
+		g.runs[r] = ends
+	}
+	j, _ := slices.BinarySearch(ends, i+1)
+	if j < len(ends) {
+		return j, true
+	}
+	if !r.FromNonNull || len(ends) == 0 {
+		return 0, false
+	}
+	return i % len(ends), true
 }
 
 // row generates row i of e into row, an empty map.
@@ -103,6 +135,12 @@ func (g *rowGen) row(row map[string]any, e *Entity, i int) error {
 			continue
 		}
 		target := int(g.hash(e.Type, r.FromField, i) % uint64(g.counts[r.To]))
+		if r.ToSized {
+			var ok bool
+			if target, ok = g.runTarget(r, i); !ok {
+				continue // past the runs: names no row, so no list passes ToMax
+			}
+		}
 		row[r.Column()] = g.keyOf(r.To, target)
 	}
 	return nil
@@ -156,7 +194,7 @@ func (g *rowGen) field(e *Entity, f *Field, owner string, i, depth int) (any, er
 	if !f.List {
 		return g.one(e, f, owner, i, 0, depth)
 	}
-	n := 1 + int(g.hash(owner, e.Type+"."+f.Name+"#", i)%3)
+	n := f.ListItems(g.hash(owner, e.Type+"."+f.Name+"#", i))
 	list := make([]any, 0, n)
 	for k := 0; k < n; k++ {
 		v, err := g.one(e, f, owner, i, k+1, depth)
@@ -193,7 +231,66 @@ func (g *rowGen) one(e *Entity, f *Field, owner string, i, k, depth int) (any, e
 		}
 		return nil, nil
 	}
-	return g.gen(f.Value.Kind, f.Value.Options, h)
+	v, err := g.gen(f.Value.Kind, f.Value.Options, h)
+	if err != nil || f.Source == SourceMeaning {
+		return v, err
+	}
+	return Conform(f.Type, v), nil
+}
+
+// ListItems is how many items a generated list of f holds for the hash h:
+// ListMin to ListMax when Sized, else one to three.
+func (f *Field) ListItems(h uint64) int {
+	if !f.Sized {
+		return 1 + int(h%3)
+	}
+	return f.ListMin + int(h%uint64(f.ListMax-f.ListMin+1))
+}
+
+// Conform shapes a value a directive or an editor chose for a field of
+// the built-in scalar type typ: text for String and ID, a whole number
+// for Int, a number for Float (a generator of another type, such as a
+// price for a String field, gives the field's type); other types as they
+// are.
+func Conform(typ string, v any) any {
+	switch typ {
+	case "String", "ID":
+		switch x := v.(type) {
+		case string, nil:
+			return v
+		case float64:
+			return strconv.FormatFloat(x, 'f', -1, 64)
+		default:
+			return fmt.Sprint(x)
+		}
+	case "Int":
+		switch x := v.(type) {
+		case float64:
+			return int(max(min(x, 1<<31-1), -1<<31))
+		case int:
+			return x
+		case string:
+			if n, err := strconv.Atoi(x); err == nil {
+				return n
+			}
+			return len(x)
+		}
+	case "Float":
+		switch x := v.(type) {
+		case int:
+			return float64(x)
+		case string:
+			if f, err := strconv.ParseFloat(x, 64); err == nil {
+				return f
+			}
+			return float64(len(x))
+		}
+	case "Boolean":
+		if _, ok := v.(bool); !ok {
+			return v != nil && v != "" && v != 0.0
+		}
+	}
+	return v
 }
 
 // keyOf returns the key of row i of the entity typ.

@@ -37,6 +37,10 @@ type contractRT struct {
 	seed uint64
 	// values makes generated scalar values (newValues).
 	values contract.Values
+	// directed are the values graphql-faker's directives give fields, by
+	// type and field (contract.DirectedValues), made once: the generators'
+	// cache tells options apart by identity.
+	directed map[[2]string]contract.Value
 	// links are the lists of rows no foreign key holds, by "Type.field"
 	// (contract_links.go).
 	links map[string]*ctLink
@@ -55,10 +59,12 @@ func compileContract(ctx context.Context, rt *Runtime, p *model.Project) error {
 		// the interpretation rather than fail the whole runtime.
 		plan = contract.Interpret(s)
 	}
+	plan.UseGenerators(p.Contract.Generators)
 	if err := plan.CheckCells(p.Contract.GeneratedRows); err != nil { // a project stored before the bound
 		return fmt.Errorf("graphql: rows of project %s: %w", p.ID, err)
 	}
-	ct := &contractRT{plan: plan, tables: map[string]*engine.Table{}, entities: map[string]*contract.Entity{}, seed: seedOf(p.ID), values: newValuesAt(rt.opt.BaseURL)}
+	ct := &contractRT{plan: plan, tables: map[string]*engine.Table{}, entities: map[string]*contract.Entity{}, seed: seedOf(p.ID), values: newValuesAt(rt.opt.BaseURL),
+		directed: contract.DirectedValues(s.AST)}
 	for _, t := range rt.model.tables {
 		ct.tables[t.Name] = t
 		if mt := p.TableByName(t.Name); mt.Source != nil && mt.Source.Generated && p.Contract.RowsOf(t.Name) == 0 {

@@ -52,6 +52,11 @@ func (rt *Runtime) genValue(v *engine.View, owner, field string, t *ast.Type, se
 			return []any{}
 		}
 		n := 1 + int(seed%3)
+		if fd := rt.fieldDef(owner, field); fd != nil {
+			if lo, hi, ok := contract.ListLength(fd); ok {
+				n = (&contract.Field{Sized: true, ListMin: lo, ListMax: hi}).ListItems(seed)
+			}
+		}
 		out := make([]any, 0, n)
 		for i := 0; i < n; i++ {
 			if x := rt.genValue(v, owner, field, t.Elem, mix(seed, "item", string(rune('0'+i))), depth+1); x != nil {
@@ -63,6 +68,11 @@ func (rt *Runtime) genValue(v *engine.View, owner, field string, t *ast.Type, se
 	d := rt.schema.Types[t.NamedType]
 	if d == nil {
 		return nil
+	}
+	if d.Kind == ast.Enum || d.Kind == ast.Scalar {
+		if x, ok := rt.genDirected(owner, field, d, seed); ok {
+			return x
+		}
 	}
 	switch d.Kind {
 	case ast.Enum:
@@ -80,6 +90,28 @@ func (rt *Runtime) genValue(v *engine.View, owner, field string, t *ast.Type, se
 		return nil
 	}
 	return rt.genObject(v, rt.possibleObject(d, seed), seed, depth)
+}
+
+// fieldDef is the definition of the field of owner; nil for none.
+func (rt *Runtime) fieldDef(owner, field string) *ast.FieldDefinition {
+	if d := rt.schema.Types[owner]; d != nil {
+		return d.Fields.ForName(field)
+	}
+	return nil
+}
+
+// genDirected is the value graphql-faker's directives give the field of
+// owner (of the enum or scalar type d): ok is false without them.
+func (rt *Runtime) genDirected(owner, field string, d *ast.Definition, seed uint64) (any, bool) {
+	val, ok := rt.contract.directed[[2]string{owner, field}]
+	if !ok {
+		return nil, false
+	}
+	x, err := rt.contract.values(val.Kind, val.Options, seed)
+	if err != nil || x == nil {
+		return nil, false
+	}
+	return contract.Conform(d.Name, x), true
 }
 
 // isRow reports whether values of the object type name are rows (whose

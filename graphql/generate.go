@@ -51,6 +51,9 @@ var genAliases = sync.OnceValue(func() map[string]aliasFunc {
 	for k, v := range contractAliases() {
 		m[k] = v
 	}
+	for k, v := range fakerAliases() {
+		m[k] = v
+	}
 	return m
 })
 

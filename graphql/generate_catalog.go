@@ -55,6 +55,9 @@ var aliasMeta = map[string]struct {
 	"date.past":   {"An RFC 3339 time in the five years before 2025-01-01", nil},
 	"date.future": {"An RFC 3339 time in the five years after 2025-01-01", nil},
 	"person.age":  {"An age from 18 to 90", nil},
+	"examples":    {"One of the values given (graphql-faker's @examples)", []GeneratorOption{{Name: "values", Type: "[]string", Required: true, Description: "The values to pick from, 1 to 1000"}}},
+	"date.between": {"A time between two days, in a format (graphql-faker's @fake(type: date))", []GeneratorOption{{Name: "from", Type: "string", Default: "2010-01-01", Description: "The first day (2006-01-02) or time (RFC 3339)"},
+		{Name: "to", Type: "string", Default: "2030-01-01", Description: "The last day or time"}, {Name: "format", Type: "string", Default: "YYYY-MM-DDTHH:mm:ssZ", Description: "A moment.js format: YYYY-MM-DD, DD/MM/YYYY HH:mm, …"}}},
 }
 
 // aliasCategory is the category of a dotted kind without a dot.

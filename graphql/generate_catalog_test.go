@@ -28,19 +28,27 @@ func TestGeneratorCatalog(t *testing.T) {
 	}
 	for kind := range genAliases() {
 		g := byKind[kind]
-		if g.Sample == nil {
-			t.Errorf("%s has no sample", kind)
-		}
+		required := false
 		opts := map[string]any{}
 		for _, o := range g.Options {
-			if o.Default == "" && !o.Required {
-				continue // optional, no default: absent is valid
+			required = required || o.Required && o.Default == ""
+			if o.Default == "" {
+				continue // optional, no default: absent is valid; required: checked with its value below
 			}
 			var v any
 			if err := json.Unmarshal([]byte(o.Default), &v); err != nil {
-				t.Fatalf("%s option %s: default %q is not a number: %v", kind, o.Name, o.Default, err)
+				if o.Type != "string" {
+					t.Fatalf("%s option %s: default %q is not a number: %v", kind, o.Name, o.Default, err)
+				}
+				v = o.Default
 			}
 			opts[o.Name] = v
+		}
+		if g.Sample == nil && !required {
+			t.Errorf("%s has no sample", kind)
+		}
+		if required {
+			continue // examples: its values have no default
 		}
 		raw, _ := json.Marshal(opts)
 		if err := CheckGenerator(&model.Generator{Kind: kind, Options: raw}); err != nil {

@@ -59,11 +59,18 @@ func DiffSchemas(oldSDL, newSDL string) ([]SchemaChange, error) {
 	if err != nil {
 		return nil, err
 	}
+	return DiffParsed(old, cur), nil
+}
+
+// DiffParsed is DiffSchemas of two schemas already parsed and validated,
+// such as contract.Parse makes of documents that use directives defined
+// beside them (federation's, graphql-faker's).
+func DiffParsed(old, cur *ast.Schema) []SchemaChange {
 	d := &differ{}
 	d.types(old, cur)
 	d.directives(old, cur)
 	slices.SortFunc(d.out, compareChanges)
-	return d.out, nil
+	return d.out
 }
 
 // loadDiffSchema parses and validates one side of a comparison.

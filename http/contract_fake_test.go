@@ -121,9 +121,24 @@ func (f *fakeModel) SetContractMapping(_ context.Context, p Principal, projectID
 	return fixtureContractProject(), nil
 }
 
+func (f *fakeModel) SetContractGenerator(_ context.Context, p Principal, projectID, typ, field string, g *model.Generator) (*model.Project, error) {
+	if err := f.record("SetContractGenerator", p, projectID, typ, field, g); err != nil {
+		return nil, err
+	}
+	return fixtureContractProject(), nil
+}
+
 func init() {
 	c := surfaceCase{name: "setContractMapping", query: `mutation { setContractMapping(projectId: "prj_1", field: "Query.books", shape: "list",
 		args: [{name: "genre", role: "eq", field: "genre"}]) { contract { report { name shape args { name role field op } mapped } } } }`}
 	managementCases = append(managementCases, c)
 	publicCases = append(publicCases, c)
+	for _, g := range []surfaceCase{
+		{name: "setContractGenerator", query: `mutation { setContractGenerator(projectId: "prj_1", type: "Book", field: "title",
+			generator: {kind: "examples", options: {values: ["Dune", "Emma"]}}) { contract { tables { type generators { field generator { kind options } } } } } }`},
+		{name: "setContractGenerator_reset", query: `mutation { setContractGenerator(projectId: "prj_1", type: "Book", field: "title", generator: null) { id } }`},
+	} {
+		managementCases = append(managementCases, g)
+		publicCases = append(publicCases, g)
+	}
 }

@@ -41,6 +41,9 @@ type Contracts interface {
 	// SetContractMapping changes how one root field is served; a mapping
 	// with no shape, entity or args removes the field's.
 	SetContractMapping(ctx context.Context, p Principal, projectID string, m model.ContractMapping) (*model.Project, error)
+	// SetContractGenerator chooses the generator of the field typ.field
+	// (nil: back to the document's directives or the values by meaning).
+	SetContractGenerator(ctx context.Context, p Principal, projectID, typ, field string, g *model.Generator) (*model.Project, error)
 	// ContractDatasetSuggestions ranks the datasets the caller may read by
 	// how many fields of the entity their paths match, best first.
 	ContractDatasetSuggestions(ctx context.Context, p Principal, projectID, typ string) ([]model.ContractSuggestion, error)
@@ -62,6 +65,7 @@ func (s contractResolvers) roots() map[string]rootFunc {
 		"Mutation.setContractRows":         s.setRows,
 		"Mutation.bindContractTable":       s.bind,
 		"Mutation.setContractMapping":      s.setMapping,
+		"Mutation.setContractGenerator":    s.setGenerator,
 	}
 }
 
@@ -119,6 +123,19 @@ func (s contractResolvers) setMapping(ctx context.Context, c *Call, args input) 
 		m.Args = append(m.Args, model.ContractArg{Name: a.str("name"), Role: a.str("role"), Field: a.str("field"), Op: a.str("op")})
 	}
 	p, err := s.b.SetContractMapping(ctx, c.Principal, args.str("projectId"), m)
+	if err != nil {
+		return nil, err
+	}
+	return s.shaper(c).project(p), nil
+}
+
+// setGenerator resolves setContractGenerator; a null generator resets.
+func (s contractResolvers) setGenerator(ctx context.Context, c *Call, args input) (any, error) {
+	g, err := generator(input(asMap(args["generator"])))
+	if err != nil {
+		return nil, err
+	}
+	p, err := s.b.SetContractGenerator(ctx, c.Principal, args.str("projectId"), args.str("type"), args.str("field"), g)
 	if err != nil {
 		return nil, err
 	}
@@ -202,13 +219,43 @@ func contractTables(p *model.Project, pl *contract.Plan) []any {
 	for _, t := range p.Tables {
 		byName[t.Name] = t.ID
 	}
+	pl.UseGenerators(p.Contract.Generators)
 	out := make([]any, 0, len(pl.Entities))
 	for _, e := range pl.Entities {
 		m := map[string]any{"type": e.Type, "tableId": optString(byName[e.Type]), "rows": p.Contract.RowsOf(e.Type), "importCode": nil}
 		if ct := p.Contract.Table(e.Type); ct != nil {
 			m["importCode"] = optString(ct.ImportCode)
 		}
+		gens := []any{}
+		for _, g := range p.Contract.Generators {
+			if g.Type == e.Type {
+				gens = append(gens, map[string]any{"field": g.Field, "generator": map[string]any{"kind": g.Kind, "options": optJSON(g.Options)}})
+			}
+		}
+		m["generators"] = gens
+		m["fields"] = tableFields(e)
 		out = append(out, m)
+	}
+	return out
+}
+
+// tableFields shapes the ContractTableFields of the entity e: the
+// fields a generator fills, with it and where it comes from.
+func tableFields(e *contract.Entity) []any {
+	out := []any{}
+	for _, f := range e.Fields {
+		if !f.Generated() {
+			continue
+		}
+		source := f.Source
+		if source == contract.SourceMeaning {
+			source = "meaning"
+		}
+		var opts any
+		if len(f.Value.Options) > 0 {
+			opts = f.Value.Options
+		}
+		out = append(out, map[string]any{"name": f.Name, "source": source, "generator": map[string]any{"kind": f.Value.Kind, "options": opts}})
 	}
 	return out
 }

@@ -52,6 +52,7 @@ var surfaceCosts = map[string]int{
 	"Mutation.setContractRows":              5,
 	"Mutation.bindContractTable":            5,
 	"Mutation.setContractMapping":           5,
+	"Mutation.setContractGenerator":         5,
 
 	"Project.sdl":                5,
 	"Project.requestLog":         5,

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -16,6 +17,8 @@ const (
 	MaxContractRows = 100_000
 	// MaxContractMappings bounds a contract's mapping overrides.
 	MaxContractMappings = 1_000
+	// MaxContractGenerators bounds a contract's generator choices.
+	MaxContractGenerators = 1_000
 )
 
 // Contract is the GraphQL schema a project was imported from (SDL-first,
@@ -37,6 +40,30 @@ type Contract struct {
 	Tables []ContractTable `json:"tables,omitempty"`
 	// Mappings are an editor's overrides of how root fields are served.
 	Mappings []ContractMapping `json:"mappings,omitempty"`
+	// Generators are an editor's choices of how generated rows fill
+	// fields: each wins over the document's @fake and over the values by
+	// meaning.
+	Generators []ContractGenerator `json:"generators,omitempty"`
+}
+
+// ContractGenerator is an editor's generator for one scalar field of an
+// entity (or embedded) type of a contract: Kind and Options as a
+// GENERATED attribute's (Generator).
+type ContractGenerator struct {
+	Type    string          `json:"type"`
+	Field   string          `json:"field"`
+	Kind    string          `json:"kind"`
+	Options json.RawMessage `json:"options,omitempty"`
+}
+
+// GeneratorOf returns the editor's generator of the field typ.field, or nil.
+func (c *Contract) GeneratorOf(typ, field string) *ContractGenerator {
+	for i := range c.Generators {
+		if c.Generators[i].Type == typ && c.Generators[i].Field == field {
+			return &c.Generators[i]
+		}
+	}
+	return nil
 }
 
 // ContractTable is how the rows of one entity (object type) are made.
@@ -119,6 +146,9 @@ func (c *Contract) Table(typ string) *ContractTable {
 func (c *Contract) Check(entities map[string]bool) error {
 	if len(c.Mappings) > MaxContractMappings {
 		return Errorf(CodeBadUserInput, "a contract has at most %d mappings; this one has %d", MaxContractMappings, len(c.Mappings))
+	}
+	if len(c.Generators) > MaxContractGenerators {
+		return Errorf(CodeLimitReached, "a contract has at most %d generator choices; this one has %d", MaxContractGenerators, len(c.Generators))
 	}
 	total, seen := 0, map[string]bool{}
 	for _, t := range c.Tables {

@@ -64,3 +64,16 @@ func TestContractImportCodeLength(t *testing.T) {
 		}
 	}
 }
+
+// TestContractGeneratorsBounded: a contract holds at most
+// MaxContractGenerators generator choices.
+func TestContractGeneratorsBounded(t *testing.T) {
+	c := &model.Contract{Generators: make([]model.ContractGenerator, model.MaxContractGenerators)}
+	if err := c.Check(nil); err != nil {
+		t.Fatalf("%d choices: %v", model.MaxContractGenerators, err)
+	}
+	c.Generators = append(c.Generators, model.ContractGenerator{})
+	if err := c.Check(nil); model.ErrorCode(err) != model.CodeLimitReached {
+		t.Fatalf("%d choices: %v, want LIMIT_REACHED", len(c.Generators), err)
+	}
+}

@@ -4,6 +4,7 @@
 // EDITOR (mayEdit) the same things show as text, without edit controls.
 import { h, gql, fill, field, check, select, status, action, card, scroller, count } from "./dom.js";
 import { mappingEditor, show, valueAt } from "./mapping.js";
+import { contractGenerators, contractTableOf, generatorText } from "./contract-generators.js";
 import { relationsCard } from "./relations.js";
 import { guarded } from "./guard.js";
 import { mayEdit } from "./role.js";
@@ -33,7 +34,7 @@ export async function modelTab(body, p, who, live) {
   const decks = [
     deck(top, (p) => (p.contract ? [{ key: "contract", deps: p.contract.version, render: () => contractNote(p) }]
       : edit ? [{ key: "new", deps: p.tables.map((t) => t.name), render: () => newTableCard(p, pool) }] : [])),
-    deck(tables, (p) => (p.tables.length ? p.tables.map((t) => ({ key: t.id, deps: tableDeps(p, t), render: () => (edit ? tableCard : tableView)(p, t, pool, byCode[t.source && t.source.importCode]) }))
+    deck(tables, (p) => (p.tables.length ? p.tables.map((t) => ({ key: t.id, deps: [tableDeps(p, t), p.contract && contractTableOf(p, t)], render: () => (edit ? tableCard : tableView)(p, t, pool, byCode[t.source && t.source.importCode]) }))
       : [{ key: "none", render: () => card("Tables", h("p", { id: "noTables" }, !edit ? "No tables yet: an editor adds them."
         // "Create an API from this dataset" makes account projects; a guest or session project picks a dataset above.
         : p.kind === "ACCOUNT" ? ["No tables yet: add one above, or open the ", h("a", { href: "/board/data" }, "Data pool"), " and use “Create an API from this dataset” on a dataset."]
@@ -51,7 +52,7 @@ export async function modelTab(body, p, who, live) {
 function contractNote(p) {
   const base = `/board/projects/${encodeURIComponent(p.id)}`;
   const el = card("From the imported schema", h("p", { id: "contractReadOnly" },
-    `These types come from the GraphQL schema this project serves (version ${p.contract.version}); they show read-only here. To change them, `,
+    `These types come from the GraphQL schema this project serves (version ${p.contract.version}); they show read-only here${mayEdit(p) ? ", but for how each field's values are generated" : ""}. To change them, `,
     h("a", { href: `${base}/schema` }, "import a new version on the Schema tab"),
     ", where row counts and data sources are edited too."));
   el.id = "contractNote";
@@ -103,7 +104,8 @@ function tableView(p, t, pool, source) {
     src ? (src.variant ? [" · variant ", h("code", {}, src.variant)] : " · all variants") : "");
   // A contract table's hidden link keys (__key…) are the engine's, not the schema's.
   const shown = p.contract ? { ...t, attributes: t.attributes.filter((a) => !a.name.startsWith("__")) } : t;
-  const el = card(t.name, readiness(t), binding, attributeGrid(p, shown, source, null, null, false), p.contract ? null : viewsBox(p, t, views));
+  const el = card(t.name, readiness(t), binding, attributeGrid(p, shown, source, null, null, false),
+    p.contract && mayEdit(p) ? contractGenerators(p, t) : null, p.contract ? null : viewsBox(p, t, views));
   el.dataset.table = t.name;
   return el;
 }
@@ -142,7 +144,8 @@ function bindingForm(t, pool, st) {
 /** attributeGrid is the attributes of t, editable in place unless edit is false. */
 function attributeGrid(p, t, source, st, box, edit = true) {
   if (!t.attributes.length) return h("p", { class: "muted" }, "No attributes yet.");
-  const rows = t.attributes.map((a) => (edit ? attributeRow(p, t, a, source, st, box) : attributeText(a, source)));
+  const gens = p.contract ? contractTableOf(p, t) : null;
+  const rows = t.attributes.map((a) => (edit ? attributeRow(p, t, a, source, st, box) : attributeText(a, source, gens)));
   const cols = ["Name", "Type", "Sortable", "Filterable", "Required", "Mapping", ...(edit ? [""] : [])];
   const table = h("table", { class: edit ? "data attrs stack" : "data attrs stack readonly" },
     h("caption", { class: "muted" }, `Attributes of ${t.name}`),
@@ -223,12 +226,14 @@ function attributeRow(p, t, a, source, st, box) {
     h("td", { "data-label": "Mapping", class: "cell-mapping" }, h("div", {}, mappingText(a, source)), edit), h("td", { class: "cell-actions" }, del));
 }
 
-/** attributeText is an attribute's row as text. */
-function attributeText(a, source) {
+/** attributeText is an attribute's row as text; a contract table's
+ * fields (gens) show the generator that makes them. */
+function attributeText(a, source, gens) {
+  const gen = gens && gens.fields.find((f) => f.name === a.name);
   const td = (label, v) => h("td", { "data-label": label }, v);
   return h("tr", { dataset: { attribute: a.name } }, h("th", { scope: "row", class: "mono" }, a.name), td("Type", a.type.toLowerCase()),
     td("Sortable", a.sortable ? "yes" : "no"), td("Filterable", a.filterable ? "yes" : "no"), td("Required", a.required ? "yes" : "no"),
-    td("Mapping", mappingText(a, source)));
+    td("Mapping", gen ? generatorText(gen) : mappingText(a, source)));
 }
 
 /** addAttribute is the single-attribute form; picking a path prefills

@@ -17,7 +17,7 @@ import { schemaInput } from "./schema-start.js";
 import { mappingEditor } from "./schema-mapping.js";
 
 /** CONTRACT_FIELDS is what the board reads of Project.contract. */
-export const CONTRACT_FIELDS = `contract { version importedAt tables { type tableId rows importCode } report { root name shape entity description mapped everySeconds args { name role field op } } }`;
+export const CONTRACT_FIELDS = `contract { version importedAt tables { type tableId rows importCode fields { name source generator { kind options } } } report { root name shape entity description mapped everySeconds args { name role field op } } }`;
 
 const GROUPS = [["QUERY", "Queries"], ["MUTATION", "Mutations"], ["SUBSCRIPTION", "Subscriptions"]];
 

@@ -2991,6 +2991,86 @@ func (x *ProjectLogSubscriptionEnd) GetEntry() *RequestLogEntry {
 	return nil
 }
 
+// EditSetContractGenerator chooses the generator of one field of an
+// entity type of a contract project: generator is a model.Generator
+// document (kind and options); empty goes back to the document's @fake
+// or the values by meaning. Answers the project.
+type EditSetContractGenerator struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	Access        *Access                `protobuf:"bytes,2,opt,name=access,proto3" json:"access,omitempty"`
+	Type          string                 `protobuf:"bytes,3,opt,name=type,proto3" json:"type,omitempty"`
+	Field         string                 `protobuf:"bytes,4,opt,name=field,proto3" json:"field,omitempty"`
+	Generator     []byte                 `protobuf:"bytes,5,opt,name=generator,proto3" json:"generator,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EditSetContractGenerator) Reset() {
+	*x = EditSetContractGenerator{}
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[45]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EditSetContractGenerator) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EditSetContractGenerator) ProtoMessage() {}
+
+func (x *EditSetContractGenerator) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[45]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EditSetContractGenerator.ProtoReflect.Descriptor instead.
+func (*EditSetContractGenerator) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_project_proto_rawDescGZIP(), []int{45}
+}
+
+func (x *EditSetContractGenerator) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *EditSetContractGenerator) GetAccess() *Access {
+	if x != nil {
+		return x.Access
+	}
+	return nil
+}
+
+func (x *EditSetContractGenerator) GetType() string {
+	if x != nil {
+		return x.Type
+	}
+	return ""
+}
+
+func (x *EditSetContractGenerator) GetField() string {
+	if x != nil {
+		return x.Field
+	}
+	return ""
+}
+
+func (x *EditSetContractGenerator) GetGenerator() []byte {
+	if x != nil {
+		return x.Generator
+	}
+	return nil
+}
+
 var File_mockgql_actors_v1_project_proto protoreflect.FileDescriptor
 
 const file_mockgql_actors_v1_project_proto_rawDesc = "" +
@@ -3230,7 +3310,13 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"\x04kind\x18\x04 \x01(\tR\x04kind\"\x88\x01\n" +
 	"\x19ProjectLogSubscriptionEnd\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x128\n" +
-	"\x05entry\x18\x02 \x01(\v2\".mockgql.actors.v1.RequestLogEntryR\x05entryB/Z-github.com/mockgql/mockgql/actors/internal/pbb\x06proto3"
+	"\x05entry\x18\x02 \x01(\v2\".mockgql.actors.v1.RequestLogEntryR\x05entry\"\xc8\x01\n" +
+	"\x18EditSetContractGenerator\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
+	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x12\n" +
+	"\x04type\x18\x03 \x01(\tR\x04type\x12\x14\n" +
+	"\x05field\x18\x04 \x01(\tR\x05field\x12\x1c\n" +
+	"\tgenerator\x18\x05 \x01(\fR\tgeneratorB/Z-github.com/mockgql/mockgql/actors/internal/pbb\x06proto3"
 
 var (
 	file_mockgql_actors_v1_project_proto_rawDescOnce sync.Once
@@ -3244,7 +3330,7 @@ func file_mockgql_actors_v1_project_proto_rawDescGZIP() []byte {
 	return file_mockgql_actors_v1_project_proto_rawDescData
 }
 
-var file_mockgql_actors_v1_project_proto_msgTypes = make([]protoimpl.MessageInfo, 45)
+var file_mockgql_actors_v1_project_proto_msgTypes = make([]protoimpl.MessageInfo, 46)
 var file_mockgql_actors_v1_project_proto_goTypes = []any{
 	(*Access)(nil),                    // 0: mockgql.actors.v1.Access
 	(*ProjectCreate)(nil),             // 1: mockgql.actors.v1.ProjectCreate
@@ -3291,111 +3377,114 @@ var file_mockgql_actors_v1_project_proto_goTypes = []any{
 	(*RowEvents)(nil),                 // 42: mockgql.actors.v1.RowEvents
 	(*RowEvent)(nil),                  // 43: mockgql.actors.v1.RowEvent
 	(*ProjectLogSubscriptionEnd)(nil), // 44: mockgql.actors.v1.ProjectLogSubscriptionEnd
-	(*Header)(nil),                    // 45: mockgql.actors.v1.Header
-	(*ProjectDoc)(nil),                // 46: mockgql.actors.v1.ProjectDoc
-	(*TableSourceDoc)(nil),            // 47: mockgql.actors.v1.TableSourceDoc
-	(*AttributeDoc)(nil),              // 48: mockgql.actors.v1.AttributeDoc
-	(*AttributePatchDoc)(nil),         // 49: mockgql.actors.v1.AttributePatchDoc
-	(*RelationDoc)(nil),               // 50: mockgql.actors.v1.RelationDoc
-	(*OperationDoc)(nil),              // 51: mockgql.actors.v1.OperationDoc
-	(*OperationPatchDoc)(nil),         // 52: mockgql.actors.v1.OperationPatchDoc
-	(*TableDoc)(nil),                  // 53: mockgql.actors.v1.TableDoc
-	(*FaultSettings)(nil),             // 54: mockgql.actors.v1.FaultSettings
-	(*RequestLogEntry)(nil),           // 55: mockgql.actors.v1.RequestLogEntry
+	(*EditSetContractGenerator)(nil),  // 45: mockgql.actors.v1.EditSetContractGenerator
+	(*Header)(nil),                    // 46: mockgql.actors.v1.Header
+	(*ProjectDoc)(nil),                // 47: mockgql.actors.v1.ProjectDoc
+	(*TableSourceDoc)(nil),            // 48: mockgql.actors.v1.TableSourceDoc
+	(*AttributeDoc)(nil),              // 49: mockgql.actors.v1.AttributeDoc
+	(*AttributePatchDoc)(nil),         // 50: mockgql.actors.v1.AttributePatchDoc
+	(*RelationDoc)(nil),               // 51: mockgql.actors.v1.RelationDoc
+	(*OperationDoc)(nil),              // 52: mockgql.actors.v1.OperationDoc
+	(*OperationPatchDoc)(nil),         // 53: mockgql.actors.v1.OperationPatchDoc
+	(*TableDoc)(nil),                  // 54: mockgql.actors.v1.TableDoc
+	(*FaultSettings)(nil),             // 55: mockgql.actors.v1.FaultSettings
+	(*RequestLogEntry)(nil),           // 56: mockgql.actors.v1.RequestLogEntry
 }
 var file_mockgql_actors_v1_project_proto_depIdxs = []int32{
-	45, // 0: mockgql.actors.v1.ProjectCreate.header:type_name -> mockgql.actors.v1.Header
-	46, // 1: mockgql.actors.v1.ProjectCreate.project:type_name -> mockgql.actors.v1.ProjectDoc
-	45, // 2: mockgql.actors.v1.ProjectGet.header:type_name -> mockgql.actors.v1.Header
+	46, // 0: mockgql.actors.v1.ProjectCreate.header:type_name -> mockgql.actors.v1.Header
+	47, // 1: mockgql.actors.v1.ProjectCreate.project:type_name -> mockgql.actors.v1.ProjectDoc
+	46, // 2: mockgql.actors.v1.ProjectGet.header:type_name -> mockgql.actors.v1.Header
 	0,  // 3: mockgql.actors.v1.ProjectGet.access:type_name -> mockgql.actors.v1.Access
-	45, // 4: mockgql.actors.v1.ProjectOwnerQuery.header:type_name -> mockgql.actors.v1.Header
+	46, // 4: mockgql.actors.v1.ProjectOwnerQuery.header:type_name -> mockgql.actors.v1.Header
 	0,  // 5: mockgql.actors.v1.ProjectOwnerQuery.access:type_name -> mockgql.actors.v1.Access
-	45, // 6: mockgql.actors.v1.ProjectSDL.header:type_name -> mockgql.actors.v1.Header
+	46, // 6: mockgql.actors.v1.ProjectSDL.header:type_name -> mockgql.actors.v1.Header
 	0,  // 7: mockgql.actors.v1.ProjectSDL.access:type_name -> mockgql.actors.v1.Access
-	45, // 8: mockgql.actors.v1.ProjectDelete.header:type_name -> mockgql.actors.v1.Header
+	46, // 8: mockgql.actors.v1.ProjectDelete.header:type_name -> mockgql.actors.v1.Header
 	0,  // 9: mockgql.actors.v1.ProjectDelete.access:type_name -> mockgql.actors.v1.Access
-	45, // 10: mockgql.actors.v1.ProjectReset.header:type_name -> mockgql.actors.v1.Header
+	46, // 10: mockgql.actors.v1.ProjectReset.header:type_name -> mockgql.actors.v1.Header
 	0,  // 11: mockgql.actors.v1.ProjectReset.access:type_name -> mockgql.actors.v1.Access
-	45, // 12: mockgql.actors.v1.ProjectTransfer.header:type_name -> mockgql.actors.v1.Header
+	46, // 12: mockgql.actors.v1.ProjectTransfer.header:type_name -> mockgql.actors.v1.Header
 	0,  // 13: mockgql.actors.v1.ProjectTransfer.access:type_name -> mockgql.actors.v1.Access
-	45, // 14: mockgql.actors.v1.ProjectAddAdoption.header:type_name -> mockgql.actors.v1.Header
+	46, // 14: mockgql.actors.v1.ProjectAddAdoption.header:type_name -> mockgql.actors.v1.Header
 	0,  // 15: mockgql.actors.v1.ProjectAddAdoption.access:type_name -> mockgql.actors.v1.Access
-	45, // 16: mockgql.actors.v1.ProjectExpire.header:type_name -> mockgql.actors.v1.Header
-	45, // 17: mockgql.actors.v1.ProjectExpireDone.header:type_name -> mockgql.actors.v1.Header
-	45, // 18: mockgql.actors.v1.ProjectEvictKey.header:type_name -> mockgql.actors.v1.Header
-	45, // 19: mockgql.actors.v1.ProjectRuntime.header:type_name -> mockgql.actors.v1.Header
-	45, // 20: mockgql.actors.v1.ProjectServe.header:type_name -> mockgql.actors.v1.Header
-	45, // 21: mockgql.actors.v1.EditUpdateProject.header:type_name -> mockgql.actors.v1.Header
+	46, // 16: mockgql.actors.v1.ProjectExpire.header:type_name -> mockgql.actors.v1.Header
+	46, // 17: mockgql.actors.v1.ProjectExpireDone.header:type_name -> mockgql.actors.v1.Header
+	46, // 18: mockgql.actors.v1.ProjectEvictKey.header:type_name -> mockgql.actors.v1.Header
+	46, // 19: mockgql.actors.v1.ProjectRuntime.header:type_name -> mockgql.actors.v1.Header
+	46, // 20: mockgql.actors.v1.ProjectServe.header:type_name -> mockgql.actors.v1.Header
+	46, // 21: mockgql.actors.v1.EditUpdateProject.header:type_name -> mockgql.actors.v1.Header
 	0,  // 22: mockgql.actors.v1.EditUpdateProject.access:type_name -> mockgql.actors.v1.Access
 	15, // 23: mockgql.actors.v1.EditUpdateProject.origins:type_name -> mockgql.actors.v1.Origins
-	45, // 24: mockgql.actors.v1.EditSetPreviewSharing.header:type_name -> mockgql.actors.v1.Header
+	46, // 24: mockgql.actors.v1.EditSetPreviewSharing.header:type_name -> mockgql.actors.v1.Header
 	0,  // 25: mockgql.actors.v1.EditSetPreviewSharing.access:type_name -> mockgql.actors.v1.Access
-	45, // 26: mockgql.actors.v1.EditCreateTable.header:type_name -> mockgql.actors.v1.Header
+	46, // 26: mockgql.actors.v1.EditCreateTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 27: mockgql.actors.v1.EditCreateTable.access:type_name -> mockgql.actors.v1.Access
-	47, // 28: mockgql.actors.v1.EditCreateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
-	45, // 29: mockgql.actors.v1.EditUpdateTable.header:type_name -> mockgql.actors.v1.Header
+	48, // 28: mockgql.actors.v1.EditCreateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
+	46, // 29: mockgql.actors.v1.EditUpdateTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 30: mockgql.actors.v1.EditUpdateTable.access:type_name -> mockgql.actors.v1.Access
-	47, // 31: mockgql.actors.v1.EditUpdateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
-	45, // 32: mockgql.actors.v1.EditDeleteTable.header:type_name -> mockgql.actors.v1.Header
+	48, // 31: mockgql.actors.v1.EditUpdateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
+	46, // 32: mockgql.actors.v1.EditDeleteTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 33: mockgql.actors.v1.EditDeleteTable.access:type_name -> mockgql.actors.v1.Access
-	45, // 34: mockgql.actors.v1.EditCreateAttribute.header:type_name -> mockgql.actors.v1.Header
+	46, // 34: mockgql.actors.v1.EditCreateAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 35: mockgql.actors.v1.EditCreateAttribute.access:type_name -> mockgql.actors.v1.Access
-	48, // 36: mockgql.actors.v1.EditCreateAttribute.attribute:type_name -> mockgql.actors.v1.AttributeDoc
-	45, // 37: mockgql.actors.v1.EditUpdateAttribute.header:type_name -> mockgql.actors.v1.Header
+	49, // 36: mockgql.actors.v1.EditCreateAttribute.attribute:type_name -> mockgql.actors.v1.AttributeDoc
+	46, // 37: mockgql.actors.v1.EditUpdateAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 38: mockgql.actors.v1.EditUpdateAttribute.access:type_name -> mockgql.actors.v1.Access
-	49, // 39: mockgql.actors.v1.EditUpdateAttribute.patch:type_name -> mockgql.actors.v1.AttributePatchDoc
-	45, // 40: mockgql.actors.v1.EditDeleteAttribute.header:type_name -> mockgql.actors.v1.Header
+	50, // 39: mockgql.actors.v1.EditUpdateAttribute.patch:type_name -> mockgql.actors.v1.AttributePatchDoc
+	46, // 40: mockgql.actors.v1.EditDeleteAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 41: mockgql.actors.v1.EditDeleteAttribute.access:type_name -> mockgql.actors.v1.Access
-	45, // 42: mockgql.actors.v1.EditCreateRelation.header:type_name -> mockgql.actors.v1.Header
+	46, // 42: mockgql.actors.v1.EditCreateRelation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 43: mockgql.actors.v1.EditCreateRelation.access:type_name -> mockgql.actors.v1.Access
-	50, // 44: mockgql.actors.v1.EditCreateRelation.relation:type_name -> mockgql.actors.v1.RelationDoc
-	45, // 45: mockgql.actors.v1.EditDeleteRelation.header:type_name -> mockgql.actors.v1.Header
+	51, // 44: mockgql.actors.v1.EditCreateRelation.relation:type_name -> mockgql.actors.v1.RelationDoc
+	46, // 45: mockgql.actors.v1.EditDeleteRelation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 46: mockgql.actors.v1.EditDeleteRelation.access:type_name -> mockgql.actors.v1.Access
-	45, // 47: mockgql.actors.v1.EditGenerateOperations.header:type_name -> mockgql.actors.v1.Header
+	46, // 47: mockgql.actors.v1.EditGenerateOperations.header:type_name -> mockgql.actors.v1.Header
 	0,  // 48: mockgql.actors.v1.EditGenerateOperations.access:type_name -> mockgql.actors.v1.Access
-	45, // 49: mockgql.actors.v1.EditCreateOperation.header:type_name -> mockgql.actors.v1.Header
+	46, // 49: mockgql.actors.v1.EditCreateOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 50: mockgql.actors.v1.EditCreateOperation.access:type_name -> mockgql.actors.v1.Access
-	51, // 51: mockgql.actors.v1.EditCreateOperation.operation:type_name -> mockgql.actors.v1.OperationDoc
-	45, // 52: mockgql.actors.v1.EditUpdateOperation.header:type_name -> mockgql.actors.v1.Header
+	52, // 51: mockgql.actors.v1.EditCreateOperation.operation:type_name -> mockgql.actors.v1.OperationDoc
+	46, // 52: mockgql.actors.v1.EditUpdateOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 53: mockgql.actors.v1.EditUpdateOperation.access:type_name -> mockgql.actors.v1.Access
-	52, // 54: mockgql.actors.v1.EditUpdateOperation.patch:type_name -> mockgql.actors.v1.OperationPatchDoc
-	45, // 55: mockgql.actors.v1.EditDeleteOperation.header:type_name -> mockgql.actors.v1.Header
+	53, // 54: mockgql.actors.v1.EditUpdateOperation.patch:type_name -> mockgql.actors.v1.OperationPatchDoc
+	46, // 55: mockgql.actors.v1.EditDeleteOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 56: mockgql.actors.v1.EditDeleteOperation.access:type_name -> mockgql.actors.v1.Access
-	45, // 57: mockgql.actors.v1.EditGenerateViews.header:type_name -> mockgql.actors.v1.Header
+	46, // 57: mockgql.actors.v1.EditGenerateViews.header:type_name -> mockgql.actors.v1.Header
 	0,  // 58: mockgql.actors.v1.EditGenerateViews.access:type_name -> mockgql.actors.v1.Access
-	45, // 59: mockgql.actors.v1.EditImportTables.header:type_name -> mockgql.actors.v1.Header
+	46, // 59: mockgql.actors.v1.EditImportTables.header:type_name -> mockgql.actors.v1.Header
 	0,  // 60: mockgql.actors.v1.EditImportTables.access:type_name -> mockgql.actors.v1.Access
-	53, // 61: mockgql.actors.v1.EditImportTables.tables:type_name -> mockgql.actors.v1.TableDoc
-	45, // 62: mockgql.actors.v1.EditSetBaseline.header:type_name -> mockgql.actors.v1.Header
+	54, // 61: mockgql.actors.v1.EditImportTables.tables:type_name -> mockgql.actors.v1.TableDoc
+	46, // 62: mockgql.actors.v1.EditSetBaseline.header:type_name -> mockgql.actors.v1.Header
 	0,  // 63: mockgql.actors.v1.EditSetBaseline.access:type_name -> mockgql.actors.v1.Access
-	45, // 64: mockgql.actors.v1.EditSetFaults.header:type_name -> mockgql.actors.v1.Header
+	46, // 64: mockgql.actors.v1.EditSetFaults.header:type_name -> mockgql.actors.v1.Header
 	0,  // 65: mockgql.actors.v1.EditSetFaults.access:type_name -> mockgql.actors.v1.Access
-	54, // 66: mockgql.actors.v1.EditSetFaults.faults:type_name -> mockgql.actors.v1.FaultSettings
-	45, // 67: mockgql.actors.v1.ProjectRequestLog.header:type_name -> mockgql.actors.v1.Header
+	55, // 66: mockgql.actors.v1.EditSetFaults.faults:type_name -> mockgql.actors.v1.FaultSettings
+	46, // 67: mockgql.actors.v1.ProjectRequestLog.header:type_name -> mockgql.actors.v1.Header
 	0,  // 68: mockgql.actors.v1.ProjectRequestLog.access:type_name -> mockgql.actors.v1.Access
-	45, // 69: mockgql.actors.v1.ProjectClearRequestLog.header:type_name -> mockgql.actors.v1.Header
+	46, // 69: mockgql.actors.v1.ProjectClearRequestLog.header:type_name -> mockgql.actors.v1.Header
 	0,  // 70: mockgql.actors.v1.ProjectClearRequestLog.access:type_name -> mockgql.actors.v1.Access
-	45, // 71: mockgql.actors.v1.ProjectKeep.header:type_name -> mockgql.actors.v1.Header
+	46, // 71: mockgql.actors.v1.ProjectKeep.header:type_name -> mockgql.actors.v1.Header
 	0,  // 72: mockgql.actors.v1.ProjectKeep.access:type_name -> mockgql.actors.v1.Access
-	45, // 73: mockgql.actors.v1.EditImportContract.header:type_name -> mockgql.actors.v1.Header
+	46, // 73: mockgql.actors.v1.EditImportContract.header:type_name -> mockgql.actors.v1.Header
 	0,  // 74: mockgql.actors.v1.EditImportContract.access:type_name -> mockgql.actors.v1.Access
-	45, // 75: mockgql.actors.v1.EditSetContractTable.header:type_name -> mockgql.actors.v1.Header
+	46, // 75: mockgql.actors.v1.EditSetContractTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 76: mockgql.actors.v1.EditSetContractTable.access:type_name -> mockgql.actors.v1.Access
-	45, // 77: mockgql.actors.v1.EditSetContractMapping.header:type_name -> mockgql.actors.v1.Header
+	46, // 77: mockgql.actors.v1.EditSetContractMapping.header:type_name -> mockgql.actors.v1.Header
 	0,  // 78: mockgql.actors.v1.EditSetContractMapping.access:type_name -> mockgql.actors.v1.Access
-	45, // 79: mockgql.actors.v1.ProjectRenderEvent.header:type_name -> mockgql.actors.v1.Header
-	45, // 80: mockgql.actors.v1.ProjectSendEvent.header:type_name -> mockgql.actors.v1.Header
+	46, // 79: mockgql.actors.v1.ProjectRenderEvent.header:type_name -> mockgql.actors.v1.Header
+	46, // 80: mockgql.actors.v1.ProjectSendEvent.header:type_name -> mockgql.actors.v1.Header
 	0,  // 81: mockgql.actors.v1.ProjectSendEvent.access:type_name -> mockgql.actors.v1.Access
-	45, // 82: mockgql.actors.v1.ProjectEventStream.header:type_name -> mockgql.actors.v1.Header
+	46, // 82: mockgql.actors.v1.ProjectEventStream.header:type_name -> mockgql.actors.v1.Header
 	0,  // 83: mockgql.actors.v1.ProjectEventStream.access:type_name -> mockgql.actors.v1.Access
 	43, // 84: mockgql.actors.v1.RowEvents.events:type_name -> mockgql.actors.v1.RowEvent
-	45, // 85: mockgql.actors.v1.ProjectLogSubscriptionEnd.header:type_name -> mockgql.actors.v1.Header
-	55, // 86: mockgql.actors.v1.ProjectLogSubscriptionEnd.entry:type_name -> mockgql.actors.v1.RequestLogEntry
-	87, // [87:87] is the sub-list for method output_type
-	87, // [87:87] is the sub-list for method input_type
-	87, // [87:87] is the sub-list for extension type_name
-	87, // [87:87] is the sub-list for extension extendee
-	0,  // [0:87] is the sub-list for field type_name
+	46, // 85: mockgql.actors.v1.ProjectLogSubscriptionEnd.header:type_name -> mockgql.actors.v1.Header
+	56, // 86: mockgql.actors.v1.ProjectLogSubscriptionEnd.entry:type_name -> mockgql.actors.v1.RequestLogEntry
+	46, // 87: mockgql.actors.v1.EditSetContractGenerator.header:type_name -> mockgql.actors.v1.Header
+	0,  // 88: mockgql.actors.v1.EditSetContractGenerator.access:type_name -> mockgql.actors.v1.Access
+	89, // [89:89] is the sub-list for method output_type
+	89, // [89:89] is the sub-list for method input_type
+	89, // [89:89] is the sub-list for extension type_name
+	89, // [89:89] is the sub-list for extension extendee
+	0,  // [0:89] is the sub-list for field type_name
 }
 
 func init() { file_mockgql_actors_v1_project_proto_init() }
@@ -3413,7 +3502,7 @@ func file_mockgql_actors_v1_project_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mockgql_actors_v1_project_proto_rawDesc), len(file_mockgql_actors_v1_project_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   45,
+			NumMessages:   46,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
