@@ -8,6 +8,9 @@ import (
 	"mime/multipart"
 	"net/http"
 	"net/url"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -252,9 +255,10 @@ func TestRuntimeIncremental(t *testing.T) {
 	})
 }
 
-// incrementalSDL is a schema that defines @stream, as graphql-js 17's
-// schemas do, beside the built-in @defer.
-const incrementalSDL = `directive @stream(if: Boolean! = true, label: String, initialCount: Int = 0) on FIELD
+// incrementalSDL is a schema that defines @defer and @stream, as
+// graphql-js 17's schemas do.
+const incrementalSDL = `directive @defer(if: Boolean! = true, label: String) on FRAGMENT_SPREAD | INLINE_FRAGMENT
+directive @stream(if: Boolean! = true, label: String, initialCount: Int! = 0) on FIELD
 type Query { books: [Book!]!  book(id: ID!): Book }
 type Book { id: ID!  title: String!  author: Author! }
 type Author { id: ID!  name: String!  books: [Book!]! }
@@ -283,5 +287,49 @@ func TestContractIncremental(t *testing.T) {
 		if len(a.parts) != 4 { // initial, the 2 deferred authors, the stream
 			t.Fatalf("%s: %d parts: %v", accept, len(a.parts), a.parts)
 		}
+	}
+}
+
+// TestIncrementalGraphQLJS17 checks the runtime's increments against
+// graphql-js 17's own incremental execution of the same operations on the
+// same schema and data, read with meros (testdata/js17/incremental17.mjs).
+func TestIncrementalGraphQLJS17(t *testing.T) {
+	node, err := osexec.LookPath("node")
+	if err == nil {
+		_, err = os.Stat(filepath.Join("testdata", "js17", "node_modules", "meros"))
+	}
+	if err != nil {
+		skipOrFail(t, "node or testdata/js17's packages missing: run `make js-deps`: "+err.Error())
+	}
+	s := startServer(t)
+	cp := newContractProject(t, s, "js17@example.com", incrementalSDL)
+	sdl := filepath.Join(t.TempDir(), "schema.graphql")
+	if err := os.WriteFile(sdl, []byte(incrementalSDL), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := osexec.Command(node, "incremental17.mjs", s.base+cp.runtime, cp.key, sdl)
+	cmd.Dir = filepath.Join("testdata", "js17")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("incremental17.mjs: %v\n%s", err, out)
+	}
+}
+
+// TestApolloClientDefer: Apollo Client 3's watchQuery sees a table
+// project's initial result, then the completed data; meros reads the
+// parts (testdata/js/defer.mjs).
+func TestApolloClientDefer(t *testing.T) {
+	node, err := osexec.LookPath("node")
+	if err == nil {
+		_, err = os.Stat(filepath.Join("testdata", "js", "node_modules", "meros"))
+	}
+	if err != nil {
+		skipOrFail(t, "node or testdata/js's packages missing: run `make js-deps`: "+err.Error())
+	}
+	s := startServer(t)
+	sh := newShop(t, s, "apollo-defer@example.com", "ad")
+	cmd := osexec.Command(node, "defer.mjs", s.base+sh.runtime, sh.rtKey)
+	cmd.Dir = filepath.Join("testdata", "js")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("defer.mjs: %v\n%s", err, out)
 	}
 }
