@@ -80,6 +80,9 @@ func (s *Server) writeIncremental(ctx context.Context, c *gin.Context, request, 
 	if size > s.maxResponseBytes() {
 		return false
 	}
+	if b := s.cfg.Bounds.Budget; b != nil { // the parts are answer bytes too, held while written
+		defer b.Give(b.HoldAnswer(size))
+	}
 	writeParts(c, parts, f, s.cfg.BodyTimeout)
 	return true
 }

@@ -333,3 +333,35 @@ func TestApolloClientDefer(t *testing.T) {
 		t.Fatalf("defer.mjs: %v\n%s", err, out)
 	}
 }
+
+// TestRuntimeIncrementalBound: increments that would pass the
+// response-bytes bound, which the complete result fits, give the complete
+// result as one JSON answer.
+func TestRuntimeIncrementalBound(t *testing.T) {
+	// 30 aliases: an answer larger than what the fixture's management calls answer.
+	var b strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&b, `c%d: categories { items { id ... @defer { title products { name } } } } `, i)
+	}
+	q := "{ " + b.String() + "}"
+	measure := startServer(t)
+	sh := newShop(t, measure, "bound-measure@example.com", "bm")
+	var complete struct{ Data json.RawMessage }
+	if err := json.Unmarshal(sh.query(q, nil).Raw, &complete); err != nil || len(complete.Data) == 0 {
+		t.Fatalf("the complete answer: %v", err)
+	}
+	if a := askIncremental(t, measure, "POST", sh.runtime, q, nil, "multipart/mixed", "Authorization", "Bearer "+sh.fullKey); len(a.parts) != 91 {
+		t.Fatalf("under the default bound: %d parts, want 91", len(a.parts))
+	}
+	// The parts carry paths, ids and framing on top of the data: more than 64 bytes.
+	bound := len(complete.Data) + 64
+	s := startServer(t, func(c *serveConfig) { c.Surface.MaxResponseBytes = bound })
+	sh = newShop(t, s, "bound@example.com", "bd")
+	a := askIncremental(t, s, "POST", sh.runtime, q, nil, "multipart/mixed", "Authorization", "Bearer "+sh.fullKey)
+	if len(a.parts) != 1 || !strings.HasPrefix(a.contentType, "application/json") || a.parts[0]["errors"] != nil {
+		t.Fatalf("with a bound of %d bytes: %s %v", bound, a.contentType, a.parts)
+	}
+	if got, _ := json.Marshal(a.parts[0]["data"]); !strings.Contains(string(got), `"title"`) {
+		t.Fatalf("not the complete result: %s", got)
+	}
+}
