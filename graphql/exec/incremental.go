@@ -188,6 +188,7 @@ type splitter struct {
 	path       []any
 	errorPaths bool
 	owners     map[string]*record // path key → payload, when the answer has errors
+	deferMemo  map[*ast.Selection]bool
 }
 
 // member is one member of a JSON object, in order.
@@ -284,7 +285,7 @@ func (s *splitter) fragment(dirs ast.DirectiveList, set ast.SelectionSet, owner 
 	if !s.included(dirs) {
 		return nil
 	}
-	applies, err := s.applies(set, present, visited)
+	applies, err := s.applies(set, present, map[string]bool{})
 	if err != nil || !applies {
 		return err
 	}
@@ -313,6 +314,7 @@ func (s *splitter) applies(set ast.SelectionSet, present map[string]bool, visite
 			sub = sel.SelectionSet
 		case *ast.FragmentSpread:
 			if def := s.doc.Fragments.ForName(sel.Name); def != nil && !visited[sel.Name] {
+				visited[sel.Name] = true
 				sub = def.SelectionSet
 			}
 		}
@@ -366,11 +368,27 @@ func (s *splitter) member(m member, owner *record, occs []occ) error {
 // set of another payload, or a @defer or @stream inside.
 func (s *splitter) mixed(sets []occSet, target *record) bool {
 	for _, os := range sets {
-		if os.owner != target || s.defers(os.set, map[string]bool{}) {
+		if os.owner != target || s.defersOnce(os.set) {
 			return true
 		}
 	}
 	return false
+}
+
+// defersOnce is defers, memoized per selection set.
+func (s *splitter) defersOnce(set ast.SelectionSet) bool {
+	if len(set) == 0 {
+		return false
+	}
+	if d, ok := s.deferMemo[&set[0]]; ok {
+		return d
+	}
+	if s.deferMemo == nil {
+		s.deferMemo = make(map[*ast.Selection]bool)
+	}
+	d := s.defers(set, map[string]bool{})
+	s.deferMemo[&set[0]] = d
+	return d
 }
 
 // defers reports whether set holds a @defer or @stream at any depth.
