@@ -241,6 +241,21 @@ func TestRuntimeIncremental(t *testing.T) {
 			}
 		}
 	})
+	t.Run("@stream on a table's list, not in introspection", func(t *testing.T) {
+		const sq = `{ categories { items @stream(initialCount: 1, label: "rest") { id title } } }`
+		whole := askIncremental(t, s, "POST", sh.runtime, sq, nil, "", auth...).parts[0]
+		a := askIncremental(t, s, "POST", sh.runtime, sq, nil, "multipart/mixed;deferSpec=20220824,application/json", auth...)
+		if len(asList(get(a.parts[0], "data", "categories", "items"))) != 1 || fmt.Sprint(get(a.parts[1], "incremental", 0, "path")) != "[categories items 1]" {
+			t.Fatalf("parts %v", a.parts)
+		}
+		if got, _ := assemble(t, a); !reflect.DeepEqual(got, whole["data"]) {
+			t.Fatalf("assembled %v\nwant %v", got, whole["data"])
+		}
+		dirs := fmt.Sprint(sh.query(`{ __schema { directives { name } } }`, nil).data(t))
+		if strings.Contains(dirs, "stream") || strings.Contains(dirs, "defer") || !strings.Contains(dirs, "skip") {
+			t.Fatalf("introspection lists %s", dirs)
+		}
+	})
 	t.Run("one log entry, faults apply", func(t *testing.T) {
 		sh.owner.must(`mutation($p:ID!){ clearRequestLog(projectId:$p) { id } }`, map[string]any{"p": sh.project["id"]})
 		sh.setFaults("", map[string]any{"latencyMinMs": 5, "latencyMaxMs": 5}).data(t)
