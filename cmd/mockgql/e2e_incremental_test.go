@@ -191,7 +191,8 @@ func asList(v any) []any {
 // TestRuntimeIncremental: @defer on a table project over POST and GET,
 // in both formats, against the complete result of the same query; a
 // client that accepts only JSON, and @defer(if: false), get the complete
-// result; the request log holds one entry and faults apply.
+// result; the request log holds one entry and faults apply; @stream
+// streams a table's list; a mutation's answer is deferred too.
 func TestRuntimeIncremental(t *testing.T) {
 	s := startServer(t)
 	sh := newShop(t, s, "defer@example.com", "df")
@@ -267,6 +268,16 @@ func TestRuntimeIncremental(t *testing.T) {
 			t.Fatalf("request log %v", log)
 		}
 		sh.setFaults("", nil).data(t)
+	})
+	t.Run("a mutation", func(t *testing.T) { // last: it adds a category
+		a := askIncremental(t, s, "POST", sh.runtime, `mutation { createCategory(input: {title: "Garden"}) { id ... @defer(label: "t") { title } } }`, nil, "multipart/mixed", auth...)
+		initial := fmt.Sprint(a.parts[0]["data"])
+		if got, _ := assemble(t, a); strings.Contains(initial, "Garden") || get(got, "createCategory", "title") != "Garden" {
+			t.Fatalf("initial %s, parts %v", initial, a.parts)
+		}
+		if r := sh.query(`{ categories { total } }`, nil).data(t); get(r, "categories", "total") != float64(n+1) {
+			t.Fatalf("the mutation did not run once: %v", r)
+		}
 	})
 }
 
