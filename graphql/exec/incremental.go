@@ -272,7 +272,6 @@ func (s *splitter) applies(set ast.SelectionSet, present map[string]bool, visite
 
 // open registers a deferred fragment's or a stream's payload.
 func (s *splitter) open(rec *record) {
-	rec.id = len(s.records)
 	rec.data = &outObj{}
 	s.records = append(s.records, rec)
 	rec.parent.children = append(rec.parent.children, rec)
@@ -344,7 +343,7 @@ func (s *splitter) list(raw json.RawMessage, target *record, sets []occSet, occs
 	}
 	n := len(items)
 	if st := s.streamOf(occs); st != nil && len(s.records) < s.max {
-		if c := s.initialCount(st); c < n {
+		if c := s.initialCount(st); c <= n { // as graphql-js 17: a list of exactly c items gets an empty stream
 			rec := &record{label: s.label(st), path: append([]any(nil), s.path...), parent: target, stream: true, start: c, items: items[c:]}
 			s.open(rec)
 			s.ownItems(rec, c, len(items))

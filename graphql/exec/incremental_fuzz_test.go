@@ -73,11 +73,12 @@ func applyIncrements(t *testing.T, parts [][]byte) (any, []any) {
 				Path []any
 			}
 			Incremental []struct {
-				ID     string
-				Path   []any
-				Data   any
-				Items  []any
-				Errors []any
+				ID      string
+				Path    []any
+				SubPath []any
+				Data    any
+				Items   []any
+				Errors  []any
 			}
 		}
 		if err := json.Unmarshal(raw, &p); err != nil {
@@ -96,7 +97,7 @@ func applyIncrements(t *testing.T, parts [][]byte) (any, []any) {
 		for _, inc := range p.Incremental {
 			path := inc.Path
 			if inc.ID != "" {
-				path = paths[inc.ID]
+				path = append(append([]any(nil), paths[inc.ID]...), inc.SubPath...)
 			}
 			errs = append(errs, inc.Errors...)
 			if inc.Items != nil {

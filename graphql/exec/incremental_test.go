@@ -97,7 +97,7 @@ func TestIncrements(t *testing.T) {
 			v02: []string{
 				`{"data":{"shelf":{"name":"Classics"}},"pending":[{"id":"0","path":["shelf"],"label":"a"}],"hasNext":true}`,
 				`{"incremental":[{"id":"0","data":{"books":[{"author":{"name":"Frank"}},{"author":{"name":"Jane"}}]}}],"completed":[{"id":"0"}],"pending":[{"id":"1","path":["shelf"],"label":"b"}],"hasNext":true}`,
-				`{"incremental":[{"id":"1","data":{"books":[{"author":{"bio":"b1"}},{"author":{"bio":"b2"}}]}}],"completed":[{"id":"1"}],"hasNext":false}`,
+				`{"incremental":[{"id":"1","data":{"bio":"b1"},"subPath":["books",0,"author"]},{"id":"1","data":{"bio":"b2"},"subPath":["books",1,"author"]}],"completed":[{"id":"1"}],"hasNext":false}`,
 			},
 		},
 		{
@@ -123,6 +123,18 @@ func TestIncrements(t *testing.T) {
 			},
 		},
 		{name: "stream shorter than initialCount", query: `{ books @stream(initialCount: 5) { id } }`},
+		{
+			name:  "stream of exactly initialCount items: an empty stream, as graphql-js 17",
+			query: `{ books @stream(initialCount: 3) { id } }`,
+			v02: []string{
+				`{"data":{"books":[{"id":"1"},{"id":"2"},{"id":"3"}]},"pending":[{"id":"0","path":["books"]}],"hasNext":true}`,
+				`{"completed":[{"id":"0"}],"hasNext":false}`,
+			},
+			y2022: []string{
+				`{"data":{"books":[{"id":"1"},{"id":"2"},{"id":"3"}]},"hasNext":true}`,
+				`{"hasNext":false}`,
+			},
+		},
 		{name: "defer over null", query: `{ broken { ... @defer { id } } }`},
 	}
 	for _, tt := range tests {
