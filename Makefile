@@ -100,7 +100,7 @@ lint:
 # tests then skip, or fail under MGQ_REQUIRE_TOOLS=1).
 js-deps:
 	@if command -v npm >/dev/null 2>&1; then \
-		for d in graphql/testdata/graphqljs cmd/mockgql/testdata/js realtime/testdata/js testcontainers/node; do \
+		for d in graphql/testdata/graphqljs cmd/mockgql/testdata/js cmd/mockgql/testdata/js17 realtime/testdata/js testcontainers/node; do \
 			if [ -f $$d/package-lock.json ] && ! cmp -s $$d/package-lock.json $$d/node_modules/.mgq-installed-lock; then \
 				(cd $$d && npm ci --silent --no-audit --no-fund && cp package-lock.json node_modules/.mgq-installed-lock) \
 					|| { echo "npm ci failed in $$d"; exit 1; }; \

@@ -134,7 +134,7 @@ func CompileContext(ctx context.Context, p *model.Project, opt Options) (*Runtim
 		}
 		return rt, nil
 	}
-	schema, err := gqlparser.LoadSchema(&ast.Source{Name: "runtime.graphql", Input: buildSDL(rt.model, opt)})
+	schema, err := gqlparser.LoadSchema(&ast.Source{Name: "runtime.graphql", Input: buildSDL(rt.model, opt)}, streamDirective())
 	if err != nil {
 		return nil, fmt.Errorf("graphql: runtime schema of project %s: %w", p.ID, err)
 	}
@@ -258,3 +258,12 @@ type queryRoot struct {
 
 // rootView is the view a root field of a query reads.
 func rootView(f *exec.Field) *engine.View { return &f.Parent.(*queryRoot).v }
+
+// streamDirective gives a table project's schema @stream beside the
+// prelude's @defer, so that its lists can be streamed
+// (docs/using/runtime.md#defer-and-stream). Built in, like @defer, it is
+// in neither the project's SDL nor its introspection.
+func streamDirective() *ast.Source {
+	return &ast.Source{Name: "stream.graphql", BuiltIn: true,
+		Input: `directive @stream(if: Boolean! = true, label: String, initialCount: Int! = 0) on FIELD`}
+}

@@ -140,6 +140,7 @@ func (s *Server) serveRuntime(c *gin.Context) {
 		s.writeError(c, res.Refusal)
 	case res.Status == http.StatusBadRequest:
 		s.writeRefusedGraphQL(c, res.Body, res.GraphQLCode)
+	case s.writeIncremental(ctx, c, sc.in.Bytes(), res.Body): // incremental.go: @defer, @stream
 	default:
 		// Written before sc goes back to the pool, which also gives back
 		// what the answer held of the response budget.

@@ -60,6 +60,10 @@ type Config struct {
 	// Bounds limit the response of one /graphql or /public-graphql request
 	// (the runtime's are the grains'); zero fields take the defaults.
 	Bounds exec.Bounds
+	// MaxIncrements caps the deferred fragments and streams a runtime
+	// answer delivers apart (exec.Increments); 0 means
+	// exec.DefaultMaxIncrements.
+	MaxIncrements int
 	// BodyTimeout is how long a request body may take to arrive after its
 	// headers (a dataset upload: the longest pause), and the longest pause
 	// of a client reading a large GraphQL answer (writeAnswer); 0 means 30s.

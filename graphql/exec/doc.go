@@ -32,6 +32,11 @@
 // Writer the same bytes the resolvers would. The mock runtime writes rows
 // straight from dataset columns this way.
 //
+// Increments (incremental.go) splits a complete answer to an operation
+// with @defer or @stream into the payloads of incremental delivery, in
+// graphql-js 17's format or the 2022-08-24 one Apollo Client 3 reads; the
+// HTTP side writes them as multipart/mixed parts.
+//
 // The package has no I/O and no clock. Its package-level state is what
 // the process shares on purpose: a sync.Pool of execution states, and one
 // counter of the bytes all document caches hold (DocCacheProcessBytes).

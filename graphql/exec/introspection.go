@@ -15,13 +15,15 @@ import (
 // *ast.EnumValueDefinition; a __Directive an *ast.DirectiveDefinition.
 
 // hiddenDirective reports whether introspection leaves out the directive
-// d: the prelude's @defer (gqlparser's), as the executor runs deferred
-// fragments inline and advertising it would mislead clients. A schema
-// that defines @defer itself (an imported document, Shopify's) has every
-// definition it gives listed, as the API it stands in for lists it; its
-// deferred fragments are answered in the complete result.
+// d: a built-in @defer (gqlparser's prelude) or @stream (the table
+// runtime's), which a project's own SDL does not define, so that the
+// schema a client reads is the project's. A schema that defines them
+// itself (an imported document, Shopify's) has every definition it gives
+// listed, as the API it stands in for lists it. Either way the runtime
+// answers deferred fragments and streams in increments to a client that
+// accepts them (Increments), in the complete result to any other.
 func hiddenDirective(d *ast.DirectiveDefinition) bool {
-	return d.Name == "defer" && (d.Position == nil || d.Position.Src == nil || d.Position.Src.BuiltIn)
+	return (d.Name == "defer" || d.Name == "stream") && (d.Position == nil || d.Position.Src == nil || d.Position.Src.BuiltIn)
 }
 
 // attachIntrospection installs the resolvers of __schema, __type and the
