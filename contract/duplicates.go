@@ -6,7 +6,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 )
 
-// dropRepeatedFields removes from each definition and extension of sd a
+// DropRepeatedFields removes from each definition and extension of sd a
 // field defined a second time with the same signature (type, arguments
 // with their types and defaults, directives) as its first definition, and
 // returns how many it removed. Such a document is not valid GraphQL, but
@@ -16,7 +16,9 @@ import (
 // of GitHub's API lists each field once. Keeping the first definition
 // serves exactly that API. A field defined twice with different signatures
 // is left for the validator to refuse, since no one schema serves both.
-func dropRepeatedFields(sd *ast.SchemaDocument) int {
+// Everything that reads an imported document calls it before validating
+// (Parse; graphql.DiffSchemas), so that they agree on its fields.
+func DropRepeatedFields(sd *ast.SchemaDocument) int {
 	dropped := 0
 	for _, list := range []ast.DefinitionList{sd.Definitions, sd.Extensions} {
 		for _, d := range list {
@@ -26,7 +28,7 @@ func dropRepeatedFields(sd *ast.SchemaDocument) int {
 	return dropped
 }
 
-// dropRepeated is dropRepeatedFields for one definition.
+// dropRepeated is DropRepeatedFields for one definition.
 func dropRepeated(d *ast.Definition) int {
 	if len(d.Fields) < 2 {
 		return 0

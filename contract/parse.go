@@ -111,7 +111,7 @@ func load(sdl string) (*ast.Schema, error) {
 	if err != nil {
 		return nil, located(sdl, err)
 	}
-	dropRepeatedFields(user)
+	DropRepeatedFields(user)
 	sd.Merge(user)
 	if fed := federationSource(user); fed != nil {
 		fd, err := parser.ParseSchema(fed)
