@@ -37,7 +37,7 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (body []byte, 
 	}
 	if err != nil || int64(buf.Len()) > s.cfg.MaxBodyBytes {
 		rpcError(w, http.StatusRequestEntityTooLarge, codeInvalidRequest,
-			"the request body is larger than "+size(s.cfg.MaxBodyBytes)+" (or could not be read); send smaller batches (a single call of "+importTool+" may be up to "+size(s.cfg.MaxSchemaBodyBytes)+")")
+			fmt.Sprintf("the request body is larger than %d bytes (or could not be read); send smaller batches (one call of %s may be up to %d bytes)", s.cfg.MaxBodyBytes, importTool, s.cfg.MaxSchemaBodyBytes))
 		return nil, false
 	}
 	return buf.Bytes(), true
@@ -52,12 +52,4 @@ func callsImport(body []byte) bool {
 		} `json:"params"`
 	}
 	return json.Unmarshal(body, &m) == nil && m.Method == "tools/call" && m.Params.Name == importTool
-}
-
-// size writes n bytes in MB when it is a whole number of them.
-func size(n int64) string {
-	if n >= 1<<20 && n%(1<<20) == 0 {
-		return fmt.Sprintf("%d MB", n>>20)
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
