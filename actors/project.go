@@ -77,6 +77,9 @@ type projectState struct {
 	Calls meterState `json:"calls"`
 	// Kept exempts a guest project from Config.GuestTTL (ProjectKeep).
 	Kept bool `json:"kept,omitempty"`
+	// pack keeps the contract document's compressed form between the
+	// encodings of this state and those made from it (project_stored.go).
+	pack *docPack
 }
 
 // Access is what the service learned about the caller: the grain decides

@@ -16,8 +16,9 @@ import (
 // ProtocolVersion names the grain protocol (actors/pb) this build speaks.
 // Nodes of another version are not admitted to the cluster
 // (cluster/provider.go): bump it with every change of the wire between
-// nodes that an older node would misread.
-const ProtocolVersion = 4
+// nodes that an older node would misread (5: a project record may hold
+// its contract document compressed, project_stored.go).
+const ProtocolVersion = 5
 
 // grainRequest is a grain request: a generated message whose field 1 is its
 // pb.Header (TestProtocolRequests checks every one). What each grain kind

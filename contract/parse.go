@@ -15,9 +15,16 @@ import (
 	"github.com/mockgql/mockgql/model"
 )
 
-// MaxDocumentBytes bounds an imported schema document, SDL or
-// introspection JSON, as the OpenAPI import is bounded.
-const MaxDocumentBytes = 1 << 20
+// The byte bounds of an imported schema (docs/reference/bounds.md,
+// "Imported GraphQL schemas"). MaxDocumentBytes is what a surface accepts,
+// an introspection result being the larger form of a schema; MaxSDLBytes
+// bounds the SDL a project stores and compiles, whether sent as SDL or
+// printed from an introspection result. GitHub's public schema, the
+// largest public one we know, is 1.2 MB of SDL.
+const (
+	MaxDocumentBytes = 16 << 20
+	MaxSDLBytes      = 4 << 20
+)
 
 // Schema is an imported contract: the document as SDL (an introspection
 // result is printed as SDL first) and gqlparser's schema of it, built-in
@@ -29,7 +36,8 @@ type Schema struct {
 
 // Parse reads doc, an SDL document or an introspection result
 // ({"data":{"__schema":…}} or {"__schema":…}), of at most max bytes. It
-// returns a *model.Error: PAYLOAD_TOO_LARGE past max; LIMIT_REACHED for a
+// returns a *model.Error: PAYLOAD_TOO_LARGE past max, or for SDL (given,
+// or printed from an introspection result) past MaxSDLBytes; LIMIT_REACHED for a
 // document over a structural bound (bounds.go: names, fields, arguments,
 // interfaces), checked before the document is validated; BAD_USER_INPUT
 // for a document that does not parse or validate (the message names line
@@ -58,12 +66,19 @@ func ParseContext(ctx context.Context, doc []byte, max int) (*Schema, error) {
 
 // parse is Parse within a slot.
 func parse(doc []byte) (*Schema, error) {
-	sdl := string(doc)
+	sdl := ""
 	if t := bytes.TrimSpace(doc); len(t) > 0 && t[0] == '{' {
 		var err error
 		if sdl, err = introspectionSDL(t); err != nil {
 			return nil, err
 		}
+		if len(sdl) > MaxSDLBytes {
+			return nil, model.Errorf(model.CodePayloadTooLarge, "the introspection result prints as %d bytes of SDL, over the limit of %d", len(sdl), MaxSDLBytes)
+		}
+	} else if len(doc) > MaxSDLBytes {
+		return nil, model.Errorf(model.CodePayloadTooLarge, "the schema is %d bytes of SDL, over the limit of %d", len(doc), MaxSDLBytes)
+	} else {
+		sdl = string(doc)
 	}
 	if strings.TrimSpace(sdl) == "" {
 		return nil, model.Errorf(model.CodeBadUserInput, "the schema document is empty")
@@ -100,6 +115,7 @@ func load(sdl string) (*ast.Schema, error) {
 	if err != nil {
 		return nil, located(sdl, err)
 	}
+	DropRepeatedFields(user)
 	sd.Merge(user)
 	if fed := federationSource(user); fed != nil {
 		fd, err := parser.ParseSchema(fed)

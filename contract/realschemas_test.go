@@ -6,10 +6,6 @@ import (
 	"os"
 	"testing"
 
-	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/parser"
-	"github.com/vektah/gqlparser/v2/validator"
-
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -33,24 +29,16 @@ func gunzip(t testing.TB, name string) []byte {
 }
 
 // TestRealSchemasWithinBounds (issue 31 with issue 29): the import's
-// structural and row-value bounds admit Saleor's schema (over
-// MaxDocumentBytes today, so it is checked below the byte bound), and
+// byte, structural and row-value bounds admit Saleor's schema, and
 // Shopify's Storefront API imports whole — an introspection result that
 // defines @defer — within every bound, its directives kept.
 func TestRealSchemasWithinBounds(t *testing.T) {
 	t.Run("saleor", func(t *testing.T) {
-		sd, err := parser.ParseSchemas(validator.Prelude, &ast.Source{Name: "saleor.graphql", Input: string(gunzip(t, "testdata/saleor.graphql.gz"))})
+		s, err := Parse(gunzip(t, "testdata/saleor.graphql.gz"), MaxDocumentBytes)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("Saleor's schema: %v", err)
 		}
-		if err := checkDocument(sd); err != nil {
-			t.Fatalf("Saleor's schema over a structural bound: %v", err)
-		}
-		s, err := validator.ValidateSchemaDocument(sd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plan := Interpret(&Schema{AST: s})
+		plan := Interpret(s)
 		if err := plan.CheckCells((&model.Contract{}).GeneratedRows); err != nil {
 			t.Fatalf("Saleor's schema over a row-value bound: %v", err)
 		}

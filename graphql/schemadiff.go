@@ -6,9 +6,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
+	"github.com/vektah/gqlparser/v2/parser"
+	"github.com/vektah/gqlparser/v2/validator"
 
+	"github.com/mockgql/mockgql/contract"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -74,12 +76,19 @@ func DiffParsed(old, cur *ast.Schema) []SchemaChange {
 }
 
 // loadDiffSchema parses and validates one side of a comparison.
+// A field repeated with one signature counts once, as an imported
+// contract serves it (contract.DropRepeatedFields: GitHub's schema
+// repeats two).
 func loadDiffSchema(which, sdl string) (*ast.Schema, error) {
-	s, err := gqlparser.LoadSchema(&ast.Source{Name: which + ".graphql", Input: sdl})
-	if err != nil {
-		return nil, model.Errorf(model.CodeBadUserInput, "the %s schema is not valid GraphQL SDL: %v", which, err)
+	sd, err := parser.ParseSchemas(validator.Prelude, &ast.Source{Name: which + ".graphql", Input: sdl})
+	if err == nil {
+		contract.DropRepeatedFields(sd)
+		var s *ast.Schema
+		if s, err = validator.ValidateSchemaDocument(sd); err == nil {
+			return s, nil
+		}
 	}
-	return s, nil
+	return nil, model.Errorf(model.CodeBadUserInput, "the %s schema is not valid GraphQL SDL: %v", which, err)
 }
 
 // compareChanges orders changes by criticality, path and type.

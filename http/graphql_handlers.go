@@ -23,11 +23,11 @@ func (s *Server) serveManagement(c *gin.Context) {
 		s.writeError(c, err)
 		return
 	}
-	max := s.cfg.MaxManagementBodyBytes // importDataset carries a dataset…
+	max, big := s.cfg.MaxManagementBodyBytes, s.cfg.MaxSchemaBodyBytes // importDataset carries a dataset…
 	if p.UserID == "" && p.AccountID == "" {
-		max = s.cfg.MaxBodyBytes // …which needs an account: an anonymous call gets the public bound
+		max, big = s.cfg.MaxBodyBytes, 0 // …which needs an account: an anonymous call gets the public bound
 	}
-	s.serveSurface(c, s.mgmt, p, max)
+	s.serveSurface(c, s.mgmt, p, max, big)
 }
 
 // servePublic answers /public-graphql; the credential is the mgq_session cookie.
@@ -44,11 +44,17 @@ func (s *Server) servePublic(c *gin.Context) {
 	if sess, err := c.Cookie(cookieSession); err == nil && validSession(sess) {
 		p.SessionID = sess
 	}
-	s.serveSurface(c, s.public, p, s.cfg.MaxBodyBytes)
+	big := s.cfg.MaxSchemaBodyBytes // a schema import needs a session
+	if p.SessionID == "" {
+		big = 0
+	}
+	s.serveSurface(c, s.public, p, s.cfg.MaxBodyBytes, big)
 }
 
-func (s *Server) serveSurface(c *gin.Context, surface *Surface, p model.Principal, max int64) {
-	body, err := surfaceBody(c, max)
+// serveSurface answers a request of surface; its body is at most max
+// bytes, or big for a schema import (schema_body.go; 0: never more).
+func (s *Server) serveSurface(c *gin.Context, surface *Surface, p model.Principal, max, big int64) {
+	body, err := s.surfaceBody(c, max, big)
 	if err != nil {
 		s.writeError(c, err)
 		return
@@ -70,7 +76,7 @@ func (s *Server) serveSurface(c *gin.Context, surface *Surface, p model.Principa
 }
 
 // surfaceBody is the POST body, or for GET the query string as a JSON body.
-func surfaceBody(c *gin.Context, max int64) ([]byte, error) {
+func (s *Server) surfaceBody(c *gin.Context, max, big int64) ([]byte, error) {
 	if c.Request.Method == http.MethodGet {
 		q := c.Query("query")
 		if q == "" {
@@ -80,7 +86,7 @@ func surfaceBody(c *gin.Context, max int64) ([]byte, error) {
 		return json.Marshal(req)
 	}
 	var buf bytes.Buffer
-	if err := readBody(c, max, &buf); err != nil {
+	if err := s.readSurfaceBody(c, max, big, &buf); err != nil {
 		return nil, err
 	}
 	return buf.Bytes(), nil

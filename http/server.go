@@ -35,6 +35,11 @@ type Config struct {
 	MaxBodyBytes int64
 	// MaxManagementBodyBytes bounds /graphql bodies (importDataset carries up to 16 MB).
 	MaxManagementBodyBytes int64
+	// MaxSchemaBodyBytes bounds a /graphql or /public-graphql body that
+	// imports or checks a GraphQL schema (schema_body.go); SchemaBodies
+	// is how many bodies over their surface's bound a node reads at once.
+	MaxSchemaBodyBytes int64
+	SchemaBodies       int
 	// EdgeLimits are the grains' (cmd/mockgql copies them): MaxDatasetBytes
 	// bounds a streaming dataset upload; IPLimit > 0 turns the runtime's
 	// per-IP window on (its size is the grains'); at 0 the client IP is
@@ -98,7 +103,7 @@ const DefaultMaxConnsPerIP = 128
 // connection cap off (see DefaultMaxConnsPerIP).
 func DefaultConfig() Config {
 	return Config{Addr: "127.0.0.1:8080", JWTTTL: 7 * 24 * time.Hour, MaxBodyBytes: 1 << 20,
-		MaxManagementBodyBytes: 24 << 20, EdgeLimits: model.DefaultEdgeLimits(), QueryTimeout: 5 * time.Second,
+		MaxManagementBodyBytes: 24 << 20, MaxSchemaBodyBytes: DefaultMaxSchemaBodyBytes, SchemaBodies: DefaultSchemaBodies, EdgeLimits: model.DefaultEdgeLimits(), QueryTimeout: 5 * time.Second,
 		ManagementQueryTimeout: 10 * time.Second, ManagementMutationTimeout: 30 * time.Second, MaxCost: DefaultMaxCost,
 		BodyTimeout: 30 * time.Second}
 }
@@ -120,6 +125,9 @@ type Server struct {
 	streams streams                 // subscriptions.go
 	msrv    *http.Server            // /metrics on MetricsAddr, or nil
 	mln     net.Listener
+	// schemaBodies holds one token for each schema import body being
+	// read past its surface's bound (schema_body.go).
+	schemaBodies chan struct{}
 }
 
 // NewServer builds a server over b, whose fields must all be set; Start
@@ -134,6 +142,12 @@ func NewServer(cfg Config, b Backends, metrics *Metrics) (*Server, error) {
 	}
 	if cfg.MaxManagementBodyBytes <= 0 {
 		cfg.MaxManagementBodyBytes = def.MaxManagementBodyBytes
+	}
+	if cfg.MaxSchemaBodyBytes <= 0 {
+		cfg.MaxSchemaBodyBytes = def.MaxSchemaBodyBytes
+	}
+	if cfg.SchemaBodies <= 0 {
+		cfg.SchemaBodies = def.SchemaBodies
 	}
 	if cfg.MaxDatasetBytes <= 0 {
 		cfg.MaxDatasetBytes = def.MaxDatasetBytes
@@ -160,7 +174,7 @@ func NewServer(cfg Config, b Backends, metrics *Metrics) (*Server, error) {
 		metrics = NewMetrics()
 	}
 	s := &Server{cfg: cfg, log: logger(cfg.Logger), b: b, metrics: metrics,
-		cors: &corsCache{m: map[string]corsEntry{}, now: time.Now}}
+		cors: &corsCache{m: map[string]corsEntry{}, now: time.Now}, schemaBodies: make(chan struct{}, cfg.SchemaBodies)}
 	return s, nil
 }
 

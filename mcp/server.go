@@ -12,6 +12,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/mockgql/mockgql/contract"
 )
 
 // maxBatch bounds a JSON-RPC batch (protocol 2025-03-26 allows them; the
@@ -41,8 +43,12 @@ type Config struct {
 	// runtime, the preview page, the adoption link); they are called per
 	// call, as the listener's address is known only once it listens.
 	BaseURL, AppURL func() string
-	// MaxBodyBytes bounds a request body (1 MB, as /public-graphql).
-	MaxBodyBytes int64
+	// MaxBodyBytes bounds a request body (1 MB, as /public-graphql);
+	// MaxSchemaBodyBytes a single call of import_graphql_schema, of which
+	// SchemaBodies are read at once (schema_body.go).
+	MaxBodyBytes       int64
+	MaxSchemaBodyBytes int64
+	SchemaBodies       int
 	// MaxResultBytes bounds a tool's structured result; a larger one is
 	// refused with a hint to narrow the call.
 	MaxResultBytes int
@@ -61,7 +67,7 @@ type Config struct {
 
 // DefaultConfig returns the limits and bounds of docs/reference/bounds.md ("MCP").
 func DefaultConfig() Config {
-	return Config{MaxBodyBytes: 1 << 20, MaxResultBytes: 256 << 10, QueryTimeout: 5 * time.Second, CallTimeout: 30 * time.Second,
+	return Config{MaxBodyBytes: 1 << 20, MaxSchemaBodyBytes: 2*contract.MaxDocumentBytes + 1<<20, SchemaBodies: 2, MaxResultBytes: 256 << 10, QueryTimeout: 5 * time.Second, CallTimeout: 30 * time.Second,
 		Limits: Limits{Projects: 1, Tables: 20, Attributes: 30, DailyCalls: 100, ProjectTTL: 24 * time.Hour, AdoptionTTL: 15 * time.Minute}}
 }
 
@@ -77,6 +83,8 @@ type Server struct {
 	seal   *sealer
 	mcp    *sdk.Server
 	stream http.Handler
+	// schemaBodies holds a token for each large import body being read.
+	schemaBodies chan struct{}
 }
 
 // New builds a Server.
@@ -90,6 +98,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.MaxResultBytes <= 0 {
 		cfg.MaxResultBytes = def.MaxResultBytes
+	}
+	if cfg.MaxSchemaBodyBytes <= 0 {
+		cfg.MaxSchemaBodyBytes = def.MaxSchemaBodyBytes
+	}
+	if cfg.SchemaBodies <= 0 {
+		cfg.SchemaBodies = def.SchemaBodies
 	}
 	if cfg.QueryTimeout <= 0 {
 		cfg.QueryTimeout = def.QueryTimeout
@@ -114,7 +128,7 @@ func New(cfg Config) (*Server, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{cfg: cfg, log: log, seal: seal}
+	s := &Server{cfg: cfg, log: log, seal: seal, schemaBodies: make(chan struct{}, cfg.SchemaBodies)}
 	s.mcp = sdk.NewServer(&sdk.Implementation{Name: "mockgql", Title: "mockgql mock GraphQL backends", Version: Version},
 		&sdk.ServerOptions{Instructions: s.instructions(), Capabilities: &sdk.ServerCapabilities{}, SchemaCache: sdk.NewSchemaCache()})
 	s.addTools()
@@ -127,7 +141,7 @@ func New(cfg Config) (*Server, error) {
 	// is a hosted service usually reached through a proxy on loopback.
 	s.stream = sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.mcp },
 		&sdk.StreamableHTTPOptions{Stateless: true, JSONResponse: true, DisableLocalhostProtection: true,
-			MaxRequestBodyBytes: cfg.MaxBodyBytes, Logger: log})
+			MaxRequestBodyBytes: max(cfg.MaxBodyBytes, cfg.MaxSchemaBodyBytes), Logger: log}) // ServeHTTP bounds the body first
 	return s, nil
 }
 
@@ -136,16 +150,15 @@ func (s *Server) MCP() *sdk.Server { return s.mcp }
 
 // ServeHTTP serves MCP's Streamable HTTP transport (POST; GET and DELETE
 // answer 405, as a stateless server has no stream to open or session to
-// end). A body over MaxBodyBytes is refused with 413 and a JSON-RPC error
+// end). A body over MaxBodyBytes (but one import_graphql_schema call,
+// schema_body.go) is refused with 413 and a JSON-RPC error
 // before the SDK reads it, a body that is not JSON with a JSON-RPC parse
 // error, and a batch of more than maxBatch messages; the SDK's other refusals become JSON-RPC errors too
 // (rpcErrorWriter).
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost && r.Body != nil {
-		body, err := io.ReadAll(io.LimitReader(r.Body, s.cfg.MaxBodyBytes+1))
-		if err != nil || int64(len(body)) > s.cfg.MaxBodyBytes {
-			rpcError(w, http.StatusRequestEntityTooLarge, codeInvalidRequest,
-				fmt.Sprintf("the request body is larger than %d bytes (or could not be read); send smaller batches", s.cfg.MaxBodyBytes))
+		body, ok := s.readBody(w, r)
+		if !ok {
 			return
 		}
 		if !json.Valid(body) {

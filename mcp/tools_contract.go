@@ -13,7 +13,7 @@ import (
 
 type importSchemaIn struct {
 	sessionArg
-	SDL string `json:"sdl" jsonschema:"the GraphQL schema to serve exactly: SDL, or an introspection result ({\"data\":{\"__schema\":…}} or {\"__schema\":…}); up to about 1 MB"`
+	SDL string `json:"sdl" jsonschema:"the GraphQL schema to serve exactly: SDL, or an introspection result ({\"data\":{\"__schema\":…}} or {\"__schema\":…}); up to 4 MB of SDL or 16 MB of introspection JSON"`
 }
 
 type importSchemaOut struct {

@@ -260,15 +260,25 @@ func (t *Table) NotReadyIn(pool map[string]bool, kind ProjectKind) string {
 	return fmt.Sprintf("dataset %q is not in the curated pool this %s project reads: choose a curated Dataset (importCode), or keep the project in a workspace first", code, strings.ToLower(string(kind)))
 }
 
-// Clone returns a deep copy of p.
+// Clone returns a deep copy of p. The contract's document, an immutable
+// string of up to megabytes, is shared rather than copied.
 func (p *Project) Clone() *Project {
-	b, err := json.Marshal(p)
+	src := p
+	if p.Contract != nil && p.Contract.Document != "" {
+		shallow, c := *p, *p.Contract
+		c.Document, shallow.Contract = "", &c
+		src = &shallow
+	}
+	b, err := json.Marshal(src)
 	if err != nil {
 		panic("model: project does not marshal: " + err.Error())
 	}
 	var c Project
 	if err := json.Unmarshal(b, &c); err != nil {
 		panic("model: project does not unmarshal: " + err.Error())
+	}
+	if c.Contract != nil {
+		c.Contract.Document = p.Contract.Document
 	}
 	return &c
 }

@@ -9,7 +9,8 @@ import (
 
 // The SDL-first group (issue 23, docs/using/contract.md), on a server of
 // its own: the import of a 300 KB schema in the styles of
-// contract/testdata (target under a second), and list queries on a
+// contract/testdata (target under a second), the import of GitHub's
+// public schema on a node of its own (sdl_github.go), and list queries on a
 // contract project bound to a dataset next to the same queries on the
 // table project whose runtime schema it imported (target: a ratio of 0.9
 // or more). -only sdl runs the group alone, without the main server's
@@ -60,6 +61,9 @@ func sdlBench(bin, dir string, o options, rep *report) error {
 		return err
 	}
 	if err := sdlImport(srv, rep); err != nil {
+		return err
+	}
+	if err := sdlGitHub(bin, dir, rep); err != nil {
 		return err
 	}
 	return sdlLists(srv, o, rep)

@@ -177,7 +177,7 @@ func TestContractVersions(t *testing.T) {
 			{"syntax", "type Query {\n  books: [Book!]!\n  oops(: Int\n}\n", "BAD_USER_INPUT", "line 3, column"},
 			{"unknown type", "type Query { books: [Nope] }", "BAD_USER_INPUT", "Nope"},
 			{"empty", "  ", "BAD_USER_INPUT", "empty"},
-			{"too large", "# " + strings.Repeat("x", 1<<20) + "\ntype Query { a: Int }", "PAYLOAD_TOO_LARGE", "limit"},
+			{"too large", "# " + strings.Repeat("x", 4<<20) + "\ntype Query { a: Int }", "PAYLOAD_TOO_LARGE", "limit"},
 			{"past the plan's tables", manyTypes(51), "LIMIT_REACHED", "50 tables on the PROFESSIONAL plan; this model needs 51; the TEAM plan allows 500"},
 		} {
 			r := cp.owner.gql(`mutation($p:ID!,$s:String!){ importGraphQLSchema(projectId:$p, sdl:$s) { project { id } } }`, map[string]any{"p": cp.id, "s": tc.doc})

@@ -39,8 +39,8 @@ func importSchemaCmd(args []string, out io.Writer) error {
 	if err != nil {
 		return &exitError{code: 2, msg: err.Error()}
 	}
-	if len(doc) > contract.MaxDocumentBytes {
-		return &exitError{code: 2, msg: fmt.Sprintf("%s is %d bytes; a schema is at most %d", fs.Arg(0), len(doc), contract.MaxDocumentBytes)}
+	if max := schemaBound(doc); len(doc) > max {
+		return &exitError{code: 2, msg: fmt.Sprintf("%s is %d bytes; a schema is at most %d (PAYLOAD_TOO_LARGE)", fs.Arg(0), len(doc), max)}
 	}
 	c := managementClient{server: strings.TrimRight(*server, "/"), token: *token}
 	if *newName != "" {
@@ -158,4 +158,13 @@ func (c managementClient) do(query string, vars map[string]any, into any) error 
 		return fmt.Errorf("%s: %s %s", resp.Status, res.Code, res.Detail)
 	}
 	return json.Unmarshal(res.Data, into)
+}
+
+// schemaBound is the largest doc the server takes: contract.MaxSDLBytes
+// of SDL, contract.MaxDocumentBytes of introspection JSON.
+func schemaBound(doc []byte) int {
+	if t := bytes.TrimSpace(doc); len(t) > 0 && t[0] == '{' {
+		return contract.MaxDocumentBytes
+	}
+	return contract.MaxSDLBytes
 }

@@ -12,7 +12,7 @@ import { ask } from "./guard.js";
 
 /** MAX_SCHEMA_BYTES is the import's bound (docs/reference/bounds.md): a
  * larger file is refused here before it is sent. */
-export const MAX_SCHEMA_BYTES = 1 << 20;
+export const MAX_SCHEMA_BYTES = 16 << 20;
 
 /** schemaInput is a labelled textarea for a schema, a file picker and a
  * drop zone around both (SDL .graphql/.gql or introspection .json; a file
@@ -29,7 +29,7 @@ export function schemaInput(prefix, onChange) {
   let name = "";
   const load = async (f) => {
     clearError();
-    if (f.size > MAX_SCHEMA_BYTES) { showError(new Error(`${f.name} is ${f.size} bytes; a schema may have up to 1 MB (${MAX_SCHEMA_BYTES} bytes).`)); return; }
+    if (f.size > MAX_SCHEMA_BYTES) { showError(new Error(`${f.name} is ${f.size} bytes; a schema may have up to 16 MB (${MAX_SCHEMA_BYTES} bytes) as introspection JSON, 4 MB as SDL.`)); return; }
     try { text.value = await f.text(); } catch (e) { showError(new Error(`${f.name} could not be read: ${e.message}`)); return; }
     name = f.name;
     chosen.textContent = `Read ${f.name} (${f.size} bytes).`;
@@ -39,7 +39,7 @@ export function schemaInput(prefix, onChange) {
   // on disk) reads it again: an input keeps its value and fires no change.
   file.addEventListener("change", () => { const f = file.files[0]; if (f) load(f).finally(() => { file.value = ""; }); });
   text.addEventListener("input", () => { name = ""; chosen.textContent = ""; clearError(); if (onChange) onChange(); });
-  const dropHint = h("p", { class: "muted", id: uid("drop") }, "Paste the SDL or an introspection result ({\"data\": {\"__schema\": …}}), pick a file, or drop one here. Up to 1 MB.");
+  const dropHint = h("p", { class: "muted", id: uid("drop") }, "Paste the SDL or an introspection result ({\"data\": {\"__schema\": …}}), pick a file, or drop one here. Up to 4 MB of SDL or 16 MB of introspection JSON.");
   const el = h("div", { class: "drop schema-drop", id: `${prefix}Drop` }, dropHint,
     field("GraphQL schema (SDL or introspection JSON)", text), error,
     field("Or pick a file (.graphql, .gql or .json)", file), chosen);
@@ -303,7 +303,7 @@ export function importCard(p) {
       yes: "Replace the model",
     }, st, run);
   });
-  const el = card("Import a GraphQL schema", h("p", { class: "muted" }, "Serve a schema you already have, exactly, instead of this model: its types become tables of generated rows (or bound to datasets), its root fields are served by the engine. Up to 1 MB."),
+  const el = card("Import a GraphQL schema", h("p", { class: "muted" }, "Serve a schema you already have, exactly, instead of this model: its types become tables of generated rows (or bound to datasets), its root fields are served by the engine. Up to 4 MB of SDL or 16 MB of introspection JSON."),
     input.el, btn, confirm, st);
   el.id = "importGraphql";
   return el;
