@@ -18,6 +18,7 @@ import (
 // imported into a project on a real node: Shopify's Hydrogen storefront
 // (its queries and cart mutations) on Shopify's Storefront API, and
 // Apollo's Spotify showcase (its persisted queries and mutations) on its
+// schema, and the refined-github extension's queries on GitHub's public
 // schema. At least 98% of the operations that validate answer with data
 // of their shape and no errors, a lookup by a handle or id a list answered
 // finds that item, a mutation's error and warning lists are empty and its
@@ -32,6 +33,7 @@ func TestRealOperations(t *testing.T) {
 	for _, c := range []struct{ app, schema string }{
 		{"shopify-hydrogen", "shopify-storefront.introspection.json.gz"},
 		{"spotify-showcase", "spotify-showcase.graphql"},
+		{"refined-github", "github.graphql.gz"},
 	} {
 		t.Run(c.app, func(t *testing.T) {
 			doc := readSchema(t, filepath.Join(testdata.Dir(t, "../contract/testdata"), c.schema))
