@@ -151,7 +151,9 @@ func TestAbuseResponseBounds(t *testing.T) {
 		}
 		wg.Wait()
 		for _, c := range codes {
-			if c != "413 PAYLOAD_TOO_LARGE" && c != "503 UNAVAILABLE" {
+			// 503 QUERY_TIMEOUT: a request that waited for the budget or a
+			// processor past its time limit (under -race on 2 busy cores).
+			if c != "413 PAYLOAD_TOO_LARGE" && c != "503 UNAVAILABLE" && c != "503 QUERY_TIMEOUT" {
 				t.Fatalf("answers %v; want each 413 or 503", codes)
 			}
 		}

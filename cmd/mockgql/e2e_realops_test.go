@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mockgql/mockgql/internal/testdata"
 )
@@ -39,11 +41,20 @@ func TestRealOperations(t *testing.T) {
 			doc := readSchema(t, filepath.Join(testdata.Dir(t, "../contract/testdata"), c.schema))
 			p := get(u.must(`mutation($n:String!,$s:String!){ createProject(name:$n, sdl:$s) { id slug } }`, map[string]any{"n": c.app, "s": doc}), "createProject").(map[string]any)
 			key := get(u.must(`mutation($p:ID!){ createApiKey(projectId:$p, name:"app", scope: RUNTIME) { value } }`, map[string]any{"p": p["id"]}), "createApiKey", "value").(string)
+			// The first call compiles the project (GitHub's 316 tables take
+			// seconds under -race): wait for it as a client retries a 503.
+			runtime := s.base + "/mock/" + p["slug"].(string) + "/graphql"
+			for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(time.Second) {
+				r := s.gql(strings.TrimPrefix(runtime, s.base), `{ __typename }`, nil, "X-API-Key", key)
+				if r.Status == http.StatusOK || time.Now().After(deadline) {
+					break
+				}
+			}
 			ops, err := filepath.Abs(filepath.Join("testdata", "realops", c.app))
 			if err != nil {
 				t.Fatal(err)
 			}
-			out := testdata.Node(t, js, nil, "realops.mjs", s.base+"/mock/"+p["slug"].(string)+"/graphql", key, ops)
+			out := testdata.Node(t, js, nil, "realops.mjs", runtime, key, ops)
 			if !strings.HasPrefix(string(out), "ok: ") {
 				t.Fatalf("realops.mjs printed %s", out)
 			}
