@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -124,11 +125,26 @@ func TestClusterStaleActivationCannotWrite(t *testing.T) {
 func TestClusterDroppedNodeFencesAtOnce(t *testing.T) {
 	var fenced [3]chan struct{}
 	var calls []func()
+	// Each node's reason when it fenced, for the failure message: node b
+	// fenced too once in CI (2026-12-07), for a reason nobody saw.
+	var mu sync.Mutex
+	var nodes []*Node
+	var reasons [3]string
 	for i := range fenced {
 		fenced[i] = make(chan struct{})
-		calls = append(calls, func() { close(fenced[i]) })
+		calls = append(calls, func() {
+			mu.Lock()
+			if nodes != nil {
+				reasons[i] = nodes[i].fenceReason()
+			}
+			mu.Unlock()
+			close(fenced[i])
+		})
 	}
-	nodes := startNodes(t, 3, calls...)
+	started := startNodes(t, 3, calls...)
+	mu.Lock()
+	nodes = started
+	mu.Unlock()
 	a, c := nodes[0], nodes[2]
 	if by := a.prov.blockedBy(); len(by) > 0 {
 		t.Fatalf("before anything happened, node a reads that %v blocked it", by)
@@ -144,9 +160,13 @@ func TestClusterDroppedNodeFencesAtOnce(t *testing.T) {
 	}
 	select {
 	case <-fenced[1]:
-		t.Fatal("node b fenced itself too")
+		mu.Lock()
+		defer mu.Unlock()
+		t.Fatalf("node b fenced itself too: %q", reasons[1])
 	case <-fenced[2]:
-		t.Fatal("node c, which dropped a, fenced itself too")
+		mu.Lock()
+		defer mu.Unlock()
+		t.Fatalf("node c, which dropped a, fenced itself too: %q", reasons[2])
 	case <-time.After(time.Second):
 	}
 }
