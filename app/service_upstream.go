@@ -135,7 +135,9 @@ func (s *Management) upstreamSchema(ctx context.Context, url string, headers []m
 // "GetUser, GetPosts"), else "document N" (1-based).
 func operationNames(doc string, i int) string {
 	var names []string
-	if d, err := parser.ParseQuery(&ast.Source{Input: doc}); err == nil {
+	// Bounded as the checks' own parse is: a document past the token
+	// bound is named by its number.
+	if d, err := parser.ParseQueryWithTokenLimit(&ast.Source{Input: doc}, exec.DefaultMaxTokens); err == nil {
 		for _, op := range d.Operations {
 			if op.Name != "" {
 				names = append(names, op.Name)

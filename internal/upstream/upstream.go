@@ -165,7 +165,7 @@ func private(a netip.Addr) string {
 	switch {
 	case a.IsLoopback():
 		return "a loopback address"
-	case a.IsPrivate(), isShared(a):
+	case a.IsPrivate(), shared.Contains(a):
 		return "a private address"
 	case a.IsLinkLocalUnicast(), a.IsLinkLocalMulticast():
 		return "a link-local address"
@@ -182,10 +182,8 @@ func private(a netip.Addr) string {
 	return ""
 }
 
-// isShared reports the carrier-grade NAT range 100.64.0.0/10.
-func isShared(a netip.Addr) bool {
-	return netip.MustParsePrefix("100.64.0.0/10").Contains(a)
-}
+// shared is the carrier-grade NAT range, which netip does not call private.
+var shared = netip.MustParsePrefix("100.64.0.0/10")
 
 // checkURL parses rawURL: http or https, a host, no user information.
 func checkURL(rawURL string) (*url.URL, error) {

@@ -105,7 +105,7 @@ function walk(data, selections, parent, fragments, path, loose) {
       }
     }
     if (!applies) continue;
-    const bad = walk(data, frag.selectionSet.selections, isAbstractType(cond) || isObjectType(cond) ? (isObjectType(cond) ? cond : parent) : parent, fragments, path, fragLoose);
+    const bad = walk(data, frag.selectionSet.selections, isObjectType(cond) ? cond : parent, fragments, path, fragLoose);
     if (bad) return bad;
   }
   return "";
@@ -144,7 +144,7 @@ function value(v, type, sel, fragments, path, field, parentName) {
     if (typeof v === "string") strings.push([field, parentName, v, path]);
     return "";
   }
-  return walk(v, sel.selectionSet.selections, isObjectType(type) ? type : type, fragments, path, false);
+  return walk(v, sel.selectionSet.selections, type, fragments, path, false);
 }
 
 // The variables of an operation: the keys the app would pass (a handle or
@@ -199,7 +199,6 @@ function example(type, name, depth = 0) {
     for (const f of Object.values(type.getFields())) {
       if (isNonNullType(f.type) && f.defaultValue === undefined) o[f.name] = example(f.type, f.name, depth + 1);
     }
-    if (type.name === "CartInput" && !o.lines) { const m = keyFor("merchandiseId"); if (m) o.lines = [{ merchandiseId: m, quantity: 1 }]; }
     return o;
   }
   return ({ Int: 2, Float: 1.5, Boolean: false, String: "mockgql", ID: "1", Decimal: "10.0", URL: "https://example.com/", DateTime: new Date(0).toISOString(), JSON: "{}", HTML: "<p>mockgql</p>", Color: "#336699", UnsignedInt64: "1" })[type.name] ?? "mockgql";
