@@ -7,6 +7,7 @@ import (
 
 	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
+	"github.com/mockgql/mockgql/graphql/internal/answer"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -53,7 +54,7 @@ func selectedStats(f *ast.Field) engine.StatSet {
 func (rt *Runtime) aggregateResolver(o *operation) exec.Resolver {
 	return func(ctx context.Context, f *exec.Field) (any, error) {
 		nums := numericAttrs(o.t)
-		tv := rootView(f).TableView(o.t)
+		tv := answer.RootView(f).TableView(o.t)
 		if tv.NotReady != nil {
 			f.Report(tv.NotReady)
 			return engine.EmptyAggregate(nums), nil

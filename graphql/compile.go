@@ -2,6 +2,7 @@ package graphql
 
 import (
 	"github.com/mockgql/mockgql/engine"
+	"github.com/mockgql/mockgql/graphql/internal/gen"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -43,7 +44,7 @@ func compileModel(p *model.Project) *compiled {
 // generatorOf compiles a GENERATED attribute's generator; an unknown kind
 // makes null values (nil).
 func generatorOf(g *model.Generator) engine.Generator {
-	if gen, err := compileGenerator(g); err == nil {
+	if gen, err := gen.CompileGenerator(g); err == nil {
 		return gen
 	}
 	return nil

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mockgql/mockgql/engine"
+	"github.com/mockgql/mockgql/graphql/internal/gen"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -227,8 +228,8 @@ func attrDescription(a *engine.Attr) string {
 		return fmt.Sprintf("%s (%s), the same constant on every row.", a.Name, a.Type)
 	case model.MappingGenerated:
 		kind := "unknown generator"
-		if g, ok := a.Gen.(*generator); ok {
-			kind = g.kind
+		if g, ok := a.Gen.(*gen.Generator); ok {
+			kind = g.Kind()
 		}
 		return fmt.Sprintf("%s (%s), generated fake data (%s), stable per row.", a.Name, a.Type, kind)
 	}

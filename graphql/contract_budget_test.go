@@ -87,29 +87,3 @@ func TestCompileDeadline(t *testing.T) {
 		t.Fatalf("the next call compiles: %v", err)
 	}
 }
-
-// TestCompileSlots: contract compiles share the node's slots; with every
-// slot taken, a compile waits within its deadline and then answers
-// QUERY_TIMEOUT.
-func TestCompileSlots(t *testing.T) {
-	p := &model.Project{ID: "pslots"}
-	if _, err := contract.Apply(p, []byte(gqlattack.Wide(3)), time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	c := NewCompiles(2)
-	for range cap(c.slots) {
-		c.slots <- struct{}{}
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
-	defer cancel()
-	_, err := CompileContext(ctx, p, Options{Compiles: c})
-	for range cap(c.slots) {
-		<-c.slots
-	}
-	if model.ErrorCode(err) != model.CodeQueryTimeout {
-		t.Fatalf("a compile with every slot taken: %v; want QUERY_TIMEOUT", err)
-	}
-	if _, err := Compile(p, Options{Compiles: c}); err != nil || c.Runs() != 1 {
-		t.Fatalf("with a slot free: %v, %d compiles", err, c.Runs())
-	}
-}

@@ -78,13 +78,18 @@ func argLiteral(h *rtHarness, s *ast.Schema, root, name string, t *ast.Type, dep
 // serves (the first entity of an interface or union).
 func firstKey(h *rtHarness, root string) any {
 	ct := h.rt.contract
-	for _, list := range [][]*contract.RootField{ct.plan.Queries, ct.plan.Mutations} {
+	for _, list := range [][]*contract.RootField{ct.Plan().Queries, ct.Plan().Mutations} {
 		for _, rf := range list {
 			if rf.Name != root {
 				continue
 			}
-			if ts := ct.tablesOf(rf.Entity); len(ts) > 0 {
-				e := ct.entities[ts[0].Name]
+			if ts := ct.TablesOf(rf.Entity); len(ts) > 0 {
+				var e *contract.Entity
+				for _, x := range ct.Plan().Entities {
+					if x.Type == ts[0].Name {
+						e = x
+					}
+				}
 				return contract.Key(e.Type, keyType(e), 0)
 			}
 		}

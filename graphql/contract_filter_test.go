@@ -208,8 +208,8 @@ func TestContractMappings(t *testing.T) {
 			t.Fatalf("%q is before T", title)
 		}
 	}
-	if h.rt.contract.plan.Queries[6].Name != "searchBooks" || h.rt.contract.plan.Queries[6].Shape != "generated" {
-		t.Errorf("searchBooks is served as %+v", h.rt.contract.plan.Queries[6])
+	if h.rt.contract.Plan().Queries[6].Name != "searchBooks" || h.rt.contract.Plan().Queries[6].Shape != "generated" {
+		t.Errorf("searchBooks is served as %+v", h.rt.contract.Plan().Queries[6])
 	}
 }
 

@@ -11,7 +11,6 @@ import (
 	"github.com/mockgql/mockgql/contract"
 	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/engine"
-	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -95,13 +94,12 @@ func BenchmarkContractPage(b *testing.B) {
 // direct writers, the behaviour they must reproduce.
 func resolversOnly(tb testing.TB, rt *Runtime) *Runtime {
 	tb.Helper()
-	slow := *rt
-	var err error
-	slow.exec, err = exec.NewExecutor(exec.Executor{Schema: rt.schema, Resolvers: slow.contractResolvers(),
-		MaxDepth: rt.opt.MaxDepth, MaxFields: rt.opt.MaxFields, Bounds: rt.opt.Bounds, DocumentOrder: true})
+	ct, err := rt.contract.ResolversOnly()
 	if err != nil {
 		tb.Fatal(err)
 	}
+	slow := *rt
+	slow.contract, slow.exec = ct, ct.Executor()
 	return &slow
 }
 

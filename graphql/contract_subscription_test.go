@@ -164,7 +164,7 @@ func TestContractSubscriptionOfAField(t *testing.T) {
 			t.Errorf("%s:\n got %s\nwant %s", c.query, got, c.want)
 		}
 	}
-	if target, ok := h.rt.contractTarget("orderStatusChanged"); !ok || target.Kind != EventUpdated {
+	if target, ok := h.rt.contract.Target("orderStatusChanged"); !ok || target.Kind != EventUpdated {
 		t.Errorf("orderStatusChanged follows %+v, want the updates of Order", target)
 	}
 }

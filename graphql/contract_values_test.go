@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mockgql/mockgql/graphql/internal/gen"
 )
 
 // latinWords are frequent lorem ipsum words: none may appear in a value
@@ -40,7 +42,7 @@ func TestContractValuesByMeaning(t *testing.T) {
 		{"Australia", "AU"}, {"South Africa", "ZA"}} {
 		codes[p[0]] = p[1]
 	}
-	adult := genEpoch().AddDate(-18, 0, 0).Format("2006-01-02")
+	adult := gen.Epoch().AddDate(-18, 0, 0).Format("2006-01-02")
 	for _, c := range jsonAt(out, "data.customers").([]any) {
 		first, last := jsonAt(c, "firstName").(string), jsonAt(c, "lastName").(string)
 		local := strings.ToLower(first + "." + last)

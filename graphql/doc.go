@@ -20,24 +20,21 @@
 //
 // Files, by seam: compile*.go, power_schema.go and schemadiff.go build the
 // schema (engine.NewTables describes the tables); runtime*.go,
-// connection.go and aggregate.go answer fields; generate*.go make
-// GENERATED values (engine.Generator).
+// connection.go and aggregate.go answer fields; package gen's
+// generators make GENERATED values (engine.Generator); contract.go names
+// the API of the parts (events, compiles, generators).
 //
 // A contract project (model.Project.Contract: SDL-first, docs/using/
-// contract.md) compiles differently (compile_contract.go): its schema is
-// the imported document itself, its generated tables' rows are made at
-// compile time from contract.Plan.Rows into in-memory datasets that
-// Runtime.Pool puts in front of the caller's pool, and its resolvers
-// (contract_*.go) serve each root field by its contract.Shape — reading
-// arguments into the engine's where tree (contract_query.go,
-// contract_filter.go), filling connections, pages, aggregates and
-// payloads (contract_wrap.go), writing mutations as Changes
-// (contract_mutate.go) and generating what no row holds
-// (contract_generate.go). Rows are written directly as for table
-// projects (contract_direct.go).
+// contract.md) is served by package graphql/contractrt: Compile hands it
+// the project and the tables compiled here, and the Runtime answers with
+// its executor; contractrt's doc answers "how is a root field of an
+// imported schema served?". What both runtimes write rows with — row
+// objects, direct row plans, output values, cursors, events and the
+// mutation's stack of changes — is package graphql/internal/answer; the
+// generators of fake values are package graphql/internal/gen.
 //
 // The package is pure: no I/O, no clock, and no mutable package state —
 // what a Runtime needs is a field of it; the only package-level variables
-// are the generator catalog's read-only tables and sentinel errors
-// (TestNoPackageState).
+// are sentinel errors here and the generator catalog's read-only tables in
+// package gen (TestNoPackageState, in each package).
 package graphql

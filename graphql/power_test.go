@@ -9,6 +9,7 @@ import (
 
 	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/engine"
+	"github.com/mockgql/mockgql/graphql/internal/answer"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -138,7 +139,7 @@ func TestRelayWalk(t *testing.T) {
 						h.do(fmt.Sprintf(`mutation { updateProduct(id: %q, input: {name: "changed"}) { id } }`, r.id), nil)
 					default:
 						i := rnd.IntN(len(ref.rows))
-						if encodeCursor(ref.rows[i].id) == cursor {
+						if answer.EncodeCursor(ref.rows[i].id) == cursor {
 							continue
 						}
 						h.do(fmt.Sprintf(`mutation { deleteProduct(id: %q) { id } }`, ref.rows[i].id), nil)
@@ -167,7 +168,7 @@ func TestRelayErrors(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 1))
 	pool := memPool{"items": rtDataset(t, "items", dataset.NDJSON, "kind", diffDataset(t, rnd, 50))}
 	h := &rtHarness{tb: t, rt: rtCompile(t, diffProject(t), Options{}), pool: pool, ov: engine.NewOverlay()}
-	gone := encodeCursor("999999")
+	gone := answer.EncodeCursor("999999")
 	deep := strings.Repeat("{not: ", engine.MaxWhereNodes+1) + "{price: {eq: 1}}" + strings.Repeat("}", engine.MaxWhereNodes+1)
 	for _, q := range []string{
 		`{ powerProduct(orderBy: [{field: price}, {field: name}, {field: sku}, {field: stock}, {field: category}]) { total } }`,
@@ -184,7 +185,7 @@ func TestRelayErrors(t *testing.T) {
 		}
 	}
 	// A cursor whose row is gone is named, whichever side it is on.
-	ok := encodeCursor("1")
+	ok := answer.EncodeCursor("1")
 	for _, c := range []struct{ args, gone string }{
 		{`first: 2, after: "` + gone + `", before: "` + ok + `"`, gone},
 		{`first: 2, after: "` + ok + `", before: "` + gone + `"`, gone},

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/mockgql/mockgql/dataset"
+	"github.com/mockgql/mockgql/graphql/internal/answer"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -46,7 +47,7 @@ func TestOutput(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got := output(c.typ, c.in)
+			got := answer.Output(c.typ, c.in)
 			if g, ok := got.(json.RawMessage); ok {
 				if w, _ := c.want.(json.RawMessage); string(g) != string(w) {
 					t.Errorf("got %s, want %s", g, w)

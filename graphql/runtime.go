@@ -11,7 +11,9 @@ import (
 	"github.com/vektah/gqlparser/v2/formatter"
 
 	"github.com/mockgql/mockgql/engine"
+	"github.com/mockgql/mockgql/graphql/contractrt"
 	"github.com/mockgql/mockgql/graphql/exec"
+	"github.com/mockgql/mockgql/graphql/internal/answer"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -32,7 +34,7 @@ import (
 // package engine finds rows (views, filters, sorting, paging, lookups, the
 // cache, the overlay of mutation changes); runtime_mutate.go makes changes;
 // generate.go makes GENERATED values. runtime_resolve.go defines what each
-// field answers; runtime_direct.go, runtime_row.go and runtime_root.go
+// field answers; runtime_direct.go, runtime_root.go and package answer's RowPlan
 // write the same answers for queries without resolver calls, straight
 // from the dataset columns.
 
@@ -99,15 +101,15 @@ type Runtime struct {
 	sdl    string
 	exec   *exec.Executor
 	env    engine.Env // the query cache and sparse reach its views share
-	// contract is set for a contract project (compile_contract.go).
-	contract *contractRT
+	// contract is set for a contract project (contractrt/compile.go).
+	contract *contractrt.Runtime
 }
 
 // Compile builds the runtime of project p. It reads p only during the call
 // and keeps nothing of it, so the caller may change p afterwards. The error
 // is an internal one (a model the runtime cannot express); model validation
 // (package model) keeps it from happening. For a contract project it is
-// also the refusal of the compile budget (contract_budget.go), which is
+// also the refusal of the compile budget (contractrt/budget.go), which is
 // remembered for p's model version.
 func Compile(p *model.Project, opt Options) (*Runtime, error) {
 	return CompileContext(context.Background(), p, opt)
@@ -125,13 +127,13 @@ func CompileContext(ctx context.Context, p *model.Project, opt Options) (*Runtim
 	rt := &Runtime{opt: opt, model: compileModel(p), env: engine.Env{Cache: c.View(),
 		Sparse: engine.SparseReach{Div: engine.DefaultSparseDiv}}}
 	if p.Contract != nil {
-		budget := opt.Compiles
-		if budget == nil {
-			budget = NewCompiles(1)
-		}
-		if err := budget.compile(ctx, rt, p); err != nil {
+		ct, err := opt.Compiles.Compile(ctx, p, rt.model.tables, &rt.env, contractrt.Options{
+			MaxDepth: opt.MaxDepth, MaxFields: opt.MaxFields, MaxPageSize: opt.MaxPageSize,
+			MaxGeneratedBytes: opt.MaxGeneratedBytes, Bounds: opt.Bounds, BaseURL: opt.BaseURL})
+		if err != nil {
 			return nil, err
 		}
+		rt.contract, rt.schema, rt.exec, rt.sdl = ct, ct.Schema(), ct.Executor(), ct.SDL()
 		return rt, nil
 	}
 	schema, err := gqlparser.LoadSchema(&ast.Source{Name: "runtime.graphql", Input: buildSDL(rt.model, opt)}, streamDirective())
@@ -234,13 +236,13 @@ func (rt *Runtime) Mutate(ctx context.Context, prep *exec.Prepared, pool engine.
 	case !prep.Mutation():
 		return nil, nil, errQueryInMutate
 	}
-	m := &mutation{rt: rt, pool: pool, ov: ov, base: ov.State()}
-	m.st = m.base
+	m := &answer.Mutation{Env: &rt.env, Pool: rt.Pool(pool), Ov: ov, Base: ov.State()}
+	m.St = m.Base
 	res, err := prep.Execute(ctx, m)
 	if err != nil {
 		return nil, nil, err
 	}
-	return res, m.changes(), nil
+	return res, m.Changes(), nil
 }
 
 // newView returns a view of the pool (with a contract project's generated
@@ -256,8 +258,7 @@ type queryRoot struct {
 	v engine.View
 }
 
-// rootView is the view a root field of a query reads.
-func rootView(f *exec.Field) *engine.View { return &f.Parent.(*queryRoot).v }
+func (root *queryRoot) View() *engine.View { return &root.v }
 
 // streamDirective gives a table project's schema @stream beside the
 // prelude's @defer, so that its lists can be streamed

@@ -3,6 +3,7 @@ package graphql
 import (
 	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
+	"github.com/mockgql/mockgql/graphql/internal/answer"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -10,7 +11,7 @@ import (
 // rows straight from dataset columns, pages without building maps, list
 // and single operations without resolver calls. This file compiles a
 // selection plan into that form once, when the executor plans it; the
-// writers are in runtime_row.go and runtime_root.go. Whatever a compiled
+// writers are answer.RowPlan (graphql/internal/answer) and runtime_root.go. Whatever a compiled
 // plan does not cover (introspection, mutations, the placeholder field,
 // arguments that do not coerce, tables that are not ready) goes through
 // the resolvers of runtime_resolve.go, which define the behaviour; the
@@ -41,33 +42,16 @@ func newDirectTypes(rt *Runtime) *directTypes {
 	return d
 }
 
-// compile is the runtime's directCompiler: a *rowPlan for a table's
+// compile is the runtime's directCompiler: an *answer.RowPlan for a table's
 // object type, a *pagePlan for a page type, a *rootPlan for Query, or nil.
 func (d *directTypes) compile(obj *exec.ObjectType, sp *exec.Plan) any {
 	switch {
 	case d.rt.schema != nil && obj.Def() == d.rt.schema.Query:
 		return d.rootPlan(sp)
 	case d.rows[obj.Name()] != nil:
-		return compileRowPlan(d.rows[obj.Name()], obj, sp)
+		return answer.CompileRowPlan(d.rows[obj.Name()], obj, sp)
 	case d.pages[obj.Name()] != nil:
 		return compilePagePlan(obj, sp)
 	}
 	return nil
-}
-
-// attrKind is the output kind of the schema field of an attribute of type t.
-func attrKind(t model.ScalarType) exec.Kind {
-	switch t {
-	case model.TypeInt:
-		return exec.KindInt
-	case model.TypeFloat:
-		return exec.KindFloat
-	case model.TypeBoolean:
-		return exec.KindBoolean
-	case model.TypeID:
-		return exec.KindID
-	case model.TypeJSON:
-		return exec.KindCustom
-	}
-	return exec.KindString
 }

@@ -9,13 +9,14 @@ import (
 	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
+	"github.com/mockgql/mockgql/graphql/internal/answer"
 	"github.com/mockgql/mockgql/model"
 )
 
 // Unit tests of the allocation-free helpers of the direct writers against
 // the functions they stand in for.
 
-// TestAppendOutput compares appendOutput with output shaped by exec.AppendLeaf,
+// TestAppendOutput compares AppendOutput with output shaped by exec.AppendLeaf,
 // for every attribute type and stored values of every kind.
 func TestAppendOutput(t *testing.T) {
 	values := []dataset.Value{
@@ -33,13 +34,13 @@ func TestAppendOutput(t *testing.T) {
 	for _, typ := range types {
 		for _, v := range values {
 			want := []byte("null")
-			if out := output(typ, v); out != nil {
+			if out := answer.Output(typ, v); out != nil {
 				var err error
-				if want, err = exec.AppendLeaf(nil, attrKind(typ), out); err != nil {
+				if want, err = exec.AppendLeaf(nil, answer.AttrKind(typ), out); err != nil {
 					t.Fatalf("%s %#v: %v", typ, v, err)
 				}
 			}
-			if got := appendOutput(nil, typ, v); !bytes.Equal(got, want) {
+			if got := answer.AppendOutput(nil, typ, v); !bytes.Equal(got, want) {
 				t.Errorf("%s %#v: got %s, want %s", typ, v, got, want)
 			}
 		}
@@ -62,7 +63,7 @@ func TestLookupKeysCanonical(t *testing.T) {
 }
 
 // TestFirstWhere compares firstWhere, relatedOne, relatedRows and
-// appendRowID with rowsWhere, related and id on the odd model, before and
+// AppendRowID with rowsWhere, related and id on the odd model, before and
 // after changes, for every attribute and every key its rows have.
 func TestFirstWhere(t *testing.T) {
 	h := &rtHarness{tb: t, rt: rtCompile(t, oddProject(t), Options{}), pool: oddPool(t), ov: engine.NewOverlay()}
@@ -85,7 +86,7 @@ func checkFirstWhere(t *testing.T, tv *engine.TableView) {
 	rows := tv.End()
 	keys := []string{"", "0", "6", "06", "+6", "-6", "1e+21", "nope"}
 	for r := int32(0); r < rows; r++ {
-		if got, want := appendRowID(nil, tv, r), exec.AppendString(nil, tv.ID(r)); !bytes.Equal(got, want) {
+		if got, want := answer.AppendRowID(nil, tv, r), exec.AppendString(nil, tv.ID(r)); !bytes.Equal(got, want) {
 			t.Errorf("%s row %d: appendRowID %s, id %s", tv.Table.Name, r, got, want)
 		}
 		for _, a := range append([]*engine.Attr{tv.Table.IDField}, tv.Table.Attrs...) {

@@ -10,53 +10,14 @@ import (
 	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
+	"github.com/mockgql/mockgql/graphql/internal/answer"
 	"github.com/mockgql/mockgql/model"
 )
 
-// mutation is the root value of a running mutation: it stacks the changes
-// of each root field on a private copy of the overlay state, so later
-// fields (and the returned rows) see earlier ones, while the overlay itself
-// stays as it was until the caller applies the changes.
-type mutation struct {
-	rt   *Runtime
-	pool engine.Pool
-	ov   *engine.Overlay
-	base *engine.OverlayState // the snapshot the mutation started from
-	st   *engine.OverlayState // base plus log
-	log  []engine.Change
-}
-
-// view returns a view of the current state. Only the published snapshot
-// may use the shared cache.
-func (m *mutation) view() *engine.View {
-	return m.rt.newView(m.pool, m.ov, m.st, m.st == m.base)
-}
-
-func (m *mutation) apply(c engine.Change) {
-	m.st = m.st.With([]engine.Change{c})
-	m.log = append(m.log, c)
-}
-
-// changes returns one Change per row, the latest, in the order of last change.
-func (m *mutation) changes() []engine.Change {
-	type key struct{ t, r string }
-	last := map[key]int{}
-	for i, c := range m.log {
-		last[key{c.TableID, c.RowID}] = i
-	}
-	var out []engine.Change
-	for i, c := range m.log {
-		if last[key{c.TableID, c.RowID}] == i {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-func mutationResolver(o *operation, do func(*mutation, *engine.TableView, *operation, *exec.Field) (any, error)) exec.Resolver {
+func mutationResolver(o *operation, do func(*answer.Mutation, *engine.TableView, *operation, *exec.Field) (any, error)) exec.Resolver {
 	return func(_ context.Context, f *exec.Field) (any, error) {
-		m := f.Parent.(*mutation)
-		tv := m.view().TableView(o.t)
+		m := f.Parent.(*answer.Mutation)
+		tv := m.View().TableView(o.t)
 		if tv.NotReady != nil {
 			return nil, tv.NotReady
 		}
@@ -66,13 +27,13 @@ func mutationResolver(o *operation, do func(*mutation, *engine.TableView, *opera
 
 // create adds a row. An id in the input is used when no row has it (a
 // deleted row's id stays taken); otherwise the id is fresh.
-func (m *mutation) create(tv *engine.TableView, o *operation, f *exec.Field) (any, error) {
+func createRow(m *answer.Mutation, tv *engine.TableView, o *operation, f *exec.Field) (any, error) {
 	vals, idArg, err := decodeInput(o.t, f.Args["input"])
 	if err != nil {
 		return nil, err
 	}
 	seq := int64(1)
-	if ts := m.st.Table(o.t.ID); ts != nil {
+	if ts := m.St.Table(o.t.ID); ts != nil {
 		seq = ts.MaxSeq() + 1
 	}
 	id := ""
@@ -85,14 +46,14 @@ func (m *mutation) create(tv *engine.TableView, o *operation, f *exec.Field) (an
 	default:
 		id = tv.FreshID(seq)
 	}
-	m.apply(engine.Change{TableID: o.t.ID, RowID: id, Created: true, Seq: seq, Values: vals})
-	next := m.view().TableView(o.t)
+	m.Apply(engine.Change{TableID: o.t.ID, RowID: id, Created: true, Seq: seq, Values: vals})
+	next := m.View().TableView(o.t)
 	r, _ := next.CreatedRow(id)
-	return &rowObj{tv: next, row: r}, nil
+	return &answer.RowObj{TV: next, Row: r}, nil
 }
 
 // update merges the input into the row's values.
-func (m *mutation) update(tv *engine.TableView, o *operation, f *exec.Field) (any, error) {
+func updateRow(m *answer.Mutation, tv *engine.TableView, o *operation, f *exec.Field) (any, error) {
 	r, err := findRow(tv, o, f)
 	if err != nil {
 		return nil, err
@@ -113,13 +74,13 @@ func (m *mutation) update(tv *engine.TableView, o *operation, f *exec.Field) (an
 		}
 	}
 	maps.Copy(c.Values, vals)
-	m.apply(c)
-	next := m.view().TableView(o.t)
-	return &rowObj{tv: next, row: next.ByID(id)}, nil
+	m.Apply(c)
+	next := m.View().TableView(o.t)
+	return &answer.RowObj{TV: next, Row: next.ByID(id)}, nil
 }
 
 // remove deletes the row and returns it as it was.
-func (m *mutation) remove(tv *engine.TableView, o *operation, f *exec.Field) (any, error) {
+func removeRow(m *answer.Mutation, tv *engine.TableView, o *operation, f *exec.Field) (any, error) {
 	r, err := findRow(tv, o, f)
 	if err != nil {
 		return nil, err
@@ -128,8 +89,8 @@ func (m *mutation) remove(tv *engine.TableView, o *operation, f *exec.Field) (an
 	if prev := tv.Record(r); prev != nil && prev.Ch.Created {
 		c.Created, c.Seq = true, prev.Ch.Seq
 	}
-	m.apply(c)
-	return &rowObj{tv: tv, row: r}, nil
+	m.Apply(c)
+	return &answer.RowObj{TV: tv, Row: r}, nil
 }
 
 func findRow(tv *engine.TableView, o *operation, f *exec.Field) (int32, error) {

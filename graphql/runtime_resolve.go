@@ -7,6 +7,7 @@ import (
 
 	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
+	"github.com/mockgql/mockgql/graphql/internal/answer"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -32,11 +33,11 @@ func (rt *Runtime) resolvers() map[string]exec.Resolver {
 			m["Query."+o.name] = singleResolver(o)
 			queries++
 		case model.OpCreate:
-			m["Mutation."+o.name] = mutationResolver(o, (*mutation).create)
+			m["Mutation."+o.name] = mutationResolver(o, createRow)
 		case model.OpUpdate:
-			m["Mutation."+o.name] = mutationResolver(o, (*mutation).update)
+			m["Mutation."+o.name] = mutationResolver(o, updateRow)
 		case model.OpDelete:
-			m["Mutation."+o.name] = mutationResolver(o, (*mutation).remove)
+			m["Mutation."+o.name] = mutationResolver(o, removeRow)
 		}
 	}
 	for _, s := range rt.model.subs {
@@ -74,40 +75,40 @@ func (rt *Runtime) looseArgs() map[string]bool {
 }
 
 func idResolver(_ context.Context, f *exec.Field) (any, error) {
-	ro := f.Parent.(*rowObj)
-	return ro.tv.ID(ro.row), nil
+	ro := f.Parent.(*answer.RowObj)
+	return ro.TV.ID(ro.Row), nil
 }
 
 func attrResolver(a *engine.Attr) exec.Resolver {
 	return func(_ context.Context, f *exec.Field) (any, error) {
-		ro := f.Parent.(*rowObj)
-		return output(a.Type, ro.tv.Value(a, ro.row)), nil
+		ro := f.Parent.(*answer.RowObj)
+		return answer.Output(a.Type, ro.TV.Value(a, ro.Row)), nil
 	}
 }
 
 func relResolver(rf *engine.Rel) exec.Resolver {
 	return func(_ context.Context, f *exec.Field) (any, error) {
-		ro := f.Parent.(*rowObj)
-		target, rows := ro.tv.Related(rf, ro.row)
+		ro := f.Parent.(*answer.RowObj)
+		target, rows := ro.TV.Related(rf, ro.Row)
 		if rf.List {
-			return objects(target, engine.RowList{Rows: rows}, 0, len(rows)), nil
+			return answer.Objects(target, engine.RowList{Rows: rows}, 0, len(rows)), nil
 		}
 		if len(rows) == 0 {
 			return nil, nil
 		}
-		return &rowObj{tv: target, row: rows[0]}, nil
+		return &answer.RowObj{TV: target, Row: rows[0]}, nil
 	}
 }
 
 func singleResolver(o *operation) exec.Resolver {
 	return func(_ context.Context, f *exec.Field) (any, error) {
-		tv := rootView(f).TableView(o.t)
+		tv := answer.RootView(f).TableView(o.t)
 		if tv.NotReady != nil {
 			return nil, tv.NotReady
 		}
 		id, _ := f.Args["id"].(string)
 		if r := tv.ByID(id); r >= 0 {
-			return &rowObj{tv: tv, row: r}, nil
+			return &answer.RowObj{TV: tv, Row: r}, nil
 		}
 		return nil, nil
 	}
@@ -121,7 +122,7 @@ func (rt *Runtime) listResolver(o *operation) exec.Resolver {
 			return nil, err
 		}
 		pg, size := rt.paging(f.Args)
-		tv := rootView(f).TableView(o.t)
+		tv := answer.RootView(f).TableView(o.t)
 		if tv.NotReady != nil {
 			f.Report(tv.NotReady)
 			return pageValue([]any{}, 0, pg, size), nil
@@ -135,7 +136,7 @@ func (rt *Runtime) listResolver(o *operation) exec.Resolver {
 			return nil, err
 		}
 		lo, hi := engine.PageBounds(rows.Len(), pg, size)
-		return pageValue(objects(tv, rows, lo, hi), rows.Len(), pg, size), nil
+		return pageValue(answer.Objects(tv, rows, lo, hi), rows.Len(), pg, size), nil
 	}
 }
 

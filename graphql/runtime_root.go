@@ -4,7 +4,9 @@ import (
 	"strconv"
 
 	"github.com/mockgql/mockgql/engine"
+	"github.com/mockgql/mockgql/graphql/contractrt"
 	"github.com/mockgql/mockgql/graphql/exec"
+	"github.com/mockgql/mockgql/graphql/internal/answer"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -19,9 +21,9 @@ type rootPlan struct {
 // (op nil: the resolver writes it).
 type rootStep struct {
 	op     *operation
-	page   *pagePlan // LIST
-	row    *rowPlan  // SINGLE
-	static *opArgs   // the arguments when they are constants; nil: per request
+	page   *pagePlan       // LIST
+	row    *answer.RowPlan // SINGLE
+	static *opArgs         // the arguments when they are constants; nil: per request
 }
 
 // opArgs are the arguments of an operation as its resolver reads them.
@@ -57,7 +59,7 @@ func (d *directTypes) rootStep(pf *exec.PlannedField) rootStep {
 			return s
 		}
 	default:
-		if s.row, _ = pf.Child().Direct().(*rowPlan); s.row == nil || pf.Type().NonNull() {
+		if s.row, _ = pf.Child().Direct().(*answer.RowPlan); s.row == nil || pf.Type().NonNull() {
 			return s
 		}
 	}
@@ -93,8 +95,8 @@ func (rt *Runtime) opArgs(o *operation, args, extra map[string]any) (opArgs, err
 // ready and whose arguments are accepted are written directly.
 func (root *queryRoot) WriteRootField(w *exec.Writer, sp *exec.Plan, i int) (ok, handled bool) {
 	v := &root.v
-	if cp, ok := sp.Direct().(*ctRootPlan); ok {
-		return root.writeContractRoot(w, cp, sp, i)
+	if cp, ok := sp.Direct().(*contractrt.RootPlan); ok {
+		return cp.WriteRoot(w, v, sp, i)
 	}
 	rp, _ := sp.Direct().(*rootPlan)
 	if rp == nil || &rp.rt.env != v.Env() || rp.steps[i].op == nil {
@@ -148,7 +150,7 @@ func (s *rootStep) writeSingle(w *exec.Writer, tv *engine.TableView, pf *exec.Pl
 	}
 	n := w.PushKey(pf.Key())
 	start := len(w.Buf())
-	ok := w.Settle(pf.Type(), start, s.row.write(w, tv, row))
+	ok := w.Settle(pf.Type(), start, s.row.Write(w, tv, row))
 	w.PopKey(n)
 	return ok
 }
@@ -164,7 +166,7 @@ type pageStep struct {
 	kind    pageStepKind
 	keyJSON string
 	pf      *exec.PlannedField
-	items   *rowPlan // pageItems
+	items   *answer.RowPlan // pageItems
 }
 
 type pageStepKind uint8
@@ -188,7 +190,7 @@ func compilePagePlan(obj *exec.ObjectType, sp *exec.Plan) *pagePlan {
 			s.kind = pageTypename
 		case pf.Name() == "items" && pf.Child() != nil:
 			s.kind = pageItems
-			if s.items, _ = pf.Child().Direct().(*rowPlan); s.items == nil || pf.Type().Kind() != exec.KindList {
+			if s.items, _ = pf.Child().Direct().(*answer.RowPlan); s.items == nil || pf.Type().Kind() != exec.KindList {
 				return nil
 			}
 		case pf.Name() == "total":
@@ -229,7 +231,7 @@ func (pp *pagePlan) write(w *exec.Writer, tv *engine.TableView, rows engine.RowL
 			w.SetBuf(buf)
 			n := w.PushKey(s.pf.Key())
 			start := len(w.Buf())
-			ok := w.Settle(s.pf.Type(), start, s.items.writeRows(w, s.pf.Type(), tv, rows, lo, hi))
+			ok := w.Settle(s.pf.Type(), start, s.items.WriteRows(w, s.pf.Type(), tv, rows, lo, hi))
 			w.PopKey(n)
 			if !ok {
 				return false

@@ -8,16 +8,11 @@ import (
 
 // packageVarsAllowed are the package-level variables of the runtime, each
 // with why it is not mutable state: everything else a Runtime needs is a
-// field of it (package engine checks its own).
+// field of it (package engine and the runtime's subpackages check their own).
 var packageVarsAllowed = map[string]string{
 	"errMutationInQuery":      "a sentinel error",
 	"errQueryInMutate":        "a sentinel error",
 	"errForeignPrepared":      "a sentinel error",
-	"aliasMeta":               "the generator catalog's read-only table of option descriptions, never written",
-	"aliasCategory":           "the generator catalog's read-only table of categories, never written",
-	"lookupCategory":          "the generator catalog's read-only table of categories, never written",
-	"catalog":                 "the generator catalog, computed once from constants and never written",
-	"genAliases":              "the generator kinds, computed once from constants and never written",
 	"errNotSubscription":      "a sentinel error",
 	"ErrSubscriptionOverHTTP": "a sentinel error",
 }

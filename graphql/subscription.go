@@ -7,6 +7,7 @@ import (
 
 	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
+	"github.com/mockgql/mockgql/graphql/internal/answer"
 	"github.com/mockgql/mockgql/model"
 )
 
@@ -19,42 +20,6 @@ import (
 // subscriber's selection on the event's row in the overlay version the
 // event names: after the change for CREATED and UPDATED, before it for
 // DELETED (the row as it was, relations included).
-
-// EventKind is what happened to a row.
-type EventKind string
-
-// The kinds of events, and the suffixes of their Subscription fields.
-const (
-	EventCreated EventKind = "CREATED"
-	EventUpdated EventKind = "UPDATED"
-	EventDeleted EventKind = "DELETED"
-)
-
-// Valid reports whether k is one of the kinds.
-func (k EventKind) Valid() bool { return k == EventCreated || k == EventUpdated || k == EventDeleted }
-
-func (k EventKind) suffix() string {
-	switch k {
-	case EventCreated:
-		return "Created"
-	case EventUpdated:
-		return "Updated"
-	}
-	return "Deleted"
-}
-
-// Event is a change of one row, to be rendered for subscribers: the row
-// is read in At.
-type Event struct {
-	TableID, RowID string
-	Kind           EventKind
-	At             engine.Snapshot
-	// Prev is, for an update, the version before it (what a contract's
-	// previousValues and updatedFields read); zero otherwise.
-	Prev engine.Snapshot
-	// N numbers the payloads of a generated subscription (EventGenerated).
-	N int64
-}
 
 // EventsOf returns the events of a mutation's changes, in their order:
 // before is the overlay's version before the changes were applied, after
@@ -101,7 +66,7 @@ func compileSubscriptions(c *compiled) []*subField {
 			continue
 		}
 		for _, k := range []EventKind{EventCreated, EventUpdated, EventDeleted} {
-			out = append(out, &subField{name: model.LowerCamel(t.Name) + k.suffix(), t: t, kind: k, where: where[t]})
+			out = append(out, &subField{name: model.LowerCamel(t.Name) + k.Suffix(), t: t, kind: k, where: where[t]})
 		}
 	}
 	return out
@@ -144,24 +109,17 @@ func joinArgs(args []string) string {
 	return out
 }
 
-// eventRoot is the root object of a subscription run for one event.
-type eventRoot struct {
-	v       *engine.View
-	ev      Event
-	skipped bool // the event is not for this subscription (id or where)
-}
-
 // subResolver answers a Subscription field for the event of its root: the
 // row, or nothing (skipped) when the event is of another row than id or
 // does not match where. The table and kind were matched before it ran.
 func subResolver(s *subField) exec.Resolver {
 	return func(_ context.Context, f *exec.Field) (any, error) {
-		er := f.Parent.(*eventRoot)
-		if id, ok := f.Args["id"].(string); ok && id != er.ev.RowID {
-			er.skipped = true
+		er := f.Parent.(*answer.EventRoot)
+		if id, ok := f.Args["id"].(string); ok && id != er.Ev.RowID {
+			er.Skipped = true
 			return nil, nil
 		}
-		tv, row, err := er.row(s.t)
+		tv, row, err := er.Row(s.t)
 		if err != nil || row < 0 {
 			return nil, err
 		}
@@ -170,10 +128,10 @@ func subResolver(s *subField) exec.Resolver {
 			return nil, err
 		}
 		if w != nil && !w.Match(tv, row) {
-			er.skipped = true
+			er.Skipped = true
 			return nil, nil
 		}
-		return &rowObj{tv: tv, row: row}, nil
+		return &answer.RowObj{TV: tv, Row: row}, nil
 	}
 }
 
@@ -192,7 +150,7 @@ func (rt *Runtime) Target(prep *exec.Prepared) (SubTarget, bool) {
 		return SubTarget{}, false
 	}
 	if rt.contract != nil {
-		return rt.contractTarget(prep.RootFields()[0])
+		return rt.contract.Target(prep.RootFields()[0])
 	}
 	for _, s := range rt.model.subs {
 		if s.name == prep.RootFields()[0] {
@@ -200,14 +158,6 @@ func (rt *Runtime) Target(prep *exec.Prepared) (SubTarget, bool) {
 		}
 	}
 	return SubTarget{}, false
-}
-
-// Matches reports whether ev is of the table and kind t follows.
-func (t SubTarget) Matches(tableID string, kind EventKind) bool {
-	if t.Kind == EventGenerated || kind == EventGenerated {
-		return t.Kind == kind
-	}
-	return tableID == t.TableID && (t.Kind == "" || kind == t.Kind)
 }
 
 var errNotSubscription = errors.New("graphql: RenderEvent given no subscription of this runtime")
@@ -229,9 +179,9 @@ func (rt *Runtime) RenderEvent(ctx context.Context, prep *exec.Prepared, pool en
 		return nil, false, nil
 	}
 
-	root := &eventRoot{v: rt.newView(pool, ev.At.Overlay(), ev.At.State(), true), ev: ev}
+	root := &answer.EventRoot{V: rt.newView(pool, ev.At.Overlay(), ev.At.State(), true), Ev: ev}
 	res, err = prep.Execute(ctx, root)
-	if err != nil || root.skipped {
+	if err != nil || root.Skipped {
 		return nil, false, err
 	}
 	return res, true, nil
@@ -294,19 +244,4 @@ func (rt *Runtime) SampleRow(ctx context.Context, pool engine.Pool, ov *engine.O
 		return "", false
 	}
 	return tv.ID(rows.At(lo)), true
-}
-
-// row returns the view of t and the event's row in it: -1, and er
-// skipped, when the row is gone meanwhile (a sent event for a row deleted
-// since).
-func (er *eventRoot) row(t *engine.Table) (*engine.TableView, int32, error) {
-	tv := er.v.TableView(t)
-	if tv.NotReady != nil {
-		return nil, -1, tv.NotReady
-	}
-	r := tv.ByID(er.ev.RowID)
-	if r < 0 {
-		er.skipped = true
-	}
-	return tv, r, nil
 }
