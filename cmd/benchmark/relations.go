@@ -53,7 +53,19 @@ func relationProject(m *mockgql) (key string, err error) {
 	if _, err := m.postReader("/datasets/relcustomers?format=ndjson", bytes.NewReader(customers)); err != nil {
 		return "", err
 	}
-	d, err := m.gql(`mutation { createProject(name: "Relations", slug: "rel") { id } }`, nil)
+	pid, err := relationModel(m, "Relations", "rel", "relproducts", "relcustomers")
+	if err != nil {
+		return "", err
+	}
+	return finishProject(m, pid)
+}
+
+// relationModel builds the model of a relations project over the
+// datasets pcode (products) and ccode (customers): tables Product and
+// Customer, Customer ONE_TO_MANY Product through customerId (fields
+// products and customer), and returns its ID.
+func relationModel(m *mockgql, name, slug, pcode, ccode string) (string, error) {
+	d, err := m.gql(`mutation($n:String!,$s:String!){ createProject(name:$n, slug:$s) { id } }`, map[string]any{"n": name, "s": slug})
 	if err != nil {
 		return "", err
 	}
@@ -63,8 +75,8 @@ func relationProject(m *mockgql) (key string, err error) {
 		name, code string
 		attrs      [][2]string
 	}{
-		{"Product", "relproducts", [][2]string{{"id", "ID"}, {"name", "STRING"}, {"price", "FLOAT"}, {"customerId", "INT"}}},
-		{"Customer", "relcustomers", [][2]string{{"id", "ID"}, {"name", "STRING"}}},
+		{"Product", pcode, [][2]string{{"id", "ID"}, {"name", "STRING"}, {"price", "FLOAT"}, {"customerId", "INT"}}},
+		{"Customer", ccode, [][2]string{{"id", "ID"}, {"name", "STRING"}}},
 	} {
 		d, err := m.gql(`mutation($p:ID!,$n:String!,$c:String!){ createModellingTable(input:{projectId:$p, name:$n, source:{importCode:$c}}) { id } }`,
 			map[string]any{"p": pid, "n": t.name, "c": t.code})
@@ -84,7 +96,7 @@ func relationProject(m *mockgql) (key string, err error) {
 		map[string]any{"s": tables["Customer"], "t": tables["Product"]}); err != nil {
 		return "", err
 	}
-	return finishProject(m, pid)
+	return pid, nil
 }
 
 // relationShape is one scenario of the group: its name and its 1,000

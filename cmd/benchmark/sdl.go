@@ -10,10 +10,10 @@ import (
 // The SDL-first group (issue 23, docs/using/contract.md), on a server of
 // its own: the import of a 300 KB schema in the styles of
 // contract/testdata (target under a second), the import of GitHub's
-// public schema on a node of its own (sdl_github.go), and list queries on a
-// contract project bound to a dataset next to the same queries on the
-// table project whose runtime schema it imported (target: a ratio of 0.9
-// or more). -only sdl runs the group alone, without the main server's
+// public schema on a node of its own (sdl_github.go), and list and nested
+// (many-to-one, one-to-many) queries on a contract project bound to
+// datasets next to the same queries on the table project whose runtime
+// schema it imported (target: a ratio of 0.9 or more). -only sdl runs the group alone, without the main server's
 // million-row setup.
 
 // sdlSchemaBytes is the size of the generated schema.
@@ -120,32 +120,98 @@ func sdlLists(srv *mockgql, o options, rep *report) error {
 		return err
 	}
 	contractKey := d["createApiKey"].(map[string]any)["value"].(string)
-	for _, sc := range []struct{ name, format string }{
+	for _, sc := range [][2]string{
 		{"sdl: list page", `{ products(page: %d, pageSize: 20) { total items { id name price category } } }`},
 		{"sdl: filtered list page", `{ searchProducts(minPrice: %d, pageSize: 20) { total items { id name price } } }`},
 	} {
-		var bodies []string
-		for i := 1; i <= mixCount; i++ {
-			q := fmt.Sprintf(sc.format, i%500+1)
-			a, err := srv.post("/mock/sdl-tables/graphql", fmt.Sprintf(`{"query":%q}`, q), "X-API-Key", tableKey)
-			if err != nil {
-				return err
-			}
-			b, err := srv.post("/mock/sdl-contract/graphql", fmt.Sprintf(`{"query":%q}`, q), "X-API-Key", contractKey)
-			if err != nil {
-				return err
-			}
-			if a != b {
-				return fmt.Errorf("%s: the projects answer %s differently:\ntables:   %.300s\ncontract: %.300s", sc.name, q, a, b)
-			}
-			bodies = append(bodies, fmt.Sprintf(`{"query":%q}`, q))
+		if err := sdlCompare(srv, o, rep, sc[0], sc[1], 500, "sdl-tables", tableKey, "sdl-contract", contractKey); err != nil {
+			return err
 		}
-		if err := compareMix(sc.name+" (contract vs table project)", "table project", srv, "/mock/sdl-contract/graphql", contractKey,
-			"/mock/sdl-tables/graphql", tableKey, bodies, o, rep); err != nil {
+	}
+	return sdlNested(srv, o, rep)
+}
+
+// sdlNested measures nested queries (many-to-one and one-to-many) on a
+// table project of products and their customers against the contract
+// project that imported its runtime schema, bound to the same datasets.
+func sdlNested(srv *mockgql, o options, rep *report) error {
+	var p, c strings.Builder
+	for i := 1; i <= 10_000; i++ {
+		fmt.Fprintf(&p, `{"id":%d,"name":"Item %d","price":%d,"customerId":%d}`+"\n", i, i, i*7919%100000, i%500)
+	}
+	for i := range 500 {
+		fmt.Fprintf(&c, `{"id":%d,"name":"Customer %d"}`+"\n", i, i)
+	}
+	for code, body := range map[string]string{"sdlnp": p.String(), "sdlnc": c.String()} {
+		if _, err := srv.post("/datasets/"+code+"?format=ndjson", body); err != nil {
+			return err
+		}
+	}
+	pid, err := relationModel(srv, "Nested tables", "sdl-rel-tables", "sdlnp", "sdlnc")
+	if err != nil {
+		return err
+	}
+	tableKey, err := finishProject(srv, pid)
+	if err != nil {
+		return err
+	}
+	d, err := srv.gql(`query { project(slug: "sdl-rel-tables") { sdl } }`, nil)
+	if err != nil {
+		return err
+	}
+	d, err = srv.gql(`mutation($s:String!){ createProject(name: "Nested contract", slug: "sdl-rel-contract", sdl:$s) { id } }`,
+		map[string]any{"s": d["project"].(map[string]any)["sdl"].(string)})
+	if err != nil {
+		return err
+	}
+	cid := d["createProject"].(map[string]any)["id"].(string)
+	for typ, code := range map[string]string{"Product": "sdlnp", "Customer": "sdlnc"} {
+		if _, err := srv.gql(`mutation($p:ID!,$t:String!,$c:String!){ bindContractTable(projectId:$p, type:$t, importCode:$c) { id } }`,
+			map[string]any{"p": cid, "t": typ, "c": code}); err != nil {
+			return err
+		}
+	}
+	d, err = srv.gql(`mutation($p:ID!){ createApiKey(projectId:$p, name:"bench", scope: FULL) { value } }`, map[string]any{"p": cid})
+	if err != nil {
+		return err
+	}
+	contractKey := d["createApiKey"].(map[string]any)["value"].(string)
+	for _, sc := range []struct {
+		name, format string
+		pages        int
+	}{
+		{"sdl: many-to-one page (20 products + customer)", `{ products(page: %d, pageSize: 20) { total items { id name price customer { id name } } } }`, 500},
+		{"sdl: one-to-many page (10 customers + 20 products each)", `{ customers(page: %d, pageSize: 10) { total items { id name products { id name price } } } }`, 50},
+	} {
+		if err := sdlCompare(srv, o, rep, sc.name, sc.format, sc.pages, "sdl-rel-tables", tableKey, "sdl-rel-contract", contractKey); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// sdlCompare sends mixCount queries of format (its %d: 1 to pages) to the
+// table project and to the contract project, requires the same answers,
+// and measures them side by side.
+func sdlCompare(srv *mockgql, o options, rep *report, name, format string, pages int, tableSlug, tableKey, contractSlug, contractKey string) error {
+	tablePath, contractPath := "/mock/"+tableSlug+"/graphql", "/mock/"+contractSlug+"/graphql"
+	var bodies []string
+	for i := 1; i <= mixCount; i++ {
+		q := fmt.Sprintf(format, i%pages+1)
+		a, err := srv.post(tablePath, fmt.Sprintf(`{"query":%q}`, q), "X-API-Key", tableKey)
+		if err != nil {
+			return err
+		}
+		b, err := srv.post(contractPath, fmt.Sprintf(`{"query":%q}`, q), "X-API-Key", contractKey)
+		if err != nil {
+			return err
+		}
+		if a != b {
+			return fmt.Errorf("%s: the projects answer %s differently:\ntables:   %.300s\ncontract: %.300s", name, q, a, b)
+		}
+		bodies = append(bodies, fmt.Sprintf(`{"query":%q}`, q))
+	}
+	return compareMix(name+" (contract vs table project)", "table project", srv, contractPath, contractKey, tablePath, tableKey, bodies, o, rep)
 }
 
 // simpleProject makes a project with a table Product over the small dataset
