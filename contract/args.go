@@ -134,6 +134,12 @@ func (in *interpreter) fieldArg(out *Arg, e *Entity, n string, list bool) {
 	if rest, ok := strings.CutSuffix(n, "in"); ok && list {
 		if f := fieldOf(e, rest); f != "" {
 			out.Role, out.Field = RoleIn, f
+			return
+		}
+	}
+	if s := singular(n); list && s != n {
+		if f := fieldOf(e, s); f != "" { // GitHub's issues(states: [OPEN])
+			out.Role, out.Field = RoleIn, f
 		}
 	}
 }

@@ -230,9 +230,15 @@ func nameKind(owner string) string {
 		return "commerce.category"
 	case matchesAny(owner, optionTypes):
 		return "commerce.optionName"
+	case matchesAny(owner, codeTypes):
+		return "text.slug"
 	}
 	return "text.title"
 }
+
+// codeTypes are the types whose name is a slug, as a repository's is
+// (GitHub's hello-world).
+var codeTypes = []string{"repository", "repo", "package", "library", "module", "gist", "branch", "workflow"}
 
 // optionTypes are the types of a product's options (Shopify's
 // ProductOption and SelectedOption): their name is Size, Color, ….

@@ -309,3 +309,50 @@ func FuzzContractConventionInputs(f *testing.F) {
 		}
 	})
 }
+
+// TestContractLookupByNaturalKey: GitHub's repository(owner: "login",
+// name: "repo") finds the repository by its owner's login (an interface,
+// whose generated link the owner field picks) or id, and nothing for an
+// unknown owner; a plural list argument (states: [OPEN]) filters by its
+// singular field, on a root list and on a relation.
+func TestContractLookupByNaturalKey(t *testing.T) {
+	h := conventionHarness(t, "repos.graphql", nil)
+	repos := jsonAt(h.must(`{ repositories(first: 8) { id name owner { id login } } }`), "data.repositories").([]any)
+	if len(repos) < 3 {
+		t.Fatalf("%d repositories", len(repos))
+	}
+	for _, r := range repos {
+		id, name := jsonAt(r, "id"), jsonAt(r, "name").(string)
+		for _, owner := range []any{jsonAt(r, "owner.login"), jsonAt(r, "owner.id")} {
+			q := fmt.Sprintf(`{ repository(owner: %q, name: %q) { id owner { login } } }`, owner, name)
+			if got := jsonAt(h.must(q), "data.repository.id"); got != id {
+				t.Errorf("%s answered repository %v; want %v", q, got, id)
+			}
+		}
+		if strings.Contains(name, " ") {
+			t.Errorf("repository name %q is not a slug", name)
+		}
+	}
+	q := fmt.Sprintf(`{ repository(owner: "no-such-owner", name: %q) { id } }`, jsonAt(repos[0], "name"))
+	if got := jsonAt(h.must(q), "data.repository"); got != nil {
+		t.Errorf("%s answered %v; want null", q, got)
+	}
+	for _, state := range []string{"OPEN", "CLOSED"} {
+		issues := jsonAt(h.must(`{ issues(states: [`+state+`], first: 50) { state } }`), "data.issues").([]any)
+		if len(issues) == 0 {
+			t.Errorf("no %s issues", state)
+		}
+		for _, is := range issues {
+			if jsonAt(is, "state") != state {
+				t.Errorf("issues(states: [%s]) answered a %v issue", state, jsonAt(is, "state"))
+			}
+		}
+		for _, r := range jsonAt(h.must(`{ repositories(first: 20) { issues(states: [`+state+`]) { state } } }`), "data.repositories").([]any) {
+			for _, is := range jsonAt(r, "issues").([]any) {
+				if jsonAt(is, "state") != state {
+					t.Errorf("Repository.issues(states: [%s]) answered a %v issue", state, jsonAt(is, "state"))
+				}
+			}
+		}
+	}
+}

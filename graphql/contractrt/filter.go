@@ -43,6 +43,13 @@ type ctJoin struct {
 	rf     *engine.Rel
 	filter map[string]any
 	every  bool
+	// linkOf, when rf is nil, is the id of the row a row's link names (a
+	// hidden link column, contract.HiddenKey, or the row its generated
+	// field picks): the rows whose link names a row of targets whose id or
+	// natural key (naturalKey) is one of keys match.
+	linkOf  func(tv *engine.TableView, r int32) string
+	targets []*engine.Table
+	keys    []any
 }
 
 // joinPart is one condition on the related rows: the rows that filter
@@ -101,6 +108,12 @@ func (q *ctQuery) joinFilter(n *engine.Where, rf *engine.Rel, v any, budget *int
 // the related tables in the view of tv.
 func (q *ctQuery) resolveJoins(ctx context.Context, tv *engine.TableView) error {
 	for _, j := range q.joins {
+		if j.rf == nil {
+			if err := j.resolveLink(ctx, tv); err != nil {
+				return err
+			}
+			continue
+		}
 		target := tv.View.TableView(j.rf.To)
 		if target.NotReady != nil {
 			return target.NotReady
@@ -124,6 +137,70 @@ func (q *ctQuery) resolveJoins(ctx context.Context, tv *engine.TableView) error 
 			pr.Args = appendKey(pr.Args, target.Value(j.rf.ToAttr, rows.At(i)))
 		}
 		j.node.Preds = append(j.node.Preds, pr)
+	}
+	return nil
+}
+
+// resolveLink gives a link join's node its condition: the rows of tv
+// whose link (j.linkOf) names a target row whose id or natural key is one
+// of j.keys.
+func (j *ctJoin) resolveLink(ctx context.Context, tv *engine.TableView) error {
+	matched := map[string]bool{}
+	for _, t := range j.targets {
+		target := tv.View.TableView(t)
+		if target.NotReady != nil {
+			return target.NotReady
+		}
+		budget := engine.MaxWhereNodes
+		match := &engine.Where{HasOr: true}
+		id := &engine.Where{}
+		if err := addCond(id, t, keyName(t), model.OpIn, j.keys, &budget); err != nil {
+			return err
+		}
+		match.Or = append(match.Or, id)
+		if a := naturalKey(t); a != nil {
+			nk := &engine.Where{}
+			if err := addCond(nk, t, a.Name, model.OpIn, j.keys, &budget); err != nil {
+				return err
+			}
+			match.Or = append(match.Or, nk)
+		}
+		rows, err := (&ctQuery{where: match, limit: -1}).rows(ctx, target)
+		if err != nil {
+			return err
+		}
+		for i := 0; i < rows.Len(); i++ {
+			matched[target.ID(rows.At(i))] = true
+		}
+	}
+	var ids []any
+	if len(matched) > 0 {
+		all, err := (&ctQuery{where: &engine.Where{}, limit: -1}).rows(ctx, tv)
+		if err != nil {
+			return err
+		}
+		for i := 0; i < all.Len(); i++ {
+			if r := all.At(i); matched[j.linkOf(tv, r)] {
+				ids = append(ids, tv.ID(r))
+			}
+		}
+	}
+	if len(ids) == 0 {
+		j.node.Or, j.node.HasOr = nil, true // matches nothing
+		return nil
+	}
+	budget := 1
+	return addCond(j.node, tv.Table, keyName(tv.Table), model.OpIn, ids, &budget)
+}
+
+// naturalKey returns t's text attribute that names its rows the way people
+// do (GitHub's repository(owner: "login")), or nil: the first of these
+// names it has.
+func naturalKey(t *engine.Table) *engine.Attr {
+	for _, n := range [...]string{"login", "username", "handle", "slug", "code", "key", "name", "email", "title"} {
+		if a := t.ByName[n]; a != nil && a.Type == model.TypeString {
+			return a
+		}
 	}
 	return nil
 }

@@ -7,8 +7,11 @@ import (
 	"strings"
 
 	"github.com/mockgql/mockgql/contract"
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/engine"
+	"github.com/mockgql/mockgql/graphql/internal/answer"
 	"github.com/mockgql/mockgql/model"
+	"github.com/vektah/gqlparser/v2/ast"
 )
 
 // This file reads the arguments of a contract project's root field (their
@@ -87,6 +90,9 @@ func (rt *Runtime) readArg(q *ctQuery, t *engine.Table, a *contract.Arg, v any, 
 	case contract.RoleKeys:
 		return addCond(q.where, t, keyName(t), model.OpIn, v, budget)
 	case contract.RoleEq, contract.RoleIn:
+		if targets := rt.linkTargets(t, a.Field); targets != nil {
+			return rt.linkJoin(q, t, a.Field, targets, v, budget)
+		}
 		op := model.OpEq
 		if _, list := v.([]any); list {
 			op = model.OpIn
@@ -116,6 +122,76 @@ func (rt *Runtime) readArg(q *ctQuery, t *engine.Table, a *contract.Arg, v any, 
 		}
 	}
 	return nil
+}
+
+// linkTargets returns the tables a hidden link column of t points to
+// (contract.HiddenKey and the field's name: __keyowner for
+// Repository.owner, an interface), or nil when field is not one.
+func (rt *Runtime) linkTargets(t *engine.Table, field string) []*engine.Table {
+	name, ok := strings.CutPrefix(field, contract.HiddenKey)
+	if !ok || name == "" {
+		return nil
+	}
+	for _, r := range rt.plan.Relations {
+		if r.FromField == name && !r.Many && rt.isEntityOf(t, r.From) {
+			return rt.tablesOf(r.To)
+		}
+	}
+	return nil
+}
+
+// isEntityOf reports whether t holds rows of typ (its own type, or typ is
+// an interface or union it belongs to).
+func (rt *Runtime) isEntityOf(t *engine.Table, typ string) bool {
+	for _, x := range rt.tablesOf(typ) {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+// linkJoin adds the condition that the link column field of t names a row
+// of targets whose id or natural key is v (one of v, a list): GitHub's
+// repository(owner: "octocat", name: "hello-world") finds the repository
+// by its owner's login, as the real API does.
+func (rt *Runtime) linkJoin(q *ctQuery, t *engine.Table, field string, targets []*engine.Table, v any, budget *int) error {
+	if *budget--; *budget < 0 {
+		return model.Errorf(model.CodeBadUserInput, "the filter has more than %d conditions", engine.MaxWhereNodes)
+	}
+	keys, list := v.([]any)
+	if !list {
+		keys = []any{v}
+	}
+	sub := &engine.Where{}
+	q.joins = append(q.joins, ctJoin{node: sub, linkOf: rt.linkOf(t, field), targets: targets, keys: keys})
+	q.where.And = append(q.where.And, sub)
+	return nil
+}
+
+// linkOf returns the function that reads the id of the row that the hidden
+// link column field of t names: its value, or, for a row without one (a
+// link to an interface or union, which generated rows leave empty), the
+// row the field's resolver picks (generatedField).
+func (rt *Runtime) linkOf(t *engine.Table, field string) func(*engine.TableView, int32) string {
+	link := t.ByName[field]
+	var fd *ast.FieldDefinition
+	if d := rt.schema.Types[t.Name]; d != nil {
+		fd = d.Fields.ForName(strings.TrimPrefix(field, contract.HiddenKey))
+	}
+	return func(tv *engine.TableView, r int32) string {
+		if v := tv.Value(link, r); v.Kind == dataset.String {
+			return v.Str
+		}
+		if fd == nil {
+			return ""
+		}
+		seed := argsSeed(mix(rt.seed, t.Name, tv.ID(r)), fd.Name, nil)
+		if ro, ok := rt.genValue(tv.View, t.Name, fd.Name, fd.Type, seed, 0).(*answer.RowObj); ok {
+			return ro.TV.ID(ro.Row)
+		}
+		return ""
+	}
 }
 
 // sort records a sort argument: one half of a pair (op field or

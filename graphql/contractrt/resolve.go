@@ -163,14 +163,34 @@ func fieldArgs(t *engine.Table, fd *ast.FieldDefinition) []*contract.Arg {
 			arg.Role, arg.Op = contract.RoleSort, "field"
 		case "sortdirection", "sortorder", "orderdirection", "direction":
 			arg.Role, arg.Op = contract.RoleSort, "direction"
+		case "search", "q", "query", "term", "keyword":
+			arg.Role = contract.RoleSearch
 		default:
-			if foldedAttr(t, a.Name) != nil {
-				arg.Role, arg.Field = contract.RoleEq, foldedAttr(t, a.Name).Name
+			if at := foldedAttr(t, a.Name); at != nil {
+				arg.Role, arg.Field = contract.RoleEq, at.Name
+			} else if at := pluralOf(t, a); at != nil {
+				arg.Role, arg.Field = contract.RoleIn, at.Name // GitHub's issues(states: [OPEN])
 			}
 		}
 		out = append(out, arg)
 	}
 	return out
+}
+
+// pluralOf returns the attribute of t that the list argument a names in
+// the plural (states for state, statuses for status), or nil.
+func pluralOf(t *engine.Table, a *ast.ArgumentDefinition) *engine.Attr {
+	if a.Type.Elem == nil {
+		return nil
+	}
+	for _, suffix := range []string{"es", "s"} {
+		if one, ok := strings.CutSuffix(a.Name, suffix); ok && one != "" {
+			if at := foldedAttr(t, one); at != nil {
+				return at
+			}
+		}
+	}
+	return nil
 }
 
 // narrow returns the rows of tv that q's conditions keep, in q's order.
