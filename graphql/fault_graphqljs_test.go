@@ -138,5 +138,3 @@ func jsRules(rules []model.FieldRule) []map[string]any {
 	}
 	return out
 }
-
-
