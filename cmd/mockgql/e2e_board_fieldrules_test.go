@@ -48,7 +48,9 @@ func TestBoardFieldRules(t *testing.T) {
 	p.open("/board/projects/"+pid+"/design", "#faults [data-rule-add]")
 	p.waitText("#faults .rule-empty", "No field errors")
 
-	rule := func(n int) string { return fmt.Sprintf(`#faults fieldset[data-faults="project"] fieldset.rule:nth-of-type(%d)`, n) }
+	rule := func(n int) string {
+		return fmt.Sprintf(`#faults fieldset[data-faults="project"] fieldset.rule:nth-of-type(%d)`, n)
+	}
 	p.click(`#faults [data-rule-add]`)
 	p.set(rule(1)+` [data-rule="path"]`, "price") // refused below
 	p.set(rule(1)+` [data-rule="message"]`, "Price feed down")
