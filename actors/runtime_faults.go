@@ -179,10 +179,13 @@ func (t *runtimeTrace) finish(res *model.RuntimeResult) *model.RuntimeResult {
 // faultString is what was injected: the decision's, then field=<path> for
 // each field rule that fired, in the order they fired.
 func (t *runtimeTrace) faultString() string {
-	s := t.fault.String()
-	if t.fields == nil {
-		return s
+	if t.fields == nil || len(t.fields.firedPaths) == 0 {
+		if t.fault.None() {
+			return "" // the usual request: nothing to format
+		}
+		return t.fault.String()
 	}
+	s := t.fault.String()
 	for _, p := range t.fields.firedPaths {
 		if s != "" {
 			s += ";"

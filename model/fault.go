@@ -134,7 +134,7 @@ func (d FaultDecision) Replaces() bool { return d.ErrorCode != "" || d.HTTPStatu
 // the request log: "latency=800ms;error=INTERNAL", "status=503", "" for
 // nothing.
 func (d FaultDecision) String() string {
-	parts := make([]string, 0, 3)
+	var parts []string
 	if d.Delay > 0 {
 		parts = append(parts, "latency="+strconv.FormatInt(d.Delay.Milliseconds(), 10)+"ms")
 	}
