@@ -2,6 +2,7 @@ package exec
 
 import (
 	"context"
+	"strings"
 
 	"github.com/mockgql/mockgql/model"
 )
@@ -51,9 +52,13 @@ func fieldFaultsOf(ctx context.Context) FieldFaults {
 }
 
 // injectedFault returns the fault of pf on obj at the current position,
-// or nil; names holds the field names down to pf's parent.
+// or nil; names holds the field names down to pf's parent. Introspection
+// (fields of __Schema, __Type, …) never fails: a client's tooling reads it.
 func (r *run) injectedFault(pf *plannedField, obj *objectType) *FieldFault {
 	r.names = append(r.names, pf.info.def.Name)
+	if strings.HasPrefix(obj.name, "__") {
+		return nil
+	}
 	return r.faults.FieldFault(r.p.rootType.name, obj.name, r.names)
 }
 
