@@ -30,11 +30,13 @@ type faultState struct {
 	prefix string // the activation's, so that IDs differ across activations
 }
 
-// faultSeq is a scope's sequence: the settings it counts under and the
-// number of requests drawn since they were set.
+// faultSeq is a scope's sequence: the settings it counts under, the
+// number of requests drawn since they were set, and how many requests
+// each count rule of the settings has fired in.
 type faultSeq struct {
 	settings model.FaultSettings
 	n        uint64
+	fired    []int
 }
 
 func newFaultState() *faultState {
@@ -43,17 +45,37 @@ func newFaultState() *faultState {
 
 // seq returns the sequence number of the next request of scope under s,
 // restarting at 0 when s differs from the settings it counted under.
-func (f *faultState) seq(scope string, s model.FaultSettings) uint64 {
+func (f *faultState) seq(scope string, s *model.FaultSettings) uint64 {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	n := f.scope(scope, s).n
+	f.seqs[scope].n++
+	return n
+}
+
+// scope returns the sequence of scope under s, restarted when s differs
+// from the settings it counted under. The caller holds f.mu.
+func (f *faultState) scope(scope string, s *model.FaultSettings) *faultSeq {
 	q := f.seqs[scope]
-	if q == nil || q.settings != s {
-		q = &faultSeq{settings: s}
+	if q == nil || !q.settings.Equal(*s) {
+		q = &faultSeq{settings: *s, fired: make([]int, len(s.FieldRules))}
 		f.seqs[scope] = q
 	}
-	n := q.n
-	q.n++
-	return n
+	return q
+}
+
+// fire counts a request in which count rule i of scope's settings s
+// fires, and reports whether it may: false once it fired in Count
+// requests since s was set.
+func (f *faultState) fire(scope string, s *model.FaultSettings, i int) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	q := f.scope(scope, s)
+	if q.fired[i] >= s.FieldRules[i].Count {
+		return false
+	}
+	q.fired[i]++
+	return true
 }
 
 // record appends e to the log, dropping the oldest entry past
@@ -157,16 +179,26 @@ func wireFaults(f *model.FaultSettings) *pb.FaultSettings {
 	if f == nil {
 		return nil
 	}
-	return &pb.FaultSettings{LatencyMinMs: int32(f.LatencyMinMs), LatencyMaxMs: int32(f.LatencyMaxMs), ErrorRate: f.ErrorRate,
+	w := &pb.FaultSettings{LatencyMinMs: int32(f.LatencyMinMs), LatencyMaxMs: int32(f.LatencyMaxMs), ErrorRate: f.ErrorRate,
 		ErrorCode: string(f.ErrorCode), HttpStatus: int32(f.HTTPStatus), Seed: f.Seed}
+	for _, r := range f.FieldRules {
+		w.FieldRules = append(w.FieldRules, &pb.FieldRule{Path: r.Path, Message: r.Message, Code: string(r.Code),
+			Extensions: r.Extensions, Rate: r.Rate, Count: int64(r.Count), Sandbox: r.Sandbox})
+	}
+	return w
 }
 
 func faultSettingsOf(w *pb.FaultSettings) *model.FaultSettings {
 	if w == nil {
 		return nil
 	}
-	return &model.FaultSettings{LatencyMinMs: int(w.LatencyMinMs), LatencyMaxMs: int(w.LatencyMaxMs), ErrorRate: w.ErrorRate,
+	f := &model.FaultSettings{LatencyMinMs: int(w.LatencyMinMs), LatencyMaxMs: int(w.LatencyMaxMs), ErrorRate: w.ErrorRate,
 		ErrorCode: model.Code(w.ErrorCode), HTTPStatus: int(w.HttpStatus), Seed: w.Seed}
+	for _, r := range w.FieldRules {
+		f.FieldRules = append(f.FieldRules, model.FieldRule{Path: r.Path, Message: r.Message, Code: model.Code(r.Code),
+			Extensions: r.Extensions, Rate: r.Rate, Count: int(r.Count), Sandbox: r.Sandbox})
+	}
+	return f
 }
 
 // wireRequestLog and requestLogOf convert a request log to and from the wire.

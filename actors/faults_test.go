@@ -56,7 +56,7 @@ func TestFaultStateSeq(t *testing.T) {
 	}{
 		{"", a, 0}, {"", a, 1}, {"op1", a, 0}, {"", a, 2}, {"", b, 0}, {"", b, 1}, {"op1", a, 1}, {"", a, 0},
 	} {
-		if got := f.seq(tc.scope, tc.s); got != tc.want {
+		if got := f.seq(tc.scope, &tc.s); got != tc.want {
 			t.Fatalf("seq(%q, seed %d) = %d, want %d", tc.scope, tc.s.Seed, got, tc.want)
 		}
 	}

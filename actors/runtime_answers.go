@@ -254,7 +254,7 @@ func logged(req exec.Request, prep *exec.Prepared) loggedRequest {
 // the kept bytes instead of an execution.
 func answerCached(e *cachedAnswer, v *projectView, r *model.RuntimeRequest, out *model.RuntimeBuffers, t *runtimeTrace) (*model.RuntimeResult, bool, error) {
 	t.requestLogged(e.log)
-	if res, done, err := t.inject(v.project, e.roots, r.FaultHeader, out); done {
+	if res, done, err := t.inject(v.project, e.roots, r.FaultHeader, r.Sandbox, out); done {
 		return res, true, err
 	}
 	t.resultCode(nil) // kept answers have no errors

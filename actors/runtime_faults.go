@@ -31,6 +31,10 @@ type runtimeTrace struct {
 	start time.Time
 	entry model.RequestLogEntry
 	fault model.FaultDecision
+	// fields are the request's field rules (nil: none), which the
+	// execution asks (exec.WithFieldFaults) and which note the rules
+	// that fired for the log.
+	fields *requestFaults
 	// code is errors[0].extensions.code of a 200 made here; codeKnown
 	// says it was read from the result (no need to scan the body).
 	code      model.Code
@@ -109,7 +113,7 @@ func clipJSON(b []byte, max int) json.RawMessage {
 // operation that has them, else the project's. done says the fault
 // answers instead of executing (res, or err for a bad header). A latency
 // alone leaves done false; the caller adds it to the result (finish).
-func (t *runtimeTrace) inject(pr *model.Project, rootFields []string, header string, out *model.RuntimeBuffers) (res *model.RuntimeResult, done bool, err error) {
+func (t *runtimeTrace) inject(pr *model.Project, rootFields []string, header, sandbox string, out *model.RuntimeBuffers) (res *model.RuntimeResult, done bool, err error) {
 	if t == nil {
 		return nil, false, nil
 	}
@@ -123,9 +127,10 @@ func (t *runtimeTrace) inject(pr *model.Project, rootFields []string, header str
 	}
 	var seq uint64
 	if !h.Set { // a forced fault does not move the sequence
-		seq = t.log.seq(scope, *s)
+		seq = t.log.seq(scope, s)
 	}
 	t.fault = model.DecideFault(s, seq, h)
+	t.fields = newRequestFaults(t.log, scope, s, seq, h, sandbox)
 	switch {
 	case t.fault.HTTPStatus != 0:
 		return t.finish(&model.RuntimeResult{Status: t.fault.HTTPStatus, Refusal: t.fault.Refusal()}), true, nil
@@ -163,10 +168,40 @@ func faultErrorBody(buf []byte, code model.Code) []byte {
 
 // finish adds the decided latency and its description to res (nil-safe).
 func (t *runtimeTrace) finish(res *model.RuntimeResult) *model.RuntimeResult {
-	if t != nil && res != nil && !t.fault.None() {
-		res.Delay, res.Fault = t.fault.Delay, t.fault.String()
+	if t != nil && res != nil {
+		if f := t.faultString(); f != "" {
+			res.Delay, res.Fault = t.fault.Delay, f
+		}
 	}
 	return res
+}
+
+// faultString is what was injected: the decision's, then field=<path> for
+// each field rule that fired, in the order they fired.
+func (t *runtimeTrace) faultString() string {
+	if t.fields == nil || len(t.fields.firedPaths) == 0 {
+		if t.fault.None() {
+			return "" // the usual request: nothing to format
+		}
+		return t.fault.String()
+	}
+	s := t.fault.String()
+	for _, p := range t.fields.firedPaths {
+		if s != "" {
+			s += ";"
+		}
+		s += "field=" + p
+	}
+	return s
+}
+
+// fieldFaults returns the request's field rules for exec.WithFieldFaults,
+// nil (a nil interface) when it has none (nil-safe).
+func (t *runtimeTrace) fieldFaults() exec.FieldFaults {
+	if t == nil || t.fields == nil {
+		return nil
+	}
+	return t.fields
 }
 
 // resultCode notes the code of a result made on this node.
@@ -203,9 +238,7 @@ func (t *runtimeTrace) done(res *model.RuntimeResult, err error, now time.Time) 
 			e.Code = firstErrorCode(res.Body)
 		}
 	}
-	if !t.fault.None() {
-		e.Fault = t.fault.String()
-	}
+	e.Fault = t.faultString()
 	t.log.record(e)
 }
 

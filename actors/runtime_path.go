@@ -308,7 +308,8 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 		out = &model.RuntimeBuffers{}
 	}
 	pool := env.Pool.forAccount(v.project.AccountID)
-	if e := p.answers.get(projectID, r.Body, v, pool); e != nil {
+	fields := t != nil && mayFaultFields(v.project, r.FaultHeader) // a kept answer has no field errors
+	if e := p.answerFor(projectID, r.Body, v, pool, fields); e != nil {
 		return answerCached(e, v, r, out, t)
 	}
 	req, err := exec.DecodeRequest(r.Body)
@@ -326,7 +327,7 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 	if prep.Mutation() && r.QueryOnly {
 		return nil, true, errMutationOverGet
 	}
-	if res, done, err := t.inject(v.project, prep.RootFields(), r.FaultHeader, out); done {
+	if res, done, err := t.inject(v.project, prep.RootFields(), r.FaultHeader, r.Sandbox, out); done {
 		return res, true, err
 	}
 	if r.Subscribe && prep.Subscription() {
@@ -341,11 +342,11 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 	var rec *recordingPool // notes the datasets read, for the answer cache
 	var qpool engine.Pool = pool
 	version := v.ov.State().Version()
-	if p.answers != nil && len(r.Body) <= maxCachedBody {
+	if p.answers != nil && len(r.Body) <= maxCachedBody && !fields {
 		rec = &recordingPool{pool: pool}
 		qpool = rec
 	}
-	qr, err := v.rt.QueryTo(ctx, prep, qpool, v.ov, out.Data[:0])
+	qr, err := v.rt.QueryTo(exec.WithFieldFaults(ctx, t.fieldFaults()), prep, qpool, v.ov, out.Data[:0])
 	if qr != nil && qr.Held > 0 {
 		// The answer keeps its bytes of the budget until it is written.
 		out.Held, out.Lender = qr.Held, env.Bounds.Budget
@@ -363,6 +364,15 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 		p.answers.put(newCachedAnswer(projectID, r.Body, out.Body, v, version, rec, req, prep))
 	}
 	return t.finish(&model.RuntimeResult{Status: 200, Body: out.Body}), true, nil
+}
+
+// answerFor returns the kept answer of body, or nil; none when the
+// request may get field errors (fields).
+func (p *RuntimePath) answerFor(projectID string, body []byte, v *projectView, pool engine.Pool, fields bool) *cachedAnswer {
+	if fields {
+		return nil
+	}
+	return p.answers.get(projectID, body, v, pool)
 }
 
 // holdAnswer makes an answer made by a grain, here or on another node,

@@ -40,7 +40,10 @@ func (s faultsResolvers) roots() map[string]rootFunc {
 func (s faultsResolvers) setFaults(ctx context.Context, c *Call, args input) (any, error) {
 	var f *model.FaultSettings
 	if in := args.object("faults"); in != nil {
-		f = faultSettingsOf(in)
+		var err error
+		if f, err = faultSettingsOf(in); err != nil {
+			return nil, err
+		}
 	}
 	p, err := s.b.SetFaults(ctx, c.Principal, args.str("projectId"), args.str("operationId"), f)
 	if err != nil {
@@ -50,7 +53,7 @@ func (s faultsResolvers) setFaults(ctx context.Context, c *Call, args input) (an
 }
 
 // faultSettingsOf reads a FaultSettingsInput; absent members are 0 or null.
-func faultSettingsOf(in input) *model.FaultSettings {
+func faultSettingsOf(in input) (*model.FaultSettings, error) {
 	var f model.FaultSettings
 	f.LatencyMinMs, _ = in.integer("latencyMinMs")
 	f.LatencyMaxMs, _ = in.integer("latencyMaxMs")
@@ -59,7 +62,36 @@ func faultSettingsOf(in input) *model.FaultSettings {
 	f.HTTPStatus, _ = in.integer("httpStatus")
 	seed, _ := in.integer("seed")
 	f.Seed = int64(seed)
-	return &f
+	rules, _ := in["fieldRules"].([]any)
+	if len(rules) > model.MaxFieldRules {
+		return nil, model.Errorf(model.CodeBadUserInput, "faults.fieldRules: at most %d rules", model.MaxFieldRules)
+	}
+	for _, v := range rules {
+		r, err := fieldRuleOf(input(v.(map[string]any)))
+		if err != nil {
+			return nil, err
+		}
+		f.FieldRules = append(f.FieldRules, r)
+	}
+	return &f, nil
+}
+
+// fieldRuleOf reads a FieldRuleInput; model.FaultSettings.Check checks it.
+func fieldRuleOf(in input) (model.FieldRule, error) {
+	r := model.FieldRule{Path: in.str("path"), Message: in.str("message"), Code: model.Code(in.str("code")), Sandbox: in.str("sandbox")}
+	r.Rate, _ = in["rate"].(float64)
+	r.Count, _ = in.integer("count")
+	if !in.null("extensions") {
+		ext, err := in.json("extensions")
+		if err != nil {
+			return r, err
+		}
+		if len(ext) > model.MaxFieldRuleExtensions {
+			return r, model.Errorf(model.CodeBadUserInput, "faults.fieldRules: extensions: at most %d bytes of JSON", model.MaxFieldRuleExtensions)
+		}
+		r.Extensions = ext
+	}
+	return r, nil
 }
 
 // clearRequestLog resolves Mutation.clearRequestLog.
@@ -79,6 +111,15 @@ func shapeFaults(f *model.FaultSettings) any {
 	return map[string]any{
 		"latencyMinMs": f.LatencyMinMs, "latencyMaxMs": f.LatencyMaxMs, "errorRate": f.ErrorRate,
 		"errorCode": optString(string(f.ErrorCode)), "httpStatus": optInt(f.HTTPStatus), "seed": int(f.Seed),
+		"fieldRules": shapeAll(f.FieldRules, shapeFieldRule),
+	}
+}
+
+// shapeFieldRule shapes a FieldRule.
+func shapeFieldRule(r model.FieldRule) any {
+	return map[string]any{
+		"path": r.Path, "message": optString(r.Message), "code": string(r.Code), "extensions": optJSON(r.Extensions),
+		"rate": r.Rate, "count": r.Count, "sandbox": optString(r.Sandbox),
 	}
 }
 

@@ -70,10 +70,18 @@ func TestFaultSettingsInput(t *testing.T) {
 		{name: "all", in: input{"latencyMinMs": 1, "latencyMaxMs": 2, "errorRate": 0.5, "errorCode": "INTERNAL", "httpStatus": nil, "seed": 9},
 			want: model.FaultSettings{LatencyMinMs: 1, LatencyMaxMs: 2, ErrorRate: 0.5, ErrorCode: "INTERNAL", Seed: 9}},
 		{name: "status", in: input{"errorRate": 1.0, "httpStatus": 429}, want: model.FaultSettings{ErrorRate: 1, HTTPStatus: 429}},
+		{name: "field rules", in: input{"fieldRules": []any{
+			map[string]any{"path": "Product.price", "code": "NOT_FOUND", "rate": 0.5, "extensions": map[string]any{"a": 1}},
+			map[string]any{"path": "*.reviews", "message": "m", "code": "INTERNAL", "count": 2, "sandbox": "s1", "extensions": nil},
+		}}, want: model.FaultSettings{FieldRules: []model.FieldRule{
+			{Path: "Product.price", Code: "NOT_FOUND", Rate: 0.5, Extensions: []byte(`{"a":1}`)},
+			{Path: "*.reviews", Message: "m", Code: "INTERNAL", Count: 2, Sandbox: "s1"},
+		}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := *faultSettingsOf(tc.in); got != tc.want {
-				t.Errorf("got %+v, want %+v", got, tc.want)
+			got, err := faultSettingsOf(tc.in)
+			if err != nil || !got.Equal(tc.want) {
+				t.Errorf("got %+v, %v; want %+v", got, err, tc.want)
 			}
 		})
 	}

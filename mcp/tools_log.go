@@ -29,7 +29,7 @@ type logEntryOut struct {
 	Status        int             `json:"status" jsonschema:"the HTTP status answered; 0 for a refusal whose status follows from errorCode"`
 	DurationMs    float64         `json:"durationMs"`
 	ErrorCode     string          `json:"errorCode,omitempty"`
-	Fault         string          `json:"fault,omitempty" jsonschema:"what was injected, e.g. latency=800ms"`
+	Fault         string          `json:"fault,omitempty" jsonschema:"what was injected, e.g. latency=800ms, or field=Product.price for a field rule that fired"`
 }
 
 type requestLogOut struct {

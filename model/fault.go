@@ -17,9 +17,9 @@ const maxFaultHeader = 256
 
 // FaultSettings are the latency and error injection of a project's
 // runtime, or of one of its operations (issue 14). They are never applied
-// to the management or public API. The zero value injects nothing. The
-// struct is comparable: every edit of the settings is a change of value
-// (Rev), which restarts the sequence of draws.
+// to the management or public API. The zero value injects nothing. Every
+// edit of the settings is a change of value (Rev, compared with Equal),
+// which restarts the sequence of draws and the counts of field rules.
 type FaultSettings struct {
 	// LatencyMinMs and LatencyMaxMs: each request waits a duration drawn
 	// uniformly from [min, max] milliseconds; equal is a fixed latency.
@@ -38,6 +38,9 @@ type FaultSettings struct {
 	// Rev numbers the edit that set these settings (not part of the API),
 	// so that setting the same values again still restarts the sequence.
 	Rev int64 `json:"rev,omitempty"`
+	// FieldRules make single fields of the answer fail (fault_field.go);
+	// at most MaxFieldRules.
+	FieldRules []FieldRule `json:"fieldRules,omitempty"`
 }
 
 // faultStatusCodes are the HTTP statuses a fault may answer, with the code
@@ -88,7 +91,7 @@ func (s FaultSettings) Check() error {
 	case s.ErrorRate > 0 && s.ErrorCode == "" && s.HTTPStatus == 0:
 		return Errorf(CodeBadUserInput, "faults: an errorRate above 0 needs errorCode or httpStatus")
 	}
-	return nil
+	return checkFieldRules(s.FieldRules)
 }
 
 // faultCodeList is the sorted list of faultErrorCodes, for messages.
@@ -114,6 +117,11 @@ type FaultDecision struct {
 	ErrorCode Code
 	// HTTPStatus answers an HTTP refusal instead of executing.
 	HTTPStatus int
+	// Field, from the header only, is the path of a field rule that fires
+	// at every position it matches, with FieldCode (fault_field.go); the
+	// rules that fired are logged by the runtime, not by String.
+	Field     string
+	FieldCode Code
 }
 
 // None reports whether d injects nothing.
@@ -165,8 +173,10 @@ type FaultHeader struct {
 
 // ParseFaultHeader reads an X-Mock-Fault value: "none", or parts joined by
 // ";" or ",": latency=<duration> (e.g. 800ms, 1.5s; at most
-// MaxFaultLatencyMs), error=<GraphQL error code>, status=<HTTP status>;
-// at most one of error and status. "" is an absent header. Anything else
+// MaxFaultLatencyMs), error=<GraphQL error code>, status=<HTTP status>,
+// field=<rule path> (a field error at that path, FieldRule.Path; with
+// error=, that is its code, else INTERNAL); at most one of error and
+// status, and of field and status. "" is an absent header. Anything else
 // is BAD_USER_INPUT naming the header.
 func ParseFaultHeader(v string) (FaultHeader, error) {
 	if len(v) > maxFaultHeader {
@@ -185,7 +195,7 @@ func ParseFaultHeader(v string) (FaultHeader, error) {
 		key, val, ok := strings.Cut(strings.TrimSpace(part), "=")
 		key, val = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(val)
 		if !ok || seen[key] {
-			return FaultHeader{}, Errorf(CodeBadUserInput, "X-Mock-Fault: %q is not latency=<duration>, error=<code>, status=<status> or none (each at most once)", Clip(part, 64))
+			return FaultHeader{}, Errorf(CodeBadUserInput, "X-Mock-Fault: %q is not latency=<duration>, error=<code>, status=<status>, field=<path> or none (each at most once)", Clip(part, 64))
 		}
 		seen[key] = true
 		if err := h.Forced.setPart(key, val); err != nil {
@@ -194,6 +204,15 @@ func ParseFaultHeader(v string) (FaultHeader, error) {
 	}
 	if h.Forced.ErrorCode != "" && h.Forced.HTTPStatus != 0 {
 		return FaultHeader{}, Errorf(CodeBadUserInput, "X-Mock-Fault: give error or status, not both")
+	}
+	if h.Forced.Field != "" {
+		if h.Forced.HTTPStatus != 0 {
+			return FaultHeader{}, Errorf(CodeBadUserInput, "X-Mock-Fault: give field or status, not both")
+		}
+		h.Forced.FieldCode, h.Forced.ErrorCode = h.Forced.ErrorCode, ""
+		if h.Forced.FieldCode == "" {
+			h.Forced.FieldCode = CodeInternal
+		}
 	}
 	if h.Forced.None() {
 		return FaultHeader{}, Errorf(CodeBadUserInput, "X-Mock-Fault: nothing to inject; send none to suppress the configured faults")
@@ -221,8 +240,13 @@ func (d *FaultDecision) setPart(key, val string) error {
 			return Errorf(CodeBadUserInput, "X-Mock-Fault: status must be one of %s", faultStatusList())
 		}
 		d.HTTPStatus = n
+	case "field":
+		if err := checkFieldRulePath(val); err != nil {
+			return Errorf(CodeBadUserInput, "X-Mock-Fault: field: %s", err.Message)
+		}
+		d.Field = val
 	default:
-		return Errorf(CodeBadUserInput, "X-Mock-Fault: unknown part %q; use latency=, error=, status= or none", Clip(key, 32))
+		return Errorf(CodeBadUserInput, "X-Mock-Fault: unknown part %q; use latency=, error=, status=, field= or none", Clip(key, 32))
 	}
 	return nil
 }

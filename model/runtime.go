@@ -36,6 +36,11 @@ type RuntimeRequest struct {
 	// is no client's runtime request: like Internal calls, it gets no
 	// faults and stays out of the request log.
 	NoFaults bool
+	// Sandbox is the sandbox the request runs in (X-Mock-Sandbox); ""
+	// for none. Field rules with a sandbox fire only in requests of that
+	// sandbox (FieldRule.Sandbox); the sandbox work (issue 30 item 1)
+	// fills it.
+	Sandbox string
 	// Subscribe marks a request of a subscription connection (WebSocket or
 	// event stream; docs/using/realtime.md): a subscription's answer is its
 	// target (a body {"subscription": {...}}) instead of a result; queries

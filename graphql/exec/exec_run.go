@@ -37,6 +37,9 @@ type run struct {
 	omitted     int        // field errors left out (Bounds.MaxErrors)
 	omittedCode model.Code // the code of the first one left out
 
+	faults FieldFaults // injected field errors (exec_faults.go); nil for none
+	names  []string    // the field names down to the current field, kept only with faults
+
 	pathBuf [16]pathStep // backs path for the usual depths
 }
 
@@ -121,6 +124,7 @@ func newRun(ctx context.Context, p *Prepared, buf []byte) *run {
 	r.buf = buf[:0]
 	r.path = r.pathBuf[:0]
 	r.field.run = r
+	r.faults = fieldFaultsOf(ctx)
 	return r
 }
 
@@ -140,7 +144,7 @@ func (r *run) release() {
 func (r *run) rootObject(root any) bool {
 	sp := r.p.plan
 	direct, _ := root.(DirectRoot)
-	if sp.direct == nil {
+	if sp.direct == nil || r.faults != nil {
 		direct = nil
 	}
 	r.buf = append(r.buf, '{')
@@ -180,12 +184,13 @@ func (r *run) rootObject(root any) bool {
 // of the fields of the mock runtime, whose rows are maps. The inline path
 // appends to a local slice, which spares a GC write barrier per field.
 func (r *run) object(sp *selectionPlan, obj *objectType, v any) bool {
-	if d, ok := v.(DirectObject); ok && sp.direct != nil {
+	if d, ok := v.(DirectObject); ok && sp.direct != nil && r.faults == nil {
 		if ok, handled := d.WriteDirect((*Writer)(r), sp, obj); handled {
 			return ok
 		}
 	}
 	m, isMap := v.(map[string]any)
+	isMap = isMap && r.faults == nil // every field must pass the faults
 	buf := append(r.buf, '{')
 	for i, pf := range sp.fields {
 		if len(buf) > r.bound {
@@ -253,7 +258,18 @@ func (r *run) writeField(pf *plannedField, obj *objectType, parent any) bool {
 	}
 	n := len(r.path)
 	r.path = append(r.path, pathStep{key: pf.key})
-	ok := r.fieldValue(pf, parent)
+	var ok bool
+	if r.faults == nil {
+		ok = r.fieldValue(pf, parent)
+	} else {
+		names := len(r.names)
+		if f := r.injectedFault(pf, obj); f != nil {
+			ok = r.faultField(pf, f)
+		} else {
+			ok = r.fieldValue(pf, parent)
+		}
+		r.names = r.names[:names]
+	}
 	r.path = r.path[:n]
 	return ok
 }
@@ -284,11 +300,12 @@ func (r *run) null(t *outType) bool {
 //
 // A response carries at most Bounds.MaxErrors errors, messages clipped to
 // MaxMessageBytes: the errors past the limit are summed up in one last
-// error (see fieldErrorRoom).
-func (r *run) fieldError(err error, f *ast.Field) {
+// error (see fieldErrorRoom). It returns the error recorded, nil when it
+// was left out.
+func (r *run) fieldError(err error, f *ast.Field) *gqlerror.Error {
 	code := model.ErrorCode(err)
 	if !r.fieldErrorRoom(code) {
-		return
+		return nil
 	}
 	e := &gqlerror.Error{
 		Err:        err,
@@ -304,6 +321,7 @@ func (r *run) fieldError(err error, f *ast.Field) {
 		e.Locations = []gqlerror.Location{{Line: f.Position.Line, Column: f.Position.Column}}
 	}
 	r.errs = append(r.errs, e)
+	return e
 }
 
 // astPath returns a copy of the current response path.

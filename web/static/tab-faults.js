@@ -3,9 +3,10 @@
 // each operation's own settings, saved with setFaults and cleared with
 // faults: null. Below EDITOR (role.js) the settings show as text only.
 import { h, gql, uid, status, action, card, copyButton } from "./dom.js";
+import { RULE_FIELDS, describeRules, fieldRulesEditor } from "./fault-rules.js";
 
 /** FAULT_FIELDS selects FaultSettings (Project.faults, Operation.faults). */
-export const FAULT_FIELDS = "faults { latencyMinMs latencyMaxMs errorRate errorCode httpStatus seed }";
+export const FAULT_FIELDS = `faults { latencyMinMs latencyMaxMs errorRate errorCode httpStatus seed ${RULE_FIELDS} }`;
 
 // The choices of FaultSettings.errorCode and .httpStatus (management.graphql).
 const CODES = ["INTERNAL", "UNAVAILABLE", "QUERY_TIMEOUT", "NOT_READY", "BAD_USER_INPUT", "FORBIDDEN", "NOT_FOUND",
@@ -19,6 +20,7 @@ export function describeFaults(f) {
   const parts = [];
   if (f.latencyMaxMs > 0) parts.push(f.latencyMinMs === f.latencyMaxMs ? `latency ${f.latencyMaxMs} ms` : `latency ${f.latencyMinMs}–${f.latencyMaxMs} ms`);
   if (f.errorRate > 0) parts.push(`${+(f.errorRate * 100).toFixed(2)}% ${f.errorCode || "HTTP " + f.httpStatus}`);
+  if (describeRules(f.fieldRules)) parts.push(describeRules(f.fieldRules));
   return parts.length ? `${parts.join(", ")} · seed ${f.seed}` : `nothing injected · seed ${f.seed}`;
 }
 
@@ -73,26 +75,30 @@ export function faultsForm(p, o, f, onSaved) {
     error: labelled("Error", ctl.error),
     seed: labelled("Seed", ctl.seed, "Same seed, same requests: same faults"),
   };
+  let rules = fieldRulesEditor(f ? f.fieldRules : [], CODES);
   const scope = o ? `operation ${o.name}` : "the project";
   const box = h("fieldset", { class: "faults-form", dataset: { faults: o ? o.name : "project" } },
     h("legend", {}, o ? `Faults of ${o.name}` : "Faults of the project"),
-    h("div", { class: "row" }, Object.values(fields)));
+    h("div", { class: "row" }, Object.values(fields)), rules.el);
   const st = status();
   const done = (faults, msg) => { onSaved(faults); st.ok(msg); };
   const save = action(h("button", { type: "button", dataset: { faultsSave: o ? o.name : "project" } }, "Save faults"), st, async () => {
     Object.values(fields).forEach((x) => x.ok());
+    rules.ok();
     const input = readForm(ctl, fields);
-    if (!input) return;
+    const fieldRules = rules.read();
+    if (!input || !fieldRules) return;
     try {
-      const d = await setFaults(p, o, input);
+      const d = await setFaults(p, o, { ...input, fieldRules });
       done(d, `Saved for ${scope}: ${describeFaults(d)}. The sequence of draws restarts.`);
-    } catch (e) { if (!showFieldError(e, fields)) throw e; }
+    } catch (e) { if (!rules.fail(e) && !showFieldError(e, fields)) throw e; }
   });
   const clear = action(h("button", { type: "button", class: "secondary", dataset: { faultsClear: o ? o.name : "project" } }, "Clear"), st, async () => {
     await setFaults(p, o, null);
     Object.values(fields).forEach((x) => x.ok());
     ctl.min.value = ctl.max.value = ctl.rate.value = ctl.seed.value = 0;
     ctl.error.value = "";
+    rules.el.replaceWith((rules = fieldRulesEditor([], CODES)).el);
     done(null, o ? `Cleared: ${o.name} follows the project's settings.` : "Cleared: the project injects nothing.");
   });
   return h("div", {}, box, h("div", { class: "row tight" }, save, clear), st);
@@ -155,7 +161,8 @@ export function faultsCard(p, edit) {
       h("p", {}, "To force one fault on a single request, whatever the settings, send the header:"),
       h("p", { class: "row tight" }, header, copy),
       h("p", { class: "muted" }, "Parts: ", h("code", {}, "latency=800ms"), ", ", h("code", {}, "error=INTERNAL"), ", ", h("code", {}, "status=503"),
-        ", joined with ", h("code", {}, ";"), "; or ", h("code", {}, "none"), " to skip the settings for that request.")));
+        ", ", h("code", {}, "field=Product.price"), " (a field error; with error=, its code), joined with ", h("code", {}, ";"), "; or ", h("code", {}, "none"),
+        " to skip the settings for that request.")));
   el.id = "faults";
   return el;
 }

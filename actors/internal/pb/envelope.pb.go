@@ -1938,6 +1938,7 @@ type FaultSettings struct {
 	ErrorCode     string                 `protobuf:"bytes,4,opt,name=error_code,json=errorCode,proto3" json:"error_code,omitempty"`
 	HttpStatus    int32                  `protobuf:"varint,5,opt,name=http_status,json=httpStatus,proto3" json:"http_status,omitempty"`
 	Seed          int64                  `protobuf:"varint,6,opt,name=seed,proto3" json:"seed,omitempty"`
+	FieldRules    []*FieldRule           `protobuf:"bytes,7,rep,name=field_rules,json=fieldRules,proto3" json:"field_rules,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2012,6 +2013,13 @@ func (x *FaultSettings) GetSeed() int64 {
 		return x.Seed
 	}
 	return 0
+}
+
+func (x *FaultSettings) GetFieldRules() []*FieldRule {
+	if x != nil {
+		return x.FieldRules
+	}
+	return nil
 }
 
 // RequestLogEntry is one runtime request of a project's request log
@@ -2197,6 +2205,99 @@ func (x *RequestLog) GetEntries() []*RequestLogEntry {
 	return nil
 }
 
+// FieldRule is a field rule of fault settings (model.FieldRule).
+type FieldRule struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Path          string                 `protobuf:"bytes,1,opt,name=path,proto3" json:"path,omitempty"`
+	Message       string                 `protobuf:"bytes,2,opt,name=message,proto3" json:"message,omitempty"`
+	Code          string                 `protobuf:"bytes,3,opt,name=code,proto3" json:"code,omitempty"`
+	Extensions    []byte                 `protobuf:"bytes,4,opt,name=extensions,proto3" json:"extensions,omitempty"`
+	Rate          float64                `protobuf:"fixed64,5,opt,name=rate,proto3" json:"rate,omitempty"`
+	Count         int64                  `protobuf:"varint,6,opt,name=count,proto3" json:"count,omitempty"`
+	Sandbox       string                 `protobuf:"bytes,7,opt,name=sandbox,proto3" json:"sandbox,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FieldRule) Reset() {
+	*x = FieldRule{}
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[32]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FieldRule) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FieldRule) ProtoMessage() {}
+
+func (x *FieldRule) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_envelope_proto_msgTypes[32]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FieldRule.ProtoReflect.Descriptor instead.
+func (*FieldRule) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_envelope_proto_rawDescGZIP(), []int{32}
+}
+
+func (x *FieldRule) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *FieldRule) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
+func (x *FieldRule) GetCode() string {
+	if x != nil {
+		return x.Code
+	}
+	return ""
+}
+
+func (x *FieldRule) GetExtensions() []byte {
+	if x != nil {
+		return x.Extensions
+	}
+	return nil
+}
+
+func (x *FieldRule) GetRate() float64 {
+	if x != nil {
+		return x.Rate
+	}
+	return 0
+}
+
+func (x *FieldRule) GetCount() int64 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *FieldRule) GetSandbox() string {
+	if x != nil {
+		return x.Sandbox
+	}
+	return ""
+}
+
 var File_mockgql_actors_v1_envelope_proto protoreflect.FileDescriptor
 
 const file_mockgql_actors_v1_envelope_proto_rawDesc = "" +
@@ -2332,7 +2433,7 @@ const file_mockgql_actors_v1_envelope_proto_rawDesc = "" +
 	"\x04used\x18\x03 \x01(\bR\x04used\"*\n" +
 	"\tSlugOwner\x12\x1d\n" +
 	"\n" +
-	"project_id\x18\x01 \x01(\tR\tprojectId\"\xce\x01\n" +
+	"project_id\x18\x01 \x01(\tR\tprojectId\"\x8d\x02\n" +
 	"\rFaultSettings\x12$\n" +
 	"\x0elatency_min_ms\x18\x01 \x01(\x05R\flatencyMinMs\x12$\n" +
 	"\x0elatency_max_ms\x18\x02 \x01(\x05R\flatencyMaxMs\x12\x1d\n" +
@@ -2342,7 +2443,9 @@ const file_mockgql_actors_v1_envelope_proto_rawDesc = "" +
 	"error_code\x18\x04 \x01(\tR\terrorCode\x12\x1f\n" +
 	"\vhttp_status\x18\x05 \x01(\x05R\n" +
 	"httpStatus\x12\x12\n" +
-	"\x04seed\x18\x06 \x01(\x03R\x04seed\"\xe8\x02\n" +
+	"\x04seed\x18\x06 \x01(\x03R\x04seed\x12=\n" +
+	"\vfield_rules\x18\a \x03(\v2\x1c.mockgql.actors.v1.FieldRuleR\n" +
+	"fieldRules\"\xe8\x02\n" +
 	"\x0fRequestLogEntry\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12*\n" +
 	"\x02at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02at\x12%\n" +
@@ -2361,7 +2464,17 @@ const file_mockgql_actors_v1_envelope_proto_rawDesc = "" +
 	"\x06events\x18\f \x01(\x03R\x06events\"J\n" +
 	"\n" +
 	"RequestLog\x12<\n" +
-	"\aentries\x18\x01 \x03(\v2\".mockgql.actors.v1.RequestLogEntryR\aentriesB/Z-github.com/mockgql/mockgql/actors/internal/pbb\x06proto3"
+	"\aentries\x18\x01 \x03(\v2\".mockgql.actors.v1.RequestLogEntryR\aentries\"\xb1\x01\n" +
+	"\tFieldRule\x12\x12\n" +
+	"\x04path\x18\x01 \x01(\tR\x04path\x12\x18\n" +
+	"\amessage\x18\x02 \x01(\tR\amessage\x12\x12\n" +
+	"\x04code\x18\x03 \x01(\tR\x04code\x12\x1e\n" +
+	"\n" +
+	"extensions\x18\x04 \x01(\fR\n" +
+	"extensions\x12\x12\n" +
+	"\x04rate\x18\x05 \x01(\x01R\x04rate\x12\x14\n" +
+	"\x05count\x18\x06 \x01(\x03R\x05count\x12\x18\n" +
+	"\asandbox\x18\a \x01(\tR\asandboxB/Z-github.com/mockgql/mockgql/actors/internal/pbb\x06proto3"
 
 var (
 	file_mockgql_actors_v1_envelope_proto_rawDescOnce sync.Once
@@ -2375,7 +2488,7 @@ func file_mockgql_actors_v1_envelope_proto_rawDescGZIP() []byte {
 	return file_mockgql_actors_v1_envelope_proto_rawDescData
 }
 
-var file_mockgql_actors_v1_envelope_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
+var file_mockgql_actors_v1_envelope_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_mockgql_actors_v1_envelope_proto_goTypes = []any{
 	(*Header)(nil),                // 0: mockgql.actors.v1.Header
 	(*Reply)(nil),                 // 1: mockgql.actors.v1.Reply
@@ -2409,7 +2522,8 @@ var file_mockgql_actors_v1_envelope_proto_goTypes = []any{
 	(*FaultSettings)(nil),         // 29: mockgql.actors.v1.FaultSettings
 	(*RequestLogEntry)(nil),       // 30: mockgql.actors.v1.RequestLogEntry
 	(*RequestLog)(nil),            // 31: mockgql.actors.v1.RequestLog
-	(*timestamppb.Timestamp)(nil), // 32: google.protobuf.Timestamp
+	(*FieldRule)(nil),             // 32: mockgql.actors.v1.FieldRule
+	(*timestamppb.Timestamp)(nil), // 33: google.protobuf.Timestamp
 }
 var file_mockgql_actors_v1_envelope_proto_depIdxs = []int32{
 	2,  // 0: mockgql.actors.v1.Reply.project:type_name -> mockgql.actors.v1.ProjectDoc
@@ -2436,20 +2550,21 @@ var file_mockgql_actors_v1_envelope_proto_depIdxs = []int32{
 	3,  // 21: mockgql.actors.v1.TableList.tables:type_name -> mockgql.actors.v1.TableDoc
 	8,  // 22: mockgql.actors.v1.OperationList.operations:type_name -> mockgql.actors.v1.OperationDoc
 	10, // 23: mockgql.actors.v1.ViewList.views:type_name -> mockgql.actors.v1.ViewDoc
-	32, // 24: mockgql.actors.v1.Usage.start:type_name -> google.protobuf.Timestamp
-	32, // 25: mockgql.actors.v1.Usage.resets_at:type_name -> google.protobuf.Timestamp
-	32, // 26: mockgql.actors.v1.LeaseGrant.start:type_name -> google.protobuf.Timestamp
-	32, // 27: mockgql.actors.v1.LeaseGrant.end:type_name -> google.protobuf.Timestamp
-	32, // 28: mockgql.actors.v1.SessionClaim.expires:type_name -> google.protobuf.Timestamp
+	33, // 24: mockgql.actors.v1.Usage.start:type_name -> google.protobuf.Timestamp
+	33, // 25: mockgql.actors.v1.Usage.resets_at:type_name -> google.protobuf.Timestamp
+	33, // 26: mockgql.actors.v1.LeaseGrant.start:type_name -> google.protobuf.Timestamp
+	33, // 27: mockgql.actors.v1.LeaseGrant.end:type_name -> google.protobuf.Timestamp
+	33, // 28: mockgql.actors.v1.SessionClaim.expires:type_name -> google.protobuf.Timestamp
 	25, // 29: mockgql.actors.v1.SessionClaims.claims:type_name -> mockgql.actors.v1.SessionClaim
-	32, // 30: mockgql.actors.v1.Adoption.expires:type_name -> google.protobuf.Timestamp
-	32, // 31: mockgql.actors.v1.RequestLogEntry.at:type_name -> google.protobuf.Timestamp
-	30, // 32: mockgql.actors.v1.RequestLog.entries:type_name -> mockgql.actors.v1.RequestLogEntry
-	33, // [33:33] is the sub-list for method output_type
-	33, // [33:33] is the sub-list for method input_type
-	33, // [33:33] is the sub-list for extension type_name
-	33, // [33:33] is the sub-list for extension extendee
-	0,  // [0:33] is the sub-list for field type_name
+	33, // 30: mockgql.actors.v1.Adoption.expires:type_name -> google.protobuf.Timestamp
+	32, // 31: mockgql.actors.v1.FaultSettings.field_rules:type_name -> mockgql.actors.v1.FieldRule
+	33, // 32: mockgql.actors.v1.RequestLogEntry.at:type_name -> google.protobuf.Timestamp
+	30, // 33: mockgql.actors.v1.RequestLog.entries:type_name -> mockgql.actors.v1.RequestLogEntry
+	34, // [34:34] is the sub-list for method output_type
+	34, // [34:34] is the sub-list for method input_type
+	34, // [34:34] is the sub-list for extension type_name
+	34, // [34:34] is the sub-list for extension extendee
+	0,  // [0:34] is the sub-list for field type_name
 }
 
 func init() { file_mockgql_actors_v1_envelope_proto_init() }
@@ -2488,7 +2603,7 @@ func file_mockgql_actors_v1_envelope_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mockgql_actors_v1_envelope_proto_rawDesc), len(file_mockgql_actors_v1_envelope_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   32,
+			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
