@@ -47,7 +47,7 @@ func TestConventionTables(t *testing.T) {
 		// (a CartLine made there would belong to no cart); CartWarning,
 		// listed by warnings, is no table.
 		{"cart.graphql", []string{"Cart", "CartDiscountCode", "CartLine"},
-			"cartCreate:create:Cart cartNoteUpdate:update:Cart cartLinesAdd:update:Cart cartDiscountCodesUpdate:update:Cart"},
+			"cartCreate:create:Cart cartNoteUpdate:update:Cart cartLinesAdd:update:Cart cartLinesUpdate:update:Cart cartLinesRemove:update:Cart cartDiscountCodesUpdate:update:Cart"},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

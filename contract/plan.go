@@ -190,6 +190,10 @@ const (
 	RoleFilter  Role = "filter"  // a where/filter input: Style names its dialect
 	RoleInput   Role = "input"   // a mutation's values; Op inc: numbers to add (Hasura's _inc)
 	RoleIgnored Role = "ignored" // accepted, not interpreted
+	// RolePart is a list of a parent row's parts that a parentWrite adds,
+	// changes or removes (Shopify's cartLinesAdd(cartId:, lines:)): Field
+	// is the parent's list field (lines), Op add, update or remove.
+	RolePart Role = "part"
 )
 
 // Arg is one argument of a root field and its role.

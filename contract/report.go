@@ -117,6 +117,8 @@ func (a *Arg) describe() string {
 		return a.Op + " on " + a.Field
 	case RoleSearch:
 		return "search"
+	case RolePart:
+		return a.Op + " " + a.Field
 	case RoleRelay:
 		return "Relay " + a.Op
 	case RoleOffset, RolePage:

@@ -206,18 +206,64 @@ func (in *interpreter) parentWrite(f *ast.FieldDefinition, child string) string 
 }
 
 // partArgs gives the arguments of a parentWrite their roles: the row's
-// key, the values of the row's own fields (cartNoteUpdate's note), and
-// the rest accepted, not interpreted (the lines of cartLinesAdd).
+// key, the values of the row's own fields (cartNoteUpdate's note), the
+// parts it adds, changes or removes (partArg: the lines of cartLinesAdd,
+// the lineIds of cartLinesRemove), and the rest accepted, not interpreted.
 func (in *interpreter) partArgs(f *ast.FieldDefinition, r *RootField) []*Arg {
 	out := in.args(f, r)
 	for i, a := range out {
 		d := in.def(f.Arguments[i].Type)
 		value := a.Role == RoleInput && a.Field != "" && (d == nil || d.Kind == ast.Scalar || d.Kind == ast.Enum)
-		if a.Role != RoleKey && !value {
+		switch {
+		case a.Role == RoleKey || value:
+		case in.partArg(f, f.Arguments[i], r.Entity, out[i]):
+		default:
 			out[i] = &Arg{Name: a.Name, Role: RoleIgnored}
 		}
 	}
 	return out
+}
+
+// partArg makes out a RolePart when the list argument a of the parentWrite
+// f names a list field of parent whose rows are entities: lines (input
+// objects) or lineIds (keys) for Cart.lines. The verb of f's name says
+// what happens to them: add, update or remove.
+func (in *interpreter) partArg(f *ast.FieldDefinition, a *ast.ArgumentDefinition, parent string, out *Arg) bool {
+	pd := in.s.Types[parent]
+	if !isList(a.Type) || pd == nil {
+		return false
+	}
+	op := ""
+	for _, w := range words(f.Name)[1:] {
+		switch nounVerbs[w] {
+		case ShapeCreate:
+			op = "add"
+		case ShapeUpdate:
+			op = "update"
+		case ShapeDelete:
+			op = "remove"
+		}
+	}
+	if op == "" {
+		return false
+	}
+	n, item := norm(a.Name), in.def(a.Type)
+	for _, pf := range pd.Fields {
+		t, many := in.target(pf)
+		if t == "" || !many {
+			continue
+		}
+		fn := norm(pf.Name)
+		switch {
+		case n == fn && item != nil && item.Kind == ast.InputObject && op != "remove":
+		case (n == singular(fn)+"ids" || n == fn && a.Type.Name() == "ID") && op == "remove":
+		default:
+			continue
+		}
+		out.Name, out.Role, out.Field, out.Op = a.Name, RolePart, pf.Name, op
+		return true
+	}
+	return false
 }
 
 // generatedWrite is a mutation not recognised: generated, its input

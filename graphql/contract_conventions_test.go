@@ -182,6 +182,39 @@ func TestContractCartParts(t *testing.T) {
 	if got := fmt.Sprint(jsonAt(out, "data.cartNoteUpdate")); !strings.Contains(got, "cart:<nil>") || !strings.Contains(got, "no-such-cart") {
 		t.Errorf("an unknown cart: %s; want no cart and a userError naming it", got)
 	}
+	// The lines: added with their values, read back through the cart,
+	// changed and removed by their ids; an id not of this cart is refused
+	// with a userError naming it, and changes nothing.
+	lines := func(q string, path string) string {
+		var out []string
+		for _, l := range jsonAt(h.must(q), path).([]any) {
+			out = append(out, fmt.Sprintf("%v×%v", jsonAt(l, "id"), jsonAt(l, "quantity")))
+		}
+		return strings.Join(out, " ")
+	}
+	if got, want := lines(`{ cart(id: "`+id+`") { lines { id quantity } } }`, "data.cart.lines"), id+"/lines/1×2"; got != want {
+		t.Errorf("a new cart's lines: %q; want only the one cartLinesAdd added above, %q", got, want)
+	}
+	add := `mutation { cartLinesAdd(cartId: "` + id + `", lines: [{merchandiseId: "v2", quantity: 3}, {merchandiseId: "v3", quantity: 1}]) { cart { lines { id quantity } } userErrors { message } } }`
+	if got, want := lines(add, "data.cartLinesAdd.cart.lines"), id+"/lines/2×3 "+id+"/lines/3×1"; !strings.HasSuffix(got, want) {
+		t.Errorf("cartLinesAdd answered the lines %q; want them to end with %q", got, want)
+	}
+	update := `mutation { cartLinesUpdate(cartId: "` + id + `", lines: [{id: "` + id + `/lines/2", quantity: 5}]) { cart { lines { id quantity } } userErrors { message } } }`
+	if got := lines(update, "data.cartLinesUpdate.cart.lines"); !strings.Contains(got, id+"/lines/2×5") {
+		t.Errorf("cartLinesUpdate answered the lines %q; want line 2 with quantity 5", got)
+	}
+	remove := `mutation { cartLinesRemove(cartId: "` + id + `", lineIds: ["` + id + `/lines/3"]) { cart { lines { id quantity } } userErrors { message } } }`
+	if got := lines(remove, "data.cartLinesRemove.cart.lines"); strings.Contains(got, "/lines/3") || !strings.Contains(got, "/lines/2×5") {
+		t.Errorf("cartLinesRemove answered the lines %q; want line 3 gone, line 2 kept", got)
+	}
+	before := lines(`{ cart(id: "`+id+`") { lines { id quantity } } }`, "data.cart.lines")
+	out = h.must(`mutation { cartLinesRemove(cartId: "` + id + `", lineIds: ["` + id + `/lines/2", "cart-1/lines/1"]) { cart { id } userErrors { message field code } } }`)
+	if got := fmt.Sprint(jsonAt(out, "data.cartLinesRemove.userErrors")); !strings.Contains(got, "code:NOT_FOUND") || !strings.Contains(got, "field:[lineIds 1]") {
+		t.Errorf("removing another cart's line: userErrors %s; want NOT_FOUND at lineIds 1", got)
+	}
+	if after := lines(`{ cart(id: "`+id+`") { lines { id quantity } } }`, "data.cart.lines"); after != before {
+		t.Errorf("a refused cartLinesRemove changed the lines: %q, then %q", before, after)
+	}
 }
 
 // TestContractSearch: a text search argument (Saleor's search and

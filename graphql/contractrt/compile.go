@@ -55,6 +55,9 @@ type Runtime struct {
 	// links are the lists of rows no foreign key holds, by "Type.field"
 	// (links.go).
 	links map[string]*ctLink
+	// parts are the tables of the list fields whose rows mutations add as
+	// a row's parts, by "Type.field" (parts.go).
+	parts map[string]*engine.Table
 }
 
 // Options are the graphql.Options a contract runtime reads, with their
@@ -106,6 +109,7 @@ func compile(ctx context.Context, p *model.Project, tables []*engine.Table, env 
 		rt.entities[e.Type] = e
 	}
 	rt.links = contractLinks(plan, rt.tables)
+	rt.parts = rt.partTables()
 	if rt.data, err = generateRows(ctx, plan, p, rt.seed, rt.values, opt.MaxGeneratedBytes); err != nil {
 		return nil, fmt.Errorf("graphql: rows of project %s: %w", p.ID, err)
 	}

@@ -46,13 +46,13 @@ func (rt *Runtime) mutationResolver(rf *contract.RootField, fd *ast.FieldDefinit
 			return nil, tv.NotReady
 		}
 		st, logLen := m.St, len(m.Log)
-		rows, err := rt.write(ctx, m, t, rf, f.Args)
+		rows, err := rt.write(ctx, m, t, rf, fd, f.Args)
 		if err == nil && rf.Shape != contract.ShapeCreate && rf.Shape != contract.ShapeUpsert && rt.errorList(fd) != nil {
 			err = unknownKeys(rf, f.Args, rows)
 		}
 		if err != nil {
+			m.St, m.Log = st, m.Log[:logLen] // a refused field writes nothing
 			if p, ok := rt.refusal(m.View(), rf, fd, f.Args, err, seed); ok {
-				m.St, m.Log = st, m.Log[:logLen]
 				return p, nil
 			}
 			return nil, err
@@ -80,7 +80,7 @@ func (rt *Runtime) succeeded(fd *ast.FieldDefinition, v any) any {
 
 // write makes the rows' changes of one mutation field and returns the
 // rows written (deleted rows as they were).
-func (rt *Runtime) write(ctx context.Context, m *answer.Mutation, t *engine.Table, rf *contract.RootField, args map[string]any) ([]*answer.RowObj, error) {
+func (rt *Runtime) write(ctx context.Context, m *answer.Mutation, t *engine.Table, rf *contract.RootField, fd *ast.FieldDefinition, args map[string]any) ([]*answer.RowObj, error) {
 	inputs := mutationInputs(rf, args)
 	if rf.Flag != "" {
 		inputs = []map[string]any{{rf.Flag: rf.On}}
@@ -110,6 +110,9 @@ func (rt *Runtime) write(ctx context.Context, m *answer.Mutation, t *engine.Tabl
 		if u, ok := args["update"].(map[string]any); ok {
 			inputs = []map[string]any{u}
 		}
+	}
+	if err := rt.writeParts(m, rf, fd, found, args); err != nil { // before the rows, which then see their parts
+		return nil, err
 	}
 	rows, err := rt.updateRows(m, t, found, merged(inputs), increments(rf, args))
 	if err == nil && rf.Link != "" && !rf.On {

@@ -52,6 +52,14 @@ func (rt *Runtime) contractResolvers() map[string]exec.Resolver {
 // entityField is the resolver of the field fd of the entity table t: its
 // relation, its attribute, or a generated value.
 func (rt *Runtime) entityField(t *engine.Table, fd *ast.FieldDefinition) exec.Resolver {
+	if part := rt.parts[t.Name+"."+fd.Name]; part != nil {
+		return rt.partsField(t, part, fd, rt.entityFieldOf(t, fd))
+	}
+	return rt.entityFieldOf(t, fd)
+}
+
+// entityFieldOf is entityField without parts.
+func (rt *Runtime) entityFieldOf(t *engine.Table, fd *ast.FieldDefinition) exec.Resolver {
 	for _, rf := range t.Rels {
 		if rf.Name == fd.Name {
 			return rt.relationField(rf, fd)

@@ -288,12 +288,13 @@ for (const op of valid) {
 }
 
 // Latin placeholder words in fields that say what they hold (lorem ipsum's
-// words that are no English words: "sit", "non", "quasi" are left out).
+// words that are no English words: "sit", "non", "quasi" are left out, and
+// so are people's names: "maxime" is Maxime Schmitt's first name too).
 const lorem = new Set(("lorem ipsum dolor amet consectetur adipiscing adipisci elit sed eiusmod tempor incididunt labore dolore aliqua " +
   "enim veniam quis nostrud exercitation ullamco laboris nisi aliquip commodo consequat duis aute irure reprehenderit voluptate esse " +
   "cillum fugiat nulla pariatur excepteur occaecat cupidatat proident officia deserunt mollit laborum voluptatem quia quam " +
   "eius modi tempora numquam aliquam quaerat magnam dolorem neque porro quisquam voluptas accusantium doloremque laudantium totam aperiam " +
-  "eaque quae illo inventore veritatis architecto beatae explicabo ipsam quod maxime placeat facere possimus omnis " +
+  "eaque quae illo inventore veritatis architecto beatae explicabo ipsam quod placeat facere possimus omnis " +
   "assumenda repellendus temporibus autem quibusdam officiis debitis rerum necessitatibus saepe eveniet voluptates repudiandae recusandae itaque earum tenetur sapiente delectus").split(" "));
 const freeText = /description|body|content|text|html|summary|excerpt|note|message|comment|bio|about|caption|value|encoded/i;
 const placeholder = [];
