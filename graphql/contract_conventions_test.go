@@ -1,12 +1,18 @@
 package graphql
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/mockgql/mockgql/contract"
 	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/internal/testdata"
 	"github.com/mockgql/mockgql/model"
@@ -387,5 +393,64 @@ func TestContractLookupByNaturalKey(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestContractShopifyCartLines: on Shopify's Storefront API, whose
+// Cart.lines is a connection of an interface (BaseCartLine) with no field
+// back to the cart, cartLinesAdd adds lines holding the merchandise the
+// input names, cartLinesUpdate and cartLinesRemove change and remove
+// them, and the cart's totalQuantity is their sum.
+func TestContractShopifyCartLines(t *testing.T) {
+	raw, err := os.ReadFile("../contract/testdata/shopify-storefront.introspection.json.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &model.Project{ID: "pcart1", Slug: "cart", Name: "cart", Kind: model.KindAccount}
+	if _, err := contract.Apply(p, doc, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatal(err)
+	}
+	h := &rtHarness{tb: t, rt: rtCompile(t, p, Options{}), pool: memPool{}, ov: engine.NewOverlay()}
+	var variants []string
+	for _, p := range jsonAt(h.must(`{ products(first: 20) { nodes { variants(first: 1) { nodes { id } } } } }`), "data.products.nodes").([]any) {
+		for _, v := range jsonAt(p, "variants.nodes").([]any) {
+			variants = append(variants, fmt.Sprint(jsonAt(v, "id")))
+		}
+	}
+	if len(variants) < 2 {
+		t.Fatalf("%d variants in 20 products", len(variants))
+	}
+	id := fmt.Sprint(jsonAt(h.must(`mutation { cartCreate(input: {}) { cart { id } } }`), "data.cartCreate.cart.id"))
+	const sel = `cart { totalQuantity lines(first: 10) { nodes { id quantity merchandise { ... on ProductVariant { id } } } } } userErrors { message }`
+	state := func(out map[string]any, root string) string {
+		var lines []string
+		for _, l := range jsonAt(out, "data."+root+".cart.lines.nodes").([]any) {
+			lines = append(lines, fmt.Sprintf("%v:%v×%v", jsonAt(l, "id"), jsonAt(l, "merchandise.id"), jsonAt(l, "quantity")))
+		}
+		return fmt.Sprintf("%v %s", jsonAt(out, "data."+root+".cart.totalQuantity"), strings.Join(lines, " "))
+	}
+	add := fmt.Sprintf(`mutation { cartLinesAdd(cartId: %q, lines: [{merchandiseId: %q, quantity: 2}, {merchandiseId: %q, quantity: 1}]) { %s } }`, id, variants[0], variants[1], sel)
+	if got, want := state(h.must(add), "cartLinesAdd"), fmt.Sprintf("3 %s/lines/1:%s×2 %s/lines/2:%s×1", id, variants[0], id, variants[1]); got != want {
+		t.Errorf("cartLinesAdd: %s; want %s", got, want)
+	}
+	update := fmt.Sprintf(`mutation { cartLinesUpdate(cartId: %q, lines: [{id: "%s/lines/2", quantity: 4}]) { %s } }`, id, id, sel)
+	if got, want := state(h.must(update), "cartLinesUpdate"), fmt.Sprintf("6 %s/lines/1:%s×2 %s/lines/2:%s×4", id, variants[0], id, variants[1]); got != want {
+		t.Errorf("cartLinesUpdate: %s; want %s", got, want)
+	}
+	remove := fmt.Sprintf(`mutation { cartLinesRemove(cartId: %q, lineIds: ["%s/lines/1"]) { %s } }`, id, id, sel)
+	if got, want := state(h.must(remove), "cartLinesRemove"), fmt.Sprintf("4 %s/lines/2:%s×4", id, variants[1]); got != want {
+		t.Errorf("cartLinesRemove: %s; want %s", got, want)
+	}
+	out := h.must(fmt.Sprintf(`{ cart(id: %q) { totalQuantity lines(first: 10) { nodes { id quantity merchandise { ... on ProductVariant { id } } } } } }`, id))
+	if got := fmt.Sprint(jsonAt(out, "data.cart.totalQuantity")); got != "4" {
+		t.Errorf("the cart reads back with totalQuantity %s; want 4", got)
 	}
 }

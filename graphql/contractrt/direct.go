@@ -44,6 +44,8 @@ func (rt *Runtime) contractDirect(obj *exec.ObjectType, sp *exec.Plan) any {
 		case fd == nil:
 		case (s.Kind == answer.StepRelOne || s.Kind == answer.StepRelMany) && len(fd.Arguments) > 0:
 			s.Kind, s.Rel, s.Child = answer.StepGeneric, nil, nil
+		case rt.isPartTotal(t, fd):
+			// totals of a row's parts are summed by their resolver (parts.go)
 		case s.Kind == answer.StepGeneric && t.ByName[fd.Name] != nil && !t.ByName[fd.Name].IsID:
 			rt.directAttr(s, t.ByName[fd.Name], fd.Type.Name())
 		case s.Kind == answer.StepGeneric && len(fd.Arguments) == 0:

@@ -315,6 +315,9 @@ func rowValues(tv *engine.TableView, in map[string]any) (map[string]json.RawMess
 		if a == nil {
 			a = foreignKeyNamed(tv.Table, k)
 		}
+		if a == nil {
+			a = hiddenLinkNamed(tv.Table, k)
+		}
 		switch {
 		case a == nil || a.Mapping == model.MappingConstant:
 			continue
@@ -352,6 +355,19 @@ func connected(t *engine.Table, name string, x any) (*engine.Attr, any) {
 // foreignKeyNamed returns the foreign key attribute of the to-one relation
 // that name names with an id suffix (folderId, folder_id: Document.folder),
 // or nil.
+// hiddenLinkNamed returns the hidden link column (contract.HiddenKey) of
+// the to-one field that name names as <field>Id — Shopify's
+// CartLineInput.merchandiseId for CartLine.merchandise, a union — or nil.
+func hiddenLinkNamed(t *engine.Table, name string) *engine.Attr {
+	base, ok := strings.CutSuffix(name, "Id")
+	if !ok {
+		return nil
+	}
+	return t.ByName[contract.HiddenKey+base]
+}
+
+// foreignKeyNamed returns the foreign key of the to-one relation of t that
+// name names as <relation>Id or <relation>Key, or nil.
 func foreignKeyNamed(t *engine.Table, name string) *engine.Attr {
 	n := fold(name)
 	for _, rf := range t.Rels {

@@ -3,6 +3,8 @@ package contractrt
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
@@ -153,6 +155,66 @@ func (rt *Runtime) writePart(m *answer.Mutation, t *engine.Table, a *contract.Ar
 	return nil
 }
 
+// partRows returns the function that finds a row's parts of field: the
+// created rows of part whose ids name the row.
+func (rt *Runtime) partRows(part *engine.Table, field string) func(*answer.RowObj) (*engine.TableView, []int32) {
+	return func(ro *answer.RowObj) (*engine.TableView, []int32) {
+		tv := ro.TV.View.TableView(part)
+		prefix := partPrefix(ro.TV.ID(ro.Row), field)
+		var rows []int32
+		for r := tv.N; r < tv.End(); r++ {
+			if rec := tv.Record(r); (rec == nil || !rec.Deleted) && strings.HasPrefix(tv.ID(r), prefix) {
+				rows = append(rows, r)
+			}
+		}
+		return tv, rows
+	}
+}
+
+// partTotal returns the resolver of fd when it totals a number of t's
+// parts (Shopify's Cart.totalQuantity over its lines' quantity): the sum
+// over the row's parts once it has some or when a mutation created it,
+// else what base answers.
+func (rt *Runtime) partTotal(t *engine.Table, fd *ast.FieldDefinition, base exec.Resolver) (exec.Resolver, bool) {
+	name, ok := strings.CutPrefix(fd.Name, "total")
+	if !ok || name == "" || fd.Type.Elem != nil || (fd.Type.Name() != "Int" && fd.Type.Name() != "Float") {
+		return nil, false
+	}
+	for _, key := range slices.Sorted(maps.Keys(rt.parts)) {
+		part := rt.parts[key]
+		field, ok := strings.CutPrefix(key, t.Name+".")
+		a := foldedAttr(part, name)
+		if !ok || a == nil || (a.Type != model.TypeInt && a.Type != model.TypeFloat) {
+			continue
+		}
+		parts := rt.partRows(part, field)
+		return func(ctx context.Context, f *exec.Field) (any, error) {
+			ro := f.Parent.(*answer.RowObj)
+			tv, rows := parts(ro)
+			if ro.Row < ro.TV.N && len(rows) == 0 {
+				return base(ctx, f)
+			}
+			sum := 0.0
+			for _, r := range rows {
+				if n, ok := engine.NumberOf(tv.Value(a, r)); ok {
+					sum += n
+				}
+			}
+			if fd.Type.Name() == "Int" {
+				return int(sum), nil
+			}
+			return sum, nil
+		}, true
+	}
+	return nil, false
+}
+
+// isPartTotal reports whether the field fd of t totals a number of its parts.
+func (rt *Runtime) isPartTotal(t *engine.Table, fd *ast.FieldDefinition) bool {
+	_, ok := rt.partTotal(t, fd, nil)
+	return ok
+}
+
 // cloneWith returns a copy of in with key set to v.
 func cloneWith(in map[string]any, key string, v any) map[string]any {
 	out := make(map[string]any, len(in)+1)
@@ -166,19 +228,9 @@ func cloneWith(in map[string]any, key string, v any) map[string]any {
 // partsField answers the list field fd of t whose rows mutations add as
 // parts: a row's parts once it has some or when a mutation created it,
 // else what base answers.
-func (rt *Runtime) partsField(t, part *engine.Table, fd *ast.FieldDefinition, base exec.Resolver) exec.Resolver {
-	parts := func(ro *answer.RowObj) (*engine.TableView, []int32) {
-		tv := ro.TV.View.TableView(part)
-		prefix := partPrefix(ro.TV.ID(ro.Row), fd.Name)
-		var rows []int32
-		for r := tv.N; r < tv.End(); r++ {
-			if rec := tv.Record(r); (rec == nil || !rec.Deleted) && strings.HasPrefix(tv.ID(r), prefix) {
-				rows = append(rows, r)
-			}
-		}
-		return tv, rows
-	}
-	list := rt.listField(part, fd, parts)
+func (rt *Runtime) partsField(part *engine.Table, fd *ast.FieldDefinition, base exec.Resolver) exec.Resolver {
+	parts := rt.partRows(part, fd.Name)
+	list := rt.listField(part, fd, rt.partRows(part, fd.Name))
 	return func(ctx context.Context, f *exec.Field) (any, error) {
 		ro := f.Parent.(*answer.RowObj)
 		if ro.Row < ro.TV.N {

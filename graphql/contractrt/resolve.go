@@ -9,6 +9,7 @@ import (
 	"github.com/vektah/gqlparser/v2/ast"
 
 	"github.com/mockgql/mockgql/contract"
+	"github.com/mockgql/mockgql/dataset"
 	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/mockgql/mockgql/graphql/internal/answer"
@@ -53,7 +54,10 @@ func (rt *Runtime) contractResolvers() map[string]exec.Resolver {
 // relation, its attribute, or a generated value.
 func (rt *Runtime) entityField(t *engine.Table, fd *ast.FieldDefinition) exec.Resolver {
 	if part := rt.parts[t.Name+"."+fd.Name]; part != nil {
-		return rt.partsField(t, part, fd, rt.entityFieldOf(t, fd))
+		return rt.partsField(part, fd, rt.entityFieldOf(t, fd))
+	}
+	if total, ok := rt.partTotal(t, fd, rt.entityFieldOf(t, fd)); ok {
+		return total
 	}
 	return rt.entityFieldOf(t, fd)
 }
@@ -71,7 +75,31 @@ func (rt *Runtime) entityFieldOf(t *engine.Table, fd *ast.FieldDefinition) exec.
 	if l := rt.links[t.Name+"."+fd.Name]; l != nil {
 		return rt.listField(l.to, fd, func(ro *answer.RowObj) (*engine.TableView, []int32) { return rt.linked(l, ro.TV, ro.Row) })
 	}
+	if link := t.ByName[contract.HiddenKey+fd.Name]; link != nil && fd.Type.Elem == nil {
+		return rt.linkedField(link, fd, rt.generatedField(t.Name, fd))
+	}
 	return rt.generatedField(t.Name, fd)
+}
+
+// linkedField answers a to-one field of an interface or union type that a
+// hidden link column holds for the rows a mutation gave one (Shopify's
+// cartLinesAdd(lines: [{merchandiseId}])): the row of the type's tables
+// with that id; else what generated answers.
+func (rt *Runtime) linkedField(link *engine.Attr, fd *ast.FieldDefinition, generated exec.Resolver) exec.Resolver {
+	tables := rt.tablesOf(fd.Type.Name())
+	return func(ctx context.Context, f *exec.Field) (any, error) {
+		ro := f.Parent.(*answer.RowObj)
+		if v := ro.TV.Value(link, ro.Row); v.Kind == dataset.String && v.Str != "" {
+			for _, t := range tables {
+				if tv := ro.TV.View.TableView(t); tv.NotReady == nil {
+					if r := tv.ByID(v.Str); r >= 0 {
+						return &answer.RowObj{TV: tv, Row: r}, nil
+					}
+				}
+			}
+		}
+		return generated(ctx, f)
+	}
 }
 
 // attributeField answers an attribute as the schema types it: JSON
