@@ -121,7 +121,7 @@ func NewExecutor(e Executor) (*Executor, error) {
 	}
 	ex.attachIntrospection()
 	ex.ruleList = sortedRules(ex.validationRules())
-	ex.cache = newDocCache(ex.CacheSize)
+	ex.cache, ex.shapes = newDocCache(ex.CacheSize), nil
 	if !ex.NoShapes && ex.CacheSize > 0 {
 		ex.shapes = newDocCache(ex.CacheSize)
 		ex.shapes.maxBytes = ShapeCacheBytes

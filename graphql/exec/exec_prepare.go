@@ -316,6 +316,10 @@ func (p *Prepared) Source() string {
 	return p.doc.query
 }
 
+// Shaped reports whether p runs on the document of its text's shape, its
+// literals lifted into variables, rather than on its text's own (shape.go).
+func (p *Prepared) Shaped() bool { return p.src != nil }
+
 // OperationName returns the operation's name, "" for an anonymous one.
 func (p *Prepared) OperationName() string { return p.op.Name }
 

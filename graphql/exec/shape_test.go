@@ -183,3 +183,28 @@ func FuzzShape(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkPrepareDistinct prepares texts the text cache has not seen, of
+// one shape: on the shape's document, and each parsed and validated.
+func BenchmarkPrepareDistinct(b *testing.B) {
+	for _, bc := range []struct {
+		name     string
+		noShapes bool
+	}{{"shapes", false}, {"no shapes", true}} {
+		b.Run(bc.name, func(b *testing.B) {
+			ex := newTestExecutorWith(b, nil, func(e *Executor) { e.NoShapes, e.CacheSize = bc.noShapes, 1 })
+			queries := make([]string, 1024)
+			for i := range queries {
+				queries[i] = fmt.Sprintf(`{ products(page: %d, pageSize: 20, sortDirection: DESC) { total items { id name price } } echo(s: "cat-%d", f: %d.5) }`, i, i%50, i)
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				if _, res := ex.Prepare(Request{Query: queries[i%len(queries)]}); res != nil {
+					b.Fatal(res.Errors)
+				}
+				i++
+			}
+		})
+	}
+}
