@@ -21,10 +21,10 @@ import (
 // runs on the shape's parsed, validated and planned document, with the
 // literals that vary lifted into variables (docs/reference/bounds.md,
 // "GraphQL documents"). Only literals whose every document of the shape
-// validates and coerces alike are lifted: arguments of a built-in scalar
-// type (Int, Float, String, ID) of fields, checked one by one as the
+// validates and coerces alike are lifted: arguments of fields where a
+// scalar other than Boolean is expected, checked one by one as the
 // validator and the coercion would. The others (directive arguments,
-// variable defaults, enum values, custom scalars, unknown arguments, the
+// variable defaults, enum values, booleans, unknown arguments, the
 // arguments of fields whose response key repeats, which validation
 // compares) must repeat the shape's first document's values, or the text
 // takes the usual path.
@@ -38,15 +38,16 @@ const ShapeCacheBytes = 4 << 20
 // literal of the shape becomes, and where the tokens of the document it
 // was parsed from begin, to locate errors in another text of the shape.
 type shape struct {
-	lits   []shapeLit
-	starts []int32 // rune offset of each token of the first text, comments left out
+	lits    []shapeLit
+	starts  []int32 // rune offset of each token of the first text, comments left out
+	textLen int     // bytes of the first text
 }
 
 // shapeLit is one literal of a shape: lifted into the variable name, as
-// the built-in scalar scalar, or kept, when every text must repeat value.
+// the scalar scalar, or kept, when every text must repeat value.
 type shapeLit struct {
 	name   string // the variable, "" when kept
-	scalar string // Int, Float, String or ID when lifted
+	scalar string // when lifted: Int, Float, String, ID, or "" for a custom scalar
 	kind   lexer.Type
 	value  string // when kept
 }
@@ -137,19 +138,40 @@ func (sh *shape) vars(s *shapeScan, extra int) (map[string]any, bool) {
 	return vars, true
 }
 
-// liftedValue is literalScalar for a token: the value a literal of the
-// token's kind coerces to as the built-in scalar name.
-func liftedValue(name string, tok lexer.Token) (any, bool) {
+// liftedValue is what a literal token coerces to where scalar is
+// expected, as literalScalar, or plainLiteral for a custom scalar (""),
+// reads it; false when it does not coerce, or when validation could refuse
+// it: gqlparser reads every Int literal as 64 bits and every Float as a
+// float64 within a value whose type is not a custom scalar, an input
+// object's fields included, so a text with one that does not fit takes
+// the usual path.
+func liftedValue(scalar string, tok lexer.Token) (any, bool) {
+	switch tok.Kind {
+	case lexer.Int:
+		if _, err := strconv.ParseInt(tok.Value, 10, 64); err != nil {
+			return nil, false
+		}
+	case lexer.Float:
+		if _, err := strconv.ParseFloat(tok.Value, 64); err != nil {
+			return nil, false
+		}
+	}
 	switch {
-	case name == "Int" && tok.Kind == lexer.Int:
+	case scalar == "":
+		if tok.Kind == lexer.Int || tok.Kind == lexer.Float {
+			f, _ := strconv.ParseFloat(tok.Value, 64)
+			return f, true
+		}
+		return tok.Value, true
+	case scalar == "Int" && tok.Kind == lexer.Int:
 		i, err := strconv.ParseInt(tok.Value, 10, 32)
 		return int(i), err == nil
-	case name == "Float" && (tok.Kind == lexer.Int || tok.Kind == lexer.Float):
+	case scalar == "Float" && (tok.Kind == lexer.Int || tok.Kind == lexer.Float):
 		f, err := strconv.ParseFloat(tok.Value, 64)
 		return f, err == nil
-	case name == "String" && (tok.Kind == lexer.String || tok.Kind == lexer.BlockString):
+	case scalar == "String" && (tok.Kind == lexer.String || tok.Kind == lexer.BlockString):
 		return tok.Value, true
-	case name == "ID" && (tok.Kind == lexer.String || tok.Kind == lexer.BlockString || tok.Kind == lexer.Int):
+	case scalar == "ID" && (tok.Kind == lexer.String || tok.Kind == lexer.BlockString || tok.Kind == lexer.Int):
 		return tok.Value, true
 	}
 	return nil, false
@@ -222,7 +244,7 @@ func (e *Executor) learnShape(query string, s *shapeScan) {
 		return
 	}
 	core.Walk(e.Schema, doc, &core.Events{})
-	sh := &shape{lits: make([]shapeLit, len(s.lits)), starts: slices.Clone(s.starts)}
+	sh := &shape{lits: make([]shapeLit, len(s.lits)), starts: slices.Clone(s.starts), textLen: len(query)}
 	l := &lifter{lits: sh.lits, at: make(map[int]int, len(s.lits)), repeated: repeatedKeys(doc),
 		consts: inputCoercer{schema: e.Schema}}
 	for i, tok := range s.lits {
@@ -277,9 +299,9 @@ func (l *lifter) field(f *ast.Field) {
 	}
 }
 
-// value lifts the literals of v that sit where a built-in scalar other
-// than Boolean is expected (not a list: a single value there becomes a
-// list of one).
+// value lifts the literals of v that sit where a scalar other than
+// Boolean is expected (not a list: a single value there becomes a list of
+// one).
 func (l *lifter) value(v *ast.Value) {
 	switch v.Kind {
 	case ast.ListValue, ast.ObjectValue:
@@ -295,8 +317,11 @@ func (l *lifter) value(v *ast.Value) {
 	if t == nil || t.Elem != nil || v.Position == nil {
 		return
 	}
-	switch t.NamedType {
-	case "Int", "Float", "String", "ID":
+	scalar := t.NamedType
+	switch def := l.consts.schema.Types[scalar]; {
+	case scalar == "Int", scalar == "Float", scalar == "String", scalar == "ID":
+	case def != nil && def.Kind == ast.Scalar && !isBuiltinScalar(scalar):
+		scalar = "" // validation skips custom scalars; coercion reads them plainly
 	default:
 		return
 	}
@@ -304,7 +329,7 @@ func (l *lifter) value(v *ast.Value) {
 	if !ok {
 		return
 	}
-	l.lits[i] = shapeLit{name: liftedName(i), scalar: t.NamedType, kind: l.lits[i].kind}
+	l.lits[i] = shapeLit{name: liftedName(i), scalar: scalar, kind: l.lits[i].kind}
 	v.Kind, v.Raw = ast.Variable, l.lits[i].name
 }
 

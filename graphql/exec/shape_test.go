@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -35,6 +36,9 @@ var shapeTemplates = []string{
 	`mutation { log(entry: %S) }`,
 	`{ echo(i: %I) } query Two { echo(f: %F) }`,
 	`{ oldField(old: %I, kept: %I) }`,
+	`{ echo(f: %I, id: %I) }`,
+	`{ products(category: %F) { total } echo(j: %S, input: {name: %S, meta: %I}) }`,
+	`{ products(category: %S, page: %I) { page } x: products(category: %I) { total } }`,
 }
 
 var shapeLiterals = map[byte][]string{
@@ -162,7 +166,7 @@ func TestShapeSharesDocument(t *testing.T) {
 }
 
 // FuzzShape compares, for any document, the answer of an executor that
-// first saw another text of the document's shape (its literals changed)
+// first saw another text of the document's shape (its digits changed)
 // with the answer of an executor without a shape cache.
 func FuzzShape(f *testing.F) {
 	rnd := rand.New(rand.NewPCG(1, 2))
@@ -175,7 +179,9 @@ func FuzzShape(f *testing.F) {
 		if len(query) > 4096 || len(first) > 4096 {
 			return
 		}
-		shapedEx.Prepare(Request{Query: first, OperationName: opName(first)}) // learns its shape
+		// Each learns its shape; the second is most often query's own.
+		shapedEx.Prepare(Request{Query: first, OperationName: opName(first)})
+		shapedEx.Prepare(Request{Query: strings.Map(rotateDigit, query), OperationName: opName(query)})
 		want, _ := answer(t, plainEx, query)
 		got, _ := answer(t, shapedEx, query)
 		if !bytes.Equal(got, want) {
@@ -207,4 +213,48 @@ func BenchmarkPrepareDistinct(b *testing.B) {
 			}
 		})
 	}
+}
+
+// rotateDigit maps each digit to the next one.
+func rotateDigit(r rune) rune {
+	if r >= '0' && r <= '9' {
+		return '0' + (r-'0'+1)%10
+	}
+	return r
+}
+
+// TestShapeCacheBytes: a client sending 3,000 texts of as many shapes (an
+// alias numbers each) fills the shape cache to its bound and no further,
+// and the estimate of a shape's bytes is not below what its document, its
+// plans and the text cache's document of its first text keep.
+func TestShapeCacheBytes(t *testing.T) {
+	ex, err := NewExecutor(Executor{Schema: mustLoadSchema(t, cacheSDL)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	const n = 3000
+	for i := 0; i < n; i++ {
+		q := fmt.Sprintf(`{ a%d: searchProducts(minPrice: %d, nameLike: "g", sortField: "price", page: %d) { total items { id name price category } } }`, i, i, i%50)
+		p, refused := ex.Prepare(Request{Query: q})
+		if refused != nil {
+			t.Fatal(refused.Errors)
+		}
+		if _, err := p.Execute(context.Background(), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	texts, shapes := ex.cache, ex.shapes
+	if shapes.bytes.Load() > ShapeCacheBytes || len(shapes.items) < 300 || texts.bytes.Load() > texts.maxBytes {
+		t.Fatalf("shape cache holds %d shapes, %d estimated bytes (bound %d)", len(shapes.items), shapes.bytes.Load(), int64(ShapeCacheBytes))
+	}
+	kept := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	if est := texts.bytes.Load() + shapes.bytes.Load(); kept > est {
+		t.Errorf("the caches keep %d bytes, estimated %d", kept, est)
+	}
+	t.Logf("%d texts and %d shapes cached: %d bytes kept, estimated %d + %d", len(texts.items), len(shapes.items), kept, texts.bytes.Load(), shapes.bytes.Load())
 }
