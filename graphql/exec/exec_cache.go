@@ -85,6 +85,21 @@ func (c *docCache) get(query string) *document {
 	return el.Value.(*document)
 }
 
+// getKey is get for a key in bytes, without copying it.
+func (c *docCache) getKey(key []byte) *document {
+	if c.size <= 0 || len(key) > maxCachedQuery {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.items[string(key)]
+	if !ok {
+		return nil
+	}
+	c.order.MoveToFront(el)
+	return el.Value.(*document)
+}
+
 // put adds d, evicting the least recently used document when full. If
 // another goroutine added the same query meanwhile, put returns that one,
 // so that all callers share one document and its plans.

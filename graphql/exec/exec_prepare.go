@@ -115,7 +115,7 @@ func (e *Executor) prepareShaped(ctx context.Context, req Request) (*Prepared, *
 		return nil, e.document(ctx, req.Query)
 	}
 	defer s.release()
-	sd := e.shapes.get(string(s.key))
+	sd := e.shapes.getKey(s.key)
 	if sd != nil {
 		if p := e.onShape(sd, s, text, req); p != nil {
 			return p, nil
