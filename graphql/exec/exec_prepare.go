@@ -50,7 +50,8 @@ type Prepared struct {
 }
 
 // Prepare parses and validates req.Query (documents are cached by query
-// text), selects the operation (req.OperationName, or the only one when
+// text, and by shape: a new text of a known shape runs on the shape's
+// document, shape.go), selects the operation (req.OperationName, or the only one when
 // empty) and coerces req.Variables (a missing variable takes its declared
 // default). On failure it returns nil and a refused *Result whose Code is
 // model.CodeParseFailed or model.CodeValidateFailed; an unknown operation, a
@@ -122,8 +123,11 @@ func (e *Executor) prepareShaped(ctx context.Context, req Request) (*Prepared, *
 		}
 	}
 	d := e.document(ctx, text)
-	if sd == nil && d.doc != nil {
+	if sd == nil && d.doc != nil && acquireSlot(ctx) {
+		// Learning parses and walks the text again: a slot, as parsing
+		// and validating take one.
 		e.learnShape(text, s)
+		releaseSlot()
 	}
 	return nil, d
 }
