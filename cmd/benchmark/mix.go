@@ -280,9 +280,14 @@ func mixBench(bin, self, dir string, srv *mockgql, fx *fixture, o options, rep *
 }
 
 // mixSmallCache measures the 10k mix on a server whose query cache is
-// 1 MB: every query is computed.
+// 1 MB and whose answer cache is off: every query is computed.
 func mixSmallCache(bin, self, dir string, queries []string, o options, rep *report) error {
-	srv, err := startMockgql(bin, filepath.Join(dir, "cache1"), "--ip-limit", "0", "--query-cache-mb", "1")
+	args := []string{"--ip-limit", "0", "--query-cache-mb", "1", "--answer-cache-mb", "0"}
+	pp := os.Getenv("BENCH_PPROF_MIX") // this server's profiles of the 4,096 texts (BENCH_PPROF's go to the first server)
+	if pp != "" {
+		args = append(args, "--debug-addr", pp)
+	}
+	srv, err := startMockgql(bin, filepath.Join(dir, "cache1"), args...)
 	if err != nil {
 		return err
 	}
@@ -295,8 +300,25 @@ func mixSmallCache(bin, self, dir string, queries []string, o options, rep *repo
 	if err != nil {
 		return err
 	}
-	return measureMix(self, dir, "list mix 10k (1,000 queries, cache 1 MB)", srv, fx.runtimePath, fx.key, set, o, rep)
+	if err := measureMix(self, dir, "list mix 10k (1,000 queries, cache 1 MB)", srv, fx.runtimePath, fx.key, set, o, rep); err != nil {
+		return err
+	}
+	// More texts than the runtime's document cache holds (about 1,000 of
+	// these): each is new to it, of one of a few dozen shapes.
+	many, err := collectMix(srv, fx.runtimePath, fx.key, mixQueries("mixSmall", mixManyCount, 3))
+	if err != nil {
+		return err
+	}
+	name := "list mix 10k (4,096 queries, cache 1 MB)"
+	if pp != "" {
+		go saveProfiles(pp, name)
+	}
+	return measureMix(self, dir, name, srv, fx.runtimePath, fx.key, many, o, rep)
 }
+
+// mixManyCount is the distinct queries of the scenario whose texts
+// overflow the document cache.
+const mixManyCount = 4096
 
 // mutate applies n mutations to the Large table of the project at path,
 // 10 a request: 40% updates, 40% creates, 20% deletes, of distinct rows.

@@ -74,9 +74,15 @@ type Executor struct {
 	// for none. The mock runtime sets it to write rows without resolvers.
 	DirectPlan DirectCompiler
 
+	// NoShapes turns the shape cache off (shape.go): every text is then
+	// parsed, validated and planned on its own. The cache is off too when
+	// CacheSize is negative.
+	NoShapes bool
+
 	types    map[string]*objectType // object types by name, with their fields precomputed
 	ruleList []validator.Rule       // the validation rules, in the order validate runs them
 	cache    *docCache
+	shapes   *docCache // by shape key; nil when off
 }
 
 // Default limits of an Executor.
@@ -115,7 +121,11 @@ func NewExecutor(e Executor) (*Executor, error) {
 	}
 	ex.attachIntrospection()
 	ex.ruleList = sortedRules(ex.validationRules())
-	ex.cache = newDocCache(ex.CacheSize)
+	ex.cache, ex.shapes = newDocCache(ex.CacheSize), nil
+	if !ex.NoShapes && ex.CacheSize > 0 {
+		ex.shapes = newDocCache(ex.CacheSize)
+		ex.shapes.maxBytes = ShapeCacheBytes
+	}
 	return &ex, nil
 }
 

@@ -42,6 +42,16 @@ var docBytes atomic.Int64
 // 120-byte list query (TestDocCacheBytes measures it).
 func docCost(query string) int64 { return 4096 + 25*int64(len(query)) }
 
+// cost estimates what d holds: a shape's document is the parse of a text
+// of the shape, which may be longer than its key, and its shape
+// (TestShapeCacheBytes measures it).
+func (d *document) cost() int64 {
+	if d.shape == nil {
+		return docCost(d.query)
+	}
+	return 4096 + 25*int64(d.shape.textLen) + 2*int64(len(d.query)) + 4*int64(len(d.shape.starts)) + 64*int64(len(d.shape.lits))
+}
+
 // maxCachedQuery is the longest query text the cache keeps: clients repeat
 // short queries, while keeping long ones would let a client fill memory
 // with a few distinct megabyte bodies.
@@ -75,6 +85,21 @@ func (c *docCache) get(query string) *document {
 	return el.Value.(*document)
 }
 
+// getKey is get for a key in bytes, without copying it.
+func (c *docCache) getKey(key []byte) *document {
+	if c.size <= 0 || len(key) > maxCachedQuery {
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.items[string(key)]
+	if !ok {
+		return nil
+	}
+	c.order.MoveToFront(el)
+	return el.Value.(*document)
+}
+
 // put adds d, evicting the least recently used document when full. If
 // another goroutine added the same query meanwhile, put returns that one,
 // so that all callers share one document and its plans.
@@ -89,13 +114,13 @@ func (c *docCache) put(d *document) *document {
 		return el.Value.(*document)
 	}
 	c.items[d.query] = c.order.PushFront(d)
-	c.add(docCost(d.query))
+	c.add(d.cost())
 	for c.order.Len() > 1 && (c.order.Len() > c.size || c.bytes.Load() > c.maxBytes || docBytes.Load() > DocCacheProcessBytes) {
 		oldest := c.order.Back()
 		c.order.Remove(oldest)
-		q := oldest.Value.(*document).query
-		delete(c.items, q)
-		c.add(-docCost(q))
+		od := oldest.Value.(*document)
+		delete(c.items, od.query)
+		c.add(-od.cost())
 	}
 	return d
 }

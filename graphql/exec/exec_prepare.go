@@ -21,6 +21,7 @@ type document struct {
 	refused *Result            // parse or validation failure
 	plans   sync.Map           // *ast.OperationDefinition -> *opPlan, for plans that depend on no variable
 	size    atomic.Int64       // size of the last data written, to size the next buffer
+	shape   *shape             // set for a shape's document (shape.go), whose query is the shape's key
 }
 
 // opPlan is the plan of an operation's root selection, shared by every
@@ -45,10 +46,12 @@ type Prepared struct {
 	plan       *selectionPlan
 	rootType   *objectType
 	rootFields []string
+	src        *shapeSource // the request's own text when doc is a shape's
 }
 
 // Prepare parses and validates req.Query (documents are cached by query
-// text), selects the operation (req.OperationName, or the only one when
+// text, and by shape: a new text of a known shape runs on the shape's
+// document, shape.go), selects the operation (req.OperationName, or the only one when
 // empty) and coerces req.Variables (a missing variable takes its declared
 // default). On failure it returns nil and a refused *Result whose Code is
 // model.CodeParseFailed or model.CodeValidateFailed; an unknown operation, a
@@ -68,7 +71,13 @@ func (e *Executor) Prepare(req Request) (*Prepared, *Result) {
 // stops once ctx is done, giving a refused Result with Code
 // model.CodeQueryTimeout (never cached).
 func (e *Executor) PrepareContext(ctx context.Context, req Request) (*Prepared, *Result) {
-	d := e.document(ctx, req.Query)
+	d := e.cache.get(req.Query)
+	if d == nil {
+		var p *Prepared
+		if p, d = e.prepareShaped(ctx, req); p != nil {
+			return p, nil
+		}
+	}
 	if d.refused != nil {
 		return nil, d.refused
 	}
@@ -91,6 +100,66 @@ func (e *Executor) PrepareContext(ctx context.Context, req Request) (*Prepared, 
 	o := e.planFor(d, op, vars, p.rootType)
 	p.plan, p.rootFields = o.plan, o.rootFields
 	return p, nil
+}
+
+// prepareShaped prepares req, whose text the text cache does not hold, on
+// its shape's document when the shape cache holds that shape and the
+// text's literals fit it; otherwise it returns the text's own document,
+// learning its shape when the text validates.
+func (e *Executor) prepareShaped(ctx context.Context, req Request) (*Prepared, *document) {
+	if e.shapes == nil || len(req.Query) > maxCachedQuery {
+		return nil, e.document(ctx, req.Query)
+	}
+	text := strings.Clone(req.Query) // the literals' values share its memory, not the request body's
+	s := scanShape(text, e.Bounds.MaxTokens)
+	if s == nil {
+		return nil, e.document(ctx, req.Query)
+	}
+	defer s.release()
+	sd := e.shapes.getKey(s.key)
+	if sd != nil {
+		if p := e.onShape(sd, s, text, req); p != nil {
+			return p, nil
+		}
+	}
+	d := e.document(ctx, text)
+	if sd == nil && d.doc != nil && acquireSlot(ctx) {
+		// Learning parses and walks the text again: a slot, as parsing
+		// and validating take one.
+		e.learnShape(text, s)
+		releaseSlot()
+	}
+	return nil, d
+}
+
+// onShape prepares req, scanned as s, on the shape's document sd, or
+// returns nil when the text must take the usual path: a literal that does
+// not fit, or anything else that would be refused (its error then locates
+// the text's own tokens).
+func (e *Executor) onShape(sd *document, s *shapeScan, text string, req Request) *Prepared {
+	op, gerr := selectOperation(sd.doc, req.OperationName)
+	if gerr != nil {
+		return nil
+	}
+	rootType := e.rootType(op.Operation)
+	if rootType == nil {
+		return nil
+	}
+	vars, ok := sd.shape.vars(s, len(op.VariableDefinitions))
+	if !ok {
+		return nil
+	}
+	own, gerr := coerceVariables(e.Schema, op, req.Variables)
+	if gerr != nil {
+		return nil
+	}
+	for k, v := range own {
+		vars[k] = v
+	}
+	p := &Prepared{ex: e, doc: sd, op: op, vars: vars, rootType: rootType, src: &shapeSource{text: text}}
+	o := e.planFor(sd, op, vars, rootType)
+	p.plan, p.rootFields = o.plan, o.rootFields
+	return p
 }
 
 // rootType returns the root type of operations of kind op, or nil when the
@@ -178,7 +247,7 @@ func (e *Executor) planFor(d *document, op *ast.OperationDefinition, vars map[st
 	if pl.varDirs {
 		return o
 	}
-	if len(op.VariableDefinitions) == 0 {
+	if len(op.VariableDefinitions) == 0 && d.shape == nil {
 		o.prepared = &Prepared{ex: e, doc: d, op: op, rootType: root, plan: sp, rootFields: o.rootFields}
 	}
 	shared, _ := d.plans.LoadOrStore(op, o)
@@ -244,7 +313,16 @@ func (p *Prepared) RootFields() []string { return p.rootFields }
 // Source returns the query text the operation was parsed from. It is the
 // document cache's own copy, shared by every request of that text, so
 // holding it costs no copy (and keeps at most the text alive).
-func (p *Prepared) Source() string { return p.doc.query }
+func (p *Prepared) Source() string {
+	if p.src != nil {
+		return p.src.text
+	}
+	return p.doc.query
+}
+
+// Shaped reports whether p runs on the document of its text's shape, its
+// literals lifted into variables, rather than on its text's own (shape.go).
+func (p *Prepared) Shaped() bool { return p.src != nil }
 
 // OperationName returns the operation's name, "" for an anonymous one.
 func (p *Prepared) OperationName() string { return p.op.Name }

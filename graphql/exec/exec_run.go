@@ -318,7 +318,7 @@ func (r *run) fieldError(err error, f *ast.Field) *gqlerror.Error {
 		e.Extensions["retryAfter"] = me.RetryAfter
 	}
 	if f != nil && f.Position != nil {
-		e.Locations = []gqlerror.Location{{Line: f.Position.Line, Column: f.Position.Column}}
+		e.Locations = []gqlerror.Location{r.p.location(f.Position)}
 	}
 	r.errs = append(r.errs, e)
 	return e

@@ -18,10 +18,12 @@ type ProductPage { items: [Product!]!  total: Int!  page: Int!  pageSize: Int! }
 type Product { id: ID!  name: String  price: Float  category: String }
 `
 
-// newCacheExecutor returns an executor of cacheSDL with the default cache.
+// newCacheExecutor returns an executor of cacheSDL with the default cache
+// of texts, without the cache of shapes, which would serve the texts of
+// the tests below with one document.
 func newCacheExecutor(tb testing.TB) *Executor {
 	tb.Helper()
-	ex, err := NewExecutor(Executor{Schema: mustLoadSchema(tb, cacheSDL)})
+	ex, err := NewExecutor(Executor{Schema: mustLoadSchema(tb, cacheSDL), NoShapes: true})
 	if err != nil {
 		tb.Fatal(err)
 	}
