@@ -17,12 +17,27 @@ import (
 
 // mockgql is the server under test, a child process on core 0.
 type mockgql struct {
-	cmd   *exec.Cmd
-	addr  string
-	token string
+	cmd    *exec.Cmd
+	addr   string
+	token  string
+	exited chan struct{} // closed once the process has exited and been waited for
 }
 
 func startMockgql(bin, dir string, extra ...string) (*mockgql, error) {
+	// The port is found free and then given to the child, which another
+	// process (the other binary of make bench-ab) may take in between: a
+	// server that exits before it is ready is started again on another.
+	var err error
+	for range 3 {
+		var m *mockgql
+		if m, err = startMockgqlOnce(bin, dir, extra...); err == nil {
+			return m, nil
+		}
+	}
+	return nil, err
+}
+
+func startMockgqlOnce(bin, dir string, extra ...string) (*mockgql, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -46,7 +61,9 @@ func startMockgql(bin, dir string, extra ...string) (*mockgql, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}
-	m := &mockgql{cmd: cmd, addr: addr}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	m := &mockgql{cmd: cmd, addr: addr, exited: exited}
 	for i := 0; i < 400; i++ {
 		if resp, err := http.Get("http://" + addr + "/readyz"); err == nil {
 			resp.Body.Close()
@@ -54,13 +71,17 @@ func startMockgql(bin, dir string, extra ...string) (*mockgql, error) {
 				return m, nil
 			}
 		}
-		time.Sleep(50 * time.Millisecond)
+		select {
+		case <-exited:
+			return nil, fmt.Errorf("mockgql on %s exited before it was ready", addr)
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
 	m.stop()
 	return nil, fmt.Errorf("mockgql did not become ready")
 }
 
-func (m *mockgql) stop() { _ = m.cmd.Process.Kill(); _, _ = m.cmd.Process.Wait() }
+func (m *mockgql) stop() { _ = m.cmd.Process.Kill(); <-m.exited }
 
 // rss is the server's resident memory in bytes.
 func (m *mockgql) rss() int64 { return m.status("VmRSS:") }
