@@ -111,8 +111,22 @@ func (rt *Runtime) writeParts(m *answer.Mutation, rf *contract.RootField, fd *as
 // writePart adds, changes or removes the parts items of the row whose
 // parts' ids start with prefix.
 func (rt *Runtime) writePart(m *answer.Mutation, t *engine.Table, a *contract.Arg, parent, prefix string, items []any) error {
+	op := a.Op
+	if op == "update" && !allHaveIDs(items) {
+		// Items that name no part (Shopify's cartAttributesUpdate(attributes:
+		// [{key, value}])) are the row's parts from now on.
+		tv := m.View().TableView(t)
+		var old []*answer.RowObj
+		for r := tv.N; r < tv.End(); r++ {
+			if rec := tv.Record(r); (rec == nil || !rec.Deleted) && strings.HasPrefix(tv.ID(r), prefix) {
+				old = append(old, &answer.RowObj{TV: tv, Row: r})
+			}
+		}
+		removeRows(m, old)
+		op = "add"
+	}
 	for i, item := range items {
-		switch a.Op {
+		switch op {
 		case "add":
 			in, _ := item.(map[string]any)
 			if in == nil {
@@ -143,7 +157,7 @@ func (rt *Runtime) writePart(m *answer.Mutation, t *engine.Table, a *contract.Ar
 				return &keyRefusal{err: model.Errorf(model.CodeNotFound, "%s %q is not one of this %s's %s", t.Name, id, parent, a.Field), path: path}
 			}
 			ro := []*answer.RowObj{{TV: tv, Row: r}}
-			if a.Op == "remove" {
+			if op == "remove" {
 				removeRows(m, ro)
 				continue
 			}
@@ -213,6 +227,19 @@ func (rt *Runtime) partTotal(t *engine.Table, fd *ast.FieldDefinition, base exec
 func (rt *Runtime) isPartTotal(t *engine.Table, fd *ast.FieldDefinition) bool {
 	_, ok := rt.partTotal(t, fd, nil)
 	return ok
+}
+
+// allHaveIDs reports whether every item names a part: an id, or an
+// object with one.
+func allHaveIDs(items []any) bool {
+	for _, item := range items {
+		if m, ok := item.(map[string]any); ok {
+			if id, _ := m["id"].(string); id == "" {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // cloneWith returns a copy of in with key set to v.

@@ -151,6 +151,9 @@ func (rt *Runtime) userError(d *ast.Definition, me *model.Error, path []string) 
 // for a BAD_USER_INPUT), else its first.
 func enumCode(t *ast.Definition, code string) string {
 	want := []string{code}
+	if code == string(model.CodeNotFound) {
+		want = append(want, "INVALID", "INVALID_MERCHANDISE_LINE", "DOES_NOT_EXIST", "NOT_EXIST")
+	}
 	if code == string(model.CodeBadUserInput) {
 		want = append(want, "INVALID", "BAD_USER_INPUT", "GRAPHQL_ERROR")
 	}

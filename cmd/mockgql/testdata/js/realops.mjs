@@ -173,11 +173,14 @@ function keyFor(argName, fieldType) {
   const pick = (list) => list.length ? list[0] : undefined;
   if (argName === "handle" && fieldType) return pick(pool(fieldType.name).handle);
   if ((argName === "id" || argName === "ids") && fieldType) return pick(pool(fieldType.name).id);
+  // The latest id seen: a part a mutation just added (lineIds: the line
+  // cartLinesAdd answered), as the app would pass it.
+  const latest = (list) => list[list.length - 1];
   const m = /^(.*?)Ids?$/.exec(argName);
   if (m && m[1]) {
     const want = m[1].toLowerCase();
-    for (const [t, p] of seen) if (t.toLowerCase() === want && p.id.length) return p.id[0];
-    for (const [t, p] of seen) if (t.toLowerCase().endsWith(want) && p.id.length) return p.id[0];
+    for (const [t, p] of seen) if (t.toLowerCase() === want && p.id.length) return latest(p.id);
+    for (const [t, p] of seen) if (t.toLowerCase().endsWith(want) && p.id.length) return latest(p.id);
     if (want === "merchandise") return pick(pool("ProductVariant").id);
   }
   const h = /^(.*)Handle$/.exec(argName);
@@ -196,15 +199,26 @@ function example(type, name, depth = 0) {
   if (isInputObjectType(type)) {
     if (depth > 4) return undefined;
     const o = {};
+    // The id of an input of a type's rows (CartLineUpdateInput.id): the
+    // latest seen of that type.
+    const rowType = type.name.replace(/(Update)?Input$/, "").toLowerCase();
+    const rowIds = [...seen].filter(([t, p]) => t.toLowerCase().endsWith(rowType) && p.id.length).map(([, p]) => p.id).pop() || [];
     for (const f of Object.values(type.getFields())) {
-      if (isNonNullType(f.type) && f.defaultValue === undefined) o[f.name] = example(f.type, f.name, depth + 1);
+      if (!isNonNullType(f.type) || f.defaultValue !== undefined) continue;
+      o[f.name] = f.name === "id" && rowIds.length ? rowIds[rowIds.length - 1] : example(f.type, f.name, depth + 1);
     }
     return o;
   }
+  if (type.name === "ID") guessedID = true;
   return ({ Int: 2, Float: 1.5, Boolean: false, String: "mockgql", ID: "1", Decimal: "10.0", URL: "https://example.com/", DateTime: new Date(0).toISOString(), JSON: "{}", HTML: "<p>mockgql</p>", Color: "#336699", UnsignedInt64: "1" })[type.name] ?? "mockgql";
 }
 
+// guessedID is set when an operation's variables hold an ID no answer
+// held ("1"): a write of such a key may rightly be refused.
+let guessedID = false;
+
 function variables(op, def) {
+  guessedID = false;
   const uses = usages(op);
   const vars = {};
   vars[fromSeen] = new Set();
@@ -222,8 +236,9 @@ function variables(op, def) {
 }
 
 // mutationAnswer checks a mutation's payload as an app reads it: its
-// error and warning lists (userErrors, errors, warnings) are empty — every
-// operation here is sent with keys the mock answered, so none is refused —
+// error and warning lists (userErrors, errors, warnings) are empty when
+// every key it was sent is one the mock answered (none is refused; a
+// guessed ID may be, as the real API would) —
 // and a row of the payload of the type a key variable names (cart for
 // cartId) is that row.
 function mutationAnswer(def, vars, data) {
@@ -231,7 +246,7 @@ function mutationAnswer(def, vars, data) {
     const payload = data[sel.alias ? sel.alias.value : sel.name.value];
     if (!payload || typeof payload !== "object") continue;
     for (const [k, v] of Object.entries(payload)) {
-      if (/^(userErrors|errors|warnings|customerUserErrors)$/.test(k) && Array.isArray(v) && v.length) return `${k} is not empty on a write of known keys: ${JSON.stringify(v).slice(0, 200)}`;
+      if (/^(userErrors|errors|warnings|customerUserErrors)$/.test(k) && Array.isArray(v) && v.length && !guessedID) return `${k} is not empty on a write of known keys: ${JSON.stringify(v).slice(0, 200)}`;
     }
     for (const [name, val] of Object.entries(vars)) {
       const m = /^(.+)Id$/.exec(name);
@@ -244,12 +259,16 @@ function mutationAnswer(def, vars, data) {
 }
 
 // Order: queries without required variables, then the mutations that
-// create, then queries with required variables (lookups, a created cart),
-// then the other mutations (on what was created).
+// create and those that add to what was created (cartLinesAdd), then
+// queries with required variables (lookups, the created cart with its
+// lines), then the other mutations on what was created: those that change
+// it, then those that remove.
 const rank = (op) => {
   const def = op.doc.definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
   const needs = (def.variableDefinitions || []).some((v) => v.type.kind === Kind.NON_NULL_TYPE && !v.defaultValue);
-  return def.operation === "mutation" ? (/Create$/.test(def.name?.value) ? 1 : 3) : needs ? 2 : 0;
+  if (def.operation !== "mutation") return needs ? 2 : 0;
+  const name = def.name?.value || "";
+  return /Create$/.test(name) ? 1 : /Add$/.test(name) ? 1.5 : /(Remove|Delete)$/.test(name) ? 4 : 3;
 };
 valid.sort((a, b) => rank(a) - rank(b) || a.file.localeCompare(b.file));
 
