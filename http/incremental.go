@@ -11,6 +11,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/mockgql/mockgql/graphql/exec"
+	"github.com/mockgql/mockgql/graphql/exec/incremental"
 )
 
 // incrementalFormat reads which incremental delivery format, if any, an
@@ -20,7 +21,7 @@ import (
 // Server 5.1's negotiation, https://specs.apollo.dev/incremental/v0.2)
 // or with no spec parameter (meros, Relay setups) is graphql-js 17's.
 // A range with q=0, or naming another spec, is not taken; 0 means none.
-func incrementalFormat(accept string) exec.IncrementalFormat {
+func incrementalFormat(accept string) incremental.Format {
 	if !strings.Contains(strings.ToLower(accept), "multipart/mixed") {
 		return 0
 	}
@@ -29,7 +30,7 @@ func incrementalFormat(accept string) exec.IncrementalFormat {
 		if !strings.EqualFold(strings.TrimSpace(params[0]), "multipart/mixed") {
 			continue
 		}
-		f := exec.IncrementalV02
+		f := incremental.V02
 		for _, p := range params[1:] {
 			k, v, _ := strings.Cut(strings.TrimSpace(p), "=")
 			v = strings.Trim(strings.TrimSpace(v), `"`)
@@ -37,7 +38,7 @@ func incrementalFormat(accept string) exec.IncrementalFormat {
 			case strings.EqualFold(k, "q") && strings.Trim(v, "0.") == "":
 				f = 0
 			case strings.EqualFold(k, "deferSpec") && v == "20220824":
-				f = exec.Incremental20220824
+				f = incremental.Spec20220824
 			case strings.EqualFold(k, "deferSpec"):
 				f = 0
 			case strings.EqualFold(k, "incrementalSpec") && v != "v0.2":
@@ -55,7 +56,7 @@ func incrementalFormat(accept string) exec.IncrementalFormat {
 const incrementalPart = "\r\nContent-Type: application/json; charset=utf-8\r\n\r\n"
 
 // writeIncremental writes the complete answer to a request with @defer or
-// @stream as multipart/mixed parts (exec.Increments) when the client
+// @stream as multipart/mixed parts (incremental.Split) when the client
 // accepts them, and reports whether it did. It does not when the answer
 // defers nothing, when the parts would pass the response-bytes bound (the
 // complete answer is written instead), or when ctx (the query's deadline)
@@ -69,7 +70,7 @@ func (s *Server) writeIncremental(ctx context.Context, c *gin.Context, request, 
 	if err != nil {
 		return false
 	}
-	parts, err := exec.Increments(ctx, req, answer, f, s.cfg.MaxIncrements)
+	parts, err := incremental.Split(ctx, req, answer, f, s.cfg.MaxIncrements)
 	if err != nil || parts == nil {
 		return errors.Is(c.Request.Context().Err(), context.Canceled)
 	}
@@ -98,10 +99,10 @@ func (s *Server) maxResponseBytes() int {
 // writeParts writes parts as a multipart/mixed answer with the boundary
 // "-", flushing each part so the client reads it at once; each write
 // must be taken within idle, as writeAnswer's pieces.
-func writeParts(c *gin.Context, parts [][]byte, f exec.IncrementalFormat, idle time.Duration) {
+func writeParts(c *gin.Context, parts [][]byte, f incremental.Format, idle time.Duration) {
 	h := c.Writer.Header()
 	ct := `multipart/mixed; boundary="-"`
-	if f == exec.Incremental20220824 {
+	if f == incremental.Spec20220824 {
 		ct += "; deferSpec=20220824"
 	}
 	h.Set("Content-Type", ct)

@@ -66,8 +66,8 @@ type Config struct {
 	// (the runtime's are the grains'); zero fields take the defaults.
 	Bounds exec.Bounds
 	// MaxIncrements caps the deferred fragments and streams a runtime
-	// answer delivers apart (exec.Increments); 0 means
-	// exec.DefaultMaxIncrements.
+	// answer delivers apart (incremental.Split); 0 means
+	// incremental.DefaultMax.
 	MaxIncrements int
 	// BodyTimeout is how long a request body may take to arrive after its
 	// headers (a dataset upload: the longest pause), and the longest pause

@@ -32,10 +32,9 @@
 // Writer the same bytes the resolvers would. The mock runtime writes rows
 // straight from dataset columns this way.
 //
-// Increments (incremental.go) splits a complete answer to an operation
-// with @defer or @stream into the payloads of incremental delivery, in
-// graphql-js 17's format or the 2022-08-24 one Apollo Client 3 reads; the
-// HTTP side writes them as multipart/mixed parts.
+// Package graphql/exec/incremental splits a complete answer to an
+// operation with @defer or @stream into the payloads of incremental
+// delivery; the executor itself answers such operations whole.
 //
 // The package has no I/O and no clock. Its package-level state is what
 // the process shares on purpose: a sync.Pool of execution states, and one

@@ -367,3 +367,11 @@ func repeatedKeys(doc *ast.QueryDocument) map[string]bool {
 	}
 	return repeated
 }
+
+// responseKey is the key of f in the response: its alias, or its name.
+func responseKey(f *ast.Field) string {
+	if f.Alias != "" {
+		return f.Alias
+	}
+	return f.Name
+}

@@ -1,13 +1,15 @@
-package exec
+package incremental
 
 import (
 	"context"
 	"encoding/json"
 	"reflect"
 	"testing"
+
+	"github.com/mockgql/mockgql/graphql/exec"
 )
 
-// FuzzIncrements splits the answers to arbitrary documents: Increments
+// FuzzIncrements splits the answers to arbitrary documents: Split
 // must never panic, and applying its payloads in either format, as a
 // client does, must give back the complete data and every error once.
 func FuzzIncrements(f *testing.F) {
@@ -23,7 +25,7 @@ func FuzzIncrements(f *testing.F) {
 	}
 	ex := incrementalExecutor(f)
 	f.Fuzz(func(t *testing.T, query string) {
-		req := Request{Query: query}
+		req := exec.Request{Query: query}
 		p, refused := ex.Prepare(req)
 		if refused != nil {
 			return
@@ -40,8 +42,8 @@ func FuzzIncrements(f *testing.F) {
 		if err := json.Unmarshal(body, &complete); err != nil {
 			t.Fatal(err)
 		}
-		for _, format := range []IncrementalFormat{IncrementalV02, Incremental20220824} {
-			parts, err := Increments(context.Background(), req, body, format, 0)
+		for _, format := range []Format{V02, Spec20220824} {
+			parts, err := Split(context.Background(), req, body, format, 0)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,8 +1,10 @@
-package exec
+package incremental
 
 import (
 	"encoding/json"
 	"strconv"
+
+	"github.com/mockgql/mockgql/graphql/exec"
 )
 
 // outObj is an object of a payload's data being built: members in the
@@ -141,7 +143,7 @@ func appendOut(dst []byte, v any) []byte {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
-			dst = append(appendString(dst, k), ':')
+			dst = append(exec.AppendString(dst, k), ':')
 			dst = appendOut(dst, v.vals[i])
 		}
 		return append(dst, '}')
@@ -181,7 +183,7 @@ func appendAnyPath(dst []byte, path []any) []byte {
 		case int:
 			dst = strconv.AppendInt(dst, int64(p), 10)
 		case string:
-			dst = appendString(dst, p)
+			dst = exec.AppendString(dst, p)
 		}
 	}
 	return append(dst, ']')
@@ -190,7 +192,7 @@ func appendAnyPath(dst []byte, path []any) []byte {
 // payloads writes the initial payload and one per record, in the order
 // they are announced (graphql-js 17's pending order): the initial
 // payload's, then those inside each in turn. Ids count in that order.
-func (s *splitter) payloads(f IncrementalFormat, extensions json.RawMessage) [][]byte {
+func (s *splitter) payloads(f Format, extensions json.RawMessage) [][]byte {
 	out := make([][]byte, 0, len(s.records)+1)
 	next := 0
 	announce := func(recs []*record) {
@@ -203,7 +205,7 @@ func (s *splitter) payloads(f IncrementalFormat, extensions json.RawMessage) [][
 	if len(s.initial.errors) > 0 {
 		b = appendRawList(append(b, `,"errors":`...), s.initial.errors)
 	}
-	if f == IncrementalV02 {
+	if f == V02 {
 		b = appendPending(b, s.initial.children)
 	}
 	if len(extensions) > 0 && string(extensions) != "null" {
@@ -218,7 +220,7 @@ func (s *splitter) payloads(f IncrementalFormat, extensions json.RawMessage) [][
 		last := i == len(queue)-1
 		var p []byte
 		switch {
-		case f == IncrementalV02:
+		case f == V02:
 			p = append(appendV02(nil, rec), ',')
 		case rec.stream && len(rec.items) == 0: // nothing to say in this format but the end
 			if !last {
@@ -251,7 +253,7 @@ func appendPending(dst []byte, recs []*record) []byte {
 		dst = strconv.AppendQuote(append(dst, `{"id":`...), strconv.Itoa(r.id))
 		dst = appendAnyPath(append(dst, `,"path":`...), r.path)
 		if r.label != "" {
-			dst = appendString(append(dst, `,"label":`...), r.label)
+			dst = exec.AppendString(append(dst, `,"label":`...), r.label)
 		}
 		dst = append(dst, '}')
 	}
@@ -372,7 +374,7 @@ func append20220824(dst []byte, rec *record) []byte {
 	}
 	dst = appendAnyPath(append(dst, `,"path":`...), path)
 	if rec.label != "" {
-		dst = appendString(append(dst, `,"label":`...), rec.label)
+		dst = exec.AppendString(append(dst, `,"label":`...), rec.label)
 	}
 	if len(rec.errors) > 0 {
 		dst = appendRawList(append(dst, `,"errors":`...), rec.errors)

@@ -1,4 +1,12 @@
-package exec
+// Package incremental splits a complete GraphQL answer into the payloads
+// of incremental delivery (@defer and @stream): Split, in graphql-js 17's
+// format (V02) or the 2022-08-24 one Apollo Client 3 reads
+// (Spec20220824); the HTTP side writes them as multipart/mixed parts
+// (docs/using/runtime.md#defer-and-stream). The executor answers such an
+// operation whole, with @defer and @stream ignored, so the payloads cost
+// what the complete answer cost plus their framing, and a cache of
+// complete answers serves both. It is pure: no I/O, no clock.
+package incremental
 
 import (
 	"bytes"
@@ -6,40 +14,41 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/mockgql/mockgql/graphql/exec"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
 )
 
-// IncrementalFormat is a wire format of incremental delivery (@defer and
+// Format is a wire format of incremental delivery (@defer and
 // @stream): what the payloads after the first look like.
-type IncrementalFormat int
+type Format int
 
 const (
-	// IncrementalV02 is graphql-js 17's format, which Apollo names
+	// V02 is graphql-js 17's format, which Apollo names
 	// incrementalSpec=v0.2 (https://specs.apollo.dev/incremental/v0.2):
 	// the first payload lists the deferred fragments and streams as
 	// `pending` entries with ids, later ones carry `incremental` entries
 	// and `completed` ids.
-	IncrementalV02 IncrementalFormat = iota + 1
-	// Incremental20220824 is the format Apollo Client 3 reads
+	V02 Format = iota + 1
+	// Spec20220824 is the format Apollo Client 3 reads
 	// (deferSpec=20220824): `incremental` entries with `data` or `items`,
 	// `path` and `label`, and no ids.
-	Incremental20220824
+	Spec20220824
 )
 
-// DefaultMaxIncrements is how many deferred fragments and streams one
+// DefaultMax is how many deferred fragments and streams one
 // answer delivers apart; past it the rest are delivered inline, in the
 // payload of their parent, as a server may always do.
-const DefaultMaxIncrements = 100
+const DefaultMax = 100
 
-// maxIncrementalWork bounds the selections Increments visits for one
+// maxIncrementalWork bounds the selections Split visits for one
 // answer; past it the answer is not split.
 const maxIncrementalWork = 1 << 20
 
 // errNotSplit reports that an answer is delivered whole.
 var errNotSplit = errors.New("graphql: answer not split")
 
-// Increments splits a complete answer to req into the payloads of
+// Split splits a complete answer to req into the payloads of
 // incremental delivery in format f: the initial payload (deferred
 // fragments and streamed items left out, "hasNext":true), then one
 // payload per deferred fragment or stream, parents first, the last with
@@ -51,16 +60,16 @@ var errNotSplit = errors.New("graphql: answer not split")
 // It returns nil when the answer is to be delivered whole: the operation
 // defers and streams nothing that applies (no @defer/@stream, or all
 // with if: false, or over no value), its data is null, or it is past the
-// work bound. At most max (DefaultMaxIncrements when 0) fragments and
+// work bound. At most max (DefaultMax when 0) fragments and
 // streams are delivered apart. Each error of body goes to the payload
 // that delivers the field at its path. It stops with ctx's error.
 //
 // The answer carries no type names, so a deferred fragment with a type
 // condition is taken to apply to an object when the object has one of
 // the fragment's response keys.
-func Increments(ctx context.Context, req Request, body []byte, f IncrementalFormat, maxIncrements int) ([][]byte, error) {
+func Split(ctx context.Context, req exec.Request, body []byte, f Format, maxIncrements int) ([][]byte, error) {
 	if maxIncrements <= 0 {
-		maxIncrements = DefaultMaxIncrements
+		maxIncrements = DefaultMax
 	}
 	doc, perr := parser.ParseQuery(&ast.Source{Input: req.Query})
 	if perr != nil {

@@ -1,6 +1,6 @@
-package exec
+package incremental
 
-// The document side of Increments: the operation, its variables and
+// The document side of Split: the operation, its variables and
 // the arguments of @skip, @include, @defer and @stream.
 
 import (

@@ -1,6 +1,6 @@
-package exec
+package incremental
 
-// The errors of Increments: each goes to the payload that delivers the
+// The errors of Split: each goes to the payload that delivers the
 // value at its path.
 
 import (

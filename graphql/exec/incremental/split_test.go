@@ -1,10 +1,14 @@
-package exec
+package incremental
 
 import (
 	"context"
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/mockgql/mockgql/graphql/exec"
+	"github.com/vektah/gqlparser/v2"
+	"github.com/vektah/gqlparser/v2/ast"
 )
 
 const incrementalSDL = `
@@ -16,19 +20,19 @@ type Author { name: String  bio: String }
 `
 
 // incrementalExecutor answers two books, one of which fails a field.
-func incrementalExecutor(tb testing.TB) *Executor {
+func incrementalExecutor(tb testing.TB) *exec.Executor {
 	tb.Helper()
 	books := []any{
 		map[string]any{"id": "1", "title": "Dune", "author": map[string]any{"name": "Frank", "bio": "b1"}},
 		map[string]any{"id": "2", "title": "Emma", "author": map[string]any{"name": "Jane", "bio": "b2"}},
 		map[string]any{"id": "3", "title": "Ulysses", "author": nil},
 	}
-	ex, err := NewExecutor(Executor{Schema: mustLoadSchema(tb, incrementalSDL), Resolvers: map[string]Resolver{
-		"Query.books": func(context.Context, *Field) (any, error) { return books, nil },
-		"Query.shelf": func(context.Context, *Field) (any, error) {
+	ex, err := exec.NewExecutor(exec.Executor{Schema: mustLoadSchema(tb, incrementalSDL), Resolvers: map[string]exec.Resolver{
+		"Query.books": func(context.Context, *exec.Field) (any, error) { return books, nil },
+		"Query.shelf": func(context.Context, *exec.Field) (any, error) {
 			return map[string]any{"name": "Classics", "books": books[:2]}, nil
 		},
-		"Book.fails": func(context.Context, *Field) (any, error) { return nil, errors.New("no such page") },
+		"Book.fails": func(context.Context, *exec.Field) (any, error) { return nil, errors.New("no such page") },
 	}})
 	if err != nil {
 		tb.Fatal(err)
@@ -37,7 +41,7 @@ func incrementalExecutor(tb testing.TB) *Executor {
 }
 
 // completeAnswer executes req as the runtime does and returns its body.
-func completeAnswer(tb testing.TB, ex *Executor, req Request) []byte {
+func completeAnswer(tb testing.TB, ex *exec.Executor, req exec.Request) []byte {
 	tb.Helper()
 	p, refused := ex.Prepare(req)
 	if refused != nil {
@@ -139,16 +143,16 @@ func TestIncrements(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			req := Request{Query: tt.query, Variables: tt.vars}
+			req := exec.Request{Query: tt.query, Variables: tt.vars}
 			body := completeAnswer(t, ex, req)
 			for _, f := range []struct {
-				format IncrementalFormat
+				format Format
 				want   []string
-			}{{IncrementalV02, tt.v02}, {Incremental20220824, tt.y2022}} {
+			}{{V02, tt.v02}, {Spec20220824, tt.y2022}} {
 				if f.want == nil && (tt.v02 != nil || tt.y2022 != nil) {
 					continue // only the other format is checked
 				}
-				got, err := Increments(context.Background(), req, body, f.format, 0)
+				got, err := Split(context.Background(), req, body, f.format, 0)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -169,8 +173,8 @@ func TestIncrements(t *testing.T) {
 func TestIncrementsBounded(t *testing.T) {
 	t.Parallel()
 	ex := incrementalExecutor(t)
-	req := Request{Query: `{ books { id ... @defer { title } } }`}
-	got, err := Increments(context.Background(), req, completeAnswer(t, ex, req), IncrementalV02, 2)
+	req := exec.Request{Query: `{ books { id ... @defer { title } } }`}
+	got, err := Split(context.Background(), req, completeAnswer(t, ex, req), V02, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -180,7 +184,16 @@ func TestIncrementsBounded(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Increments(ctx, req, completeAnswer(t, ex, req), IncrementalV02, 0); !errors.Is(err, context.Canceled) {
+	if _, err := Split(ctx, req, completeAnswer(t, ex, req), V02, 0); !errors.Is(err, context.Canceled) {
 		t.Fatalf("a cancelled context gave %v", err)
 	}
+}
+
+func mustLoadSchema(tb testing.TB, sdl string) *ast.Schema {
+	tb.Helper()
+	s, err := gqlparser.LoadSchema(&ast.Source{Name: "test.graphql", Input: sdl})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
 }
