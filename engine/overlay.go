@@ -223,8 +223,10 @@ func (o *Overlay) Version() int64 { return o.State().version }
 // Changes returns all current records, one per row with its latest state,
 // ordered by table ID, then Seq, then RowID: what a persistence layer needs
 // to rebuild the overlay with Apply. The caller owns the result.
-func (o *Overlay) Changes() []Change {
-	s := o.State()
+func (o *Overlay) Changes() []Change { return o.State().Changes() }
+
+// Changes returns s's records as Overlay.Changes does.
+func (s *OverlayState) Changes() []Change {
 	var out []Change
 	for _, ts := range s.tables {
 		ts.Each(func(c *Change) {
@@ -341,4 +343,17 @@ func (s Snapshot) State() *OverlayState {
 func (s Snapshot) Has(tableID, rowID string) bool {
 	ts := s.State().tables[tableID]
 	return ts != nil && ts.Get(rowID) != nil
+}
+
+// Layered returns a new overlay whose first version is s plus changes:
+// another overlay's records with changes of its own on top (a sandbox's,
+// over its project's current state). It shares s's table bases, so it
+// costs the changes, not a copy of s's records.
+func Layered(s *OverlayState, changes []Change) *Overlay {
+	if s == nil {
+		s = emptyState
+	}
+	o := &Overlay{}
+	o.state.Store(s.With(changes))
+	return o
 }

@@ -45,6 +45,10 @@ type RuntimeRequest struct {
 	// scope, actor token, share token): a subscription connection's
 	// opening. No quota, no body, no log; the answer is an empty 200.
 	CheckOnly bool
+	// Sandbox is the sandbox the request reads and writes
+	// (X-Mock-Sandbox or ?sandbox=; CheckSandboxName); "" for the
+	// project's own data.
+	Sandbox string
 }
 
 // RuntimeResult is the runtime's answer: 200 with a GraphQL response, or 400
