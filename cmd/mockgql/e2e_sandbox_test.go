@@ -273,3 +273,120 @@ func sandboxList(t *testing.T, sh *shop) map[string]int {
 func equal(a, b []string) bool {
 	return strings.Join(a, "\x00") == strings.Join(b, "\x00")
 }
+
+// TestSandboxBounds: the plan's sandboxes a project and the bytes of one
+// sandbox's changes refuse the mutation past them with LIMIT_REACHED and
+// write nothing of it.
+func TestSandboxBounds(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
+	p := startProc(t, t.TempDir(), freePort(t), "--plan-sandboxes 5,3,5,5", "--sandbox-bytes 2000")
+	sh := newShop(t, p.server, "sandbox-bounds@example.com", "sbb") // PROFESSIONAL: 3 sandboxes
+	create := `mutation($n:String){ createProduct(input:{name:$n}) { id } }`
+
+	t.Run("sandboxes a project", func(t *testing.T) {
+		for i := range 3 {
+			newSandboxClient(sh, fmt.Sprintf("s%d", i)).must(t, create, map[string]any{"n": "x"})
+		}
+		fourth := newSandboxClient(sh, "s3")
+		r, err := fourth.post(create, map[string]any{"n": "x"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.refusal(t, 429, "LIMIT_REACHED")
+		if names, _, _ := fourth.productNames(t); !equal(names, baseNames) { // a query makes none
+			t.Fatalf("s3 after its refused mutation: %v", names)
+		}
+		if list := sandboxList(t, sh); len(list) != 3 {
+			t.Fatalf("sandboxes: %v", list)
+		}
+		sh.owner.must(`mutation($p:ID!){ deleteSandbox(projectId:$p, sandbox:"s0") }`, map[string]any{"p": sh.project["id"]})
+		fourth.must(t, create, map[string]any{"n": "x"})
+	})
+
+	t.Run("bytes a sandbox", func(t *testing.T) {
+		c := newSandboxClient(sh, "s1")
+		long := strings.Repeat("n", 300)
+		var refused response
+		for i := range 20 {
+			r, err := c.post(create, map[string]any{"n": fmt.Sprintf("%s-%d", long, i)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Status != 200 {
+				refused = r
+				break
+			}
+		}
+		refused.refusal(t, 429, "LIMIT_REACHED")
+		d := sh.owner.must(`query($p:ID!){ sandboxes(projectId:$p) { name bytes changedRows } }`, map[string]any{"p": sh.project["id"]})
+		for _, s := range get(d, "sandboxes").([]any) {
+			if get(s, "name") == "s1" && get(s, "bytes").(float64) > 2000 {
+				t.Fatalf("s1 holds more than its bound: %v", s)
+			}
+		}
+		names, _, _ := c.productNames(t)
+		list := sandboxList(t, sh)
+		if len(names) != 4+list["s1"] {
+			t.Fatalf("s1 shows %d rows but holds %d changes: the refused mutation was written", len(names), list["s1"])
+		}
+	})
+}
+
+// TestSandboxSubscriptions: an event of a mutation in one sandbox reaches
+// only that sandbox's subscriptions, rendered on the sandbox's data;
+// subscriptions without a sandbox get only the project's own events.
+// Events of a project are delivered in order, so a leaked event would be
+// a subscription's next message before its own.
+func TestSandboxSubscriptions(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
+	p := startProc(t, t.TempDir(), freePort(t))
+	sh := subscribeShop(t, p.server, "sandbox-subs@example.com", "sbs")
+	q := `subscription { productUpdated(id: "2") { name } }`
+	subs := map[string]*wsSub{}
+	for _, sb := range []string{"a", "b", ""} {
+		payload := map[string]any{"X-API-Key": sh.rtKey}
+		if sb != "" {
+			payload["X-Mock-Sandbox"] = sb
+		}
+		subs[sb] = dialSub(t, p.base, sh.runtime, payload).ack()
+		subs[sb].subscribe("u", q, nil)
+	}
+	n := 0
+	update := func(sb string) func() {
+		return func() {
+			n++
+			newSandboxClient(sh, sb).must(t, `mutation($n:String){ updateProduct(id:"2", input:{name:$n}) { id } }`, map[string]any{"n": fmt.Sprintf("%s-chair-%d", sb, n)})
+		}
+	}
+	name := func(m wsMsg) string {
+		var v struct {
+			Data struct {
+				ProductUpdated struct{ Name string }
+			}
+		}
+		_ = json.Unmarshal(m.Payload, &v)
+		return v.Data.ProductUpdated.Name
+	}
+	// Each subscription's first event is one of its own, though the
+	// others' mutations ran while it started.
+	for _, sb := range []string{"a", "b", ""} {
+		m := subs[sb].until(t, update(sb), 300*time.Millisecond, 30)
+		if got := name(m); !strings.HasPrefix(got, sb+"-chair-") {
+			t.Fatalf("subscription in %q: first event %q (%s)", sb, got, m.Payload)
+		}
+	}
+	// All three are running now: one mutation in each, in turn, twice.
+	for range 2 {
+		for _, sb := range []string{"a", "b", ""} {
+			update(sb)()
+		}
+	}
+	for _, sb := range []string{"a", "b", ""} {
+		for range 2 {
+			got := name(wsMsg{Payload: mustJSON(subs[sb].next("u", 10*time.Second))})
+			if !strings.HasPrefix(got, sb+"-chair-") {
+				t.Fatalf("subscription in %q received %q", sb, got)
+			}
+		}
+	}
+}

@@ -92,10 +92,13 @@ export async function playgroundTab(body, p) {
   // A project serving an imported schema starts with a list its report names.
   if (!query && p.contract) query = await contractStarter(p).catch(() => null);
   const state = { query: query || starter(p), variables: "" };
+  // A sandbox (docs/using/testing.md): runs read and write its overlay of the data.
+  const sandbox = h("input", { id: "pgSandbox", type: "text", maxlength: "64", autocomplete: "off", pattern: "[A-Za-z0-9._\\-]{1,64}", placeholder: "none: the project's own data" });
   const curl = copyButton("Copy as curl", () => {
     let vars = null;
     if (state.variables.trim()) { try { vars = JSON.parse(state.variables); } catch { vars = null; } }
-    return curlOf(p, state.query, vars);
+    const sb = sandbox.value.trim();
+    return curlOf(p, state.query, vars, sb ? { headers: [`X-Mock-Sandbox: ${sb}`] } : {});
   });
   curl.id = "pgCurl";
   const mount = h("div", { id: "graphiql", class: "graphiql-box" });
@@ -104,12 +107,12 @@ export async function playgroundTab(body, p) {
     h("p", { class: "muted" }, `Runs against ${p.runtimeUrl.split("?")[0]} with your board session (no key in the browser; subscriptions, which run on the runtime itself, excepted). Each run, and the schema read when the page opens, counts as a preview request against the quota.` +
       (p.kind === "ACCOUNT" ? " Outside the board the runtime needs an API key: “Copy as curl” leaves $MGQ_API_KEY for it." : "") +
       (mayEdit(p) ? "" : " With your role, queries run; mutations, which change the mock data, need the Editor role.")),
-    h("div", { class: "row tight" }, curl), sub.key, st, mount),
+    h("div", { class: "row tight" }, field("Sandbox", sandbox, "X-Mock-Sandbox: runs read and write this sandbox's own copy of the data; empty for the project's."), curl), sub.key, st, mount),
   sub.card, sharingCard(p));
   const fetcher = async (params) => {
     if (isSubscription(params.query, params.operationName)) return sub.run(params);
-    const d = await gql(`mutation($p: ID!, $q: String!, $v: JSON, $o: String) { previewQuery(projectId: $p, query: $q, variables: $v, operationName: $o) }`,
-      { p: p.id, q: params.query, v: params.variables || null, o: params.operationName || null });
+    const d = await gql(`mutation($p: ID!, $q: String!, $v: JSON, $o: String, $s: String) { previewQuery(projectId: $p, query: $q, variables: $v, operationName: $o, sandbox: $s) }`,
+      { p: p.id, q: params.query, v: params.variables || null, o: params.operationName || null, s: sandbox.value.trim() || null });
     return d.previewQuery;
   };
   labelEditors(mount);
