@@ -134,7 +134,7 @@ func DefaultLimits() Limits {
 		Projects:     [4]int{10, 100, 1000, 10000},
 		// STARTER has no keys (KeysAllowed); its cap matters after a downgrade.
 		KeysPerProject: [4]int{50, 50, 200, 1000},
-		Sandboxes:      [4]int{20, 100, 1000, 10000},
+		Sandboxes:      [4]int{20, 100, 1000, 1000},
 		Model:          DefaultModelLimits(),
 	}
 }
