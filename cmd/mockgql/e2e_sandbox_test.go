@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 	"sync"
@@ -171,6 +172,13 @@ func TestSandboxes(t *testing.T) {
 					t.Fatalf("sandbox %q: total %v, want %v", sb, got, want)
 				}
 			}
+		}
+	})
+
+	t.Run("?sandbox= where no header can be set", func(t *testing.T) {
+		r := sh.s.do("GET", sh.runtime+"?sandbox=worker-5&query="+url.QueryEscape(`{ products(pageSize: 1000) { total } }`), nil, "X-API-Key", sh.fullKey)
+		if got := get(r.data(t), "products", "total"); got != 9.0 {
+			t.Fatalf("GET ?sandbox=worker-5: total %v, want 9", got)
 		}
 	})
 
