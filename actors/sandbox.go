@@ -443,7 +443,8 @@ func inSandbox(v *projectView, name string, now time.Time, ttl time.Duration) *p
 // session project, an existing sandbox, or an account that cannot be read
 // now.
 func (p *RuntimePath) sandboxPlan(ctx context.Context, projectID, name string, pv *projectView) model.Plan {
-	if pv != nil && pv.sandboxes.get(name) != nil {
+	env := p.grains.env
+	if pv != nil && liveSandbox(pv.sandboxes, name, env.Clock.Now(), env.Config.SandboxTTL) != nil {
 		return ""
 	}
 	kind, id, err := p.grains.quotaOwner(ctx, projectID, pv)

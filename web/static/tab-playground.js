@@ -102,7 +102,7 @@ export async function playgroundTab(body, p) {
   });
   curl.id = "pgCurl";
   const mount = h("div", { id: "graphiql", class: "graphiql-box" });
-  const sub = subscriptionParts(p);
+  const sub = subscriptionParts(p, () => sandbox.value.trim());
   fill(body, generatedNote(p), card("Playground",
     h("p", { class: "muted" }, `Runs against ${p.runtimeUrl.split("?")[0]} with your board session (no key in the browser; subscriptions, which run on the runtime itself, excepted). Each run, and the schema read when the page opens, counts as a preview request against the quota.` +
       (p.kind === "ACCOUNT" ? " Outside the board the runtime needs an API key: “Copy as curl” leaves $MGQ_API_KEY for it." : "") +
@@ -149,7 +149,7 @@ function refusalsAsErrors(fetch) {
  * so an account project needs an API key, typed here and kept in the page
  * only (a guest or session project's runtime URL carries its token). Each
  * arriving event is listed in the events card, newest first. */
-function subscriptionParts(p) {
+function subscriptionParts(p, sandboxOf) {
   const keyIn = h("input", { type: "password", id: "subKey", autocomplete: "off", spellcheck: false });
   const key = p.kind === "ACCOUNT" ? h("div", { class: "row tight" },
     field("API key for subscriptions", keyIn, "RUNTIME or FULL. Subscriptions run on the runtime itself; the key stays in this page.")) : null;
@@ -170,6 +170,8 @@ function subscriptionParts(p) {
       return;
     }
     const init = p.kind === "ACCOUNT" ? { Authorization: "Bearer " + keyIn.value.trim() } : {};
+    const sb = sandboxOf();
+    if (sb) init["X-Mock-Sandbox"] = sb; // its events only
     live.textContent = "Subscription running: waiting for events.";
     const it = subscribe(wsURL(p.runtimeUrl), init, { query: params.query, variables: params.variables || undefined, operationName: params.operationName || undefined });
     try {
