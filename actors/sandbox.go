@@ -246,28 +246,29 @@ func (p *projectGrain) loadSandboxes(g *grain) error {
 }
 
 // sandboxFor returns the sandbox name, making it (not yet written: its
-// first mutation writes it) when the project holds fewer than the plan
-// allows. plan is the project's account's plan ("" for a guest or session
-// project, or when the caller did not know it: STARTER's limit).
-func (p *projectGrain) sandboxFor(g *grain, name string, plan model.Plan) (*sandbox, error) {
+// first mutation writes it; fresh says so) when the project holds fewer
+// than the plan allows. plan is the project's account's plan ("" for a
+// guest or session project, or when the caller did not know it: STARTER's
+// limit).
+func (p *projectGrain) sandboxFor(g *grain, name string, plan model.Plan) (sb *sandbox, fresh bool, err error) {
 	set := p.sandboxSet(g)
 	p.sweepSandboxes(g)
 	if sb := set.get(name); sb != nil {
-		return sb, nil
+		return sb, false, nil
 	}
 	if err := model.CheckSandboxName(name); err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if plan == "" {
 		plan = model.PlanStarter
 	}
 	limit := g.env.Config.Limits.Sandboxes[model.PlanIndex(plan)]
 	if limit > 0 && set.len() >= limit {
-		return nil, model.Errorf(model.CodeLimitReached, "the project holds %d sandboxes, the most its plan allows (%d): delete one (deleteSandbox) or wait until an idle one expires", set.len(), limit)
+		return nil, false, model.Errorf(model.CodeLimitReached, "the project holds %d sandboxes, the most its plan allows (%d): delete one (deleteSandbox) or wait until an idle one expires", set.len(), limit)
 	}
-	sb := newSandbox(name, g.env.Clock.Now())
+	sb = newSandbox(name, g.env.Clock.Now())
 	set.put(sb)
-	return sb, nil
+	return sb, true, nil
 }
 
 // sandboxPuts turns a mutation's changes in sb into store writes, with
@@ -462,8 +463,7 @@ func (p *RuntimePath) sandboxPlan(ctx context.Context, projectID, name string, p
 // run on the sandbox's overlay, write its changes with the answer (the
 // byte bound first), apply, publish its events to its subscribers only.
 func (p *projectGrain) runSandboxMutation(ctx context.Context, g *grain, t *mutationTask, rt *graphql.Runtime, prep *exec.Prepared) {
-	fresh := p.sandboxes.get(t.sandbox) == nil
-	sb, err := p.sandboxFor(g, t.sandbox, t.plan)
+	sb, fresh, err := p.sandboxFor(g, t.sandbox, t.plan)
 	if err != nil {
 		g.replyLater(t.call, errorReply(err))
 		return
