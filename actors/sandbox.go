@@ -167,18 +167,16 @@ func (sb *sandbox) overlay(project *engine.Overlay) *engine.Overlay {
 	return l.ov
 }
 
-// apply adds changes, already written, to the sandbox's own overlay and
-// to the layer ov (the one the mutation ran on, built on project's
-// current state). Only the grain calls it.
-func (sb *sandbox) apply(project, ov *engine.Overlay, changes []graphql.Change, sizes map[string]int) {
+// apply adds changes, already written, to the sandbox's own overlay; the
+// next request builds its layer again (overlay), on the project's state
+// as it is then, so that the layer never copies the project's records (an
+// Apply to the layer could compact them into a base of its own). Only the
+// grain calls it.
+func (sb *sandbox) apply(changes []graphql.Change, sizes map[string]int) {
 	sb.own.Apply(changes)
 	for k, n := range sizes {
 		sb.bytes.Add(int64(n - sb.sizes[k]))
 		sb.sizes[k] = n
-	}
-	if l := sb.layer.Load(); l != nil && l.ov == ov && l.base == project.State() {
-		ov.Apply(changes)
-		sb.layer.Store(&sandboxLayer{base: l.base, ownVer: sb.own.State().Version(), ov: ov})
 	}
 }
 
@@ -238,7 +236,7 @@ func (p *projectGrain) loadSandboxes(g *grain) error {
 	for name, r := range recs {
 		sb := newSandbox(name, r.CreatedAt)
 		sb.used.Store(r.LastUsedAt.UnixNano())
-		sb.apply(p.ov, nil, rows[name], sizes[name])
+		sb.apply(rows[name], sizes[name])
 		set.put(sb)
 	}
 	p.sweepSandboxes(g)
@@ -497,7 +495,7 @@ func (p *projectGrain) runSandboxMutation(ctx context.Context, g *grain, t *muta
 		return
 	}
 	before := ov.Snapshot()
-	sb.apply(p.ov, ov, changes, sizes)
+	sb.apply(changes, sizes)
 	if reqID != "" {
 		p.replies.add(reqID, body)
 	}

@@ -257,7 +257,11 @@ func (o *Overlay) Reset() {
 
 // With returns a new state: s plus changes, version s.version+1. Tables not
 // touched are shared with s; touched ones share their base.
-func (s *OverlayState) With(changes []Change) *OverlayState {
+func (s *OverlayState) With(changes []Change) *OverlayState { return s.with(changes, true) }
+
+// with is With; compact false keeps every touched table's base shared
+// however large its delta grows (Layered).
+func (s *OverlayState) with(changes []Change, compact bool) *OverlayState {
 	next := &OverlayState{version: s.version + 1, tables: maps.Clone(s.tables)}
 	if next.tables == nil {
 		next.tables = map[string]*TableState{}
@@ -278,7 +282,9 @@ func (s *OverlayState) With(changes []Change) *OverlayState {
 		ts.maxSeq = max(ts.maxSeq, c.Seq)
 	}
 	for id := range copied {
-		next.tables[id].compact()
+		if compact {
+			next.tables[id].compact()
+		}
 	}
 	return next
 }
@@ -347,13 +353,14 @@ func (s Snapshot) Has(tableID, rowID string) bool {
 
 // Layered returns a new overlay whose first version is s plus changes:
 // another overlay's records with changes of its own on top (a sandbox's,
-// over its project's current state). It shares s's table bases, so it
-// costs the changes, not a copy of s's records.
+// over its project's current state). Its tables keep s's bases, however
+// many changes it adds (no compaction), so it costs the changes, not a
+// copy of s's records.
 func Layered(s *OverlayState, changes []Change) *Overlay {
 	if s == nil {
 		s = emptyState
 	}
 	o := &Overlay{}
-	o.state.Store(s.With(changes))
+	o.state.Store(s.with(changes, false))
 	return o
 }

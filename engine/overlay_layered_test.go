@@ -65,4 +65,14 @@ func TestLayered(t *testing.T) {
 	if n := fmt.Sprint(len(sb.Changes())); n != "501" {
 		t.Fatalf("the layer holds %s records, want 501", n)
 	}
+	// Many changes, past where an Apply would compact: the layer still
+	// shares the project's base rather than copying its records.
+	var many []Change
+	for i := range 300 {
+		many = append(many, Change{TableID: "t", RowID: strconv.Itoa(1000 + i), Created: true, Seq: int64(i + 1)})
+	}
+	big := Layered(st, many)
+	if got := big.State().Table("t"); got.base != st.Table("t").base || got.Len() != 800 {
+		t.Fatalf("a layer of 300 changes over 500 records: base shared %t, %d records", got.base == st.Table("t").base, got.Len())
+	}
 }

@@ -14,7 +14,8 @@ import (
 // the server's memory. The answer cache is off, so that every request
 // executes (through the sandbox's overlay, or the project's).
 func sandboxBench(bin, dir string, o options, rep *report) error {
-	srv, err := startMockgql(bin, filepath.Join(dir, "sandbox"), "--ip-limit", "0", "--answer-cache-mb", "0")
+	srv, err := startMockgql(bin, filepath.Join(dir, "sandbox"), "--ip-limit", "0", "--answer-cache-mb", "0",
+		"--plan-sandboxes", "20,100,1000,1001") // the measured one and the 1,000 of sandboxMemory
 	if err != nil {
 		return err
 	}
