@@ -398,3 +398,29 @@ func TestSandboxSubscriptions(t *testing.T) {
 		}
 	}
 }
+
+// TestSandboxSurvivesKillNine: a sandbox's acknowledged writes are on disk
+// before their answer: SIGKILL and a restart on the same data keep them,
+// in the sandbox only.
+func TestSandboxSurvivesKillNine(t *testing.T) {
+	t.Parallel() // its nodes are processes: see startProc
+	data, port := t.TempDir(), freePort(t)
+	p := startProc(t, data, port)
+	sh := newShop(t, p.server, "sandbox-kill@example.com", "sbk")
+	want, ok := sandboxWork(t, newSandboxClient(sh, "kept"), 3)
+	if !ok {
+		t.FailNow()
+	}
+	p.kill()
+	p = startProc(t, data, port)
+	sh.s = p.server
+	if names, _, _ := newSandboxClient(sh, "kept").productNames(t); !equal(names, want) {
+		t.Fatalf("after kill -9: %v, want %v", names, want)
+	}
+	if names, _, _ := newSandboxClient(sh, "").productNames(t); !equal(names, baseNames) {
+		t.Fatalf("without the header after kill -9: %v", names)
+	}
+	if list := sandboxList(t, sh); list["kept"] != 6 {
+		t.Fatalf("sandboxes after kill -9: %v", list)
+	}
+}
