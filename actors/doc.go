@@ -19,7 +19,7 @@
 // Kinds and identities (the kind names are unexported: a caller names a
 // kind by the client method it calls):
 //
-//	project/<projectID>   model, mock-data overlay, compiled runtime schema
+//	project/<projectID>   model, mock-data overlay, its sandboxes' overlays (sandbox.go), compiled runtime schema
 //	apikey/<sha256(key)>  one API key: scope, expiry, revocation
 //	account/<accountID>   plan, members, project list, key index
 //	user/<email>          password hash, accounts

@@ -87,6 +87,11 @@ type Config struct {
 	// sweeper then deletes it like an expired session project. 0: guest
 	// projects never expire.
 	GuestTTL time.Duration
+	// SandboxTTL forgets a sandbox that received no request for this long
+	// (sandbox.go); SandboxBytes bounds the stored size of one sandbox's
+	// changes. 0: no expiry, no byte bound.
+	SandboxTTL   time.Duration
+	SandboxBytes int64
 	// AdoptionLinks is how many live adoption links a session project
 	// keeps; a new one beyond it replaces the oldest.
 	AdoptionLinks int
@@ -131,7 +136,8 @@ func DefaultConfig() Config {
 		SessionTTL: 24 * time.Hour, AdoptionTTL: 15 * time.Minute, SweepEvery: 10 * time.Second,
 		UploadHold:  time.Hour,
 		InviteLimit: 20, InviteTTL: 7 * 24 * time.Hour,
-		GuestTTL: 30 * 24 * time.Hour, AdoptionLinks: 5, AnswerCacheBytes: DefaultAnswerCacheBytes}
+		GuestTTL: 30 * 24 * time.Hour, AdoptionLinks: 5, AnswerCacheBytes: DefaultAnswerCacheBytes,
+		SandboxTTL: DefaultSandboxTTL, SandboxBytes: DefaultSandboxBytes}
 }
 
 // Env is what every grain of a node shares. It is built once per node by

@@ -207,7 +207,7 @@ func wireRequestLog(entries []model.RequestLogEntry) *pb.RequestLog {
 	for _, e := range entries {
 		l.Entries = append(l.Entries, &pb.RequestLogEntry{Id: e.ID, At: stamp(e.At), OperationName: e.OperationName,
 			RootFields: e.RootFields, Query: e.Query, Variables: e.Variables, Status: int32(e.Status),
-			DurationMs: e.DurationMs, Code: string(e.Code), Fault: e.Fault, Subscription: e.Subscription, Events: int64(e.Events)})
+			DurationMs: e.DurationMs, Code: string(e.Code), Fault: e.Fault, Subscription: e.Subscription, Events: int64(e.Events), Sandbox: e.Sandbox})
 	}
 	return l
 }
@@ -222,7 +222,7 @@ func requestLogOf(r *pb.Reply) []model.RequestLogEntry {
 	for _, e := range w.Entries {
 		out = append(out, model.RequestLogEntry{ID: e.Id, At: unstamp(e.At), OperationName: e.OperationName,
 			RootFields: e.RootFields, Query: e.Query, Variables: e.Variables, Status: int(e.Status),
-			DurationMs: e.DurationMs, Code: model.Code(e.Code), Fault: e.Fault, Subscription: e.Subscription, Events: int(e.Events)})
+			DurationMs: e.DurationMs, Code: model.Code(e.Code), Fault: e.Fault, Subscription: e.Subscription, Events: int(e.Events), Sandbox: e.Sandbox})
 	}
 	return out
 }

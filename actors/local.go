@@ -35,6 +35,8 @@ type projectView struct {
 	lease   *quotaLease
 	faults  *faultState // shared by every view of one activation
 	events  *eventRing  // shared by every view of one activation; nil before its first event
+	// sandboxes are shared by every view of one activation; nil before the first.
+	sandboxes *sandboxSet
 }
 
 func (l *Local) publishProject(id string, v *projectView) {

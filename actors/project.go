@@ -53,6 +53,9 @@ type projectGrain struct {
 	// stopStreams ends (project_eventstream.go).
 	streams     map[streamKey]*eventStream
 	stopStreams func()
+	// sandboxes are the project's sandboxes (sandbox.go), made on first
+	// use; shared with the views.
+	sandboxes *sandboxSet
 }
 
 // projectDoc is the reply to ProjectGet: the project encoded once per
@@ -119,6 +122,9 @@ func (p *projectGrain) load(g *grain) error {
 	if p.replies, err = loadReplies(g.env.Store, g.id); err != nil {
 		return fmt.Errorf("mutation replies of %s: %w", g.id, err)
 	}
+	if err := p.loadSandboxes(g); err != nil {
+		return err
+	}
 	p.startCalls(g)
 	p.publish(g)
 	p.extendGuest(g)
@@ -141,6 +147,7 @@ func (p *projectGrain) startCalls(g *grain) {
 // flush checkpoints the session project's call count, at most once a second.
 func (p *projectGrain) flush(g *grain) {
 	p.extendGuest(g)
+	p.sweepSandboxes(g)
 	if p.calls == nil || p.st == nil {
 		return
 	}
@@ -175,7 +182,7 @@ func (p *projectGrain) publish(g *grain) {
 	if p.faults == nil {
 		p.faults = newFaultState()
 	}
-	p.view = &projectView{project: p.st.Project, rt: rt, ov: p.ov, session: p.st.Session, keys: p.keys, lease: p.lease, faults: p.faults, events: p.events}
+	p.view = &projectView{project: p.st.Project, rt: rt, ov: p.ov, session: p.st.Session, keys: p.keys, lease: p.lease, faults: p.faults, events: p.events, sandboxes: p.sandboxes}
 	g.env.Local.publishProject(g.id, p.view)
 }
 
@@ -221,7 +228,7 @@ func (p *projectGrain) handle(g *grain, c *call) (result, error) {
 			p.keys.evict(m.KeyHash)
 		}
 		return nil, nil
-	case *pb.ProjectGet, *pb.ProjectOwnerQuery, *pb.ProjectSDL, *pb.Consume, *pb.ProjectRequestLog:
+	case *pb.ProjectGet, *pb.ProjectOwnerQuery, *pb.ProjectSDL, *pb.Consume, *pb.ProjectRequestLog, *pb.ProjectSandboxes:
 		return p.authorized(g, c, false)
 	case *pb.ProjectTransfer, *pb.ProjectAddAdoption, *pb.ProjectDelete, *pb.ProjectReset,
 		*pb.EditUpdateProject, *pb.EditSetPreviewSharing, *pb.EditCreateTable, *pb.EditUpdateTable, *pb.EditDeleteTable,
@@ -288,7 +295,9 @@ func (p *projectGrain) authorized(g *grain, c *call, write bool) (result, error)
 		}
 		return nil, p.delete(g)
 	case *pb.ProjectReset:
-		return nil, p.reset(g)
+		return nil, p.reset(g, m)
+	case *pb.ProjectSandboxes:
+		return sandboxesReply(p.sandboxList(g))
 	case *pb.ProjectRequestLog:
 		return requestLogReply(p.requestLog(int(m.Limit))), nil
 	case *pb.ProjectClearRequestLog:
@@ -407,19 +416,28 @@ func (p *projectGrain) delete(g *grain) error {
 	if err := g.env.Store.DeletePrefix(kindReply, g.id+"/"); err != nil {
 		return err
 	}
-	var extra []persistence.Put
+	extra := allSandboxDeletes(g.id)
 	if pr := p.st.Project; !pr.ExpiresAt.IsZero() {
 		extra = append(extra, persistence.Put{Kind: kindExpiry, ID: expiryKey(pr.ExpiresAt, pr.ID)})
 	}
 	if err := g.saveJSON(nil, extra...); err != nil {
 		return err
 	}
-	p.st, p.rt, p.ov = nil, nil, nil
+	p.st, p.rt, p.ov, p.sandboxes = nil, nil, nil, nil
 	p.publish(g)
 	return nil
 }
 
-func (p *projectGrain) reset(g *grain) error {
+// reset drops the project's changes (resetMockData), or one sandbox's, or
+// forgets a sandbox (deleteSandbox). The project's reset leaves its
+// sandboxes' own changes.
+func (p *projectGrain) reset(g *grain, m *pb.ProjectReset) error {
+	switch {
+	case m.DeleteSandbox:
+		return p.deleteSandbox(g, m.Sandbox)
+	case m.Sandbox != "":
+		return p.resetSandbox(g, m.Sandbox)
+	}
 	if err := g.env.Store.DeletePrefix(kindOverlay, g.id+"/"); err != nil {
 		return err
 	}

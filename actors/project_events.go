@@ -36,6 +36,9 @@ type RowEvent struct {
 	TableID    string
 	RowID      string
 	Kind       graphql.EventKind
+	// Sandbox is the sandbox whose mutation made the event; "" the
+	// project's own data. Only subscriptions of that sandbox receive it.
+	Sandbox string
 }
 
 // eventRing is an activation's recent events. Safe for concurrent use.
@@ -78,6 +81,12 @@ func (r *eventRing) get(activation string, seq int64) (graphql.Event, bool) {
 // publishEvents numbers evs and broadcasts them. It runs on the grain's
 // goroutine, so a project's events leave in the order they happened.
 func (p *projectGrain) publishEvents(g *grain, evs []graphql.Event) {
+	p.publishSandboxEvents(g, "", evs)
+}
+
+// publishSandboxEvents is publishEvents for the events of sandbox's
+// mutation ("" the project's), which only its subscriptions receive.
+func (p *projectGrain) publishSandboxEvents(g *grain, sandbox string, evs []graphql.Event) {
 	if len(evs) == 0 || g.env.Broadcast == nil {
 		return
 	}
@@ -85,7 +94,7 @@ func (p *projectGrain) publishEvents(g *grain, evs []graphql.Event) {
 		p.events = newEventRing()
 		p.publish(g)
 	}
-	msg := &pb.RowEvents{ProjectId: g.id, Activation: p.events.activation, Events: p.events.add(evs)}
+	msg := &pb.RowEvents{ProjectId: g.id, Activation: p.events.activation, Events: p.events.add(evs), Sandbox: sandbox}
 	data, err := proto.Marshal(msg)
 	if err != nil {
 		g.env.Log.Error("encoding events", "project", g.id, "err", err)
@@ -103,7 +112,7 @@ func DecodeRowEvents(data []byte) (projectID string, evs []RowEvent, err error) 
 	}
 	evs = make([]RowEvent, len(m.Events))
 	for i, e := range m.Events {
-		evs[i] = RowEvent{Activation: m.Activation, Seq: e.Seq, TableID: e.TableId, RowID: e.RowId, Kind: graphql.EventKind(e.Kind)}
+		evs[i] = RowEvent{Activation: m.Activation, Seq: e.Seq, TableID: e.TableId, RowID: e.RowId, Kind: graphql.EventKind(e.Kind), Sandbox: m.Sandbox}
 	}
 	return m.ProjectId, evs, nil
 }
@@ -219,22 +228,24 @@ type SubscriptionTarget struct {
 	EveryMs int64 `json:"everyMs,omitempty"`
 	// OperationName is the document's operation's name, for the request log.
 	OperationName string `json:"operationName,omitempty"`
+	// Sandbox is the sandbox whose events it receives; "" the project's.
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 // subscriptionBody is the answer to a subscription's start
 // (model.RuntimeRequest.Subscribe): its target, under a key no GraphQL
 // response has.
-func subscriptionBody(rt *graphql.Runtime, prep *exec.Prepared, projectID string) []byte {
-	t := SubscriptionTarget{ProjectID: projectID, OperationName: prep.OperationName()}
+func subscriptionBody(rt *graphql.Runtime, prep *exec.Prepared, projectID, sandbox string) []byte {
+	t := SubscriptionTarget{ProjectID: projectID, OperationName: prep.OperationName(), Sandbox: sandbox}
 	target, _ := rt.Target(prep)
 	t.TableID, t.Kind, t.EveryMs = target.TableID, target.Kind, target.Every.Milliseconds()
 	b, _ := json.Marshal(map[string]SubscriptionTarget{"subscription": t})
 	return b
 }
 
-// Matches reports whether ev is of the table and kind t follows.
+// Matches reports whether ev is of the sandbox, table and kind t follows.
 func (t SubscriptionTarget) Matches(ev RowEvent) bool {
-	return graphql.SubTarget{TableID: t.TableID, Kind: t.Kind}.Matches(ev.TableID, ev.Kind)
+	return t.Sandbox == ev.Sandbox && graphql.SubTarget{TableID: t.TableID, Kind: t.Kind}.Matches(ev.TableID, ev.Kind)
 }
 
 // ParseSubscriptionBody returns the target a subscription's start
@@ -255,7 +266,8 @@ func ParseSubscriptionBody(body []byte) (t SubscriptionTarget, ok bool) {
 func subscriptionEndOf(w *pb.RequestLogEntry) *model.RequestLogEntry {
 	e := &model.RequestLogEntry{At: unstamp(w.GetAt()), OperationName: model.Clip(w.GetOperationName(), model.MaxLoggedName),
 		Query: model.Clip(w.GetQuery(), model.MaxLoggedQuery), Status: 200, DurationMs: w.GetDurationMs(),
-		Code: model.Code(model.Clip(w.GetCode(), model.MaxLoggedName)), Subscription: model.SubscriptionEnd, Events: int(w.GetEvents())}
+		Code: model.Code(model.Clip(w.GetCode(), model.MaxLoggedName)), Subscription: model.SubscriptionEnd, Events: int(w.GetEvents()),
+		Sandbox: model.Clip(w.GetSandbox(), model.MaxSandboxName)}
 	return e
 }
 
@@ -265,7 +277,7 @@ func subscriptionEndOf(w *pb.RequestLogEntry) *model.RequestLogEntry {
 // grain call.
 func (s *Client) LogSubscriptionEnd(ctx context.Context, projectID string, e model.RequestLogEntry) error {
 	w := &pb.RequestLogEntry{At: stamp(e.At), OperationName: e.OperationName, Query: e.Query, DurationMs: e.DurationMs,
-		Code: string(e.Code), Subscription: model.SubscriptionEnd, Events: int64(e.Events)}
+		Code: string(e.Code), Subscription: model.SubscriptionEnd, Events: int64(e.Events), Sandbox: e.Sandbox}
 	if v := s.env.Local.project(projectID); v != nil && v.faults != nil {
 		if !s.env.Config.NoRequestLog {
 			v.faults.record(subscriptionEndOf(w))

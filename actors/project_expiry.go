@@ -61,13 +61,14 @@ func (p *projectGrain) expire(g *grain, indexKey string) (result, error) {
 		{Kind: kindReply, ID: g.id + "/", Prefix: true},
 		{Kind: kindExpiry, ID: expiryKey(pr.ExpiresAt, pr.ID), Value: pending},
 	}
+	puts = append(puts, allSandboxDeletes(g.id)...)
 	for _, h := range p.st.Adoptions {
 		puts = append(puts, persistence.Put{Kind: kindAdoption, ID: h})
 	}
 	if err := g.saveJSON(nil, puts...); err != nil {
 		return nil, err
 	}
-	p.st, p.rt, p.ov = nil, nil, nil
+	p.st, p.rt, p.ov, p.sandboxes = nil, nil, nil, nil
 	p.startCalls(g)
 	p.publish(g)
 	return out, nil

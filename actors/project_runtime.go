@@ -20,6 +20,8 @@ type mutationTask struct {
 	rt       *graphql.Runtime // the runtime prep was prepared with
 	prep     *exec.Prepared
 	deadline time.Time
+	sandbox  string     // "" the project's data
+	plan     model.Plan // for a sandbox it makes (sandboxFor)
 }
 
 // runtimeCall makes the runtime path's steps that need the project's
@@ -41,6 +43,10 @@ func (p *projectGrain) runtimeCall(g *grain, c *call, m *pb.ProjectRuntime) (res
 		return nil, err
 	}
 	ov, pool, self, body := p.ov, g.env.Pool.forAccount(p.st.Project.AccountID), c.ctx.Self(), m.Body
+	if sb := liveSandbox(p.sandboxes, m.Sandbox, g.env.Clock.Now(), g.env.Config.SandboxTTL); sb != nil {
+		sb.touch(g.env.Clock.Now())
+		ov = sb.overlay(p.ov)
+	}
 	root := c.ctx.ActorSystem().Root
 	go func() {
 		ctx, cancel := callContext(c.hdr)
@@ -57,12 +63,12 @@ func (p *projectGrain) runtimeCall(g *grain, c *call, m *pb.ProjectRuntime) (res
 		case refusal != nil:
 			g.replyLater(c, runtimeReply(refused(refusal, nil), nil))
 		case m.Subscribe && prep.Subscription():
-			g.replyLater(c, &pb.Reply{Status: 200, Body: subscriptionBody(rt, prep, g.id)})
+			g.replyLater(c, &pb.Reply{Status: 200, Body: subscriptionBody(rt, prep, g.id, m.Sandbox)})
 		case prep.Mutation() && m.QueryOnly:
 			g.replyLater(c, errorReply(errMutationOverGet))
 		case prep.Mutation():
 			deadline, _ := ctx.Deadline()
-			root.Send(self, &mutationTask{call: c, body: body, rt: rt, prep: prep, deadline: deadline})
+			root.Send(self, &mutationTask{call: c, body: body, rt: rt, prep: prep, deadline: deadline, sandbox: m.Sandbox, plan: model.Plan(m.Plan)})
 		default:
 			res, err := rt.Query(ctx, prep, pool, ov)
 			g.replyLater(c, resultReply(ctx, res, err))
@@ -108,6 +114,10 @@ func (p *projectGrain) runMutation(g *grain, t *mutationTask) {
 			g.replyLater(t.call, runtimeReply(refused(refusal, nil), nil))
 			return
 		}
+	}
+	if t.sandbox != "" {
+		p.runSandboxMutation(ctx, g, t, rt, prep)
+		return
 	}
 	res, changes, err := rt.Mutate(ctx, prep, g.env.Pool.forAccount(p.st.Project.AccountID), p.ov)
 	if err != nil || ctx.Err() != nil || len(changes) == 0 {

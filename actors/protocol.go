@@ -17,8 +17,10 @@ import (
 // Nodes of another version are not admitted to the cluster
 // (cluster/provider.go): bump it with every change of the wire between
 // nodes that an older node would misread (5: a project record may hold
-// its contract document compressed, project_stored.go).
-const ProtocolVersion = 5
+// its contract document compressed, project_stored.go; 6: runtime calls
+// and events carry a sandbox, which an older node would drop, serving the
+// project's data instead and sending a sandbox's events to everyone).
+const ProtocolVersion = 6
 
 // grainRequest is a grain request: a generated message whose field 1 is its
 // pb.Header (TestProtocolRequests checks every one). What each grain kind

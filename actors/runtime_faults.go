@@ -52,6 +52,7 @@ func (p *RuntimePath) trace(t *runtimeTrace, v *projectView, r *model.RuntimeReq
 		return nil
 	}
 	t.log, t.noLog, t.start = v.faults, p.grains.env.Config.NoRequestLog, p.grains.env.Clock.Now()
+	t.entry.Sandbox = model.Clip(r.Sandbox, model.MaxSandboxName)
 	return t
 }
 

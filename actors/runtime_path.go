@@ -116,6 +116,11 @@ func (p *RuntimePath) steps(ctx context.Context, projectID, reqID string, r *mod
 	if err != nil {
 		return nil, err
 	}
+	if r.Sandbox != "" && !r.CheckOnly {
+		if err := model.CheckSandboxName(r.Sandbox); err != nil {
+			return nil, err
+		}
+	}
 	if !*counted && !r.CheckOnly {
 		if err := p.grains.takeQuota(ctx, projectID, pv); err != nil {
 			return nil, err
@@ -133,7 +138,10 @@ func (p *RuntimePath) steps(ctx context.Context, projectID, reqID string, r *mod
 		return res, err
 	}
 	call := &pb.ProjectRuntime{Header: &pb.Header{}, Slug: r.Slug, KeyVerified: keyOK, Internal: r.Internal, QueryOnly: r.QueryOnly, Body: r.Body,
-		Subscribe: r.Subscribe, CheckOnly: r.CheckOnly}
+		Subscribe: r.Subscribe, CheckOnly: r.CheckOnly, Sandbox: r.Sandbox}
+	if r.Sandbox != "" && !r.CheckOnly {
+		call.Plan = string(p.sandboxPlan(ctx, projectID, r.Sandbox, pv))
+	}
 	if !keyOK {
 		call.ShareToken = r.ShareToken
 	}
@@ -172,7 +180,7 @@ func (p *RuntimePath) credential(ctx context.Context, projectID string, r *model
 func (p *RuntimePath) forward(ctx context.Context, projectID string, r *model.RuntimeRequest) (*model.RuntimeResult, error) {
 	call := &pb.ProjectServe{Slug: r.Slug, ApiKey: r.KeyValue, ShareToken: r.ShareToken, ActorToken: r.ActorToken,
 		Internal: r.Internal, QueryOnly: r.QueryOnly, Body: r.Body, FaultHeader: r.FaultHeader, NoFaults: r.NoFaults,
-		Subscribe: r.Subscribe, CheckOnly: r.CheckOnly}
+		Subscribe: r.Subscribe, CheckOnly: r.CheckOnly, Sandbox: r.Sandbox}
 	if r.BodyFrom != nil && !r.CheckOnly {
 		b, err := r.BodyFrom.ReadBody()
 		switch me := model.AsError(err); {
@@ -192,7 +200,7 @@ func (p *RuntimePath) forward(ctx context.Context, projectID string, r *model.Ru
 func servedRequest(m *pb.ProjectServe) model.RuntimeRequest {
 	r := model.RuntimeRequest{Slug: m.Slug, KeyValue: m.ApiKey, ShareToken: m.ShareToken,
 		ActorToken: m.ActorToken, Body: m.Body, Internal: m.Internal, QueryOnly: m.QueryOnly,
-		FaultHeader: m.FaultHeader, NoFaults: m.NoFaults, Subscribe: m.Subscribe, CheckOnly: m.CheckOnly}
+		FaultHeader: m.FaultHeader, NoFaults: m.NoFaults, Subscribe: m.Subscribe, CheckOnly: m.CheckOnly, Sandbox: m.Sandbox}
 	if m.BodyErrorCode != "" {
 		r.Body, r.BodyFrom = nil, failedBody{&model.Error{Code: model.Code(m.BodyErrorCode), Message: m.BodyErrorMessage}}
 	}
@@ -303,13 +311,17 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 	if r.CheckOnly {
 		return &model.RuntimeResult{Status: 200}, true, nil
 	}
+	cacheKey := projectID
+	if r.Sandbox != "" {
+		v, cacheKey = inSandbox(v, r.Sandbox, env.Clock.Now(), env.Config.SandboxTTL), projectID+"\x00"+r.Sandbox
+	}
 	out := r.Out
 	if out == nil {
 		out = &model.RuntimeBuffers{}
 	}
 	pool := env.Pool.forAccount(v.project.AccountID)
 	fields := t != nil && mayFaultFields(v.project, r.FaultHeader) // a kept answer has no field errors
-	if e := p.answerFor(projectID, r.Body, v, pool, fields); e != nil {
+	if e := p.answerFor(cacheKey, r.Body, v, pool, fields); e != nil {
 		return answerCached(e, v, r, out, t)
 	}
 	req, err := exec.DecodeRequest(r.Body)
@@ -334,7 +346,7 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 		if t != nil {
 			t.entry.Subscription = model.SubscriptionStart
 		}
-		return t.finish(&model.RuntimeResult{Status: 200, Body: subscriptionBody(v.rt, prep, projectID)}), true, nil
+		return t.finish(&model.RuntimeResult{Status: 200, Body: subscriptionBody(v.rt, prep, projectID, r.Sandbox)}), true, nil
 	}
 	if prep.Mutation() {
 		return nil, false, nil // mutations run in the grain, one at a time
@@ -361,18 +373,18 @@ func (p *RuntimePath) localQuery(ctx context.Context, projectID string, r *model
 	out.Data = qr.Data
 	out.Body = qr.AppendJSON(out.Body[:0])
 	if rec != nil && cacheable(qr, v, version, out.Body) {
-		p.answers.put(newCachedAnswer(projectID, r.Body, out.Body, v, version, rec, req, prep))
+		p.answers.put(newCachedAnswer(cacheKey, r.Body, out.Body, v, version, rec, req, prep))
 	}
 	return t.finish(&model.RuntimeResult{Status: 200, Body: out.Body}), true, nil
 }
 
 // answerFor returns the kept answer of body, or nil; none when the
 // request may get field errors (fields).
-func (p *RuntimePath) answerFor(projectID string, body []byte, v *projectView, pool engine.Pool, fields bool) *cachedAnswer {
+func (p *RuntimePath) answerFor(cacheKey string, body []byte, v *projectView, pool engine.Pool, fields bool) *cachedAnswer {
 	if fields {
 		return nil
 	}
-	return p.answers.get(projectID, body, v, pool)
+	return p.answers.get(cacheKey, body, v, pool)
 }
 
 // holdAnswer makes an answer made by a grain, here or on another node,

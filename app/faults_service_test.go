@@ -79,7 +79,7 @@ func TestFaultsThroughTheService(t *testing.T) {
 	if _, err := svc.Management.SetFaults(ctx, s.owner.p, s.project.ID, op.ID, nil); err != nil {
 		t.Fatal(err)
 	}
-	res, err = svc.Management.PreviewQuery(ctx, s.owner.p, s.project.ID, []byte(`{"query":"{ products { total } }"}`))
+	res, err = svc.Management.PreviewQuery(ctx, s.owner.p, s.project.ID, "", []byte(`{"query":"{ products { total } }"}`))
 	if err != nil || res.Fault != "" || strings.Contains(string(res.Body), "errors") {
 		t.Fatalf("previewQuery: %+v, %v", res, err)
 	}

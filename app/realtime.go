@@ -63,7 +63,15 @@ func (r *Realtime) Open(ctx context.Context, path string, c realtime.Credentials
 		return nil, model.Errorf(model.CodeProjectNotFound, "no project at %s", path)
 	}
 	base := model.RuntimeRequest{Slug: slug, KeyValue: keyOf(c), ShareToken: c.Query.Get("token"),
-		ActorToken: c.Value("X-Actor-Token"), FaultHeader: c.Value("X-Mock-Fault"), Subscribe: true}
+		ActorToken: c.Value("X-Actor-Token"), FaultHeader: c.Value("X-Mock-Fault"), Subscribe: true, Sandbox: c.Value("X-Mock-Sandbox")}
+	if base.Sandbox == "" {
+		base.Sandbox = c.Query.Get("sandbox")
+	}
+	if base.Sandbox != "" {
+		if err := model.CheckSandboxName(base.Sandbox); err != nil {
+			return nil, err
+		}
+	}
 	check := base
 	check.CheckOnly = true
 	if _, err := r.svc.runtime.Run(ctx, check); err != nil {

@@ -70,7 +70,7 @@ func TestCreateAPIFromDataset(t *testing.T) {
 		if len(ops) != 5 || ops[0].Name != "products" {
 			t.Fatalf("operations: %d, first %+v", len(ops), ops[0])
 		}
-		res, err := svc.Management.PreviewQuery(ctx, tm.editor, pr.ID, []byte(`{"query":"{ products { total items { id price } } }"}`))
+		res, err := svc.Management.PreviewQuery(ctx, tm.editor, pr.ID, "", []byte(`{"query":"{ products { total items { id price } } }"}`))
 		if err != nil || !strings.Contains(string(res.Body), `"total":3`) || !strings.Contains(string(res.Body), `"price":999.5`) {
 			t.Fatalf("rows: %v %s", err, res.Body)
 		}

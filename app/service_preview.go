@@ -235,7 +235,8 @@ func decodePreviewBatch(body []byte, tables map[string]previewTable, out map[str
 // (Internal), counted against the project's quota like a client's
 // request; a mutation changes the project's mock data as on the runtime
 // and needs the right to edit the project (FORBIDDEN for a VIEWER).
-func (s *Management) PreviewQuery(ctx context.Context, p model.Principal, projectID string, body []byte) (*model.RuntimeResult, error) {
+// sandbox, when set, runs it in that sandbox (X-Mock-Sandbox).
+func (s *Management) PreviewQuery(ctx context.Context, p model.Principal, projectID, sandbox string, body []byte) (*model.RuntimeResult, error) {
 	pr, err := s.readProject(ctx, p, projectID, "")
 	if err != nil {
 		return nil, err
@@ -245,7 +246,7 @@ func (s *Management) PreviewQuery(ctx context.Context, p model.Principal, projec
 			return nil, err
 		}
 	}
-	return s.serveRuntime(ctx, model.RuntimeRequest{Slug: pr.Slug, Body: body, Internal: true, ProjectID: pr.ID})
+	return s.serveRuntime(ctx, model.RuntimeRequest{Slug: pr.Slug, Body: body, Internal: true, ProjectID: pr.ID, Sandbox: sandbox})
 }
 
 // mayEdit refuses a member of pr's account whose role reads but does not

@@ -154,30 +154,30 @@ func TestPreviewQuota(t *testing.T) {
 		if _, err := svc.Preview.Preview(ctx, "pq-shop", on.ShareToken); err != nil { // 1
 			t.Fatal(err)
 		}
-		res, err := svc.Management.PreviewQuery(ctx, tm.editor, pr.ID, queryBody(`mutation { createProduct(input: {name: "Lamp", price: 5}) { id } }`)) // 2
+		res, err := svc.Management.PreviewQuery(ctx, tm.editor, pr.ID, "", queryBody(`mutation { createProduct(input: {name: "Lamp", price: 5}) { id } }`)) // 2
 		if err != nil || res.Status != 200 || !strings.Contains(string(res.Body), `"createProduct"`) {
 			t.Fatalf("editor's mutation: %+v, %v", res, err)
 		}
 		// A viewer's mutation is refused before it counts.
-		_, err = svc.Management.PreviewQuery(ctx, tm.viewer, pr.ID, queryBody(`mutation { deleteProduct(id: "p1") { id } }`))
+		_, err = svc.Management.PreviewQuery(ctx, tm.viewer, pr.ID, "", queryBody(`mutation { deleteProduct(id: "p1") { id } }`))
 		wantCodeOf(t, "viewer's mutation", err, model.CodeForbidden)
-		res, err = svc.Management.PreviewQuery(ctx, tm.viewer, pr.ID, queryBody(`{ products { total } }`)) // 3
+		res, err = svc.Management.PreviewQuery(ctx, tm.viewer, pr.ID, "", queryBody(`{ products { total } }`)) // 3
 		if err != nil || string(res.Body) != `{"data":{"products":{"total":4}}}` {
 			t.Fatalf("viewer's query: %+v, %v", res, err)
 		}
-		res, err = svc.Management.PreviewQuery(ctx, tm.owner.p, pr.ID, queryBody(`{ nope }`)) // 4: refused documents count, as on the runtime
+		res, err = svc.Management.PreviewQuery(ctx, tm.owner.p, pr.ID, "", queryBody(`{ nope }`)) // 4: refused documents count, as on the runtime
 		if err != nil || res.Status != 400 || !strings.Contains(string(res.Body), "nope") {
 			t.Fatalf("refused document: %+v, %v", res, err)
 		}
 		_, err = svc.Preview.Preview(ctx, "pq-shop", on.ShareToken)
 		wantCodeOf(t, "preview over quota", err, model.CodeTooManyRequests)
-		_, err = svc.Management.PreviewQuery(ctx, tm.owner.p, pr.ID, queryBody(`{ products { total } }`))
+		_, err = svc.Management.PreviewQuery(ctx, tm.owner.p, pr.ID, "", queryBody(`{ products { total } }`))
 		wantCodeOf(t, "previewQuery over quota", err, model.CodeTooManyRequests)
 		_, usage, err := svc.Management.Account(ctx, tm.owner.p)
 		if err != nil || usage.Requests != 4 {
 			t.Fatalf("usage: %+v, %v", usage, err)
 		}
-		_, err = svc.Management.PreviewQuery(ctx, signUp(t, svc, "pq-stranger@example.com").p, pr.ID, queryBody(`{ products { total } }`))
+		_, err = svc.Management.PreviewQuery(ctx, signUp(t, svc, "pq-stranger@example.com").p, pr.ID, "", queryBody(`{ products { total } }`))
 		wantCodeOf(t, "stranger", err, model.CodeNotFound)
 	})
 	t.Run("guest session quota", func(t *testing.T) {

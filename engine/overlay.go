@@ -223,8 +223,10 @@ func (o *Overlay) Version() int64 { return o.State().version }
 // Changes returns all current records, one per row with its latest state,
 // ordered by table ID, then Seq, then RowID: what a persistence layer needs
 // to rebuild the overlay with Apply. The caller owns the result.
-func (o *Overlay) Changes() []Change {
-	s := o.State()
+func (o *Overlay) Changes() []Change { return o.State().Changes() }
+
+// Changes returns s's records as Overlay.Changes does.
+func (s *OverlayState) Changes() []Change {
 	var out []Change
 	for _, ts := range s.tables {
 		ts.Each(func(c *Change) {
@@ -255,7 +257,11 @@ func (o *Overlay) Reset() {
 
 // With returns a new state: s plus changes, version s.version+1. Tables not
 // touched are shared with s; touched ones share their base.
-func (s *OverlayState) With(changes []Change) *OverlayState {
+func (s *OverlayState) With(changes []Change) *OverlayState { return s.with(changes, true) }
+
+// with is With; compact false keeps every touched table's base shared
+// however large its delta grows (Layered).
+func (s *OverlayState) with(changes []Change, compact bool) *OverlayState {
 	next := &OverlayState{version: s.version + 1, tables: maps.Clone(s.tables)}
 	if next.tables == nil {
 		next.tables = map[string]*TableState{}
@@ -276,7 +282,9 @@ func (s *OverlayState) With(changes []Change) *OverlayState {
 		ts.maxSeq = max(ts.maxSeq, c.Seq)
 	}
 	for id := range copied {
-		next.tables[id].compact()
+		if compact {
+			next.tables[id].compact()
+		}
 	}
 	return next
 }
@@ -341,4 +349,18 @@ func (s Snapshot) State() *OverlayState {
 func (s Snapshot) Has(tableID, rowID string) bool {
 	ts := s.State().tables[tableID]
 	return ts != nil && ts.Get(rowID) != nil
+}
+
+// Layered returns a new overlay whose first version is s plus changes:
+// another overlay's records with changes of its own on top (a sandbox's,
+// over its project's current state). Its tables keep s's bases, however
+// many changes it adds (no compaction), so it costs the changes, not a
+// copy of s's records.
+func Layered(s *OverlayState, changes []Change) *Overlay {
+	if s == nil {
+		s = emptyState
+	}
+	o := &Overlay{}
+	o.state.Store(s.with(changes, false))
+	return o
 }

@@ -31,7 +31,7 @@ const (
 	corsAllowMethods = "GET, POST, DELETE, OPTIONS"
 	// corsAllowHeaders are the request headers browsers may send: the
 	// runtime's credentials, and what Apollo Client and urql add.
-	corsAllowHeaders = "Authorization, X-API-Key, X-Actor-Token, X-Mock-Fault, Content-Type, Accept, X-Request-Id, " +
+	corsAllowHeaders = "Authorization, X-API-Key, X-Actor-Token, X-Mock-Fault, X-Mock-Sandbox, Content-Type, Accept, X-Request-Id, " +
 		"apollographql-client-name, apollographql-client-version, apollo-require-preflight, x-apollo-operation-name"
 	// corsExposeHeaders are the response headers a page may read: with
 	// a fault's (runtime.go, waitFault).

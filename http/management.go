@@ -240,6 +240,8 @@ func (s *Surface) managementResolvers(b Management) map[string]exec.Resolver {
 		"Mutation.updateProject":      s.authed(prj.updateProject),
 		"Mutation.deleteProject":      s.authed(prj.deleteProject),
 		"Mutation.resetMockData":      s.authed(prj.resetMockData),
+		"Mutation.deleteSandbox":      s.authed(prj.deleteSandbox),
+		"Query.sandboxes":             s.authed(prj.sandboxes),
 		"Mutation.createApiKey":       s.authed(keys.createAPIKey),
 		"Mutation.revokeApiKey":       s.authed(keys.revokeAPIKey),
 		"Mutation.deleteApiKey":       s.authed(keys.deleteAPIKey),

@@ -166,6 +166,18 @@ func (f *fakeManagement) ResetMockData(_ context.Context, p Principal, projectID
 	return f.record("ResetMockData", p, projectID)
 }
 
+func (f *fakeManagement) Sandboxes(_ context.Context, p Principal, projectID string) ([]model.Sandbox, error) {
+	return nil, f.record("Sandboxes", p, projectID)
+}
+
+func (f *fakeManagement) ResetSandbox(_ context.Context, p Principal, projectID, name string) error {
+	return f.record("ResetSandbox", p, projectID, name)
+}
+
+func (f *fakeManagement) DeleteSandbox(_ context.Context, p Principal, projectID, name string) error {
+	return f.record("DeleteSandbox", p, projectID, name)
+}
+
 func (f *fakeManagement) ExportOpenAPI(_ context.Context, p Principal, projectID, format string) (string, error) {
 	return "openapi: 3.1.0\n", f.record("ExportOpenAPI", p, projectID, format)
 }
@@ -260,7 +272,7 @@ func (f *fakeManagement) SetPreviewSharing(_ context.Context, p Principal, proje
 	return pr, nil
 }
 
-func (f *fakeManagement) PreviewQuery(_ context.Context, p Principal, projectID string, body []byte) (*model.RuntimeResult, error) {
+func (f *fakeManagement) PreviewQuery(_ context.Context, p Principal, projectID, _ string, body []byte) (*model.RuntimeResult, error) {
 	if err := f.record("PreviewQuery", p, projectID, string(body)); err != nil {
 		return nil, err
 	}

@@ -161,7 +161,7 @@ func shapeLogEntry(e model.RequestLogEntry) any {
 		"id": e.ID, "at": dateTime(e.At), "operationName": optString(e.OperationName),
 		"rootFields": nonNil(e.RootFields), "query": e.Query, "variables": optJSON(e.Variables),
 		"status": status, "durationMs": e.DurationMs, "errorCode": optString(string(e.Code)), "fault": optString(e.Fault),
-		"subscription": optString(e.Subscription), "events": logEvents(e),
+		"subscription": optString(e.Subscription), "events": logEvents(e), "sandbox": optString(e.Sandbox),
 	}
 }
 

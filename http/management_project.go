@@ -32,12 +32,19 @@ type ProjectAdmin interface {
 	// (EDITOR and above; model.CheckAllowedOrigins validates them).
 	SetAllowedOrigins(ctx context.Context, p Principal, projectID string, origins []string) (*model.Project, error)
 	ResetMockData(ctx context.Context, p Principal, projectID string) error
+	// Sandboxes lists the project's live sandboxes (VIEWER and above);
+	// ResetSandbox drops one's changes and DeleteSandbox forgets it (EDITOR
+	// and above; NOT_FOUND for a sandbox the project does not hold).
+	Sandboxes(ctx context.Context, p Principal, projectID string) ([]model.Sandbox, error)
+	ResetSandbox(ctx context.Context, p Principal, projectID, name string) error
+	DeleteSandbox(ctx context.Context, p Principal, projectID, name string) error
 	// SetPreviewSharing turns the project's preview link on (a fresh share
 	// token) or off; guest and session projects keep theirs.
 	SetPreviewSharing(ctx context.Context, p Principal, projectID string, enabled bool) (*model.Project, error)
 	// PreviewQuery runs a runtime request body against the project without
 	// an API key, counted against its quota (the board's query box).
-	PreviewQuery(ctx context.Context, p Principal, projectID string, body []byte) (*model.RuntimeResult, error)
+	// sandbox, when set, runs it in that sandbox.
+	PreviewQuery(ctx context.Context, p Principal, projectID, sandbox string, body []byte) (*model.RuntimeResult, error)
 }
 
 // projectResolvers resolve the fields of projects.
@@ -127,7 +134,34 @@ func (s projectResolvers) deleteProject(ctx context.Context, c *Call, args input
 
 // resetMockData resolves Mutation.resetMockData.
 func (s projectResolvers) resetMockData(ctx context.Context, c *Call, args input) (any, error) {
+	if name := args.str("sandbox"); name != "" {
+		return done(s.b.ResetSandbox(ctx, c.Principal, args.str("projectId"), name))
+	}
 	return done(s.b.ResetMockData(ctx, c.Principal, args.str("projectId")))
+}
+
+// deleteSandbox resolves Mutation.deleteSandbox.
+func (s projectResolvers) deleteSandbox(ctx context.Context, c *Call, args input) (any, error) {
+	return done(s.b.DeleteSandbox(ctx, c.Principal, args.str("projectId"), args.str("sandbox")))
+}
+
+// sandboxes resolves Query.sandboxes.
+func (s projectResolvers) sandboxes(ctx context.Context, c *Call, args input) (any, error) {
+	list, err := s.b.Sandboxes(ctx, c.Principal, args.str("projectId"))
+	if err != nil {
+		return nil, err
+	}
+	return shapeAll(list, shapeSandbox), nil
+}
+
+// shapeSandbox shapes a Sandbox.
+func shapeSandbox(sb model.Sandbox) any {
+	var expires any
+	if !sb.ExpiresAt.IsZero() {
+		expires = dateTime(sb.ExpiresAt)
+	}
+	return map[string]any{"name": sb.Name, "changedRows": sb.ChangedRows, "bytes": int(sb.Bytes),
+		"createdAt": dateTime(sb.CreatedAt), "lastUsedAt": dateTime(sb.LastUsedAt), "expiresAt": expires}
 }
 
 // setPreviewSharing resolves Mutation.setPreviewSharing.
@@ -154,7 +188,7 @@ func (s projectResolvers) previewQuery(ctx context.Context, c *Call, args input)
 	if err != nil {
 		return nil, model.Errorf(model.CodeBadUserInput, "variables: not a JSON value: %v", err)
 	}
-	res, err := s.b.PreviewQuery(ctx, c.Principal, args.str("projectId"), body)
+	res, err := s.b.PreviewQuery(ctx, c.Principal, args.str("projectId"), args.str("sandbox"), body)
 	if err != nil {
 		return nil, err
 	}

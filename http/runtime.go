@@ -122,12 +122,16 @@ func (s *Server) serveRuntime(c *gin.Context) {
 	sc.c, sc.max, sc.get = c, s.cfg.MaxBodyBytes, c.Request.Method == http.MethodGet
 	sc.in.Reset()
 	var token string
+	sandbox := c.GetHeader("X-Mock-Sandbox")
 	if c.Request.URL.RawQuery != "" { // parsing an empty query still allocates
 		token = c.Query("token")
+		if sandbox == "" {
+			sandbox = c.Query("sandbox")
+		}
 	}
 	res, err := s.b.Runtime.Runtime(ctx, model.RuntimeRequest{Slug: c.Param("slug"), KeyValue: runtimeKeyOf(c),
 		ShareToken: token, ActorToken: c.GetHeader("X-Actor-Token"), BodyFrom: sc, Out: &sc.out, QueryOnly: sc.get,
-		FaultHeader: c.GetHeader("X-Mock-Fault")})
+		FaultHeader: c.GetHeader("X-Mock-Fault"), Sandbox: sandbox})
 	if err == nil && res.Fault != "" && !waitFault(c, res) {
 		return // the client left during the injected latency
 	}

@@ -46,4 +46,10 @@ type Backend interface {
 	// RequestLog is the project's runtime request log, newest first
 	// (get_request_log).
 	RequestLog(ctx context.Context, p model.Principal, projectID string, limit int) ([]model.RequestLogEntry, error)
+	// Sandboxes lists the project's live sandboxes; ResetSandbox drops
+	// one's changes and DeleteSandbox forgets it (NOT_FOUND for a sandbox
+	// the project does not hold).
+	Sandboxes(ctx context.Context, p model.Principal, projectID string) ([]model.Sandbox, error)
+	ResetSandbox(ctx context.Context, p model.Principal, projectID, name string) error
+	DeleteSandbox(ctx context.Context, p model.Principal, projectID, name string) error
 }

@@ -3,7 +3,8 @@
 // bespoke GraphQL endpoints: tools (create_session_project, list_data_sources,
 // create_table, add_attributes, create_relation, generate_operations,
 // update_operation, generate_views, run_query, describe_project,
-// get_adoption_link, get_request_log), the data pool and a project's SDL as resources, and a
+// get_adoption_link, get_request_log, list_sandboxes, reset_sandbox,
+// delete_sandbox), the data pool and a project's SDL as resources, and a
 // prompt that walks the flow. It calls the same use cases as /public-graphql
 // (Backend), so a project built here has the same limits, isolation,
 // adoption links and transfer on sign-up.

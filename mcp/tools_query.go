@@ -25,6 +25,7 @@ type runQueryIn struct {
 	Args          map[string]any  `json:"args,omitempty" jsonschema:"the operation's parameter values, e.g. {\"minPrice\": 10}; numbers unquoted, as stored"`
 	Query         string          `json:"query,omitempty" jsonschema:"instead of operation: any GraphQL document against the project's runtime, e.g. { products(pageSize: 3) { items { id name category { name } } } }"`
 	Variables     json.RawMessage `json:"variables,omitempty" jsonschema:"the query's variables, a JSON object"`
+	Sandbox       string          `json:"sandbox,omitempty" jsonschema:"with query: run it in this sandbox of the project (as the header X-Mock-Sandbox does), e.g. test-1"`
 }
 
 // runQueryOut is run_query's result, one shape per mode: an operation's
@@ -49,6 +50,12 @@ func (s *Server) runQuery(ctx context.Context, in runQueryIn) (runQueryOut, outc
 	}
 	if in.PageSize < 0 || in.PageSize > maxPageSize {
 		return runQueryOut{}, outcome{}, model.Errorf(model.CodeBadUserInput, "pageSize is 1 to %d, not %d", maxPageSize, in.PageSize)
+	}
+	if in.Sandbox != "" && in.Query == "" {
+		return runQueryOut{}, outcome{}, model.Errorf(model.CodeBadUserInput, "sandbox goes with query, not operation")
+	}
+	if err := checkSandbox(in.Sandbox); err != nil {
+		return runQueryOut{}, outcome{}, err
 	}
 	p, pr, err := s.project(ctx, in.Session)
 	if err != nil {
@@ -103,7 +110,7 @@ func (s *Server) runDocument(ctx context.Context, pr *model.Project, in runQuery
 	if err != nil {
 		return runQueryOut{}, outcome{}, model.Errorf(model.CodeBadUserInput, "variables: %v", err)
 	}
-	res, err := s.cfg.Backend.Runtime(ctx, model.RuntimeRequest{Slug: pr.Slug, ShareToken: pr.ShareToken, Body: body, ProjectID: pr.ID, NoFaults: true})
+	res, err := s.cfg.Backend.Runtime(ctx, model.RuntimeRequest{Slug: pr.Slug, ShareToken: pr.ShareToken, Body: body, ProjectID: pr.ID, NoFaults: true, Sandbox: in.Sandbox})
 	if e := model.AsError(err); e != nil && e.Code == model.CodeTooManyRequests {
 		err = &model.Error{Code: model.CodeLimitReached, Message: e.Message, RetryAfter: e.RetryAfter} // as runtimeList names it
 	}
@@ -226,4 +233,5 @@ func (s *Server) addTools() {
 	s.addContractTools()
 	s.addQueryTools()
 	s.addLogTools()
+	s.addSandboxTools()
 }

@@ -102,6 +102,10 @@ type Limits struct {
 	// limit.
 	Projects       [4]int
 	KeysPerProject [4]int
+	// Sandboxes is how many sandboxes (sandbox.go) one project of an
+	// account of each plan may hold at once (index: PlanIndex); a guest or
+	// session project holds as many as a STARTER one. 0 is no limit.
+	Sandboxes [4]int
 	// Model bounds the size of every project's model (modelsize.go).
 	Model ModelLimits
 }
@@ -130,6 +134,7 @@ func DefaultLimits() Limits {
 		Projects:     [4]int{10, 100, 1000, 10000},
 		// STARTER has no keys (KeysAllowed); its cap matters after a downgrade.
 		KeysPerProject: [4]int{50, 50, 200, 1000},
+		Sandboxes:      [4]int{20, 100, 1000, 1000},
 		Model:          DefaultModelLimits(),
 	}
 }

@@ -25,9 +25,6 @@ const (
 	MaxFieldRuleExtensions = 1024
 	// MaxFieldRuleCount is the largest count of a rule.
 	MaxFieldRuleCount = 1_000_000_000
-	// MaxSandboxName is the longest sandbox name (1 to 64 of
-	// [A-Za-z0-9._-], as the X-Mock-Sandbox header takes).
-	MaxSandboxName = 64
 )
 
 // FieldRule makes one field of a runtime answer fail (issue 30): the field
@@ -85,7 +82,7 @@ func (r *FieldRule) check(i int) error {
 		return Errorf(CodeBadUserInput, "%s: give rate or count, not both", name)
 	case r.Count == 0 && r.Rate == 0:
 		return Errorf(CodeBadUserInput, "%s: give a rate above 0 or a count above 0", name)
-	case r.Sandbox != "" && !ValidSandboxName(r.Sandbox):
+	case r.Sandbox != "" && CheckSandboxName(r.Sandbox) != nil:
 		return Errorf(CodeBadUserInput, "%s.sandbox must be 1 to %d of A-Z a-z 0-9 . _ -", name, MaxSandboxName)
 	}
 	if _, err := r.ExtensionMap(); err != nil {
@@ -144,21 +141,6 @@ func isGraphQLName(s string) bool {
 		c := s[i]
 		letter := c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')
 		if !letter && (i == 0 || c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
-}
-
-// ValidSandboxName reports whether s is a sandbox name: 1 to
-// MaxSandboxName of [A-Za-z0-9._-].
-func ValidSandboxName(s string) bool {
-	if s == "" || len(s) > MaxSandboxName {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c == '.' || c == '_' || c == '-' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
 			return false
 		}
 	}

@@ -46,6 +46,9 @@ type RequestLogEntry struct {
 	// events it sent.
 	Subscription string `json:"subscription,omitempty"`
 	Events       int    `json:"events,omitempty"`
+	// Sandbox is the sandbox the request ran in (X-Mock-Sandbox); "" for
+	// the project's own data.
+	Sandbox string `json:"sandbox,omitempty"`
 }
 
 // The values of RequestLogEntry.Subscription.

@@ -36,11 +36,6 @@ type RuntimeRequest struct {
 	// is no client's runtime request: like Internal calls, it gets no
 	// faults and stays out of the request log.
 	NoFaults bool
-	// Sandbox is the sandbox the request runs in (X-Mock-Sandbox); ""
-	// for none. Field rules with a sandbox fire only in requests of that
-	// sandbox (FieldRule.Sandbox); the sandbox work (issue 30 item 1)
-	// fills it.
-	Sandbox string
 	// Subscribe marks a request of a subscription connection (WebSocket or
 	// event stream; docs/using/realtime.md): a subscription's answer is its
 	// target (a body {"subscription": {...}}) instead of a result; queries
@@ -50,6 +45,11 @@ type RuntimeRequest struct {
 	// scope, actor token, share token): a subscription connection's
 	// opening. No quota, no body, no log; the answer is an empty 200.
 	CheckOnly bool
+	// Sandbox is the sandbox the request reads and writes
+	// (X-Mock-Sandbox or ?sandbox=; CheckSandboxName); "" for the
+	// project's own data. Field rules with a sandbox fire only in its
+	// requests (FieldRule.Sandbox).
+	Sandbox string
 }
 
 // RuntimeResult is the runtime's answer: 200 with a GraphQL response, or 400

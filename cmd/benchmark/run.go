@@ -44,6 +44,12 @@ func run(o options) error {
 		report.print()
 		return err
 	}
+	if o.only == "sandbox" { // a server of its own, with the small dataset only
+		report := &report{jsonOut: o.jsonOut}
+		err := sandboxBench(bin, dir, o, report)
+		report.print()
+		return err
+	}
 	report := &report{jsonOut: o.jsonOut}
 	if o.runs("sdl") {
 		if err := sdlBench(bin, dir, o, report); err != nil {
@@ -141,6 +147,12 @@ func run(o options) error {
 		if err := limits(bin, self, dir, o, report); err != nil {
 			report.print()
 			return fmt.Errorf("limits: %w", err)
+		}
+	}
+	if o.runs("sandbox") {
+		if err := sandboxBench(bin, dir, o, report); err != nil {
+			report.print()
+			return fmt.Errorf("sandbox: %w", err)
 		}
 	}
 	if o.runs("subscriptions") {

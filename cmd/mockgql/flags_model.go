@@ -20,6 +20,8 @@ type modelConfig struct {
 	SessionProjectBytes    int64
 	GuestTTL               time.Duration
 	AdoptionLinks          int
+	SandboxTTL             time.Duration
+	SandboxBytes           int64
 }
 
 func modelFlags(fs *flag.FlagSet, c *modelConfig) {
@@ -32,6 +34,8 @@ func modelFlags(fs *flag.FlagSet, c *modelConfig) {
 	fs.Int64Var(&c.SessionProjectBytes, "session-project-bytes", m.SessionProjectBytes, "largest stored model of a guest or session project in bytes")
 	fs.DurationVar(&c.GuestTTL, "guest-ttl", a.GuestTTL, "a guest project is deleted this long after its last use")
 	fs.IntVar(&c.AdoptionLinks, "adoption-links", a.AdoptionLinks, "live adoption links a session project keeps; a new one replaces the oldest")
+	fs.DurationVar(&c.SandboxTTL, "sandbox-ttl", a.SandboxTTL, "a sandbox (X-Mock-Sandbox) is forgotten this long after its last request")
+	fs.Int64Var(&c.SandboxBytes, "sandbox-bytes", a.SandboxBytes, "largest stored size of one sandbox's changes, in bytes")
 }
 
 // apply sets the non-zero settings on the grains' config.
@@ -49,6 +53,12 @@ func (c modelConfig) apply(a *actors.Config) {
 		a.GuestTTL = c.GuestTTL
 	}
 	setPositive(&a.AdoptionLinks, c.AdoptionLinks)
+	if c.SandboxTTL > 0 {
+		a.SandboxTTL = c.SandboxTTL
+	}
+	if c.SandboxBytes > 0 {
+		a.SandboxBytes = c.SandboxBytes
+	}
 }
 
 // planBytes is a flag value of four byte counts, one a plan.

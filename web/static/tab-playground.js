@@ -92,24 +92,27 @@ export async function playgroundTab(body, p) {
   // A project serving an imported schema starts with a list its report names.
   if (!query && p.contract) query = await contractStarter(p).catch(() => null);
   const state = { query: query || starter(p), variables: "" };
+  // A sandbox (docs/using/testing.md): runs read and write its overlay of the data.
+  const sandbox = h("input", { id: "pgSandbox", type: "text", maxlength: "64", autocomplete: "off", pattern: "[A-Za-z0-9._\\-]{1,64}", placeholder: "none: the project's own data" });
   const curl = copyButton("Copy as curl", () => {
     let vars = null;
     if (state.variables.trim()) { try { vars = JSON.parse(state.variables); } catch { vars = null; } }
-    return curlOf(p, state.query, vars);
+    const sb = sandbox.value.trim();
+    return curlOf(p, state.query, vars, sb ? { headers: [`X-Mock-Sandbox: ${sb}`] } : {});
   });
   curl.id = "pgCurl";
   const mount = h("div", { id: "graphiql", class: "graphiql-box" });
-  const sub = subscriptionParts(p);
+  const sub = subscriptionParts(p, () => sandbox.value.trim());
   fill(body, generatedNote(p), card("Playground",
     h("p", { class: "muted" }, `Runs against ${p.runtimeUrl.split("?")[0]} with your board session (no key in the browser; subscriptions, which run on the runtime itself, excepted). Each run, and the schema read when the page opens, counts as a preview request against the quota.` +
       (p.kind === "ACCOUNT" ? " Outside the board the runtime needs an API key: “Copy as curl” leaves $MGQ_API_KEY for it." : "") +
       (mayEdit(p) ? "" : " With your role, queries run; mutations, which change the mock data, need the Editor role.")),
-    h("div", { class: "row tight" }, curl), sub.key, st, mount),
+    h("div", { class: "row tight" }, field("Sandbox", sandbox, "X-Mock-Sandbox: runs read and write this sandbox's own copy of the data; empty for the project's."), curl), sub.key, st, mount),
   sub.card, sharingCard(p));
   const fetcher = async (params) => {
     if (isSubscription(params.query, params.operationName)) return sub.run(params);
-    const d = await gql(`mutation($p: ID!, $q: String!, $v: JSON, $o: String) { previewQuery(projectId: $p, query: $q, variables: $v, operationName: $o) }`,
-      { p: p.id, q: params.query, v: params.variables || null, o: params.operationName || null });
+    const d = await gql(`mutation($p: ID!, $q: String!, $v: JSON, $o: String, $s: String) { previewQuery(projectId: $p, query: $q, variables: $v, operationName: $o, sandbox: $s) }`,
+      { p: p.id, q: params.query, v: params.variables || null, o: params.operationName || null, s: sandbox.value.trim() || null });
     return d.previewQuery;
   };
   labelEditors(mount);
@@ -146,7 +149,7 @@ function refusalsAsErrors(fetch) {
  * so an account project needs an API key, typed here and kept in the page
  * only (a guest or session project's runtime URL carries its token). Each
  * arriving event is listed in the events card, newest first. */
-function subscriptionParts(p) {
+function subscriptionParts(p, sandboxOf) {
   const keyIn = h("input", { type: "password", id: "subKey", autocomplete: "off", spellcheck: false });
   const key = p.kind === "ACCOUNT" ? h("div", { class: "row tight" },
     field("API key for subscriptions", keyIn, "RUNTIME or FULL. Subscriptions run on the runtime itself; the key stays in this page.")) : null;
@@ -167,6 +170,8 @@ function subscriptionParts(p) {
       return;
     }
     const init = p.kind === "ACCOUNT" ? { Authorization: "Bearer " + keyIn.value.trim() } : {};
+    const sb = sandboxOf();
+    if (sb) init["X-Mock-Sandbox"] = sb; // its events only
     live.textContent = "Subscription running: waiting for events.";
     const it = subscribe(wsURL(p.runtimeUrl), init, { query: params.query, variables: params.variables || undefined, operationName: params.operationName || undefined });
     try {

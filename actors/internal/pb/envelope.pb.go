@@ -2040,8 +2040,10 @@ type RequestLogEntry struct {
 	Fault      string  `protobuf:"bytes,10,opt,name=fault,proto3" json:"fault,omitempty"`
 	// subscription is START or END for a subscription's (docs/using/realtime.md);
 	// events, on an END, how many it sent.
-	Subscription  string `protobuf:"bytes,11,opt,name=subscription,proto3" json:"subscription,omitempty"`
-	Events        int64  `protobuf:"varint,12,opt,name=events,proto3" json:"events,omitempty"`
+	Subscription string `protobuf:"bytes,11,opt,name=subscription,proto3" json:"subscription,omitempty"`
+	Events       int64  `protobuf:"varint,12,opt,name=events,proto3" json:"events,omitempty"`
+	// sandbox is the sandbox the request ran in.
+	Sandbox       string `protobuf:"bytes,13,opt,name=sandbox,proto3" json:"sandbox,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2158,6 +2160,13 @@ func (x *RequestLogEntry) GetEvents() int64 {
 		return x.Events
 	}
 	return 0
+}
+
+func (x *RequestLogEntry) GetSandbox() string {
+	if x != nil {
+		return x.Sandbox
+	}
+	return ""
 }
 
 // RequestLog is a project's request log, newest first.
@@ -2445,7 +2454,7 @@ const file_mockgql_actors_v1_envelope_proto_rawDesc = "" +
 	"httpStatus\x12\x12\n" +
 	"\x04seed\x18\x06 \x01(\x03R\x04seed\x12=\n" +
 	"\vfield_rules\x18\a \x03(\v2\x1c.mockgql.actors.v1.FieldRuleR\n" +
-	"fieldRules\"\xe8\x02\n" +
+	"fieldRules\"\x82\x03\n" +
 	"\x0fRequestLogEntry\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12*\n" +
 	"\x02at\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x02at\x12%\n" +
@@ -2461,7 +2470,8 @@ const file_mockgql_actors_v1_envelope_proto_rawDesc = "" +
 	"\x05fault\x18\n" +
 	" \x01(\tR\x05fault\x12\"\n" +
 	"\fsubscription\x18\v \x01(\tR\fsubscription\x12\x16\n" +
-	"\x06events\x18\f \x01(\x03R\x06events\"J\n" +
+	"\x06events\x18\f \x01(\x03R\x06events\x12\x18\n" +
+	"\asandbox\x18\r \x01(\tR\asandbox\"J\n" +
 	"\n" +
 	"RequestLog\x12<\n" +
 	"\aentries\x18\x01 \x03(\v2\".mockgql.actors.v1.RequestLogEntryR\aentries\"\xb1\x01\n" +

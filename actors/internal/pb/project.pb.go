@@ -398,10 +398,14 @@ func (x *ProjectDelete) GetAccess() *Access {
 }
 
 // ProjectReset drops the mock-data overlay.
+// sandbox, when set, resets that sandbox only; with delete_sandbox it
+// forgets the sandbox (deleteSandbox).
 type ProjectReset struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
 	Access        *Access                `protobuf:"bytes,2,opt,name=access,proto3" json:"access,omitempty"`
+	Sandbox       string                 `protobuf:"bytes,3,opt,name=sandbox,proto3" json:"sandbox,omitempty"`
+	DeleteSandbox bool                   `protobuf:"varint,4,opt,name=delete_sandbox,json=deleteSandbox,proto3" json:"delete_sandbox,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -448,6 +452,20 @@ func (x *ProjectReset) GetAccess() *Access {
 		return x.Access
 	}
 	return nil
+}
+
+func (x *ProjectReset) GetSandbox() string {
+	if x != nil {
+		return x.Sandbox
+	}
+	return ""
+}
+
+func (x *ProjectReset) GetDeleteSandbox() bool {
+	if x != nil {
+		return x.DeleteSandbox
+	}
+	return false
 }
 
 // ProjectTransfer moves a session project into account account_id.
@@ -752,7 +770,12 @@ type ProjectRuntime struct {
 	Subscribe bool `protobuf:"varint,8,opt,name=subscribe,proto3" json:"subscribe,omitempty"`
 	// check_only: the credential checks only, for a subscription connection's
 	// opening; no body, no quota, no log.
-	CheckOnly     bool `protobuf:"varint,9,opt,name=check_only,json=checkOnly,proto3" json:"check_only,omitempty"`
+	CheckOnly bool `protobuf:"varint,9,opt,name=check_only,json=checkOnly,proto3" json:"check_only,omitempty"`
+	// sandbox is the sandbox the request reads and writes (actors/sandbox.go);
+	// plan, the project's account's plan when the caller knew it, bounds
+	// how many sandboxes the project may hold.
+	Sandbox       string `protobuf:"bytes,10,opt,name=sandbox,proto3" json:"sandbox,omitempty"`
+	Plan          string `protobuf:"bytes,11,opt,name=plan,proto3" json:"plan,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -850,6 +873,20 @@ func (x *ProjectRuntime) GetCheckOnly() bool {
 	return false
 }
 
+func (x *ProjectRuntime) GetSandbox() string {
+	if x != nil {
+		return x.Sandbox
+	}
+	return ""
+}
+
+func (x *ProjectRuntime) GetPlan() string {
+	if x != nil {
+		return x.Plan
+	}
+	return ""
+}
+
 // ProjectServe hands a whole runtime request to the project's node.
 type ProjectServe struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
@@ -870,8 +907,10 @@ type ProjectServe struct {
 	FaultHeader string `protobuf:"bytes,11,opt,name=fault_header,json=faultHeader,proto3" json:"fault_header,omitempty"`
 	NoFaults    bool   `protobuf:"varint,12,opt,name=no_faults,json=noFaults,proto3" json:"no_faults,omitempty"`
 	// subscribe and check_only as in ProjectRuntime.
-	Subscribe     bool `protobuf:"varint,13,opt,name=subscribe,proto3" json:"subscribe,omitempty"`
-	CheckOnly     bool `protobuf:"varint,14,opt,name=check_only,json=checkOnly,proto3" json:"check_only,omitempty"`
+	Subscribe bool `protobuf:"varint,13,opt,name=subscribe,proto3" json:"subscribe,omitempty"`
+	CheckOnly bool `protobuf:"varint,14,opt,name=check_only,json=checkOnly,proto3" json:"check_only,omitempty"`
+	// sandbox as in ProjectRuntime.
+	Sandbox       string `protobuf:"bytes,15,opt,name=sandbox,proto3" json:"sandbox,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1002,6 +1041,13 @@ func (x *ProjectServe) GetCheckOnly() bool {
 		return x.CheckOnly
 	}
 	return false
+}
+
+func (x *ProjectServe) GetSandbox() string {
+	if x != nil {
+		return x.Sandbox
+	}
+	return ""
 }
 
 type EditUpdateProject struct {
@@ -2809,10 +2855,12 @@ func (x *ProjectEventStream) GetEverySeconds() int32 {
 // RowEvents are the events one project activation published, in order:
 // what every node's realtime actor receives (cluster broadcast).
 type RowEvents struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	ProjectId     string                 `protobuf:"bytes,1,opt,name=project_id,json=projectId,proto3" json:"project_id,omitempty"`
-	Activation    string                 `protobuf:"bytes,2,opt,name=activation,proto3" json:"activation,omitempty"`
-	Events        []*RowEvent            `protobuf:"bytes,3,rep,name=events,proto3" json:"events,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	ProjectId  string                 `protobuf:"bytes,1,opt,name=project_id,json=projectId,proto3" json:"project_id,omitempty"`
+	Activation string                 `protobuf:"bytes,2,opt,name=activation,proto3" json:"activation,omitempty"`
+	Events     []*RowEvent            `protobuf:"bytes,3,rep,name=events,proto3" json:"events,omitempty"`
+	// sandbox is the sandbox whose mutation made the events; "" the project's.
+	Sandbox       string `protobuf:"bytes,4,opt,name=sandbox,proto3" json:"sandbox,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2866,6 +2914,13 @@ func (x *RowEvents) GetEvents() []*RowEvent {
 		return x.Events
 	}
 	return nil
+}
+
+func (x *RowEvents) GetSandbox() string {
+	if x != nil {
+		return x.Sandbox
+	}
+	return ""
 }
 
 type RowEvent struct {
@@ -3071,6 +3126,60 @@ func (x *EditSetContractGenerator) GetGenerator() []byte {
 	return nil
 }
 
+// ProjectSandboxes lists the project's live sandboxes: the reply's body is
+// a JSON array of model.Sandbox.
+type ProjectSandboxes struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	Access        *Access                `protobuf:"bytes,2,opt,name=access,proto3" json:"access,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProjectSandboxes) Reset() {
+	*x = ProjectSandboxes{}
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[46]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProjectSandboxes) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProjectSandboxes) ProtoMessage() {}
+
+func (x *ProjectSandboxes) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[46]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProjectSandboxes.ProtoReflect.Descriptor instead.
+func (*ProjectSandboxes) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_project_proto_rawDescGZIP(), []int{46}
+}
+
+func (x *ProjectSandboxes) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *ProjectSandboxes) GetAccess() *Access {
+	if x != nil {
+		return x.Access
+	}
+	return nil
+}
+
 var File_mockgql_actors_v1_project_proto protoreflect.FileDescriptor
 
 const file_mockgql_actors_v1_project_proto_rawDesc = "" +
@@ -3104,10 +3213,12 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\"u\n" +
 	"\rProjectDelete\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
-	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\"t\n" +
+	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\"\xb5\x01\n" +
 	"\fProjectReset\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
-	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\"\x96\x01\n" +
+	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x18\n" +
+	"\asandbox\x18\x03 \x01(\tR\asandbox\x12%\n" +
+	"\x0edelete_sandbox\x18\x04 \x01(\bR\rdeleteSandbox\"\x96\x01\n" +
 	"\x0fProjectTransfer\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
 	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x1d\n" +
@@ -3127,7 +3238,7 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"expiry_key\x18\x02 \x01(\tR\texpiryKey\"_\n" +
 	"\x0fProjectEvictKey\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x19\n" +
-	"\bkey_hash\x18\x02 \x01(\tR\akeyHash\"\xa7\x02\n" +
+	"\bkey_hash\x18\x02 \x01(\tR\akeyHash\"\xd5\x02\n" +
 	"\x0eProjectRuntime\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x12\n" +
 	"\x04slug\x18\x02 \x01(\tR\x04slug\x12\x1f\n" +
@@ -3140,7 +3251,10 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"\x04body\x18\a \x01(\fR\x04body\x12\x1c\n" +
 	"\tsubscribe\x18\b \x01(\bR\tsubscribe\x12\x1d\n" +
 	"\n" +
-	"check_only\x18\t \x01(\bR\tcheckOnly\"\xd2\x03\n" +
+	"check_only\x18\t \x01(\bR\tcheckOnly\x12\x18\n" +
+	"\asandbox\x18\n" +
+	" \x01(\tR\asandbox\x12\x12\n" +
+	"\x04plan\x18\v \x01(\tR\x04plan\"\xec\x03\n" +
 	"\fProjectServe\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x12\n" +
 	"\x04slug\x18\x02 \x01(\tR\x04slug\x12\x17\n" +
@@ -3160,7 +3274,8 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"\tno_faults\x18\f \x01(\bR\bnoFaults\x12\x1c\n" +
 	"\tsubscribe\x18\r \x01(\bR\tsubscribe\x12\x1d\n" +
 	"\n" +
-	"check_only\x18\x0e \x01(\bR\tcheckOnly\"\xa9\x02\n" +
+	"check_only\x18\x0e \x01(\bR\tcheckOnly\x12\x18\n" +
+	"\asandbox\x18\x0f \x01(\tR\asandbox\"\xa9\x02\n" +
 	"\x11EditUpdateProject\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
 	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x17\n" +
@@ -3295,14 +3410,15 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x19\n" +
 	"\btable_id\x18\x03 \x01(\tR\atableId\x12\x12\n" +
 	"\x04kind\x18\x04 \x01(\tR\x04kind\x12#\n" +
-	"\revery_seconds\x18\x05 \x01(\x05R\feverySeconds\"\x7f\n" +
+	"\revery_seconds\x18\x05 \x01(\x05R\feverySeconds\"\x99\x01\n" +
 	"\tRowEvents\x12\x1d\n" +
 	"\n" +
 	"project_id\x18\x01 \x01(\tR\tprojectId\x12\x1e\n" +
 	"\n" +
 	"activation\x18\x02 \x01(\tR\n" +
 	"activation\x123\n" +
-	"\x06events\x18\x03 \x03(\v2\x1b.mockgql.actors.v1.RowEventR\x06events\"b\n" +
+	"\x06events\x18\x03 \x03(\v2\x1b.mockgql.actors.v1.RowEventR\x06events\x12\x18\n" +
+	"\asandbox\x18\x04 \x01(\tR\asandbox\"b\n" +
 	"\bRowEvent\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x03R\x03seq\x12\x19\n" +
 	"\btable_id\x18\x02 \x01(\tR\atableId\x12\x15\n" +
@@ -3316,7 +3432,10 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x12\n" +
 	"\x04type\x18\x03 \x01(\tR\x04type\x12\x14\n" +
 	"\x05field\x18\x04 \x01(\tR\x05field\x12\x1c\n" +
-	"\tgenerator\x18\x05 \x01(\fR\tgeneratorB/Z-github.com/mockgql/mockgql/actors/internal/pbb\x06proto3"
+	"\tgenerator\x18\x05 \x01(\fR\tgenerator\"x\n" +
+	"\x10ProjectSandboxes\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
+	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06accessB/Z-github.com/mockgql/mockgql/actors/internal/pbb\x06proto3"
 
 var (
 	file_mockgql_actors_v1_project_proto_rawDescOnce sync.Once
@@ -3330,7 +3449,7 @@ func file_mockgql_actors_v1_project_proto_rawDescGZIP() []byte {
 	return file_mockgql_actors_v1_project_proto_rawDescData
 }
 
-var file_mockgql_actors_v1_project_proto_msgTypes = make([]protoimpl.MessageInfo, 46)
+var file_mockgql_actors_v1_project_proto_msgTypes = make([]protoimpl.MessageInfo, 47)
 var file_mockgql_actors_v1_project_proto_goTypes = []any{
 	(*Access)(nil),                    // 0: mockgql.actors.v1.Access
 	(*ProjectCreate)(nil),             // 1: mockgql.actors.v1.ProjectCreate
@@ -3378,113 +3497,116 @@ var file_mockgql_actors_v1_project_proto_goTypes = []any{
 	(*RowEvent)(nil),                  // 43: mockgql.actors.v1.RowEvent
 	(*ProjectLogSubscriptionEnd)(nil), // 44: mockgql.actors.v1.ProjectLogSubscriptionEnd
 	(*EditSetContractGenerator)(nil),  // 45: mockgql.actors.v1.EditSetContractGenerator
-	(*Header)(nil),                    // 46: mockgql.actors.v1.Header
-	(*ProjectDoc)(nil),                // 47: mockgql.actors.v1.ProjectDoc
-	(*TableSourceDoc)(nil),            // 48: mockgql.actors.v1.TableSourceDoc
-	(*AttributeDoc)(nil),              // 49: mockgql.actors.v1.AttributeDoc
-	(*AttributePatchDoc)(nil),         // 50: mockgql.actors.v1.AttributePatchDoc
-	(*RelationDoc)(nil),               // 51: mockgql.actors.v1.RelationDoc
-	(*OperationDoc)(nil),              // 52: mockgql.actors.v1.OperationDoc
-	(*OperationPatchDoc)(nil),         // 53: mockgql.actors.v1.OperationPatchDoc
-	(*TableDoc)(nil),                  // 54: mockgql.actors.v1.TableDoc
-	(*FaultSettings)(nil),             // 55: mockgql.actors.v1.FaultSettings
-	(*RequestLogEntry)(nil),           // 56: mockgql.actors.v1.RequestLogEntry
+	(*ProjectSandboxes)(nil),          // 46: mockgql.actors.v1.ProjectSandboxes
+	(*Header)(nil),                    // 47: mockgql.actors.v1.Header
+	(*ProjectDoc)(nil),                // 48: mockgql.actors.v1.ProjectDoc
+	(*TableSourceDoc)(nil),            // 49: mockgql.actors.v1.TableSourceDoc
+	(*AttributeDoc)(nil),              // 50: mockgql.actors.v1.AttributeDoc
+	(*AttributePatchDoc)(nil),         // 51: mockgql.actors.v1.AttributePatchDoc
+	(*RelationDoc)(nil),               // 52: mockgql.actors.v1.RelationDoc
+	(*OperationDoc)(nil),              // 53: mockgql.actors.v1.OperationDoc
+	(*OperationPatchDoc)(nil),         // 54: mockgql.actors.v1.OperationPatchDoc
+	(*TableDoc)(nil),                  // 55: mockgql.actors.v1.TableDoc
+	(*FaultSettings)(nil),             // 56: mockgql.actors.v1.FaultSettings
+	(*RequestLogEntry)(nil),           // 57: mockgql.actors.v1.RequestLogEntry
 }
 var file_mockgql_actors_v1_project_proto_depIdxs = []int32{
-	46, // 0: mockgql.actors.v1.ProjectCreate.header:type_name -> mockgql.actors.v1.Header
-	47, // 1: mockgql.actors.v1.ProjectCreate.project:type_name -> mockgql.actors.v1.ProjectDoc
-	46, // 2: mockgql.actors.v1.ProjectGet.header:type_name -> mockgql.actors.v1.Header
+	47, // 0: mockgql.actors.v1.ProjectCreate.header:type_name -> mockgql.actors.v1.Header
+	48, // 1: mockgql.actors.v1.ProjectCreate.project:type_name -> mockgql.actors.v1.ProjectDoc
+	47, // 2: mockgql.actors.v1.ProjectGet.header:type_name -> mockgql.actors.v1.Header
 	0,  // 3: mockgql.actors.v1.ProjectGet.access:type_name -> mockgql.actors.v1.Access
-	46, // 4: mockgql.actors.v1.ProjectOwnerQuery.header:type_name -> mockgql.actors.v1.Header
+	47, // 4: mockgql.actors.v1.ProjectOwnerQuery.header:type_name -> mockgql.actors.v1.Header
 	0,  // 5: mockgql.actors.v1.ProjectOwnerQuery.access:type_name -> mockgql.actors.v1.Access
-	46, // 6: mockgql.actors.v1.ProjectSDL.header:type_name -> mockgql.actors.v1.Header
+	47, // 6: mockgql.actors.v1.ProjectSDL.header:type_name -> mockgql.actors.v1.Header
 	0,  // 7: mockgql.actors.v1.ProjectSDL.access:type_name -> mockgql.actors.v1.Access
-	46, // 8: mockgql.actors.v1.ProjectDelete.header:type_name -> mockgql.actors.v1.Header
+	47, // 8: mockgql.actors.v1.ProjectDelete.header:type_name -> mockgql.actors.v1.Header
 	0,  // 9: mockgql.actors.v1.ProjectDelete.access:type_name -> mockgql.actors.v1.Access
-	46, // 10: mockgql.actors.v1.ProjectReset.header:type_name -> mockgql.actors.v1.Header
+	47, // 10: mockgql.actors.v1.ProjectReset.header:type_name -> mockgql.actors.v1.Header
 	0,  // 11: mockgql.actors.v1.ProjectReset.access:type_name -> mockgql.actors.v1.Access
-	46, // 12: mockgql.actors.v1.ProjectTransfer.header:type_name -> mockgql.actors.v1.Header
+	47, // 12: mockgql.actors.v1.ProjectTransfer.header:type_name -> mockgql.actors.v1.Header
 	0,  // 13: mockgql.actors.v1.ProjectTransfer.access:type_name -> mockgql.actors.v1.Access
-	46, // 14: mockgql.actors.v1.ProjectAddAdoption.header:type_name -> mockgql.actors.v1.Header
+	47, // 14: mockgql.actors.v1.ProjectAddAdoption.header:type_name -> mockgql.actors.v1.Header
 	0,  // 15: mockgql.actors.v1.ProjectAddAdoption.access:type_name -> mockgql.actors.v1.Access
-	46, // 16: mockgql.actors.v1.ProjectExpire.header:type_name -> mockgql.actors.v1.Header
-	46, // 17: mockgql.actors.v1.ProjectExpireDone.header:type_name -> mockgql.actors.v1.Header
-	46, // 18: mockgql.actors.v1.ProjectEvictKey.header:type_name -> mockgql.actors.v1.Header
-	46, // 19: mockgql.actors.v1.ProjectRuntime.header:type_name -> mockgql.actors.v1.Header
-	46, // 20: mockgql.actors.v1.ProjectServe.header:type_name -> mockgql.actors.v1.Header
-	46, // 21: mockgql.actors.v1.EditUpdateProject.header:type_name -> mockgql.actors.v1.Header
+	47, // 16: mockgql.actors.v1.ProjectExpire.header:type_name -> mockgql.actors.v1.Header
+	47, // 17: mockgql.actors.v1.ProjectExpireDone.header:type_name -> mockgql.actors.v1.Header
+	47, // 18: mockgql.actors.v1.ProjectEvictKey.header:type_name -> mockgql.actors.v1.Header
+	47, // 19: mockgql.actors.v1.ProjectRuntime.header:type_name -> mockgql.actors.v1.Header
+	47, // 20: mockgql.actors.v1.ProjectServe.header:type_name -> mockgql.actors.v1.Header
+	47, // 21: mockgql.actors.v1.EditUpdateProject.header:type_name -> mockgql.actors.v1.Header
 	0,  // 22: mockgql.actors.v1.EditUpdateProject.access:type_name -> mockgql.actors.v1.Access
 	15, // 23: mockgql.actors.v1.EditUpdateProject.origins:type_name -> mockgql.actors.v1.Origins
-	46, // 24: mockgql.actors.v1.EditSetPreviewSharing.header:type_name -> mockgql.actors.v1.Header
+	47, // 24: mockgql.actors.v1.EditSetPreviewSharing.header:type_name -> mockgql.actors.v1.Header
 	0,  // 25: mockgql.actors.v1.EditSetPreviewSharing.access:type_name -> mockgql.actors.v1.Access
-	46, // 26: mockgql.actors.v1.EditCreateTable.header:type_name -> mockgql.actors.v1.Header
+	47, // 26: mockgql.actors.v1.EditCreateTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 27: mockgql.actors.v1.EditCreateTable.access:type_name -> mockgql.actors.v1.Access
-	48, // 28: mockgql.actors.v1.EditCreateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
-	46, // 29: mockgql.actors.v1.EditUpdateTable.header:type_name -> mockgql.actors.v1.Header
+	49, // 28: mockgql.actors.v1.EditCreateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
+	47, // 29: mockgql.actors.v1.EditUpdateTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 30: mockgql.actors.v1.EditUpdateTable.access:type_name -> mockgql.actors.v1.Access
-	48, // 31: mockgql.actors.v1.EditUpdateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
-	46, // 32: mockgql.actors.v1.EditDeleteTable.header:type_name -> mockgql.actors.v1.Header
+	49, // 31: mockgql.actors.v1.EditUpdateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
+	47, // 32: mockgql.actors.v1.EditDeleteTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 33: mockgql.actors.v1.EditDeleteTable.access:type_name -> mockgql.actors.v1.Access
-	46, // 34: mockgql.actors.v1.EditCreateAttribute.header:type_name -> mockgql.actors.v1.Header
+	47, // 34: mockgql.actors.v1.EditCreateAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 35: mockgql.actors.v1.EditCreateAttribute.access:type_name -> mockgql.actors.v1.Access
-	49, // 36: mockgql.actors.v1.EditCreateAttribute.attribute:type_name -> mockgql.actors.v1.AttributeDoc
-	46, // 37: mockgql.actors.v1.EditUpdateAttribute.header:type_name -> mockgql.actors.v1.Header
+	50, // 36: mockgql.actors.v1.EditCreateAttribute.attribute:type_name -> mockgql.actors.v1.AttributeDoc
+	47, // 37: mockgql.actors.v1.EditUpdateAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 38: mockgql.actors.v1.EditUpdateAttribute.access:type_name -> mockgql.actors.v1.Access
-	50, // 39: mockgql.actors.v1.EditUpdateAttribute.patch:type_name -> mockgql.actors.v1.AttributePatchDoc
-	46, // 40: mockgql.actors.v1.EditDeleteAttribute.header:type_name -> mockgql.actors.v1.Header
+	51, // 39: mockgql.actors.v1.EditUpdateAttribute.patch:type_name -> mockgql.actors.v1.AttributePatchDoc
+	47, // 40: mockgql.actors.v1.EditDeleteAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 41: mockgql.actors.v1.EditDeleteAttribute.access:type_name -> mockgql.actors.v1.Access
-	46, // 42: mockgql.actors.v1.EditCreateRelation.header:type_name -> mockgql.actors.v1.Header
+	47, // 42: mockgql.actors.v1.EditCreateRelation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 43: mockgql.actors.v1.EditCreateRelation.access:type_name -> mockgql.actors.v1.Access
-	51, // 44: mockgql.actors.v1.EditCreateRelation.relation:type_name -> mockgql.actors.v1.RelationDoc
-	46, // 45: mockgql.actors.v1.EditDeleteRelation.header:type_name -> mockgql.actors.v1.Header
+	52, // 44: mockgql.actors.v1.EditCreateRelation.relation:type_name -> mockgql.actors.v1.RelationDoc
+	47, // 45: mockgql.actors.v1.EditDeleteRelation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 46: mockgql.actors.v1.EditDeleteRelation.access:type_name -> mockgql.actors.v1.Access
-	46, // 47: mockgql.actors.v1.EditGenerateOperations.header:type_name -> mockgql.actors.v1.Header
+	47, // 47: mockgql.actors.v1.EditGenerateOperations.header:type_name -> mockgql.actors.v1.Header
 	0,  // 48: mockgql.actors.v1.EditGenerateOperations.access:type_name -> mockgql.actors.v1.Access
-	46, // 49: mockgql.actors.v1.EditCreateOperation.header:type_name -> mockgql.actors.v1.Header
+	47, // 49: mockgql.actors.v1.EditCreateOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 50: mockgql.actors.v1.EditCreateOperation.access:type_name -> mockgql.actors.v1.Access
-	52, // 51: mockgql.actors.v1.EditCreateOperation.operation:type_name -> mockgql.actors.v1.OperationDoc
-	46, // 52: mockgql.actors.v1.EditUpdateOperation.header:type_name -> mockgql.actors.v1.Header
+	53, // 51: mockgql.actors.v1.EditCreateOperation.operation:type_name -> mockgql.actors.v1.OperationDoc
+	47, // 52: mockgql.actors.v1.EditUpdateOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 53: mockgql.actors.v1.EditUpdateOperation.access:type_name -> mockgql.actors.v1.Access
-	53, // 54: mockgql.actors.v1.EditUpdateOperation.patch:type_name -> mockgql.actors.v1.OperationPatchDoc
-	46, // 55: mockgql.actors.v1.EditDeleteOperation.header:type_name -> mockgql.actors.v1.Header
+	54, // 54: mockgql.actors.v1.EditUpdateOperation.patch:type_name -> mockgql.actors.v1.OperationPatchDoc
+	47, // 55: mockgql.actors.v1.EditDeleteOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 56: mockgql.actors.v1.EditDeleteOperation.access:type_name -> mockgql.actors.v1.Access
-	46, // 57: mockgql.actors.v1.EditGenerateViews.header:type_name -> mockgql.actors.v1.Header
+	47, // 57: mockgql.actors.v1.EditGenerateViews.header:type_name -> mockgql.actors.v1.Header
 	0,  // 58: mockgql.actors.v1.EditGenerateViews.access:type_name -> mockgql.actors.v1.Access
-	46, // 59: mockgql.actors.v1.EditImportTables.header:type_name -> mockgql.actors.v1.Header
+	47, // 59: mockgql.actors.v1.EditImportTables.header:type_name -> mockgql.actors.v1.Header
 	0,  // 60: mockgql.actors.v1.EditImportTables.access:type_name -> mockgql.actors.v1.Access
-	54, // 61: mockgql.actors.v1.EditImportTables.tables:type_name -> mockgql.actors.v1.TableDoc
-	46, // 62: mockgql.actors.v1.EditSetBaseline.header:type_name -> mockgql.actors.v1.Header
+	55, // 61: mockgql.actors.v1.EditImportTables.tables:type_name -> mockgql.actors.v1.TableDoc
+	47, // 62: mockgql.actors.v1.EditSetBaseline.header:type_name -> mockgql.actors.v1.Header
 	0,  // 63: mockgql.actors.v1.EditSetBaseline.access:type_name -> mockgql.actors.v1.Access
-	46, // 64: mockgql.actors.v1.EditSetFaults.header:type_name -> mockgql.actors.v1.Header
+	47, // 64: mockgql.actors.v1.EditSetFaults.header:type_name -> mockgql.actors.v1.Header
 	0,  // 65: mockgql.actors.v1.EditSetFaults.access:type_name -> mockgql.actors.v1.Access
-	55, // 66: mockgql.actors.v1.EditSetFaults.faults:type_name -> mockgql.actors.v1.FaultSettings
-	46, // 67: mockgql.actors.v1.ProjectRequestLog.header:type_name -> mockgql.actors.v1.Header
+	56, // 66: mockgql.actors.v1.EditSetFaults.faults:type_name -> mockgql.actors.v1.FaultSettings
+	47, // 67: mockgql.actors.v1.ProjectRequestLog.header:type_name -> mockgql.actors.v1.Header
 	0,  // 68: mockgql.actors.v1.ProjectRequestLog.access:type_name -> mockgql.actors.v1.Access
-	46, // 69: mockgql.actors.v1.ProjectClearRequestLog.header:type_name -> mockgql.actors.v1.Header
+	47, // 69: mockgql.actors.v1.ProjectClearRequestLog.header:type_name -> mockgql.actors.v1.Header
 	0,  // 70: mockgql.actors.v1.ProjectClearRequestLog.access:type_name -> mockgql.actors.v1.Access
-	46, // 71: mockgql.actors.v1.ProjectKeep.header:type_name -> mockgql.actors.v1.Header
+	47, // 71: mockgql.actors.v1.ProjectKeep.header:type_name -> mockgql.actors.v1.Header
 	0,  // 72: mockgql.actors.v1.ProjectKeep.access:type_name -> mockgql.actors.v1.Access
-	46, // 73: mockgql.actors.v1.EditImportContract.header:type_name -> mockgql.actors.v1.Header
+	47, // 73: mockgql.actors.v1.EditImportContract.header:type_name -> mockgql.actors.v1.Header
 	0,  // 74: mockgql.actors.v1.EditImportContract.access:type_name -> mockgql.actors.v1.Access
-	46, // 75: mockgql.actors.v1.EditSetContractTable.header:type_name -> mockgql.actors.v1.Header
+	47, // 75: mockgql.actors.v1.EditSetContractTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 76: mockgql.actors.v1.EditSetContractTable.access:type_name -> mockgql.actors.v1.Access
-	46, // 77: mockgql.actors.v1.EditSetContractMapping.header:type_name -> mockgql.actors.v1.Header
+	47, // 77: mockgql.actors.v1.EditSetContractMapping.header:type_name -> mockgql.actors.v1.Header
 	0,  // 78: mockgql.actors.v1.EditSetContractMapping.access:type_name -> mockgql.actors.v1.Access
-	46, // 79: mockgql.actors.v1.ProjectRenderEvent.header:type_name -> mockgql.actors.v1.Header
-	46, // 80: mockgql.actors.v1.ProjectSendEvent.header:type_name -> mockgql.actors.v1.Header
+	47, // 79: mockgql.actors.v1.ProjectRenderEvent.header:type_name -> mockgql.actors.v1.Header
+	47, // 80: mockgql.actors.v1.ProjectSendEvent.header:type_name -> mockgql.actors.v1.Header
 	0,  // 81: mockgql.actors.v1.ProjectSendEvent.access:type_name -> mockgql.actors.v1.Access
-	46, // 82: mockgql.actors.v1.ProjectEventStream.header:type_name -> mockgql.actors.v1.Header
+	47, // 82: mockgql.actors.v1.ProjectEventStream.header:type_name -> mockgql.actors.v1.Header
 	0,  // 83: mockgql.actors.v1.ProjectEventStream.access:type_name -> mockgql.actors.v1.Access
 	43, // 84: mockgql.actors.v1.RowEvents.events:type_name -> mockgql.actors.v1.RowEvent
-	46, // 85: mockgql.actors.v1.ProjectLogSubscriptionEnd.header:type_name -> mockgql.actors.v1.Header
-	56, // 86: mockgql.actors.v1.ProjectLogSubscriptionEnd.entry:type_name -> mockgql.actors.v1.RequestLogEntry
-	46, // 87: mockgql.actors.v1.EditSetContractGenerator.header:type_name -> mockgql.actors.v1.Header
+	47, // 85: mockgql.actors.v1.ProjectLogSubscriptionEnd.header:type_name -> mockgql.actors.v1.Header
+	57, // 86: mockgql.actors.v1.ProjectLogSubscriptionEnd.entry:type_name -> mockgql.actors.v1.RequestLogEntry
+	47, // 87: mockgql.actors.v1.EditSetContractGenerator.header:type_name -> mockgql.actors.v1.Header
 	0,  // 88: mockgql.actors.v1.EditSetContractGenerator.access:type_name -> mockgql.actors.v1.Access
-	89, // [89:89] is the sub-list for method output_type
-	89, // [89:89] is the sub-list for method input_type
-	89, // [89:89] is the sub-list for extension type_name
-	89, // [89:89] is the sub-list for extension extendee
-	0,  // [0:89] is the sub-list for field type_name
+	47, // 89: mockgql.actors.v1.ProjectSandboxes.header:type_name -> mockgql.actors.v1.Header
+	0,  // 90: mockgql.actors.v1.ProjectSandboxes.access:type_name -> mockgql.actors.v1.Access
+	91, // [91:91] is the sub-list for method output_type
+	91, // [91:91] is the sub-list for method input_type
+	91, // [91:91] is the sub-list for extension type_name
+	91, // [91:91] is the sub-list for extension extendee
+	0,  // [0:91] is the sub-list for field type_name
 }
 
 func init() { file_mockgql_actors_v1_project_proto_init() }
@@ -3502,7 +3624,7 @@ func file_mockgql_actors_v1_project_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mockgql_actors_v1_project_proto_rawDesc), len(file_mockgql_actors_v1_project_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   46,
+			NumMessages:   47,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
