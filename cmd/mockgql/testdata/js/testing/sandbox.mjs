@@ -1,0 +1,15 @@
+// A Playwright fixture that gives every test a sandbox of its own
+// (docs/using/testing.md): each request of the test's page and of its
+// `request` fixture carries X-Mock-Sandbox, so tests running in parallel
+// against one mock project never see each other's writes.
+import { test as base } from "@playwright/test";
+
+export const test = base.extend({
+  sandbox: async ({}, use, testInfo) => {
+    await use(`pw-${testInfo.testId}-${testInfo.repeatEachIndex}-${testInfo.retry}`);
+  },
+  extraHTTPHeaders: async ({ extraHTTPHeaders, sandbox }, use) => {
+    await use({ ...extraHTTPHeaders, "X-Mock-Sandbox": sandbox });
+  },
+});
+export { expect } from "@playwright/test";
