@@ -182,10 +182,19 @@ func wireFaults(f *model.FaultSettings) *pb.FaultSettings {
 	w := &pb.FaultSettings{LatencyMinMs: int32(f.LatencyMinMs), LatencyMaxMs: int32(f.LatencyMaxMs), ErrorRate: f.ErrorRate,
 		ErrorCode: string(f.ErrorCode), HttpStatus: int32(f.HTTPStatus), Seed: f.Seed}
 	for _, r := range f.FieldRules {
-		w.FieldRules = append(w.FieldRules, &pb.FieldRule{Path: r.Path, Message: r.Message, Code: string(r.Code),
-			Extensions: r.Extensions, Rate: r.Rate, Count: int64(r.Count), Sandbox: r.Sandbox})
+		w.FieldRules = append(w.FieldRules, wireFieldRule(r))
 	}
 	return w
+}
+
+func wireFieldRule(r model.FieldRule) *pb.FieldRule {
+	return &pb.FieldRule{Path: r.Path, Message: r.Message, Code: string(r.Code),
+		Extensions: r.Extensions, Rate: r.Rate, Count: int64(r.Count), Sandbox: r.Sandbox}
+}
+
+func fieldRuleOf(r *pb.FieldRule) model.FieldRule {
+	return model.FieldRule{Path: r.Path, Message: r.Message, Code: model.Code(r.Code),
+		Extensions: r.Extensions, Rate: r.Rate, Count: int(r.Count), Sandbox: r.Sandbox}
 }
 
 func faultSettingsOf(w *pb.FaultSettings) *model.FaultSettings {
@@ -195,8 +204,7 @@ func faultSettingsOf(w *pb.FaultSettings) *model.FaultSettings {
 	f := &model.FaultSettings{LatencyMinMs: int(w.LatencyMinMs), LatencyMaxMs: int(w.LatencyMaxMs), ErrorRate: w.ErrorRate,
 		ErrorCode: model.Code(w.ErrorCode), HTTPStatus: int(w.HttpStatus), Seed: w.Seed}
 	for _, r := range w.FieldRules {
-		f.FieldRules = append(f.FieldRules, model.FieldRule{Path: r.Path, Message: r.Message, Code: model.Code(r.Code),
-			Extensions: r.Extensions, Rate: r.Rate, Count: int(r.Count), Sandbox: r.Sandbox})
+		f.FieldRules = append(f.FieldRules, fieldRuleOf(r))
 	}
 	return f
 }

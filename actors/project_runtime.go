@@ -22,6 +22,9 @@ type mutationTask struct {
 	deadline time.Time
 	sandbox  string     // "" the project's data
 	plan     model.Plan // for a sandbox it makes (sandboxFor)
+	// faults are the field rules the request's node decided fire
+	// (pb.ProjectRuntime.field_rules); nil for none.
+	faults exec.FieldFaults
 }
 
 // runtimeCall makes the runtime path's steps that need the project's
@@ -47,6 +50,11 @@ func (p *projectGrain) runtimeCall(g *grain, c *call, m *pb.ProjectRuntime) (res
 		sb.touch(g.env.Clock.Now())
 		ov = sb.overlay(p.ov)
 	}
+	var rules []model.FieldRule
+	for _, r := range m.FieldRules {
+		rules = append(rules, fieldRuleOf(r))
+	}
+	faults := grainFaults(rules)
 	root := c.ctx.ActorSystem().Root
 	go func() {
 		ctx, cancel := callContext(c.hdr)
@@ -68,9 +76,9 @@ func (p *projectGrain) runtimeCall(g *grain, c *call, m *pb.ProjectRuntime) (res
 			g.replyLater(c, errorReply(errMutationOverGet))
 		case prep.Mutation():
 			deadline, _ := ctx.Deadline()
-			root.Send(self, &mutationTask{call: c, body: body, rt: rt, prep: prep, deadline: deadline, sandbox: m.Sandbox, plan: model.Plan(m.Plan)})
+			root.Send(self, &mutationTask{call: c, body: body, rt: rt, prep: prep, deadline: deadline, sandbox: m.Sandbox, plan: model.Plan(m.Plan), faults: faults})
 		default:
-			res, err := rt.Query(ctx, prep, pool, ov)
+			res, err := rt.Query(exec.WithFieldFaults(ctx, faults), prep, pool, ov)
 			g.replyLater(c, resultReply(ctx, res, err))
 		}
 	}()
@@ -100,6 +108,7 @@ func (p *projectGrain) runMutation(g *grain, t *mutationTask) {
 	prep := t.prep
 	ctx, cancel := context.WithDeadline(context.Background(), t.deadline)
 	defer cancel()
+	ctx = exec.WithFieldFaults(ctx, t.faults)
 	if rt != t.rt { // the model changed since: prepare against the new one
 		req, err := exec.DecodeRequest(t.body)
 		if err != nil {

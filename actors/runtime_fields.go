@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/mockgql/mockgql/graphql/exec"
@@ -101,6 +102,39 @@ func (rf *requestFaults) decide(i int) bool {
 	rf.state[i], rf.fault[i] = ruleFires, &exec.FieldFault{Code: r.Code, Message: r.ErrorMessage(), Extensions: ext}
 	rf.firedPaths = append(rf.firedPaths, r.Path)
 	return true
+}
+
+// firingFor decides, for a request whose execution runs in the project's
+// grain (a mutation, or a query the node has no view for), every rule not
+// yet decided whose field the request's text names, and returns the rules
+// that fire, for the grain (pb.ProjectRuntime.field_rules). The grain
+// cannot consult the node's counts, so a count rule counts such a request
+// when its text names the field, even where the field is not selected.
+func (rf *requestFaults) firingFor(body []byte) []model.FieldRule {
+	if rf == nil {
+		return nil
+	}
+	var out []model.FieldRule
+	for i := range rf.rules {
+		r := &rf.rules[i]
+		name := r.Path[strings.LastIndexByte(r.Path, '.')+1:]
+		if rf.state[i] == ruleUndecided && bytes.Contains(body, []byte(name)) {
+			rf.decide(i)
+		}
+		if rf.state[i] == ruleFires {
+			out = append(out, *r)
+		}
+	}
+	return out
+}
+
+// grainFaults returns the exec.FieldFaults of rules that were decided to
+// fire by the node that took the request (firingFor); nil for none.
+func grainFaults(rules []model.FieldRule) exec.FieldFaults {
+	if len(rules) == 0 {
+		return nil
+	}
+	return &requestFaults{rules: rules, state: make([]ruleState, len(rules)), fault: make([]*exec.FieldFault, len(rules))}
 }
 
 // mayFaultFields reports whether a request of project pr with the

@@ -139,6 +139,11 @@ func (p *RuntimePath) steps(ctx context.Context, projectID, reqID string, r *mod
 	}
 	call := &pb.ProjectRuntime{Header: &pb.Header{}, Slug: r.Slug, KeyVerified: keyOK, Internal: r.Internal, QueryOnly: r.QueryOnly, Body: r.Body,
 		Subscribe: r.Subscribe, CheckOnly: r.CheckOnly, Sandbox: r.Sandbox}
+	if t != nil && !r.CheckOnly {
+		for _, fr := range t.fields.firingFor(r.Body) {
+			call.FieldRules = append(call.FieldRules, wireFieldRule(fr))
+		}
+	}
 	if r.Sandbox != "" && !r.CheckOnly {
 		call.Plan = string(p.sandboxPlan(ctx, projectID, r.Sandbox, pv))
 	}

@@ -47,8 +47,9 @@ func at(q, sub string) string {
 // set through setFaults and through X-Mock-Fault, on a table project and
 // a contract project; the answer holds the field's null and an error
 // naming it; a count rule fires in as many requests as it says; a rule of
-// a sandbox stays silent in requests of none; the request log and
-// X-Mock-Fault-Applied name the rules that fired.
+// a sandbox fires in that sandbox alone; a mutation's failing root field
+// writes nothing; the request log and X-Mock-Fault-Applied name the rules
+// that fired.
 func TestFieldFaults(t *testing.T) {
 	t.Parallel() // its nodes are processes: see startProc
 	p := startProc(t, t.TempDir(), freePort(t))
@@ -131,10 +132,45 @@ func TestFieldFaults(t *testing.T) {
 		}
 	})
 
-	t.Run("a rule of a sandbox is silent without it", func(t *testing.T) {
+	t.Run("a rule of a sandbox fires in it alone", func(t *testing.T) {
 		sh.setFieldRules(t, map[string]any{"path": "Product.name", "code": "INTERNAL", "rate": 1, "sandbox": "ci-1"}).data(t)
 		if r := sh.faulted(q, ""); len(errorsOf(r)) != 0 {
 			t.Fatalf("fired without a sandbox: %s", r.Raw)
+		}
+		b, _ := json.Marshal(map[string]any{"query": q})
+		for sandbox, fires := range map[string]bool{"ci-1": true, "ci-2": false} {
+			r := sh.s.do("POST", sh.runtime, b, "Authorization", "Bearer "+sh.fullKey, "X-Mock-Sandbox", sandbox)
+			if got := len(errorsOf(r)) == 2; got != fires {
+				t.Errorf("in sandbox %s: fired %v, want %v: %s", sandbox, got, fires, r.Raw)
+			}
+		}
+	})
+
+	t.Run("mutations: a failing root field writes nothing, a failing payload field does not stop the write", func(t *testing.T) {
+		total := func() any { return get(sh.faulted(`{ products(pageSize: 1) { total } }`, "none").data(t), "products", "total") }
+		sh.setFieldRules(t, map[string]any{"path": "Mutation.createProduct", "code": "UNAVAILABLE", "count": 1}).data(t)
+		const create = `mutation { createProduct(input: {name: "Field fault", price: 1}) { id name } }`
+		before := total()
+		r := sh.faulted(create, "")
+		want := []string{`[createProduct] "injected fault: field=Mutation.createProduct" {"code":"UNAVAILABLE"} ` + at(create, "createProduct")}
+		if !reflect.DeepEqual(errorsOf(r), want) || get(r.JSON, "data", "createProduct") != nil {
+			t.Fatalf("a failing createProduct: %s", r.Raw)
+		}
+		if f := sh.lastFault(t); f != "field=Mutation.createProduct" {
+			t.Errorf("the log's fault is %v", f)
+		}
+		if after := total(); after != before {
+			t.Fatalf("a failing createProduct wrote a row: total %v, then %v", before, after)
+		}
+		if r := sh.faulted(create, ""); len(errorsOf(r)) != 0 || fmt.Sprint(total()) == fmt.Sprint(before) {
+			t.Fatalf("the count's second createProduct: %s, total %v", r.Raw, total())
+		}
+		const priced = `mutation { createProduct(input: {name: "Priced", price: 2}) { id price } }`
+		before = total()
+		r = sh.faulted(priced, "field=Product.price")
+		want = []string{`[createProduct price] "injected fault: field=Product.price" {"code":"INTERNAL"} ` + at(priced, "price }")}
+		if !reflect.DeepEqual(errorsOf(r), want) || get(r.JSON, "data", "createProduct", "id") == nil || fmt.Sprint(total()) == fmt.Sprint(before) {
+			t.Fatalf("a failing price in createProduct's answer: %s (total %v, then %v)", r.Raw, before, total())
 		}
 	})
 

@@ -774,8 +774,12 @@ type ProjectRuntime struct {
 	// sandbox is the sandbox the request reads and writes (actors/sandbox.go);
 	// plan, the project's account's plan when the caller knew it, bounds
 	// how many sandboxes the project may hold.
-	Sandbox       string `protobuf:"bytes,10,opt,name=sandbox,proto3" json:"sandbox,omitempty"`
-	Plan          string `protobuf:"bytes,11,opt,name=plan,proto3" json:"plan,omitempty"`
+	Sandbox string `protobuf:"bytes,10,opt,name=sandbox,proto3" json:"sandbox,omitempty"`
+	Plan    string `protobuf:"bytes,11,opt,name=plan,proto3" json:"plan,omitempty"`
+	// field_rules are the fault settings' field rules that fire in this
+	// request, decided by the node that took it (actors/runtime_fields.go):
+	// the grain's execution fails the fields they name.
+	FieldRules    []*FieldRule `protobuf:"bytes,12,rep,name=field_rules,json=fieldRules,proto3" json:"field_rules,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -885,6 +889,13 @@ func (x *ProjectRuntime) GetPlan() string {
 		return x.Plan
 	}
 	return ""
+}
+
+func (x *ProjectRuntime) GetFieldRules() []*FieldRule {
+	if x != nil {
+		return x.FieldRules
+	}
+	return nil
 }
 
 // ProjectServe hands a whole runtime request to the project's node.
@@ -3238,7 +3249,7 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"expiry_key\x18\x02 \x01(\tR\texpiryKey\"_\n" +
 	"\x0fProjectEvictKey\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x19\n" +
-	"\bkey_hash\x18\x02 \x01(\tR\akeyHash\"\xd5\x02\n" +
+	"\bkey_hash\x18\x02 \x01(\tR\akeyHash\"\x94\x03\n" +
 	"\x0eProjectRuntime\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x12\n" +
 	"\x04slug\x18\x02 \x01(\tR\x04slug\x12\x1f\n" +
@@ -3254,7 +3265,9 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"check_only\x18\t \x01(\bR\tcheckOnly\x12\x18\n" +
 	"\asandbox\x18\n" +
 	" \x01(\tR\asandbox\x12\x12\n" +
-	"\x04plan\x18\v \x01(\tR\x04plan\"\xec\x03\n" +
+	"\x04plan\x18\v \x01(\tR\x04plan\x12=\n" +
+	"\vfield_rules\x18\f \x03(\v2\x1c.mockgql.actors.v1.FieldRuleR\n" +
+	"fieldRules\"\xec\x03\n" +
 	"\fProjectServe\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x12\n" +
 	"\x04slug\x18\x02 \x01(\tR\x04slug\x12\x17\n" +
@@ -3500,15 +3513,16 @@ var file_mockgql_actors_v1_project_proto_goTypes = []any{
 	(*ProjectSandboxes)(nil),          // 46: mockgql.actors.v1.ProjectSandboxes
 	(*Header)(nil),                    // 47: mockgql.actors.v1.Header
 	(*ProjectDoc)(nil),                // 48: mockgql.actors.v1.ProjectDoc
-	(*TableSourceDoc)(nil),            // 49: mockgql.actors.v1.TableSourceDoc
-	(*AttributeDoc)(nil),              // 50: mockgql.actors.v1.AttributeDoc
-	(*AttributePatchDoc)(nil),         // 51: mockgql.actors.v1.AttributePatchDoc
-	(*RelationDoc)(nil),               // 52: mockgql.actors.v1.RelationDoc
-	(*OperationDoc)(nil),              // 53: mockgql.actors.v1.OperationDoc
-	(*OperationPatchDoc)(nil),         // 54: mockgql.actors.v1.OperationPatchDoc
-	(*TableDoc)(nil),                  // 55: mockgql.actors.v1.TableDoc
-	(*FaultSettings)(nil),             // 56: mockgql.actors.v1.FaultSettings
-	(*RequestLogEntry)(nil),           // 57: mockgql.actors.v1.RequestLogEntry
+	(*FieldRule)(nil),                 // 49: mockgql.actors.v1.FieldRule
+	(*TableSourceDoc)(nil),            // 50: mockgql.actors.v1.TableSourceDoc
+	(*AttributeDoc)(nil),              // 51: mockgql.actors.v1.AttributeDoc
+	(*AttributePatchDoc)(nil),         // 52: mockgql.actors.v1.AttributePatchDoc
+	(*RelationDoc)(nil),               // 53: mockgql.actors.v1.RelationDoc
+	(*OperationDoc)(nil),              // 54: mockgql.actors.v1.OperationDoc
+	(*OperationPatchDoc)(nil),         // 55: mockgql.actors.v1.OperationPatchDoc
+	(*TableDoc)(nil),                  // 56: mockgql.actors.v1.TableDoc
+	(*FaultSettings)(nil),             // 57: mockgql.actors.v1.FaultSettings
+	(*RequestLogEntry)(nil),           // 58: mockgql.actors.v1.RequestLogEntry
 }
 var file_mockgql_actors_v1_project_proto_depIdxs = []int32{
 	47, // 0: mockgql.actors.v1.ProjectCreate.header:type_name -> mockgql.actors.v1.Header
@@ -3531,82 +3545,83 @@ var file_mockgql_actors_v1_project_proto_depIdxs = []int32{
 	47, // 17: mockgql.actors.v1.ProjectExpireDone.header:type_name -> mockgql.actors.v1.Header
 	47, // 18: mockgql.actors.v1.ProjectEvictKey.header:type_name -> mockgql.actors.v1.Header
 	47, // 19: mockgql.actors.v1.ProjectRuntime.header:type_name -> mockgql.actors.v1.Header
-	47, // 20: mockgql.actors.v1.ProjectServe.header:type_name -> mockgql.actors.v1.Header
-	47, // 21: mockgql.actors.v1.EditUpdateProject.header:type_name -> mockgql.actors.v1.Header
-	0,  // 22: mockgql.actors.v1.EditUpdateProject.access:type_name -> mockgql.actors.v1.Access
-	15, // 23: mockgql.actors.v1.EditUpdateProject.origins:type_name -> mockgql.actors.v1.Origins
-	47, // 24: mockgql.actors.v1.EditSetPreviewSharing.header:type_name -> mockgql.actors.v1.Header
-	0,  // 25: mockgql.actors.v1.EditSetPreviewSharing.access:type_name -> mockgql.actors.v1.Access
-	47, // 26: mockgql.actors.v1.EditCreateTable.header:type_name -> mockgql.actors.v1.Header
-	0,  // 27: mockgql.actors.v1.EditCreateTable.access:type_name -> mockgql.actors.v1.Access
-	49, // 28: mockgql.actors.v1.EditCreateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
-	47, // 29: mockgql.actors.v1.EditUpdateTable.header:type_name -> mockgql.actors.v1.Header
-	0,  // 30: mockgql.actors.v1.EditUpdateTable.access:type_name -> mockgql.actors.v1.Access
-	49, // 31: mockgql.actors.v1.EditUpdateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
-	47, // 32: mockgql.actors.v1.EditDeleteTable.header:type_name -> mockgql.actors.v1.Header
-	0,  // 33: mockgql.actors.v1.EditDeleteTable.access:type_name -> mockgql.actors.v1.Access
-	47, // 34: mockgql.actors.v1.EditCreateAttribute.header:type_name -> mockgql.actors.v1.Header
-	0,  // 35: mockgql.actors.v1.EditCreateAttribute.access:type_name -> mockgql.actors.v1.Access
-	50, // 36: mockgql.actors.v1.EditCreateAttribute.attribute:type_name -> mockgql.actors.v1.AttributeDoc
-	47, // 37: mockgql.actors.v1.EditUpdateAttribute.header:type_name -> mockgql.actors.v1.Header
-	0,  // 38: mockgql.actors.v1.EditUpdateAttribute.access:type_name -> mockgql.actors.v1.Access
-	51, // 39: mockgql.actors.v1.EditUpdateAttribute.patch:type_name -> mockgql.actors.v1.AttributePatchDoc
-	47, // 40: mockgql.actors.v1.EditDeleteAttribute.header:type_name -> mockgql.actors.v1.Header
-	0,  // 41: mockgql.actors.v1.EditDeleteAttribute.access:type_name -> mockgql.actors.v1.Access
-	47, // 42: mockgql.actors.v1.EditCreateRelation.header:type_name -> mockgql.actors.v1.Header
-	0,  // 43: mockgql.actors.v1.EditCreateRelation.access:type_name -> mockgql.actors.v1.Access
-	52, // 44: mockgql.actors.v1.EditCreateRelation.relation:type_name -> mockgql.actors.v1.RelationDoc
-	47, // 45: mockgql.actors.v1.EditDeleteRelation.header:type_name -> mockgql.actors.v1.Header
-	0,  // 46: mockgql.actors.v1.EditDeleteRelation.access:type_name -> mockgql.actors.v1.Access
-	47, // 47: mockgql.actors.v1.EditGenerateOperations.header:type_name -> mockgql.actors.v1.Header
-	0,  // 48: mockgql.actors.v1.EditGenerateOperations.access:type_name -> mockgql.actors.v1.Access
-	47, // 49: mockgql.actors.v1.EditCreateOperation.header:type_name -> mockgql.actors.v1.Header
-	0,  // 50: mockgql.actors.v1.EditCreateOperation.access:type_name -> mockgql.actors.v1.Access
-	53, // 51: mockgql.actors.v1.EditCreateOperation.operation:type_name -> mockgql.actors.v1.OperationDoc
-	47, // 52: mockgql.actors.v1.EditUpdateOperation.header:type_name -> mockgql.actors.v1.Header
-	0,  // 53: mockgql.actors.v1.EditUpdateOperation.access:type_name -> mockgql.actors.v1.Access
-	54, // 54: mockgql.actors.v1.EditUpdateOperation.patch:type_name -> mockgql.actors.v1.OperationPatchDoc
-	47, // 55: mockgql.actors.v1.EditDeleteOperation.header:type_name -> mockgql.actors.v1.Header
-	0,  // 56: mockgql.actors.v1.EditDeleteOperation.access:type_name -> mockgql.actors.v1.Access
-	47, // 57: mockgql.actors.v1.EditGenerateViews.header:type_name -> mockgql.actors.v1.Header
-	0,  // 58: mockgql.actors.v1.EditGenerateViews.access:type_name -> mockgql.actors.v1.Access
-	47, // 59: mockgql.actors.v1.EditImportTables.header:type_name -> mockgql.actors.v1.Header
-	0,  // 60: mockgql.actors.v1.EditImportTables.access:type_name -> mockgql.actors.v1.Access
-	55, // 61: mockgql.actors.v1.EditImportTables.tables:type_name -> mockgql.actors.v1.TableDoc
-	47, // 62: mockgql.actors.v1.EditSetBaseline.header:type_name -> mockgql.actors.v1.Header
-	0,  // 63: mockgql.actors.v1.EditSetBaseline.access:type_name -> mockgql.actors.v1.Access
-	47, // 64: mockgql.actors.v1.EditSetFaults.header:type_name -> mockgql.actors.v1.Header
-	0,  // 65: mockgql.actors.v1.EditSetFaults.access:type_name -> mockgql.actors.v1.Access
-	56, // 66: mockgql.actors.v1.EditSetFaults.faults:type_name -> mockgql.actors.v1.FaultSettings
-	47, // 67: mockgql.actors.v1.ProjectRequestLog.header:type_name -> mockgql.actors.v1.Header
-	0,  // 68: mockgql.actors.v1.ProjectRequestLog.access:type_name -> mockgql.actors.v1.Access
-	47, // 69: mockgql.actors.v1.ProjectClearRequestLog.header:type_name -> mockgql.actors.v1.Header
-	0,  // 70: mockgql.actors.v1.ProjectClearRequestLog.access:type_name -> mockgql.actors.v1.Access
-	47, // 71: mockgql.actors.v1.ProjectKeep.header:type_name -> mockgql.actors.v1.Header
-	0,  // 72: mockgql.actors.v1.ProjectKeep.access:type_name -> mockgql.actors.v1.Access
-	47, // 73: mockgql.actors.v1.EditImportContract.header:type_name -> mockgql.actors.v1.Header
-	0,  // 74: mockgql.actors.v1.EditImportContract.access:type_name -> mockgql.actors.v1.Access
-	47, // 75: mockgql.actors.v1.EditSetContractTable.header:type_name -> mockgql.actors.v1.Header
-	0,  // 76: mockgql.actors.v1.EditSetContractTable.access:type_name -> mockgql.actors.v1.Access
-	47, // 77: mockgql.actors.v1.EditSetContractMapping.header:type_name -> mockgql.actors.v1.Header
-	0,  // 78: mockgql.actors.v1.EditSetContractMapping.access:type_name -> mockgql.actors.v1.Access
-	47, // 79: mockgql.actors.v1.ProjectRenderEvent.header:type_name -> mockgql.actors.v1.Header
-	47, // 80: mockgql.actors.v1.ProjectSendEvent.header:type_name -> mockgql.actors.v1.Header
-	0,  // 81: mockgql.actors.v1.ProjectSendEvent.access:type_name -> mockgql.actors.v1.Access
-	47, // 82: mockgql.actors.v1.ProjectEventStream.header:type_name -> mockgql.actors.v1.Header
-	0,  // 83: mockgql.actors.v1.ProjectEventStream.access:type_name -> mockgql.actors.v1.Access
-	43, // 84: mockgql.actors.v1.RowEvents.events:type_name -> mockgql.actors.v1.RowEvent
-	47, // 85: mockgql.actors.v1.ProjectLogSubscriptionEnd.header:type_name -> mockgql.actors.v1.Header
-	57, // 86: mockgql.actors.v1.ProjectLogSubscriptionEnd.entry:type_name -> mockgql.actors.v1.RequestLogEntry
-	47, // 87: mockgql.actors.v1.EditSetContractGenerator.header:type_name -> mockgql.actors.v1.Header
-	0,  // 88: mockgql.actors.v1.EditSetContractGenerator.access:type_name -> mockgql.actors.v1.Access
-	47, // 89: mockgql.actors.v1.ProjectSandboxes.header:type_name -> mockgql.actors.v1.Header
-	0,  // 90: mockgql.actors.v1.ProjectSandboxes.access:type_name -> mockgql.actors.v1.Access
-	91, // [91:91] is the sub-list for method output_type
-	91, // [91:91] is the sub-list for method input_type
-	91, // [91:91] is the sub-list for extension type_name
-	91, // [91:91] is the sub-list for extension extendee
-	0,  // [0:91] is the sub-list for field type_name
+	49, // 20: mockgql.actors.v1.ProjectRuntime.field_rules:type_name -> mockgql.actors.v1.FieldRule
+	47, // 21: mockgql.actors.v1.ProjectServe.header:type_name -> mockgql.actors.v1.Header
+	47, // 22: mockgql.actors.v1.EditUpdateProject.header:type_name -> mockgql.actors.v1.Header
+	0,  // 23: mockgql.actors.v1.EditUpdateProject.access:type_name -> mockgql.actors.v1.Access
+	15, // 24: mockgql.actors.v1.EditUpdateProject.origins:type_name -> mockgql.actors.v1.Origins
+	47, // 25: mockgql.actors.v1.EditSetPreviewSharing.header:type_name -> mockgql.actors.v1.Header
+	0,  // 26: mockgql.actors.v1.EditSetPreviewSharing.access:type_name -> mockgql.actors.v1.Access
+	47, // 27: mockgql.actors.v1.EditCreateTable.header:type_name -> mockgql.actors.v1.Header
+	0,  // 28: mockgql.actors.v1.EditCreateTable.access:type_name -> mockgql.actors.v1.Access
+	50, // 29: mockgql.actors.v1.EditCreateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
+	47, // 30: mockgql.actors.v1.EditUpdateTable.header:type_name -> mockgql.actors.v1.Header
+	0,  // 31: mockgql.actors.v1.EditUpdateTable.access:type_name -> mockgql.actors.v1.Access
+	50, // 32: mockgql.actors.v1.EditUpdateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
+	47, // 33: mockgql.actors.v1.EditDeleteTable.header:type_name -> mockgql.actors.v1.Header
+	0,  // 34: mockgql.actors.v1.EditDeleteTable.access:type_name -> mockgql.actors.v1.Access
+	47, // 35: mockgql.actors.v1.EditCreateAttribute.header:type_name -> mockgql.actors.v1.Header
+	0,  // 36: mockgql.actors.v1.EditCreateAttribute.access:type_name -> mockgql.actors.v1.Access
+	51, // 37: mockgql.actors.v1.EditCreateAttribute.attribute:type_name -> mockgql.actors.v1.AttributeDoc
+	47, // 38: mockgql.actors.v1.EditUpdateAttribute.header:type_name -> mockgql.actors.v1.Header
+	0,  // 39: mockgql.actors.v1.EditUpdateAttribute.access:type_name -> mockgql.actors.v1.Access
+	52, // 40: mockgql.actors.v1.EditUpdateAttribute.patch:type_name -> mockgql.actors.v1.AttributePatchDoc
+	47, // 41: mockgql.actors.v1.EditDeleteAttribute.header:type_name -> mockgql.actors.v1.Header
+	0,  // 42: mockgql.actors.v1.EditDeleteAttribute.access:type_name -> mockgql.actors.v1.Access
+	47, // 43: mockgql.actors.v1.EditCreateRelation.header:type_name -> mockgql.actors.v1.Header
+	0,  // 44: mockgql.actors.v1.EditCreateRelation.access:type_name -> mockgql.actors.v1.Access
+	53, // 45: mockgql.actors.v1.EditCreateRelation.relation:type_name -> mockgql.actors.v1.RelationDoc
+	47, // 46: mockgql.actors.v1.EditDeleteRelation.header:type_name -> mockgql.actors.v1.Header
+	0,  // 47: mockgql.actors.v1.EditDeleteRelation.access:type_name -> mockgql.actors.v1.Access
+	47, // 48: mockgql.actors.v1.EditGenerateOperations.header:type_name -> mockgql.actors.v1.Header
+	0,  // 49: mockgql.actors.v1.EditGenerateOperations.access:type_name -> mockgql.actors.v1.Access
+	47, // 50: mockgql.actors.v1.EditCreateOperation.header:type_name -> mockgql.actors.v1.Header
+	0,  // 51: mockgql.actors.v1.EditCreateOperation.access:type_name -> mockgql.actors.v1.Access
+	54, // 52: mockgql.actors.v1.EditCreateOperation.operation:type_name -> mockgql.actors.v1.OperationDoc
+	47, // 53: mockgql.actors.v1.EditUpdateOperation.header:type_name -> mockgql.actors.v1.Header
+	0,  // 54: mockgql.actors.v1.EditUpdateOperation.access:type_name -> mockgql.actors.v1.Access
+	55, // 55: mockgql.actors.v1.EditUpdateOperation.patch:type_name -> mockgql.actors.v1.OperationPatchDoc
+	47, // 56: mockgql.actors.v1.EditDeleteOperation.header:type_name -> mockgql.actors.v1.Header
+	0,  // 57: mockgql.actors.v1.EditDeleteOperation.access:type_name -> mockgql.actors.v1.Access
+	47, // 58: mockgql.actors.v1.EditGenerateViews.header:type_name -> mockgql.actors.v1.Header
+	0,  // 59: mockgql.actors.v1.EditGenerateViews.access:type_name -> mockgql.actors.v1.Access
+	47, // 60: mockgql.actors.v1.EditImportTables.header:type_name -> mockgql.actors.v1.Header
+	0,  // 61: mockgql.actors.v1.EditImportTables.access:type_name -> mockgql.actors.v1.Access
+	56, // 62: mockgql.actors.v1.EditImportTables.tables:type_name -> mockgql.actors.v1.TableDoc
+	47, // 63: mockgql.actors.v1.EditSetBaseline.header:type_name -> mockgql.actors.v1.Header
+	0,  // 64: mockgql.actors.v1.EditSetBaseline.access:type_name -> mockgql.actors.v1.Access
+	47, // 65: mockgql.actors.v1.EditSetFaults.header:type_name -> mockgql.actors.v1.Header
+	0,  // 66: mockgql.actors.v1.EditSetFaults.access:type_name -> mockgql.actors.v1.Access
+	57, // 67: mockgql.actors.v1.EditSetFaults.faults:type_name -> mockgql.actors.v1.FaultSettings
+	47, // 68: mockgql.actors.v1.ProjectRequestLog.header:type_name -> mockgql.actors.v1.Header
+	0,  // 69: mockgql.actors.v1.ProjectRequestLog.access:type_name -> mockgql.actors.v1.Access
+	47, // 70: mockgql.actors.v1.ProjectClearRequestLog.header:type_name -> mockgql.actors.v1.Header
+	0,  // 71: mockgql.actors.v1.ProjectClearRequestLog.access:type_name -> mockgql.actors.v1.Access
+	47, // 72: mockgql.actors.v1.ProjectKeep.header:type_name -> mockgql.actors.v1.Header
+	0,  // 73: mockgql.actors.v1.ProjectKeep.access:type_name -> mockgql.actors.v1.Access
+	47, // 74: mockgql.actors.v1.EditImportContract.header:type_name -> mockgql.actors.v1.Header
+	0,  // 75: mockgql.actors.v1.EditImportContract.access:type_name -> mockgql.actors.v1.Access
+	47, // 76: mockgql.actors.v1.EditSetContractTable.header:type_name -> mockgql.actors.v1.Header
+	0,  // 77: mockgql.actors.v1.EditSetContractTable.access:type_name -> mockgql.actors.v1.Access
+	47, // 78: mockgql.actors.v1.EditSetContractMapping.header:type_name -> mockgql.actors.v1.Header
+	0,  // 79: mockgql.actors.v1.EditSetContractMapping.access:type_name -> mockgql.actors.v1.Access
+	47, // 80: mockgql.actors.v1.ProjectRenderEvent.header:type_name -> mockgql.actors.v1.Header
+	47, // 81: mockgql.actors.v1.ProjectSendEvent.header:type_name -> mockgql.actors.v1.Header
+	0,  // 82: mockgql.actors.v1.ProjectSendEvent.access:type_name -> mockgql.actors.v1.Access
+	47, // 83: mockgql.actors.v1.ProjectEventStream.header:type_name -> mockgql.actors.v1.Header
+	0,  // 84: mockgql.actors.v1.ProjectEventStream.access:type_name -> mockgql.actors.v1.Access
+	43, // 85: mockgql.actors.v1.RowEvents.events:type_name -> mockgql.actors.v1.RowEvent
+	47, // 86: mockgql.actors.v1.ProjectLogSubscriptionEnd.header:type_name -> mockgql.actors.v1.Header
+	58, // 87: mockgql.actors.v1.ProjectLogSubscriptionEnd.entry:type_name -> mockgql.actors.v1.RequestLogEntry
+	47, // 88: mockgql.actors.v1.EditSetContractGenerator.header:type_name -> mockgql.actors.v1.Header
+	0,  // 89: mockgql.actors.v1.EditSetContractGenerator.access:type_name -> mockgql.actors.v1.Access
+	47, // 90: mockgql.actors.v1.ProjectSandboxes.header:type_name -> mockgql.actors.v1.Header
+	0,  // 91: mockgql.actors.v1.ProjectSandboxes.access:type_name -> mockgql.actors.v1.Access
+	92, // [92:92] is the sub-list for method output_type
+	92, // [92:92] is the sub-list for method input_type
+	92, // [92:92] is the sub-list for extension type_name
+	92, // [92:92] is the sub-list for extension extendee
+	0,  // [0:92] is the sub-list for field type_name
 }
 
 func init() { file_mockgql_actors_v1_project_proto_init() }
