@@ -147,7 +147,9 @@ func TestFieldFaults(t *testing.T) {
 	})
 
 	t.Run("mutations: a failing root field writes nothing, a failing payload field does not stop the write", func(t *testing.T) {
-		total := func() any { return get(sh.faulted(`{ products(pageSize: 1) { total } }`, "none").data(t), "products", "total") }
+		total := func() any {
+			return get(sh.faulted(`{ products(pageSize: 1) { total } }`, "none").data(t), "products", "total")
+		}
 		sh.setFieldRules(t, map[string]any{"path": "Mutation.createProduct", "code": "UNAVAILABLE", "count": 1}).data(t)
 		const create = `mutation { createProduct(input: {name: "Field fault", price: 1}) { id name } }`
 		before := total()
