@@ -44,6 +44,12 @@ func run(o options) error {
 		report.print()
 		return err
 	}
+	if o.only == "density" { // servers of its own
+		report := &report{jsonOut: o.jsonOut}
+		err := densityBench(bin, dir, o, report)
+		report.print()
+		return err
+	}
 	if o.only == "sandbox" { // a server of its own, with the small dataset only
 		report := &report{jsonOut: o.jsonOut}
 		err := sandboxBench(bin, dir, o, report)
