@@ -20,7 +20,7 @@ type options struct {
 	duration             time.Duration
 	conns                int
 	keep                 bool
-	only                 string // run one group: list, repeated, faults, mix, relations, cors, cluster, session, mcp, limits, budget, modelsize, sdl, sandbox, density, subscriptions
+	only                 string // run one group: list, repeated, faults, mix, relations, cors, cluster, session, mcp, limits, budget, modelsize, sdl, schema, sandbox, density, subscriptions
 	mockgql              string // a built mockgql to measure instead of building ./cmd/mockgql (bench-ab's rounds)
 	jsonOut              string // also write the rows' raw numbers to this file as JSON (bench-ab's rounds)
 	ab                   string // a commit to compare with, interleaved (make bench-ab)
@@ -48,13 +48,17 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) == 2 && os.Args[1] == "schema-fixture" { // the schema group's SDL and queries, for graphql's tests
+		fmt.Print(schemaFixture())
+		return
+	}
 	var o options
 	flag.IntVar(&o.rowsSmall, "small", 10_000, "rows of the small dataset")
 	flag.IntVar(&o.rowsLarge, "large", 1_000_000, "rows of the large dataset")
 	flag.DurationVar(&o.duration, "duration", 3*time.Second, "load time per measurement")
 	flag.IntVar(&o.conns, "conns", 8, "concurrent connections")
 	flag.BoolVar(&o.keep, "keep", false, "keep the temporary folder")
-	flag.StringVar(&o.only, "only", "", "run only one group of scenarios: list, repeated, faults, mix, relations, cors, cluster, session, mcp, limits, budget, modelsize, sdl, sandbox, density or subscriptions")
+	flag.StringVar(&o.only, "only", "", "run only one group of scenarios: list, repeated, faults, mix, relations, cors, cluster, session, mcp, limits, budget, modelsize, sdl, schema, sandbox, density or subscriptions")
 	flag.StringVar(&o.mockgql, "mockgql", "", "measure this mockgql binary instead of building ./cmd/mockgql")
 	flag.StringVar(&o.jsonOut, "json", "", "also write each scenario's raw numbers to this file as JSON")
 	flag.StringVar(&o.ab, "ab", "", "compare with this commit: build it and run both interleaved (make bench-ab)")

@@ -67,6 +67,16 @@ func run(o options) error {
 			return nil
 		}
 	}
+	if o.runs("schema") {
+		if err := schemaBench(bin, self, dir, o, report); err != nil {
+			report.print()
+			return fmt.Errorf("schema: %w", err)
+		}
+		if o.only == "schema" { // a server of its own, as sdl
+			report.print()
+			return nil
+		}
+	}
 	// Every per-IP window off: the groups create sessions and projects
 	// from one address far faster than a person would (the limits group
 	// measures the windows on servers of its own).

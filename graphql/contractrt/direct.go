@@ -11,9 +11,10 @@ import (
 // its entity types are tables whose fields are attributes and relations
 // of the same names. Its compiled row plans differ in two ways: a
 // relation field that takes arguments (where, orderBy, first, …) goes
-// through its resolver, which applies them; and a non-null attribute is
+// through its resolver, which applies them; a non-null attribute is
 // written directly when the row has a value, else by its resolver, which
-// generates one (StepAttrSome).
+// generates one (StepAttrSome); and a list of rows no key holds (links.go)
+// without arguments is written from its linked rows (StepLinkMany).
 
 // contractDirect compiles the row plans of a contract project's entity
 // types, its query root and its page wrappers (root.go); other
@@ -48,6 +49,8 @@ func (rt *Runtime) contractDirect(obj *exec.ObjectType, sp *exec.Plan) any {
 			// totals of a row's parts are summed by their resolver (parts.go)
 		case s.Kind == answer.StepGeneric && t.ByName[fd.Name] != nil && !t.ByName[fd.Name].IsID:
 			rt.directAttr(s, t.ByName[fd.Name], fd.Type.Name())
+		case s.Kind == answer.StepGeneric && len(fd.Arguments) == 0 && rt.links[t.Name+"."+fd.Name] != nil:
+			rt.directLink(s, t, rt.links[t.Name+"."+fd.Name])
 		case s.Kind == answer.StepGeneric && len(fd.Arguments) == 0:
 			directRelOne(s, t)
 		}
@@ -69,6 +72,31 @@ func (rt *Runtime) directAttr(s *answer.RowStep, a *engine.Attr, typ string) {
 		s.Kind, s.Attr = answer.StepAttrSome, a
 	case out.Kind() == answer.AttrKind(a.Type) && out.Kind() != exec.KindCustom:
 		s.Kind, s.Attr = answer.StepAttrSome, a
+	}
+}
+
+// directLink makes s write the rows of the link l, a list of rows no key
+// holds, taking no arguments (as entityFieldOf answers it: every linked
+// row, in storage order), when the field is a list of l's rows and no
+// relation, attribute or part of t answers it first.
+func (rt *Runtime) directLink(s *answer.RowStep, t *engine.Table, l *ctLink) {
+	name := s.PF.Name()
+	if t.Field(name) != nil || rt.parts[t.Name+"."+name] != nil || s.PF.Child() == nil {
+		return
+	}
+	for _, rf := range t.Rels {
+		if rf.Name == name {
+			return
+		}
+	}
+	child, _ := s.PF.Child().Direct().(*answer.RowPlan)
+	out := s.PF.Type()
+	if child == nil || child.T != l.to || out.Kind() != exec.KindList || out.Elem().Kind() != exec.KindObject {
+		return
+	}
+	s.Kind, s.Child = answer.StepLinkMany, child
+	s.Linked = func(tv *engine.TableView, row int32, buf []int32) (*engine.TableView, []int32) {
+		return rt.linked(l, tv, row, buf)
 	}
 }
 

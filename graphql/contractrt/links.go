@@ -2,6 +2,7 @@ package contractrt
 
 import (
 	"slices"
+	"sync/atomic"
 
 	"github.com/mockgql/mockgql/contract"
 	"github.com/mockgql/mockgql/engine"
@@ -34,6 +35,31 @@ type ctLink struct {
 	// reverse is true on the To side of the plan's relation: the bucket
 	// arithmetic always runs from the relation's From side.
 	reverse bool
+	// perms are the shuffles of the last sizes asked (linkShuffles),
+	// kept so that a row's links do not hash the link's names again.
+	perms atomic.Pointer[linkPerms]
+}
+
+// linkPerms are a link's shuffles for one pair of table sizes: per
+// round, the From side's and the To side's.
+type linkPerms struct {
+	a, b int64
+	p    [linkRounds][2]perm
+}
+
+// shuffles returns the link's shuffles for tables of a and b rows (the
+// relation's From and To sides). Safe for concurrent use.
+func (l *ctLink) shuffles(seed uint64, a, b int64) *linkPerms {
+	if lp := l.perms.Load(); lp != nil && lp.a == a && lp.b == b {
+		return lp
+	}
+	lp := &linkPerms{a: a, b: b}
+	for round := range linkRounds {
+		name := l.name + "|" + string(rune('0'+round))
+		lp.p[round] = [2]perm{newPerm(seed, name+"|from", a), newPerm(seed, name+"|to", b)}
+	}
+	l.perms.Store(lp)
+	return lp
 }
 
 // contractLinks returns the links of plan by "Type.field", both sides of a
@@ -56,11 +82,12 @@ func contractLinks(plan *contract.Plan, tables map[string]*engine.Table) map[str
 
 // linked returns the view of the link's target table and the rows it
 // lists for row r of src (the view of the link's own table), in storage
-// order, deleted rows left out.
-func (rt *Runtime) linked(l *ctLink, src *engine.TableView, r int32) (*engine.TableView, []int32) {
+// order, deleted rows left out, appended to buf (a caller's scratch, may
+// be nil).
+func (rt *Runtime) linked(l *ctLink, src *engine.TableView, r int32, buf []int32) (*engine.TableView, []int32) {
 	dst := src.View.TableView(l.to)
 	if r >= src.N || src.NotReady != nil || dst.NotReady != nil || dst.NoRows || !src.InTable(r) {
-		return dst, nil
+		return dst, buf
 	}
 	a, b := src, dst // a is the relation's From side
 	if l.reverse {
@@ -69,10 +96,10 @@ func (rt *Runtime) linked(l *ctLink, src *engine.TableView, r int32) (*engine.Ta
 	// Two rounds of buckets, each with its own shuffles, so that rows
 	// sharing one bucket do not share all their links.
 	k := int64(max(1, 2*min(a.N, b.N)/3))
-	var out []int32
+	lp := l.shuffles(rt.seed, int64(a.N), int64(b.N))
+	out := buf
 	for round := range linkRounds {
-		name := l.name + "|" + string(rune('0'+round))
-		pa, pb := newPerm(rt.seed, name+"|from", int64(a.N)), newPerm(rt.seed, name+"|to", int64(b.N))
+		pa, pb := lp.p[round][0], lp.p[round][1]
 		mine, theirs := pa, pb
 		if l.reverse {
 			mine, theirs = pb, pa

@@ -73,7 +73,7 @@ func (rt *Runtime) entityFieldOf(t *engine.Table, fd *ast.FieldDefinition) exec.
 		return rt.attributeField(a, fd)
 	}
 	if l := rt.links[t.Name+"."+fd.Name]; l != nil {
-		return rt.listField(l.to, fd, func(ro *answer.RowObj) (*engine.TableView, []int32) { return rt.linked(l, ro.TV, ro.Row) })
+		return rt.listField(l.to, fd, func(ro *answer.RowObj) (*engine.TableView, []int32) { return rt.linked(l, ro.TV, ro.Row, nil) })
 	}
 	if link := t.ByName[contract.HiddenKey+fd.Name]; link != nil && fd.Type.Elem == nil {
 		return rt.linkedField(link, fd, rt.generatedField(t.Name, fd))

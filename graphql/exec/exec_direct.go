@@ -190,6 +190,26 @@ func (w *Writer) ListItems(n int, item func(i int) bool) bool {
 	return (*run)(w).listItems(n, item)
 }
 
+// RowBuf returns an empty buffer of rows for a direct writer to list rows
+// in while it writes them; it gives it back with PutRowBuf, so that one
+// request reuses a buffer per nesting level instead of one per row.
+func (w *Writer) RowBuf() []int32 {
+	if n := len(w.rowBufs); n > 0 {
+		b := w.rowBufs[n-1]
+		w.rowBufs = w.rowBufs[:n-1]
+		return b[:0]
+	}
+	return nil
+}
+
+// PutRowBuf gives back a buffer RowBuf returned (possibly grown by
+// append); the writer must not use it after.
+func (w *Writer) PutRowBuf(b []int32) {
+	if cap(b) > 0 {
+		w.rowBufs = append(w.rowBufs, b)
+	}
+}
+
 // AppendString appends s as a JSON string, as the executor writes strings.
 func AppendString(buf []byte, s string) []byte { return appendString(buf, s) }
 

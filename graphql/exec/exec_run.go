@@ -41,6 +41,8 @@ type run struct {
 	names  []string    // the field names down to the current field, kept only with faults
 
 	pathBuf [16]pathStep // backs path for the usual depths
+
+	rowBufs [][]int32 // Writer.RowBuf's buffers given back, reused within the request
 }
 
 // pathStep is one step of the response path: a key, or an index when key

@@ -28,6 +28,10 @@ type RowStep struct {
 	Child   *RowPlan     // StepRelOne, StepRelMany: the target rows' plan
 	// Enum are the values of an Enum field, for StepAttrSome; nil for others.
 	Enum map[string]bool
+	// Linked lists the rows of a StepLinkMany for a row of the plan's
+	// table: the target's view and its rows, in the order to write them,
+	// appended to buf.
+	Linked func(tv *engine.TableView, row int32, buf []int32) (*engine.TableView, []int32)
 }
 
 type StepKind uint8
@@ -41,6 +45,7 @@ const (
 	StepRelMany                    // a to-many relation
 	StepAttrSome                   // a non-null attribute of a contract project (contractrt/direct.go)
 	StepRelOneSome                 // a non-null to-one relation of a contract project
+	StepLinkMany                   // a list of rows no key holds, of a contract project (Linked)
 )
 
 // CompileRowPlan compiles sp, a selection of t's object type obj.
@@ -154,6 +159,8 @@ func (rp *RowPlan) Write(w *exec.Writer, tv *engine.TableView, row int32) bool {
 			ok = s.writeRelMany(w, tv, row)
 		case StepRelOneSome:
 			ok = s.writeRelOneSome(w, rp.Obj, tv, row)
+		case StepLinkMany:
+			ok = s.writeLinkMany(w, tv, row)
 		default:
 			if parent == nil {
 				parent = &RowObj{TV: tv, Row: row}
@@ -192,6 +199,18 @@ func (s *RowStep) writeRelMany(w *exec.Writer, tv *engine.TableView, row int32) 
 	start := len(w.Buf())
 	ok := w.Settle(s.PF.Type(), start, s.Child.WriteRows(w, s.PF.Type(), target, engine.RowList{Rows: rows}, 0, len(rows)))
 	w.PopKey(n)
+	return ok
+}
+
+// writeLinkMany writes the rows s.Linked lists for row, listed in a
+// buffer of the request's (Writer.RowBuf).
+func (s *RowStep) writeLinkMany(w *exec.Writer, tv *engine.TableView, row int32) bool {
+	target, rows := s.Linked(tv, row, w.RowBuf())
+	n := w.PushKey(s.PF.Key())
+	start := len(w.Buf())
+	ok := w.Settle(s.PF.Type(), start, s.Child.WriteRows(w, s.PF.Type(), target, engine.RowList{Rows: rows}, 0, len(rows)))
+	w.PopKey(n)
+	w.PutRowBuf(rows)
 	return ok
 }
 
