@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/parser"
@@ -107,7 +109,7 @@ func parse(doc []byte) (*Schema, error) {
 func load(sdl string) (*ast.Schema, error) {
 	// parser.ParseSchemas(prelude, sdl, federation) with the user's
 	// document parsed once: the federation scan reads the parsed document.
-	sd, err := parser.ParseSchema(validator.Prelude)
+	sd, err := preludeCopy()
 	if err != nil {
 		return nil, err
 	}
@@ -139,6 +141,55 @@ func load(sdl string) (*ast.Schema, error) {
 		return nil, located(sdl, err)
 	}
 	return s, nil
+}
+
+// preludeDoc is gqlparser's prelude (the built-in scalars and directives
+// and the introspection types), parsed once per process: every schema a
+// node loads shares its definitions instead of parsing a copy of its own,
+// which was more than half of a small project's compiled schema.
+var preludeDoc = sync.OnceValues(func() (*ast.SchemaDocument, error) { return parser.ParseSchema(validator.Prelude) })
+
+// preludeCopy returns a schema document holding the prelude's definitions
+// for one load: each definition is a shallow copy whose lists are capped
+// at their length, so that an extension merged into one schema (extend
+// scalar String @x, extend type __Type) appends to arrays of its own and
+// never to the shared ones; directive definitions are copied the same
+// way; the fields and arguments themselves are shared and never written.
+func preludeCopy() (*ast.SchemaDocument, error) {
+	p, err := preludeDoc()
+	if err != nil {
+		return nil, err
+	}
+	sd := &ast.SchemaDocument{Directives: make(ast.DirectiveDefinitionList, len(p.Directives)), Definitions: make(ast.DefinitionList, len(p.Definitions))}
+	for i, d := range p.Directives {
+		c := *d // extend directive appends to its Directives
+		c.Directives = slices.Clip(d.Directives)
+		sd.Directives[i] = &c
+	}
+	for i, d := range p.Definitions {
+		c := *d
+		c.Directives, c.Interfaces, c.Fields = slices.Clip(d.Directives), slices.Clip(d.Interfaces), slices.Clip(d.Fields)
+		c.Types, c.TypePositions, c.EnumValues = slices.Clip(d.Types), slices.Clip(d.TypePositions), slices.Clip(d.EnumValues)
+		sd.Definitions[i] = &c
+	}
+	return sd, nil
+}
+
+// LoadSchema is gqlparser.LoadSchema with the shared prelude
+// (preludeCopy): sources parsed and validated as one schema.
+func LoadSchema(sources ...*ast.Source) (*ast.Schema, error) {
+	sd, err := preludeCopy()
+	if err != nil {
+		return nil, err
+	}
+	for _, src := range sources {
+		d, err := parser.ParseSchema(src)
+		if err != nil {
+			return nil, err
+		}
+		sd.Merge(d)
+	}
+	return validator.ValidateSchemaDocument(sd)
 }
 
 // unsupported refuses the constructs mockgql cannot serve, naming each (at

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/vektah/gqlparser/v2"
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/formatter"
 
+	"github.com/mockgql/mockgql/contract"
 	"github.com/mockgql/mockgql/engine"
 	"github.com/mockgql/mockgql/graphql/contractrt"
 	"github.com/mockgql/mockgql/graphql/exec"
@@ -136,7 +136,7 @@ func CompileContext(ctx context.Context, p *model.Project, opt Options) (*Runtim
 		rt.contract, rt.schema, rt.exec, rt.sdl = ct, ct.Schema(), ct.Executor(), ct.SDL()
 		return rt, nil
 	}
-	schema, err := gqlparser.LoadSchema(&ast.Source{Name: "runtime.graphql", Input: buildSDL(rt.model, opt)}, streamDirective())
+	schema, err := contract.LoadSchema(&ast.Source{Name: "runtime.graphql", Input: buildSDL(rt.model, opt)}, streamDirective())
 	if err != nil {
 		return nil, fmt.Errorf("graphql: runtime schema of project %s: %w", p.ID, err)
 	}
