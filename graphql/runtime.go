@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/vektah/gqlparser/v2/ast"
 	"github.com/vektah/gqlparser/v2/formatter"
@@ -98,8 +99,8 @@ type Runtime struct {
 	opt    Options
 	model  *compiled
 	schema *ast.Schema
-	sdl    string
 	exec   *exec.Executor
+	sdl    *printed   // the schema printed, made by SDL on first use
 	env    engine.Env // the query cache and sparse reach its views share
 	// contract is set for a contract project (contractrt/compile.go).
 	contract *contractrt.Runtime
@@ -124,7 +125,7 @@ func CompileContext(ctx context.Context, p *model.Project, opt Options) (*Runtim
 	if c == nil {
 		c = engine.NewCache(opt.CacheRows)
 	}
-	rt := &Runtime{opt: opt, model: compileModel(p), env: engine.Env{Cache: c.View(),
+	rt := &Runtime{opt: opt, model: compileModel(p), sdl: &printed{}, env: engine.Env{Cache: c.View(),
 		Sparse: engine.SparseReach{Div: engine.DefaultSparseDiv}}}
 	if p.Contract != nil {
 		ct, err := opt.Compiles.Compile(ctx, p, rt.model.tables, &rt.env, contractrt.Options{
@@ -133,7 +134,7 @@ func CompileContext(ctx context.Context, p *model.Project, opt Options) (*Runtim
 		if err != nil {
 			return nil, err
 		}
-		rt.contract, rt.schema, rt.exec, rt.sdl = ct, ct.Schema(), ct.Executor(), ct.SDL()
+		rt.contract, rt.schema, rt.exec = ct, ct.Schema(), ct.Executor()
 		return rt, nil
 	}
 	schema, err := contract.LoadSchema(&ast.Source{Name: "runtime.graphql", Input: buildSDL(rt.model, opt)}, streamDirective())
@@ -154,16 +155,28 @@ func CompileContext(ctx context.Context, p *model.Project, opt Options) (*Runtim
 	if err != nil {
 		return nil, fmt.Errorf("graphql: runtime of project %s: %w", p.ID, err)
 	}
-	var b strings.Builder
-	formatter.NewFormatter(&b, formatter.WithIndent("  ")).FormatSchema(schema)
-	rt.sdl = b.String()
 	return rt, nil
 }
 
 // SDL returns the schema printed by the gqlparser formatter (types sorted
 // by name, built-ins left out): the management API's `sdl` field and the
 // input of schema comparisons.
-func (rt *Runtime) SDL() string { return rt.sdl }
+// It is made on first use (most runtimes never print theirs: a node's
+// small projects keep no copy of their schema's text).
+func (rt *Runtime) SDL() string {
+	rt.sdl.once.Do(func() {
+		var b strings.Builder
+		formatter.NewFormatter(&b, formatter.WithIndent("  ")).FormatSchema(rt.schema)
+		rt.sdl.text = b.String()
+	})
+	return rt.sdl.text
+}
+
+// printed is a schema's text, made once.
+type printed struct {
+	once sync.Once
+	text string
+}
 
 // Schema returns the runtime schema. The caller must not modify it.
 func (rt *Runtime) Schema() *ast.Schema { return rt.schema }

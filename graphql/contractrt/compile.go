@@ -4,10 +4,8 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
-	"strings"
 
 	"github.com/vektah/gqlparser/v2/ast"
-	"github.com/vektah/gqlparser/v2/formatter"
 
 	"github.com/mockgql/mockgql/contract"
 	"github.com/mockgql/mockgql/dataset"
@@ -35,7 +33,6 @@ type Runtime struct {
 	env    *engine.Env // the graphql.Runtime's query cache and sparse reach
 	schema *ast.Schema
 	exec   *exec.Executor
-	sdl    string
 
 	plan *contract.Plan
 	// data are the generated datasets by import code.
@@ -74,9 +71,6 @@ func (rt *Runtime) Schema() *ast.Schema { return rt.schema }
 
 // Executor returns the executor of the schema.
 func (rt *Runtime) Executor() *exec.Executor { return rt.exec }
-
-// SDL returns the schema printed by the gqlparser formatter.
-func (rt *Runtime) SDL() string { return rt.sdl }
 
 // compile builds the runtime of the contract project p within ctx (its
 // rows bounded: budget.go) over tables, the tables package graphql
@@ -126,9 +120,6 @@ func compile(ctx context.Context, p *model.Project, tables []*engine.Table, env 
 	if err != nil {
 		return nil, fmt.Errorf("graphql: runtime of project %s: %w", p.ID, err)
 	}
-	var b strings.Builder
-	formatter.NewFormatter(&b, formatter.WithIndent("  ")).FormatSchema(s.AST)
-	rt.sdl = b.String()
 	return rt, nil
 }
 
