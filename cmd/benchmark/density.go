@@ -5,6 +5,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -133,6 +134,13 @@ func densityBench(bin, dir string, o options, rep *report) error {
 	grew := srv.rss() - before
 	made := time.Since(t0)
 	live := liveHeap(srv, debug) - liveBefore
+	if out := os.Getenv("BENCH_HEAP_PROFILE"); out != "" { // where the projects' memory goes
+		if resp, err := http.Get("http://" + debug + "/debug/pprof/heap"); err == nil {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			_ = os.WriteFile(out, b, 0o600)
+		}
+	}
 	perProject := float64(grew) / densityProjects
 	rep.note("density: %d small SDL projects made live in %v: the node grew %.0f MB resident, %.0f KB a project: %.0f projects per GB (target ≥ 10,000); "+
 		"live Go heap after a collection %.0f KB a project; %s",
