@@ -52,4 +52,12 @@ type Backend interface {
 	Sandboxes(ctx context.Context, p model.Principal, projectID string) ([]model.Sandbox, error)
 	ResetSandbox(ctx context.Context, p model.Principal, projectID, name string) error
 	DeleteSandbox(ctx context.Context, p model.Principal, projectID, name string) error
+	// SaveMockState saves the project's mock data, or a sandbox's, as a
+	// named state; MockStates lists them; RestoreMockState makes the
+	// project's data, or a sandbox's, what one holds; DeleteMockState
+	// forgets one (NOT_FOUND for a state the project does not hold).
+	SaveMockState(ctx context.Context, p model.Principal, projectID, name, sandbox string) (model.MockState, error)
+	MockStates(ctx context.Context, p model.Principal, projectID string) ([]model.MockState, error)
+	RestoreMockState(ctx context.Context, p model.Principal, projectID, name, sandbox string) error
+	DeleteMockState(ctx context.Context, p model.Principal, projectID, name string) error
 }

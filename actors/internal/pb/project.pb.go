@@ -774,8 +774,11 @@ type ProjectRuntime struct {
 	// sandbox is the sandbox the request reads and writes (actors/sandbox.go);
 	// plan, the project's account's plan when the caller knew it, bounds
 	// how many sandboxes the project may hold.
-	Sandbox       string `protobuf:"bytes,10,opt,name=sandbox,proto3" json:"sandbox,omitempty"`
-	Plan          string `protobuf:"bytes,11,opt,name=plan,proto3" json:"plan,omitempty"`
+	Sandbox string `protobuf:"bytes,10,opt,name=sandbox,proto3" json:"sandbox,omitempty"`
+	Plan    string `protobuf:"bytes,11,opt,name=plan,proto3" json:"plan,omitempty"`
+	// state, when set, is the named state a sandbox that does not exist yet
+	// starts from (X-Mock-Sandbox: <sandbox>@<state>; actors/mockstate.go).
+	State         string `protobuf:"bytes,12,opt,name=state,proto3" json:"state,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -883,6 +886,13 @@ func (x *ProjectRuntime) GetSandbox() string {
 func (x *ProjectRuntime) GetPlan() string {
 	if x != nil {
 		return x.Plan
+	}
+	return ""
+}
+
+func (x *ProjectRuntime) GetState() string {
+	if x != nil {
+		return x.State
 	}
 	return ""
 }
@@ -3180,6 +3190,86 @@ func (x *ProjectSandboxes) GetAccess() *Access {
 	return nil
 }
 
+// ProjectMockState saves (op "save"), restores ("restore") or deletes
+// ("delete") the project's named state name, or lists them ("list": the
+// reply's body is a JSON array of model.MockState). sandbox, when set, is
+// the sandbox saved or restored instead of the project's own data.
+type ProjectMockState struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	Access        *Access                `protobuf:"bytes,2,opt,name=access,proto3" json:"access,omitempty"`
+	Op            string                 `protobuf:"bytes,3,opt,name=op,proto3" json:"op,omitempty"`
+	Name          string                 `protobuf:"bytes,4,opt,name=name,proto3" json:"name,omitempty"`
+	Sandbox       string                 `protobuf:"bytes,5,opt,name=sandbox,proto3" json:"sandbox,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProjectMockState) Reset() {
+	*x = ProjectMockState{}
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProjectMockState) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProjectMockState) ProtoMessage() {}
+
+func (x *ProjectMockState) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProjectMockState.ProtoReflect.Descriptor instead.
+func (*ProjectMockState) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_project_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *ProjectMockState) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *ProjectMockState) GetAccess() *Access {
+	if x != nil {
+		return x.Access
+	}
+	return nil
+}
+
+func (x *ProjectMockState) GetOp() string {
+	if x != nil {
+		return x.Op
+	}
+	return ""
+}
+
+func (x *ProjectMockState) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ProjectMockState) GetSandbox() string {
+	if x != nil {
+		return x.Sandbox
+	}
+	return ""
+}
+
 var File_mockgql_actors_v1_project_proto protoreflect.FileDescriptor
 
 const file_mockgql_actors_v1_project_proto_rawDesc = "" +
@@ -3238,7 +3328,7 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"expiry_key\x18\x02 \x01(\tR\texpiryKey\"_\n" +
 	"\x0fProjectEvictKey\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x19\n" +
-	"\bkey_hash\x18\x02 \x01(\tR\akeyHash\"\xd5\x02\n" +
+	"\bkey_hash\x18\x02 \x01(\tR\akeyHash\"\xeb\x02\n" +
 	"\x0eProjectRuntime\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x12\n" +
 	"\x04slug\x18\x02 \x01(\tR\x04slug\x12\x1f\n" +
@@ -3254,7 +3344,8 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"check_only\x18\t \x01(\bR\tcheckOnly\x12\x18\n" +
 	"\asandbox\x18\n" +
 	" \x01(\tR\asandbox\x12\x12\n" +
-	"\x04plan\x18\v \x01(\tR\x04plan\"\xec\x03\n" +
+	"\x04plan\x18\v \x01(\tR\x04plan\x12\x14\n" +
+	"\x05state\x18\f \x01(\tR\x05state\"\xec\x03\n" +
 	"\fProjectServe\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x12\n" +
 	"\x04slug\x18\x02 \x01(\tR\x04slug\x12\x17\n" +
@@ -3435,7 +3526,13 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"\tgenerator\x18\x05 \x01(\fR\tgenerator\"x\n" +
 	"\x10ProjectSandboxes\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
-	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06accessB/Z-github.com/mockgql/mockgql/actors/internal/pbb\x06proto3"
+	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\"\xb6\x01\n" +
+	"\x10ProjectMockState\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
+	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x0e\n" +
+	"\x02op\x18\x03 \x01(\tR\x02op\x12\x12\n" +
+	"\x04name\x18\x04 \x01(\tR\x04name\x12\x18\n" +
+	"\asandbox\x18\x05 \x01(\tR\asandboxB/Z-github.com/mockgql/mockgql/actors/internal/pbb\x06proto3"
 
 var (
 	file_mockgql_actors_v1_project_proto_rawDescOnce sync.Once
@@ -3449,7 +3546,7 @@ func file_mockgql_actors_v1_project_proto_rawDescGZIP() []byte {
 	return file_mockgql_actors_v1_project_proto_rawDescData
 }
 
-var file_mockgql_actors_v1_project_proto_msgTypes = make([]protoimpl.MessageInfo, 47)
+var file_mockgql_actors_v1_project_proto_msgTypes = make([]protoimpl.MessageInfo, 48)
 var file_mockgql_actors_v1_project_proto_goTypes = []any{
 	(*Access)(nil),                    // 0: mockgql.actors.v1.Access
 	(*ProjectCreate)(nil),             // 1: mockgql.actors.v1.ProjectCreate
@@ -3498,115 +3595,118 @@ var file_mockgql_actors_v1_project_proto_goTypes = []any{
 	(*ProjectLogSubscriptionEnd)(nil), // 44: mockgql.actors.v1.ProjectLogSubscriptionEnd
 	(*EditSetContractGenerator)(nil),  // 45: mockgql.actors.v1.EditSetContractGenerator
 	(*ProjectSandboxes)(nil),          // 46: mockgql.actors.v1.ProjectSandboxes
-	(*Header)(nil),                    // 47: mockgql.actors.v1.Header
-	(*ProjectDoc)(nil),                // 48: mockgql.actors.v1.ProjectDoc
-	(*TableSourceDoc)(nil),            // 49: mockgql.actors.v1.TableSourceDoc
-	(*AttributeDoc)(nil),              // 50: mockgql.actors.v1.AttributeDoc
-	(*AttributePatchDoc)(nil),         // 51: mockgql.actors.v1.AttributePatchDoc
-	(*RelationDoc)(nil),               // 52: mockgql.actors.v1.RelationDoc
-	(*OperationDoc)(nil),              // 53: mockgql.actors.v1.OperationDoc
-	(*OperationPatchDoc)(nil),         // 54: mockgql.actors.v1.OperationPatchDoc
-	(*TableDoc)(nil),                  // 55: mockgql.actors.v1.TableDoc
-	(*FaultSettings)(nil),             // 56: mockgql.actors.v1.FaultSettings
-	(*RequestLogEntry)(nil),           // 57: mockgql.actors.v1.RequestLogEntry
+	(*ProjectMockState)(nil),          // 47: mockgql.actors.v1.ProjectMockState
+	(*Header)(nil),                    // 48: mockgql.actors.v1.Header
+	(*ProjectDoc)(nil),                // 49: mockgql.actors.v1.ProjectDoc
+	(*TableSourceDoc)(nil),            // 50: mockgql.actors.v1.TableSourceDoc
+	(*AttributeDoc)(nil),              // 51: mockgql.actors.v1.AttributeDoc
+	(*AttributePatchDoc)(nil),         // 52: mockgql.actors.v1.AttributePatchDoc
+	(*RelationDoc)(nil),               // 53: mockgql.actors.v1.RelationDoc
+	(*OperationDoc)(nil),              // 54: mockgql.actors.v1.OperationDoc
+	(*OperationPatchDoc)(nil),         // 55: mockgql.actors.v1.OperationPatchDoc
+	(*TableDoc)(nil),                  // 56: mockgql.actors.v1.TableDoc
+	(*FaultSettings)(nil),             // 57: mockgql.actors.v1.FaultSettings
+	(*RequestLogEntry)(nil),           // 58: mockgql.actors.v1.RequestLogEntry
 }
 var file_mockgql_actors_v1_project_proto_depIdxs = []int32{
-	47, // 0: mockgql.actors.v1.ProjectCreate.header:type_name -> mockgql.actors.v1.Header
-	48, // 1: mockgql.actors.v1.ProjectCreate.project:type_name -> mockgql.actors.v1.ProjectDoc
-	47, // 2: mockgql.actors.v1.ProjectGet.header:type_name -> mockgql.actors.v1.Header
+	48, // 0: mockgql.actors.v1.ProjectCreate.header:type_name -> mockgql.actors.v1.Header
+	49, // 1: mockgql.actors.v1.ProjectCreate.project:type_name -> mockgql.actors.v1.ProjectDoc
+	48, // 2: mockgql.actors.v1.ProjectGet.header:type_name -> mockgql.actors.v1.Header
 	0,  // 3: mockgql.actors.v1.ProjectGet.access:type_name -> mockgql.actors.v1.Access
-	47, // 4: mockgql.actors.v1.ProjectOwnerQuery.header:type_name -> mockgql.actors.v1.Header
+	48, // 4: mockgql.actors.v1.ProjectOwnerQuery.header:type_name -> mockgql.actors.v1.Header
 	0,  // 5: mockgql.actors.v1.ProjectOwnerQuery.access:type_name -> mockgql.actors.v1.Access
-	47, // 6: mockgql.actors.v1.ProjectSDL.header:type_name -> mockgql.actors.v1.Header
+	48, // 6: mockgql.actors.v1.ProjectSDL.header:type_name -> mockgql.actors.v1.Header
 	0,  // 7: mockgql.actors.v1.ProjectSDL.access:type_name -> mockgql.actors.v1.Access
-	47, // 8: mockgql.actors.v1.ProjectDelete.header:type_name -> mockgql.actors.v1.Header
+	48, // 8: mockgql.actors.v1.ProjectDelete.header:type_name -> mockgql.actors.v1.Header
 	0,  // 9: mockgql.actors.v1.ProjectDelete.access:type_name -> mockgql.actors.v1.Access
-	47, // 10: mockgql.actors.v1.ProjectReset.header:type_name -> mockgql.actors.v1.Header
+	48, // 10: mockgql.actors.v1.ProjectReset.header:type_name -> mockgql.actors.v1.Header
 	0,  // 11: mockgql.actors.v1.ProjectReset.access:type_name -> mockgql.actors.v1.Access
-	47, // 12: mockgql.actors.v1.ProjectTransfer.header:type_name -> mockgql.actors.v1.Header
+	48, // 12: mockgql.actors.v1.ProjectTransfer.header:type_name -> mockgql.actors.v1.Header
 	0,  // 13: mockgql.actors.v1.ProjectTransfer.access:type_name -> mockgql.actors.v1.Access
-	47, // 14: mockgql.actors.v1.ProjectAddAdoption.header:type_name -> mockgql.actors.v1.Header
+	48, // 14: mockgql.actors.v1.ProjectAddAdoption.header:type_name -> mockgql.actors.v1.Header
 	0,  // 15: mockgql.actors.v1.ProjectAddAdoption.access:type_name -> mockgql.actors.v1.Access
-	47, // 16: mockgql.actors.v1.ProjectExpire.header:type_name -> mockgql.actors.v1.Header
-	47, // 17: mockgql.actors.v1.ProjectExpireDone.header:type_name -> mockgql.actors.v1.Header
-	47, // 18: mockgql.actors.v1.ProjectEvictKey.header:type_name -> mockgql.actors.v1.Header
-	47, // 19: mockgql.actors.v1.ProjectRuntime.header:type_name -> mockgql.actors.v1.Header
-	47, // 20: mockgql.actors.v1.ProjectServe.header:type_name -> mockgql.actors.v1.Header
-	47, // 21: mockgql.actors.v1.EditUpdateProject.header:type_name -> mockgql.actors.v1.Header
+	48, // 16: mockgql.actors.v1.ProjectExpire.header:type_name -> mockgql.actors.v1.Header
+	48, // 17: mockgql.actors.v1.ProjectExpireDone.header:type_name -> mockgql.actors.v1.Header
+	48, // 18: mockgql.actors.v1.ProjectEvictKey.header:type_name -> mockgql.actors.v1.Header
+	48, // 19: mockgql.actors.v1.ProjectRuntime.header:type_name -> mockgql.actors.v1.Header
+	48, // 20: mockgql.actors.v1.ProjectServe.header:type_name -> mockgql.actors.v1.Header
+	48, // 21: mockgql.actors.v1.EditUpdateProject.header:type_name -> mockgql.actors.v1.Header
 	0,  // 22: mockgql.actors.v1.EditUpdateProject.access:type_name -> mockgql.actors.v1.Access
 	15, // 23: mockgql.actors.v1.EditUpdateProject.origins:type_name -> mockgql.actors.v1.Origins
-	47, // 24: mockgql.actors.v1.EditSetPreviewSharing.header:type_name -> mockgql.actors.v1.Header
+	48, // 24: mockgql.actors.v1.EditSetPreviewSharing.header:type_name -> mockgql.actors.v1.Header
 	0,  // 25: mockgql.actors.v1.EditSetPreviewSharing.access:type_name -> mockgql.actors.v1.Access
-	47, // 26: mockgql.actors.v1.EditCreateTable.header:type_name -> mockgql.actors.v1.Header
+	48, // 26: mockgql.actors.v1.EditCreateTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 27: mockgql.actors.v1.EditCreateTable.access:type_name -> mockgql.actors.v1.Access
-	49, // 28: mockgql.actors.v1.EditCreateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
-	47, // 29: mockgql.actors.v1.EditUpdateTable.header:type_name -> mockgql.actors.v1.Header
+	50, // 28: mockgql.actors.v1.EditCreateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
+	48, // 29: mockgql.actors.v1.EditUpdateTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 30: mockgql.actors.v1.EditUpdateTable.access:type_name -> mockgql.actors.v1.Access
-	49, // 31: mockgql.actors.v1.EditUpdateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
-	47, // 32: mockgql.actors.v1.EditDeleteTable.header:type_name -> mockgql.actors.v1.Header
+	50, // 31: mockgql.actors.v1.EditUpdateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
+	48, // 32: mockgql.actors.v1.EditDeleteTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 33: mockgql.actors.v1.EditDeleteTable.access:type_name -> mockgql.actors.v1.Access
-	47, // 34: mockgql.actors.v1.EditCreateAttribute.header:type_name -> mockgql.actors.v1.Header
+	48, // 34: mockgql.actors.v1.EditCreateAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 35: mockgql.actors.v1.EditCreateAttribute.access:type_name -> mockgql.actors.v1.Access
-	50, // 36: mockgql.actors.v1.EditCreateAttribute.attribute:type_name -> mockgql.actors.v1.AttributeDoc
-	47, // 37: mockgql.actors.v1.EditUpdateAttribute.header:type_name -> mockgql.actors.v1.Header
+	51, // 36: mockgql.actors.v1.EditCreateAttribute.attribute:type_name -> mockgql.actors.v1.AttributeDoc
+	48, // 37: mockgql.actors.v1.EditUpdateAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 38: mockgql.actors.v1.EditUpdateAttribute.access:type_name -> mockgql.actors.v1.Access
-	51, // 39: mockgql.actors.v1.EditUpdateAttribute.patch:type_name -> mockgql.actors.v1.AttributePatchDoc
-	47, // 40: mockgql.actors.v1.EditDeleteAttribute.header:type_name -> mockgql.actors.v1.Header
+	52, // 39: mockgql.actors.v1.EditUpdateAttribute.patch:type_name -> mockgql.actors.v1.AttributePatchDoc
+	48, // 40: mockgql.actors.v1.EditDeleteAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 41: mockgql.actors.v1.EditDeleteAttribute.access:type_name -> mockgql.actors.v1.Access
-	47, // 42: mockgql.actors.v1.EditCreateRelation.header:type_name -> mockgql.actors.v1.Header
+	48, // 42: mockgql.actors.v1.EditCreateRelation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 43: mockgql.actors.v1.EditCreateRelation.access:type_name -> mockgql.actors.v1.Access
-	52, // 44: mockgql.actors.v1.EditCreateRelation.relation:type_name -> mockgql.actors.v1.RelationDoc
-	47, // 45: mockgql.actors.v1.EditDeleteRelation.header:type_name -> mockgql.actors.v1.Header
+	53, // 44: mockgql.actors.v1.EditCreateRelation.relation:type_name -> mockgql.actors.v1.RelationDoc
+	48, // 45: mockgql.actors.v1.EditDeleteRelation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 46: mockgql.actors.v1.EditDeleteRelation.access:type_name -> mockgql.actors.v1.Access
-	47, // 47: mockgql.actors.v1.EditGenerateOperations.header:type_name -> mockgql.actors.v1.Header
+	48, // 47: mockgql.actors.v1.EditGenerateOperations.header:type_name -> mockgql.actors.v1.Header
 	0,  // 48: mockgql.actors.v1.EditGenerateOperations.access:type_name -> mockgql.actors.v1.Access
-	47, // 49: mockgql.actors.v1.EditCreateOperation.header:type_name -> mockgql.actors.v1.Header
+	48, // 49: mockgql.actors.v1.EditCreateOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 50: mockgql.actors.v1.EditCreateOperation.access:type_name -> mockgql.actors.v1.Access
-	53, // 51: mockgql.actors.v1.EditCreateOperation.operation:type_name -> mockgql.actors.v1.OperationDoc
-	47, // 52: mockgql.actors.v1.EditUpdateOperation.header:type_name -> mockgql.actors.v1.Header
+	54, // 51: mockgql.actors.v1.EditCreateOperation.operation:type_name -> mockgql.actors.v1.OperationDoc
+	48, // 52: mockgql.actors.v1.EditUpdateOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 53: mockgql.actors.v1.EditUpdateOperation.access:type_name -> mockgql.actors.v1.Access
-	54, // 54: mockgql.actors.v1.EditUpdateOperation.patch:type_name -> mockgql.actors.v1.OperationPatchDoc
-	47, // 55: mockgql.actors.v1.EditDeleteOperation.header:type_name -> mockgql.actors.v1.Header
+	55, // 54: mockgql.actors.v1.EditUpdateOperation.patch:type_name -> mockgql.actors.v1.OperationPatchDoc
+	48, // 55: mockgql.actors.v1.EditDeleteOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 56: mockgql.actors.v1.EditDeleteOperation.access:type_name -> mockgql.actors.v1.Access
-	47, // 57: mockgql.actors.v1.EditGenerateViews.header:type_name -> mockgql.actors.v1.Header
+	48, // 57: mockgql.actors.v1.EditGenerateViews.header:type_name -> mockgql.actors.v1.Header
 	0,  // 58: mockgql.actors.v1.EditGenerateViews.access:type_name -> mockgql.actors.v1.Access
-	47, // 59: mockgql.actors.v1.EditImportTables.header:type_name -> mockgql.actors.v1.Header
+	48, // 59: mockgql.actors.v1.EditImportTables.header:type_name -> mockgql.actors.v1.Header
 	0,  // 60: mockgql.actors.v1.EditImportTables.access:type_name -> mockgql.actors.v1.Access
-	55, // 61: mockgql.actors.v1.EditImportTables.tables:type_name -> mockgql.actors.v1.TableDoc
-	47, // 62: mockgql.actors.v1.EditSetBaseline.header:type_name -> mockgql.actors.v1.Header
+	56, // 61: mockgql.actors.v1.EditImportTables.tables:type_name -> mockgql.actors.v1.TableDoc
+	48, // 62: mockgql.actors.v1.EditSetBaseline.header:type_name -> mockgql.actors.v1.Header
 	0,  // 63: mockgql.actors.v1.EditSetBaseline.access:type_name -> mockgql.actors.v1.Access
-	47, // 64: mockgql.actors.v1.EditSetFaults.header:type_name -> mockgql.actors.v1.Header
+	48, // 64: mockgql.actors.v1.EditSetFaults.header:type_name -> mockgql.actors.v1.Header
 	0,  // 65: mockgql.actors.v1.EditSetFaults.access:type_name -> mockgql.actors.v1.Access
-	56, // 66: mockgql.actors.v1.EditSetFaults.faults:type_name -> mockgql.actors.v1.FaultSettings
-	47, // 67: mockgql.actors.v1.ProjectRequestLog.header:type_name -> mockgql.actors.v1.Header
+	57, // 66: mockgql.actors.v1.EditSetFaults.faults:type_name -> mockgql.actors.v1.FaultSettings
+	48, // 67: mockgql.actors.v1.ProjectRequestLog.header:type_name -> mockgql.actors.v1.Header
 	0,  // 68: mockgql.actors.v1.ProjectRequestLog.access:type_name -> mockgql.actors.v1.Access
-	47, // 69: mockgql.actors.v1.ProjectClearRequestLog.header:type_name -> mockgql.actors.v1.Header
+	48, // 69: mockgql.actors.v1.ProjectClearRequestLog.header:type_name -> mockgql.actors.v1.Header
 	0,  // 70: mockgql.actors.v1.ProjectClearRequestLog.access:type_name -> mockgql.actors.v1.Access
-	47, // 71: mockgql.actors.v1.ProjectKeep.header:type_name -> mockgql.actors.v1.Header
+	48, // 71: mockgql.actors.v1.ProjectKeep.header:type_name -> mockgql.actors.v1.Header
 	0,  // 72: mockgql.actors.v1.ProjectKeep.access:type_name -> mockgql.actors.v1.Access
-	47, // 73: mockgql.actors.v1.EditImportContract.header:type_name -> mockgql.actors.v1.Header
+	48, // 73: mockgql.actors.v1.EditImportContract.header:type_name -> mockgql.actors.v1.Header
 	0,  // 74: mockgql.actors.v1.EditImportContract.access:type_name -> mockgql.actors.v1.Access
-	47, // 75: mockgql.actors.v1.EditSetContractTable.header:type_name -> mockgql.actors.v1.Header
+	48, // 75: mockgql.actors.v1.EditSetContractTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 76: mockgql.actors.v1.EditSetContractTable.access:type_name -> mockgql.actors.v1.Access
-	47, // 77: mockgql.actors.v1.EditSetContractMapping.header:type_name -> mockgql.actors.v1.Header
+	48, // 77: mockgql.actors.v1.EditSetContractMapping.header:type_name -> mockgql.actors.v1.Header
 	0,  // 78: mockgql.actors.v1.EditSetContractMapping.access:type_name -> mockgql.actors.v1.Access
-	47, // 79: mockgql.actors.v1.ProjectRenderEvent.header:type_name -> mockgql.actors.v1.Header
-	47, // 80: mockgql.actors.v1.ProjectSendEvent.header:type_name -> mockgql.actors.v1.Header
+	48, // 79: mockgql.actors.v1.ProjectRenderEvent.header:type_name -> mockgql.actors.v1.Header
+	48, // 80: mockgql.actors.v1.ProjectSendEvent.header:type_name -> mockgql.actors.v1.Header
 	0,  // 81: mockgql.actors.v1.ProjectSendEvent.access:type_name -> mockgql.actors.v1.Access
-	47, // 82: mockgql.actors.v1.ProjectEventStream.header:type_name -> mockgql.actors.v1.Header
+	48, // 82: mockgql.actors.v1.ProjectEventStream.header:type_name -> mockgql.actors.v1.Header
 	0,  // 83: mockgql.actors.v1.ProjectEventStream.access:type_name -> mockgql.actors.v1.Access
 	43, // 84: mockgql.actors.v1.RowEvents.events:type_name -> mockgql.actors.v1.RowEvent
-	47, // 85: mockgql.actors.v1.ProjectLogSubscriptionEnd.header:type_name -> mockgql.actors.v1.Header
-	57, // 86: mockgql.actors.v1.ProjectLogSubscriptionEnd.entry:type_name -> mockgql.actors.v1.RequestLogEntry
-	47, // 87: mockgql.actors.v1.EditSetContractGenerator.header:type_name -> mockgql.actors.v1.Header
+	48, // 85: mockgql.actors.v1.ProjectLogSubscriptionEnd.header:type_name -> mockgql.actors.v1.Header
+	58, // 86: mockgql.actors.v1.ProjectLogSubscriptionEnd.entry:type_name -> mockgql.actors.v1.RequestLogEntry
+	48, // 87: mockgql.actors.v1.EditSetContractGenerator.header:type_name -> mockgql.actors.v1.Header
 	0,  // 88: mockgql.actors.v1.EditSetContractGenerator.access:type_name -> mockgql.actors.v1.Access
-	47, // 89: mockgql.actors.v1.ProjectSandboxes.header:type_name -> mockgql.actors.v1.Header
+	48, // 89: mockgql.actors.v1.ProjectSandboxes.header:type_name -> mockgql.actors.v1.Header
 	0,  // 90: mockgql.actors.v1.ProjectSandboxes.access:type_name -> mockgql.actors.v1.Access
-	91, // [91:91] is the sub-list for method output_type
-	91, // [91:91] is the sub-list for method input_type
-	91, // [91:91] is the sub-list for extension type_name
-	91, // [91:91] is the sub-list for extension extendee
-	0,  // [0:91] is the sub-list for field type_name
+	48, // 91: mockgql.actors.v1.ProjectMockState.header:type_name -> mockgql.actors.v1.Header
+	0,  // 92: mockgql.actors.v1.ProjectMockState.access:type_name -> mockgql.actors.v1.Access
+	93, // [93:93] is the sub-list for method output_type
+	93, // [93:93] is the sub-list for method input_type
+	93, // [93:93] is the sub-list for extension type_name
+	93, // [93:93] is the sub-list for extension extendee
+	0,  // [0:93] is the sub-list for field type_name
 }
 
 func init() { file_mockgql_actors_v1_project_proto_init() }
@@ -3624,7 +3724,7 @@ func file_mockgql_actors_v1_project_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mockgql_actors_v1_project_proto_rawDesc), len(file_mockgql_actors_v1_project_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   47,
+			NumMessages:   48,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
