@@ -49,8 +49,18 @@ func importContract(p *model.Project, e *pb.EditImportContract, now time.Time) e
 	if v := contractVersion(p); int32(v) != e.ExpectVersion {
 		return model.Errorf(model.CodeConflict, "the project's schema moved to version %d meanwhile; read it again and retry", v)
 	}
-	_, err := contract.Apply(p, []byte(e.Document), now)
-	return err
+	if e.Seed != nil {
+		if err := model.CheckContractSeed(*e.Seed); err != nil {
+			return err
+		}
+	}
+	if _, err := contract.Apply(p, []byte(e.Document), now); err != nil {
+		return err
+	}
+	if e.Seed != nil {
+		p.Contract.Seed = *e.Seed
+	}
+	return nil
 }
 
 // checkEmbeddedFields holds the embedded types of next's contract (object

@@ -137,7 +137,7 @@ func (s poolReader) DataSourcesFor(ctx context.Context, p model.Principal) ([]mo
 
 // ImportGraphQLSchema makes the project serve sdl (service_contract.go).
 func (s *MCP) ImportGraphQLSchema(ctx context.Context, p model.Principal, projectID, sdl string) (*model.ContractImport, error) {
-	return contracts{s.core}.ImportGraphQLSchema(ctx, p, projectID, sdl)
+	return contracts{s.core}.ImportGraphQLSchema(ctx, p, projectID, sdl, nil)
 }
 
 // KeepGuestProject exempts the guest project the slug names from

@@ -92,7 +92,7 @@ func (s projectResolvers) createProject(ctx context.Context, c *Call, args input
 	var p *model.Project
 	var err error
 	if sdl := args.strPtr("sdl"); sdl != nil {
-		p, err = s.c.CreateProjectFromSchema(ctx, c.Principal, args.str("name"), args.str("slug"), *sdl)
+		p, err = s.c.CreateProjectFromSchema(ctx, c.Principal, args.str("name"), args.str("slug"), *sdl, args.strPtr("seed"))
 	} else {
 		p, err = s.b.CreateProject(ctx, c.Principal, args.str("name"), args.str("slug"))
 	}

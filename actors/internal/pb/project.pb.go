@@ -2424,12 +2424,15 @@ func (x *ProjectKeep) GetAccess() *Access {
 // caller; expect_version is the contract version the caller read (0: the
 // project had none), refused with CONFLICT when another import came first.
 // Answers the project.
+// seed, when present, sets the contract's seed of generated rows ("" the
+// project's ID); absent, a new version keeps the last one's.
 type EditImportContract struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
 	Access        *Access                `protobuf:"bytes,2,opt,name=access,proto3" json:"access,omitempty"`
 	Document      string                 `protobuf:"bytes,3,opt,name=document,proto3" json:"document,omitempty"`
 	ExpectVersion int32                  `protobuf:"varint,4,opt,name=expect_version,json=expectVersion,proto3" json:"expect_version,omitempty"`
+	Seed          *string                `protobuf:"bytes,5,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2490,6 +2493,13 @@ func (x *EditImportContract) GetExpectVersion() int32 {
 		return x.ExpectVersion
 	}
 	return 0
+}
+
+func (x *EditImportContract) GetSeed() string {
+	if x != nil && x.Seed != nil {
+		return *x.Seed
+	}
+	return ""
 }
 
 // EditSetContractTable changes how one entity of a contract project gets
@@ -3464,12 +3474,14 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\"s\n" +
 	"\vProjectKeep\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
-	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\"\xbd\x01\n" +
+	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\"\xdf\x01\n" +
 	"\x12EditImportContract\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
 	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x1a\n" +
 	"\bdocument\x18\x03 \x01(\tR\bdocument\x12%\n" +
-	"\x0eexpect_version\x18\x04 \x01(\x05R\rexpectVersion\"\xe8\x01\n" +
+	"\x0eexpect_version\x18\x04 \x01(\x05R\rexpectVersion\x12\x17\n" +
+	"\x04seed\x18\x05 \x01(\tH\x00R\x04seed\x88\x01\x01B\a\n" +
+	"\x05_seed\"\xe8\x01\n" +
 	"\x14EditSetContractTable\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
 	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x12\n" +
@@ -3717,6 +3729,7 @@ func file_mockgql_actors_v1_project_proto_init() {
 	file_mockgql_actors_v1_envelope_proto_init()
 	file_mockgql_actors_v1_project_proto_msgTypes[14].OneofWrappers = []any{}
 	file_mockgql_actors_v1_project_proto_msgTypes[18].OneofWrappers = []any{}
+	file_mockgql_actors_v1_project_proto_msgTypes[36].OneofWrappers = []any{}
 	file_mockgql_actors_v1_project_proto_msgTypes[37].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{

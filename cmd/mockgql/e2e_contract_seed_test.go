@@ -1,0 +1,62 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestContractSeed: the generated rows of a contract project follow its
+// seed (createProject(sdl:, seed:), importGraphQLSchema(seed:)) instead of
+// its ID, so projects made from the same schema with the same seed answer
+// the same rows, and with another seed, or none, other rows.
+func TestContractSeed(t *testing.T) {
+	s := startServer(t)
+	u := s.signUp("contract-seed@example.com")
+	u.must(`mutation { setPlan(plan: PROFESSIONAL) { plan } }`, nil)
+	doc := contractDoc(t, "relay.graphql")
+	key := func(id string) string {
+		k := u.must(`mutation($p:ID!){ createApiKey(projectId:$p, name:"k", scope: FULL) { value } }`, map[string]any{"p": id})
+		return get(k, "createApiKey", "value").(string)
+	}
+	project := func(name string, seed any) *contractProject {
+		d := u.must(`mutation($n:String!,$s:String!,$seed:String){ createProject(name:$n, sdl:$s, seed:$seed) { id slug contract { seed } } }`,
+			map[string]any{"n": name, "s": doc, "seed": seed})
+		if got := get(d, "createProject", "contract", "seed"); got != seed {
+			t.Fatalf("%s: contract.seed %v, want %v", name, got, seed)
+		}
+		cp := &contractProject{owner: u, id: get(d, "createProject", "id").(string), slug: get(d, "createProject", "slug").(string)}
+		cp.runtime, cp.key = "/mock/"+cp.slug+"/graphql", key(cp.id)
+		return cp
+	}
+	rows := func(cp *contractProject) string {
+		b, _ := json.Marshal(cp.mustQuery(s, relayBooks, nil))
+		return string(b)
+	}
+	a, b, c := project("a", "team-42"), project("b", "team-42"), project("c", "team-43")
+	d, e := project("d", nil), project("e", nil)
+	if rows(a) != rows(b) {
+		t.Fatalf("the same schema and seed, other rows:\n%s\n%s", rows(a), rows(b))
+	}
+	if rows(a) == rows(c) {
+		t.Fatalf("another seed, the same rows: %s", rows(a))
+	}
+	if rows(d) == rows(e) || rows(d) == rows(a) {
+		t.Fatalf("no seed: rows follow the project's ID, yet they are the same: %s", rows(d))
+	}
+
+	// A new version without a seed keeps it; seed "" goes back to the ID.
+	u.must(`mutation($p:ID!,$s:String!){ importGraphQLSchema(projectId:$p, sdl:$s) { project { id } } }`, map[string]any{"p": a.id, "s": doc + "\n"})
+	if rows(a) != rows(b) {
+		t.Fatal("a new version without seed dropped the seed")
+	}
+	u.must(`mutation($p:ID!,$s:String!){ importGraphQLSchema(projectId:$p, sdl:$s, seed:"") { project { id } } }`, map[string]any{"p": a.id, "s": doc})
+	if rows(a) == rows(b) {
+		t.Fatal("seed \"\" kept the seed")
+	}
+	r := u.gql(`mutation($p:ID!,$s:String!,$seed:String){ importGraphQLSchema(projectId:$p, sdl:$s, seed:$seed) { project { id } } }`,
+		map[string]any{"p": a.id, "s": doc, "seed": strings.Repeat("x", 257)})
+	if r.errCode() != "BAD_USER_INPUT" {
+		t.Fatalf("a seed of 257 bytes: %s", r.Raw)
+	}
+}
