@@ -21,6 +21,12 @@ func (p ProjectClient) ImportContract(ctx context.Context, document string, expe
 	return p.project(ctx, &pb.EditImportContract{Document: document, ExpectVersion: int32(expectVersion), Seed: seed})
 }
 
+// SetContractSeed sets the seed of the project's generated rows ("" the
+// project's ID) and returns the project.
+func (p ProjectClient) SetContractSeed(ctx context.Context, seed string) (*model.Project, error) {
+	return p.project(ctx, &pb.EditSetContractSeed{Seed: seed})
+}
+
 // SetContractRows sets how many rows the project generates for the entity
 // typ (bounds: model.Contract.Check) and returns the project.
 func (p ProjectClient) SetContractRows(ctx context.Context, typ string, rows int) (*model.Project, error) {

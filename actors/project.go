@@ -237,7 +237,7 @@ func (p *projectGrain) handle(g *grain, c *call) (result, error) {
 		*pb.EditCreateAttribute, *pb.EditUpdateAttribute, *pb.EditDeleteAttribute, *pb.EditCreateRelation, *pb.EditDeleteRelation,
 		*pb.EditGenerateOperations, *pb.EditCreateOperation, *pb.EditUpdateOperation, *pb.EditDeleteOperation,
 		*pb.EditGenerateViews, *pb.EditImportTables, *pb.EditSetBaseline, *pb.EditSetFaults, *pb.ProjectClearRequestLog, *pb.ProjectKeep,
-		*pb.EditImportContract, *pb.EditSetContractTable, *pb.EditSetContractMapping, *pb.EditSetContractGenerator,
+		*pb.EditImportContract, *pb.EditSetContractTable, *pb.EditSetContractMapping, *pb.EditSetContractGenerator, *pb.EditSetContractSeed,
 		*pb.ProjectSendEvent, *pb.ProjectEventStream:
 		return p.authorized(g, c, true)
 	}

@@ -97,6 +97,19 @@ func (s contracts) SetContractGenerator(ctx context.Context, p model.Principal, 
 	return s.grains.Project(projectID, a).SetContractGenerator(ctx, typ, field, g)
 }
 
+// SetContractSeed sets the seed of the contract project's generated rows
+// (EDITOR and above; "" back to the project's ID).
+func (s contracts) SetContractSeed(ctx context.Context, p model.Principal, projectID, seed string) (*model.Project, error) {
+	if err := model.CheckContractSeed(seed); err != nil {
+		return nil, err
+	}
+	a, err := s.contractEditor(ctx, p, projectID)
+	if err != nil {
+		return nil, err
+	}
+	return s.grains.Project(projectID, a).SetContractSeed(ctx, seed)
+}
+
 // CheckGraphQLSchema reads sdl as ImportGraphQLSchema does and says what
 // importing it would do, without importing: with a projectID (VIEWER and
 // above), also the changes from that project's contract.

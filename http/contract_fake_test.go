@@ -51,6 +51,13 @@ func withSeed(args []any, seed *string) []any {
 	return args
 }
 
+func (f *fakeModel) SetContractSeed(_ context.Context, p Principal, projectID, seed string) (*model.Project, error) {
+	if err := f.record("SetContractSeed", p, projectID, seed); err != nil {
+		return nil, err
+	}
+	return fixtureContractProject(), nil
+}
+
 func (f *fakeModel) CreateProjectFromSchema(_ context.Context, p Principal, name, slug, sdl string, seed *string) (*model.Project, error) {
 	if err := f.record("CreateProjectFromSchema", withSeed([]any{p, name, slug, sdl}, seed)...); err != nil {
 		return nil, err
@@ -108,6 +115,7 @@ var contractCases = []surfaceCase{
 	{name: "importGraphQLSchema_refused", query: `mutation { importGraphQLSchema(projectId: "prj_1", sdl: "type Query {") { unsupported } }`,
 		fail: map[string]error{"ImportGraphQLSchema": model.Errorf(model.CodeBadUserInput, "line 1, column 13: Expected Name, found <EOF>")}},
 	{name: "importGraphQLSchema_seed", query: `mutation { importGraphQLSchema(projectId: "prj_1", sdl: "type Query { a: Int }", seed: "team-42") { project { id } } }`},
+	{name: "setContractSeed", query: `mutation { setContractSeed(projectId: "prj_1", seed: "team-42") { id } }`},
 	{name: "checkGraphQLSchema", query: `{ checkGraphQLSchema(projectId: "prj_1", sdl: "type Query { a: Int }") {
 		tables report { name shape } unsupported changes { criticality path } } }`},
 	{name: "setContractRows", query: `mutation { setContractRows(projectId: "prj_1", type: "Author", rows: 5) { contract { ...C } } } ` + contractFields},

@@ -46,6 +46,9 @@ type Contracts interface {
 	// SetContractGenerator chooses the generator of the field typ.field
 	// (nil: back to the document's directives or the values by meaning).
 	SetContractGenerator(ctx context.Context, p Principal, projectID, typ, field string, g *model.Generator) (*model.Project, error)
+	// SetContractSeed sets the seed of the generated rows ("" the
+	// project's ID).
+	SetContractSeed(ctx context.Context, p Principal, projectID, seed string) (*model.Project, error)
 	// ContractDatasetSuggestions ranks the datasets the caller may read by
 	// how many fields of the entity their paths match, best first.
 	ContractDatasetSuggestions(ctx context.Context, p Principal, projectID, typ string) ([]model.ContractSuggestion, error)
@@ -68,6 +71,7 @@ func (s contractResolvers) roots() map[string]rootFunc {
 		"Mutation.bindContractTable":       s.bind,
 		"Mutation.setContractMapping":      s.setMapping,
 		"Mutation.setContractGenerator":    s.setGenerator,
+		"Mutation.setContractSeed":         s.setSeed,
 	}
 }
 
@@ -138,6 +142,15 @@ func (s contractResolvers) setGenerator(ctx context.Context, c *Call, args input
 		return nil, err
 	}
 	p, err := s.b.SetContractGenerator(ctx, c.Principal, args.str("projectId"), args.str("type"), args.str("field"), g)
+	if err != nil {
+		return nil, err
+	}
+	return s.shaper(c).project(p), nil
+}
+
+// setSeed resolves setContractSeed.
+func (s contractResolvers) setSeed(ctx context.Context, c *Call, args input) (any, error) {
+	p, err := s.b.SetContractSeed(ctx, c.Principal, args.str("projectId"), args.str("seed"))
 	if err != nil {
 		return nil, err
 	}

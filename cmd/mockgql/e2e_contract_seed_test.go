@@ -9,7 +9,8 @@ import (
 // TestContractSeed: the generated rows of a contract project follow its
 // seed (createProject(sdl:, seed:), importGraphQLSchema(seed:)) instead of
 // its ID, so projects made from the same schema with the same seed answer
-// the same rows, and with another seed, or none, other rows.
+// the same rows, and with another seed, or none, other rows;
+// setContractSeed sets it later.
 func TestContractSeed(t *testing.T) {
 	s := startServer(t)
 	u := s.signUp("contract-seed@example.com")
@@ -53,6 +54,14 @@ func TestContractSeed(t *testing.T) {
 	u.must(`mutation($p:ID!,$s:String!){ importGraphQLSchema(projectId:$p, sdl:$s, seed:"") { project { id } } }`, map[string]any{"p": a.id, "s": doc})
 	if rows(a) == rows(b) {
 		t.Fatal("seed \"\" kept the seed")
+	}
+	// setContractSeed sets it on a project made without one.
+	sd := u.must(`mutation($p:ID!){ setContractSeed(projectId:$p, seed:"team-42") { contract { seed } } }`, map[string]any{"p": d.id})
+	if get(sd, "setContractSeed", "contract", "seed") != "team-42" || rows(d) != rows(b) {
+		t.Fatalf("setContractSeed: %v; rows like b's: %v", sd, rows(d) == rows(b))
+	}
+	if r := u.gql(`mutation($p:ID!,$seed:String!){ setContractSeed(projectId:$p, seed:$seed) { id } }`, map[string]any{"p": d.id, "seed": strings.Repeat("x", 257)}); r.errCode() != "BAD_USER_INPUT" {
+		t.Fatalf("setContractSeed with 257 bytes: %s", r.Raw)
 	}
 	r := u.gql(`mutation($p:ID!,$s:String!,$seed:String){ importGraphQLSchema(projectId:$p, sdl:$s, seed:$seed) { project { id } } }`,
 		map[string]any{"p": a.id, "s": doc, "seed": strings.Repeat("x", 257)})
