@@ -76,13 +76,17 @@ func (p *projectGrain) mockState(g *grain, m *pb.ProjectMockState) (result, erro
 }
 
 // accessPlan is the plan whose limits apply to the project for a caller
-// with access a: the caller's account's plan when the project is that
-// account's; "" (STARTER's limits) otherwise.
+// with access a: the account's plan when the caller is a member of the
+// project's account or holds a key of the project; "" (STARTER's limits)
+// otherwise (a guest or session project).
 func accessPlan(p *projectGrain, a *pb.Access) model.Plan {
-	if a == nil || p.st == nil || p.st.Project.AccountID == "" || a.AccountId != p.st.Project.AccountID {
+	if a == nil || p.st == nil || p.st.Project.AccountID == "" {
 		return ""
 	}
-	return model.Plan(a.Plan)
+	if a.AccountId == p.st.Project.AccountID || a.KeyProjectId == p.st.Project.ID {
+		return model.Plan(a.Plan)
+	}
+	return ""
 }
 
 // stateList answers the project's named states, by name.

@@ -106,8 +106,13 @@ func TestMockStates(t *testing.T) {
 
 	t.Run("bounds, names and deletion", func(t *testing.T) {
 		sh.owner.must(`mutation($p:ID!){ saveMockState(projectId:$p, name:"empty") { name } }`, map[string]any{"p": pid})
-		if r := sh.owner.gql(`mutation($p:ID!){ saveMockState(projectId:$p, name:"third") { name } }`, map[string]any{"p": pid}); r.errCode() != "LIMIT_REACHED" {
+		third := `mutation($p:ID!){ saveMockState(projectId:$p, name:"third") { name } }`
+		if r := sh.owner.gql(third, map[string]any{"p": pid}); r.errCode() != "LIMIT_REACHED" {
 			t.Fatalf("a third state on PROFESSIONAL (--plan-states 5,2,5,5): %s", r.Raw)
+		}
+		// A project's API key is held to its account's plan too, not to STARTER's 5.
+		if r := sh.s.gql("/graphql", third, map[string]any{"p": pid}, "X-API-Key", sh.mgmtKey); r.errCode() != "LIMIT_REACHED" {
+			t.Fatalf("a third state with the MANAGEMENT key: %s", r.Raw)
 		}
 		sh.owner.must(`mutation($p:ID!){ saveMockState(projectId:$p, name:"empty") { name } }`, map[string]any{"p": pid}) // saved again: replaces
 		big := newSandboxClient(sh, "big")
