@@ -33,7 +33,8 @@ type Backend interface {
 	GenerateMissingViews(ctx context.Context, p model.Principal, projectID string) ([]*model.View, error)
 	// ImportGraphQLSchema makes the project serve sdl (docs/using/
 	// contract.md): a first import, or a new version with its changes.
-	ImportGraphQLSchema(ctx context.Context, p model.Principal, projectID, sdl string) (*model.ContractImport, error)
+	// seed, when not nil, seeds the generated rows (model.Contract.Seed).
+	ImportGraphQLSchema(ctx context.Context, p model.Principal, projectID, sdl string, seed *string) (*model.ContractImport, error)
 	// SDL is the project's runtime schema as GraphQL SDL.
 	SDL(ctx context.Context, p model.Principal, projectID string) (string, error)
 

@@ -69,3 +69,27 @@ func TestContractSeed(t *testing.T) {
 		t.Fatalf("a seed of 257 bytes: %s", r.Raw)
 	}
 }
+
+// TestMCPContractSeed: import_graphql_schema takes a seed, so two session
+// projects an assistant makes from one schema with one seed answer the
+// same rows.
+func TestMCPContractSeed(t *testing.T) {
+	s := startServer(t)
+	ag := newAgent(t, mcpConnect(t, s.base))
+	doc := contractDoc(t, "relay.graphql")
+	books := func(seed any) string {
+		sp := ag.must("create_session_project", map[string]any{"name": "Books"})
+		args := map[string]any{"session": sp["session"], "sdl": doc}
+		if seed != nil {
+			args["seed"] = seed
+		}
+		ag.must("import_graphql_schema", args)
+		out := ag.must("run_query", map[string]any{"session": sp["session"], "query": relayBooks})
+		b, _ := json.Marshal(out["data"])
+		return string(b)
+	}
+	a, b, c := books("team-42"), books("team-42"), books(nil)
+	if a != b || a == c || a == "null" {
+		t.Fatalf("the same seed: equal %v; no seed: different %v\n%s", a == b, a != c, a)
+	}
+}
