@@ -15,9 +15,16 @@ import (
 // (GraphQL SDL the caller parsed and checked): the first import, or a new
 // version when the project's contract is at expectVersion (0: it has
 // none). Another import that came first is CONFLICT; a refused import
-// changes nothing. It returns the project as imported.
-func (p ProjectClient) ImportContract(ctx context.Context, document string, expectVersion int) (*model.Project, error) {
-	return p.project(ctx, &pb.EditImportContract{Document: document, ExpectVersion: int32(expectVersion)})
+// changes nothing. It returns the project as imported. seed, when not
+// nil, sets the seed of its generated rows (model.Contract.Seed).
+func (p ProjectClient) ImportContract(ctx context.Context, document string, expectVersion int, seed *string) (*model.Project, error) {
+	return p.project(ctx, &pb.EditImportContract{Document: document, ExpectVersion: int32(expectVersion), Seed: seed})
+}
+
+// SetContractSeed sets the seed of the project's generated rows ("" the
+// project's ID) and returns the project.
+func (p ProjectClient) SetContractSeed(ctx context.Context, seed string) (*model.Project, error) {
+	return p.project(ctx, &pb.EditSetContractSeed{Seed: seed})
 }
 
 // SetContractRows sets how many rows the project generates for the entity

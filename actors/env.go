@@ -92,6 +92,9 @@ type Config struct {
 	// changes. 0: no expiry, no byte bound.
 	SandboxTTL   time.Duration
 	SandboxBytes int64
+	// StateBytes bounds the stored size of one named state's changes
+	// (mockstate.go). 0: no bound.
+	StateBytes int64
 	// AdoptionLinks is how many live adoption links a session project
 	// keeps; a new one beyond it replaces the oldest.
 	AdoptionLinks int
@@ -137,7 +140,7 @@ func DefaultConfig() Config {
 		UploadHold:  time.Hour,
 		InviteLimit: 20, InviteTTL: 7 * 24 * time.Hour,
 		GuestTTL: 30 * 24 * time.Hour, AdoptionLinks: 5, AnswerCacheBytes: DefaultAnswerCacheBytes,
-		SandboxTTL: DefaultSandboxTTL, SandboxBytes: DefaultSandboxBytes}
+		SandboxTTL: DefaultSandboxTTL, SandboxBytes: DefaultSandboxBytes, StateBytes: DefaultStateBytes}
 }
 
 // Env is what every grain of a node shares. It is built once per node by

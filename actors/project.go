@@ -230,12 +230,14 @@ func (p *projectGrain) handle(g *grain, c *call) (result, error) {
 		return nil, nil
 	case *pb.ProjectGet, *pb.ProjectOwnerQuery, *pb.ProjectSDL, *pb.Consume, *pb.ProjectRequestLog, *pb.ProjectSandboxes:
 		return p.authorized(g, c, false)
+	case *pb.ProjectMockState:
+		return p.authorized(g, c, m.Op != "list")
 	case *pb.ProjectTransfer, *pb.ProjectAddAdoption, *pb.ProjectDelete, *pb.ProjectReset,
 		*pb.EditUpdateProject, *pb.EditSetPreviewSharing, *pb.EditCreateTable, *pb.EditUpdateTable, *pb.EditDeleteTable,
 		*pb.EditCreateAttribute, *pb.EditUpdateAttribute, *pb.EditDeleteAttribute, *pb.EditCreateRelation, *pb.EditDeleteRelation,
 		*pb.EditGenerateOperations, *pb.EditCreateOperation, *pb.EditUpdateOperation, *pb.EditDeleteOperation,
 		*pb.EditGenerateViews, *pb.EditImportTables, *pb.EditSetBaseline, *pb.EditSetFaults, *pb.ProjectClearRequestLog, *pb.ProjectKeep,
-		*pb.EditImportContract, *pb.EditSetContractTable, *pb.EditSetContractMapping, *pb.EditSetContractGenerator,
+		*pb.EditImportContract, *pb.EditSetContractTable, *pb.EditSetContractMapping, *pb.EditSetContractGenerator, *pb.EditSetContractSeed,
 		*pb.ProjectSendEvent, *pb.ProjectEventStream:
 		return p.authorized(g, c, true)
 	}
@@ -298,6 +300,8 @@ func (p *projectGrain) authorized(g *grain, c *call, write bool) (result, error)
 		return nil, p.reset(g, m)
 	case *pb.ProjectSandboxes:
 		return sandboxesReply(p.sandboxList(g))
+	case *pb.ProjectMockState:
+		return p.mockState(g, m)
 	case *pb.ProjectRequestLog:
 		return requestLogReply(p.requestLog(int(m.Limit))), nil
 	case *pb.ProjectClearRequestLog:
@@ -416,7 +420,7 @@ func (p *projectGrain) delete(g *grain) error {
 	if err := g.env.Store.DeletePrefix(kindReply, g.id+"/"); err != nil {
 		return err
 	}
-	extra := allSandboxDeletes(g.id)
+	extra := append(allSandboxDeletes(g.id), allStateDeletes(g.id)...)
 	if pr := p.st.Project; !pr.ExpiresAt.IsZero() {
 		extra = append(extra, persistence.Put{Kind: kindExpiry, ID: expiryKey(pr.ExpiresAt, pr.ID)})
 	}

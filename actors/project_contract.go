@@ -39,6 +39,8 @@ func applyContractEdit(p *model.Project, req grainRequest, now time.Time) (res r
 		return projectReply{p}, true, setContractMapping(p, e)
 	case *pb.EditSetContractGenerator:
 		return projectReply{p}, true, setContractGenerator(p, e)
+	case *pb.EditSetContractSeed:
+		return projectReply{p}, true, setContractSeed(p, e)
 	}
 	return nil, false, contractGuard(p, req)
 }
@@ -49,8 +51,18 @@ func importContract(p *model.Project, e *pb.EditImportContract, now time.Time) e
 	if v := contractVersion(p); int32(v) != e.ExpectVersion {
 		return model.Errorf(model.CodeConflict, "the project's schema moved to version %d meanwhile; read it again and retry", v)
 	}
-	_, err := contract.Apply(p, []byte(e.Document), now)
-	return err
+	if e.Seed != nil {
+		if err := model.CheckContractSeed(*e.Seed); err != nil {
+			return err
+		}
+	}
+	if _, err := contract.Apply(p, []byte(e.Document), now); err != nil {
+		return err
+	}
+	if e.Seed != nil {
+		p.Contract.Seed = *e.Seed
+	}
+	return nil
 }
 
 // checkEmbeddedFields holds the embedded types of next's contract (object
@@ -177,4 +189,21 @@ func contractGuard(p *model.Project, req grainRequest) error {
 // contract project p: CONFLICT, naming what to do instead.
 func errServesContract(p *model.Project) error {
 	return model.Errorf(model.CodeConflict, "this project serves an imported schema (version %d); its tables, attributes, relations and operations follow that schema: import a new version instead (importGraphQLSchema); row counts and dataset bindings stay editable (setContractRows, bindContractTable)", contractVersion(p))
+}
+
+// setContractSeed sets the seed of p's generated rows; the rows are
+// generated again (the model's version changes), rows created by
+// mutations stay.
+func setContractSeed(p *model.Project, e *pb.EditSetContractSeed) error {
+	if p.Contract == nil {
+		return model.Errorf(model.CodeBadUserInput, "project %s serves no imported schema; import one with importGraphQLSchema", p.Slug)
+	}
+	if err := model.CheckContractSeed(e.Seed); err != nil {
+		return err
+	}
+	c := *p.Contract
+	c.Seed = e.Seed
+	p.Contract = &c
+	p.Version++
+	return nil
 }

@@ -62,6 +62,7 @@ func (p *projectGrain) expire(g *grain, indexKey string) (result, error) {
 		{Kind: kindExpiry, ID: expiryKey(pr.ExpiresAt, pr.ID), Value: pending},
 	}
 	puts = append(puts, allSandboxDeletes(g.id)...)
+	puts = append(puts, allStateDeletes(g.id)...)
 	for _, h := range p.st.Adoptions {
 		puts = append(puts, persistence.Put{Kind: kindAdoption, ID: h})
 	}

@@ -45,6 +45,11 @@ func (p *projectGrain) runtimeCall(g *grain, c *call, m *pb.ProjectRuntime) (res
 	if err != nil {
 		return nil, err
 	}
+	if m.State != "" && m.Sandbox != "" {
+		if err := p.sandboxFromState(g, m.Sandbox, m.State, model.Plan(m.Plan), true); err != nil {
+			return nil, err
+		}
+	}
 	ov, pool, self, body := p.ov, g.env.Pool.forAccount(p.st.Project.AccountID), c.ctx.Self(), m.Body
 	if sb := liveSandbox(p.sandboxes, m.Sandbox, g.env.Clock.Now(), g.env.Config.SandboxTTL); sb != nil {
 		sb.touch(g.env.Clock.Now())

@@ -19,8 +19,9 @@ import (
 // nodes that an older node would misread (5: a project record may hold
 // its contract document compressed, project_stored.go; 6: runtime calls
 // and events carry a sandbox, which an older node would drop, serving the
-// project's data instead and sending a sandbox's events to everyone).
-const ProtocolVersion = 6
+// project's data instead and sending a sandbox's events to everyone; 7:
+// named states, ProjectMockState and the runtime call's state).
+const ProtocolVersion = 7
 
 // grainRequest is a grain request: a generated message whose field 1 is its
 // pb.Header (TestProtocolRequests checks every one). What each grain kind

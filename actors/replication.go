@@ -12,7 +12,7 @@ import (
 // always true today).
 func GrainKeyOf(kind, id string) (key string, ok bool) {
 	switch kind {
-	case kindOverlay, kindReply, kindSandbox, kindSandboxRow: // <projectID>/<tableID>/<rowID>, <projectID>/<requestID>, <projectID>/<sandbox>[/<tableID>/<rowID>]
+	case kindOverlay, kindReply, kindSandbox, kindSandboxRow, kindState, kindStateRows: // <projectID>/<tableID>/<rowID>, <projectID>/<requestID>, <projectID>/<sandbox>[/<tableID>/<rowID>], <projectID>/<state>
 		return kindProject + "/" + before(id, '/'), true
 	case kindExpiry: // <unix ms>/<projectID>
 		return kindProject + "/" + id[strings.IndexByte(id, '/')+1:], true
@@ -41,7 +41,8 @@ func GrainRecords(key string) []persistence.Range {
 	case kindProject:
 		return []persistence.Range{{Kind: kindProject, Prefix: id, Exact: true},
 			{Kind: kindOverlay, Prefix: id + "/"}, {Kind: kindExpiry, Suffix: "/" + id}, {Kind: kindReply, Prefix: id + "/"},
-			{Kind: kindSandbox, Prefix: id + "/"}, {Kind: kindSandboxRow, Prefix: id + "/"}}
+			{Kind: kindSandbox, Prefix: id + "/"}, {Kind: kindSandboxRow, Prefix: id + "/"},
+			{Kind: kindState, Prefix: id + "/"}, {Kind: kindStateRows, Prefix: id + "/"}}
 	case kindDataBlob: // <code>/<blobID>
 		return []persistence.Range{{Kind: kindDataBlob, Prefix: id + "/"}}
 	}

@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/mockgql/mockgql/actors/internal/pb"
@@ -102,6 +103,13 @@ func (p *RuntimePath) serve(ctx context.Context, projectID, reqID string, r mode
 // the checks read (its key cache, lease and faults are the activation's);
 // the query reads the latest one (localQuery).
 func (p *RuntimePath) checked(ctx context.Context, projectID, reqID string, r *model.RuntimeRequest, counted *bool, pv *projectView) (*model.RuntimeResult, error) {
+	if r.SandboxState == "" && strings.Contains(r.Sandbox, "@") && !r.CheckOnly {
+		name, state, err := model.SplitSandbox(r.Sandbox)
+		if err != nil {
+			return nil, err
+		}
+		r.Sandbox, r.SandboxState = name, state
+	}
 	var tr runtimeTrace // on the stack: recording allocates nothing per request
 	t := p.trace(&tr, pv, r)
 	res, err := p.steps(ctx, projectID, reqID, r, counted, t, pv)
@@ -134,8 +142,13 @@ func (p *RuntimePath) steps(ctx context.Context, projectID, reqID string, r *mod
 		}
 		r.Body, r.BodyFrom = b, nil
 	}
-	if res, ok, err := p.localQuery(ctx, projectID, r, keyOK, t); ok {
-		return res, err
+	// A sandbox to make from a state is made by the grain (a write), so
+	// its first request goes there; once made, the state is ignored.
+	fromState := r.SandboxState != "" && (pv == nil || liveSandbox(pv.sandboxes, r.Sandbox, p.grains.env.Clock.Now(), p.grains.env.Config.SandboxTTL) == nil)
+	if !fromState {
+		if res, ok, err := p.localQuery(ctx, projectID, r, keyOK, t); ok {
+			return res, err
+		}
 	}
 	call := &pb.ProjectRuntime{Header: &pb.Header{}, Slug: r.Slug, KeyVerified: keyOK, Internal: r.Internal, QueryOnly: r.QueryOnly, Body: r.Body,
 		Subscribe: r.Subscribe, CheckOnly: r.CheckOnly, Sandbox: r.Sandbox}
@@ -143,6 +156,9 @@ func (p *RuntimePath) steps(ctx context.Context, projectID, reqID string, r *mod
 		for _, fr := range t.fields.firingFor(r.Body) {
 			call.FieldRules = append(call.FieldRules, wireFieldRule(fr))
 		}
+	}
+	if fromState {
+		call.State = r.SandboxState
 	}
 	if r.Sandbox != "" && !r.CheckOnly {
 		call.Plan = string(p.sandboxPlan(ctx, projectID, r.Sandbox, pv))
@@ -186,6 +202,9 @@ func (p *RuntimePath) forward(ctx context.Context, projectID string, r *model.Ru
 	call := &pb.ProjectServe{Slug: r.Slug, ApiKey: r.KeyValue, ShareToken: r.ShareToken, ActorToken: r.ActorToken,
 		Internal: r.Internal, QueryOnly: r.QueryOnly, Body: r.Body, FaultHeader: r.FaultHeader, NoFaults: r.NoFaults,
 		Subscribe: r.Subscribe, CheckOnly: r.CheckOnly, Sandbox: r.Sandbox}
+	if r.SandboxState != "" { // split already by an earlier attempt here
+		call.Sandbox += "@" + r.SandboxState
+	}
 	if r.BodyFrom != nil && !r.CheckOnly {
 		b, err := r.BodyFrom.ReadBody()
 		switch me := model.AsError(err); {

@@ -14,6 +14,8 @@ func TestSandboxRecordsReplicateWithTheProject(t *testing.T) {
 	for _, c := range []struct{ kind, id string }{
 		{kindSandbox, "prj_1/test-7"},
 		{kindSandboxRow, "prj_1/test-7/tbl_1/42"},
+		{kindState, "prj_1/cart-3"}, // named states too (mockstate.go)
+		{kindStateRows, "prj_1/cart-3"},
 	} {
 		key, ok := GrainKeyOf(c.kind, c.id)
 		if !ok || key != "project/prj_1" {

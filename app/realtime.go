@@ -68,7 +68,7 @@ func (r *Realtime) Open(ctx context.Context, path string, c realtime.Credentials
 		base.Sandbox = c.Query.Get("sandbox")
 	}
 	if base.Sandbox != "" {
-		if err := model.CheckSandboxName(base.Sandbox); err != nil {
+		if _, _, err := model.SplitSandbox(base.Sandbox); err != nil {
 			return nil, err
 		}
 	}

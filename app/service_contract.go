@@ -26,7 +26,10 @@ const maxContractSuggestions = 20
 // one it lists. The document is read before the grain is asked, so a bad
 // one is refused (BAD_USER_INPUT naming line and column, or the construct;
 // PAYLOAD_TOO_LARGE) without touching the project.
-func (s contracts) ImportGraphQLSchema(ctx context.Context, p model.Principal, projectID, sdl string) (*model.ContractImport, error) {
+//
+// seed, when not nil, sets the seed of the project's generated rows
+// (model.Contract.Seed; "" back to the project's ID); nil keeps it.
+func (s contracts) ImportGraphQLSchema(ctx context.Context, p model.Principal, projectID, sdl string, seed *string) (*model.ContractImport, error) {
 	// The right to edit comes before the document, as for importOpenApi.
 	pr, err := s.readProject(ctx, p, projectID, "")
 	if err != nil {
@@ -39,6 +42,11 @@ func (s contracts) ImportGraphQLSchema(ctx context.Context, p model.Principal, p
 	if err != nil {
 		return nil, err
 	}
+	if seed != nil {
+		if err := model.CheckContractSeed(*seed); err != nil {
+			return nil, err
+		}
+	}
 	a, err := s.access(ctx, p)
 	if err != nil {
 		return nil, err
@@ -47,7 +55,7 @@ func (s contracts) ImportGraphQLSchema(ctx context.Context, p model.Principal, p
 	if pr.Contract != nil {
 		version = pr.Contract.Version
 	}
-	if in.Project, err = s.grains.Project(projectID, a).ImportContract(ctx, doc, version); err != nil {
+	if in.Project, err = s.grains.Project(projectID, a).ImportContract(ctx, doc, version, seed); err != nil {
 		return nil, err
 	}
 	if c := in.Project.Contract; c != nil && len(c.Mappings) > 0 { // the mappings kept from the last version
@@ -87,6 +95,19 @@ func (s contracts) SetContractGenerator(ctx context.Context, p model.Principal, 
 		return nil, err
 	}
 	return s.grains.Project(projectID, a).SetContractGenerator(ctx, typ, field, g)
+}
+
+// SetContractSeed sets the seed of the contract project's generated rows
+// (EDITOR and above; "" back to the project's ID).
+func (s contracts) SetContractSeed(ctx context.Context, p model.Principal, projectID, seed string) (*model.Project, error) {
+	if err := model.CheckContractSeed(seed); err != nil {
+		return nil, err
+	}
+	a, err := s.contractEditor(ctx, p, projectID)
+	if err != nil {
+		return nil, err
+	}
+	return s.grains.Project(projectID, a).SetContractSeed(ctx, seed)
 }
 
 // CheckGraphQLSchema reads sdl as ImportGraphQLSchema does and says what
@@ -141,15 +162,20 @@ func checkContract(ctx context.Context, pr *model.Project, sdl string) (*model.C
 // document is read first, so one the import refuses makes no project; a
 // project the grain then refuses the import for (a plan limit) is deleted
 // again.
-func (s contracts) CreateProjectFromSchema(ctx context.Context, p model.Principal, name, slug, sdl string) (*model.Project, error) {
+func (s contracts) CreateProjectFromSchema(ctx context.Context, p model.Principal, name, slug, sdl string, seed *string) (*model.Project, error) {
 	if _, _, err := checkContract(ctx, nil, sdl); err != nil {
 		return nil, err
+	}
+	if seed != nil {
+		if err := model.CheckContractSeed(*seed); err != nil {
+			return nil, err
+		}
 	}
 	pr, err := s.createAccountProject(ctx, p, name, slug)
 	if err != nil {
 		return nil, err
 	}
-	in, err := s.ImportGraphQLSchema(ctx, p, pr.ID, sdl)
+	in, err := s.ImportGraphQLSchema(ctx, p, pr.ID, sdl, seed)
 	if err != nil {
 		undo, cancel := undoContext(ctx)
 		defer cancel()

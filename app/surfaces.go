@@ -136,8 +136,8 @@ func (s poolReader) DataSourcesFor(ctx context.Context, p model.Principal) ([]mo
 }
 
 // ImportGraphQLSchema makes the project serve sdl (service_contract.go).
-func (s *MCP) ImportGraphQLSchema(ctx context.Context, p model.Principal, projectID, sdl string) (*model.ContractImport, error) {
-	return contracts{s.core}.ImportGraphQLSchema(ctx, p, projectID, sdl)
+func (s *MCP) ImportGraphQLSchema(ctx context.Context, p model.Principal, projectID, sdl string, seed *string) (*model.ContractImport, error) {
+	return contracts{s.core}.ImportGraphQLSchema(ctx, p, projectID, sdl, seed)
 }
 
 // KeepGuestProject exempts the guest project the slug names from

@@ -26,6 +26,7 @@ func Apply(p *model.Project, doc []byte, now time.Time) (*Plan, error) {
 		c.Version = old.Version + 1
 		c.Tables, c.Mappings = keptSettings(plan, old)
 		c.Generators = keptGenerators(plan, old.Generators)
+		c.Seed = old.Seed
 	}
 	var kept []model.ContractMapping
 	for _, m := range c.Mappings { // those that still fit the new document

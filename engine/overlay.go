@@ -255,6 +255,15 @@ func (o *Overlay) Reset() {
 	o.state.Store(&OverlayState{version: o.State().version + 1})
 }
 
+// Replace drops every change and records changes instead, in one version
+// (a named state restored): readers see either the old records or the
+// new ones, never none.
+func (o *Overlay) Replace(changes []Change) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.state.Store((&OverlayState{version: o.State().version}).With(changes))
+}
+
 // With returns a new state: s plus changes, version s.version+1. Tables not
 // touched are shared with s; touched ones share their base.
 func (s *OverlayState) With(changes []Change) *OverlayState { return s.with(changes, true) }

@@ -28,8 +28,8 @@ func fixtureContractImport(withProject bool) *model.ContractImport {
 	return in
 }
 
-func (f *fakeModel) ImportGraphQLSchema(_ context.Context, p Principal, projectID, sdl string) (*model.ContractImport, error) {
-	if err := f.record("ImportGraphQLSchema", p, projectID, sdl); err != nil {
+func (f *fakeModel) ImportGraphQLSchema(_ context.Context, p Principal, projectID, sdl string, seed *string) (*model.ContractImport, error) {
+	if err := f.record("ImportGraphQLSchema", withSeed([]any{p, projectID, sdl}, seed)...); err != nil {
 		return nil, err
 	}
 	return fixtureContractImport(true), nil
@@ -42,8 +42,24 @@ func (f *fakeModel) CheckGraphQLSchema(_ context.Context, p Principal, projectID
 	return fixtureContractImport(false), nil
 }
 
-func (f *fakeModel) CreateProjectFromSchema(_ context.Context, p Principal, name, slug, sdl string) (*model.Project, error) {
-	if err := f.record("CreateProjectFromSchema", p, name, slug, sdl); err != nil {
+// withSeed is args with the seed when one was given, so that the
+// recordings of calls without one stay as they were.
+func withSeed(args []any, seed *string) []any {
+	if seed != nil {
+		args = append(args, "seed="+*seed)
+	}
+	return args
+}
+
+func (f *fakeModel) SetContractSeed(_ context.Context, p Principal, projectID, seed string) (*model.Project, error) {
+	if err := f.record("SetContractSeed", p, projectID, seed); err != nil {
+		return nil, err
+	}
+	return fixtureContractProject(), nil
+}
+
+func (f *fakeModel) CreateProjectFromSchema(_ context.Context, p Principal, name, slug, sdl string, seed *string) (*model.Project, error) {
+	if err := f.record("CreateProjectFromSchema", withSeed([]any{p, name, slug, sdl}, seed)...); err != nil {
 		return nil, err
 	}
 	return fixtureContractProject(), nil
@@ -98,6 +114,8 @@ var contractCases = []surfaceCase{
 		project { id contract { ...C } } report { root name shape entity description } unsupported changes { type criticality path message } } } ` + contractFields},
 	{name: "importGraphQLSchema_refused", query: `mutation { importGraphQLSchema(projectId: "prj_1", sdl: "type Query {") { unsupported } }`,
 		fail: map[string]error{"ImportGraphQLSchema": model.Errorf(model.CodeBadUserInput, "line 1, column 13: Expected Name, found <EOF>")}},
+	{name: "importGraphQLSchema_seed", query: `mutation { importGraphQLSchema(projectId: "prj_1", sdl: "type Query { a: Int }", seed: "team-42") { project { id } } }`},
+	{name: "setContractSeed", query: `mutation { setContractSeed(projectId: "prj_1", seed: "team-42") { id } }`},
 	{name: "checkGraphQLSchema", query: `{ checkGraphQLSchema(projectId: "prj_1", sdl: "type Query { a: Int }") {
 		tables report { name shape } unsupported changes { criticality path } } }`},
 	{name: "setContractRows", query: `mutation { setContractRows(projectId: "prj_1", type: "Author", rows: 5) { contract { ...C } } } ` + contractFields},
@@ -111,6 +129,8 @@ func init() {
 	managementCases = append(managementCases, contractCases...)
 	managementCases = append(managementCases, surfaceCase{name: "createProject_sdl",
 		query: `mutation { createProject(name: "Books", sdl: "type Query { a: Int }") { id contract { version } } }`})
+	managementCases = append(managementCases, surfaceCase{name: "createProject_sdl_seed",
+		query: `mutation { createProject(name: "Books", sdl: "type Query { a: Int }", seed: "team-42") { id contract { version seed } } }`})
 	publicCases = append(publicCases, contractCases...)
 }
 

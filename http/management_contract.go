@@ -25,14 +25,16 @@ type Contracts interface {
 	// ImportGraphQLSchema makes the project serve sdl (SDL or an
 	// introspection result, at most 1 MB): a first import, or a new
 	// version of the project's contract whose Changes say what changed.
-	ImportGraphQLSchema(ctx context.Context, p Principal, projectID, sdl string) (*model.ContractImport, error)
+	// seed, when not nil, sets the seed of the generated rows
+	// (model.Contract.Seed); nil keeps it.
+	ImportGraphQLSchema(ctx context.Context, p Principal, projectID, sdl string, seed *string) (*model.ContractImport, error)
 	// CheckGraphQLSchema is ImportGraphQLSchema without the import: the
 	// report, and the changes from projectID's contract when projectID is
 	// not empty. Its Project is nil.
 	CheckGraphQLSchema(ctx context.Context, p Principal, projectID, sdl string) (*model.ContractImport, error)
 	// CreateProjectFromSchema is createProject followed by the import of
 	// sdl; a document the import refuses makes no project.
-	CreateProjectFromSchema(ctx context.Context, p Principal, name, slug, sdl string) (*model.Project, error)
+	CreateProjectFromSchema(ctx context.Context, p Principal, name, slug, sdl string, seed *string) (*model.Project, error)
 	// SetContractRows sets how many rows are generated for an entity.
 	SetContractRows(ctx context.Context, p Principal, projectID, typ string, rows int) (*model.Project, error)
 	// BindContractTable binds an entity to a pool dataset, or back to
@@ -44,6 +46,9 @@ type Contracts interface {
 	// SetContractGenerator chooses the generator of the field typ.field
 	// (nil: back to the document's directives or the values by meaning).
 	SetContractGenerator(ctx context.Context, p Principal, projectID, typ, field string, g *model.Generator) (*model.Project, error)
+	// SetContractSeed sets the seed of the generated rows ("" the
+	// project's ID).
+	SetContractSeed(ctx context.Context, p Principal, projectID, seed string) (*model.Project, error)
 	// ContractDatasetSuggestions ranks the datasets the caller may read by
 	// how many fields of the entity their paths match, best first.
 	ContractDatasetSuggestions(ctx context.Context, p Principal, projectID, typ string) ([]model.ContractSuggestion, error)
@@ -66,12 +71,13 @@ func (s contractResolvers) roots() map[string]rootFunc {
 		"Mutation.bindContractTable":       s.bind,
 		"Mutation.setContractMapping":      s.setMapping,
 		"Mutation.setContractGenerator":    s.setGenerator,
+		"Mutation.setContractSeed":         s.setSeed,
 	}
 }
 
 // importSchema resolves importGraphQLSchema.
 func (s contractResolvers) importSchema(ctx context.Context, c *Call, args input) (any, error) {
-	in, err := s.b.ImportGraphQLSchema(ctx, c.Principal, args.str("projectId"), args.str("sdl"))
+	in, err := s.b.ImportGraphQLSchema(ctx, c.Principal, args.str("projectId"), args.str("sdl"), args.strPtr("seed"))
 	if err != nil {
 		return nil, err
 	}
@@ -142,6 +148,15 @@ func (s contractResolvers) setGenerator(ctx context.Context, c *Call, args input
 	return s.shaper(c).project(p), nil
 }
 
+// setSeed resolves setContractSeed.
+func (s contractResolvers) setSeed(ctx context.Context, c *Call, args input) (any, error) {
+	p, err := s.b.SetContractSeed(ctx, c.Principal, args.str("projectId"), args.str("seed"))
+	if err != nil {
+		return nil, err
+	}
+	return s.shaper(c).project(p), nil
+}
+
 // suggestions resolves contractDatasetSuggestions.
 func (s contractResolvers) suggestions(ctx context.Context, c *Call, args input) (any, error) {
 	list, err := s.b.ContractDatasetSuggestions(ctx, c.Principal, args.str("projectId"), args.str("type"))
@@ -187,7 +202,7 @@ func (sh shaper) contract(p *model.Project) any {
 		return contract.Parse([]byte(c.Document), contract.MaxDocumentBytes)
 	})
 	return map[string]any{
-		"document": c.Document, "version": c.Version, "importedAt": dateTime(c.ImportedAt),
+		"document": c.Document, "version": c.Version, "importedAt": dateTime(c.ImportedAt), "seed": seedOf(c),
 		"tables": lazy(func(context.Context, map[string]any) (any, error) {
 			s, err := schema()
 			if err != nil {
@@ -258,4 +273,12 @@ func tableFields(e *contract.Entity) []any {
 		out = append(out, map[string]any{"name": f.Name, "source": source, "generator": map[string]any{"kind": f.Value.Kind, "options": opts}})
 	}
 	return out
+}
+
+// seedOf is a contract's seed, or nil when it has none.
+func seedOf(c *model.Contract) any {
+	if c.Seed == "" {
+		return nil
+	}
+	return c.Seed
 }

@@ -178,6 +178,22 @@ func (f *fakeManagement) DeleteSandbox(_ context.Context, p Principal, projectID
 	return f.record("DeleteSandbox", p, projectID, name)
 }
 
+func (f *fakeManagement) SaveMockState(_ context.Context, p Principal, projectID, name, sandbox string) (model.MockState, error) {
+	return model.MockState{Name: name}, f.record("SaveMockState", p, projectID, name, sandbox)
+}
+
+func (f *fakeManagement) MockStates(_ context.Context, p Principal, projectID string) ([]model.MockState, error) {
+	return nil, f.record("MockStates", p, projectID)
+}
+
+func (f *fakeManagement) RestoreMockState(_ context.Context, p Principal, projectID, name, sandbox string) error {
+	return f.record("RestoreMockState", p, projectID, name, sandbox)
+}
+
+func (f *fakeManagement) DeleteMockState(_ context.Context, p Principal, projectID, name string) error {
+	return f.record("DeleteMockState", p, projectID, name)
+}
+
 func (f *fakeManagement) ExportOpenAPI(_ context.Context, p Principal, projectID, format string) (string, error) {
 	return "openapi: 3.1.0\n", f.record("ExportOpenAPI", p, projectID, format)
 }

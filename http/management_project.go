@@ -38,6 +38,16 @@ type ProjectAdmin interface {
 	Sandboxes(ctx context.Context, p Principal, projectID string) ([]model.Sandbox, error)
 	ResetSandbox(ctx context.Context, p Principal, projectID, name string) error
 	DeleteSandbox(ctx context.Context, p Principal, projectID, name string) error
+	// SaveMockState saves the project's mock data changes, or sandbox's
+	// effective ones ("" the project's), as named state name; MockStates
+	// lists them (VIEWER and above); RestoreMockState makes the project's
+	// data, or sandbox's (made if need be), what the state holds;
+	// DeleteMockState forgets it (EDITOR and above; NOT_FOUND for a state
+	// the project does not hold).
+	SaveMockState(ctx context.Context, p Principal, projectID, name, sandbox string) (model.MockState, error)
+	MockStates(ctx context.Context, p Principal, projectID string) ([]model.MockState, error)
+	RestoreMockState(ctx context.Context, p Principal, projectID, name, sandbox string) error
+	DeleteMockState(ctx context.Context, p Principal, projectID, name string) error
 	// SetPreviewSharing turns the project's preview link on (a fresh share
 	// token) or off; guest and session projects keep theirs.
 	SetPreviewSharing(ctx context.Context, p Principal, projectID string, enabled bool) (*model.Project, error)
@@ -82,7 +92,7 @@ func (s projectResolvers) createProject(ctx context.Context, c *Call, args input
 	var p *model.Project
 	var err error
 	if sdl := args.strPtr("sdl"); sdl != nil {
-		p, err = s.c.CreateProjectFromSchema(ctx, c.Principal, args.str("name"), args.str("slug"), *sdl)
+		p, err = s.c.CreateProjectFromSchema(ctx, c.Principal, args.str("name"), args.str("slug"), *sdl, args.strPtr("seed"))
 	} else {
 		p, err = s.b.CreateProject(ctx, c.Principal, args.str("name"), args.str("slug"))
 	}
@@ -134,6 +144,9 @@ func (s projectResolvers) deleteProject(ctx context.Context, c *Call, args input
 
 // resetMockData resolves Mutation.resetMockData.
 func (s projectResolvers) resetMockData(ctx context.Context, c *Call, args input) (any, error) {
+	if state := args.str("state"); state != "" {
+		return done(s.b.RestoreMockState(ctx, c.Principal, args.str("projectId"), state, args.str("sandbox")))
+	}
 	if name := args.str("sandbox"); name != "" {
 		return done(s.b.ResetSandbox(ctx, c.Principal, args.str("projectId"), name))
 	}
@@ -143,6 +156,39 @@ func (s projectResolvers) resetMockData(ctx context.Context, c *Call, args input
 // deleteSandbox resolves Mutation.deleteSandbox.
 func (s projectResolvers) deleteSandbox(ctx context.Context, c *Call, args input) (any, error) {
 	return done(s.b.DeleteSandbox(ctx, c.Principal, args.str("projectId"), args.str("sandbox")))
+}
+
+// saveMockState resolves Mutation.saveMockState.
+func (s projectResolvers) saveMockState(ctx context.Context, c *Call, args input) (any, error) {
+	st, err := s.b.SaveMockState(ctx, c.Principal, args.str("projectId"), args.str("name"), args.str("sandbox"))
+	if err != nil {
+		return nil, err
+	}
+	return shapeMockState(st), nil
+}
+
+// mockStates resolves Query.mockStates.
+func (s projectResolvers) mockStates(ctx context.Context, c *Call, args input) (any, error) {
+	list, err := s.b.MockStates(ctx, c.Principal, args.str("projectId"))
+	if err != nil {
+		return nil, err
+	}
+	return shapeAll(list, shapeMockState), nil
+}
+
+// restoreMockState resolves Mutation.restoreMockState.
+func (s projectResolvers) restoreMockState(ctx context.Context, c *Call, args input) (any, error) {
+	return done(s.b.RestoreMockState(ctx, c.Principal, args.str("projectId"), args.str("name"), args.str("sandbox")))
+}
+
+// deleteMockState resolves Mutation.deleteMockState.
+func (s projectResolvers) deleteMockState(ctx context.Context, c *Call, args input) (any, error) {
+	return done(s.b.DeleteMockState(ctx, c.Principal, args.str("projectId"), args.str("name")))
+}
+
+// shapeMockState shapes a MockState.
+func shapeMockState(st model.MockState) any {
+	return map[string]any{"name": st.Name, "savedAt": dateTime(st.SavedAt), "changedRows": st.ChangedRows, "bytes": int(st.Bytes)}
 }
 
 // sandboxes resolves Query.sandboxes.

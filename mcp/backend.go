@@ -33,7 +33,8 @@ type Backend interface {
 	GenerateMissingViews(ctx context.Context, p model.Principal, projectID string) ([]*model.View, error)
 	// ImportGraphQLSchema makes the project serve sdl (docs/using/
 	// contract.md): a first import, or a new version with its changes.
-	ImportGraphQLSchema(ctx context.Context, p model.Principal, projectID, sdl string) (*model.ContractImport, error)
+	// seed, when not nil, seeds the generated rows (model.Contract.Seed).
+	ImportGraphQLSchema(ctx context.Context, p model.Principal, projectID, sdl string, seed *string) (*model.ContractImport, error)
 	// SDL is the project's runtime schema as GraphQL SDL.
 	SDL(ctx context.Context, p model.Principal, projectID string) (string, error)
 
@@ -52,4 +53,12 @@ type Backend interface {
 	Sandboxes(ctx context.Context, p model.Principal, projectID string) ([]model.Sandbox, error)
 	ResetSandbox(ctx context.Context, p model.Principal, projectID, name string) error
 	DeleteSandbox(ctx context.Context, p model.Principal, projectID, name string) error
+	// SaveMockState saves the project's mock data, or a sandbox's, as a
+	// named state; MockStates lists them; RestoreMockState makes the
+	// project's data, or a sandbox's, what one holds; DeleteMockState
+	// forgets one (NOT_FOUND for a state the project does not hold).
+	SaveMockState(ctx context.Context, p model.Principal, projectID, name, sandbox string) (model.MockState, error)
+	MockStates(ctx context.Context, p model.Principal, projectID string) ([]model.MockState, error)
+	RestoreMockState(ctx context.Context, p model.Principal, projectID, name, sandbox string) error
+	DeleteMockState(ctx context.Context, p model.Principal, projectID, name string) error
 }

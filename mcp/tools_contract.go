@@ -13,7 +13,8 @@ import (
 
 type importSchemaIn struct {
 	sessionArg
-	SDL string `json:"sdl" jsonschema:"the GraphQL schema to serve exactly: SDL, or an introspection result ({\"data\":{\"__schema\":…}} or {\"__schema\":…}); up to 4 MB of SDL or 16 MB of introspection JSON"`
+	SDL  string  `json:"sdl" jsonschema:"the GraphQL schema to serve exactly: SDL, or an introspection result ({\"data\":{\"__schema\":…}} or {\"__schema\":…}); up to 4 MB of SDL or 16 MB of introspection JSON"`
+	Seed *string `json:"seed,omitempty" jsonschema:"seeds the generated rows: every project importing the same schema with the same seed serves the same rows; absent keeps the last seed, empty goes back to the project's own"`
 }
 
 type importSchemaOut struct {
@@ -38,7 +39,7 @@ func (s *Server) importSchema(ctx context.Context, in importSchemaIn) (importSch
 	if err != nil {
 		return importSchemaOut{}, outcome{}, err
 	}
-	res, err := s.cfg.Backend.ImportGraphQLSchema(ctx, p, pr.ID, in.SDL)
+	res, err := s.cfg.Backend.ImportGraphQLSchema(ctx, p, pr.ID, in.SDL, in.Seed)
 	if err != nil {
 		return importSchemaOut{}, outcome{}, err
 	}

@@ -25,7 +25,7 @@ type runQueryIn struct {
 	Args          map[string]any  `json:"args,omitempty" jsonschema:"the operation's parameter values, e.g. {\"minPrice\": 10}; numbers unquoted, as stored"`
 	Query         string          `json:"query,omitempty" jsonschema:"instead of operation: any GraphQL document against the project's runtime, e.g. { products(pageSize: 3) { items { id name category { name } } } }"`
 	Variables     json.RawMessage `json:"variables,omitempty" jsonschema:"the query's variables, a JSON object"`
-	Sandbox       string          `json:"sandbox,omitempty" jsonschema:"with query: run it in this sandbox of the project (as the header X-Mock-Sandbox does), e.g. test-1"`
+	Sandbox       string          `json:"sandbox,omitempty" jsonschema:"with query: run it in this sandbox of the project (as the header X-Mock-Sandbox does), e.g. test-1; test-1@cart-3 makes the sandbox from named state cart-3 on its first use"`
 }
 
 // runQueryOut is run_query's result, one shape per mode: an operation's
@@ -234,4 +234,5 @@ func (s *Server) addTools() {
 	s.addQueryTools()
 	s.addLogTools()
 	s.addSandboxTools()
+	s.addStateTools()
 }

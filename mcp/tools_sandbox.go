@@ -96,5 +96,6 @@ func checkSandbox(name string) error {
 	if name == "" {
 		return nil
 	}
-	return model.CheckSandboxName(name)
+	_, _, err := model.SplitSandbox(name)
+	return err
 }

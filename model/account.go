@@ -106,6 +106,10 @@ type Limits struct {
 	// account of each plan may hold at once (index: PlanIndex); a guest or
 	// session project holds as many as a STARTER one. 0 is no limit.
 	Sandboxes [4]int
+	// States is how many named states (mockstate.go) one project of an
+	// account of each plan may hold; a guest or session project as many
+	// as a STARTER one. 0 is no limit.
+	States [4]int
 	// Model bounds the size of every project's model (modelsize.go).
 	Model ModelLimits
 }
@@ -135,6 +139,7 @@ func DefaultLimits() Limits {
 		// STARTER has no keys (KeysAllowed); its cap matters after a downgrade.
 		KeysPerProject: [4]int{50, 50, 200, 1000},
 		Sandboxes:      [4]int{20, 100, 1000, 1000},
+		States:         [4]int{10, 50, 200, 200},
 		Model:          DefaultModelLimits(),
 	}
 }

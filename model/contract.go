@@ -44,6 +44,32 @@ type Contract struct {
 	// fields: each wins over the document's @fake and over the values by
 	// meaning.
 	Generators []ContractGenerator `json:"generators,omitempty"`
+	// Seed, when set, seeds the generated rows instead of the project's
+	// ID, so that every project with the same document and seed
+	// generates the same rows (SeedKey).
+	Seed string `json:"seed,omitempty"`
+}
+
+// MaxContractSeed is the longest Contract.Seed, in bytes.
+const MaxContractSeed = 256
+
+// CheckContractSeed accepts a seed of at most MaxContractSeed bytes; ""
+// goes back to the project's ID.
+func CheckContractSeed(seed string) error {
+	if len(seed) > MaxContractSeed {
+		return Errorf(CodeBadUserInput, "a seed is at most %d bytes", MaxContractSeed)
+	}
+	return nil
+}
+
+// SeedKey is what the generated rows of project projectID are seeded
+// from: the contract's Seed when set, else the project's ID (a nil
+// contract has no seed). The two never collide: a seed is prefixed.
+func (c *Contract) SeedKey(projectID string) string {
+	if c == nil || c.Seed == "" {
+		return projectID
+	}
+	return "seed\x00" + c.Seed
 }
 
 // ContractGenerator is an editor's generator for one scalar field of an

@@ -48,8 +48,13 @@ type RuntimeRequest struct {
 	// Sandbox is the sandbox the request reads and writes
 	// (X-Mock-Sandbox or ?sandbox=; CheckSandboxName); "" for the
 	// project's own data. Field rules with a sandbox fire only in its
-	// requests (FieldRule.Sandbox).
+	// requests (FieldRule.Sandbox). It may end in @<state> (SplitSandbox)
+	// until the runtime path splits it off into SandboxState.
 	Sandbox string
+	// SandboxState is the named state the sandbox starts from when it does
+	// not exist yet (X-Mock-Sandbox: <sandbox>@<state>); ignored when it
+	// does.
+	SandboxState string
 }
 
 // RuntimeResult is the runtime's answer: 200 with a GraphQL response, or 400

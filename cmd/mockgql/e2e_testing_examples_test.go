@@ -10,7 +10,8 @@ import (
 // TestTestingGuideExamples runs the examples of docs/using/testing.md as
 // they are written (testdata/js/testing): the Playwright fixture that
 // gives each test a sandbox, with four tests writing in parallel, a page
-// reading its test's sandbox and an error state from a field error;
+// reading its test's sandbox, an error state from a field error and
+// tests starting their sandboxes from a named state saved in a beforeAll;
 // Apollo Client's and urql's clients per test; against a real mockgql
 // serve process.
 func TestTestingGuideExamples(t *testing.T) {
@@ -35,7 +36,8 @@ func TestTestingGuideExamples(t *testing.T) {
 	}
 	cmd := exec.Command(node, filepath.Join("node_modules", "@playwright", "test", "cli.js"), "test", "--config", filepath.Join("testing", "playwright.config.mjs"))
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "MOCKGQL_RUNTIME_URL="+url, "MOCKGQL_KEY="+sh.rtKey, "CHROMIUM="+browser, "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1")
+	cmd.Env = append(os.Environ(), "MOCKGQL_RUNTIME_URL="+url, "MOCKGQL_KEY="+sh.rtKey,
+		"MOCKGQL_MANAGEMENT_URL="+s.base+"/graphql", "MOCKGQL_MANAGEMENT_KEY="+sh.mgmtKey, "MOCKGQL_PROJECT_ID="+sh.project["id"].(string), "CHROMIUM="+browser, "PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("playwright: %v\n%s", err, out)

@@ -22,6 +22,7 @@ type modelConfig struct {
 	AdoptionLinks          int
 	SandboxTTL             time.Duration
 	SandboxBytes           int64
+	StateBytes             int64
 }
 
 func modelFlags(fs *flag.FlagSet, c *modelConfig) {
@@ -36,6 +37,7 @@ func modelFlags(fs *flag.FlagSet, c *modelConfig) {
 	fs.IntVar(&c.AdoptionLinks, "adoption-links", a.AdoptionLinks, "live adoption links a session project keeps; a new one replaces the oldest")
 	fs.DurationVar(&c.SandboxTTL, "sandbox-ttl", a.SandboxTTL, "a sandbox (X-Mock-Sandbox) is forgotten this long after its last request")
 	fs.Int64Var(&c.SandboxBytes, "sandbox-bytes", a.SandboxBytes, "largest stored size of one sandbox's changes, in bytes")
+	fs.Int64Var(&c.StateBytes, "state-bytes", a.StateBytes, "largest stored size of one named state's changes (saveMockState), in bytes")
 }
 
 // apply sets the non-zero settings on the grains' config.
@@ -58,6 +60,9 @@ func (c modelConfig) apply(a *actors.Config) {
 	}
 	if c.SandboxBytes > 0 {
 		a.SandboxBytes = c.SandboxBytes
+	}
+	if c.StateBytes > 0 {
+		a.StateBytes = c.StateBytes
 	}
 }
 

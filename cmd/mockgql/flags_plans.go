@@ -15,8 +15,8 @@ import (
 // (actors/account_limits.go). Values left unset (tests that build a
 // serveConfig by hand) keep model.DefaultLimits.
 type planConfig struct {
-	Projects, Keys, Datasets, DatasetMB, Sandboxes planList
-	UploadHold                                     time.Duration
+	Projects, Keys, Datasets, DatasetMB, Sandboxes, States planList
+	UploadHold                                             time.Duration
 }
 
 // planList is one number per plan: STARTER,PROFESSIONAL,TEAM,ENTERPRISE
@@ -63,13 +63,14 @@ func planFlags(fs *flag.FlagSet, c *planConfig) {
 	d, a := model.DefaultLimits(), actors.DefaultConfig()
 	c.Projects, c.Keys, c.Datasets = plans(d.Projects, 1), plans(d.KeysPerProject, 1), plans(d.Datasets, 1)
 	c.DatasetMB = plans(d.DatasetBytes, 1<<20)
-	c.Sandboxes = plans(d.Sandboxes, 1)
-	c.Projects.set, c.Keys.set, c.Datasets.set, c.DatasetMB.set, c.Sandboxes.set = true, true, true, true, true
+	c.Sandboxes, c.States = plans(d.Sandboxes, 1), plans(d.States, 1)
+	c.Projects.set, c.Keys.set, c.Datasets.set, c.DatasetMB.set, c.Sandboxes.set, c.States.set = true, true, true, true, true, true
 	fs.Var(&c.Projects, "plan-projects", "projects an account may hold, per plan: STARTER,PROFESSIONAL,TEAM,ENTERPRISE (0 = no limit)")
 	fs.Var(&c.Keys, "plan-keys", "API keys a project may hold (revoked ones until deleted), per plan")
 	fs.Var(&c.Datasets, "plan-datasets", "own datasets an account may hold (uploads under way count), per plan")
 	fs.Var(&c.DatasetMB, "plan-dataset-mb", "stored MB of an account's own datasets (uploads under way count), per plan")
 	fs.Var(&c.Sandboxes, "plan-sandboxes", "live sandboxes (X-Mock-Sandbox) a project may hold, per plan; a guest or session project: STARTER's")
+	fs.Var(&c.States, "plan-states", "named states (saveMockState) a project may hold, per plan; a guest or session project: STARTER's")
 	fs.DurationVar(&c.UploadHold, "upload-hold", a.UploadHold, "how long an upload's room in its account's dataset limits lasts unless settled: the room of an upload whose node died comes back after it")
 }
 
@@ -87,6 +88,9 @@ func (c planConfig) apply(a *actors.Config) {
 		}
 		if c.DatasetMB.set {
 			a.Limits.DatasetBytes[i] = c.DatasetMB.v[i] << 20
+		}
+		if c.States.set {
+			a.Limits.States[i] = int(c.States.v[i])
 		}
 		if c.Sandboxes.set {
 			a.Limits.Sandboxes[i] = int(c.Sandboxes.v[i])

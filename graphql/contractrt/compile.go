@@ -91,7 +91,7 @@ func compile(ctx context.Context, p *model.Project, tables []*engine.Table, env 
 		return nil, fmt.Errorf("graphql: rows of project %s: %w", p.ID, err)
 	}
 	rt := &Runtime{opt: opt, env: env, schema: s.AST, plan: plan, tables: map[string]*engine.Table{}, entities: map[string]*contract.Entity{},
-		seed: seedOf(p.ID), values: gen.NewValuesAt(opt.BaseURL), directed: contract.DirectedValues(s.AST)}
+		seed: seedOf(p.Contract.SeedKey(p.ID)), values: gen.NewValuesAt(opt.BaseURL), directed: contract.DirectedValues(s.AST)}
 	for _, t := range tables {
 		rt.tables[t.Name] = t
 		if mt := p.TableByName(t.Name); mt.Source != nil && mt.Source.Generated && p.Contract.RowsOf(t.Name) == 0 {

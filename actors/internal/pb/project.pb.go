@@ -779,7 +779,10 @@ type ProjectRuntime struct {
 	// field_rules are the fault settings' field rules that fire in this
 	// request, decided by the node that took it (actors/runtime_fields.go):
 	// the grain's execution fails the fields they name.
-	FieldRules    []*FieldRule `protobuf:"bytes,12,rep,name=field_rules,json=fieldRules,proto3" json:"field_rules,omitempty"`
+	FieldRules []*FieldRule `protobuf:"bytes,12,rep,name=field_rules,json=fieldRules,proto3" json:"field_rules,omitempty"`
+	// state, when set, is the named state a sandbox that does not exist yet
+	// starts from (X-Mock-Sandbox: <sandbox>@<state>; actors/mockstate.go).
+	State         string `protobuf:"bytes,13,opt,name=state,proto3" json:"state,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -896,6 +899,13 @@ func (x *ProjectRuntime) GetFieldRules() []*FieldRule {
 		return x.FieldRules
 	}
 	return nil
+}
+
+func (x *ProjectRuntime) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
 }
 
 // ProjectServe hands a whole runtime request to the project's node.
@@ -2425,12 +2435,15 @@ func (x *ProjectKeep) GetAccess() *Access {
 // caller; expect_version is the contract version the caller read (0: the
 // project had none), refused with CONFLICT when another import came first.
 // Answers the project.
+// seed, when present, sets the contract's seed of generated rows ("" the
+// project's ID); absent, a new version keeps the last one's.
 type EditImportContract struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
 	Access        *Access                `protobuf:"bytes,2,opt,name=access,proto3" json:"access,omitempty"`
 	Document      string                 `protobuf:"bytes,3,opt,name=document,proto3" json:"document,omitempty"`
 	ExpectVersion int32                  `protobuf:"varint,4,opt,name=expect_version,json=expectVersion,proto3" json:"expect_version,omitempty"`
+	Seed          *string                `protobuf:"bytes,5,opt,name=seed,proto3,oneof" json:"seed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2491,6 +2504,13 @@ func (x *EditImportContract) GetExpectVersion() int32 {
 		return x.ExpectVersion
 	}
 	return 0
+}
+
+func (x *EditImportContract) GetSeed() string {
+	if x != nil && x.Seed != nil {
+		return *x.Seed
+	}
+	return ""
 }
 
 // EditSetContractTable changes how one entity of a contract project gets
@@ -3191,6 +3211,148 @@ func (x *ProjectSandboxes) GetAccess() *Access {
 	return nil
 }
 
+// ProjectMockState saves (op "save"), restores ("restore") or deletes
+// ("delete") the project's named state name, or lists them ("list": the
+// reply's body is a JSON array of model.MockState). sandbox, when set, is
+// the sandbox saved or restored instead of the project's own data.
+type ProjectMockState struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	Access        *Access                `protobuf:"bytes,2,opt,name=access,proto3" json:"access,omitempty"`
+	Op            string                 `protobuf:"bytes,3,opt,name=op,proto3" json:"op,omitempty"`
+	Name          string                 `protobuf:"bytes,4,opt,name=name,proto3" json:"name,omitempty"`
+	Sandbox       string                 `protobuf:"bytes,5,opt,name=sandbox,proto3" json:"sandbox,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProjectMockState) Reset() {
+	*x = ProjectMockState{}
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[47]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProjectMockState) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProjectMockState) ProtoMessage() {}
+
+func (x *ProjectMockState) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[47]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProjectMockState.ProtoReflect.Descriptor instead.
+func (*ProjectMockState) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_project_proto_rawDescGZIP(), []int{47}
+}
+
+func (x *ProjectMockState) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *ProjectMockState) GetAccess() *Access {
+	if x != nil {
+		return x.Access
+	}
+	return nil
+}
+
+func (x *ProjectMockState) GetOp() string {
+	if x != nil {
+		return x.Op
+	}
+	return ""
+}
+
+func (x *ProjectMockState) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ProjectMockState) GetSandbox() string {
+	if x != nil {
+		return x.Sandbox
+	}
+	return ""
+}
+
+// EditSetContractSeed sets the seed of a contract project's generated rows
+// (model.Contract.Seed; "" the project's ID). Answers the project.
+type EditSetContractSeed struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Header        *Header                `protobuf:"bytes,1,opt,name=header,proto3" json:"header,omitempty"`
+	Access        *Access                `protobuf:"bytes,2,opt,name=access,proto3" json:"access,omitempty"`
+	Seed          string                 `protobuf:"bytes,3,opt,name=seed,proto3" json:"seed,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EditSetContractSeed) Reset() {
+	*x = EditSetContractSeed{}
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[48]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EditSetContractSeed) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EditSetContractSeed) ProtoMessage() {}
+
+func (x *EditSetContractSeed) ProtoReflect() protoreflect.Message {
+	mi := &file_mockgql_actors_v1_project_proto_msgTypes[48]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EditSetContractSeed.ProtoReflect.Descriptor instead.
+func (*EditSetContractSeed) Descriptor() ([]byte, []int) {
+	return file_mockgql_actors_v1_project_proto_rawDescGZIP(), []int{48}
+}
+
+func (x *EditSetContractSeed) GetHeader() *Header {
+	if x != nil {
+		return x.Header
+	}
+	return nil
+}
+
+func (x *EditSetContractSeed) GetAccess() *Access {
+	if x != nil {
+		return x.Access
+	}
+	return nil
+}
+
+func (x *EditSetContractSeed) GetSeed() string {
+	if x != nil {
+		return x.Seed
+	}
+	return ""
+}
+
 var File_mockgql_actors_v1_project_proto protoreflect.FileDescriptor
 
 const file_mockgql_actors_v1_project_proto_rawDesc = "" +
@@ -3249,7 +3411,7 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"expiry_key\x18\x02 \x01(\tR\texpiryKey\"_\n" +
 	"\x0fProjectEvictKey\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x19\n" +
-	"\bkey_hash\x18\x02 \x01(\tR\akeyHash\"\x94\x03\n" +
+	"\bkey_hash\x18\x02 \x01(\tR\akeyHash\"\xaa\x03\n" +
 	"\x0eProjectRuntime\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x12\n" +
 	"\x04slug\x18\x02 \x01(\tR\x04slug\x12\x1f\n" +
@@ -3267,7 +3429,8 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	" \x01(\tR\asandbox\x12\x12\n" +
 	"\x04plan\x18\v \x01(\tR\x04plan\x12=\n" +
 	"\vfield_rules\x18\f \x03(\v2\x1c.mockgql.actors.v1.FieldRuleR\n" +
-	"fieldRules\"\xec\x03\n" +
+	"fieldRules\x12\x14\n" +
+	"\x05state\x18\r \x01(\tR\x05state\"\xec\x03\n" +
 	"\fProjectServe\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x12\x12\n" +
 	"\x04slug\x18\x02 \x01(\tR\x04slug\x12\x17\n" +
@@ -3386,12 +3549,14 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\"s\n" +
 	"\vProjectKeep\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
-	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\"\xbd\x01\n" +
+	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\"\xdf\x01\n" +
 	"\x12EditImportContract\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
 	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x1a\n" +
 	"\bdocument\x18\x03 \x01(\tR\bdocument\x12%\n" +
-	"\x0eexpect_version\x18\x04 \x01(\x05R\rexpectVersion\"\xe8\x01\n" +
+	"\x0eexpect_version\x18\x04 \x01(\x05R\rexpectVersion\x12\x17\n" +
+	"\x04seed\x18\x05 \x01(\tH\x00R\x04seed\x88\x01\x01B\a\n" +
+	"\x05_seed\"\xe8\x01\n" +
 	"\x14EditSetContractTable\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
 	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x12\n" +
@@ -3448,7 +3613,17 @@ const file_mockgql_actors_v1_project_proto_rawDesc = "" +
 	"\tgenerator\x18\x05 \x01(\fR\tgenerator\"x\n" +
 	"\x10ProjectSandboxes\x121\n" +
 	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
-	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06accessB/Z-github.com/mockgql/mockgql/actors/internal/pbb\x06proto3"
+	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\"\xb6\x01\n" +
+	"\x10ProjectMockState\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
+	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x0e\n" +
+	"\x02op\x18\x03 \x01(\tR\x02op\x12\x12\n" +
+	"\x04name\x18\x04 \x01(\tR\x04name\x12\x18\n" +
+	"\asandbox\x18\x05 \x01(\tR\asandbox\"\x8f\x01\n" +
+	"\x13EditSetContractSeed\x121\n" +
+	"\x06header\x18\x01 \x01(\v2\x19.mockgql.actors.v1.HeaderR\x06header\x121\n" +
+	"\x06access\x18\x02 \x01(\v2\x19.mockgql.actors.v1.AccessR\x06access\x12\x12\n" +
+	"\x04seed\x18\x03 \x01(\tR\x04seedB/Z-github.com/mockgql/mockgql/actors/internal/pbb\x06proto3"
 
 var (
 	file_mockgql_actors_v1_project_proto_rawDescOnce sync.Once
@@ -3462,7 +3637,7 @@ func file_mockgql_actors_v1_project_proto_rawDescGZIP() []byte {
 	return file_mockgql_actors_v1_project_proto_rawDescData
 }
 
-var file_mockgql_actors_v1_project_proto_msgTypes = make([]protoimpl.MessageInfo, 47)
+var file_mockgql_actors_v1_project_proto_msgTypes = make([]protoimpl.MessageInfo, 49)
 var file_mockgql_actors_v1_project_proto_goTypes = []any{
 	(*Access)(nil),                    // 0: mockgql.actors.v1.Access
 	(*ProjectCreate)(nil),             // 1: mockgql.actors.v1.ProjectCreate
@@ -3511,117 +3686,123 @@ var file_mockgql_actors_v1_project_proto_goTypes = []any{
 	(*ProjectLogSubscriptionEnd)(nil), // 44: mockgql.actors.v1.ProjectLogSubscriptionEnd
 	(*EditSetContractGenerator)(nil),  // 45: mockgql.actors.v1.EditSetContractGenerator
 	(*ProjectSandboxes)(nil),          // 46: mockgql.actors.v1.ProjectSandboxes
-	(*Header)(nil),                    // 47: mockgql.actors.v1.Header
-	(*ProjectDoc)(nil),                // 48: mockgql.actors.v1.ProjectDoc
-	(*FieldRule)(nil),                 // 49: mockgql.actors.v1.FieldRule
-	(*TableSourceDoc)(nil),            // 50: mockgql.actors.v1.TableSourceDoc
-	(*AttributeDoc)(nil),              // 51: mockgql.actors.v1.AttributeDoc
-	(*AttributePatchDoc)(nil),         // 52: mockgql.actors.v1.AttributePatchDoc
-	(*RelationDoc)(nil),               // 53: mockgql.actors.v1.RelationDoc
-	(*OperationDoc)(nil),              // 54: mockgql.actors.v1.OperationDoc
-	(*OperationPatchDoc)(nil),         // 55: mockgql.actors.v1.OperationPatchDoc
-	(*TableDoc)(nil),                  // 56: mockgql.actors.v1.TableDoc
-	(*FaultSettings)(nil),             // 57: mockgql.actors.v1.FaultSettings
-	(*RequestLogEntry)(nil),           // 58: mockgql.actors.v1.RequestLogEntry
+	(*ProjectMockState)(nil),          // 47: mockgql.actors.v1.ProjectMockState
+	(*EditSetContractSeed)(nil),       // 48: mockgql.actors.v1.EditSetContractSeed
+	(*Header)(nil),                    // 49: mockgql.actors.v1.Header
+	(*ProjectDoc)(nil),                // 50: mockgql.actors.v1.ProjectDoc
+	(*FieldRule)(nil),                 // 51: mockgql.actors.v1.FieldRule
+	(*TableSourceDoc)(nil),            // 52: mockgql.actors.v1.TableSourceDoc
+	(*AttributeDoc)(nil),              // 53: mockgql.actors.v1.AttributeDoc
+	(*AttributePatchDoc)(nil),         // 54: mockgql.actors.v1.AttributePatchDoc
+	(*RelationDoc)(nil),               // 55: mockgql.actors.v1.RelationDoc
+	(*OperationDoc)(nil),              // 56: mockgql.actors.v1.OperationDoc
+	(*OperationPatchDoc)(nil),         // 57: mockgql.actors.v1.OperationPatchDoc
+	(*TableDoc)(nil),                  // 58: mockgql.actors.v1.TableDoc
+	(*FaultSettings)(nil),             // 59: mockgql.actors.v1.FaultSettings
+	(*RequestLogEntry)(nil),           // 60: mockgql.actors.v1.RequestLogEntry
 }
 var file_mockgql_actors_v1_project_proto_depIdxs = []int32{
-	47, // 0: mockgql.actors.v1.ProjectCreate.header:type_name -> mockgql.actors.v1.Header
-	48, // 1: mockgql.actors.v1.ProjectCreate.project:type_name -> mockgql.actors.v1.ProjectDoc
-	47, // 2: mockgql.actors.v1.ProjectGet.header:type_name -> mockgql.actors.v1.Header
+	49, // 0: mockgql.actors.v1.ProjectCreate.header:type_name -> mockgql.actors.v1.Header
+	50, // 1: mockgql.actors.v1.ProjectCreate.project:type_name -> mockgql.actors.v1.ProjectDoc
+	49, // 2: mockgql.actors.v1.ProjectGet.header:type_name -> mockgql.actors.v1.Header
 	0,  // 3: mockgql.actors.v1.ProjectGet.access:type_name -> mockgql.actors.v1.Access
-	47, // 4: mockgql.actors.v1.ProjectOwnerQuery.header:type_name -> mockgql.actors.v1.Header
+	49, // 4: mockgql.actors.v1.ProjectOwnerQuery.header:type_name -> mockgql.actors.v1.Header
 	0,  // 5: mockgql.actors.v1.ProjectOwnerQuery.access:type_name -> mockgql.actors.v1.Access
-	47, // 6: mockgql.actors.v1.ProjectSDL.header:type_name -> mockgql.actors.v1.Header
+	49, // 6: mockgql.actors.v1.ProjectSDL.header:type_name -> mockgql.actors.v1.Header
 	0,  // 7: mockgql.actors.v1.ProjectSDL.access:type_name -> mockgql.actors.v1.Access
-	47, // 8: mockgql.actors.v1.ProjectDelete.header:type_name -> mockgql.actors.v1.Header
+	49, // 8: mockgql.actors.v1.ProjectDelete.header:type_name -> mockgql.actors.v1.Header
 	0,  // 9: mockgql.actors.v1.ProjectDelete.access:type_name -> mockgql.actors.v1.Access
-	47, // 10: mockgql.actors.v1.ProjectReset.header:type_name -> mockgql.actors.v1.Header
+	49, // 10: mockgql.actors.v1.ProjectReset.header:type_name -> mockgql.actors.v1.Header
 	0,  // 11: mockgql.actors.v1.ProjectReset.access:type_name -> mockgql.actors.v1.Access
-	47, // 12: mockgql.actors.v1.ProjectTransfer.header:type_name -> mockgql.actors.v1.Header
+	49, // 12: mockgql.actors.v1.ProjectTransfer.header:type_name -> mockgql.actors.v1.Header
 	0,  // 13: mockgql.actors.v1.ProjectTransfer.access:type_name -> mockgql.actors.v1.Access
-	47, // 14: mockgql.actors.v1.ProjectAddAdoption.header:type_name -> mockgql.actors.v1.Header
+	49, // 14: mockgql.actors.v1.ProjectAddAdoption.header:type_name -> mockgql.actors.v1.Header
 	0,  // 15: mockgql.actors.v1.ProjectAddAdoption.access:type_name -> mockgql.actors.v1.Access
-	47, // 16: mockgql.actors.v1.ProjectExpire.header:type_name -> mockgql.actors.v1.Header
-	47, // 17: mockgql.actors.v1.ProjectExpireDone.header:type_name -> mockgql.actors.v1.Header
-	47, // 18: mockgql.actors.v1.ProjectEvictKey.header:type_name -> mockgql.actors.v1.Header
-	47, // 19: mockgql.actors.v1.ProjectRuntime.header:type_name -> mockgql.actors.v1.Header
-	49, // 20: mockgql.actors.v1.ProjectRuntime.field_rules:type_name -> mockgql.actors.v1.FieldRule
-	47, // 21: mockgql.actors.v1.ProjectServe.header:type_name -> mockgql.actors.v1.Header
-	47, // 22: mockgql.actors.v1.EditUpdateProject.header:type_name -> mockgql.actors.v1.Header
+	49, // 16: mockgql.actors.v1.ProjectExpire.header:type_name -> mockgql.actors.v1.Header
+	49, // 17: mockgql.actors.v1.ProjectExpireDone.header:type_name -> mockgql.actors.v1.Header
+	49, // 18: mockgql.actors.v1.ProjectEvictKey.header:type_name -> mockgql.actors.v1.Header
+	49, // 19: mockgql.actors.v1.ProjectRuntime.header:type_name -> mockgql.actors.v1.Header
+	51, // 20: mockgql.actors.v1.ProjectRuntime.field_rules:type_name -> mockgql.actors.v1.FieldRule
+	49, // 21: mockgql.actors.v1.ProjectServe.header:type_name -> mockgql.actors.v1.Header
+	49, // 22: mockgql.actors.v1.EditUpdateProject.header:type_name -> mockgql.actors.v1.Header
 	0,  // 23: mockgql.actors.v1.EditUpdateProject.access:type_name -> mockgql.actors.v1.Access
 	15, // 24: mockgql.actors.v1.EditUpdateProject.origins:type_name -> mockgql.actors.v1.Origins
-	47, // 25: mockgql.actors.v1.EditSetPreviewSharing.header:type_name -> mockgql.actors.v1.Header
+	49, // 25: mockgql.actors.v1.EditSetPreviewSharing.header:type_name -> mockgql.actors.v1.Header
 	0,  // 26: mockgql.actors.v1.EditSetPreviewSharing.access:type_name -> mockgql.actors.v1.Access
-	47, // 27: mockgql.actors.v1.EditCreateTable.header:type_name -> mockgql.actors.v1.Header
+	49, // 27: mockgql.actors.v1.EditCreateTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 28: mockgql.actors.v1.EditCreateTable.access:type_name -> mockgql.actors.v1.Access
-	50, // 29: mockgql.actors.v1.EditCreateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
-	47, // 30: mockgql.actors.v1.EditUpdateTable.header:type_name -> mockgql.actors.v1.Header
+	52, // 29: mockgql.actors.v1.EditCreateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
+	49, // 30: mockgql.actors.v1.EditUpdateTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 31: mockgql.actors.v1.EditUpdateTable.access:type_name -> mockgql.actors.v1.Access
-	50, // 32: mockgql.actors.v1.EditUpdateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
-	47, // 33: mockgql.actors.v1.EditDeleteTable.header:type_name -> mockgql.actors.v1.Header
+	52, // 32: mockgql.actors.v1.EditUpdateTable.source:type_name -> mockgql.actors.v1.TableSourceDoc
+	49, // 33: mockgql.actors.v1.EditDeleteTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 34: mockgql.actors.v1.EditDeleteTable.access:type_name -> mockgql.actors.v1.Access
-	47, // 35: mockgql.actors.v1.EditCreateAttribute.header:type_name -> mockgql.actors.v1.Header
+	49, // 35: mockgql.actors.v1.EditCreateAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 36: mockgql.actors.v1.EditCreateAttribute.access:type_name -> mockgql.actors.v1.Access
-	51, // 37: mockgql.actors.v1.EditCreateAttribute.attribute:type_name -> mockgql.actors.v1.AttributeDoc
-	47, // 38: mockgql.actors.v1.EditUpdateAttribute.header:type_name -> mockgql.actors.v1.Header
+	53, // 37: mockgql.actors.v1.EditCreateAttribute.attribute:type_name -> mockgql.actors.v1.AttributeDoc
+	49, // 38: mockgql.actors.v1.EditUpdateAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 39: mockgql.actors.v1.EditUpdateAttribute.access:type_name -> mockgql.actors.v1.Access
-	52, // 40: mockgql.actors.v1.EditUpdateAttribute.patch:type_name -> mockgql.actors.v1.AttributePatchDoc
-	47, // 41: mockgql.actors.v1.EditDeleteAttribute.header:type_name -> mockgql.actors.v1.Header
+	54, // 40: mockgql.actors.v1.EditUpdateAttribute.patch:type_name -> mockgql.actors.v1.AttributePatchDoc
+	49, // 41: mockgql.actors.v1.EditDeleteAttribute.header:type_name -> mockgql.actors.v1.Header
 	0,  // 42: mockgql.actors.v1.EditDeleteAttribute.access:type_name -> mockgql.actors.v1.Access
-	47, // 43: mockgql.actors.v1.EditCreateRelation.header:type_name -> mockgql.actors.v1.Header
+	49, // 43: mockgql.actors.v1.EditCreateRelation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 44: mockgql.actors.v1.EditCreateRelation.access:type_name -> mockgql.actors.v1.Access
-	53, // 45: mockgql.actors.v1.EditCreateRelation.relation:type_name -> mockgql.actors.v1.RelationDoc
-	47, // 46: mockgql.actors.v1.EditDeleteRelation.header:type_name -> mockgql.actors.v1.Header
+	55, // 45: mockgql.actors.v1.EditCreateRelation.relation:type_name -> mockgql.actors.v1.RelationDoc
+	49, // 46: mockgql.actors.v1.EditDeleteRelation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 47: mockgql.actors.v1.EditDeleteRelation.access:type_name -> mockgql.actors.v1.Access
-	47, // 48: mockgql.actors.v1.EditGenerateOperations.header:type_name -> mockgql.actors.v1.Header
+	49, // 48: mockgql.actors.v1.EditGenerateOperations.header:type_name -> mockgql.actors.v1.Header
 	0,  // 49: mockgql.actors.v1.EditGenerateOperations.access:type_name -> mockgql.actors.v1.Access
-	47, // 50: mockgql.actors.v1.EditCreateOperation.header:type_name -> mockgql.actors.v1.Header
+	49, // 50: mockgql.actors.v1.EditCreateOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 51: mockgql.actors.v1.EditCreateOperation.access:type_name -> mockgql.actors.v1.Access
-	54, // 52: mockgql.actors.v1.EditCreateOperation.operation:type_name -> mockgql.actors.v1.OperationDoc
-	47, // 53: mockgql.actors.v1.EditUpdateOperation.header:type_name -> mockgql.actors.v1.Header
+	56, // 52: mockgql.actors.v1.EditCreateOperation.operation:type_name -> mockgql.actors.v1.OperationDoc
+	49, // 53: mockgql.actors.v1.EditUpdateOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 54: mockgql.actors.v1.EditUpdateOperation.access:type_name -> mockgql.actors.v1.Access
-	55, // 55: mockgql.actors.v1.EditUpdateOperation.patch:type_name -> mockgql.actors.v1.OperationPatchDoc
-	47, // 56: mockgql.actors.v1.EditDeleteOperation.header:type_name -> mockgql.actors.v1.Header
+	57, // 55: mockgql.actors.v1.EditUpdateOperation.patch:type_name -> mockgql.actors.v1.OperationPatchDoc
+	49, // 56: mockgql.actors.v1.EditDeleteOperation.header:type_name -> mockgql.actors.v1.Header
 	0,  // 57: mockgql.actors.v1.EditDeleteOperation.access:type_name -> mockgql.actors.v1.Access
-	47, // 58: mockgql.actors.v1.EditGenerateViews.header:type_name -> mockgql.actors.v1.Header
+	49, // 58: mockgql.actors.v1.EditGenerateViews.header:type_name -> mockgql.actors.v1.Header
 	0,  // 59: mockgql.actors.v1.EditGenerateViews.access:type_name -> mockgql.actors.v1.Access
-	47, // 60: mockgql.actors.v1.EditImportTables.header:type_name -> mockgql.actors.v1.Header
+	49, // 60: mockgql.actors.v1.EditImportTables.header:type_name -> mockgql.actors.v1.Header
 	0,  // 61: mockgql.actors.v1.EditImportTables.access:type_name -> mockgql.actors.v1.Access
-	56, // 62: mockgql.actors.v1.EditImportTables.tables:type_name -> mockgql.actors.v1.TableDoc
-	47, // 63: mockgql.actors.v1.EditSetBaseline.header:type_name -> mockgql.actors.v1.Header
+	58, // 62: mockgql.actors.v1.EditImportTables.tables:type_name -> mockgql.actors.v1.TableDoc
+	49, // 63: mockgql.actors.v1.EditSetBaseline.header:type_name -> mockgql.actors.v1.Header
 	0,  // 64: mockgql.actors.v1.EditSetBaseline.access:type_name -> mockgql.actors.v1.Access
-	47, // 65: mockgql.actors.v1.EditSetFaults.header:type_name -> mockgql.actors.v1.Header
+	49, // 65: mockgql.actors.v1.EditSetFaults.header:type_name -> mockgql.actors.v1.Header
 	0,  // 66: mockgql.actors.v1.EditSetFaults.access:type_name -> mockgql.actors.v1.Access
-	57, // 67: mockgql.actors.v1.EditSetFaults.faults:type_name -> mockgql.actors.v1.FaultSettings
-	47, // 68: mockgql.actors.v1.ProjectRequestLog.header:type_name -> mockgql.actors.v1.Header
+	59, // 67: mockgql.actors.v1.EditSetFaults.faults:type_name -> mockgql.actors.v1.FaultSettings
+	49, // 68: mockgql.actors.v1.ProjectRequestLog.header:type_name -> mockgql.actors.v1.Header
 	0,  // 69: mockgql.actors.v1.ProjectRequestLog.access:type_name -> mockgql.actors.v1.Access
-	47, // 70: mockgql.actors.v1.ProjectClearRequestLog.header:type_name -> mockgql.actors.v1.Header
+	49, // 70: mockgql.actors.v1.ProjectClearRequestLog.header:type_name -> mockgql.actors.v1.Header
 	0,  // 71: mockgql.actors.v1.ProjectClearRequestLog.access:type_name -> mockgql.actors.v1.Access
-	47, // 72: mockgql.actors.v1.ProjectKeep.header:type_name -> mockgql.actors.v1.Header
+	49, // 72: mockgql.actors.v1.ProjectKeep.header:type_name -> mockgql.actors.v1.Header
 	0,  // 73: mockgql.actors.v1.ProjectKeep.access:type_name -> mockgql.actors.v1.Access
-	47, // 74: mockgql.actors.v1.EditImportContract.header:type_name -> mockgql.actors.v1.Header
+	49, // 74: mockgql.actors.v1.EditImportContract.header:type_name -> mockgql.actors.v1.Header
 	0,  // 75: mockgql.actors.v1.EditImportContract.access:type_name -> mockgql.actors.v1.Access
-	47, // 76: mockgql.actors.v1.EditSetContractTable.header:type_name -> mockgql.actors.v1.Header
+	49, // 76: mockgql.actors.v1.EditSetContractTable.header:type_name -> mockgql.actors.v1.Header
 	0,  // 77: mockgql.actors.v1.EditSetContractTable.access:type_name -> mockgql.actors.v1.Access
-	47, // 78: mockgql.actors.v1.EditSetContractMapping.header:type_name -> mockgql.actors.v1.Header
+	49, // 78: mockgql.actors.v1.EditSetContractMapping.header:type_name -> mockgql.actors.v1.Header
 	0,  // 79: mockgql.actors.v1.EditSetContractMapping.access:type_name -> mockgql.actors.v1.Access
-	47, // 80: mockgql.actors.v1.ProjectRenderEvent.header:type_name -> mockgql.actors.v1.Header
-	47, // 81: mockgql.actors.v1.ProjectSendEvent.header:type_name -> mockgql.actors.v1.Header
+	49, // 80: mockgql.actors.v1.ProjectRenderEvent.header:type_name -> mockgql.actors.v1.Header
+	49, // 81: mockgql.actors.v1.ProjectSendEvent.header:type_name -> mockgql.actors.v1.Header
 	0,  // 82: mockgql.actors.v1.ProjectSendEvent.access:type_name -> mockgql.actors.v1.Access
-	47, // 83: mockgql.actors.v1.ProjectEventStream.header:type_name -> mockgql.actors.v1.Header
+	49, // 83: mockgql.actors.v1.ProjectEventStream.header:type_name -> mockgql.actors.v1.Header
 	0,  // 84: mockgql.actors.v1.ProjectEventStream.access:type_name -> mockgql.actors.v1.Access
 	43, // 85: mockgql.actors.v1.RowEvents.events:type_name -> mockgql.actors.v1.RowEvent
-	47, // 86: mockgql.actors.v1.ProjectLogSubscriptionEnd.header:type_name -> mockgql.actors.v1.Header
-	58, // 87: mockgql.actors.v1.ProjectLogSubscriptionEnd.entry:type_name -> mockgql.actors.v1.RequestLogEntry
-	47, // 88: mockgql.actors.v1.EditSetContractGenerator.header:type_name -> mockgql.actors.v1.Header
+	49, // 86: mockgql.actors.v1.ProjectLogSubscriptionEnd.header:type_name -> mockgql.actors.v1.Header
+	60, // 87: mockgql.actors.v1.ProjectLogSubscriptionEnd.entry:type_name -> mockgql.actors.v1.RequestLogEntry
+	49, // 88: mockgql.actors.v1.EditSetContractGenerator.header:type_name -> mockgql.actors.v1.Header
 	0,  // 89: mockgql.actors.v1.EditSetContractGenerator.access:type_name -> mockgql.actors.v1.Access
-	47, // 90: mockgql.actors.v1.ProjectSandboxes.header:type_name -> mockgql.actors.v1.Header
+	49, // 90: mockgql.actors.v1.ProjectSandboxes.header:type_name -> mockgql.actors.v1.Header
 	0,  // 91: mockgql.actors.v1.ProjectSandboxes.access:type_name -> mockgql.actors.v1.Access
-	92, // [92:92] is the sub-list for method output_type
-	92, // [92:92] is the sub-list for method input_type
-	92, // [92:92] is the sub-list for extension type_name
-	92, // [92:92] is the sub-list for extension extendee
-	0,  // [0:92] is the sub-list for field type_name
+	49, // 92: mockgql.actors.v1.ProjectMockState.header:type_name -> mockgql.actors.v1.Header
+	0,  // 93: mockgql.actors.v1.ProjectMockState.access:type_name -> mockgql.actors.v1.Access
+	49, // 94: mockgql.actors.v1.EditSetContractSeed.header:type_name -> mockgql.actors.v1.Header
+	0,  // 95: mockgql.actors.v1.EditSetContractSeed.access:type_name -> mockgql.actors.v1.Access
+	96, // [96:96] is the sub-list for method output_type
+	96, // [96:96] is the sub-list for method input_type
+	96, // [96:96] is the sub-list for extension type_name
+	96, // [96:96] is the sub-list for extension extendee
+	0,  // [0:96] is the sub-list for field type_name
 }
 
 func init() { file_mockgql_actors_v1_project_proto_init() }
@@ -3632,6 +3813,7 @@ func file_mockgql_actors_v1_project_proto_init() {
 	file_mockgql_actors_v1_envelope_proto_init()
 	file_mockgql_actors_v1_project_proto_msgTypes[14].OneofWrappers = []any{}
 	file_mockgql_actors_v1_project_proto_msgTypes[18].OneofWrappers = []any{}
+	file_mockgql_actors_v1_project_proto_msgTypes[36].OneofWrappers = []any{}
 	file_mockgql_actors_v1_project_proto_msgTypes[37].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
@@ -3639,7 +3821,7 @@ func file_mockgql_actors_v1_project_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_mockgql_actors_v1_project_proto_rawDesc), len(file_mockgql_actors_v1_project_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   47,
+			NumMessages:   49,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
