@@ -44,7 +44,7 @@ func run(o options) error {
 		report.print()
 		return err
 	}
-	if o.only == "density" { // servers of its own
+	if o.only != "" && o.runs("density") { // servers of its own; with -only alone
 		report := &report{jsonOut: o.jsonOut}
 		err := densityBench(bin, dir, o, report)
 		report.print()

@@ -74,11 +74,12 @@ func sessionOn(s *server, a *assistant) func(string, map[string]any) response {
 // readOnlyControls are the controls a viewer may use, by a part of their
 // accessible name: they read (refresh, details, copy, export, sample rows,
 // a dataset's paths and samples, the key a subscription in the playground
-// runs with, as queries run there). Any other enabled control on a viewer's
-// page is an edit control and fails the test.
+// runs with and the sandbox its requests run in, as queries run there). Any
+// other enabled control on a viewer's page is an edit control and fails
+// the test.
 var readOnlyControls = []string{"Refresh", "Details", "Copy as curl", "Copy header", "Copy the runtime URL", "Refresh every 5 seconds",
 	"OpenAPI JSON", "OpenAPI YAML", "Show the first rows", "field paths", "Sample documents",
-	"API key for subscriptions"}
+	"API key for subscriptions", "Sandbox"}
 
 // editControls lists the visible, enabled controls of the page outside
 // GraphiQL's editor (a viewer runs queries there) whose name is not in

@@ -323,8 +323,8 @@ func TestMCPStdioBridge(t *testing.T) {
 		}
 		tools++
 	}
-	if tools != 13 { // import_graphql_schema is the 13th
-		t.Fatalf("%d tools through the bridge, want 13", tools)
+	if tools != 20 { // import_graphql_schema is the 13th; then 3 for sandboxes and 4 for named states
+		t.Fatalf("%d tools through the bridge, want 20", tools)
 	}
 }
 
