@@ -43,8 +43,8 @@ func NewService(env *actors.Env) *Service {
 	c := newCore(env)
 	return &Service{Edge: &Edge{c}, Runtime: &Runtime{c}, Preview: &Preview{c}, Adoption: &Adoption{c}, Datasets: &Datasets{c},
 		Public:     &Public{sessionProjects{c}, contracts{c}, modelCreation{c}, poolReader{c}, projectFields{c}},
-		Management: &Management{c, projectReader{c}, modelCreation{c}, modelEditing{c}, poolReader{c}, projectFields{c}, Datasets{c}, contracts{c}, nil},
-		MCP:        &MCP{c, modelCreation{c}}, core: c}
+		Management: &Management{c, projectReader{c}, modelCreation{c}, modelEditing{c}, poolReader{c}, projectFields{c}, Datasets{c}, contracts{c}, mockData{c}, nil},
+		MCP:        &MCP{c, modelCreation{c}, mockData{c}}, core: c}
 }
 
 // Edge is the checks in front of the routes: per-IP windows, API keys and
@@ -79,6 +79,7 @@ type Management struct {
 	projectFields
 	Datasets
 	contracts
+	mockData
 	// Upstream makes the drift check's calls to real APIs; nil: a client
 	// that reaches public addresses only (cmd/mockgql sets it from
 	// --upstream-private).
@@ -100,6 +101,7 @@ type Public struct {
 type MCP struct {
 	*core
 	modelCreation
+	mockData
 }
 
 // The parts two surfaces share (each names its http interface).
@@ -118,6 +120,9 @@ type (
 	sessionProjects struct{ *core }
 	// contracts is http.Contracts (service_contract.go).
 	contracts struct{ *core }
+	// mockData is a project's sandboxes and named states, for the
+	// management API and MCP (service_sandbox.go, service_mockstate.go).
+	mockData struct{ *core }
 )
 
 // Project returns one project by ID or slug (service_project.go).
